@@ -1,0 +1,106 @@
+//! The one diagnostic type. The CLI renders it as code frames, JSON (and later SARIF); the
+//! language server renders it as LSP diagnostics with related information and quick fixes.
+
+use std::path::PathBuf;
+
+use unreal_syntax::Span;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    Hint,
+    Info,
+    Warning,
+    Error,
+}
+
+impl Severity {
+    /// The lowercase name used in JSON output and configuration files.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+            Severity::Hint => "hint",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Severity> {
+        match name.to_ascii_lowercase().as_str() {
+            "error" => Some(Severity::Error),
+            "warning" | "warn" => Some(Severity::Warning),
+            "info" | "information" => Some(Severity::Info),
+            "hint" => Some(Severity::Hint),
+            _ => None,
+        }
+    }
+}
+
+/// A secondary location with its own message ("first defined here", "opened here").
+#[derive(Clone, Debug, PartialEq)]
+pub struct Label {
+    /// `None`: the same file as the diagnostic.
+    pub file: Option<PathBuf>,
+    pub span: Span,
+    pub message: String,
+}
+
+/// One replacement in the diagnostic's own file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TextEdit {
+    pub span: Span,
+    pub new_text: String,
+}
+
+/// A machine-applicable fix: what it does, and the edits that do it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fix {
+    pub title: String,
+    pub edits: Vec<TextEdit>,
+    /// Safe fixes are applied by `lint --fix`; the others are offered only as editor actions.
+    pub safe: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Diagnostic {
+    /// Stable kebab-case rule code, listed in `docs/rules.md`.
+    pub code: &'static str,
+    pub severity: Severity,
+    pub span: Span,
+    pub message: String,
+    pub labels: Vec<Label>,
+    pub fix: Option<Fix>,
+}
+
+impl Diagnostic {
+    pub fn new(code: &'static str, severity: Severity, span: Span, message: impl Into<String>) -> Self {
+        Self { code, severity, span, message: message.into(), labels: Vec::new(), fix: None }
+    }
+
+    pub fn error(code: &'static str, span: Span, message: impl Into<String>) -> Self {
+        Self::new(code, Severity::Error, span, message)
+    }
+
+    pub fn warning(code: &'static str, span: Span, message: impl Into<String>) -> Self {
+        Self::new(code, Severity::Warning, span, message)
+    }
+
+    pub fn info(code: &'static str, span: Span, message: impl Into<String>) -> Self {
+        Self::new(code, Severity::Info, span, message)
+    }
+
+    pub fn hint(code: &'static str, span: Span, message: impl Into<String>) -> Self {
+        Self::new(code, Severity::Hint, span, message)
+    }
+
+    #[must_use]
+    pub fn with_label(mut self, span: Span, message: impl Into<String>) -> Self {
+        self.labels.push(Label { file: None, span, message: message.into() });
+        self
+    }
+
+    #[must_use]
+    pub fn with_fix(mut self, fix: Fix) -> Self {
+        self.fix = Some(fix);
+        self
+    }
+}

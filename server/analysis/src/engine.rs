@@ -1,0 +1,46 @@
+//! Engine generations. Poly flags, `#exec` keys and package formats differ between UE1
+//! (Unreal, UT99, Deus Ex, Rune) and UE2 (UT2004 and kin), so most checks need to know which
+//! one a file targets.
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EngineGeneration {
+    Ue1,
+    Ue2,
+}
+
+impl EngineGeneration {
+    pub fn name(self) -> &'static str {
+        match self {
+            EngineGeneration::Ue1 => "UE1",
+            EngineGeneration::Ue2 => "UE2",
+        }
+    }
+}
+
+/// What the user asked for: a fixed generation, or detection from the file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum EngineSetting {
+    #[default]
+    Auto,
+    Ue1,
+    Ue2,
+}
+
+impl EngineSetting {
+    pub fn parse(name: &str) -> Option<EngineSetting> {
+        match name.to_ascii_lowercase().as_str() {
+            "auto" => Some(EngineSetting::Auto),
+            "ue1" => Some(EngineSetting::Ue1),
+            "ue2" => Some(EngineSetting::Ue2),
+            _ => None,
+        }
+    }
+
+    pub fn fixed(self) -> Option<EngineGeneration> {
+        match self {
+            EngineSetting::Auto => None,
+            EngineSetting::Ue1 => Some(EngineGeneration::Ue1),
+            EngineSetting::Ue2 => Some(EngineGeneration::Ue2),
+        }
+    }
+}

@@ -1,0 +1,13 @@
+//! The IDE layer of unreal-ls. Everything here speaks plain data in byte offsets into decoded
+//! text and knows nothing of LSP, JSON or terminals: the language server and the CLI are two
+//! thin renderers of the same results.
+
+pub mod diagnostic;
+pub mod engine;
+pub mod line_index;
+pub mod lint;
+pub mod rules;
+
+pub use diagnostic::{Diagnostic, Fix, Label, Severity, TextEdit};
+pub use engine::{EngineGeneration, EngineSetting};
+pub use line_index::{LineCol, LineIndex};

@@ -1,0 +1,1 @@
+//! The entry point that both `unreal-ls lint` and the language server's diagnostics call.

@@ -1,0 +1,1 @@
+//! Diagnostic rules, one module per rule, registered in one place.

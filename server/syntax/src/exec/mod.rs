@@ -1,0 +1,1 @@
+//! `#exec` directives in UnrealScript sources (filled in by the `#exec` issue).

@@ -1,0 +1,1 @@
+//! T3D: UnrealEd's text export of maps, brushes and actors.

@@ -1,0 +1,101 @@
+//! Bytes to text, the way UnrealEd and UCC files really arrive: UTF-8 with or without a BOM,
+//! UTF-16LE with a BOM (UnrealEd 2+ exports), and Windows-1252 for everything else.
+
+use std::borrow::Cow;
+
+/// The encoding a file was decoded from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SourceEncoding {
+    Utf8,
+    Utf8Bom,
+    Utf16LeBom,
+    Utf16BeBom,
+    Windows1252,
+}
+
+impl SourceEncoding {
+    pub fn name(self) -> &'static str {
+        match self {
+            SourceEncoding::Utf8 => "UTF-8",
+            SourceEncoding::Utf8Bom => "UTF-8 with BOM",
+            SourceEncoding::Utf16LeBom => "UTF-16LE",
+            SourceEncoding::Utf16BeBom => "UTF-16BE",
+            SourceEncoding::Windows1252 => "Windows-1252",
+        }
+    }
+}
+
+/// Decoded text. Spans produced by the parsers are byte offsets into `text`, which never
+/// includes the BOM.
+#[derive(Debug)]
+pub struct DecodedText<'a> {
+    pub text: Cow<'a, str>,
+    pub encoding: SourceEncoding,
+    /// True when UTF-16 input held unpaired surrogates that were replaced by U+FFFD.
+    pub had_errors: bool,
+}
+
+/// Decodes file bytes. Never fails: invalid UTF-8 falls back to Windows-1252, which maps
+/// every byte to a character, so text exported by old Windows tools keeps its accents.
+pub fn decode(bytes: &[u8]) -> DecodedText<'_> {
+    if let Some(rest) = bytes.strip_prefix(b"\xEF\xBB\xBF") {
+        let (text, had_errors) = utf8_or_1252(rest);
+        return DecodedText { text, encoding: SourceEncoding::Utf8Bom, had_errors };
+    }
+    if bytes.starts_with(b"\xFF\xFE") {
+        let (text, _, had_errors) = encoding_rs::UTF_16LE.decode(bytes);
+        return DecodedText { text, encoding: SourceEncoding::Utf16LeBom, had_errors };
+    }
+    if bytes.starts_with(b"\xFE\xFF") {
+        let (text, _, had_errors) = encoding_rs::UTF_16BE.decode(bytes);
+        return DecodedText { text, encoding: SourceEncoding::Utf16BeBom, had_errors };
+    }
+    match std::str::from_utf8(bytes) {
+        Ok(text) => DecodedText { text: Cow::Borrowed(text), encoding: SourceEncoding::Utf8, had_errors: false },
+        Err(_) => {
+            let (text, _) = encoding_rs::WINDOWS_1252.decode_without_bom_handling(bytes);
+            DecodedText { text, encoding: SourceEncoding::Windows1252, had_errors: false }
+        }
+    }
+}
+
+fn utf8_or_1252(bytes: &[u8]) -> (Cow<'_, str>, bool) {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => (Cow::Borrowed(text), false),
+        Err(_) => {
+            let (text, _) = encoding_rs::WINDOWS_1252.decode_without_bom_handling(bytes);
+            (text, false)
+        }
+    }
+}
+
+/// True when the bytes look like text rather than a binary file: no NUL bytes in the first
+/// 8 KiB unless the file is UTF-16 with a BOM.
+pub fn looks_like_text(bytes: &[u8]) -> bool {
+    if bytes.starts_with(b"\xFF\xFE") || bytes.starts_with(b"\xFE\xFF") {
+        return true;
+    }
+    let head = &bytes[..bytes.len().min(8192)];
+    !head.contains(&0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decodes_every_encoding() {
+        let cases: [(&[u8], &str, SourceEncoding); 5] = [
+            (b"Begin Map\r\n", "Begin Map\r\n", SourceEncoding::Utf8),
+            (b"\xEF\xBB\xBFBegin Map", "Begin Map", SourceEncoding::Utf8Bom),
+            (b"\xFF\xFEB\x00e\x00", "Be", SourceEncoding::Utf16LeBom),
+            (b"\xFE\xFF\x00B\x00e", "Be", SourceEncoding::Utf16BeBom),
+            (b"Tag=\"Caf\xE9\"", "Tag=\"Caf\u{e9}\"", SourceEncoding::Windows1252),
+        ];
+        for (bytes, text, encoding) in cases {
+            let decoded = decode(bytes);
+            assert_eq!(decoded.text, text);
+            assert_eq!(decoded.encoding, encoding);
+        }
+    }
+}
