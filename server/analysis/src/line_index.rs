@@ -75,7 +75,10 @@ impl LineIndex {
             ColumnUnit::Utf16 => segment.chars().map(char::len_utf16).sum(),
             ColumnUnit::Chars => segment.chars().count(),
         };
-        LineCol { line: u32::try_from(line).unwrap_or(u32::MAX), col: u32::try_from(col).unwrap_or(u32::MAX) }
+        LineCol {
+            line: u32::try_from(line).unwrap_or(u32::MAX),
+            col: u32::try_from(col).unwrap_or(u32::MAX),
+        }
     }
 
     /// Byte offset of a line and column. A column past the line's end clamps to the end of

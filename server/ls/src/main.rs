@@ -1,1 +1,46 @@
-fn main() {}
+//! `unreal-ls`: one binary, four jobs. `lsp` runs the language server over stdio; `lint`,
+//! `info` and `export` are the command-line mode for CI and scripts.
+
+mod cli;
+mod lsp;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(
+    name = "unreal-ls",
+    version,
+    about = "Language server and linter for classic Unreal T3D maps and #exec directives"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check T3D maps and brushes (and UnrealScript #exec lines) and report problems.
+    Lint(cli::lint::LintArgs),
+    /// Summarise binary files: packages, meshes, PSK/PSA, u3d, images, WAV.
+    Info(cli::info::InfoArgs),
+    /// Run the language server over stdio.
+    Lsp(lsp::LspArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            // clap prints help and version to stdout with exit 0; usage errors get exit 2.
+            let _ = err.print();
+            return if err.use_stderr() { cli::EXIT_USAGE.into() } else { ExitCode::SUCCESS };
+        }
+    };
+    match cli.command {
+        Command::Lint(args) => cli::lint::run(&args),
+        Command::Info(args) => cli::info::run(&args),
+        Command::Lsp(args) => lsp::run(&args),
+    }
+}

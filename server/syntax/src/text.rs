@@ -50,22 +50,21 @@ pub fn decode(bytes: &[u8]) -> DecodedText<'_> {
         let (text, _, had_errors) = encoding_rs::UTF_16BE.decode(bytes);
         return DecodedText { text, encoding: SourceEncoding::Utf16BeBom, had_errors };
     }
-    match std::str::from_utf8(bytes) {
-        Ok(text) => DecodedText { text: Cow::Borrowed(text), encoding: SourceEncoding::Utf8, had_errors: false },
-        Err(_) => {
-            let (text, _) = encoding_rs::WINDOWS_1252.decode_without_bom_handling(bytes);
-            DecodedText { text, encoding: SourceEncoding::Windows1252, had_errors: false }
-        }
-    }
+    let (text, had_errors) = utf8_or_1252(bytes);
+    let encoding = if matches!(text, Cow::Borrowed(_)) {
+        SourceEncoding::Utf8
+    } else {
+        SourceEncoding::Windows1252
+    };
+    DecodedText { text, encoding, had_errors }
 }
 
 fn utf8_or_1252(bytes: &[u8]) -> (Cow<'_, str>, bool) {
-    match std::str::from_utf8(bytes) {
-        Ok(text) => (Cow::Borrowed(text), false),
-        Err(_) => {
-            let (text, _) = encoding_rs::WINDOWS_1252.decode_without_bom_handling(bytes);
-            (text, false)
-        }
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        (Cow::Borrowed(text), false)
+    } else {
+        let (text, _) = encoding_rs::WINDOWS_1252.decode_without_bom_handling(bytes);
+        (text, false)
     }
 }
 
