@@ -59,9 +59,15 @@ pub fn lint_file(kind: FileKind, bytes: &[u8], options: &LintOptions) -> LintedF
     let decoded = text::decode(bytes);
     let encoding = decoded.encoding;
     let text = decoded.text.into_owned();
-    let diagnostics = match kind {
-        FileKind::T3d => crate::rules::check_t3d(&text, options),
-        FileKind::UnrealScript => Vec::new(),
-    };
+    let diagnostics = lint_text(kind, &text, options);
     LintedFile { text, encoding, diagnostics }
+}
+
+/// Checks text that is already decoded (an editor's open document). Spans are byte offsets
+/// into `text`.
+pub fn lint_text(kind: FileKind, text: &str, options: &LintOptions) -> Vec<Diagnostic> {
+    match kind {
+        FileKind::T3d => crate::rules::check_t3d(text, options),
+        FileKind::UnrealScript => Vec::new(),
+    }
 }
