@@ -1,0 +1,210 @@
+//! `--format human`: each diagnostic as a code frame drawn by `annotate-snippets` (severity,
+//! code, message, `path:line:col`, the primary span underlined, every label with its
+//! message, the fix title as `help:`), then one summary line.
+//!
+//! Only the lines around the spans are handed to the library, so a finding in a 50 MB map
+//! costs as much as one in a 50-line brush. Labels far from the primary span get their own
+//! frame (`::: path:line:col`) instead of a frame that spans the file.
+
+use std::io::{self, Write};
+
+use annotate_snippets::renderer::{AnsiColor, Style};
+use annotate_snippets::{Level, Message, Renderer, Snippet};
+use unreal_analysis::{Diagnostic, Severity};
+use unreal_syntax::Span;
+
+use super::{FileReport, Report, Summary};
+
+/// Annotations whose lines are at most this far apart share one frame (the library folds
+/// the unannotated lines between them).
+const SAME_FRAME_GAP: u32 = 8;
+/// A span over more lines than this is drawn on its first line only: a frame holding a
+/// whole 10,000-line block helps nobody, and the position printed is the same.
+const MAX_SPAN_LINES: u32 = 12;
+
+pub fn render(report: &Report, color: bool, out: &mut dyn Write) -> io::Result<()> {
+    for file in &report.files {
+        for diagnostic in &file.diagnostics {
+            write_diagnostic(&renderer(diagnostic.severity, color), file, diagnostic, out)?;
+        }
+    }
+    let summary = Summary::of(report);
+    if color {
+        let style = if summary.errors > 0 {
+            AnsiColor::BrightRed.on_default().bold()
+        } else if summary.warnings > 0 {
+            AnsiColor::BrightYellow.on_default().bold()
+        } else {
+            Style::new().bold()
+        };
+        writeln!(out, "{style}{}{style:#}", summary.line())
+    } else {
+        writeln!(out, "{}", summary.line())
+    }
+}
+
+/// The library draws `^` only under `Error` annotations and prefixes labels of the other
+/// levels but `Warning` with the level's name. So the primary span is always drawn as an
+/// `Error` annotation and labels as `Warning` ones, and the colours are set per severity:
+/// the primary span in the severity's colour, labels in blue (yellow for warnings, whose
+/// title shares the `Warning` style).
+fn renderer(severity: Severity, color: bool) -> Renderer {
+    if !color {
+        return Renderer::plain();
+    }
+    let bold = |c: AnsiColor| c.on_default().bold();
+    let renderer = Renderer::styled();
+    match severity {
+        Severity::Error => renderer.warning(bold(AnsiColor::BrightBlue)),
+        Severity::Warning => renderer.error(bold(AnsiColor::BrightYellow)),
+        Severity::Info => {
+            renderer.error(bold(AnsiColor::BrightBlue)).warning(bold(AnsiColor::BrightBlue))
+        }
+        Severity::Hint => {
+            renderer.error(bold(AnsiColor::BrightGreen)).warning(bold(AnsiColor::BrightBlue))
+        }
+    }
+}
+
+fn title_level(severity: Severity) -> Level {
+    match severity {
+        Severity::Error => Level::Error,
+        Severity::Warning => Level::Warning,
+        Severity::Info => Level::Info,
+        Severity::Hint => Level::Note,
+    }
+}
+
+/// One span to draw, clamped to the text and to character boundaries.
+struct Mark<'a> {
+    span: Span,
+    first_line: u32,
+    last_line: u32,
+    level: Level,
+    label: Option<&'a str>,
+    primary: bool,
+}
+
+fn write_diagnostic(
+    renderer: &Renderer,
+    file: &FileReport,
+    diagnostic: &Diagnostic,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let level = title_level(diagnostic.severity);
+    let mut marks = vec![mark(file, diagnostic.span, Level::Error, None, true)];
+    let mut elsewhere = Vec::new();
+    for label in &diagnostic.labels {
+        match &label.file {
+            None => marks.push(mark(file, label.span, Level::Warning, Some(&label.message), false)),
+            // Another file's text is not at hand here: name the file and say what is there.
+            Some(path) => elsewhere.push(format!(
+                "{}: {}",
+                path.to_string_lossy().replace('\\', "/"),
+                label.message
+            )),
+        }
+    }
+
+    let frames = group_into_frames(marks);
+    let mut message = level.title(&diagnostic.message).id(diagnostic.code);
+    for frame in &frames {
+        message = message.snippet(frame_snippet(file, frame));
+    }
+    for note in &elsewhere {
+        message = message.footer(Level::Note.title(note));
+    }
+    if let Some(fix) = &diagnostic.fix {
+        message = message.footer(Level::Help.title(&fix.title));
+    }
+    write_message(renderer, message, out)
+}
+
+fn write_message(renderer: &Renderer, message: Message<'_>, out: &mut dyn Write) -> io::Result<()> {
+    writeln!(out, "{}", renderer.render(message))?;
+    writeln!(out)
+}
+
+fn mark<'a>(
+    file: &FileReport,
+    span: Span,
+    level: Level,
+    label: Option<&'a str>,
+    primary: bool,
+) -> Mark<'a> {
+    let text = &file.text;
+    let span = file.clamp(span);
+    let (start, mut end) = (span.start as usize, span.end as usize);
+    let first_line = file.line_index.line_col(text, start as u32, COLUMNS).line;
+    let mut last_line = file.line_index.line_col(text, end as u32, COLUMNS).line;
+    // A span ending right after a line break ends on the line before.
+    if last_line > first_line && text.as_bytes().get(end.wrapping_sub(1)) == Some(&b'\n') {
+        last_line -= 1;
+    }
+    if last_line - first_line >= MAX_SPAN_LINES {
+        if let Some(line) = file.line_index.line_span(text, first_line) {
+            end = (line.end as usize).max(start);
+        }
+        last_line = first_line;
+    }
+    Mark { span: Span::from_range(start..end), first_line, last_line, level, label, primary }
+}
+
+const COLUMNS: unreal_analysis::line_index::ColumnUnit =
+    unreal_analysis::line_index::ColumnUnit::Utf8;
+
+/// Groups marks whose lines are close into frames; the primary mark's frame comes first and
+/// the primary mark first within it (the library prints the position of a frame's first
+/// annotation).
+fn group_into_frames(mut marks: Vec<Mark<'_>>) -> Vec<Vec<Mark<'_>>> {
+    marks.sort_by_key(|m| (m.first_line, !m.primary));
+    let mut frames: Vec<Vec<Mark<'_>>> = Vec::new();
+    for mark in marks {
+        match frames.last_mut() {
+            Some(frame)
+                if frame.iter().map(|m| m.last_line).max().unwrap_or(0) + SAME_FRAME_GAP
+                    >= mark.first_line =>
+            {
+                frame.push(mark);
+            }
+            _ => frames.push(vec![mark]),
+        }
+    }
+    for frame in &mut frames {
+        if let Some(i) = frame.iter().position(|m| m.primary) {
+            let primary = frame.remove(i);
+            frame.insert(0, primary);
+        }
+    }
+    if let Some(i) = frames.iter().position(|f| f.first().is_some_and(|m| m.primary)) {
+        let primary_frame = frames.remove(i);
+        frames.insert(0, primary_frame);
+    }
+    frames
+}
+
+fn frame_snippet<'a>(file: &'a FileReport, frame: &[Mark<'a>]) -> Snippet<'a> {
+    let text = file.text.as_str();
+    let first = frame.iter().map(|m| m.first_line).min().unwrap_or(0);
+    let last = frame.iter().map(|m| m.last_line).max().unwrap_or(0);
+    let start = file.line_index.line_start(first).unwrap_or(0) as usize;
+    let end = file
+        .line_index
+        .line_span(text, last)
+        .map_or(text.len(), |line| line.end as usize)
+        .max(frame.iter().map(|m| m.span.end as usize).max().unwrap_or(0))
+        .min(text.len());
+    let source = text.get(start..end).unwrap_or("");
+    let mut snippet =
+        Snippet::source(source).line_start(first as usize + 1).origin(&file.path).fold(true);
+    for mark in frame {
+        let from = (mark.span.start as usize).saturating_sub(start).min(source.len());
+        let to = (mark.span.end as usize).saturating_sub(start).clamp(from, source.len());
+        let mut annotation = mark.level.span(from..to);
+        if let Some(label) = mark.label {
+            annotation = annotation.label(label);
+        }
+        snippet = snippet.annotation(annotation);
+    }
+    snippet
+}

@@ -1,0 +1,61 @@
+//! `--format json`: one document, version 1. Later versions may add fields but never remove
+//! or rename these:
+//!
+//! `{"version":1,"files":N,"diagnostics":[{"file","line","column","end_line","end_column",
+//! "severity","code","message"}]}`
+//!
+//! Lines and columns are 1-based, columns count characters, and the end is exclusive (the
+//! position just after the last character of the span). One diagnostic per line, so the
+//! output stays readable in a diff and a `grep`.
+
+use std::io::{self, Write};
+
+use serde::Serialize;
+
+use super::Report;
+
+/// The contract's version; bumped only if a field ever has to change meaning.
+pub const JSON_VERSION: u32 = 1;
+
+#[derive(Serialize)]
+struct JsonDiagnostic<'a> {
+    file: &'a str,
+    line: u32,
+    column: u32,
+    end_line: u32,
+    end_column: u32,
+    severity: &'static str,
+    code: &'static str,
+    message: &'a str,
+}
+
+pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+    write!(
+        out,
+        "{{\"version\":{JSON_VERSION},\"files\":{},\"diagnostics\":[",
+        report.files_checked
+    )?;
+    let mut first = true;
+    for file in &report.files {
+        for diagnostic in &file.diagnostics {
+            let (start, end) = file.range(diagnostic.span);
+            let item = JsonDiagnostic {
+                file: &file.path,
+                line: start.line,
+                column: start.column,
+                end_line: end.line,
+                end_column: end.column,
+                severity: diagnostic.severity.as_str(),
+                code: diagnostic.code,
+                message: &diagnostic.message,
+            };
+            out.write_all(if first { b"\n" } else { b",\n" })?;
+            first = false;
+            serde_json::to_writer(&mut *out, &item)?;
+        }
+    }
+    if !first {
+        out.write_all(b"\n")?;
+    }
+    out.write_all(b"]}\n")
+}
