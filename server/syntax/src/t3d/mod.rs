@@ -1,1 +1,67 @@
 //! T3D: UnrealEd's text export of maps, brushes and actors.
+//!
+//! [`parse`] turns decoded text into a lossless [`T3dFile`] plus the syntax errors it met. It
+//! never fails: a broken line becomes an [`Item::Unknown`] node or a malformed-value error, and
+//! a broken block stays local.
+
+pub mod ast;
+pub mod debug;
+mod parser;
+pub mod values;
+
+pub use ast::*;
+pub use parser::MAX_DEPTH;
+pub use values::{parse_flags, parse_int, parse_number};
+
+use crate::Span;
+
+/// What went wrong, so the analysis layer can map each kind to its rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SyntaxErrorKind {
+    /// A `Begin` whose `End` never comes.
+    UnclosedBlock,
+    /// An `End` whose kind matches no open block.
+    MismatchedEnd,
+    /// An `End` with no block open at all.
+    UnmatchedEnd,
+    /// `Begin` with no kind word.
+    MissingBlockKind,
+    /// A number that does not parse where the engine expects one.
+    MalformedNumber,
+    /// A vector line whose `X,Y,Z` does not parse.
+    MalformedVector,
+    /// Blocks nested beyond [`MAX_DEPTH`].
+    TooDeep,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct SyntaxError {
+    pub kind: SyntaxErrorKind,
+    pub span: Span,
+    pub message: String,
+    /// Other places that explain the error (the `Begin` of a block an `End` fails to match).
+    pub related: Vec<(Span, String)>,
+}
+
+/// The result of parsing: the tree and the errors, both always present.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Parse {
+    pub file: T3dFile,
+    pub errors: Vec<SyntaxError>,
+}
+
+/// Parses a whole document.
+pub fn parse(text: &str) -> Parse {
+    parse_range(text, 0, text.len())
+}
+
+/// Parses `text[start..end]` on its own (for re-parsing one top-level block after an edit);
+/// spans stay absolute offsets into `text`. Out-of-range or non-boundary offsets are clamped.
+pub fn parse_range(text: &str, start: usize, end: usize) -> Parse {
+    let end = end.min(text.len());
+    let start = start.min(end);
+    let start = (0..=start).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+    let end = (end..=text.len()).find(|&i| text.is_char_boundary(i)).unwrap_or(text.len());
+    let (file, errors) = parser::Parser::new(text).parse_range(start, end);
+    Parse { file, errors }
+}

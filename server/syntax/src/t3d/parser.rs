@@ -1,0 +1,427 @@
+//! Lines to blocks. The block structure is tracked with an explicit stack (so a file nested
+//! 10,000 blocks deep cannot overflow anything); each line is classified by its first word
+//! and handed to the nom parsers in [`super::values`].
+
+use super::ast::{
+    Arg, Attribute, Block, BlockKind, EndLine, Item, KeywordLine, LineKeyword, Property, T3dFile,
+    VectorLine,
+};
+use super::values::{self, ValueParser};
+use super::{SyntaxError, SyntaxErrorKind};
+use crate::Span;
+
+/// Blocks nested deeper than this are not opened: real files nest at most six deep, and the
+/// bound keeps every recursive walk over the tree (analysis, drop) within the stack.
+pub const MAX_DEPTH: usize = 64;
+
+pub(crate) struct Parser<'t> {
+    text: &'t str,
+    errors: Vec<SyntaxError>,
+    /// Open blocks, innermost last.
+    stack: Vec<Block>,
+    top: Vec<Item>,
+    /// `Begin` lines beyond [`MAX_DEPTH`] that are waiting for their `End`.
+    overflow: usize,
+}
+
+impl<'t> Parser<'t> {
+    pub(crate) fn new(text: &'t str) -> Self {
+        Self { text, errors: Vec::new(), stack: Vec::new(), top: Vec::new(), overflow: 0 }
+    }
+
+    /// Parses `text[range]`, whose spans are absolute offsets into `text`.
+    pub(crate) fn parse_range(mut self, start: usize, end: usize) -> (T3dFile, Vec<SyntaxError>) {
+        let bytes = self.text.as_bytes();
+        let mut line_start = start;
+        while line_start < end {
+            let line_end =
+                memchr::memchr(b'\n', &bytes[line_start..end]).map_or(end, |i| line_start + i);
+            let mut content_end = line_end;
+            if content_end > line_start && bytes[content_end - 1] == b'\r' {
+                content_end -= 1;
+            }
+            self.line(line_start, content_end);
+            line_start = line_end + 1;
+        }
+        self.finish(end)
+    }
+
+    fn finish(mut self, end: usize) -> (T3dFile, Vec<SyntaxError>) {
+        while let Some(mut block) = self.stack.pop() {
+            let last = block.children.last().map_or(block.begin_span.end, |c| c.span().end);
+            block.span = Span::new(block.span.start, last);
+            self.errors.push(SyntaxError {
+                kind: SyntaxErrorKind::UnclosedBlock,
+                span: block.begin_span,
+                message: format!(
+                    "`Begin {}` is never closed: expected `End {}` before the end of the file",
+                    block.kind_span.text(self.text),
+                    block.kind_span.text(self.text),
+                ),
+                related: vec![(Span::empty_at(end as u32), "the file ends here".to_owned())],
+            });
+            self.attach(Item::Block(Box::new(block)));
+        }
+        self.errors.sort_by_key(|e| (e.span.start, e.span.end));
+        (T3dFile { items: self.top }, self.errors)
+    }
+
+    fn attach(&mut self, item: Item) {
+        match self.stack.last_mut() {
+            Some(parent) => parent.children.push(item),
+            None => self.top.push(item),
+        }
+    }
+
+    fn line(&mut self, start: usize, end: usize) {
+        let raw = &self.text[start..end];
+        let content = raw.trim_start_matches([' ', '\t']);
+        let content = content.trim_end_matches([' ', '\t']);
+        if content.is_empty() {
+            return;
+        }
+        let content_start = start + (raw.len() - raw.trim_start_matches([' ', '\t']).len());
+        let span = Span::new(content_start as u32, (content_start + content.len()) as u32);
+        let word_len = content.find(|c: char| !values::is_ident_char(c)).unwrap_or(content.len());
+        let word = &content[..word_len];
+        let after_word = &content[word_len..];
+        let word_ends_line = after_word.is_empty() || after_word.starts_with([' ', '\t']);
+
+        if word_ends_line && word.eq_ignore_ascii_case("begin") {
+            self.begin(content, content_start, span);
+        } else if word_ends_line && word.eq_ignore_ascii_case("end") {
+            self.end(content, content_start, span);
+        } else if let Some(property) = self.property(content, content_start, span) {
+            self.attach(Item::Property(Box::new(property)));
+        } else if !word.is_empty() && word_ends_line {
+            let item = self.keyword_line(content, content_start, span, word_len);
+            self.attach(item);
+        } else {
+            self.attach(Item::Unknown(span));
+        }
+    }
+
+    fn begin(&mut self, content: &str, content_start: usize, span: Span) {
+        let after_begin = &content[5..];
+        let kind_offset =
+            5 + (after_begin.len() - after_begin.trim_start_matches([' ', '\t']).len());
+        let rest = &content[kind_offset..];
+        let kind_len = rest.find(|c: char| !values::is_ident_char(c)).unwrap_or(rest.len());
+        let kind_start = content_start + kind_offset;
+        let kind_span = Span::new(kind_start as u32, (kind_start + kind_len) as u32);
+        if self.stack.len() >= MAX_DEPTH || self.overflow > 0 {
+            self.overflow += 1;
+            if self.overflow == 1 {
+                self.errors.push(SyntaxError {
+                    kind: SyntaxErrorKind::TooDeep,
+                    span,
+                    message: format!(
+                        "blocks nest deeper than {MAX_DEPTH} levels here; this block and \
+                         everything inside it is skipped"
+                    ),
+                    related: Vec::new(),
+                });
+            }
+            self.attach(Item::Unknown(span));
+            return;
+        }
+        if kind_len == 0 {
+            self.errors.push(SyntaxError {
+                kind: SyntaxErrorKind::MissingBlockKind,
+                span,
+                message: "`Begin` without a block kind: expected `Begin Map`, `Begin Actor`, \
+                          `Begin Polygon`, ..."
+                    .to_owned(),
+                related: Vec::new(),
+            });
+        }
+        let kind = BlockKind::from_name(kind_span.text(self.text));
+        let attributes = self.attributes(&rest[kind_len..], kind_start + kind_len);
+        self.stack.push(Block {
+            kind,
+            kind_span,
+            begin_span: span,
+            attributes,
+            children: Vec::new(),
+            end: None,
+            span,
+        });
+    }
+
+    fn attributes(&mut self, mut input: &str, mut offset: usize) -> Vec<Attribute> {
+        let mut attributes = Vec::new();
+        loop {
+            let trimmed = input.trim_start_matches([' ', '\t']);
+            offset += input.len() - trimmed.len();
+            input = trimmed;
+            if input.is_empty() {
+                return attributes;
+            }
+            let key_len = input.find(['=', ' ', '\t']).unwrap_or(input.len());
+            let key = Span::new(offset as u32, (offset + key_len) as u32);
+            let (value, consumed) = if input[key_len..].starts_with('=') {
+                let after_eq = &input[key_len + 1..];
+                let value_len = match values::attribute_value(after_eq) {
+                    Ok((_, v)) => v.len(),
+                    Err(_) => 0,
+                };
+                let value_start = offset + key_len + 1;
+                (
+                    Span::new(value_start as u32, (value_start + value_len) as u32),
+                    key_len + 1 + value_len,
+                )
+            } else {
+                (Span::empty_at(key.end), key_len)
+            };
+            let attribute = Attribute { key, value };
+            self.check_attribute_number(attribute);
+            attributes.push(attribute);
+            input = &input[consumed..];
+            offset += consumed;
+        }
+    }
+
+    /// `Flags=` and `Link=` must be integers; UnrealEd silently reads a bad one as 0.
+    fn check_attribute_number(&mut self, attribute: Attribute) {
+        let key = attribute.key.text(self.text);
+        let value = attribute.value.text(self.text);
+        if key.eq_ignore_ascii_case("Flags") && values::parse_flags(value).is_none() {
+            self.errors.push(SyntaxError {
+                kind: SyntaxErrorKind::MalformedNumber,
+                span: if value.is_empty() { attribute.key } else { attribute.value },
+                message: format!(
+                    "`Flags={value}` is not a 32-bit integer: expected a decimal number from \
+                     -2147483648 to 4294967295"
+                ),
+                related: Vec::new(),
+            });
+        } else if key.eq_ignore_ascii_case("Link") && values::parse_int(value).is_none() {
+            self.errors.push(SyntaxError {
+                kind: SyntaxErrorKind::MalformedNumber,
+                span: if value.is_empty() { attribute.key } else { attribute.value },
+                message: format!("`Link={value}` is not an integer: expected a surface index"),
+                related: Vec::new(),
+            });
+        }
+    }
+
+    fn end(&mut self, content: &str, content_start: usize, span: Span) {
+        if self.overflow > 0 {
+            self.overflow -= 1;
+            self.attach(Item::Unknown(span));
+            return;
+        }
+        let after_end = &content[3..];
+        let kind_offset = 3 + (after_end.len() - after_end.trim_start_matches([' ', '\t']).len());
+        let rest = &content[kind_offset..];
+        let kind_len = rest.find(|c: char| !values::is_ident_char(c)).unwrap_or(rest.len());
+        let kind_start = content_start + kind_offset;
+        let kind_span = Span::new(kind_start as u32, (kind_start + kind_len) as u32);
+        let end_kind = kind_span.text(self.text);
+        let end_line = EndLine { span, kind_span };
+
+        // `End` alone closes the innermost block; `End Kind` closes the innermost block of
+        // that kind, and every block opened inside it is reported as never closed.
+        let matches = |block: &Block, text: &str| {
+            end_kind.is_empty() || block.kind_span.text(text).eq_ignore_ascii_case(end_kind)
+        };
+        let Some(position) = self.stack.iter().rposition(|b| matches(b, self.text)) else {
+            let message = match self.stack.last() {
+                Some(open) => format!(
+                    "`End {end_kind}` does not match the open `Begin {}`: expected `End {}`",
+                    open.kind_span.text(self.text),
+                    open.kind_span.text(self.text),
+                ),
+                None => format!("`End {end_kind}` has no matching `Begin {end_kind}`"),
+            };
+            let related = self
+                .stack
+                .last()
+                .map(|open| (open.begin_span, "the open block starts here".to_owned()))
+                .into_iter()
+                .collect();
+            self.errors.push(SyntaxError {
+                kind: if self.stack.is_empty() {
+                    SyntaxErrorKind::UnmatchedEnd
+                } else {
+                    SyntaxErrorKind::MismatchedEnd
+                },
+                span,
+                message,
+                related,
+            });
+            self.attach(Item::Unknown(span));
+            return;
+        };
+        while self.stack.len() > position + 1 {
+            let Some(mut unclosed) = self.stack.pop() else { break };
+            let last = unclosed.children.last().map_or(unclosed.begin_span.end, |c| c.span().end);
+            unclosed.span = Span::new(unclosed.span.start, last);
+            self.errors.push(SyntaxError {
+                kind: SyntaxErrorKind::UnclosedBlock,
+                span: unclosed.begin_span,
+                message: format!(
+                    "`Begin {}` is never closed: expected `End {}` before `End {end_kind}`",
+                    unclosed.kind_span.text(self.text),
+                    unclosed.kind_span.text(self.text),
+                ),
+                related: vec![(span, format!("`End {end_kind}` closes the enclosing block here"))],
+            });
+            self.attach(Item::Block(Box::new(unclosed)));
+        }
+        if let Some(mut block) = self.stack.pop() {
+            block.end = Some(end_line);
+            block.span = Span::new(block.span.start, span.end);
+            self.attach(Item::Block(Box::new(block)));
+        }
+    }
+
+    fn property(&mut self, content: &'t str, content_start: usize, span: Span) -> Option<Property> {
+        let (after_name, name) = values::ident(content).ok()?;
+        let (after_index, index) = match values::array_index(after_name) {
+            Ok((rest, digits)) => {
+                let digits_at = content_start
+                    + (content.len() - after_name.len())
+                    + after_name.find(|c: char| c.is_ascii_digit()).unwrap_or(0);
+                let index_span = Span::new(digits_at as u32, (digits_at + digits.len()) as u32);
+                (rest, Some((index_span, digits.parse::<u32>().unwrap_or(u32::MAX))))
+            }
+            Err(_) => (after_name, None),
+        };
+        let value_text = after_index.strip_prefix('=')?;
+        let value_start = content_start + (content.len() - value_text.len());
+        let mut parser =
+            ValueParser { line: value_text, base: value_start as u32, bad_numbers: Vec::new() };
+        let value = parser.top_value(value_text);
+        for bad in parser.bad_numbers {
+            self.errors.push(SyntaxError {
+                kind: SyntaxErrorKind::MalformedNumber,
+                span: bad.span,
+                message: if bad.span.is_empty() {
+                    "missing number: vector and rotator components must be numbers".to_owned()
+                } else {
+                    format!(
+                        "`{}` is not a number: vector and rotator components must be numbers",
+                        bad.span.text(self.text)
+                    )
+                },
+                related: Vec::new(),
+            });
+        }
+        let key = Span::new(content_start as u32, (content_start + name.len()) as u32);
+        Some(Property { span, key, index, value })
+    }
+
+    fn keyword_line(
+        &mut self,
+        content: &str,
+        content_start: usize,
+        span: Span,
+        word_len: usize,
+    ) -> Item {
+        let keyword_span = Span::new(content_start as u32, (content_start + word_len) as u32);
+        let keyword = LineKeyword::from_name(&content[..word_len]);
+        let after_word = &content[word_len..];
+        let args_text = after_word.trim_start_matches([' ', '\t']);
+        let args_start = content_start + word_len + (after_word.len() - args_text.len());
+
+        // Static mesh triangles write `Vertex <index> X,Y,Z U,V`: keep those as arguments.
+        let in_triangle = self.stack.last().is_some_and(|b| b.kind == BlockKind::Triangle);
+        if keyword.takes_vector() && !in_triangle {
+            match values::vector(args_text) {
+                Ok((value, used)) if used == args_text.len() => {
+                    let value_span = Span::new(args_start as u32, (args_start + used) as u32);
+                    return Item::Vector(VectorLine { span, keyword, value_span, value });
+                }
+                Ok((_, used)) => self.errors.push(SyntaxError {
+                    kind: SyntaxErrorKind::MalformedVector,
+                    span: Span::new((args_start + used) as u32, span.end),
+                    message: format!(
+                        "unexpected text after the `{}` vector: expected the line to end",
+                        keyword.canonical_name()
+                    ),
+                    related: Vec::new(),
+                }),
+                Err(at) => {
+                    let bad_start = args_start + at;
+                    let bad_len = args_text[at.min(args_text.len())..]
+                        .find([',', ' ', '\t'])
+                        .unwrap_or(args_text.len().saturating_sub(at));
+                    let bad = Span::new(bad_start as u32, (bad_start + bad_len) as u32);
+                    let shown = if bad_len == 0 {
+                        "nothing".to_owned()
+                    } else {
+                        format!("`{}`", bad.text(self.text))
+                    };
+                    self.errors.push(SyntaxError {
+                        kind: SyntaxErrorKind::MalformedVector,
+                        span: if bad_len == 0 { span } else { bad },
+                        message: format!(
+                            "malformed `{}` vector: found {shown} where a number was expected \
+                             (vectors are three numbers `X,Y,Z`, as in `+00128.000000,-00064.000000,+00000.000000`)",
+                            keyword.canonical_name()
+                        ),
+                        related: Vec::new(),
+                    });
+                }
+            }
+        }
+        let args = Self::args(args_text, args_start);
+        if keyword == LineKeyword::Pan {
+            for arg in &args {
+                let value = arg.value.text(self.text);
+                if arg.key.is_some() && values::parse_number(value).is_none() {
+                    self.errors.push(SyntaxError {
+                        kind: SyntaxErrorKind::MalformedNumber,
+                        span: if value.is_empty() {
+                            arg.key.unwrap_or(arg.value)
+                        } else {
+                            arg.value
+                        },
+                        message: format!(
+                            "`{value}` is not a number: `Pan` takes `U=<int> V=<int>`"
+                        ),
+                        related: Vec::new(),
+                    });
+                }
+            }
+        }
+        Item::Keyword(Box::new(KeywordLine { span, keyword, keyword_span, args }))
+    }
+
+    fn args(mut input: &str, mut offset: usize) -> Vec<Arg> {
+        let mut args = Vec::new();
+        loop {
+            let trimmed = input.trim_start_matches([' ', '\t']);
+            offset += input.len() - trimmed.len();
+            input = trimmed;
+            if input.is_empty() {
+                return args;
+            }
+            let token_len = input.find([' ', '\t']).unwrap_or(input.len());
+            let token = &input[..token_len];
+            let arg = match token.find('=') {
+                Some(eq) if eq > 0 && token[..eq].chars().all(values::is_ident_char) => {
+                    let after_eq = &input[eq + 1..];
+                    let value_len = values::attribute_value(after_eq).map_or(0, |(_, v)| v.len());
+                    let value_start = offset + eq + 1;
+                    let arg = Arg {
+                        key: Some(Span::new(offset as u32, (offset + eq) as u32)),
+                        value: Span::new(value_start as u32, (value_start + value_len) as u32),
+                    };
+                    let consumed = eq + 1 + value_len;
+                    input = &input[consumed..];
+                    offset += consumed;
+                    args.push(arg);
+                    continue;
+                }
+                _ => {
+                    Arg { key: None, value: Span::new(offset as u32, (offset + token_len) as u32) }
+                }
+            };
+            args.push(arg);
+            input = &input[token_len..];
+            offset += token_len;
+        }
+    }
+}

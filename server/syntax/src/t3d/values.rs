@@ -1,0 +1,335 @@
+//! nom parsers for what stands inside a T3D line: numbers, vectors, `Key=Value` attributes and
+//! property values with nested structs, quoted strings and object references.
+//!
+//! Every parser works on a `&str` slice of the document and reports spans as offsets into the
+//! document, so callers pass the slice together with its absolute start.
+
+use nom::branch::alt;
+use nom::bytes::complete::{tag, take_while, take_while1};
+use nom::character::complete::{char, digit0, digit1, one_of, space0};
+use nom::combinator::{opt, recognize};
+use nom::sequence::{pair, preceded};
+use nom::{IResult, Parser};
+
+use super::ast::{Field, Value};
+use crate::Span;
+
+/// Structs nested deeper than this are kept as raw text: real values nest at most 4 deep, and
+/// the limit keeps hostile input from exhausting the stack.
+const MAX_STRUCT_DEPTH: usize = 32;
+
+pub(crate) fn is_ident_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_'
+}
+
+pub(crate) fn ident(input: &str) -> IResult<&str, &str> {
+    take_while1(is_ident_char).parse(input)
+}
+
+/// A decimal number as UnrealEd writes and reads it: optional sign, digits with an optional
+/// fraction, optional exponent. At least one digit is required.
+pub(crate) fn number_text(input: &str) -> IResult<&str, &str> {
+    recognize((
+        opt(one_of("+-")),
+        alt((
+            recognize((digit1, opt(pair(char('.'), digit0)))),
+            recognize(pair(char('.'), digit1)),
+        )),
+        opt((one_of("eE"), opt(one_of("+-")), digit1)),
+    ))
+    .parse(input)
+}
+
+/// Parses a whole token as a number; `None` when any of it is not part of the number.
+pub fn parse_number(token: &str) -> Option<f64> {
+    match number_text(token) {
+        Ok(("", text)) => text.parse::<f64>().ok(),
+        _ => None,
+    }
+}
+
+/// Parses `Flags=` values: UnrealEd writes them with `%i`, so bit 31 prints negative; both
+/// the signed and the unsigned spelling of the same 32 bits are accepted.
+pub fn parse_flags(token: &str) -> Option<u32> {
+    let token = token.strip_prefix('+').unwrap_or(token);
+    if let Ok(v) = token.parse::<u32>() {
+        return Some(v);
+    }
+    token.parse::<i32>().ok().map(|v| v as u32)
+}
+
+/// Parses an integer token (`Link=`, `Pan U=`, array indices).
+pub fn parse_int(token: &str) -> Option<i64> {
+    token.strip_prefix('+').unwrap_or(token).parse::<i64>().ok()
+}
+
+/// `X,Y,Z` with optional spaces around the commas. Returns the three numbers and the
+/// length of text consumed, or the byte offset (within `input`) of the first bad component.
+pub(crate) fn vector(input: &str) -> Result<([f64; 3], usize), usize> {
+    let mut out = [0.0; 3];
+    let mut rest = input;
+    for (i, slot) in out.iter_mut().enumerate() {
+        if i > 0 {
+            let Ok((r, _)) =
+                (space0::<&str, nom::error::Error<&str>>, char(','), space0).parse(rest)
+            else {
+                return Err(input.len() - rest.len());
+            };
+            rest = r;
+        }
+        let at = input.len() - rest.len();
+        let token_len = rest.find([',', ' ', '\t']).unwrap_or(rest.len());
+        let token = &rest[..token_len];
+        *slot = parse_number(token).ok_or(at)?;
+        rest = &rest[token_len..];
+    }
+    Ok((out, input.len() - rest.len()))
+}
+
+/// A quoted string with `\"` and `\\` escapes; returns the text including both quotes, or
+/// `None` when the closing quote is missing.
+fn quoted(input: &str) -> IResult<&str, &str> {
+    let (after_open, _) = char('"').parse(input)?;
+    let mut escaped = false;
+    for (i, c) in after_open.char_indices() {
+        if escaped {
+            escaped = false;
+        } else if c == '\\' {
+            escaped = true;
+        } else if c == '"' {
+            let end = 1 + i + 1;
+            return Ok((&input[end..], &input[..end]));
+        }
+    }
+    Err(nom::Err::Error(nom::error::Error::new(input, nom::error::ErrorKind::Char)))
+}
+
+/// A token on a `Begin` line or in a keyword line's arguments: a quoted string or a run of
+/// characters up to whitespace.
+pub(crate) fn attribute_value(input: &str) -> IResult<&str, &str> {
+    alt((quoted, take_while(|c: char| c != ' ' && c != '\t'))).parse(input)
+}
+
+/// `(3)` or `[3]` after a property name: returns the digits.
+pub(crate) fn array_index(input: &str) -> IResult<&str, &str> {
+    alt((
+        (char('('), space0, digit1, space0, char(')')).map(|(_, _, d, _, _)| d),
+        (char('['), space0, digit1, space0, char(']')).map(|(_, _, d, _, _)| d),
+    ))
+    .parse(input)
+}
+
+/// `Class'Package.Group.Name'`: returns (class, path).
+fn object_ref(input: &str) -> IResult<&str, (&str, &str)> {
+    let (rest, class) = ident(input)?;
+    let (rest, path) =
+        preceded(tag("'"), take_while(|c: char| c != '\'' && c != '\n')).parse(rest)?;
+    let (rest, _) = tag("'").parse(rest)?;
+    Ok((rest, (class, path)))
+}
+
+/// A bad number inside a value where the engine expects one.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct BadNumber {
+    pub span: Span,
+}
+
+/// Parses property values. `base` is the absolute offset of the start of `line`.
+pub(crate) struct ValueParser<'t> {
+    pub line: &'t str,
+    pub base: u32,
+    pub bad_numbers: Vec<BadNumber>,
+}
+
+/// Field names whose values UnrealEd always reads as numbers (vectors and rotators).
+const NUMERIC_FIELDS: [&str; 6] = ["X", "Y", "Z", "Pitch", "Yaw", "Roll"];
+
+impl<'t> ValueParser<'t> {
+    fn span(&self, rest_before: &str, rest_after: &str) -> Span {
+        let start = self.line.len() - rest_before.len();
+        let end = self.line.len() - rest_after.len();
+        Span::new(self.base + start as u32, self.base + end as u32)
+    }
+
+    /// A top-level property value: everything up to the end of the line. Text after a
+    /// complete value turns the whole value into [`Value::Raw`].
+    pub(crate) fn top_value(&mut self, input: &'t str) -> Value {
+        let trimmed_len = input.trim_end_matches([' ', '\t']).len();
+        let input = &input[..trimmed_len];
+        if input.is_empty() {
+            return Value::Empty { span: self.span(input, input) };
+        }
+        let (rest, value) = self.value(input, 0, false);
+        if rest.trim().is_empty() {
+            value
+        } else {
+            Value::Raw { span: self.span(input, "") }
+        }
+    }
+
+    /// One value. Inside a struct (`nested`), bare values stop at `,` and `)`.
+    fn value(&mut self, input: &'t str, depth: usize, nested: bool) -> (&'t str, Value) {
+        if let Some(after_paren) = input.strip_prefix('(') {
+            if depth < MAX_STRUCT_DEPTH {
+                if let Some((rest, fields)) = self.fields(after_paren, depth + 1) {
+                    return (rest, Value::Struct { span: self.span(input, rest), fields });
+                }
+            }
+            let rest = skip_balanced(input);
+            return (rest, Value::Raw { span: self.span(input, rest) });
+        }
+        if let Ok((rest, _)) = quoted(input) {
+            return (rest, Value::String { span: self.span(input, rest) });
+        }
+        if let Ok((rest, (class, path))) = object_ref(input) {
+            let class_span = self.span(input, &input[class.len()..]);
+            let path_start = class.len() + 1;
+            let path_span = self.span(&input[path_start..], &input[path_start + path.len()..]);
+            return (
+                rest,
+                Value::ObjectRef {
+                    span: self.span(input, rest),
+                    class: class_span,
+                    path: path_span,
+                },
+            );
+        }
+        let stop = |c: char| if nested { c == ',' || c == ')' } else { false };
+        let token_len = input.find(stop).unwrap_or(input.len());
+        let token = input[..token_len].trim_end_matches([' ', '\t']);
+        let rest = &input[token.len()..];
+        let span = self.span(input, rest);
+        if token.is_empty() {
+            return (rest, Value::Empty { span });
+        }
+        if let Some(value) = parse_number(token) {
+            return (rest, Value::Number { span, value });
+        }
+        if token.chars().all(|c| is_ident_char(c) || c == '.' || c == '-') {
+            return (rest, Value::Word { span });
+        }
+        (rest, Value::Raw { span })
+    }
+
+    /// Fields after `(` up to and including `)`. `None` when the struct is not closed on the
+    /// line.
+    fn fields(&mut self, mut input: &'t str, depth: usize) -> Option<(&'t str, Vec<Field>)> {
+        let mut fields = Vec::new();
+        loop {
+            input = input.trim_start_matches([' ', '\t']);
+            if let Some(rest) = input.strip_prefix(')') {
+                return Some((rest, fields));
+            }
+            if input.is_empty() {
+                return None;
+            }
+            let (key, index, after_key) = self.field_key(input);
+            let (rest, value) = self.value(after_key, depth, true);
+            if let (Some(key), Value::Word { span } | Value::Raw { span } | Value::Empty { span }) =
+                (key, &value)
+            {
+                let name = key.text_in(self);
+                if NUMERIC_FIELDS.iter().any(|n| n.eq_ignore_ascii_case(name)) {
+                    self.bad_numbers.push(BadNumber { span: *span });
+                }
+            }
+            fields.push(Field { key, index, value });
+            input = rest.trim_start_matches([' ', '\t']);
+            if let Some(rest) = input.strip_prefix(',') {
+                input = rest;
+            } else if !input.starts_with(')') {
+                // Junk after a value: give up on this struct; the caller keeps it raw.
+                return None;
+            }
+        }
+    }
+
+    /// `Name=`, `Name(2)=` or nothing (an unnamed list element).
+    fn field_key(&self, input: &'t str) -> (Option<Span>, Option<(Span, u32)>, &'t str) {
+        let Ok((after_name, name)) = ident(input) else {
+            return (None, None, input);
+        };
+        let (after_index, index) = match array_index(after_name) {
+            Ok((rest, digits)) => {
+                let digits_start = after_name.find(|c: char| c.is_ascii_digit()).unwrap_or(0);
+                let digits_rest = &after_name[digits_start + digits.len()..];
+                let span = self.span(&after_name[digits_start..], digits_rest);
+                (rest, digits.parse::<u32>().ok().map(|v| (span, v)))
+            }
+            Err(_) => (after_name, None),
+        };
+        match after_index.strip_prefix('=') {
+            Some(rest) => {
+                let key = self.span(input, &input[name.len()..]);
+                (Some(key), index, rest)
+            }
+            None => (None, None, input),
+        }
+    }
+}
+
+trait TextIn {
+    fn text_in<'t>(&self, parser: &ValueParser<'t>) -> &'t str;
+}
+
+impl TextIn for Span {
+    fn text_in<'t>(&self, parser: &ValueParser<'t>) -> &'t str {
+        let start = (self.start - parser.base) as usize;
+        let end = (self.end - parser.base) as usize;
+        parser.line.get(start..end).unwrap_or("")
+    }
+}
+
+/// Skips a parenthesised group, respecting nesting and quotes; stops at the end of the line
+/// when it is never closed.
+fn skip_balanced(input: &str) -> &str {
+    let mut depth = 0usize;
+    let mut in_quotes = false;
+    for (i, c) in input.char_indices() {
+        match c {
+            '"' => in_quotes = !in_quotes,
+            '(' if !in_quotes => depth += 1,
+            ')' if !in_quotes => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return &input[i + 1..];
+                }
+            }
+            _ => {}
+        }
+    }
+    ""
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers() {
+        for ok in ["0", "+00128.000000", "-00000.752577", "1e5", "1.", ".5", "-2.5E-3"] {
+            assert!(parse_number(ok).is_some(), "{ok}");
+        }
+        for bad in ["", "+", "1.2.3", "12a", "0x10", "--1", "1,0"] {
+            assert!(parse_number(bad).is_none(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn flags_signed_and_unsigned() {
+        assert_eq!(parse_flags("-2147483648"), Some(0x8000_0000));
+        assert_eq!(parse_flags("2147483648"), Some(0x8000_0000));
+        assert_eq!(parse_flags("4294967295"), Some(u32::MAX));
+        assert_eq!(parse_flags("-1"), Some(u32::MAX));
+        assert_eq!(parse_flags("4294967296"), None);
+        assert_eq!(parse_flags("12x"), None);
+    }
+
+    #[test]
+    fn vectors() {
+        assert_eq!(vector("+00001.000000,-00002.500000,+00000.000000"), Ok(([1.0, -2.5, 0.0], 41)));
+        assert_eq!(vector("1, 2 ,3 tail"), Ok(([1.0, 2.0, 3.0], 7)));
+        assert_eq!(vector("1,2"), Err(3));
+        assert_eq!(vector("1,x,3"), Err(2));
+    }
+}
