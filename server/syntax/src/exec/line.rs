@@ -1,0 +1,502 @@
+//! One directive line: the command words, a lossless view of every `KEY=VALUE` pair, and the
+//! engine's own key lookup (which does not tokenise at all; see [`lookup`]).
+//!
+//! Engine behaviour modelled here (architecture.md, "Engine behaviour that the checks follow";
+//! `Parse`, `ParseCommand` and `appStrfind` in UE1 `Core/Src/UnMisc.cpp`, the same in UE2):
+//! - command words match case-insensitively and end at a non-alphanumeric character;
+//! - `Parse(Stream, "KEY=", Value)` searches the raw line for `KEY=` case-insensitively, where
+//!   the character before is not an ASCII letter or digit, and the first match wins;
+//! - an unquoted value ends at space, tab, comma or the line end; a quoted one at the next quote;
+//! - `//` and `/*` end the line even inside quotes;
+//! - the line buffer holds 512 characters, the rest of a longer line is not seen.
+
+use std::borrow::Cow;
+use std::ops::Range;
+
+use nom::bytes::complete::{take_till, take_while};
+use nom::{IResult, Parser};
+
+use super::scan::{Directive, DirectiveKind};
+use crate::Span;
+
+/// The engine reads a directive line into a buffer of this many characters.
+pub const MAX_LINE_CHARS: usize = 512;
+
+/// A value after `KEY=`, as the engine reads it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Value {
+    /// The raw value, quotes included. Empty (at the position after `=`) for `KEY=` alone.
+    pub span: Span,
+    /// Inside the quotes; equal to `span` for an unquoted value.
+    pub content: Span,
+    pub quoting: Quoting,
+    /// The value ends where `//` or `/*` cut the line: the engine sees only the part before.
+    pub cut_by_comment: bool,
+    /// The quoted content holds `\\` or `\"`, which [`Value::text`] unescapes.
+    pub has_escapes: bool,
+}
+
+/// Whether a value is quoted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Quoting {
+    Unquoted,
+    /// `"..."` with its closing quote.
+    Closed,
+    /// A quote opens the value and nothing closes it: it runs to the end of the line.
+    Unclosed,
+}
+
+impl Quoting {
+    fn of(quoted: bool, terminated: bool) -> Quoting {
+        match (quoted, terminated) {
+            (false, _) => Quoting::Unquoted,
+            (true, true) => Quoting::Closed,
+            (true, false) => Quoting::Unclosed,
+        }
+    }
+}
+
+impl Value {
+    pub fn is_quoted(self) -> bool {
+        self.quoting != Quoting::Unquoted
+    }
+
+    pub fn raw(self, src: &str) -> &str {
+        self.span.text(src)
+    }
+
+    /// The value with quotes removed and `\\` / `\"` unescaped.
+    pub fn text(self, src: &str) -> Cow<'_, str> {
+        let content = self.content.text(src);
+        if self.has_escapes {
+            Cow::Owned(unescape(content))
+        } else {
+            Cow::Borrowed(content)
+        }
+    }
+}
+
+/// One token after the command words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arg {
+    /// `KEY=VALUE`. `key` excludes the `=`; it is empty for a token that starts with `=`.
+    Key { key: Span, value: Value },
+    /// A word without `=`, such as `VERBOSE` or `ROOTTRACK`.
+    Bare { span: Span },
+}
+
+impl Arg {
+    /// The key span for `Key`, the word span for `Bare`.
+    pub fn name_span(self) -> Span {
+        match self {
+            Arg::Key { key, .. } => key,
+            Arg::Bare { span } => span,
+        }
+    }
+
+    /// The whole token.
+    pub fn span(self) -> Span {
+        match self {
+            Arg::Key { key, value } => key.cover(value.span),
+            Arg::Bare { span } => span,
+        }
+    }
+
+    pub fn value(self) -> Option<Value> {
+        match self {
+            Arg::Key { value, .. } => Some(value),
+            Arg::Bare { .. } => None,
+        }
+    }
+}
+
+/// Lexical facts about a line worth a diagnostic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineIssue {
+    /// The line has more than [`MAX_LINE_CHARS`] characters; the engine never sees `cut`.
+    TooLong { chars: usize, cut: Span },
+    /// A value runs into `//` or `/*`, which end the line even inside quotes.
+    ValueCutByComment { value: Span, comment: Span },
+    /// A quote opens a value and nothing closes it; the engine reads to the line end.
+    UnterminatedQuote { value: Span },
+    /// `\\` or `\"` inside quotes. UE1/UE2 `Parse()` ends a quoted value at the first `"` and
+    /// keeps backslashes, so an escaped quote there ends the value early.
+    EscapeInQuotes { at: Span },
+    /// A token starts with `=`: a value without a key.
+    EmptyKey { at: Span },
+}
+
+/// A parsed directive line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExecLine {
+    pub kind: DirectiveKind,
+    /// The first word, e.g. `MESH`, `LOAD`, `NEW`.
+    pub command: Option<Span>,
+    /// The second word when it has no `=`, e.g. `IMPORT`, or the class after `NEW`.
+    pub subcommand: Option<Span>,
+    pub args: Vec<Arg>,
+    /// Where the engine searches for keys: after the command words, up to the effective end.
+    pub args_span: Span,
+    /// The body as the engine sees it: cut at a comment and at [`MAX_LINE_CHARS`].
+    pub effective: Span,
+    /// From `//` or `/*` to the line end, when present within the first 512 characters.
+    pub comment: Option<Span>,
+    pub issues: Vec<LineIssue>,
+}
+
+/// A key found by the engine's own search ([`lookup`]). Offsets are relative to the string
+/// that was searched; [`ExecLine::lookup`] returns document offsets.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lookup {
+    /// The matched key text, `=` included when the key has one.
+    pub key: Range<usize>,
+    /// The raw value (quotes included); empty at the key end for a bare switch.
+    pub value: Range<usize>,
+    /// Inside the quotes; equal to `value` for an unquoted value.
+    pub content: Range<usize>,
+    pub quoting: Quoting,
+    pub has_escapes: bool,
+}
+
+impl Lookup {
+    /// The value text: quotes removed, `\\` and `\"` unescaped.
+    pub fn text<'a>(&self, searched: &'a str) -> Cow<'a, str> {
+        let content = searched.get(self.content.clone()).unwrap_or("");
+        if self.has_escapes {
+            Cow::Owned(unescape(content))
+        } else {
+            Cow::Borrowed(content)
+        }
+    }
+
+    fn shifted(self, delta: usize) -> Lookup {
+        let shift = |r: Range<usize>| r.start + delta..r.end + delta;
+        Lookup {
+            key: shift(self.key),
+            value: shift(self.value),
+            content: shift(self.content),
+            ..self
+        }
+    }
+}
+
+/// The engine's `Parse(Stream, Key, Value)`: finds `key` (e.g. `"NAME="`, or `"VERBOSE"` for a
+/// switch) anywhere in `args`, case-insensitively, where the character before is not an ASCII
+/// letter or digit; the first such match wins, even inside another key's quoted value. So
+/// `QUENCE=` does not match in `SEQUENCE=`, `NAME=` does not match in `ANIMNAME=`, but it does
+/// in `MLOD=0 NAME=x` and in `_NAME=`. A key ending in `=` also reads its value.
+pub fn lookup(args: &str, key: &str) -> Option<Lookup> {
+    let hay = args.as_bytes();
+    let needle = key.as_bytes();
+    if needle.is_empty() || needle.len() > hay.len() {
+        return None;
+    }
+    let mut prev_alnum = false;
+    let mut found = None;
+    for (i, &c) in hay.iter().enumerate() {
+        if !prev_alnum
+            && hay.get(i..i + needle.len()).is_some_and(|w| w.eq_ignore_ascii_case(needle))
+        {
+            found = Some(i);
+            break;
+        }
+        prev_alnum = c.is_ascii_alphanumeric();
+    }
+    let start = found?;
+    let key_end = start + needle.len();
+    if !key.ends_with('=') {
+        return Some(Lookup {
+            key: start..key_end,
+            value: key_end..key_end,
+            content: key_end..key_end,
+            quoting: Quoting::Unquoted,
+            has_escapes: false,
+        });
+    }
+    let rest = args.get(key_end..).unwrap_or("");
+    if rest.starts_with('"') {
+        let q = scan_quoted(rest);
+        return Some(Lookup {
+            key: start..key_end,
+            value: key_end..key_end + q.len,
+            content: key_end + 1..key_end + 1 + q.content_len,
+            quoting: Quoting::of(true, q.terminated),
+            has_escapes: !q.escapes.is_empty(),
+        });
+    }
+    let len = rest.find([' ', '\t', ',', '\r', '\n']).unwrap_or(rest.len());
+    Some(Lookup {
+        key: start..key_end,
+        value: key_end..key_end + len,
+        content: key_end..key_end + len,
+        quoting: Quoting::Unquoted,
+        has_escapes: false,
+    })
+}
+
+fn unescape(content: &str) -> String {
+    let mut out = String::with_capacity(content.len());
+    let mut chars = content.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            if let Some(&next @ ('\\' | '"')) = chars.peek() {
+                out.push(next);
+                chars.next();
+                continue;
+            }
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A quoted value starting at `"`: its length, content length, whether it closed, and where
+/// the escapes are (offsets from the opening quote).
+struct Quoted {
+    len: usize,
+    content_len: usize,
+    terminated: bool,
+    escapes: Vec<usize>,
+}
+
+fn scan_quoted(s: &str) -> Quoted {
+    let bytes = s.as_bytes();
+    let mut i = 1;
+    let mut escapes = Vec::new();
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' if matches!(bytes.get(i + 1), Some(b'\\' | b'"')) => {
+                escapes.push(i);
+                i += 2;
+            }
+            b'"' => return Quoted { len: i + 1, content_len: i - 1, terminated: true, escapes },
+            b'\r' | b'\n' => break,
+            _ => i += 1,
+        }
+    }
+    Quoted { len: i, content_len: i.saturating_sub(1), terminated: false, escapes }
+}
+
+fn is_blank(c: char) -> bool {
+    c == ' ' || c == '\t'
+}
+
+fn blanks(i: &str) -> IResult<&str, &str> {
+    take_while(is_blank).parse(i)
+}
+
+/// A key or bare word: everything up to `=` or a blank.
+fn word(i: &str) -> IResult<&str, &str> {
+    take_till(|c| c == '=' || is_blank(c)).parse(i)
+}
+
+fn unquoted_value(i: &str) -> IResult<&str, &str> {
+    take_till(|c| is_blank(c) || c == ',').parse(i)
+}
+
+/// Raw tokens of the effective body, before command words are told apart from arguments.
+enum Token {
+    Word(Range<usize>),
+    Key { key: Range<usize>, value: Range<usize>, quoted: Option<Quoted> },
+}
+
+/// Tokenises `body` (already cut at the comment and the length limit). Offsets are relative
+/// to `body`.
+fn tokenize(body: &str) -> Vec<(Range<usize>, Token)> {
+    let offset = |rest: &str| body.len() - rest.len();
+    let mut tokens = Vec::new();
+    let mut input = body;
+    while let Ok((rest, _)) = blanks(input) {
+        input = rest;
+        if input.is_empty() {
+            break;
+        }
+        let start = offset(input);
+        let Ok((rest, name)) = word(input) else { break };
+        let key = start..start + name.len();
+        let Some(after_eq) = rest.strip_prefix('=') else {
+            // A bare word; `word` consumed at least one character because `input` starts
+            // neither with a blank nor with `=`.
+            tokens.push((key.clone(), Token::Word(key)));
+            input = rest;
+            if name.is_empty() {
+                break;
+            }
+            continue;
+        };
+        let value_start = offset(after_eq);
+        if after_eq.starts_with('"') {
+            let q = scan_quoted(after_eq);
+            let value = value_start..value_start + q.len;
+            input = after_eq.get(q.len..).unwrap_or("");
+            tokens.push((start..value.end, Token::Key { key, value, quoted: Some(q) }));
+        } else {
+            let Ok((rest, raw)) = unquoted_value(after_eq) else { break };
+            let value = value_start..value_start + raw.len();
+            input = rest;
+            tokens.push((start..value.end, Token::Key { key, value, quoted: None }));
+        }
+        // A comma ends an unquoted value and separates the next key: `X=1,Y=2`.
+        if let Some(rest) = input.strip_prefix(',') {
+            input = rest;
+        }
+    }
+    tokens
+}
+
+/// Parses one directive's body. Works for every directive kind; the command words only mean
+/// something for [`DirectiveKind::runs_command`] kinds.
+pub fn parse_line(text: &str, directive: &Directive) -> ExecLine {
+    let mut issues = Vec::new();
+    let line = directive.span;
+    let line_text = line.text(text);
+    let body = directive.body_span;
+
+    // The engine's 512-character buffer counts from the start of the physical line.
+    let mut effective_end = body.end as usize;
+    if let Some((cut_rel, _)) = line_text.char_indices().nth(MAX_LINE_CHARS) {
+        let cut = line.start as usize + cut_rel;
+        issues.push(LineIssue::TooLong {
+            chars: line_text.chars().count(),
+            cut: Span::from_range(cut..line.end as usize),
+        });
+        effective_end = effective_end.min(cut);
+    }
+    let body_start = (body.start as usize).min(effective_end);
+    let body_text = text.get(body_start..effective_end).unwrap_or("");
+
+    // `//` and `/*` end the line wherever they are, quotes or not.
+    let comment_rel = [body_text.find("//"), body_text.find("/*")].into_iter().flatten().min();
+    let comment_at = comment_rel.map(|rel| body_start + rel);
+    let comment = comment_at.map(|at| Span::from_range(at..body.end as usize));
+    if let Some(at) = comment_at {
+        effective_end = at;
+    }
+    let effective_text = text.get(body_start..effective_end).unwrap_or("");
+
+    let tokens = tokenize(effective_text);
+    let abs = |r: &Range<usize>| Span::from_range(body_start + r.start..body_start + r.end);
+
+    // Leading bare words are the command and subcommand.
+    let mut command = None;
+    let mut subcommand = None;
+    let mut first_arg = 0;
+    for (_, token) in tokens.iter().take(2) {
+        let Token::Word(range) = token else { break };
+        if command.is_none() {
+            command = Some(abs(range));
+        } else {
+            subcommand = Some(abs(range));
+        }
+        first_arg += 1;
+    }
+    let args_start =
+        tokens.get(first_arg).map_or(effective_end, |(range, _)| body_start + range.start);
+    let args_start = if first_arg == 0 {
+        // No command words: the search runs from the first non-blank character.
+        body_start + (effective_text.len() - effective_text.trim_start_matches(is_blank).len())
+    } else {
+        args_start
+    };
+
+    let mut args = Vec::with_capacity(tokens.len().saturating_sub(first_arg));
+    for (_, token) in tokens.into_iter().skip(first_arg) {
+        match token {
+            Token::Word(range) => args.push(Arg::Bare { span: abs(&range) }),
+            Token::Key { key, value, quoted } => {
+                let key_span = abs(&key);
+                if key_span.is_empty() {
+                    issues.push(LineIssue::EmptyKey {
+                        at: Span::from_range(key_span.start as usize..key_span.start as usize + 1),
+                    });
+                }
+                let span = abs(&value);
+                let (content, terminated, escapes) = match &quoted {
+                    Some(q) => (
+                        Span::from_range(
+                            span.start as usize + 1..span.start as usize + 1 + q.content_len,
+                        ),
+                        q.terminated,
+                        q.escapes.as_slice(),
+                    ),
+                    None => (span, true, &[][..]),
+                };
+                let is_quoted = quoted.is_some();
+                let cut_by_comment =
+                    comment_at == Some(span.end as usize) && (!is_quoted || !terminated);
+                for &e in escapes {
+                    let at = span.start as usize + e;
+                    issues.push(LineIssue::EscapeInQuotes { at: Span::from_range(at..at + 2) });
+                }
+                if cut_by_comment {
+                    if let Some(comment) = comment {
+                        issues.push(LineIssue::ValueCutByComment { value: span, comment });
+                    }
+                } else if !terminated {
+                    issues.push(LineIssue::UnterminatedQuote { value: span });
+                }
+                let value = Value {
+                    span,
+                    content,
+                    quoting: Quoting::of(is_quoted, terminated),
+                    cut_by_comment,
+                    has_escapes: !escapes.is_empty(),
+                };
+                args.push(Arg::Key { key: key_span, value });
+            }
+        }
+    }
+
+    ExecLine {
+        kind: directive.kind,
+        command,
+        subcommand,
+        args,
+        args_span: Span::from_range(args_start.min(effective_end)..effective_end),
+        effective: Span::from_range(body_start..effective_end),
+        comment,
+        issues,
+    }
+}
+
+impl ExecLine {
+    pub fn command_text<'a>(&self, src: &'a str) -> Option<&'a str> {
+        self.command.map(|s| s.text(src))
+    }
+
+    pub fn subcommand_text<'a>(&self, src: &'a str) -> Option<&'a str> {
+        self.subcommand.map(|s| s.text(src))
+    }
+
+    /// The engine's lookup of `key` (`"NAME="`, or `"VERBOSE"` for a switch) on this line,
+    /// in document offsets. See [`lookup`].
+    pub fn lookup(&self, src: &str, key: &str) -> Option<Lookup> {
+        let start = self.args_span.start as usize;
+        lookup(self.args_span.text(src), key).map(|found| found.shifted(start))
+    }
+
+    /// The index in [`ExecLine::args`] of the token the engine's lookup found, or `None` when
+    /// the engine matched text inside another token (e.g. `NAME=` inside a quoted value).
+    pub fn arg_of(&self, found: &Lookup) -> Option<usize> {
+        let start = u32::try_from(found.key.start).ok()?;
+        self.args.iter().position(|arg| arg.name_span().start == start)
+    }
+
+    /// The key/bare tokens whose name equals `name` (without `=`), case-insensitively, in order.
+    pub fn args_named<'a>(
+        &'a self,
+        src: &'a str,
+        name: &'a str,
+    ) -> impl Iterator<Item = (usize, Arg)> + 'a {
+        self.args
+            .iter()
+            .copied()
+            .enumerate()
+            .filter(move |(_, arg)| arg.name_span().text(src).eq_ignore_ascii_case(name))
+    }
+
+    /// The command-table entry for this line, through aliases.
+    pub fn spec(&self, src: &str) -> Option<super::commands::CommandMatch> {
+        super::commands::resolve_command(self.command_text(src)?, self.subcommand_text(src))
+    }
+}

@@ -1,0 +1,290 @@
+//! The directive scanner: finds `#exec`-family lines in an UnrealScript file without parsing
+//! the UnrealScript itself.
+//!
+//! Only the lexical structure that can hide a `#` matters: `//` line comments, `/* */` block
+//! comments, `"strings"` and `'names'`, and the C++ blocks (`cpptext`, `cppstruct`,
+//! `structcpptext`) whose `#include` and `#define` lines are C++ preprocessor lines, not
+//! UnrealScript directives. Everything else is skipped byte by byte. A file without a `#` at all
+//! costs one byte search.
+
+use crate::Span;
+
+/// The directive words UCC knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DirectiveKind {
+    /// `#exec`: runs an editor command, only in a full compile (UE1 and UE2).
+    Exec,
+    /// `#AlwaysExec` (UE1 and UE2).
+    AlwaysExec,
+    /// `#ForceExec`: runs the command on every compile (UE2).
+    ForceExec,
+    /// `#call` (UE1 and UE2).
+    Call,
+    /// `#AlwaysCall` (UE1 and UE2).
+    AlwaysCall,
+    /// `#error`: stops the compile with the rest of the line as message (UE1 and UE2).
+    Error,
+    /// `#include`: textual inclusion of a `.uci` file (UE2).
+    Include,
+}
+
+impl DirectiveKind {
+    pub const ALL: [DirectiveKind; 7] = [
+        DirectiveKind::Exec,
+        DirectiveKind::AlwaysExec,
+        DirectiveKind::ForceExec,
+        DirectiveKind::Call,
+        DirectiveKind::AlwaysCall,
+        DirectiveKind::Error,
+        DirectiveKind::Include,
+    ];
+
+    /// The spelling used in documentation and messages (without `#`).
+    pub fn name(self) -> &'static str {
+        match self {
+            DirectiveKind::Exec => "exec",
+            DirectiveKind::AlwaysExec => "AlwaysExec",
+            DirectiveKind::ForceExec => "ForceExec",
+            DirectiveKind::Call => "call",
+            DirectiveKind::AlwaysCall => "AlwaysCall",
+            DirectiveKind::Error => "error",
+            DirectiveKind::Include => "include",
+        }
+    }
+
+    /// Matches a directive word case-insensitively (`EXEC`, `exec`, `Exec`).
+    pub fn from_word(word: &str) -> Option<DirectiveKind> {
+        DirectiveKind::ALL.into_iter().find(|kind| kind.name().eq_ignore_ascii_case(word))
+    }
+
+    /// Which engine generations accept the directive (architecture.md, "Directives").
+    pub fn engines(self) -> crate::exec::commands::Engines {
+        use crate::exec::commands::Engines;
+        match self {
+            DirectiveKind::ForceExec | DirectiveKind::Include => Engines::Ue2,
+            _ => Engines::Both,
+        }
+    }
+
+    /// True for the directives whose body is an editor command line (`MESH IMPORT ...`).
+    pub fn runs_command(self) -> bool {
+        matches!(self, DirectiveKind::Exec | DirectiveKind::AlwaysExec | DirectiveKind::ForceExec)
+    }
+}
+
+/// One directive line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Directive {
+    pub kind: DirectiveKind,
+    /// The whole physical line, from its first byte to the line break (excluded, also `\r`).
+    pub span: Span,
+    /// `#` plus the directive word, e.g. `#EXEC`.
+    pub hash_span: Span,
+    /// Everything after the directive word up to the line break (excluded), untrimmed.
+    pub body_span: Span,
+    /// Only spaces and tabs stand before the `#`. UCC's class factory runs a directive only
+    /// when the line starts with it, so a directive after code on the same line is suspect.
+    pub at_line_start: bool,
+}
+
+/// Lexical problems the scanner met. None of them stops the scan.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScanError {
+    /// `/*` without `*/`: the rest of the file is a comment.
+    UnterminatedBlockComment { open: Span },
+    /// `cpptext {` (or `cppstruct`, `structcpptext`) without its closing `}`.
+    UnterminatedCppBlock { keyword: Span },
+    /// `#word` outside comments and strings that is not a known directive (`#exce`).
+    UnknownDirective { span: Span },
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ScanResult {
+    pub directives: Vec<Directive>,
+    pub errors: Vec<ScanError>,
+}
+
+/// Scans decoded `.uc` / `.uci` text for directives. Never fails, never panics.
+pub fn scan(text: &str) -> ScanResult {
+    let bytes = text.as_bytes();
+    let mut result = ScanResult::default();
+    // The cheap case: most classes have no directive at all.
+    if !bytes.contains(&b'#') {
+        return result;
+    }
+    let mut scanner = Scanner { bytes, result: &mut result };
+    scanner.run();
+    result
+}
+
+struct Scanner<'a, 'r> {
+    bytes: &'a [u8],
+    result: &'r mut ScanResult,
+}
+
+fn is_ident_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+fn span(start: usize, end: usize) -> Span {
+    Span::from_range(start..end)
+}
+
+impl Scanner<'_, '_> {
+    fn at(&self, i: usize) -> u8 {
+        self.bytes.get(i).copied().unwrap_or(0)
+    }
+
+    fn find(&self, from: usize, needle: &[u8]) -> Option<usize> {
+        let hay = self.bytes.get(from..)?;
+        hay.windows(needle.len()).position(|w| w == needle).map(|p| p + from)
+    }
+
+    fn line_end(&self, from: usize) -> usize {
+        self.bytes
+            .get(from..)
+            .and_then(|rest| rest.iter().position(|&b| b == b'\n'))
+            .map_or(self.bytes.len(), |p| p + from)
+    }
+
+    fn run(&mut self) {
+        let len = self.bytes.len();
+        let mut i = 0;
+        while i < len {
+            let b = self.bytes[i];
+            match b {
+                b'/' if self.at(i + 1) == b'/' => i = self.line_end(i),
+                b'/' if self.at(i + 1) == b'*' => i = self.skip_block_comment(i),
+                b'"' | b'\'' => i = self.skip_string(i, b),
+                b'#' => i = self.directive(i),
+                b if b.is_ascii_alphabetic() || b == b'_' => i = self.identifier(i),
+                b if b.is_ascii_digit() => {
+                    // A number like `1e5` must not be read as an identifier start.
+                    while i < len && is_ident_byte(self.bytes[i]) {
+                        i += 1;
+                    }
+                }
+                _ => i += 1,
+            }
+        }
+    }
+
+    fn skip_block_comment(&mut self, open: usize) -> usize {
+        if let Some(close) = self.find(open + 2, b"*/") {
+            close + 2
+        } else {
+            self.result
+                .errors
+                .push(ScanError::UnterminatedBlockComment { open: span(open, open + 2) });
+            self.bytes.len()
+        }
+    }
+
+    /// Skips a string or name literal. UnrealScript literals cannot span lines, so an
+    /// unterminated one ends at the line break (and the next line is scanned normally).
+    fn skip_string(&self, open: usize, quote: u8) -> usize {
+        let mut i = open + 1;
+        while i < self.bytes.len() {
+            match self.bytes[i] {
+                b'\\' => i += 2,
+                b'\n' => return i,
+                b if b == quote => return i + 1,
+                _ => i += 1,
+            }
+        }
+        self.bytes.len()
+    }
+
+    fn identifier(&mut self, start: usize) -> usize {
+        let mut end = start;
+        while end < self.bytes.len() && is_ident_byte(self.bytes[end]) {
+            end += 1;
+        }
+        let word = &self.bytes[start..end];
+        let is_cpp = [&b"cpptext"[..], b"cppstruct", b"structcpptext"]
+            .iter()
+            .any(|k| word.eq_ignore_ascii_case(k));
+        if is_cpp {
+            if let Some(after) = self.skip_cpp_block(start, end) {
+                return after;
+            }
+        }
+        end
+    }
+
+    /// After a C++ block keyword: skips whitespace and comments to `{`, then the balanced block.
+    /// Returns `None` when no `{` follows (then the keyword was an ordinary identifier).
+    fn skip_cpp_block(&mut self, keyword_start: usize, keyword_end: usize) -> Option<usize> {
+        let len = self.bytes.len();
+        let mut i = keyword_end;
+        loop {
+            match self.at(i) {
+                b' ' | b'\t' | b'\r' | b'\n' => i += 1,
+                b'/' if self.at(i + 1) == b'/' => i = self.line_end(i),
+                b'/' if self.at(i + 1) == b'*' => {
+                    i = self.find(i + 2, b"*/").map_or(len, |c| c + 2);
+                }
+                b'{' => break,
+                _ => return None,
+            }
+            if i >= len {
+                return None;
+            }
+        }
+        let mut depth = 0usize;
+        while i < len {
+            match self.bytes[i] {
+                b'{' => {
+                    depth += 1;
+                    i += 1;
+                }
+                b'}' => {
+                    depth = depth.saturating_sub(1);
+                    i += 1;
+                    if depth == 0 {
+                        return Some(i);
+                    }
+                }
+                b'/' if self.at(i + 1) == b'/' => i = self.line_end(i),
+                b'/' if self.at(i + 1) == b'*' => {
+                    i = self.find(i + 2, b"*/").map_or(len, |c| c + 2);
+                }
+                q @ (b'"' | b'\'') => i = self.skip_string(i, q),
+                _ => i += 1,
+            }
+        }
+        self.result
+            .errors
+            .push(ScanError::UnterminatedCppBlock { keyword: span(keyword_start, keyword_end) });
+        Some(len)
+    }
+
+    fn directive(&mut self, hash: usize) -> usize {
+        let mut word_end = hash + 1;
+        while word_end < self.bytes.len() && is_ident_byte(self.bytes[word_end]) {
+            word_end += 1;
+        }
+        // The word is ASCII by construction, so this slice is on char boundaries.
+        let word = std::str::from_utf8(&self.bytes[hash + 1..word_end]).unwrap_or("");
+        let Some(kind) = DirectiveKind::from_word(word) else {
+            if !word.is_empty() {
+                self.result.errors.push(ScanError::UnknownDirective { span: span(hash, word_end) });
+            }
+            return word_end;
+        };
+        let newline = self.line_end(word_end);
+        let line_end =
+            if newline > word_end && self.at(newline - 1) == b'\r' { newline - 1 } else { newline };
+        let line_start = self.bytes[..hash].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+        let at_line_start = self.bytes[line_start..hash].iter().all(|&b| b == b' ' || b == b'\t');
+        self.result.directives.push(Directive {
+            kind,
+            span: span(line_start, line_end),
+            hash_span: span(hash, word_end),
+            body_span: span(word_end, line_end),
+            at_line_start,
+        });
+        // The compiler skips a directive line as raw text: a `/*` in it opens no comment.
+        newline
+    }
+}
