@@ -2,7 +2,8 @@
 //! `info` and `export` are the command-line mode for CI and scripts.
 
 mod cli;
-mod lsp;
+
+use unreal_ls::lsp;
 
 use std::process::ExitCode;
 

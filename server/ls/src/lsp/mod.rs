@@ -1,7 +1,31 @@
-//! The language server (being written). Only this module tree knows LSP types.
+//! The language server. Only this module tree knows LSP types; every answer it gives is
+//! computed by a plain-data function of `unreal-analysis` and converted here.
+//!
+//! - [`server`]: the `LanguageServer` implementation, one thin method per LSP message;
+//! - [`documents`]: open documents as ropes, incremental edits, snapshots for analysis;
+//! - [`position`]: the one place where LSP positions meet byte offsets;
+//! - [`settings`]: `unrealLs.*` settings from `initializationOptions` and the client;
+//! - [`scheduler`]: debounced diagnostics, computed off the async threads;
+//! - [`features`]: one file per LSP feature, each a plain function over a snapshot.
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
+pub mod documents;
+pub mod features;
+pub mod log;
+pub mod position;
+pub mod scheduler;
+pub mod server;
+pub mod settings;
+
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tower_lsp_server::{ClientSocket, LspService, Server};
+use unreal_analysis::lint::{FileKind, LintOptions};
+use unreal_analysis::Diagnostic;
+
+pub use server::Backend;
 
 #[derive(clap::Args)]
 pub struct LspArgs {
@@ -10,6 +34,58 @@ pub struct LspArgs {
     pub stdio: bool,
 }
 
+/// The diagnostics pass over one open document. The server calls
+/// [`unreal_analysis::lint::lint_text`]; tests substitute their own to exercise the
+/// protocol side (fixes, labels, panics) independently of which rules exist.
+pub type Analyzer = Arc<dyn Fn(FileKind, &str, &LintOptions) -> Vec<Diagnostic> + Send + Sync>;
+
+/// How the server is put together; [`ServerOptions::default`] is what `unreal-ls lsp` runs.
+#[derive(Clone)]
+pub struct ServerOptions {
+    pub analyzer: Analyzer,
+    /// Quiet time after the last edit before a document is analysed again, so that a burst
+    /// of keystrokes costs one analysis. Opening a document and changing settings analyse at
+    /// once.
+    pub debounce: Duration,
+}
+
+impl Default for ServerOptions {
+    fn default() -> Self {
+        Self {
+            analyzer: Arc::new(unreal_analysis::lint::lint_text),
+            debounce: Duration::from_millis(150),
+        }
+    }
+}
+
+/// Builds the server as a tower service: what [`run`] serves over stdio and what the
+/// in-process tests and benchmarks call directly.
+pub fn service(options: ServerOptions) -> (LspService<Backend>, ClientSocket) {
+    LspService::new(|client| Backend::new(client, options))
+}
+
+/// `unreal-ls lsp`: serves the protocol over stdin/stdout until `exit`. Exit code 0 when the
+/// client sent `shutdown` first, 1 otherwise (as the protocol asks).
 pub fn run(_args: &LspArgs) -> ExitCode {
-    ExitCode::from(crate::cli::EXIT_USAGE)
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(runtime) => runtime,
+        Err(err) => {
+            log::stderr(&format!("cannot start the async runtime: {err}"));
+            return ExitCode::FAILURE;
+        }
+    };
+    let (service, socket) = service(ServerOptions::default());
+    let shutdown = service.inner().shutdown_flag();
+    runtime.block_on(async {
+        Server::new(tokio::io::stdin(), tokio::io::stdout(), socket).serve(service).await;
+    });
+    // Tokio's stdin reader is a blocking thread that may still wait for input (clients need
+    // not close the pipe after `exit`), and an analysis may still be running: neither may
+    // keep the process alive.
+    runtime.shutdown_background();
+    if shutdown.load(std::sync::atomic::Ordering::SeqCst) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
 }

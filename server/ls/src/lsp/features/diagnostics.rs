@@ -1,0 +1,136 @@
+//! Diagnostics, pushed with `textDocument/publishDiagnostics`. The scheduler calls
+//! [`compute`] on a blocking thread with a snapshot; this file turns analysis diagnostics
+//! into LSP ones: the user's rule levels, the rule's code and documentation link, labels as
+//! related information, and each fix kept for `textDocument/codeAction`.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+use ropey::Rope;
+use tower_lsp_server::ls_types::{
+    self as lsp, CodeDescription, DiagnosticRelatedInformation, DiagnosticSeverity, Location,
+    NumberOrString, Range, ServerCapabilities, Uri,
+};
+use unreal_analysis::{Diagnostic, Severity};
+
+use crate::lsp::documents::{
+    DocumentSnapshot, Published, PublishedDiagnostic, PublishedFix, Session,
+};
+use crate::lsp::position::{self, PositionEncoding};
+use crate::lsp::Analyzer;
+
+/// Shown as the diagnostic's source in every editor.
+pub const SOURCE: &str = "unreal-ls";
+
+/// Pushed diagnostics need no capability; pull diagnostics (`textDocument/diagnostic`) would
+/// register here.
+pub fn register(_caps: &mut ServerCapabilities, _session: &Session) {}
+
+/// Analyses the snapshot and converts the result. Documents of no known kind get none.
+pub fn compute(snapshot: &DocumentSnapshot, analyzer: &Analyzer) -> Published {
+    let Some(kind) = snapshot.kind() else {
+        return Published { version: Some(snapshot.version), items: Vec::new() };
+    };
+    let text = snapshot.text();
+    let settings = &snapshot.session.settings;
+    let diagnostics = analyzer(kind, &text, &settings.lint_options());
+    let mut other_files = OtherFiles::default();
+    let items = diagnostics
+        .iter()
+        .filter_map(|diagnostic| {
+            let severity = settings.severity_for(diagnostic.code, diagnostic.severity)?;
+            Some(convert(snapshot, diagnostic, severity, &mut other_files))
+        })
+        .collect();
+    Published { version: Some(snapshot.version), items }
+}
+
+fn convert(
+    snapshot: &DocumentSnapshot,
+    diagnostic: &Diagnostic,
+    severity: Severity,
+    other_files: &mut OtherFiles,
+) -> PublishedDiagnostic {
+    let mut message = diagnostic.message.clone();
+    let mut related = Vec::new();
+    for label in &diagnostic.labels {
+        let location = match &label.file {
+            None => Some(Location::new(snapshot.uri.clone(), snapshot.range(label.span))),
+            Some(path) => other_files.location(path, label.span, snapshot.encoding()),
+        };
+        if let Some(location) = location {
+            related.push(DiagnosticRelatedInformation { location, message: label.message.clone() });
+        } else {
+            // A file that has no URI (a relative path that does not exist) still gets its
+            // label shown, as text.
+            let path = label.file.as_deref().unwrap_or(Path::new("")).display();
+            let _ = write!(message, "\n{path}: {}", label.message);
+        }
+    }
+    let lsp_diagnostic = lsp::Diagnostic {
+        range: snapshot.range(diagnostic.span),
+        severity: Some(lsp_severity(severity)),
+        code: Some(NumberOrString::String(diagnostic.code.to_owned())),
+        code_description: rule_documentation(diagnostic.code),
+        source: Some(SOURCE.to_owned()),
+        message,
+        related_information: (!related.is_empty()).then_some(related),
+        tags: None,
+        data: None,
+    };
+    let fix = diagnostic.fix.as_ref().map(|fix| PublishedFix {
+        title: fix.title.clone(),
+        edits: fix
+            .edits
+            .iter()
+            .map(|edit| lsp::TextEdit::new(snapshot.range(edit.span), edit.new_text.clone()))
+            .collect(),
+        safe: fix.safe,
+    });
+    PublishedDiagnostic { diagnostic: lsp_diagnostic, fix }
+}
+
+pub fn lsp_severity(severity: Severity) -> DiagnosticSeverity {
+    match severity {
+        Severity::Error => DiagnosticSeverity::ERROR,
+        Severity::Warning => DiagnosticSeverity::WARNING,
+        Severity::Info => DiagnosticSeverity::INFORMATION,
+        Severity::Hint => DiagnosticSeverity::HINT,
+    }
+}
+
+/// The rule's entry in docs/rules.md (each rule is a heading named by its code).
+fn rule_documentation(code: &str) -> Option<CodeDescription> {
+    let href = format!("{}/blob/main/docs/rules.md#{code}", env!("CARGO_PKG_REPOSITORY"));
+    Uri::from_str(&href).ok().map(|href| CodeDescription { href })
+}
+
+/// Files that labels point into, read and decoded once per analysis: label spans are byte
+/// offsets into the decoded text of that file, which the range conversion needs.
+#[derive(Default)]
+struct OtherFiles {
+    ropes: HashMap<PathBuf, Option<Rope>>,
+}
+
+impl OtherFiles {
+    fn location(
+        &mut self,
+        path: &Path,
+        span: unreal_syntax::Span,
+        encoding: PositionEncoding,
+    ) -> Option<Location> {
+        let uri = Uri::from_file_path(path)?;
+        let rope = self.ropes.entry(path.to_path_buf()).or_insert_with(|| {
+            std::fs::read(path)
+                .ok()
+                .map(|bytes| Rope::from_str(&unreal_syntax::text::decode(&bytes).text))
+        });
+        // An unreadable file still gets the location, at its start.
+        let range = rope
+            .as_ref()
+            .map_or_else(Range::default, |rope| position::range_of_span(rope, span, encoding));
+        Some(Location::new(uri, range))
+    }
+}

@@ -1,0 +1,48 @@
+//! One file per LSP feature. A feature is plain code over a [`DocumentSnapshot`]: it converts
+//! LSP positions to byte offsets, calls one function of `unreal-analysis`, and converts the
+//! answer back. It never touches locks, the client or async code; `server.rs` runs it on a
+//! blocking thread with a panic guard (`Backend::with_document`).
+//!
+//! Adding a feature (hover, say):
+//! 1. `features/hover.rs` with `pub fn register(caps: &mut ServerCapabilities, session: &Session)`
+//!    (set `hover_provider`) and `pub fn handle(snapshot: &DocumentSnapshot, params: HoverParams)
+//!    -> jsonrpc::Result<Option<Hover>>`;
+//! 2. a `pub mod hover;` line and a `hover::register` call in [`capabilities`] below;
+//! 3. in `server.rs`, the trait method: `self.with_document("textDocument/hover", &uri, move
+//!    |snapshot| features::hover::handle(snapshot, params)).await`.
+//!
+//! [`DocumentSnapshot`]: super::documents::DocumentSnapshot
+
+pub mod code_action;
+pub mod diagnostics;
+
+use tower_lsp_server::ls_types::{
+    OneOf, ServerCapabilities, TextDocumentSyncCapability, TextDocumentSyncKind,
+    TextDocumentSyncOptions, WorkspaceFoldersServerCapabilities, WorkspaceServerCapabilities,
+};
+
+use super::documents::Session;
+
+/// What the server advertises: document sync and workspace folders, plus whatever each
+/// feature registers.
+pub fn capabilities(session: &Session) -> ServerCapabilities {
+    let mut caps = ServerCapabilities {
+        position_encoding: Some(session.encoding.kind()),
+        text_document_sync: Some(TextDocumentSyncCapability::Options(TextDocumentSyncOptions {
+            open_close: Some(true),
+            change: Some(TextDocumentSyncKind::INCREMENTAL),
+            ..TextDocumentSyncOptions::default()
+        })),
+        workspace: Some(WorkspaceServerCapabilities {
+            workspace_folders: Some(WorkspaceFoldersServerCapabilities {
+                supported: Some(true),
+                change_notifications: Some(OneOf::Left(true)),
+            }),
+            file_operations: None,
+        }),
+        ..ServerCapabilities::default()
+    };
+    diagnostics::register(&mut caps, session);
+    code_action::register(&mut caps, session);
+    caps
+}

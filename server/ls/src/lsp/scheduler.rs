@@ -1,0 +1,147 @@
+//! Debounced diagnostics. Edits only tell the scheduler "this document changed"; one worker
+//! task waits for a quiet period per document, then analyses a snapshot on a blocking thread
+//! and publishes the result if the document is still at the analysed version. A burst of
+//! edits therefore costs one analysis, the async threads never run analysis, and a document
+//! is never analysed twice at once (a change during an analysis queues one more run after
+//! it).
+
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use tokio::sync::mpsc::{self, UnboundedReceiver, UnboundedSender};
+use tokio::time::Instant;
+use tower_lsp_server::ls_types::{MessageType, Uri};
+
+use super::features;
+use super::server::Shared;
+
+enum Message {
+    /// Analyse `uri` once `delay` has passed without another change to it.
+    Changed { uri: Uri, delay: Duration },
+    /// The document was closed: forget any pending analysis.
+    Closed(Uri),
+    /// An analysis of `uri` finished (published or not).
+    Done(Uri),
+}
+
+pub struct Scheduler {
+    tx: UnboundedSender<Message>,
+    /// Taken by [`Scheduler::start`]; messages sent before that wait in the channel.
+    rx: Mutex<Option<UnboundedReceiver<Message>>>,
+}
+
+impl Default for Scheduler {
+    fn default() -> Self {
+        let (tx, rx) = mpsc::unbounded_channel();
+        Self { tx, rx: Mutex::new(Some(rx)) }
+    }
+}
+
+impl Scheduler {
+    /// Starts the worker on the current tokio runtime. Called from `initialize`, the first
+    /// moment a runtime is certain to exist; later calls do nothing.
+    pub fn start(&self, shared: Arc<Shared>) {
+        let rx = self.rx.lock().unwrap_or_else(PoisonError::into_inner).take();
+        if let Some(rx) = rx {
+            tokio::spawn(run(shared, rx, self.tx.clone()));
+        }
+    }
+
+    pub fn changed(&self, uri: Uri, delay: Duration) {
+        // Sending fails only once the worker is gone, that is when the server is exiting.
+        let _ = self.tx.send(Message::Changed { uri, delay });
+    }
+
+    pub fn closed(&self, uri: Uri) {
+        let _ = self.tx.send(Message::Closed(uri));
+    }
+}
+
+async fn run(
+    shared: Arc<Shared>,
+    mut rx: UnboundedReceiver<Message>,
+    tx: UnboundedSender<Message>,
+) {
+    let mut due_at: HashMap<Uri, Instant> = HashMap::new();
+    let mut running: HashSet<Uri> = HashSet::new();
+    loop {
+        let next_due =
+            due_at.iter().filter(|(uri, _)| !running.contains(*uri)).map(|(_, at)| *at).min();
+        let message = match next_due {
+            Some(at) => tokio::select! {
+                message = rx.recv() => message,
+                () = tokio::time::sleep_until(at) => {
+                    let now = Instant::now();
+                    let ready: Vec<Uri> = due_at
+                        .iter()
+                        .filter(|(uri, at)| **at <= now && !running.contains(*uri))
+                        .map(|(uri, _)| uri.clone())
+                        .collect();
+                    for uri in ready {
+                        due_at.remove(&uri);
+                        running.insert(uri.clone());
+                        let (shared, tx) = (Arc::clone(&shared), tx.clone());
+                        tokio::spawn(async move {
+                            analyse_and_publish(&shared, &uri).await;
+                            let _ = tx.send(Message::Done(uri));
+                        });
+                    }
+                    continue;
+                }
+            },
+            None => rx.recv().await,
+        };
+        match message {
+            Some(Message::Changed { uri, delay }) => {
+                due_at.insert(uri, Instant::now() + delay);
+            }
+            Some(Message::Closed(uri)) => {
+                due_at.remove(&uri);
+            }
+            Some(Message::Done(uri)) => {
+                running.remove(&uri);
+            }
+            None => break,
+        }
+    }
+}
+
+async fn analyse_and_publish(shared: &Shared, uri: &Uri) {
+    let Some(snapshot) = shared.snapshot(uri) else {
+        return;
+    };
+    let version = snapshot.version;
+    let analyzer = Arc::clone(&shared.options.analyzer);
+    let result =
+        tokio::task::spawn_blocking(move || features::diagnostics::compute(&snapshot, &analyzer))
+            .await;
+    let published = match result {
+        Ok(published) => published,
+        Err(err) => {
+            let reason = if err.is_panic() {
+                super::log::panic_message(&*err.into_panic()).to_owned()
+            } else {
+                "cancelled".to_owned()
+            };
+            let message = format!(
+                "diagnostics for {} (version {version}) failed: internal error: {reason}",
+                uri.as_str()
+            );
+            shared.log(MessageType::ERROR, &message).await;
+            return;
+        }
+    };
+    let diagnostics = published.items.iter().map(|item| item.diagnostic.clone()).collect();
+    {
+        let mut documents = shared.documents();
+        match documents.get_mut(uri) {
+            Some(document) if document.version == version => {
+                document.published = Arc::new(published);
+            }
+            // Edited or closed meanwhile: a newer analysis is queued, or nothing is wanted.
+            _ => return,
+        }
+    }
+    shared.client.publish_diagnostics(uri.clone(), diagnostics, Some(version)).await;
+}

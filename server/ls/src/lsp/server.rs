@@ -1,0 +1,311 @@
+//! The `LanguageServer` implementation: one thin method per LSP message. Notifications update
+//! the document store synchronously (before their first `.await`, so that tower-lsp-server,
+//! which starts handlers in arrival order, applies a burst of edits in order); requests take
+//! a snapshot and run their feature on a blocking thread behind a panic guard.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
+
+use serde_json::Value;
+use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
+use tower_lsp_server::ls_types::{
+    CodeActionParams, CodeActionResponse, ConfigurationItem, DidChangeConfigurationParams,
+    DidChangeTextDocumentParams, DidChangeWorkspaceFoldersParams, DidCloseTextDocumentParams,
+    DidOpenTextDocumentParams, InitializeParams, InitializeResult, InitializedParams, MessageType,
+    ServerInfo, Uri, WorkspaceFolder,
+};
+use tower_lsp_server::{Client, LanguageServer};
+
+use super::documents::{Document, DocumentSnapshot, Documents, EditProblem, Session};
+use super::features;
+use super::position::PositionEncoding;
+use super::scheduler::Scheduler;
+use super::settings::Settings;
+use super::ServerOptions;
+
+/// The `unrealLs` settings section, as clients name it.
+const SETTINGS_SECTION: &str = "unrealLs";
+
+/// State shared by the protocol handlers and the diagnostics worker.
+pub struct Shared {
+    pub client: Client,
+    pub options: ServerOptions,
+    documents: Mutex<Documents>,
+    session: RwLock<Arc<Session>>,
+}
+
+impl Shared {
+    /// The document store. Never held across an `.await`.
+    pub fn documents(&self) -> MutexGuard<'_, Documents> {
+        self.documents.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    pub fn session(&self) -> Arc<Session> {
+        Arc::clone(&self.session.read().unwrap_or_else(PoisonError::into_inner))
+    }
+
+    fn update_session(&self, update: impl FnOnce(&mut Session)) {
+        let mut guard = self.session.write().unwrap_or_else(PoisonError::into_inner);
+        let mut session = Session::clone(&guard);
+        update(&mut session);
+        *guard = Arc::new(session);
+    }
+
+    pub fn snapshot(&self, uri: &Uri) -> Option<DocumentSnapshot> {
+        let session = self.session();
+        self.documents().snapshot(uri, &session)
+    }
+
+    /// Logs to the client; errors also go to stderr, which survives a client that is not
+    /// listening (not initialized yet, or gone).
+    pub async fn log(&self, typ: MessageType, message: &str) {
+        if typ == MessageType::ERROR {
+            super::log::stderr(message);
+        }
+        self.client.log_message(typ, message).await;
+    }
+}
+
+pub struct Backend {
+    shared: Arc<Shared>,
+    scheduler: Scheduler,
+    shutdown: Arc<AtomicBool>,
+    /// Settings problems found during `initialize`, logged once the client listens.
+    startup_problems: Mutex<Vec<String>>,
+}
+
+impl Backend {
+    pub fn new(client: Client, options: ServerOptions) -> Self {
+        Self {
+            shared: Arc::new(Shared {
+                client,
+                options,
+                documents: Mutex::default(),
+                session: RwLock::default(),
+            }),
+            scheduler: Scheduler::default(),
+            shutdown: Arc::new(AtomicBool::new(false)),
+            startup_problems: Mutex::default(),
+        }
+    }
+
+    /// Set once the client sent `shutdown`; decides the exit code.
+    pub fn shutdown_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.shutdown)
+    }
+
+    /// Runs a request's feature on a snapshot of the document, on a blocking thread. No open
+    /// document: no answer. A panic becomes an error response and a log entry; the server
+    /// stays up.
+    pub async fn with_document<T, F>(
+        &self,
+        method: &'static str,
+        uri: &Uri,
+        feature: F,
+    ) -> Result<Option<T>>
+    where
+        T: Send + 'static,
+        F: FnOnce(&DocumentSnapshot) -> Result<Option<T>> + Send + 'static,
+    {
+        let Some(snapshot) = self.shared.snapshot(uri) else {
+            return Ok(None);
+        };
+        match tokio::task::spawn_blocking(move || feature(&snapshot)).await {
+            Ok(answer) => answer,
+            Err(err) => {
+                let reason = if err.is_panic() {
+                    super::log::panic_message(&*err.into_panic()).to_owned()
+                } else {
+                    "cancelled".to_owned()
+                };
+                let message =
+                    format!("{method} on {} failed: internal error: {reason}", uri.as_str());
+                self.shared.log(MessageType::ERROR, &message).await;
+                Err(Error { code: ErrorCode::InternalError, message: message.into(), data: None })
+            }
+        }
+    }
+
+    /// Replaces the settings and re-analyses every open document with them.
+    async fn apply_settings(&self, value: &Value) {
+        let (settings, problems) = Settings::from_json(value);
+        for problem in problems {
+            self.shared.log(MessageType::WARNING, &problem).await;
+        }
+        self.shared.update_session(|session| session.settings = settings);
+        let uris: Vec<Uri> = self.shared.documents().uris().cloned().collect();
+        for uri in uris {
+            self.scheduler.changed(uri, std::time::Duration::ZERO);
+        }
+    }
+
+    /// Asks the client for the `unrealLs` section (`workspace/configuration`).
+    async fn pull_settings(&self) {
+        let item =
+            ConfigurationItem { scope_uri: None, section: Some(SETTINGS_SECTION.to_owned()) };
+        match self.shared.client.configuration(vec![item]).await {
+            Ok(values) => {
+                let value = values.into_iter().next().unwrap_or(Value::Null);
+                self.apply_settings(&value).await;
+            }
+            Err(err) => {
+                let message = format!("workspace/configuration failed: {}", err.message);
+                self.shared.log(MessageType::WARNING, &message).await;
+            }
+        }
+    }
+}
+
+fn folder_paths(folders: &[WorkspaceFolder]) -> Vec<PathBuf> {
+    folders.iter().filter_map(|f| f.uri.to_file_path().map(std::borrow::Cow::into_owned)).collect()
+}
+
+impl LanguageServer for Backend {
+    async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
+        let capabilities = &params.capabilities;
+        let encoding = PositionEncoding::negotiate(
+            capabilities.general.as_ref().and_then(|g| g.position_encodings.as_deref()),
+        );
+        let (settings, problems) = match &params.initialization_options {
+            Some(options) => Settings::from_json(options),
+            None => (Settings::default(), Vec::new()),
+        };
+        *self.startup_problems.lock().unwrap_or_else(PoisonError::into_inner) = problems;
+        #[allow(deprecated)] // root_uri is what older clients send instead of folders
+        let roots = match (&params.workspace_folders, &params.root_uri) {
+            (Some(folders), _) => folder_paths(folders),
+            (None, Some(root)) => {
+                root.to_file_path().map(|p| vec![p.into_owned()]).unwrap_or_default()
+            }
+            (None, None) => Vec::new(),
+        };
+        let workspace = capabilities.workspace.as_ref();
+        let versioned_edits = workspace
+            .and_then(|w| w.workspace_edit.as_ref())
+            .and_then(|e| e.document_changes)
+            .unwrap_or(false);
+        let pulls_configuration = workspace.and_then(|w| w.configuration).unwrap_or(false);
+        self.shared.update_session(|session| {
+            *session = Session { encoding, settings, roots, versioned_edits, pulls_configuration };
+        });
+        self.scheduler.start(Arc::clone(&self.shared));
+        Ok(InitializeResult {
+            capabilities: features::capabilities(&self.shared.session()),
+            server_info: Some(ServerInfo {
+                name: "unreal-ls".to_owned(),
+                version: Some(env!("CARGO_PKG_VERSION").to_owned()),
+            }),
+            offset_encoding: None,
+        })
+    }
+
+    async fn initialized(&self, _: InitializedParams) {
+        let problems = std::mem::take(
+            &mut *self.startup_problems.lock().unwrap_or_else(PoisonError::into_inner),
+        );
+        for problem in problems {
+            self.shared.log(MessageType::WARNING, &problem).await;
+        }
+        let session = self.shared.session();
+        let message = format!(
+            "unreal-ls {} ready (positions in {:?})",
+            env!("CARGO_PKG_VERSION"),
+            session.encoding
+        );
+        self.shared.log(MessageType::INFO, &message).await;
+        if session.pulls_configuration {
+            self.pull_settings().await;
+        }
+    }
+
+    async fn shutdown(&self) -> Result<()> {
+        self.shutdown.store(true, Ordering::SeqCst);
+        Ok(())
+    }
+
+    async fn did_open(&self, params: DidOpenTextDocumentParams) {
+        let item = params.text_document;
+        let document = Document::new(&item.text, item.version, item.language_id);
+        self.shared.documents().open(item.uri.clone(), document);
+        self.scheduler.changed(item.uri, std::time::Duration::ZERO);
+    }
+
+    async fn did_change(&self, params: DidChangeTextDocumentParams) {
+        let uri = params.text_document.uri;
+        let encoding = self.shared.session().encoding;
+        // Everything up to the first `.await` runs when tower-lsp-server first polls this
+        // handler, which it does in arrival order: the edit lands before any later message
+        // is looked at.
+        let outcome = {
+            let mut documents = self.shared.documents();
+            documents.get_mut(&uri).map(|document| {
+                let problems: Vec<EditProblem> = params
+                    .content_changes
+                    .iter()
+                    .filter_map(|change| document.apply_change(change, encoding))
+                    .collect();
+                let previous =
+                    std::mem::replace(&mut document.version, params.text_document.version);
+                (problems, previous)
+            })
+        };
+        let Some((problems, previous)) = outcome else {
+            let message = format!("didChange for {}, which is not open; ignored", uri.as_str());
+            self.shared.log(MessageType::WARNING, &message).await;
+            return;
+        };
+        self.scheduler.changed(uri.clone(), self.shared.options.debounce);
+        if params.text_document.version <= previous {
+            let message = format!(
+                "didChange for {} went from version {previous} to {}",
+                uri.as_str(),
+                params.text_document.version
+            );
+            self.shared.log(MessageType::WARNING, &message).await;
+        }
+        for EditProblem::ReversedRange(range) in problems {
+            let message = format!(
+                "didChange for {}: reversed range {range:?}, applied with its ends swapped",
+                uri.as_str()
+            );
+            self.shared.log(MessageType::WARNING, &message).await;
+        }
+    }
+
+    async fn did_close(&self, params: DidCloseTextDocumentParams) {
+        let uri = params.text_document.uri;
+        self.shared.documents().close(&uri);
+        self.scheduler.closed(uri.clone());
+        // A closed file's problems are no longer tracked; leave no stale squiggles behind.
+        self.shared.client.publish_diagnostics(uri, Vec::new(), None).await;
+    }
+
+    async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
+        let empty = params.settings.is_null()
+            || params.settings.as_object().is_some_and(serde_json::Map::is_empty);
+        // Clients on the pull model send an empty notification as a "go and ask" signal.
+        if empty && self.shared.session().pulls_configuration {
+            self.pull_settings().await;
+        } else {
+            self.apply_settings(&params.settings).await;
+        }
+    }
+
+    async fn did_change_workspace_folders(&self, params: DidChangeWorkspaceFoldersParams) {
+        let added = folder_paths(&params.event.added);
+        let removed = folder_paths(&params.event.removed);
+        self.shared.update_session(|session| {
+            session.roots.retain(|root| !removed.contains(root));
+            session.roots.extend(added);
+        });
+    }
+
+    async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
+        let uri = params.text_document.uri.clone();
+        self.with_document("textDocument/codeAction", &uri, move |snapshot| {
+            features::code_action::handle(snapshot, &params)
+        })
+        .await
+    }
+}
