@@ -1,3 +1,116 @@
 //! Bytes in, typed and validated views out, for every binary format that T3D files and
-//! `#exec` directives point at. No file IO beyond what the caller hands in, no LSP, and no
-//! panic on any input.
+//! `#exec` directives point at. No file IO beyond what the caller hands in (plus
+//! [`mapped::MappedFile`] for callers that want a file mapped), no LSP, and no panic on any
+//! input.
+//!
+//! Entry points: [`detect`] tells which format a file is; [`summarize`] reads any single-file
+//! format into a [`Summary`]; [`Package::parse`] gives tables and lazy object readers;
+//! [`vertex_mesh::VertexMesh::parse`], [`psk::Psk::parse`], [`psk::Psa::parse`],
+//! [`u3d::U3d::parse`], [`image::ImageInfo::parse`] and [`wav::Wav::parse`] read the rest.
+
+pub mod error;
+pub mod image;
+pub mod mapped;
+pub mod package;
+pub mod psk;
+pub mod reader;
+pub mod summary;
+pub mod u3d;
+pub mod vertex_mesh;
+pub mod wav;
+
+pub use error::{Error, Result};
+pub use package::Package;
+pub use summary::Summary;
+
+/// The kinds of file this crate reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FormatKind {
+    Package,
+    /// `_d.3d`: triangles; its `_a.3d` partner holds the frames.
+    VertexMeshData,
+    /// `_a.3d`: frames.
+    VertexMeshAnimation,
+    Psk,
+    Psa,
+    U3d,
+    Image(image::ImageFormat),
+    Wav,
+}
+
+/// Which format `bytes` are, from their signature first and the file name second (TGA and
+/// vertex meshes have no signature). `None` when neither tells.
+pub fn detect(bytes: &[u8], file_name: &str) -> Option<FormatKind> {
+    let lower = file_name.to_ascii_lowercase();
+    let ext = lower.rsplit_once('.').map_or("", |(_, e)| e);
+    if bytes.len() >= 4
+        && u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]])
+            == package::PACKAGE_SIGNATURE
+    {
+        return Some(FormatKind::Package);
+    }
+    if u3d::U3d::is_u3d(bytes) {
+        return Some(FormatKind::U3d);
+    }
+    if bytes.starts_with(b"ACTRHEAD") {
+        return Some(FormatKind::Psk);
+    }
+    if bytes.starts_with(b"ANIMHEAD") {
+        return Some(FormatKind::Psa);
+    }
+    if wav::Wav::is_wav(bytes) {
+        return Some(FormatKind::Wav);
+    }
+    if ext == "3d" {
+        if lower.ends_with("_a.3d") {
+            return Some(FormatKind::VertexMeshAnimation);
+        }
+        return Some(FormatKind::VertexMeshData);
+    }
+    match ext {
+        "u" | "utx" | "uax" | "umx" | "unr" | "usx" | "ukx" | "uz" => {
+            return Some(FormatKind::Package)
+        }
+        "psk" | "pskx" => return Some(FormatKind::Psk),
+        "psa" => return Some(FormatKind::Psa),
+        "u3d" => return Some(FormatKind::U3d),
+        "wav" => return Some(FormatKind::Wav),
+        _ => {}
+    }
+    image::detect(bytes, ext).map(FormatKind::Image)
+}
+
+/// Reads a file of any single-file format into its summary. Vertex meshes need both files:
+/// use [`summarize_vertex_mesh`].
+pub fn summarize(bytes: &[u8], file_name: &str) -> Result<Summary> {
+    let ext = file_name.rsplit_once('.').map_or("", |(_, e)| e);
+    match detect(bytes, file_name) {
+        Some(FormatKind::Package) => {
+            let package = Package::parse(bytes)?;
+            Ok(Summary::Package(summary::package_summary(&package)))
+        }
+        Some(FormatKind::Psk) => Ok(Summary::Psk(summary::psk_summary(&psk::Psk::parse(bytes)?))),
+        Some(FormatKind::Psa) => Ok(Summary::Psa(summary::psa_summary(&psk::Psa::parse(bytes)?))),
+        Some(FormatKind::U3d) => Ok(Summary::U3d(summary::u3d_summary(&u3d::U3d::parse(bytes)?))),
+        Some(FormatKind::Wav) => Ok(Summary::Wav(summary::wav_summary(&wav::Wav::parse(bytes)?))),
+        Some(FormatKind::Image(_)) => {
+            Ok(Summary::Image(summary::image_summary(&image::ImageInfo::parse(bytes, ext)?)))
+        }
+        Some(FormatKind::VertexMeshData | FormatKind::VertexMeshAnimation) => Err(Error::new(
+            "vertex mesh",
+            0,
+            "both the _d.3d and the _a.3d file (use summarize_vertex_mesh)",
+        )),
+        None => Err(Error::new(
+            "file",
+            0,
+            "a package, vertex mesh, PSK/PSA, u3d, PCX/BMP/TGA/DDS/PNG image or WAV sound",
+        )),
+    }
+}
+
+/// Reads a `_d.3d` data file and its `_a.3d` animation file together.
+pub fn summarize_vertex_mesh(data_file: &[u8], aniv_file: &[u8]) -> Result<Summary> {
+    let mesh = vertex_mesh::VertexMesh::parse(data_file, aniv_file)?;
+    Ok(Summary::VertexMesh(summary::vertex_mesh_summary(&mesh)))
+}

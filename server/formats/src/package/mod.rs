@@ -1,0 +1,532 @@
+//! UE1/UE2 packages (`.u .utx .uax .umx .unr .usx .ukx`): the header and the name, import
+//! and export tables are read eagerly and validated; objects are read lazily, each from its
+//! export's serial offset, by the readers in [`objects`].
+
+pub mod objects;
+pub mod properties;
+
+use crate::error::{Error, Result};
+use crate::reader::{ansi, Reader};
+
+pub use objects::*;
+pub use properties::{Property, PropertyValue};
+
+/// `C1 83 2A 9E` on disk.
+pub const PACKAGE_SIGNATURE: u32 = 0x9E2A_83C1;
+/// The oldest version this crate reads (Unreal 1 beta-era packages start here).
+pub const MIN_VERSION: u16 = 61;
+/// The newest version this crate reads (UT2004 writes 128).
+pub const MAX_VERSION: u16 = 128;
+
+/// Object flag: the object starts with a saved UnrealScript state frame.
+pub const RF_HAS_STACK: u32 = 0x0200_0000;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Generation {
+    pub export_count: u32,
+    pub name_count: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PackageHeader {
+    pub version: u16,
+    /// The licensee word (high 16 bits of the version field): 0 for Epic's own builds.
+    pub licensee: u16,
+    pub flags: u32,
+    pub name_count: u32,
+    pub name_offset: u32,
+    pub export_count: u32,
+    pub export_offset: u32,
+    pub import_count: u32,
+    pub import_offset: u32,
+    /// Before version 68: the heritage table (count, offset).
+    pub heritage: Option<(u32, u32)>,
+    /// From version 68.
+    pub guid: Option<[u8; 16]>,
+    pub generations: Vec<Generation>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NameEntry {
+    pub name: String,
+    pub flags: u32,
+}
+
+/// A reference to an object: positive is export `n - 1`, negative is import `-n - 1`, zero
+/// is none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct ObjectRef(pub i32);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Resolved {
+    None,
+    Export(usize),
+    Import(usize),
+}
+
+impl ObjectRef {
+    pub fn resolve(self) -> Resolved {
+        match self.0 {
+            0 => Resolved::None,
+            n if n > 0 => Resolved::Export((n - 1) as usize),
+            n => Resolved::Import((-(i64::from(n)) - 1) as usize),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Import {
+    pub class_package: usize,
+    pub class_name: usize,
+    pub outer: ObjectRef,
+    pub object_name: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Export {
+    pub class: ObjectRef,
+    pub super_: ObjectRef,
+    pub outer: ObjectRef,
+    pub object_name: usize,
+    pub object_flags: u32,
+    pub serial_size: usize,
+    pub serial_offset: usize,
+}
+
+/// An export as listed by [`Package::objects`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ObjectInfo<'p> {
+    pub export: usize,
+    pub name: &'p str,
+    pub class: &'p str,
+    /// `Group.Name` inside the package (without the package's own name).
+    pub path: String,
+    pub size: usize,
+    pub offset: usize,
+}
+
+/// A package with its tables read. Object data stays in the borrowed bytes until asked for.
+#[derive(Debug, Clone)]
+pub struct Package<'a> {
+    data: &'a [u8],
+    /// The package's own name (the file name without extension), when the caller knows it;
+    /// used by [`Package::find`] to accept fully qualified paths.
+    pub name: Option<String>,
+    pub header: PackageHeader,
+    pub names: Vec<NameEntry>,
+    pub imports: Vec<Import>,
+    pub exports: Vec<Export>,
+}
+
+// Smallest possible table entries, used to bound counts before allocating.
+const MIN_NAME_ENTRY: usize = 5; // one byte of name (or length) + u32 flags
+const MIN_IMPORT_ENTRY: usize = 7; // index, index, u32, index
+const MIN_EXPORT_ENTRY: usize = 12; // index, index, u32, index, u32, index
+
+impl<'a> Package<'a> {
+    /// Reads and validates the header and the three tables.
+    pub fn parse(data: &'a [u8]) -> Result<Self> {
+        let header = read_header(data)?;
+        let names = read_names(data, &header)?;
+        let imports = read_imports(data, &header, names.len())?;
+        let exports = read_exports(data, &header, names.len())?;
+        let package = Self { data, name: None, header, names, imports, exports };
+        package.validate_refs()?;
+        Ok(package)
+    }
+
+    /// Like [`Package::parse`], remembering the package's own name.
+    pub fn parse_named(data: &'a [u8], name: &str) -> Result<Self> {
+        let mut package = Self::parse(data)?;
+        package.name = Some(name.to_owned());
+        Ok(package)
+    }
+
+    pub fn data(&self) -> &'a [u8] {
+        self.data
+    }
+
+    pub fn version(&self) -> u16 {
+        self.header.version
+    }
+
+    /// True for UE2 packages (version 100 and later).
+    pub fn is_ue2(&self) -> bool {
+        self.header.version >= 100
+    }
+
+    /// The name at `index`, or `""` when out of range (indices are validated at parse time
+    /// for the tables; object data is checked by its readers).
+    pub fn name(&self, index: usize) -> &str {
+        self.names.get(index).map_or("", |n| n.name.as_str())
+    }
+
+    pub fn export(&self, index: usize) -> Option<&Export> {
+        self.exports.get(index)
+    }
+
+    pub fn export_name(&self, index: usize) -> &str {
+        self.exports.get(index).map_or("", |e| self.name(e.object_name))
+    }
+
+    /// The name of whatever `r` points at (`""` for none).
+    pub fn ref_name(&self, r: ObjectRef) -> &str {
+        match r.resolve() {
+            Resolved::None => "",
+            Resolved::Export(i) => self.export_name(i),
+            Resolved::Import(i) => self.imports.get(i).map_or("", |imp| self.name(imp.object_name)),
+        }
+    }
+
+    /// The class of an export: `"Class"` for class objects (class reference 0).
+    pub fn class_name(&self, export: usize) -> &str {
+        match self.exports.get(export) {
+            Some(e) if e.class.0 == 0 => "Class",
+            Some(e) => self.ref_name(e.class),
+            None => "",
+        }
+    }
+
+    /// `Outer.Name` of an export or import reference (without the package's own name for
+    /// exports). Outer chains were checked for cycles at parse time.
+    pub fn ref_path(&self, r: ObjectRef) -> String {
+        let mut parts: Vec<&str> = Vec::new();
+        let mut cur = r;
+        // The bound is a second guard against cycles; validate_refs already rejected them.
+        for _ in 0..=self.exports.len() + self.imports.len() {
+            match cur.resolve() {
+                Resolved::None => break,
+                Resolved::Export(i) => {
+                    let Some(e) = self.exports.get(i) else { break };
+                    parts.push(self.name(e.object_name));
+                    cur = e.outer;
+                }
+                Resolved::Import(i) => {
+                    let Some(imp) = self.imports.get(i) else { break };
+                    parts.push(self.name(imp.object_name));
+                    cur = imp.outer;
+                }
+            }
+        }
+        parts.reverse();
+        parts.join(".")
+    }
+
+    pub fn export_path(&self, export: usize) -> String {
+        self.ref_path(ObjectRef(export as i32 + 1))
+    }
+
+    /// Every export, in table order.
+    pub fn objects(&self) -> impl Iterator<Item = ObjectInfo<'_>> + '_ {
+        self.exports.iter().enumerate().map(|(i, e)| ObjectInfo {
+            export: i,
+            name: self.name(e.object_name),
+            class: self.class_name(i),
+            path: self.export_path(i),
+            size: e.serial_size,
+            offset: e.serial_offset,
+        })
+    }
+
+    /// The export at `Group.Name` (or `Package.Group.Name` when the package's name is known),
+    /// compared case-insensitively as the engine does.
+    pub fn find(&self, path: &str) -> Option<usize> {
+        let wanted: Vec<&str> = path.split('.').collect();
+        let relative: &[&str] = match (&self.name, wanted.split_first()) {
+            (Some(own), Some((first, rest)))
+                if first.eq_ignore_ascii_case(own) && !rest.is_empty() =>
+            {
+                rest
+            }
+            _ => &wanted,
+        };
+        let try_match =
+            |parts: &[&str]| (0..self.exports.len()).find(|&i| self.export_path_matches(i, parts));
+        try_match(relative).or_else(|| {
+            if relative.len() == wanted.len() {
+                None
+            } else {
+                try_match(&wanted)
+            }
+        })
+    }
+
+    /// Every export named `name` in any group, case-insensitively (UE1 maps often name
+    /// textures without their group).
+    pub fn find_by_name<'s>(&'s self, name: &'s str) -> impl Iterator<Item = usize> + 's {
+        self.exports
+            .iter()
+            .enumerate()
+            .filter(move |(_, e)| self.name(e.object_name).eq_ignore_ascii_case(name))
+            .map(|(i, _)| i)
+    }
+
+    fn export_path_matches(&self, export: usize, parts: &[&str]) -> bool {
+        let mut cur = ObjectRef(export as i32 + 1);
+        for part in parts.iter().rev() {
+            let Resolved::Export(i) = cur.resolve() else { return false };
+            let Some(e) = self.exports.get(i) else { return false };
+            if !self.name(e.object_name).eq_ignore_ascii_case(part) {
+                return false;
+            }
+            cur = e.outer;
+        }
+        cur.0 == 0
+    }
+
+    /// The serialized bytes of an export.
+    pub fn export_data(&self, export: usize) -> Result<&'a [u8]> {
+        let e = self
+            .exports
+            .get(export)
+            .ok_or_else(|| Error::new("export table", 0, format!("an export numbered {export}")))?;
+        // Bounds were validated at parse time; `get` keeps this total anyway.
+        self.data.get(e.serial_offset..e.serial_offset + e.serial_size).ok_or_else(|| {
+            Error::new(
+                format!("export {export}"),
+                e.serial_offset,
+                format!("{} bytes of object data inside the file", e.serial_size),
+            )
+        })
+    }
+
+    fn validate_refs(&self) -> Result<()> {
+        let check = |r: ObjectRef, what: &str, structure: &str| -> Result<()> {
+            let ok = match r.resolve() {
+                Resolved::None => true,
+                Resolved::Export(i) => i < self.exports.len(),
+                Resolved::Import(i) => i < self.imports.len(),
+            };
+            if ok {
+                Ok(())
+            } else {
+                Err(Error::new(
+                    structure,
+                    0,
+                    format!(
+                        "{what} to reference one of {} exports or {} imports, found {}",
+                        self.exports.len(),
+                        self.imports.len(),
+                        r.0
+                    ),
+                ))
+            }
+        };
+        for (i, imp) in self.imports.iter().enumerate() {
+            let s = format!("import table entry {i}");
+            check(imp.outer, "Package", &s)?;
+        }
+        for (i, e) in self.exports.iter().enumerate() {
+            let s = format!("export table entry {i} ({})", self.name(e.object_name));
+            check(e.class, "Class", &s)?;
+            check(e.super_, "Super", &s)?;
+            check(e.outer, "Package", &s)?;
+        }
+        // Outer chains must end: walk each with a step bound.
+        let total = self.exports.len() + self.imports.len();
+        let start_refs = (0..self.exports.len())
+            .map(|i| ObjectRef(i as i32 + 1))
+            .chain((0..self.imports.len()).map(|i| ObjectRef(-(i as i32) - 1)));
+        for start in start_refs {
+            let mut cur = start;
+            let mut steps = 0;
+            loop {
+                cur = match cur.resolve() {
+                    Resolved::None => break,
+                    Resolved::Export(i) => self.exports[i].outer,
+                    Resolved::Import(i) => self.imports[i].outer,
+                };
+                steps += 1;
+                if steps > total {
+                    return Err(Error::new(
+                        "object outer chain",
+                        0,
+                        format!("the outers of object reference {} to end, found a cycle", start.0),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn read_header(data: &[u8]) -> Result<PackageHeader> {
+    let mut r = Reader::new(data, 0, "package header");
+    let signature = r.u32("signature")?;
+    if signature != PACKAGE_SIGNATURE {
+        return Err(r.error_at(
+            0,
+            format!("signature C1 83 2A 9E, found {:02X?}", signature.to_le_bytes()),
+        ));
+    }
+    let version = r.u16("version")?;
+    let licensee = r.u16("licensee")?;
+    if !(MIN_VERSION..=MAX_VERSION).contains(&version) {
+        return Err(r.error_at(
+            4,
+            format!("a package version from {MIN_VERSION} to {MAX_VERSION}, found {version}"),
+        ));
+    }
+    let flags = r.u32("PackageFlags")?;
+    let name_count = r.u32("NameCount")?;
+    let name_offset = r.u32("NameOffset")?;
+    let export_count = r.u32("ExportCount")?;
+    let export_offset = r.u32("ExportOffset")?;
+    let import_count = r.u32("ImportCount")?;
+    let import_offset = r.u32("ImportOffset")?;
+    let (heritage, guid, generations) = if version < 68 {
+        let count = r.u32("HeritageCount")?;
+        let offset = r.u32("HeritageOffset")?;
+        (Some((count, offset)), None, Vec::new())
+    } else {
+        let guid = r.array::<16>("Guid")?;
+        let count = r.u32("GenerationCount")?;
+        let n = r.check_count("GenerationCount", i64::from(count), 8)?;
+        let mut generations = Vec::with_capacity(n);
+        for _ in 0..n {
+            let export_count = r.u32("Generation.ExportCount")?;
+            let name_count = r.u32("Generation.NameCount")?;
+            generations.push(Generation { export_count, name_count });
+        }
+        (None, Some(guid), generations)
+    };
+    let header = PackageHeader {
+        version,
+        licensee,
+        flags,
+        name_count,
+        name_offset,
+        export_count,
+        export_offset,
+        import_count,
+        import_offset,
+        heritage,
+        guid,
+        generations,
+    };
+    let len = data.len();
+    let table = |field: &str,
+                 field_pos: usize,
+                 count: u32,
+                 offset: u32,
+                 min: usize|
+     -> Result<()> {
+        let end = (offset as usize).checked_add((count as usize).saturating_mul(min));
+        if count > 0 && end.is_none_or(|end| end > len) {
+            return Err(Error::new(
+                "package header",
+                field_pos,
+                format!(
+                    "{field}: {count} entries at offset {offset} to fit in the file of {len} bytes (each takes at least {min})"
+                ),
+            ));
+        }
+        Ok(())
+    };
+    table("name table", 12, name_count, name_offset, MIN_NAME_ENTRY)?;
+    table("export table", 20, export_count, export_offset, MIN_EXPORT_ENTRY)?;
+    table("import table", 28, import_count, import_offset, MIN_IMPORT_ENTRY)?;
+    if let Some((count, offset)) = heritage {
+        table("heritage table", 36, count, offset, 16)?;
+    }
+    Ok(header)
+}
+
+fn read_names(data: &[u8], header: &PackageHeader) -> Result<Vec<NameEntry>> {
+    let mut r = Reader::new(data, header.name_offset as usize, "name table");
+    let n = header.name_count as usize;
+    let mut names = Vec::with_capacity(n);
+    for i in 0..n {
+        r.set_structure(format!("name table entry {i}"));
+        let bytes = if header.version < 64 {
+            r.cstring("name", 1024)?
+        } else {
+            let start = r.pos();
+            let len = r.compact_index("name length")?;
+            if !(0..=1024).contains(&len) {
+                return Err(r.error_at(start, format!("a name length from 0 to 1024, found {len}")));
+            }
+            r.bytes("name", len as usize)?
+        };
+        let flags = r.u32("name flags")?;
+        names.push(NameEntry { name: ansi(bytes), flags });
+    }
+    Ok(names)
+}
+
+fn name_index(r: &mut Reader<'_>, field: &str, name_count: usize) -> Result<usize> {
+    let start = r.pos();
+    let v = r.compact_index(field)?;
+    if v < 0 || v as usize >= name_count {
+        return Err(
+            r.error_at(start, format!("{field} to index one of {name_count} names, found {v}"))
+        );
+    }
+    Ok(v as usize)
+}
+
+fn read_imports(data: &[u8], header: &PackageHeader, name_count: usize) -> Result<Vec<Import>> {
+    let mut r = Reader::new(data, header.import_offset as usize, "import table");
+    let n = header.import_count as usize;
+    let mut imports = Vec::with_capacity(n);
+    for i in 0..n {
+        r.set_structure(format!("import table entry {i}"));
+        let class_package = name_index(&mut r, "ClassPackage", name_count)?;
+        let class_name = name_index(&mut r, "ClassName", name_count)?;
+        let outer = ObjectRef(r.i32("Package")?);
+        let object_name = name_index(&mut r, "ObjectName", name_count)?;
+        imports.push(Import { class_package, class_name, outer, object_name });
+    }
+    Ok(imports)
+}
+
+fn read_exports(data: &[u8], header: &PackageHeader, name_count: usize) -> Result<Vec<Export>> {
+    let mut r = Reader::new(data, header.export_offset as usize, "export table");
+    let n = header.export_count as usize;
+    let mut exports = Vec::with_capacity(n);
+    for i in 0..n {
+        r.set_structure(format!("export table entry {i}"));
+        let class = ObjectRef(r.compact_index("Class")?);
+        let super_ = ObjectRef(r.compact_index("Super")?);
+        let outer = ObjectRef(r.i32("Package")?);
+        let object_name = name_index(&mut r, "ObjectName", name_count)?;
+        let object_flags = r.u32("ObjectFlags")?;
+        let size_pos = r.pos();
+        let size = r.compact_index("SerialSize")?;
+        if size < 0 {
+            return Err(
+                r.error_at(size_pos, format!("SerialSize to be non-negative, found {size}"))
+            );
+        }
+        let (serial_size, serial_offset) = if size > 0 {
+            let off_pos = r.pos();
+            let offset = r.compact_index("SerialOffset")?;
+            let fits = offset >= 0
+                && (offset as usize)
+                    .checked_add(size as usize)
+                    .is_some_and(|end| end <= data.len());
+            if !fits {
+                return Err(r.error_at(
+                    off_pos,
+                    format!(
+                        "SerialOffset {offset} + SerialSize {size} to lie inside the file of {} bytes",
+                        data.len()
+                    ),
+                ));
+            }
+            (size as usize, offset as usize)
+        } else {
+            (0, 0)
+        };
+        exports.push(Export {
+            class,
+            super_,
+            outer,
+            object_name,
+            object_flags,
+            serial_size,
+            serial_offset,
+        });
+    }
+    Ok(exports)
+}

@@ -1,0 +1,741 @@
+//! Readers for the objects inside a package, each started lazily from its export's data.
+
+use crate::error::{Error, Result};
+use crate::package::properties::{read_properties, utf16, Property, PropertyList};
+use crate::package::{ObjectRef, Package, RF_HAS_STACK};
+use crate::reader::{ansi, Reader};
+
+/// The saved UnrealScript state of an object flagged `HasStack`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StateFrame {
+    pub node: ObjectRef,
+    pub state_node: ObjectRef,
+    pub probe_mask: u64,
+    pub latent_action: u32,
+    pub offset: Option<i32>,
+}
+
+/// What every non-class object starts with.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ObjectHeader {
+    pub state_frame: Option<StateFrame>,
+    pub properties: Vec<Property>,
+}
+
+/// A reader positioned after an object's header, confined to that object's bytes but
+/// reporting absolute file offsets.
+pub struct ObjectReader<'a> {
+    pub header: ObjectHeader,
+    pub reader: Reader<'a>,
+}
+
+impl<'a> Package<'a> {
+    fn object_reader(&self, export: usize, expect_class: &[&str]) -> Result<ObjectReader<'a>> {
+        let e = self
+            .exports
+            .get(export)
+            .ok_or_else(|| Error::new("export table", 0, format!("an export numbered {export}")))?;
+        let class = self.class_name(export);
+        let label = format!("{class} {} (export {export})", self.export_path(export));
+        if !expect_class.is_empty() && !expect_class.iter().any(|c| c.eq_ignore_ascii_case(class)) {
+            return Err(Error::new(
+                label,
+                e.serial_offset,
+                format!("an object of class {}", expect_class.join(" or ")),
+            ));
+        }
+        if e.serial_size == 0 {
+            return Err(Error::new(
+                label,
+                e.serial_offset,
+                "object data (the export has SerialSize 0)",
+            ));
+        }
+        // A reader over the whole file prefix up to the object's end: positions stay absolute
+        // and nothing past the object can be read.
+        let end = e.serial_offset + e.serial_size;
+        let data = self.data.get(..end).ok_or_else(|| {
+            Error::new(label.clone(), e.serial_offset, "object data inside the file")
+        })?;
+        let mut r = Reader::new(data, e.serial_offset, label);
+        let state_frame = if e.object_flags & RF_HAS_STACK != 0 {
+            let node = ObjectRef(r.compact_index("state frame Node")?);
+            let state_node = ObjectRef(r.compact_index("state frame StateNode")?);
+            let probe_mask = r.u64("state frame ProbeMask")?;
+            let latent_action = r.u32("state frame LatentAction")?;
+            let offset =
+                if node.0 == 0 { None } else { Some(r.compact_index("state frame Offset")?) };
+            Some(StateFrame { node, state_node, probe_mask, latent_action, offset })
+        } else {
+            None
+        };
+        let properties = if e.class.0 == 0 { Vec::new() } else { read_properties(self, &mut r)? };
+        Ok(ObjectReader { header: ObjectHeader { state_frame, properties }, reader: r })
+    }
+
+    /// The state frame and properties of any non-class object.
+    pub fn read_object_header(&self, export: usize) -> Result<ObjectHeader> {
+        self.object_reader(export, &[]).map(|o| o.header)
+    }
+
+    /// Reads a lazy array's skip position (version 62 and later): the absolute offset just
+    /// past the array. Older packages have none.
+    fn lazy_skip(&self, r: &mut Reader<'_>, field: &str) -> Result<Option<usize>> {
+        if self.header.version < 62 {
+            return Ok(None);
+        }
+        let pos = r.pos();
+        let skip = r.i32(field)?;
+        if skip < pos as i32 || skip as usize > r.end() {
+            return Err(r.error_at(
+                pos,
+                format!("{field} to be an absolute position from {pos} to the object's end {}, found {skip}", r.end()),
+            ));
+        }
+        Ok(Some(skip as usize))
+    }
+
+    fn check_skip(r: &Reader<'_>, skip: Option<usize>, field: &str) -> Result<()> {
+        match skip {
+            Some(skip) if skip != r.pos() => Err(r.error(format!(
+                "the lazy array to end where its skip offset says ({skip}), it ends at {}",
+                r.pos()
+            ))),
+            _ => Ok(()),
+        }
+        .map_err(|e: Error| Error { expected: format!("{field}: {}", e.expected), ..e })
+    }
+
+    /// A lazy byte array: skip offset (from 62), compact count, bytes.
+    fn lazy_bytes(&self, r: &mut Reader<'a>, field: &str) -> Result<(usize, &'a [u8])> {
+        let skip = self.lazy_skip(r, &format!("{field} skip offset"))?;
+        let count_pos = r.pos();
+        let count = r.compact_index(&format!("{field} size"))?;
+        let n = r.check_count(&format!("{field} size"), i64::from(count), 1)?;
+        let start = r.pos();
+        let bytes = r.bytes(field, n)?;
+        Self::check_skip(r, skip, field)?;
+        let _ = count_pos;
+        Ok((start, bytes))
+    }
+
+    fn name_at(&self, r: &mut Reader<'_>, field: &str) -> Result<String> {
+        let pos = r.pos();
+        let idx = r.compact_index(field)?;
+        usize::try_from(idx)
+            .ok()
+            .and_then(|i| self.names.get(i))
+            .map(|n| n.name.clone())
+            .ok_or_else(|| {
+                r.error_at(
+                    pos,
+                    format!("{field} indexing one of {} names, found {idx}", self.names.len()),
+                )
+            })
+    }
+
+    fn fstring(r: &mut Reader<'_>, field: &str) -> Result<String> {
+        let pos = r.pos();
+        let len = r.compact_index(field)?;
+        if len >= 0 {
+            let n = r.check_count(field, i64::from(len), 1)?;
+            Ok(ansi(r.bytes(field, n)?))
+        } else {
+            let n = r.check_count(field, i64::from(len).abs(), 2).map_err(|_| {
+                r.error_at(
+                    pos,
+                    format!(
+                        "{field} of {} UTF-16 units to fit in the object",
+                        i64::from(len).abs()
+                    ),
+                )
+            })?;
+            Ok(utf16(r.bytes(field, n * 2)?))
+        }
+    }
+
+    /// A Texture (or any subclass: its own data after the mips is not read).
+    pub fn read_texture(&self, export: usize) -> Result<Texture<'a>> {
+        let ObjectReader { header, reader: mut r } = self.object_reader(export, &[])?;
+        let props = &header.properties;
+        let format = TextureFormat::from_byte(props.byte("Format").unwrap_or(0), self.is_ue2());
+        let has_comp = props.bool("bHasComp").unwrap_or(false);
+        let comp_format =
+            props.byte("CompFormat").map(|b| TextureFormat::from_byte(b, self.is_ue2()));
+        let palette = props.object("Palette");
+        let mips = self.read_mips(&mut r, "Mips", format)?;
+        let comp_mips = if has_comp {
+            self.read_mips(&mut r, "CompMips", comp_format.unwrap_or(TextureFormat::Dxt1))?
+        } else {
+            Vec::new()
+        };
+        Ok(Texture {
+            width: props
+                .int("USize")
+                .map_or_else(|| mips.first().map_or(0, |m| m.width), |v| v.max(0) as u32),
+            height: props
+                .int("VSize")
+                .map_or_else(|| mips.first().map_or(0, |m| m.height), |v| v.max(0) as u32),
+            header,
+            format,
+            comp_format: if has_comp { comp_format.or(Some(TextureFormat::Dxt1)) } else { None },
+            palette,
+            mips,
+            comp_mips,
+        })
+    }
+
+    fn read_mips(
+        &self,
+        r: &mut Reader<'a>,
+        field: &str,
+        format: TextureFormat,
+    ) -> Result<Vec<Mip<'a>>> {
+        let count_pos = r.pos();
+        let count = r.compact_index(&format!("{field} count"))?;
+        // Each mip takes at least 11 bytes (size index, width, height, bits).
+        let n = r.check_count(&format!("{field} count"), i64::from(count), 11)?;
+        if n > 32 {
+            return Err(r.error_at(count_pos, format!("{field} count of at most 32, found {n}")));
+        }
+        let mut mips = Vec::with_capacity(n);
+        for i in 0..n {
+            let label = format!("{field}[{i}]");
+            let (data_offset, data) = self.lazy_bytes(r, &format!("{label} data"))?;
+            let width = r.i32(&format!("{label} USize"))?;
+            let height = r.i32(&format!("{label} VSize"))?;
+            let u_bits = r.u8(&format!("{label} UBits"))?;
+            let v_bits = r.u8(&format!("{label} VBits"))?;
+            if width <= 0 || height <= 0 || width > 1 << 16 || height > 1 << 16 {
+                return Err(r.error(format!(
+                    "{label} size from 1x1 to 65536x65536, found {width}x{height}"
+                )));
+            }
+            let (width, height) = (width as u32, height as u32);
+            if let Some(expected) = format.data_size(width, height) {
+                if expected != data.len() as u64 {
+                    return Err(Error::new(
+                        r.structure(),
+                        data_offset,
+                        format!(
+                            "{label}: {expected} bytes of {} data for {width}x{height}, found {}",
+                            format.name(),
+                            data.len()
+                        ),
+                    ));
+                }
+            }
+            mips.push(Mip { width, height, u_bits, v_bits, data_offset, data });
+        }
+        Ok(mips)
+    }
+
+    pub fn read_palette(&self, export: usize) -> Result<Palette> {
+        let ObjectReader { header, reader: mut r } = self.object_reader(export, &["Palette"])?;
+        let count = r.compact_index("Colors count")?;
+        let n = r.check_count("Colors count", i64::from(count), 4)?;
+        let mut colors = Vec::with_capacity(n);
+        for _ in 0..n {
+            let [red, green, blue, alpha] = r.array::<4>("color")?;
+            // Before version 66 the alpha byte was not meaningful; the engine forces it opaque.
+            let alpha = if self.header.version < 66 { 255 } else { alpha };
+            colors.push([red, green, blue, alpha]);
+        }
+        Ok(Palette { header, colors })
+    }
+
+    /// A Sound or Music object: its format name (file extension) and embedded file.
+    pub fn read_sound(&self, export: usize) -> Result<SoundData<'a>> {
+        let ObjectReader { header, reader: mut r } =
+            self.object_reader(export, &["Sound", "Music"])?;
+        let format = self.name_at(&mut r, "Format")?;
+        let (data_offset, data) = self.lazy_bytes(&mut r, "Data")?;
+        let wav =
+            if format.eq_ignore_ascii_case("wav") {
+                Some(crate::wav::Wav::parse(data).map_err(|e| {
+                    Error { offset: e.offset + data_offset, ..e }.within(r.structure())
+                }))
+            } else {
+                None
+            };
+        Ok(SoundData { header, format, data_offset, data, wav })
+    }
+
+    pub fn read_music(&self, export: usize) -> Result<SoundData<'a>> {
+        self.read_sound(export)
+    }
+
+    pub fn read_font(&self, export: usize) -> Result<Font> {
+        let ObjectReader { header, reader: mut r } = self.object_reader(export, &["Font"])?;
+        if self.is_ue2() {
+            return Err(r.error("a UE1 font (UE2 fonts are not read)"));
+        }
+        let page_count = r.compact_index("page count")?;
+        let n = r.check_count("page count", i64::from(page_count), 2)?;
+        let mut pages = Vec::with_capacity(n);
+        for i in 0..n {
+            let texture = ObjectRef(r.compact_index(&format!("page {i} texture"))?);
+            let count = r.compact_index(&format!("page {i} character count"))?;
+            let c = r.check_count(&format!("page {i} character count"), i64::from(count), 16)?;
+            let mut characters = Vec::with_capacity(c);
+            for _ in 0..c {
+                characters.push(FontCharacter {
+                    start_u: r.i32("StartU")?,
+                    start_v: r.i32("StartV")?,
+                    u_size: r.i32("USize")?,
+                    v_size: r.i32("VSize")?,
+                });
+            }
+            pages.push(FontPage { texture, characters });
+        }
+        let characters_per_page = r.i32("CharactersPerPage")?;
+        Ok(Font { header, pages, characters_per_page })
+    }
+
+    /// The UnrealScript source (or other text) stored in a TextBuffer.
+    pub fn read_text_buffer(&self, export: usize) -> Result<TextBuffer> {
+        let ObjectReader { header, reader: mut r } = self.object_reader(export, &["TextBuffer"])?;
+        let pos = r.u32("Pos")?;
+        let top = r.u32("Top")?;
+        let text = Self::fstring(&mut r, "Text")?;
+        Ok(TextBuffer { header, pos, top, text })
+    }
+
+    /// A class from the export table: its name, super class and package.
+    pub fn read_class(&self, export: usize) -> Result<ClassInfo> {
+        let e = self
+            .exports
+            .get(export)
+            .ok_or_else(|| Error::new("export table", 0, format!("an export numbered {export}")))?;
+        if e.class.0 != 0 {
+            return Err(Error::new(
+                format!("export {export}"),
+                e.serial_offset,
+                format!("a class object, found a {}", self.class_name(export)),
+            ));
+        }
+        Ok(ClassInfo {
+            name: self.name(e.object_name).to_owned(),
+            super_class: (e.super_.0 != 0).then(|| self.ref_name(e.super_).to_owned()),
+            package: self.name.clone().unwrap_or_default(),
+            outer: (e.outer.0 != 0).then(|| self.ref_path(e.outer)),
+        })
+    }
+
+    /// A vertex Mesh or LodMesh: counts and sequences.
+    pub fn read_mesh(&self, export: usize) -> Result<MeshInfo> {
+        let class = self.class_name(export).to_owned();
+        let ObjectReader { header, reader: mut r } =
+            self.object_reader(export, &["Mesh", "LodMesh", "SkeletalMesh"])?;
+        let v = self.header.version;
+        if self.is_ue2() {
+            return Err(r.error("a UE1 vertex mesh (UE2 meshes are not read)"));
+        }
+        let bounds = |r: &mut Reader<'_>| -> Result<()> {
+            r.skip("BoundingBox", 25)?;
+            r.skip("BoundingSphere", if v > 61 { 16 } else { 12 })
+        };
+        bounds(&mut r)?; // UPrimitive
+                         // Verts: a lazy array whose element size tells the standard (4) from Deus Ex (8).
+        let skip = self.lazy_skip(&mut r, "Verts skip offset")?;
+        let verts_count = r.compact_index("Verts count")?;
+        let verts = r.check_count("Verts count", i64::from(verts_count), 4)?;
+        let start = r.pos();
+        let bytes_per_vertex = match skip {
+            Some(skip) if verts > 0 => {
+                let span = skip - start;
+                if span % verts != 0 || !(span / verts == 4 || span / verts == 8) {
+                    return Err(r.error(format!(
+                        "Verts of 4 or 8 bytes each ({verts} vertices), the skip offset leaves {span} bytes"
+                    )));
+                }
+                span / verts
+            }
+            _ => 4,
+        };
+        r.skip("Verts", verts * bytes_per_vertex)?;
+        Self::check_skip(&r, skip, "Verts")?;
+        let skip = self.lazy_skip(&mut r, "Tris skip offset")?;
+        let tris_count = r.compact_index("Tris count")?;
+        let tris = r.check_count("Tris count", i64::from(tris_count), 20)?;
+        r.skip("Tris", tris * 20)?;
+        Self::check_skip(&r, skip, "Tris")?;
+        let sequences = self.read_sequences(&mut r)?;
+        let skip = self.lazy_skip(&mut r, "Connects skip offset")?;
+        let c = r.compact_index("Connects count")?;
+        let c = r.check_count("Connects count", i64::from(c), 8)?;
+        r.skip("Connects", c * 8)?;
+        Self::check_skip(&r, skip, "Connects")?;
+        bounds(&mut r)?;
+        let skip = self.lazy_skip(&mut r, "VertLinks skip offset")?;
+        let c = r.compact_index("VertLinks count")?;
+        let c = r.check_count("VertLinks count", i64::from(c), 4)?;
+        r.skip("VertLinks", c * 4)?;
+        Self::check_skip(&r, skip, "VertLinks")?;
+        let c = r.compact_index("Textures count")?;
+        let c = r.check_count("Textures count", i64::from(c), 1)?;
+        let mut textures = Vec::with_capacity(c);
+        for _ in 0..c {
+            textures.push(ObjectRef(r.compact_index("Textures entry")?));
+        }
+        let c = r.compact_index("BoundingBoxes count")?;
+        let c = r.check_count("BoundingBoxes count", i64::from(c), 25)?;
+        r.skip("BoundingBoxes", c * 25)?;
+        let sphere = if v > 61 { 16 } else { 12 };
+        let c = r.compact_index("BoundingSpheres count")?;
+        let c = r.check_count("BoundingSpheres count", i64::from(c), sphere)?;
+        r.skip("BoundingSpheres", c * sphere)?;
+        let frame_verts = r.i32("FrameVerts")?;
+        let anim_frames = r.i32("AnimFrames")?;
+        if frame_verts < 0
+            || anim_frames < 0
+            || i64::from(frame_verts) * i64::from(anim_frames) != verts as i64
+        {
+            return Err(r.error(format!(
+                "FrameVerts x AnimFrames to equal the {verts} stored vertices, found {frame_verts} x {anim_frames}"
+            )));
+        }
+        let mut info = MeshInfo {
+            class,
+            header,
+            triangles: tris,
+            vertices: frame_verts as usize,
+            frames: anim_frames as usize,
+            bytes_per_vertex,
+            sequences,
+            textures,
+            lod: None,
+            skeletal: None,
+        };
+        if !info.class.eq_ignore_ascii_case("Mesh") {
+            r.skip(
+                "AND/OR flags, Scale, Origin, RotOrigin, CurPoly, CurVertex",
+                8 + 12 + 12 + 12 + 8,
+            )?;
+            if v == 65 {
+                r.skip("TextureLOD", 4)?;
+            } else if v >= 66 {
+                let c = r.compact_index("TextureLOD count")?;
+                let c = r.check_count("TextureLOD count", i64::from(c), 4)?;
+                r.skip("TextureLOD", c * 4)?;
+            }
+            let word_array = |r: &mut Reader<'_>, field: &str| -> Result<usize> {
+                let c = r.compact_index(&format!("{field} count"))?;
+                let c = r.check_count(&format!("{field} count"), i64::from(c), 2)?;
+                r.skip(field, c * 2)?;
+                Ok(c)
+            };
+            word_array(&mut r, "CollapsePointThus")?;
+            word_array(&mut r, "FaceLevel")?;
+            let c = r.compact_index("Faces count")?;
+            let faces = r.check_count("Faces count", i64::from(c), 8)?;
+            r.skip("Faces", faces * 8)?;
+            word_array(&mut r, "CollapseWedgeThus")?;
+            let c = r.compact_index("Wedges count")?;
+            let wedges = r.check_count("Wedges count", i64::from(c), 4)?;
+            r.skip("Wedges", wedges * 4)?;
+            let c = r.compact_index("Materials count")?;
+            let materials = r.check_count("Materials count", i64::from(c), 8)?;
+            r.skip("Materials", materials * 8)?;
+            let c = r.compact_index("SpecialFaces count")?;
+            let special_faces = r.check_count("SpecialFaces count", i64::from(c), 8)?;
+            r.skip("SpecialFaces", special_faces * 8)?;
+            info.lod = Some(LodInfo { faces, wedges, materials, special_faces });
+            if info.class.eq_ignore_ascii_case("SkeletalMesh") {
+                // ModelVerts, SpecialVerts, MeshScaleMax, LODHysteresis, LODStrength,
+                // LODMinVerts, LODMorph, LODZDisplace (469 writes no LODHighlight).
+                r.skip("LOD parameters", 8 * 4)?;
+                word_array(&mut r, "RemapAnimVerts")?;
+                r.skip("OldFrameVerts", 4)?;
+                let counted = |r: &mut Reader<'_>, field: &str, item: usize| -> Result<usize> {
+                    let c = r.compact_index(&format!("{field} count"))?;
+                    let c = r.check_count(&format!("{field} count"), i64::from(c), item)?;
+                    r.skip(field, c * item)?;
+                    Ok(c)
+                };
+                let ext_wedges = counted(&mut r, "ExtWedges", 12)?;
+                let points = counted(&mut r, "Points", 12)?;
+                let c = r.compact_index("RefSkeleton count")?;
+                let bones_n = r.check_count("RefSkeleton count", i64::from(c), 57)?;
+                let mut bones = Vec::with_capacity(bones_n);
+                for _ in 0..bones_n {
+                    bones.push(self.name_at(&mut r, "bone Name")?);
+                    // Flags, BonePos (quat, vector, length, size), NumChildren, ParentIndex.
+                    r.skip("bone", 4 + 44 + 8)?;
+                }
+                let _ = counted(&mut r, "BoneWeightIdx", 8)?;
+                let weights = counted(&mut r, "BoneWeights", 4)?;
+                info.skeletal = Some(SkeletalInfo { points, wedges: ext_wedges, bones, weights });
+            }
+        }
+        Ok(info)
+    }
+
+    /// A UE1 (OldUnreal) skeletal Animation: its bones and sequences.
+    pub fn read_animation(&self, export: usize) -> Result<AnimationInfo> {
+        let ObjectReader { header, reader: mut r } = self.object_reader(export, &["Animation"])?;
+        if self.is_ue2() {
+            return Err(r.error("a UE1 animation (UE2 animations are not read)"));
+        }
+        let c = r.compact_index("RefBones count")?;
+        let n = r.check_count("RefBones count", i64::from(c), 9)?;
+        let mut bones = Vec::with_capacity(n);
+        for _ in 0..n {
+            bones.push(self.name_at(&mut r, "RefBone Name")?);
+            r.skip("RefBone Flags, ParentIndex", 8)?;
+        }
+        let arr = |r: &mut Reader<'_>, field: &str, item: usize| -> Result<usize> {
+            let c = r.compact_index(&format!("{field} count"))?;
+            let c = r.check_count(&format!("{field} count"), i64::from(c), item)?;
+            r.skip(field, c * item)?;
+            Ok(c)
+        };
+        let track = |r: &mut Reader<'_>| -> Result<()> {
+            r.skip("track Flags", 4)?;
+            arr(r, "KeyQuat", 16)?;
+            arr(r, "KeyPos", 12)?;
+            arr(r, "KeyTime", 4)?;
+            Ok(())
+        };
+        let c = r.compact_index("Moves count")?;
+        let moves = r.check_count("Moves count", i64::from(c), 32)?;
+        for _ in 0..moves {
+            r.skip("RootSpeed3D, TrackTime, StartBone, Flags", 24)?;
+            arr(&mut r, "BoneIndices", 4)?;
+            let t = r.compact_index("AnimTracks count")?;
+            let t = r.check_count("AnimTracks count", i64::from(t), 7)?;
+            for _ in 0..t {
+                track(&mut r)?;
+            }
+            track(&mut r)?;
+        }
+        let sequences = self.read_sequences(&mut r)?;
+        Ok(AnimationInfo { header, bones, sequences })
+    }
+
+    fn read_sequences(&self, r: &mut Reader<'_>) -> Result<Vec<MeshSequence>> {
+        let seq_count = r.compact_index("AnimSeqs count")?;
+        let n = r.check_count("AnimSeqs count", i64::from(seq_count), 14)?;
+        let mut sequences = Vec::with_capacity(n);
+        for _ in 0..n {
+            let name = self.name_at(r, "AnimSeq Name")?;
+            let group = self.name_at(r, "AnimSeq Group")?;
+            let start_frame = r.i32("AnimSeq StartFrame")?;
+            let frames = r.i32("AnimSeq NumFrames")?;
+            let notify_count = r.compact_index("AnimSeq Notifys count")?;
+            let notifies = r.check_count("AnimSeq Notifys count", i64::from(notify_count), 5)?;
+            for _ in 0..notifies {
+                r.f32("AnimNotify Time")?;
+                self.name_at(r, "AnimNotify Function")?;
+            }
+            let rate = r.f32("AnimSeq Rate")?;
+            sequences.push(MeshSequence { name, group, start_frame, frames, rate, notifies });
+        }
+        Ok(sequences)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextureFormat {
+    P8,
+    /// UE1 `RGBA7` (BGRA with 7-bit channels, lightmaps).
+    Rgba7,
+    Rgb16,
+    Dxt1,
+    Rgb8,
+    Rgba8,
+    NoData,
+    Dxt3,
+    Dxt5,
+    L8,
+    G16,
+    Rrrgggbbb,
+    Unknown(u8),
+}
+
+impl TextureFormat {
+    /// The engine's `ETextureFormat` byte. UE1 (with OldUnreal 469's extensions) and UE2
+    /// agree up to 5 and differ above it.
+    pub fn from_byte(b: u8, ue2: bool) -> Self {
+        match (b, ue2) {
+            (0, _) => Self::P8,
+            (1, _) => Self::Rgba7,
+            (2, _) => Self::Rgb16,
+            (3, _) => Self::Dxt1,
+            (4, _) => Self::Rgb8,
+            (5, _) => Self::Rgba8,
+            (6, true) => Self::NoData,
+            (7, true) | (6, false) => Self::Dxt3,
+            (8, true) | (7, false) => Self::Dxt5,
+            (9, true) => Self::L8,
+            (10, true) => Self::G16,
+            (11, true) => Self::Rrrgggbbb,
+            (b, _) => Self::Unknown(b),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::P8 => "P8",
+            Self::Rgba7 => "RGBA7",
+            Self::Rgb16 => "RGB16",
+            Self::Dxt1 => "DXT1",
+            Self::Rgb8 => "RGB8",
+            Self::Rgba8 => "RGBA8",
+            Self::NoData => "NODATA",
+            Self::Dxt3 => "DXT3",
+            Self::Dxt5 => "DXT5",
+            Self::L8 => "L8",
+            Self::G16 => "G16",
+            Self::Rrrgggbbb => "RRRGGGBBB",
+            Self::Unknown(_) => "unknown",
+        }
+    }
+
+    /// Bytes of one mip of `w` x `h`, when the format fixes it.
+    pub fn data_size(self, w: u32, h: u32) -> Option<u64> {
+        let (w, h) = (u64::from(w), u64::from(h));
+        let blocks = w.div_ceil(4).max(1) * h.div_ceil(4).max(1);
+        match self {
+            Self::P8 | Self::L8 => Some(w * h),
+            Self::Rgb16 | Self::G16 => Some(w * h * 2),
+            Self::Rgb8 => Some(w * h * 3),
+            Self::Rgba7 | Self::Rgba8 => Some(w * h * 4),
+            Self::Dxt1 => Some(blocks * 8),
+            Self::Dxt3 | Self::Dxt5 => Some(blocks * 16),
+            Self::NoData | Self::Rrrgggbbb | Self::Unknown(_) => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mip<'a> {
+    pub width: u32,
+    pub height: u32,
+    pub u_bits: u8,
+    pub v_bits: u8,
+    /// Absolute file offset of the pixel data.
+    pub data_offset: usize,
+    pub data: &'a [u8],
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Texture<'a> {
+    pub header: ObjectHeader,
+    pub width: u32,
+    pub height: u32,
+    /// `Format`, P8 when the property is absent (its default).
+    pub format: TextureFormat,
+    /// `CompFormat` when the texture has compressed mips (`bHasComp`).
+    pub comp_format: Option<TextureFormat>,
+    pub palette: Option<ObjectRef>,
+    pub mips: Vec<Mip<'a>>,
+    pub comp_mips: Vec<Mip<'a>>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Palette {
+    pub header: ObjectHeader,
+    /// RGBA.
+    pub colors: Vec<[u8; 4]>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct SoundData<'a> {
+    pub header: ObjectHeader,
+    /// The file extension the data was imported from (`WAV`, `IT`, `S3M`, `UMX`...).
+    pub format: String,
+    pub data_offset: usize,
+    pub data: &'a [u8],
+    /// The embedded WAV header, when the format is WAV.
+    pub wav: Option<Result<crate::wav::Wav>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FontCharacter {
+    pub start_u: i32,
+    pub start_v: i32,
+    pub u_size: i32,
+    pub v_size: i32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FontPage {
+    pub texture: ObjectRef,
+    pub characters: Vec<FontCharacter>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Font {
+    pub header: ObjectHeader,
+    pub pages: Vec<FontPage>,
+    pub characters_per_page: i32,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct TextBuffer {
+    pub header: ObjectHeader,
+    pub pos: u32,
+    pub top: u32,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClassInfo {
+    pub name: String,
+    pub super_class: Option<String>,
+    /// The package's own name when the caller gave it.
+    pub package: String,
+    /// The outer path inside the package, when the class is not at the top level.
+    pub outer: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct MeshSequence {
+    pub name: String,
+    pub group: String,
+    pub start_frame: i32,
+    pub frames: i32,
+    pub rate: f32,
+    pub notifies: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LodInfo {
+    pub faces: usize,
+    pub wedges: usize,
+    pub materials: usize,
+    pub special_faces: usize,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct MeshInfo {
+    pub class: String,
+    pub header: ObjectHeader,
+    /// `UMesh` triangles (empty in a `LodMesh`, whose faces are in `lod`).
+    pub triangles: usize,
+    /// Vertices per frame.
+    pub vertices: usize,
+    pub frames: usize,
+    /// 4, or 8 for Deus Ex.
+    pub bytes_per_vertex: usize,
+    pub sequences: Vec<MeshSequence>,
+    pub textures: Vec<ObjectRef>,
+    pub lod: Option<LodInfo>,
+    pub skeletal: Option<SkeletalInfo>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SkeletalInfo {
+    pub points: usize,
+    pub wedges: usize,
+    pub bones: Vec<String>,
+    pub weights: usize,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct AnimationInfo {
+    pub header: ObjectHeader,
+    pub bones: Vec<String>,
+    pub sequences: Vec<MeshSequence>,
+}

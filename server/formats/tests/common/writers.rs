@@ -1,0 +1,1 @@
+//! Writers that build synthetic files from the format documents.
