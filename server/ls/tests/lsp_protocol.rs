@@ -290,8 +290,7 @@ async fn diagnostics_carry_code_source_and_related_information() {
     // Quick fixes for the diagnostic under the cursor only.
     let at_bad =
         json!({ "start": { "line": 1, "character": 11 }, "end": { "line": 1, "character": 11 } });
-    let actions =
-        client.request_ok("textDocument/codeAction", code_action_params(&at_bad)).await;
+    let actions = client.request_ok("textDocument/codeAction", code_action_params(&at_bad)).await;
     check(
         &serde_json::to_string_pretty(&actions[0]["edit"]).unwrap(),
         &expect![[r#"
