@@ -7,6 +7,7 @@ pub mod engine;
 pub mod line_index;
 pub mod lint;
 pub mod rules;
+pub mod t3d;
 
 pub use diagnostic::{Diagnostic, Fix, Label, Severity, TextEdit};
 pub use engine::{EngineGeneration, EngineSetting};

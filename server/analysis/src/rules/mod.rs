@@ -1,9 +1,111 @@
-//! Diagnostic rules, one module per rule, registered in one place.
+//! Diagnostic rules, one module per rule, registered in [`T3D_RULES`]. Each module exposes
+//! `RULE` (its code, default severity and one-line summary, the same text `docs/rules.md`
+//! expands) and `check`, which appends what it finds.
+
+mod context;
+pub mod t3d_bad_texture_axes;
+pub mod t3d_degenerate_polygon;
+pub mod t3d_duplicate_actor_name;
+pub mod t3d_editor_poly_flag;
+pub mod t3d_malformed_number;
+pub mod t3d_nesting_too_deep;
+pub mod t3d_non_convex_polygon;
+pub mod t3d_non_planar_polygon;
+pub mod t3d_normal_mismatch;
+pub mod t3d_origin_off_plane;
+pub mod t3d_polygon_outside_polylist;
+pub mod t3d_too_few_vertices;
+pub mod t3d_too_many_vertices;
+pub mod t3d_unbalanced_block;
+pub mod t3d_unknown_poly_flag;
+pub mod t3d_unknown_polygon_line;
+pub mod t3d_unresolved_brush_model;
+
+pub use context::{PolygonFacts, T3dContext};
+
+use unreal_syntax::Span;
 
 use crate::lint::LintOptions;
-use crate::Diagnostic;
+use crate::{Diagnostic, Severity};
+
+/// A rule's identity: what `unreal-ls rules`, SARIF and the settings know it by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RuleMeta {
+    pub code: &'static str,
+    pub severity: Severity,
+    pub summary: &'static str,
+}
+
+impl RuleMeta {
+    pub fn diagnostic(&self, span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(self.code, self.severity, span, message)
+    }
+}
+
+/// A T3D rule: its identity and its check.
+pub struct T3dRule {
+    pub meta: &'static RuleMeta,
+    pub check: fn(&T3dContext<'_>, &mut Vec<Diagnostic>),
+}
+
+macro_rules! t3d_rules {
+    ($($module:ident),* $(,)?) => {
+        /// Every T3D rule, in the order `docs/rules.md` lists them.
+        pub static T3D_RULES: &[T3dRule] = &[
+            $(T3dRule { meta: &$module::RULE, check: $module::check },)*
+        ];
+    };
+}
+
+t3d_rules![
+    t3d_unbalanced_block,
+    t3d_nesting_too_deep,
+    t3d_malformed_number,
+    t3d_unknown_polygon_line,
+    t3d_polygon_outside_polylist,
+    t3d_too_few_vertices,
+    t3d_too_many_vertices,
+    t3d_degenerate_polygon,
+    t3d_non_convex_polygon,
+    t3d_non_planar_polygon,
+    t3d_normal_mismatch,
+    t3d_origin_off_plane,
+    t3d_bad_texture_axes,
+    t3d_unknown_poly_flag,
+    t3d_editor_poly_flag,
+    t3d_duplicate_actor_name,
+    t3d_unresolved_brush_model,
+];
+
+/// The identity of every rule, for listings and configuration checks.
+pub fn all_rules() -> impl Iterator<Item = &'static RuleMeta> {
+    T3D_RULES.iter().map(|r| r.meta)
+}
+
+/// Finds a rule by its code.
+pub fn find_rule(code: &str) -> Option<&'static RuleMeta> {
+    all_rules().find(|r| r.code == code)
+}
 
 /// Every T3D rule over one document, sorted by position.
-pub fn check_t3d(_text: &str, _options: &LintOptions) -> Vec<Diagnostic> {
-    Vec::new()
+pub fn check_t3d(text: &str, options: &LintOptions) -> Vec<Diagnostic> {
+    let parse = unreal_syntax::t3d::parse(text);
+    check_t3d_parsed(text, &parse, options)
+}
+
+/// Every T3D rule over an already parsed document.
+pub fn check_t3d_parsed(
+    text: &str,
+    parse: &unreal_syntax::t3d::Parse,
+    options: &LintOptions,
+) -> Vec<Diagnostic> {
+    let context = T3dContext::new(text, parse, options);
+    let mut diagnostics = Vec::new();
+    for rule in T3D_RULES {
+        (rule.check)(&context, &mut diagnostics);
+    }
+    diagnostics.sort_by(|a, b| {
+        (a.span.start, a.span.end, a.code).cmp(&(b.span.start, b.span.end, b.code))
+    });
+    diagnostics
 }

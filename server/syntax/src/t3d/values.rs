@@ -6,9 +6,8 @@
 
 use nom::branch::alt;
 use nom::bytes::complete::{tag, take_while, take_while1};
-use nom::character::complete::{char, digit0, digit1, one_of, space0};
-use nom::combinator::{opt, recognize};
-use nom::sequence::{pair, preceded};
+use nom::character::complete::{char, digit1, space0};
+use nom::sequence::preceded;
 use nom::{IResult, Parser};
 
 use super::ast::{Field, Value};
@@ -29,15 +28,36 @@ pub(crate) fn ident(input: &str) -> IResult<&str, &str> {
 /// A decimal number as UnrealEd writes and reads it: optional sign, digits with an optional
 /// fraction, optional exponent. At least one digit is required.
 pub(crate) fn number_text(input: &str) -> IResult<&str, &str> {
-    recognize((
-        opt(one_of("+-")),
-        alt((
-            recognize((digit1, opt(pair(char('.'), digit0)))),
-            recognize(pair(char('.'), digit1)),
-        )),
-        opt((one_of("eE"), opt(one_of("+-")), digit1)),
-    ))
-    .parse(input)
+    let bytes = input.as_bytes();
+    let digits_from = |mut i: usize| {
+        while bytes.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        i
+    };
+    let mut i = usize::from(matches!(bytes.first(), Some(b'+' | b'-')));
+    let int_end = digits_from(i);
+    let mut digits = int_end - i;
+    i = int_end;
+    if bytes.get(i) == Some(&b'.') {
+        let frac_end = digits_from(i + 1);
+        digits += frac_end - (i + 1);
+        i = frac_end;
+    }
+    if digits == 0 {
+        return Err(nom::Err::Error(nom::error::Error::new(input, nom::error::ErrorKind::Digit)));
+    }
+    if matches!(bytes.get(i), Some(b'e' | b'E')) {
+        let mut j = i + 1;
+        if matches!(bytes.get(j), Some(b'+' | b'-')) {
+            j += 1;
+        }
+        let exp_end = digits_from(j);
+        if exp_end > j {
+            i = exp_end;
+        }
+    }
+    Ok((&input[i..], &input[..i]))
 }
 
 /// Parses a whole token as a number; `None` when any of it is not part of the number.
@@ -307,8 +327,17 @@ mod tests {
 
     #[test]
     fn numbers() {
-        for ok in ["0", "+00128.000000", "-00000.752577", "1e5", "1.", ".5", "-2.5E-3"] {
-            assert!(parse_number(ok).is_some(), "{ok}");
+        for (ok, value) in [
+            ("0", 0.0),
+            ("+00128.000000", 128.0),
+            ("+00000.752577", 0.752_577),
+            ("-00000.658505", -0.658_505),
+            ("1e5", 1e5),
+            ("1.", 1.0),
+            (".5", 0.5),
+            ("-2.5E-3", -2.5e-3),
+        ] {
+            assert_eq!(parse_number(ok), Some(value), "{ok}");
         }
         for bad in ["", "+", "1.2.3", "12a", "0x10", "--1", "1,0"] {
             assert!(parse_number(bad).is_none(), "{bad}");

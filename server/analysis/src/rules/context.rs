@@ -1,0 +1,72 @@
+//! What every T3D rule reads: the text, the tree, the engine generation, and the facts about
+//! each polygon computed once.
+
+use unreal_syntax::t3d::{Block, Item, LineKeyword, Parse};
+
+use crate::lint::LintOptions;
+use crate::t3d::geometry::{self, Vec3};
+use crate::t3d::{generation, walk};
+use crate::EngineGeneration;
+
+pub struct T3dContext<'a> {
+    pub text: &'a str,
+    pub parse: &'a Parse,
+    /// The generation the settings fix, or the one the file's markers show; `None` when
+    /// neither tells.
+    pub generation: Option<EngineGeneration>,
+    /// Every block with its parent, in source order.
+    pub blocks: Vec<(&'a Block, Option<&'a Block>)>,
+    pub polygons: Vec<PolygonFacts<'a>>,
+}
+
+/// A polygon's vertices and the geometry the rules share.
+pub struct PolygonFacts<'a> {
+    pub block: &'a Block,
+    pub parent: Option<&'a Block>,
+    pub vertices: Vec<Vec3>,
+    /// True when a vector line of the polygon did not parse; geometry rules then stay quiet
+    /// rather than judge a polygon they cannot see whole.
+    pub malformed: bool,
+    /// `sum (V[i-1]-V[0]) x (V[i]-V[0])`.
+    pub area_vector: Vec3,
+    /// The normalised area vector, `None` without area.
+    pub normal: Option<Vec3>,
+}
+
+impl PolygonFacts<'_> {
+    /// True when the polygon is whole and has at least three vertices: the geometry rules
+    /// beyond the vertex count apply.
+    pub fn has_geometry(&self) -> bool {
+        !self.malformed && self.vertices.len() >= 3
+    }
+}
+
+impl<'a> T3dContext<'a> {
+    pub fn new(text: &'a str, parse: &'a Parse, options: &LintOptions) -> Self {
+        let generation = options.engine.fixed().or_else(|| generation::detect(text, &parse.file));
+        let blocks = walk::blocks(&parse.file);
+        let polygons = blocks
+            .iter()
+            .filter(|(b, _)| b.kind == unreal_syntax::t3d::BlockKind::Polygon)
+            .map(|&(block, parent)| polygon_facts(block, parent))
+            .collect();
+        Self { text, parse, generation, blocks, polygons }
+    }
+}
+
+fn polygon_facts<'a>(block: &'a Block, parent: Option<&'a Block>) -> PolygonFacts<'a> {
+    let mut vertices = Vec::new();
+    let mut malformed = false;
+    for child in &block.children {
+        match child {
+            Item::Vector(v) if v.keyword == LineKeyword::Vertex => {
+                vertices.push(Vec3::from_array(v.value));
+            }
+            Item::Keyword(k) if k.keyword.takes_vector() => malformed = true,
+            _ => {}
+        }
+    }
+    let area_vector = geometry::area_vector(&vertices);
+    let normal = area_vector.normalized();
+    PolygonFacts { block, parent, vertices, malformed, area_vector, normal }
+}

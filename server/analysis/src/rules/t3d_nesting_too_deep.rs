@@ -1,0 +1,19 @@
+//! `t3d-nesting-too-deep`: blocks nested beyond what any real file uses; the parser skips
+//! them so that nothing downstream can run out of stack.
+
+use unreal_syntax::t3d::SyntaxErrorKind;
+
+use super::{RuleMeta, T3dContext};
+use crate::{Diagnostic, Severity};
+
+pub static RULE: RuleMeta = RuleMeta {
+    code: "t3d-nesting-too-deep",
+    severity: Severity::Error,
+    summary: "blocks nest deeper than 64 levels",
+};
+
+pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
+    for error in ctx.parse.errors.iter().filter(|e| e.kind == SyntaxErrorKind::TooDeep) {
+        out.push(RULE.diagnostic(error.span, error.message.clone()));
+    }
+}

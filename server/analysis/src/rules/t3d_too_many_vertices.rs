@@ -1,0 +1,32 @@
+//! `t3d-too-many-vertices`: UE1 and UE2 polygons hold at most 16 vertices
+//! (`FPoly::MAX_VERTICES`); the engine reads the first 16 and drops the rest.
+
+use unreal_syntax::t3d::LineKeyword;
+
+use super::{RuleMeta, T3dContext};
+use crate::t3d::geometry::MAX_VERTICES;
+use crate::{Diagnostic, Severity};
+
+pub static RULE: RuleMeta = RuleMeta {
+    code: "t3d-too-many-vertices",
+    severity: Severity::Error,
+    summary: "a polygon with more than 16 vertices",
+};
+
+pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
+    for polygon in ctx.polygons.iter().filter(|p| p.vertices.len() > MAX_VERTICES) {
+        let mut diagnostic = RULE.diagnostic(
+            polygon.block.begin_span,
+            format!(
+                "polygon has {} vertices; the engine keeps at most {MAX_VERTICES} (FPoly::MAX_VERTICES). \
+                 Split it into convex polygons of {MAX_VERTICES} or fewer",
+                polygon.vertices.len()
+            ),
+        );
+        if let Some(first_dropped) = polygon.block.vectors(LineKeyword::Vertex).nth(MAX_VERTICES) {
+            diagnostic =
+                diagnostic.with_label(first_dropped.span, "vertex 17 and after are dropped");
+        }
+        out.push(diagnostic);
+    }
+}

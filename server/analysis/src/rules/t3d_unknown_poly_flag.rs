@@ -1,0 +1,44 @@
+//! `t3d-unknown-poly-flag`: `Flags=` bits that no `PF_` flag of the file's engine generation
+//! defines. With the generation unknown, only bits that neither generation defines count.
+
+use unreal_syntax::t3d::{parse_flags, BlockKind};
+
+use super::{RuleMeta, T3dContext};
+use crate::t3d::flags;
+use crate::{Diagnostic, Severity};
+
+pub static RULE: RuleMeta = RuleMeta {
+    code: "t3d-unknown-poly-flag",
+    severity: Severity::Warning,
+    summary: "`Flags=` sets bits the engine generation does not define",
+};
+
+pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
+    for &(block, _) in &ctx.blocks {
+        if block.kind != BlockKind::Polygon {
+            continue;
+        }
+        let Some((attribute, value)) = block.attribute(ctx.text, "Flags") else { continue };
+        let Some(value) = parse_flags(value) else { continue };
+        let unknown = flags::undefined_bits(value, ctx.generation);
+        if unknown == 0 {
+            continue;
+        }
+        let bits: Vec<String> = flags::bits(unknown).map(|b| format!("0x{b:08X}")).collect();
+        let generation = ctx.generation.map_or("either engine generation", |g| g.name());
+        out.push(RULE.diagnostic(
+            attribute.value,
+            format!(
+                "`Flags={value}` sets {} that {generation} does not define",
+                plural_bits(&bits)
+            ),
+        ));
+    }
+}
+
+fn plural_bits(bits: &[String]) -> String {
+    match bits {
+        [one] => format!("bit {one}"),
+        many => format!("bits {}", many.join(", ")),
+    }
+}

@@ -1,0 +1,84 @@
+//! Which engine generation a T3D file was written by, from the markers each leaves.
+
+use unreal_syntax::t3d::{BlockKind, Item, LineKeyword, T3dFile};
+
+use crate::EngineGeneration;
+
+/// What the markers in a file say.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Markers {
+    /// `Begin Object`, `Begin Surface`, `Begin StaticMesh`, `Begin Terrain*`, `StaticMeshActor`.
+    pub ue2_strong: usize,
+    /// `Pan U= V=` lines (gone from package version 78).
+    pub ue1_strong: usize,
+    /// Polygon textures written `Package.Group.Name`.
+    pub ue2_textures: usize,
+    /// Polygon textures written as a bare name.
+    pub ue1_textures: usize,
+}
+
+impl Markers {
+    /// The generation the markers point to, or `None` when they disagree or are absent.
+    /// Strong markers decide; texture-name shapes only break a tie, because UE1 exports may
+    /// write `Package.Group.Name` too.
+    pub fn generation(self) -> Option<EngineGeneration> {
+        match (self.ue1_strong > 0, self.ue2_strong > 0) {
+            (true, false) => Some(EngineGeneration::Ue1),
+            (false, true) => Some(EngineGeneration::Ue2),
+            (true, true) => None,
+            (false, false) => match (self.ue1_textures > 0, self.ue2_textures > 0) {
+                (true, false) => Some(EngineGeneration::Ue1),
+                (false, true) => Some(EngineGeneration::Ue2),
+                _ => None,
+            },
+        }
+    }
+}
+
+/// Counts the generation markers in a parsed file.
+pub fn markers(text: &str, file: &T3dFile) -> Markers {
+    let mut markers = Markers::default();
+    let mut stack: Vec<&[Item]> = vec![&file.items];
+    while let Some(items) = stack.pop() {
+        for item in items {
+            match item {
+                Item::Block(block) => {
+                    match block.kind {
+                        BlockKind::Object
+                        | BlockKind::Surface
+                        | BlockKind::StaticMesh
+                        | BlockKind::Terrain => {
+                            markers.ue2_strong += 1;
+                        }
+                        BlockKind::Actor
+                            if block
+                                .attribute_value(text, "Class")
+                                .is_some_and(|c| c.eq_ignore_ascii_case("StaticMeshActor")) =>
+                        {
+                            markers.ue2_strong += 1;
+                        }
+                        BlockKind::Polygon => {
+                            if let Some(texture) = block.attribute_value(text, "Texture") {
+                                match texture.matches('.').count() {
+                                    0 => markers.ue1_textures += 1,
+                                    2.. => markers.ue2_textures += 1,
+                                    _ => {}
+                                }
+                            }
+                        }
+                        _ => {}
+                    }
+                    stack.push(&block.children);
+                }
+                Item::Keyword(line) if line.keyword == LineKeyword::Pan => markers.ue1_strong += 1,
+                _ => {}
+            }
+        }
+    }
+    markers
+}
+
+/// Detects the generation of a parsed file.
+pub fn detect(text: &str, file: &T3dFile) -> Option<EngineGeneration> {
+    markers(text, file).generation()
+}

@@ -1,0 +1,163 @@
+//! Data-driven rule tests: every `fixtures/*.t3d` is linted and the diagnostics, rendered
+//! with line:column, labels and fixes, are compared with the `.diagnostics` file beside it
+//! (`UPDATE_EXPECT=1` rewrites them). Each rule has a fixture named after its code that
+//! shows it firing, and the fixtures together show where each rule stays silent.
+
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+
+use unreal_analysis::line_index::ColumnUnit;
+use unreal_analysis::lint::{lint_file, FileKind, LintOptions};
+use unreal_analysis::rules::all_rules;
+use unreal_analysis::{Diagnostic, EngineSetting, LineIndex};
+
+fn fixtures_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rules/fixtures")
+}
+
+fn render(text: &str, diagnostics: &[Diagnostic]) -> String {
+    let index = LineIndex::new(text);
+    let at = |offset: u32| {
+        let lc = index.line_col(text, offset, ColumnUnit::Chars);
+        format!("{}:{}", lc.line + 1, lc.col + 1)
+    };
+    let mut out = String::new();
+    for d in diagnostics {
+        let _ = writeln!(
+            out,
+            "{}-{} {} {}: {}",
+            at(d.span.start),
+            at(d.span.end),
+            d.severity.as_str(),
+            d.code,
+            d.message
+        );
+        for label in &d.labels {
+            let _ = writeln!(
+                out,
+                "    label {}-{}: {}",
+                at(label.span.start),
+                at(label.span.end),
+                label.message
+            );
+        }
+        if let Some(fix) = &d.fix {
+            let _ =
+                writeln!(out, "    fix{}: {}", if fix.safe { "" } else { " (unsafe)" }, fix.title);
+            for edit in &fix.edits {
+                let _ = writeln!(
+                    out,
+                    "      {}-{} => {:?}",
+                    at(edit.span.start),
+                    at(edit.span.end),
+                    edit.new_text
+                );
+            }
+        }
+    }
+    out
+}
+
+/// Options from the fixture's name: `*.ue1.t3d` and `*.ue2.t3d` fix the engine generation.
+fn options_for(path: &Path) -> LintOptions {
+    let name = path.file_name().unwrap().to_string_lossy();
+    let engine = if name.ends_with(".ue1.t3d") {
+        EngineSetting::Ue1
+    } else if name.ends_with(".ue2.t3d") {
+        EngineSetting::Ue2
+    } else {
+        EngineSetting::Auto
+    };
+    LintOptions { engine }
+}
+
+#[test]
+fn fixtures_match_their_snapshots() {
+    let mut paths: Vec<_> =
+        std::fs::read_dir(fixtures_dir()).unwrap().map(|e| e.unwrap().path()).collect();
+    paths.sort();
+    let mut codes_seen = std::collections::BTreeSet::new();
+    for path in paths.iter().filter(|p| p.extension().is_some_and(|e| e == "t3d")) {
+        let bytes = std::fs::read(path).unwrap();
+        let linted = lint_file(FileKind::T3d, &bytes, &options_for(path));
+        codes_seen.extend(linted.diagnostics.iter().map(|d| d.code));
+        let expected = path.with_file_name(format!(
+            "{}.diagnostics",
+            path.file_name().unwrap().to_string_lossy().trim_end_matches(".t3d")
+        ));
+        expect_test::expect_file![expected].assert_eq(&render(&linted.text, &linted.diagnostics));
+    }
+    let missing: Vec<_> = all_rules().map(|r| r.code).filter(|c| !codes_seen.contains(c)).collect();
+    assert!(missing.is_empty(), "rules never shown firing by a fixture: {missing:?}");
+}
+
+/// Every fix, applied, makes its diagnostic go away and changes nothing else's verdict.
+#[test]
+fn safe_fixes_resolve_their_diagnostic() {
+    let mut paths: Vec<_> =
+        std::fs::read_dir(fixtures_dir()).unwrap().map(|e| e.unwrap().path()).collect();
+    paths.sort();
+    for path in paths.iter().filter(|p| p.extension().is_some_and(|e| e == "t3d")) {
+        let options = options_for(path);
+        let bytes = std::fs::read(path).unwrap();
+        let linted = lint_file(FileKind::T3d, &bytes, &options);
+        for d in linted.diagnostics.iter().filter(|d| d.fix.as_ref().is_some_and(|f| f.safe)) {
+            let mut text = linted.text.clone();
+            let mut edits = d.fix.as_ref().unwrap().edits.clone();
+            edits.sort_by_key(|e| std::cmp::Reverse(e.span.start));
+            for edit in edits {
+                text.replace_range(edit.span.range(), &edit.new_text);
+            }
+            let after = unreal_analysis::rules::check_t3d(&text, &options);
+            let before_count = linted.diagnostics.iter().filter(|x| x.code == d.code).count();
+            let after_count = after.iter().filter(|x| x.code == d.code).count();
+            assert_eq!(
+                after_count + 1,
+                before_count,
+                "{}: fix for {} at {:?}",
+                path.display(),
+                d.code,
+                d.span
+            );
+        }
+    }
+}
+
+/// The corpus: zero error-level diagnostics, and a snapshot of everything reported.
+#[test]
+fn corpus_has_no_errors() {
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/t3d");
+    if !corpus.is_dir() {
+        eprintln!("skipping: corpus folder {} is absent", corpus.display());
+        return;
+    }
+    let mut files = Vec::new();
+    collect(&corpus, &mut files);
+    files.sort();
+    let mut out = String::new();
+    for path in &files {
+        let bytes = std::fs::read(path).unwrap();
+        let linted = lint_file(FileKind::T3d, &bytes, &LintOptions::default());
+        let name = path.strip_prefix(&corpus).unwrap().display().to_string();
+        let _ = writeln!(out, "== {name}");
+        out.push_str(&render(&linted.text, &linted.diagnostics));
+        let errors: Vec<_> = linted
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == unreal_analysis::Severity::Error)
+            .collect();
+        assert!(errors.is_empty(), "{name}: {errors:#?}");
+    }
+    expect_test::expect_file!["corpus.diagnostics"].assert_eq(&out);
+}
+
+fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            collect(&path, out);
+        } else if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("t3d")) {
+            out.push(path);
+        }
+    }
+}
