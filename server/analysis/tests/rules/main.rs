@@ -2,6 +2,7 @@
 //! with line:column, labels and fixes, are compared with the `.diagnostics` file beside it
 //! (`UPDATE_EXPECT=1` rewrites them). Each rule has a fixture named after its code that
 //! shows it firing, and the fixtures together show where each rule stays silent.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test helpers may panic on broken fixtures
 
 use std::fmt::Write;
 use std::path::{Path, PathBuf};

@@ -1,5 +1,6 @@
 //! Snapshot tests of the T3D parser: every fixture in `fixtures/` is parsed and its tree and
 //! errors compared with the `.tree` file beside it (`UPDATE_EXPECT=1` rewrites them).
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test helpers may panic on broken fixtures
 
 use std::path::{Path, PathBuf};
 
