@@ -2,6 +2,7 @@
 //! errors compared with the `.tree` file beside it (`UPDATE_EXPECT=1` rewrites them).
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test helpers may panic on broken fixtures
 
+use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
 use unreal_syntax::t3d::{self, debug};
@@ -126,11 +127,12 @@ fn corpus_parses_without_errors() {
         let mut counts = std::collections::BTreeMap::new();
         count_blocks(&parse.file.items, &mut counts);
         let name = path.strip_prefix(&corpus).unwrap().display().to_string();
-        summary.push_str(&format!(
-            "{name}: {:?}, {} errors, blocks {counts:?}\n",
+        let _ = writeln!(
+            summary,
+            "{name}: {:?}, {} errors, blocks {counts:?}",
             decoded.encoding,
             parse.errors.len()
-        ));
+        );
         assert!(parse.errors.is_empty(), "{name}: {:#?}", parse.errors);
     }
     expect_test::expect_file!["corpus_summary.txt"].assert_eq(&summary);
