@@ -1,0 +1,435 @@
+//! `unreal-ls lint` as a user runs it: the built binary on the fixtures in
+//! `tests/fixtures/lint/`, the bundled `examples/` and the shared corpus, with `NO_COLOR=1`.
+//! Each case snapshots the exit code, stdout and stderr (`UPDATE_EXPECT=1` to refresh after
+//! checking the diff).
+
+// expect-test writes every snapshot as `r#"..."#`, quotes or not.
+#![allow(clippy::needless_raw_string_hashes)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use expect_test::{expect, expect_file, Expect, ExpectFile};
+
+fn manifest_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn fixtures() -> PathBuf {
+    manifest_dir().join("tests/fixtures/lint")
+}
+
+/// Runs `unreal-ls lint ARGS` in `cwd` and renders what a user sees.
+fn run(cwd: &Path, args: &[&str]) -> String {
+    let output = Command::new(env!("CARGO_BIN_EXE_unreal-ls"))
+        .arg("lint")
+        .args(args)
+        .current_dir(cwd)
+        .env("NO_COLOR", "1")
+        .env_remove("CLICOLOR_FORCE")
+        .output()
+        .unwrap();
+    let code = output.status.code().map_or("signal".to_owned(), |c| c.to_string());
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let mut shown = format!("exit: {code}\n--- stdout\n{stdout}");
+    if !stderr.is_empty() {
+        shown.push_str("--- stderr\n");
+        shown.push_str(&stderr);
+    }
+    shown
+}
+
+fn check(args: &[&str], expect: &Expect) {
+    expect.assert_eq(&run(&fixtures(), args));
+}
+
+fn check_file(cwd: &Path, args: &[&str], expect: &ExpectFile) {
+    expect.assert_eq(&run(cwd, args));
+}
+
+#[test]
+fn clean_file() {
+    check(
+        &["clean.t3d"],
+        &expect![[r#"
+        exit: 0
+        --- stdout
+        0 errors, 0 warnings in 1 file
+    "#]],
+    );
+    check(
+        &["--format", "json", "clean.t3d"],
+        &expect![[r#"
+        exit: 0
+        --- stdout
+        {"version":1,"files":1,"diagnostics":[]}
+    "#]],
+    );
+}
+
+#[test]
+fn file_with_errors() {
+    check(
+        &["error.t3d"],
+        &expect![[r#"
+        exit: 1
+        --- stdout
+        error[t3d-too-few-vertices]: polygon has 2 vertices; a polygon needs at least 3
+         --> error.t3d:9:11
+          |
+        9 |           Begin Polygon
+          |           ^^^^^^^^^^^^^
+          |
+
+        error[t3d-malformed-number]: malformed `Vertex` vector: found `+00000.00.000` where a number was expected (vectors are three numbers `X,Y,Z`, as in `+00128.000000,-00064.000000,+00000.000000`)
+          --> error.t3d:24:51
+           |
+        24 |              Vertex   +00128.000000,+00128.000000,+00000.00.000
+           |                                                   ^^^^^^^^^^^^^
+           |
+
+        2 errors, 0 warnings in 1 file
+    "#]],
+    );
+    check(
+        &["--format", "json", "error.t3d"],
+        &expect![[r#"
+        exit: 1
+        --- stdout
+        {"version":1,"files":1,"diagnostics":[
+        {"file":"error.t3d","line":9,"column":11,"end_line":9,"end_column":24,"severity":"error","code":"t3d-too-few-vertices","message":"polygon has 2 vertices; a polygon needs at least 3"},
+        {"file":"error.t3d","line":24,"column":51,"end_line":24,"end_column":64,"severity":"error","code":"t3d-malformed-number","message":"malformed `Vertex` vector: found `+00000.00.000` where a number was expected (vectors are three numbers `X,Y,Z`, as in `+00128.000000,-00064.000000,+00000.000000`)"}
+        ]}
+    "#]],
+    );
+}
+
+#[test]
+fn file_with_only_warnings() {
+    check(
+        &["warnings.t3d"],
+        &expect![[r#"
+        exit: 0
+        --- stdout
+        warning[t3d-duplicate-actor-name]: actor name `lamp` is used twice in this map
+         --> warnings.t3d:9:30
+          |
+        6 | Begin Actor Class=Light Name=Lamp
+          |                              ---- first used here
+        7 |      Name="Lamp"
+        8 | End Actor
+        9 | Begin Actor Class=Light Name=lamp
+          |                              ^^^^
+          |
+
+        warning[t3d-editor-poly-flag]: `Flags=33554432` holds editor-only bits (PF_Selected) that import drops
+          --> warnings.t3d:15:60
+           |
+        15 |           Begin Polygon Texture=GenFloor.Floor.Flr06 Flags=33554432
+           |                                                            ^^^^^^^^
+           |
+           = help: Clear PF_Selected
+
+        0 errors, 2 warnings in 1 file
+    "#]],
+    );
+    check(
+        &["--format=json", "warnings.t3d"],
+        &expect![[r#"
+        exit: 0
+        --- stdout
+        {"version":1,"files":1,"diagnostics":[
+        {"file":"warnings.t3d","line":9,"column":30,"end_line":9,"end_column":34,"severity":"warning","code":"t3d-duplicate-actor-name","message":"actor name `lamp` is used twice in this map"},
+        {"file":"warnings.t3d","line":15,"column":60,"end_line":15,"end_column":68,"severity":"warning","code":"t3d-editor-poly-flag","message":"`Flags=33554432` holds editor-only bits (PF_Selected) that import drops"}
+        ]}
+    "#]],
+    );
+}
+
+/// A directory: `.t3d` in any case, a `.txt` whose first line is `Begin Map`; not other
+/// text, not hidden folders, not binary extensions (`Textures.utx` starts with `Begin Map`
+/// but is never opened).
+#[test]
+fn directory() {
+    check(
+        &["dir"],
+        &expect![[r#"
+        exit: 0
+        --- stdout
+        warning[t3d-duplicate-actor-name]: actor name `PathNode0` is used twice in this map
+         --> dir/clipboard.txt:6:33
+          |
+        2 | Begin Actor Class=PathNode Name=PathNode0
+          |                                 --------- first used here
+        3 |      Location=(X=128.000000)
+        4 |      Name="PathNode0"
+        5 | End Actor
+        6 | Begin Actor Class=PathNode Name=PathNode0
+          |                                 ^^^^^^^^^
+          |
+
+        warning[t3d-degenerate-polygon]: polygon has no area: its 3 vertices are collinear or coincide
+         --> dir/sub/Brush.T3D:2:4
+          |
+        2 |    Begin Polygon
+          |    ^^^^^^^^^^^^^
+          |
+
+        0 errors, 2 warnings in 2 files
+    "#]],
+    );
+    check(
+        &["--format", "json", "dir/"],
+        &expect![[r#"
+        exit: 0
+        --- stdout
+        {"version":1,"files":2,"diagnostics":[
+        {"file":"dir/clipboard.txt","line":6,"column":33,"end_line":6,"end_column":42,"severity":"warning","code":"t3d-duplicate-actor-name","message":"actor name `PathNode0` is used twice in this map"},
+        {"file":"dir/sub/Brush.T3D","line":2,"column":4,"end_line":2,"end_column":17,"severity":"warning","code":"t3d-degenerate-polygon","message":"polygon has no area: its 3 vertices are collinear or coincide"}
+        ]}
+    "#]],
+    );
+}
+
+#[test]
+fn explicit_file_that_is_not_t3d_is_skipped_with_a_note() {
+    check(
+        &["dir/notes.txt"],
+        &expect![[r#"
+        exit: 0
+        --- stdout
+        0 errors, 0 warnings in 0 files
+        --- stderr
+        note: dir/notes.txt: not a T3D map or UnrealScript file; skipped
+        warning: no T3D or UnrealScript files found
+    "#]],
+    );
+}
+
+#[test]
+fn empty_file() {
+    check(
+        &["empty.t3d"],
+        &expect![[r#"
+        exit: 0
+        --- stdout
+        0 errors, 0 warnings in 1 file
+    "#]],
+    );
+    check(
+        &["--format", "json", "empty.t3d"],
+        &expect![[r#"
+        exit: 0
+        --- stdout
+        {"version":1,"files":1,"diagnostics":[]}
+    "#]],
+    );
+}
+
+/// Files that only code can write: binary garbage named `.t3d`, and a UTF-16LE export with
+/// a BOM (columns count characters of the decoded text, not bytes).
+#[test]
+fn binary_garbage_and_utf16() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli-lint-generated");
+    std::fs::create_dir_all(&dir).unwrap();
+
+    let mut state = 0x2545_F491_4F6C_DD1D_u64;
+    let garbage: Vec<u8> = (0..4096)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 24) as u8
+        })
+        .collect();
+    std::fs::write(dir.join("garbage.t3d"), garbage).unwrap();
+
+    let text = "Begin Map\r\nBegin Actor Class=Light Name=Lumi\u{e8}re\r\n     Name=\"Lumi\u{e8}re\"\r\nEnd Actor\r\nBegin Actor Class=Light Name=Lumi\u{e8}re\r\nEnd Actor\r\nEnd Mop\r\n";
+    let mut utf16 = vec![0xFF, 0xFE];
+    utf16.extend(text.encode_utf16().flat_map(u16::to_le_bytes));
+    std::fs::write(dir.join("utf16.t3d"), utf16).unwrap();
+
+    expect![[r#"
+        exit: 1
+        --- stdout
+        error[t3d-unbalanced-block]: `Begin Map` is never closed: expected `End Map` before the end of the file
+         --> utf16.t3d:1:1
+          |
+        1 | Begin Map
+          | ^^^^^^^^^
+        2 | Begin Actor Class=Light Name=Lumière
+        ...
+        6 | End Actor
+        7 | End Mop
+          |        - the file ends here
+          |
+
+        warning[t3d-duplicate-actor-name]: actor name `Lumière` is used twice in this map
+         --> utf16.t3d:5:30
+          |
+        2 | Begin Actor Class=Light Name=Lumière
+          |                              ------- first used here
+        3 |      Name="Lumière"
+        4 | End Actor
+        5 | Begin Actor Class=Light Name=Lumière
+          |                              ^^^^^^^
+          |
+
+        error[t3d-unbalanced-block]: `End Mop` does not match the open `Begin Map`: expected `End Map`
+         --> utf16.t3d:7:1
+          |
+        1 | Begin Map
+          | --------- the open block starts here
+        2 | Begin Actor Class=Light Name=Lumière
+        ...
+        6 | End Actor
+        7 | End Mop
+          | ^^^^^^^
+          |
+
+        2 errors, 1 warning in 2 files
+    "#]].assert_eq(&run(&dir, &["garbage.t3d", "utf16.t3d"]));
+    expect![[r#"
+        exit: 1
+        --- stdout
+        {"version":1,"files":2,"diagnostics":[
+        {"file":"utf16.t3d","line":1,"column":1,"end_line":1,"end_column":10,"severity":"error","code":"t3d-unbalanced-block","message":"`Begin Map` is never closed: expected `End Map` before the end of the file"},
+        {"file":"utf16.t3d","line":5,"column":30,"end_line":5,"end_column":37,"severity":"warning","code":"t3d-duplicate-actor-name","message":"actor name `Lumière` is used twice in this map"},
+        {"file":"utf16.t3d","line":7,"column":1,"end_line":7,"end_column":8,"severity":"error","code":"t3d-unbalanced-block","message":"`End Mop` does not match the open `Begin Map`: expected `End Map`"}
+        ]}
+    "#]].assert_eq(&run(&dir, &["--format", "json", "garbage.t3d", "utf16.t3d"]));
+}
+
+#[test]
+fn usage_errors() {
+    check(
+        &["--bogus", "clean.t3d"],
+        &expect![[r#"
+        exit: 2
+        --- stdout
+        --- stderr
+        error: unexpected argument '--bogus' found
+
+          tip: to pass '--bogus' as a value, use '-- --bogus'
+
+        Usage: unreal-ls lint [OPTIONS] [PATHS]...
+
+        For more information, try '--help'.
+    "#]],
+    );
+    check(
+        &["--format", "xml", "clean.t3d"],
+        &expect![[r#"
+        exit: 2
+        --- stdout
+        --- stderr
+        error: invalid value 'xml' for '--format <FORMAT>'
+          [possible values: human, json]
+
+        For more information, try '--help'.
+    "#]],
+    );
+    check(
+        &["--engine", "ue3", "clean.t3d"],
+        &expect![[r#"
+        exit: 2
+        --- stdout
+        --- stderr
+        error: invalid value 'ue3' for '--engine <ENGINE>'
+          [possible values: auto, ue1, ue2]
+
+          tip: a similar value exists: 'ue2'
+
+        For more information, try '--help'.
+    "#]],
+    );
+}
+
+/// A missing path is an I/O failure (exit 2, named on stderr) and the other paths are still
+/// checked.
+#[test]
+fn missing_path() {
+    check(
+        &["missing.t3d", "clean.t3d", "no/such/dir"],
+        &expect![[r#"
+        exit: 2
+        --- stdout
+        0 errors, 0 warnings in 1 file
+        --- stderr
+        error: missing.t3d: no such file or directory
+        error: no/such/dir: no such file or directory
+    "#]],
+    );
+    check(
+        &["--format", "json", "missing.t3d", "warnings.t3d"],
+        &expect![[r#"
+        exit: 2
+        --- stdout
+        {"version":1,"files":1,"diagnostics":[
+        {"file":"warnings.t3d","line":9,"column":30,"end_line":9,"end_column":34,"severity":"warning","code":"t3d-duplicate-actor-name","message":"actor name `lamp` is used twice in this map"},
+        {"file":"warnings.t3d","line":15,"column":60,"end_line":15,"end_column":68,"severity":"warning","code":"t3d-editor-poly-flag","message":"`Flags=33554432` holds editor-only bits (PF_Selected) that import drops"}
+        ]}
+        --- stderr
+        error: missing.t3d: no such file or directory
+    "#]],
+    );
+}
+
+/// Output is sorted by path whatever the order on the command line, and a file named twice
+/// is checked once.
+#[test]
+fn order_and_duplicates() {
+    let forward = run(&fixtures(), &["--format", "json", "warnings.t3d", "error.t3d", "dir"]);
+    let backward =
+        run(&fixtures(), &["--format", "json", "dir", "error.t3d", "warnings.t3d", "error.t3d"]);
+    assert_eq!(forward, backward);
+}
+
+#[test]
+fn engine_flag() {
+    check(
+        &["--engine", "ue2", "--format", "json", "warnings.t3d"],
+        &expect![[r#"
+        exit: 0
+        --- stdout
+        {"version":1,"files":1,"diagnostics":[
+        {"file":"warnings.t3d","line":9,"column":30,"end_line":9,"end_column":34,"severity":"warning","code":"t3d-duplicate-actor-name","message":"actor name `lamp` is used twice in this map"},
+        {"file":"warnings.t3d","line":15,"column":60,"end_line":15,"end_column":68,"severity":"warning","code":"t3d-editor-poly-flag","message":"`Flags=33554432` holds editor-only bits (PF_Selected) that import drops"}
+        ]}
+    "#]],
+    );
+}
+
+#[test]
+fn bundled_examples() {
+    let root = manifest_dir().join("../..");
+    check_file(&root, &["examples"], &expect_file!["fixtures/lint/expected/examples.human"]);
+    check_file(
+        &root,
+        &["--format", "json", "examples/"],
+        &expect_file!["fixtures/lint/expected/examples.json"],
+    );
+}
+
+/// Every T3D file of the shared corpus: real exports, so no error-level finding.
+#[test]
+fn corpus_has_no_errors() {
+    let relative = "../../../shared/corpus/t3d";
+    if !manifest_dir().join(relative).is_dir() {
+        println!("skipped: the shared corpus is not at {relative} (relative to server/ls)");
+        return;
+    }
+    let shown = run(&manifest_dir(), &["--format", "json", relative]);
+    let json = shown.split_once("--- stdout\n").map_or("", |(_, rest)| rest);
+    let json = json.split("--- stderr").next().unwrap_or("");
+    let parsed: serde_json::Value = serde_json::from_str(json).unwrap();
+    let errors: Vec<&serde_json::Value> = parsed["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["severity"] == "error")
+        .collect();
+    assert!(errors.is_empty(), "error-level findings in the corpus: {errors:#?}");
+    expect_file!["fixtures/lint/expected/corpus.json"].assert_eq(&shown);
+}
