@@ -5,6 +5,8 @@
 
 // expect-test writes every snapshot as `r#"..."#`, quotes or not.
 #![allow(clippy::needless_raw_string_hashes)]
+// Helpers outside `#[test]` functions run the binary; a failure there is a test failure.
+#![allow(clippy::unwrap_used)]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
