@@ -1,14 +1,114 @@
-//! `unreal-ls info` (being written).
+//! `unreal-ls info [--json] FILE...`: a summary of each binary file (packages, vertex
+//! meshes, PSK/PSA, u3d models, images, WAV sounds), as text or as one JSON array.
+//!
+//! A file that cannot be read is reported on stderr (and as an `error` entry in JSON); the
+//! other files are still summarised. Exit codes: 0 when every file was read whole, 1 when a
+//! file or an object inside a package could not be read, 2 on a usage error.
 
-use std::path::PathBuf;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+use unreal_formats::mapped::MappedFile;
+use unreal_formats::{detect, summarize, summarize_vertex_mesh, FormatKind, Summary};
+
+use super::{EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE};
 
 #[derive(clap::Args)]
 pub struct InfoArgs {
     /// Binary files to summarise.
     pub files: Vec<PathBuf>,
+    /// Print one JSON array with an object per file instead of text.
+    #[arg(long)]
+    pub json: bool,
 }
 
-pub fn run(_args: &InfoArgs) -> ExitCode {
-    ExitCode::from(super::EXIT_USAGE)
+/// The `_a.3d` partner of a `_d.3d` file or the reverse, found case-insensitively next to it
+/// (mod folders rarely agree on case).
+fn vertex_mesh_partner(path: &Path, kind: FormatKind) -> Option<PathBuf> {
+    let name = path.file_name()?.to_str()?;
+    let lower = name.to_ascii_lowercase();
+    let (stem, want) = match kind {
+        FormatKind::VertexMeshData => (lower.strip_suffix("_d.3d")?, "_a.3d"),
+        FormatKind::VertexMeshAnimation => (lower.strip_suffix("_a.3d")?, "_d.3d"),
+        _ => return None,
+    };
+    let wanted = format!("{stem}{want}");
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(Result::ok)
+        .find(|e| e.file_name().to_str().is_some_and(|n| n.eq_ignore_ascii_case(&wanted)))
+        .map(|e| e.path())
+}
+
+fn summarize_path(path: &Path) -> Result<Summary, String> {
+    let bytes = MappedFile::open(path).map_err(|e| format!("cannot read: {e}"))?;
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    match detect(&bytes, name) {
+        Some(kind @ (FormatKind::VertexMeshData | FormatKind::VertexMeshAnimation)) => {
+            let partner = vertex_mesh_partner(path, kind).ok_or_else(|| {
+                let want = if kind == FormatKind::VertexMeshData { "_a.3d" } else { "_d.3d" };
+                format!("vertex mesh: no {want} partner next to it")
+            })?;
+            let other = MappedFile::open(&partner)
+                .map_err(|e| format!("cannot read {}: {e}", partner.display()))?;
+            let (data, aniv) = if kind == FormatKind::VertexMeshData {
+                (&*bytes, &*other)
+            } else {
+                (&*other, &*bytes)
+            };
+            summarize_vertex_mesh(data, aniv).map_err(|e| e.to_string())
+        }
+        _ => summarize(&bytes, name).map_err(|e| e.to_string()),
+    }
+}
+
+pub fn run(args: &InfoArgs) -> ExitCode {
+    if args.files.is_empty() {
+        eprintln!("error: no files given (usage: unreal-ls info [--json] FILE...)");
+        return ExitCode::from(EXIT_USAGE);
+    }
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    let mut failed = false;
+    let mut json_entries = Vec::new();
+    for (i, path) in args.files.iter().enumerate() {
+        let shown = path.display().to_string();
+        match summarize_path(path) {
+            Ok(summary) => {
+                for problem in summary.problems() {
+                    eprintln!("error: {shown}: {problem}");
+                    failed = true;
+                }
+                if args.json {
+                    let mut value =
+                        serde_json::to_value(&summary).unwrap_or(serde_json::Value::Null);
+                    if let Some(map) = value.as_object_mut() {
+                        map.insert("file".to_owned(), serde_json::Value::String(shown));
+                    }
+                    json_entries.push(value);
+                } else {
+                    if i > 0 {
+                        let _ = writeln!(out);
+                    }
+                    let _ = writeln!(out, "{shown}");
+                    let _ = write!(out, "{summary}");
+                }
+            }
+            Err(message) => {
+                failed = true;
+                eprintln!("error: {shown}: {message}");
+                if args.json {
+                    json_entries.push(serde_json::json!({ "file": shown, "error": message }));
+                }
+            }
+        }
+    }
+    if args.json {
+        let text = serde_json::to_string_pretty(&json_entries).unwrap_or_default();
+        let _ = writeln!(out, "{text}");
+    }
+    let _ = out.flush();
+    ExitCode::from(if failed { EXIT_FINDINGS } else { EXIT_CLEAN })
 }

@@ -1,0 +1,185 @@
+//! `unreal-ls info` run as a process: exit code, stdout and stderr, as snapshots.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use expect_test::{expect, Expect};
+
+/// A fresh directory holding small files written here from the format documents.
+fn fixture_dir(name: &str) -> PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("unreal-ls-cli-info-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    // A one-triangle vertex mesh: 48-byte header + one 16-byte triangle; 2 frames of 3 vertices.
+    let mut d = vec![0u8; 48];
+    d[0..2].copy_from_slice(&1u16.to_le_bytes());
+    d[2..4].copy_from_slice(&3u16.to_le_bytes());
+    d.extend_from_slice(&[0, 0, 1, 0, 2, 0, 1, 0, 0, 0, 255, 0, 0, 255, 2, 0]);
+    std::fs::write(dir.join("Tri_d.3d"), d).unwrap();
+    let mut a = Vec::new();
+    a.extend_from_slice(&2u16.to_le_bytes());
+    a.extend_from_slice(&12u16.to_le_bytes());
+    a.extend(std::iter::repeat_n(0u8, 24));
+    std::fs::write(dir.join("Tri_A.3D"), a).unwrap();
+    // 0.5 s of 8-bit mono PCM at 8000 Hz.
+    let mut w = Vec::new();
+    w.extend_from_slice(b"RIFF");
+    w.extend_from_slice(&(36u32 + 4000).to_le_bytes());
+    w.extend_from_slice(b"WAVEfmt ");
+    w.extend_from_slice(&16u32.to_le_bytes());
+    for v in [1u16, 1] {
+        w.extend_from_slice(&v.to_le_bytes());
+    }
+    w.extend_from_slice(&8000u32.to_le_bytes());
+    w.extend_from_slice(&8000u32.to_le_bytes());
+    w.extend_from_slice(&1u16.to_le_bytes());
+    w.extend_from_slice(&8u16.to_le_bytes());
+    w.extend_from_slice(b"data");
+    w.extend_from_slice(&4000u32.to_le_bytes());
+    w.extend(std::iter::repeat_n(128u8, 4000));
+    std::fs::write(dir.join("beep.wav"), w).unwrap();
+    // A PSK whose points chunk claims more data than the file holds.
+    let mut p = Vec::new();
+    for (id, size, count) in [("ACTRHEAD", 0i32, 0i32), ("PNTS0000", 12, 1000)] {
+        let mut name = [0u8; 20];
+        name[..id.len()].copy_from_slice(id.as_bytes());
+        p.extend_from_slice(&name);
+        p.extend_from_slice(&1_999_801i32.to_le_bytes());
+        p.extend_from_slice(&size.to_le_bytes());
+        p.extend_from_slice(&count.to_le_bytes());
+    }
+    std::fs::write(dir.join("broken.psk"), p).unwrap();
+    dir
+}
+
+fn run(dir: &Path, args: &[&str], expected: Expect) {
+    let out = Command::new(env!("CARGO_BIN_EXE_unreal-ls"))
+        .arg("info")
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let text = format!(
+        "exit: {}\n--- stdout\n{}--- stderr\n{}",
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    expected.assert_eq(&text);
+}
+
+#[test]
+fn info_text_reports_each_file_and_fails_on_the_broken_one() {
+    let dir = fixture_dir("text");
+    run(
+        &dir,
+        &["Tri_d.3d", "broken.psk", "beep.wav"],
+        expect![[r#"
+            exit: 1
+            --- stdout
+            Tri_d.3d
+            vertex mesh: 1 triangles, 3 vertices, 2 frames, 4 bytes per vertex
+            texture slots: 2
+
+            beep.wav
+            WAV sound: PCM (tag 1), 1 channel, 8000 Hz, 8 bits, 4000 bytes, 0.500 s
+            --- stderr
+            error: broken.psk: ActorX chunk header at byte 56: expected chunk "PNTS0000" data of 12 x 1000 bytes inside the file, 0 bytes left
+        "#]],
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn info_json_has_one_entry_per_file() {
+    let dir = fixture_dir("json");
+    run(
+        &dir,
+        &["--json", "Tri_A.3D", "beep.wav", "broken.psk"],
+        expect![[r#"
+        exit: 1
+        --- stdout
+        [
+          {
+            "bytes_per_vertex": 4,
+            "file": "Tri_A.3D",
+            "frames": 2,
+            "kind": "vertex-mesh",
+            "texture_slots": [
+              2
+            ],
+            "triangles": 1,
+            "vertices": 3
+          },
+          {
+            "bits_per_sample": 8,
+            "channels": 1,
+            "data_size": 4000,
+            "duration": 0.5,
+            "file": "beep.wav",
+            "format": "PCM",
+            "format_tag": 1,
+            "kind": "wav",
+            "sample_rate": 8000
+          },
+          {
+            "error": "ActorX chunk header at byte 56: expected chunk \"PNTS0000\" data of 12 x 1000 bytes inside the file, 0 bytes left",
+            "file": "broken.psk"
+          }
+        ]
+        --- stderr
+        error: broken.psk: ActorX chunk header at byte 56: expected chunk "PNTS0000" data of 12 x 1000 bytes inside the file, 0 bytes left
+    "#]],
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn info_without_files_is_a_usage_error() {
+    run(
+        &std::env::temp_dir(),
+        &[],
+        expect![[r#"
+        exit: 2
+        --- stdout
+        --- stderr
+        error: no files given (usage: unreal-ls info [--json] FILE...)
+    "#]],
+    );
+}
+
+#[test]
+fn info_on_the_corpus_texture_package() {
+    let corpus =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/packages/utx");
+    if !corpus.is_dir() {
+        println!("skipping: corpus not found at {}", corpus.display());
+        return;
+    }
+    run(
+        &corpus,
+        &["blender_t3d_Checkers.utx"],
+        expect![[r#"
+        exit: 0
+        --- stdout
+        blender_t3d_Checkers.utx
+        package version 69 (licensee 0), flags 0x00000001
+        names 30, imports 3, exports 10
+          path              class        size  detail
+          Palette0          Palette      1027  256 colours
+          Palette4          Palette      1027  256 colours
+          Palette2          Palette      1027  256 colours
+          Palette5          Palette      1027  256 colours
+          Palette6          Palette      1027  256 colours
+          checkers_abcd     Texture     87586  P8 256x256, 9 mips
+          checkers_circle   Texture     87586  P8 256x256, 9 mips
+          coordinates       Texture     87579  P8 256x256, 9 mips
+          rectangle_128x64  Texture     11103  P8 128x64, 8 mips
+          checkers_base     Texture    131393  P8 256x256, 9 mips, 7 DXT1 CompMips
+        --- stderr
+    "#]],
+    );
+}
