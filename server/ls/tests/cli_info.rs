@@ -1,5 +1,10 @@
 //! `unreal-ls info` run as a process: exit code, stdout and stderr, as snapshots.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::needless_raw_string_hashes,
+    clippy::needless_pass_by_value
+)]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
