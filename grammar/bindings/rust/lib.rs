@@ -123,6 +123,40 @@ mod tests {
         .assert_eq(&outline(text));
     }
 
+    /// Editors re-parse after every edit from the old tree; with the scanner's stack of open
+    /// blocks in play, that must give the same tree as a parse from scratch.
+    #[test]
+    fn incremental_reparse_equals_a_fresh_parse() {
+        let base = "Begin Map\nBegin Actor Name=A\n   Begin Brush\n      Begin PolyList\n         Begin Polygon\n            Vertex 1,2,3\n         End Polygon\n      End PolyList\n   End Brush\nEnd Actor\nBegin Actor Name=B\nEnd Actor\nEnd Map\n";
+        let line_starts: Vec<usize> =
+            std::iter::once(0).chain(base.match_indices('\n').map(|(i, _)| i + 1)).collect();
+        let insertions =
+            ["Begin Polygon\n", "End PolyList\n", "End Actor\n", "Begin Foo\n", "x=1\n"];
+        let mut mismatches = Vec::new();
+        for (row, &at) in line_starts.iter().enumerate() {
+            for inserted in insertions {
+                let edited = format!("{}{inserted}{}", &base[..at], &base[at..]);
+                let mut parser = Parser::new();
+                parser.set_language(&super::LANGUAGE.into()).expect("ABI supported");
+                let mut old = parser.parse(base, None).expect("tree");
+                old.edit(&tree_sitter::InputEdit {
+                    start_byte: at,
+                    old_end_byte: at,
+                    new_end_byte: at + inserted.len(),
+                    start_position: tree_sitter::Point::new(row, 0),
+                    old_end_position: tree_sitter::Point::new(row, 0),
+                    new_end_position: tree_sitter::Point::new(row + 1, 0),
+                });
+                let incremental = parser.parse(&edited, Some(&old)).expect("tree");
+                let fresh = parse(&edited);
+                if incremental.root_node().to_sexp() != fresh.root_node().to_sexp() {
+                    mismatches.push(format!("{inserted:?} at line {row}"));
+                }
+            }
+        }
+        assert!(mismatches.is_empty(), "incremental parse differs: {mismatches:?}");
+    }
+
     #[test]
     fn queries_compile_against_the_grammar() {
         let language = super::LANGUAGE.into();
