@@ -1,1 +1,601 @@
-//! Writers that build synthetic files from the format documents.
+//! Writers that build synthetic files from the format documents, so that every version
+//! branch and optional chunk is exercised without third-party files.
+
+/// The engine's compact index.
+pub fn compact(v: i32) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut a = v.unsigned_abs();
+    let mut b0 = (a & 0x3f) as u8;
+    if v < 0 {
+        b0 |= 0x80;
+    }
+    a >>= 6;
+    if a > 0 {
+        b0 |= 0x40;
+    }
+    out.push(b0);
+    while a > 0 {
+        let mut b = (a & 0x7f) as u8;
+        a >>= 7;
+        if a > 0 {
+            b |= 0x80;
+        }
+        out.push(b);
+    }
+    out
+}
+
+/// Bytes of one object, written knowing its absolute file offset (lazy arrays store
+/// absolute skip positions).
+pub struct Obj {
+    pub base: usize,
+    pub version: u16,
+    pub buf: Vec<u8>,
+}
+
+impl Obj {
+    pub fn u8(&mut self, v: u8) -> &mut Self {
+        self.buf.push(v);
+        self
+    }
+    pub fn u16(&mut self, v: u16) -> &mut Self {
+        self.buf.extend_from_slice(&v.to_le_bytes());
+        self
+    }
+    pub fn u32(&mut self, v: u32) -> &mut Self {
+        self.buf.extend_from_slice(&v.to_le_bytes());
+        self
+    }
+    pub fn i32(&mut self, v: i32) -> &mut Self {
+        self.buf.extend_from_slice(&v.to_le_bytes());
+        self
+    }
+    pub fn f32(&mut self, v: f32) -> &mut Self {
+        self.buf.extend_from_slice(&v.to_le_bytes());
+        self
+    }
+    pub fn bytes(&mut self, v: &[u8]) -> &mut Self {
+        self.buf.extend_from_slice(v);
+        self
+    }
+    pub fn index(&mut self, v: i32) -> &mut Self {
+        self.buf.extend(compact(v));
+        self
+    }
+    /// A lazy array of `count` items already encoded in `items`.
+    pub fn lazy(&mut self, count: usize, items: &[u8]) -> &mut Self {
+        let count_bytes = compact(count as i32);
+        if self.version >= 62 {
+            let end = self.base + self.buf.len() + 4 + count_bytes.len() + items.len();
+            self.i32(end as i32);
+        }
+        self.bytes(&count_bytes).bytes(items)
+    }
+    /// An `FString`: length with its NUL, then the bytes.
+    pub fn fstring(&mut self, s: &str) -> &mut Self {
+        self.index(s.len() as i32 + 1).bytes(s.as_bytes()).u8(0)
+    }
+}
+
+/// A property: name index, info byte, optional struct name, size, array index, value.
+pub struct Prop {
+    pub name: usize,
+    pub type_id: u8,
+    pub struct_name: Option<usize>,
+    pub array_index: u32,
+    pub bool_value: bool,
+    pub value: Vec<u8>,
+}
+
+pub fn write_props(o: &mut Obj, props: &[Prop], none: usize) {
+    for p in props {
+        o.index(p.name as i32);
+        let size = p.value.len();
+        let (code, extra): (u8, Vec<u8>) = match size {
+            _ if p.type_id == 3 => (0, Vec::new()),
+            1 => (0, Vec::new()),
+            2 => (1, Vec::new()),
+            4 => (2, Vec::new()),
+            12 => (3, Vec::new()),
+            16 => (4, Vec::new()),
+            n if n < 256 => (5, vec![n as u8]),
+            n if n < 65536 => (6, (n as u16).to_le_bytes().to_vec()),
+            n => (7, (n as u32).to_le_bytes().to_vec()),
+        };
+        let high = if p.type_id == 3 { p.bool_value } else { p.array_index != 0 };
+        o.u8(p.type_id | (code << 4) | if high { 0x80 } else { 0 });
+        if let Some(s) = p.struct_name {
+            o.index(s as i32);
+        }
+        o.bytes(&extra);
+        if p.type_id != 3 && p.array_index != 0 {
+            let i = p.array_index;
+            if i < 128 {
+                o.u8(i as u8);
+            } else if i < 16384 {
+                o.u8(0x80 | (i >> 8) as u8).u8(i as u8);
+            } else {
+                o.u8(0xc0 | (i >> 24) as u8).u8((i >> 16) as u8).u8((i >> 8) as u8).u8(i as u8);
+            }
+        }
+        if p.type_id != 3 {
+            o.bytes(&p.value);
+        }
+    }
+    o.index(none as i32);
+}
+
+type Body = Box<dyn Fn(&mut Obj, &PackageWriter)>;
+
+pub struct ExportSpec {
+    pub class: i32,
+    pub super_: i32,
+    pub outer: i32,
+    pub name: usize,
+    pub flags: u32,
+    pub body: Body,
+}
+
+pub struct PackageWriter {
+    pub version: u16,
+    pub licensee: u16,
+    pub names: Vec<String>,
+    pub imports: Vec<(usize, usize, i32, usize)>,
+    pub exports: Vec<ExportSpec>,
+}
+
+impl PackageWriter {
+    pub fn new(version: u16, licensee: u16) -> Self {
+        let mut w =
+            Self { version, licensee, names: Vec::new(), imports: Vec::new(), exports: Vec::new() };
+        w.name("None");
+        w
+    }
+
+    pub fn name(&mut self, s: &str) -> usize {
+        if let Some(i) = self.names.iter().position(|n| n == s) {
+            return i;
+        }
+        self.names.push(s.to_owned());
+        self.names.len() - 1
+    }
+
+    /// Imports `Package.Class` objects: returns the (negative) reference.
+    pub fn import(
+        &mut self,
+        class_package: &str,
+        class_name: &str,
+        outer: i32,
+        object_name: &str,
+    ) -> i32 {
+        let cp = self.name(class_package);
+        let cn = self.name(class_name);
+        let on = self.name(object_name);
+        self.imports.push((cp, cn, outer, on));
+        -(self.imports.len() as i32)
+    }
+
+    /// An import of a class from Engine (`Core.Package Engine`, then `Core.Class <name>`).
+    pub fn engine_class(&mut self, class: &str) -> i32 {
+        let engine = match self.imports.iter().position(|i| self.names[i.3] == "Engine") {
+            Some(i) => -(i as i32) - 1,
+            None => self.import("Core", "Package", 0, "Engine"),
+        };
+        self.import("Core", "Class", engine, class)
+    }
+
+    pub fn export(&mut self, class: i32, outer: i32, name: &str, flags: u32, body: Body) -> i32 {
+        let name = self.name(name);
+        self.exports.push(ExportSpec { class, super_: 0, outer, name, flags, body });
+        self.exports.len() as i32
+    }
+
+    pub fn none(&self) -> usize {
+        0
+    }
+
+    pub fn finish(&self) -> Vec<u8> {
+        let v = self.version;
+        let header_len = if v < 68 { 44 } else { 36 + 16 + 4 + 8 };
+        let mut out = vec![0u8; header_len];
+        let name_offset = out.len();
+        for n in &self.names {
+            if v < 64 {
+                out.extend_from_slice(n.as_bytes());
+                out.push(0);
+            } else {
+                out.extend(compact(n.len() as i32 + 1));
+                out.extend_from_slice(n.as_bytes());
+                out.push(0);
+            }
+            out.extend_from_slice(&0x0007_0010u32.to_le_bytes());
+        }
+        let import_offset = out.len();
+        for &(cp, cn, outer, on) in &self.imports {
+            out.extend(compact(cp as i32));
+            out.extend(compact(cn as i32));
+            out.extend_from_slice(&outer.to_le_bytes());
+            out.extend(compact(on as i32));
+        }
+        let heritage_offset = out.len();
+        if v < 68 {
+            out.extend_from_slice(&[0x11; 16]);
+        }
+        let mut placed = Vec::new();
+        for e in &self.exports {
+            let mut o = Obj { base: out.len(), version: v, buf: Vec::new() };
+            (e.body)(&mut o, self);
+            placed.push((out.len(), o.buf.len()));
+            out.extend_from_slice(&o.buf);
+        }
+        let export_offset = out.len();
+        for (e, &(offset, size)) in self.exports.iter().zip(&placed) {
+            out.extend(compact(e.class));
+            out.extend(compact(e.super_));
+            out.extend_from_slice(&e.outer.to_le_bytes());
+            out.extend(compact(e.name as i32));
+            out.extend_from_slice(&e.flags.to_le_bytes());
+            out.extend(compact(size as i32));
+            if size > 0 {
+                out.extend(compact(offset as i32));
+            }
+        }
+        let mut h = Vec::new();
+        h.extend_from_slice(&0x9E2A_83C1u32.to_le_bytes());
+        h.extend_from_slice(&v.to_le_bytes());
+        h.extend_from_slice(&self.licensee.to_le_bytes());
+        h.extend_from_slice(&1u32.to_le_bytes());
+        for (count, offset) in [
+            (self.names.len(), name_offset),
+            (self.exports.len(), export_offset),
+            (self.imports.len(), import_offset),
+        ] {
+            h.extend_from_slice(&(count as u32).to_le_bytes());
+            h.extend_from_slice(&(offset as u32).to_le_bytes());
+        }
+        if v < 68 {
+            h.extend_from_slice(&1u32.to_le_bytes());
+            h.extend_from_slice(&(heritage_offset as u32).to_le_bytes());
+        } else {
+            h.extend_from_slice(&[0x42; 16]);
+            h.extend_from_slice(&1u32.to_le_bytes());
+            h.extend_from_slice(&(self.exports.len() as u32).to_le_bytes());
+            h.extend_from_slice(&(self.names.len() as u32).to_le_bytes());
+        }
+        assert_eq!(h.len(), header_len);
+        out[..header_len].copy_from_slice(&h);
+        out
+    }
+}
+
+/// A minimal PCM WAV.
+pub fn wav(rate: u32, bits: u16, channels: u16, samples: usize) -> Vec<u8> {
+    let block = channels * bits / 8;
+    let data_len = samples * usize::from(block);
+    let mut w = Vec::new();
+    w.extend_from_slice(b"RIFF");
+    w.extend_from_slice(&(36 + data_len as u32).to_le_bytes());
+    w.extend_from_slice(b"WAVEfmt ");
+    w.extend_from_slice(&16u32.to_le_bytes());
+    w.extend_from_slice(&1u16.to_le_bytes());
+    w.extend_from_slice(&channels.to_le_bytes());
+    w.extend_from_slice(&rate.to_le_bytes());
+    w.extend_from_slice(&(rate * u32::from(block)).to_le_bytes());
+    w.extend_from_slice(&block.to_le_bytes());
+    w.extend_from_slice(&bits.to_le_bytes());
+    w.extend_from_slice(b"data");
+    w.extend_from_slice(&(data_len as u32).to_le_bytes());
+    w.extend(std::iter::repeat_n(0u8, data_len));
+    w
+}
+
+/// A `_d.3d` file and an `_a.3d` file; `deus_ex` writes 8 bytes per vertex.
+pub fn vertex_mesh(
+    tris: &[([u16; 3], u8)],
+    verts: u16,
+    frames: u16,
+    deus_ex: bool,
+) -> (Vec<u8>, Vec<u8>) {
+    let mut d = vec![0u8; 48];
+    d[0..2].copy_from_slice(&(tris.len() as u16).to_le_bytes());
+    d[2..4].copy_from_slice(&verts.to_le_bytes());
+    for (v, tex) in tris {
+        for i in v {
+            d.extend_from_slice(&i.to_le_bytes());
+        }
+        d.extend_from_slice(&[1, 0, 0, 0, 255, 0, 0, 255, *tex, 0]);
+    }
+    let per = if deus_ex { 8 } else { 4 };
+    let mut a = Vec::new();
+    a.extend_from_slice(&frames.to_le_bytes());
+    a.extend_from_slice(&(verts * per).to_le_bytes());
+    for f in 0..frames {
+        for v in 0..verts {
+            let p = [f32::from(v), f32::from(f), -1.0];
+            if deus_ex {
+                for c in p {
+                    a.extend_from_slice(&(c as i16).to_le_bytes());
+                }
+                a.extend_from_slice(&[0, 0]);
+            } else {
+                a.extend_from_slice(&unreal_formats::vertex_mesh::pack_vertex(p).to_le_bytes());
+            }
+        }
+    }
+    (d, a)
+}
+
+/// An ActorX chunk.
+pub fn chunk(out: &mut Vec<u8>, id: &str, type_flag: i32, record: usize, records: &[Vec<u8>]) {
+    let mut name = [0u8; 20];
+    name[..id.len()].copy_from_slice(id.as_bytes());
+    out.extend_from_slice(&name);
+    out.extend_from_slice(&type_flag.to_le_bytes());
+    out.extend_from_slice(&(record as i32).to_le_bytes());
+    out.extend_from_slice(&(records.len() as i32).to_le_bytes());
+    for r in records {
+        assert_eq!(r.len(), record, "{id}");
+        out.extend_from_slice(r);
+    }
+}
+
+fn fixed(s: &str, n: usize) -> Vec<u8> {
+    let mut v = s.as_bytes().to_vec();
+    v.resize(n, 0);
+    v
+}
+
+fn floats(fs: &[f32]) -> Vec<u8> {
+    fs.iter().flat_map(|f| f.to_le_bytes()).collect()
+}
+
+fn bone(name: &str, children: i32, parent: i32) -> Vec<u8> {
+    let mut b = fixed(name, 64);
+    b.extend_from_slice(&0u32.to_le_bytes());
+    b.extend_from_slice(&children.to_le_bytes());
+    b.extend_from_slice(&parent.to_le_bytes());
+    b.extend(floats(&[0.0, 0.0, 0.0, 1.0, 1.0, 2.0, 3.0, 1.0, 1.0, 1.0, 1.0]));
+    b
+}
+
+/// A PSK with a quad (4 points, 4 wedges, 2 faces), 2 bones, and every optional chunk:
+/// VTXNORMS, VERTEXCOLOR, EXTRAUVS0/1, MRPHINFO, MRPHDATA, an unknown chunk; `wide_faces`
+/// writes FACE3200. Wedge padding bytes hold junk, as real exporters leave them.
+pub fn psk(wide_faces: bool) -> Vec<u8> {
+    let mut out = Vec::new();
+    chunk(&mut out, "ACTRHEAD", 20_210_308, 0, &[]);
+    let pts: Vec<Vec<u8>> = (0..4).map(|i| floats(&[i as f32, 0.0, 1.0])).collect();
+    chunk(&mut out, "PNTS0000", 0, 12, &pts);
+    let wedges: Vec<Vec<u8>> = (0..4u16)
+        .map(|i| {
+            let mut w = i.to_le_bytes().to_vec();
+            w.extend_from_slice(&[0xCD, 0xAB]);
+            w.extend(floats(&[0.5, 0.25]));
+            w.extend_from_slice(&[0, 0, 0, 0]);
+            w
+        })
+        .collect();
+    chunk(&mut out, "VTXW0000", 0, 16, &wedges);
+    let faces: Vec<Vec<u8>> = [[0u32, 1, 2], [0, 2, 3]]
+        .iter()
+        .map(|f| {
+            let mut v = Vec::new();
+            for &i in f {
+                if wide_faces {
+                    v.extend_from_slice(&i.to_le_bytes());
+                } else {
+                    v.extend_from_slice(&(i as u16).to_le_bytes());
+                }
+            }
+            v.extend_from_slice(&[0, 0, 1, 0, 0, 0]);
+            v
+        })
+        .collect();
+    chunk(
+        &mut out,
+        if wide_faces { "FACE3200" } else { "FACE0000" },
+        0,
+        if wide_faces { 18 } else { 12 },
+        &faces,
+    );
+    let mut mat = fixed("Skin0", 64);
+    mat.extend_from_slice(&[0u8; 24]);
+    chunk(&mut out, "MATT0000", 0, 88, &[mat]);
+    chunk(&mut out, "REFSKELT", 0, 120, &[bone("root", 1, 0), bone("child", 0, 0)]);
+    let weights: Vec<Vec<u8>> = (0..4u32)
+        .map(|i| {
+            let mut w = floats(&[1.0]);
+            w.extend_from_slice(&i.to_le_bytes());
+            w.extend_from_slice(&(i % 2).to_le_bytes());
+            w
+        })
+        .collect();
+    chunk(&mut out, "RAWWEIGHTS", 0, 12, &weights);
+    chunk(
+        &mut out,
+        "VTXNORMS",
+        0,
+        12,
+        &(0..4).map(|_| floats(&[0.0, 0.0, 1.0])).collect::<Vec<_>>(),
+    );
+    chunk(&mut out, "VERTEXCOLOR", 0, 4, &(0..4).map(|_| vec![255, 0, 0, 255]).collect::<Vec<_>>());
+    for set in ["EXTRAUVS0", "EXTRAUVS1"] {
+        chunk(&mut out, set, 0, 8, &(0..4).map(|_| floats(&[0.0, 1.0])).collect::<Vec<_>>());
+    }
+    let mut info = fixed("Smile", 64);
+    info.extend_from_slice(&2i32.to_le_bytes());
+    chunk(&mut out, "MRPHINFO", 0, 68, &[info]);
+    let morph = |p: i32| {
+        let mut m = floats(&[0.0, 0.0, 1.0, 0.0, 0.0, 0.0]);
+        m.extend_from_slice(&p.to_le_bytes());
+        m
+    };
+    chunk(&mut out, "MRPHDATA", 0, 28, &[morph(0), morph(1)]);
+    chunk(&mut out, "SOMETHING", 0, 3, &[vec![1, 2, 3]]);
+    out
+}
+
+/// A PSA with 2 bones, two sequences (3 and 2 frames) and optional scale keys.
+pub fn psa(scale_keys: bool) -> Vec<u8> {
+    let mut out = Vec::new();
+    chunk(&mut out, "ANIMHEAD", 2, 0, &[]);
+    chunk(&mut out, "BONENAMES", 0, 120, &[bone("root", 1, 0), bone("child", 0, 0)]);
+    let seq = |name: &str, first: i32, frames: i32| {
+        let mut s = fixed(name, 64);
+        s.extend(fixed("None", 64));
+        for v in [2i32, 0, 0, 0] {
+            s.extend_from_slice(&v.to_le_bytes());
+        }
+        s.extend(floats(&[1.0, frames as f32, 30.0]));
+        for v in [0i32, first, frames] {
+            s.extend_from_slice(&v.to_le_bytes());
+        }
+        s
+    };
+    chunk(&mut out, "ANIMINFO", 0, 168, &[seq("Walk", 0, 3), seq("Idle", 3, 2)]);
+    let keys: Vec<Vec<u8>> =
+        (0..10).map(|_| floats(&[0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0])).collect();
+    chunk(&mut out, "ANIMKEYS", 0, 32, &keys);
+    if scale_keys {
+        chunk(
+            &mut out,
+            "SCALEKEYS",
+            0,
+            16,
+            &(0..10).map(|_| floats(&[1.0, 1.0, 1.0, 1.0])).collect::<Vec<_>>(),
+        );
+    }
+    out
+}
+
+fn cstr(out: &mut Vec<u8>, s: &str) {
+    out.extend_from_slice(s.as_bytes());
+    out.push(0);
+}
+
+/// An Ultimate 3D v1.0 file as its documentation lays it out: `frames` frame meshes of a
+/// textured quad with 2 LODs (so nMesh = frames * 2), two materials (the second one with an
+/// undocumented effect that readers skip), and `bones` bones with keys.
+pub fn u3d(frames: u16, bones: u16) -> Vec<u8> {
+    let lods = 2u16;
+    let meshes = if bones == 0 { frames * lods } else { lods };
+    let mut out = Vec::new();
+    out.extend_from_slice(b"U3DModelFile\0");
+    out.extend(floats(&[1.0]));
+    out.extend_from_slice(&meshes.to_le_bytes());
+    out.extend_from_slice(&1u16.to_le_bytes());
+    out.extend_from_slice(&u32::from(frames).to_le_bytes());
+    out.extend_from_slice(&lods.to_le_bytes());
+    out.extend_from_slice(&2u16.to_le_bytes());
+    out.extend_from_slice(&bones.to_le_bytes());
+    out.extend(floats(&[0.5, 0.0, 0.0, 0.0, 1.0]));
+    out.extend_from_slice(&[1, u8::from(bones == 0)]);
+    out.extend(floats(&[0.5])); // LOD level
+    out.extend(floats(&[10_000.0])); // LOD distance squared
+    for m in 0..meshes {
+        out.extend_from_slice(b"$U3D_MESH\0");
+        cstr(&mut out, &format!("Quad{m}"));
+        out.extend_from_slice(&(if bones == 0 { m / lods } else { 0 }).to_le_bytes());
+        out.extend(floats(&[if m % 2 == 0 { 1.0 } else { 0.5 }, 1.0]));
+        out.push(0);
+        let skinned = bones > 0;
+        let verts = 4u16;
+        out.extend_from_slice(&verts.to_le_bytes());
+        let mut dims = [0u16; 8];
+        dims[0] = 2;
+        dims[1] = 3;
+        for d in dims {
+            out.extend_from_slice(&d.to_le_bytes());
+        }
+        let sw: u16 = if skinned { 1 } else { 0 };
+        out.extend_from_slice(&sw.to_le_bytes());
+        out.push(if skinned { bones as u8 - 1 } else { 0 });
+        // One shadow-volume vertex and triangle, to exercise the skip.
+        out.extend_from_slice(&1u16.to_le_bytes());
+        out.extend_from_slice(&1u16.to_le_bytes());
+        let sv_floats = 6 + usize::from(sw) + usize::from(skinned);
+        out.extend(std::iter::repeat_n(0u8, sv_floats * 4));
+        out.extend_from_slice(&[0, 0, 0, 0, 0, 0]);
+        for i in 0..verts {
+            out.extend(floats(&[f32::from(i), 0.0, 0.0]));
+        }
+        out.extend(std::iter::repeat_n(0u8, usize::from(verts) * 2));
+        out.extend_from_slice(&[0, 1]);
+        for _ in 0..verts {
+            out.extend(floats(&[0.0, 1.0]));
+        }
+        for _ in 0..verts {
+            out.extend(floats(&[0.0, 1.0, 2.0]));
+        }
+        if skinned {
+            for _ in 0..verts {
+                out.extend(floats(&[0.75]));
+            }
+            for _ in 0..verts {
+                out.extend_from_slice(&[0, 1, 0, 0]);
+            }
+        }
+        out.extend_from_slice(&2u16.to_le_bytes());
+        out.push(1);
+        for t in [[0u16, 1, 2], [0, 2, 3]] {
+            for i in t {
+                out.extend_from_slice(&i.to_le_bytes());
+            }
+        }
+        out.extend_from_slice(&0u16.to_le_bytes());
+        out.extend_from_slice(&1u16.to_le_bytes());
+    }
+    for (i, name) in ["Stone", "Glow"].iter().enumerate() {
+        out.extend_from_slice(b"$U3D_MAT\0");
+        cstr(&mut out, name);
+        out.extend(floats(&[1.0; 17]));
+        out.extend_from_slice(&1u16.to_le_bytes());
+        out.extend(std::iter::repeat_n(0u8, 64));
+        out.push(0); // ExportResources
+        for stage in 0..8 {
+            if stage == 0 {
+                out.push(1);
+                out.extend_from_slice(&0u32.to_le_bytes());
+                cstr(&mut out, &format!("tex{i}"));
+                out.extend_from_slice(&256u16.to_le_bytes());
+                out.extend_from_slice(&128u16.to_le_bytes());
+                cstr(&mut out, &format!("textures\\{name}.bmp"));
+            } else {
+                out.push(0);
+            }
+        }
+        if i == 1 {
+            out.push(1); // EffectUsed: undocumented data follows up to the next chunk.
+            out.extend_from_slice(b"effect source that v1.0 does not describe");
+        } else {
+            out.push(0);
+        }
+    }
+    for b in 0..bones {
+        out.extend_from_slice(b"$U3D_BONE\0");
+        cstr(&mut out, &format!("Bone{b}"));
+        out.extend_from_slice(&(if b == 0 { u16::MAX } else { b - 1 }).to_le_bytes());
+        out.extend(floats(&[-1.0]));
+        out.push(1);
+        let attached: &[u16] = if b == 0 { &[0, 1] } else { &[] };
+        out.extend_from_slice(&(attached.len() as u16).to_le_bytes());
+        for m in attached {
+            out.extend_from_slice(&m.to_le_bytes());
+        }
+        for _ in attached {
+            out.extend(floats(&[
+                1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0,
+            ]));
+        }
+        for (count, size) in [(1u16, 16usize), (2, 16), (frames, 20)] {
+            out.extend_from_slice(&count.to_le_bytes());
+            out.extend_from_slice(&0u16.to_le_bytes());
+            for k in 0..count {
+                out.extend_from_slice(&k.to_le_bytes());
+                out.extend_from_slice(&0u16.to_le_bytes());
+                out.extend(std::iter::repeat_n(0u8, size - 4));
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,465 @@
+//! Files built by our own writers for every version branch and optional chunk, read back.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::pedantic)]
+
+mod common;
+
+use std::fmt::Write as _;
+
+use common::writers::{self, write_props, Obj, PackageWriter, Prop};
+use unreal_formats::package::{Package, PropertyValue, RF_HAS_STACK};
+use unreal_formats::psk::{Psa, Psk};
+use unreal_formats::u3d::U3d;
+use unreal_formats::vertex_mesh::VertexMesh;
+use unreal_formats::{summarize, Summary};
+
+fn prop(name: usize, type_id: u8, value: Vec<u8>) -> Prop {
+    Prop { name, type_id, struct_name: None, array_index: 0, bool_value: false, value }
+}
+
+/// A mip: lazy pixel array, then USize, VSize, UBits, VBits.
+fn mip(o: &mut Obj, w: u32, h: u32, bytes: usize) {
+    o.lazy(bytes, &vec![7u8; bytes]);
+    o.u32(w).u32(h).u8(w.trailing_zeros() as u8).u8(h.trailing_zeros() as u8);
+}
+
+/// A package of `version` holding one object of every kind this crate reads.
+fn build_package(version: u16, licensee: u16) -> Vec<u8> {
+    let mut w = PackageWriter::new(version, licensee);
+    let texture = w.engine_class("Texture");
+    let palette = w.engine_class("Palette");
+    let sound = w.engine_class("Sound");
+    let music = w.engine_class("Music");
+    let font = w.engine_class("Font");
+    let text = w.import("Core", "Class", 0, "TextBuffer");
+    let mesh = w.engine_class("Mesh");
+    let actor = w.engine_class("Actor");
+    let package = w.import("Core", "Class", 0, "Package");
+    let ue2 = version >= 100;
+
+    let skins = w.export(package, 0, "Skins", 0, Box::new(|o, w| write_props(o, &[], w.none())));
+    let pal = w.export(
+        palette,
+        skins,
+        "Pal",
+        0,
+        Box::new(|o, w| {
+            write_props(o, &[], w.none());
+            o.index(256);
+            for i in 0..=255u8 {
+                o.bytes(&[i, i, i, 17]);
+            }
+        }),
+    );
+    let names =
+        ["Format", "USize", "VSize", "Palette", "bHasComp", "CompFormat", "UClamp", "VClamp"];
+    for n in names {
+        w.name(n);
+    }
+    let version_has_comp = !ue2;
+    w.export(
+        texture,
+        skins,
+        "Wood",
+        0,
+        Box::new(move |o, w| {
+            let n = |s: &str| w.names.iter().position(|x| x == s).unwrap();
+            let mut props = vec![
+                prop(n("USize"), 2, 16u32.to_le_bytes().to_vec()),
+                prop(n("VSize"), 2, 8u32.to_le_bytes().to_vec()),
+                prop(n("Palette"), 5, writers::compact(pal)),
+            ];
+            if version_has_comp {
+                props.push(Prop { bool_value: true, ..prop(n("bHasComp"), 3, Vec::new()) });
+                props.push(prop(n("CompFormat"), 1, vec![3]));
+            }
+            write_props(o, &props, w.none());
+            o.index(2);
+            mip(o, 16, 8, 128);
+            mip(o, 8, 4, 32);
+            if version_has_comp {
+                o.index(1);
+                mip(o, 16, 8, 64); // DXT1: 4 x 2 blocks of 8 bytes
+            }
+        }),
+    );
+    w.export(
+        texture,
+        skins,
+        "Shiny",
+        0,
+        Box::new(move |o, w| {
+            let n = |s: &str| w.names.iter().position(|x| x == s).unwrap();
+            // RGBA8 is 5 in both generations; DXT5 is 7 in UE1 (469) and 8 in UE2.
+            let dxt5 = if ue2 { 8 } else { 7 };
+            write_props(o, &[prop(n("Format"), 1, vec![dxt5])], w.none());
+            o.index(1);
+            mip(o, 8, 8, 64);
+        }),
+    );
+    w.export(
+        sound,
+        0,
+        "Beep",
+        0,
+        Box::new(|o, w| {
+            write_props(o, &[], w.none());
+            let wav = writers::wav(11025, 8, 1, 1103);
+            o.index(w.names.iter().position(|x| x == "WAV").unwrap() as i32);
+            o.lazy(wav.len(), &wav);
+        }),
+    );
+    w.name("WAV");
+    w.name("IT");
+    w.export(
+        music,
+        0,
+        "Song",
+        0,
+        Box::new(|o, w| {
+            write_props(o, &[], w.none());
+            o.index(w.names.iter().position(|x| x == "IT").unwrap() as i32);
+            o.lazy(4, b"IMPM");
+        }),
+    );
+    if !ue2 && version > 63 {
+        w.export(
+            font,
+            0,
+            "Small",
+            0,
+            Box::new(move |o, w| {
+                write_props(o, &[], w.none());
+                o.index(1).index(pal); // one page; its texture reference
+                o.index(2);
+                for c in 0..2 {
+                    o.i32(c * 8).i32(0).i32(8).i32(8);
+                }
+                o.i32(256);
+            }),
+        );
+    }
+    let class = w.export(0, 0, "MyActor", 0, Box::new(|_, _| {}));
+    w.exports.last_mut().unwrap().super_ = actor;
+    w.export(
+        text,
+        class,
+        "ScriptText",
+        0,
+        Box::new(|o, w| {
+            write_props(o, &[], w.none());
+            o.u32(0).u32(0).fstring("class MyActor extends Actor;\r\n");
+        }),
+    );
+    // An object saved with its script state, and one property of every type.
+    for n in [
+        "Health", "Speed", "bHidden", "Tag", "Label", "Old", "Location", "Rotation", "Pad",
+        "Extra", "Vector", "Team",
+    ] {
+        w.name(n);
+    }
+    w.export(
+        actor,
+        0,
+        "MyActor0",
+        RF_HAS_STACK,
+        Box::new(move |o, w| {
+            let n = |s: &str| w.names.iter().position(|x| x == s).unwrap();
+            o.index(class).index(0).bytes(&[0; 8]).u32(0).index(12); // state frame with Node
+            let vec3: Vec<u8> = [1.0f32, 2.0, 3.0].iter().flat_map(|f| f.to_le_bytes()).collect();
+            let rot: Vec<u8> = [1i32, 2, 3].iter().flat_map(|f| f.to_le_bytes()).collect();
+            let mut label = writers::compact(6);
+            label.extend_from_slice(b"hello\0");
+            let props = vec![
+                prop(n("Team"), 1, vec![3]),
+                prop(n("Health"), 2, 100i32.to_le_bytes().to_vec()),
+                Prop { array_index: 300, ..prop(n("Health"), 2, 5i32.to_le_bytes().to_vec()) },
+                Prop { array_index: 70_000, ..prop(n("Health"), 2, 6i32.to_le_bytes().to_vec()) },
+                prop(n("Speed"), 4, 1.5f32.to_le_bytes().to_vec()),
+                Prop { bool_value: true, ..prop(n("bHidden"), 3, Vec::new()) },
+                prop(n("Tag"), 6, writers::compact(n("Team") as i32)),
+                prop(n("Label"), 13, label),
+                prop(n("Old"), 7, b"fixed\0\0\0".to_vec()),
+                Prop { struct_name: Some(n("Vector")), ..prop(n("Location"), 10, vec3) },
+                prop(n("Rotation"), 12, rot),
+                prop(n("Pad"), 9, vec![0; 300]),
+            ];
+            write_props(o, &props, w.none());
+        }),
+    );
+    if !ue2 {
+        w.export(mesh, 0, "Tri", 0, Box::new(move |o, w| write_mesh(o, w, version)));
+    }
+    w.finish()
+}
+
+/// A UE1 Mesh: UPrimitive bounds, then the UMesh fields the reader walks.
+fn write_mesh(o: &mut Obj, w: &PackageWriter, version: u16) {
+    write_props(o, &[], w.none());
+    let sphere = if version > 61 { 16 } else { 12 };
+    o.bytes(&[0; 25]).bytes(&vec![0; sphere]);
+    let (verts, frames) = (3usize, 2usize);
+    o.lazy(verts * frames, &vec![0; verts * frames * 4]);
+    o.lazy(1, &[0; 20]);
+    o.index(1); // one sequence
+    o.index(w.names.iter().position(|x| x == "Team").unwrap() as i32)
+        .index(0)
+        .i32(0)
+        .i32(2)
+        .index(0)
+        .f32(10.0);
+    o.lazy(3, &[0; 24]);
+    o.bytes(&[0; 25]).bytes(&vec![0; sphere]);
+    o.lazy(1, &[0; 4]);
+    o.index(1).index(0); // textures
+    o.index(0).index(0); // bounding boxes, spheres
+    o.i32(verts as i32).i32(frames as i32);
+}
+
+fn describe_package(bytes: &[u8]) -> String {
+    let p = Package::parse_named(bytes, "Synth").unwrap();
+    let mut s = format!(
+        "v{} licensee {}: {} names, {} imports, {} exports\n",
+        p.header.version,
+        p.header.licensee,
+        p.names.len(),
+        p.imports.len(),
+        p.exports.len()
+    );
+    for o in p.objects() {
+        let detail = match o.class {
+            "Texture" => {
+                let t = p.read_texture(o.export).unwrap();
+                let mips: Vec<String> = t
+                    .mips
+                    .iter()
+                    .map(|m| format!("{}x{}:{}", m.width, m.height, m.data.len()))
+                    .collect();
+                let comp: Vec<String> = t
+                    .comp_mips
+                    .iter()
+                    .map(|m| format!("{}x{}:{}", m.width, m.height, m.data.len()))
+                    .collect();
+                format!(
+                    "{} {}x{} mips [{}] comp {:?} [{}] palette {}",
+                    t.format.name(),
+                    t.width,
+                    t.height,
+                    mips.join(" "),
+                    t.comp_format.map(|f| f.name()),
+                    comp.join(" "),
+                    t.palette.map_or(String::new(), |r| p.ref_path(r))
+                )
+            }
+            "Palette" => {
+                let pal = p.read_palette(o.export).unwrap();
+                format!("{} colours, colour 255 = {:?}", pal.colors.len(), pal.colors[255])
+            }
+            "Sound" | "Music" => {
+                let snd = p.read_sound(o.export).unwrap();
+                let wav = snd
+                    .wav
+                    .map(|w| w.map(|w| (w.sample_rate, w.bits_per_sample, w.data_size)).unwrap());
+                format!("{} {} bytes wav {wav:?}", snd.format, snd.data.len())
+            }
+            "Font" => {
+                let f = p.read_font(o.export).unwrap();
+                format!(
+                    "{} pages, {} characters on page 0",
+                    f.pages.len(),
+                    f.pages[0].characters.len()
+                )
+            }
+            "TextBuffer" => format!("{:?}", p.read_text_buffer(o.export).unwrap().text),
+            "Class" => format!("{:?}", p.read_class(o.export).unwrap()),
+            "Mesh" => {
+                let m = p.read_mesh(o.export).unwrap();
+                format!(
+                    "{} tris, {} verts, {} frames, seqs {:?}",
+                    m.triangles,
+                    m.vertices,
+                    m.frames,
+                    m.sequences.iter().map(|s| &s.name).collect::<Vec<_>>()
+                )
+            }
+            _ => {
+                let h = p.read_object_header(o.export).unwrap();
+                let props: Vec<String> = h
+                    .properties
+                    .iter()
+                    .map(|pr| {
+                        let v = match &pr.value {
+                            PropertyValue::Raw { type_id, bytes } => {
+                                format!("raw type {type_id} {} bytes", bytes.len())
+                            }
+                            other => format!("{other:?}"),
+                        };
+                        format!(
+                            "{}[{}]{}={v}",
+                            pr.name,
+                            pr.array_index,
+                            pr.struct_name
+                                .as_deref()
+                                .map(|s| format!(" ({s})"))
+                                .unwrap_or_default()
+                        )
+                    })
+                    .collect();
+                format!(
+                    "state {:?} props {}",
+                    h.state_frame.map(|f| (f.node, f.offset)),
+                    props.join(", ")
+                )
+            }
+        };
+        writeln!(s, "  {} [{}] {}", o.path, o.class, detail).unwrap();
+    }
+    // Lookups: qualified, relative, any case.
+    for path in ["Synth.Skins.Wood", "skins.wood", "SKINS.PAL", "Wood", "MyActor.ScriptText"] {
+        writeln!(s, "  find {path:?} -> {:?}", p.find(path).map(|e| p.export_path(e))).unwrap();
+    }
+    s
+}
+
+#[test]
+fn packages_of_every_version_read_back() {
+    let mut out = String::new();
+    for (version, licensee) in
+        [(61, 0), (62, 0), (63, 0), (64, 0), (66, 0), (68, 0), (69, 0), (128, 29)]
+    {
+        writeln!(out, "== version {version}").unwrap();
+        out.push_str(&describe_package(&build_package(version, licensee)));
+    }
+    expect_test::expect_file!["snapshots/synthetic_packages.txt"].assert_eq(&out);
+}
+
+#[test]
+fn vertex_meshes_standard_and_deus_ex() {
+    let tris = [([0u16, 1, 2], 0u8), ([2, 1, 3], 2)];
+    let (d, a) = writers::vertex_mesh(&tris, 4, 3, false);
+    let m = VertexMesh::parse(&d, &a).unwrap();
+    assert_eq!(
+        (m.data.triangles.len(), m.data.vertices, m.aniv.frames, m.bytes_per_vertex),
+        (2, 4, 3, 4)
+    );
+    assert_eq!(m.data.texture_slots(), vec![0, 2]);
+    assert_eq!(m.frame(2).unwrap()[3], [3.0, 2.0, -1.0]);
+
+    let (d, a) = writers::vertex_mesh(&tris, 4, 3, true);
+    let m = VertexMesh::parse(&d, &a).unwrap();
+    assert_eq!(m.bytes_per_vertex, 8);
+    assert_eq!(m.frame(1).unwrap()[2], [2.0, 1.0, -1.0]);
+
+    // Sizes must match exactly, indices must be in range.
+    let err = |d: &[u8], a: &[u8]| VertexMesh::parse(d, a).unwrap_err().to_string();
+    let (mut d2, a2) = writers::vertex_mesh(&tris, 4, 3, false);
+    d2.push(0);
+    expect_test::expect!["vertex mesh data file at byte 0: expected a file of 48 + 16 x 2 triangles = 80 bytes, found 81 bytes"].assert_eq(&err(&d2, &a2));
+    let (d3, mut a3) = writers::vertex_mesh(&tris, 4, 3, false);
+    a3.pop();
+    expect_test::expect!["vertex mesh animation file at byte 0: expected a file of 4 + 3 frames x 16 bytes = 52 bytes, found 51 bytes"].assert_eq(&err(&d3, &a3));
+    let (d4, a4) = writers::vertex_mesh(&[([0, 1, 9], 0)], 4, 1, false);
+    expect_test::expect![
+        "vertex mesh triangle 0 at byte 48: expected vertex indices below NumVertices 4, found 9"
+    ]
+    .assert_eq(&err(&d4, &a4));
+    let (d5, _) = writers::vertex_mesh(&tris, 4, 1, false);
+    let (_, a5) = writers::vertex_mesh(&tris, 5, 1, false);
+    expect_test::expect!["vertex mesh animation header at byte 2: expected FrameSize = NumVertices x 4 (or x 8 for Deus Ex) = 16 or 32, found 20"].assert_eq(&err(&d5, &a5));
+}
+
+#[test]
+fn psk_with_every_optional_chunk() {
+    for wide in [false, true] {
+        let psk = Psk::parse(&writers::psk(wide)).unwrap();
+        assert_eq!(
+            (
+                psk.points.len(),
+                psk.wedges.len(),
+                psk.faces.len(),
+                psk.materials.len(),
+                psk.bones.len(),
+                psk.weights.len()
+            ),
+            (4, 4, 2, 1, 2, 4)
+        );
+        assert_eq!(psk.wedges[3].point, 3, "padding bytes after the point index are masked");
+        assert_eq!(
+            (
+                psk.normals,
+                psk.vertex_colors,
+                psk.extra_uvs.clone(),
+                psk.morphs.len(),
+                psk.morph_data
+            ),
+            (4, 4, vec![4, 4], 1, 2)
+        );
+        assert_eq!(psk.unknown_chunks, vec!["SOMETHING".to_owned()]);
+        assert_eq!(psk.faces[1].wedges, [0, 2, 3]);
+    }
+    let Summary::Psk(s) = summarize(&writers::psk(false), "quad.psk").unwrap() else { panic!() };
+    expect_test::expect![[r#"
+        PskSummary {
+            points: 4,
+            wedges: 4,
+            faces: 2,
+            materials: 1,
+            bones: 2,
+            weights: 4,
+            normals: 4,
+            vertex_colors: 4,
+            extra_uvs: 2,
+            morphs: 1,
+            material_names: [
+                "Skin0",
+            ],
+            unknown_chunks: [
+                "SOMETHING",
+            ],
+        }
+    "#]]
+    .assert_debug_eq(&s);
+}
+
+#[test]
+fn psa_with_and_without_scale_keys() {
+    for scale in [false, true] {
+        let psa = Psa::parse(&writers::psa(scale)).unwrap();
+        assert_eq!((psa.bones.len(), psa.sequences.len(), psa.keys), (2, 2, 10));
+        assert_eq!(psa.scale_keys, scale.then_some(10));
+        assert_eq!(
+            (psa.sequences[1].name.as_str(), psa.sequences[1].frames, psa.sequences[1].rate),
+            ("Idle", 2, 30.0)
+        );
+    }
+    let mut bad = writers::psa(false);
+    // Drop one key: the key count no longer matches bones x frames.
+    let n = bad.len();
+    bad.truncate(n - 32);
+    let keys_count_at = n - 32 * 10 - 4;
+    bad[keys_count_at..keys_count_at + 4].copy_from_slice(&9i32.to_le_bytes());
+    expect_test::expect![
+        "ANIMKEYS chunk at byte 672: expected 2 bones x the sequences' frames = 10 keys, found 9"
+    ]
+    .assert_eq(&Psa::parse(&bad).unwrap_err().to_string());
+}
+
+#[test]
+fn u3d_frame_and_skeletal_models() {
+    let m = U3d::parse(&writers::u3d(3, 0)).unwrap();
+    assert_eq!((m.meshes.len(), m.materials.len(), m.bones.len(), m.header.frames), (6, 2, 0, 3));
+    assert_eq!(m.materials[0].textures[0].file, "textures\\Stone.bmp");
+    assert!(m.materials[1].skipped_undocumented);
+    let s = U3d::parse(&writers::u3d(4, 3)).unwrap();
+    assert_eq!((s.meshes.len(), s.bones.len()), (2, 3));
+    assert_eq!(s.bones[2].parent, Some(1));
+    assert_eq!((s.bones[0].meshes.clone(), s.bones[0].rotation_keys), (vec![0, 1], 4));
+    let text = summarize(&writers::u3d(4, 3), "model.u3d").unwrap().to_string();
+    expect_test::expect![[r#"
+        Ultimate 3D model: 2 meshes (4 triangles, 8 vertices), 2 materials, 3 bones, 4 frames, 2 LODs
+        textures: textures\Stone.bmp, textures\Glow.bmp
+    "#]]
+    .assert_eq(&text);
+    let mut trailing = writers::u3d(1, 2);
+    trailing.push(0);
+    assert!(U3d::parse(&trailing).is_err());
+}
