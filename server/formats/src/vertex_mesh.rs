@@ -153,7 +153,8 @@ impl<'a> VertexMesh<'a> {
     /// The vertices of one frame, in model units.
     pub fn frame(&self, index: usize) -> Option<Vec<[f32; 3]>> {
         let fs = usize::from(self.aniv.frame_size);
-        let bytes = self.aniv.data.get(index * fs..(index + 1) * fs)?;
+        let start = index.checked_mul(fs)?;
+        let bytes = self.aniv.data.get(start..start.checked_add(fs)?)?;
         Some(
             bytes
                 .chunks_exact(self.bytes_per_vertex)

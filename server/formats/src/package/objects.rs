@@ -343,7 +343,11 @@ impl<'a> Package<'a> {
         let start = r.pos();
         let bytes_per_vertex = match skip {
             Some(skip) if verts > 0 => {
-                let span = skip - start;
+                let span = skip.checked_sub(start).ok_or_else(|| {
+                    r.error(format!(
+                        "a Verts skip offset after the array start {start}, found {skip}"
+                    ))
+                })?;
                 if span % verts != 0 || !(span / verts == 4 || span / verts == 8) {
                     return Err(r.error(format!(
                         "Verts of 4 or 8 bytes each ({verts} vertices), the skip offset leaves {span} bytes"

@@ -41,3 +41,88 @@ pub fn corpus_files(exts: &[&str]) -> Vec<(String, Vec<u8>)> {
     out.sort_by(|a, b| a.0.cmp(&b.0));
     out
 }
+
+/// Runs every reader over `bytes` (all of them, whatever the file claims to be), so that a
+/// panic anywhere shows up. Results are ignored: only the absence of panics matters here.
+pub fn exercise_all_readers(bytes: &[u8], name: &str) {
+    use unreal_formats::{image, psk, u3d, vertex_mesh, wav, Package};
+    let _ = unreal_formats::detect(bytes, name);
+    let _ = unreal_formats::summarize(bytes, name);
+    if let Ok(p) = Package::parse(bytes) {
+        for o in p.objects() {
+            let i = o.export;
+            let _ = p.read_object_header(i);
+            let _ = p.read_texture(i);
+            let _ = p.read_palette(i);
+            let _ = p.read_sound(i);
+            let _ = p.read_font(i);
+            let _ = p.read_text_buffer(i);
+            let _ = p.read_class(i);
+            let _ = p.read_mesh(i);
+            let _ = p.read_animation(i);
+            let _ = p.find(&o.path);
+        }
+    }
+    for ext in ["pcx", "bmp", "tga", "dds", "png"] {
+        let _ = image::ImageInfo::parse(bytes, ext);
+    }
+    let _ = wav::Wav::parse(bytes);
+    let _ = psk::Psk::parse(bytes);
+    let _ = psk::Psa::parse(bytes);
+    let _ = u3d::U3d::parse(bytes);
+    let _ = vertex_mesh::DataFile::parse(bytes);
+    let _ = vertex_mesh::AnivFile::parse(bytes);
+    let _ = vertex_mesh::VertexMesh::parse(bytes, bytes);
+}
+
+/// A small deterministic generator (xorshift64*), so that every run mutates the same way.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    pub fn below(&mut self, n: usize) -> usize {
+        if n == 0 {
+            0
+        } else {
+            (self.next() % n as u64) as usize
+        }
+    }
+}
+
+/// Truncations at `cuts` offsets (the first 256 bytes densely, then spread out) and `flips`
+/// copies with a few bytes overwritten by boundary values or random bytes.
+pub fn mutations(bytes: &[u8], seed: u64, cuts: usize, flips: usize) -> Vec<Vec<u8>> {
+    let mut rng = Rng(seed | 1);
+    let mut out = Vec::new();
+    let len = bytes.len();
+    for i in 0..cuts {
+        let cut = if i < cuts / 2 { (i * 7).min(len) } else { rng.below(len + 1) };
+        out.push(bytes[..cut].to_vec());
+    }
+    for _ in 0..flips {
+        let mut m = bytes.to_vec();
+        if m.is_empty() {
+            break;
+        }
+        let n = 1 + rng.below(4);
+        for _ in 0..n {
+            // Headers and tables sit near the start: aim half the flips there.
+            let pos =
+                if rng.below(2) == 0 { rng.below(m.len().min(512)) } else { rng.below(m.len()) };
+            m[pos] = match rng.below(5) {
+                0 => 0xff,
+                1 => 0x00,
+                2 => 0x7f,
+                3 => 0x80,
+                _ => rng.next() as u8,
+            };
+        }
+        out.push(m);
+    }
+    out
+}

@@ -1,0 +1,61 @@
+//! A bounded mutation pass that runs with the normal tests (stable Rust, fixed seed): real
+//! corpus files and our synthetic files, truncated at many offsets and with bytes flipped,
+//! through every reader. Any panic fails the test and names the input.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::pedantic)]
+
+mod common;
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use common::writers;
+
+fn run(label: &str, bytes: &[u8], seed: u64, cuts: usize, flips: usize) -> usize {
+    let cases = common::mutations(bytes, seed, cuts, flips);
+    for (i, case) in cases.iter().enumerate() {
+        let outcome = catch_unwind(AssertUnwindSafe(|| common::exercise_all_readers(case, label)));
+        if let Err(panic) = outcome {
+            let path = std::env::temp_dir()
+                .join(format!("unreal-formats-panic-{}.bin", label.replace('/', "_")));
+            let _ = std::fs::write(&path, case);
+            eprintln!(
+                "reader panicked on mutation {i} of {label} (seed {seed}); input saved to {}",
+                path.display()
+            );
+            std::panic::resume_unwind(panic);
+        }
+    }
+    cases.len()
+}
+
+#[test]
+fn synthetic_files_survive_mutation() {
+    let mut files: Vec<(String, Vec<u8>)> = vec![
+        ("quad.psk".into(), writers::psk(false)),
+        ("quad32.psk".into(), writers::psk(true)),
+        ("walk.psa".into(), writers::psa(true)),
+        ("frames.u3d".into(), writers::u3d(2, 0)),
+        ("skinned.u3d".into(), writers::u3d(2, 2)),
+        ("beep.wav".into(), writers::wav(8000, 16, 2, 50)),
+    ];
+    let (d, a) = writers::vertex_mesh(&[([0, 1, 2], 0)], 3, 2, true);
+    files.push(("dx_d.3d".into(), d));
+    files.push(("dx_a.3d".into(), a));
+    let mut total = 0;
+    for (i, (name, bytes)) in files.iter().enumerate() {
+        total += run(name, bytes, 0x5eed + i as u64, 200, 400);
+    }
+    println!("{total} mutated synthetic inputs, no panic");
+}
+
+#[test]
+fn corpus_files_survive_mutation() {
+    let files =
+        common::corpus_files(&["u", "utx", "unr", "umx", "psk", "psa", "3d", "bmp", "png", "wav"]);
+    let mut total = 0;
+    for (i, (path, bytes)) in files.iter().enumerate() {
+        // Large packages cost more per input: fewer, still spread over the whole file.
+        let (cuts, flips) = if bytes.len() > 200_000 { (20, 30) } else { (40, 60) };
+        total += run(path, bytes, 0xC0FFEE + i as u64, cuts, flips);
+    }
+    println!("{total} mutated corpus inputs, no panic");
+}
