@@ -256,7 +256,8 @@ def defects():
 
     line = w.polygon(quad, flags=0x20000000)
     w.note(line, "`t3d-unknown-poly-flag`: `Flags=536870912` is bit 0x20000000, which UE1 "
-           "does not define (it is Mirrored in UE2).")
+           "does not define (it is Mirrored in UE2). Reported with `--engine ue1`: nothing in "
+           "this map tells `auto` which generation it targets.")
 
     line = w.polygon(quad, flags=0x02000000)
     w.note(line, "`t3d-editor-poly-flag`: `Flags=33554432` is 0x02000000 (Selected), an "
