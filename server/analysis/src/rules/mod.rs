@@ -11,9 +11,11 @@ pub mod t3d_malformed_number;
 pub mod t3d_nesting_too_deep;
 pub mod t3d_non_convex_polygon;
 pub mod t3d_non_planar_polygon;
+pub mod t3d_not_t3d;
 pub mod t3d_normal_mismatch;
 pub mod t3d_origin_off_plane;
 pub mod t3d_polygon_outside_polylist;
+pub mod t3d_stray_line;
 pub mod t3d_too_few_vertices;
 pub mod t3d_too_many_vertices;
 pub mod t3d_unbalanced_block;
@@ -58,9 +60,11 @@ macro_rules! t3d_rules {
 }
 
 t3d_rules![
+    t3d_not_t3d,
     t3d_unbalanced_block,
     t3d_nesting_too_deep,
     t3d_malformed_number,
+    t3d_stray_line,
     t3d_unknown_polygon_line,
     t3d_polygon_outside_polylist,
     t3d_too_few_vertices,

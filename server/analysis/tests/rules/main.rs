@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use unreal_analysis::line_index::ColumnUnit;
 use unreal_analysis::lint::{lint_file, FileKind, LintOptions};
-use unreal_analysis::rules::all_rules;
+use unreal_analysis::rules::T3D_RULES;
 use unreal_analysis::{Diagnostic, EngineSetting, LineIndex};
 
 fn fixtures_dir() -> PathBuf {
@@ -69,7 +69,7 @@ fn options_for(path: &Path) -> LintOptions {
     } else {
         EngineSetting::Auto
     };
-    LintOptions { engine }
+    LintOptions { engine, ..LintOptions::default() }
 }
 
 #[test]
@@ -88,7 +88,8 @@ fn fixtures_match_their_snapshots() {
         ));
         expect_test::expect_file![expected].assert_eq(&render(&linted.text, &linted.diagnostics));
     }
-    let missing: Vec<_> = all_rules().map(|r| r.code).filter(|c| !codes_seen.contains(c)).collect();
+    let missing: Vec<_> =
+        T3D_RULES.iter().map(|r| r.meta.code).filter(|c| !codes_seen.contains(c)).collect();
     assert!(missing.is_empty(), "rules never shown firing by a fixture: {missing:?}");
 }
 

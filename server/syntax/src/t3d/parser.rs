@@ -126,6 +126,7 @@ impl<'t> Parser<'t> {
             return;
         }
         if kind_len == 0 {
+            // Without a kind there is nothing for an `End` to match: keep the line, open nothing.
             self.errors.push(SyntaxError {
                 kind: SyntaxErrorKind::MissingBlockKind,
                 span,
@@ -134,6 +135,8 @@ impl<'t> Parser<'t> {
                     .to_owned(),
                 related: Vec::new(),
             });
+            self.attach(Item::Unknown(span));
+            return;
         }
         let kind = BlockKind::from_name(kind_span.text(self.text));
         let attributes = self.attributes(&rest[kind_len..], kind_start + kind_len);
@@ -232,6 +235,7 @@ impl<'t> Parser<'t> {
                     open.kind_span.text(self.text),
                     open.kind_span.text(self.text),
                 ),
+                None if end_kind.is_empty() => "`End` has no block to close".to_owned(),
                 None => format!("`End {end_kind}` has no matching `Begin {end_kind}`"),
             };
             let related = self

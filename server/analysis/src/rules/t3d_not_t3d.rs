@@ -1,0 +1,31 @@
+//! `t3d-not-t3d`: a file checked as T3D (by its `.t3d` extension) that holds no `Begin`
+//! block at all: empty, binary, or some other text. UnrealEd imports nothing from it.
+
+use super::{RuleMeta, T3dContext};
+use crate::{Diagnostic, Severity};
+
+pub static RULE: RuleMeta = RuleMeta {
+    code: "t3d-not-t3d",
+    severity: Severity::Error,
+    summary: "the file holds no T3D block",
+};
+
+pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
+    if !ctx.blocks.is_empty() || !ctx.parse.errors.is_empty() {
+        return;
+    }
+    let first_line = ctx.parse.file.items.first().map(unreal_syntax::t3d::Item::span);
+    let message = if ctx.text.trim().is_empty() {
+        "the file is empty: expected a T3D export starting with `Begin Map`, `Begin Actor` or `Begin PolyList`"
+            .to_owned()
+    } else if ctx.text.contains('\0') {
+        "the file is binary, not T3D text: expected a T3D export starting with `Begin Map`, `Begin Actor` or `Begin PolyList`".to_owned()
+    } else {
+        "no `Begin` block in the file: expected a T3D export starting with `Begin Map`, `Begin Actor` or `Begin PolyList`".to_owned()
+    };
+    let span = first_line.map_or(unreal_syntax::Span::empty_at(0), |s| {
+        let end = ctx.text[s.range()].find('\0').map_or(s.end, |i| s.start + i as u32);
+        unreal_syntax::Span::new(s.start, end.min(s.start + 200))
+    });
+    out.push(RULE.diagnostic(span, message));
+}
