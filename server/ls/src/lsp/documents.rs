@@ -18,6 +18,8 @@ use super::settings::Settings;
 
 #[derive(Debug)]
 pub struct Document {
+    /// Tells apart two openings of the same URI (the version restarts with each).
+    pub id: u64,
     pub rope: Rope,
     pub version: i32,
     pub language_id: String,
@@ -56,7 +58,7 @@ pub enum EditProblem {
 
 impl Document {
     pub fn new(text: &str, version: i32, language_id: String) -> Self {
-        Self { rope: Rope::from_str(text), version, language_id, published: Arc::default() }
+        Self { id: 0, rope: Rope::from_str(text), version, language_id, published: Arc::default() }
     }
 
     /// Applies one `didChange` content change. Positions outside the document are clamped
@@ -87,6 +89,7 @@ impl Document {
 #[derive(Clone, Debug)]
 pub struct DocumentSnapshot {
     pub uri: Uri,
+    pub document_id: u64,
     pub rope: Rope,
     pub version: i32,
     pub language_id: String,
@@ -148,11 +151,19 @@ impl DocumentSnapshot {
 #[derive(Debug, Default)]
 pub struct Documents {
     map: HashMap<Uri, Document>,
+    opened: u64,
 }
 
 impl Documents {
-    pub fn open(&mut self, uri: Uri, document: Document) {
+    pub fn open(&mut self, uri: Uri, mut document: Document) {
+        self.opened += 1;
+        document.id = self.opened;
         self.map.insert(uri, document);
+    }
+
+    /// The open document `uri` if it is still the opening `id` at `version`.
+    pub fn get_mut_at(&mut self, uri: &Uri, id: u64, version: i32) -> Option<&mut Document> {
+        self.map.get_mut(uri).filter(|d| d.id == id && d.version == version)
     }
 
     pub fn close(&mut self, uri: &Uri) -> Option<Document> {
@@ -175,6 +186,7 @@ impl Documents {
         let document = self.map.get(uri)?;
         Some(DocumentSnapshot {
             uri: uri.clone(),
+            document_id: document.id,
             rope: document.rope.clone(),
             version: document.version,
             language_id: document.language_id.clone(),

@@ -6,11 +6,13 @@
 //! - [`position`]: the one place where LSP positions meet byte offsets;
 //! - [`settings`]: `unrealLs.*` settings from `initializationOptions` and the client;
 //! - [`scheduler`]: debounced diagnostics, computed off the async threads;
-//! - [`features`]: one file per LSP feature, each a plain function over a snapshot.
+//! - [`features`]: one file per LSP feature, each a plain function over a snapshot;
+//! - [`guard`]: turns a panic in any handler into an error response.
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
 pub mod documents;
 pub mod features;
+pub mod guard;
 pub mod log;
 pub mod position;
 pub mod scheduler;
@@ -26,6 +28,10 @@ use unreal_analysis::lint::{FileKind, LintOptions};
 use unreal_analysis::Diagnostic;
 
 pub use server::Backend;
+
+/// The server as a tower service: [`Backend`] behind tower-lsp-server's protocol layer,
+/// behind the panic guard.
+pub type Service = guard::CatchPanics<LspService<Backend>>;
 
 #[derive(clap::Args)]
 pub struct LspArgs {
@@ -60,8 +66,9 @@ impl Default for ServerOptions {
 
 /// Builds the server as a tower service: what [`run`] serves over stdio and what the
 /// in-process tests and benchmarks call directly.
-pub fn service(options: ServerOptions) -> (LspService<Backend>, ClientSocket) {
-    LspService::new(|client| Backend::new(client, options))
+pub fn service(options: ServerOptions) -> (Service, ClientSocket) {
+    let (service, socket) = LspService::new(|client| Backend::new(client, options));
+    (guard::CatchPanics::new(service), socket)
 }
 
 /// `unreal-ls lsp`: serves the protocol over stdin/stdout until `exit`. Exit code 0 when the
@@ -75,7 +82,7 @@ pub fn run(_args: &LspArgs) -> ExitCode {
         }
     };
     let (service, socket) = service(ServerOptions::default());
-    let shutdown = service.inner().shutdown_flag();
+    let shutdown = service.get_ref().inner().shutdown_flag();
     runtime.block_on(async {
         Server::new(tokio::io::stdin(), tokio::io::stdout(), socket).serve(service).await;
     });

@@ -111,7 +111,7 @@ async fn analyse_and_publish(shared: &Shared, uri: &Uri) {
     let Some(snapshot) = shared.snapshot(uri) else {
         return;
     };
-    let version = snapshot.version;
+    let (version, document_id) = (snapshot.version, snapshot.document_id);
     let analyzer = Arc::clone(&shared.options.analyzer);
     let result =
         tokio::task::spawn_blocking(move || features::diagnostics::compute(&snapshot, &analyzer))
@@ -133,15 +133,17 @@ async fn analyse_and_publish(shared: &Shared, uri: &Uri) {
         }
     };
     let diagnostics = published.items.iter().map(|item| item.diagnostic.clone()).collect();
+    // Checking the version and sending happen under the gate, so a `didClose` cannot clear
+    // the diagnostics between the two and then see stale ones arrive after its clearing.
+    let _gate = shared.publish_gate.lock().await;
     {
         let mut documents = shared.documents();
-        match documents.get_mut(uri) {
-            Some(document) if document.version == version => {
-                document.published = Arc::new(published);
-            }
-            // Edited or closed meanwhile: a newer analysis is queued, or nothing is wanted.
-            _ => return,
-        }
+        let Some(document) = documents.get_mut_at(uri, document_id, version) else {
+            // Edited, closed or reopened meanwhile: a newer analysis is queued, or nothing
+            // is wanted.
+            return;
+        };
+        document.published = Arc::new(published);
     }
     shared.client.publish_diagnostics(uri.clone(), diagnostics, Some(version)).await;
 }

@@ -33,6 +33,9 @@ pub struct Shared {
     pub options: ServerOptions,
     documents: Mutex<Documents>,
     session: RwLock<Arc<Session>>,
+    /// Held while deciding to publish and publishing, so that publishes and the clearing on
+    /// `didClose` never interleave.
+    pub publish_gate: tokio::sync::Mutex<()>,
 }
 
 impl Shared {
@@ -83,6 +86,7 @@ impl Backend {
                 options,
                 documents: Mutex::default(),
                 session: RwLock::default(),
+                publish_gate: tokio::sync::Mutex::default(),
             }),
             scheduler: Scheduler::default(),
             shutdown: Arc::new(AtomicBool::new(false)),
@@ -277,8 +281,12 @@ impl LanguageServer for Backend {
         let uri = params.text_document.uri;
         self.shared.documents().close(&uri);
         self.scheduler.closed(uri.clone());
-        // A closed file's problems are no longer tracked; leave no stale squiggles behind.
-        self.shared.client.publish_diagnostics(uri, Vec::new(), None).await;
+        // A closed file's problems are no longer tracked; leave no stale squiggles behind
+        // (unless it was opened again meanwhile and has fresh ones).
+        let _gate = self.shared.publish_gate.lock().await;
+        if self.shared.documents().get(&uri).is_none() {
+            self.shared.client.publish_diagnostics(uri, Vec::new(), None).await;
+        }
     }
 
     async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {

@@ -72,8 +72,11 @@ impl Settings {
         (settings, problems)
     }
 
+    // LintOptions is growing (the game folder, the engine build); what settings do not
+    // cover keeps its default.
+    #[allow(clippy::needless_update)]
     pub fn lint_options(&self) -> LintOptions {
-        LintOptions { engine: self.engine }
+        LintOptions { engine: self.engine, ..LintOptions::default() }
     }
 
     /// The severity a diagnostic of rule `code` is published with, or `None` when the user

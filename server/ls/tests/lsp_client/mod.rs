@@ -1,5 +1,6 @@
 //! An in-process LSP client for the protocol tests and the latency benchmark: real JSON-RPC
-//! messages (JSON text parsed into `jsonrpc::Request`) through `LspService` with tower's
+//! messages (JSON text parsed into `jsonrpc::Request`) through the server's tower service
+//! (`LspService` behind the panic guard, as `unreal-ls lsp` serves it) with tower's
 //! `Service::call`, and everything the server sends back collected from its `ClientSocket`.
 //! Requests the server makes of the client are answered here: `workspace/configuration` with
 //! [`TestClient::set_configuration`]'s value, anything else with `null`.
@@ -15,14 +16,13 @@ use serde_json::{json, Value};
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver};
 use tower::{Service, ServiceExt};
 use tower_lsp_server::jsonrpc::{Request, Response};
-use tower_lsp_server::LspService;
 use unreal_ls::lsp::{Backend, ServerOptions};
 
 /// Long enough for any honest wait on a loaded machine; only a hang reaches it.
 pub const HANG_GUARD: Duration = Duration::from_secs(90);
 
 pub struct TestClient {
-    service: LspService<Backend>,
+    service: unreal_ls::lsp::Service,
     next_id: i64,
     from_server: UnboundedReceiver<Value>,
     /// Every notification received so far, in order (logs included).
@@ -59,7 +59,7 @@ impl TestClient {
     }
 
     pub fn backend(&self) -> &Backend {
-        self.service.inner()
+        self.service.get_ref().inner()
     }
 
     /// What the client answers to `workspace/configuration`.

@@ -1,0 +1,135 @@
+//! The last line of defence: a tower layer around the whole service that catches a panic in
+//! any handler (request or notification, ours or one added later without care). A request
+//! gets an internal-error response, a notification is dropped, both are logged to stderr,
+//! and the server keeps serving. Without it, a panic in a handler unwinds through
+//! tower-lsp-server's message loop and ends the process.
+//!
+//! Features that run analysis have their own guard on the blocking thread
+//! (`Backend::with_document`), which also tells the client; this one catches what is left.
+
+use std::panic::AssertUnwindSafe;
+use std::task::{Context, Poll};
+
+use futures::future::{BoxFuture, FutureExt};
+use tower::Service;
+use tower_lsp_server::jsonrpc::{Error, ErrorCode, Request, Response};
+
+use super::log;
+
+/// Wraps a service so that a panic in one of its futures becomes a response.
+#[derive(Debug)]
+pub struct CatchPanics<S> {
+    inner: S,
+}
+
+impl<S> CatchPanics<S> {
+    pub fn new(inner: S) -> Self {
+        Self { inner }
+    }
+
+    pub fn get_ref(&self) -> &S {
+        &self.inner
+    }
+}
+
+impl<S> Service<Request> for CatchPanics<S>
+where
+    S: Service<Request, Response = Option<Response>>,
+    S::Future: Send + 'static,
+{
+    type Response = Option<Response>;
+    type Error = S::Error;
+    type Future = BoxFuture<'static, Result<Option<Response>, S::Error>>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), S::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: Request) -> Self::Future {
+        let method = request.method().to_owned();
+        let id = request.id().cloned();
+        // The handler's own code runs when the future is polled, not in `call`.
+        let future = self.inner.call(request);
+        AssertUnwindSafe(future)
+            .catch_unwind()
+            .map(move |outcome| match outcome {
+                Ok(result) => result,
+                Err(payload) => {
+                    let reason = log::panic_message(&*payload);
+                    let message = format!("{method} failed: internal error: {reason}");
+                    log::stderr(&message);
+                    Ok(id.map(|id| {
+                        Response::from_error(
+                            id,
+                            Error {
+                                code: ErrorCode::InternalError,
+                                message: message.into(),
+                                data: None,
+                            },
+                        )
+                    }))
+                }
+            })
+            .boxed()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::convert::Infallible;
+    use std::future::{ready, Ready};
+
+    /// Answers every request with its id, and panics on the method "boom".
+    struct Echo;
+
+    impl Service<Request> for Echo {
+        type Response = Option<Response>;
+        type Error = Infallible;
+        type Future = futures::future::Either<
+            Ready<Result<Option<Response>, Infallible>>,
+            BoxFuture<'static, Result<Option<Response>, Infallible>>,
+        >;
+
+        fn poll_ready(&mut self, _: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+            Poll::Ready(Ok(()))
+        }
+
+        fn call(&mut self, request: Request) -> Self::Future {
+            if request.method() == "boom" {
+                futures::future::Either::Right(
+                    async { panic!("handler panicked on purpose") }.boxed(),
+                )
+            } else {
+                let response =
+                    request.id().cloned().map(|id| Response::from_ok(id, serde_json::Value::Null));
+                futures::future::Either::Left(ready(Ok(response)))
+            }
+        }
+    }
+
+    fn message(json: &str) -> Request {
+        json.parse().unwrap()
+    }
+
+    #[test]
+    fn panics_become_error_responses_and_the_service_goes_on() {
+        let mut service = CatchPanics::new(Echo);
+        let run = |service: &mut CatchPanics<Echo>, json: &str| {
+            let response = futures::executor::block_on(service.call(message(json))).unwrap();
+            response.map(|r| serde_json::to_string(&r).unwrap())
+        };
+        expect_test::expect![[r#"
+            Some(
+                "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32603,\"message\":\"boom failed: internal error: handler panicked on purpose\"},\"id\":1}",
+            )
+        "#]]
+        .assert_debug_eq(&run(&mut service, r#"{"jsonrpc":"2.0","id":1,"method":"boom"}"#));
+        // A panicking notification has nobody to answer.
+        assert_eq!(run(&mut service, r#"{"jsonrpc":"2.0","method":"boom"}"#), None);
+        assert_eq!(
+            run(&mut service, r#"{"jsonrpc":"2.0","id":2,"method":"fine"}"#).as_deref(),
+            Some(r#"{"jsonrpc":"2.0","result":null,"id":2}"#)
+        );
+    }
+}
