@@ -4,6 +4,7 @@
 
 pub mod diagnostic;
 pub mod engine;
+pub mod exec;
 pub mod line_index;
 pub mod lint;
 pub mod rules;

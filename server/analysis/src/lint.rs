@@ -1,7 +1,7 @@
 //! The entry point that both `unreal-ls lint` and the language server's diagnostics call:
 //! bytes of one file in, decoded text and diagnostics out.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use unreal_syntax::text::{self, SourceEncoding};
 
@@ -43,6 +43,31 @@ pub fn detect_kind(path: &Path, head: &[u8]) -> Option<FileKind> {
 #[derive(Clone, Debug, Default)]
 pub struct LintOptions {
     pub engine: EngineSetting,
+    /// The engine build the files target (`436`, `469`); `None` when unknown. Which image
+    /// types `#exec TEXTURE IMPORT` takes depends on it; unknown accepts the most.
+    pub engine_build: Option<u32>,
+    /// The game installation whose packages `#exec` names may refer to.
+    pub game_dir: Option<PathBuf>,
+}
+
+/// What a run over many files shares: the file system and the caches of everything read
+/// from it (package symbol tables, mesh and image headers), so that each file is read once.
+/// `Sync`: one session serves every thread of a parallel run.
+#[derive(Debug)]
+pub struct LintSession {
+    pub exec: crate::exec::ExecEnv,
+}
+
+impl LintSession {
+    /// A session over the machine's file system.
+    pub fn new(options: &LintOptions) -> Self {
+        Self { exec: crate::exec::ExecEnv::real(options) }
+    }
+
+    /// A session over another file system (tests, benchmarks, editors with unsaved files).
+    pub fn with_fs(fs: std::sync::Arc<dyn crate::exec::FileSystem>, options: &LintOptions) -> Self {
+        Self { exec: crate::exec::ExecEnv::new(fs, options) }
+    }
 }
 
 /// One checked file: the decoded text (diagnostic spans are byte offsets into it) and what
@@ -63,11 +88,31 @@ pub fn lint_file(kind: FileKind, bytes: &[u8], options: &LintOptions) -> LintedF
     LintedFile { text, encoding, diagnostics }
 }
 
+/// Decodes and checks the file at `path`, with what surrounds it: for UnrealScript, the
+/// package its `#exec` directives import into and the files they name (read through the
+/// session's file system, cached across files).
+pub fn lint_path(
+    kind: FileKind,
+    path: &Path,
+    bytes: &[u8],
+    options: &LintOptions,
+    session: &LintSession,
+) -> LintedFile {
+    let decoded = text::decode(bytes);
+    let encoding = decoded.encoding;
+    let text = decoded.text.into_owned();
+    let diagnostics = match kind {
+        FileKind::T3d => crate::rules::check_t3d(&text, options),
+        FileKind::UnrealScript => crate::exec::check_uc(path, &text, &session.exec),
+    };
+    LintedFile { text, encoding, diagnostics }
+}
+
 /// Checks text that is already decoded (an editor's open document). Spans are byte offsets
 /// into `text`.
 pub fn lint_text(kind: FileKind, text: &str, options: &LintOptions) -> Vec<Diagnostic> {
     match kind {
         FileKind::T3d => crate::rules::check_t3d(text, options),
-        FileKind::UnrealScript => Vec::new(),
+        FileKind::UnrealScript => crate::exec::check_uc_text(text, options),
     }
 }

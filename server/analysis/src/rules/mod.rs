@@ -3,6 +3,33 @@
 //! expands) and `check`, which appends what it finds.
 
 mod context;
+pub mod exec_directive_not_at_line_start;
+pub mod exec_duplicate_name;
+pub mod exec_ignored_command;
+pub mod exec_ignored_key;
+pub mod exec_line_too_long;
+pub mod exec_lodparams_without_lod;
+pub mod exec_mesh_vertex_mismatch;
+pub mod exec_missing_file;
+pub mod exec_missing_key;
+pub mod exec_missing_texture_slot;
+pub mod exec_notify_unknown_sequence;
+pub mod exec_path_case;
+pub mod exec_path_outside_package;
+pub mod exec_sequence_out_of_range;
+pub mod exec_shadowed_key;
+pub mod exec_sound_not_pcm;
+pub mod exec_texture_unimportable;
+pub mod exec_undefined_name;
+pub mod exec_unknown_command;
+pub mod exec_unknown_directive;
+pub mod exec_unknown_key;
+pub mod exec_unreadable_file;
+pub mod exec_unresolved_path;
+pub mod exec_unterminated_comment;
+pub mod exec_unterminated_quote;
+pub mod exec_unused_texture_slot;
+pub mod exec_value_cut_by_comment;
 pub mod t3d_bad_texture_axes;
 pub mod t3d_degenerate_polygon;
 pub mod t3d_duplicate_actor_name;
@@ -11,8 +38,8 @@ pub mod t3d_malformed_number;
 pub mod t3d_nesting_too_deep;
 pub mod t3d_non_convex_polygon;
 pub mod t3d_non_planar_polygon;
-pub mod t3d_not_t3d;
 pub mod t3d_normal_mismatch;
+pub mod t3d_not_t3d;
 pub mod t3d_origin_off_plane;
 pub mod t3d_polygon_outside_polylist;
 pub mod t3d_stray_line;
@@ -81,9 +108,54 @@ t3d_rules![
     t3d_unresolved_brush_model,
 ];
 
+/// An `#exec` rule: its identity and its check.
+pub struct ExecRule {
+    pub meta: &'static RuleMeta,
+    pub check: fn(&crate::exec::ExecContext<'_>, &mut Vec<Diagnostic>),
+}
+
+macro_rules! exec_rules {
+    ($($module:ident),* $(,)?) => {
+        /// Every `#exec` rule, in the order `docs/rules.md` lists them.
+        pub static EXEC_RULES: &[ExecRule] = &[
+            $(ExecRule { meta: &$module::RULE, check: $module::check },)*
+        ];
+    };
+}
+
+exec_rules![
+    exec_unknown_directive,
+    exec_unterminated_comment,
+    exec_directive_not_at_line_start,
+    exec_line_too_long,
+    exec_value_cut_by_comment,
+    exec_unterminated_quote,
+    exec_unknown_command,
+    exec_ignored_command,
+    exec_unknown_key,
+    exec_ignored_key,
+    exec_shadowed_key,
+    exec_missing_key,
+    exec_missing_file,
+    exec_path_case,
+    exec_path_outside_package,
+    exec_unresolved_path,
+    exec_unreadable_file,
+    exec_duplicate_name,
+    exec_undefined_name,
+    exec_notify_unknown_sequence,
+    exec_sequence_out_of_range,
+    exec_mesh_vertex_mismatch,
+    exec_unused_texture_slot,
+    exec_missing_texture_slot,
+    exec_lodparams_without_lod,
+    exec_texture_unimportable,
+    exec_sound_not_pcm,
+];
+
 /// The identity of every rule, for listings and configuration checks.
 pub fn all_rules() -> impl Iterator<Item = &'static RuleMeta> {
-    T3D_RULES.iter().map(|r| r.meta)
+    T3D_RULES.iter().map(|r| r.meta).chain(EXEC_RULES.iter().map(|r| r.meta))
 }
 
 /// Finds a rule by its code.

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use rayon::prelude::*;
-use unreal_analysis::lint::{detect_kind, lint_file, FileKind, LintOptions};
+use unreal_analysis::lint::{detect_kind, lint_path, FileKind, LintOptions, LintSession};
 use unreal_analysis::{Diagnostic, EngineSetting, LineIndex};
 
 use super::render::{self, FileReport, OutputFormat, Report, Summary};
@@ -50,7 +50,9 @@ impl From<EngineArg> for EngineSetting {
 }
 
 pub fn run(args: &LintArgs) -> ExitCode {
-    let options = LintOptions { engine: args.engine.into() };
+    let options = LintOptions { engine: args.engine.into(), ..LintOptions::default() };
+    // Shared by every thread: packages, meshes and images are read once per run.
+    let session = LintSession::new(&options);
     let roots: Vec<(PathBuf, bool)> = if args.paths.is_empty() {
         vec![(PathBuf::from("."), true)]
     } else {
@@ -62,7 +64,7 @@ pub fn run(args: &LintArgs) -> ExitCode {
     let outcomes: Vec<(Candidate, Outcome)> = candidates
         .into_par_iter()
         .map(|candidate| {
-            let outcome = check(&candidate, &options);
+            let outcome = check(&candidate, &options, &session);
             (candidate, outcome)
         })
         .collect();
@@ -247,13 +249,13 @@ fn io_message(err: &io::Error) -> String {
 /// How much of a file without a telling extension is read to decide what it is.
 const SNIFF_BYTES: usize = 8192;
 
-fn check(candidate: &Candidate, options: &LintOptions) -> Outcome {
+fn check(candidate: &Candidate, options: &LintOptions, session: &LintSession) -> Outcome {
     let (kind, bytes) = match read_candidate(&candidate.path) {
         Ok(Some(read)) => read,
         Ok(None) => return Outcome::NotRecognized,
         Err(message) => return Outcome::Failed(message),
     };
-    let linted = lint_file(kind, &bytes, options);
+    let linted = lint_path(kind, &candidate.path, &bytes, options, session);
     drop(bytes);
     if linted.diagnostics.is_empty() {
         return Outcome::Checked(None);

@@ -1,0 +1,190 @@
+//! [`ExecEnv`]: the file system, the engine the checks target, and the caches shared by every
+//! file of a lint run (folder listings, binary file facts, package symbol tables, the game
+//! directory's package index). It is `Sync`: one value serves all threads, and each file on
+//! disk is read once.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+
+use unreal_syntax::exec::Generation;
+
+use super::facts::{self, Expect, FileFacts};
+use super::fs::{DirEntry, FileSystem, RealFs};
+use super::symbols::FileSymbols;
+use crate::lint::LintOptions;
+use crate::EngineGeneration;
+
+/// Folders of a game installation that hold packages (`System/*.u`, `Textures/*.utx`, ...).
+const GAME_PACKAGE_FOLDERS: &[&str] =
+    &["System", "Textures", "Sounds", "Music", "Animations", "StaticMeshes", "Maps"];
+const PACKAGE_EXTENSIONS: &[&str] = &["u", "utx", "uax", "umx", "ukx", "usx", "unr", "ut2"];
+
+type Cache<V> = Mutex<HashMap<PathBuf, V>>;
+
+fn lock<V>(cache: &Cache<V>) -> std::sync::MutexGuard<'_, HashMap<PathBuf, V>> {
+    // A panic elsewhere cannot leave a half-written entry: values are inserted whole.
+    cache.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Everything the `#exec` checks need besides the file being checked.
+pub struct ExecEnv {
+    fs: Arc<dyn FileSystem>,
+    /// The generation the settings fix; `None` when unknown (checks then accept what either
+    /// generation reads).
+    pub generation: Option<Generation>,
+    /// The engine build (`436`, `469`); `None` when unknown (checks then accept what the most
+    /// permissive build of the generation imports).
+    pub engine_build: Option<u32>,
+    /// The game installation whose packages `OBJ LOAD` and bare names may refer to.
+    pub game_dir: Option<PathBuf>,
+    dirs: Cache<Option<Arc<[DirEntry]>>>,
+    facts: Mutex<HashMap<(PathBuf, Expect), Arc<FileFacts>>>,
+    package_files: Cache<Arc<[Arc<FileSymbols>]>>,
+    game_index: OnceLock<HashMap<String, PathBuf>>,
+}
+
+impl std::fmt::Debug for ExecEnv {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ExecEnv")
+            .field("generation", &self.generation)
+            .field("engine_build", &self.engine_build)
+            .field("game_dir", &self.game_dir)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ExecEnv {
+    /// An environment over the given file system.
+    pub fn new(fs: Arc<dyn FileSystem>, options: &LintOptions) -> Self {
+        let generation = options.engine.fixed().map(|g| match g {
+            EngineGeneration::Ue1 => Generation::Ue1,
+            EngineGeneration::Ue2 => Generation::Ue2,
+        });
+        Self {
+            fs,
+            generation,
+            engine_build: options.engine_build,
+            game_dir: options.game_dir.clone(),
+            dirs: Mutex::default(),
+            facts: Mutex::default(),
+            package_files: Mutex::default(),
+            game_index: OnceLock::new(),
+        }
+    }
+
+    /// An environment over the machine's file system.
+    pub fn real(options: &LintOptions) -> Self {
+        Self::new(Arc::new(RealFs), options)
+    }
+
+    /// Forgets everything read from disk (after files changed).
+    pub fn clear(&self) {
+        lock(&self.dirs).clear();
+        self.facts.lock().unwrap_or_else(PoisonError::into_inner).clear();
+        lock(&self.package_files).clear();
+    }
+
+    /// A folder's entries, listed once.
+    pub fn list_dir(&self, dir: &Path) -> Option<Arc<[DirEntry]>> {
+        if let Some(entries) = lock(&self.dirs).get(dir) {
+            return entries.clone();
+        }
+        let entries: Option<Arc<[DirEntry]>> = self.fs.read_dir(dir).map(Into::into);
+        lock(&self.dirs).insert(dir.to_path_buf(), entries.clone());
+        entries
+    }
+
+    /// True when `dir` has a `Classes` folder (any case).
+    pub fn has_classes_dir(&self, dir: &Path) -> bool {
+        self.list_dir(dir).is_some_and(|entries| {
+            entries.iter().any(|e| e.is_dir && e.name.eq_ignore_ascii_case("classes"))
+        })
+    }
+
+    pub fn absolute(&self, path: &Path) -> Option<PathBuf> {
+        self.fs.absolute(path)
+    }
+
+    pub fn read(&self, path: &Path) -> Option<Vec<u8>> {
+        self.fs.read(path)
+    }
+
+    /// The facts of a file, read once per path and expected kind.
+    pub fn facts(&self, path: &Path, expect: Expect) -> Arc<FileFacts> {
+        let key = (path.to_path_buf(), expect);
+        if let Some(found) = self.facts.lock().unwrap_or_else(PoisonError::into_inner).get(&key) {
+            return found.clone();
+        }
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let read = match self.fs.read(path) {
+            Some(bytes) => facts::read(&bytes, &name, expect),
+            None => FileFacts::Unopenable,
+        };
+        let read = Arc::new(read);
+        self.facts.lock().unwrap_or_else(PoisonError::into_inner).entry(key).or_insert(read).clone()
+    }
+
+    /// The symbols of every class of the package at `root`, read from disk once.
+    pub(crate) fn package_files(&self, root: &Path) -> Arc<[Arc<FileSymbols>]> {
+        if let Some(found) = lock(&self.package_files).get(root) {
+            return found.clone();
+        }
+        let mut files: Vec<Arc<FileSymbols>> = Vec::new();
+        let classes = self.list_dir(root).and_then(|entries| {
+            entries
+                .iter()
+                .find(|e| e.is_dir && e.name.eq_ignore_ascii_case("classes"))
+                .map(|e| root.join(&e.name))
+        });
+        if let Some(classes) = classes {
+            for entry in self.list_dir(&classes).iter().flat_map(|e| e.iter()) {
+                let is_uc = Path::new(&entry.name)
+                    .extension()
+                    .is_some_and(|e| e.eq_ignore_ascii_case("uc"));
+                if entry.is_dir || !is_uc {
+                    continue;
+                }
+                let path = classes.join(&entry.name);
+                let Some(bytes) = self.fs.read(&path) else { continue };
+                let text = unreal_syntax::text::decode(&bytes).text.into_owned();
+                let analysis = super::FileAnalysis::new(&text, Some(&path), Some(self));
+                files.push(Arc::new(analysis.symbols));
+            }
+        }
+        let files: Arc<[Arc<FileSymbols>]> = files.into();
+        lock(&self.package_files).entry(root.to_path_buf()).or_insert(files).clone()
+    }
+
+    /// The game directory's packages by lowercased name (`botpack` -> `System/Botpack.u`).
+    pub fn game_index(&self) -> &HashMap<String, PathBuf> {
+        self.game_index.get_or_init(|| {
+            let mut index = HashMap::new();
+            let Some(game) = &self.game_dir else { return index };
+            let Some(top) = self.list_dir(game) else { return index };
+            for folder in top.iter().filter(|e| e.is_dir) {
+                if !GAME_PACKAGE_FOLDERS.iter().any(|f| f.eq_ignore_ascii_case(&folder.name)) {
+                    continue;
+                }
+                let dir = game.join(&folder.name);
+                for entry in self.list_dir(&dir).iter().flat_map(|e| e.iter()) {
+                    let Some((stem, ext)) = entry.name.rsplit_once('.') else { continue };
+                    if !entry.is_dir
+                        && PACKAGE_EXTENSIONS.iter().any(|p| p.eq_ignore_ascii_case(ext))
+                    {
+                        index
+                            .entry(stem.to_ascii_lowercase())
+                            .or_insert_with(|| dir.join(&entry.name));
+                    }
+                }
+            }
+            index
+        })
+    }
+
+    /// The object names of a game package, by package name.
+    pub fn game_package_objects(&self, package: &str) -> Option<Arc<FileFacts>> {
+        let path = self.game_index().get(&package.to_ascii_lowercase())?;
+        Some(self.facts(path, Expect::Package))
+    }
+}

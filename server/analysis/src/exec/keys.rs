@@ -1,0 +1,110 @@
+//! How the engine treats each token of a directive line: a key it reads, one it ignores, one
+//! it does not know, or one it never reaches because its lookup stops earlier.
+
+use unreal_syntax::exec::{Arg, CommandMatch, Engines, Generation, KeyKind, KeySpec};
+use unreal_syntax::Span;
+
+use super::LineFacts;
+
+/// The verdict on one argument token.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KeyVerdict {
+    /// Read by the engine (or not judged: the command's key list is incomplete).
+    Read,
+    /// No command key has this name. `read_as`: a key the engine finds inside the token
+    /// anyway (`_SEQ=` is read as `SEQ=`).
+    Unknown { read_as: Option<&'static str> },
+    /// A word without `=` that is no switch of the command.
+    StrayWord,
+    /// `=value` without a key.
+    EmptyKey,
+    /// Only another generation reads it.
+    OtherGeneration { engines: Engines },
+    /// The engine does not read it, for this reason.
+    Ignored { reason: &'static str },
+    /// The engine's lookup finds the key earlier on the line (`at`): a repeated key, or the
+    /// key text inside another value.
+    Shadowed { at: Span, inside_other: bool },
+}
+
+/// The key variants of `name` that `generation` knows (all of them when it is unknown).
+fn variants(m: CommandMatch, name: &str, generation: Option<Generation>) -> Vec<&'static KeySpec> {
+    m.spec.key_variants(name).filter(|k| generation.is_none_or(|g| k.engines.includes(g))).collect()
+}
+
+/// The verdict on every argument of `line`, in order, with the token's span.
+pub fn verdicts(
+    text: &str,
+    line: &LineFacts,
+    m: CommandMatch,
+    generation: Option<Generation>,
+) -> Vec<(Arg, KeyVerdict)> {
+    let mut out = Vec::with_capacity(line.line.args.len());
+    for (index, arg) in line.line.args.iter().copied().enumerate() {
+        let name = arg.name_span().text(text);
+        let verdict = match arg {
+            Arg::Key { key, .. } if key.is_empty() => KeyVerdict::EmptyKey,
+            _ => verdict(text, line, m, generation, index, arg, name),
+        };
+        out.push((arg, verdict));
+    }
+    out
+}
+
+fn verdict(
+    text: &str,
+    line: &LineFacts,
+    m: CommandMatch,
+    generation: Option<Generation>,
+    index: usize,
+    arg: Arg,
+    name: &str,
+) -> KeyVerdict {
+    let all: Vec<&KeySpec> = m.spec.key_variants(name).collect();
+    let is_bare = matches!(arg, Arg::Bare { .. });
+    if all.is_empty() || (is_bare && all.iter().all(|k| k.kind != KeyKind::Switch)) {
+        if !m.spec.keys_complete {
+            return KeyVerdict::Read;
+        }
+        if is_bare {
+            return KeyVerdict::StrayWord;
+        }
+        // The engine matches a key after any character that is not a letter or digit.
+        let read_as = m.spec.keys.iter().map(|k| k.name).find(|k| {
+            name.len() > k.len()
+                && name.get(name.len() - k.len()..).is_some_and(|t| t.eq_ignore_ascii_case(k))
+                && name
+                    .as_bytes()
+                    .get(name.len() - k.len() - 1)
+                    .is_some_and(|b| !b.is_ascii_alphanumeric())
+        });
+        return KeyVerdict::Unknown { read_as };
+    }
+    let known = variants(m, name, generation);
+    let Some(first) = known.first() else {
+        let engines = all.first().map_or(Engines::Both, |k| k.engines);
+        return KeyVerdict::OtherGeneration { engines };
+    };
+    if known.iter().all(|k| k.ignored.is_some()) {
+        return KeyVerdict::Ignored { reason: first.ignored.unwrap_or("") };
+    }
+    let search = first.search_text();
+    if let Some(found) = line.line.lookup(text, &search) {
+        match line.line.arg_of(&found) {
+            Some(i) if i == index => {}
+            Some(_) => {
+                return KeyVerdict::Shadowed {
+                    at: Span::from_range(found.key.clone()),
+                    inside_other: false,
+                }
+            }
+            None => {
+                return KeyVerdict::Shadowed {
+                    at: Span::from_range(found.key.clone()),
+                    inside_other: true,
+                }
+            }
+        }
+    }
+    KeyVerdict::Read
+}

@@ -1,0 +1,499 @@
+//! `#exec` directives in context: the package a class belongs to, the files its directives
+//! import, and the names they define across the package. The syntax layer
+//! (`unreal_syntax::exec`) reads one line; this module knows about folders, binary files and
+//! the other classes, and the `exec-*` rules in [`crate::rules`] judge what it found.
+//!
+//! Entry points: [`check_uc`] (a file on a file system, with the package around it) and
+//! [`check_uc_text`] (an editor buffer without a path: only what the text itself shows).
+
+pub mod env;
+pub mod facts;
+pub mod fs;
+pub mod keys;
+pub mod package;
+pub mod symbols;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use unreal_syntax::exec::commands::Sub;
+use unreal_syntax::exec::{
+    self, CommandMatch, Directive, DirectiveKind, ExecLine, Generation, KeyKind, ScanError,
+};
+use unreal_syntax::Span;
+
+pub use env::ExecEnv;
+pub use facts::{Expect, FileFacts};
+pub use fs::{DirEntry, FileSystem, MemoryFs, RealFs};
+pub use package::{Location, Resolution};
+pub use symbols::{Definition, FileSymbols, MeshSource, SymbolKind, SymbolTable};
+
+use crate::lint::LintOptions;
+use crate::{Diagnostic, Severity};
+
+/// A key's value as the engine reads it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeyValue {
+    /// Quotes removed, escapes applied.
+    pub text: String,
+    /// The key, `=` included.
+    pub key: Span,
+    /// The value without quotes; empty right after `=` for `KEY=` alone.
+    pub span: Span,
+}
+
+impl KeyValue {
+    /// The span to underline: the value, or the key when the value is empty.
+    pub fn mark(&self) -> Span {
+        if self.span.is_empty() {
+            self.key
+        } else {
+            self.span
+        }
+    }
+}
+
+/// A path a directive names and what it found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PathRef {
+    /// The key, upper case (`FILE`, `ANIVFILE`).
+    pub key: &'static str,
+    pub value: KeyValue,
+    pub expect: Expect,
+    pub resolution: Resolution,
+}
+
+/// One directive line with what the checks need from it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LineFacts {
+    pub directive: Directive,
+    pub line: ExecLine,
+    /// The command-table entry (only for `#exec`, `#AlwaysExec`, `#ForceExec`).
+    pub command: Option<CommandMatch>,
+    pub paths: Vec<PathRef>,
+}
+
+impl LineFacts {
+    /// The engine's reading of `KEY=` (give the name without `=`).
+    pub fn value(&self, text: &str, key: &str) -> Option<KeyValue> {
+        let found = self.line.lookup(text, &format!("{key}="))?;
+        Some(KeyValue {
+            text: found.text(text).into_owned(),
+            key: Span::from_range(found.key.clone()),
+            span: Span::from_range(found.content.clone()),
+        })
+    }
+
+    /// True when the line is `command sub` (through aliases; `sub` `None` for `LOAD`).
+    pub fn is(&self, command: &str, sub: Option<&str>) -> bool {
+        self.command.is_some_and(|m| {
+            m.spec.command == command
+                && match (m.spec.sub, sub) {
+                    (Sub::Word(w), Some(s)) => w == s,
+                    (Sub::None, None) => true,
+                    _ => false,
+                }
+        })
+    }
+
+    /// The command words (`MESH IMPORT`), or the directive word when there are none.
+    pub fn words_span(&self) -> Span {
+        match (self.line.command, self.line.subcommand) {
+            (Some(c), Some(s)) if self.command.is_some_and(|m| m.uses_subcommand) => c.cover(s),
+            (Some(c), _) => c,
+            _ => self.directive.hash_span,
+        }
+    }
+
+    pub fn path(&self, key: &str) -> Option<&PathRef> {
+        self.paths.iter().find(|p| p.key == key)
+    }
+}
+
+/// One file's directives, read and resolved.
+#[derive(Clone, Debug)]
+pub struct FileAnalysis {
+    pub path: Option<PathBuf>,
+    pub location: Option<Location>,
+    pub scan_errors: Vec<ScanError>,
+    pub lines: Vec<LineFacts>,
+    pub symbols: FileSymbols,
+}
+
+/// What a path key of a command is expected to hold.
+fn expect_of(command: &str, sub: Option<&str>, key: &str) -> Expect {
+    match (command, sub, key) {
+        (_, _, "ANIVFILE") => Expect::MeshAnimation,
+        (_, _, "DATAFILE") => Expect::MeshData,
+        (_, _, "MODELFILE") => Expect::Skin,
+        (_, _, "ANIMFILE") => Expect::Animation,
+        ("TEXTURE", _, "FILE") | ("NEW", Some("FONTFACTORY"), "FILE") => Expect::Image,
+        ("AUDIO", _, "FILE") | ("NEW", Some("SOUND"), "FILE") => Expect::Sound,
+        ("LOAD", _, "FILE") => Expect::Package,
+        _ => Expect::Any,
+    }
+}
+
+/// `appAtoi`: optional sign and leading digits; anything else reads as 0.
+pub fn atoi(text: &str) -> i64 {
+    let t = text.trim_start();
+    let (sign, digits) = match t.as_bytes().first() {
+        Some(b'-') => (-1, &t[1..]),
+        Some(b'+') => (1, &t[1..]),
+        _ => (1, t),
+    };
+    let end = digits.find(|c: char| !c.is_ascii_digit()).unwrap_or(digits.len());
+    sign * digits[..end].parse::<i64>().unwrap_or(0)
+}
+
+/// `ParseUBOOL`-style reading: `1`, `True`, `On`, `Yes` are true.
+pub fn parse_bool(text: &str) -> bool {
+    ["1", "true", "on", "yes"].iter().any(|t| t.eq_ignore_ascii_case(text.trim()))
+}
+
+impl FileAnalysis {
+    /// Scans `text`, parses every directive, resolves its paths (with `env`) and collects the
+    /// names it defines.
+    pub fn new(text: &str, path: Option<&Path>, env: Option<&ExecEnv>) -> Self {
+        let scan = exec::scan(text);
+        let location = match (path, env) {
+            (Some(path), Some(env)) => Some(Location::of(path, env)),
+            _ => None,
+        };
+        let package_name = location.as_ref().and_then(|l| l.package_name()).map(str::to_owned);
+        let mut lines = Vec::with_capacity(scan.directives.len());
+        for directive in &scan.directives {
+            let line = exec::parse_line(text, directive);
+            let command = if directive.kind.runs_command() { line.spec(text) } else { None };
+            let mut facts = LineFacts { directive: *directive, line, command, paths: Vec::new() };
+            if let Some(m) = command {
+                let sub = match m.spec.sub {
+                    Sub::Word(w) => Some(w),
+                    _ => None,
+                };
+                for key in m.spec.keys.iter().filter(|k| k.kind == KeyKind::Path) {
+                    if facts.paths.iter().any(|p| p.key == key.name) {
+                        continue;
+                    }
+                    let Some(value) = facts.value(text, key.name) else { continue };
+                    if value.text.trim().is_empty() {
+                        continue;
+                    }
+                    let expect = expect_of(m.spec.command, sub, key.name);
+                    let resolution = match (env, &location) {
+                        (Some(env), Some(location)) => {
+                            resolve_path(env, location, &facts, text, &value, expect)
+                        }
+                        _ => Resolution::Unchecked,
+                    };
+                    facts.paths.push(PathRef { key: key.name, value, expect, resolution });
+                }
+            }
+            lines.push(facts);
+        }
+        let symbols = collect_symbols(text, path, package_name.as_deref(), &lines);
+        Self {
+            path: path.map(Path::to_path_buf),
+            location,
+            scan_errors: scan.errors,
+            lines,
+            symbols,
+        }
+    }
+
+    pub fn is_package_class(&self) -> bool {
+        self.location.as_ref().is_some_and(Location::is_package)
+    }
+}
+
+fn resolve_path(
+    env: &ExecEnv,
+    location: &Location,
+    line: &LineFacts,
+    text: &str,
+    value: &KeyValue,
+    expect: Expect,
+) -> Resolution {
+    let found = package::resolve(env, location, &value.text);
+    if expect != Expect::Package || matches!(found, Resolution::Found { .. }) {
+        return found;
+    }
+    // `LOAD` falls back to the engine's package search paths: a game package is found by
+    // name wherever the path points.
+    let name = line
+        .value(text, "PACKAGE")
+        .map_or_else(|| package::default_name(&value.text).to_owned(), |v| v.text);
+    if let Some(path) = env.game_index().get(&name.to_ascii_lowercase()) {
+        return Resolution::Indexed { path: path.clone() };
+    }
+    if env.game_dir.is_some() {
+        Resolution::Missing { beside: None }
+    } else {
+        Resolution::Unchecked
+    }
+}
+
+fn group_of(line: &LineFacts, text: &str) -> Option<String> {
+    line.value(text, "GROUP").map(|v| v.text).filter(|g| !g.is_empty())
+}
+
+fn collect_symbols(
+    text: &str,
+    path: Option<&Path>,
+    own_package: Option<&str>,
+    lines: &[LineFacts],
+) -> FileSymbols {
+    let mut out = FileSymbols { file: path.map(Path::to_path_buf), ..FileSymbols::default() };
+    for line in lines {
+        let Some(m) = line.command else { continue };
+        if m.spec.ignored.is_some() {
+            continue;
+        }
+        let package = line.value(text, "PACKAGE").map(|v| v.text).filter(|p| {
+            !p.is_empty() && own_package.is_none_or(|own| !own.eq_ignore_ascii_case(p))
+        });
+        let define = |kind: SymbolKind, name: Option<KeyValue>, fallback: Option<&PathRef>| {
+            let (name, span) = match (name, fallback) {
+                (Some(v), _) if !v.text.is_empty() => (v.text.clone(), v.mark()),
+                (_, Some(p)) => (package::default_name(&p.value.text).to_owned(), p.value.mark()),
+                _ => return None,
+            };
+            Some(Definition {
+                kind,
+                name,
+                group: group_of(line, text),
+                package: package.clone(),
+                owner: None,
+                span,
+                line_span: line.directive.span,
+                mesh: None,
+            })
+        };
+        let found_path = |key: &str| match line.path(key).map(|p| &p.resolution) {
+            Some(Resolution::Found { path, .. } | Resolution::Indexed { path }) => {
+                Some(path.clone())
+            }
+            _ => None,
+        };
+        let spec = m.spec;
+        let definition = match (spec.command, spec.sub) {
+            ("MESH", Sub::Word(sub @ ("IMPORT" | "MODELIMPORT"))) => {
+                define(SymbolKind::Mesh, line.value(text, "MESH"), None).map(|mut d| {
+                    let mlod = line.value(text, "MLOD");
+                    d.group = None;
+                    d.mesh = Some(MeshSource {
+                        skeletal: sub == "MODELIMPORT",
+                        lod: mlod.as_ref().is_none_or(|v| parse_bool(&v.text)),
+                        mlod_span: mlod.map(|v| v.key.cover(v.span)),
+                        zerotex: line.value(text, "ZEROTEX").is_some_and(|v| parse_bool(&v.text)),
+                        data: found_path("DATAFILE"),
+                        aniv: found_path("ANIVFILE"),
+                        skin: found_path("MODELFILE"),
+                    });
+                    d
+                })
+            }
+            ("MESH", Sub::Word("SEQUENCE")) => {
+                let owner = line.value(text, "MESH").map(|v| v.text);
+                define(SymbolKind::Sequence, line.value(text, "SEQ"), None).map(|mut d| {
+                    d.owner = owner;
+                    d.group = None;
+                    d
+                })
+            }
+            ("TEXTURE", Sub::Word("IMPORT")) => {
+                define(SymbolKind::Texture, line.value(text, "NAME"), line.path("FILE"))
+            }
+            ("AUDIO", Sub::Word("IMPORT")) | ("NEW", Sub::Word("SOUND")) => {
+                define(SymbolKind::Sound, line.value(text, "NAME"), line.path("FILE"))
+            }
+            ("ANIM", Sub::Word("IMPORT")) => {
+                define(SymbolKind::Animation, line.value(text, "ANIM"), None).map(|mut d| {
+                    d.group = None;
+                    d
+                })
+            }
+            ("NEW", Sub::Word("FONTFACTORY" | "TRUETYPEFONTFACTORY")) => {
+                define(SymbolKind::Font, line.value(text, "NAME"), line.path("FILE"))
+            }
+            ("NEW", Sub::Word("STATICMESH")) | ("STATICMESH", Sub::Word("IMPORT")) => {
+                define(SymbolKind::StaticMesh, line.value(text, "NAME"), line.path("FILE"))
+            }
+            ("NEW", Sub::AnyClass) => {
+                define(SymbolKind::Object, line.value(text, "NAME"), line.path("FILE"))
+            }
+            ("MESHMAP" | "MESH", Sub::Word("SETTEXTURE")) => {
+                let mesh = line.value(text, "MESHMAP").or_else(|| line.value(text, "MESH"));
+                if let (Some(mesh), Some(num)) = (mesh, line.value(text, "NUM")) {
+                    out.slots.push(symbols::SlotAssignment {
+                        mesh: mesh.text,
+                        num: atoi(&num.text),
+                        span: num.mark(),
+                    });
+                }
+                None
+            }
+            ("LOAD", Sub::None) => {
+                if let Some(file) = line.path("FILE") {
+                    let name = line.value(text, "PACKAGE").map_or_else(
+                        || package::default_name(&file.value.text).to_owned(),
+                        |v| v.text,
+                    );
+                    out.loads.push(symbols::LoadedPackage {
+                        name,
+                        resolution: file.resolution.clone(),
+                        span: file.value.mark(),
+                    });
+                }
+                None
+            }
+            _ => None,
+        };
+        out.definitions.extend(definition);
+    }
+    out
+}
+
+/// What every `exec-*` rule reads.
+pub struct ExecContext<'a> {
+    pub text: &'a str,
+    pub file: &'a FileAnalysis,
+    /// `None` for a buffer without a path: rules that need files or the package stay quiet.
+    pub env: Option<&'a ExecEnv>,
+    pub generation: Option<Generation>,
+    pub engine_build: Option<u32>,
+    pub table: SymbolTable,
+}
+
+impl ExecContext<'_> {
+    /// The lines that run an editor command.
+    pub fn commands(&self) -> impl Iterator<Item = (&LineFacts, CommandMatch)> {
+        self.file.lines.iter().filter_map(|l| l.command.map(|m| (l, m)))
+    }
+
+    /// True when the file is compiled into a package and the package's other classes were
+    /// read: names may be judged across the package.
+    pub fn knows_package(&self) -> bool {
+        self.env.is_some() && self.file.is_package_class()
+    }
+
+    /// The package folder (or, outside `Classes/`, the folder reads are limited to).
+    pub fn root(&self) -> Option<&Path> {
+        self.file.location.as_ref().map(Location::read_root)
+    }
+
+    pub fn package_name(&self) -> Option<&str> {
+        self.file.location.as_ref().and_then(Location::package_name)
+    }
+
+    /// A folder for messages: its name and a slash (`HeadHunter/`).
+    pub fn show_dir(&self, dir: &Path) -> String {
+        dir.file_name().map_or_else(
+            || dir.to_string_lossy().into_owned(),
+            |n| format!("{}/", n.to_string_lossy()),
+        )
+    }
+
+    /// The texture slots a mesh's triangles (or skin faces) use, when its files were read.
+    pub fn mesh_slots(&self, mesh: &MeshSource) -> Option<BTreeSet<u8>> {
+        let env = self.env?;
+        let slots = if mesh.skeletal {
+            match &*env.facts(mesh.skin.as_deref()?, Expect::Skin) {
+                FileFacts::Skin { slots, .. } => slots.clone(),
+                _ => return None,
+            }
+        } else {
+            match &*env.facts(mesh.data.as_deref()?, Expect::MeshData) {
+                FileFacts::MeshData { slots, .. } => slots.clone(),
+                _ => return None,
+            }
+        };
+        if mesh.zerotex && !slots.is_empty() {
+            return Some(BTreeSet::from([0]));
+        }
+        Some(slots)
+    }
+
+    /// The frame count of a vertex mesh, when its `_a.3d` was read.
+    pub fn mesh_frames(&self, mesh: &MeshSource) -> Option<u16> {
+        let env = self.env?;
+        match &*env.facts(mesh.aniv.as_deref()?, Expect::MeshAnimation) {
+            FileFacts::MeshAnimation { frames, .. } => Some(*frames),
+            _ => None,
+        }
+    }
+
+    /// A path for messages: relative to the package folder, with forward slashes.
+    pub fn show(&self, path: &Path) -> String {
+        match self.root() {
+            Some(root) => package::display_relative(path, root),
+            None => path.to_string_lossy().into_owned(),
+        }
+    }
+}
+
+/// Checks the directives of a `.uc` file at `path` (on `env`'s file system), with its package
+/// around it. Spans are byte offsets into `text`.
+pub fn check_uc(path: &Path, text: &str, env: &ExecEnv) -> Vec<Diagnostic> {
+    let path = package::normalize_file(path, env);
+    let file = FileAnalysis::new(text, Some(&path), Some(env));
+    let table = match &file.location {
+        Some(Location::Package { root, .. }) => {
+            SymbolTable::with_package(file.symbols.clone(), &env.package_files(root))
+        }
+        _ => SymbolTable::single(file.symbols.clone()),
+    };
+    let context = ExecContext {
+        text,
+        file: &file,
+        env: Some(env),
+        generation: env.generation,
+        engine_build: env.engine_build,
+        table,
+    };
+    run_rules(&context)
+}
+
+/// Checks a buffer without a path: the lines themselves and the names of this file only.
+pub fn check_uc_text(text: &str, options: &LintOptions) -> Vec<Diagnostic> {
+    let file = FileAnalysis::new(text, None, None);
+    let generation = options.engine.fixed().map(|g| match g {
+        crate::EngineGeneration::Ue1 => Generation::Ue1,
+        crate::EngineGeneration::Ue2 => Generation::Ue2,
+    });
+    let context = ExecContext {
+        text,
+        file: &file,
+        env: None,
+        generation,
+        engine_build: options.engine_build,
+        table: SymbolTable::single(file.symbols.clone()),
+    };
+    run_rules(&context)
+}
+
+fn run_rules(context: &ExecContext<'_>) -> Vec<Diagnostic> {
+    let mut diagnostics = Vec::new();
+    if context.file.lines.is_empty() && context.file.scan_errors.is_empty() {
+        return diagnostics;
+    }
+    for rule in crate::rules::EXEC_RULES {
+        (rule.check)(context, &mut diagnostics);
+    }
+    // UCC never compiles a file outside `Classes/`: nothing in it can fail a build.
+    let orphan = context.env.is_some() && !context.file.is_package_class();
+    if orphan {
+        for d in &mut diagnostics {
+            d.severity = d.severity.min(Severity::Warning);
+        }
+    }
+    diagnostics.sort_by(|a, b| {
+        (a.span.start, a.span.end, a.code).cmp(&(b.span.start, b.span.end, b.code))
+    });
+    diagnostics
+}
+
+/// Whether a directive kind exists in `generation` (`None`: in either).
+pub fn directive_known(kind: DirectiveKind, generation: Option<Generation>) -> bool {
+    generation.is_none_or(|g| kind.engines().includes(g))
+}

@@ -1,0 +1,230 @@
+//! The package model: which folder a class belongs to, and how a path written in a directive
+//! finds a file.
+//!
+//! UCC compiles the classes in `<Package>/Classes/*.uc`; the package is named after the folder
+//! that holds `Classes/`, and paths in directives are relative to that folder, written with
+//! backslashes. Windows resolves them case-insensitively, so `MODELS\Skull_a.3D` finds
+//! `Models/Skull_a.3d` there but nothing on Linux: the checks resolve case-insensitively and
+//! report the difference.
+
+use std::path::{Component, Path, PathBuf};
+
+use super::env::ExecEnv;
+
+/// Where a `.uc` file stands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Location {
+    /// `<root>/Classes/<file>.uc`: compiled into package `name`.
+    Package { root: PathBuf, name: String },
+    /// Anywhere else: UCC never compiles the file. Its paths are tried from each of
+    /// `candidates` (the folders that would be its package folder if it were moved into a
+    /// `Classes/` folder next to them), nearest first. Nothing outside `read_root` is read.
+    Orphan { dir: PathBuf, candidates: Vec<PathBuf>, read_root: PathBuf },
+}
+
+impl Location {
+    /// Finds the location of `file` (a path on the checked file system).
+    pub fn of(file: &Path, env: &ExecEnv) -> Location {
+        let mut dir = file.parent().map(Path::to_path_buf).unwrap_or_default();
+        if dir.as_os_str().is_empty() {
+            dir = PathBuf::from(".");
+        }
+        // `.` or `..` has no name to tell a `Classes` folder or a package by.
+        if dir.file_name().is_none() {
+            if let Some(absolute) = env.absolute(&dir) {
+                dir = absolute;
+            }
+        }
+        let in_classes = dir
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| n.eq_ignore_ascii_case("classes"));
+        if in_classes {
+            if let Some(root) = dir.parent() {
+                let name =
+                    root.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                return Location::Package { root: root.to_path_buf(), name };
+            }
+        }
+        // Up from the file's folder to the nearest folder that has a `Classes/` (the mod the
+        // stray file ships with); without one, only the file's own folder.
+        let mut candidates = vec![dir.clone()];
+        let mut read_root = dir.clone();
+        let mut current = dir.parent();
+        let mut depth = 0;
+        if !env.has_classes_dir(&dir) {
+            while let Some(folder) = current {
+                if depth >= 8 || folder.as_os_str().is_empty() {
+                    break;
+                }
+                candidates.push(folder.to_path_buf());
+                if env.has_classes_dir(folder) {
+                    read_root = folder.to_path_buf();
+                    break;
+                }
+                current = folder.parent();
+                depth += 1;
+            }
+            if read_root == dir {
+                candidates.truncate(1);
+            }
+        }
+        Location::Orphan { dir, candidates, read_root }
+    }
+
+    pub fn package_name(&self) -> Option<&str> {
+        match self {
+            Location::Package { name, .. } => Some(name),
+            Location::Orphan { .. } => None,
+        }
+    }
+
+    pub fn is_package(&self) -> bool {
+        matches!(self, Location::Package { .. })
+    }
+
+    /// The folder under which files may be read.
+    pub fn read_root(&self) -> &Path {
+        match self {
+            Location::Package { root, .. } => root,
+            Location::Orphan { read_root, .. } => read_root,
+        }
+    }
+}
+
+/// The file's path with a nameable folder: `Foo.uc` or `./Foo.uc` (run inside `Classes/`)
+/// becomes absolute, so that its folder and package can be named; other paths stay as given.
+pub fn normalize_file(file: &Path, env: &ExecEnv) -> PathBuf {
+    let nameless =
+        file.parent().is_none_or(|d| d.as_os_str().is_empty() || d.file_name().is_none());
+    if nameless {
+        if let Some(absolute) = env.absolute(file) {
+            return absolute;
+        }
+    }
+    file.to_path_buf()
+}
+
+/// How a directive's path found (or did not find) a file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Resolution {
+    /// The file exists. `on_disk` is the path as spelt on disk, relative to the folder it was
+    /// resolved from, with backslashes; `case_differs` when the directive spells it otherwise.
+    Found { path: PathBuf, on_disk: String, case_differs: bool },
+    /// No such file. For a file outside `Classes/`, `beside` is a file of the same name in the
+    /// directive's own folder (what the author probably meant).
+    Missing { beside: Option<PathBuf> },
+    /// The path leaves the folder that may be read (`..\..\`, a drive letter, a leading `\`);
+    /// it was not looked at.
+    OutsidePackage,
+    /// Found through the game directory's package index (a `LOAD` of a game package).
+    Indexed { path: PathBuf },
+    /// Nothing was checked (no file system: an unsaved editor buffer).
+    Unchecked,
+}
+
+/// Splits a directive path into folder names, applying `.` and `..`. `None` when the path is
+/// absolute or climbs above its start.
+pub fn split_relative(path: &str) -> Option<Vec<&str>> {
+    let path = path.trim();
+    if path.starts_with(['\\', '/']) || path.get(1..2) == Some(":") {
+        return None;
+    }
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split(['\\', '/']) {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            other => parts.push(other),
+        }
+    }
+    Some(parts)
+}
+
+/// Whether `path` climbs out of its start folder (for messages).
+pub fn leaves_start(path: &str) -> bool {
+    split_relative(path).is_none()
+}
+
+/// Resolves `rel` (already split) under `root`, exact spelling first, then ignoring ASCII
+/// case. Returns the file and the spelling on disk.
+pub fn resolve_under(
+    env: &ExecEnv,
+    root: &Path,
+    parts: &[&str],
+) -> Option<(PathBuf, String, bool)> {
+    if parts.is_empty() {
+        return None;
+    }
+    let mut path = root.to_path_buf();
+    let mut spelled = Vec::with_capacity(parts.len());
+    let mut differs = false;
+    for (i, part) in parts.iter().enumerate() {
+        let last = i + 1 == parts.len();
+        let entries = env.list_dir(&path)?;
+        let entry = entries
+            .iter()
+            .find(|e| e.name == *part)
+            .or_else(|| entries.iter().find(|e| e.name.eq_ignore_ascii_case(part)))?;
+        if entry.is_dir == last {
+            return None;
+        }
+        differs |= entry.name != *part;
+        path.push(&entry.name);
+        spelled.push(entry.name.clone());
+    }
+    Some((path, spelled.join("\\"), differs))
+}
+
+/// Resolves a directive's path from the file's location.
+pub fn resolve(env: &ExecEnv, location: &Location, raw: &str) -> Resolution {
+    let Some(parts) = split_relative(raw) else { return Resolution::OutsidePackage };
+    match location {
+        Location::Package { root, .. } => match resolve_under(env, root, &parts) {
+            Some((path, on_disk, case_differs)) => {
+                Resolution::Found { path, on_disk, case_differs }
+            }
+            None => Resolution::Missing { beside: None },
+        },
+        Location::Orphan { dir, candidates, .. } => {
+            for root in candidates {
+                if let Some((path, on_disk, case_differs)) = resolve_under(env, root, &parts) {
+                    return Resolution::Found { path, on_disk, case_differs };
+                }
+            }
+            let beside = parts
+                .last()
+                .and_then(|name| resolve_under(env, dir, &[name]))
+                .map(|(path, _, _)| path);
+            Resolution::Missing { beside }
+        }
+    }
+}
+
+/// A path relative to `base` for messages, with forward slashes; the full path when it is not
+/// below `base`.
+pub fn display_relative(path: &Path, base: &Path) -> String {
+    let rel = path.strip_prefix(base).unwrap_or(path);
+    let mut out = String::new();
+    for component in rel.components() {
+        if let Component::Normal(name) = component {
+            if !out.is_empty() {
+                out.push('/');
+            }
+            out.push_str(&name.to_string_lossy());
+        }
+    }
+    if out.is_empty() {
+        rel.to_string_lossy().into_owned()
+    } else {
+        out
+    }
+}
+
+/// The object name a file gives when `NAME=` is absent: its base name without extension.
+pub fn default_name(raw_path: &str) -> &str {
+    let file = raw_path.rsplit(['\\', '/']).next().unwrap_or(raw_path);
+    file.rsplit_once('.').map_or(file, |(stem, _)| stem)
+}

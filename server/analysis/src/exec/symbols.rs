@@ -1,0 +1,209 @@
+//! The names directives define: meshes, textures (with their groups), sounds, animations,
+//! fonts, static meshes and mesh sequences, plus the texture slots `SETTEXTURE` fills and the
+//! packages `LOAD` brings in. One [`FileSymbols`] per class; a package's classes together form
+//! its symbol table ([`SymbolTable`]).
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use unreal_syntax::Span;
+
+use super::package::Resolution;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SymbolKind {
+    Mesh,
+    Texture,
+    Sound,
+    Animation,
+    Font,
+    StaticMesh,
+    /// A `MESH SEQUENCE` of a mesh ([`Definition::owner`]).
+    Sequence,
+    /// An object of another class (`NEW <class>`).
+    Object,
+}
+
+impl SymbolKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            SymbolKind::Mesh => "mesh",
+            SymbolKind::Texture => "texture",
+            SymbolKind::Sound => "sound",
+            SymbolKind::Animation => "animation",
+            SymbolKind::Font => "font",
+            SymbolKind::StaticMesh => "static mesh",
+            SymbolKind::Sequence => "sequence",
+            SymbolKind::Object => "object",
+        }
+    }
+}
+
+/// How a mesh was imported.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct MeshSource {
+    /// `MESH MODELIMPORT` (a `.psk`) rather than `MESH IMPORT` (`_d.3d` + `_a.3d`).
+    pub skeletal: bool,
+    /// The engine builds a LOD mesh unless `MLOD=0` is given.
+    pub lod: bool,
+    /// The `MLOD=` value, when written.
+    pub mlod_span: Option<Span>,
+    /// `ZEROTEX=1`: every triangle is put on slot 0.
+    pub zerotex: bool,
+    pub data: Option<PathBuf>,
+    pub aniv: Option<PathBuf>,
+    pub skin: Option<PathBuf>,
+}
+
+/// One defined name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Definition {
+    pub kind: SymbolKind,
+    pub name: String,
+    pub group: Option<String>,
+    /// `PACKAGE=` when the directive names one.
+    pub package: Option<String>,
+    /// The mesh a sequence belongs to.
+    pub owner: Option<String>,
+    /// The name's value, or the file path it defaults from, or the command words.
+    pub span: Span,
+    /// The whole directive line.
+    pub line_span: Span,
+    pub mesh: Option<MeshSource>,
+}
+
+impl Definition {
+    /// The object's outer: two definitions clash when their outers and names agree.
+    pub fn same_outer(&self, other: &Definition) -> bool {
+        let eq = |a: &Option<String>, b: &Option<String>| match (a, b) {
+            (Some(a), Some(b)) => a.eq_ignore_ascii_case(b),
+            (None, None) => true,
+            _ => false,
+        };
+        eq(&self.package, &other.package) && eq(&self.group, &other.group)
+    }
+}
+
+/// `MESHMAP SETTEXTURE MESHMAP=m NUM=n`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SlotAssignment {
+    pub mesh: String,
+    pub num: i64,
+    pub span: Span,
+}
+
+/// `LOAD FILE=...` / `OBJ LOAD FILE=...`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoadedPackage {
+    pub name: String,
+    pub resolution: Resolution,
+    pub span: Span,
+}
+
+/// Everything one file defines.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FileSymbols {
+    pub file: Option<PathBuf>,
+    pub definitions: Vec<Definition>,
+    pub slots: Vec<SlotAssignment>,
+    pub loads: Vec<LoadedPackage>,
+}
+
+/// A package's symbol table: the file being checked and the other classes of its package, in
+/// path order.
+#[derive(Clone, Debug, Default)]
+pub struct SymbolTable {
+    pub files: Vec<Arc<FileSymbols>>,
+    /// The index in `files` of the file being checked.
+    pub current: usize,
+}
+
+/// One definition found in the table, with the file it is in (`None`: the checked file).
+#[derive(Clone, Copy, Debug)]
+pub struct Found<'a> {
+    pub definition: &'a Definition,
+    pub file: Option<&'a Path>,
+    /// Index of the file in [`SymbolTable::files`].
+    pub file_index: usize,
+}
+
+impl SymbolTable {
+    /// The table of one file alone.
+    pub fn single(symbols: FileSymbols) -> Self {
+        Self { files: vec![Arc::new(symbols)], current: 0 }
+    }
+
+    /// `current` together with `others` (the package's files as read from disk; an entry for
+    /// the same path is replaced by `current`).
+    pub fn with_package(current: FileSymbols, others: &[Arc<FileSymbols>]) -> Self {
+        let mut files: Vec<Arc<FileSymbols>> =
+            others.iter().filter(|f| f.file.is_none() || f.file != current.file).cloned().collect();
+        files.sort_by(|a, b| a.file.cmp(&b.file));
+        let at = files.partition_point(|f| f.file < current.file);
+        files.insert(at, Arc::new(current));
+        Self { files, current: at }
+    }
+
+    pub fn current_file(&self) -> Option<&FileSymbols> {
+        self.files.get(self.current).map(AsRef::as_ref)
+    }
+
+    fn file_of(&self, index: usize) -> Option<&Path> {
+        if index == self.current {
+            None
+        } else {
+            self.files.get(index).and_then(|f| f.file.as_deref())
+        }
+    }
+
+    /// Every definition, current file first, then the others in path order.
+    pub fn all(&self) -> impl Iterator<Item = Found<'_>> {
+        let order = std::iter::once(self.current)
+            .chain((0..self.files.len()).filter(move |&i| i != self.current));
+        order.flat_map(move |i| {
+            self.files.get(i).into_iter().flat_map(move |f| {
+                f.definitions.iter().map(move |definition| Found {
+                    definition,
+                    file: self.file_of(i),
+                    file_index: i,
+                })
+            })
+        })
+    }
+
+    /// Definitions of `kind` named `name` (case-insensitive), current file first.
+    pub fn find<'a>(&'a self, kind: SymbolKind, name: &'a str) -> impl Iterator<Item = Found<'a>> {
+        self.all().filter(move |f| {
+            f.definition.kind == kind && f.definition.name.eq_ignore_ascii_case(name)
+        })
+    }
+
+    /// The mesh named `name` and how it was imported.
+    pub fn mesh<'a>(&'a self, name: &'a str) -> Option<Found<'a>> {
+        self.find(SymbolKind::Mesh, name).next()
+    }
+
+    /// Sequences defined for a mesh.
+    pub fn sequences<'a>(&'a self, mesh: &'a str) -> impl Iterator<Item = Found<'a>> {
+        self.all().filter(move |f| {
+            f.definition.kind == SymbolKind::Sequence
+                && f.definition.owner.as_deref().is_some_and(|o| o.eq_ignore_ascii_case(mesh))
+        })
+    }
+
+    /// Every `SETTEXTURE` slot given to a mesh, in any file.
+    pub fn slots_of<'a>(&'a self, mesh: &'a str) -> impl Iterator<Item = i64> + 'a {
+        self.files.iter().flat_map(move |f| {
+            f.slots.iter().filter(move |s| s.mesh.eq_ignore_ascii_case(mesh)).map(|s| s.num)
+        })
+    }
+
+    /// Every `LOAD` in the package.
+    pub fn loads(&self) -> impl Iterator<Item = &LoadedPackage> {
+        self.files.iter().flat_map(|f| f.loads.iter())
+    }
+
+    pub fn file_path(&self, index: usize) -> Option<&Path> {
+        self.file_of(index)
+    }
+}

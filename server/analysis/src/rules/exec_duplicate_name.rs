@@ -1,0 +1,59 @@
+//! `exec-duplicate-name`: two directives of the package create an object of the same name in
+//! the same package and group (texture `Jtex1` imported twice). The second import replaces
+//! the first (or, for objects of different classes, UCC stops with "Cannot replace"), so one
+//! of them is lost. Names are compared ignoring case, across every class of the package.
+
+use super::RuleMeta;
+use crate::exec::{ExecContext, SymbolKind};
+use crate::{Diagnostic, Label, Severity};
+
+pub static RULE: RuleMeta = RuleMeta {
+    code: "exec-duplicate-name",
+    severity: Severity::Warning,
+    summary: "two directives create an object of the same name in the same package and group",
+};
+
+pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
+    let Some(current) = ctx.table.current_file() else { return };
+    let earlier_files = &ctx.table.files[..ctx.table.current.min(ctx.table.files.len())];
+    for (index, definition) in current.definitions.iter().enumerate() {
+        if definition.kind == SymbolKind::Sequence {
+            continue;
+        }
+        let clashes = |other: &crate::exec::Definition| {
+            other.kind != SymbolKind::Sequence
+                && other.name.eq_ignore_ascii_case(&definition.name)
+                && other.same_outer(definition)
+        };
+        let first = earlier_files
+            .iter()
+            .find_map(|f| f.definitions.iter().find(|d| clashes(d)).map(|d| (f.file.clone(), d)))
+            .or_else(|| {
+                current.definitions[..index].iter().find(|d| clashes(d)).map(|d| (None, d))
+            });
+        let Some((file, first)) = first else { continue };
+        let group =
+            definition.group.as_ref().map_or_else(String::new, |g| format!(" in group `{g}`"));
+        let message = if first.kind == definition.kind {
+            format!(
+                "{} `{}` is already defined{group}; this import replaces it",
+                definition.kind.name(),
+                definition.name
+            )
+        } else {
+            format!(
+                "`{}` is already the name of a {}{group}; UCC cannot replace it with a {}",
+                definition.name,
+                first.kind.name(),
+                definition.kind.name()
+            )
+        };
+        let mut diagnostic = RULE.diagnostic(definition.span, message);
+        diagnostic.labels.push(Label {
+            file,
+            span: first.span,
+            message: format!("first defined here ({})", first.kind.name()),
+        });
+        out.push(diagnostic);
+    }
+}

@@ -1,0 +1,74 @@
+//! `exec-missing-key`: a key the command needs is absent (searched the way the engine does).
+//! The engine logs its warning ("Bad MESH SEQUENCE", "Missing file or name") and does
+//! nothing with the line.
+
+use unreal_syntax::exec::{Engines, Generation, KeySpec};
+
+use super::RuleMeta;
+use crate::exec::ExecContext;
+use crate::{Diagnostic, Severity};
+
+pub static RULE: RuleMeta = RuleMeta {
+    code: "exec-missing-key",
+    severity: Severity::Error,
+    summary: "a key the command needs is missing, so the engine does nothing",
+};
+
+/// Whether `key` is required for `generation` (unknown: required in every generation).
+fn required(spec_keys: &[KeySpec], key: &KeySpec, generation: Option<Generation>) -> bool {
+    match generation {
+        Some(g) => key.required && key.engines.includes(g) && key.ignored.is_none(),
+        None => {
+            key.required
+                && key.ignored.is_none()
+                && (key.engines == Engines::Both
+                    || [Generation::Ue1, Generation::Ue2].iter().all(|g| {
+                        spec_keys
+                            .iter()
+                            .any(|k| k.name == key.name && k.engines.includes(*g) && k.required)
+                    }))
+        }
+    }
+}
+
+pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
+    for (line, m) in ctx.commands() {
+        if m.spec.ignored.is_some() {
+            continue;
+        }
+        let engine_says = m
+            .spec
+            .missing_warning
+            .map_or_else(String::new, |w| format!("; the engine logs \"{w}\" and does nothing"));
+        let mut missing: Vec<&str> = Vec::new();
+        for key in m.spec.keys {
+            if missing.contains(&key.name) || !required(m.spec.keys, key, ctx.generation) {
+                continue;
+            }
+            if line.line.lookup(ctx.text, &key.search_text()).is_none() {
+                missing.push(key.name);
+            }
+        }
+        for group in m.spec.one_of {
+            let present =
+                group.iter().any(|k| line.line.lookup(ctx.text, &format!("{k}=")).is_some());
+            if !present && !group.iter().any(|k| missing.contains(k)) {
+                out.push(RULE.diagnostic(
+                    line.words_span(),
+                    format!(
+                        "{} needs one of {}{engine_says}",
+                        m.spec.display_name(),
+                        group.iter().map(|k| format!("`{k}=`")).collect::<Vec<_>>().join(" or ")
+                    ),
+                ));
+            }
+        }
+        if !missing.is_empty() {
+            let keys: Vec<String> = missing.iter().map(|k| format!("`{k}=`")).collect();
+            out.push(RULE.diagnostic(
+                line.words_span(),
+                format!("{} needs {}{engine_says}", m.spec.display_name(), keys.join(", ")),
+            ));
+        }
+    }
+}

@@ -1,0 +1,48 @@
+//! `exec-notify-unknown-sequence`: `MESH NOTIFY` names a sequence that no `MESH SEQUENCE` of
+//! the package defines for that mesh. The engine logs "Unknown sequence in MESH NOTIFY" and
+//! drops the notify, so the function is never called.
+
+use super::RuleMeta;
+use crate::exec::ExecContext;
+use crate::{Diagnostic, Severity};
+
+pub static RULE: RuleMeta = RuleMeta {
+    code: "exec-notify-unknown-sequence",
+    severity: Severity::Warning,
+    summary: "`MESH NOTIFY` for a sequence the mesh does not have",
+};
+
+pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
+    for (line, _) in ctx.commands().filter(|(l, _)| l.is("MESH", Some("NOTIFY"))) {
+        let (Some(mesh), Some(seq)) = (line.value(ctx.text, "MESH"), line.value(ctx.text, "SEQ"))
+        else {
+            continue;
+        };
+        // Only meshes this package imports as vertex meshes: their sequences are all here.
+        let Some(found) = ctx.table.mesh(&mesh.text) else { continue };
+        if found.definition.mesh.as_ref().is_none_or(|m| m.skeletal) {
+            continue;
+        }
+        if ctx
+            .table
+            .sequences(&mesh.text)
+            .any(|s| s.definition.name.eq_ignore_ascii_case(&seq.text))
+        {
+            continue;
+        }
+        let known: Vec<String> =
+            ctx.table.sequences(&mesh.text).map(|s| format!("`{}`", s.definition.name)).collect();
+        let known = if known.is_empty() {
+            "it has none".to_owned()
+        } else {
+            format!("it has {}", known.join(", "))
+        };
+        out.push(RULE.diagnostic(
+            seq.mark(),
+            format!(
+                "mesh `{}` has no sequence `{}` ({known}); the engine logs \"Unknown sequence in MESH NOTIFY\"",
+                mesh.text, seq.text
+            ),
+        ));
+    }
+}

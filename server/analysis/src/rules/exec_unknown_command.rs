@@ -1,0 +1,56 @@
+//! `exec-unknown-command`: the command words of an `#exec` line name no editor command (or one
+//! the target generation lacks). The engine logs "Unrecognized command" and imports nothing.
+
+use unreal_syntax::exec::commands;
+
+use super::RuleMeta;
+use crate::exec::ExecContext;
+use crate::{Diagnostic, Severity};
+
+pub static RULE: RuleMeta = RuleMeta {
+    code: "exec-unknown-command",
+    severity: Severity::Error,
+    summary: "an `#exec` line whose command the engine does not know",
+};
+
+pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
+    for line in ctx.file.lines.iter().filter(|l| l.directive.kind.runs_command()) {
+        let Some(word) = line.line.command else {
+            out.push(RULE.diagnostic(
+                line.directive.hash_span,
+                format!("`#{}` without a command", line.directive.kind.name()),
+            ));
+            continue;
+        };
+        let Some(m) = line.command else {
+            let sub = line.line.subcommand_text(ctx.text);
+            let known: Vec<String> = commands::commands_named(word.text(ctx.text))
+                .map(unreal_syntax::exec::CommandSpec::display_name)
+                .collect();
+            let message = if known.is_empty() {
+                format!("unknown command `{}`", word.text(ctx.text))
+            } else {
+                format!(
+                    "unknown command `{} {}`; known: {}",
+                    word.text(ctx.text),
+                    sub.unwrap_or(""),
+                    known.join(", ")
+                )
+            };
+            out.push(RULE.diagnostic(line.words_span(), message));
+            continue;
+        };
+        let Some(generation) = ctx.generation else { continue };
+        let engines = m.alias.map_or(m.spec.engines, |a| a.engines);
+        if !engines.includes(generation) || !m.spec.engines.includes(generation) {
+            out.push(RULE.diagnostic(
+                line.words_span(),
+                format!(
+                    "`{}` exists only in {}; this workspace targets {generation:?}",
+                    line.words_span().text(ctx.text),
+                    engines.name()
+                ),
+            ));
+        }
+    }
+}

@@ -1,0 +1,65 @@
+//! `exec-unknown-key`: a key the command does not read (a misspelling such as `ANIMFILE=` on
+//! `MESH IMPORT`), a key only the other engine generation reads, a stray word, or a value
+//! without a key. The engine ignores all of them silently, so the intended setting is lost.
+
+use unreal_syntax::exec::Arg;
+
+use super::RuleMeta;
+use crate::exec::keys::{verdicts, KeyVerdict};
+use crate::exec::ExecContext;
+use crate::{Diagnostic, Severity};
+
+pub static RULE: RuleMeta = RuleMeta {
+    code: "exec-unknown-key",
+    severity: Severity::Warning,
+    summary: "a key the command does not read",
+};
+
+pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
+    for (line, m) in ctx.commands() {
+        if m.spec.ignored.is_some() {
+            continue;
+        }
+        let command = m.spec.display_name();
+        for (arg, verdict) in verdicts(ctx.text, line, m, ctx.generation) {
+            let name = arg.name_span().text(ctx.text);
+            let message = match verdict {
+                KeyVerdict::Unknown { read_as: Some(key) } => format!(
+                    "{command} has no key `{name}=`; the engine reads it as `{key}=` (a key matches after any character that is not a letter or digit)"
+                ),
+                KeyVerdict::Unknown { read_as: None } => {
+                    let known: Vec<&str> = m.spec.keys.iter().map(|k| k.name).collect();
+                    format!(
+                        "{command} has no key `{name}=`; the engine ignores it (keys: {})",
+                        dedup(&known).join(", ")
+                    )
+                }
+                KeyVerdict::StrayWord => {
+                    format!("`{name}` is not a key of {command} (a key is written `KEY=value`)")
+                }
+                KeyVerdict::EmptyKey => "a value without a key (`=` starts the token)".to_owned(),
+                KeyVerdict::OtherGeneration { engines } => format!(
+                    "`{name}=` is read only by {} {command}; this workspace targets {:?}",
+                    engines.name(),
+                    ctx.generation.map_or("another generation".to_owned(), |g| format!("{g:?}"))
+                ),
+                _ => continue,
+            };
+            let span = match arg {
+                Arg::Key { key, value } if key.is_empty() => value.span.cover(key),
+                _ => arg.span(),
+            };
+            out.push(RULE.diagnostic(span, message));
+        }
+    }
+}
+
+fn dedup<'a>(names: &[&'a str]) -> Vec<&'a str> {
+    let mut out: Vec<&str> = Vec::new();
+    for name in names {
+        if !out.contains(name) {
+            out.push(name);
+        }
+    }
+    out
+}

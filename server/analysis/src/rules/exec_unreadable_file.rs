@@ -1,0 +1,52 @@
+//! `exec-unreadable-file`: the file exists but is not what the key expects (a `_d.3d` whose
+//! size does not match its triangle count, a `.wav` without a `fmt ` chunk, a `.pcx` that is
+//! no image). UCC fails or imports garbage; the message gives the reader's precise error.
+
+use super::RuleMeta;
+use crate::exec::{ExecContext, Expect, FileFacts, Resolution};
+use crate::{Diagnostic, Severity};
+
+pub static RULE: RuleMeta = RuleMeta {
+    code: "exec-unreadable-file",
+    severity: Severity::Error,
+    summary: "an imported file is damaged or not of the expected format",
+};
+
+fn expected(expect: Expect) -> &'static str {
+    match expect {
+        Expect::MeshData => "vertex mesh data file (_d.3d)",
+        Expect::MeshAnimation => "vertex mesh animation file (_a.3d)",
+        Expect::Skin => "ActorX skin (.psk)",
+        Expect::Animation => "ActorX animation (.psa)",
+        Expect::Image => "image",
+        Expect::Sound => "WAV sound",
+        Expect::Package => "package",
+        Expect::Any => "file",
+    }
+}
+
+pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
+    let Some(env) = ctx.env else { return };
+    for line in &ctx.file.lines {
+        for path in &line.paths {
+            let (Resolution::Found { path: file, .. } | Resolution::Indexed { path: file }) =
+                &path.resolution
+            else {
+                continue;
+            };
+            if path.expect == Expect::Any {
+                continue;
+            }
+            let message = match &*env.facts(file, path.expect) {
+                FileFacts::Unreadable(error) => format!(
+                    "`{}` is not a valid {}: {error}",
+                    ctx.show(file),
+                    expected(path.expect)
+                ),
+                FileFacts::Unopenable => format!("`{}` cannot be opened", ctx.show(file)),
+                _ => continue,
+            };
+            out.push(RULE.diagnostic(path.value.mark(), message));
+        }
+    }
+}
