@@ -8,7 +8,8 @@ use unreal_analysis::lint::LintOptions;
 use unreal_analysis::rules::check_t3d;
 
 fn inputs() -> Vec<(String, String)> {
-    let mut inputs = vec![("synthetic-10mb".to_owned(), unreal_mapgen::generate_map(10 * 1024 * 1024, 1))];
+    let mut inputs =
+        vec![("synthetic-10mb".to_owned(), unreal_mapgen::generate_map(10 * 1024 * 1024, 1))];
     let corpus = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../../shared/corpus/t3d/ue1/blender_t3d_test_map.t3d");
     match std::fs::read(&corpus) {
