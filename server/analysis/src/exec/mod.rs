@@ -493,6 +493,14 @@ fn run_rules(context: &ExecContext<'_>) -> Vec<Diagnostic> {
     diagnostics
 }
 
+/// `UE1` or `UE2`.
+pub fn generation_name(generation: Generation) -> &'static str {
+    match generation {
+        Generation::Ue1 => "UE1",
+        Generation::Ue2 => "UE2",
+    }
+}
+
 /// Whether a directive kind exists in `generation` (`None`: in either).
 pub fn directive_known(kind: DirectiveKind, generation: Option<Generation>) -> bool {
     generation.is_none_or(|g| kind.engines().includes(g))

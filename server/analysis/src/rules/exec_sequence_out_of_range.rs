@@ -31,7 +31,7 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
         let mut diagnostic = RULE.diagnostic(
             start.span.cover(count.mark()),
             format!(
-                "frames {first} to {} do not exist: `{aniv}` has {frames} frames (0 to {})",
+                "STARTFRAME={first} NUMFRAMES={n} runs to frame {}, but `{aniv}` has {frames} frames (0 to {})",
                 first + n - 1,
                 i64::from(frames) - 1
             ),

@@ -35,8 +35,13 @@ fn type_problem(info: &ImageInfo, ctx: &ExecContext<'_>) -> Option<String> {
     } else {
         format!("a {}", info.format.name())
     };
+    let newer = if info.format == ImageFormat::Bmp || info.format == ImageFormat::Png {
+        " (OldUnreal's v469 imports it)"
+    } else {
+        ""
+    };
     Some(format!(
-        "engine build {build} imports only 8-bit palettized PCX or BMP images; this is {what} (UT v469 reads it)"
+        "engine build {build} imports only 8-bit palettized PCX or BMP images; this is {what}{newer}"
     ))
 }
 

@@ -46,9 +46,10 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
             out.push(RULE.diagnostic(
                 line.words_span(),
                 format!(
-                    "`{}` exists only in {}; this workspace targets {generation:?}",
+                    "`{}` exists only in {}; this workspace targets {}",
                     line.words_span().text(ctx.text),
-                    engines.name()
+                    engines.name(),
+                    crate::exec::generation_name(generation)
                 ),
             ));
         }

@@ -39,9 +39,9 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
                 }
                 KeyVerdict::EmptyKey => "a value without a key (`=` starts the token)".to_owned(),
                 KeyVerdict::OtherGeneration { engines } => format!(
-                    "`{name}=` is read only by {} {command}; this workspace targets {:?}",
+                    "`{name}=` is read only by {} {command}; this workspace targets {}",
                     engines.name(),
-                    ctx.generation.map_or("another generation".to_owned(), |g| format!("{g:?}"))
+                    ctx.generation.map_or("another generation", crate::exec::generation_name)
                 ),
                 _ => continue,
             };

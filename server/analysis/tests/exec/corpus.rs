@@ -71,3 +71,65 @@ fn corpus_has_no_false_errors() {
     }
     expect_test::expect_file!["corpus.diagnostics"].assert_eq(&out);
 }
+
+fn find<'a>(
+    linted: &'a [(String, String, Vec<Diagnostic>)],
+    name: &str,
+) -> &'a (String, String, Vec<Diagnostic>) {
+    linted.iter().find(|(n, _, _)| n == name).unwrap()
+}
+
+fn has(diagnostics: &[Diagnostic], code: &str, text: &str) -> bool {
+    diagnostics.iter().any(|d| d.code == code && d.message.contains(text))
+}
+
+/// The facts issue 4 names for `Ut99Mods/HeadHunter`.
+#[test]
+fn headhunter() {
+    let Some(root) = corpus() else { return };
+    let linted = lint_all(&root, &LintOptions::default());
+
+    let (_, text, item) = find(&linted, "Ut99Mods/HeadHunter/Classes/SkullItem.uc");
+    assert!(has(item, "exec-path-case", "`MODELS\\Skull\\Skull_a.3D`"), "{item:#?}");
+    assert!(has(item, "exec-path-case", "`Models\\Skull\\Skull_a.3d`"));
+    for key in ["X=", "Y=", "Z="] {
+        assert!(has(item, "exec-ignored-key", &format!("MESH IMPORT ignores `{key}`")));
+    }
+    // LODPARAMS (a LOD mesh by default), SETTEXTURE NUM=1 (the triangles use slot 1), the
+    // textures and the sounds are right.
+    let allowed = ["exec-path-case", "exec-ignored-key"];
+    let others: Vec<_> = item.iter().filter(|d| !allowed.contains(&d.code)).collect();
+    assert!(others.is_empty(), "{others:#?}");
+    assert!(text.contains("#exec MESH LODPARAMS MESH=Skull"));
+
+    // Outside Classes/: never compiled, its names do not clash with the package's.
+    let (_, _, skull) = find(&linted, "Ut99Mods/HeadHunter/Models/Skull/Skull.uc");
+    assert!(has(skull, "exec-missing-file", "`texture1.pcx`"));
+    assert!(has(skull, "exec-duplicate-name", "`Jtex1`"));
+    assert!(has(skull, "exec-ignored-key", "`PALETTE=`"));
+    let unresolved: Vec<_> = skull.iter().filter(|d| d.code == "exec-unresolved-path").collect();
+    assert_eq!(unresolved.len(), 2);
+    for d in unresolved {
+        let hint = d.labels.iter().find_map(|l| l.file.as_ref()).unwrap();
+        assert!(
+            hint.ends_with("Models/Skull/Skull_a.3d") || hint.ends_with("Models/Skull/Skull_d.3d")
+        );
+    }
+    assert!(skull.iter().all(|d| d.severity <= Severity::Warning));
+    assert!(!skull.iter().any(|d| d.code == "exec-duplicate-name" && d.message.contains("Skull`")));
+}
+
+/// With engine build 436 the C4 mod's 24-bit BMPs cannot be imported; unknown and 469 accept them.
+#[test]
+fn image_types_follow_the_engine_build() {
+    let Some(root) = corpus() else { return };
+    let count = |build: Option<u32>| {
+        let options = LintOptions { engine_build: build, ..LintOptions::default() };
+        let linted = lint_all(&root, &options);
+        let (_, _, c4) = find(&linted, "Ut99Mods/C4/Classes/C4Weapon.uc");
+        c4.iter().filter(|d| d.code == "exec-texture-unimportable").count()
+    };
+    assert_eq!(count(None), 0);
+    assert_eq!(count(Some(469)), 0);
+    assert_eq!(count(Some(436)), 27, "every TEXTURE IMPORT of C4Weapon.uc");
+}
