@@ -20,6 +20,7 @@ use std::time::{Duration, Instant};
 
 use lsp_client::{Rng, TestClient};
 use serde_json::{json, Value};
+use unreal_analysis::lint::{lint_text, FileKind, LintOptions};
 use unreal_ls::lsp::ServerOptions;
 
 const URI: &str = "file:///bench/DM-Generated.t3d";
@@ -44,6 +45,16 @@ fn main() {
         map.lines().count(),
         started.elapsed()
     );
+
+    // The analysis alone, for comparison with what the server adds around it.
+    let mut analysis = Vec::new();
+    for _ in 0..5 {
+        let started = Instant::now();
+        let found = lint_text(FileKind::T3d, &map, &LintOptions::default());
+        analysis.push(started.elapsed());
+        std::hint::black_box(found);
+    }
+    println!("lint_text on the map alone, 5 runs: {}", percentiles(&mut analysis));
 
     let production = ServerOptions::default();
     let label = format!("debounce {:?}", production.debounce);

@@ -393,7 +393,12 @@ async fn settings_pulled_from_clients_that_answer_workspace_configuration() {
     assert_eq!(published["diagnostics"].as_array().unwrap().len(), 1);
     assert_eq!(published["diagnostics"][0]["code"], "test-note");
 
-    // An empty didChangeConfiguration means "ask again".
+    // An empty didChangeConfiguration means "ask again"; a `null` answer changes nothing.
+    client.set_configuration(Value::Null);
+    client.notify("workspace/didChangeConfiguration", json!({ "settings": null })).await;
+    client.open("file:///work/maps/Other.t3d", "t3d", 1, "BAD\n").await;
+    let published = client.diagnostics_for("file:///work/maps/Other.t3d", Some(1)).await;
+    assert_eq!(published["diagnostics"], json!([]), "test-bad is still off");
     client.set_configuration(json!({}));
     client.notify("workspace/didChangeConfiguration", json!({ "settings": null })).await;
     let published = client.diagnostics_for(URI, Some(1)).await;

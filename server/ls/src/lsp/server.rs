@@ -131,8 +131,13 @@ impl Backend {
         }
     }
 
-    /// Replaces the settings and re-analyses every open document with them.
+    /// Replaces the settings and re-analyses every open document with them. `null` says
+    /// nothing (a client without an `unrealLs` section answers so) and keeps the settings
+    /// as they are, those from `initializationOptions` included.
     async fn apply_settings(&self, value: &Value) {
+        if value.is_null() {
+            return;
+        }
         let (settings, problems) = Settings::from_json(value);
         for problem in problems {
             self.shared.log(MessageType::WARNING, &problem).await;
