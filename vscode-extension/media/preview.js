@@ -1,0 +1,175 @@
+// The preview webview: renders what the extension posts (see src/previews.ts, ToWebview) and
+// asks for thumbnails and object openings. No framework, no network: the page's CSP allows
+// only this script and data: images.
+// @ts-check
+(function () {
+  // @ts-ignore acquireVsCodeApi is injected by VS Code
+  const vscode = acquireVsCodeApi();
+  const content = /** @type {HTMLElement} */ (document.getElementById("content"));
+  const status = /** @type {HTMLElement} */ (document.getElementById("status"));
+  /** @type {Map<string, HTMLElement>} */
+  const thumbs = new Map();
+
+  /** @param {string} tag @param {Record<string,string>} [attrs] @param {(Node|string)[]} [children] */
+  function el(tag, attrs, children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs || {})) node.setAttribute(key, value);
+    for (const child of children || []) node.append(child);
+    return node;
+  }
+
+  /** @param {number} bytes */
+  function size(bytes) {
+    if (bytes < 1024) return `${bytes} B`;
+    if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+    return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+  }
+
+  /** @param {Record<string, unknown>} summary */
+  function summaryTable(summary) {
+    const rows = Object.entries(summary).map(([key, value]) =>
+      el("tr", {}, [el("th", {}, [key.replace(/_/g, " ")]), el("td", {}, [String(value)])]),
+    );
+    return el("table", { class: "summary" }, rows);
+  }
+
+  /** @param {string[]} problems */
+  function problemList(problems) {
+    if (!problems || problems.length === 0) return el("div");
+    return el("ul", { class: "problems error" }, problems.map((p) => el("li", {}, [p])));
+  }
+
+  /** Builds the group tree from `Group.Sub.Name` paths. */
+  function buildTree(objects) {
+    const root = { groups: new Map(), leaves: [] };
+    for (const object of objects) {
+      const parts = object.path.split(".");
+      let node = root;
+      for (const group of parts.slice(0, -1)) {
+        if (!node.groups.has(group)) node.groups.set(group, { groups: new Map(), leaves: [] });
+        node = node.groups.get(group);
+      }
+      node.leaves.push({ ...object, name: parts[parts.length - 1] });
+    }
+    return root;
+  }
+
+  function countLeaves(node) {
+    let count = node.leaves.length;
+    for (const child of node.groups.values()) count += countLeaves(child);
+    return count;
+  }
+
+  function renderNode(node) {
+    const list = el("ul", { class: "tree" });
+    for (const [name, child] of [...node.groups.entries()].sort((a, b) => a[0].localeCompare(b[0]))) {
+      const details = el("details", { open: "" }, [
+        el("summary", {}, [`${name} `, el("span", { class: "muted" }, [`(${countLeaves(child)})`])]),
+        renderNode(child),
+      ]);
+      list.append(el("li", { class: "group" }, [details]));
+    }
+    for (const leaf of node.leaves.sort((a, b) => a.name.localeCompare(b.name))) {
+      const thumb = el("span", { class: "thumb empty" });
+      if (leaf.thumbnail) thumbs.set(leaf.path, thumb);
+      const row = el(
+        "li",
+        { class: "object", "data-path": leaf.path, "data-class": leaf.class, title: `${leaf.path} (${leaf.class}), click to open` },
+        [
+          thumb,
+          el("span", { class: "name" }, [leaf.name]),
+          el("span", { class: "class" }, [leaf.class]),
+          el("span", { class: "size" }, [size(leaf.size)]),
+          el("span", { class: "detail" }, [leaf.detail || ""]),
+        ],
+      );
+      row.addEventListener("click", () => vscode.postMessage({ type: "open", path: leaf.path }));
+      list.append(row);
+    }
+    return list;
+  }
+
+  function renderPackage(message) {
+    thumbs.clear();
+    const objects = message.objects;
+    const byClass = new Map();
+    for (const object of objects) byClass.set(object.class, (byClass.get(object.class) || 0) + 1);
+    const classes = el(
+      "p",
+      { class: "classes" },
+      [...byClass.entries()].sort((a, b) => b[1] - a[1]).map(([name, count]) => el("span", {}, [`${count} ${name}`])),
+    );
+    const filter = /** @type {HTMLInputElement} */ (el("input", { type: "search", placeholder: "Filter by name or class", id: "filter" }));
+    const reload = el("button", { type: "button" }, ["Reload"]);
+    reload.addEventListener("click", () => vscode.postMessage({ type: "reload" }));
+    const treeHost = el("div", { id: "tree" });
+    const draw = () => {
+      const needle = filter.value.trim().toLowerCase();
+      const shown = needle
+        ? objects.filter((o) => o.path.toLowerCase().includes(needle) || o.class.toLowerCase().includes(needle))
+        : objects;
+      treeHost.replaceChildren(renderNode(buildTree(shown)));
+      const wanted = [...thumbs.keys()];
+      if (wanted.length > 0) vscode.postMessage({ type: "thumbnails", paths: wanted });
+    };
+    filter.addEventListener("input", draw);
+    content.replaceChildren(
+      summaryTable(message.header),
+      classes,
+      message.note ? el("p", { class: "note muted" }, [message.note]) : el("div"),
+      problemList(message.problems),
+      el("div", { class: "toolbar" }, [filter, reload]),
+      el("div", { id: "detail" }),
+      treeHost,
+    );
+    status.textContent = `${objects.length} objects, from ${message.source}`;
+    draw();
+  }
+
+  function renderSummary(message) {
+    const parts = [];
+    if (message.pngBase64) parts.push(el("img", { class: "render", alt: "rendered preview", src: `data:image/png;base64,${message.pngBase64}` }));
+    parts.push(summaryTable(message.summary));
+    if (message.note) parts.push(el("p", { class: "note muted" }, [message.note]));
+    parts.push(problemList(message.problems));
+    content.replaceChildren(...parts);
+    status.textContent = `${message.format}, from ${message.source}`;
+  }
+
+  function renderDetail(message) {
+    const host = document.getElementById("detail");
+    if (!host) return;
+    const parts = [el("h2", {}, [message.path])];
+    if (message.pngBase64) parts.push(el("img", { class: "render", alt: message.path, src: `data:image/png;base64,${message.pngBase64}` }));
+    if (Object.keys(message.summary || {}).length > 0) parts.push(summaryTable(message.summary));
+    if (message.note) parts.push(el("p", { class: "note muted" }, [message.note]));
+    host.replaceChildren(...parts);
+  }
+
+  window.addEventListener("message", (event) => {
+    const message = event.data;
+    switch (message.type) {
+      case "package":
+        renderPackage(message);
+        break;
+      case "summary":
+        renderSummary(message);
+        break;
+      case "error":
+        content.replaceChildren(el("p", { class: "error" }, [message.message]));
+        status.textContent = "could not be read";
+        break;
+      case "thumbnail": {
+        const slot = thumbs.get(message.path);
+        if (slot && message.pngBase64) {
+          slot.replaceWith(el("img", { class: "thumb", alt: message.path, src: `data:image/png;base64,${message.pngBase64}` }));
+        }
+        break;
+      }
+      case "detail":
+        renderDetail(message);
+        break;
+    }
+  });
+  vscode.postMessage({ type: "ready" });
+})();

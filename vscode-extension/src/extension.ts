@@ -1,0 +1,120 @@
+// Entry point: the language client (server.ts), the previews (previews.ts) and the commands.
+
+import * as path from "node:path";
+import * as vscode from "vscode";
+import { EXPORT_GLTF, ExportGltfParams, ExportGltfResult } from "./protocol";
+import {
+  isModelFile,
+  isPackageFile,
+  PACKAGE_EXTENSIONS,
+  PACKAGE_VIEW_TYPE,
+  Previews,
+} from "./previews";
+import { ServerManager } from "./server";
+
+let manager: ServerManager | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const output = vscode.window.createOutputChannel("unreal-ls", { log: true });
+  const server = new ServerManager(context, output);
+  manager = server;
+  const previews = new Previews(context, server);
+
+  context.subscriptions.push(
+    output,
+    server,
+    ...previews.register(),
+    vscode.commands.registerCommand("unrealLs.restartServer", () => server.restart()),
+    vscode.commands.registerCommand("unrealLs.showOutput", () => output.show(true)),
+    vscode.commands.registerCommand("unrealLs.showPackageContents", async (arg?: vscode.Uri) => {
+      const uri = arg ?? activeResource(isPackageFile) ?? (await pickFile("Package", PACKAGE_EXTENSIONS));
+      if (uri !== undefined) await vscode.commands.executeCommand("vscode.openWith", uri, PACKAGE_VIEW_TYPE);
+    }),
+    vscode.commands.registerCommand(
+      "unrealLs.openObjectPreview",
+      async (arg?: vscode.Uri | { uri: string; object: string }) => {
+        let packageUri: vscode.Uri | undefined;
+        let objectPath: string | undefined;
+        if (arg instanceof vscode.Uri) packageUri = arg;
+        else if (arg !== undefined) {
+          packageUri = vscode.Uri.parse(arg.uri);
+          objectPath = arg.object;
+        }
+        packageUri ??= activeResource(isPackageFile) ?? (await pickFile("Package", PACKAGE_EXTENSIONS));
+        if (packageUri === undefined) return;
+        if (objectPath === undefined) {
+          const objects = await previews.packageObjects(packageUri);
+          const picked = await vscode.window.showQuickPick(
+            objects.map((object) => ({ label: object.path, description: object.class, detail: `${object.size} bytes` })),
+            { title: `Objects in ${path.basename(packageUri.fsPath)}`, matchOnDescription: true },
+          );
+          objectPath = picked?.label;
+        }
+        if (objectPath !== undefined) await previews.openObject(packageUri, objectPath);
+      },
+    ),
+    vscode.commands.registerCommand("unrealLs.exportGltf", (arg?: vscode.Uri | { uri: string; object?: string }) =>
+      exportGltf(server, arg),
+    ),
+  );
+
+  await server.start();
+}
+
+export async function deactivate(): Promise<void> {
+  await manager?.stop();
+  manager = undefined;
+}
+
+/** The file behind the active editor or custom editor, if `accept` says it is one we want. */
+function activeResource(accept: (uri: vscode.Uri) => boolean): vscode.Uri | undefined {
+  const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+  let uri: vscode.Uri | undefined;
+  if (input instanceof vscode.TabInputCustom || input instanceof vscode.TabInputText) uri = input.uri;
+  return uri !== undefined && uri.scheme === "file" && accept(uri) ? uri : undefined;
+}
+
+async function pickFile(label: string, extensions: string[]): Promise<vscode.Uri | undefined> {
+  const picked = await vscode.window.showOpenDialog({
+    canSelectMany: false,
+    openLabel: "Open",
+    filters: { [label]: extensions },
+  });
+  return picked?.[0];
+}
+
+async function exportGltf(server: ServerManager, arg?: vscode.Uri | { uri: string; object?: string }): Promise<void> {
+  let source: vscode.Uri | undefined;
+  let object: string | undefined;
+  if (arg instanceof vscode.Uri) source = arg;
+  else if (arg !== undefined) {
+    source = vscode.Uri.parse(arg.uri);
+    object = arg.object;
+  }
+  source ??=
+    activeResource((uri) => isModelFile(uri) || isPackageFile(uri)) ??
+    (await pickFile("Mesh", ["psk", "psa", "3d", "u3d", ...PACKAGE_EXTENSIONS]));
+  if (source === undefined) return;
+  const client = server.languageClient;
+  if (client === undefined || !server.features.exportGltf) {
+    void vscode.window.showWarningMessage(
+      `This unreal-ls server cannot export glTF yet: it does not advertise ${EXPORT_GLTF}. Update unreal-ls (or the extension) to get it.`,
+    );
+    return;
+  }
+  const base = source.fsPath.replace(/(_[da])?\.[^./\\]+$/i, "");
+  const target = await vscode.window.showSaveDialog({
+    defaultUri: vscode.Uri.file(`${base}${object !== undefined ? `_${object}` : ""}.gltf`),
+    filters: { glTF: ["gltf", "glb"] },
+    title: "Export mesh to glTF",
+  });
+  if (target === undefined) return;
+  const params: ExportGltfParams = { uri: source.toString(), object, target: target.toString() };
+  try {
+    const result = await client.sendRequest<ExportGltfResult>(EXPORT_GLTF, params);
+    const files = result.written.map((uri) => path.basename(vscode.Uri.parse(uri).fsPath)).join(", ");
+    void vscode.window.showInformationMessage(`Exported ${files}`);
+  } catch (error) {
+    void vscode.window.showErrorMessage(`glTF export failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}

@@ -1,0 +1,79 @@
+// The custom requests between this client and `unreal-ls lsp`, as documented in
+// docs/protocol.md. A request is used only when the server advertises it in
+// `ServerCapabilities.experimental.unrealLs`; until then the client falls back to
+// `unreal-ls info --json FILE` (see info.ts). Plain data, no `vscode` import (unit-tested).
+
+export interface PackageTreeParams {
+  /** The package file, as a `file:` URI. */
+  uri: string;
+}
+
+export interface PackageObject {
+  /** `Group.Name` inside the package (`Name` when it has no group). */
+  path: string;
+  class: string;
+  /** Serialised size in bytes. */
+  size: number;
+}
+
+export interface PackageTreeResult {
+  /** Version, licensee and other header facts, shown above the table (optional). */
+  header?: Record<string, string | number>;
+  objects: PackageObject[];
+}
+
+export const PACKAGE_TREE = "unrealLs/packageTree";
+
+export interface ObjectPreviewParams {
+  uri: string;
+  /** An object's `path` from `unrealLs/packageTree`; absent for a file that is one object
+   * (a .psk, .psa, _d.3d or .u3d). */
+  object?: string;
+  /** The longest side of a thumbnail the client wants, in pixels (the server may send less). */
+  maxSize?: number;
+}
+
+export interface ObjectPreviewResult {
+  kind: "texture" | "text" | "summary";
+  /** A PNG (texture thumbnail, or a rendered mesh) as base64, for `texture` and `summary`. */
+  pngBase64?: string;
+  /** The text of a TextBuffer (UnrealScript source) for `text`. */
+  text?: string;
+  /** Key facts (dimensions, format, vertex and triangle counts...) for every kind. */
+  summary?: Record<string, string | number | boolean>;
+}
+
+export const OBJECT_PREVIEW = "unrealLs/objectPreview";
+
+export interface ExportGltfParams {
+  uri: string;
+  object?: string;
+  /** Where to write the `.gltf` (or `.glb`), as a `file:` URI. */
+  target: string;
+}
+
+export interface ExportGltfResult {
+  /** The files written, as `file:` URIs (the .gltf and its .bin, or one .glb). */
+  written: string[];
+}
+
+export const EXPORT_GLTF = "unrealLs/exportGltf";
+
+/** `initializeResult.capabilities.experimental.unrealLs`: which requests the server answers. */
+export interface UnrealLsExperimental {
+  packageTree?: boolean;
+  objectPreview?: boolean;
+  exportGltf?: boolean;
+}
+
+export function advertised(experimental: unknown): UnrealLsExperimental {
+  if (experimental === null || typeof experimental !== "object") return {};
+  const section = (experimental as Record<string, unknown>).unrealLs;
+  if (section === null || typeof section !== "object") return {};
+  const flags = section as Record<string, unknown>;
+  return {
+    packageTree: flags.packageTree === true,
+    objectPreview: flags.objectPreview === true,
+    exportGltf: flags.exportGltf === true,
+  };
+}

@@ -1,0 +1,241 @@
+// The language client's lifetime: find the binary, start `unreal-ls lsp`, keep the status bar
+// in step, restart on demand or when `unrealLs.server.path` changes.
+
+import * as vscode from "vscode";
+import {
+  CloseAction,
+  DidChangeConfigurationNotification,
+  ErrorAction,
+  LanguageClient,
+  LanguageClientOptions,
+  ServerOptions,
+  State,
+  TransportKind,
+} from "vscode-languageclient/node";
+import { advertised, UnrealLsExperimental } from "./protocol";
+import { Candidate, notFoundMessage, resolveServer, skippedMessage } from "./serverPath";
+import { serverSettings, ServerSettings } from "./settings";
+
+export const CLIENT_ID = "unrealLs";
+const CLIENT_NAME = "unreal-ls";
+
+type ServerState = "starting" | "running" | "stopped" | "not-found";
+
+export class ServerManager implements vscode.Disposable {
+  private client: LanguageClient | undefined;
+  private binary: (Candidate & { version: string }) | undefined;
+  private state: ServerState = "stopped";
+  private readonly statusItem: vscode.StatusBarItem;
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly stateEmitter = new vscode.EventEmitter<void>();
+  /** Fires when the server (re)starts or stops, so that open previews can reload. */
+  readonly onDidChangeServer = this.stateEmitter.event;
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    readonly output: vscode.LogOutputChannel,
+  ) {
+    this.statusItem = vscode.window.createStatusBarItem("unrealLs.status", vscode.StatusBarAlignment.Left, 0);
+    this.statusItem.name = "unreal-ls";
+    this.statusItem.command = "unrealLs.showOutput";
+    this.render();
+    this.statusItem.show();
+    this.disposables.push(
+      this.statusItem,
+      this.stateEmitter,
+      vscode.workspace.onDidChangeConfiguration((event) => this.configurationChanged(event)),
+    );
+  }
+
+  /** The binary in use (for the `info --json` fallback), whether or not the server runs. */
+  get serverBinary(): string | undefined {
+    return this.binary?.path;
+  }
+
+  /** What the running server advertises under `experimental.unrealLs`. */
+  get features(): UnrealLsExperimental {
+    if (this.client === undefined || this.state !== "running") return {};
+    return advertised(this.client.initializeResult?.capabilities.experimental);
+  }
+
+  get languageClient(): LanguageClient | undefined {
+    return this.state === "running" ? this.client : undefined;
+  }
+
+  async start(): Promise<void> {
+    const workspaceFolder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    const resolution = resolveServer({
+      env: process.env,
+      setting: vscode.workspace.getConfiguration("unrealLs").get<string>("server.path"),
+      extensionPath: this.context.extensionPath,
+      workspaceFolder,
+      platform: process.platform,
+    });
+    const chosen = resolution.chosen;
+    for (const failure of resolution.failures) {
+      if (chosen !== undefined || failure.candidate.source !== "bundled") {
+        this.output.warn(skippedMessage(failure.candidate, failure.detail));
+      }
+    }
+    if (chosen === undefined) {
+      this.binary = undefined;
+      this.setState("not-found");
+      const message = notFoundMessage(resolution);
+      this.output.error(message);
+      void vscode.window.showErrorMessage(message, "Open Settings", "Show Output").then((choice) => {
+        if (choice === "Open Settings") {
+          void vscode.commands.executeCommand("workbench.action.openSettings", "unrealLs.server.path");
+        } else if (choice === "Show Output") {
+          this.output.show(true);
+        }
+      });
+      return;
+    }
+    this.binary = chosen;
+    this.output.info(`using ${chosen.version} from ${chosen.source === "bundled" ? "the bundled binary" : chosen.source} (${chosen.path})`);
+
+    const run = { command: chosen.path, args: ["lsp"], transport: TransportKind.stdio };
+    const serverOptions: ServerOptions = { run, debug: run };
+    const clientOptions: LanguageClientOptions = {
+      documentSelector: [
+        { scheme: "file", language: "t3d" },
+        { scheme: "untitled", language: "t3d" },
+        { scheme: "file", language: "unrealscript" },
+        { scheme: "untitled", language: "unrealscript" },
+        // .uc files claimed by an UnrealScript extension under another language id.
+        { scheme: "file", pattern: "**/*.{uc,uci,UC,UCI}" },
+      ],
+      outputChannel: this.output,
+      initializationOptions: { unrealLs: this.currentSettings() },
+      diagnosticCollectionName: CLIENT_NAME,
+      errorHandler: {
+        error: () => ({ action: ErrorAction.Continue }),
+        closed: () => {
+          this.output.error("the server stopped; run 'unreal-ls: Restart Server' to start it again");
+          return { action: CloseAction.DoNotRestart };
+        },
+      },
+      middleware: {
+        workspace: {
+          // The server asks for the `unrealLs` section; answer with the keys it reads.
+          configuration: async (params, token, next) => {
+            const values = await next(params, token);
+            if (!Array.isArray(values)) return values;
+            return params.items.map((item, index) =>
+              item.section === "unrealLs" ? this.currentSettings(item.scopeUri) : values[index],
+            );
+          },
+        },
+      },
+    };
+    const client = new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions);
+    this.client = client;
+    client.onDidChangeState((event) => {
+      if (this.client !== client) return;
+      if (event.newState === State.Running) this.setState("running");
+      else if (event.newState === State.Starting) this.setState("starting");
+      else this.setState("stopped");
+    });
+    this.setState("starting");
+    try {
+      await client.start();
+      const caps = client.initializeResult?.capabilities ?? {};
+      const provided = Object.entries(caps)
+        .filter(([, value]) => value !== undefined && value !== null && value !== false)
+        .map(([key]) => key)
+        .sort();
+      this.output.info(`server capabilities: ${provided.join(", ")}`);
+      this.setState("running");
+    } catch (error) {
+      this.output.error(`the server did not start: ${String(error)}`);
+      this.setState("stopped");
+    }
+  }
+
+  async stop(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    if (client !== undefined) {
+      try {
+        if (client.isRunning()) await client.stop(5000);
+      } catch (error) {
+        this.output.warn(`stopping the server: ${String(error)}`);
+      }
+      await client.dispose().catch(() => undefined);
+    }
+    this.setState("stopped");
+  }
+
+  async restart(): Promise<void> {
+    this.output.info("restarting the server");
+    await this.stop();
+    await this.start();
+  }
+
+  currentSettings(scopeUri?: string): ServerSettings {
+    const scope = scopeUri !== undefined ? vscode.Uri.parse(scopeUri) : undefined;
+    const config = vscode.workspace.getConfiguration("unrealLs", scope);
+    const folder = scope !== undefined ? vscode.workspace.getWorkspaceFolder(scope) : vscode.workspace.workspaceFolders?.[0];
+    const { settings, problems } = serverSettings({
+      get: (key) => config.get(key),
+      workspaceFolder: folder?.uri.fsPath,
+    });
+    for (const problem of problems) this.output.warn(problem);
+    return settings;
+  }
+
+  private configurationChanged(event: vscode.ConfigurationChangeEvent): void {
+    if (event.affectsConfiguration("unrealLs.server.path")) {
+      void this.restart();
+      return;
+    }
+    const relevant = ["unrealLs.gameDirectory", "unrealLs.engine", "unrealLs.rules"].some((key) =>
+      event.affectsConfiguration(key),
+    );
+    const client = this.languageClient;
+    if (relevant && client !== undefined) {
+      void client.sendNotification(DidChangeConfigurationNotification.type, {
+        settings: { unrealLs: this.currentSettings() },
+      });
+    }
+  }
+
+  private setState(state: ServerState): void {
+    if (this.state === state) return;
+    this.state = state;
+    this.render();
+    this.stateEmitter.fire();
+  }
+
+  private render(): void {
+    const item = this.statusItem;
+    const where = this.binary !== undefined ? `\n${this.binary.path} (${this.binary.source})` : "";
+    item.backgroundColor = undefined;
+    switch (this.state) {
+      case "starting":
+        item.text = "$(sync~spin) unreal-ls";
+        item.tooltip = `unreal-ls: starting${where}`;
+        break;
+      case "running":
+        item.text = "$(check) unreal-ls";
+        item.tooltip = `${this.binary?.version ?? "unreal-ls"}: running${where}\nClick for the server output`;
+        break;
+      case "stopped":
+        item.text = "$(debug-stop) unreal-ls";
+        item.tooltip = `unreal-ls: stopped${where}\nRun 'unreal-ls: Restart Server'`;
+        item.backgroundColor = new vscode.ThemeColor("statusBarItem.warningBackground");
+        break;
+      case "not-found":
+        item.text = "$(error) unreal-ls";
+        item.tooltip = "unreal-ls: no server binary found; set unrealLs.server.path";
+        item.backgroundColor = new vscode.ThemeColor("statusBarItem.errorBackground");
+        break;
+    }
+    item.accessibilityInformation = { label: `unreal-ls ${this.state}` };
+  }
+
+  dispose(): void {
+    void this.stop();
+    for (const disposable of this.disposables) disposable.dispose();
+  }
+}

@@ -1,0 +1,80 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { parseInfoJson } from "../info";
+import { advertised } from "../protocol";
+
+test("a package becomes a tree with header, objects and details", () => {
+  const view = parseInfoJson(
+    JSON.stringify([
+      {
+        kind: "package",
+        file: "Checkers.utx",
+        version: 69,
+        licensee: 0,
+        flags: 1,
+        names: 30,
+        imports: 3,
+        exports: 2,
+        objects: [
+          { name: "Palette0", path: "Palette0", class: "Palette", size: 1027, detail: "256 colours" },
+          { name: "checkers", path: "Skins.checkers", class: "Texture", size: 87654 },
+        ],
+        problems: ["object 3: truncated"],
+      },
+    ]),
+  );
+  assert.deepEqual(view, {
+    kind: "package",
+    tree: {
+      header: { version: 69, licensee: 0, flags: "0x00000001", names: 30, imports: 3, exports: 2 },
+      objects: [
+        { path: "Palette0", class: "Palette", size: 1027 },
+        { path: "Skins.checkers", class: "Texture", size: 87654 },
+      ],
+    },
+    details: { Palette0: "256 colours" },
+    problems: ["object 3: truncated"],
+  });
+});
+
+test("a mesh becomes a flat summary", () => {
+  const view = parseInfoJson(
+    JSON.stringify([
+      {
+        kind: "psa",
+        file: "a.psa",
+        bones: 3,
+        keys: 30,
+        scale_keys: null,
+        sequences: [{ name: "Idle", frames: 10, rate: 30 }],
+        unknown_chunks: [],
+      },
+    ]),
+  );
+  assert.deepEqual(view, {
+    kind: "summary",
+    format: "psa",
+    summary: { bones: 3, keys: 30, scale_keys: "-", sequences: "Idle (frames 10 rate 30)", unknown_chunks: "none" },
+    problems: [],
+  });
+});
+
+test("errors: an entry with an error, and output that is not JSON", () => {
+  assert.deepEqual(parseInfoJson('[{"file":"x.psk","error":"psk: chunk ACTRHEAD missing"}]'), {
+    kind: "error",
+    message: "psk: chunk ACTRHEAD missing",
+  });
+  const garbage = parseInfoJson("Segmentation fault");
+  assert.equal(garbage.kind, "error");
+  assert.equal(parseInfoJson("[]").kind, "error");
+});
+
+test("advertised: only explicit true flags under experimental.unrealLs count", () => {
+  assert.deepEqual(advertised(undefined), {});
+  assert.deepEqual(advertised({ other: true }), {});
+  assert.deepEqual(advertised({ unrealLs: { packageTree: true, objectPreview: "yes" } }), {
+    packageTree: true,
+    objectPreview: false,
+    exportGltf: false,
+  });
+});
