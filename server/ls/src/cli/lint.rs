@@ -27,6 +27,12 @@ pub struct LintArgs {
     /// Engine generation the files target (poly flags and #exec keys differ).
     #[arg(long, value_enum, default_value_t = EngineArg::Auto)]
     pub engine: EngineArg,
+    /// Engine build the files target (436, 469): which image types #exec may import.
+    #[arg(long, value_name = "BUILD")]
+    pub engine_build: Option<u32>,
+    /// Game folder (with System/, Textures/...) whose packages #exec names may refer to.
+    #[arg(long, value_name = "DIR")]
+    pub game_dir: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -50,7 +56,11 @@ impl From<EngineArg> for EngineSetting {
 }
 
 pub fn run(args: &LintArgs) -> ExitCode {
-    let options = LintOptions { engine: args.engine.into(), ..LintOptions::default() };
+    let options = LintOptions {
+        engine: args.engine.into(),
+        engine_build: args.engine_build,
+        game_dir: args.game_dir.clone(),
+    };
     // Shared by every thread: packages, meshes and images are read once per run.
     let session = LintSession::new(&options);
     let roots: Vec<(PathBuf, bool)> = if args.paths.is_empty() {
