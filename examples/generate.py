@@ -254,10 +254,10 @@ def defects():
     w.note(line, "`t3d-bad-texture-axes`: TextureU and TextureV are parallel, so the "
            "texture collapses to a line.")
 
-    line = w.polygon(quad, flags=0x20000000)
+    line = w.polygon(quad, flags=0x20000000, texture="Bkgnd", pan=(16, 0))
     w.note(line, "`t3d-unknown-poly-flag`: `Flags=536870912` is bit 0x20000000, which UE1 "
-           "does not define (it is Mirrored in UE2). Reported with `--engine ue1`: nothing in "
-           "this map tells `auto` which generation it targets.")
+           "does not define (it is Mirrored in UE2). The `Pan` line and the bare texture name "
+           "mark the map as UE1 for `--engine auto`.")
 
     line = w.polygon(quad, flags=0x02000000)
     w.note(line, "`t3d-editor-poly-flag`: `Flags=33554432` is 0x02000000 (Selected), an "
