@@ -8,6 +8,7 @@
 //! [`vertex_mesh::VertexMesh::parse`], [`psk::Psk::parse`], [`psk::Psa::parse`],
 //! [`u3d::U3d::parse`], [`image::ImageInfo::parse`] and [`wav::Wav::parse`] read the rest.
 
+pub mod decode;
 pub mod error;
 pub mod image;
 pub mod mapped;

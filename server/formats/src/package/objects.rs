@@ -357,11 +357,13 @@ impl<'a> Package<'a> {
             }
             _ => 4,
         };
+        let verts_offset = r.pos();
         r.skip("Verts", verts * bytes_per_vertex)?;
         Self::check_skip(&r, skip, "Verts")?;
         let skip = self.lazy_skip(&mut r, "Tris skip offset")?;
         let tris_count = r.compact_index("Tris count")?;
         let tris = r.check_count("Tris count", i64::from(tris_count), 20)?;
+        let tris_offset = r.pos();
         r.skip("Tris", tris * 20)?;
         Self::check_skip(&r, skip, "Tris")?;
         let sequences = self.read_sequences(&mut r)?;
@@ -410,6 +412,7 @@ impl<'a> Package<'a> {
             textures,
             lod: None,
             skeletal: None,
+            layout: MeshLayout { verts_offset, tris_offset, ..MeshLayout::default() },
         };
         if !info.class.eq_ignore_ascii_case("Mesh") {
             r.skip(
@@ -433,24 +436,36 @@ impl<'a> Package<'a> {
             word_array(&mut r, "FaceLevel")?;
             let c = r.compact_index("Faces count")?;
             let faces = r.check_count("Faces count", i64::from(c), 8)?;
+            info.layout.faces_offset = r.pos();
             r.skip("Faces", faces * 8)?;
             word_array(&mut r, "CollapseWedgeThus")?;
             let c = r.compact_index("Wedges count")?;
             let wedges = r.check_count("Wedges count", i64::from(c), 4)?;
+            info.layout.wedges_offset = r.pos();
             r.skip("Wedges", wedges * 4)?;
             let c = r.compact_index("Materials count")?;
             let materials = r.check_count("Materials count", i64::from(c), 8)?;
+            info.layout.materials_offset = r.pos();
             r.skip("Materials", materials * 8)?;
             let c = r.compact_index("SpecialFaces count")?;
             let special_faces = r.check_count("SpecialFaces count", i64::from(c), 8)?;
             r.skip("SpecialFaces", special_faces * 8)?;
             info.lod = Some(LodInfo { faces, wedges, materials, special_faces });
+            // ModelVerts, SpecialVerts, then MeshScaleMax, LODHysteresis, LODStrength,
+            // LODMinVerts, LODMorph, LODZDisplace (469 writes no LODHighlight).
+            let lod_tail = |r: &mut Reader<'_>, layout: &mut MeshLayout| -> Result<()> {
+                r.skip("ModelVerts", 4)?;
+                layout.special_verts = r.i32("SpecialVerts")?.max(0) as usize;
+                r.skip("LOD parameters", 6 * 4)?;
+                let c = r.compact_index("RemapAnimVerts count")?;
+                layout.remap_anim_verts = r.check_count("RemapAnimVerts count", i64::from(c), 2)?;
+                layout.remap_offset = r.pos();
+                r.skip("RemapAnimVerts", layout.remap_anim_verts * 2)?;
+                layout.old_frame_verts = r.i32("OldFrameVerts")?.max(0) as usize;
+                Ok(())
+            };
             if info.class.eq_ignore_ascii_case("SkeletalMesh") {
-                // ModelVerts, SpecialVerts, MeshScaleMax, LODHysteresis, LODStrength,
-                // LODMinVerts, LODMorph, LODZDisplace (469 writes no LODHighlight).
-                r.skip("LOD parameters", 8 * 4)?;
-                word_array(&mut r, "RemapAnimVerts")?;
-                r.skip("OldFrameVerts", 4)?;
+                lod_tail(&mut r, &mut info.layout)?;
                 let counted = |r: &mut Reader<'_>, field: &str, item: usize| -> Result<usize> {
                     let c = r.compact_index(&format!("{field} count"))?;
                     let c = r.check_count(&format!("{field} count"), i64::from(c), item)?;
@@ -470,6 +485,13 @@ impl<'a> Package<'a> {
                 let _ = counted(&mut r, "BoneWeightIdx", 8)?;
                 let weights = counted(&mut r, "BoneWeights", 4)?;
                 info.skeletal = Some(SkeletalInfo { points, wedges: ext_wedges, bones, weights });
+            } else {
+                // A LodMesh whose tail does not read keeps the counts above; geometry
+                // decoding then sees no special vertices and no remapping.
+                let mut layout = info.layout.clone();
+                if lod_tail(&mut r, &mut layout).is_ok() {
+                    info.layout = layout;
+                }
             }
         }
         Ok(info)
@@ -727,6 +749,26 @@ pub struct MeshInfo {
     pub textures: Vec<ObjectRef>,
     pub lod: Option<LodInfo>,
     pub skeletal: Option<SkeletalInfo>,
+    /// Where the geometry arrays are, for [`crate::decode::mesh`].
+    pub layout: MeshLayout,
+}
+
+/// Absolute file offsets of a mesh's arrays (counts are in [`MeshInfo`] and [`LodInfo`]),
+/// and the LodMesh fields that geometry decoding needs.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct MeshLayout {
+    pub verts_offset: usize,
+    pub tris_offset: usize,
+    pub faces_offset: usize,
+    pub wedges_offset: usize,
+    pub materials_offset: usize,
+    /// LodMesh: weapon-attachment vertices stored first in each frame; wedges index past them.
+    pub special_verts: usize,
+    /// LodMesh: when non-zero, frame vertex `k` is stored vertex `RemapAnimVerts[k]` of a
+    /// frame of `old_frame_verts`.
+    pub remap_anim_verts: usize,
+    pub remap_offset: usize,
+    pub old_frame_verts: usize,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

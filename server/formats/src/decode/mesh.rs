@@ -1,0 +1,263 @@
+//! Vertex-animated meshes in one shape, whichever file they came from: a `_d.3d` + `_a.3d`
+//! pair ([`AnimatedMesh::from_vertex_mesh`]) or a package `Mesh`/`LodMesh`
+//! ([`Package::read_mesh_geometry`]). Positions stay in the source's units and axes (Unreal:
+//! X forward, Y right, Z up, left-handed); converting them is the exporter's business.
+
+use crate::error::{Error, Result};
+use crate::package::{MeshInfo, ObjectRef, Package};
+use crate::reader::Reader;
+use crate::vertex_mesh::{unpack_vertex, VertexMesh};
+
+/// James' mesh type 8: a placeholder triangle that positions a held weapon; never drawn.
+pub const WEAPON_TRIANGLE: u8 = 8;
+/// `PF_Invisible` on a package mesh's triangle or material.
+const PF_INVISIBLE: u32 = 0x1;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct AnimatedMesh {
+    pub vertices_per_frame: usize,
+    pub frames: usize,
+    /// Frame-major: vertex `v` of frame `f` is `positions[f * vertices_per_frame + v]`.
+    pub positions: Vec<[f32; 3]>,
+    /// Visible faces only (weapon placeholders and invisible faces are left out).
+    pub faces: Vec<MeshFace>,
+    /// Texture slots in slot order; faces refer to them by index.
+    pub materials: Vec<MeshMaterial>,
+    /// Animation sequences stored with the mesh (package meshes; `.3d` files have none).
+    pub sequences: Vec<MeshSequence>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MeshFace {
+    /// Vertex indices into one frame.
+    pub vertices: [u32; 3],
+    /// Texture coordinates per corner, 0..=255 across the texture.
+    pub uvs: [[u8; 2]; 3],
+    /// Index into [`AnimatedMesh::materials`].
+    pub material: usize,
+    /// Two-sided, translucent, masked or modulated (James' types 1 to 4, or the matching
+    /// poly flags).
+    pub two_sided: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MeshMaterial {
+    /// The texture slot number (`#exec MESHMAP SETTEXTURE NUM=`).
+    pub slot: usize,
+    /// The texture a package mesh names for the slot.
+    pub texture: Option<ObjectRef>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct MeshSequence {
+    pub name: String,
+    pub start_frame: usize,
+    pub frames: usize,
+    /// Frames per second.
+    pub rate: f32,
+}
+
+impl AnimatedMesh {
+    /// The positions of frame `frame`, `None` past the last.
+    pub fn frame(&self, frame: usize) -> Option<&[[f32; 3]]> {
+        let start = frame.checked_mul(self.vertices_per_frame)?;
+        self.positions.get(start..start.checked_add(self.vertices_per_frame)?)
+    }
+
+    pub fn from_vertex_mesh(mesh: &VertexMesh<'_>) -> Self {
+        let vertices_per_frame = usize::from(mesh.data.vertices);
+        let frames = usize::from(mesh.aniv.frames);
+        let positions: Vec<[f32; 3]> =
+            (0..frames).filter_map(|f| mesh.frame(f)).flatten().collect();
+        let slots = mesh.data.texture_slots();
+        let materials =
+            slots.iter().map(|&s| MeshMaterial { slot: usize::from(s), texture: None }).collect();
+        let faces = mesh
+            .data
+            .triangles
+            .iter()
+            .filter(|t| t.kind != WEAPON_TRIANGLE)
+            .map(|t| MeshFace {
+                vertices: t.vertices.map(u32::from),
+                uvs: t.uv,
+                material: slots.iter().position(|&s| s == t.texture).unwrap_or(0),
+                two_sided: (1..=4).contains(&t.kind),
+            })
+            .collect();
+        Self { vertices_per_frame, frames, positions, faces, materials, sequences: Vec::new() }
+    }
+}
+
+impl Package<'_> {
+    /// The geometry of a UE1 `Mesh` or `LodMesh`: every frame's vertices, the faces (a
+    /// LodMesh's wedges resolved to vertices and UVs) and the texture slots.
+    pub fn read_mesh_geometry(&self, export: usize) -> Result<AnimatedMesh> {
+        let info = self.read_mesh(export)?;
+        if info.skeletal.is_some() {
+            return Err(Error::new(
+                format!("SkeletalMesh {} (export {export})", self.export_path(export)),
+                self.export(export).map_or(0, |e| e.serial_offset),
+                "a vertex Mesh or LodMesh (skeletal meshes have no vertex frames)",
+            ));
+        }
+        let structure = format!("{} {} (export {export})", info.class, self.export_path(export));
+        let mut r = Reader::new(self.data(), 0, structure);
+        let positions = read_frames(&mut r, &info)?;
+        let frames = info.frames;
+        let mut mesh = AnimatedMesh {
+            vertices_per_frame: info.vertices,
+            frames,
+            positions,
+            faces: Vec::new(),
+            materials: Vec::new(),
+            sequences: info
+                .sequences
+                .iter()
+                .map(|s| MeshSequence {
+                    name: s.name.clone(),
+                    start_frame: s.start_frame.max(0) as usize,
+                    frames: s.frames.max(0) as usize,
+                    rate: s.rate,
+                })
+                .collect(),
+        };
+        let texture = |slot: usize| info.textures.get(slot).copied().filter(|t| t.0 != 0);
+        let material_index = |mesh: &mut AnimatedMesh, slot: usize| -> usize {
+            if let Some(i) = mesh.materials.iter().position(|m| m.slot == slot) {
+                return i;
+            }
+            mesh.materials.push(MeshMaterial { slot, texture: texture(slot) });
+            mesh.materials.len() - 1
+        };
+        let vertex = |r: &Reader<'_>, v: usize, at: usize| -> Result<u32> {
+            if v >= info.vertices {
+                return Err(
+                    r.error_at(at, format!("a vertex index below {}, found {v}", info.vertices))
+                );
+            }
+            Ok(v as u32)
+        };
+        if let Some(lod) = &info.lod {
+            r.seek("Materials", info.layout.materials_offset)?;
+            let mut slots = Vec::with_capacity(lod.materials);
+            for _ in 0..lod.materials {
+                let flags = r.u32("Material PolyFlags")?;
+                let slot = r.i32("Material TextureIndex")?.max(0) as usize;
+                slots.push((flags, slot));
+            }
+            r.seek("Wedges", info.layout.wedges_offset)?;
+            let mut wedges = Vec::with_capacity(lod.wedges);
+            for _ in 0..lod.wedges {
+                let at = r.pos();
+                let v = usize::from(r.u16("Wedge iVertex")?) + info.layout.special_verts;
+                let uv = r.array::<2>("Wedge UV")?;
+                wedges.push((vertex(&r, v, at)?, uv));
+            }
+            r.seek("Faces", info.layout.faces_offset)?;
+            for _ in 0..lod.faces {
+                let at = r.pos();
+                let w = [r.u16("Face iWedge")?, r.u16("Face iWedge")?, r.u16("Face iWedge")?];
+                let m = usize::from(r.u16("Face MaterialIndex")?);
+                let corner = |i: u16| {
+                    wedges.get(usize::from(i)).copied().ok_or_else(|| {
+                        r.error_at(at, format!("wedge indices below {}, found {i}", wedges.len()))
+                    })
+                };
+                let c = [corner(w[0])?, corner(w[1])?, corner(w[2])?];
+                let (flags, slot) = slots.get(m).copied().ok_or_else(|| {
+                    r.error_at(at, format!("a material index below {}, found {m}", slots.len()))
+                })?;
+                if flags & PF_INVISIBLE != 0 {
+                    continue;
+                }
+                let material = material_index(&mut mesh, slot);
+                mesh.faces.push(MeshFace {
+                    vertices: [c[0].0, c[1].0, c[2].0],
+                    uvs: [c[0].1, c[1].1, c[2].1],
+                    material,
+                    two_sided: flags & 0x100 != 0,
+                });
+            }
+        } else {
+            r.seek("Tris", info.layout.tris_offset)?;
+            for _ in 0..info.triangles {
+                let at = r.pos();
+                let v = [r.u16("Tri iVertex")?, r.u16("Tri iVertex")?, r.u16("Tri iVertex")?];
+                let uv = r.array::<6>("Tri UV")?;
+                let flags = r.u32("Tri PolyFlags")?;
+                let slot = r.i32("Tri TextureIndex")?.max(0) as usize;
+                let vertices = [
+                    vertex(&r, usize::from(v[0]), at)?,
+                    vertex(&r, usize::from(v[1]), at)?,
+                    vertex(&r, usize::from(v[2]), at)?,
+                ];
+                if flags & PF_INVISIBLE != 0 {
+                    continue;
+                }
+                let material = material_index(&mut mesh, slot);
+                mesh.faces.push(MeshFace {
+                    vertices,
+                    uvs: [[uv[0], uv[1]], [uv[2], uv[3]], [uv[4], uv[5]]],
+                    material,
+                    two_sided: flags & 0x100 != 0,
+                });
+            }
+        }
+        Ok(mesh)
+    }
+}
+
+/// Every frame's vertices, through `RemapAnimVerts` when the LodMesh has one.
+fn read_frames(r: &mut Reader<'_>, info: &MeshInfo) -> Result<Vec<[f32; 3]>> {
+    let (n, frames, bpv) = (info.vertices, info.frames, info.bytes_per_vertex);
+    let stored_per_frame =
+        if info.layout.remap_anim_verts > 0 { info.layout.old_frame_verts } else { n };
+    let stored = stored_per_frame.saturating_mul(frames);
+    // The stored array was validated against FrameVerts x AnimFrames by read_mesh.
+    if stored != n * frames {
+        return Err(r.error_at(
+            info.layout.verts_offset,
+            format!("OldFrameVerts x AnimFrames to equal the stored vertices, found {stored_per_frame} x {frames}"),
+        ));
+    }
+    r.seek("Verts", info.layout.verts_offset)?;
+    let bytes = r.bytes("Verts", stored * bpv)?;
+    let decode = |i: usize| -> [f32; 3] {
+        let Some(c) = bytes.get(i * bpv..(i + 1) * bpv) else { return [0.0; 3] };
+        if bpv == 8 {
+            let v = |k: usize| f32::from(i16::from_le_bytes([c[k], c[k + 1]]));
+            [v(0), v(2), v(4)]
+        } else {
+            unpack_vertex(u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        }
+    };
+    if info.layout.remap_anim_verts == 0 {
+        return Ok((0..stored).map(decode).collect());
+    }
+    if info.layout.remap_anim_verts != n {
+        return Err(r.error_at(
+            info.layout.remap_offset,
+            format!(
+                "one RemapAnimVerts entry per frame vertex ({n}), found {}",
+                info.layout.remap_anim_verts
+            ),
+        ));
+    }
+    r.seek("RemapAnimVerts", info.layout.remap_offset)?;
+    let mut remap = Vec::with_capacity(n);
+    for _ in 0..n {
+        let at = r.pos();
+        let k = usize::from(r.u16("RemapAnimVerts entry")?);
+        if k >= stored_per_frame {
+            return Err(r.error_at(
+                at,
+                format!("a vertex below OldFrameVerts {stored_per_frame}, found {k}"),
+            ));
+        }
+        remap.push(k);
+    }
+    Ok((0..frames)
+        .flat_map(|f| remap.iter().map(move |&k| f * stored_per_frame + k))
+        .map(decode)
+        .collect())
+}
