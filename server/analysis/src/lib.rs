@@ -3,8 +3,10 @@
 //! thin renderers of the same results.
 
 pub mod diagnostic;
+pub mod document;
 pub mod engine;
 pub mod exec;
+pub mod ide;
 pub mod line_index;
 pub mod lint;
 pub mod rules;

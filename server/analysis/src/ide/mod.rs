@@ -1,0 +1,244 @@
+//! Editor features for T3D documents: hover, completion, navigation, symbols, folding,
+//! selection ranges, semantic tokens, inlay hints, formatting and code actions.
+//!
+//! Every function takes a [`Source`] (the decoded text, its parse and the engine generation)
+//! and byte offsets into that text, and returns plain structs with [`Span`]s. Nothing here
+//! knows LSP: the language server converts offsets to positions and structs to protocol types.
+//!
+//! Cursor-based features (hover, completion contexts, definition) descend to the cursor by
+//! binary search over sibling spans instead of walking the document, so they cost the depth
+//! of the tree times the log of its width, not its size.
+
+pub mod code_actions;
+pub mod completion;
+pub mod folding;
+pub mod formatting;
+pub mod hover;
+pub mod inlay_hints;
+pub mod navigation;
+pub mod selection;
+pub mod semantic_tokens;
+pub mod symbols;
+
+use unreal_syntax::t3d::{Block, Item, Parse, SyntaxError, T3dFile, Value};
+use unreal_syntax::Span;
+
+use crate::t3d::generation;
+use crate::{EngineGeneration, EngineSetting};
+
+pub use crate::TextEdit;
+
+/// One T3D document as every feature reads it.
+#[derive(Clone, Copy)]
+pub struct Source<'a> {
+    pub text: &'a str,
+    pub file: &'a T3dFile,
+    pub errors: &'a [SyntaxError],
+    /// The generation the settings fix or the file's markers show; `None` when neither tells
+    /// (then flag hovers show both meanings where they differ).
+    pub generation: Option<EngineGeneration>,
+}
+
+impl<'a> Source<'a> {
+    /// A source with a known (or deliberately unknown) generation.
+    pub fn new(text: &'a str, parse: &'a Parse, generation: Option<EngineGeneration>) -> Self {
+        Self { text, file: &parse.file, errors: &parse.errors, generation }
+    }
+
+    /// A source whose generation comes from the setting, or is detected from the file's
+    /// markers (a walk over the whole tree: callers that keep documents cache it, see
+    /// [`crate::document::T3dDocument::source`]).
+    pub fn detect(text: &'a str, parse: &'a Parse, setting: EngineSetting) -> Self {
+        let generation = setting.fixed().or_else(|| generation::detect(text, &parse.file));
+        Self::new(text, parse, generation)
+    }
+
+    /// The text of a span (empty when the span does not fit).
+    pub fn slice(&self, span: Span) -> &'a str {
+        span.text(self.text)
+    }
+
+    /// The blocks that contain `offset`, outermost first, and the innermost item that
+    /// touches it (a block's own line counts as the block).
+    pub fn path_at(&self, offset: u32) -> CursorPath<'a> {
+        let mut blocks = Vec::new();
+        let mut items: &'a [Item] = &self.file.items;
+        loop {
+            let Some(item) = item_at(items, offset) else {
+                return CursorPath { blocks, item: None };
+            };
+            match item {
+                Item::Block(block) => {
+                    blocks.push(&**block);
+                    let on_own_line = block.begin_span.touches(offset)
+                        || block.end.is_some_and(|e| e.span.touches(offset));
+                    if on_own_line {
+                        return CursorPath { blocks, item: Some(item) };
+                    }
+                    items = &block.children;
+                }
+                _ => return CursorPath { blocks, item: Some(item) },
+            }
+        }
+    }
+}
+
+/// Where a cursor stands in the tree.
+#[derive(Clone, Debug, Default)]
+pub struct CursorPath<'a> {
+    /// Enclosing blocks, outermost first (a block whose `Begin`/`End` line holds the cursor is
+    /// included, as the last one).
+    pub blocks: Vec<&'a Block>,
+    /// The line-level node under the cursor, if any (for a `Begin`/`End` line: the block).
+    pub item: Option<&'a Item>,
+}
+
+impl<'a> CursorPath<'a> {
+    pub fn innermost(&self) -> Option<&'a Block> {
+        self.blocks.last().copied()
+    }
+
+    /// The innermost block whose children hold the cursor (skipping a block whose own
+    /// `Begin`/`End` line the cursor is on).
+    pub fn container(&self) -> Option<&'a Block> {
+        match self.item {
+            Some(Item::Block(b))
+                if self.blocks.last().is_some_and(|l| std::ptr::eq(*l, b.as_ref())) =>
+            {
+                self.blocks.len().checked_sub(2).and_then(|i| self.blocks.get(i)).copied()
+            }
+            _ => self.innermost(),
+        }
+    }
+}
+
+/// The item among sorted, disjoint siblings whose span touches `offset` (binary search).
+pub(crate) fn item_at(items: &[Item], offset: u32) -> Option<&Item> {
+    let i = items.partition_point(|it| it.span().end < offset);
+    items.get(i).filter(|it| it.span().start <= offset)
+}
+
+/// Items of a sibling list that intersect `range` (binary search for the first one).
+pub(crate) fn items_in(items: &[Item], range: Span) -> impl Iterator<Item = &Item> {
+    let first = items.partition_point(|it| it.span().end < range.start);
+    items.get(first..).unwrap_or(&[]).iter().take_while(move |it| it.span().start <= range.end)
+}
+
+/// A provider of what packages know about the objects a document names (texture size and
+/// format, class hierarchy). The formats crate's package index will implement it; until
+/// then [`NoPackages`] answers nothing and every feature works from the document alone.
+pub trait PackageIndex {
+    /// What is known about `Class'Path'` (class may be unknown: `Texture=` names only a path).
+    fn object(&self, _class: Option<&str>, _path: &str) -> Option<PackageObject> {
+        None
+    }
+
+    /// Names of objects of a class (`Texture`, `Class`) for completion, fully qualified.
+    fn names(&self, _class: &str) -> Vec<String> {
+        Vec::new()
+    }
+}
+
+/// The empty provider.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoPackages;
+
+impl PackageIndex for NoPackages {}
+
+/// One object that a package holds, as hover shows it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PackageObject {
+    pub class: String,
+    /// `Package.Group.Name`.
+    pub path: String,
+    /// The file the package was read from.
+    pub file: Option<String>,
+    /// Facts to list (`("size", "256x256")`, `("format", "P8")`, `("parent", "Light")`).
+    pub details: Vec<(String, String)>,
+}
+
+/// The parts of an object path: `Package.Group.Name` (groups may nest or be absent).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ObjectPath<'a> {
+    pub package: Option<&'a str>,
+    pub groups: Vec<&'a str>,
+    pub name: &'a str,
+}
+
+impl<'a> ObjectPath<'a> {
+    pub fn parse(path: &'a str) -> Self {
+        let mut parts: Vec<&str> = path.split('.').collect();
+        let name = parts.pop().unwrap_or("");
+        if parts.is_empty() {
+            return Self { package: None, groups: Vec::new(), name };
+        }
+        let package = Some(parts.remove(0));
+        Self { package, groups: parts, name }
+    }
+}
+
+/// Calls `f` for every object reference inside a value (structs nest).
+pub(crate) fn for_each_object_ref(value: &Value, f: &mut impl FnMut(Span, Span, Span)) {
+    let mut stack = vec![value];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::ObjectRef { span, class, path } => f(*span, *class, *path),
+            Value::Struct { fields, .. } => stack.extend(fields.iter().rev().map(|f| &f.value)),
+            _ => {}
+        }
+    }
+}
+
+/// Byte offset of the start of the line holding `offset`.
+pub(crate) fn line_start(text: &str, offset: usize) -> usize {
+    let offset = offset.min(text.len());
+    text.as_bytes().get(..offset).and_then(|b| memchr_rev(b'\n', b)).map_or(0, |i| i + 1)
+}
+
+fn memchr_rev(needle: u8, haystack: &[u8]) -> Option<usize> {
+    haystack.iter().rposition(|&b| b == needle)
+}
+
+/// The identifier (letters, digits, `_`) around `offset`.
+pub(crate) fn word_at(text: &str, offset: usize) -> Option<Span> {
+    let bytes = text.as_bytes();
+    let is_word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let offset = offset.min(bytes.len());
+    let mut start = offset;
+    while start > 0 && bytes.get(start - 1).copied().is_some_and(is_word) {
+        start -= 1;
+    }
+    let mut end = offset;
+    while bytes.get(end).copied().is_some_and(is_word) {
+        end += 1;
+    }
+    (end > start).then(|| Span::from_range(start..end))
+}
+
+/// The `Begin`/`End` keyword span of a block line.
+pub(crate) fn begin_keyword(block: &Block) -> Span {
+    Span::new(
+        block.begin_span.start,
+        block.begin_span.start.saturating_add(5).min(block.begin_span.end),
+    )
+}
+
+pub(crate) fn end_keyword(end: Span) -> Span {
+    Span::new(end.start, end.start.saturating_add(3).min(end.end))
+}
+
+/// The keyword of a vector line (`Vertex` in `Vertex   +0001...`).
+pub(crate) fn vector_keyword(text: &str, line: Span) -> Span {
+    let s = line.text(text);
+    let len = s.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(s.len());
+    Span::new(line.start, line.start + len as u32)
+}
+
+/// Plural helper for counts in messages.
+pub(crate) fn plural(n: usize, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("{n} {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}

@@ -1,0 +1,163 @@
+//! Document symbols (the outline: Map > Actor > Brush > PolyList > Polygon) and workspace
+//! symbols (the actors of every open document, found by name).
+
+use unreal_syntax::t3d::{Block, BlockKind, Item, LineKeyword};
+use unreal_syntax::Span;
+
+use super::{plural, Source};
+
+/// What a symbol is; the language server maps these to its protocol's symbol kinds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SymbolKind {
+    Map,
+    Actor,
+    Brush,
+    PolyList,
+    Polygon,
+    Object,
+    /// Any other block (`Surface`, `Terrain*`, `StaticMesh`, unknown kinds).
+    Block,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct DocumentSymbol {
+    pub name: String,
+    pub detail: Option<String>,
+    pub kind: SymbolKind,
+    /// The whole block.
+    pub span: Span,
+    /// What to highlight when the symbol is picked: the `Name=` value, else the kind word.
+    pub selection_span: Span,
+    pub children: Vec<DocumentSymbol>,
+}
+
+/// The outline of a document: one symbol per block, nested as the blocks are.
+pub fn document_symbols(src: &Source<'_>) -> Vec<DocumentSymbol> {
+    symbols_of(src, &src.file.items)
+}
+
+fn symbols_of(src: &Source<'_>, items: &[Item]) -> Vec<DocumentSymbol> {
+    let mut polygon_index = 0usize;
+    items
+        .iter()
+        .filter_map(Item::as_block)
+        .map(|block| {
+            let index = polygon_index;
+            if block.kind == BlockKind::Polygon {
+                polygon_index += 1;
+            }
+            // The parser bounds nesting (MAX_DEPTH), so this recursion is bounded too.
+            let children = symbols_of(src, &block.children);
+            symbol(src, block, index, children)
+        })
+        .collect()
+}
+
+fn symbol(
+    src: &Source<'_>,
+    block: &Block,
+    polygon_index: usize,
+    children: Vec<DocumentSymbol>,
+) -> DocumentSymbol {
+    let kind_text = src.slice(block.kind_span);
+    let name_attr = block.attribute(src.text, "Name").filter(|(_, v)| !v.is_empty());
+    let selection_span = name_attr.map_or(block.kind_span, |(a, _)| a.value);
+    let class = block.attribute_value(src.text, "Class").filter(|c| !c.is_empty());
+    let (kind, name, detail) = match block.kind {
+        BlockKind::Map | BlockKind::Level => {
+            let actors = block.blocks().filter(|b| b.kind == BlockKind::Actor).count();
+            (SymbolKind::Map, kind_text.to_owned(), Some(plural(actors, "actor", "actors")))
+        }
+        BlockKind::Actor => (
+            SymbolKind::Actor,
+            name_attr.map_or_else(|| "Actor".to_owned(), |(_, n)| n.to_owned()),
+            class.map(str::to_owned),
+        ),
+        BlockKind::Brush => (
+            SymbolKind::Brush,
+            name_attr.map_or_else(|| "Brush".to_owned(), |(_, n)| n.to_owned()),
+            Some("Brush".to_owned()),
+        ),
+        BlockKind::PolyList => {
+            let polygons = block.blocks().filter(|b| b.kind == BlockKind::Polygon).count();
+            (
+                SymbolKind::PolyList,
+                kind_text.to_owned(),
+                Some(plural(polygons, "polygon", "polygons")),
+            )
+        }
+        BlockKind::Polygon => {
+            let vertices = plural(block.vectors(LineKeyword::Vertex).count(), "vertex", "vertices");
+            let detail = match block.attribute_value(src.text, "Texture").filter(|t| !t.is_empty())
+            {
+                Some(texture) => format!("{texture}, {vertices}"),
+                None => vertices,
+            };
+            (SymbolKind::Polygon, format!("Polygon {polygon_index}"), Some(detail))
+        }
+        BlockKind::Object => (
+            SymbolKind::Object,
+            name_attr.map_or_else(|| "Object".to_owned(), |(_, n)| n.to_owned()),
+            class.map(str::to_owned),
+        ),
+        _ => {
+            let name = match name_attr {
+                Some((_, n)) => format!("{kind_text} {n}"),
+                None if kind_text.is_empty() => "Begin".to_owned(),
+                None => kind_text.to_owned(),
+            };
+            (SymbolKind::Block, name, class.map(str::to_owned))
+        }
+    };
+    DocumentSymbol { name, detail, kind, span: block.span, selection_span, children }
+}
+
+/// One actor found by a workspace symbol query.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WorkspaceSymbol {
+    pub name: String,
+    pub class: Option<String>,
+    pub kind: SymbolKind,
+    pub span: Span,
+    pub selection_span: Span,
+}
+
+/// The actors of a document whose name (or class) matches `query`: case-insensitive, the
+/// query's characters in order (`lt3` finds `Light3`). An empty query matches every actor.
+/// Only maps, levels and the top level are searched (actors do not nest), so the polygons of
+/// a large map are never visited.
+pub fn workspace_symbols(src: &Source<'_>, query: &str) -> Vec<WorkspaceSymbol> {
+    let mut out = Vec::new();
+    let mut stack: Vec<&[Item]> = vec![&src.file.items];
+    while let Some(items) = stack.pop() {
+        for block in items.iter().filter_map(Item::as_block) {
+            match block.kind {
+                BlockKind::Map | BlockKind::Level => stack.push(&block.children),
+                BlockKind::Actor => {
+                    let Some((attribute, name)) = block.attribute(src.text, "Name") else {
+                        continue;
+                    };
+                    let class = block.attribute_value(src.text, "Class");
+                    if fuzzy_match(name, query) || class.is_some_and(|c| fuzzy_match(c, query)) {
+                        out.push(WorkspaceSymbol {
+                            name: name.to_owned(),
+                            class: class.map(str::to_owned),
+                            kind: SymbolKind::Actor,
+                            span: block.span,
+                            selection_span: attribute.value,
+                        });
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    out.sort_by_key(|s| s.span.start);
+    out
+}
+
+/// Case-insensitive subsequence match.
+pub fn fuzzy_match(candidate: &str, query: &str) -> bool {
+    let mut chars = candidate.chars().map(|c| c.to_ascii_lowercase());
+    query.chars().map(|c| c.to_ascii_lowercase()).all(|q| chars.any(|c| c == q))
+}

@@ -1,0 +1,66 @@
+use expect_test::{expect, Expect};
+use unreal_analysis::ide::selection::selection_ranges;
+
+use crate::{room_at, show, Fixture};
+
+fn check(fixture: &str, expect: Expect) {
+    let f = Fixture::new(fixture);
+    let ranges = selection_ranges(&f.source(), &[f.cursor()]);
+    let out: String = ranges[0].iter().map(|s| format!("{}\n", show(&f.text, *s))).collect();
+    expect.assert_eq(&out);
+}
+
+#[test]
+fn from_a_struct_field_outwards() {
+    check(
+        &room_at("LevelInfo'MyLevel.LevelInfo0',iLeaf", 22),
+        expect![[r#"
+        10:37..10:47 "LevelInfo0"
+        10:29..10:47 "MyLevel.LevelInfo0"
+        10:19..10:48 "LevelInfo'MyLevel.LevelInfo0'"
+        10:14..10:48 "Zone=LevelInfo'MyLevel.LevelInfo0'"
+        10:13..10:58 "(Zone=LevelInfo'MyLevel.LevelInfo0',iLea"…
+        10:6..10:58 "Region=(Zone=LevelInfo'MyLevel.LevelInfo"…
+        7:1..13:10 "Begin Actor Class=Light Name=Light0\n    "…
+        1:1..44:8 "Begin Map\nBegin Actor Class=LevelInfo Na"…
+        1:1..45:1 "Begin Map\nBegin Actor Class=LevelInfo Na"…
+    "#]],
+    );
+}
+
+#[test]
+fn from_a_vector_component() {
+    check(
+        &room_at("Vertex   -00128.000000,-00128.000000,+00128", 26),
+        expect![[r#"
+        29:38..29:43 "00128"
+        29:37..29:50 "-00128.000000"
+        29:23..29:64 "-00128.000000,-00128.000000,+00128.00000"…
+        29:14..29:64 "Vertex   -00128.000000,-00128.000000,+00"…
+        22:11..32:22 "Begin Polygon Texture=Wall01 Flags=258 L"…
+        21:8..41:20 "Begin PolyList\n          Begin Polygon T"…
+        20:5..42:14 "Begin Brush Name=Brush0\n       Begin Pol"…
+        18:1..43:10 "Begin Actor Class=Brush Name=Brush0\n    "…
+        1:1..44:8 "Begin Map\nBegin Actor Class=LevelInfo Na"…
+        1:1..45:1 "Begin Map\nBegin Actor Class=LevelInfo Na"…
+    "#]],
+    );
+}
+
+#[test]
+fn from_an_attribute_on_a_begin_line() {
+    check(
+        &room_at("Texture=Wall01", 10),
+        expect![[r#"
+        22:33..22:39 "Wall01"
+        22:25..22:39 "Texture=Wall01"
+        22:11..22:56 "Begin Polygon Texture=Wall01 Flags=258 L"…
+        22:11..32:22 "Begin Polygon Texture=Wall01 Flags=258 L"…
+        21:8..41:20 "Begin PolyList\n          Begin Polygon T"…
+        20:5..42:14 "Begin Brush Name=Brush0\n       Begin Pol"…
+        18:1..43:10 "Begin Actor Class=Brush Name=Brush0\n    "…
+        1:1..44:8 "Begin Map\nBegin Actor Class=LevelInfo Na"…
+        1:1..45:1 "Begin Map\nBegin Actor Class=LevelInfo Na"…
+    "#]],
+    );
+}
