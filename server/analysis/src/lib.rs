@@ -2,6 +2,7 @@
 //! text and knows nothing of LSP, JSON or terminals: the language server and the CLI are two
 //! thin renderers of the same results.
 
+pub mod config;
 pub mod diagnostic;
 pub mod document;
 pub mod engine;

@@ -1,0 +1,762 @@
+//! `unreal-ls.toml`: the project settings that the CLI and the language server share. Plain
+//! data: where it applies (the folder of the file), which engine generation and game the
+//! content targets, which files are checked, and how severe each rule is, per path.
+//!
+//! ```toml
+//! engine = "ue1"                   # ue1, ue2 or auto
+//! engine-build = 469               # optional: the engine build (436, 469, 3369, ...)
+//! game-dir = "../UnrealTournament" # the installation whose packages #exec may name
+//! package-paths = ["../System"]    # more folders of packages
+//! include = ["Maps/**", "Classes/*.uc"]
+//! exclude = ["Maps/Old/**"]
+//!
+//! [rules]
+//! t3d-stray-line = "off"           # off, hint, info, warning or error
+//! t3d-normal-mismatch = "error"
+//!
+//! [[overrides]]
+//! files = ["Maps/Imported/**"]
+//! rules = { t3d-editor-poly-flag = "off" }
+//! ```
+//!
+//! Paths and globs are relative to the folder holding the file. Globs match case-insensitively
+//! (Unreal content comes from Windows), `*` stops at `/`, `**` crosses folders, a pattern
+//! without `/` matches a name in any folder, and a pattern naming a folder covers everything
+//! inside it. The nearest `unreal-ls.toml` above a file applies to it, alone (files are not
+//! merged). Unknown keys, unknown rule codes and wrong types are errors with the line and
+//! column in the file, so a misspelt setting never silently does nothing.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+use toml::de::{DeTable, DeValue};
+use toml::Spanned;
+
+use crate::{Diagnostic, EngineSetting, Severity};
+
+/// The file name looked for in a file's folder and every folder above it.
+pub const CONFIG_FILE_NAME: &str = "unreal-ls.toml";
+
+/// A rule's configured level: switched off, or reported at a severity.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RuleLevel {
+    Off,
+    On(Severity),
+}
+
+impl RuleLevel {
+    /// `off`, `hint`, `info`, `warning` or `error` (lowercase, as written in the file).
+    pub fn parse(name: &str) -> Option<RuleLevel> {
+        match name {
+            "off" => Some(RuleLevel::Off),
+            "hint" => Some(RuleLevel::On(Severity::Hint)),
+            "info" => Some(RuleLevel::On(Severity::Info)),
+            "warning" => Some(RuleLevel::On(Severity::Warning)),
+            "error" => Some(RuleLevel::On(Severity::Error)),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RuleLevel::Off => "off",
+            RuleLevel::On(severity) => severity.as_str(),
+        }
+    }
+}
+
+/// Compiled globs with the patterns they came from.
+#[derive(Clone, Debug, Default)]
+pub struct GlobList {
+    /// The patterns as written in the file.
+    pub patterns: Vec<String>,
+    set: GlobSet,
+}
+
+impl GlobList {
+    /// Compiles patterns with the matching rules of the module documentation.
+    pub fn new(patterns: &[&str]) -> Result<GlobList, globset::Error> {
+        let mut builder = GlobSetBuilder::new();
+        for pattern in patterns {
+            for expanded in expand_pattern(pattern) {
+                builder.add(
+                    GlobBuilder::new(&expanded)
+                        .literal_separator(true)
+                        .case_insensitive(true)
+                        .backslash_escape(false)
+                        .build()?,
+                );
+            }
+        }
+        Ok(GlobList {
+            patterns: patterns.iter().map(|p| (*p).to_owned()).collect(),
+            set: builder.build()?,
+        })
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.patterns.is_empty()
+    }
+
+    /// Whether a `/`-separated path relative to the configuration's folder matches.
+    pub fn is_match(&self, relative: &str) -> bool {
+        !self.patterns.is_empty() && self.set.is_match(relative)
+    }
+}
+
+/// `Old` -> `**/Old`, `**/Old/**`; `Maps/Old/` -> `Maps/Old/**`; `Maps/*.t3d` -> itself and
+/// `Maps/*.t3d/**` (a folder named like a file is rare, and harmless to cover).
+fn expand_pattern(pattern: &str) -> Vec<String> {
+    let trimmed = pattern.trim_start_matches("./");
+    let anchored = trimmed.trim_start_matches('/');
+    let base = if anchored.trim_end_matches('/').contains('/') || trimmed.starts_with('/') {
+        anchored.trim_end_matches('/').to_owned()
+    } else {
+        format!("**/{}", anchored.trim_end_matches('/'))
+    };
+    if base.ends_with("/**") || base == "**" {
+        vec![base]
+    } else {
+        vec![format!("{base}/**"), base]
+    }
+}
+
+/// Severities for the files some globs match. Later overrides win over earlier ones and over
+/// the top-level `[rules]`.
+#[derive(Clone, Debug, Default)]
+pub struct Override {
+    pub files: GlobList,
+    pub rules: Vec<(&'static str, RuleLevel)>,
+}
+
+/// One `unreal-ls.toml`, parsed and checked.
+#[derive(Clone, Debug, Default)]
+pub struct Config {
+    /// The file it was read from; `None` for settings made in code.
+    pub path: Option<PathBuf>,
+    /// The folder relative paths and globs are resolved against.
+    pub root: PathBuf,
+    /// `None`: not set (the caller's default applies, usually `auto`).
+    pub engine: Option<EngineSetting>,
+    pub engine_build: Option<u32>,
+    /// Absolute (joined to `root`).
+    pub game_dir: Option<PathBuf>,
+    /// Absolute (joined to `root`).
+    pub package_paths: Vec<PathBuf>,
+    /// Files found in folders are checked only if they match (when not empty).
+    pub include: GlobList,
+    /// Files never checked, found in folders or named.
+    pub exclude: GlobList,
+    pub rules: Vec<(&'static str, RuleLevel)>,
+    pub overrides: Vec<Override>,
+}
+
+/// A problem in a configuration file, with where it is (1-based line and column, counted in
+/// characters; 0 when the problem is the whole file, such as an unreadable one).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfigError {
+    pub path: PathBuf,
+    pub line: u32,
+    pub column: u32,
+    pub message: String,
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let path = self.path.to_string_lossy().replace('\\', "/");
+        if self.line == 0 {
+            write!(f, "{path}: {}", self.message)
+        } else {
+            write!(f, "{path}:{}:{}: {}", self.line, self.column, self.message)
+        }
+    }
+}
+
+const TOP_KEYS: &[&str] = &[
+    "engine",
+    "engine-build",
+    "game-dir",
+    "package-paths",
+    "include",
+    "exclude",
+    "rules",
+    "overrides",
+];
+const OVERRIDE_KEYS: &[&str] = &["files", "rules"];
+const LEVELS: &str = "`off`, `hint`, `info`, `warning` or `error`";
+
+impl Config {
+    /// Reads and checks a configuration file. Relative paths in it are resolved against its
+    /// folder.
+    pub fn load(path: &Path) -> Result<Config, Vec<ConfigError>> {
+        let bytes = std::fs::read(path).map_err(|err| {
+            vec![ConfigError {
+                path: path.to_owned(),
+                line: 0,
+                column: 0,
+                message: format!("cannot read the configuration: {}", io_message(&err)),
+            }]
+        })?;
+        let Ok(text) = String::from_utf8(bytes) else {
+            return Err(vec![ConfigError {
+                path: path.to_owned(),
+                line: 0,
+                column: 0,
+                message: "the configuration is not UTF-8 text (TOML files must be)".to_owned(),
+            }]);
+        };
+        let root = path.parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+        let root = std::fs::canonicalize(&root).unwrap_or(root);
+        Config::parse(&text, path, &root)
+    }
+
+    /// Checks configuration text. `path` names the file in errors; `root` is the folder that
+    /// relative paths and globs start from. Every error is reported, not only the first.
+    pub fn parse(text: &str, path: &Path, root: &Path) -> Result<Config, Vec<ConfigError>> {
+        let mut reader = Reader { text, path, errors: Vec::new() };
+        let table = match DeTable::parse(text) {
+            Ok(table) => table,
+            Err(err) => {
+                let offset = err.span().map_or(0, |s| s.start);
+                reader.error(offset, format!("invalid TOML: {}", err.message().trim_end()));
+                return Err(reader.errors);
+            }
+        };
+        let mut config =
+            Config { path: Some(path.to_owned()), root: root.to_owned(), ..Config::default() };
+        for (key, value) in table.get_ref() {
+            let offset = key.span().start;
+            match key.get_ref().as_ref() {
+                "engine" => {
+                    if let Some(name) = reader.string(value, "engine") {
+                        config.engine = EngineSetting::parse(name);
+                        if config.engine.is_none() {
+                            reader.error(
+                                value.span().start,
+                                format!("unknown engine `{name}`; expected `ue1`, `ue2` or `auto`"),
+                            );
+                        }
+                    }
+                }
+                "engine-build" => match value.get_ref() {
+                    DeValue::Integer(int) if int.radix() == 10 => {
+                        match int.as_str().parse::<u32>() {
+                            Ok(build) => config.engine_build = Some(build),
+                            Err(_) => reader.error(
+                                value.span().start,
+                                "`engine-build` must be a build number such as 436 or 3369",
+                            ),
+                        }
+                    }
+                    _ => reader.error(
+                        value.span().start,
+                        "`engine-build` must be a build number such as 436 or 3369",
+                    ),
+                },
+                "game-dir" => {
+                    if let Some(dir) = reader.string(value, "game-dir") {
+                        config.game_dir = Some(root.join(dir));
+                    }
+                }
+                "package-paths" => {
+                    config.package_paths = reader
+                        .strings(value, "package-paths")
+                        .into_iter()
+                        .map(|(_, dir)| root.join(dir))
+                        .collect();
+                }
+                "include" => config.include = reader.globs(value, "include"),
+                "exclude" => config.exclude = reader.globs(value, "exclude"),
+                "rules" => config.rules = reader.rules(value, "rules"),
+                "overrides" => config.overrides = reader.overrides(value),
+                other => reader.unknown_key(offset, other, TOP_KEYS),
+            }
+        }
+        if reader.errors.is_empty() {
+            Ok(config)
+        } else {
+            reader.errors.sort_by_key(|e| (e.line, e.column));
+            Err(reader.errors)
+        }
+    }
+
+    /// The path relative to the configuration's folder, with `/`; the whole path (with `/`)
+    /// when it lies outside.
+    pub fn relative_path(&self, path: &Path) -> String {
+        let relative = path.strip_prefix(&self.root).unwrap_or(path);
+        let text = relative.to_string_lossy();
+        if std::path::MAIN_SEPARATOR == '/' {
+            text.into_owned()
+        } else {
+            text.replace(std::path::MAIN_SEPARATOR, "/")
+        }
+    }
+
+    /// Whether a file found in a folder is checked: it matches `include` (or there is none)
+    /// and does not match `exclude`. `path` is absolute.
+    pub fn includes(&self, path: &Path) -> bool {
+        let relative = self.relative_path(path);
+        (self.include.is_empty() || self.include.is_match(&relative))
+            && !self.exclude.is_match(&relative)
+    }
+
+    /// Whether a file is excluded, even when named on the command line. `path` is absolute.
+    pub fn excludes(&self, path: &Path) -> bool {
+        self.exclude.is_match(&self.relative_path(path))
+    }
+
+    /// The configured level of a rule for a file (`path` absolute), `None` when the rule keeps
+    /// its default.
+    pub fn rule_level(&self, code: &str, path: &Path) -> Option<RuleLevel> {
+        let relative = self.relative_path(path);
+        self.level_in(code, &self.matching_overrides(&relative))
+    }
+
+    fn matching_overrides(&self, relative: &str) -> Vec<&Override> {
+        self.overrides.iter().filter(|o| o.files.is_match(relative)).collect()
+    }
+
+    fn level_in(&self, code: &str, overrides: &[&Override]) -> Option<RuleLevel> {
+        let find = |rules: &[(&'static str, RuleLevel)]| {
+            rules.iter().rev().find(|(c, _)| *c == code).map(|(_, level)| *level)
+        };
+        overrides.iter().rev().find_map(|o| find(&o.rules)).or_else(|| find(&self.rules))
+    }
+}
+
+/// Applies a configuration's severities to one file's diagnostics: drops those of rules that
+/// are `off` for the file and sets the severity of the others. `path` is absolute.
+pub fn apply_severity(config: &Config, path: &Path, diagnostics: &mut Vec<Diagnostic>) {
+    if config.rules.is_empty() && config.overrides.is_empty() {
+        return;
+    }
+    let relative = config.relative_path(path);
+    let overrides = config.matching_overrides(&relative);
+    diagnostics.retain_mut(|diagnostic| match config.level_in(diagnostic.code, &overrides) {
+        None => true,
+        Some(RuleLevel::Off) => false,
+        Some(RuleLevel::On(severity)) => {
+            diagnostic.severity = severity;
+            true
+        }
+    });
+}
+
+/// The nearest `unreal-ls.toml` in `dir` or a folder above it.
+pub fn find_config(dir: &Path) -> Option<PathBuf> {
+    dir.ancestors().map(|d| d.join(CONFIG_FILE_NAME)).find(|p| p.is_file())
+}
+
+/// Finds and loads the configuration of many files, reading each configuration file once.
+/// Errors are collected (each once) and the files under a broken configuration get none.
+#[derive(Debug, Default)]
+pub struct ConfigResolver {
+    fixed: Option<Arc<Config>>,
+    by_dir: HashMap<PathBuf, Option<Arc<Config>>>,
+    by_file: HashMap<PathBuf, Option<Arc<Config>>>,
+    errors: Vec<ConfigError>,
+}
+
+impl ConfigResolver {
+    /// Looks for `unreal-ls.toml` above each file.
+    pub fn discover() -> Self {
+        Self::default()
+    }
+
+    /// One configuration for every file (`--config`).
+    pub fn fixed(config: Config) -> Self {
+        Self { fixed: Some(Arc::new(config)), ..Self::default() }
+    }
+
+    /// The configuration that applies to a file (`file` absolute).
+    pub fn for_file(&mut self, file: &Path) -> Option<Arc<Config>> {
+        if let Some(config) = &self.fixed {
+            return Some(Arc::clone(config));
+        }
+        let dir = file.parent()?.to_path_buf();
+        if let Some(found) = self.by_dir.get(&dir) {
+            return found.clone();
+        }
+        let found = find_config(&dir).and_then(|path| {
+            if let Some(loaded) = self.by_file.get(&path) {
+                return loaded.clone();
+            }
+            let loaded = match Config::load(&path) {
+                Ok(config) => Some(Arc::new(config)),
+                Err(errors) => {
+                    self.errors.extend(errors);
+                    None
+                }
+            };
+            self.by_file.insert(path, loaded.clone());
+            loaded
+        });
+        self.by_dir.insert(dir, found.clone());
+        found
+    }
+
+    /// Every error met so far, in the order the files were read.
+    pub fn errors(&self) -> &[ConfigError] {
+        &self.errors
+    }
+}
+
+/// Reads values out of the parsed TOML, collecting errors with their positions.
+struct Reader<'a> {
+    text: &'a str,
+    path: &'a Path,
+    errors: Vec<ConfigError>,
+}
+
+impl Reader<'_> {
+    fn error(&mut self, offset: usize, message: impl Into<String>) {
+        let offset = offset.min(self.text.len());
+        let before = self.text.get(..offset).unwrap_or(self.text);
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        let line = before.matches('\n').count() + 1;
+        let column = before.get(line_start..).map_or(0, |l| l.chars().count()) + 1;
+        self.errors.push(ConfigError {
+            path: self.path.to_owned(),
+            line: u32::try_from(line).unwrap_or(u32::MAX),
+            column: u32::try_from(column).unwrap_or(u32::MAX),
+            message: message.into(),
+        });
+    }
+
+    fn unknown_key(&mut self, offset: usize, key: &str, expected: &[&str]) {
+        let list = expected.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ");
+        let hint = closest(key, expected.iter().copied())
+            .map_or(String::new(), |k| format!(" (did you mean `{k}`?)"));
+        self.error(offset, format!("unknown key `{key}`{hint}; expected one of {list}"));
+    }
+
+    fn string<'v>(&mut self, value: &'v Spanned<DeValue<'_>>, key: &str) -> Option<&'v str> {
+        if let DeValue::String(s) = value.get_ref() {
+            Some(s.as_ref())
+        } else {
+            self.error(
+                value.span().start,
+                format!("`{key}` must be a string, not {}", value.get_ref().type_str()),
+            );
+            None
+        }
+    }
+
+    /// An array of strings, each with its offset.
+    fn strings<'v>(&mut self, value: &'v Spanned<DeValue<'_>>, key: &str) -> Vec<(usize, &'v str)> {
+        let DeValue::Array(items) = value.get_ref() else {
+            self.error(
+                value.span().start,
+                format!("`{key}` must be an array of strings, not {}", value.get_ref().type_str()),
+            );
+            return Vec::new();
+        };
+        let mut strings = Vec::new();
+        for item in items {
+            if let DeValue::String(s) = item.get_ref() {
+                strings.push((item.span().start, s.as_ref()));
+            } else {
+                self.error(
+                    item.span().start,
+                    format!("`{key}` must hold only strings, not {}", item.get_ref().type_str()),
+                );
+            }
+        }
+        strings
+    }
+
+    fn globs(&mut self, value: &Spanned<DeValue<'_>>, key: &str) -> GlobList {
+        let patterns = self.strings(value, key);
+        let mut valid = Vec::new();
+        for (offset, pattern) in patterns {
+            match GlobList::new(&[pattern]) {
+                Ok(_) => valid.push(pattern),
+                Err(err) => {
+                    let reason = err.kind().to_string();
+                    self.error(offset, format!("invalid glob `{pattern}` in `{key}`: {reason}"));
+                }
+            }
+        }
+        // Every pattern compiled on its own, so together they compile too.
+        GlobList::new(&valid).unwrap_or_default()
+    }
+
+    fn rules(&mut self, value: &Spanned<DeValue<'_>>, key: &str) -> Vec<(&'static str, RuleLevel)> {
+        let DeValue::Table(table) = value.get_ref() else {
+            self.error(
+                value.span().start,
+                format!(
+                    "`{key}` must be a table of rule codes, such as `{key} = {{ t3d-stray-line = \"off\" }}`"
+                ),
+            );
+            return Vec::new();
+        };
+        let mut rules = Vec::new();
+        for (code, level) in table {
+            let name = code.get_ref().as_ref();
+            let Some(rule) = crate::rules::find_rule(name) else {
+                let hint = closest(name, crate::rules::all_rules().map(|r| r.code))
+                    .map_or(String::new(), |c| format!(" (did you mean `{c}`?)"));
+                self.error(
+                    code.span().start,
+                    format!("unknown rule `{name}`{hint}; `unreal-ls rules` lists every rule"),
+                );
+                continue;
+            };
+            match level.get_ref() {
+                DeValue::String(s) => match RuleLevel::parse(s) {
+                    Some(parsed) => rules.push((rule.code, parsed)),
+                    None => self.error(
+                        level.span().start,
+                        format!("unknown level `{s}` for `{name}`; expected {LEVELS}"),
+                    ),
+                },
+                other => self.error(
+                    level.span().start,
+                    format!(
+                        "the level of `{name}` must be a string ({LEVELS}), not {}",
+                        other.type_str()
+                    ),
+                ),
+            }
+        }
+        rules
+    }
+
+    fn overrides(&mut self, value: &Spanned<DeValue<'_>>) -> Vec<Override> {
+        let DeValue::Array(items) = value.get_ref() else {
+            self.error(
+                value.span().start,
+                "`overrides` must be an array of tables (`[[overrides]]` sections)",
+            );
+            return Vec::new();
+        };
+        let mut overrides = Vec::new();
+        for item in items {
+            let DeValue::Table(table) = item.get_ref() else {
+                self.error(item.span().start, "each entry of `overrides` must be a table");
+                continue;
+            };
+            let mut entry = Override::default();
+            let mut has_files = false;
+            for (key, value) in table {
+                match key.get_ref().as_ref() {
+                    "files" => {
+                        has_files = true;
+                        entry.files = self.globs(value, "files");
+                    }
+                    "rules" => entry.rules = self.rules(value, "rules"),
+                    other => self.unknown_key(key.span().start, other, OVERRIDE_KEYS),
+                }
+            }
+            if !has_files {
+                self.error(
+                    item.span().start,
+                    "an `[[overrides]]` entry needs `files`, the globs it applies to",
+                );
+            }
+            overrides.push(entry);
+        }
+        overrides
+    }
+}
+
+/// The candidate nearest to a misspelt name, when it is close enough to be a likely typo.
+fn closest<'c>(name: &str, candidates: impl Iterator<Item = &'c str>) -> Option<&'c str> {
+    let limit = (name.chars().count() / 3).max(1);
+    candidates
+        .map(|c| (edit_distance(name, c), c))
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut current = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let substitute = previous.get(j).copied().unwrap_or(0) + usize::from(ca != *cb);
+            let delete = previous.get(j + 1).copied().unwrap_or(0) + 1;
+            let insert = current.get(j).copied().unwrap_or(0) + 1;
+            current.push(substitute.min(delete).min(insert));
+        }
+        previous = current;
+    }
+    previous.last().copied().unwrap_or(0)
+}
+
+fn io_message(err: &std::io::Error) -> String {
+    match err.kind() {
+        std::io::ErrorKind::NotFound => "no such file".to_owned(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
+        _ => err.to_string(),
+    }
+}
+
+#[cfg(test)]
+// expect-test writes every snapshot as `r#"..."#`.
+#[allow(clippy::needless_raw_string_hashes)]
+mod tests {
+    use std::fmt::Write as _;
+    use std::path::Path;
+
+    use expect_test::{expect, Expect};
+    use unreal_syntax::Span;
+
+    use super::{apply_severity, Config, GlobList, RuleLevel};
+    use crate::{Diagnostic, Severity};
+
+    fn parse(text: &str) -> Result<Config, Vec<super::ConfigError>> {
+        Config::parse(text, Path::new("proj/unreal-ls.toml"), Path::new("/proj"))
+    }
+
+    fn check_errors(text: &str, expect: &Expect) {
+        let errors = parse(text).err().unwrap_or_default();
+        let mut shown = String::new();
+        for error in errors {
+            writeln!(shown, "{error}").unwrap();
+        }
+        expect.assert_eq(&shown);
+    }
+
+    #[test]
+    fn full_file() {
+        let config = parse(
+            r#"
+engine = "ue2"
+engine-build = 3369
+game-dir = "../UT2004"
+package-paths = ["../UT2004/System", "Textures"]
+include = ["Maps/**", "*.uc"]
+exclude = ["Maps/Old"]
+
+[rules]
+t3d-stray-line = "off"
+t3d-normal-mismatch = "error"
+
+[[overrides]]
+files = ["Maps/Imported/**"]
+rules = { t3d-normal-mismatch = "hint", t3d-stray-line = "warning" }
+"#,
+        )
+        .unwrap();
+        let summary = format!(
+            "{:?} {:?} {:?} {:?} {:?} {:?} {:?} {}",
+            config.engine,
+            config.engine_build,
+            config.game_dir,
+            config.package_paths,
+            config.include.patterns,
+            config.exclude.patterns,
+            config.rules,
+            config.overrides.len(),
+        );
+        expect![[r#"Some(Ue2) Some(3369) Some("/proj/../UT2004") ["/proj/../UT2004/System", "/proj/Textures"] ["Maps/**", "*.uc"] ["Maps/Old"] [("t3d-normal-mismatch", On(Error)), ("t3d-stray-line", Off)] 1"#]]
+            .assert_eq(&summary);
+
+        let file = |p: &str| Path::new("/proj").join(p);
+        assert!(config.includes(&file("Maps/DM-Deck.t3d")));
+        assert!(config.includes(&file("Classes/Pawn.uc")));
+        assert!(!config.includes(&file("Maps/Old/DM-Deck.t3d")));
+        assert!(!config.includes(&file("Brushes/Cube.t3d")));
+        assert!(config.excludes(&file("maps/old/a.t3d")), "globs ignore case");
+        assert_eq!(config.rule_level("t3d-stray-line", &file("Maps/a.t3d")), Some(RuleLevel::Off));
+        assert_eq!(
+            config.rule_level("t3d-stray-line", &file("Maps/Imported/a.t3d")),
+            Some(RuleLevel::On(Severity::Warning))
+        );
+        assert_eq!(config.rule_level("t3d-degenerate-polygon", &file("Maps/a.t3d")), None);
+
+        let mut diagnostics = vec![
+            Diagnostic::warning("t3d-stray-line", Span::new(0, 1), "a"),
+            Diagnostic::warning("t3d-normal-mismatch", Span::new(0, 1), "b"),
+            Diagnostic::warning("t3d-degenerate-polygon", Span::new(0, 1), "c"),
+        ];
+        let mut imported = diagnostics.clone();
+        apply_severity(&config, &file("Maps/a.t3d"), &mut diagnostics);
+        apply_severity(&config, &file("Maps/Imported/a.t3d"), &mut imported);
+        let show = |ds: &[Diagnostic]| {
+            ds.iter().map(|d| format!("{}={}", d.code, d.severity.as_str())).collect::<Vec<_>>()
+        };
+        expect![[r#"["t3d-normal-mismatch=error", "t3d-degenerate-polygon=warning"]"#]]
+            .assert_eq(&format!("{:?}", show(&diagnostics)));
+        expect![[r#"["t3d-stray-line=warning", "t3d-normal-mismatch=hint", "t3d-degenerate-polygon=warning"]"#]]
+            .assert_eq(&format!("{:?}", show(&imported)));
+    }
+
+    #[test]
+    fn empty_file_is_the_default() {
+        let config = parse("").unwrap();
+        assert!(config.engine.is_none() && config.rules.is_empty() && config.include.is_empty());
+        assert!(config.includes(Path::new("/proj/x.t3d")));
+    }
+
+    #[test]
+    fn errors_name_the_line_and_column() {
+        check_errors(
+            r#"engin = "ue1"
+engine = "UE3"
+engine-build = "469"
+include = "Maps/**"
+exclude = ["Maps/[", 3]
+
+[rules]
+t3d-stray-lines = "off"
+t3d-normal-mismatch = "fatal"
+t3d-not-t3d = 2
+
+[[overrides]]
+rules = { nope = "off" }
+colour = true
+"#,
+            &expect![[r#"
+                proj/unreal-ls.toml:1:1: unknown key `engin` (did you mean `engine`?); expected one of `engine`, `engine-build`, `game-dir`, `package-paths`, `include`, `exclude`, `rules`, `overrides`
+                proj/unreal-ls.toml:2:10: unknown engine `UE3`; expected `ue1`, `ue2` or `auto`
+                proj/unreal-ls.toml:3:16: `engine-build` must be a build number such as 436 or 3369
+                proj/unreal-ls.toml:4:11: `include` must be an array of strings, not string
+                proj/unreal-ls.toml:5:12: invalid glob `Maps/[` in `exclude`: unclosed character class; missing ']'
+                proj/unreal-ls.toml:5:22: `exclude` must hold only strings, not integer
+                proj/unreal-ls.toml:8:1: unknown rule `t3d-stray-lines` (did you mean `t3d-stray-line`?); `unreal-ls rules` lists every rule
+                proj/unreal-ls.toml:9:23: unknown level `fatal` for `t3d-normal-mismatch`; expected `off`, `hint`, `info`, `warning` or `error`
+                proj/unreal-ls.toml:10:15: the level of `t3d-not-t3d` must be a string (`off`, `hint`, `info`, `warning` or `error`), not integer
+                proj/unreal-ls.toml:12:1: an `[[overrides]]` entry needs `files`, the globs it applies to
+                proj/unreal-ls.toml:13:11: unknown rule `nope`; `unreal-ls rules` lists every rule
+                proj/unreal-ls.toml:14:1: unknown key `colour`; expected one of `files`, `rules`
+            "#]],
+        );
+    }
+
+    #[test]
+    fn invalid_toml() {
+        check_errors(
+            "engine = \"ue1\"\n[rules\n",
+            &expect![[r#"
+                proj/unreal-ls.toml:2:7: invalid TOML: unclosed table, expected `]`
+            "#]],
+        );
+    }
+
+    #[test]
+    fn glob_rules() {
+        let globs = GlobList::new(&["Old", "Maps/*.t3d", "Brushes/", "/Top.t3d"]).unwrap();
+        let cases = [
+            ("Old/a.t3d", true),
+            ("Maps/Old/a.t3d", true),
+            ("Maps/a.t3d", true),
+            ("Maps/Sub/a.t3d", false),
+            ("Brushes/x/y.t3d", true),
+            ("Top.t3d", true),
+            ("Sub/Top.t3d", false),
+            ("Gold/a.t3d", false),
+        ];
+        for (path, expected) in cases {
+            assert_eq!(globs.is_match(path), expected, "{path}");
+        }
+        assert!(!GlobList::default().is_match("a"));
+    }
+}
