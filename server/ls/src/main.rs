@@ -24,6 +24,8 @@ struct Cli {
 enum Command {
     /// Check T3D maps and brushes (and UnrealScript #exec lines) and report problems.
     Lint(cli::lint::LintArgs),
+    /// List every rule with its default severity and what it finds.
+    Rules(cli::rules::RulesArgs),
     /// Summarise binary files: packages, meshes, PSK/PSA, u3d, images, WAV.
     Info(cli::info::InfoArgs),
     /// Run the language server over stdio.
@@ -41,6 +43,7 @@ fn main() -> ExitCode {
     };
     match cli.command {
         Command::Lint(args) => cli::lint::run(&args),
+        Command::Rules(args) => cli::rules::run(&args),
         Command::Info(args) => cli::info::run(&args),
         Command::Lsp(args) => lsp::run(&args),
     }

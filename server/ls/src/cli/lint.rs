@@ -2,18 +2,28 @@
 //! checks them in parallel, and prints the findings in a deterministic order (by path, then
 //! position) as code frames or JSON.
 //!
-//! Exit codes: 0 without error-level findings, 1 with at least one, 2 on a usage error or
-//! when a path could not be read (reported on stderr; the other files are still checked).
+//! Each file gets the `unreal-ls.toml` nearest above it (or `--config`): its engine, game,
+//! include/exclude globs and severities. `--baseline` hides recorded findings, `--fix`
+//! rewrites files (see `fix.rs`, `baseline.rs`).
+//!
+//! Exit codes: 0 without error-level findings, 1 with at least one (or with warnings under
+//! `--deny-warnings`, or more than `--max-warnings`), 2 on a usage or configuration error or
+//! when a path could not be read or written (reported on stderr; the other files are still
+//! checked).
 
 use std::fs::File;
 use std::io::{self, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use rayon::prelude::*;
+use unreal_analysis::config::{apply_severity, Config, ConfigResolver};
 use unreal_analysis::lint::{detect_kind, lint_path, FileKind, LintOptions, LintSession};
 use unreal_analysis::{Diagnostic, EngineSetting, LineIndex};
 
+use super::baseline::{self, Baseline, BaselineArgs};
+use super::fix::{self, FixArgs, FixMode, FixTarget};
 use super::render::{self, FileReport, OutputFormat, Report, Summary};
 use super::{EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE};
 
@@ -24,15 +34,32 @@ pub struct LintArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
     pub format: OutputFormat,
-    /// Engine generation the files target (poly flags and #exec keys differ).
-    #[arg(long, value_enum, default_value_t = EngineArg::Auto)]
-    pub engine: EngineArg,
+    /// Engine generation the files target (poly flags and #exec keys differ)
+    /// [default: unreal-ls.toml's `engine`, else auto]
+    #[arg(long, value_enum)]
+    pub engine: Option<EngineArg>,
     /// Engine build the files target (436, 469): which image types #exec may import.
     #[arg(long, value_name = "BUILD")]
     pub engine_build: Option<u32>,
     /// Game folder (with System/, Textures/...) whose packages #exec names may refer to.
     #[arg(long, value_name = "DIR")]
     pub game_dir: Option<PathBuf>,
+    /// Use this configuration for every file instead of the unreal-ls.toml found above each.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Print how many findings each rule produced instead of the findings (human or json).
+    #[arg(long)]
+    pub statistics: bool,
+    /// Exit 1 on warnings too.
+    #[arg(long)]
+    pub deny_warnings: bool,
+    /// Exit 1 when there are more than N warnings.
+    #[arg(long, value_name = "N")]
+    pub max_warnings: Option<usize>,
+    #[command(flatten)]
+    pub baseline: BaselineArgs,
+    #[command(flatten)]
+    pub fix: FixArgs,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -56,13 +83,28 @@ impl From<EngineArg> for EngineSetting {
 }
 
 pub fn run(args: &LintArgs) -> ExitCode {
-    let options = LintOptions {
-        engine: args.engine.into(),
-        engine_build: args.engine_build,
-        game_dir: args.game_dir.clone(),
+    let stderr = &mut anstream::stderr().lock();
+    if args.statistics && !matches!(args.format, OutputFormat::Human | OutputFormat::Json) {
+        let _ = writeln!(stderr, "error: --statistics prints with --format human or json only");
+        return ExitCode::from(EXIT_USAGE);
+    }
+    let mut resolver = match &args.config {
+        None => ConfigResolver::discover(),
+        Some(path) => match Config::load(path) {
+            Ok(config) => ConfigResolver::fixed(config),
+            Err(errors) => return config_errors(stderr, &errors),
+        },
     };
-    // Shared by every thread: packages, meshes and images are read once per run.
-    let session = LintSession::new(&options);
+    let baseline = match &args.baseline.baseline {
+        None => None,
+        Some(path) => match Baseline::load(path) {
+            Ok(baseline) => Some(baseline),
+            Err(message) => {
+                let _ = writeln!(stderr, "error: {message}");
+                return ExitCode::from(EXIT_USAGE);
+            }
+        },
+    };
     let roots: Vec<(PathBuf, bool)> = if args.paths.is_empty() {
         vec![(PathBuf::from("."), true)]
     } else {
@@ -71,21 +113,33 @@ pub fn run(args: &LintArgs) -> ExitCode {
 
     let mut problems = Vec::new();
     let candidates = collect_candidates(&roots, &mut problems);
+    let (candidates, setups) = configure(args, candidates, &mut resolver);
+    if !resolver.errors().is_empty() {
+        return config_errors(stderr, resolver.errors());
+    }
+    let fix_mode = args.fix.mode();
     let outcomes: Vec<(Candidate, Outcome)> = candidates
         .into_par_iter()
-        .map(|candidate| {
-            let outcome = check(&candidate, &options, &session);
+        .map(|(candidate, setup)| {
+            let outcome = match setups.get(setup) {
+                Some(setup) => check(&candidate, setup, fix_mode),
+                None => Outcome::Failed("internal error: no settings".to_owned()),
+            };
             (candidate, outcome)
         })
         .collect();
 
     let mut files_checked = 0;
     let mut files = Vec::new();
+    let (mut fixes, mut files_fixed) = (0, 0);
     for (candidate, outcome) in outcomes {
         match outcome {
-            Outcome::Checked(report) => {
+            Outcome::Checked(report, fixed) => {
                 files_checked += 1;
                 files.extend(report);
+                fixes += fixed.fixes;
+                files_fixed += usize::from(fixed.written);
+                problems.extend(fixed.problem);
             }
             Outcome::NotRecognized if candidate.explicit => problems.push(Problem::note(
                 &candidate.display,
@@ -99,7 +153,6 @@ pub fn run(args: &LintArgs) -> ExitCode {
     problems.sort_by(|a, b| a.path.cmp(&b.path));
 
     let io_failed = problems.iter().any(|p| p.is_error);
-    let stderr = &mut anstream::stderr().lock();
     for problem in &problems {
         let _ = writeln!(stderr, "{}: {}: {}", problem.kind(), problem.path, problem.message);
     }
@@ -107,12 +160,50 @@ pub fn run(args: &LintArgs) -> ExitCode {
         let _ = writeln!(stderr, "warning: no T3D or UnrealScript files found");
     }
 
+    if fix_mode.is_some() {
+        let _ = writeln!(
+            stderr,
+            "fixed {} in {}",
+            plural(fixes, "finding"),
+            plural(files_fixed, "file")
+        );
+    }
+    if let Some(path) = &args.baseline.write_baseline {
+        let shown = path.to_string_lossy().replace('\\', "/");
+        return match baseline::write(path, &files) {
+            Ok(count) => {
+                let _ = writeln!(stderr, "wrote {} to {shown}", plural(count, "finding"));
+                ExitCode::from(if io_failed { EXIT_USAGE } else { EXIT_CLEAN })
+            }
+            Err(err) => {
+                let _ =
+                    writeln!(stderr, "error: {shown}: writing the baseline: {}", io_message(&err));
+                ExitCode::from(EXIT_USAGE)
+            }
+        };
+    }
+    if let Some(baseline) = &baseline {
+        let hidden = baseline.filter(&mut files);
+        if hidden > 0 {
+            let _ = writeln!(
+                stderr,
+                "note: {} recorded in the baseline not shown",
+                plural(hidden, "finding")
+            );
+        }
+    }
+
     let report = Report { files_checked, files };
     let summary = Summary::of(&report);
     let color = anstream::AutoStream::choice(&io::stdout()) != anstream::ColorChoice::Never
         && args.format == OutputFormat::Human;
     let mut out = BufWriter::new(anstream::stdout().lock());
-    let written = render::render(args.format, &report, color, &mut out).and_then(|()| out.flush());
+    let written = if args.statistics {
+        render::render_statistics(args.format, &report, &mut out)
+    } else {
+        render::render(args.format, &report, color, &mut out)
+    }
+    .and_then(|()| out.flush());
     match written {
         Err(err) if err.kind() == io::ErrorKind::BrokenPipe => {}
         Err(err) => {
@@ -122,13 +213,97 @@ pub fn run(args: &LintArgs) -> ExitCode {
         Ok(()) => {}
     }
 
+    let too_many_warnings = args.max_warnings.filter(|max| summary.warnings > *max);
+    if let Some(max) = too_many_warnings {
+        let _ = writeln!(
+            stderr,
+            "error: {} is more than --max-warnings {max}",
+            plural(summary.warnings, "warning")
+        );
+    }
     if io_failed {
         ExitCode::from(EXIT_USAGE)
-    } else if summary.errors > 0 {
+    } else if summary.errors > 0
+        || (args.deny_warnings && summary.warnings > 0)
+        || too_many_warnings.is_some()
+    {
         ExitCode::from(EXIT_FINDINGS)
     } else {
         ExitCode::from(EXIT_CLEAN)
     }
+}
+
+fn plural(count: usize, noun: &str) -> String {
+    if count == 1 {
+        format!("{count} {noun}")
+    } else {
+        format!("{count} {noun}s")
+    }
+}
+
+fn config_errors(
+    stderr: &mut dyn Write,
+    errors: &[unreal_analysis::config::ConfigError],
+) -> ExitCode {
+    for error in errors {
+        let _ = writeln!(stderr, "error: {error}");
+    }
+    ExitCode::from(EXIT_USAGE)
+}
+
+/// What the files under one configuration are checked with.
+struct Setup {
+    config: Option<Arc<Config>>,
+    options: LintOptions,
+    /// Shared by every thread: packages, meshes and images are read once per run.
+    session: LintSession,
+}
+
+/// Finds each candidate's configuration, drops the files it excludes (and, among the files
+/// found in folders, those its `include` does not name), and makes one [`Setup`] per
+/// configuration. Command-line options win over the configuration's.
+fn configure(
+    args: &LintArgs,
+    candidates: Vec<Candidate>,
+    resolver: &mut ConfigResolver,
+) -> (Vec<(Candidate, usize)>, Vec<Setup>) {
+    let mut setups: Vec<Setup> = Vec::new();
+    let mut by_config: std::collections::HashMap<Option<PathBuf>, usize> =
+        std::collections::HashMap::new();
+    let mut kept = Vec::new();
+    for candidate in candidates {
+        let config = resolver.for_file(&candidate.absolute);
+        if let Some(config) = &config {
+            let skipped = if candidate.explicit {
+                config.excludes(&candidate.absolute)
+            } else {
+                !config.includes(&candidate.absolute)
+            };
+            if skipped {
+                continue;
+            }
+        }
+        let key = config.as_ref().and_then(|c| c.path.clone());
+        let index = *by_config.entry(key).or_insert_with(|| {
+            let options = LintOptions {
+                engine: args
+                    .engine
+                    .map(EngineSetting::from)
+                    .or(config.as_ref().and_then(|c| c.engine))
+                    .unwrap_or_default(),
+                engine_build: args.engine_build.or(config.as_ref().and_then(|c| c.engine_build)),
+                game_dir: args
+                    .game_dir
+                    .clone()
+                    .or(config.as_ref().and_then(|c| c.game_dir.clone())),
+            };
+            let session = LintSession::new(&options);
+            setups.push(Setup { config: config.clone(), options, session });
+            setups.len() - 1
+        });
+        kept.push((candidate, index));
+    }
+    (kept, setups)
 }
 
 /// A file to look at: named on the command line (`explicit`) or found in a directory.
@@ -136,12 +311,22 @@ struct Candidate {
     path: PathBuf,
     /// The path as the user gave it, with forward slashes.
     display: String,
+    /// Absolute, links resolved: what configurations match against.
+    absolute: PathBuf,
     explicit: bool,
+}
+
+/// What `--fix` did to one file.
+#[derive(Default)]
+struct FixReport {
+    fixes: usize,
+    written: bool,
+    problem: Option<Problem>,
 }
 
 enum Outcome {
     /// Checked; the report is there when something was found.
-    Checked(Option<FileReport>),
+    Checked(Option<FileReport>, FixReport),
     /// Neither T3D nor UnrealScript.
     NotRecognized,
     Failed(String),
@@ -183,10 +368,12 @@ fn collect_candidates(roots: &[(PathBuf, bool)], problems: &mut Vec<Problem>) ->
     let mut seen = std::collections::HashSet::new();
     let mut candidates = Vec::new();
     let mut push = |path: PathBuf, explicit: bool, defaulted: bool| {
-        let key = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
-        if seen.insert(key) {
+        let key = std::fs::canonicalize(&path)
+            .or_else(|_| std::path::absolute(&path))
+            .unwrap_or_else(|_| path.clone());
+        if seen.insert(key.clone()) {
             let display = display_path(&path, defaulted);
-            candidates.push(Candidate { path, display, explicit });
+            candidates.push(Candidate { path, display, absolute: key, explicit });
         }
     };
     for (root, defaulted) in roots {
@@ -248,7 +435,7 @@ fn display_path(path: &Path, defaulted: bool) -> String {
     text
 }
 
-fn io_message(err: &io::Error) -> String {
+pub(super) fn io_message(err: &io::Error) -> String {
     match err.kind() {
         io::ErrorKind::NotFound => "no such file or directory".to_owned(),
         io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
@@ -259,26 +446,60 @@ fn io_message(err: &io::Error) -> String {
 /// How much of a file without a telling extension is read to decide what it is.
 const SNIFF_BYTES: usize = 8192;
 
-fn check(candidate: &Candidate, options: &LintOptions, session: &LintSession) -> Outcome {
+fn check(candidate: &Candidate, setup: &Setup, fix_mode: Option<FixMode>) -> Outcome {
     let (kind, bytes) = match read_candidate(&candidate.path) {
         Ok(Some(read)) => read,
         Ok(None) => return Outcome::NotRecognized,
         Err(message) => return Outcome::Failed(message),
     };
+    let (options, session) = (&setup.options, &setup.session);
     let linted = lint_path(kind, &candidate.path, &bytes, options, session);
-    drop(bytes);
-    if linted.diagnostics.is_empty() {
-        return Outcome::Checked(None);
+    let configure = |diagnostics: &mut Vec<Diagnostic>| {
+        if let Some(config) = &setup.config {
+            apply_severity(config, &candidate.absolute, diagnostics);
+        }
+    };
+    let mut fixed = FixReport::default();
+    let (text, mut diagnostics) = match fix_mode {
+        None => {
+            drop(bytes);
+            let mut diagnostics = linted.diagnostics;
+            configure(&mut diagnostics);
+            (linted.text, diagnostics)
+        }
+        Some(mode) => {
+            let check_text = |text: &str| {
+                lint_path(kind, &candidate.path, text.as_bytes(), options, session).diagnostics
+            };
+            let target = FixTarget {
+                path: &candidate.path,
+                kind,
+                bytes: &bytes,
+                encoding: linted.encoding,
+                engine: options.engine,
+                check: &check_text,
+                configure: &configure,
+            };
+            let result = fix::fix_file(&target, linted.text, linted.diagnostics, mode);
+            fixed.fixes = result.fixes;
+            fixed.written = result.written;
+            fixed.problem = match (result.failed, result.skipped) {
+                (Some(message), _) => Some(Problem::error(&candidate.display, message)),
+                (None, Some(message)) => Some(Problem::note(&candidate.display, message)),
+                (None, None) => None,
+            };
+            (result.text, result.diagnostics)
+        }
+    };
+    if diagnostics.is_empty() {
+        return Outcome::Checked(None, fixed);
     }
-    let mut diagnostics = linted.diagnostics;
     diagnostics.sort_by(compare_position);
-    let line_index = LineIndex::new(&linted.text);
-    Outcome::Checked(Some(FileReport {
-        path: candidate.display.clone(),
-        text: linted.text,
-        line_index,
-        diagnostics,
-    }))
+    let line_index = LineIndex::new(&text);
+    Outcome::Checked(
+        Some(FileReport { path: candidate.display.clone(), text, line_index, diagnostics }),
+        fixed,
+    )
 }
 
 fn compare_position(a: &Diagnostic, b: &Diagnostic) -> std::cmp::Ordering {

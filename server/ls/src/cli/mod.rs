@@ -1,13 +1,17 @@
 //! The command-line mode: each subcommand in its own module, rendering results from
 //! `unreal-analysis` for terminals and machines.
 
+pub mod baseline;
+pub mod fix;
 pub mod info;
 pub mod lint;
 pub mod render;
+pub mod rules;
 
 /// No error-level finding.
 pub const EXIT_CLEAN: u8 = 0;
-/// At least one error-level finding (or an unreadable file for `info`).
+/// At least one error-level finding (or warnings under `--deny-warnings` or past
+/// `--max-warnings`; or an unreadable file for `info`).
 pub const EXIT_FINDINGS: u8 = 1;
 /// Usage, configuration or I/O failure.
 pub const EXIT_USAGE: u8 = 2;

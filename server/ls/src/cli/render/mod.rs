@@ -3,8 +3,11 @@
 //! position. A new format (SARIF, GitHub annotations) is one more module and one more
 //! [`OutputFormat`] variant; nothing upstream changes.
 
+pub mod github;
 pub mod human;
 pub mod json;
+pub mod sarif;
+pub mod statistics;
 
 use std::io::{self, Write};
 
@@ -19,6 +22,10 @@ pub enum OutputFormat {
     Human,
     /// One JSON document (the stable contract in the README).
     Json,
+    /// SARIF 2.1.0, for GitHub code scanning and SARIF viewers.
+    Sarif,
+    /// GitHub Actions workflow commands (annotations on the pull request).
+    Github,
 }
 
 /// Everything a renderer needs: the files that were checked, in output order.
@@ -131,6 +138,21 @@ pub fn render(
     match format {
         OutputFormat::Human => human::render(report, color, out),
         OutputFormat::Json => json::render(report, out),
+        OutputFormat::Sarif => sarif::render(report, out),
+        OutputFormat::Github => github::render(report, out),
+    }
+}
+
+/// Writes the counts per rule (`--statistics`) in the chosen format (human or JSON; the
+/// caller rejects the others).
+pub fn render_statistics(
+    format: OutputFormat,
+    report: &Report,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    match format {
+        OutputFormat::Json => statistics::render_json(report, out),
+        _ => statistics::render_human(report, out),
     }
 }
 

@@ -1,0 +1,339 @@
+//! `lint --fix` and `--fix-format`: applies the safe quick fixes of the findings (and, with
+//! `--fix-format`, the canonical T3D layout) and writes the file back in its own encoding and
+//! line endings, atomically (a temporary file in the same folder, then a rename).
+//!
+//! A file with a syntax-level error is never touched: its structure is a guess, and so would
+//! be every edit. Nor is a file whose bytes its decoded text does not reproduce (invalid
+//! UTF-16, say): writing it back would change more than the fixes.
+
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use unreal_analysis::ide::formatting::{self, FormatOptions};
+use unreal_analysis::ide::Source;
+use unreal_analysis::lint::FileKind;
+use unreal_analysis::{Diagnostic, EngineSetting, TextEdit};
+use unreal_syntax::text::SourceEncoding;
+
+/// Rules that mean the file's block structure or numbers could not be read.
+pub const SYNTAX_ERROR_CODES: &[&str] =
+    &["t3d-unbalanced-block", "t3d-malformed-number", "t3d-nesting-too-deep", "t3d-not-t3d"];
+
+/// Rounds of fix-then-check: a fix can expose another (a cleared flag, then a normal); real
+/// files settle in one or two.
+const MAX_ROUNDS: usize = 8;
+
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct FixArgs {
+    /// Apply the safe quick fixes and write the files back (encoding and line endings kept).
+    #[arg(long)]
+    pub fix: bool,
+    /// Like --fix, then also bring T3D files into UnrealEd's canonical layout.
+    #[arg(long)]
+    pub fix_format: bool,
+}
+
+impl FixArgs {
+    pub fn mode(&self) -> Option<FixMode> {
+        if self.fix_format {
+            Some(FixMode::FixAndFormat)
+        } else if self.fix {
+            Some(FixMode::Fix)
+        } else {
+            None
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FixMode {
+    Fix,
+    FixAndFormat,
+}
+
+/// What fixing one file did.
+#[derive(Debug, Default)]
+pub struct Fixed {
+    /// The text and findings after fixing (the input's when nothing changed).
+    pub text: String,
+    pub diagnostics: Vec<Diagnostic>,
+    /// Findings fixed (format edits are not counted).
+    pub fixes: usize,
+    /// Whether the file was rewritten.
+    pub written: bool,
+    /// Why the file was left alone, or what failed when writing it.
+    pub skipped: Option<String>,
+    pub failed: Option<String>,
+}
+
+/// The file being fixed and how to check a new version of its text.
+pub struct FixTarget<'a> {
+    pub path: &'a Path,
+    pub kind: FileKind,
+    pub bytes: &'a [u8],
+    pub encoding: SourceEncoding,
+    pub engine: EngineSetting,
+    /// All findings on a text, before the configuration's severities.
+    pub check: &'a (dyn Fn(&str) -> Vec<Diagnostic> + Sync),
+    /// The configuration's severities (drops rules switched off).
+    pub configure: &'a (dyn Fn(&mut Vec<Diagnostic>) + Sync),
+}
+
+/// Fixes one file. `raw` holds every finding on `text` before the configuration; the
+/// returned findings are configured.
+pub fn fix_file(
+    target: &FixTarget<'_>,
+    text: String,
+    raw: Vec<Diagnostic>,
+    mode: FixMode,
+) -> Fixed {
+    let configured = |mut diagnostics: Vec<Diagnostic>| {
+        (target.configure)(&mut diagnostics);
+        diagnostics
+    };
+    let unchanged = |text: String, raw: Vec<Diagnostic>, skipped: Option<String>| Fixed {
+        text,
+        diagnostics: configured(raw),
+        skipped,
+        ..Fixed::default()
+    };
+    let wants_format = mode == FixMode::FixAndFormat && target.kind == FileKind::T3d;
+    if let Some(code) = syntax_error(&raw) {
+        // Say so only when something would have been done.
+        let pending = wants_format || configured(raw.clone()).iter().any(has_safe_fix);
+        let why = pending.then(|| format!("not fixed: the file has a syntax error ({code})"));
+        return unchanged(text, raw, why);
+    }
+
+    let crlf = text.contains("\r\n");
+    let (original, original_raw) = (text.clone(), raw.clone());
+    let (mut text, mut raw, mut fixes) = (text, raw, 0);
+    for _ in 0..MAX_ROUNDS {
+        let Some((next, applied)) = apply_safe_fixes(&text, &configured(raw.clone()), crlf) else {
+            break;
+        };
+        let next_raw = (target.check)(&next);
+        if syntax_error(&next_raw).is_some() {
+            // A fix that breaks the structure is a bug in its rule; keep the last good text.
+            break;
+        }
+        (text, raw, fixes) = (next, next_raw, fixes + applied);
+    }
+    if wants_format {
+        let parse = unreal_syntax::t3d::parse(&text);
+        let source = Source::detect(&text, &parse, target.engine);
+        if let Ok(formatted) = formatting::format_text(&source, FormatOptions::default()) {
+            if formatted != text {
+                let formatted_raw = (target.check)(&formatted);
+                if syntax_error(&formatted_raw).is_none() {
+                    (text, raw) = (formatted, formatted_raw);
+                }
+            }
+        }
+    }
+    if text == original {
+        return Fixed { text, diagnostics: configured(raw), fixes, ..Fixed::default() };
+    }
+    if encode(&original, target.encoding).as_deref() != Some(target.bytes) {
+        let why = format!(
+            "not fixed: writing the decoded text back as {} would not reproduce the file's other bytes",
+            target.encoding.name()
+        );
+        return unchanged(original, original_raw, Some(why));
+    }
+    let failed = match encode(&text, target.encoding) {
+        Some(bytes) => write_atomically(target.path, &bytes)
+            .err()
+            .map(|err| format!("writing the fixed file: {err}")),
+        None => Some(format!(
+            "the fixed text has characters {} cannot hold; the file was left alone",
+            target.encoding.name()
+        )),
+    };
+    match failed {
+        None => {
+            Fixed { text, diagnostics: configured(raw), fixes, written: true, ..Fixed::default() }
+        }
+        Some(why) => Fixed { failed: Some(why), ..unchanged(original, original_raw, None) },
+    }
+}
+
+fn has_safe_fix(diagnostic: &Diagnostic) -> bool {
+    diagnostic.fix.as_ref().is_some_and(|f| f.safe && !f.edits.is_empty())
+}
+
+fn syntax_error(diagnostics: &[Diagnostic]) -> Option<&'static str> {
+    diagnostics.iter().map(|d| d.code).find(|code| SYNTAX_ERROR_CODES.contains(code))
+}
+
+/// Applies every safe fix whose edits overlap no edit of a fix applied before it (in
+/// position order); `None` when there is none. Returns the new text and the number of fixes.
+pub fn apply_safe_fixes(
+    text: &str,
+    diagnostics: &[Diagnostic],
+    crlf: bool,
+) -> Option<(String, usize)> {
+    let mut fixes: Vec<&[TextEdit]> = diagnostics
+        .iter()
+        .filter(|d| has_safe_fix(d))
+        .filter_map(|d| d.fix.as_ref().map(|f| f.edits.as_slice()))
+        .collect();
+    fixes.sort_by_key(|edits| edits.iter().map(|e| e.span.start).min().unwrap_or(0));
+    let mut accepted: Vec<&TextEdit> = Vec::new();
+    let mut count = 0;
+    for edits in fixes {
+        let fits = edits.iter().all(|e| {
+            e.span.start <= e.span.end
+                && text.is_char_boundary(e.span.start as usize)
+                && text.is_char_boundary(e.span.end as usize)
+                && (e.span.end as usize) <= text.len()
+        });
+        let overlaps = edits.iter().any(|e| accepted.iter().any(|a| overlap(a, e)));
+        let changes = edits.iter().any(|e| e.span.text(text) != e.new_text);
+        if fits && !overlaps && changes {
+            accepted.extend(edits);
+            count += 1;
+        }
+    }
+    if count == 0 {
+        return None;
+    }
+    accepted.sort_by_key(|e| (e.span.start, e.span.end));
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0usize;
+    for edit in accepted {
+        let (start, end) = (edit.span.start as usize, edit.span.end as usize);
+        out.push_str(text.get(at..start).unwrap_or(""));
+        if crlf {
+            out.push_str(&to_crlf(&edit.new_text));
+        } else {
+            out.push_str(&edit.new_text);
+        }
+        at = end.max(at);
+    }
+    out.push_str(text.get(at..).unwrap_or(""));
+    Some((out, count))
+}
+
+/// Two edits overlap when they share a character, or insert at the same place.
+fn overlap(a: &TextEdit, b: &TextEdit) -> bool {
+    (a.span.start < b.span.end && b.span.start < a.span.end)
+        || (a.span.start == b.span.start)
+        || (a.span.is_empty() && a.span.start > b.span.start && a.span.start < b.span.end)
+        || (b.span.is_empty() && b.span.start > a.span.start && b.span.start < a.span.end)
+}
+
+/// `\n` not already preceded by `\r` becomes `\r\n`.
+fn to_crlf(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut previous = '\0';
+    for c in text.chars() {
+        if c == '\n' && previous != '\r' {
+            out.push('\r');
+        }
+        out.push(c);
+        previous = c;
+    }
+    out
+}
+
+/// The bytes of `text` in `encoding` (with its BOM); `None` when a character has no byte in
+/// Windows-1252.
+pub fn encode(text: &str, encoding: SourceEncoding) -> Option<Vec<u8>> {
+    match encoding {
+        SourceEncoding::Utf8 => Some(text.as_bytes().to_vec()),
+        SourceEncoding::Utf8Bom => {
+            let mut bytes = b"\xEF\xBB\xBF".to_vec();
+            bytes.extend_from_slice(text.as_bytes());
+            Some(bytes)
+        }
+        SourceEncoding::Utf16LeBom => {
+            let mut bytes = vec![0xFF, 0xFE];
+            bytes.extend(text.encode_utf16().flat_map(u16::to_le_bytes));
+            Some(bytes)
+        }
+        SourceEncoding::Utf16BeBom => {
+            let mut bytes = vec![0xFE, 0xFF];
+            bytes.extend(text.encode_utf16().flat_map(u16::to_be_bytes));
+            Some(bytes)
+        }
+        SourceEncoding::Windows1252 => {
+            let (bytes, _, unmappable) = encoding_rs::WINDOWS_1252.encode(text);
+            (!unmappable).then(|| bytes.into_owned())
+        }
+    }
+}
+
+/// Writes `bytes` to a temporary file next to `path` (same folder, so the rename cannot cross
+/// file systems), flushes it to disk, keeps the original's permissions, and renames it over
+/// `path`. A crash leaves either the old file or the new one, never half of one.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = path.file_name().map_or_else(|| "file".into(), |n| n.to_string_lossy());
+    let temp = dir.join(format!(".{name}.unreal-ls-{}.tmp", std::process::id()));
+    let result = (|| {
+        let mut file = fs::File::create(&temp)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        if let Ok(metadata) = fs::metadata(path) {
+            fs::set_permissions(&temp, metadata.permissions())?;
+        }
+        fs::rename(&temp, path)
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&temp);
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use unreal_analysis::{Diagnostic, Fix, TextEdit};
+    use unreal_syntax::text::{decode, SourceEncoding};
+    use unreal_syntax::Span;
+
+    use super::{apply_safe_fixes, encode};
+
+    fn fix(span: Span, new_text: &str, safe: bool) -> Diagnostic {
+        Diagnostic::warning("t3d-x", span, "m").with_fix(Fix {
+            title: "t".into(),
+            edits: vec![TextEdit { span, new_text: new_text.into() }],
+            safe,
+        })
+    }
+
+    #[test]
+    fn applies_safe_non_overlapping_fixes() {
+        let text = "abc def ghi";
+        let diagnostics = [
+            fix(Span::new(0, 3), "ABC", true),
+            fix(Span::new(1, 2), "x", true),     // overlaps the first
+            fix(Span::new(4, 7), "DEF", false),  // not safe
+            fix(Span::new(8, 11), "G\nH", true), // a line break, in a CRLF file
+            fix(Span::new(20, 30), "out", true), // out of range
+        ];
+        let (out, count) = apply_safe_fixes(text, &diagnostics, true).unwrap();
+        assert_eq!((out.as_str(), count), ("ABC def G\r\nH", 2));
+        assert!(apply_safe_fixes("ABC", &[fix(Span::new(0, 3), "ABC", true)], false).is_none());
+    }
+
+    #[test]
+    fn encodings_round_trip() {
+        let cases: [&[u8]; 5] = [
+            b"Begin Map\r\nCaf\xC3\xA9\r\n",
+            b"\xEF\xBB\xBFBegin Map\n",
+            b"\xFF\xFEB\x00e\x00\r\x00\n\x00\xE9\x00",
+            b"\xFE\xFF\x00B\x00e",
+            b"Tag=\"Caf\xE9\x81\"\r\n",
+        ];
+        for bytes in cases {
+            let decoded = decode(bytes);
+            assert_eq!(encode(&decoded.text, decoded.encoding).as_deref(), Some(bytes));
+        }
+        assert_eq!(encode("\u{1F600}", SourceEncoding::Windows1252), None);
+    }
+}
