@@ -7,9 +7,11 @@ pub mod diagnostic;
 pub mod document;
 pub mod engine;
 pub mod exec;
+pub mod export;
 pub mod ide;
 pub mod line_index;
 pub mod lint;
+pub mod preview;
 pub mod rules;
 pub mod t3d;
 

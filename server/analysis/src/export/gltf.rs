@@ -1,0 +1,366 @@
+//! Binary glTF 2.0 (`.glb`) from a [`Model`]: one mesh with a primitive per material, PNG
+//! textures embedded, morph targets with one animation per frame sequence, or a skin with
+//! joint nodes and skeletal animations. The JSON is built with `serde_json`; accessors carry
+//! the `min`/`max` that the specification requires, bufferViews are 4-byte aligned.
+
+use serde_json::{json, Value};
+
+use super::model::{Model, Skin};
+use crate::preview::png::encode_png;
+
+const ARRAY_BUFFER: u32 = 34962;
+const ELEMENT_ARRAY_BUFFER: u32 = 34963;
+const FLOAT: u32 = 5126;
+const UNSIGNED_SHORT: u32 = 5123;
+const UNSIGNED_INT: u32 = 5125;
+
+#[derive(Default)]
+struct Builder {
+    bin: Vec<u8>,
+    views: Vec<Value>,
+    accessors: Vec<Value>,
+}
+
+impl Builder {
+    fn view(&mut self, bytes: &[u8], target: Option<u32>) -> usize {
+        while !self.bin.len().is_multiple_of(4) {
+            self.bin.push(0);
+        }
+        let mut view =
+            json!({ "buffer": 0, "byteOffset": self.bin.len(), "byteLength": bytes.len() });
+        if let Some(t) = target {
+            view["target"] = json!(t);
+        }
+        self.bin.extend_from_slice(bytes);
+        self.views.push(view);
+        self.views.len() - 1
+    }
+
+    fn accessor(
+        &mut self,
+        view: usize,
+        component: u32,
+        count: usize,
+        kind: &str,
+        min_max: Option<(Vec<f32>, Vec<f32>)>,
+    ) -> usize {
+        let mut a =
+            json!({ "bufferView": view, "componentType": component, "count": count, "type": kind });
+        if let Some((min, max)) = min_max {
+            a["min"] = json!(min);
+            a["max"] = json!(max);
+        }
+        self.accessors.push(a);
+        self.accessors.len() - 1
+    }
+
+    /// Float vectors of `N` components, with their bounds when `bounds` is set.
+    fn floats<const N: usize>(
+        &mut self,
+        data: &[[f32; N]],
+        target: Option<u32>,
+        bounds: bool,
+    ) -> usize {
+        let bytes: Vec<u8> = data.iter().flatten().flat_map(|v| v.to_le_bytes()).collect();
+        let view = self.view(&bytes, target);
+        let min_max = bounds.then(|| {
+            let mut min = vec![f32::INFINITY; N];
+            let mut max = vec![f32::NEG_INFINITY; N];
+            for v in data {
+                for k in 0..N {
+                    min[k] = min[k].min(v[k]);
+                    max[k] = max[k].max(v[k]);
+                }
+            }
+            (min, max)
+        });
+        let kind = match N {
+            1 => "SCALAR",
+            2 => "VEC2",
+            3 => "VEC3",
+            4 => "VEC4",
+            _ => "MAT4",
+        };
+        self.accessor(view, FLOAT, data.len(), kind, min_max)
+    }
+}
+
+/// Replaces non-finite coordinates (a broken file's NaN) with 0: glTF forbids them.
+fn finite<const N: usize>(data: &[[f32; N]]) -> Vec<[f32; N]> {
+    data.iter().map(|v| v.map(|c| if c.is_finite() { c } else { 0.0 })).collect()
+}
+
+/// The model as a `.glb` file.
+pub fn write_glb(model: &Model) -> Vec<u8> {
+    let mut b = Builder::default();
+    let vertex_count = model.positions.len();
+    let position = b.floats(&finite(&model.positions), Some(ARRAY_BUFFER), true);
+    let texcoord = model
+        .uvs
+        .as_ref()
+        .filter(|uvs| uvs.len() == vertex_count)
+        .map(|uvs| b.floats(&finite(uvs), Some(ARRAY_BUFFER), false));
+    let targets: Vec<usize> = model
+        .morph_targets
+        .iter()
+        .filter(|t| t.displacements.len() == vertex_count)
+        .map(|t| b.floats(&finite(&t.displacements), Some(ARRAY_BUFFER), true))
+        .collect();
+    let skin_attributes =
+        model.skin.as_ref().filter(|s| s.joints.len() == vertex_count).map(|skin| {
+            let joints: Vec<u8> =
+                skin.joints.iter().flatten().flat_map(|j| j.to_le_bytes()).collect();
+            let view = b.view(&joints, Some(ARRAY_BUFFER));
+            let j = b.accessor(view, UNSIGNED_SHORT, vertex_count, "VEC4", None);
+            let w = b.floats(&skin.weights, Some(ARRAY_BUFFER), false);
+            (j, w)
+        });
+
+    // Textures: one PNG image per textured material.
+    let mut images = Vec::new();
+    let mut textures = Vec::new();
+    let materials: Vec<Value> = model
+        .materials
+        .iter()
+        .map(|m| {
+            let mut pbr = json!({ "metallicFactor": 0.0, "roughnessFactor": 1.0 });
+            let mut material = json!({ "name": m.name, "doubleSided": m.double_sided });
+            if let Some(texture) = &m.texture {
+                let view = b.view(&encode_png(texture), None);
+                images.push(json!({ "bufferView": view, "mimeType": "image/png" }));
+                textures.push(json!({ "source": images.len() - 1, "sampler": 0 }));
+                pbr["baseColorTexture"] = json!({ "index": textures.len() - 1 });
+                if texture.pixels.chunks_exact(4).any(|p| p[3] < 255) {
+                    material["alphaMode"] = json!("MASK");
+                }
+            }
+            material["pbrMetallicRoughness"] = pbr;
+            material
+        })
+        .collect();
+
+    let primitives: Vec<Value> = model
+        .primitives
+        .iter()
+        .filter(|p| !p.triangles.is_empty())
+        .map(|p| {
+            let indices: Vec<u8> =
+                p.triangles.iter().flatten().flat_map(|i| i.to_le_bytes()).collect();
+            let view = b.view(&indices, Some(ELEMENT_ARRAY_BUFFER));
+            let idx = b.accessor(view, UNSIGNED_INT, p.triangles.len() * 3, "SCALAR", None);
+            let mut attributes = json!({ "POSITION": position });
+            if let Some(t) = texcoord {
+                attributes["TEXCOORD_0"] = json!(t);
+            }
+            if let Some((j, w)) = skin_attributes {
+                attributes["JOINTS_0"] = json!(j);
+                attributes["WEIGHTS_0"] = json!(w);
+            }
+            let mut prim = json!({ "attributes": attributes, "indices": idx, "mode": 4 });
+            if p.material < materials.len() {
+                prim["material"] = json!(p.material);
+            }
+            if !targets.is_empty() {
+                prim["targets"] =
+                    Value::Array(targets.iter().map(|&t| json!({ "POSITION": t })).collect());
+            }
+            prim
+        })
+        .collect();
+
+    let mut mesh = json!({ "name": model.name, "primitives": primitives });
+    if !targets.is_empty() {
+        mesh["weights"] = json!(vec![0.0; targets.len()]);
+        let names: Vec<&str> = model.morph_targets.iter().map(|t| t.name.as_str()).collect();
+        mesh["extras"] = json!({ "targetNames": names });
+    }
+
+    let mut nodes = vec![json!({ "name": model.name, "mesh": 0 })];
+    let mut scene_roots = vec![0];
+    let mut skins = Vec::new();
+    let mut animations = Vec::new();
+    if let (Some(skin), Some(_)) = (&model.skin, skin_attributes) {
+        let first_joint = nodes.len();
+        write_skeleton(&mut b, skin, first_joint, &mut nodes, &mut scene_roots, &mut skins);
+        nodes[0]["skin"] = json!(0);
+        for anim in &model.skeletal_animations {
+            let input = b.floats(&anim.times.iter().map(|&t| [t]).collect::<Vec<_>>(), None, true);
+            let mut samplers = Vec::new();
+            let mut channels = Vec::new();
+            for track in anim.tracks.iter().filter(|t| t.translations.len() == anim.times.len()) {
+                let node = first_joint + track.bone;
+                let t = b.floats(&finite(&track.translations), None, false);
+                samplers.push(json!({ "input": input, "output": t, "interpolation": "LINEAR" }));
+                channels.push(json!({ "sampler": samplers.len() - 1, "target": { "node": node, "path": "translation" } }));
+                let r = b.floats(&finite(&track.rotations), None, false);
+                samplers.push(json!({ "input": input, "output": r, "interpolation": "LINEAR" }));
+                channels.push(json!({ "sampler": samplers.len() - 1, "target": { "node": node, "path": "rotation" } }));
+            }
+            if !channels.is_empty() {
+                animations
+                    .push(json!({ "name": anim.name, "samplers": samplers, "channels": channels }));
+            }
+        }
+    }
+    if !targets.is_empty() {
+        for anim in model
+            .morph_animations
+            .iter()
+            .filter(|a| !a.times.is_empty() && a.times.len() == a.targets.len())
+        {
+            let input = b.floats(&anim.times.iter().map(|&t| [t]).collect::<Vec<_>>(), None, true);
+            let weights: Vec<[f32; 1]> = anim
+                .targets
+                .iter()
+                .flat_map(|&k| (0..targets.len()).map(move |i| [if i == k { 1.0 } else { 0.0 }]))
+                .collect();
+            let output = b.floats(&weights, None, false);
+            // The engine tweens linearly between frames.
+            animations.push(json!({
+                "name": anim.name,
+                "samplers": [{ "input": input, "output": output, "interpolation": "LINEAR" }],
+                "channels": [{ "sampler": 0, "target": { "node": 0, "path": "weights" } }],
+            }));
+        }
+    }
+
+    let mut root = json!({
+        "asset": { "version": "2.0", "generator": concat!("unreal-ls ", env!("CARGO_PKG_VERSION")) },
+        "scene": 0,
+        "scenes": [{ "nodes": scene_roots }],
+        "nodes": nodes,
+        "meshes": [mesh],
+        "buffers": [{ "byteLength": b.bin.len().next_multiple_of(4) }],
+        "bufferViews": b.views,
+        "accessors": b.accessors,
+    });
+    if !materials.is_empty() {
+        root["materials"] = Value::Array(materials);
+    }
+    if !images.is_empty() {
+        root["images"] = Value::Array(images);
+        root["textures"] = Value::Array(textures);
+        // Unreal textures are sampled nearest-neighbour in software renderers and wrap.
+        root["samplers"] =
+            json!([{ "magFilter": 9728, "minFilter": 9986, "wrapS": 10497, "wrapT": 10497 }]);
+    }
+    if !skins.is_empty() {
+        root["skins"] = Value::Array(skins);
+    }
+    if !animations.is_empty() {
+        root["animations"] = Value::Array(animations);
+    }
+    glb(&root, &b.bin)
+}
+
+/// Joint nodes (children listed under their parents), and the skin with inverse bind
+/// matrices computed from the bones' rest transforms.
+fn write_skeleton(
+    b: &mut Builder,
+    skin: &Skin,
+    first_joint: usize,
+    nodes: &mut Vec<Value>,
+    roots: &mut Vec<usize>,
+    skins: &mut Vec<Value>,
+) {
+    let mut world: Vec<[[f32; 4]; 4]> = Vec::with_capacity(skin.bones.len());
+    for (i, bone) in skin.bones.iter().enumerate() {
+        let local = trs_matrix(bone.translation, bone.rotation);
+        let m = match bone.parent.and_then(|p| world.get(p)) {
+            Some(parent) => mul(parent, &local),
+            None => local,
+        };
+        world.push(m);
+        let children: Vec<usize> = skin
+            .bones
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.parent == Some(i))
+            .map(|(k, _)| first_joint + k)
+            .collect();
+        let mut node = json!({ "name": bone.name, "translation": bone.translation, "rotation": bone.rotation });
+        if !children.is_empty() {
+            node["children"] = json!(children);
+        }
+        nodes.push(node);
+        if bone.parent.is_none() {
+            roots.push(first_joint + i);
+        }
+    }
+    let inverse: Vec<[f32; 16]> = world
+        .iter()
+        .map(|m| {
+            let inv = invert_rigid(m);
+            // Column-major, as glTF stores matrices.
+            let mut out = [0f32; 16];
+            for c in 0..4 {
+                for r in 0..4 {
+                    out[c * 4 + r] = inv[r][c];
+                }
+            }
+            out
+        })
+        .collect();
+    let ibm = b.floats(&inverse, None, false);
+    let joints: Vec<usize> = (0..skin.bones.len()).map(|i| first_joint + i).collect();
+    skins.push(json!({ "joints": joints, "inverseBindMatrices": ibm }));
+}
+
+/// Row-major 4x4 of a translation and a unit quaternion `(x, y, z, w)`.
+fn trs_matrix(t: [f32; 3], q: [f32; 4]) -> [[f32; 4]; 4] {
+    let [x, y, z, w] = q;
+    [
+        [1.0 - 2.0 * (y * y + z * z), 2.0 * (x * y - z * w), 2.0 * (x * z + y * w), t[0]],
+        [2.0 * (x * y + z * w), 1.0 - 2.0 * (x * x + z * z), 2.0 * (y * z - x * w), t[1]],
+        [2.0 * (x * z - y * w), 2.0 * (y * z + x * w), 1.0 - 2.0 * (x * x + y * y), t[2]],
+        [0.0, 0.0, 0.0, 1.0],
+    ]
+}
+
+fn mul(a: &[[f32; 4]; 4], b: &[[f32; 4]; 4]) -> [[f32; 4]; 4] {
+    let mut out = [[0f32; 4]; 4];
+    for (r, row) in out.iter_mut().enumerate() {
+        for (c, cell) in row.iter_mut().enumerate() {
+            *cell = (0..4).map(|k| a[r][k] * b[k][c]).sum();
+        }
+    }
+    out
+}
+
+/// The inverse of a rotation-and-translation matrix: transpose the rotation, rotate the
+/// negated translation.
+fn invert_rigid(m: &[[f32; 4]; 4]) -> [[f32; 4]; 4] {
+    let mut out = [[0f32; 4]; 4];
+    for r in 0..3 {
+        for c in 0..3 {
+            out[r][c] = m[c][r];
+        }
+        out[r][3] = -(0..3).map(|k| m[k][r] * m[k][3]).sum::<f32>();
+    }
+    out[3][3] = 1.0;
+    out
+}
+
+/// The GLB container: header, JSON chunk (space-padded), BIN chunk (zero-padded).
+fn glb(json: &Value, bin: &[u8]) -> Vec<u8> {
+    let mut text = json.to_string().into_bytes();
+    while !text.len().is_multiple_of(4) {
+        text.push(b' ');
+    }
+    let mut bin = bin.to_vec();
+    while !bin.len().is_multiple_of(4) {
+        bin.push(0);
+    }
+    let total = 12 + 8 + text.len() + 8 + bin.len();
+    let mut out = Vec::with_capacity(total);
+    out.extend_from_slice(b"glTF");
+    out.extend_from_slice(&2u32.to_le_bytes());
+    out.extend_from_slice(&(total as u32).to_le_bytes());
+    out.extend_from_slice(&(text.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"JSON");
+    out.extend_from_slice(&text);
+    out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"BIN\0");
+    out.extend_from_slice(&bin);
+    out
+}

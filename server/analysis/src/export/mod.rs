@@ -1,0 +1,135 @@
+//! Exports: textures and import images to PNG, `TextBuffers` to `.uc` text, vertex meshes
+//! (`_d.3d` + `_a.3d`, or a package `Mesh`/`LodMesh`) and ActorX PSK (with a PSA) to binary
+//! glTF, T3D brushes to glTF or OBJ. Bytes in, bytes out; no file IO, no LSP.
+//!
+//! Coordinates are converted to glTF's right-handed Y-up axes as [`model`] documents.
+
+// Geometry and pixel code names its coordinates and channels x, y, z, r, g, b, a.
+#![allow(clippy::many_single_char_names)]
+
+pub mod gltf;
+pub mod model;
+pub mod obj;
+pub mod uc;
+
+use unreal_formats::decode::image::decode_image;
+use unreal_formats::decode::mesh::AnimatedMesh;
+use unreal_formats::decode::skeletal::psa_keys;
+use unreal_formats::decode::texture::MipSource;
+use unreal_formats::decode::RgbaImage;
+use unreal_formats::package::{ObjectRef, Package, Resolved};
+use unreal_formats::psk::{Psa, Psk};
+use unreal_formats::vertex_mesh::VertexMesh;
+use unreal_formats::{Error, Result};
+use unreal_syntax::t3d::ast::LineKeyword;
+
+pub use gltf::write_glb;
+pub use model::{FrameSequence, Model};
+pub use obj::write_obj;
+
+use crate::preview::png::encode_png;
+
+/// Mip `level` of a package texture as a PNG file.
+pub fn texture_png(package: &Package<'_>, export: usize, level: usize) -> Result<Vec<u8>> {
+    Ok(encode_png(&package.decode_texture(export, level, MipSource::Auto)?))
+}
+
+/// An import-source image (PCX, BMP, TGA, DDS, PNG) as a PNG file.
+pub fn image_png(bytes: &[u8], extension: &str) -> Result<Vec<u8>> {
+    Ok(encode_png(&decode_image(bytes, extension)?))
+}
+
+/// A TextBuffer's text (the class source stored in a `.u`), as saved: `.uc` content.
+pub fn text_buffer_source(package: &Package<'_>, export: usize) -> Result<String> {
+    Ok(package.read_text_buffer(export)?.text)
+}
+
+/// A `_d.3d` + `_a.3d` mesh as a model: `sequences` from the class's `#exec MESH SEQUENCE`
+/// lines (one sequence over every frame when empty), `textures` by texture slot number.
+pub fn vertex_mesh_model(
+    name: &str,
+    data_file: &[u8],
+    aniv_file: &[u8],
+    sequences: &[FrameSequence],
+    textures_by_slot: &[(usize, RgbaImage)],
+) -> Result<Model> {
+    let mesh = AnimatedMesh::from_vertex_mesh(&VertexMesh::parse(data_file, aniv_file)?);
+    Ok(animated_model(name, &mesh, sequences, textures_by_slot))
+}
+
+fn animated_model(
+    name: &str,
+    mesh: &AnimatedMesh,
+    sequences: &[FrameSequence],
+    textures_by_slot: &[(usize, RgbaImage)],
+) -> Model {
+    let textures: Vec<Option<RgbaImage>> = mesh
+        .materials
+        .iter()
+        .map(|m| textures_by_slot.iter().find(|(s, _)| *s == m.slot).map(|(_, t)| t.clone()))
+        .collect();
+    Model::from_animated_mesh(name, mesh, sequences, &textures)
+}
+
+/// A package `Mesh` or `LodMesh` as a model with its own sequences and the textures it
+/// names that are inside the same package.
+pub fn package_mesh_model(package: &Package<'_>, export: usize) -> Result<Model> {
+    let mesh = package.read_mesh_geometry(export)?;
+    let sequences: Vec<FrameSequence> = mesh
+        .sequences
+        .iter()
+        .map(|s| FrameSequence {
+            name: s.name.clone(),
+            start_frame: s.start_frame,
+            frames: s.frames,
+            rate: s.rate,
+        })
+        .collect();
+    let textures: Vec<Option<RgbaImage>> = mesh
+        .materials
+        .iter()
+        .map(|m| match m.texture.map(ObjectRef::resolve) {
+            Some(Resolved::Export(t)) => package.decode_texture(t, 0, MipSource::Auto).ok(),
+            _ => None,
+        })
+        .collect();
+    Ok(Model::from_animated_mesh(package.export_name(export), &mesh, &sequences, &textures))
+}
+
+/// A PSK (and optionally its PSA) as a skinned model; `textures` by PSK material index.
+pub fn psk_model(
+    name: &str,
+    psk_file: &[u8],
+    psa_file: Option<&[u8]>,
+    textures: &[Option<RgbaImage>],
+) -> Result<Model> {
+    let psk = Psk::parse(psk_file)?;
+    let animation = match psa_file {
+        Some(bytes) => {
+            let psa = Psa::parse(bytes)?;
+            let keys = psa_keys(bytes, &psa)?;
+            Some((psa, keys))
+        }
+        None => None,
+    };
+    Ok(Model::from_psk(name, &psk, animation.as_ref().map(|(p, k)| (p, k.as_slice())), textures))
+}
+
+/// Every polygon of a T3D text (maps, brushes, clipboard dumps) as one model, each in the
+/// coordinates it is written in (a brush actor's `Location`, rotation and scale are not
+/// applied: that is the brush's own space, as UnrealEd's brush export writes it).
+pub fn t3d_brush_model(name: &str, text: &str) -> Result<Model> {
+    let parse = unreal_syntax::t3d::parse(text);
+    let mut polygons = Vec::new();
+    for (polygon, _) in crate::t3d::walk::polygons(&parse.file) {
+        let points: Vec<[f32; 3]> =
+            polygon.vectors(LineKeyword::Vertex).map(|v| v.value.map(|c| c as f32)).collect();
+        if points.len() >= 3 {
+            polygons.push(points);
+        }
+    }
+    if polygons.is_empty() {
+        return Err(Error::new("T3D text", 0, "at least one polygon with three vertices"));
+    }
+    Ok(Model::from_polygons(name, &polygons))
+}

@@ -1,0 +1,76 @@
+//! What an UnrealScript class's `#exec` lines say about one vertex mesh: its name, its
+//! `MESH SEQUENCE`s, and which imported texture file each `MESHMAP SETTEXTURE` slot shows.
+//! Plain text in, plain data out; the caller resolves the paths (relative to the package
+//! folder, the parent of `Classes/`).
+
+use super::model::FrameSequence;
+use crate::exec::{atoi, FileAnalysis, LineFacts};
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct MeshDirectives {
+    /// The `MESH=` name of the `MESH IMPORT` whose `DATAFILE` or `ANIVFILE` is the mesh.
+    pub mesh: String,
+    pub sequences: Vec<FrameSequence>,
+    /// `(slot NUM, texture file as written)` through `MESHMAP SETTEXTURE` and
+    /// `TEXTURE IMPORT`.
+    pub textures: Vec<(usize, String)>,
+}
+
+/// The directives of the mesh imported from a file named `mesh_file` (the `_d.3d` or `_a.3d`
+/// name, compared case-insensitively without folders), or of the mesh named `mesh_file` when
+/// no import names such a file. `None` when the text imports neither.
+pub fn mesh_directives(text: &str, mesh_file: &str) -> Option<MeshDirectives> {
+    let analysis = FileAnalysis::new(text, None, None);
+    let value = |line: &LineFacts, key: &str| line.value(text, key).map(|v| v.text);
+    let base = |p: &str| p.rsplit(['\\', '/']).next().unwrap_or(p).to_ascii_lowercase();
+    let wanted = base(mesh_file);
+    let imports: Vec<&LineFacts> =
+        analysis.lines.iter().filter(|l| l.is("MESH", Some("IMPORT"))).collect();
+    let mesh = imports
+        .iter()
+        .find(|l| {
+            ["DATAFILE", "ANIVFILE"].iter().any(|k| value(l, k).is_some_and(|f| base(&f) == wanted))
+        })
+        .and_then(|l| value(l, "MESH"))
+        .or_else(|| {
+            imports
+                .iter()
+                .filter_map(|l| value(l, "MESH"))
+                .find(|m| m.eq_ignore_ascii_case(mesh_file))
+        })?;
+    let is_mesh =
+        |l: &LineFacts, key: &str| value(l, key).is_some_and(|m| m.eq_ignore_ascii_case(&mesh));
+    let sequences = analysis
+        .lines
+        .iter()
+        .filter(|l| l.is("MESH", Some("SEQUENCE")) && is_mesh(l, "MESH"))
+        .filter_map(|l| {
+            let rate = value(l, "RATE").and_then(|r| r.trim().parse::<f32>().ok()).unwrap_or(30.0);
+            Some(FrameSequence {
+                name: value(l, "SEQ")?,
+                start_frame: usize::try_from(atoi(&value(l, "STARTFRAME").unwrap_or_default()))
+                    .ok()?,
+                frames: usize::try_from(atoi(&value(l, "NUMFRAMES").unwrap_or_default())).ok()?,
+                rate,
+            })
+        })
+        .collect();
+    let textures = analysis
+        .lines
+        .iter()
+        .filter(|l| l.is("MESHMAP", Some("SETTEXTURE")) && is_mesh(l, "MESHMAP"))
+        .filter_map(|l| {
+            let slot = usize::try_from(atoi(&value(l, "NUM")?)).ok()?;
+            let name = value(l, "TEXTURE")?;
+            // The first import of that name wins, as the first `#exec` creates the object.
+            let file = analysis
+                .lines
+                .iter()
+                .filter(|t| t.is("TEXTURE", Some("IMPORT")))
+                .find(|t| value(t, "NAME").is_some_and(|n| n.eq_ignore_ascii_case(&name)))
+                .and_then(|t| value(t, "FILE"))?;
+            Some((slot, file))
+        })
+        .collect();
+    Some(MeshDirectives { mesh, sequences, textures })
+}

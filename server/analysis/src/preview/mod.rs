@@ -1,0 +1,83 @@
+//! Previews for the package browser and for hovers: PNG thumbnails of textures, palettes and
+//! meshes, `data:` URIs, and the package's object tree with per-object facts. Plain data;
+//! the server and the CLI render it.
+
+// Geometry and pixel code names its coordinates and channels x, y, z, r, g, b, a.
+#![allow(clippy::many_single_char_names)]
+
+pub mod browser;
+pub mod png;
+pub mod render;
+
+use unreal_formats::decode::image::decode_image;
+use unreal_formats::decode::texture::MipSource;
+use unreal_formats::decode::RgbaImage;
+use unreal_formats::package::Package;
+use unreal_formats::Result;
+
+use crate::export::Model;
+
+pub use browser::{object_preview, package_tree, ObjectPreview, PackageTree, TreeNode};
+pub use png::{encode_png, png_data_uri, thumbnail, thumbnail_data_uri, THUMBNAIL_SIZE};
+pub use render::render_model;
+
+/// A package texture's thumbnail (at most `max` pixels a side) as a PNG `data:` URI, for
+/// hovers in clients that render markdown images. It starts from the smallest stored mip
+/// that still covers `max`, so large textures cost little.
+pub fn texture_thumbnail_data_uri(
+    package: &Package<'_>,
+    export: usize,
+    max: u32,
+) -> Result<String> {
+    Ok(thumbnail_data_uri(&texture_thumbnail(package, export, max)?, max))
+}
+
+/// The pixels behind [`texture_thumbnail_data_uri`].
+pub fn texture_thumbnail(package: &Package<'_>, export: usize, max: u32) -> Result<RgbaImage> {
+    let texture = package.read_texture(export)?;
+    let (mips, _) = unreal_formats::decode::texture::select_mips(&texture, MipSource::Auto);
+    let level = mips.iter().rposition(|m| m.width.max(m.height) >= max).unwrap_or(0);
+    package.decode_texture(export, level, MipSource::Auto)
+}
+
+/// An import-source image (PCX, BMP, TGA, DDS, PNG) as a thumbnail `data:` URI.
+pub fn image_thumbnail_data_uri(bytes: &[u8], extension: &str, max: u32) -> Result<String> {
+    Ok(thumbnail_data_uri(&decode_image(bytes, extension)?, max))
+}
+
+/// A model (frame 0 or reference pose) rendered to a `size` x `size` PNG `data:` URI.
+pub fn model_thumbnail_data_uri(model: &Model, size: u32) -> String {
+    png_data_uri(&encode_png(&render_model(model, size)))
+}
+
+/// A package `Mesh`/`LodMesh` rendered as a `data:` URI, textured with the package's own
+/// textures.
+pub fn package_mesh_thumbnail_data_uri(
+    package: &Package<'_>,
+    export: usize,
+    size: u32,
+) -> Result<String> {
+    Ok(model_thumbnail_data_uri(&crate::export::package_mesh_model(package, export)?, size))
+}
+
+/// A `_d.3d` + `_a.3d` pair rendered as a `data:` URI (textures by slot, when known).
+pub fn vertex_mesh_thumbnail_data_uri(
+    data_file: &[u8],
+    aniv_file: &[u8],
+    textures_by_slot: &[(usize, RgbaImage)],
+    size: u32,
+) -> Result<String> {
+    let model =
+        crate::export::vertex_mesh_model("mesh", data_file, aniv_file, &[], textures_by_slot)?;
+    Ok(model_thumbnail_data_uri(&model, size))
+}
+
+/// A PSK's reference pose rendered as a `data:` URI (textures by material index).
+pub fn psk_thumbnail_data_uri(
+    psk_file: &[u8],
+    textures: &[Option<RgbaImage>],
+    size: u32,
+) -> Result<String> {
+    let model = crate::export::psk_model("psk", psk_file, None, textures)?;
+    Ok(model_thumbnail_data_uri(&model, size))
+}

@@ -1,0 +1,220 @@
+//! Exports and thumbnails of every mesh in the corpus: `_d.3d` + `_a.3d` pairs (with their
+//! class's sequences and textures), PSK (with the PSA next to it), and the package LodMesh.
+//! The glTF files are read back (counts, morph targets, animations) and every thumbnail is
+//! written to `tests/output/thumbnails/` to be looked at.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::pedantic)]
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use unreal_analysis::export::{self, uc::mesh_directives, write_glb, write_obj, Model};
+use unreal_analysis::preview::{self, encode_png, render_model, ObjectPreview};
+use unreal_formats::decode::image::decode_image;
+use unreal_formats::package::Package;
+
+fn corpus() -> Option<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        println!(
+            "skipping: corpus not found at {} (it is never part of the project)",
+            dir.display()
+        );
+        None
+    }
+}
+
+fn files(root: &Path, ext: &str) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e.eq_ignore_ascii_case(ext)) {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// A file named case-insensitively like `relative` (backslashes allowed) under `root`.
+fn find_ci(root: &Path, relative: &str) -> Option<PathBuf> {
+    let mut cur = root.to_path_buf();
+    for part in relative.split(['\\', '/']).filter(|p| !p.is_empty()) {
+        let next = std::fs::read_dir(&cur)
+            .ok()?
+            .filter_map(Result::ok)
+            .find(|e| e.file_name().to_str().is_some_and(|n| n.eq_ignore_ascii_case(part)))?;
+        cur = next.path();
+    }
+    Some(cur)
+}
+
+/// The facts of a `.glb` that the test checks: counts from its JSON chunk.
+fn glb_facts(glb: &[u8]) -> String {
+    assert_eq!(&glb[0..4], b"glTF");
+    let json_len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    let json: serde_json::Value = serde_json::from_slice(&glb[20..20 + json_len]).unwrap();
+    let count = |k: &str| json.get(k).and_then(|v| v.as_array()).map_or(0, Vec::len);
+    let targets = json["meshes"][0]["primitives"][0]["targets"].as_array().map_or(0, Vec::len);
+    let animations: Vec<String> = json
+        .get("animations")
+        .and_then(|a| a.as_array())
+        .map(|a| a.iter().map(|x| x["name"].as_str().unwrap_or("").to_owned()).collect())
+        .unwrap_or_default();
+    let joints = json["skins"][0]["joints"].as_array().map_or(0, Vec::len);
+    format!(
+        "{} primitives, {} images, {targets} morph targets, {joints} joints, animations [{}]",
+        json["meshes"][0]["primitives"].as_array().map_or(0, Vec::len),
+        count("images"),
+        animations.join(", ")
+    )
+}
+
+fn thumbnails_dir() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/output/thumbnails");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Writes the thumbnail and returns how much of it the mesh covers, in percent.
+fn thumbnail(model: &Model, name: &str) -> u32 {
+    let image = render_model(model, preview::THUMBNAIL_SIZE);
+    std::fs::write(thumbnails_dir().join(format!("{name}.png")), encode_png(&image)).unwrap();
+    let covered = image.pixels.chunks_exact(4).filter(|p| p[3] > 0).count();
+    (covered * 100 / (image.width * image.height) as usize) as u32
+}
+
+fn describe(model: &Model, glb: &[u8], covered: u32) -> String {
+    format!(
+        "{} vertices, {} triangles; glb: {}; thumbnail covers {covered}%",
+        model.positions.len(),
+        model.triangle_count(),
+        glb_facts(glb)
+    )
+}
+
+#[test]
+fn corpus_meshes_export_and_render() {
+    let Some(root) = corpus() else { return };
+    let mut out = String::new();
+    let ucs: Vec<(PathBuf, String)> = files(&root.join("uc"), "uc")
+        .into_iter()
+        .map(|p| {
+            let text = String::from_utf8_lossy(&std::fs::read(&p).unwrap()).into_owned();
+            (p, text)
+        })
+        .collect();
+    for d in files(&root, "3d")
+        .into_iter()
+        .filter(|p| p.to_string_lossy().to_lowercase().ends_with("_d.3d"))
+    {
+        let name = d.file_name().unwrap().to_string_lossy().into_owned();
+        let stem = &name[..name.len() - 5];
+        let a = find_ci(d.parent().unwrap(), &format!("{stem}_a.3d")).unwrap();
+        // The class that imports it, from the package folder that holds the mesh.
+        let found = ucs.iter().find_map(|(p, text)| {
+            let package_dir = p.parent()?.parent()?;
+            d.starts_with(package_dir).then_some(())?;
+            mesh_directives(text, &name).map(|m| (package_dir.to_path_buf(), m))
+        });
+        let (sequences, textures) = match &found {
+            Some((dir, m)) => {
+                let textures = m
+                    .textures
+                    .iter()
+                    .filter_map(|(slot, file)| {
+                        let path = find_ci(dir, file)?;
+                        let ext = path.extension()?.to_str()?.to_owned();
+                        Some((*slot, decode_image(&std::fs::read(path).ok()?, &ext).ok()?))
+                    })
+                    .collect::<Vec<_>>();
+                (m.sequences.clone(), textures)
+            }
+            None => (Vec::new(), Vec::new()),
+        };
+        let model = export::vertex_mesh_model(
+            stem,
+            &std::fs::read(&d).unwrap(),
+            &std::fs::read(&a).unwrap(),
+            &sequences,
+            &textures,
+        )
+        .unwrap();
+        let glb = write_glb(&model);
+        let covered = thumbnail(&model, &format!("3d_{stem}"));
+        let rel = d.strip_prefix(&root).unwrap().display().to_string();
+        writeln!(out, "{rel}: {}", describe(&model, &glb, covered)).unwrap();
+        if stem.eq_ignore_ascii_case("Skull") {
+            assert!(glb_facts(&glb).contains("30 morph targets"), "the Skull mesh has 30 frames");
+        }
+    }
+    for psk in files(&root, "psk") {
+        let stem = psk.file_stem().unwrap().to_string_lossy().into_owned();
+        let psa = find_ci(psk.parent().unwrap(), &format!("{stem}.psa"))
+            .map(|p| std::fs::read(p).unwrap());
+        let model =
+            export::psk_model(&stem, &std::fs::read(&psk).unwrap(), psa.as_deref(), &[]).unwrap();
+        let glb = write_glb(&model);
+        let covered = thumbnail(&model, &format!("psk_{stem}"));
+        let rel = psk.strip_prefix(&root).unwrap().display().to_string();
+        writeln!(out, "{rel}: {}", describe(&model, &glb, covered)).unwrap();
+    }
+    for u in files(&root.join("packages"), "u") {
+        let bytes = std::fs::read(&u).unwrap();
+        let package = Package::parse(&bytes).unwrap();
+        for o in package.objects().filter(|o| o.class == "LodMesh" || o.class == "Mesh") {
+            let model = export::package_mesh_model(&package, o.export).unwrap();
+            let glb = write_glb(&model);
+            let covered = thumbnail(&model, &format!("pkg_{}", o.name));
+            let preview = preview::object_preview(&package, o.export).unwrap();
+            assert!(matches!(preview, ObjectPreview::Mesh { thumbnail_png: Some(_), .. }));
+            let rel = u.strip_prefix(&root).unwrap().display().to_string();
+            writeln!(out, "{rel} {}: {}", o.path, describe(&model, &glb, covered)).unwrap();
+        }
+    }
+    expect_test::expect_file!["snapshots/corpus_meshes.txt"].assert_eq(&out);
+}
+
+#[test]
+fn brushes_to_obj_and_glb() {
+    // A cube's top face as UnrealEd writes it: its Normal is the sum of (V[i-1]-V[0]) x
+    // (V[i]-V[0]) over the fan.
+    let t3d = "Begin PolyList\r\n\
+Begin Polygon\r\n\
+Origin   +00000.000000,+00000.000000,+00064.000000\r\n\
+Normal   +00000.000000,+00000.000000,+00001.000000\r\n\
+Vertex   +00064.000000,-00064.000000,+00064.000000\r\n\
+Vertex   +00064.000000,+00064.000000,+00064.000000\r\n\
+Vertex   -00064.000000,+00064.000000,+00064.000000\r\n\
+Vertex   -00064.000000,-00064.000000,+00064.000000\r\n\
+End Polygon\r\n\
+End PolyList\r\n";
+    let model = export::t3d_brush_model("Cube", t3d).unwrap();
+    // The top face's normal must point up (+Y in glTF) with counter-clockwise winding.
+    let t = model.primitives[0].triangles[0];
+    let p = |i: u32| model.positions[i as usize];
+    let (a, b, c) = (p(t[0]), p(t[1]), p(t[2]));
+    let u = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
+    let v = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
+    let ny = u[2] * v[0] - u[0] * v[2];
+    assert!(ny > 0.0, "the top face faces up after conversion");
+    expect_test::expect![[r#"
+        # Cube exported by unreal-ls (Y up, right-handed)
+        v 64 64 64
+        v -64 64 64
+        v -64 64 -64
+        v 64 64 -64
+        g Brush
+        f 1 3 2
+        f 1 4 3
+    "#]]
+    .assert_eq(&write_obj(&model));
+    assert!(glb_facts(&write_glb(&model)).starts_with("1 primitives"));
+    assert!(export::t3d_brush_model("Empty", "Begin Map\r\nEnd Map\r\n").is_err());
+}
