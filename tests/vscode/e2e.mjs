@@ -357,21 +357,13 @@ async function main() {
     const capabilities = await serverCapabilities(bundled).catch((error) => ({ error: String(error) }));
     fs.writeFileSync(path.join(outDir, "server-capabilities.json"), JSON.stringify(capabilities, null, 2));
 
-    await check("hovering Flags= shows the decoded flags", async () => {
-      if (!capabilities.hoverProvider) {
-        return { skip: "the server does not advertise hoverProvider yet" };
-      }
-      await page.keyboard.press("Control+J"); // hide the panel again
-      await openFile("Defects.t3d");
-      await page.keyboard.press("Control+G");
-      await page.keyboard.type("12");
-      await page.keyboard.press("Enter");
-      await sleep(500);
-      let text = "";
-      for (const target of ["Flags", "264"]) {
-        const box = await page.evaluate((target) => {
+    /** Moves the mouse onto the token `target` of the line containing `lineIncludes` in the
+     * active editor and returns the hover's text ("" when none appears). */
+    const hoverText = async (lineIncludes, target) => {
+      const box = await page.evaluate(
+        ({ lineIncludes, target }) => {
           for (const line of document.querySelectorAll(".editor-group-container.active .view-line")) {
-            if (!line.textContent.includes("Flags=264")) continue;
+            if (!line.textContent.replace(/\u00a0/g, " ").includes(lineIncludes)) continue;
             for (const span of line.querySelectorAll("span > span")) {
               if (span.textContent.trim() === target) {
                 const r = span.getBoundingClientRect();
@@ -380,20 +372,46 @@ async function main() {
             }
           }
           return null;
-        }, target);
-        assert(box, `'${target}' is not on screen`);
-        await page.mouse.move(box.x, box.y + 40);
-        await page.mouse.move(box.x, box.y, { steps: 5 });
-        text = await until("the hover", 10_000, async () => {
-          const hover = page.locator(".monaco-hover:not(.hidden) .monaco-hover-content, .monaco-hover:not(.hidden) .hover-contents");
-          const found = (await hover.allInnerTexts()).join(" ").trim();
-          return found.length > 0 ? found : null;
-        }).catch(() => "");
+        },
+        { lineIncludes, target },
+      );
+      assert(box, `'${target}' on the line with '${lineIncludes}' is not on screen`);
+      await page.mouse.move(box.x, box.y + 60);
+      await page.mouse.move(box.x, box.y, { steps: 5 });
+      return until("a hover", 10_000, async () => {
+        const hover = page.locator(".monaco-hover:not(.hidden)");
+        const found = (await hover.allInnerTexts()).join(" ").replace(/\s+/g, " ").trim();
+        return found.length > 0 ? found : null;
+      }).catch(() => "");
+    };
+
+    await page.keyboard.press("Control+J"); // close the panel
+    await openFile("Defects.t3d");
+    await page.keyboard.press("Control+Home");
+
+    await check("hovering a squiggle shows the server's diagnostic", async () => {
+      // Exercises the hover path of the editor with what the server publishes today.
+      const text = await hoverText("Flags=536870912", "536870912");
+      await shot("04-hover-diagnostic");
+      assert(/does not define/.test(text) && /t3d-unknown-poly-flag/.test(text), `hover text: ${JSON.stringify(text)}`);
+      return { detail: text.slice(0, 160) };
+    });
+
+    await check("hovering Flags= shows the decoded flags", async () => {
+      if (!capabilities.hoverProvider) {
+        return { skip: "the server does not advertise hoverProvider yet" };
+      }
+      await page.mouse.move(5, 500);
+      await sleep(500);
+      let text = "";
+      for (const target of ["Flags", "264"]) {
+        text = await hoverText("Flags=264", target);
         if (/TwoSided/i.test(text)) break;
       }
-      await shot("04-hover-flags");
-      assert(/TwoSided/i.test(text) && /NotSolid/i.test(text), `hover text lacks TwoSided and NotSolid (Flags=264): ${JSON.stringify(text)}`);
-      return { detail: text.replace(/\s+/g, " ").slice(0, 160) };
+      await shot("05-hover-flags");
+      // 264 = 0x100 TwoSided | 0x8 NotSolid
+      assert(/TwoSided/i.test(text) && /NotSolid/i.test(text), `hover text lacks TwoSided and NotSolid: ${JSON.stringify(text)}`);
+      return { detail: text.slice(0, 160) };
     });
 
     await check("the package preview lists the textures of a corpus .utx", async () => {
@@ -408,7 +426,7 @@ async function main() {
       });
       const textures = await frame.locator('li.object[data-class="Texture"] .name').allInnerTexts();
       const status = await frame.locator("#status").innerText();
-      await shot("05-package-preview");
+      await shot("06-package-preview");
       const info = JSON.parse(spawnSync(bundled, ["info", "--json", path.join(workspace, "Textures", "Checkers.utx")], { encoding: "utf8" }).stdout);
       const expected = info[0].objects.filter((o) => o.class === "Texture").map((o) => o.name).sort();
       assert(expected.length > 0, "the corpus package has no Texture objects");

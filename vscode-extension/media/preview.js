@@ -60,23 +60,24 @@
     return count;
   }
 
-  function renderNode(node) {
+  function renderNode(node, withThumbs) {
     const list = el("ul", { class: "tree" });
     for (const [name, child] of [...node.groups.entries()].sort((a, b) => a[0].localeCompare(b[0]))) {
       const details = el("details", { open: "" }, [
         el("summary", {}, [`${name} `, el("span", { class: "muted" }, [`(${countLeaves(child)})`])]),
-        renderNode(child),
+        renderNode(child, withThumbs),
       ]);
       list.append(el("li", { class: "group" }, [details]));
     }
     for (const leaf of node.leaves.sort((a, b) => a.name.localeCompare(b.name))) {
-      const thumb = el("span", { class: "thumb empty" });
+      // A checkerboard where a thumbnail is on its way, a blank cell in the same column for the rest.
+      const thumb = el("span", { class: leaf.thumbnail ? "thumb pending" : "thumb blank" });
       if (leaf.thumbnail) thumbs.set(leaf.path, thumb);
       const row = el(
         "li",
         { class: "object", "data-path": leaf.path, "data-class": leaf.class, title: `${leaf.path} (${leaf.class}), click to open` },
         [
-          thumb,
+          ...(withThumbs ? [thumb] : []),
           el("span", { class: "name" }, [leaf.name]),
           el("span", { class: "class" }, [leaf.class]),
           el("span", { class: "size" }, [size(leaf.size)]),
@@ -108,7 +109,7 @@
       const shown = needle
         ? objects.filter((o) => o.path.toLowerCase().includes(needle) || o.class.toLowerCase().includes(needle))
         : objects;
-      treeHost.replaceChildren(renderNode(buildTree(shown)));
+      treeHost.replaceChildren(renderNode(buildTree(shown), objects.some((o) => o.thumbnail)));
       const wanted = [...thumbs.keys()];
       if (wanted.length > 0) vscode.postMessage({ type: "thumbnails", paths: wanted });
     };
