@@ -133,10 +133,49 @@ async fn initialize_advertises_capabilities() {
               "capabilities": {
                 "codeActionProvider": {
                   "codeActionKinds": [
-                    "quickfix"
+                    "quickfix",
+                    "refactor"
                   ]
                 },
+                "completionProvider": {
+                  "triggerCharacters": [
+                    " ",
+                    "="
+                  ]
+                },
+                "definitionProvider": true,
+                "documentFormattingProvider": true,
+                "documentRangeFormattingProvider": true,
+                "documentSymbolProvider": true,
+                "foldingRangeProvider": true,
+                "hoverProvider": true,
+                "inlayHintProvider": true,
                 "positionEncoding": "utf-16",
+                "referencesProvider": true,
+                "renameProvider": {
+                  "prepareProvider": true
+                },
+                "selectionRangeProvider": true,
+                "semanticTokensProvider": {
+                  "full": true,
+                  "legend": {
+                    "tokenModifiers": [
+                      "declaration"
+                    ],
+                    "tokenTypes": [
+                      "keyword",
+                      "type",
+                      "parameter",
+                      "property",
+                      "number",
+                      "string",
+                      "class",
+                      "variable",
+                      "enumMember"
+                    ]
+                  },
+                  "range": true
+                },
                 "textDocumentSync": {
                   "change": 2,
                   "openClose": true
@@ -146,7 +185,8 @@ async fn initialize_advertises_capabilities() {
                     "changeNotifications": true,
                     "supported": true
                   }
-                }
+                },
+                "workspaceSymbolProvider": true
               },
               "serverInfo": {
                 "name": "unreal-ls",

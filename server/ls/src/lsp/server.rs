@@ -15,6 +15,15 @@ use tower_lsp_server::ls_types::{
     DidOpenTextDocumentParams, InitializeParams, InitializeResult, InitializedParams, MessageType,
     ServerInfo, Uri, WorkspaceFolder,
 };
+use tower_lsp_server::ls_types::{
+    CompletionParams, CompletionResponse, DocumentFormattingParams, DocumentRangeFormattingParams,
+    DocumentSymbolParams, DocumentSymbolResponse, FoldingRange, FoldingRangeParams,
+    GotoDefinitionParams, GotoDefinitionResponse, Hover, HoverParams, InlayHint, InlayHintParams,
+    Location, PrepareRenameResponse, ReferenceParams, RenameParams, SelectionRange,
+    SelectionRangeParams, SemanticTokensParams, SemanticTokensRangeParams,
+    SemanticTokensRangeResult, SemanticTokensResult, TextDocumentPositionParams, TextEdit,
+    WorkspaceEdit, WorkspaceSymbolParams, WorkspaceSymbolResponse,
+};
 use tower_lsp_server::{Client, LanguageServer};
 
 use super::documents::{Document, DocumentSnapshot, Documents, EditProblem, Session};
@@ -320,5 +329,162 @@ impl LanguageServer for Backend {
             features::code_action::handle(snapshot, &params)
         })
         .await
+    }
+
+    async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
+        let uri = params.text_document_position_params.text_document.uri.clone();
+        self.with_document("textDocument/hover", &uri, move |snapshot| {
+            features::hover::handle(snapshot, &params)
+        })
+        .await
+    }
+
+    async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
+        let uri = params.text_document_position.text_document.uri.clone();
+        self.with_document("textDocument/completion", &uri, move |snapshot| {
+            features::completion::handle(snapshot, &params)
+        })
+        .await
+    }
+
+    async fn goto_definition(
+        &self,
+        params: GotoDefinitionParams,
+    ) -> Result<Option<GotoDefinitionResponse>> {
+        let uri = params.text_document_position_params.text_document.uri.clone();
+        self.with_document("textDocument/definition", &uri, move |snapshot| {
+            features::definition::handle(snapshot, &params)
+        })
+        .await
+    }
+
+    async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
+        let uri = params.text_document_position.text_document.uri.clone();
+        self.with_document("textDocument/references", &uri, move |snapshot| {
+            features::references::handle(snapshot, &params)
+        })
+        .await
+    }
+
+    async fn prepare_rename(
+        &self,
+        params: TextDocumentPositionParams,
+    ) -> Result<Option<PrepareRenameResponse>> {
+        let uri = params.text_document.uri.clone();
+        self.with_document("textDocument/prepareRename", &uri, move |snapshot| {
+            features::rename::prepare(snapshot, &params)
+        })
+        .await
+    }
+
+    async fn rename(&self, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
+        let uri = params.text_document_position.text_document.uri.clone();
+        self.with_document("textDocument/rename", &uri, move |snapshot| {
+            features::rename::handle(snapshot, &params)
+        })
+        .await
+    }
+
+    async fn document_symbol(
+        &self,
+        params: DocumentSymbolParams,
+    ) -> Result<Option<DocumentSymbolResponse>> {
+        let uri = params.text_document.uri.clone();
+        self.with_document("textDocument/documentSymbol", &uri, move |snapshot| {
+            features::document_symbol::handle(snapshot, &params)
+        })
+        .await
+    }
+
+    async fn folding_range(&self, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
+        let uri = params.text_document.uri.clone();
+        self.with_document("textDocument/foldingRange", &uri, move |snapshot| {
+            features::folding_range::handle(snapshot, &params)
+        })
+        .await
+    }
+
+    async fn selection_range(
+        &self,
+        params: SelectionRangeParams,
+    ) -> Result<Option<Vec<SelectionRange>>> {
+        let uri = params.text_document.uri.clone();
+        self.with_document("textDocument/selectionRange", &uri, move |snapshot| {
+            features::selection_range::handle(snapshot, &params)
+        })
+        .await
+    }
+
+    async fn semantic_tokens_full(
+        &self,
+        params: SemanticTokensParams,
+    ) -> Result<Option<SemanticTokensResult>> {
+        let uri = params.text_document.uri.clone();
+        self.with_document("textDocument/semanticTokens/full", &uri, move |snapshot| {
+            features::semantic_tokens::full(snapshot, &params)
+        })
+        .await
+    }
+
+    async fn semantic_tokens_range(
+        &self,
+        params: SemanticTokensRangeParams,
+    ) -> Result<Option<SemanticTokensRangeResult>> {
+        let uri = params.text_document.uri.clone();
+        self.with_document("textDocument/semanticTokens/range", &uri, move |snapshot| {
+            features::semantic_tokens::range(snapshot, &params)
+        })
+        .await
+    }
+
+    async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
+        let uri = params.text_document.uri.clone();
+        self.with_document("textDocument/inlayHint", &uri, move |snapshot| {
+            features::inlay_hint::handle(snapshot, &params)
+        })
+        .await
+    }
+
+    async fn formatting(&self, params: DocumentFormattingParams) -> Result<Option<Vec<TextEdit>>> {
+        let uri = params.text_document.uri.clone();
+        self.with_document("textDocument/formatting", &uri, move |snapshot| {
+            features::formatting::full(snapshot, &params)
+        })
+        .await
+    }
+
+    async fn range_formatting(
+        &self,
+        params: DocumentRangeFormattingParams,
+    ) -> Result<Option<Vec<TextEdit>>> {
+        let uri = params.text_document.uri.clone();
+        self.with_document("textDocument/rangeFormatting", &uri, move |snapshot| {
+            features::formatting::range(snapshot, &params)
+        })
+        .await
+    }
+
+    async fn symbol(
+        &self,
+        params: WorkspaceSymbolParams,
+    ) -> Result<Option<WorkspaceSymbolResponse>> {
+        let snapshots: Vec<DocumentSnapshot> = {
+            let session = self.shared.session();
+            let documents = self.shared.documents();
+            let uris: Vec<Uri> = documents.uris().cloned().collect();
+            uris.iter().filter_map(|uri| documents.snapshot(uri, &session)).collect()
+        };
+        match tokio::task::spawn_blocking(move || {
+            features::workspace_symbol::handle(&snapshots, &params)
+        })
+        .await
+        {
+            Ok(answer) => answer,
+            Err(_) => Err(Error {
+                code: ErrorCode::InternalError,
+                message: "workspace/symbol failed: internal error".into(),
+                data: None,
+            }),
+        }
     }
 }

@@ -17,7 +17,7 @@ use crate::lsp::documents::{DocumentSnapshot, PublishedFix, Session};
 
 pub fn register(caps: &mut ServerCapabilities, _session: &Session) {
     caps.code_action_provider = Some(CodeActionProviderCapability::Options(CodeActionOptions {
-        code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
+        code_action_kinds: Some(vec![CodeActionKind::QUICKFIX, CodeActionKind::REFACTOR]),
         ..CodeActionOptions::default()
     }));
 }
@@ -26,16 +26,18 @@ pub fn handle(
     snapshot: &DocumentSnapshot,
     params: &CodeActionParams,
 ) -> Result<Option<CodeActionResponse>> {
-    if let Some(only) = &params.context.only {
-        if !only.iter().any(|kind| kind_includes(kind, &CodeActionKind::QUICKFIX)) {
-            return Ok(None);
-        }
+    let wanted = |kind: &CodeActionKind| {
+        params.context.only.as_ref().is_none_or(|only| only.iter().any(|f| kind_includes(f, kind)))
+    };
+    let polygon_actions = super::polygon_actions::actions(snapshot, params, wanted);
+    if !wanted(&CodeActionKind::QUICKFIX) {
+        return Ok((!polygon_actions.is_empty()).then_some(polygon_actions));
     }
     let published = &snapshot.published;
     if published.version != Some(snapshot.version) {
-        return Ok(None);
+        return Ok((!polygon_actions.is_empty()).then_some(polygon_actions));
     }
-    let actions = published
+    let mut actions: Vec<CodeActionOrCommand> = published
         .items
         .iter()
         .filter(|item| ranges_touch(item.diagnostic.range, params.range))
@@ -51,6 +53,7 @@ pub fn handle(
             }))
         })
         .collect();
+    actions.extend(polygon_actions);
     Ok(Some(actions))
 }
 

@@ -14,7 +14,21 @@
 //! [`DocumentSnapshot`]: super::documents::DocumentSnapshot
 
 pub mod code_action;
+pub mod completion;
+pub mod definition;
 pub mod diagnostics;
+pub mod document_symbol;
+pub mod folding_range;
+pub mod formatting;
+pub mod hover;
+pub mod inlay_hint;
+pub mod polygon_actions;
+pub mod references;
+pub mod rename;
+pub mod selection_range;
+pub mod semantic_tokens;
+pub mod t3d;
+pub mod workspace_symbol;
 
 use tower_lsp_server::ls_types::{
     OneOf, ServerCapabilities, TextDocumentSyncCapability, TextDocumentSyncKind,
@@ -44,5 +58,17 @@ pub fn capabilities(session: &Session) -> ServerCapabilities {
     };
     diagnostics::register(&mut caps, session);
     code_action::register(&mut caps, session);
+    hover::register(&mut caps, session);
+    completion::register(&mut caps, session);
+    definition::register(&mut caps, session);
+    references::register(&mut caps, session);
+    rename::register(&mut caps, session);
+    document_symbol::register(&mut caps, session);
+    workspace_symbol::register(&mut caps, session);
+    folding_range::register(&mut caps, session);
+    selection_range::register(&mut caps, session);
+    semantic_tokens::register(&mut caps, session);
+    inlay_hint::register(&mut caps, session);
+    formatting::register(&mut caps, session);
     caps
 }

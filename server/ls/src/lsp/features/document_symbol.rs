@@ -1,0 +1,53 @@
+//! `textDocument/documentSymbol`: the outline Map > Actor > Brush > PolyList > Polygon.
+
+use tower_lsp_server::jsonrpc::Result;
+use tower_lsp_server::ls_types::{
+    DocumentSymbol, DocumentSymbolParams, DocumentSymbolResponse, OneOf, ServerCapabilities,
+    SymbolKind,
+};
+use unreal_analysis::ide::symbols::{self, SymbolKind as Kind};
+
+use super::t3d::{self, Parsed};
+use crate::lsp::documents::{DocumentSnapshot, Session};
+
+pub fn register(caps: &mut ServerCapabilities, _session: &Session) {
+    caps.document_symbol_provider = Some(OneOf::Left(true));
+}
+
+pub fn handle(
+    snapshot: &DocumentSnapshot,
+    _params: &DocumentSymbolParams,
+) -> Result<Option<DocumentSymbolResponse>> {
+    let Some(parsed) = Parsed::of(snapshot) else { return Ok(None) };
+    let outline = symbols::document_symbols(&parsed.source(snapshot));
+    Ok(Some(DocumentSymbolResponse::Nested(
+        outline.into_iter().map(|s| convert(snapshot, s)).collect(),
+    )))
+}
+
+/// Symbols nest as blocks do, which the parser bounds, so the recursion is bounded too.
+fn convert(snapshot: &DocumentSnapshot, symbol: symbols::DocumentSymbol) -> DocumentSymbol {
+    #[allow(deprecated)] // `deprecated` is a required field of the protocol type
+    DocumentSymbol {
+        name: symbol.name,
+        detail: symbol.detail,
+        kind: kind(symbol.kind),
+        tags: None,
+        deprecated: None,
+        range: t3d::range(snapshot, symbol.span),
+        selection_range: t3d::range(snapshot, symbol.selection_span),
+        children: Some(symbol.children.into_iter().map(|c| convert(snapshot, c)).collect()),
+    }
+}
+
+pub fn kind(kind: Kind) -> SymbolKind {
+    match kind {
+        Kind::Map => SymbolKind::NAMESPACE,
+        Kind::Actor => SymbolKind::OBJECT,
+        Kind::Brush => SymbolKind::STRUCT,
+        Kind::PolyList => SymbolKind::ARRAY,
+        Kind::Polygon => SymbolKind::FIELD,
+        Kind::Object => SymbolKind::CLASS,
+        Kind::Block => SymbolKind::MODULE,
+    }
+}

@@ -1,0 +1,39 @@
+//! `textDocument/foldingRange`: every block spanning more than one line.
+
+use tower_lsp_server::jsonrpc::Result;
+use tower_lsp_server::ls_types::{
+    FoldingRange, FoldingRangeKind, FoldingRangeParams, FoldingRangeProviderCapability,
+    ServerCapabilities,
+};
+
+use super::t3d::{self, Parsed};
+use crate::lsp::documents::{DocumentSnapshot, Session};
+
+pub fn register(caps: &mut ServerCapabilities, _session: &Session) {
+    caps.folding_range_provider = Some(FoldingRangeProviderCapability::Simple(true));
+}
+
+pub fn handle(
+    snapshot: &DocumentSnapshot,
+    _params: &FoldingRangeParams,
+) -> Result<Option<Vec<FoldingRange>>> {
+    let Some(parsed) = Parsed::of(snapshot) else { return Ok(None) };
+    let ranges = unreal_analysis::ide::folding::folding_ranges(&parsed.source(snapshot));
+    Ok(Some(
+        ranges
+            .into_iter()
+            .map(|r| {
+                let range = t3d::range(snapshot, r.span);
+                FoldingRange {
+                    start_line: range.start.line,
+                    start_character: None,
+                    end_line: range.end.line,
+                    end_character: None,
+                    kind: Some(FoldingRangeKind::Region),
+                    collapsed_text: Some(r.collapsed_text),
+                }
+            })
+            .filter(|r| r.end_line > r.start_line)
+            .collect(),
+    ))
+}

@@ -1,0 +1,35 @@
+//! `textDocument/formatting` and `/rangeFormatting`: UnrealEd's layout. A document with
+//! syntax errors is left alone (no edits).
+
+use tower_lsp_server::jsonrpc::Result;
+use tower_lsp_server::ls_types::{
+    DocumentFormattingParams, DocumentRangeFormattingParams, OneOf, ServerCapabilities, TextEdit,
+};
+use unreal_analysis::ide::formatting::{self, FormatOptions};
+
+use super::t3d::{self, Parsed};
+use crate::lsp::documents::{DocumentSnapshot, Session};
+
+pub fn register(caps: &mut ServerCapabilities, _session: &Session) {
+    caps.document_formatting_provider = Some(OneOf::Left(true));
+    caps.document_range_formatting_provider = Some(OneOf::Left(true));
+}
+
+pub fn full(
+    snapshot: &DocumentSnapshot,
+    _params: &DocumentFormattingParams,
+) -> Result<Option<Vec<TextEdit>>> {
+    let Some(parsed) = Parsed::of(snapshot) else { return Ok(None) };
+    let edits = formatting::format(&parsed.source(snapshot), FormatOptions::default());
+    Ok(edits.ok().map(|edits| t3d::edits(snapshot, &edits)))
+}
+
+pub fn range(
+    snapshot: &DocumentSnapshot,
+    params: &DocumentRangeFormattingParams,
+) -> Result<Option<Vec<TextEdit>>> {
+    let Some(parsed) = Parsed::of(snapshot) else { return Ok(None) };
+    let span = snapshot.span(params.range);
+    let edits = formatting::format_range(&parsed.source(snapshot), span, FormatOptions::default());
+    Ok(edits.ok().map(|edits| t3d::edits(snapshot, &edits)))
+}

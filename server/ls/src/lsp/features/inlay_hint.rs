@@ -1,0 +1,43 @@
+//! `textDocument/inlayHint`: flag names after `Flags=` values, vertex counts after
+//! `Begin Polygon`.
+
+use tower_lsp_server::jsonrpc::Result;
+use tower_lsp_server::ls_types::{
+    InlayHint, InlayHintKind, InlayHintLabel, InlayHintParams, OneOf, ServerCapabilities,
+};
+use unreal_analysis::ide::inlay_hints::{inlay_hints, InlayKind};
+use unreal_syntax::Span;
+
+use super::t3d::Parsed;
+use crate::lsp::documents::{DocumentSnapshot, Session};
+
+pub fn register(caps: &mut ServerCapabilities, _session: &Session) {
+    caps.inlay_hint_provider = Some(OneOf::Left(true));
+}
+
+pub fn handle(
+    snapshot: &DocumentSnapshot,
+    params: &InlayHintParams,
+) -> Result<Option<Vec<InlayHint>>> {
+    let Some(parsed) = Parsed::of(snapshot) else { return Ok(None) };
+    let range = snapshot.span(params.range);
+    let hints = inlay_hints(&parsed.source(snapshot), range);
+    Ok(Some(
+        hints
+            .into_iter()
+            .map(|h| InlayHint {
+                position: snapshot.range(Span::empty_at(h.offset)).start,
+                label: InlayHintLabel::String(h.label),
+                kind: Some(match h.kind {
+                    InlayKind::Flags => InlayHintKind::TYPE,
+                    InlayKind::VertexCount => InlayHintKind::PARAMETER,
+                }),
+                text_edits: None,
+                tooltip: None,
+                padding_left: Some(true),
+                padding_right: None,
+                data: None,
+            })
+            .collect(),
+    ))
+}

@@ -1,0 +1,40 @@
+//! `workspace/symbol`: the actors of every open T3D document whose name or class matches.
+
+use tower_lsp_server::jsonrpc::Result;
+use tower_lsp_server::ls_types::{
+    Location, OneOf, ServerCapabilities, SymbolInformation, WorkspaceSymbolParams,
+    WorkspaceSymbolResponse,
+};
+use unreal_analysis::ide::symbols;
+
+use super::t3d::{self, Parsed};
+use crate::lsp::documents::{DocumentSnapshot, Session};
+
+pub fn register(caps: &mut ServerCapabilities, _session: &Session) {
+    caps.workspace_symbol_provider = Some(OneOf::Left(true));
+}
+
+pub fn handle(
+    snapshots: &[DocumentSnapshot],
+    params: &WorkspaceSymbolParams,
+) -> Result<Option<WorkspaceSymbolResponse>> {
+    let mut out = Vec::new();
+    for snapshot in snapshots {
+        let Some(parsed) = Parsed::of(snapshot) else { continue };
+        for symbol in symbols::workspace_symbols(&parsed.source(snapshot), &params.query) {
+            #[allow(deprecated)] // `deprecated` is a required field of the protocol type
+            out.push(SymbolInformation {
+                name: symbol.name,
+                kind: super::document_symbol::kind(symbol.kind),
+                tags: None,
+                deprecated: None,
+                location: Location {
+                    uri: snapshot.uri.clone(),
+                    range: t3d::range(snapshot, symbol.selection_span),
+                },
+                container_name: symbol.class,
+            });
+        }
+    }
+    Ok(Some(WorkspaceSymbolResponse::Flat(out)))
+}

@@ -1,0 +1,225 @@
+//! In-process protocol tests of the T3D editor features: each request goes through the real
+//! server as JSON-RPC and its JSON answer is compared with a snapshot.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::needless_raw_string_hashes)]
+
+mod lsp_client;
+
+use expect_test::{expect, Expect};
+use lsp_client::TestClient;
+use serde_json::{json, Value};
+use unreal_ls::lsp::ServerOptions;
+
+const URI: &str = "file:///work/maps/Room.t3d";
+
+const ROOM: &str = "Begin Map\r
+Begin Actor Class=Light Name=Light0\r
+     LightHue=24\r
+     Location=(X=64.000000)\r
+End Actor\r
+Begin Actor Class=Brush Name=Brush0\r
+     Brush=Model'MyLevel.Brush0'\r
+   Begin Brush Name=Brush0\r
+      Begin PolyList\r
+         Begin Polygon Texture=Wall Flags=258\r
+            Normal   +00000.000000,+00000.000000,+00001.000000\r
+            Vertex   +00000.000000,+00000.000000,+00000.000000\r
+            Vertex   +00000.000000,+00064.000000,+00000.000000\r
+            Vertex   +00064.000000,+00064.000000,+00000.000000\r
+         End Polygon\r
+      End PolyList\r
+   End Brush\r
+End Actor\r
+End Map\r
+";
+
+async fn client() -> TestClient {
+    let mut client = TestClient::new(ServerOptions::default());
+    client.initialize(json!({}), Value::Null).await;
+    client.open(URI, "t3d", 1, ROOM).await;
+    client
+}
+
+fn at(line: u32, character: u32) -> Value {
+    json!({ "textDocument": { "uri": URI }, "position": { "line": line, "character": character } })
+}
+
+fn doc() -> Value {
+    json!({ "textDocument": { "uri": URI } })
+}
+
+fn check(value: &Value, expect: &Expect) {
+    expect.assert_eq(&serde_json::to_string(value).unwrap());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn capabilities_advertise_every_t3d_feature() {
+    let mut client = TestClient::new(ServerOptions::default());
+    let result = client.initialize(json!({}), Value::Null).await;
+    let caps = &result["capabilities"];
+    let mut names: Vec<&str> = caps.as_object().unwrap().keys().map(String::as_str).collect();
+    names.sort_unstable();
+    expect!["codeActionProvider completionProvider definitionProvider documentFormattingProvider documentRangeFormattingProvider documentSymbolProvider foldingRangeProvider hoverProvider inlayHintProvider positionEncoding referencesProvider renameProvider selectionRangeProvider semanticTokensProvider textDocumentSync workspace workspaceSymbolProvider"].assert_eq(&names.join(" "));
+    check(
+        &caps["semanticTokensProvider"]["legend"],
+        &expect![[
+            r#"{"tokenModifiers":["declaration"],"tokenTypes":["keyword","type","parameter","property","number","string","class","variable","enumMember"]}"#
+        ]],
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hover_decodes_flags() {
+    let mut client = client().await;
+    let answer = client.request_ok("textDocument/hover", at(9, 38)).await;
+    check(
+        &answer,
+        &expect![[
+            r#"{"contents":{"kind":"markdown","value":"**Flags** `258` = `0x00000102`\n\nUE1:\n- `PF_Masked` `0x00000002`: Polygon should be drawn masked.\n- `PF_TwoSided` `0x00000100`: Polygon is visible from both sides.\n\npart of `PF_NoOcclude`"},"range":{"end":{"character":45,"line":9},"start":{"character":36,"line":9}}}"#
+        ]],
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn completion_after_end_closes_the_open_block() {
+    let mut client = client().await;
+    let end_line = json!({ "textDocument": { "uri": URI, "version": 2 }, "contentChanges": [
+        { "range": { "start": { "line": 15, "character": 0 }, "end": { "line": 15, "character": 0 } }, "text": "         Begin Polygon\r\n         End \r\n" }
+    ]});
+    client.notify("textDocument/didChange", end_line).await;
+    let answer = client.request_ok("textDocument/completion", at(16, 13)).await;
+    check(
+        &answer,
+        &expect![[
+            r#"[{"detail":"closes `Begin PolyList`","kind":22,"label":"PolyList","preselect":true,"sortText":"00000","textEdit":{"newText":"PolyList","range":{"end":{"character":13,"line":16},"start":{"character":13,"line":16}}}}]"#
+        ]],
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn definition_references_and_rename() {
+    let mut client = client().await;
+    check(
+        &client.request_ok("textDocument/definition", at(6, 28)).await,
+        &expect![[
+            r#"{"range":{"end":{"character":26,"line":7},"start":{"character":20,"line":7}},"uri":"file:///work/maps/Room.t3d"}"#
+        ]],
+    );
+    let mut params = at(7, 20);
+    params["context"] = json!({ "includeDeclaration": true });
+    check(
+        &client.request_ok("textDocument/references", params).await,
+        &expect![[
+            r#"[{"range":{"end":{"character":31,"line":6},"start":{"character":25,"line":6}},"uri":"file:///work/maps/Room.t3d"},{"range":{"end":{"character":26,"line":7},"start":{"character":20,"line":7}},"uri":"file:///work/maps/Room.t3d"}]"#
+        ]],
+    );
+    check(
+        &client.request_ok("textDocument/prepareRename", at(1, 31)).await,
+        &expect![[r#"{"end":{"character":35,"line":1},"start":{"character":29,"line":1}}"#]],
+    );
+    let mut params = at(7, 20);
+    params["newName"] = json!("Model7");
+    check(
+        &client.request_ok("textDocument/rename", params).await,
+        &expect![[
+            r#"{"changes":{"file:///work/maps/Room.t3d":[{"newText":"Model7","range":{"end":{"character":31,"line":6},"start":{"character":25,"line":6}}},{"newText":"Model7","range":{"end":{"character":26,"line":7},"start":{"character":20,"line":7}}}]}}"#
+        ]],
+    );
+    let mut params = at(1, 31);
+    params["newName"] = json!("Bad Name");
+    check(
+        &client.request("textDocument/rename", params).await["error"],
+        &expect![[
+            r#"{"code":-32602,"message":"`Bad Name` is not a valid object name: use letters, digits and `_`, starting with a letter or `_`"}"#
+        ]],
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn symbols_folding_and_selection() {
+    let mut client = client().await;
+    check(
+        &client.request_ok("textDocument/documentSymbol", doc()).await,
+        &expect![[
+            r#"[{"children":[{"children":[],"detail":"Light","kind":19,"name":"Light0","range":{"end":{"character":9,"line":4},"start":{"character":0,"line":1}},"selectionRange":{"end":{"character":35,"line":1},"start":{"character":29,"line":1}}},{"children":[{"children":[{"children":[{"children":[],"detail":"Wall, 3 vertices","kind":8,"name":"Polygon 0","range":{"end":{"character":20,"line":14},"start":{"character":9,"line":9}},"selectionRange":{"end":{"character":22,"line":9},"start":{"character":15,"line":9}}}],"detail":"1 polygon","kind":18,"name":"PolyList","range":{"end":{"character":18,"line":15},"start":{"character":6,"line":8}},"selectionRange":{"end":{"character":20,"line":8},"start":{"character":12,"line":8}}}],"detail":"Brush","kind":23,"name":"Brush0","range":{"end":{"character":12,"line":16},"start":{"character":3,"line":7}},"selectionRange":{"end":{"character":26,"line":7},"start":{"character":20,"line":7}}}],"detail":"Brush","kind":19,"name":"Brush0","range":{"end":{"character":9,"line":17},"start":{"character":0,"line":5}},"selectionRange":{"end":{"character":35,"line":5},"start":{"character":29,"line":5}}}],"detail":"2 actors","kind":3,"name":"Map","range":{"end":{"character":7,"line":18},"start":{"character":0,"line":0}},"selectionRange":{"end":{"character":9,"line":0},"start":{"character":6,"line":0}}}]"#
+        ]],
+    );
+    check(
+        &client.request_ok("workspace/symbol", json!({ "query": "lig" })).await,
+        &expect![[
+            r#"[{"containerName":"Light","kind":19,"location":{"range":{"end":{"character":35,"line":1},"start":{"character":29,"line":1}},"uri":"file:///work/maps/Room.t3d"},"name":"Light0"}]"#
+        ]],
+    );
+    check(
+        &client.request_ok("textDocument/foldingRange", doc()).await,
+        &expect![[
+            r#"[{"collapsedText":"Begin Map","endLine":18,"kind":"region","startLine":0},{"collapsedText":"Begin Actor Class=Light Name=Light0","endLine":4,"kind":"region","startLine":1},{"collapsedText":"Begin Actor Class=Brush Name=Brush0","endLine":17,"kind":"region","startLine":5},{"collapsedText":"Begin Brush Name=Brush0","endLine":16,"kind":"region","startLine":7},{"collapsedText":"Begin PolyList","endLine":15,"kind":"region","startLine":8},{"collapsedText":"Begin Polygon Texture=Wall Flags=258","endLine":14,"kind":"region","startLine":9}]"#
+        ]],
+    );
+    let params =
+        json!({ "textDocument": { "uri": URI }, "positions": [{ "line": 2, "character": 7 }] });
+    check(
+        &client.request_ok("textDocument/selectionRange", params).await,
+        &expect![[
+            r#"[{"parent":{"parent":{"parent":{"parent":{"range":{"end":{"character":0,"line":19},"start":{"character":0,"line":0}}},"range":{"end":{"character":7,"line":18},"start":{"character":0,"line":0}}},"range":{"end":{"character":9,"line":4},"start":{"character":0,"line":1}}},"range":{"end":{"character":16,"line":2},"start":{"character":5,"line":2}}},"range":{"end":{"character":13,"line":2},"start":{"character":5,"line":2}}}]"#
+        ]],
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn semantic_tokens_and_inlay_hints() {
+    let mut client = client().await;
+    let range =
+        json!({ "start": { "line": 9, "character": 0 }, "end": { "line": 10, "character": 0 } });
+    let mut params = doc();
+    params["range"] = range;
+    check(
+        &client.request_ok("textDocument/semanticTokens/range", params.clone()).await,
+        &expect![[r#"{"data":[9,9,5,0,0,0,6,7,1,0,0,8,7,2,0,0,8,4,7,0,0,5,5,2,0,0,6,3,8,0]}"#]],
+    );
+    let full = client.request_ok("textDocument/semanticTokens/full", doc()).await;
+    assert_eq!(full["data"].as_array().unwrap().len() % 5, 0);
+    check(
+        &client.request_ok("textDocument/inlayHint", params).await,
+        &expect![[
+            r#"[{"kind":1,"label":"PF_Masked | PF_TwoSided","paddingLeft":true,"position":{"character":45,"line":9}},{"kind":2,"label":"3 vertices","paddingLeft":true,"position":{"character":45,"line":9}}]"#
+        ]],
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn formatting_and_polygon_actions() {
+    let mut client = client().await;
+    let mut params = doc();
+    params["options"] = json!({ "tabSize": 3, "insertSpaces": true });
+    let edits = client.request_ok("textDocument/formatting", params.clone()).await;
+    check(&json!(edits.as_array().unwrap().len()), &expect!["3"]);
+    check(
+        &edits[0],
+        &expect![[
+            r#"{"newText":"   LightHue=24\r\n","range":{"end":{"character":0,"line":3},"start":{"character":0,"line":2}}}"#
+        ]],
+    );
+    let mut actions = doc();
+    actions["range"] =
+        json!({ "start": { "line": 11, "character": 0 }, "end": { "line": 11, "character": 0 } });
+    actions["context"] = json!({ "diagnostics": [], "only": ["refactor"] });
+    let answer = client.request_ok("textDocument/codeAction", actions).await;
+    let titles: Vec<&str> =
+        answer.as_array().unwrap().iter().map(|a| a["title"].as_str().unwrap()).take(4).collect();
+    expect![[r#"
+        Reverse the winding of 1 polygon
+        Set PF_Invisible on 1 polygon
+        Clear PF_Masked on 1 polygon
+        Set PF_Translucent on 1 polygon"#]]
+    .assert_eq(&titles.join("\n"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn other_documents_get_nothing() {
+    let mut client = client().await;
+    let uc = "file:///work/Classes/A.uc";
+    client.open(uc, "unrealscript", 1, "class A extends Actor;\n").await;
+    let params =
+        json!({ "textDocument": { "uri": uc }, "position": { "line": 0, "character": 2 } });
+    check(&client.request_ok("textDocument/hover", params).await, &expect!["null"]);
+}
