@@ -322,7 +322,8 @@ fn corpus_checkers_look_like_checkers() {
           61a158 74a25b 8ea85b b2a75c aa8500
           09b500 35b300 5fb100 90b300 babc5c
         checkers_abcd at (100, 100): 049effff
-    "#]].assert_eq(&out);
+    "#]]
+    .assert_eq(&out);
 }
 
 #[test]

@@ -266,7 +266,7 @@ fn binary_garbage_and_utf16() {
          --> garbage.t3d:1:1
           |
         1 | êXØ—¾PÉ§nCµ¯vÂ r}9‘=eØO£ÇOo    %I¦·¥@>(‰Í¬¨
-          | ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+          | ^
           |
 
         error[t3d-unbalanced-block]: `Begin Map` is never closed: expected `End Map` before the end of the file
@@ -310,7 +310,7 @@ fn binary_garbage_and_utf16() {
         exit: 1
         --- stdout
         {"version":1,"files":2,"diagnostics":[
-        {"file":"garbage.t3d","line":1,"column":1,"end_line":1,"end_column":49,"severity":"error","code":"t3d-not-t3d","message":"the file is binary, not T3D text: expected a T3D export starting with `Begin Map`, `Begin Actor` or `Begin PolyList`"},
+        {"file":"garbage.t3d","line":1,"column":1,"end_line":1,"end_column":1,"severity":"error","code":"t3d-not-t3d","message":"the file is binary, not T3D text: expected a T3D export starting with `Begin Map`, `Begin Actor` or `Begin PolyList`"},
         {"file":"utf16.t3d","line":1,"column":1,"end_line":1,"end_column":10,"severity":"error","code":"t3d-unbalanced-block","message":"`Begin Map` is never closed: expected `End Map` before the end of the file"},
         {"file":"utf16.t3d","line":5,"column":30,"end_line":5,"end_column":37,"severity":"warning","code":"t3d-duplicate-actor-name","message":"actor name `Lumière` is used twice in this map"},
         {"file":"utf16.t3d","line":7,"column":1,"end_line":7,"end_column":8,"severity":"error","code":"t3d-unbalanced-block","message":"`End Mop` does not match the open `Begin Map`: expected `End Map`"}

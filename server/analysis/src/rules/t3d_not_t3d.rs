@@ -1,6 +1,8 @@
 //! `t3d-not-t3d`: a file checked as T3D (by its `.t3d` extension) that holds no `Begin`
 //! block at all: empty, binary, or some other text. UnrealEd imports nothing from it.
 
+use unreal_syntax::Span;
+
 use super::{RuleMeta, T3dContext};
 use crate::{Diagnostic, Severity};
 
@@ -23,9 +25,12 @@ pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
     } else {
         "no `Begin` block in the file: expected a T3D export starting with `Begin Map`, `Begin Actor` or `Begin PolyList`".to_owned()
     };
-    let span = first_line.map_or(unreal_syntax::Span::empty_at(0), |s| {
-        let end = ctx.text[s.range()].find('\0').map_or(s.end, |i| s.start + i as u32);
-        unreal_syntax::Span::new(s.start, end.min(s.start + 200))
-    });
+    // Point at the first line of text, but never print binary bytes into a code frame.
+    let span = match first_line {
+        Some(line) if !ctx.text.contains('\0') => {
+            Span::new(line.start, line.end.min(line.start + 200))
+        }
+        _ => Span::empty_at(0),
+    };
     out.push(RULE.diagnostic(span, message));
 }
