@@ -89,7 +89,7 @@ fn verdict(
         return KeyVerdict::Ignored { reason: first.ignored.unwrap_or("") };
     }
     let search = first.search_text();
-    if let Some(found) = line.line.lookup(text, &search) {
+    if let Some(found) = line.lookup(text, &search) {
         match line.line.arg_of(&found) {
             Some(i) if i == index => {}
             Some(_) => {

@@ -15,10 +15,13 @@ pub mod symbols;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use unreal_syntax::exec::commands::Sub;
+use unreal_syntax::exec::KeySpec;
 use unreal_syntax::exec::{
-    self, CommandMatch, Directive, DirectiveKind, ExecLine, Generation, KeyKind, ScanError,
+    self, Arg, CommandMatch, Directive, DirectiveKind, ExecLine, Generation, KeyKind, Lookup,
+    ScanError,
 };
 use unreal_syntax::Span;
 
@@ -64,19 +67,80 @@ pub struct PathRef {
 }
 
 /// One directive line with what the checks need from it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct LineFacts {
     pub directive: Directive,
     pub line: ExecLine,
     /// The command-table entry (only for `#exec`, `#AlwaysExec`, `#ForceExec`).
     pub command: Option<CommandMatch>,
     pub paths: Vec<PathRef>,
+    /// The engine's lookup of every key of the command, done once: the key and what the
+    /// search for `NAME=` (or `VERBOSE`, a switch) found.
+    lookups: Vec<(&'static KeySpec, Option<Lookup>)>,
+    verdicts: OnceLock<Vec<(Arg, keys::KeyVerdict)>>,
 }
 
 impl LineFacts {
+    fn new(
+        text: &str,
+        directive: Directive,
+        line: ExecLine,
+        command: Option<CommandMatch>,
+    ) -> Self {
+        let mut lookups: Vec<(&'static KeySpec, Option<Lookup>)> = Vec::new();
+        let mut search = String::with_capacity(24);
+        for key in command.iter().flat_map(|m| m.spec.keys) {
+            if lookups.iter().any(|(k, _)| k.name == key.name && k.kind == key.kind) {
+                continue;
+            }
+            search.clear();
+            search.push_str(key.name);
+            if key.kind != KeyKind::Switch {
+                search.push('=');
+            }
+            lookups.push((key, line.lookup(text, &search)));
+        }
+        Self { directive, line, command, paths: Vec::new(), lookups, verdicts: OnceLock::new() }
+    }
+
+    /// The engine's lookup of `search` (`NAME=`, or a switch), from the cache when the
+    /// command has that key.
+    pub fn lookup(&self, text: &str, search: &str) -> Option<Lookup> {
+        let (name, switch) = match search.strip_suffix('=') {
+            Some(name) => (name, false),
+            None => (search, true),
+        };
+        let cached = self.lookups.iter().find(|(k, _)| {
+            (k.kind == KeyKind::Switch) == switch && k.name.eq_ignore_ascii_case(name)
+        });
+        match cached {
+            Some((_, found)) => found.clone(),
+            None => self.line.lookup(text, search),
+        }
+    }
+
+    /// The verdict on every argument token (see [`keys::verdicts`]), computed once.
+    pub fn verdicts(
+        &self,
+        text: &str,
+        generation: Option<Generation>,
+    ) -> &[(Arg, keys::KeyVerdict)] {
+        self.verdicts.get_or_init(|| match self.command {
+            Some(m) => keys::verdicts(text, self, m, generation),
+            None => Vec::new(),
+        })
+    }
+
     /// The engine's reading of `KEY=` (give the name without `=`).
     pub fn value(&self, text: &str, key: &str) -> Option<KeyValue> {
-        let found = self.line.lookup(text, &format!("{key}="))?;
+        let cached = self
+            .lookups
+            .iter()
+            .find(|(k, _)| k.kind != KeyKind::Switch && k.name.eq_ignore_ascii_case(key));
+        let found = match cached {
+            Some((_, found)) => found.clone()?,
+            None => self.line.lookup(text, &format!("{key}="))?,
+        };
         Some(KeyValue {
             text: found.text(text).into_owned(),
             key: Span::from_range(found.key.clone()),
@@ -165,7 +229,7 @@ impl FileAnalysis {
         for directive in &scan.directives {
             let line = exec::parse_line(text, directive);
             let command = if directive.kind.runs_command() { line.spec(text) } else { None };
-            let mut facts = LineFacts { directive: *directive, line, command, paths: Vec::new() };
+            let mut facts = LineFacts::new(text, *directive, line, command);
             if let Some(m) = command {
                 let sub = match m.spec.sub {
                     Sub::Word(w) => Some(w),

@@ -3,6 +3,7 @@
 //! packages `LOAD` brings in. One [`FileSymbols`] per class; a package's classes together form
 //! its symbol table ([`SymbolTable`]).
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -109,6 +110,13 @@ pub struct FileSymbols {
     pub loads: Vec<LoadedPackage>,
 }
 
+/// FNV-1a of the ASCII-lowercased name: names compare case-insensitively.
+fn name_hash(name: &str) -> u64 {
+    name.bytes().fold(0xcbf2_9ce4_8422_2325, |hash, b| {
+        (hash ^ u64::from(b.to_ascii_lowercase())).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
 /// A package's symbol table: the file being checked and the other classes of its package, in
 /// path order.
 #[derive(Clone, Debug, Default)]
@@ -116,6 +124,10 @@ pub struct SymbolTable {
     pub files: Vec<Arc<FileSymbols>>,
     /// The index in `files` of the file being checked.
     pub current: usize,
+    /// Hash of the lowercased name (for sequences: of the owner mesh) -> (file, definition)
+    /// indices, in file order. Hash collisions are filtered out when reading.
+    by_name: HashMap<u64, Vec<(usize, usize)>>,
+    by_owner: HashMap<u64, Vec<(usize, usize)>>,
 }
 
 /// One definition found in the table, with the file it is in (`None`: the checked file).
@@ -125,12 +137,46 @@ pub struct Found<'a> {
     pub file: Option<&'a Path>,
     /// Index of the file in [`SymbolTable::files`].
     pub file_index: usize,
+    /// Index of the definition in its file's [`FileSymbols::definitions`].
+    pub index: usize,
 }
 
 impl SymbolTable {
     /// The table of one file alone.
     pub fn single(symbols: FileSymbols) -> Self {
-        Self { files: vec![Arc::new(symbols)], current: 0 }
+        Self::indexed(vec![Arc::new(symbols)], 0)
+    }
+
+    fn indexed(files: Vec<Arc<FileSymbols>>, current: usize) -> Self {
+        let mut by_name: HashMap<u64, Vec<(usize, usize)>> = HashMap::new();
+        let mut by_owner: HashMap<u64, Vec<(usize, usize)>> = HashMap::new();
+        for (f, file) in files.iter().enumerate() {
+            for (d, definition) in file.definitions.iter().enumerate() {
+                if definition.kind == SymbolKind::Sequence {
+                    if let Some(owner) = &definition.owner {
+                        by_owner.entry(name_hash(owner)).or_default().push((f, d));
+                    }
+                } else {
+                    by_name.entry(name_hash(&definition.name)).or_default().push((f, d));
+                }
+            }
+        }
+        Self { files, current, by_name, by_owner }
+    }
+
+    fn found(&self, (f, d): (usize, usize)) -> Option<Found<'_>> {
+        let definition = self.files.get(f)?.definitions.get(d)?;
+        Some(Found { definition, file: self.file_of(f), file_index: f, index: d })
+    }
+
+    /// Every definition (sequences excluded) named `name`, in file order.
+    pub fn named<'a>(&'a self, name: &'a str) -> impl Iterator<Item = Found<'a>> {
+        self.by_name
+            .get(&name_hash(name))
+            .into_iter()
+            .flatten()
+            .filter_map(|&at| self.found(at))
+            .filter(move |f| f.definition.name.eq_ignore_ascii_case(name))
     }
 
     /// `current` together with `others` (the package's files as read from disk; an entry for
@@ -141,7 +187,7 @@ impl SymbolTable {
         files.sort_by(|a, b| a.file.cmp(&b.file));
         let at = files.partition_point(|f| f.file < current.file);
         files.insert(at, Arc::new(current));
-        Self { files, current: at }
+        Self::indexed(files, at)
     }
 
     pub fn current_file(&self) -> Option<&FileSymbols> {
@@ -162,10 +208,11 @@ impl SymbolTable {
             .chain((0..self.files.len()).filter(move |&i| i != self.current));
         order.flat_map(move |i| {
             self.files.get(i).into_iter().flat_map(move |f| {
-                f.definitions.iter().map(move |definition| Found {
+                f.definitions.iter().enumerate().map(move |(index, definition)| Found {
                     definition,
                     file: self.file_of(i),
                     file_index: i,
+                    index,
                 })
             })
         })
@@ -173,9 +220,10 @@ impl SymbolTable {
 
     /// Definitions of `kind` named `name` (case-insensitive), current file first.
     pub fn find<'a>(&'a self, kind: SymbolKind, name: &'a str) -> impl Iterator<Item = Found<'a>> {
-        self.all().filter(move |f| {
-            f.definition.kind == kind && f.definition.name.eq_ignore_ascii_case(name)
-        })
+        let mut found: Vec<Found<'a>> =
+            self.named(name).filter(|f| f.definition.kind == kind).collect();
+        found.sort_by_key(|f| f.file_index != self.current);
+        found.into_iter()
     }
 
     /// The mesh named `name` and how it was imported.
@@ -183,12 +231,16 @@ impl SymbolTable {
         self.find(SymbolKind::Mesh, name).next()
     }
 
-    /// Sequences defined for a mesh.
+    /// Sequences defined for a mesh, in file order.
     pub fn sequences<'a>(&'a self, mesh: &'a str) -> impl Iterator<Item = Found<'a>> {
-        self.all().filter(move |f| {
-            f.definition.kind == SymbolKind::Sequence
-                && f.definition.owner.as_deref().is_some_and(|o| o.eq_ignore_ascii_case(mesh))
-        })
+        self.by_owner
+            .get(&name_hash(mesh))
+            .into_iter()
+            .flatten()
+            .filter_map(|&at| self.found(at))
+            .filter(move |f| {
+                f.definition.owner.as_deref().is_some_and(|o| o.eq_ignore_ascii_case(mesh))
+            })
     }
 
     /// Every `SETTEXTURE` slot given to a mesh, in any file.

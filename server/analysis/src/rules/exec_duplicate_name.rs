@@ -15,23 +15,17 @@ pub static RULE: RuleMeta = RuleMeta {
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
     let Some(current) = ctx.table.current_file() else { return };
-    let earlier_files = &ctx.table.files[..ctx.table.current.min(ctx.table.files.len())];
     for (index, definition) in current.definitions.iter().enumerate() {
         if definition.kind == SymbolKind::Sequence {
             continue;
         }
-        let clashes = |other: &crate::exec::Definition| {
-            other.kind != SymbolKind::Sequence
-                && other.name.eq_ignore_ascii_case(&definition.name)
-                && other.same_outer(definition)
-        };
-        let first = earlier_files
-            .iter()
-            .find_map(|f| f.definitions.iter().find(|d| clashes(d)).map(|d| (f.file.clone(), d)))
-            .or_else(|| {
-                current.definitions[..index].iter().find(|d| clashes(d)).map(|d| (None, d))
-            });
-        let Some((file, first)) = first else { continue };
+        // The first definition of the same name and outer, in file order, before this one.
+        let first = ctx.table.named(&definition.name).find(|f| {
+            f.definition.same_outer(definition)
+                && (f.file_index, f.index) < (ctx.table.current, index)
+        });
+        let Some(first) = first else { continue };
+        let (file, first) = (first.file.map(std::path::Path::to_path_buf), first.definition);
         let group =
             definition.group.as_ref().map_or_else(String::new, |g| format!(" in group `{g}`"));
         let message = if first.kind == definition.kind {

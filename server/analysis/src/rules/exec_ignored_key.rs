@@ -4,7 +4,7 @@
 //! happens.
 
 use super::RuleMeta;
-use crate::exec::keys::{verdicts, KeyVerdict};
+use crate::exec::keys::KeyVerdict;
 use crate::exec::ExecContext;
 use crate::{Diagnostic, Fix, Severity, TextEdit};
 
@@ -19,7 +19,7 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
         if m.spec.ignored.is_some() {
             continue;
         }
-        for (arg, verdict) in verdicts(ctx.text, line, m, ctx.generation) {
+        for (arg, verdict) in line.verdicts(ctx.text, ctx.generation) {
             let KeyVerdict::Ignored { reason } = verdict else { continue };
             let span = arg.span();
             // Remove the token and the blanks before it.

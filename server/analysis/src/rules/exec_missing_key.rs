@@ -45,13 +45,12 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
             if missing.contains(&key.name) || !required(m.spec.keys, key, ctx.generation) {
                 continue;
             }
-            if line.line.lookup(ctx.text, &key.search_text()).is_none() {
+            if line.lookup(ctx.text, &key.search_text()).is_none() {
                 missing.push(key.name);
             }
         }
         for group in m.spec.one_of {
-            let present =
-                group.iter().any(|k| line.line.lookup(ctx.text, &format!("{k}=")).is_some());
+            let present = group.iter().any(|k| line.value(ctx.text, k).is_some());
             if !present && !group.iter().any(|k| missing.contains(k)) {
                 out.push(RULE.diagnostic(
                     line.words_span(),

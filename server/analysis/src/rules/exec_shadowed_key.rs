@@ -3,7 +3,7 @@
 //! another value (`GROUP="NAME=x" NAME=y` reads `NAME=x`).
 
 use super::RuleMeta;
-use crate::exec::keys::{verdicts, KeyVerdict};
+use crate::exec::keys::KeyVerdict;
 use crate::exec::ExecContext;
 use crate::{Diagnostic, Severity};
 
@@ -18,10 +18,10 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
         if m.spec.ignored.is_some() {
             continue;
         }
-        for (arg, verdict) in verdicts(ctx.text, line, m, ctx.generation) {
+        for (arg, verdict) in line.verdicts(ctx.text, ctx.generation) {
             let KeyVerdict::Shadowed { at, inside_other } = verdict else { continue };
             let name = arg.name_span().text(ctx.text);
-            let (message, label) = if inside_other {
+            let (message, label) = if *inside_other {
                 (
                     format!("the engine never reads this `{name}=`: it finds `{name}=` earlier, inside another value"),
                     "the engine reads the key here",
@@ -32,7 +32,7 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
                     "the engine reads this one",
                 )
             };
-            out.push(RULE.diagnostic(arg.span(), message).with_label(at, label));
+            out.push(RULE.diagnostic(arg.span(), message).with_label(*at, label));
         }
     }
 }

@@ -5,7 +5,7 @@
 use unreal_syntax::exec::Arg;
 
 use super::RuleMeta;
-use crate::exec::keys::{verdicts, KeyVerdict};
+use crate::exec::keys::KeyVerdict;
 use crate::exec::ExecContext;
 use crate::{Diagnostic, Severity};
 
@@ -21,7 +21,7 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         }
         let command = m.spec.display_name();
-        for (arg, verdict) in verdicts(ctx.text, line, m, ctx.generation) {
+        for (arg, verdict) in line.verdicts(ctx.text, ctx.generation) {
             let name = arg.name_span().text(ctx.text);
             let message = match verdict {
                 KeyVerdict::Unknown { read_as: Some(key) } => format!(
@@ -46,7 +46,7 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
                 _ => continue,
             };
             let span = match arg {
-                Arg::Key { key, value } if key.is_empty() => value.span.cover(key),
+                Arg::Key { key, value } if key.is_empty() => value.span.cover(*key),
                 _ => arg.span(),
             };
             out.push(RULE.diagnostic(span, message));
