@@ -245,7 +245,14 @@ fn config_errors(
     stderr: &mut dyn Write,
     errors: &[unreal_analysis::config::ConfigError],
 ) -> ExitCode {
+    // Found configurations have absolute paths; below the current folder, relative ones read
+    // better and match what the user typed.
+    let cwd = std::env::current_dir().ok().and_then(|d| std::fs::canonicalize(d).ok());
     for error in errors {
+        let mut error = error.clone();
+        if let Some(relative) = cwd.as_ref().and_then(|cwd| error.path.strip_prefix(cwd).ok()) {
+            error.path = relative.to_path_buf();
+        }
         let _ = writeln!(stderr, "error: {error}");
     }
     ExitCode::from(EXIT_USAGE)

@@ -1,9 +1,10 @@
 //! `--format sarif`: a SARIF 2.1.0 log for GitHub code scanning (`github/codeql-action/
 //! upload-sarif`) and other SARIF viewers.
 //!
-//! One run; the driver lists every rule of the registry (id, name, short and full
-//! description, help from `docs/rules.md` as text and Markdown, a link to it, and the default
-//! level), so the rules an alert points at are always there. Each result has its rule id and
+//! One run; the driver lists the rules the results name, in registry order (id, name, short
+//! and full description, help from `docs/rules.md` as text and Markdown, a link to it, and the
+//! default level): everything an alert shows, without the weight of the rules that found
+//! nothing. Each result has its rule id and
 //! index, its level after the configuration, the message, the primary location, the labels
 //! as related locations, and a `primaryLocationLineHash` fingerprint (the baseline's, which
 //! survives line shifts) so code scanning tracks alerts across commits.
@@ -154,7 +155,9 @@ struct Fingerprints {
 }
 
 pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
-    let rules: Vec<&'static RuleMeta> = all_rules().collect();
+    let used: std::collections::HashSet<&str> =
+        report.files.iter().flat_map(|f| &f.diagnostics).map(|d| d.code).collect();
+    let rules: Vec<&'static RuleMeta> = all_rules().filter(|r| used.contains(r.code)).collect();
     let index: HashMap<&str, usize> = rules.iter().enumerate().map(|(i, r)| (r.code, i)).collect();
     let mut results = Vec::new();
     for file in &report.files {
