@@ -121,20 +121,35 @@ async function serverCapabilities(binary) {
   }
 }
 
-async function main() {
-  fs.rmSync(outDir, { recursive: true, force: true });
-  fs.mkdirSync(outDir, { recursive: true });
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "unreal-ls-vscode-"));
-  const workspace = path.join(tmp, "workspace");
-  const userData = path.join(tmp, "user-data");
-  const extensions = path.join(tmp, "extensions");
-  fs.cpSync(path.join(here, "fixtures"), workspace, { recursive: true });
-  const haveCorpus = fs.existsSync(corpusUtx);
-  if (haveCorpus) {
-    // Copied into the throw-away workspace only; corpus files never enter the repository.
-    fs.mkdirSync(path.join(workspace, "Textures"));
-    fs.copyFileSync(corpusUtx, path.join(workspace, "Textures", "Checkers.utx"));
+
+const children = [];
+const browsers = [];
+
+/** Stops what this test started: browsers, then each code-server by its process group. */
+async function cleanup() {
+  for (const browser of browsers.splice(0)) await browser.close().catch(() => undefined);
+  for (const child of children.splice(0)) {
+    if (child.exitCode !== null || child.signalCode !== null) continue;
+    try {
+      process.kill(-child.pid, "SIGTERM");
+    } catch {}
+    const exited = await Promise.race([
+      new Promise((resolve) => child.once("exit", () => resolve(true))),
+      sleep(10_000).then(() => false),
+    ]);
+    if (!exited) {
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {}
+    }
   }
+}
+
+/** A fresh VS Code: its own user data and extensions folders with `vsixes` installed,
+ * code-server on a free loopback port, and a Chromium page on the workspace. */
+async function openSession(label, tmp, workspace, vsixes) {
+  const userData = path.join(tmp, label, "user-data");
+  const extensions = path.join(tmp, label, "extensions");
   fs.mkdirSync(path.join(userData, "User"), { recursive: true });
   fs.writeFileSync(
     path.join(userData, "User", "settings.json"),
@@ -162,26 +177,130 @@ async function main() {
     ),
   );
 
-  const children = [];
-  let browser;
-  const cleanup = async () => {
-    if (browser) await browser.close().catch(() => undefined);
-    for (const child of children) {
-      if (child.exitCode !== null || child.signalCode !== null) continue;
-      try {
-        process.kill(-child.pid, "SIGTERM");
-      } catch {}
-      const exited = await Promise.race([
-        new Promise((resolve) => child.once("exit", () => resolve(true))),
-        sleep(10_000).then(() => false),
-      ]);
-      if (!exited) {
-        try {
-          process.kill(-child.pid, "SIGKILL");
-        } catch {}
-      }
-    }
+
+  // The bundled binary is what this test is about: no environment override.
+  const env = { ...process.env };
+  delete env.UNREAL_LS_PATH;
+  const csArgs = ["--user-data-dir", userData, "--extensions-dir", extensions, "--config", path.join(tmp, label, "config.yaml")];
+  for (const file of vsixes) {
+    const install = spawnSync(codeServer, [...csArgs, "--install-extension", file], { encoding: "utf8", env, timeout: 120_000 });
+    fs.appendFileSync(path.join(outDir, `install-extension-${label}.log`), `${install.stdout}\n${install.stderr}`);
+    assert(install.status === 0, `code-server --install-extension ${file} failed (${install.status}): ${install.stderr}`);
+  }
+  const installed = fs.readdirSync(extensions).find((name) => name.startsWith("unreal-ls.unreal-ls-"));
+  assert(installed, `the extension is not in ${extensions}: ${fs.readdirSync(extensions).join(", ")}`);
+  const bundled = path.join(extensions, installed, "server", "unreal-ls");
+
+  const port = await freePort();
+  const log = fs.openSync(path.join(outDir, `code-server-${label}.log`), "w");
+  const server = spawn(
+    codeServer,
+    [
+      ...csArgs,
+      "--auth", "none",
+      "--bind-addr", `127.0.0.1:${port}`,
+      "--disable-telemetry",
+      "--disable-update-check",
+      "--disable-workspace-trust",
+      "--disable-getting-started-override",
+      workspace,
+    ],
+    { detached: true, stdio: ["ignore", log, log], env },
+  );
+  children.push(server);
+  const base = `http://127.0.0.1:${port}`;
+  await until("code-server to answer /healthz", 60_000, async () => (await fetch(`${base}/healthz`)).ok);
+
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+      "--disable-component-update", "--disable-sync"],
+  });
+  browsers.push(browser);
+  const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+  const pageErrors = [];
+  page.on("pageerror", (error) => pageErrors.push(String(error)));
+  await page.goto(`${base}/?folder=${encodeURIComponent(workspace)}`);
+  await page.locator(".monaco-workbench").waitFor({ timeout: 90_000 });
+  await page.locator(".explorer-folders-view, .explorer-viewlet").first().waitFor({ timeout: 60_000 });
+  const shot = (name) => page.screenshot({ path: path.join(outDir, `${name}.png`) });
+
+  const runCommand = async (title) => {
+    await page.keyboard.press("F1");
+    const input = page.locator(".quick-input-widget input");
+    await input.waitFor({ timeout: 10_000 });
+    await input.fill(`>${title}`);
+    await page.locator(".quick-input-list .monaco-list-row").first().waitFor({ timeout: 10_000 });
+    await sleep(300);
+    await page.keyboard.press("Enter");
   };
+  const openFile = async (name) => {
+    await page.keyboard.press("Control+P");
+    const input = page.locator(".quick-input-widget input");
+    await input.waitFor({ timeout: 10_000 });
+    await input.fill(name);
+    await page.locator(".quick-input-list .monaco-list-row", { hasText: name }).first().waitFor({ timeout: 20_000 });
+    await sleep(300);
+    await page.keyboard.press("Enter");
+    await page.locator(`.tab[aria-label*="${name}"], .tab:has-text("${name}")`).first().waitFor({ timeout: 20_000 });
+  };
+  /** Colour and class of the first token of the visible editor whose text is `text`. */
+  const token = (text, lineIncludes) =>
+    page.evaluate(
+      ({ text, lineIncludes }) => {
+        const editor = document.querySelector(".editor-group-container.active .monaco-editor .view-lines");
+        if (!editor) return null;
+        for (const line of editor.querySelectorAll(".view-line")) {
+          // VS Code renders spaces as U+00A0.
+          if (lineIncludes && !line.textContent.replace(/\u00a0/g, " ").includes(lineIncludes)) continue;
+          for (const span of line.querySelectorAll("span > span")) {
+            if (span.textContent.replace(/\u00a0/g, " ").trim() === text) {
+              return { color: getComputedStyle(span).color, className: span.className };
+            }
+          }
+        }
+        return null;
+      },
+      { text, lineIncludes },
+    );
+
+
+  const close = async () => {
+    if (pageErrors.length > 0) fs.writeFileSync(path.join(outDir, `page-errors-${label}.txt`), pageErrors.join("\n"));
+    await cleanup();
+    // Keep the extension host's logs (the unreal-ls output channel among them) for the record.
+    const logs = path.join(userData, "logs");
+    if (fs.existsSync(logs)) fs.cpSync(logs, path.join(outDir, `logs-${label}`), { recursive: true });
+  };
+  return { page, shot, runCommand, openFile, token, installed, bundled, close };
+}
+
+/** Packages tests/vscode/stub-unrealscript with the extension's own vsce. */
+function buildStubVsix(tmp) {
+  const dir = path.join(tmp, "stub-unrealscript");
+  fs.cpSync(path.join(here, "stub-unrealscript"), dir, { recursive: true });
+  const out = path.join(tmp, "stub-unrealscript.vsix");
+  const vsce = path.join(root, "vscode-extension/node_modules/@vscode/vsce/vsce");
+  const result = spawnSync(process.execPath, [vsce, "package", "--allow-missing-repository", "--skip-license", "--out", out], {
+    cwd: dir,
+    encoding: "utf8",
+  });
+  assert(result.status === 0, `packaging the stand-in extension failed: ${result.stderr}${result.stdout}`);
+  return out;
+}
+
+async function main() {
+  fs.rmSync(outDir, { recursive: true, force: true });
+  fs.mkdirSync(outDir, { recursive: true });
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "unreal-ls-vscode-"));
+  const workspace = path.join(tmp, "workspace");
+  fs.cpSync(path.join(here, "fixtures"), workspace, { recursive: true });
+  const haveCorpus = fs.existsSync(corpusUtx);
+  if (haveCorpus) {
+    // Copied into the throw-away workspace only; corpus files never enter the repository.
+    fs.mkdirSync(path.join(workspace, "Textures"));
+    fs.copyFileSync(corpusUtx, path.join(workspace, "Textures", "Checkers.utx"));
+  }
   const watchdog = setTimeout(async () => {
     console.error(`e2e: gave up after ${TOTAL_TIMEOUT_MS / 1000}s`);
     await cleanup();
@@ -189,89 +308,10 @@ async function main() {
   }, TOTAL_TIMEOUT_MS);
 
   try {
-    // The bundled binary is what this test is about: no environment override.
-    const env = { ...process.env };
-    delete env.UNREAL_LS_PATH;
-    const csArgs = ["--user-data-dir", userData, "--extensions-dir", extensions, "--config", path.join(tmp, "config.yaml")];
-    const install = spawnSync(codeServer, [...csArgs, "--install-extension", vsix], { encoding: "utf8", env, timeout: 120_000 });
-    fs.writeFileSync(path.join(outDir, "install-extension.log"), `${install.stdout}\n${install.stderr}`);
-    assert(install.status === 0, `code-server --install-extension failed (${install.status}): ${install.stderr}`);
-    const installed = fs.readdirSync(extensions).find((name) => name.startsWith("unreal-ls.unreal-ls-"));
-    assert(installed, `the extension is not in ${extensions}: ${fs.readdirSync(extensions).join(", ")}`);
-    const bundled = path.join(extensions, installed, "server", "unreal-ls");
+    const { page, shot, runCommand, openFile, token, installed, bundled, close } = await openSession("main", tmp, workspace, [vsix]);
     record("vsix installs with the server inside", "passed", `${installed}/server/unreal-ls`);
-
-    const port = await freePort();
-    const log = fs.openSync(path.join(outDir, "code-server.log"), "w");
-    const server = spawn(
-      codeServer,
-      [
-        ...csArgs,
-        "--auth", "none",
-        "--bind-addr", `127.0.0.1:${port}`,
-        "--disable-telemetry",
-        "--disable-update-check",
-        "--disable-workspace-trust",
-        "--disable-getting-started-override",
-        workspace,
-      ],
-      { detached: true, stdio: ["ignore", log, log], env },
-    );
-    children.push(server);
-    const base = `http://127.0.0.1:${port}`;
-    await until("code-server to answer /healthz", 60_000, async () => (await fetch(`${base}/healthz`)).ok);
-
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"],
-    });
-    const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
-    const pageErrors = [];
-    page.on("pageerror", (error) => pageErrors.push(String(error)));
-    await page.goto(`${base}/?folder=${encodeURIComponent(workspace)}`);
-    await page.locator(".monaco-workbench").waitFor({ timeout: 90_000 });
-    await page.locator(".explorer-folders-view, .explorer-viewlet").first().waitFor({ timeout: 60_000 });
-    const shot = (name) => page.screenshot({ path: path.join(outDir, `${name}.png`) });
-
-    const runCommand = async (title) => {
-      await page.keyboard.press("F1");
-      const input = page.locator(".quick-input-widget input");
-      await input.waitFor({ timeout: 10_000 });
-      await input.fill(`>${title}`);
-      await page.locator(".quick-input-list .monaco-list-row").first().waitFor({ timeout: 10_000 });
-      await sleep(300);
-      await page.keyboard.press("Enter");
-    };
-    const openFile = async (name) => {
-      await page.keyboard.press("Control+P");
-      const input = page.locator(".quick-input-widget input");
-      await input.waitFor({ timeout: 10_000 });
-      await input.fill(name);
-      await page.locator(".quick-input-list .monaco-list-row", { hasText: name }).first().waitFor({ timeout: 20_000 });
-      await sleep(300);
-      await page.keyboard.press("Enter");
-      await page.locator(`.tab[aria-label*="${name}"], .tab:has-text("${name}")`).first().waitFor({ timeout: 20_000 });
-    };
-    /** Colour and class of the first token of the visible editor whose text is `text`. */
-    const token = (text, lineIncludes) =>
-      page.evaluate(
-        ({ text, lineIncludes }) => {
-          const editor = document.querySelector(".editor-group-container.active .monaco-editor .view-lines");
-          if (!editor) return null;
-          for (const line of editor.querySelectorAll(".view-line")) {
-            // VS Code renders spaces as U+00A0.
-            if (lineIncludes && !line.textContent.replace(/\u00a0/g, " ").includes(lineIncludes)) continue;
-            for (const span of line.querySelectorAll("span > span")) {
-              if (span.textContent.trim() === text) {
-                return { color: getComputedStyle(span).color, className: span.className };
-              }
-            }
-          }
-          return null;
-        },
-        { text, lineIncludes },
-      );
+    let keywordControlColour;
+    let fallbackClassColour;
 
     await check("the server starts (status bar)", async () => {
       // The extension activates on the first T3D file; the status item shows its state.
@@ -296,6 +336,7 @@ async function main() {
         assert(found !== null, `no token '${text}' in the editor`);
       }
       const colours = new Set(Object.values(samples).map((s) => s.color));
+      keywordControlColour = samples.Begin.color;
       assert(colours.size >= 3, `expected at least 3 colours among ${JSON.stringify(samples)}`);
       for (const [text, found] of Object.entries(samples)) {
         assert(found.color !== plain?.color || text === "Polygon", `'${text}' has the plain text colour ${found.color}`);
@@ -313,6 +354,7 @@ async function main() {
         OFF: await token("OFF", "MIPZ"),
       };
       const plain = await token("defaultproperties");
+      fallbackClassColour = (await token("class", "extends Decoration"))?.color;
       await shot("02-uc-exec-grammar");
       for (const [text, found] of Object.entries(samples)) assert(found !== null, `no token '${text}'`);
       const colours = new Set(Object.values(samples).map((s) => s.color));
@@ -434,15 +476,41 @@ async function main() {
       return { detail: `${textures.length} textures (${textures.join(", ")}); ${status}` };
     });
 
-    if (pageErrors.length > 0) fs.writeFileSync(path.join(outDir, "page-errors.txt"), pageErrors.join("\n"));
+    await close();
+
+    // A second VS Code with a stand-in for the UnrealScript extension installed first.
+    const other = await openSession("with-unrealscript-extension", tmp, workspace, [buildStubVsix(tmp), vsix]);
+    await check("beside another UnrealScript extension: its grammar stays, #exec lines are coloured, the server attaches", async () => {
+      await other.openFile("MyMesh.uc");
+      await until(".uc tokens", 30_000, async () => (await other.token("MIPZ", "MIPZ")) !== null);
+      const comment = await other.token("// Two #exec defects for the VS Code test.");
+      const samples = {
+        class: await other.token("class", "extends Decoration"),
+        exec: await other.token("exec", "TEXTURE IMPORT"),
+        TEXTURE: await other.token("TEXTURE", "TEXTURE IMPORT"),
+        MIPZ: await other.token("MIPZ", "MIPZ"),
+      };
+      await other.page.locator(".editor-group-container.active .squiggly-warning").first().waitFor({ timeout: 60_000 });
+      await other.shot("07-beside-unrealscript-extension");
+      for (const [text, found] of Object.entries(samples)) assert(found !== null, `no token '${text}'`);
+      assert(comment !== null, `no comment token in ${JSON.stringify(await other.page.evaluate(() => [...document.querySelectorAll(".editor-group-container.active .view-line")].map((l) => [...l.querySelectorAll("span > span")].map((x) => x.textContent))))}`);
+      // The stand-in paints `class` as keyword.control, this extension's fallback as storage.modifier.
+      assert(
+        samples.class.color === keywordControlColour && samples.class.color !== fallbackClassColour,
+        `'class' is ${samples.class.color}: not the other extension's keyword colour ${keywordControlColour} (the fallback's is ${fallbackClassColour})`,
+      );
+      // The stand-in paints # lines as comments; the injection must win on #exec lines.
+      for (const text of ["exec", "TEXTURE", "MIPZ"]) {
+        assert(samples[text].color !== comment.color, `'${text}' has the comment colour ${comment.color}: the other grammar won the #exec line`);
+      }
+      return { detail: `class=${samples.class.color} exec=${samples.exec.color} TEXTURE=${samples.TEXTURE.color} comment=${comment.color}; #exec squiggle present` };
+    });
+    await other.close();
   } catch (error) {
     record("e2e setup", "failed", error instanceof Error ? error.stack ?? error.message : String(error));
   } finally {
     clearTimeout(watchdog);
     await cleanup();
-    // Keep the extension host's logs (the unreal-ls output channel among them) for the record.
-    const logs = path.join(userData, "logs");
-    if (fs.existsSync(logs)) fs.cpSync(logs, path.join(outDir, "logs"), { recursive: true });
     fs.rmSync(tmp, { recursive: true, force: true });
   }
 
