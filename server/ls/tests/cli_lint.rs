@@ -265,7 +265,7 @@ fn binary_garbage_and_utf16() {
         error[t3d-not-t3d]: the file is binary, not T3D text: expected a T3D export starting with `Begin Map`, `Begin Actor` or `Begin PolyList`
          --> garbage.t3d:1:1
           |
-        1 | êXØ—¾PÉ§nCµ¯vÂ r}9‘=eØO£ÇOo    %I¦·¥@>(‰Í¬¨
+        1 | ê?XØ—¾¿P?É§nCµ¯vÂ r}9‘=e¿ØO£?ÇOo    %I¦·??¥@>(‰Í¬¨?
           | ^
           |
 
@@ -338,14 +338,14 @@ fn usage_errors() {
     check(
         &["--format", "xml", "clean.t3d"],
         &expect![[r#"
-        exit: 2
-        --- stdout
-        --- stderr
-        error: invalid value 'xml' for '--format <FORMAT>'
-          [possible values: human, json]
+            exit: 2
+            --- stdout
+            --- stderr
+            error: invalid value 'xml' for '--format <FORMAT>'
+              [possible values: human, json, sarif, github]
 
-        For more information, try '--help'.
-    "#]],
+            For more information, try '--help'.
+        "#]],
     );
     check(
         &["--engine", "ue3", "clean.t3d"],

@@ -107,9 +107,11 @@ fn write_diagnostic(
     }
 
     let frames = group_into_frames(marks);
+    let sources: Vec<(usize, usize, String)> =
+        frames.iter().map(|frame| frame_source(file, frame)).collect();
     let mut message = level.title(&diagnostic.message).id(diagnostic.code);
-    for frame in &frames {
-        message = message.snippet(frame_snippet(file, frame));
+    for (frame, source) in frames.iter().zip(&sources) {
+        message = message.snippet(frame_snippet(file, frame, source));
     }
     for note in &elsewhere {
         message = message.footer(Level::Note.title(note));
@@ -183,7 +185,9 @@ fn group_into_frames(mut marks: Vec<Mark<'_>>) -> Vec<Vec<Mark<'_>>> {
     frames
 }
 
-fn frame_snippet<'a>(file: &'a FileReport, frame: &[Mark<'a>]) -> Snippet<'a> {
+/// The lines a frame shows: their first line, their start offset in the file, and their text
+/// made safe for a terminal.
+fn frame_source(file: &FileReport, frame: &[Mark<'_>]) -> (usize, usize, String) {
     let text = file.text.as_str();
     let first = frame.iter().map(|m| m.first_line).min().unwrap_or(0);
     let last = frame.iter().map(|m| m.last_line).max().unwrap_or(0);
@@ -194,9 +198,34 @@ fn frame_snippet<'a>(file: &'a FileReport, frame: &[Mark<'a>]) -> Snippet<'a> {
         .map_or(text.len(), |line| line.end as usize)
         .max(frame.iter().map(|m| m.span.end as usize).max().unwrap_or(0))
         .min(text.len());
-    let source = text.get(start..end).unwrap_or("");
-    let mut snippet =
-        Snippet::source(source).line_start(first as usize + 1).origin(&file.path).fold(true);
+    (first as usize, start, terminal_safe(text.get(start..end).unwrap_or("")))
+}
+
+/// Replaces control characters (binary junk, a lone CR) with characters of the same UTF-8
+/// length, so annotation offsets stay valid and nothing reaches the terminal that could move
+/// its cursor. Tabs, line feeds and the CR of a CRLF stay.
+fn terminal_safe(source: &str) -> String {
+    let mut out = String::with_capacity(source.len());
+    let mut chars = source.chars().peekable();
+    while let Some(c) = chars.next() {
+        let keep = c == '\t' || c == '\n' || (c == '\r' && chars.peek() == Some(&'\n'));
+        out.push(match c {
+            _ if keep || !c.is_control() => c,
+            // C1 controls take two bytes in UTF-8, like the inverted question mark.
+            '\u{80}'..='\u{9f}' => '\u{bf}',
+            _ => '?',
+        });
+    }
+    out
+}
+
+fn frame_snippet<'a>(
+    file: &'a FileReport,
+    frame: &[Mark<'a>],
+    (first, start, source): &'a (usize, usize, String),
+) -> Snippet<'a> {
+    let (first, start, source) = (*first, *start, source.as_str());
+    let mut snippet = Snippet::source(source).line_start(first + 1).origin(&file.path).fold(true);
     for mark in frame {
         let from = (mark.span.start as usize).saturating_sub(start).min(source.len());
         let to = (mark.span.end as usize).saturating_sub(start).clamp(from, source.len());
