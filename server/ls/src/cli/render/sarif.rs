@@ -403,7 +403,7 @@ mod tests {
         assert_eq!(pascal_case("t3d-normal-mismatch"), "T3dNormalMismatch");
     }
 
-    /// Every rule of the registry has its section (the rules_doc test keeps them in sync;
+    /// Every rule of the registry has its section (the `rules_doc` test keeps them in sync;
     /// this one checks the parse).
     #[test]
     fn every_rule_has_help() {
