@@ -28,6 +28,8 @@ enum Command {
     Rules(cli::rules::RulesArgs),
     /// Summarise binary files: packages, meshes, PSK/PSA, u3d, images, WAV.
     Info(cli::info::InfoArgs),
+    /// Export textures to PNG, `TextBuffers` to .uc, meshes and PSK to glTF, T3D to glTF or OBJ.
+    Export(cli::export::ExportArgs),
     /// Run the language server over stdio.
     Lsp(lsp::LspArgs),
 }
@@ -45,6 +47,7 @@ fn main() -> ExitCode {
         Command::Lint(args) => cli::lint::run(&args),
         Command::Rules(args) => cli::rules::run(&args),
         Command::Info(args) => cli::info::run(&args),
+        Command::Export(args) => cli::export::run(&args),
         Command::Lsp(args) => lsp::run(&args),
     }
 }

@@ -15,7 +15,8 @@ use unreal_formats::psk::{Psa, Psk};
 
 /// An Unreal point in glTF axes.
 pub fn point_to_gltf(p: [f32; 3]) -> [f32; 3] {
-    [-p[1], p[2], p[0]]
+    // `0.0 - y` rather than `-y`: no negative zeros in the output.
+    [0.0 - p[1], p[2], p[0]]
 }
 
 /// An Unreal rotation quaternion `(x, y, z, w)` in glTF axes.

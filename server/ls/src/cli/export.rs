@@ -1,0 +1,343 @@
+//! `unreal-ls export FILE [--object NAME] [--to png|glb|obj|txt] -o OUT`: textures and
+//! import images to PNG, `TextBuffers` to `.uc` text, vertex meshes, package meshes and PSK
+//! (with a PSA) to binary glTF, T3D polygons to glTF or OBJ. A package without `--object`
+//! exports every texture, TextBuffer and mesh it holds into the folder `OUT`.
+//!
+//! Exit codes: 0 when everything asked for was written, 1 when something could not be read
+//! or exported (named on stderr; the rest is still written), 2 on a usage error.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use unreal_analysis::export::{
+    self, uc::mesh_directives, write_glb, write_obj, FrameSequence, Model,
+};
+use unreal_analysis::preview::{browser::palette_swatch, encode_png};
+use unreal_formats::decode::image::decode_image;
+use unreal_formats::decode::RgbaImage;
+use unreal_formats::mapped::MappedFile;
+use unreal_formats::package::Package;
+use unreal_formats::{detect, FormatKind};
+
+use super::{EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Target {
+    /// PNG image (textures, palettes, import images).
+    Png,
+    /// Binary glTF 2.0 (meshes, PSK, T3D polygons).
+    Glb,
+    /// Wavefront OBJ (meshes and T3D polygons, base pose only).
+    Obj,
+    /// Text (a TextBuffer's UnrealScript source).
+    Txt,
+}
+
+#[derive(clap::Args)]
+pub struct ExportArgs {
+    /// The file to export from: a package, a `_d.3d` or `_a.3d` mesh, a PSK, an image or a T3D.
+    pub file: PathBuf,
+    /// The object inside a package (`Name` or `Group.Name`, any case).
+    #[arg(long)]
+    pub object: Option<String>,
+    /// What to write; by default, from the extension of `-o`.
+    #[arg(long = "to", value_enum)]
+    pub to: Option<Target>,
+    /// The output file (or folder, for a whole package).
+    #[arg(short = 'o', long = "output")]
+    pub output: PathBuf,
+    /// The UnrealScript class whose `#exec` lines import the vertex mesh: its `MESH SEQUENCE`s
+    /// become animations and its `MESHMAP SETTEXTURE` textures are embedded.
+    #[arg(long)]
+    pub uc: Option<PathBuf>,
+    /// A PSA whose sequences animate the PSK (default: `NAME.psa` next to `NAME.psk`).
+    #[arg(long)]
+    pub psa: Option<PathBuf>,
+    /// Texture images for the mesh's material slots, in slot order (PSK materials, or vertex
+    /// mesh texture numbers from 0).
+    #[arg(long = "texture")]
+    pub textures: Vec<PathBuf>,
+    /// The mip level of a texture (0 is full size).
+    #[arg(long, default_value_t = 0)]
+    pub mip: usize,
+}
+
+type Outcome = Result<(), String>;
+
+pub fn run(args: &ExportArgs) -> ExitCode {
+    let bytes = match MappedFile::open(&args.file) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("error: {}: cannot read: {e}", args.file.display());
+            return ExitCode::from(EXIT_FINDINGS);
+        }
+    };
+    let name = file_name(&args.file);
+    let target = args.to.or_else(|| target_of(&args.output));
+    let result = match detect(&bytes, &name) {
+        Some(FormatKind::Package) => export_package(args, &bytes, target),
+        Some(kind @ (FormatKind::VertexMeshData | FormatKind::VertexMeshAnimation)) => {
+            export_vertex_mesh(args, &bytes, kind, target)
+        }
+        Some(FormatKind::Psk) => export_psk(args, &bytes, target),
+        Some(FormatKind::Image(_)) => match target {
+            None | Some(Target::Png) => {
+                let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
+                export::image_png(&bytes, ext)
+                    .map_err(|e| e.to_string())
+                    .and_then(|png| write(&args.output, &png))
+            }
+            Some(t) => Err(format!("an image exports to png, not {t:?}").to_lowercase()),
+        },
+        _ if is_t3d(&name, &bytes) => {
+            let text = unreal_syntax::text::decode(&bytes).text;
+            let stem = stem(&args.file);
+            export::t3d_brush_model(&stem, &text)
+                .map_err(|e| e.to_string())
+                .and_then(|m| write_model(&m, target, &args.output))
+        }
+        _ => Err("not a package, vertex mesh, PSK, image or T3D file".to_owned()),
+    };
+    match result {
+        Ok(()) => ExitCode::from(EXIT_CLEAN),
+        Err(message) if message.starts_with("usage: ") => {
+            eprintln!("error: {}", &message[7..]);
+            ExitCode::from(EXIT_USAGE)
+        }
+        Err(message) => {
+            eprintln!("error: {}: {message}", args.file.display());
+            ExitCode::from(EXIT_FINDINGS)
+        }
+    }
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_owned()
+}
+
+fn stem(path: &Path) -> String {
+    path.file_stem().and_then(|n| n.to_str()).unwrap_or("export").to_owned()
+}
+
+fn target_of(output: &Path) -> Option<Target> {
+    let ext = output.extension()?.to_str()?.to_ascii_lowercase();
+    match ext.as_str() {
+        "png" => Some(Target::Png),
+        "glb" => Some(Target::Glb),
+        "obj" => Some(Target::Obj),
+        "txt" | "uc" => Some(Target::Txt),
+        _ => None,
+    }
+}
+
+fn is_t3d(name: &str, bytes: &[u8]) -> bool {
+    let is_t3d_name = Path::new(name).extension().is_some_and(|e| e.eq_ignore_ascii_case("t3d"));
+    is_t3d_name || {
+        let head = String::from_utf8_lossy(&bytes[..bytes.len().min(64)]).to_ascii_lowercase();
+        head.trim_start_matches('\u{feff}').trim_start().starts_with("begin ")
+    }
+}
+
+fn write(path: &Path, bytes: &[u8]) -> Outcome {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    std::fs::write(path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+fn write_model(model: &Model, target: Option<Target>, output: &Path) -> Outcome {
+    match target {
+        None | Some(Target::Glb) => write(output, &write_glb(model)),
+        Some(Target::Obj) => write(output, write_obj(model).as_bytes()),
+        Some(t) => Err(format!(
+            "usage: a mesh exports to glb or obj, not {}",
+            format!("{t:?}").to_lowercase()
+        )),
+    }
+}
+
+/// A file named case-insensitively like `relative` (backslashes allowed) under `root`.
+fn find_ci(root: &Path, relative: &str) -> Option<PathBuf> {
+    let mut cur = root.to_path_buf();
+    for part in relative.split(['\\', '/']).filter(|p| !p.is_empty()) {
+        let next = std::fs::read_dir(&cur)
+            .ok()?
+            .filter_map(Result::ok)
+            .find(|e| e.file_name().to_str().is_some_and(|n| n.eq_ignore_ascii_case(part)))?;
+        cur = next.path();
+    }
+    Some(cur)
+}
+
+fn read_image(path: &Path) -> Result<RgbaImage, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or_default();
+    decode_image(&bytes, ext).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn export_vertex_mesh(
+    args: &ExportArgs,
+    bytes: &[u8],
+    kind: FormatKind,
+    target: Option<Target>,
+) -> Outcome {
+    let name = file_name(&args.file);
+    let lower = name.to_ascii_lowercase();
+    let (base, want) = match kind {
+        FormatKind::VertexMeshData => (lower.strip_suffix("_d.3d"), "_a.3d"),
+        _ => (lower.strip_suffix("_a.3d"), "_d.3d"),
+    };
+    let base = base.ok_or("a vertex mesh file named NAME_d.3d or NAME_a.3d")?;
+    let dir = args.file.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let partner = find_ci(dir, &format!("{base}{want}"))
+        .ok_or(format!("vertex mesh: no {want} partner next to it"))?;
+    let other =
+        std::fs::read(&partner).map_err(|e| format!("cannot read {}: {e}", partner.display()))?;
+    let (data, aniv) =
+        if kind == FormatKind::VertexMeshData { (bytes, &other[..]) } else { (&other[..], bytes) };
+    let mut sequences: Vec<FrameSequence> = Vec::new();
+    let mut textures: Vec<(usize, RgbaImage)> = Vec::new();
+    let mut mesh_name = name[..base.len()].to_owned();
+    if let Some(uc) = &args.uc {
+        let text = std::fs::read(uc).map_err(|e| format!("cannot read {}: {e}", uc.display()))?;
+        let text = unreal_syntax::text::decode(&text).text;
+        let directives = mesh_directives(&text, &name)
+            .ok_or(format!("{} imports no mesh from {name}", uc.display()))?;
+        mesh_name.clone_from(&directives.mesh);
+        sequences = directives.sequences;
+        // `#exec` paths are relative to the package folder, the parent of `Classes/`.
+        let non_empty = |p: &Path| !p.as_os_str().is_empty();
+        let uc_dir = uc.parent().filter(|p| non_empty(p)).unwrap_or(Path::new("."));
+        let package_dir = if uc_dir.file_name().is_some_and(|n| n.eq_ignore_ascii_case("classes")) {
+            uc_dir.parent().filter(|p| non_empty(p)).unwrap_or(Path::new("."))
+        } else {
+            uc_dir
+        };
+        for (slot, file) in &directives.textures {
+            match find_ci(package_dir, file) {
+                Some(path) => match read_image(&path) {
+                    Ok(image) => textures.push((*slot, image)),
+                    Err(e) => eprintln!("warning: texture slot {slot}: {e}"),
+                },
+                None => eprintln!(
+                    "warning: texture slot {slot}: {file} not found under {}",
+                    package_dir.display()
+                ),
+            }
+        }
+    }
+    for (slot, path) in args.textures.iter().enumerate() {
+        textures.push((slot, read_image(path)?));
+    }
+    let model = export::vertex_mesh_model(&mesh_name, data, aniv, &sequences, &textures)
+        .map_err(|e| e.to_string())?;
+    write_model(&model, target, &args.output)
+}
+
+fn export_psk(args: &ExportArgs, bytes: &[u8], target: Option<Target>) -> Outcome {
+    let stem = stem(&args.file);
+    let psa_path = args.psa.clone().or_else(|| {
+        let dir =
+            args.file.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        find_ci(dir, &format!("{stem}.psa"))
+    });
+    let psa = match &psa_path {
+        Some(p) => Some(std::fs::read(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?),
+        None => None,
+    };
+    let textures =
+        args.textures.iter().map(|p| read_image(p).map(Some)).collect::<Result<Vec<_>, _>>()?;
+    let model =
+        export::psk_model(&stem, bytes, psa.as_deref(), &textures).map_err(|e| e.to_string())?;
+    write_model(&model, target, &args.output)
+}
+
+/// What one package object exports to, by class.
+fn export_object(
+    package: &Package<'_>,
+    export: usize,
+    target: Option<Target>,
+    output: &Path,
+    mip: usize,
+) -> Outcome {
+    let class = package.class_name(export).to_owned();
+    let wrong = |what: &str| format!("usage: a {class} exports to {what}");
+    match class.as_str() {
+        "TextBuffer" => match target {
+            None | Some(Target::Txt) => {
+                let text =
+                    export::text_buffer_source(package, export).map_err(|e| e.to_string())?;
+                write(output, text.as_bytes())
+            }
+            _ => Err(wrong("txt")),
+        },
+        "Palette" => match target {
+            None | Some(Target::Png) => {
+                let palette = package.read_palette(export).map_err(|e| e.to_string())?;
+                write(output, &encode_png(&palette_swatch(&palette.colors)))
+            }
+            _ => Err(wrong("png")),
+        },
+        "Mesh" | "LodMesh" => {
+            let model = export::package_mesh_model(package, export).map_err(|e| e.to_string())?;
+            write_model(&model, target, output)
+        }
+        _ if class.ends_with("Texture") => match target {
+            None | Some(Target::Png) => {
+                let png = export::texture_png(package, export, mip).map_err(|e| e.to_string())?;
+                write(output, &png)
+            }
+            _ => Err(wrong("png")),
+        },
+        _ => Err(format!(
+            "{} is a {class}, which has nothing to export",
+            package.export_path(export)
+        )),
+    }
+}
+
+fn export_package(args: &ExportArgs, bytes: &[u8], target: Option<Target>) -> Outcome {
+    let package = Package::parse_named(bytes, &stem(&args.file)).map_err(|e| e.to_string())?;
+    if let Some(object) = &args.object {
+        let export = package
+            .find(object)
+            .or_else(|| package.find_by_name(object).next())
+            .ok_or(format!("no object named {object}"))?;
+        return export_object(&package, export, target, &args.output, args.mip);
+    }
+    // The whole package: every texture, TextBuffer and mesh into the folder.
+    let mut failures = Vec::new();
+    let mut written = 0;
+    for o in package.objects() {
+        let ext = match o.class {
+            "TextBuffer" => "uc",
+            "Mesh" | "LodMesh" => "glb",
+            c if c.ends_with("Texture") => "png",
+            _ => continue,
+        };
+        if target.is_some_and(|t| {
+            !matches!((t, ext), (Target::Png, "png") | (Target::Glb, "glb") | (Target::Txt, "uc"))
+        }) {
+            continue;
+        }
+        let path = args.output.join(format!("{}.{ext}", o.path));
+        match export_object(&package, o.export, None, &path, args.mip) {
+            Ok(()) => written += 1,
+            Err(e) => failures.push(format!("{}: {e}", o.path)),
+        }
+    }
+    for f in &failures {
+        eprintln!("error: {}: {f}", args.file.display());
+    }
+    if failures.is_empty() {
+        println!("{written} objects written to {}", args.output.display());
+        Ok(())
+    } else {
+        Err(format!(
+            "{} of {} objects could not be exported",
+            failures.len(),
+            failures.len() + written
+        ))
+    }
+}

@@ -1,0 +1,281 @@
+//! `unreal-ls export` run as a process: files written, exit codes and messages, on fixtures
+//! written here and on the corpus (skipped with a message when it is absent).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::pedantic)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use expect_test::{expect, Expect};
+
+fn fixture_dir(name: &str) -> PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("unreal-ls-cli-export-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs the binary in `dir`; the snapshot is the exit code, stdout and stderr.
+fn run(dir: &Path, args: &[&str], expected: Expect) {
+    let out =
+        Command::new(env!("CARGO_BIN_EXE_unreal-ls")).current_dir(dir).args(args).output().unwrap();
+    let text = format!(
+        "exit {}\n--- stdout\n{}--- stderr\n{}",
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    expected.assert_eq(&text);
+}
+
+/// The JSON chunk of a `.glb` file.
+fn glb_json(path: &Path) -> serde_json::Value {
+    let glb = std::fs::read(path).unwrap();
+    assert_eq!(&glb[0..4], b"glTF");
+    let len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    serde_json::from_slice(&glb[20..20 + len]).unwrap()
+}
+
+fn png_size(path: &Path) -> (u32, u32) {
+    let bytes = std::fs::read(path).unwrap();
+    assert_eq!(&bytes[1..4], b"PNG");
+    let be = |i: usize| u32::from_be_bytes(bytes[i..i + 4].try_into().unwrap());
+    (be(16), be(20))
+}
+
+/// A one-triangle vertex mesh of 3 frames, its class with two sequences, and a 2x2 BMP.
+fn write_mesh_fixture(dir: &Path) {
+    let mut d = vec![0u8; 48];
+    d[0..2].copy_from_slice(&1u16.to_le_bytes());
+    d[2..4].copy_from_slice(&3u16.to_le_bytes());
+    d.extend_from_slice(&[0, 0, 1, 0, 2, 0, 0, 0, 0, 0, 255, 0, 0, 255, 1, 0]);
+    std::fs::create_dir_all(dir.join("Models")).unwrap();
+    std::fs::create_dir_all(dir.join("Classes")).unwrap();
+    std::fs::create_dir_all(dir.join("Textures")).unwrap();
+    std::fs::write(dir.join("Models/Tri_d.3d"), d).unwrap();
+    let mut a = Vec::new();
+    a.extend_from_slice(&3u16.to_le_bytes());
+    a.extend_from_slice(&12u16.to_le_bytes());
+    for f in 0..3u32 {
+        // X:11 Y:11 Z:10 in eighths/quarters: vertices at (f, 0, 0), (0, 8, 0), (0, 0, 4).
+        for v in [f * 8, 64 << 11, 16 << 22] {
+            a.extend_from_slice(&v.to_le_bytes());
+        }
+    }
+    std::fs::write(dir.join("Models/Tri_a.3d"), a).unwrap();
+    std::fs::write(
+        dir.join("Classes/Tri.uc"),
+        "class Tri extends Actor;\r\n\
+#exec MESH IMPORT MESH=Tri ANIVFILE=MODELS\\Tri_a.3d DATAFILE=MODELS\\tri_d.3d X=0 Y=0 Z=0\r\n\
+#exec MESH SEQUENCE MESH=Tri SEQ=Still STARTFRAME=0 NUMFRAMES=1\r\n\
+#exec MESH SEQUENCE MESH=Tri SEQ=Wave STARTFRAME=1 NUMFRAMES=2 RATE=10\r\n\
+#exec TEXTURE IMPORT NAME=TriSkin FILE=Textures\\Skin.bmp\r\n\
+#exec MESHMAP SETTEXTURE MESHMAP=Tri NUM=1 TEXTURE=TriSkin\r\n",
+    )
+    .unwrap();
+    // BMP: 2x2, 24-bit, bottom-up rows padded to 8 bytes.
+    let mut bmp = Vec::new();
+    bmp.extend_from_slice(b"BM");
+    bmp.extend_from_slice(&(54u32 + 16).to_le_bytes());
+    bmp.extend_from_slice(&[0; 4]);
+    bmp.extend_from_slice(&54u32.to_le_bytes());
+    for v in [40u32, 2, 2] {
+        bmp.extend_from_slice(&v.to_le_bytes());
+    }
+    bmp.extend_from_slice(&1u16.to_le_bytes());
+    bmp.extend_from_slice(&24u16.to_le_bytes());
+    bmp.extend_from_slice(&[0; 24]);
+    bmp.extend_from_slice(&[0, 0, 255, 0, 255, 0, 0, 0, 255, 0, 0, 255, 255, 255, 0, 0]);
+    std::fs::write(dir.join("Textures/Skin.bmp"), bmp).unwrap();
+}
+
+#[test]
+fn vertex_mesh_with_its_class() {
+    let dir = fixture_dir("mesh");
+    write_mesh_fixture(&dir);
+    run(
+        &dir,
+        &["export", "Models/Tri_d.3d", "--uc", "Classes/Tri.uc", "-o", "out/tri.glb"],
+        expect![[r#"
+            exit 0
+            --- stdout
+            --- stderr
+        "#]],
+    );
+    let json = glb_json(&dir.join("out/tri.glb"));
+    let names: Vec<&str> = json["animations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["Still", "Wave"]);
+    assert_eq!(json["meshes"][0]["primitives"][0]["targets"].as_array().unwrap().len(), 3);
+    assert_eq!(json["images"].as_array().unwrap().len(), 1);
+    // Wave runs 2 frames at 10 per second: keys at 0 and 0.1 s.
+    let wave_input = json["animations"][1]["samplers"][0]["input"].as_u64().unwrap() as usize;
+    assert_eq!(json["accessors"][wave_input]["max"][0].as_f64().unwrap() as f32, 0.1);
+    run(
+        &dir,
+        &["export", "Models/Tri_a.3d", "--to", "obj", "-o", "tri.obj"],
+        expect![[r#"
+            exit 0
+            --- stdout
+            --- stderr
+        "#]],
+    );
+    expect![[r#"
+        # Tri exported by unreal-ls (Y up, right-handed)
+        v 0 0 0
+        v -8 0 0
+        v 0 4 0
+        vt 0 1
+        vt 0.99609375 1
+        vt 0 0.00390625
+        g Skin1
+        f 1/1 3/3 2/2
+    "#]]
+    .assert_eq(&std::fs::read_to_string(dir.join("tri.obj")).unwrap());
+    run(
+        &dir,
+        &["export", "Textures/Skin.bmp", "-o", "skin.png"],
+        expect![[r#"
+            exit 0
+            --- stdout
+            --- stderr
+        "#]],
+    );
+    assert_eq!(png_size(&dir.join("skin.png")), (2, 2));
+}
+
+#[test]
+fn usage_and_read_errors() {
+    let dir = fixture_dir("errors");
+    write_mesh_fixture(&dir);
+    std::fs::write(dir.join("junk.bin"), b"nothing to see").unwrap();
+    run(
+        &dir,
+        &["export", "junk.bin", "-o", "x.png"],
+        expect![[r#"
+            exit 1
+            --- stdout
+            --- stderr
+            error: junk.bin: not a package, vertex mesh, PSK, image or T3D file
+        "#]],
+    );
+    run(
+        &dir,
+        &["export", "Models/Tri_d.3d", "--to", "png", "-o", "x.png"],
+        expect![[r#"
+            exit 2
+            --- stdout
+            --- stderr
+            error: a mesh exports to glb or obj, not png
+        "#]],
+    );
+    run(
+        &dir,
+        &["export", "missing.utx", "-o", "x.png"],
+        expect![[r#"
+            exit 1
+            --- stdout
+            --- stderr
+            error: missing.utx: cannot read: No such file or directory (os error 2)
+        "#]],
+    );
+}
+
+fn corpus() -> Option<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        println!(
+            "skipping: corpus not found at {} (it is never part of the project)",
+            dir.display()
+        );
+        None
+    }
+}
+
+/// Every texture of every corpus package exports to a PNG of the texture's size.
+#[test]
+fn corpus_packages_export_every_texture() {
+    let Some(root) = corpus() else { return };
+    let out = fixture_dir("corpus");
+    let mut report = String::new();
+    for package in [
+        "packages/utx/blender_t3d_Checkers.utx",
+        "packages/u/Ut99Mods_C4.u",
+        "packages/u/Ut99Mods_KillConfirmed.u",
+        "packages/unr/shrimpza_SCR-CityStreet.unr",
+    ] {
+        let target = out.join(Path::new(package).file_stem().unwrap());
+        let status = Command::new(env!("CARGO_BIN_EXE_unreal-ls"))
+            .args([
+                "export",
+                root.join(package).to_str().unwrap(),
+                "--to",
+                "png",
+                "-o",
+                target.to_str().unwrap(),
+            ])
+            .output()
+            .unwrap();
+        assert!(status.status.success(), "{package}: {}", String::from_utf8_lossy(&status.stderr));
+        let bytes = std::fs::read(root.join(package)).unwrap();
+        let parsed = unreal_formats::Package::parse(&bytes).unwrap();
+        let mut count = 0;
+        for o in parsed.objects().filter(|o| o.class == "Texture") {
+            let texture = parsed.read_texture(o.export).unwrap();
+            let png = target.join(format!("{}.png", o.path));
+            assert_eq!(png_size(&png), (texture.width, texture.height), "{package} {}", o.path);
+            count += 1;
+        }
+        report.push_str(&format!("{package}: {count} textures\n"));
+    }
+    expect![[r#"
+        packages/utx/blender_t3d_Checkers.utx: 5 textures
+        packages/u/Ut99Mods_C4.u: 27 textures
+        packages/u/Ut99Mods_KillConfirmed.u: 6 textures
+        packages/unr/shrimpza_SCR-CityStreet.unr: 1 textures
+    "#]]
+    .assert_eq(&report);
+}
+
+#[test]
+fn corpus_skull_has_thirty_morph_targets() {
+    let Some(root) = corpus() else { return };
+    let dir = fixture_dir("skull");
+    let skull = root.join("uc/Ut99Mods/HeadHunter/Models/Skull/Skull_d.3d");
+    let uc = root.join("uc/Ut99Mods/HeadHunter/Classes/SkullItem.uc");
+    run(
+        &dir,
+        &["export", skull.to_str().unwrap(), "--uc", uc.to_str().unwrap(), "-o", "skull.glb"],
+        expect![[r#"
+            exit 0
+            --- stdout
+            --- stderr
+        "#]],
+    );
+    let json = glb_json(&dir.join("skull.glb"));
+    assert_eq!(json["meshes"][0]["primitives"][0]["targets"].as_array().unwrap().len(), 30);
+    assert_eq!(json["images"].as_array().unwrap().len(), 1, "Skull.bmp is embedded");
+    run(
+        &dir,
+        &[
+            "export",
+            root.join("packages/u/Ut99Mods_C4.u").to_str().unwrap(),
+            "--object",
+            "C4Ammo.ScriptText",
+            "-o",
+            "C4Ammo.uc",
+        ],
+        expect![[r#"
+            exit 0
+            --- stdout
+            --- stderr
+        "#]],
+    );
+    assert!(std::fs::read_to_string(dir.join("C4Ammo.uc")).unwrap().contains("class C4Ammo"));
+}
