@@ -61,10 +61,19 @@ pub fn exercise_all_readers(bytes: &[u8], name: &str) {
             let _ = p.read_mesh(i);
             let _ = p.read_animation(i);
             let _ = p.find(&o.path);
+            let _ = p.decode_texture(i, 0, unreal_formats::decode::texture::MipSource::Auto);
+            let _ = p.read_mesh_geometry(i);
         }
     }
     for ext in ["pcx", "bmp", "tga", "dds", "png"] {
         let _ = image::ImageInfo::parse(bytes, ext);
+        let _ = unreal_formats::decode::image::decode_image(bytes, ext);
+    }
+    if let Ok(psa) = psk::Psa::parse(bytes) {
+        let _ = unreal_formats::decode::skeletal::psa_keys(bytes, &psa);
+    }
+    if let Ok(mesh) = vertex_mesh::VertexMesh::parse(bytes, bytes) {
+        let _ = unreal_formats::decode::mesh::AnimatedMesh::from_vertex_mesh(&mesh);
     }
     let _ = wav::Wav::parse(bytes);
     let _ = psk::Psk::parse(bytes);
