@@ -146,8 +146,9 @@ async function cleanup() {
 }
 
 /** A fresh VS Code: its own user data and extensions folders with `vsixes` installed,
- * code-server on a free loopback port, and a Chromium page on the workspace. */
-async function openSession(label, tmp, workspace, vsixes) {
+ * code-server on a free loopback port (with `extraEnv` added to its environment), and a
+ * Chromium page on the workspace. */
+async function openSession(label, tmp, workspace, vsixes, extraEnv = {}) {
   const userData = path.join(tmp, label, "user-data");
   const extensions = path.join(tmp, label, "extensions");
   fs.mkdirSync(path.join(userData, "User"), { recursive: true });
@@ -181,6 +182,7 @@ async function openSession(label, tmp, workspace, vsixes) {
   // The bundled binary is what this test is about: no environment override.
   const env = { ...process.env };
   delete env.UNREAL_LS_PATH;
+  Object.assign(env, extraEnv);
   const csArgs = ["--user-data-dir", userData, "--extensions-dir", extensions, "--config", path.join(tmp, label, "config.yaml")];
   for (const file of vsixes) {
     const install = spawnSync(codeServer, [...csArgs, "--install-extension", file], { encoding: "utf8", env, timeout: 120_000 });
@@ -506,6 +508,52 @@ async function main() {
       return { detail: `class=${samples.class.color} exec=${samples.exec.color} TEXTURE=${samples.TEXTURE.color} comment=${comment.color}; #exec squiggle present` };
     });
     await other.close();
+
+    // A third VS Code whose server (tests/vscode/mock-server, through UNREAL_LS_PATH) answers
+    // the preview requests that the real one does not yet: the client side of docs/protocol.md.
+    const mockWorkspace = path.join(tmp, "mock-workspace");
+    fs.mkdirSync(mockWorkspace);
+    // The mock answers for any file: these only need the right names.
+    fs.writeFileSync(path.join(mockWorkspace, "Mock.u"), "not a package: the mock server makes up its objects\n");
+    fs.writeFileSync(path.join(mockWorkspace, "Mock.psk"), "not a mesh: the mock server makes up its preview\n");
+    const mock = await openSession("mock-previews", tmp, mockWorkspace, [vsix], {
+      UNREAL_LS_PATH: path.join(here, "mock-server", "unreal-ls"),
+      MOCK_REAL_UNREAL_LS: bundled,
+    });
+    const previewFrame = (selector) =>
+      until(`a preview webview with ${selector}`, 60_000, async () => {
+        for (const candidate of mock.page.frames()) {
+          if ((await candidate.locator(selector).count().catch(() => 0)) > 0) return candidate;
+        }
+        return null;
+      });
+    await check("with a server that answers unrealLs/packageTree and objectPreview, previews show thumbnails and sources", async () => {
+      await mock.openFile("Mock.u");
+      const frame = await previewFrame("li.object");
+      const status = await frame.locator("#status").innerText();
+      assert(/unrealLs\/packageTree/.test(status), `the preview did not use the server's tree: ${status}`);
+      await frame.locator('li.object[data-path="Skins.MockSkin"] img.thumb').waitFor({ timeout: 30_000 });
+      await mock.shot("08-mock-package-preview");
+      // The preview re-renders once if it opened before the server ran; click until the tab opens.
+      await until("the TextBuffer's tab", 30_000, async () => {
+        await frame.locator('li.object[data-path="MockClass.ScriptText"]').click({ timeout: 2_000 }).catch(() => undefined);
+        return (await mock.page.locator('.tab[aria-label*="MockClass.ScriptText.uc"]').count()) > 0;
+      });
+      await until("the TextBuffer's text", 20_000, async () =>
+        (await mock.page.locator(".editor-group-container.active .view-lines").innerText()).replace(/\u00a0/g, " ").includes("made up by the mock server"),
+      );
+      await mock.shot("09-mock-textbuffer");
+      return { detail: `${status}; texture thumbnail shown; TextBuffer opened as MockClass.ScriptText.uc` };
+    });
+    await check("with a server that answers unrealLs/objectPreview, a mesh preview shows the rendered thumbnail", async () => {
+      await mock.openFile("Mock.psk");
+      const frame = await previewFrame("img.render");
+      const status = await frame.locator("#status").innerText();
+      await mock.shot("10-mock-mesh-preview");
+      assert(/unrealLs\/objectPreview/.test(status), `the preview did not use the server: ${status}`);
+      return { detail: status };
+    });
+    await mock.close();
   } catch (error) {
     record("e2e setup", "failed", error instanceof Error ? error.stack ?? error.message : String(error));
   } finally {

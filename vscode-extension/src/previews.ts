@@ -77,7 +77,10 @@ export class Previews implements vscode.CustomReadonlyEditorProvider<PreviewDocu
   ) {
     context.subscriptions.push(
       this.changeEmitter,
+      // A preview opened while the server was starting showed the fallback; show the server's
+      // answer once it runs. Other state changes leave open previews alone.
       server.onDidChangeServer(() => {
+        if (server.languageClient === undefined) return;
         for (const panel of this.panels) panel.reload();
       }),
     );
@@ -103,12 +106,18 @@ export class Previews implements vscode.CustomReadonlyEditorProvider<PreviewDocu
     webview.html = previewHtml(webview, media, path.basename(document.uri.fsPath));
     const isPackage = isPackageFile(document.uri);
     const post = (message: ToWebview) => void webview.postMessage(message);
+    // Loads can overlap (the fallback started while the server was starting, then the
+    // server's answer): only the latest one is shown.
+    let generation = 0;
     const load = async () => {
+      const mine = ++generation;
+      let message: ToWebview;
       try {
-        post(isPackage ? await this.packageView(document.uri) : await this.modelView(document.uri));
+        message = isPackage ? await this.packageView(document.uri) : await this.modelView(document.uri);
       } catch (error) {
-        post({ type: "error", file: document.uri.fsPath, message: String(error) });
+        message = { type: "error", file: document.uri.fsPath, message: String(error) };
       }
+      if (mine === generation) post(message);
     };
     const entry = { reload: () => void load() };
     this.panels.add(entry);
