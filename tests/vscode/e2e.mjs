@@ -169,6 +169,8 @@ async function openSession(label, tmp, workspace, vsixes, extraEnv = {}) {
         "editor.minimap.enabled": false,
         "window.commandCenter": false,
         "workbench.colorTheme": "Default Dark Modern",
+        // The colour checks are about the TextMate grammars, not the server's semantic tokens.
+        "editor.semanticHighlighting.enabled": false,
         // The fixture's Flags=536870912 is only a defect for UE1: this checks that the
         // setting reaches the server.
         "unrealLs.engine": "ue1",
