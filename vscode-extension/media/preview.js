@@ -7,8 +7,16 @@
   const vscode = acquireVsCodeApi();
   const content = /** @type {HTMLElement} */ (document.getElementById("content"));
   const status = /** @type {HTMLElement} */ (document.getElementById("status"));
-  /** @type {Map<string, HTMLElement>} */
+  /** Thumbnail slots on screen, by object path. @type {Map<string, HTMLElement>} */
   const thumbs = new Map();
+  /** Thumbnails received (path -> base64 PNG, "" when the server had none), kept across redraws. */
+  const thumbCache = new Map();
+  /** Paths asked for and not answered yet. */
+  const requested = new Set();
+
+  function thumbImage(path, png) {
+    return el("img", { class: "thumb", alt: path, src: `data:image/png;base64,${png}` });
+  }
 
   /** @param {string} tag @param {Record<string,string>} [attrs] @param {(Node|string)[]} [children] */
   function el(tag, attrs, children) {
@@ -71,8 +79,10 @@
     }
     for (const leaf of node.leaves.sort((a, b) => a.name.localeCompare(b.name))) {
       // A checkerboard where a thumbnail is on its way, a blank cell in the same column for the rest.
-      const thumb = el("span", { class: leaf.thumbnail ? "thumb pending" : "thumb blank" });
-      if (leaf.thumbnail) thumbs.set(leaf.path, thumb);
+      const cached = thumbCache.get(leaf.path);
+      const waiting = leaf.thumbnail && cached === undefined;
+      const thumb = cached ? thumbImage(leaf.path, cached) : el("span", { class: waiting ? "thumb pending" : "thumb blank" });
+      if (waiting) thumbs.set(leaf.path, thumb);
       const row = el(
         "li",
         { class: "object", "data-path": leaf.path, "data-class": leaf.class, title: `${leaf.path} (${leaf.class}), click to open` },
@@ -92,6 +102,8 @@
 
   function renderPackage(message) {
     thumbs.clear();
+    thumbCache.clear();
+    requested.clear();
     const objects = message.objects;
     const byClass = new Map();
     for (const object of objects) byClass.set(object.class, (byClass.get(object.class) || 0) + 1);
@@ -110,7 +122,8 @@
         ? objects.filter((o) => o.path.toLowerCase().includes(needle) || o.class.toLowerCase().includes(needle))
         : objects;
       treeHost.replaceChildren(renderNode(buildTree(shown), objects.some((o) => o.thumbnail)));
-      const wanted = [...thumbs.keys()];
+      const wanted = [...thumbs.keys()].filter((p) => !requested.has(p));
+      for (const p of wanted) requested.add(p);
       if (wanted.length > 0) vscode.postMessage({ type: "thumbnails", paths: wanted });
     };
     filter.addEventListener("input", draw);
@@ -161,10 +174,12 @@
         status.textContent = "could not be read";
         break;
       case "thumbnail": {
+        requested.delete(message.path);
+        thumbCache.set(message.path, message.pngBase64 || "");
         const slot = thumbs.get(message.path);
-        if (slot && message.pngBase64) {
-          slot.replaceWith(el("img", { class: "thumb", alt: message.path, src: `data:image/png;base64,${message.pngBase64}` }));
-        }
+        thumbs.delete(message.path);
+        if (slot && message.pngBase64) slot.replaceWith(thumbImage(message.path, message.pngBase64));
+        else if (slot) slot.className = "thumb blank";
         break;
       }
       case "detail":

@@ -188,17 +188,23 @@ export class Previews implements vscode.CustomReadonlyEditorProvider<PreviewDocu
     const file = uri.fsPath;
     const client = this.server.languageClient;
     const thumbnails = this.server.features.objectPreview === true;
+    let failure: string | undefined;
     if (client !== undefined && this.server.features.packageTree) {
       const params: PackageTreeParams = { uri: uri.toString() };
-      const tree = await client.sendRequest<PackageTreeResult>(PACKAGE_TREE, params);
-      return {
-        type: "package",
-        file,
-        source: `server (${PACKAGE_TREE})`,
-        header: tree.header ?? {},
-        objects: tree.objects.map((object) => ({ ...object, thumbnail: thumbnails && isTextureClass(object.class) })),
-        problems: [],
-      };
+      try {
+        const tree = await client.sendRequest<PackageTreeResult>(PACKAGE_TREE, params);
+        return {
+          type: "package",
+          file,
+          source: `server (${PACKAGE_TREE})`,
+          header: tree.header ?? {},
+          objects: tree.objects.map((object) => ({ ...object, thumbnail: thumbnails && isTextureClass(object.class) })),
+          problems: [],
+        };
+      } catch (error) {
+        failure = `The server's ${PACKAGE_TREE} failed (${error instanceof Error ? error.message : String(error)}); showing unreal-ls info instead.`;
+        this.server.output.warn(`${file}: ${failure}`);
+      }
     }
     const view = await this.infoView(file);
     if (view.kind === "error") return { type: "error", file, message: view.message };
@@ -212,7 +218,7 @@ export class Previews implements vscode.CustomReadonlyEditorProvider<PreviewDocu
       header: view.tree.header ?? {},
       objects: view.tree.objects.map((object) => ({ ...object, detail: view.details[object.path], thumbnail: false })),
       problems: view.problems,
-      note: thumbnails ? undefined : `Thumbnails and sources appear when the server answers ${OBJECT_PREVIEW}.`,
+      note: failure ?? (thumbnails ? undefined : `Thumbnails and sources appear when the server answers ${OBJECT_PREVIEW}.`),
     };
   }
 

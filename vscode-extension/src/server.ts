@@ -1,11 +1,11 @@
 // The language client's lifetime: find the binary, start `unreal-ls lsp`, keep the status bar
 // in step, restart on demand or when `unrealLs.server.path` changes.
 
+import * as fs from "node:fs";
+import * as path from "node:path";
 import * as vscode from "vscode";
 import {
-  CloseAction,
   DidChangeConfigurationNotification,
-  ErrorAction,
   LanguageClient,
   LanguageClientOptions,
   ServerOptions,
@@ -13,7 +13,7 @@ import {
   TransportKind,
 } from "vscode-languageclient/node";
 import { advertised, UnrealLsExperimental } from "./protocol";
-import { Candidate, notFoundMessage, resolveServer, skippedMessage } from "./serverPath";
+import { bundledBinaryName, Candidate, notFoundMessage, resolveServer, skippedMessage } from "./serverPath";
 import { serverSettings, ServerSettings } from "./settings";
 
 export const CLIENT_ID = "unrealLs";
@@ -63,6 +63,7 @@ export class ServerManager implements vscode.Disposable {
   }
 
   async start(): Promise<void> {
+    ensureExecutable(path.join(this.context.extensionPath, "server", bundledBinaryName(process.platform)));
     const workspaceFolder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     const resolution = resolveServer({
       env: process.env,
@@ -108,13 +109,6 @@ export class ServerManager implements vscode.Disposable {
       outputChannel: this.output,
       initializationOptions: { unrealLs: this.currentSettings() },
       diagnosticCollectionName: CLIENT_NAME,
-      errorHandler: {
-        error: () => ({ action: ErrorAction.Continue }),
-        closed: () => {
-          this.output.error("the server stopped; run 'unreal-ls: Restart Server' to start it again");
-          return { action: CloseAction.DoNotRestart };
-        },
-      },
       middleware: {
         workspace: {
           // The server asks for the `unrealLs` section; answer with the keys it reads.
@@ -237,5 +231,19 @@ export class ServerManager implements vscode.Disposable {
   dispose(): void {
     void this.stop();
     for (const disposable of this.disposables) disposable.dispose();
+  }
+}
+
+/** An install that lost the executable bit (an unzip without modes) still starts. */
+function ensureExecutable(file: string): void {
+  if (process.platform === "win32") return;
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+  } catch {
+    try {
+      if (fs.existsSync(file)) fs.chmodSync(file, 0o755);
+    } catch {
+      // Reported by the probe that follows.
+    }
   }
 }
