@@ -366,6 +366,15 @@ async function main() {
       return { detail: `${colours.size} colours; defaultproperties=${plain?.color}` };
     });
 
+    await check("a file whose first line is Begin PolyList opens as T3D", async () => {
+      // An UnrealEd clipboard dump saved under a name VS Code does not know. The active
+      // editor before it is the .uc file, so the language indicator has to change.
+      await page.locator('.statusbar-item[aria-label*="UnrealScript"], .statusbar-item:has-text("UnrealScript")').first().waitFor({ timeout: 20_000 });
+      await openFile("Brush.paste");
+      await page.locator('.statusbar-item[aria-label*="T3D (Unreal)"], .statusbar-item:has-text("T3D (Unreal)")').first().waitFor({ timeout: 20_000 });
+      return { detail: "language mode T3D (Unreal)" };
+    });
+
     await check("the Problems panel lists the server's diagnostics", async () => {
       // What the panel must show (the fixture's defects; the poly flag one only because the
       // user setting says ue1), and what it may show: anything `unreal-ls lint` reports on the
