@@ -1,17 +1,8 @@
 #![no_main]
-//! `_d.3d` + `_a.3d`: the input is split in two at a position taken from its first byte.
+//! See `fuzz/entries.rs`: the same entry point runs in the bounded stable pass.
 
-use libfuzzer_sys::fuzz_target;
-use unreal_formats::vertex_mesh::{AnivFile, DataFile, VertexMesh};
+#[path = "../entries.rs"]
+#[allow(dead_code)]
+mod entries;
 
-fuzz_target!(|data: &[u8]| {
-    let Some((&split, rest)) = data.split_first() else { return };
-    let at = (usize::from(split) * rest.len()) / 255;
-    let (d, a) = rest.split_at(at.min(rest.len()));
-    let _ = DataFile::parse(d);
-    let _ = AnivFile::parse(a);
-    if let Ok(m) = VertexMesh::parse(d, a) {
-        let _ = m.frame(0);
-        let _ = m.frame(usize::from(m.aniv.frames));
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| entries::vertex_mesh(data));

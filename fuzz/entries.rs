@@ -1,0 +1,198 @@
+//! The fuzzing entry points, one per target: bytes in, every reader or parser that could
+//! meet those bytes run over them, results dropped. The cargo-fuzz targets in
+//! `fuzz_targets/` call these, and so does the bounded stable pass in the normal test suite
+//! (`server/ls/tests/robust_fuzz.rs`, which includes this file by path), so a crash found by
+//! a long run is replayed by `scripts/test` through exactly the same code.
+//!
+//! An entry point panics only when the code under test panics, or when one of the few
+//! oracles below finds two answers that must agree and do not (the incremental T3D document
+//! against a fresh parse).
+
+use unreal_analysis::document::T3dDocument;
+use unreal_analysis::lint::{lint_text, FileKind, LintOptions};
+use unreal_analysis::EngineSetting;
+use unreal_formats::vertex_mesh::{AnivFile, DataFile, VertexMesh};
+use unreal_formats::{image, psk, u3d, wav, Package};
+use unreal_syntax::{exec, t3d, text, Span};
+
+/// The targets, by the name of their cargo-fuzz binary and their seed folder.
+pub const TARGETS: [&str; 7] =
+    ["package", "vertex_mesh", "psk_psa", "u3d", "image_wav", "t3d", "exec"];
+
+/// The corpus files that seed each target, by extension (lower case). `scripts/fuzz-long`
+/// builds the cargo-fuzz seed folders with the same table; `vertex_mesh` seeds are
+/// `_d.3d`/`_a.3d` pairs joined as [`vertex_mesh`] reads them, and `u3d` has no corpus file
+/// (the fuzzer starts from synthetic seeds).
+pub const SEED_EXTENSIONS: [(&str, &[&str]); 7] = [
+    ("package", &["u", "utx", "uax", "umx", "unr", "usx", "ukx"]),
+    ("vertex_mesh", &["3d"]),
+    ("psk_psa", &["psk", "psa", "pskx"]),
+    ("u3d", &["u3d"]),
+    ("image_wav", &["bmp", "pcx", "tga", "dds", "png", "wav"]),
+    ("t3d", &["t3d"]),
+    ("exec", &["uc", "uci"]),
+];
+
+/// Runs the entry point of `target` (one of [`TARGETS`]); `false` for an unknown name.
+pub fn run(target: &str, data: &[u8]) -> bool {
+    match target {
+        "package" => package(data),
+        "vertex_mesh" => vertex_mesh(data),
+        "psk_psa" => psk_psa(data),
+        "u3d" => u3d(data),
+        "image_wav" => image_wav(data),
+        "t3d" => t3d(data),
+        "exec" => exec(data),
+        _ => return false,
+    }
+    true
+}
+
+/// Package tables, the summary `info` prints, and every object reader on every export.
+pub fn package(data: &[u8]) {
+    let _ = unreal_formats::summarize(data, "fuzz.u");
+    if let Ok(p) = Package::parse(data) {
+        for o in p.objects() {
+            let i = o.export;
+            let _ = p.read_object_header(i);
+            let _ = p.read_texture(i);
+            let _ = p.read_palette(i);
+            let _ = p.read_sound(i);
+            let _ = p.read_font(i);
+            let _ = p.read_text_buffer(i);
+            let _ = p.read_class(i);
+            let _ = p.read_mesh(i);
+            let _ = p.read_animation(i);
+            let _ = p.find(&o.path);
+        }
+    }
+}
+
+/// `_d.3d` + `_a.3d`: a little-endian `u32` length (taken modulo what follows) says where
+/// the `_d.3d` part ends; a seed is that length, the data file and the animation file.
+pub fn vertex_mesh(data: &[u8]) {
+    let Some((head, rest)) = data.split_first_chunk::<4>() else { return };
+    let at = (u32::from_le_bytes(*head) as usize) % (rest.len() + 1);
+    let (d, a) = rest.split_at(at);
+    let _ = DataFile::parse(d);
+    let _ = AnivFile::parse(a);
+    let _ = unreal_formats::summarize_vertex_mesh(d, a);
+    if let Ok(m) = VertexMesh::parse(d, a) {
+        let _ = m.frame(0);
+        let _ = m.frame(usize::from(m.aniv.frames));
+    }
+}
+
+pub fn psk_psa(data: &[u8]) {
+    let _ = psk::chunks(data);
+    let _ = unreal_formats::summarize(data, "fuzz.psk");
+    let _ = unreal_formats::summarize(data, "fuzz.psa");
+    if let Ok(psa) = psk::Psa::parse(data) {
+        let _ = unreal_formats::decode::skeletal::psa_keys(data, &psa);
+    }
+}
+
+pub fn u3d(data: &[u8]) {
+    let _ = u3d::U3d::parse(data);
+    let _ = unreal_formats::summarize(data, "fuzz.u3d");
+}
+
+/// Image headers (every format, whatever the signature says), pixel decoding, WAV headers.
+pub fn image_wav(data: &[u8]) {
+    for ext in ["pcx", "bmp", "tga", "dds", "png"] {
+        if image::ImageInfo::parse(data, ext).is_ok() {
+            let _ = unreal_formats::decode::image::decode_image(data, ext);
+        }
+    }
+    let _ = wav::Wav::parse(data);
+    let _ = unreal_formats::summarize(data, "fuzz.wav");
+    let _ = unreal_formats::detect(data, "fuzz.bin");
+}
+
+/// Options for the analysis: the generation comes from the input, so both tables get used.
+fn options(selector: u8) -> LintOptions {
+    let engine = match selector % 3 {
+        0 => EngineSetting::Auto,
+        1 => EngineSetting::Ue1,
+        _ => EngineSetting::Ue2,
+    };
+    LintOptions { engine, ..LintOptions::default() }
+}
+
+/// T3D: decoding, the parser, every rule, and the incremental document with one edit (see
+/// [`t3d_incremental_mismatch`]).
+pub fn t3d(data: &[u8]) {
+    let _ = t3d_incremental_mismatch(data);
+}
+
+/// The T3D entry point with its oracle: the last eight bytes (when there are more than
+/// eight) describe one edit (`start`, `end` and a snippet) applied to an incremental document
+/// built from the rest; its diagnostics must then equal a fresh lint of the edited text.
+/// Returns how they differ, if they do. (The fuzz target only looks for panics; the bounded
+/// test suite checks the answer.)
+pub fn t3d_incremental_mismatch(data: &[u8]) -> Option<String> {
+    const SNIPPETS: [&str; 8] = [
+        "",
+        "\r\n",
+        "Begin Actor\r\n",
+        "End Actor\r\n",
+        "End Map",
+        "\u{1F600}",
+        "Flags=-1\r\n",
+        "Begin ",
+    ];
+    let (body, edit) = match data.len().checked_sub(8) {
+        Some(at) if at > 0 => (&data[..at], Some(&data[at..])),
+        _ => (data, None),
+    };
+    let decoded = text::decode(body);
+    let source: &str = &decoded.text;
+    let _ = t3d::parse(source);
+    let options = options(data.first().copied().unwrap_or(0));
+    let _ = lint_text(FileKind::T3d, source, &options);
+
+    let edit = edit?;
+    let mut doc = T3dDocument::new(source);
+    let _ = doc.diagnostics(&options);
+    let len = source.len() as u32;
+    let word = |i: usize| u32::from(u16::from_le_bytes([edit[i], edit[i + 1]]));
+    let start = word(0) % (len + 1);
+    let end = (start + word(2) % 64).min(len);
+    let snippet = SNIPPETS[usize::from(edit[4]) % SNIPPETS.len()];
+    doc.apply_edit(Span::new(start, end), snippet);
+    let incremental = doc.diagnostics(&options);
+    let fresh = lint_text(FileKind::T3d, doc.text(), &options);
+    (incremental != fresh).then(|| {
+        format!(
+            "after replacing {start}..{end} of a {len}-byte document with {snippet:?}:\n  incremental {}\n  fresh       {}",
+            brief(&incremental),
+            brief(&fresh)
+        )
+    })
+}
+
+/// Diagnostics in one line: `code@start..end(label spans)`.
+pub fn brief(diagnostics: &[unreal_analysis::Diagnostic]) -> String {
+    let items: Vec<String> = diagnostics
+        .iter()
+        .map(|d| {
+            let labels: Vec<String> =
+                d.labels.iter().map(|l| format!("{}..{}", l.span.start, l.span.end)).collect();
+            format!("{}@{}..{}({})", d.code, d.span.start, d.span.end, labels.join(","))
+        })
+        .collect();
+    items.join(" ")
+}
+
+/// `#exec`: decoding, the scanner, each directive's line parser, and the `.uc` analysis
+/// without a file system.
+pub fn exec(data: &[u8]) {
+    let decoded = text::decode(data);
+    let source: &str = &decoded.text;
+    let scanned = exec::scan(source);
+    for directive in &scanned.directives {
+        let _ = exec::parse_line(source, directive);
+    }
+    let options = options(data.first().copied().unwrap_or(0));
+    let _ = lint_text(FileKind::UnrealScript, source, &options);
+}
