@@ -185,7 +185,7 @@ pub struct FileAnalysis {
 }
 
 /// What a path key of a command is expected to hold.
-fn expect_of(command: &str, sub: Option<&str>, key: &str) -> Expect {
+pub(crate) fn expect_of(command: &str, sub: Option<&str>, key: &str) -> Expect {
     match (command, sub, key) {
         (_, _, "ANIVFILE") => Expect::MeshAnimation,
         (_, _, "DATAFILE") => Expect::MeshData,

@@ -30,6 +30,18 @@ pub enum CompletionKind {
     Property,
     Texture,
     Class,
+    /// `#exec` and the other directive words (`.uc`).
+    Directive,
+    /// An `#exec` command or subcommand word.
+    Command,
+    /// A key of an `#exec` command (`MESH=`).
+    Key,
+    /// A fixed value of an `#exec` key (an enum word, a boolean).
+    Value,
+    /// A file path relative to the package folder.
+    File,
+    /// A name defined by another `#exec` directive (a mesh, a texture, a sequence).
+    Name,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -11,6 +11,7 @@
 
 pub mod code_actions;
 pub mod completion;
+pub mod exec;
 pub mod folding;
 pub mod formatting;
 pub mod hover;

@@ -17,6 +17,8 @@ pub enum SymbolKind {
     Object,
     /// Any other block (`Surface`, `Terrain*`, `StaticMesh`, unknown kinds).
     Block,
+    /// An `#exec` directive line of a `.uc` file.
+    Directive,
 }
 
 #[derive(Clone, Debug, PartialEq)]

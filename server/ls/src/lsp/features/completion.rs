@@ -50,11 +50,17 @@ pub fn handle(
 
 fn kind(kind: CompletionKind) -> CompletionItemKind {
     match kind {
-        CompletionKind::Keyword | CompletionKind::LineKeyword => CompletionItemKind::KEYWORD,
+        CompletionKind::Keyword | CompletionKind::LineKeyword | CompletionKind::Directive => {
+            CompletionItemKind::KEYWORD
+        }
         CompletionKind::BlockKind => CompletionItemKind::STRUCT,
         CompletionKind::Flag | CompletionKind::FlagCombination => CompletionItemKind::ENUM_MEMBER,
         CompletionKind::Property => CompletionItemKind::PROPERTY,
-        CompletionKind::Texture => CompletionItemKind::FILE,
+        CompletionKind::Texture | CompletionKind::File => CompletionItemKind::FILE,
         CompletionKind::Class => CompletionItemKind::CLASS,
+        CompletionKind::Command => CompletionItemKind::FUNCTION,
+        CompletionKind::Key => CompletionItemKind::FIELD,
+        CompletionKind::Value => CompletionItemKind::VALUE,
+        CompletionKind::Name => CompletionItemKind::REFERENCE,
     }
 }

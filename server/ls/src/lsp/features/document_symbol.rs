@@ -49,5 +49,6 @@ pub fn kind(kind: Kind) -> SymbolKind {
         Kind::Polygon => SymbolKind::FIELD,
         Kind::Object => SymbolKind::CLASS,
         Kind::Block => SymbolKind::MODULE,
+        Kind::Directive => SymbolKind::FUNCTION,
     }
 }
