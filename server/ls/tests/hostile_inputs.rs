@@ -1,0 +1,405 @@
+//! Hostile inputs: headers whose counts claim gigabytes, offsets past the end of the file,
+//! compact indices that never end, a T3D nested 10,000 blocks deep, a 1 MB line, and a
+//! generated map of 200 MB. Each must give a precise error (or its findings) with bounded
+//! memory and no stack overflow.
+//!
+//! Memory is checked by running the real binary with its address space limited
+//! (`ulimit -v`): a reader that allocates what a header claims fails there instead of
+//! passing. Big inputs are generated at test time into a temporary folder. Nothing here
+//! measures time.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::pedantic)]
+
+mod robust_common;
+
+use std::ffi::OsStr;
+use std::fmt::Write as _;
+
+use expect_test::expect;
+use robust_common::{run_limited, TempDir};
+use unreal_analysis::lint::{lint_file, lint_text, FileKind, LintOptions};
+use unreal_formats::vertex_mesh::{AnivFile, DataFile, VertexMesh};
+use unreal_formats::Package;
+
+/// Address space for the CLI on small hostile files: far below what any header here claims.
+const SMALL_LIMIT_MB: u64 = 256;
+
+fn stderr(output: &std::process::Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// `info` on each file under the limit: exit 1, and one placed error per file.
+fn info_refuses(files: &[std::path::PathBuf]) -> String {
+    let mut args: Vec<&OsStr> = vec![OsStr::new("info")];
+    args.extend(files.iter().map(|f| f.as_os_str()));
+    let output = run_limited(SMALL_LIMIT_MB, &args);
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "info: {err}");
+    for f in files {
+        let name = f.display().to_string();
+        let line = err
+            .lines()
+            .find(|l| l.contains(&name))
+            .unwrap_or_else(|| panic!("no error for {name}: {err}"));
+        assert!(line.contains(" at byte "), "{line}");
+    }
+    err
+}
+
+fn aniv(frames: u16, frame_size: u16, body: usize) -> Vec<u8> {
+    let mut a = frames.to_le_bytes().to_vec();
+    a.extend_from_slice(&frame_size.to_le_bytes());
+    a.resize(4 + body, 0x5a);
+    a
+}
+
+fn data_file(tris: u16, verts: u16, body_tris: usize) -> Vec<u8> {
+    let mut d = vec![0u8; 48];
+    d[0..2].copy_from_slice(&tris.to_le_bytes());
+    d[2..4].copy_from_slice(&verts.to_le_bytes());
+    for _ in 0..body_tris {
+        d.extend_from_slice(&[0, 0, 1, 0, 2, 0, 1, 0, 0, 0, 255, 0, 0, 255, 0, 0]);
+    }
+    d
+}
+
+#[test]
+fn vertex_mesh_headers_claiming_65535_frames_of_16383_vertices() {
+    // 65535 frames of 16383 four-byte vertices is 4 GiB; the files hold a few bytes, or 1 MB.
+    let claims = aniv(65535, 16383 * 4, 0);
+    let claims_1mb = aniv(65535, 16383 * 4, 1 << 20);
+    let deus_ex = aniv(65535, 8191 * 8, 4096);
+    let mut out = String::new();
+    for (label, a) in [
+        ("empty", &claims),
+        ("1 MB of frames", &claims_1mb),
+        ("8191 eight-byte vertices", &deus_ex),
+    ] {
+        let _ = writeln!(
+            out,
+            "{label}: {}",
+            AnivFile::parse(a).map(|_| "accepted".to_owned()).unwrap_or_else(|e| e.to_string())
+        );
+    }
+    let d = data_file(65535, 16383, 2);
+    let _ = writeln!(
+        out,
+        "_d.3d with 65535 triangles: {}",
+        DataFile::parse(&d).map(|_| "accepted".to_owned()).unwrap_or_else(|e| e.to_string())
+    );
+    let small_d = data_file(1, 16383, 1);
+    let _ = writeln!(
+        out,
+        "pair: {}",
+        VertexMesh::parse(&small_d, &claims_1mb)
+            .map(|_| "accepted".to_owned())
+            .unwrap_or_else(|e| e.to_string())
+    );
+    expect![[r#"
+        empty: vertex mesh animation file at byte 0: expected a file of 4 + 65535 frames x 65532 bytes = 4294639624 bytes, found 4 bytes
+        1 MB of frames: vertex mesh animation file at byte 0: expected a file of 4 + 65535 frames x 65532 bytes = 4294639624 bytes, found 1048580 bytes
+        8191 eight-byte vertices: vertex mesh animation file at byte 0: expected a file of 4 + 65535 frames x 65528 bytes = 4294377484 bytes, found 4100 bytes
+        _d.3d with 65535 triangles: vertex mesh data file at byte 0: expected a file of 48 + 16 x 65535 triangles = 1048608 bytes, found 80 bytes
+        pair: vertex mesh animation file at byte 0: expected a file of 4 + 65535 frames x 65532 bytes = 4294639624 bytes, found 1048580 bytes
+    "#]].assert_eq(&out);
+
+    let dir = TempDir::new("hostile-3d");
+    std::fs::write(dir.path().join("Big_d.3d"), &small_d).unwrap();
+    std::fs::write(dir.path().join("Big_a.3d"), &claims_1mb).unwrap();
+    let sub = dir.path().join("tris");
+    std::fs::create_dir_all(&sub).unwrap();
+    std::fs::write(sub.join("Tris_d.3d"), &d).unwrap();
+    std::fs::write(sub.join("Tris_a.3d"), aniv(1, 3 * 4, 12)).unwrap();
+    info_refuses(&[dir.path().join("Big_a.3d"), sub.join("Tris_d.3d")]);
+}
+
+/// A UE1 package header (version 69) with the given table counts and offsets, followed by
+/// `body` (`None` keeps the generation count honest).
+fn package_header(
+    names: (u32, u32),
+    exports: (u32, u32),
+    imports: (u32, u32),
+    generations: Option<u32>,
+    body: &[u8],
+) -> Vec<u8> {
+    let mut h = Vec::new();
+    h.extend_from_slice(&0x9E2A_83C1u32.to_le_bytes());
+    h.extend_from_slice(&69u16.to_le_bytes());
+    h.extend_from_slice(&0u16.to_le_bytes());
+    h.extend_from_slice(&1u32.to_le_bytes());
+    for (count, offset) in [names, exports, imports] {
+        h.extend_from_slice(&count.to_le_bytes());
+        h.extend_from_slice(&offset.to_le_bytes());
+    }
+    h.extend_from_slice(&[0x42; 16]);
+    h.extend_from_slice(&generations.unwrap_or(1).to_le_bytes());
+    if generations.is_none() {
+        h.extend_from_slice(&exports.0.to_le_bytes());
+        h.extend_from_slice(&names.0.to_le_bytes());
+    }
+    h.extend_from_slice(body);
+    h
+}
+
+/// One name `None` (v69: compact length, bytes, NUL, flags).
+fn one_name() -> Vec<u8> {
+    let mut n = vec![5];
+    n.extend_from_slice(b"None\0");
+    n.extend_from_slice(&0u32.to_le_bytes());
+    n
+}
+
+#[test]
+fn package_counts_and_offsets_past_the_end_of_the_file() {
+    const HEADER: u32 = 64;
+    let name = one_name();
+    let after_names = HEADER + name.len() as u32;
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        (
+            "name count 2^32-1",
+            package_header((u32::MAX, HEADER), (0, after_names), (0, after_names), None, &name),
+        ),
+        (
+            "name offset past the end",
+            package_header((1, 0xFFFF_FFF0), (0, HEADER), (0, HEADER), None, &name),
+        ),
+        (
+            "export count 2^31-1",
+            package_header((1, HEADER), (0x7FFF_FFFF, after_names), (0, after_names), None, &name),
+        ),
+        (
+            "export offset past the end",
+            package_header((1, HEADER), (1, 0x7FFF_FFFF), (0, after_names), None, &name),
+        ),
+        (
+            "import count 2^32-1 at the end",
+            package_header((1, HEADER), (0, after_names), (u32::MAX, after_names), None, &name),
+        ),
+        (
+            "generation count 2^32-1",
+            package_header((1, HEADER - 8), (0, HEADER), (0, HEADER), Some(u32::MAX), &name),
+        ),
+        (
+            "header cut short",
+            package_header((1, HEADER), (0, HEADER), (0, HEADER), None, &[])[..30].to_vec(),
+        ),
+    ];
+    let mut out = String::new();
+    for (label, bytes) in &cases {
+        let result = Package::parse(bytes).map(|p| format!("accepted: {} names", p.names.len()));
+        let _ = writeln!(out, "{label}: {}", result.unwrap_or_else(|e| e.to_string()));
+    }
+    expect![[r#"
+        name count 2^32-1: package header at byte 12: expected name table: 4294967295 entries at offset 64 to fit in the file of 74 bytes (each takes at least 5)
+        name offset past the end: package header at byte 12: expected name table: 1 entries at offset 4294967280 to fit in the file of 74 bytes (each takes at least 5)
+        export count 2^31-1: package header at byte 20: expected export table: 2147483647 entries at offset 74 to fit in the file of 74 bytes (each takes at least 12)
+        export offset past the end: package header at byte 20: expected export table: 1 entries at offset 2147483647 to fit in the file of 74 bytes (each takes at least 12)
+        import count 2^32-1 at the end: package header at byte 28: expected import table: 4294967295 entries at offset 74 to fit in the file of 74 bytes (each takes at least 7)
+        generation count 2^32-1: package header at byte 56: expected GenerationCount of 4294967295 items of at least 8 bytes to fit in the 10 bytes left
+        header cut short: package header at byte 28: expected ImportCount (4 bytes), but the file ends after 2 more
+    "#]].assert_eq(&out);
+
+    let dir = TempDir::new("hostile-packages");
+    let files: Vec<_> = cases
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, b))| Package::parse(b).is_err())
+        .map(|(i, (_, bytes))| {
+            let path = dir.path().join(format!("Hostile{i}.u"));
+            std::fs::write(&path, bytes).unwrap();
+            path
+        })
+        .collect();
+    info_refuses(&files);
+}
+
+#[test]
+fn compact_indices_that_never_end() {
+    const HEADER: u32 = 64;
+    // Every byte has its continuation bit set: a reader that follows continuation bits
+    // without a bound walks the whole megabyte (or further).
+    let endless = vec![0xFFu8; 1 << 20];
+    let name = one_name();
+    let after_names = HEADER + name.len() as u32;
+    let mut export_table = name.clone();
+    export_table.extend_from_slice(&endless);
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        ("name length", package_header((1, HEADER), (0, HEADER), (0, HEADER), None, &endless)),
+        (
+            "export class",
+            package_header((1, HEADER), (1, after_names), (0, after_names), None, &export_table),
+        ),
+        (
+            "import package",
+            package_header((1, HEADER), (0, after_names), (1, after_names), None, &export_table),
+        ),
+    ];
+    let mut out = String::new();
+    for (label, bytes) in &cases {
+        let result = Package::parse(bytes).map(|_| "accepted".to_owned());
+        let _ = writeln!(out, "{label}: {}", result.unwrap_or_else(|e| e.to_string()));
+    }
+    expect![[r#"
+        name length: name table entry 0 at byte 64: expected name length as a compact index of at most 5 bytes within 32 bits, found fifth byte 0xff
+        export class: export table entry 0 at byte 74: expected Class as a compact index of at most 5 bytes within 32 bits, found fifth byte 0xff
+        import package: import table entry 0 at byte 74: expected ClassPackage as a compact index of at most 5 bytes within 32 bits, found fifth byte 0xff
+    "#]].assert_eq(&out);
+
+    let dir = TempDir::new("hostile-compact");
+    let files: Vec<_> = cases
+        .iter()
+        .enumerate()
+        .map(|(i, (_, bytes))| {
+            let path = dir.path().join(format!("Endless{i}.u"));
+            std::fs::write(&path, bytes).unwrap();
+            path
+        })
+        .collect();
+    info_refuses(&files);
+}
+
+/// Which rules fired, with the line and column of the first of each.
+fn findings(text: &str, diagnostics: &[unreal_analysis::Diagnostic]) -> String {
+    let index = unreal_analysis::LineIndex::new(text);
+    let mut seen: Vec<(&str, usize, String)> = Vec::new();
+    for d in diagnostics {
+        if let Some(entry) = seen.iter_mut().find(|(code, _, _)| *code == d.code) {
+            entry.1 += 1;
+        } else {
+            let at =
+                index.line_col(text, d.span.start, unreal_analysis::line_index::ColumnUnit::Chars);
+            seen.push((d.code, 1, format!("{}:{}", at.line + 1, at.col + 1)));
+        }
+    }
+    seen.iter().map(|(code, n, at)| format!("{code} x{n}, first at {at}\n")).collect()
+}
+
+/// Runs `f` on a thread with a 1 MiB stack (half the default of test threads): recursion
+/// that follows the nesting of the input would overflow it.
+fn on_small_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    std::thread::Builder::new().stack_size(1 << 20).spawn(f).unwrap().join().unwrap()
+}
+
+#[test]
+fn t3d_nested_10000_blocks_deep() {
+    let mut text = String::from("Begin Map\r\n");
+    for i in 0..10_000 {
+        let _ = write!(text, "Begin Actor Class=Light Name=L{i}\r\n");
+    }
+    for _ in 0..10_000 {
+        text.push_str("End Actor\r\n");
+    }
+    text.push_str("End Map\r\n");
+    let unclosed = text[..text.len() / 2].to_owned();
+    let report = on_small_stack(move || {
+        let mut out = String::new();
+        for (label, text) in [("balanced", &text), ("never closed", &unclosed)] {
+            let linted = lint_file(FileKind::T3d, text.as_bytes(), &LintOptions::default());
+            let mut doc = unreal_analysis::document::T3dDocument::new(text.as_str());
+            let incremental = doc.diagnostics(&LintOptions::default());
+            assert_eq!(incremental, linted.diagnostics, "{label}");
+            let parse = unreal_syntax::t3d::parse(text);
+            let src = unreal_analysis::ide::Source::detect(text, &parse, Default::default());
+            let symbols = unreal_analysis::ide::symbols::document_symbols(&src);
+            let hover = unreal_analysis::ide::hover::hover(
+                &src,
+                (text.len() / 2) as u32,
+                &unreal_analysis::ide::NoPackages,
+            );
+            let _ = write!(
+                out,
+                "{label}: {} symbols at the top, hover {}\n{}",
+                symbols.len(),
+                hover.is_some(),
+                findings(text, &linted.diagnostics)
+            );
+        }
+        out
+    });
+    expect![[r#"
+        balanced: 1 symbols at the top, hover false
+        t3d-nesting-too-deep x1, first at 65:1
+        never closed: 1 symbols at the top, hover false
+        t3d-unbalanced-block x64, first at 1:1
+        t3d-nesting-too-deep x1, first at 65:1
+    "#]]
+    .assert_eq(&report);
+}
+
+#[test]
+fn one_line_of_a_megabyte() {
+    let long = "x".repeat(1 << 20);
+    let t3d = format!("Begin Map\r\nBegin Actor Class=Light Name={long}\r\nTag={long}\r\nEnd Actor\r\nEnd Map\r\n");
+    let vertex = format!(
+        "Begin PolyList\r\nBegin Polygon\r\nVertex {}\r\nEnd Polygon\r\nEnd PolyList\r\n",
+        "+1.0,".repeat(200_000)
+    );
+    let uc = format!("class A extends Actor;\r\n#exec TEXTURE IMPORT NAME=T FILE={long}.pcx\r\n#exec MESH IMPORT MESH=M {}\r\n", "X=1 ".repeat(250_000));
+    let mut out = String::new();
+    for (label, kind, text) in [
+        ("T3D name and value", FileKind::T3d, &t3d),
+        ("T3D vertex", FileKind::T3d, &vertex),
+        ("#exec", FileKind::UnrealScript, &uc),
+    ] {
+        let diagnostics = lint_text(kind, text, &LintOptions::default());
+        let _ = write!(out, "{label}:\n{}", findings(text, &diagnostics));
+    }
+    expect![[r#"
+        T3D name and value:
+        T3D vertex:
+        t3d-malformed-number x1, first at 3:22
+        #exec:
+        exec-line-too-long x2, first at 2:513
+        exec-missing-key x1, first at 3:7
+        exec-ignored-key x122, first at 3:26
+    "#]]
+    .assert_eq(&out);
+
+    // The CLI on the same files, under the memory limit.
+    let dir = TempDir::new("hostile-long-line");
+    std::fs::write(dir.path().join("Long.t3d"), &t3d).unwrap();
+    std::fs::write(dir.path().join("Vertex.t3d"), &vertex).unwrap();
+    std::fs::write(dir.path().join("Long.uc"), &uc).unwrap();
+    let output = run_limited(
+        SMALL_LIMIT_MB,
+        &[OsStr::new("lint"), OsStr::new("--format"), OsStr::new("json"), dir.path().as_os_str()],
+    );
+    assert!(matches!(output.status.code(), Some(0 | 1)), "{}", stderr(&output));
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["files"], 3);
+}
+
+/// A generated map of 200 MB (`tools/mapgen`) through `unreal-ls lint` with its address space
+/// limited. A debug build parses about a megabyte a second, so there the map is 8 MB and the
+/// same limit per byte applies; `cargo test --release` (and `UNREAL_LS_HOSTILE_MAP_MB`)
+/// checks the full size.
+#[test]
+fn generated_map_of_200_mb() {
+    let default_mb = if cfg!(debug_assertions) { 8 } else { 200 };
+    let mb: usize = std::env::var("UNREAL_LS_HOSTILE_MAP_MB")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default_mb);
+    let dir = TempDir::new("hostile-map");
+    let path = dir.path().join(format!("Generated{mb}.t3d"));
+    std::fs::write(&path, unreal_mapgen::generate_map(mb * 1_000_000, 7)).unwrap();
+    // The file, its decoded text and the tree: a fixed allowance per megabyte of map.
+    let limit = 256 + (MAP_BYTES_FACTOR * mb as u64);
+    let output = run_limited(
+        limit,
+        &[OsStr::new("lint"), OsStr::new("--format"), OsStr::new("json"), path.as_os_str()],
+    );
+    assert!(
+        matches!(output.status.code(), Some(0 | 1)),
+        "lint of a {mb} MB map under {limit} MB: {}",
+        stderr(&output)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["files"], 1);
+    println!(
+        "{mb} MB map: {} findings under a {limit} MB address-space limit",
+        report["diagnostics"].as_array().unwrap().len()
+    );
+}
+
+/// Megabytes of address space allowed per megabyte of map.
+const MAP_BYTES_FACTOR: u64 = 12;
