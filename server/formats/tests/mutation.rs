@@ -27,6 +27,15 @@ fn run(label: &str, bytes: &[u8], seed: u64, cuts: usize, flips: usize) -> usize
     cases.len()
 }
 
+/// Frame meshes that reuse the first frame's data and materials that are skipped.
+fn u3d_every_branch() -> Vec<u8> {
+    writers::u3d_with(&writers::U3dOptions {
+        reuse_first_frame: true,
+        undocumented_materials: true,
+        ..writers::U3dOptions::new(3, 0)
+    })
+}
+
 #[test]
 fn synthetic_files_survive_mutation() {
     let mut files: Vec<(String, Vec<u8>)> = vec![
@@ -35,6 +44,22 @@ fn synthetic_files_survive_mutation() {
         ("walk.psa".into(), writers::psa(true)),
         ("frames.u3d".into(), writers::u3d(2, 0)),
         ("skinned.u3d".into(), writers::u3d(2, 2)),
+        ("every-branch.u3d".into(), u3d_every_branch()),
+        (
+            "rigid.u3d".into(),
+            writers::u3d_with(&writers::U3dOptions {
+                skin_weights: 0,
+                ..writers::U3dOptions::new(2, 2)
+            }),
+        ),
+        (
+            "weights3.u3d".into(),
+            writers::u3d_with(&writers::U3dOptions {
+                skin_weights: 3,
+                undocumented_materials: true,
+                ..writers::U3dOptions::new(3, 3)
+            }),
+        ),
         ("beep.wav".into(), writers::wav(8000, 16, 2, 50)),
     ];
     let (d, a) = writers::vertex_mesh(&[([0, 1, 2], 0)], 3, 2, true);

@@ -452,7 +452,7 @@ fn u3d_frame_and_skeletal_models() {
     let s = U3d::parse(&writers::u3d(4, 3)).unwrap();
     assert_eq!((s.meshes.len(), s.bones.len()), (2, 3));
     assert_eq!(s.bones[2].parent, Some(1));
-    assert_eq!((s.bones[0].meshes.clone(), s.bones[0].rotation_keys), (vec![0, 1], 4));
+    assert_eq!((s.bones[0].meshes.clone(), s.bones[0].rotation_keys.len()), (vec![0, 1], 2));
     let text = summarize(&writers::u3d(4, 3), "model.u3d").unwrap().to_string();
     expect_test::expect![[r#"
         Ultimate 3D model: 2 meshes (4 triangles, 8 vertices), 2 materials, 3 bones, 4 frames, 2 LODs
@@ -462,4 +462,97 @@ fn u3d_frame_and_skeletal_models() {
     let mut trailing = writers::u3d(1, 2);
     trailing.push(0);
     assert!(U3d::parse(&trailing).is_err());
+}
+
+/// Every geometry view of a skinned model with three stored weights, and of frame meshes
+/// that reuse the first frame's triangles and texture coordinates.
+#[test]
+fn u3d_geometry_views() {
+    let skinned = writers::u3d_with(&writers::U3dOptions {
+        skin_weights: 3,
+        undocumented_materials: true,
+        ..writers::U3dOptions::new(4, 3)
+    });
+    let s = U3d::parse(&skinned).unwrap();
+    let mesh = &s.meshes[0];
+    let mut text = String::new();
+    writeln!(text, "positions {:?}", mesh.positions).unwrap();
+    let n = mesh.normal(0).unwrap().map(|c| (c * 1000.0).round() / 1000.0);
+    writeln!(text, "normal 0 {n:?}").unwrap();
+    writeln!(text, "uv 2 {:?}, set 1 of vertex 3 {:?}", mesh.uv(2), mesh.tex_coord(1, 3)).unwrap();
+    writeln!(text, "skin 0 {:?}, skin 3 {:?}", mesh.skin(0), mesh.skin(3)).unwrap();
+    writeln!(text, "triangles {:?} materials {:?}", s.triangles_of(0).0, s.triangles_of(0).1)
+        .unwrap();
+    for m in &s.materials {
+        writeln!(
+            text,
+            "material {} diffuse {:?} ops {:?} textures {} skipped {}",
+            m.name,
+            m.diffuse,
+            &m.color_ops[..2],
+            m.textures.len(),
+            m.skipped_undocumented
+        )
+        .unwrap();
+    }
+    for b in &s.bones {
+        writeln!(
+            text,
+            "bone {} parent {:?} meshes {:?} transform row 4 {:?}",
+            b.name,
+            b.parent,
+            b.meshes,
+            b.mesh_transforms.first().map(|m| &m[12..])
+        )
+        .unwrap();
+        writeln!(
+            text,
+            "  scaling {:?}\n  translation {:?}\n  rotation {:?}",
+            b.scaling_keys, b.translation_keys, b.rotation_keys
+        )
+        .unwrap();
+    }
+    let frames = writers::u3d_with(&writers::U3dOptions {
+        reuse_first_frame: true,
+        ..writers::U3dOptions::new(3, 0)
+    });
+    let f = U3d::parse(&frames).unwrap();
+    for i in 0..f.meshes.len() {
+        let m = &f.meshes[i];
+        writeln!(
+            text,
+            "frame mesh {i} frame {} lod {} owned {}/{} counterpart {:?} triangles {} uv of 1 {:?} top right {:?}",
+            m.frame,
+            m.lod,
+            m.tex_coords_owned,
+            m.triangles_owned,
+            f.first_frame_counterpart(i),
+            f.triangles_of(i).0.len(),
+            f.tex_coord_source(i).and_then(|t| t.uv(1)),
+            m.positions[2]
+        )
+        .unwrap();
+    }
+    expect_test::expect_file!["snapshots/u3d_geometry.txt"].assert_eq(&text);
+}
+
+/// The committed `.u3d` fixtures (exported and validated by `tests/gltf/run`) are what the
+/// writer writes; `UPDATE_EXPECT=1` rewrites them.
+#[test]
+fn u3d_fixtures_match_the_writer() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/u3d");
+    for (name, bytes) in writers::u3d_fixtures() {
+        let path = dir.join(name);
+        if std::env::var_os("UPDATE_EXPECT").is_some() {
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(&path, &bytes).unwrap();
+        }
+        let committed = std::fs::read(&path).unwrap_or_default();
+        assert!(
+            committed == bytes,
+            "{} differs from the writer; run with UPDATE_EXPECT=1",
+            path.display()
+        );
+        U3d::parse(&committed).unwrap();
+    }
 }

@@ -78,7 +78,23 @@ pub fn exercise_all_readers(bytes: &[u8], name: &str) {
     let _ = wav::Wav::parse(bytes);
     let _ = psk::Psk::parse(bytes);
     let _ = psk::Psa::parse(bytes);
-    let _ = u3d::U3d::parse(bytes);
+    if let Ok(model) = u3d::U3d::parse(bytes) {
+        // Every geometry accessor, on every vertex the model claims to have.
+        for (i, mesh) in model.meshes.iter().enumerate() {
+            let _ = model.first_frame_counterpart(i);
+            let _ = model.triangles_of(i);
+            let source = model.tex_coord_source(i);
+            for v in 0..=usize::from(mesh.vertices) {
+                let _ = mesh.normal(v);
+                let _ = mesh.uv(v);
+                let _ = mesh.skin(v);
+                for set in 0..=8 {
+                    let _ = mesh.tex_coord(set, v);
+                    let _ = source.and_then(|s| s.tex_coord(set, v));
+                }
+            }
+        }
+    }
     let _ = vertex_mesh::DataFile::parse(bytes);
     let _ = vertex_mesh::AnivFile::parse(bytes);
     let _ = vertex_mesh::VertexMesh::parse(bytes, bytes);

@@ -473,12 +473,82 @@ fn cstr(out: &mut Vec<u8>, s: &str) {
     out.push(0);
 }
 
+/// What [`u3d_with`] writes. Every chunk of the v1.0 documentation and every branch in it
+/// can be switched on.
+#[derive(Clone, Copy, Debug)]
+pub struct U3dOptions {
+    /// Frames of the animation (frame meshes when there are no bones, else key frames).
+    pub frames: u16,
+    pub bones: u16,
+    /// nSkinWeight of the meshes when there are bones: 1 or 3 skins the one mesh, 0 appends
+    /// mesh copies rigidly to the bones (bone `b` takes the mesh of LOD slot `b`).
+    pub skin_weights: u16,
+    /// Frames after the first reuse its texture coordinates and triangles (the
+    /// `TextureCoordinateOwned` / `TrianglesOwned` = false branches).
+    pub reuse_first_frame: bool,
+    /// Two more materials: one with `ExportResources` and one whose texture has an
+    /// undocumented type, both skipped up to the next chunk.
+    pub undocumented_materials: bool,
+}
+
+impl U3dOptions {
+    pub fn new(frames: u16, bones: u16) -> Self {
+        Self {
+            frames,
+            bones,
+            skin_weights: 1,
+            reuse_first_frame: false,
+            undocumented_materials: false,
+        }
+    }
+}
+
 /// An Ultimate 3D v1.0 file as its documentation lays it out: `frames` frame meshes of a
 /// textured quad with 2 LODs (so nMesh = frames * 2), two materials (the second one with an
 /// undocumented effect that readers skip), and `bones` bones with keys.
 pub fn u3d(frames: u16, bones: u16) -> Vec<u8> {
+    u3d_with(&U3dOptions::new(frames, bones))
+}
+
+/// The `.u3d` files committed under `server/formats/tests/fixtures/u3d/` for the glTF
+/// validator run: a skinned model (three stored weights, every material kind) and frame
+/// meshes that reuse the first frame's data.
+pub fn u3d_fixtures() -> Vec<(&'static str, Vec<u8>)> {
+    vec![
+        (
+            "skinned.u3d",
+            u3d_with(&U3dOptions {
+                skin_weights: 3,
+                undocumented_materials: true,
+                ..U3dOptions::new(4, 3)
+            }),
+        ),
+        ("frames.u3d", u3d_with(&U3dOptions { reuse_first_frame: true, ..U3dOptions::new(3, 0) })),
+        ("rigid.u3d", u3d_with(&U3dOptions { skin_weights: 0, ..U3dOptions::new(2, 2) })),
+    ]
+}
+
+/// The quad's corners in Ultimate 3D axes (x right, y up, z into the screen), 64 units
+/// tall, facing the viewer (-z); frame `f` pushes the top right corner `8 * f` away.
+pub fn u3d_quad(frame: u16) -> [[f32; 3]; 4] {
+    [[-32.0, 0.0, 0.0], [32.0, 0.0, 0.0], [32.0, 64.0, 8.0 * f32::from(frame)], [-32.0, 64.0, 0.0]]
+}
+
+/// See [`U3dOptions`]. Meshes are stored frame by frame, LOD by LOD (LOD 1.0 then 0.5);
+/// the quad's triangles are clockwise seen from the front (Direct3D's front faces), the
+/// first in material 0 and the second in material 1. Bone `b > 0` hangs 32 units above
+/// its parent; its keys bend it about z from frame 0 to the last frame.
+pub fn u3d_with(o: &U3dOptions) -> Vec<u8> {
+    let (frames, bones) = (o.frames, o.bones);
     let lods = 2u16;
+    let skinned = bones > 0 && o.skin_weights > 0;
+    let rigid = bones > 0 && o.skin_weights == 0;
     let meshes = if bones == 0 { frames * lods } else { lods };
+    let materials: &[&str] = if o.undocumented_materials {
+        &["Stone", "Glow", "Packed", "Cube"]
+    } else {
+        &["Stone", "Glow"]
+    };
     let mut out = Vec::new();
     out.extend_from_slice(b"U3DModelFile\0");
     out.extend(floats(&[1.0]));
@@ -486,19 +556,20 @@ pub fn u3d(frames: u16, bones: u16) -> Vec<u8> {
     out.extend_from_slice(&1u16.to_le_bytes());
     out.extend_from_slice(&u32::from(frames).to_le_bytes());
     out.extend_from_slice(&lods.to_le_bytes());
-    out.extend_from_slice(&2u16.to_le_bytes());
+    out.extend_from_slice(&(materials.len() as u16).to_le_bytes());
     out.extend_from_slice(&bones.to_le_bytes());
     out.extend(floats(&[0.5, 0.0, 0.0, 0.0, 1.0]));
     out.extend_from_slice(&[1, u8::from(bones == 0)]);
     out.extend(floats(&[0.5])); // LOD level
     out.extend(floats(&[10_000.0])); // LOD distance squared
     for m in 0..meshes {
+        let frame = if bones == 0 { m / lods } else { 0 };
+        let owned = !(o.reuse_first_frame && frame > 0);
         out.extend_from_slice(b"$U3D_MESH\0");
         cstr(&mut out, &format!("Quad{m}"));
-        out.extend_from_slice(&(if bones == 0 { m / lods } else { 0 }).to_le_bytes());
+        out.extend_from_slice(&frame.to_le_bytes());
         out.extend(floats(&[if m % 2 == 0 { 1.0 } else { 0.5 }, 1.0]));
         out.push(0);
-        let skinned = bones > 0;
         let verts = 4u16;
         out.extend_from_slice(&verts.to_le_bytes());
         let mut dims = [0u16; 8];
@@ -507,68 +578,100 @@ pub fn u3d(frames: u16, bones: u16) -> Vec<u8> {
         for d in dims {
             out.extend_from_slice(&d.to_le_bytes());
         }
-        let sw: u16 = if skinned { 1 } else { 0 };
+        let sw: u16 = if skinned { o.skin_weights } else { 0 };
         out.extend_from_slice(&sw.to_le_bytes());
-        out.push(if skinned { bones as u8 - 1 } else { 0 });
+        out.push(if bones > 0 { bones as u8 - 1 } else { 0 });
         // One shadow-volume vertex and triangle, to exercise the skip.
         out.extend_from_slice(&1u16.to_le_bytes());
         out.extend_from_slice(&1u16.to_le_bytes());
         let sv_floats = 6 + usize::from(sw) + usize::from(skinned);
         out.extend(std::iter::repeat_n(0u8, sv_floats * 4));
         out.extend_from_slice(&[0, 0, 0, 0, 0, 0]);
-        for i in 0..verts {
-            out.extend(floats(&[f32::from(i), 0.0, 0.0]));
+        for p in u3d_quad(frame) {
+            out.extend(floats(&p));
         }
-        out.extend(std::iter::repeat_n(0u8, usize::from(verts) * 2));
-        out.extend_from_slice(&[0, 1]);
+        // Normals towards the viewer: latitude 0, longitude -127 (half a turn from +z).
         for _ in 0..verts {
-            out.extend(floats(&[0.0, 1.0]));
+            out.extend_from_slice(&[0, (-127i8).to_le_bytes()[0]]);
         }
-        for _ in 0..verts {
-            out.extend(floats(&[0.0, 1.0, 2.0]));
+        out.extend_from_slice(&[0, u8::from(owned)]);
+        if owned {
+            for uv in [[0.0, 1.0], [1.0, 1.0], [1.0, 0.0], [0.0, 0.0]] {
+                out.extend(floats(&uv));
+            }
+            for i in 0..verts {
+                out.extend(floats(&[f32::from(i), 1.0, 2.0]));
+            }
         }
         if skinned {
-            for _ in 0..verts {
-                out.extend(floats(&[0.75]));
+            // Bottom corners on bone 0, top corners mostly on the last bone.
+            let top = bones as u8 - 1;
+            for i in 0..verts {
+                let mut w = vec![if i < 2 { 1.0 } else { 0.75 }];
+                w.resize(usize::from(sw), 0.0);
+                if sw >= 2 {
+                    w[1] = if i < 2 { 0.0 } else { 0.25 };
+                }
+                out.extend(floats(&w));
             }
-            for _ in 0..verts {
-                out.extend_from_slice(&[0, 1, 0, 0]);
+            for i in 0..verts {
+                out.extend_from_slice(&if i < 2 { [0, 0, 0, 0] } else { [top, 0, 0, 0] });
             }
         }
         out.extend_from_slice(&2u16.to_le_bytes());
-        out.push(1);
-        for t in [[0u16, 1, 2], [0, 2, 3]] {
-            for i in t {
-                out.extend_from_slice(&i.to_le_bytes());
+        out.push(u8::from(owned));
+        if owned {
+            for t in [[0u16, 3, 2], [0, 2, 1]] {
+                for i in t {
+                    out.extend_from_slice(&i.to_le_bytes());
+                }
             }
+            out.extend_from_slice(&0u16.to_le_bytes());
+            out.extend_from_slice(&1u16.to_le_bytes());
         }
-        out.extend_from_slice(&0u16.to_le_bytes());
-        out.extend_from_slice(&1u16.to_le_bytes());
     }
-    for (i, name) in ["Stone", "Glow"].iter().enumerate() {
+    for (i, name) in materials.iter().enumerate() {
         out.extend_from_slice(b"$U3D_MAT\0");
         cstr(&mut out, name);
-        out.extend(floats(&[1.0; 17]));
+        out.extend(floats(&[0.2, 0.2, 0.2, 1.0])); // ambient
+        out.extend(floats(&[0.8, 0.5 + 0.1 * i as f32, 0.25, 1.0])); // diffuse
+        out.extend(floats(&[1.0, 1.0, 1.0, 1.0])); // specular
+        out.extend(floats(&[0.0, 0.0, 0.0, 1.0])); // emissive
+        out.extend(floats(&[16.0]));
         out.extend_from_slice(&1u16.to_le_bytes());
-        out.extend(std::iter::repeat_n(0u8, 64));
-        out.push(0); // ExportResources
+        for op in [4u32, 1, 1, 1, 1, 1, 1, 1] {
+            out.extend_from_slice(&op.to_le_bytes());
+        }
+        out.extend(std::iter::repeat_n(0u8, 32));
+        if i == 2 {
+            out.push(1); // ExportResources: the embedded files are undocumented.
+            out.extend_from_slice(b"embedded texture bytes");
+            continue;
+        }
+        out.push(0);
         for stage in 0..8 {
             if stage == 0 {
                 out.push(1);
-                out.extend_from_slice(&0u32.to_le_bytes());
+                out.extend_from_slice(&u32::from(i == 3).to_le_bytes());
                 cstr(&mut out, &format!("tex{i}"));
                 out.extend_from_slice(&256u16.to_le_bytes());
                 out.extend_from_slice(&128u16.to_le_bytes());
                 cstr(&mut out, &format!("textures\\{name}.bmp"));
+                if i == 3 {
+                    out.extend_from_slice(b"cube map faces");
+                    break;
+                }
             } else {
                 out.push(0);
             }
         }
-        if i == 1 {
-            out.push(1); // EffectUsed: undocumented data follows up to the next chunk.
-            out.extend_from_slice(b"effect source that v1.0 does not describe");
-        } else {
-            out.push(0);
+        match i {
+            1 => {
+                out.push(1); // EffectUsed: undocumented data follows up to the next chunk.
+                out.extend_from_slice(b"effect source that v1.0 does not describe");
+            }
+            3 => {}
+            _ => out.push(0),
         }
     }
     for b in 0..bones {
@@ -577,23 +680,43 @@ pub fn u3d(frames: u16, bones: u16) -> Vec<u8> {
         out.extend_from_slice(&(if b == 0 { u16::MAX } else { b - 1 }).to_le_bytes());
         out.extend(floats(&[-1.0]));
         out.push(1);
-        let attached: &[u16] = if b == 0 { &[0, 1] } else { &[] };
+        let attached: Vec<u16> = if skinned {
+            vec![0, 1]
+        } else if rigid && b < lods {
+            vec![b]
+        } else {
+            Vec::new()
+        };
         out.extend_from_slice(&(attached.len() as u16).to_le_bytes());
-        for m in attached {
+        for m in &attached {
             out.extend_from_slice(&m.to_le_bytes());
         }
-        for _ in attached {
+        // Skinned: mesh to bone space is the inverse of the bone's rest pose (32 * b up).
+        // Rigid: the mesh sits at the bone.
+        let down = if skinned { 0.0 - 32.0 * f32::from(b) } else { 0.0 };
+        for _ in &attached {
             out.extend(floats(&[
-                1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0,
+                1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, down, 0.0, 1.0,
             ]));
         }
-        for (count, size) in [(1u16, 16usize), (2, 16), (frames, 20)] {
-            out.extend_from_slice(&count.to_le_bytes());
+        let last = frames.saturating_sub(1);
+        let up = if b == 0 { 0.0 } else { 32.0 };
+        // Scaling: one key. Translation: rest and last frame. Rotation: rest, then a
+        // quarter turn about z at the last frame (sin/cos of 45 degrees).
+        let s = std::f32::consts::FRAC_1_SQRT_2;
+        let (z, w) = if b == 0 { (0.0, 1.0) } else { (s, s) };
+        let groups: [Vec<(u16, Vec<f32>)>; 3] = [
+            vec![(0, vec![1.0, 1.0, 1.0])],
+            vec![(0, vec![0.0, up, 0.0]), (last, vec![0.0, up, 0.0])],
+            vec![(0, vec![0.0, 0.0, 0.0, 1.0]), (last, vec![0.0, 0.0, z, w])],
+        ];
+        for keys in groups {
+            out.extend_from_slice(&(keys.len() as u16).to_le_bytes());
             out.extend_from_slice(&0u16.to_le_bytes());
-            for k in 0..count {
-                out.extend_from_slice(&k.to_le_bytes());
+            for (frame, value) in keys {
+                out.extend_from_slice(&frame.to_le_bytes());
                 out.extend_from_slice(&0u16.to_le_bytes());
-                out.extend(std::iter::repeat_n(0u8, size - 4));
+                out.extend(floats(&value));
             }
         }
     }
