@@ -23,6 +23,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "../..");
 const outDir = path.join(root, "tests/output/vscode");
 const corpusUtx = path.resolve(root, "../shared/corpus/packages/utx/blender_t3d_Checkers.utx");
+const corpusU = path.resolve(root, "../shared/corpus/packages/u/Ut99Mods_DeveloperMutator.u");
 const [vsix, codeServer] = process.argv.slice(2);
 const TOTAL_TIMEOUT_MS = 10 * 60 * 1000;
 
@@ -305,6 +306,11 @@ async function main() {
     fs.mkdirSync(path.join(workspace, "Textures"));
     fs.copyFileSync(corpusUtx, path.join(workspace, "Textures", "Checkers.utx"));
   }
+  const haveCorpusU = fs.existsSync(corpusU);
+  if (haveCorpusU) {
+    fs.mkdirSync(path.join(workspace, "System"));
+    fs.copyFileSync(corpusU, path.join(workspace, "System", "DeveloperMutator.u"));
+  }
   const watchdog = setTimeout(async () => {
     console.error(`e2e: gave up after ${TOTAL_TIMEOUT_MS / 1000}s`);
     await cleanup();
@@ -481,12 +487,43 @@ async function main() {
       });
       const textures = await frame.locator('li.object[data-class="Texture"] .name').allInnerTexts();
       const status = await frame.locator("#status").innerText();
+      // With `unreal-ls export` in the binary, every texture gets its thumbnail.
+      const exportable = spawnSync(bundled, ["export", "--help"]).status === 0;
+      if (exportable) {
+        await until("texture thumbnails", 60_000, async () =>
+          (await frame.locator('li.object[data-class="Texture"] img.thumb').count()) === textures.length,
+        );
+      }
       await shot("06-package-preview");
       const info = JSON.parse(spawnSync(bundled, ["info", "--json", path.join(workspace, "Textures", "Checkers.utx")], { encoding: "utf8" }).stdout);
       const expected = info[0].objects.filter((o) => o.class === "Texture").map((o) => o.name).sort();
       assert(expected.length > 0, "the corpus package has no Texture objects");
       assert(JSON.stringify(textures.sort()) === JSON.stringify(expected), `textures shown ${JSON.stringify(textures)}, expected ${JSON.stringify(expected)}`);
-      return { detail: `${textures.length} textures (${textures.join(", ")}); ${status}` };
+      return { detail: `${textures.length} textures (${textures.join(", ")})${exportable ? ", each with its thumbnail" : ""}; ${status}` };
+    });
+
+    await check("a TextBuffer of a corpus .u opens as a read-only UnrealScript document", async () => {
+      if (!haveCorpusU) return { skip: `corpus file ${corpusU} is absent` };
+      if (spawnSync(bundled, ["export", "--help"]).status !== 0 && !capabilities.experimental?.unrealLs?.objectPreview) {
+        return { skip: "the server neither answers unrealLs/objectPreview nor has the export command" };
+      }
+      await openFile("DeveloperMutator.u");
+      const frame = await until("the .u preview", 60_000, async () => {
+        for (const candidate of page.frames()) {
+          if ((await candidate.locator('li.object[data-path="DeveloperMutator.ScriptText"]').count().catch(() => 0)) > 0) return candidate;
+        }
+        return null;
+      });
+      await until("the ScriptText tab", 30_000, async () => {
+        await frame.locator('li.object[data-path="DeveloperMutator.ScriptText"]').click({ timeout: 2_000 }).catch(() => undefined);
+        return (await page.locator('.tab[aria-label*="DeveloperMutator.ScriptText.uc"]').count()) > 0;
+      });
+      const text = await until("the class source", 20_000, async () => {
+        const shown = (await page.locator(".editor-group-container.active .view-lines").innerText()).replace(/\u00a0/g, " ");
+        return /class DeveloperMutator/i.test(shown) ? shown : null;
+      });
+      await shot("06b-textbuffer-source");
+      return { detail: `DeveloperMutator.ScriptText.uc: ${text.split("\n").length} lines on screen` };
     });
 
     await close();

@@ -2,6 +2,7 @@
 
 import * as path from "node:path";
 import * as vscode from "vscode";
+import { exportArgs, hasExport, runExport } from "./info";
 import { EXPORT_GLTF, ExportGltfParams, ExportGltfResult } from "./protocol";
 import {
   isModelFile,
@@ -96,24 +97,34 @@ async function exportGltf(server: ServerManager, arg?: vscode.Uri | { uri: strin
     (await pickFile("Mesh", ["psk", "psa", "3d", "u3d", ...PACKAGE_EXTENSIONS]));
   if (source === undefined) return;
   const client = server.languageClient;
-  if (client === undefined || !server.features.exportGltf) {
+  const binary = server.serverBinary;
+  // The server's request when it advertises it; else the binary's `export` command (.glb only).
+  const viaServer = client !== undefined && server.features.exportGltf === true;
+  if (!viaServer && (binary === undefined || !hasExport(binary))) {
     void vscode.window.showWarningMessage(
-      `This unreal-ls server cannot export glTF yet: it does not advertise ${EXPORT_GLTF}. Update unreal-ls (or the extension) to get it.`,
+      `This unreal-ls cannot export glTF: the server does not advertise ${EXPORT_GLTF} and the binary has no export command. Update unreal-ls.`,
     );
     return;
   }
   const base = source.fsPath.replace(/(_[da])?\.[^./\\]+$/i, "");
   const target = await vscode.window.showSaveDialog({
-    defaultUri: vscode.Uri.file(`${base}${object !== undefined ? `_${object}` : ""}.gltf`),
-    filters: { glTF: ["gltf", "glb"] },
+    defaultUri: vscode.Uri.file(`${base}${object !== undefined ? `_${object}` : ""}.glb`),
+    filters: viaServer ? { glTF: ["glb", "gltf"] } : { "glTF (binary)": ["glb"] },
     title: "Export mesh to glTF",
   });
   if (target === undefined) return;
-  const params: ExportGltfParams = { uri: source.toString(), object, target: target.toString() };
   try {
-    const result = await client.sendRequest<ExportGltfResult>(EXPORT_GLTF, params);
-    const files = result.written.map((uri) => path.basename(vscode.Uri.parse(uri).fsPath)).join(", ");
-    void vscode.window.showInformationMessage(`Exported ${files}`);
+    let written: string[];
+    if (viaServer && client !== undefined) {
+      const params: ExportGltfParams = { uri: source.toString(), object, target: target.toString() };
+      const result = await client.sendRequest<ExportGltfResult>(EXPORT_GLTF, params);
+      written = result.written.map((uri) => vscode.Uri.parse(uri).fsPath);
+    } else {
+      const error = await runExport(binary as string, exportArgs(source.fsPath, object, "glb", target.fsPath));
+      if (error !== undefined) throw new Error(error);
+      written = [target.fsPath];
+    }
+    void vscode.window.showInformationMessage(`Exported ${written.map((file) => path.basename(file)).join(", ")}`);
   } catch (error) {
     void vscode.window.showErrorMessage(`glTF export failed: ${error instanceof Error ? error.message : String(error)}`);
   }

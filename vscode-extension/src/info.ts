@@ -1,8 +1,12 @@
 // The preview fallback: until the server answers `unrealLs/packageTree` and
-// `unrealLs/objectPreview`, previews show what `unreal-ls info --json FILE` prints (the same
-// binary the client runs). Parsing is plain code, unit-tested; `runInfo` spawns the binary.
+// `unrealLs/objectPreview`, previews show what `unreal-ls info --json FILE` prints, and
+// thumbnails and sources come from `unreal-ls export` (the same binary the client runs).
+// Parsing is plain code, unit-tested; `runInfo` and `exportToBuffer` spawn the binary.
 
-import { execFile } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 import { PackageObject, PackageTreeResult } from "./protocol";
 
 export type SummaryValue = string | number | boolean;
@@ -97,5 +101,51 @@ export function runInfo(binary: string, file: string, timeoutMs = 60_000): Promi
         resolve({ kind: "error", message: `unreal-ls info failed: ${reason}` });
       },
     );
+  });
+}
+
+/** Whether BINARY has the `export` command (`unreal-ls export --help` exits 0); cached. */
+const exportSupport = new Map<string, boolean>();
+export function hasExport(binary: string): boolean {
+  let known = exportSupport.get(binary);
+  if (known === undefined) {
+    const result = spawnSync(binary, ["export", "--help"], { encoding: "utf8", timeout: 10_000, windowsHide: true });
+    known = result.status === 0;
+    exportSupport.set(binary, known);
+  }
+  return known;
+}
+
+/** The `unreal-ls export` arguments that write one object (or the whole file) as `to`. */
+export function exportArgs(file: string, object: string | undefined, to: "png" | "txt" | "glb", output: string): string[] {
+  return ["export", file, ...(object !== undefined ? ["--object", object] : []), "--to", to, "--output", output];
+}
+
+/** Runs `BINARY export ...` into a temporary file and returns its bytes, or the error. */
+export async function exportToBuffer(
+  binary: string,
+  file: string,
+  object: string | undefined,
+  to: "png" | "txt",
+): Promise<{ bytes?: Buffer; error?: string }> {
+  const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), "unreal-ls-export-"));
+  const output = path.join(dir, `object.${to}`);
+  try {
+    const error = await runExport(binary, exportArgs(file, object, to, output));
+    if (error !== undefined) return { error };
+    return { bytes: await fs.promises.readFile(output) };
+  } catch (error) {
+    return { error: String(error) };
+  } finally {
+    await fs.promises.rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Runs `BINARY ARGS`; resolves to undefined on success, else the reason. */
+export function runExport(binary: string, args: string[], timeoutMs = 120_000): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    execFile(binary, args, { encoding: "utf8", timeout: timeoutMs, windowsHide: true }, (error, _stdout, stderr) => {
+      resolve(error ? stderr.trim() || error.message : undefined);
+    });
   });
 }

@@ -6,7 +6,7 @@
 
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { FileView, runInfo } from "./info";
+import { exportToBuffer, FileView, hasExport, runInfo } from "./info";
 import {
   OBJECT_PREVIEW,
   ObjectPreviewParams,
@@ -70,6 +70,9 @@ export class Previews implements vscode.CustomReadonlyEditorProvider<PreviewDocu
   readonly onDidChange = this.changeEmitter.event;
   /** Webviews of open previews, reloaded when the server restarts. */
   private readonly panels = new Set<{ reload: () => void }>();
+  /** Package URI -> object path -> class, from the last tree shown (the export fallback needs
+   * the class to choose PNG or text). */
+  private readonly classes = new Map<string, Map<string, string>>();
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -144,14 +147,20 @@ export class Previews implements vscode.CustomReadonlyEditorProvider<PreviewDocu
   /** Opens one object of a package: a TextBuffer as a read-only document, anything else as a
    * detail pane in the preview (or, without a preview, a message). */
   async openObject(packageUri: vscode.Uri, objectPath: string, post?: (message: ToWebview) => void): Promise<void> {
-    if (!this.server.features.objectPreview) {
-      const message = `Opening '${objectPath}' needs a server that answers ${OBJECT_PREVIEW} (this one does not advertise it yet).`;
+    if (!this.server.features.objectPreview && !this.canExport()) {
+      const message = `Opening '${objectPath}' needs a server that answers ${OBJECT_PREVIEW} or has the export command (this one has neither).`;
       if (post !== undefined) post({ type: "detail", path: objectPath, summary: {}, note: message });
       else void vscode.window.showInformationMessage(message);
       return;
     }
+    if (!this.classes.has(packageUri.toString())) await this.packageView(packageUri);
     const result = await this.objectPreview(packageUri, objectPath);
-    if (result === undefined) return;
+    if (result === undefined) {
+      const message = `'${objectPath}' has no preview (neither ${OBJECT_PREVIEW} nor unreal-ls export can show a ${this.classOf(packageUri, objectPath) ?? "object of this class"}).`;
+      if (post !== undefined) post({ type: "detail", path: objectPath, summary: {}, note: message });
+      else void vscode.window.showInformationMessage(message);
+      return;
+    }
     if (result.kind === "text") {
       const document = await vscode.workspace.openTextDocument(objectUri(packageUri, objectPath));
       await vscode.window.showTextDocument(document, { preview: true, preserveFocus: false });
@@ -177,22 +186,54 @@ export class Previews implements vscode.CustomReadonlyEditorProvider<PreviewDocu
     return `// ${objectPath} in ${packageUri.fsPath} has no text (the server answered ${result?.kind ?? "nothing"})\n`;
   }
 
+  /** The server's `unrealLs/objectPreview` when it advertises it; else, for a texture or a
+   * TextBuffer in a package, `unreal-ls export` to PNG or text. */
   private async objectPreview(uri: vscode.Uri, objectPath?: string): Promise<ObjectPreviewResult | undefined> {
     const client = this.server.languageClient;
-    if (client === undefined || !this.server.features.objectPreview) return undefined;
-    const params: ObjectPreviewParams = { uri: uri.toString(), object: objectPath, maxSize: THUMBNAIL_SIZE };
-    return client.sendRequest<ObjectPreviewResult>(OBJECT_PREVIEW, params);
+    if (client !== undefined && this.server.features.objectPreview) {
+      const params: ObjectPreviewParams = { uri: uri.toString(), object: objectPath, maxSize: THUMBNAIL_SIZE };
+      return client.sendRequest<ObjectPreviewResult>(OBJECT_PREVIEW, params);
+    }
+    const binary = this.server.serverBinary;
+    const className = objectPath !== undefined ? this.classOf(uri, objectPath) : undefined;
+    if (binary === undefined || className === undefined || !this.canExport()) return undefined;
+    if (/^TextBuffer$/i.test(className)) {
+      const { bytes, error } = await exportToBuffer(binary, uri.fsPath, objectPath, "txt");
+      if (bytes === undefined) throw new Error(error);
+      return { kind: "text", text: bytes.toString("utf8"), summary: {} };
+    }
+    if (isTextureClass(className) || /^Palette$/i.test(className)) {
+      const { bytes, error } = await exportToBuffer(binary, uri.fsPath, objectPath, "png");
+      if (bytes === undefined) throw new Error(error);
+      return { kind: "texture", pngBase64: bytes.toString("base64"), summary: { source: "unreal-ls export" } };
+    }
+    return undefined;
+  }
+
+  private canExport(): boolean {
+    const binary = this.server.serverBinary;
+    return binary !== undefined && hasExport(binary);
+  }
+
+  private classOf(uri: vscode.Uri, objectPath: string): string | undefined {
+    return this.classes.get(uri.toString())?.get(objectPath);
+  }
+
+  private remember(uri: vscode.Uri, objects: { path: string; class: string }[]): void {
+    this.classes.set(uri.toString(), new Map(objects.map((object) => [object.path, object.class])));
   }
 
   private async packageView(uri: vscode.Uri): Promise<ToWebview> {
     const file = uri.fsPath;
     const client = this.server.languageClient;
-    const thumbnails = this.server.features.objectPreview === true;
+    const serverThumbnails = this.server.features.objectPreview === true;
+    const thumbnails = serverThumbnails || this.canExport();
     let failure: string | undefined;
     if (client !== undefined && this.server.features.packageTree) {
       const params: PackageTreeParams = { uri: uri.toString() };
       try {
         const tree = await client.sendRequest<PackageTreeResult>(PACKAGE_TREE, params);
+        this.remember(uri, tree.objects);
         return {
           type: "package",
           file,
@@ -211,12 +252,17 @@ export class Previews implements vscode.CustomReadonlyEditorProvider<PreviewDocu
     if (view.kind === "summary") {
       return { type: "summary", file, source: "unreal-ls info --json", format: view.format, summary: view.summary, problems: view.problems };
     }
+    this.remember(uri, view.tree.objects);
     return {
       type: "package",
       file,
-      source: "unreal-ls info --json",
+      source: thumbnails && !serverThumbnails ? "unreal-ls info --json and export" : "unreal-ls info --json",
       header: view.tree.header ?? {},
-      objects: view.tree.objects.map((object) => ({ ...object, detail: view.details[object.path], thumbnail: false })),
+      objects: view.tree.objects.map((object) => ({
+        ...object,
+        detail: view.details[object.path],
+        thumbnail: thumbnails && isTextureClass(object.class),
+      })),
       problems: view.problems,
       note: failure ?? (thumbnails ? undefined : `Thumbnails and sources appear when the server answers ${OBJECT_PREVIEW}.`),
     };

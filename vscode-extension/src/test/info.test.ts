@@ -78,3 +78,11 @@ test("advertised: only explicit true flags under experimental.unrealLs count", (
     exportGltf: false,
   });
 });
+
+test("exportArgs: one object, or the whole file", async () => {
+  const { exportArgs } = await import("../info");
+  assert.deepEqual(exportArgs("/p/Skins.utx", "Group.Wall", "png", "/tmp/o.png"), [
+    "export", "/p/Skins.utx", "--object", "Group.Wall", "--to", "png", "--output", "/tmp/o.png",
+  ]);
+  assert.deepEqual(exportArgs("/p/Mesh.psk", undefined, "glb", "/p/Mesh.glb"), ["export", "/p/Mesh.psk", "--to", "glb", "--output", "/p/Mesh.glb"]);
+});
