@@ -24,6 +24,7 @@ const root = path.resolve(here, "../..");
 const outDir = path.join(root, "tests/output/vscode");
 const corpusUtx = path.resolve(root, "../shared/corpus/packages/utx/blender_t3d_Checkers.utx");
 const corpusU = path.resolve(root, "../shared/corpus/packages/u/Ut99Mods_DeveloperMutator.u");
+const corpusPsk = path.resolve(root, "../shared/corpus/psk/psk_psa_py/Suzanne.psk");
 const [vsix, codeServer] = process.argv.slice(2);
 const TOTAL_TIMEOUT_MS = 10 * 60 * 1000;
 
@@ -306,6 +307,11 @@ async function main() {
     fs.mkdirSync(path.join(workspace, "Textures"));
     fs.copyFileSync(corpusUtx, path.join(workspace, "Textures", "Checkers.utx"));
   }
+  const haveCorpusPsk = fs.existsSync(corpusPsk);
+  if (haveCorpusPsk) {
+    fs.mkdirSync(path.join(workspace, "Models"));
+    fs.copyFileSync(corpusPsk, path.join(workspace, "Models", "Suzanne.psk"));
+  }
   const haveCorpusU = fs.existsSync(corpusU);
   if (haveCorpusU) {
     fs.mkdirSync(path.join(workspace, "System"));
@@ -524,6 +530,32 @@ async function main() {
       });
       await shot("06b-textbuffer-source");
       return { detail: `DeveloperMutator.ScriptText.uc: ${text.split("\n").length} lines on screen` };
+    });
+
+    await check("a corpus .psk previews as a summary and exports to glTF", async () => {
+      if (!haveCorpusPsk) return { skip: `corpus file ${corpusPsk} is absent` };
+      if (spawnSync(bundled, ["export", "--help"]).status !== 0 && !capabilities.experimental?.unrealLs?.exportGltf) {
+        return { skip: "the server neither answers unrealLs/exportGltf nor has the export command" };
+      }
+      await openFile("Suzanne.psk");
+      const frame = await until("the mesh preview", 60_000, async () => {
+        for (const candidate of page.frames()) {
+          if ((await candidate.locator("table.summary").count().catch(() => 0)) > 0) return candidate;
+        }
+        return null;
+      });
+      const summary = (await frame.locator("table.summary").innerText()).replace(/\s+/g, " ");
+      // The command takes the active preview's file and asks where to write, proposing NAME.glb.
+      await runCommand("unreal-ls: Export Mesh to glTF");
+      const input = page.locator(".quick-input-widget input");
+      await until("the save dialog", 20_000, async () => /Suzanne\.glb$/.test(await input.inputValue()));
+      await page.keyboard.press("Enter");
+      const written = path.join(workspace, "Models", "Suzanne.glb");
+      await until(`${written}`, 60_000, async () => fs.existsSync(written) && fs.statSync(written).size > 0);
+      const magic = fs.readFileSync(written).subarray(0, 4).toString("latin1");
+      await shot("06c-mesh-preview-export");
+      assert(magic === "glTF", `the exported file does not start with glTF: ${JSON.stringify(magic)}`);
+      return { detail: `summary: ${summary.slice(0, 100)}; wrote Models/Suzanne.glb (${fs.statSync(written).size} bytes)` };
     });
 
     await close();
