@@ -1,0 +1,73 @@
+-- The language server in a real Neovim on a T3D map with defects: the expected diagnostics
+-- arrive, hover on `Flags=` decodes the poly flags, and go to definition on a
+-- `Model'MyLevel.Model1'` reference lands on the brush's `Begin Brush Name=Model1` line.
+local t = dofile(_G.arg[1] .. '/tests/nvim/lib.lua')
+local lsp = dofile(_G.arg[1] .. '/tests/nvim/scenarios/lib/lsp.lua')
+t.setup_runtime()
+lsp.setup(t, 'lsp_t3d')
+
+-- A UE1 map (bare texture names, a Pan line): a polygon whose normal points the wrong way,
+-- one with two vertices, an editor-only flag, and a brush whose model is never defined.
+local dir = vim.fn.tempname()
+vim.fn.mkdir(dir, 'p')
+local path = dir .. '/Defects.t3d'
+vim.fn.writefile({
+  'Begin Map',
+  'Begin Actor Class=Brush Name=Brush0',
+  '   Begin Brush Name=Model1',
+  '      Begin PolyList',
+  '         Begin Polygon Texture=Wall Flags=258',
+  '            Origin   +00000.000000,+00000.000000,+00000.000000',
+  '            Normal   +00000.000000,+00000.000000,-00001.000000',
+  '            Pan      U=4 V=0',
+  '            Vertex   +00000.000000,+00000.000000,+00000.000000',
+  '            Vertex   +00128.000000,+00000.000000,+00000.000000',
+  '            Vertex   +00128.000000,+00128.000000,+00000.000000',
+  '         End Polygon',
+  '         Begin Polygon Texture=Floor Flags=268435456',
+  '            Vertex   +00000.000000,+00000.000000,+00000.000000',
+  '            Vertex   +00128.000000,+00000.000000,+00000.000000',
+  '         End Polygon',
+  '      End PolyList',
+  '   End Brush',
+  "   Brush=Model'MyLevel.Model1'",
+  'End Actor',
+  'Begin Actor Class=Brush Name=Brush1',
+  "   Brush=Model'MyLevel.Model9'",
+  'End Actor',
+  'End Map',
+}, path)
+
+vim.cmd.edit(vim.fn.fnameescape(path))
+local buf = vim.api.nvim_get_current_buf()
+t.record('filetype', vim.bo[buf].filetype)
+t.expect_eq('filetype of Defects.t3d', vim.bo[buf].filetype, 't3d')
+
+-- Diagnostics: each rule code once, with the 1-based line it points at.
+local diagnostics = lsp.wait_for_diagnostics(buf, 4)
+t.record('diagnostics', diagnostics)
+t.expect_eq('diagnostics (code and line)', lsp.codes_and_lines(diagnostics), {
+  't3d-normal-mismatch:7',
+  't3d-editor-poly-flag:13',
+  't3d-too-few-vertices:13',
+  't3d-unresolved-brush-model:22',
+})
+
+-- Hover on `Flags=258` (line 5): the decoded flags for UE1.
+local hover = lsp.hover(buf, 4, 40)
+t.record('hover_flags', hover)
+t.expect('hover on Flags= names PF_Masked', hover ~= nil and hover:find('PF_Masked', 1, true) ~= nil)
+t.expect('hover on Flags= names PF_TwoSided', hover ~= nil and hover:find('PF_TwoSided', 1, true) ~= nil)
+t.expect('hover on Flags= shows the hex value', hover ~= nil and hover:find('0x00000102', 1, true) ~= nil)
+
+-- Go to definition on `Model1` in `Brush=Model'MyLevel.Model1'` (line 19).
+local target = lsp.definition(buf, 18, 25)
+t.record('definition', target)
+t.expect_eq('definition of Model\'MyLevel.Model1\'', target, {
+  file = 'Defects.t3d',
+  line = 3,
+  text = 'Model1',
+})
+
+lsp.stop()
+t.finish('lsp_t3d')
