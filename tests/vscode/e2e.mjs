@@ -3,13 +3,19 @@
 //
 //   node tests/vscode/e2e.mjs VSIX CODE_SERVER_BIN
 //
-// It installs the .vsix into a fresh extensions folder, opens a workspace made of
-// tests/vscode/fixtures (plus a corpus package, when the corpus is there) and checks, each as
-// one named result: the server starts, the T3D grammar colours the file, the #exec injection
-// colours a .uc, the Problems panel lists what `unreal-ls lint` finds, the hover on `Flags=`
-// decodes the flags (SKIPPED while the server advertises no hoverProvider), and the package
-// preview of a corpus .utx lists its textures. Screenshots and logs go to tests/output/vscode/.
-// Every process it starts is stopped by its own id (code-server by its process group).
+// Three VS Code sessions, each with fresh user data and extensions folders:
+//  1. the .vsix alone, on tests/vscode/fixtures (plus corpus files when ../shared/corpus is
+//     there): the server starts from the bundled binary; the T3D grammar colours a map; first-
+//     line detection; the #exec grammar colours a .uc; the Problems panel lists what the server
+//     finds (checked against `unreal-ls lint`); hovers (the Flags= one SKIPPED while the server
+//     advertises no hoverProvider); package previews with texture thumbnails, a TextBuffer
+//     opened as a document, a mesh preview and the glTF export command;
+//  2. beside a stand-in UnrealScript extension (tests/vscode/stub-unrealscript): its grammar
+//     stays, #exec lines are still coloured, the server attaches;
+//  3. with a mock server (tests/vscode/mock-server, via UNREAL_LS_PATH) that answers the
+//     preview requests of docs/protocol.md: the client's side of them.
+// Screenshots, logs and results.json go to tests/output/vscode/. Every process it starts is
+// stopped by its own id (code-server by its process group).
 
 import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
