@@ -291,6 +291,7 @@ impl T3dDocument {
             generation,
             blocks: walk::blocks(&self.parse.file),
             polygons: Vec::new(),
+            packages: options.packages.as_deref(),
         };
         for rule in rules::T3D_RULES.iter().filter(|r| !is_local(r)) {
             (rule.check)(&context, &mut out);

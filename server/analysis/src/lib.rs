@@ -9,6 +9,7 @@ pub mod engine;
 pub mod exec;
 pub mod export;
 pub mod ide;
+pub mod index;
 pub mod line_index;
 pub mod lint;
 pub mod preview;

@@ -46,8 +46,14 @@ pub struct LintOptions {
     /// The engine build the files target (`436`, `469`); `None` when unknown. Which image
     /// types `#exec TEXTURE IMPORT` takes depends on it; unknown accepts the most.
     pub engine_build: Option<u32>,
-    /// The game installation whose packages `#exec` names may refer to.
+    /// The game installation whose packages `#exec` names and T3D references may refer to.
     pub game_dir: Option<PathBuf>,
+    /// More folders of packages (`package-paths` in `unreal-ls.toml`).
+    pub package_paths: Vec<PathBuf>,
+    /// A package index built by the caller (the language server keeps one per workspace).
+    /// Without it, a [`LintSession`] builds one from `game_dir` and `package_paths` when
+    /// first needed; with neither, references into packages are not checked.
+    pub packages: Option<std::sync::Arc<crate::index::PackageIndex>>,
 }
 
 /// What a run over many files shares: the file system and the caches of everything read
@@ -102,7 +108,10 @@ pub fn lint_path(
     let encoding = decoded.encoding;
     let text = decoded.text.into_owned();
     let diagnostics = match kind {
-        FileKind::T3d => crate::rules::check_t3d(&text, options),
+        FileKind::T3d => {
+            let packages = session.exec.packages_if_configured().map(|p| &**p);
+            crate::rules::check_t3d_indexed(&text, options, packages)
+        }
         FileKind::UnrealScript => crate::exec::check_uc(path, &text, &session.exec),
     };
     LintedFile { text, encoding, diagnostics }

@@ -12,13 +12,9 @@ use unreal_syntax::exec::Generation;
 use super::facts::{self, Expect, FileFacts};
 use super::fs::{DirEntry, FileSystem, RealFs};
 use super::symbols::FileSymbols;
+use crate::index::{IndexRoots, PackageIndex};
 use crate::lint::LintOptions;
 use crate::EngineGeneration;
-
-/// Folders of a game installation that hold packages (`System/*.u`, `Textures/*.utx`, ...).
-const GAME_PACKAGE_FOLDERS: &[&str] =
-    &["System", "Textures", "Sounds", "Music", "Animations", "StaticMeshes", "Maps"];
-const PACKAGE_EXTENSIONS: &[&str] = &["u", "utx", "uax", "umx", "ukx", "usx", "unr", "ut2"];
 
 type Cache<V> = Mutex<HashMap<PathBuf, V>>;
 
@@ -38,10 +34,13 @@ pub struct ExecEnv {
     pub engine_build: Option<u32>,
     /// The game installation whose packages `OBJ LOAD` and bare names may refer to.
     pub game_dir: Option<PathBuf>,
+    /// Where the package index looks: the game directory and the configured package paths.
+    roots: IndexRoots,
     dirs: Cache<Option<Arc<[DirEntry]>>>,
     facts: Mutex<HashMap<(PathBuf, Expect), Arc<FileFacts>>>,
     package_files: Cache<Arc<[Arc<FileSymbols>]>>,
-    game_index: OnceLock<HashMap<String, PathBuf>>,
+    /// The package index, built on first use (or handed in by the caller).
+    packages: OnceLock<Arc<PackageIndex>>,
 }
 
 impl std::fmt::Debug for ExecEnv {
@@ -61,15 +60,23 @@ impl ExecEnv {
             EngineGeneration::Ue1 => Generation::Ue1,
             EngineGeneration::Ue2 => Generation::Ue2,
         });
+        let packages = OnceLock::new();
+        if let Some(index) = &options.packages {
+            let _ = packages.set(Arc::clone(index));
+        }
         Self {
             fs,
             generation,
             engine_build: options.engine_build,
             game_dir: options.game_dir.clone(),
+            roots: IndexRoots {
+                game_dir: options.game_dir.clone(),
+                package_paths: options.package_paths.clone(),
+            },
             dirs: Mutex::default(),
             facts: Mutex::default(),
             package_files: Mutex::default(),
-            game_index: OnceLock::new(),
+            packages,
         }
     }
 
@@ -156,35 +163,25 @@ impl ExecEnv {
         lock(&self.package_files).entry(root.to_path_buf()).or_insert(files).clone()
     }
 
-    /// The game directory's packages by lowercased name (`botpack` -> `System/Botpack.u`).
-    pub fn game_index(&self) -> &HashMap<String, PathBuf> {
-        self.game_index.get_or_init(|| {
-            let mut index = HashMap::new();
-            let Some(game) = &self.game_dir else { return index };
-            let Some(top) = self.list_dir(game) else { return index };
-            for folder in top.iter().filter(|e| e.is_dir) {
-                if !GAME_PACKAGE_FOLDERS.iter().any(|f| f.eq_ignore_ascii_case(&folder.name)) {
-                    continue;
-                }
-                let dir = game.join(&folder.name);
-                for entry in self.list_dir(&dir).iter().flat_map(|e| e.iter()) {
-                    let Some((stem, ext)) = entry.name.rsplit_once('.') else { continue };
-                    if !entry.is_dir
-                        && PACKAGE_EXTENSIONS.iter().any(|p| p.eq_ignore_ascii_case(ext))
-                    {
-                        index
-                            .entry(stem.to_ascii_lowercase())
-                            .or_insert_with(|| dir.join(&entry.name));
-                    }
-                }
-            }
-            index
+    /// The package index of the game directory and the package paths (tables only), built
+    /// on first use. Empty when neither is set.
+    pub fn packages(&self) -> &Arc<PackageIndex> {
+        self.packages.get_or_init(|| {
+            Arc::new(PackageIndex::build(Arc::clone(&self.fs), self.roots.clone(), &mut |_| {}))
         })
     }
 
-    /// The object names of a game package, by package name.
-    pub fn game_package_objects(&self, package: &str) -> Option<Arc<FileFacts>> {
-        let path = self.game_index().get(&package.to_ascii_lowercase())?;
-        Some(self.facts(path, Expect::Package))
+    /// The index when a game directory or package path is set (or an index was handed in);
+    /// `None` otherwise, without building anything.
+    pub fn packages_if_configured(&self) -> Option<&Arc<PackageIndex>> {
+        if self.packages.get().is_none() && self.roots.is_empty() {
+            return None;
+        }
+        Some(self.packages())
+    }
+
+    /// The game's packages by name (`botpack` -> `System/Botpack.u`), case-insensitive.
+    pub fn game_index(&self) -> &PackageIndex {
+        self.packages()
     }
 }

@@ -23,6 +23,27 @@ pub trait FileSystem: Send + Sync {
     fn absolute(&self, _path: &Path) -> Option<PathBuf> {
         None
     }
+    /// The bytes of a file for reading a part of it (a package's tables): the real file
+    /// system maps large files, so only the pages read are loaded.
+    fn open(&self, path: &Path) -> Option<FileBytes> {
+        self.read(path).map(FileBytes::Owned)
+    }
+}
+
+/// A file's bytes, read or mapped.
+pub enum FileBytes {
+    Owned(Vec<u8>),
+    Mapped(unreal_formats::mapped::MappedFile),
+}
+
+impl std::ops::Deref for FileBytes {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Self::Owned(bytes) => bytes,
+            Self::Mapped(map) => map,
+        }
+    }
 }
 
 /// The machine's file system.
@@ -50,6 +71,10 @@ impl FileSystem for RealFs {
 
     fn absolute(&self, path: &Path) -> Option<PathBuf> {
         std::path::absolute(path).ok()
+    }
+
+    fn open(&self, path: &Path) -> Option<FileBytes> {
+        unreal_formats::mapped::MappedFile::open(path).ok().map(FileBytes::Mapped)
     }
 }
 

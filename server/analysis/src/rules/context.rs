@@ -17,6 +17,9 @@ pub struct T3dContext<'a> {
     /// Every block with its parent, in source order.
     pub blocks: Vec<(&'a Block, Option<&'a Block>)>,
     pub polygons: Vec<PolygonFacts<'a>>,
+    /// The packages references are resolved against; `None` when no game directory or
+    /// package path is known (the reference rules then stay quiet).
+    pub packages: Option<&'a crate::index::PackageIndex>,
 }
 
 /// A polygon's vertices and the geometry the rules share.
@@ -42,7 +45,7 @@ impl PolygonFacts<'_> {
 }
 
 impl<'a> T3dContext<'a> {
-    pub fn new(text: &'a str, parse: &'a Parse, options: &LintOptions) -> Self {
+    pub fn new(text: &'a str, parse: &'a Parse, options: &'a LintOptions) -> Self {
         let generation = options.engine.fixed().or_else(|| generation::detect(text, &parse.file));
         let blocks = walk::blocks(&parse.file);
         let polygons = blocks
@@ -50,7 +53,8 @@ impl<'a> T3dContext<'a> {
             .filter(|(b, _)| b.kind == unreal_syntax::t3d::BlockKind::Polygon)
             .map(|&(block, parent)| polygon_facts(block, parent))
             .collect();
-        Self { text, parse, generation, blocks, polygons }
+        let packages = options.packages.as_deref();
+        Self { text, parse, generation, blocks, polygons, packages }
     }
 }
 

@@ -48,9 +48,11 @@ fn in_package(facts: &FileFacts, name: &str) -> Elsewhere {
 fn elsewhere(ctx: &ExecContext<'_>, package: Option<&str>, name: &str) -> Elsewhere {
     let Some(env) = ctx.env else { return Elsewhere::Unknown };
     if let Some(package) = package {
-        return env
-            .game_package_objects(package)
-            .map_or(Elsewhere::Unknown, |f| in_package(&f, name));
+        return match env.game_index().package(package) {
+            Some(p) if p.error.is_none() && p.has_object_named(name) => Elsewhere::Defined,
+            Some(p) if p.error.is_none() => Elsewhere::Absent,
+            _ => Elsewhere::Unknown,
+        };
     }
     let mut unknown = false;
     for load in ctx.table.loads() {
@@ -68,16 +70,11 @@ fn elsewhere(ctx: &ExecContext<'_>, package: Option<&str>, name: &str) -> Elsewh
     if env.game_dir.is_none() || unknown {
         return Elsewhere::Unknown;
     }
-    let mut names: Vec<&String> = env.game_index().keys().collect();
-    names.sort();
-    for package in names {
-        if let Some(facts) = env.game_package_objects(package) {
-            if let Elsewhere::Defined = in_package(&facts, name) {
-                return Elsewhere::Defined;
-            }
-        }
+    if env.game_index().objects_named(name).is_empty() {
+        Elsewhere::Absent
+    } else {
+        Elsewhere::Defined
     }
-    Elsewhere::Absent
 }
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {

@@ -46,8 +46,11 @@ pub mod t3d_stray_line;
 pub mod t3d_too_few_vertices;
 pub mod t3d_too_many_vertices;
 pub mod t3d_unbalanced_block;
+pub mod t3d_unknown_class;
+pub mod t3d_unknown_object;
 pub mod t3d_unknown_poly_flag;
 pub mod t3d_unknown_polygon_line;
+pub mod t3d_unknown_texture;
 pub mod t3d_unresolved_brush_model;
 
 pub use context::{PolygonFacts, T3dContext};
@@ -106,6 +109,9 @@ t3d_rules![
     t3d_editor_poly_flag,
     t3d_duplicate_actor_name,
     t3d_unresolved_brush_model,
+    t3d_unknown_texture,
+    t3d_unknown_class,
+    t3d_unknown_object,
 ];
 
 /// An `#exec` rule: its identity and its check.
@@ -165,8 +171,20 @@ pub fn find_rule(code: &str) -> Option<&'static RuleMeta> {
 
 /// Every T3D rule over one document, sorted by position.
 pub fn check_t3d(text: &str, options: &LintOptions) -> Vec<Diagnostic> {
+    check_t3d_indexed(text, options, options.packages.as_deref())
+}
+
+/// Every T3D rule over one document, with references resolved against `packages` (which
+/// wins over `options.packages`).
+pub fn check_t3d_indexed(
+    text: &str,
+    options: &LintOptions,
+    packages: Option<&crate::index::PackageIndex>,
+) -> Vec<Diagnostic> {
     let parse = unreal_syntax::t3d::parse(text);
-    check_t3d_parsed(text, &parse, options)
+    let mut context = T3dContext::new(text, &parse, options);
+    context.packages = packages.or(context.packages);
+    run_t3d_rules(&context)
 }
 
 /// Every T3D rule over an already parsed document.
@@ -175,10 +193,13 @@ pub fn check_t3d_parsed(
     parse: &unreal_syntax::t3d::Parse,
     options: &LintOptions,
 ) -> Vec<Diagnostic> {
-    let context = T3dContext::new(text, parse, options);
+    run_t3d_rules(&T3dContext::new(text, parse, options))
+}
+
+fn run_t3d_rules(context: &T3dContext<'_>) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
     for rule in T3D_RULES {
-        (rule.check)(&context, &mut diagnostics);
+        (rule.check)(context, &mut diagnostics);
     }
     diagnostics.sort_by(|a, b| {
         (a.span.start, a.span.end, a.code).cmp(&(b.span.start, b.span.end, b.code))

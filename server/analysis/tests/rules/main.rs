@@ -7,6 +7,7 @@
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
+use unreal_analysis::index::PackageIndex;
 use unreal_analysis::line_index::ColumnUnit;
 use unreal_analysis::lint::{lint_file, FileKind, LintOptions};
 use unreal_analysis::rules::T3D_RULES;
@@ -59,7 +60,36 @@ fn render(text: &str, diagnostics: &[Diagnostic]) -> String {
     out
 }
 
-/// Options from the fixture's name: `*.ue1.t3d` and `*.ue2.t3d` fix the engine generation.
+/// The package index of the `*.indexed.*` fixtures: a few engine classes and textures, a
+/// texture package, a sound package and a package of skins, as plain data.
+fn fixture_index() -> std::sync::Arc<PackageIndex> {
+    let engine: &[(&str, &str)] = &[
+        ("Class", "Actor"),
+        ("Class", "Light"),
+        ("Class", "Brush"),
+        ("Class", "LevelInfo"),
+        ("Class", "PlayerStart"),
+        ("Class", "AmbientSound"),
+        ("Class", "Pawn"),
+        ("Texture", "S_Ambient"),
+        ("Texture", "DefaultTexture"),
+        ("Package", "Icons"),
+    ];
+    let checkers: &[(&str, &str)] =
+        &[("Texture", "checkers_base"), ("Texture", "checkers_abcd"), ("Palette", "Palette0")];
+    let sounds: &[(&str, &str)] = &[("Package", "Looping"), ("Sound", "Looping.comp1")];
+    let share: &[(&str, &str)] =
+        &[("Package", "Skins"), ("Texture", "Skins.JSkin"), ("Class", "Flashlight")];
+    std::sync::Arc::new(PackageIndex::from_listing(&[
+        ("Engine", engine),
+        ("Checkers", checkers),
+        ("AmbModern", sounds),
+        ("UnrealShare", share),
+    ]))
+}
+
+/// Options from the fixture's name: `*.ue1.t3d` and `*.ue2.t3d` fix the engine generation;
+/// `*.indexed.*` resolve references against [`fixture_index`].
 fn options_for(path: &Path) -> LintOptions {
     let name = path.file_name().unwrap().to_string_lossy();
     let engine = if name.ends_with(".ue1.t3d") {
@@ -69,7 +99,8 @@ fn options_for(path: &Path) -> LintOptions {
     } else {
         EngineSetting::Auto
     };
-    LintOptions { engine, ..LintOptions::default() }
+    let packages = name.contains(".indexed.").then(fixture_index);
+    LintOptions { engine, packages, ..LintOptions::default() }
 }
 
 #[test]

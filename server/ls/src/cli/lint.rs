@@ -303,6 +303,8 @@ fn configure(
                     .game_dir
                     .clone()
                     .or(config.as_ref().and_then(|c| c.game_dir.clone())),
+                package_paths: config.as_ref().map(|c| c.package_paths.clone()).unwrap_or_default(),
+                packages: None,
             };
             let session = LintSession::new(&options);
             setups.push(Setup { config: config.clone(), options, session });

@@ -1,0 +1,435 @@
+//! The package index: every package of a game installation (and of configured package
+//! folders) with its export table, read once. It answers "is there a texture `checkers_base`",
+//! "which package is `Botpack`", "what class is `Engine.Light`" for the `#exec` checks, the
+//! T3D reference rules, hover, completion and the previews.
+//!
+//! Lazy in two ways: building reads only each package's header and tables (large files are
+//! mapped, so only the pages of the tables are touched), and object data (a texture's pixels,
+//! a TextBuffer's source) is read when asked for, through [`PackageIndex::with_package`].
+//! Names compare case-insensitively, as the engine's do.
+
+mod lookup;
+mod provider;
+
+use std::collections::HashMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use unreal_formats::package::Package;
+
+use crate::exec::{FileSystem, RealFs};
+
+pub use lookup::{edit_distance, nearest, Lookup, ObjectKind};
+
+/// Folders of a game installation that hold packages (`System/*.u`, `Textures/*.utx`, ...),
+/// in the order a name found twice is taken from (the first wins).
+pub const GAME_PACKAGE_FOLDERS: &[&str] =
+    &["System", "Textures", "Sounds", "Music", "Maps", "StaticMeshes", "Animations"];
+
+/// Extensions of package files, UE1 and UE2.
+pub const PACKAGE_EXTENSIONS: &[&str] =
+    &["u", "utx", "uax", "umx", "unr", "usx", "ukx", "usm", "ut2"];
+
+/// How deep a folder that is not laid out as a game (a package path, or a game folder without
+/// `System/`...) is searched for packages.
+const MAX_SCAN_DEPTH: usize = 4;
+
+/// True when `name` ends in a package extension.
+pub fn is_package_file(name: &str) -> bool {
+    name.rsplit_once('.')
+        .is_some_and(|(_, ext)| PACKAGE_EXTENSIONS.iter().any(|e| e.eq_ignore_ascii_case(ext)))
+}
+
+/// Where packages are looked for.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct IndexRoots {
+    /// The game installation (the folder holding `System/`, `Textures/`...). A folder without
+    /// any of those is searched as a plain folder of packages.
+    pub game_dir: Option<PathBuf>,
+    /// More folders of packages (`package-paths` in `unreal-ls.toml`), searched after the
+    /// game's own folders.
+    pub package_paths: Vec<PathBuf>,
+}
+
+impl IndexRoots {
+    pub fn is_empty(&self) -> bool {
+        self.game_dir.is_none() && self.package_paths.is_empty()
+    }
+
+    /// True when a changed file at `path` may belong in the index.
+    pub fn covers(&self, path: &Path) -> bool {
+        self.game_dir.iter().chain(&self.package_paths).any(|root| path.starts_with(root))
+    }
+}
+
+/// Hover facts of one object, `(key, value)`.
+type Details = Arc<Vec<(String, String)>>;
+
+/// One export of an indexed package.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IndexedObject {
+    pub name: Box<str>,
+    /// The class name without its package (`Texture`, `Class`, `Sound`).
+    pub class: Box<str>,
+    /// `Group.Name` inside the package (without the package's own name).
+    pub path: Box<str>,
+    /// The export's index in the package's export table.
+    pub export: u32,
+}
+
+/// One package file and its export table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IndexedPackage {
+    /// The name objects are qualified with: the file name without its extension.
+    pub name: String,
+    pub path: PathBuf,
+    pub version: u16,
+    pub licensee: u16,
+    pub objects: Vec<IndexedObject>,
+    /// Why the tables could not be read (the reader's precise error); the package is then
+    /// known by name only.
+    pub error: Option<String>,
+}
+
+impl IndexedPackage {
+    fn read(fs: &dyn FileSystem, path: &Path) -> Self {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy())
+            .and_then(|n| n.rsplit_once('.').map(|(stem, _)| stem.to_owned()))
+            .unwrap_or_default();
+        let mut package = IndexedPackage {
+            name,
+            path: path.to_path_buf(),
+            version: 0,
+            licensee: 0,
+            objects: Vec::new(),
+            error: None,
+        };
+        let Some(bytes) = fs.open(path) else {
+            package.error = Some("cannot be read".to_owned());
+            return package;
+        };
+        match Package::parse(&bytes) {
+            Ok(parsed) => {
+                package.version = parsed.header.version;
+                package.licensee = parsed.header.licensee;
+                package.objects = parsed
+                    .objects()
+                    .map(|o| IndexedObject {
+                        name: o.name.into(),
+                        class: o.class.into(),
+                        path: o.path.into(),
+                        export: u32::try_from(o.export).unwrap_or(u32::MAX),
+                    })
+                    .collect();
+            }
+            Err(err) => package.error = Some(err.to_string()),
+        }
+        package
+    }
+
+    /// The object at `Group.Name` (case-insensitive).
+    pub fn find(&self, path: &str) -> Option<&IndexedObject> {
+        self.objects.iter().find(|o| o.path.eq_ignore_ascii_case(path))
+    }
+
+    /// True when any object of the package is named `name` (in any group).
+    pub fn has_object_named(&self, name: &str) -> bool {
+        self.objects.iter().any(|o| o.name.eq_ignore_ascii_case(name))
+    }
+}
+
+/// What [`PackageIndex::build`] reports as it goes, for progress displays.
+#[derive(Clone, Copy, Debug)]
+pub struct IndexProgress<'a> {
+    pub done: usize,
+    pub total: usize,
+    /// The package about to be read.
+    pub path: &'a Path,
+}
+
+/// An object of the index: package number and object number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ObjectId {
+    pub package: u32,
+    pub object: u32,
+}
+
+/// The index. Immutable once built: a refresh makes a new one (sharing the packages that did
+/// not change), so readers never see a half-updated index.
+pub struct PackageIndex {
+    roots: IndexRoots,
+    fs: Arc<dyn FileSystem>,
+    packages: Vec<Arc<IndexedPackage>>,
+    /// Lowercased package name -> package number (the first file of a name wins).
+    by_name: HashMap<String, u32>,
+    /// Lowercased object name -> every object of that name.
+    by_object: HashMap<String, Vec<ObjectId>>,
+    /// Package files whose name an earlier one already took.
+    shadowed: Vec<PathBuf>,
+    /// Hover facts per object (texture size and thumbnail), computed once.
+    details: Mutex<HashMap<ObjectId, Details>>,
+}
+
+impl fmt::Debug for PackageIndex {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PackageIndex")
+            .field("roots", &self.roots)
+            .field("packages", &self.packages.len())
+            .field("objects", &self.object_count())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Default for PackageIndex {
+    fn default() -> Self {
+        Self::from_packages(Arc::new(RealFs), IndexRoots::default(), Vec::new())
+    }
+}
+
+impl PackageIndex {
+    /// Lists the package files under the roots, in the order names are taken: the game's
+    /// folders in [`GAME_PACKAGE_FOLDERS`] order, then each package path.
+    pub fn discover(fs: &dyn FileSystem, roots: &IndexRoots) -> Vec<PathBuf> {
+        let mut files = Vec::new();
+        if let Some(game) = &roots.game_dir {
+            let top = fs.read_dir(game).unwrap_or_default();
+            let mut laid_out = false;
+            for wanted in GAME_PACKAGE_FOLDERS {
+                for folder in top.iter().filter(|e| e.is_dir && e.name.eq_ignore_ascii_case(wanted))
+                {
+                    laid_out = true;
+                    scan(fs, &game.join(&folder.name), 0, &mut files);
+                }
+            }
+            if !laid_out {
+                scan(fs, game, MAX_SCAN_DEPTH, &mut files);
+            }
+        }
+        for dir in &roots.package_paths {
+            scan(fs, dir, MAX_SCAN_DEPTH, &mut files);
+        }
+        files
+    }
+
+    /// Reads the tables of every package under the roots.
+    pub fn build(
+        fs: Arc<dyn FileSystem>,
+        roots: IndexRoots,
+        progress: &mut dyn FnMut(IndexProgress<'_>),
+    ) -> Self {
+        let files = Self::discover(&*fs, &roots);
+        let total = files.len();
+        let mut packages = Vec::with_capacity(total);
+        for (done, path) in files.iter().enumerate() {
+            progress(IndexProgress { done, total, path });
+            packages.push(Arc::new(IndexedPackage::read(&*fs, path)));
+        }
+        Self::from_packages(fs, roots, packages)
+    }
+
+    /// Builds over the machine's file system without progress reports.
+    pub fn build_real(roots: IndexRoots) -> Self {
+        Self::build(Arc::new(RealFs), roots, &mut |_| {})
+    }
+
+    /// An index of packages read elsewhere (tests build one from plain data).
+    pub fn from_packages(
+        fs: Arc<dyn FileSystem>,
+        roots: IndexRoots,
+        packages: Vec<Arc<IndexedPackage>>,
+    ) -> Self {
+        let mut index = Self {
+            roots,
+            fs,
+            packages,
+            by_name: HashMap::new(),
+            by_object: HashMap::new(),
+            shadowed: Vec::new(),
+            details: Mutex::default(),
+        };
+        for (number, package) in index.packages.iter().enumerate() {
+            let number = u32::try_from(number).unwrap_or(u32::MAX);
+            let key = package.name.to_ascii_lowercase();
+            if index.by_name.contains_key(&key) {
+                index.shadowed.push(package.path.clone());
+                continue;
+            }
+            index.by_name.insert(key, number);
+            for (object, entry) in package.objects.iter().enumerate() {
+                let id = ObjectId { package: number, object: u32::try_from(object).unwrap_or(0) };
+                index.by_object.entry(entry.name.to_ascii_lowercase()).or_default().push(id);
+            }
+        }
+        index
+    }
+
+    /// An index from plain data, for tests and examples: `(package, [(class, Group.Name)])`.
+    /// The packages have no file behind them (object data cannot be read).
+    pub fn from_listing(listing: &[(&str, &[(&str, &str)])]) -> Self {
+        let packages = listing
+            .iter()
+            .map(|(name, objects)| {
+                Arc::new(IndexedPackage {
+                    name: (*name).to_owned(),
+                    path: PathBuf::from(format!("{name}.u")),
+                    version: 69,
+                    licensee: 0,
+                    objects: objects
+                        .iter()
+                        .enumerate()
+                        .map(|(export, (class, path))| IndexedObject {
+                            name: path.rsplit('.').next().unwrap_or(path).into(),
+                            class: (*class).into(),
+                            path: (*path).into(),
+                            export: u32::try_from(export).unwrap_or(u32::MAX),
+                        })
+                        .collect(),
+                    error: None,
+                })
+            })
+            .collect();
+        let fs = Arc::new(crate::exec::MemoryFs::new());
+        Self::from_packages(fs, IndexRoots::default(), packages)
+    }
+
+    /// A new index after files changed on disk: packages among `changed` (or new under the
+    /// roots) are read again, vanished ones dropped, the others shared. `None` when no
+    /// changed path concerns the index.
+    pub fn refreshed(&self, changed: &[PathBuf]) -> Option<Self> {
+        let relevant = changed.iter().any(|path| {
+            self.packages.iter().any(|p| &p.path == path)
+                || (self.roots.covers(path)
+                    && path.file_name().is_some_and(|n| is_package_file(&n.to_string_lossy())))
+        });
+        if !relevant {
+            return None;
+        }
+        let files = Self::discover(&*self.fs, &self.roots);
+        let packages = files
+            .iter()
+            .map(|path| {
+                let old = self.packages.iter().find(|p| &p.path == path);
+                match old {
+                    Some(old) if !changed.contains(path) => Arc::clone(old),
+                    _ => Arc::new(IndexedPackage::read(&*self.fs, path)),
+                }
+            })
+            .collect();
+        Some(Self::from_packages(Arc::clone(&self.fs), self.roots.clone(), packages))
+    }
+
+    pub fn roots(&self) -> &IndexRoots {
+        &self.roots
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.packages.is_empty()
+    }
+
+    /// Every package file, in the order they were found (shadowed ones included).
+    pub fn packages(&self) -> &[Arc<IndexedPackage>] {
+        &self.packages
+    }
+
+    pub fn object_count(&self) -> usize {
+        self.packages.iter().map(|p| p.objects.len()).sum()
+    }
+
+    /// Package files that another of the same name hides.
+    pub fn shadowed(&self) -> &[PathBuf] {
+        &self.shadowed
+    }
+
+    /// The package named `name` (case-insensitive).
+    pub fn package(&self, name: &str) -> Option<&IndexedPackage> {
+        let number = *self.by_name.get(&name.to_ascii_lowercase())?;
+        self.packages.get(number as usize).map(|p| &**p)
+    }
+
+    /// The file of the package named `name` (`botpack` -> `System/Botpack.u`).
+    pub fn get(&self, name: &str) -> Option<&PathBuf> {
+        self.package(name).map(|p| &p.path)
+    }
+
+    /// Package names, in index order (each once).
+    pub fn package_names(&self) -> impl Iterator<Item = &str> {
+        self.packages
+            .iter()
+            .enumerate()
+            .filter(|(i, p)| {
+                self.by_name.get(&p.name.to_ascii_lowercase()).is_some_and(|n| *n as usize == *i)
+            })
+            .map(|(_, p)| p.name.as_str())
+    }
+
+    /// The package and object behind an id.
+    pub fn entry(&self, id: ObjectId) -> Option<(&IndexedPackage, &IndexedObject)> {
+        let package = self.packages.get(id.package as usize)?;
+        Some((package, package.objects.get(id.object as usize)?))
+    }
+
+    /// `Package.Group.Name` of an object.
+    pub fn full_path(&self, id: ObjectId) -> String {
+        self.entry(id).map_or_else(String::new, |(p, o)| format!("{}.{}", p.name, o.path))
+    }
+
+    /// Every object named `name` (case-insensitive), in any package and group.
+    pub fn objects_named(&self, name: &str) -> &[ObjectId] {
+        self.by_object.get(&name.to_ascii_lowercase()).map_or(&[], Vec::as_slice)
+    }
+
+    /// The object at `Package.Group.Name` (case-insensitive; the groups must match).
+    pub fn find(&self, full: &str) -> Option<ObjectId> {
+        let (package, rest) = full.split_once('.')?;
+        let number = *self.by_name.get(&package.to_ascii_lowercase())?;
+        let found = self.packages.get(number as usize)?;
+        let object = found.objects.iter().position(|o| o.path.eq_ignore_ascii_case(rest))?;
+        Some(ObjectId { package: number, object: u32::try_from(object).ok()? })
+    }
+
+    /// Opens a package's file and runs `f` over the parsed package (object data is read from
+    /// the file as `f` asks for it). The error names the file and what went wrong.
+    pub fn with_package<R>(
+        &self,
+        package: &IndexedPackage,
+        f: impl FnOnce(&Package<'_>) -> R,
+    ) -> Result<R, String> {
+        let path = package.path.display();
+        let bytes = self.fs.open(&package.path).ok_or_else(|| format!("{path}: cannot be read"))?;
+        let parsed =
+            Package::parse_named(&bytes, &package.name).map_err(|e| format!("{path}: {e}"))?;
+        Ok(f(&parsed))
+    }
+
+    fn cached_details(
+        &self,
+        id: ObjectId,
+        compute: impl FnOnce() -> Vec<(String, String)>,
+    ) -> Details {
+        let lock = || self.details.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(found) = lock().get(&id) {
+            return Arc::clone(found);
+        }
+        let computed = Arc::new(compute());
+        Arc::clone(lock().entry(id).or_insert(computed))
+    }
+}
+
+/// Package files in `dir`, and in its subfolders down to `depth` more levels.
+fn scan(fs: &dyn FileSystem, dir: &Path, depth: usize, out: &mut Vec<PathBuf>) {
+    let Some(entries) = fs.read_dir(dir) else { return };
+    for entry in &entries {
+        if !entry.is_dir && is_package_file(&entry.name) {
+            out.push(dir.join(&entry.name));
+        }
+    }
+    if depth == 0 {
+        return;
+    }
+    for entry in entries.iter().filter(|e| e.is_dir && !e.name.starts_with('.')) {
+        scan(fs, &dir.join(&entry.name), depth - 1, out);
+    }
+}

@@ -1,0 +1,115 @@
+//! The index as the editor features' [`crate::ide::PackageIndex`]: hover facts (class,
+//! file, a texture's size, format and thumbnail, a class's parent) and completion names.
+
+use unreal_formats::decode::texture::{select_mips, MipSource};
+
+use super::lookup::is_texture_class;
+use super::{ObjectId, ObjectKind, PackageIndex};
+use crate::ide::PackageObject;
+
+/// The longest side of hover thumbnails, in pixels.
+pub const HOVER_THUMBNAIL_SIZE: u32 = 64;
+
+impl PackageIndex {
+    /// The object a reference names, without the rules' restrictions (a class is found even
+    /// when the engine's classes are not indexed).
+    pub fn resolve(&self, kind: ObjectKind, value: &str) -> Option<ObjectId> {
+        let package = value.split('.').next().unwrap_or(value);
+        if value.is_empty()
+            || value.eq_ignore_ascii_case("none")
+            || package.eq_ignore_ascii_case("MyLevel")
+        {
+            return None;
+        }
+        if value.contains('.') {
+            return self.find(value);
+        }
+        self.objects_named(value).iter().copied().find(|&id| {
+            self.entry(id).is_some_and(|(_, o)| match kind {
+                ObjectKind::Texture => is_texture_class(&o.class),
+                ObjectKind::Class => &*o.class == "Class",
+                ObjectKind::Any => true,
+            })
+        })
+    }
+
+    /// What hover lists for an object: its class, and for textures the size, format, mip
+    /// count and a thumbnail (a Markdown image with a PNG `data:` URI), for classes the
+    /// parent class. Object data is read on first use and kept.
+    pub fn details(&self, id: ObjectId) -> Vec<(String, String)> {
+        let Some((package, object)) = self.entry(id) else { return Vec::new() };
+        let export = object.export as usize;
+        let class = object.class.to_string();
+        let name = object.name.to_string();
+        let computed = self.cached_details(id, || {
+            let mut details = vec![("class".to_owned(), class.clone())];
+            let read = self.with_package(package, |p| {
+                let mut out = Vec::new();
+                if is_texture_class(&class) && class != "Palette" {
+                    match p.read_texture(export) {
+                        Ok(texture) => {
+                            let (mips, _) = select_mips(&texture, MipSource::Auto);
+                            out.push((
+                                "size".to_owned(),
+                                format!("{}x{}", texture.width, texture.height),
+                            ));
+                            out.push(("format".to_owned(), texture.format.name().to_owned()));
+                            out.push(("mips".to_owned(), mips.len().to_string()));
+                            if let Ok(uri) = crate::preview::texture_thumbnail_data_uri(
+                                p,
+                                export,
+                                HOVER_THUMBNAIL_SIZE,
+                            ) {
+                                out.push(("preview".to_owned(), format!("![{name}]({uri})")));
+                            }
+                        }
+                        Err(err) => out.push(("unreadable".to_owned(), err.to_string())),
+                    }
+                } else if class == "Class" {
+                    if let Ok(Some(parent)) = p.read_class(export).map(|c| c.super_class) {
+                        out.push(("parent".to_owned(), format!("`{parent}`")));
+                    }
+                }
+                out
+            });
+            match read {
+                Ok(more) => details.extend(more),
+                Err(err) => details.push(("unreadable".to_owned(), err)),
+            }
+            details
+        });
+        computed.as_ref().clone()
+    }
+}
+
+impl crate::ide::PackageIndex for PackageIndex {
+    fn object(&self, class: Option<&str>, path: &str) -> Option<PackageObject> {
+        let kind = match class {
+            Some(c) if c.eq_ignore_ascii_case("Texture") => ObjectKind::Texture,
+            Some(c) if c.eq_ignore_ascii_case("Class") => ObjectKind::Class,
+            _ => ObjectKind::Any,
+        };
+        let id = self.resolve(kind, path)?;
+        let (package, object) = self.entry(id)?;
+        Some(PackageObject {
+            class: object.class.to_string(),
+            path: format!("{}.{}", package.name, object.path),
+            file: Some(package.path.display().to_string()),
+            details: self.details(id),
+        })
+    }
+
+    fn names(&self, class: &str) -> Vec<String> {
+        let kind = if class.eq_ignore_ascii_case("Texture") {
+            ObjectKind::Texture
+        } else if class.eq_ignore_ascii_case("Class") {
+            ObjectKind::Class
+        } else {
+            return Vec::new();
+        };
+        let mut names = self.names_of(kind);
+        names.sort_by_key(|n| n.to_ascii_lowercase());
+        names.dedup_by(|a, b| a.eq_ignore_ascii_case(b));
+        names
+    }
+}

@@ -1,0 +1,33 @@
+//! `t3d-unknown-class`: `Begin Actor Class=X` where no indexed package exports a class `X`
+//! (or `Package.X`). UnrealEd skips the actor on import. Runs only with a package index that
+//! holds the engine's classes (a class `Actor`, from `Engine.u`): without them no class name
+//! can be judged.
+
+use unreal_syntax::t3d::BlockKind;
+
+use super::t3d_unknown_object::Reporter;
+use super::{RuleMeta, T3dContext};
+use crate::index::ObjectKind;
+use crate::{Diagnostic, Severity};
+
+pub static RULE: RuleMeta = RuleMeta {
+    code: "t3d-unknown-class",
+    severity: Severity::Warning,
+    summary: "an actor's `Class=` names no class of the indexed packages",
+};
+
+pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
+    let Some(index) = ctx.packages else { return };
+    if !index.knows_engine_classes() {
+        return;
+    }
+    let mut reporter = Reporter::new(&RULE, index, ObjectKind::Class);
+    for &(block, _) in &ctx.blocks {
+        if block.kind != BlockKind::Actor {
+            continue;
+        }
+        if let Some((attribute, value)) = block.attribute(ctx.text, "Class") {
+            reporter.check(attribute.value, value, &format!("class `{value}`"), out);
+        }
+    }
+}

@@ -1,0 +1,109 @@
+//! `t3d-unknown-object`: an object reference `Class'Package.Group.Name'` (`Skin=`,
+//! `AmbientSound=`, `StaticMesh=`...) names nothing in the indexed packages. The property is
+//! left at `None` on import. References into the map itself (`MyLevel.`) are another rule's
+//! business. Runs only with a package index.
+//!
+//! Also home of [`Reporter`], which the texture and class rules share: the lookup, the
+//! message with up to three nearest names, and the replacement as an unsafe fix.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+use unreal_syntax::Span;
+
+use super::{RuleMeta, T3dContext};
+use crate::index::{Lookup, ObjectKind, PackageIndex};
+use crate::{Diagnostic, Fix, Severity, TextEdit};
+
+pub static RULE: RuleMeta = RuleMeta {
+    code: "t3d-unknown-object",
+    severity: Severity::Warning,
+    summary: "an object reference `Class'Package.Name'` names nothing in the indexed packages",
+};
+
+/// How many nearest names a finding offers.
+const SUGGESTIONS: usize = 3;
+
+pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
+    let Some(index) = ctx.packages else { return };
+    let mut reporter = Reporter::new(&RULE, index, ObjectKind::Any);
+    for &(block, _) in &ctx.blocks {
+        for property in block.properties() {
+            crate::ide::for_each_object_ref(&property.value, &mut |_, class, path| {
+                let (class, path_text) = (class.text(ctx.text), path.text(ctx.text));
+                reporter.check(path, path_text, &format!("`{class}'{path_text}'`"), out);
+            });
+        }
+    }
+}
+
+/// Looks references up and words the findings; each distinct value is looked up once.
+pub(crate) struct Reporter<'a> {
+    rule: &'static RuleMeta,
+    index: &'a PackageIndex,
+    kind: ObjectKind,
+    /// Lowercased value -> the message and suggestions (`None`: known or not judged).
+    seen: HashMap<String, Option<(String, Vec<String>)>>,
+}
+
+impl<'a> Reporter<'a> {
+    pub(crate) fn new(rule: &'static RuleMeta, index: &'a PackageIndex, kind: ObjectKind) -> Self {
+        Self { rule, index, kind, seen: HashMap::new() }
+    }
+
+    /// Checks one reference at `span` (the value as written) and reports it when unknown;
+    /// `what` names it in the message (``texture `X` ``, `` `Sound'X'` ``).
+    pub(crate) fn check(&mut self, span: Span, value: &str, what: &str, out: &mut Vec<Diagnostic>) {
+        let value = value.trim_matches('"');
+        let key = value.to_ascii_lowercase();
+        if !self.seen.contains_key(&key) {
+            let finding = self.finding(value, what);
+            self.seen.insert(key.clone(), finding);
+        }
+        let Some(Some((message, suggestions))) = self.seen.get(&key) else { return };
+        let mut diagnostic = self.rule.diagnostic(span, message.clone());
+        if let Some(first) = suggestions.first() {
+            diagnostic = diagnostic.with_fix(Fix {
+                title: format!("Replace with `{first}`"),
+                edits: vec![TextEdit { span, new_text: first.clone() }],
+                safe: false,
+            });
+        }
+        out.push(diagnostic);
+    }
+
+    fn finding(&self, value: &str, what: &str) -> Option<(String, Vec<String>)> {
+        let mut message = match self.index.lookup(self.kind, value) {
+            Lookup::Found(_) | Lookup::Unchecked => return None,
+            Lookup::NoPackage(package) => {
+                format!("{what}: no indexed package is named `{package}`")
+            }
+            Lookup::Missing => match value.split_once('.') {
+                Some((package, rest)) => format!("{what}: package `{package}` has no `{rest}`"),
+                None => format!("{what} is in none of the indexed packages"),
+            },
+        };
+        let suggestions = self.index.suggestions(self.kind, value, SUGGESTIONS);
+        if self.kind == ObjectKind::Texture && !value.contains('.') && suggestions.is_empty() {
+            // A bare name may be one of the engine's or UnrealEd's own textures (`Bkgnd` is
+            // `Editor.Bkgnd`), which a partial index does not know.
+            let absent: Vec<&str> = ["Engine", "Editor"]
+                .into_iter()
+                .filter(|p| self.index.package(p).is_none())
+                .collect();
+            if !absent.is_empty() {
+                let list: Vec<String> = absent.iter().map(|p| format!("`{p}`")).collect();
+                let _ = write!(
+                    message,
+                    " ({} not indexed: the engine's and UnrealEd's own textures live there)",
+                    list.join(" and ")
+                );
+            }
+        }
+        if !suggestions.is_empty() {
+            let list: Vec<String> = suggestions.iter().map(|s| format!("`{s}`")).collect();
+            let _ = write!(message, "; did you mean {}?", list.join(", "));
+        }
+        Some((message, suggestions))
+    }
+}

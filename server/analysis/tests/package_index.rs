@@ -1,0 +1,185 @@
+//! The package index: over the corpus packages used as a game folder (every package's tables,
+//! lookups of bare and qualified names, hover facts read on demand), and over an in-memory
+//! game built with the formats crate's package writer (layout, case, shadowing, refresh after
+//! files change).
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test helpers may panic on broken fixtures
+
+#[allow(dead_code, clippy::pedantic)]
+#[path = "../../formats/tests/common/writers.rs"]
+mod writers;
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use unreal_analysis::exec::{DirEntry, FileSystem, MemoryFs};
+use unreal_analysis::ide::PackageIndex as _;
+use unreal_analysis::index::{IndexRoots, Lookup, ObjectKind, PackageIndex};
+
+fn corpus_packages() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/packages");
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        println!("skipped: the corpus is not at {}", dir.display());
+        None
+    }
+}
+
+fn lookup_text(index: &PackageIndex, kind: ObjectKind, value: &str) -> String {
+    match index.lookup(kind, value) {
+        Lookup::Found(id) => format!("found {}", index.full_path(id)),
+        Lookup::NoPackage(p) => format!("no package {p}"),
+        Lookup::Missing => format!("missing; nearest {:?}", index.suggestions(kind, value, 3)),
+        Lookup::Unchecked => "unchecked".to_owned(),
+    }
+}
+
+#[test]
+fn corpus_packages_as_a_game_folder() {
+    let Some(dir) = corpus_packages() else { return };
+    let mut reports = Vec::new();
+    let roots = IndexRoots { game_dir: Some(dir.clone()), package_paths: Vec::new() };
+    let index = PackageIndex::build(Arc::new(unreal_analysis::exec::RealFs), roots, &mut |p| {
+        reports.push((p.done, p.total));
+    });
+    let mut out = String::new();
+    for package in index.packages() {
+        let path = package.path.strip_prefix(&dir).unwrap().to_string_lossy().replace('\\', "/");
+        let _ = write!(
+            out,
+            "{path}: {} v{} {} objects",
+            package.name,
+            package.version,
+            package.objects.len()
+        );
+        if let Some(error) = &package.error {
+            let _ = write!(out, " ERROR {error}");
+        }
+        out.push('\n');
+    }
+    let _ = writeln!(out, "progress reports: {} of {}", reports.len(), index.packages().len());
+    for (kind, value) in [
+        (ObjectKind::Texture, "checkers_base"),
+        (ObjectKind::Texture, "CHECKERS_ABCD"),
+        (ObjectKind::Texture, "blender_t3d_Checkers.checkers_base"),
+        (ObjectKind::Texture, "blender_t3d_Checkers.Walls.checkers_base"),
+        (ObjectKind::Texture, "Bkgnd"),
+        (ObjectKind::Texture, "chekers_base"),
+        (ObjectKind::Texture, "Engine.DefaultTexture"),
+        (ObjectKind::Class, "Light"),
+        (ObjectKind::Any, "Ut99Mods_C4.C4Weapon"),
+    ] {
+        let _ = writeln!(out, "{kind:?} {value}: {}", lookup_text(&index, kind, value));
+    }
+    let texture = index.object(Some("Texture"), "checkers_base").unwrap();
+    let _ = writeln!(out, "hover {} ({})", texture.path, texture.class);
+    for (key, value) in &texture.details {
+        let value = if value.len() > 60 { format!("{}...", &value[..40]) } else { value.clone() };
+        let _ = writeln!(out, "  {key}: {value}");
+    }
+    let names = index.names("Texture");
+    let _ = writeln!(out, "texture names: {}", names.len());
+    let _ = writeln!(out, "class names: {}", index.names("Class").len());
+    expect_test::expect_file!["snapshots/package_index_corpus.txt"].assert_eq(&out);
+}
+
+/// A file system whose files tests can change between two reads.
+#[derive(Default)]
+struct ChangingFs(Mutex<MemoryFs>);
+
+impl FileSystem for ChangingFs {
+    fn read_dir(&self, dir: &Path) -> Option<Vec<DirEntry>> {
+        self.0.lock().unwrap().read_dir(dir)
+    }
+    fn read(&self, path: &Path) -> Option<Vec<u8>> {
+        self.0.lock().unwrap().read(path)
+    }
+}
+
+/// A package of empty objects: `(class, name)` with `Group.Name` paths making groups.
+fn package(objects: &[(&str, &str)]) -> Vec<u8> {
+    let mut w = writers::PackageWriter::new(69, 0);
+    let mut groups: Vec<(String, i32)> = Vec::new();
+    for (class, path) in objects {
+        let class_ref = if *class == "Class" { 0 } else { w.engine_class(class) };
+        let (outer, name) = match path.rsplit_once('.') {
+            Some((group, name)) => {
+                let known = groups.iter().find(|(g, _)| g == group).map(|(_, r)| *r);
+                let outer = known.unwrap_or_else(|| {
+                    let package_class = w.import("Core", "Class", 0, "Package");
+                    let r = w.export(package_class, 0, group, 0, Box::new(|_, _| {}));
+                    groups.push((group.to_owned(), r));
+                    r
+                });
+                (outer, name)
+            }
+            None => (0, *path),
+        };
+        w.export(class_ref, outer, name, 0, Box::new(|_, _| {}));
+    }
+    w.finish()
+}
+
+#[test]
+fn game_layout_case_shadowing_and_refresh() {
+    let fs = Arc::new(ChangingFs::default());
+    {
+        let mut files = fs.0.lock().unwrap();
+        files.insert("/game/system/Engine.u", package(&[("Class", "Actor"), ("Class", "Light")]));
+        files.insert("/game/Textures/Rock.utx", package(&[("Texture", "Walls.Granite")]));
+        // Same name in a later folder: shadowed by the first.
+        files.insert("/game/Maps/rock.utx", package(&[("Texture", "Other")]));
+        // Not a game folder: not indexed.
+        files.insert("/game/Help/Junk.utx", package(&[("Texture", "Junk")]));
+        files.insert("/game/Textures/readme.txt", b"not a package".to_vec());
+        files.insert("/game/Textures/Broken.utx", b"\xC1\x83\x2A\x9E short".to_vec());
+        files.insert("/mods/deep/er/Mod.u", package(&[("Class", "ModActor")]));
+    }
+    let roots = IndexRoots {
+        game_dir: Some(PathBuf::from("/game")),
+        package_paths: vec![PathBuf::from("/mods")],
+    };
+    let dyn_fs: Arc<dyn FileSystem> = fs.clone();
+    let index = PackageIndex::build(dyn_fs, roots, &mut |_| {});
+    let render = |index: &PackageIndex| {
+        let mut out = String::new();
+        for p in index.packages() {
+            let objects: Vec<String> =
+                p.objects.iter().map(|o| format!("{} {}", o.class, o.path)).collect();
+            let _ = writeln!(out, "{} {}: {objects:?} {:?}", p.path.display(), p.name, p.error);
+        }
+        let _ = writeln!(out, "shadowed {:?}", index.shadowed());
+        for (kind, value) in [
+            (ObjectKind::Texture, "granite"),
+            (ObjectKind::Texture, "ROCK.walls.granite"),
+            (ObjectKind::Texture, "Rock.Granite"),
+            (ObjectKind::Texture, "Other"),
+            (ObjectKind::Texture, "Marble"),
+            (ObjectKind::Class, "modactor"),
+            (ObjectKind::Class, "Engine.Light"),
+            (ObjectKind::Class, "Engine.Lihgt"),
+        ] {
+            let _ = writeln!(out, "{kind:?} {value}: {}", lookup_text(index, kind, value));
+        }
+        out
+    };
+    let before = render(&index);
+    assert!(index.refreshed(&[PathBuf::from("/elsewhere/x.utx")]).is_none());
+    assert!(index.refreshed(&[PathBuf::from("/game/Textures/notes.txt")]).is_none());
+    {
+        let mut files = fs.0.lock().unwrap();
+        files.insert(
+            "/game/Textures/Rock.utx",
+            package(&[("Texture", "Walls.Granite"), ("Texture", "Walls.Marble")]),
+        );
+        files.insert("/game/Sounds/Amb.uax", package(&[("Sound", "Wind")]));
+    }
+    let changed = [PathBuf::from("/game/Textures/Rock.utx"), PathBuf::from("/game/Sounds/Amb.uax")];
+    let after = index.refreshed(&changed).unwrap();
+    let unchanged_shared = Arc::ptr_eq(&index.packages()[0], &after.packages()[0]);
+    expect_test::expect_file!["snapshots/package_index_memory.txt"].assert_eq(&format!(
+        "{before}--- after refresh (Engine.u shared: {unchanged_shared})\n{}",
+        render(&after)
+    ));
+}
