@@ -7,6 +7,10 @@ use std::process::Command;
 
 use expect_test::{expect, Expect};
 
+#[path = "../../formats/tests/common/writers.rs"]
+#[allow(dead_code)]
+mod writers;
+
 fn fixture_dir(name: &str) -> PathBuf {
     let dir =
         std::env::temp_dir().join(format!("unreal-ls-cli-export-{name}-{}", std::process::id()));
@@ -160,7 +164,7 @@ fn usage_and_read_errors() {
             exit 1
             --- stdout
             --- stderr
-            error: junk.bin: not a package, vertex mesh, PSK, image or T3D file
+            error: junk.bin: not a package, vertex mesh, PSK, u3d, image or T3D file
         "#]],
     );
     run(
@@ -278,4 +282,57 @@ fn corpus_skull_has_thirty_morph_targets() {
         "#]],
     );
     assert!(std::fs::read_to_string(dir.join("C4Ammo.uc")).unwrap().contains("class C4Ammo"));
+}
+
+/// A skinned Ultimate 3D model from the test writer, with the texture its first material
+/// names next to it (the 2x2 BMP of the vertex mesh fixture).
+#[test]
+fn u3d_to_glb_and_obj() {
+    let dir = fixture_dir("u3d");
+    write_mesh_fixture(&dir);
+    // The material names `textures\Stone.bmp`: found whatever the case.
+    std::fs::copy(dir.join("Textures/Skin.bmp"), dir.join("Textures/stone.BMP")).unwrap();
+    let bytes = writers::u3d_with(&writers::U3dOptions {
+        skin_weights: 3,
+        undocumented_materials: true,
+        ..writers::U3dOptions::new(4, 3)
+    });
+    std::fs::write(dir.join("model.u3d"), bytes).unwrap();
+    run(
+        &dir,
+        &["export", "model.u3d", "-o", "out/model.glb"],
+        expect![[r#"
+            exit 0
+            --- stdout
+            --- stderr
+        "#]],
+    );
+    let json = glb_json(&dir.join("out/model.glb"));
+    assert_eq!(json["skins"][0]["joints"].as_array().unwrap().len(), 3);
+    assert_eq!(json["animations"][0]["name"], "All");
+    assert_eq!(json["images"].as_array().unwrap().len(), 1);
+    assert_eq!(json["materials"][0]["name"], "Stone");
+    run(
+        &dir,
+        &["export", "model.u3d", "--to", "obj", "-o", "model.obj"],
+        expect![[r#"
+            exit 0
+            --- stdout
+            --- stderr
+        "#]],
+    );
+    let obj = std::fs::read_to_string(dir.join("model.obj")).unwrap();
+    assert_eq!(obj.lines().filter(|l| l.starts_with("f ")).count(), 2);
+    std::fs::write(dir.join("broken.u3d"), b"U3DModelFile\0\0\0").unwrap();
+    run(
+        &dir,
+        &["export", "broken.u3d", "-o", "broken.glb"],
+        expect![[r#"
+            exit 1
+            --- stdout
+            --- stderr
+            error: broken.u3d: u3d header at byte 13: expected FileVersion (4 bytes), but the file ends after 2 more
+        "#]],
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

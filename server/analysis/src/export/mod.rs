@@ -10,6 +10,7 @@
 pub mod gltf;
 pub mod model;
 pub mod obj;
+pub mod u3d;
 pub mod uc;
 
 use unreal_formats::decode::image::decode_image;
@@ -26,6 +27,7 @@ use unreal_syntax::t3d::ast::LineKeyword;
 pub use gltf::write_glb;
 pub use model::{FrameSequence, Model};
 pub use obj::write_obj;
+pub use u3d::u3d_model;
 
 use crate::preview::png::encode_png;
 

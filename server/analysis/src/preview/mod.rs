@@ -81,3 +81,14 @@ pub fn psk_thumbnail_data_uri(
     let model = crate::export::psk_model("psk", psk_file, None, textures)?;
     Ok(model_thumbnail_data_uri(&model, size))
 }
+
+/// An Ultimate 3D model's first frame rendered as a `data:` URI (textures by material
+/// index).
+pub fn u3d_thumbnail_data_uri(
+    u3d_file: &[u8],
+    textures: &[Option<RgbaImage>],
+    size: u32,
+) -> Result<String> {
+    let model = crate::export::u3d_model("u3d", u3d_file, textures)?;
+    Ok(model_thumbnail_data_uri(&model, size))
+}

@@ -481,7 +481,8 @@ pub struct U3dOptions {
     pub frames: u16,
     pub bones: u16,
     /// nSkinWeight of the meshes when there are bones: 1 or 3 skins the one mesh, 0 appends
-    /// mesh copies rigidly to the bones (bone `b` takes the mesh of LOD slot `b`).
+    /// mesh copies rigidly to the bones (the last bone takes the first mesh, the one before
+    /// it the second).
     pub skin_weights: u16,
     /// Frames after the first reuse its texture coordinates and triangles (the
     /// `TextureCoordinateOwned` / `TrianglesOwned` = false branches).
@@ -682,8 +683,8 @@ pub fn u3d_with(o: &U3dOptions) -> Vec<u8> {
         out.push(1);
         let attached: Vec<u16> = if skinned {
             vec![0, 1]
-        } else if rigid && b < lods {
-            vec![b]
+        } else if rigid && bones - 1 - b < lods {
+            vec![bones - 1 - b]
         } else {
             Vec::new()
         };

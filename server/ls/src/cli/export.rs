@@ -1,7 +1,7 @@
 //! `unreal-ls export FILE [--object NAME] [--to png|glb|obj|txt] -o OUT`: textures and
-//! import images to PNG, `TextBuffers` to `.uc` text, vertex meshes, package meshes and PSK
-//! (with a PSA) to binary glTF, T3D polygons to glTF or OBJ. A package without `--object`
-//! exports every texture, TextBuffer and mesh it holds into the folder `OUT`.
+//! import images to PNG, `TextBuffers` to `.uc` text, vertex meshes, package meshes, PSK
+//! (with a PSA) and Ultimate 3D models to binary glTF, T3D polygons to glTF or OBJ. A package
+//! without `--object` exports every texture, TextBuffer and mesh it holds into the folder `OUT`.
 //!
 //! Exit codes: 0 when everything asked for was written, 1 when something could not be read
 //! or exported (named on stderr; the rest is still written), 2 on a usage error.
@@ -35,7 +35,8 @@ pub enum Target {
 
 #[derive(clap::Args)]
 pub struct ExportArgs {
-    /// The file to export from: a package, a `_d.3d` or `_a.3d` mesh, a PSK, an image or a T3D.
+    /// The file to export from: a package, a `_d.3d` or `_a.3d` mesh, a PSK, a u3d, an image
+    /// or a T3D.
     pub file: PathBuf,
     /// The object inside a package (`Name` or `Group.Name`, any case).
     #[arg(long)]
@@ -53,8 +54,8 @@ pub struct ExportArgs {
     /// A PSA whose sequences animate the PSK (default: `NAME.psa` next to `NAME.psk`).
     #[arg(long)]
     pub psa: Option<PathBuf>,
-    /// Texture images for the mesh's material slots, in slot order (PSK materials, or vertex
-    /// mesh texture numbers from 0).
+    /// Texture images for the mesh's material slots, in slot order (PSK and u3d materials, or
+    /// vertex mesh texture numbers from 0).
     #[arg(long = "texture")]
     pub textures: Vec<PathBuf>,
     /// The mip level of a texture (0 is full size).
@@ -80,6 +81,7 @@ pub fn run(args: &ExportArgs) -> ExitCode {
             export_vertex_mesh(args, &bytes, kind, target)
         }
         Some(FormatKind::Psk) => export_psk(args, &bytes, target),
+        Some(FormatKind::U3d) => export_u3d(args, &bytes, target),
         Some(FormatKind::Image(_)) => match target {
             None | Some(Target::Png) => {
                 let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
@@ -96,7 +98,7 @@ pub fn run(args: &ExportArgs) -> ExitCode {
                 .map_err(|e| e.to_string())
                 .and_then(|m| write_model(&m, target, &args.output))
         }
-        _ => Err("not a package, vertex mesh, PSK, image or T3D file".to_owned()),
+        _ => Err("not a package, vertex mesh, PSK, u3d, image or T3D file".to_owned()),
     };
     match result {
         Ok(()) => ExitCode::from(EXIT_CLEAN),
@@ -250,6 +252,31 @@ fn export_psk(args: &ExportArgs, bytes: &[u8], target: Option<Target>) -> Outcom
         args.textures.iter().map(|p| read_image(p).map(Some)).collect::<Result<Vec<_>, _>>()?;
     let model =
         export::psk_model(&stem, bytes, psa.as_deref(), &textures).map_err(|e| e.to_string())?;
+    write_model(&model, target, &args.output)
+}
+
+/// An Ultimate 3D model; `--texture` images by material index, else the texture files its
+/// materials name (relative to the model's folder) when they are there.
+fn export_u3d(args: &ExportArgs, bytes: &[u8], target: Option<Target>) -> Outcome {
+    let stem = stem(&args.file);
+    let textures = if args.textures.is_empty() {
+        let dir =
+            args.file.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        unreal_formats::u3d::U3d::parse(bytes)
+            .map(|u| {
+                u.materials
+                    .iter()
+                    .map(|m| {
+                        let file = m.textures.iter().find(|t| t.kind == 0)?;
+                        read_image(&find_ci(dir, &file.file)?).ok()
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    } else {
+        args.textures.iter().map(|p| read_image(p).map(Some)).collect::<Result<Vec<_>, _>>()?
+    };
+    let model = export::u3d_model(&stem, bytes, &textures).map_err(|e| e.to_string())?;
     write_model(&model, target, &args.output)
 }
 
