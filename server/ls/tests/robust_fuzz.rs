@@ -22,8 +22,9 @@ use robust_common::{corpus_files, mutate, Rng};
 
 /// Mutated inputs per target and per run of the suite.
 const MUTATIONS_PER_TARGET: usize = 2_000;
-/// Seeds above this size are mutated less often: a debug build reads them slowly.
+/// Seeds above this size are mutated only a few times: a debug build reads them slowly.
 const LARGE_SEED: usize = 8 * 1024;
+const MUTATIONS_PER_LARGE_SEED: usize = 4;
 
 fn is_text_target(target: &str) -> bool {
     matches!(target, "t3d" | "exec")
@@ -154,24 +155,20 @@ fn fuzz_bounded(target: &str, seed: u64) -> usize {
         run_one(target, label, input);
         count += 1;
     }
-    // Small seeds get most of the mutations: more of them run in the same time, and the
-    // structure a mutation breaks is the same in a small file as in a large one.
-    let weights: Vec<usize> =
-        seeds.iter().map(|(_, s)| if s.len() > LARGE_SEED { 1 } else { 16 }).collect();
-    let total: usize = weights.iter().sum();
+    // Small seeds get the mutations: many more of them run in the same time, and the
+    // structure a mutation breaks is the same in a small file as in a large one. A large
+    // seed gets a few (the corpus mutation test covers large files at many more offsets).
     let text = is_text_target(target);
     let mut rng = Rng::new(seed);
-    for i in 0..MUTATIONS_PER_TARGET {
-        let mut pick = rng.below(total);
-        let index = weights.iter().position(|&w| {
-            if pick < w {
-                true
-            } else {
-                pick -= w;
-                false
-            }
-        });
-        let (label, base) = &seeds[index.unwrap()];
+    let (large, small): (Vec<_>, Vec<_>) = seeds.iter().partition(|(_, s)| s.len() > LARGE_SEED);
+    let mut jobs: Vec<&(String, Vec<u8>)> = Vec::new();
+    for seed in &large {
+        jobs.extend(std::iter::repeat_n(*seed, MUTATIONS_PER_LARGE_SEED));
+    }
+    while jobs.len() < MUTATIONS_PER_TARGET && !small.is_empty() {
+        jobs.push(small[rng.below(small.len())]);
+    }
+    for (i, (label, base)) in jobs.into_iter().enumerate() {
         let input = mutate(base, &mut rng, text);
         run_one(target, &format!("mutation {i} of {label} (seed {seed:#x})"), &input);
         count += 1;
