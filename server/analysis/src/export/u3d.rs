@@ -15,6 +15,8 @@
 //! here have no scale). `BoneFrame` and `PassOnBoneFrame` (per-bone frame overrides) are
 //! not applied.
 
+use std::collections::HashMap;
+
 use unreal_formats::decode::RgbaImage;
 use unreal_formats::u3d::{U3d, U3dBone, U3dKey};
 use unreal_formats::{Error, Result};
@@ -26,7 +28,8 @@ use super::model::{
 
 /// Frames per second of the exported animations: the format stores frame numbers only.
 const FRAME_RATE: f32 = 30.0;
-/// Above this many sampled bone keys the skeletal animation is left out (the skin stays).
+/// Above this many sampled bone keys (or frame displacements) the animation is left out:
+/// the model still exports, in its first frame.
 const MAX_SAMPLES: usize = 2_000_000;
 
 /// A u3d point (x right, y up, z forward) in Unreal axes (x forward, y right, z up).
@@ -222,18 +225,14 @@ fn base_meshes(u3d: &U3d) -> Vec<usize> {
     }
 }
 
-/// The mesh of `frame` that stands where `base` stands in the first frame.
-fn frame_counterpart(u3d: &U3d, base: usize, frame: u16) -> Option<usize> {
-    let b = u3d.meshes.get(base)?;
-    let same = |i: &usize| {
-        let m = &u3d.meshes[*i];
-        m.lod.to_bits() == b.lod.to_bits()
-    };
-    let rank = (0..base).filter(|i| u3d.meshes[*i].frame == b.frame && same(i)).count();
-    (0..u3d.meshes.len())
-        .filter(|i| u3d.meshes[*i].frame == frame && same(i))
-        .nth(rank)
-        .filter(|&i| u3d.meshes[i].vertices == b.vertices)
+/// Meshes by (frame, LOD bits), in file order: the mesh of a frame that stands where a
+/// first-frame mesh stands has the same rank in its list.
+fn meshes_by_frame(u3d: &U3d) -> HashMap<(u16, u32), Vec<usize>> {
+    let mut out: HashMap<(u16, u32), Vec<usize>> = HashMap::new();
+    for (i, m) in u3d.meshes.iter().enumerate() {
+        out.entry((m.frame, m.lod.to_bits())).or_default().push(i);
+    }
+    out
 }
 
 /// An Ultimate 3D model; `textures` by material index (the files its materials name are
@@ -333,19 +332,32 @@ fn frame_animation(u3d: &U3d, base: &[usize], firsts: &[usize], model: &mut Mode
     let mut frames: Vec<u16> = u3d.meshes.iter().map(|m| m.frame).collect();
     frames.sort_unstable();
     frames.dedup();
-    if frames.len() < 2 {
+    if frames.len() < 2 || frames.len().saturating_mul(model.positions.len()) > MAX_SAMPLES {
         return;
     }
+    let groups = meshes_by_frame(u3d);
+    // Each base mesh's rank among the first frame's meshes of its LOD.
+    let ranks: Vec<(u32, usize)> = base
+        .iter()
+        .map(|&b| {
+            let m = &u3d.meshes[b];
+            let list = groups.get(&(m.frame, m.lod.to_bits()));
+            (m.lod.to_bits(), list.and_then(|l| l.iter().position(|&i| i == b)).unwrap_or(0))
+        })
+        .collect();
     for &frame in &frames {
         let mut displacements = vec![[0f32; 3]; model.positions.len()];
-        for (&b, &first) in base.iter().zip(firsts) {
-            let Some(m) = frame_counterpart(u3d, b, frame) else { continue };
+        for ((&b, &first), &(lod, rank)) in base.iter().zip(firsts).zip(&ranks) {
+            let Some(&m) = groups.get(&(frame, lod)).and_then(|l| l.get(rank)) else { continue };
+            if u3d.meshes[m].vertices != u3d.meshes[b].vertices {
+                continue;
+            }
             for (v, p) in u3d.meshes[m].positions.iter().enumerate() {
                 if let (Some(d), Some(base_p)) =
                     (displacements.get_mut(first + v), model.positions.get(first + v))
                 {
                     let g = to_gltf(*p);
-                    *d = [g[0] - base_p[0], g[1] - base_p[1], g[2] - base_p[2]];
+                    *d = [g[0] - base_p[0], g[1] - base_p[1], g[2] - base_p[2]].map(finite);
                 }
             }
         }
