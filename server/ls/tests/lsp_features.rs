@@ -58,7 +58,7 @@ async fn capabilities_advertise_every_t3d_feature() {
     let caps = &result["capabilities"];
     let mut names: Vec<&str> = caps.as_object().unwrap().keys().map(String::as_str).collect();
     names.sort_unstable();
-    expect!["codeActionProvider completionProvider definitionProvider documentFormattingProvider documentRangeFormattingProvider documentSymbolProvider foldingRangeProvider hoverProvider inlayHintProvider positionEncoding referencesProvider renameProvider selectionRangeProvider semanticTokensProvider textDocumentSync workspace workspaceSymbolProvider"].assert_eq(&names.join(" "));
+    expect!["codeActionProvider completionProvider definitionProvider documentFormattingProvider documentRangeFormattingProvider documentSymbolProvider experimental foldingRangeProvider hoverProvider inlayHintProvider positionEncoding referencesProvider renameProvider selectionRangeProvider semanticTokensProvider textDocumentSync workspace workspaceSymbolProvider"].assert_eq(&names.join(" "));
     check(
         &caps["semanticTokensProvider"]["legend"],
         &expect![[

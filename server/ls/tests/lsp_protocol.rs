@@ -147,6 +147,12 @@ async fn initialize_advertises_capabilities() {
                 "documentFormattingProvider": true,
                 "documentRangeFormattingProvider": true,
                 "documentSymbolProvider": true,
+                "experimental": {
+                  "unrealLs": {
+                    "objectPreview": true,
+                    "packageTree": true
+                  }
+                },
                 "foldingRangeProvider": true,
                 "hoverProvider": true,
                 "inlayHintProvider": true,

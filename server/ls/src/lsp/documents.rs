@@ -108,6 +108,8 @@ pub struct Session {
     pub versioned_edits: bool,
     /// The client answers `workspace/configuration`.
     pub pulls_configuration: bool,
+    /// The workspace's `unreal-ls.toml` and package index (shared by every copy).
+    pub workspace: Arc<super::workspace::Workspace>,
 }
 
 impl DocumentSnapshot {

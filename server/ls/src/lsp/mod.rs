@@ -18,6 +18,7 @@ pub mod position;
 pub mod scheduler;
 pub mod server;
 pub mod settings;
+pub mod workspace;
 
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -67,7 +68,10 @@ impl Default for ServerOptions {
 /// Builds the server as a tower service: what [`run`] serves over stdio and what the
 /// in-process tests and benchmarks call directly.
 pub fn service(options: ServerOptions) -> (Service, ClientSocket) {
-    let (service, socket) = LspService::new(|client| Backend::new(client, options));
+    let (service, socket) = LspService::build(|client| Backend::new(client, options))
+        .custom_method(features::preview::PACKAGE_TREE, Backend::package_tree)
+        .custom_method(features::preview::OBJECT_PREVIEW, Backend::object_preview)
+        .finish();
     (guard::CatchPanics::new(service), socket)
 }
 

@@ -53,6 +53,15 @@ impl Scheduler {
         let _ = self.tx.send(Message::Changed { uri, delay });
     }
 
+    /// Queues analyses from a task that outlives the borrow of the scheduler (the package
+    /// index build checks every open document again when it is done).
+    pub fn requeue_handle(&self) -> impl Fn(Uri) + Send + Sync + 'static {
+        let tx = self.tx.clone();
+        move |uri| {
+            let _ = tx.send(Message::Changed { uri, delay: Duration::ZERO });
+        }
+    }
+
     pub fn closed(&self, uri: Uri) {
         let _ = self.tx.send(Message::Closed(uri));
     }

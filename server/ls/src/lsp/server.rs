@@ -11,9 +11,9 @@ use serde_json::Value;
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::ls_types::{
     CodeActionParams, CodeActionResponse, ConfigurationItem, DidChangeConfigurationParams,
-    DidChangeTextDocumentParams, DidChangeWorkspaceFoldersParams, DidCloseTextDocumentParams,
-    DidOpenTextDocumentParams, InitializeParams, InitializeResult, InitializedParams, MessageType,
-    ServerInfo, Uri, WorkspaceFolder,
+    DidChangeTextDocumentParams, DidChangeWatchedFilesParams, DidChangeWorkspaceFoldersParams,
+    DidCloseTextDocumentParams, DidOpenTextDocumentParams, InitializeParams, InitializeResult,
+    InitializedParams, MessageType, ServerInfo, Uri, WorkspaceFolder,
 };
 use tower_lsp_server::ls_types::{
     CompletionParams, CompletionResponse, DocumentFormattingParams, DocumentRangeFormattingParams,
@@ -152,10 +152,8 @@ impl Backend {
             self.shared.log(MessageType::WARNING, &problem).await;
         }
         self.shared.update_session(|session| session.settings = settings);
-        let uris: Vec<Uri> = self.shared.documents().uris().cloned().collect();
-        for uri in uris {
-            self.scheduler.changed(uri, std::time::Duration::ZERO);
-        }
+        // Checks every open document again, with the game directory the settings name.
+        super::workspace::update(&self.shared, &self.scheduler).await;
     }
 
     /// Asks the client for the `unrealLs` section (`workspace/configuration`).
@@ -205,8 +203,18 @@ impl LanguageServer for Backend {
             .unwrap_or(false);
         let pulls_configuration = workspace.and_then(|w| w.configuration).unwrap_or(false);
         self.shared.update_session(|session| {
-            *session = Session { encoding, settings, roots, versioned_edits, pulls_configuration };
+            let workspace = std::mem::take(&mut session.workspace);
+            *session = Session {
+                encoding,
+                settings,
+                roots,
+                versioned_edits,
+                pulls_configuration,
+                workspace,
+            };
         });
+        let progress = capabilities.window.as_ref().and_then(|w| w.work_done_progress);
+        self.shared.session().workspace.progress.store(progress == Some(true), Ordering::SeqCst);
         self.scheduler.start(Arc::clone(&self.shared));
         Ok(InitializeResult {
             capabilities: features::capabilities(&self.shared.session()),
@@ -235,6 +243,12 @@ impl LanguageServer for Backend {
         if session.pulls_configuration {
             self.pull_settings().await;
         }
+        super::workspace::update(&self.shared, &self.scheduler).await;
+    }
+
+    /// Packages or `unreal-ls.toml` changed: the index reads them again.
+    async fn did_change_watched_files(&self, params: DidChangeWatchedFilesParams) {
+        super::workspace::files_changed(&self.shared, &self.scheduler, &params.changes).await;
     }
 
     async fn shutdown(&self) -> Result<()> {
@@ -321,6 +335,7 @@ impl LanguageServer for Backend {
             session.roots.retain(|root| !removed.contains(root));
             session.roots.extend(added);
         });
+        super::workspace::update(&self.shared, &self.scheduler).await;
     }
 
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {

@@ -7,7 +7,6 @@ use tower_lsp_server::ls_types::{
     CompletionTextEdit, Documentation, ServerCapabilities, TextEdit,
 };
 use unreal_analysis::ide::completion::{completions, CompletionKind};
-use unreal_analysis::ide::NoPackages;
 
 use super::t3d::{self, Parsed};
 use crate::lsp::documents::{DocumentSnapshot, Session};
@@ -25,7 +24,8 @@ pub fn handle(
 ) -> Result<Option<CompletionResponse>> {
     let Some(parsed) = Parsed::of(snapshot) else { return Ok(None) };
     let offset = t3d::offset(snapshot, params.text_document_position.position);
-    let items = completions(&parsed.source(snapshot), offset, &NoPackages);
+    let packages = snapshot.session.package_provider();
+    let items = completions(&parsed.source(snapshot), offset, &*packages);
     let items: Vec<CompletionItem> = items
         .into_iter()
         .enumerate()

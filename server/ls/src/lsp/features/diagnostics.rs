@@ -34,13 +34,15 @@ pub fn compute(snapshot: &DocumentSnapshot, analyzer: &Analyzer) -> Published {
         return Published { version: Some(snapshot.version), items: Vec::new() };
     };
     let text = snapshot.text();
-    let settings = &snapshot.session.settings;
-    let diagnostics = analyzer(kind, &text, &settings.lint_options());
+    let session = &snapshot.session;
+    let diagnostics = analyzer(kind, &text, &session.lint_options());
+    let path = snapshot.uri.to_file_path();
     let mut other_files = OtherFiles::default();
     let items = diagnostics
         .iter()
         .filter_map(|diagnostic| {
-            let severity = settings.severity_for(diagnostic.code, diagnostic.severity)?;
+            let severity =
+                session.severity_for(diagnostic.code, diagnostic.severity, path.as_deref())?;
             Some(convert(snapshot, diagnostic, severity, &mut other_files))
         })
         .collect();

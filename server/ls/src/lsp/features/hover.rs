@@ -5,7 +5,6 @@ use tower_lsp_server::ls_types::{
     Hover, HoverContents, HoverParams, HoverProviderCapability, MarkupContent, MarkupKind,
     ServerCapabilities,
 };
-use unreal_analysis::ide::NoPackages;
 
 use super::t3d::{self, Parsed};
 use crate::lsp::documents::{DocumentSnapshot, Session};
@@ -17,7 +16,8 @@ pub fn register(caps: &mut ServerCapabilities, _session: &Session) {
 pub fn handle(snapshot: &DocumentSnapshot, params: &HoverParams) -> Result<Option<Hover>> {
     let Some(parsed) = Parsed::of(snapshot) else { return Ok(None) };
     let offset = t3d::offset(snapshot, params.text_document_position_params.position);
-    let answer = unreal_analysis::ide::hover::hover(&parsed.source(snapshot), offset, &NoPackages);
+    let packages = snapshot.session.package_provider();
+    let answer = unreal_analysis::ide::hover::hover(&parsed.source(snapshot), offset, &*packages);
     Ok(answer.map(|h| Hover {
         contents: HoverContents::Markup(MarkupContent {
             kind: MarkupKind::Markdown,

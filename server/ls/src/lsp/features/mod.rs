@@ -23,6 +23,7 @@ pub mod formatting;
 pub mod hover;
 pub mod inlay_hint;
 pub mod polygon_actions;
+pub mod preview;
 pub mod references;
 pub mod rename;
 pub mod selection_range;
@@ -70,5 +71,6 @@ pub fn capabilities(session: &Session) -> ServerCapabilities {
     semantic_tokens::register(&mut caps, session);
     inlay_hint::register(&mut caps, session);
     formatting::register(&mut caps, session);
+    preview::register(&mut caps, session);
     caps
 }

@@ -1,0 +1,252 @@
+//! The preview requests of `docs/protocol.md`: `unrealLs/packageTree` (every export of a
+//! package) and `unrealLs/objectPreview` (a texture as PNG, a TextBuffer's source, a summary
+//! with a rendered thumbnail for meshes). Files are read when asked (mapped), never kept.
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use serde_json::{json, Map, Value};
+use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
+use tower_lsp_server::ls_types::{ServerCapabilities, Uri};
+use unreal_analysis::preview::{self, ObjectPreview};
+use unreal_formats::mapped::MappedFile;
+use unreal_formats::package::{ObjectRef, Package};
+
+use crate::lsp::documents::Session;
+use crate::lsp::Backend;
+
+pub const PACKAGE_TREE: &str = "unrealLs/packageTree";
+pub const OBJECT_PREVIEW: &str = "unrealLs/objectPreview";
+
+/// Thumbnails are at most this big unless the client asks for smaller (`maxSize`).
+const DEFAULT_MAX_SIZE: u32 = 128;
+/// And never bigger than this, whatever the client asks.
+const LIMIT_MAX_SIZE: u32 = 1024;
+
+/// Announces the requests under `experimental.unrealLs`, as `docs/protocol.md` says.
+pub fn register(caps: &mut ServerCapabilities, _session: &Session) {
+    let mut experimental = match caps.experimental.take() {
+        Some(Value::Object(map)) => map,
+        _ => Map::new(),
+    };
+    experimental
+        .insert("unrealLs".to_owned(), json!({ "packageTree": true, "objectPreview": true }));
+    caps.experimental = Some(Value::Object(experimental));
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PackageTreeParams {
+    pub uri: Uri,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ObjectPreviewParams {
+    pub uri: Uri,
+    pub object: Option<String>,
+    pub max_size: Option<u32>,
+}
+
+impl Backend {
+    /// `unrealLs/packageTree`.
+    pub async fn package_tree(&self, params: PackageTreeParams) -> Result<Value> {
+        blocking(PACKAGE_TREE, move || package_tree(&params)).await
+    }
+
+    /// `unrealLs/objectPreview`.
+    pub async fn object_preview(&self, params: ObjectPreviewParams) -> Result<Value> {
+        blocking(OBJECT_PREVIEW, move || object_preview(&params)).await
+    }
+}
+
+/// Runs a preview off the async threads; a panic becomes an internal error.
+async fn blocking(
+    method: &str,
+    f: impl FnOnce() -> Result<Value> + Send + 'static,
+) -> Result<Value> {
+    match tokio::task::spawn_blocking(f).await {
+        Ok(answer) => answer,
+        Err(_) => Err(Error {
+            code: ErrorCode::InternalError,
+            message: format!("{method} failed: internal error").into(),
+            data: None,
+        }),
+    }
+}
+
+fn invalid(message: String) -> Error {
+    Error { code: ErrorCode::InvalidParams, message: message.into(), data: None }
+}
+
+fn failed(message: String) -> Error {
+    // RequestFailed (LSP 3.17).
+    Error { code: ErrorCode::ServerError(-32803), message: message.into(), data: None }
+}
+
+fn path_of(uri: &Uri) -> Result<PathBuf> {
+    uri.to_file_path()
+        .map(std::borrow::Cow::into_owned)
+        .ok_or_else(|| invalid(format!("{}: not a file: URI", uri.as_str())))
+}
+
+fn open(path: &Path) -> Result<MappedFile> {
+    MappedFile::open(path).map_err(|e| failed(format!("{}: cannot be read: {e}", path.display())))
+}
+
+fn package_name(path: &Path) -> String {
+    path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
+}
+
+fn parse<'a>(path: &Path, bytes: &'a [u8]) -> Result<Package<'a>> {
+    Package::parse_named(bytes, &package_name(path))
+        .map_err(|e| failed(format!("{}: {e}", path.display())))
+}
+
+fn package_tree(params: &PackageTreeParams) -> Result<Value> {
+    let path = path_of(&params.uri)?;
+    let bytes = open(&path)?;
+    let package = parse(&path, &bytes)?;
+    let objects: Vec<Value> = package
+        .objects()
+        .map(|o| json!({ "path": o.path, "class": o.class, "size": o.size }))
+        .collect();
+    Ok(json!({
+        "header": {
+            "version": package.header.version,
+            "licensee": package.header.licensee,
+            "flags": package.header.flags,
+            "names": package.names.len(),
+            "imports": package.imports.len(),
+            "exports": package.exports.len(),
+        },
+        "objects": objects,
+    }))
+}
+
+fn object_preview(params: &ObjectPreviewParams) -> Result<Value> {
+    let path = path_of(&params.uri)?;
+    let max = params.max_size.unwrap_or(DEFAULT_MAX_SIZE).clamp(1, LIMIT_MAX_SIZE);
+    let bytes = open(&path)?;
+    let Some(object) = &params.object else { return file_preview(&path, &bytes, max) };
+    let package = parse(&path, &bytes)?;
+    let export = package.objects().find(|o| o.path.eq_ignore_ascii_case(object)).map(|o| o.export);
+    let Some(export) = export else {
+        return Err(invalid(format!("{}: no object `{object}` in the package", path.display())));
+    };
+    let class = package.class_name(export).to_owned();
+    let fail = |e: unreal_formats::Error| failed(format!("{} {object}: {e}", path.display()));
+    if class == "Class" {
+        if let Some(text) = class_source(&package, export) {
+            return Ok(json!({ "kind": "text", "text": text, "summary": { "class": class } }));
+        }
+    }
+    match preview::object_preview(&package, export).map_err(fail)? {
+        ObjectPreview::Texture { width, height, format, mips, compressed, .. } => {
+            let image = preview::texture_thumbnail(&package, export, max).map_err(fail)?;
+            let png = preview::encode_png(&preview::thumbnail(&image, max));
+            let mut summary = json!({ "class": class, "width": width, "height": height,
+                "format": format, "mips": mips });
+            if let Some((format, count)) = compressed {
+                summary["compressed"] = json!(format!("{count} {format} mips"));
+            }
+            Ok(json!({ "kind": "texture", "pngBase64": base64_of(&png), "summary": summary }))
+        }
+        ObjectPreview::Text { text } => {
+            Ok(json!({ "kind": "text", "text": text, "summary": { "class": class } }))
+        }
+        ObjectPreview::Mesh { class, vertices, frames, faces, sequences, thumbnail_png } => {
+            let mut answer = json!({ "kind": "summary", "summary": {
+                "class": class, "vertices": vertices, "frames": frames, "faces": faces,
+                "sequences": sequences.join(", ") } });
+            if let Some(png) = thumbnail_png {
+                answer["pngBase64"] = json!(base64_of(&png));
+            }
+            Ok(answer)
+        }
+        ObjectPreview::Palette { colors, swatch_png } => Ok(json!({ "kind": "summary",
+            "pngBase64": base64_of(&swatch_png), "summary": { "class": class, "colors": colors } })),
+        other => Ok(json!({ "kind": "summary",
+            "summary": { "class": class, "description": other.summary() } })),
+    }
+}
+
+/// The source of a class: the TextBuffer inside it (`ScriptText`).
+fn class_source(package: &Package<'_>, class: usize) -> Option<String> {
+    let outer = ObjectRef(i32::try_from(class).ok()? + 1);
+    let text = (0..package.exports.len()).find(|&i| {
+        package.export(i).is_some_and(|e| e.outer == outer) && package.class_name(i) == "TextBuffer"
+    })?;
+    unreal_analysis::export::text_buffer_source(package, text).ok()
+}
+
+/// A file that is one object (`.psk`, `.psa`, `_d.3d`, `.u3d`, an image): its summary, and a
+/// rendering for meshes.
+fn file_preview(path: &Path, bytes: &[u8], max: u32) -> Result<Value> {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let lower = name.to_ascii_lowercase();
+    let fail = |e: unreal_formats::Error| failed(format!("{}: {e}", path.display()));
+    let (summary, render) = if lower.ends_with("_d.3d") {
+        let aniv_path = path.with_file_name(format!("{}_a.3d", &name[..name.len() - 5]));
+        let aniv = std::fs::read(&aniv_path).map_err(|e| {
+            failed(format!(
+                "{}: the animation file beside it cannot be read: {e}",
+                aniv_path.display()
+            ))
+        })?;
+        let summary = unreal_formats::summarize_vertex_mesh(bytes, &aniv).map_err(fail)?;
+        let render = preview::vertex_mesh_thumbnail_data_uri(bytes, &aniv, &[], max).ok();
+        (summary, render)
+    } else {
+        let summary = unreal_formats::summarize(bytes, &name).map_err(fail)?;
+        let extension = path.extension().map(|e| e.to_string_lossy().to_ascii_lowercase());
+        let render = if matches!(extension.as_deref(), Some("psk" | "pskx")) {
+            preview::psk_thumbnail_data_uri(bytes, &[], max).ok()
+        } else {
+            None
+        };
+        (summary, render)
+    };
+    let mut flat = Map::new();
+    if let Ok(Value::Object(outer)) = serde_json::to_value(&summary) {
+        flatten(&outer, &mut flat);
+    }
+    let mut answer = json!({ "kind": "summary", "summary": flat });
+    if let Some(uri) = render {
+        answer["pngBase64"] = json!(uri.trim_start_matches("data:image/png;base64,"));
+    }
+    Ok(answer)
+}
+
+/// Scalars of a serialized summary, one level of nesting lifted; lists and deeper objects
+/// become counts, so every value is a string, number or boolean.
+fn flatten(object: &Map<String, Value>, out: &mut Map<String, Value>) {
+    for (key, value) in object {
+        match value {
+            Value::Object(inner) => {
+                for (k, v) in inner {
+                    match v {
+                        Value::Array(items) => {
+                            out.insert(k.clone(), json!(items.len()));
+                        }
+                        Value::Object(_) | Value::Null => {}
+                        scalar => {
+                            out.insert(k.clone(), scalar.clone());
+                        }
+                    }
+                }
+            }
+            Value::Array(items) => {
+                out.insert(key.clone(), json!(items.len()));
+            }
+            Value::Null => {}
+            scalar => {
+                out.insert(key.clone(), scalar.clone());
+            }
+        }
+    }
+}
+
+fn base64_of(png: &[u8]) -> String {
+    preview::png_data_uri(png).trim_start_matches("data:image/png;base64,").to_owned()
+}

@@ -1,0 +1,242 @@
+//! In-process protocol tests of the workspace's package index and the preview requests: the
+//! `unrealLs/packageTree` and `unrealLs/objectPreview` requests on a corpus texture package,
+//! `$/progress` while the index builds, hover on a `Texture=` that names a package texture
+//! (with its thumbnail), the reference rules with an index, and `didChangeWatchedFiles`
+//! re-reading a changed package.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::pedantic)]
+
+mod lsp_client;
+#[allow(dead_code)]
+#[path = "../../formats/tests/common/writers.rs"]
+mod writers;
+
+use std::path::{Path, PathBuf};
+
+use lsp_client::TestClient;
+use serde_json::{json, Value};
+use unreal_ls::lsp::ServerOptions;
+
+fn corpus_packages() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/packages");
+    if dir.is_dir() {
+        Some(std::fs::canonicalize(dir).unwrap())
+    } else {
+        println!("skipped: the corpus is not at {}", dir.display());
+        None
+    }
+}
+
+fn file_uri(path: &Path) -> String {
+    format!("file://{}", path.display())
+}
+
+const MAP_URI: &str = "file:///work/maps/Checkers.t3d";
+
+fn polygon(texture: &str) -> String {
+    format!(
+        "Begin Map\r\nBegin Actor Class=Brush Name=Brush0\r\n   Brush=Model'MyLevel.Brush0'\r\n   \
+         Begin Brush Name=Brush0\r\n      Begin PolyList\r\n         Begin Polygon Texture={texture} Flags=0\r\n            \
+         Normal   +00000.000000,+00000.000000,+00001.000000\r\n            \
+         Vertex   +00000.000000,+00000.000000,+00000.000000\r\n            \
+         Vertex   +00064.000000,+00000.000000,+00000.000000\r\n            \
+         Vertex   +00064.000000,+00064.000000,+00000.000000\r\n         End Polygon\r\n      \
+         End PolyList\r\n   End Brush\r\nEnd Actor\r\nEnd Map\r\n"
+    )
+}
+
+/// Waits for the log line that says the index is built and returns it.
+async fn indexed(client: &mut TestClient) -> String {
+    loop {
+        let params = client.next_notification("window/logMessage").await;
+        let message = params["message"].as_str().unwrap_or_default().to_owned();
+        if message.starts_with("indexed ") {
+            return message;
+        }
+    }
+}
+
+fn codes(diagnostics: &Value) -> Vec<String> {
+    diagnostics["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| format!("{} {}", d["code"].as_str().unwrap(), d["message"].as_str().unwrap()))
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn preview_requests_on_a_texture_package() {
+    let Some(dir) = corpus_packages() else { return };
+    let utx = file_uri(&dir.join("utx/blender_t3d_Checkers.utx"));
+    let mut client = TestClient::new(ServerOptions::default());
+    let init = client.initialize(json!({}), Value::Null).await;
+    assert_eq!(
+        init["capabilities"]["experimental"]["unrealLs"],
+        json!({ "packageTree": true, "objectPreview": true })
+    );
+
+    let tree = client.request_ok("unrealLs/packageTree", json!({ "uri": utx })).await;
+    expect_test::expect![[r#"{"header":{"exports":10,"flags":1,"imports":3,"licensee":0,"names":30,"version":69},"objects":[{"class":"Palette","path":"Palette0","size":1027},{"class":"Palette","path":"Palette4","size":1027},{"class":"Palette","path":"Palette2","size":1027},{"class":"Palette","path":"Palette5","size":1027},{"class":"Palette","path":"Palette6","size":1027},{"class":"Texture","path":"checkers_abcd","size":87586},{"class":"Texture","path":"checkers_circle","size":87586},{"class":"Texture","path":"coordinates","size":87579},{"class":"Texture","path":"rectangle_128x64","size":11103},{"class":"Texture","path":"checkers_base","size":131393}]}"#]]
+        .assert_eq(&tree.to_string());
+
+    let preview = client
+        .request_ok(
+            "unrealLs/objectPreview",
+            json!({ "uri": utx, "object": "CHECKERS_BASE", "maxSize": 32 }),
+        )
+        .await;
+    assert_eq!(preview["kind"], "texture");
+    let png = preview["pngBase64"].as_str().unwrap();
+    // `iVBORw0KGgo` is the base64 of the PNG signature.
+    assert!(png.starts_with("iVBORw0KGgo"), "{png}");
+    expect_test::expect![[r#"{"class":"Texture","compressed":"7 DXT1 mips","format":"P8","height":256,"mips":9,"width":256}"#]]
+        .assert_eq(&preview["summary"].to_string());
+
+    let missing =
+        client.request("unrealLs/objectPreview", json!({ "uri": utx, "object": "Nope" })).await;
+    assert_eq!(missing["error"]["code"], -32602, "{missing}");
+    let unreadable = client
+        .request("unrealLs/packageTree", json!({ "uri": "file:///no/such/Package.utx" }))
+        .await;
+    assert_eq!(unreadable["error"]["code"], -32803, "{unreadable}");
+    assert!(unreadable["error"]["message"].as_str().unwrap().contains("/no/such/Package.utx"));
+    let malformed = client
+        .request(
+            "unrealLs/packageTree",
+            json!({ "uri": file_uri(&dir.join("umx/malformed/libxmp_load_umx_invalid_objname.umx")) }),
+        )
+        .await;
+    expect_test::expect![[
+        r#""package header at byte 4: expected a package version from 61 to 128, found 37""#
+    ]]
+    .assert_eq(
+        &json!(malformed["error"]["message"].as_str().unwrap().rsplit(".umx: ").next().unwrap())
+            .to_string(),
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn indexing_reports_progress_then_hover_shows_the_texture() {
+    let Some(dir) = corpus_packages() else { return };
+    let mut client = TestClient::new(ServerOptions::default());
+    client
+        .initialize(
+            json!({ "window": { "workDoneProgress": true } }),
+            json!({ "gameDirectory": dir.display().to_string() }),
+        )
+        .await;
+    let summary = indexed(&mut client).await;
+    assert!(summary.starts_with("indexed 12 packages ("), "{summary}");
+    // Let the progress end arrive (it is sent before the log line).
+    let kinds: Vec<String> = client
+        .received_with("$/progress")
+        .iter()
+        .map(|p| p["value"]["kind"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(kinds.first().map(String::as_str), Some("begin"), "{kinds:?}");
+    assert_eq!(kinds.last().map(String::as_str), Some("end"), "{kinds:?}");
+    assert!(kinds.iter().any(|k| k == "report"), "{kinds:?}");
+    let created = client.received_with("window/workDoneProgress/create");
+    assert_eq!(created.len(), 1);
+    let begin = &client.received_with("$/progress")[0];
+    assert_eq!(begin["token"], created[0]["token"]);
+    assert_eq!(begin["value"]["title"], "Indexing packages");
+
+    client.open(MAP_URI, "t3d", 1, &polygon("checkers_base")).await;
+    let diagnostics = client.diagnostics_for(MAP_URI, Some(1)).await;
+    assert_eq!(codes(&diagnostics), Vec::<String>::new());
+    let hover = client
+        .request_ok(
+            "textDocument/hover",
+            json!({ "textDocument": { "uri": MAP_URI }, "position": { "line": 5, "character": 35 } }),
+        )
+        .await;
+    let markdown = hover["contents"]["value"].as_str().unwrap();
+    let (text, image) = markdown.split_once("(data:image/png;base64,").expect("a thumbnail");
+    assert!(image.starts_with("iVBORw0KGgo"), "{image}");
+    let from = dir.join("utx/blender_t3d_Checkers.utx").display().to_string();
+    expect_test::expect![[r#"
+        **Texture** `checkers_base`
+
+        bare name: UE1 exports write textures without their package; the editor finds the texture among the loaded packages
+
+        from `FILE`
+        - class: Texture
+        - size: 256x256
+        - format: P8
+        - mips: 9
+        - preview: ![checkers_base]"#]]
+    .assert_eq(&text.replace(&from, "FILE"));
+
+    // A misspelt texture: the nearest names, and the unsafe fix as a code action.
+    let text = polygon("checkers_bsae");
+    client
+        .notify(
+            "textDocument/didChange",
+            json!({ "textDocument": { "uri": MAP_URI, "version": 2 },
+                    "contentChanges": [{ "text": text }] }),
+        )
+        .await;
+    let diagnostics = client.diagnostics_for(MAP_URI, Some(2)).await;
+    expect_test::expect![[r#"["t3d-unknown-texture texture `checkers_bsae` is in none of the indexed packages; did you mean `checkers_base`, `checkers_abcd`?"]"#]]
+        .assert_eq(&json!(codes(&diagnostics)).to_string());
+
+    let completion = client
+        .request_ok(
+            "textDocument/completion",
+            json!({ "textDocument": { "uri": MAP_URI }, "position": { "line": 5, "character": 33 } }),
+        )
+        .await;
+    let items = completion.as_array().or_else(|| completion["items"].as_array()).unwrap();
+    let labels: Vec<&str> = items.iter().filter_map(|i| i["label"].as_str()).collect();
+    assert!(labels.contains(&"blender_t3d_Checkers.checkers_base"), "{labels:?}");
+}
+
+/// A texture package of empty textures, written by the formats crate's package writer.
+fn texture_package(names: &[&str]) -> Vec<u8> {
+    let mut w = writers::PackageWriter::new(69, 0);
+    for name in names {
+        let class = w.engine_class("Texture");
+        w.export(class, 0, name, 0, Box::new(|_, _| {}));
+    }
+    w.finish()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn watched_package_changes_refresh_the_index() {
+    let game = std::env::temp_dir().join(format!("unreal-ls-index-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&game);
+    std::fs::create_dir_all(game.join("System")).unwrap();
+    std::fs::create_dir_all(game.join("Textures")).unwrap();
+    let package = game.join("Textures/Rocks.utx");
+    std::fs::write(&package, texture_package(&["Granite"])).unwrap();
+
+    let mut client = TestClient::new(ServerOptions::default());
+    client.initialize(json!({}), json!({ "gameDirectory": game.display().to_string() })).await;
+    indexed(&mut client).await;
+    client.open(MAP_URI, "t3d", 1, &polygon("Marble")).await;
+    let before = client.diagnostics_for(MAP_URI, Some(1)).await;
+    expect_test::expect![[r#"["t3d-unknown-texture texture `Marble` is in none of the indexed packages (`Engine` and `Editor` not indexed: the engine's and UnrealEd's own textures live there)"]"#]]
+        .assert_eq(&json!(codes(&before)).to_string());
+
+    std::fs::write(&package, texture_package(&["Granite", "Marble"])).unwrap();
+    client
+        .notify(
+            "workspace/didChangeWatchedFiles",
+            json!({ "changes": [{ "uri": file_uri(&package), "type": 2 }] }),
+        )
+        .await;
+    loop {
+        let params = client.next_notification("textDocument/publishDiagnostics").await;
+        if params["uri"] == MAP_URI && codes(&params).is_empty() {
+            break;
+        }
+    }
+    let refreshed = client
+        .received_with("window/logMessage")
+        .iter()
+        .filter_map(|p| p["message"].as_str())
+        .any(|m| m.starts_with("package index refreshed: 1 packages (2 objects)"));
+    let _ = std::fs::remove_dir_all(&game);
+    assert!(refreshed, "{:#?}", client.received_with("window/logMessage"));
+}
