@@ -8,9 +8,18 @@
 //! map's own `Begin`/`End` line, or when the re-parsed lines leave a block open, close one
 //! they did not open, or nest near the depth limit.
 //!
-//! Diagnostics are cached per segment: rules that look at one segment at a time run again
-//! only for re-parsed segments (the others' diagnostics are shifted), and the two rules that
-//! compare segments (duplicate actor names, unresolved brush models) run over the whole tree.
+//! The text is edited in place (one `memmove` of what follows the edit, no second copy), and
+//! an edit costs the re-parse of the segments it touches plus moving the spans of the tree
+//! after it; nothing else of the document is visited.
+//!
+//! Diagnostics are cached per segment, with what the segment contributes to the rules that
+//! compare segments: rules that look at one segment at a time run again only for re-parsed
+//! segments; the cached results of the others are stored against the segment's start when
+//! they were computed and moved on output (an edit does not touch them); the rules that
+//! compare segments (duplicate actor names, unresolved brush models) report from per-segment
+//! summaries (names defined and referenced), and the rules about top-level lines (stray
+//! lines, a file without blocks) read only the top-level items. So a one-segment edit never
+//! walks the other segments' trees.
 
 use unreal_syntax::t3d::{
     self, Block, BlockKind, Field, Item, Parse, SyntaxError, SyntaxErrorKind, T3dFile, Value,
@@ -19,9 +28,10 @@ use unreal_syntax::Span;
 
 use crate::ide::Source;
 use crate::lint::LintOptions;
+use crate::rules::t3d_duplicate_actor_name::{self as duplicate_names, Names};
+use crate::rules::t3d_unresolved_brush_model::{self as brush_models, Models};
 use crate::rules::{self, T3dContext};
 use crate::t3d::generation::{self, Markers};
-use crate::t3d::walk;
 use crate::{Diagnostic, EngineGeneration, EngineSetting};
 
 /// How an edit was applied.
@@ -34,11 +44,12 @@ pub enum Reparse {
 }
 
 /// Rules that look at one polygon or one syntax error at a time, and so can run on one
-/// segment. Every other rule (duplicate names, unresolved models, stray top-level lines, a
-/// file without blocks, and any rule added later) runs over the whole tree, with the block
-/// list but without polygon facts: a new rule that reads polygons belongs here, and the
-/// random-edit test in `tests/ide/document.rs` fails until it is added.
-const LOCAL_RULES: [&str; 15] = [
+/// segment. The rules that compare segments report from per-segment summaries
+/// ([`SUMMARIZED_RULES`]), the rules about top-level lines read the top-level items
+/// ([`TOP_LEVEL_RULES`]); any other rule (one added later) runs over the whole tree, with
+/// the block list but without polygon facts, which is correct but visits every block on
+/// every call: a new rule belongs in one of these lists.
+const LOCAL_RULES: [&str; 18] = [
     "t3d-unbalanced-block",
     "t3d-nesting-too-deep",
     "t3d-malformed-number",
@@ -54,10 +65,46 @@ const LOCAL_RULES: [&str; 15] = [
     "t3d-bad-texture-axes",
     "t3d-unknown-poly-flag",
     "t3d-editor-poly-flag",
+    // Each reference is looked up in the package index on its own.
+    "t3d-unknown-texture",
+    "t3d-unknown-class",
+    "t3d-unknown-object",
 ];
+
+type CacheKey = (EngineSetting, Option<EngineGeneration>, Option<usize>);
+
+/// An empty parse, for building a context whose parts are then set by hand.
+static EMPTY: Parse = Parse { file: T3dFile { items: Vec::new() }, errors: Vec::new() };
+
+/// Rules that compare segments, fed from [`SegmentFacts`].
+const SUMMARIZED_RULES: [&str; 2] = ["t3d-duplicate-actor-name", "t3d-unresolved-brush-model"];
+
+/// Rules that read only the top-level items and whether any block exists.
+const TOP_LEVEL_RULES: [&str; 2] = ["t3d-not-t3d", "t3d-stray-line"];
 
 fn is_local(rule: &rules::T3dRule) -> bool {
     LOCAL_RULES.contains(&rule.meta.code)
+}
+
+fn is_whole_tree(rule: &rules::T3dRule) -> bool {
+    let code = &rule.meta.code;
+    !LOCAL_RULES.contains(code)
+        && !SUMMARIZED_RULES.contains(code)
+        && !TOP_LEVEL_RULES.contains(code)
+}
+
+/// What one segment contributes to the diagnostics, computed once per parse of it. Spans are
+/// those of the text when it was computed, when the segment's item started at `start` and
+/// its first line at `from`; on output every position at or after `from` moves as far as the
+/// item has moved since (positions before it, such as the map's `Begin` line, stay).
+#[derive(Clone, Debug)]
+struct SegmentFacts {
+    start: u32,
+    from: u32,
+    /// The one-segment rules' diagnostics.
+    diagnostics: Vec<Diagnostic>,
+    names: Names,
+    models: Models,
 }
 
 #[derive(Clone, Debug)]
@@ -66,12 +113,13 @@ pub struct T3dDocument {
     parse: Parse,
     /// Generation markers of the whole document, kept up to date by edits.
     markers: Markers,
-    /// Per segment: its diagnostics from the one-segment rules, once computed.
-    cache: Vec<Option<Vec<Diagnostic>>>,
+    /// Per segment: its facts, once computed.
+    cache: Vec<Option<SegmentFacts>>,
     /// Whether `cache` was laid out for a document with a frame (`Begin Map`).
     cache_framed: bool,
-    /// What the cached diagnostics were computed for.
-    cache_key: Option<(EngineSetting, Option<EngineGeneration>)>,
+    /// What the cached diagnostics were computed for: the setting, the generation and the
+    /// package index (by identity: a new index is a new key).
+    cache_key: Option<CacheKey>,
     /// Diagnostics of the lines outside every segment (the frame's own lines).
     frame_cache: Option<Vec<Diagnostic>>,
 }
@@ -129,12 +177,13 @@ impl T3dDocument {
         while !self.text.is_char_boundary(end) {
             end += 1;
         }
-        let mut text = String::with_capacity(len - (end - start) + new_text.len());
-        text.push_str(&self.text[..start]);
-        text.push_str(new_text);
-        text.push_str(&self.text[end..]);
-        let old = std::mem::replace(&mut self.text, text);
-        if let Some(n) = self.splice(&old, start, end, new_text.len()) {
+        // What to re-parse is decided on the old text, and the segments it replaces leave
+        // the tree (with their generation markers) before the text changes.
+        let plan = self.plan(start, end).and_then(|plan| self.take_segments(plan));
+        self.text.replace_range(start..end, new_text);
+        let delta = new_text.len() as i64 - (end - start) as i64;
+        if let Some(n) = plan.and_then(|(plan, old_markers)| self.splice(plan, delta, old_markers))
+        {
             Reparse::Segments(n)
         } else {
             self.parse = t3d::parse(&self.text);
@@ -151,9 +200,10 @@ impl T3dDocument {
         self.frame_cache = None;
     }
 
-    /// The incremental path; `None` when only a full parse gives the right tree.
-    fn splice(&mut self, old: &str, start: usize, end: usize, inserted: usize) -> Option<usize> {
-        let delta = inserted as i64 - (end - start) as i64;
+    /// The segments an edit of `start..end` (old text) touches and the lines to parse again;
+    /// `None` when only a full parse gives the right tree.
+    fn plan(&self, start: usize, end: usize) -> Option<Plan> {
+        let text = &self.text;
         let (frame, items) = segments(&self.parse.file);
         if frame.is_some() != self.cache_framed || items.len() != self.cache.len() {
             return None;
@@ -163,13 +213,13 @@ impl T3dDocument {
                 let block = self.parse.file.items.get(i)?.as_block()?;
                 let end_line = block.end?.span;
                 (
-                    line_end_with_break(old, block.begin_span.end as usize),
-                    line_start(old, end_line.start as usize),
+                    line_end_with_break(text, block.begin_span.end as usize),
+                    line_start(text, end_line.start as usize),
                 )
             }
-            None => (0, old.len()),
+            None => (0, text.len()),
         };
-        let lines = (line_start(old, start), line_end_with_break(old, end));
+        let lines = (line_start(text, start), line_end_with_break(text, end));
         if lines.0 < bounds.0 || lines.1 > bounds.1 {
             return None;
         }
@@ -178,12 +228,30 @@ impl T3dDocument {
         let mut a = lines.0;
         let mut b = lines.1;
         if last > first {
-            a = a.min(line_start(old, items.get(first)?.span().start as usize));
-            b = b.max(line_end_with_break(old, items.get(last - 1)?.span().end as usize));
+            a = a.min(line_start(text, items.get(first)?.span().start as usize));
+            b = b.max(line_end_with_break(text, items.get(last - 1)?.span().end as usize));
         }
+        Some(Plan { frame, first, last, a, b })
+    }
+
+    /// Takes the planned segments out of the tree (on the old text), with their markers.
+    fn take_segments(&mut self, plan: Plan) -> Option<(Plan, Markers)> {
+        let list = segment_list(&mut self.parse.file, plan.frame)?;
+        let removed: Vec<Item> = list.drain(plan.first..plan.last).collect();
+        Some((plan, generation::markers(&self.text, &T3dFile { items: removed })))
+    }
+
+    /// The incremental path, on the new text; `None` when only a full parse gives the
+    /// right tree (the tree is then incomplete and must be parsed again).
+    fn splice(&mut self, plan: Plan, delta: i64, old_markers: Markers) -> Option<usize> {
+        let Plan { frame, first, last, a, b } = plan;
         let new_b = usize::try_from(b as i64 + delta).ok()?;
         let range_parse = t3d::parse_range(&self.text, a, new_b);
-        if !acceptable(&range_parse, frame.is_some()) {
+        let frame_kind = frame
+            .and_then(|i| self.parse.file.items.get(i))
+            .and_then(Item::as_block)
+            .map(|block| block.kind_span.text(&self.text));
+        if !acceptable(&range_parse, &self.text, frame_kind) {
             return None;
         }
 
@@ -194,19 +262,11 @@ impl T3dDocument {
         let new_count = new_items.len();
         let holder = T3dFile { items: new_items };
         let new_markers = generation::markers(&self.text, &holder);
-        let new_items = holder.items;
-        let list = match frame {
-            Some(i) => match self.parse.file.items.get_mut(i) {
-                Some(Item::Block(block)) => &mut block.children,
-                _ => return None,
-            },
-            None => &mut self.parse.file.items,
-        };
-        let removed: Vec<Item> = list.splice(first..last, new_items).collect();
+        let list = segment_list(&mut self.parse.file, frame)?;
+        let _ = list.splice(first..first, holder.items);
         for item in list.iter_mut().skip(first + new_count) {
             shift_item(item, delta);
         }
-        let old_markers = generation::markers(old, &T3dFile { items: removed });
         self.markers = sub_markers(add_markers(self.markers, new_markers), old_markers);
         if let Some(i) = frame {
             if let Some(Item::Block(block)) = self.parse.file.items.get_mut(i) {
@@ -237,13 +297,8 @@ impl T3dDocument {
         merged.extend(after);
         self.parse.errors = merged;
 
-        let stale: Vec<Option<Vec<Diagnostic>>> = vec![None; new_count];
-        let _ = self.cache.splice(first..last, stale);
-        for diagnostics in self.cache.iter_mut().skip(first + new_count).flatten() {
-            for d in diagnostics {
-                shift_diagnostic(d, b32, delta);
-            }
-        }
+        // The facts of the other segments stay as they are: they move on output.
+        let _ = self.cache.splice(first..last, std::iter::repeat_n(None, new_count));
         if let Some(diagnostics) = &mut self.frame_cache {
             for d in diagnostics {
                 shift_diagnostic(d, b32, delta);
@@ -253,10 +308,11 @@ impl T3dDocument {
     }
 
     /// Every T3D diagnostic of the document, equal to [`rules::check_t3d_parsed`] on a fresh
-    /// parse, reusing the cached diagnostics of segments that no edit touched.
+    /// parse, reusing the cached facts of segments that no edit touched.
     pub fn diagnostics(&mut self, options: &LintOptions) -> Vec<Diagnostic> {
         let generation = self.generation(options.engine);
-        let key = Some((options.engine, generation));
+        let index = options.packages.as_ref().map(|p| std::sync::Arc::as_ptr(p) as usize);
+        let key = Some((options.engine, generation, index));
         if self.cache_key != key {
             self.reset_cache();
             self.cache_key = key;
@@ -268,33 +324,59 @@ impl T3dDocument {
         if count != self.cache.len() || frame.is_some() != self.cache_framed {
             self.reset_cache();
         }
-        let mut out = Vec::new();
         for index in 0..count {
             if self.cache.get(index).is_some_and(Option::is_none) {
-                let diagnostics = self.segment_diagnostics(frame, index, generation, options);
+                let facts = self.segment_facts(frame, index, generation, options);
                 if let Some(slot) = self.cache.get_mut(index) {
-                    *slot = Some(diagnostics);
+                    *slot = facts;
                 }
-            }
-            if let Some(Some(cached)) = self.cache.get(index) {
-                out.extend(cached.iter().cloned());
             }
         }
         if self.frame_cache.is_none() {
             self.frame_cache = Some(self.frame_diagnostics(generation, options));
         }
-        out.extend(self.frame_cache.iter().flatten().cloned());
-        // The other rules see the whole tree (blocks only: they read no polygon geometry).
-        let context = T3dContext {
-            text: &self.text,
-            parse: &self.parse,
-            generation,
-            blocks: walk::blocks(&self.parse.file),
-            polygons: Vec::new(),
-            packages: options.packages.as_deref(),
+
+        let items = segments(&self.parse.file).1;
+        // Each segment's facts with how far the segment moved since they were computed.
+        let parts = || {
+            items.iter().zip(&self.cache).filter_map(|(item, facts)| {
+                let facts = facts.as_ref()?;
+                Some((facts, i64::from(item.span().start) - i64::from(facts.start)))
+            })
         };
-        for rule in rules::T3D_RULES.iter().filter(|r| !is_local(r)) {
-            (rule.check)(&context, &mut out);
+        let mut out = Vec::new();
+        for (facts, delta) in parts() {
+            out.extend(facts.diagnostics.iter().map(|d| {
+                let mut d = d.clone();
+                if delta != 0 {
+                    shift_diagnostic(&mut d, facts.from, delta);
+                }
+                d
+            }));
+        }
+        out.extend(self.frame_cache.iter().flatten().cloned());
+        duplicate_names::report(parts().map(|(facts, delta)| (&facts.names, delta)), &mut out);
+        brush_models::report(parts().map(|(facts, delta)| (&facts.models, delta)), &mut out);
+
+        // Stray lines and a file without blocks: the top-level items are all they read
+        // (any block at all means a top-level one).
+        let mut top_level = T3dContext::new(&self.text, &EMPTY, options);
+        top_level.parse = &self.parse;
+        top_level.generation = generation;
+        top_level.blocks =
+            self.parse.file.items.iter().filter_map(Item::as_block).map(|b| (b, None)).collect();
+        for rule in rules::T3D_RULES.iter().filter(|r| TOP_LEVEL_RULES.contains(&r.meta.code)) {
+            (rule.check)(&top_level, &mut out);
+        }
+        // Rules without a summary (added later) see the whole tree, polygons included:
+        // correct, but a walk of every block on every call until they get a place above.
+        let mut whole_tree = rules::T3D_RULES.iter().filter(|r| is_whole_tree(r)).peekable();
+        if whole_tree.peek().is_some() {
+            let mut context = T3dContext::new(&self.text, &self.parse, options);
+            context.generation = generation;
+            for rule in whole_tree {
+                (rule.check)(&context, &mut out);
+            }
         }
         out.sort_by(|a, b| {
             (a.span.start, a.span.end, a.code).cmp(&(b.span.start, b.span.end, b.code))
@@ -302,29 +384,25 @@ impl T3dDocument {
         out
     }
 
-    /// One-segment rules over segment `index`, with the segment's parent (the frame) as the
-    /// parent of its top block, exactly as in the whole tree.
-    fn segment_diagnostics(
+    /// The facts of segment `index`: one-segment rules and summaries over it, with the
+    /// segment's parent (the frame) as the parent of its top block, exactly as in the whole
+    /// tree.
+    fn segment_facts(
         &mut self,
         frame: Option<usize>,
         index: usize,
         generation: Option<EngineGeneration>,
         options: &LintOptions,
-    ) -> Vec<Diagnostic> {
+    ) -> Option<SegmentFacts> {
         // Move the segment out of the tree for the duration (no copy), then put it back.
         let placeholder = Item::Unknown(Span::default());
-        let item = {
-            let list = match frame.and_then(|i| self.parse.file.items.get_mut(i)) {
-                Some(Item::Block(block)) => &mut block.children,
-                _ => &mut self.parse.file.items,
-            };
-            match list.get_mut(index) {
-                Some(slot) => std::mem::replace(slot, placeholder),
-                None => return Vec::new(),
-            }
-        };
+        let item = std::mem::replace(
+            segment_list(&mut self.parse.file, frame)?.get_mut(index)?,
+            placeholder,
+        );
+        let start = item.span().start;
         let lines = (
-            line_start(&self.text, item.span().start as usize) as u32,
+            line_start(&self.text, start as usize) as u32,
             line_end_with_break(&self.text, item.span().end as usize) as u32,
         );
         let errors: Vec<SyntaxError> = self
@@ -337,8 +415,8 @@ impl T3dDocument {
         let segment = Parse { file: T3dFile { items: vec![item] }, errors };
         let parent: Option<&Block> =
             frame.and_then(|i| self.parse.file.items.get(i)).and_then(Item::as_block);
-        let mut out = Vec::new();
-        {
+        let mut diagnostics = Vec::new();
+        let (names, models) = {
             let mut context = T3dContext::new(&self.text, &segment, options);
             context.generation = generation;
             if let Some(parent) = parent {
@@ -354,20 +432,19 @@ impl T3dDocument {
                 }
             }
             for rule in rules::T3D_RULES.iter().filter(|r| is_local(r)) {
-                (rule.check)(&context, &mut out);
+                (rule.check)(&context, &mut diagnostics);
             }
-        }
+            (Names::collect(&context, lines.0), Models::collect(&context))
+        };
         let Parse { file: T3dFile { items }, .. } = segment;
         if let Some(item) = items.into_iter().next() {
-            let list = match frame.and_then(|i| self.parse.file.items.get_mut(i)) {
-                Some(Item::Block(block)) => &mut block.children,
-                _ => &mut self.parse.file.items,
-            };
-            if let Some(slot) = list.get_mut(index) {
+            if let Some(slot) =
+                segment_list(&mut self.parse.file, frame).and_then(|list| list.get_mut(index))
+            {
                 *slot = item;
             }
         }
-        out
+        Some(SegmentFacts { start, from: lines.0, diagnostics, names, models })
     }
 
     /// One-segment rules over what lies outside every segment: syntax errors on the frame's
@@ -412,6 +489,28 @@ impl T3dDocument {
     }
 }
 
+/// Where an edit re-parses: segments `first..last` of the frame's children (or of the
+/// top-level items), replaced by the parse of the old text's lines `a..b` after the edit.
+#[derive(Clone, Copy, Debug)]
+struct Plan {
+    frame: Option<usize>,
+    first: usize,
+    last: usize,
+    a: usize,
+    b: usize,
+}
+
+/// The list that holds the segments: the frame's children, or the top-level items.
+fn segment_list(file: &mut T3dFile, frame: Option<usize>) -> Option<&mut Vec<Item>> {
+    match frame {
+        Some(i) => match file.items.get_mut(i) {
+            Some(Item::Block(block)) => Some(&mut block.children),
+            _ => None,
+        },
+        None => Some(&mut file.items),
+    }
+}
+
 /// The frame (index of a single closed top `Begin Map`/`Begin Level`) and the segments.
 fn segments(file: &T3dFile) -> (Option<usize>, &[Item]) {
     if let [Item::Block(block)] = file.items.as_slice() {
@@ -424,15 +523,19 @@ fn segments(file: &T3dFile) -> (Option<usize>, &[Item]) {
 
 /// Whether a range parse gives the same tree as a full parse would at that place: it must
 /// close every block it opens, close none it did not open, and stay clear of the depth
-/// limit (a framed segment sits one level deeper in the full parse).
-fn acceptable(parse: &Parse, framed: bool) -> bool {
-    let structural = parse.errors.iter().any(|e| {
-        matches!(
-            e.kind,
-            SyntaxErrorKind::MismatchedEnd
-                | SyntaxErrorKind::UnmatchedEnd
-                | SyntaxErrorKind::TooDeep
-        )
+/// limit (a framed segment sits one level deeper in the full parse). Inside a frame of kind
+/// `frame_kind`, the full parse has the frame open too: an `End` the range could not match
+/// would close it there when it names it (or nothing at all is open in the range), so only
+/// an `End` of another kind that matches nothing is the same error in both.
+fn acceptable(parse: &Parse, text: &str, frame_kind: Option<&str>) -> bool {
+    let framed = frame_kind.is_some();
+    let structural = parse.errors.iter().any(|e| match e.kind {
+        SyntaxErrorKind::TooDeep => true,
+        SyntaxErrorKind::UnmatchedEnd => framed,
+        SyntaxErrorKind::MismatchedEnd => {
+            frame_kind.is_some_and(|frame| end_kind(e.span.text(text)).eq_ignore_ascii_case(frame))
+        }
+        _ => false,
     });
     if structural {
         return false;
@@ -444,6 +547,13 @@ fn acceptable(parse: &Parse, framed: bool) -> bool {
     // `End` alone closes the frame in a full parse but is unmatched here (caught above).
     let limit = t3d::MAX_DEPTH - usize::from(framed) - 1;
     max_depth(&parse.file.items) < limit
+}
+
+/// The kind an `End` line names (`Polygon` in `End Polygon`), empty for a bare `End`.
+fn end_kind(line: &str) -> &str {
+    let rest = line.get(3..).unwrap_or_default().trim_start_matches([' ', '\t']);
+    let len = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len());
+    rest.get(..len).unwrap_or_default()
 }
 
 fn max_depth(items: &[Item]) -> usize {

@@ -68,7 +68,7 @@ fn fake_analyzer(recorder: &Arc<Recorder>, other_file: Option<PathBuf>) -> Analy
 }
 
 fn options(recorder: &Arc<Recorder>, debounce: Duration) -> ServerOptions {
-    ServerOptions { analyzer: fake_analyzer(recorder, None), debounce }
+    ServerOptions { analyzer: fake_analyzer(recorder, None), debounce, incremental_t3d: false }
 }
 
 /// One line per diagnostic (range, severity, code, message) and its related information.
@@ -310,7 +310,11 @@ async fn diagnostics_carry_code_source_and_related_information() {
     std::fs::write(&other, "line one\nline two\n").unwrap();
     let recorder = Arc::default();
     let analyzer = fake_analyzer(&recorder, Some(other.clone()));
-    let mut client = TestClient::new(ServerOptions { analyzer, debounce: Duration::ZERO });
+    let mut client = TestClient::new(ServerOptions {
+        analyzer,
+        debounce: Duration::ZERO,
+        incremental_t3d: false,
+    });
     client.initialize(json!({}), Value::Null).await;
     client.open(URI, "t3d", 3, "Begin Map\n  NOTE \u{1F600} BAD\nEnd Map\n").await;
     let published = client.diagnostics_for(URI, Some(3)).await;
@@ -526,5 +530,89 @@ async fn real_analysis_publishes_for_t3d() {
     for diagnostic in published["diagnostics"].as_array().unwrap() {
         assert_eq!(diagnostic["source"], "unreal-ls");
         assert!(diagnostic["code"].is_string());
+    }
+}
+
+/// The incremental T3D analysis through the protocol: after bursts of random edits (block
+/// lines, broken values, names that collide, plain typing), the diagnostics published for
+/// the last version equal `lint_text` on the final text, range for range.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn incremental_diagnostics_equal_lint_text_after_random_edits() {
+    const SNIPPETS: [&str; 12] = [
+        "1",
+        "-",
+        "",
+        "\r\n",
+        "Begin Polygon\r\n",
+        "End Polygon\r\n",
+        "End Actor\r\n",
+        "Begin Actor Class=Light Name=Light0\r\nEnd Actor\r\n",
+        "   Brush=Model'MyLevel.Nowhere'\r\n",
+        " Flags=x",
+        "Vertex   +00001.000000,+00002.000000,+00003.000000\r\n",
+        "\u{e9}",
+    ];
+    let mut client = TestClient::new(ServerOptions::default());
+    client.initialize(json!({}), Value::Null).await;
+    for seed in 0..4u64 {
+        let uri = format!("file:///work/maps/Random{seed}.t3d");
+        let mut model = Model { text: unreal_mapgen::generate_map(12_000, seed) };
+        client.open(&uri, "t3d", 1, &model.text).await;
+        client.diagnostics_for(&uri, Some(1)).await;
+        let mut rng = Rng::new(seed);
+        let mut version = 1;
+        for _round in 0..4 {
+            for _ in 0..15 {
+                version += 1;
+                let change = if rng.below(3) == 0 {
+                    model.random_edit(&mut rng)
+                } else {
+                    let line = rng.below(model.line_count());
+                    let cols = model.boundaries(line);
+                    let col = cols[rng.below(cols.len())];
+                    let text = SNIPPETS[rng.below(SNIPPETS.len())];
+                    let at = model.offset(line, col);
+                    model.text.insert_str(at, text);
+                    let position = json!({ "line": line, "character": col });
+                    json!({ "range": { "start": position, "end": position }, "text": text })
+                };
+                let params = json!({
+                    "textDocument": { "uri": uri, "version": version },
+                    "contentChanges": [change],
+                });
+                client.notify("textDocument/didChange", params).await;
+            }
+            let published = client.diagnostics_for(&uri, Some(version)).await;
+            let expected: Vec<String> = unreal_analysis::lint::lint_text(
+                unreal_analysis::lint::FileKind::T3d,
+                &model.text,
+                &unreal_analysis::lint::LintOptions::default(),
+            )
+            .iter()
+            .map(|d| {
+                let (l0, c0) = model.position(d.span.start as usize);
+                let (l1, c1) = model.position(d.span.end as usize);
+                format!("{l0}:{c0}-{l1}:{c1} {} {}", d.code, d.message)
+            })
+            .collect();
+            let actual: Vec<String> = published["diagnostics"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|d| {
+                    let r = &d["range"];
+                    format!(
+                        "{}:{}-{}:{} {} {}",
+                        r["start"]["line"],
+                        r["start"]["character"],
+                        r["end"]["line"],
+                        r["end"]["character"],
+                        d["code"].as_str().unwrap(),
+                        d["message"].as_str().unwrap()
+                    )
+                })
+                .collect();
+            assert_eq!(actual, expected, "seed {seed}, version {version}:\n{}", model.text);
+        }
     }
 }

@@ -15,29 +15,78 @@ pub static RULE: RuleMeta = RuleMeta {
     summary: "two actors share one `Name=`",
 };
 
-pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
+/// The actor names of part of a document (one segment of an incremental document, or the
+/// whole tree), in source order: what the rule compares across the map.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Names {
+    entries: Vec<NameEntry>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+struct NameEntry {
+    /// The start of the enclosing block (map or level), `u32::MAX` at top level.
+    scope: u32,
+    /// Whether `scope` lies at or after the part's start, and so moves with it.
+    scope_moves: bool,
+    lower: String,
+    name: String,
+    span: unreal_syntax::Span,
+}
+
+impl Names {
+    /// The actor names of the context's blocks; a parent that starts before `start` (the
+    /// map around a segment) is outside the part and does not move with it.
+    pub fn collect(ctx: &T3dContext<'_>, start: u32) -> Self {
+        let mut entries = Vec::new();
+        for &(block, parent) in &ctx.blocks {
+            if block.kind != BlockKind::Actor {
+                continue;
+            }
+            let Some((attribute, name)) = block.attribute(ctx.text, "Name") else { continue };
+            if name.is_empty() {
+                continue;
+            }
+            entries.push(NameEntry {
+                scope: parent.map_or(u32::MAX, |p| p.span.start),
+                scope_moves: parent.is_some_and(|p| p.span.start >= start),
+                lower: name.to_ascii_lowercase(),
+                name: name.to_owned(),
+                span: attribute.value,
+            });
+        }
+        Self { entries }
+    }
+}
+
+/// Reports the names used twice over parts given in source order, each with the distance
+/// its spans moved since it was collected.
+pub fn report<'a>(parts: impl IntoIterator<Item = (&'a Names, i64)>, out: &mut Vec<Diagnostic>) {
     // Names are unique per level: key by the enclosing block (map or level) and the name.
-    let mut seen: HashMap<(u32, String), unreal_syntax::Span> = HashMap::new();
-    for &(block, parent) in &ctx.blocks {
-        if block.kind != BlockKind::Actor {
-            continue;
-        }
-        let Some((attribute, name)) = block.attribute(ctx.text, "Name") else { continue };
-        if name.is_empty() {
-            continue;
-        }
-        let scope = parent.map_or(u32::MAX, |p| p.span.start);
-        match seen.entry((scope, name.to_ascii_lowercase())) {
-            std::collections::hash_map::Entry::Occupied(first) => out.push(
-                RULE.diagnostic(
-                    attribute.value,
-                    format!("actor name `{name}` is used twice in this map"),
-                )
-                .with_label(*first.get(), "first used here"),
-            ),
-            std::collections::hash_map::Entry::Vacant(slot) => {
-                slot.insert(attribute.value);
+    let mut seen: HashMap<(u32, &str), unreal_syntax::Span> = HashMap::new();
+    for (names, delta) in parts {
+        for entry in &names.entries {
+            let scope = if entry.scope_moves {
+                unreal_syntax::Span::empty_at(entry.scope).shifted(delta).start
+            } else {
+                entry.scope
+            };
+            let span = entry.span.shifted(delta);
+            match seen.entry((scope, entry.lower.as_str())) {
+                std::collections::hash_map::Entry::Occupied(first) => out.push(
+                    RULE.diagnostic(
+                        span,
+                        format!("actor name `{}` is used twice in this map", entry.name),
+                    )
+                    .with_label(*first.get(), "first used here"),
+                ),
+                std::collections::hash_map::Entry::Vacant(slot) => {
+                    slot.insert(span);
+                }
             }
         }
     }
+}
+
+pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
+    report([(&Names::collect(ctx, 0), 0)], out);
 }

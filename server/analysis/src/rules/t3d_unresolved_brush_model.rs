@@ -15,40 +15,85 @@ pub static RULE: RuleMeta = RuleMeta {
     summary: "`Brush=Model'...'` names no brush of the map",
 };
 
+/// The brushes part of a document defines and the `Brush=Model'...'` references it makes
+/// (one segment of an incremental document, or the whole tree).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Models {
+    /// Lower-case names of `Begin Brush` (and UE2 `Begin Object Class=Model`) blocks.
+    defined: Vec<String>,
+    references: Vec<Reference>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+struct Reference {
+    /// The path inside `Model'...'`.
+    span: unreal_syntax::Span,
+    full: String,
+    name: String,
+    lower: String,
+}
+
+impl Models {
+    pub fn collect(ctx: &T3dContext<'_>) -> Self {
+        let mut models = Self::default();
+        for &(block, _) in &ctx.blocks {
+            let is_model = match block.kind {
+                BlockKind::Brush => true,
+                BlockKind::Object => block
+                    .attribute_value(ctx.text, "Class")
+                    .is_some_and(|c| c.eq_ignore_ascii_case("Model")),
+                _ => false,
+            };
+            if let (true, Some(name)) = (is_model, block.attribute_value(ctx.text, "Name")) {
+                models.defined.push(name.to_ascii_lowercase());
+            }
+            if block.kind != BlockKind::Actor {
+                continue;
+            }
+            for property in block.properties() {
+                if !property.key.text(ctx.text).eq_ignore_ascii_case("Brush") {
+                    continue;
+                }
+                let Value::ObjectRef { class, path, .. } = &property.value else { continue };
+                if !class.text(ctx.text).eq_ignore_ascii_case("Model") {
+                    continue;
+                }
+                let full = path.text(ctx.text);
+                let name = full.rsplit('.').next().unwrap_or(full);
+                models.references.push(Reference {
+                    span: *path,
+                    full: full.to_owned(),
+                    name: name.to_owned(),
+                    lower: name.to_ascii_lowercase(),
+                });
+            }
+        }
+        models
+    }
+}
+
+/// Reports the references that no part defines, each part with the distance its spans
+/// moved since it was collected.
+pub fn report<'a>(
+    parts: impl IntoIterator<Item = (&'a Models, i64)> + Clone,
+    out: &mut Vec<Diagnostic>,
+) {
+    let defined: HashSet<&str> =
+        parts.clone().into_iter().flat_map(|(m, _)| m.defined.iter().map(String::as_str)).collect();
+    for (models, delta) in parts {
+        for reference in &models.references {
+            if defined.contains(reference.lower.as_str()) {
+                continue;
+            }
+            let (full, name) = (&reference.full, &reference.name);
+            out.push(RULE.diagnostic(
+                reference.span.shifted(delta),
+                format!("`Model'{full}'` names no brush in this map: expected a `Begin Brush Name={name}` block"),
+            ));
+        }
+    }
+}
+
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
-    let mut models: HashSet<String> = HashSet::new();
-    for &(block, _) in &ctx.blocks {
-        let is_model = match block.kind {
-            BlockKind::Brush => true,
-            BlockKind::Object => block
-                .attribute_value(ctx.text, "Class")
-                .is_some_and(|c| c.eq_ignore_ascii_case("Model")),
-            _ => false,
-        };
-        if let (true, Some(name)) = (is_model, block.attribute_value(ctx.text, "Name")) {
-            models.insert(name.to_ascii_lowercase());
-        }
-    }
-    for &(block, _) in &ctx.blocks {
-        if block.kind != BlockKind::Actor {
-            continue;
-        }
-        for property in block.properties() {
-            if !property.key.text(ctx.text).eq_ignore_ascii_case("Brush") {
-                continue;
-            }
-            let Value::ObjectRef { class, path, .. } = &property.value else { continue };
-            if !class.text(ctx.text).eq_ignore_ascii_case("Model") {
-                continue;
-            }
-            let full = path.text(ctx.text);
-            let name = full.rsplit('.').next().unwrap_or(full);
-            if !models.contains(&name.to_ascii_lowercase()) {
-                out.push(RULE.diagnostic(
-                    *path,
-                    format!("`Model'{full}'` names no brush in this map: expected a `Begin Brush Name={name}` block"),
-                ));
-            }
-        }
-    }
+    report([(&Models::collect(ctx), 0)], out);
 }

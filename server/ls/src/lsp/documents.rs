@@ -1,29 +1,37 @@
-//! Open documents. Each is a rope (cheap to edit in the middle of a 10 MB map, O(1) to clone
-//! into a snapshot) with the client's version, and what was last published for it (the
-//! stored fixes that `textDocument/codeAction` hands out).
+//! Open documents. Each holds its text once, with a line index for LSP positions: a T3D
+//! document inside an incremental [`T3dDocument`] (text, tree per top-level block, cached
+//! diagnostics), any other file as a plain `String`. Edits update text, tree and index in
+//! place, proportionally to the edit (plus one `memmove` of the text after it); nothing is
+//! re-read from scratch and no second copy (a rope) is kept.
+//!
+//! The content sits behind its own mutex, apart from the store's: `didChange` applies an
+//! edit under it before its first `.await`, the diagnostics worker updates the tree's
+//! caches under it, and features read the current tree under it through a borrowed
+//! [`DocumentSnapshot`] (so no request parses or copies the document). Lock order: the
+//! store, then a content; a feature never takes the store while it holds a content.
 
 use std::collections::HashMap;
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-use ropey::Rope;
 use tower_lsp_server::ls_types::{
     self as lsp, Position, Range, TextDocumentContentChangeEvent, Uri,
 };
+use unreal_analysis::document::T3dDocument;
 use unreal_analysis::lint::{self, FileKind};
 use unreal_syntax::Span;
 
-use super::position::{self, PositionEncoding};
+use super::position::{self, LineIndex, Lines, PositionEncoding};
 use super::settings::Settings;
 
 #[derive(Debug)]
 pub struct Document {
     /// Tells apart two openings of the same URI (the version restarts with each).
     pub id: u64,
-    pub rope: Rope,
     pub version: i32,
     pub language_id: String,
     pub published: Arc<Published>,
+    pub content: Arc<Mutex<Content>>,
 }
 
 /// The diagnostics last sent for a document, with the fix behind each one.
@@ -57,8 +65,62 @@ pub enum EditProblem {
 }
 
 impl Document {
-    pub fn new(text: &str, version: i32, language_id: String) -> Self {
-        Self { id: 0, rope: Rope::from_str(text), version, language_id, published: Arc::default() }
+    pub fn new(text: String, version: i32, language_id: String) -> Self {
+        Self {
+            id: 0,
+            version,
+            language_id,
+            published: Arc::default(),
+            content: Arc::new(Mutex::new(Content::new(text, version))),
+        }
+    }
+
+    /// The content, locked. Held only for synchronous work, never across an `.await`.
+    pub fn content(&self) -> MutexGuard<'_, Content> {
+        lock(&self.content)
+    }
+}
+
+fn lock(content: &Mutex<Content>) -> MutexGuard<'_, Content> {
+    // A panic in a feature that only read the content leaves it intact.
+    content.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// A document's text (with its tree, for T3D) and line index, at one version.
+#[derive(Debug)]
+pub struct Content {
+    /// The client's version of this text (the document's, set under the same lock).
+    pub version: i32,
+    /// The text while no T3D document holds it; empty once `t3d` does. A T3D file starts
+    /// here too: the first reader that needs its tree parses it, off the async threads.
+    plain: String,
+    t3d: Option<Box<T3dDocument>>,
+    lines: LineIndex,
+}
+
+impl Content {
+    pub fn new(text: String, version: i32) -> Self {
+        let lines = LineIndex::new(&text);
+        Self { version, plain: text, t3d: None, lines }
+    }
+
+    pub fn text(&self) -> &str {
+        self.t3d.as_deref().map_or(self.plain.as_str(), T3dDocument::text)
+    }
+
+    pub fn lines(&self) -> Lines<'_> {
+        Lines::new(self.text(), &self.lines)
+    }
+
+    /// The incremental T3D document, made from the text on first use.
+    pub fn t3d_mut(&mut self) -> &mut T3dDocument {
+        let plain = &mut self.plain;
+        self.t3d.get_or_insert_with(|| Box::new(T3dDocument::new(std::mem::take(plain))))
+    }
+
+    /// The T3D document if one was made.
+    pub fn t3d(&self) -> Option<&T3dDocument> {
+        self.t3d.as_deref()
     }
 
     /// Applies one `didChange` content change. Positions outside the document are clamped
@@ -69,32 +131,107 @@ impl Document {
         encoding: PositionEncoding,
     ) -> Option<EditProblem> {
         let Some(range) = change.range else {
-            self.rope = Rope::from_str(&change.text);
+            // A whole new text: the tree is made again when it is next needed.
+            *self = Self::new(change.text.clone(), self.version);
             return None;
         };
-        let a = position::char_of_position(&self.rope, range.start, encoding);
-        let b = position::char_of_position(&self.rope, range.end, encoding);
+        let a = position::byte_of_position(self.lines(), range.start, encoding);
+        let b = position::byte_of_position(self.lines(), range.end, encoding);
         let (start, end) = (a.min(b), a.max(b));
-        // Both ends are clamped to `len_chars`, so neither call can fail; the `try_` forms
-        // keep that promise visible without a panic path.
-        let _ = self.rope.try_remove(start..end);
-        let _ = self.rope.try_insert(start, &change.text);
+        // Both ends come from the position module: char boundaries within the text.
+        match &mut self.t3d {
+            Some(document) => {
+                document.apply_edit(Span::from_range(start..end), &change.text);
+            }
+            None => self.plain.replace_range(start..end, &change.text),
+        }
+        let text = self.t3d.as_deref().map_or(self.plain.as_str(), T3dDocument::text);
+        self.lines.edit(text, start, end - start, change.text.len());
         (b < a).then_some(EditProblem::ReversedRange(range))
     }
 }
 
-/// What every feature reads: one document at one version, plus the session it lives in.
-/// Cloning a rope is O(1), so taking a snapshot under the lock is cheap and the work
-/// happens after the lock is released.
+/// A cheap handle on one open document (its content is shared, not copied): what a request
+/// or an analysis takes under the store's lock and reads after releasing it.
 #[derive(Clone, Debug)]
-pub struct DocumentSnapshot {
+pub struct DocumentHandle {
     pub uri: Uri,
     pub document_id: u64,
-    pub rope: Rope,
-    pub version: i32,
     pub language_id: String,
     pub published: Arc<Published>,
     pub session: Arc<Session>,
+    content: Arc<Mutex<Content>>,
+}
+
+impl DocumentHandle {
+    /// Runs `read` on the document as it is now, under its content's lock. A T3D document's
+    /// tree is made first if it was not yet (the first request after opening pays for it).
+    pub fn read<T>(&self, read: impl FnOnce(&DocumentSnapshot<'_>) -> T) -> T {
+        self.update(|content, handle| {
+            let kind = handle.kind_of(content.text());
+            if kind == Some(FileKind::T3d) {
+                content.t3d_mut();
+            }
+            read(&handle.snapshot(content, kind))
+        })
+    }
+
+    /// Runs `update` with the content locked for writing (the diagnostics pass fills the
+    /// tree's caches).
+    pub fn update<T>(&self, update: impl FnOnce(&mut Content, &DocumentHandle) -> T) -> T {
+        let mut content = lock(&self.content);
+        update(&mut content, self)
+    }
+
+    /// The view of `content` that features read.
+    pub fn snapshot<'a>(
+        &'a self,
+        content: &'a Content,
+        kind: Option<FileKind>,
+    ) -> DocumentSnapshot<'a> {
+        DocumentSnapshot {
+            uri: &self.uri,
+            document_id: self.document_id,
+            version: content.version,
+            language_id: &self.language_id,
+            published: &self.published,
+            session: &self.session,
+            kind,
+            lines: content.lines(),
+            t3d: content.t3d(),
+        }
+    }
+
+    /// What kind of file this is: by the client's language id, else by extension or by its
+    /// first line (`Begin Map`...), as the linter decides.
+    pub fn kind_of(&self, text: &str) -> Option<FileKind> {
+        match self.language_id.to_ascii_lowercase().as_str() {
+            "t3d" => return Some(FileKind::T3d),
+            "unrealscript" | "uc" => return Some(FileKind::UnrealScript),
+            _ => {}
+        }
+        let path = self.uri.path().as_str();
+        let mut head = text.len().min(4096);
+        while !text.is_char_boundary(head) {
+            head -= 1;
+        }
+        lint::detect_kind(Path::new(path), text.get(..head).unwrap_or_default().as_bytes())
+    }
+}
+
+/// What every feature reads: one document at one version, borrowed from its locked content
+/// (the T3D tree is the document's current one), plus the session it lives in.
+#[derive(Clone, Copy, Debug)]
+pub struct DocumentSnapshot<'a> {
+    pub uri: &'a Uri,
+    pub document_id: u64,
+    pub version: i32,
+    pub language_id: &'a str,
+    pub published: &'a Published,
+    pub session: &'a Session,
+    kind: Option<FileKind>,
+    lines: Lines<'a>,
+    t3d: Option<&'a T3dDocument>,
 }
 
 /// Per-connection facts fixed at `initialize` or changed by settings.
@@ -112,40 +249,36 @@ pub struct Session {
     pub workspace: Arc<super::workspace::Workspace>,
 }
 
-impl DocumentSnapshot {
+impl<'a> DocumentSnapshot<'a> {
     /// The document text; analysis works on `&str` with byte offsets into it.
-    pub fn text(&self) -> String {
-        self.rope.to_string()
+    pub fn text(&self) -> &'a str {
+        self.lines.text
+    }
+
+    /// The incremental T3D document (text and current tree) when this is a T3D file.
+    pub fn t3d(&self) -> Option<&'a T3dDocument> {
+        self.t3d.filter(|_| self.kind == Some(FileKind::T3d))
     }
 
     pub fn encoding(&self) -> PositionEncoding {
         self.session.encoding
     }
 
-    /// What kind of file this is: by the client's language id, else by extension or by its
-    /// first line (`Begin Map`...), as the linter decides.
+    /// What kind of file this is (see [`DocumentHandle::kind_of`]).
     pub fn kind(&self) -> Option<FileKind> {
-        match self.language_id.to_ascii_lowercase().as_str() {
-            "t3d" => return Some(FileKind::T3d),
-            "unrealscript" | "uc" => return Some(FileKind::UnrealScript),
-            _ => {}
-        }
-        let path = self.uri.path().as_str();
-        let head_chars = self.rope.len_chars().min(4096);
-        let head = self.rope.slice(..head_chars).to_string();
-        lint::detect_kind(Path::new(path), head.as_bytes())
+        self.kind
     }
 
     pub fn offset(&self, pos: Position) -> usize {
-        position::byte_of_position(&self.rope, pos, self.session.encoding)
+        position::byte_of_position(self.lines, pos, self.session.encoding)
     }
 
     pub fn range(&self, span: Span) -> Range {
-        position::range_of_span(&self.rope, span, self.session.encoding)
+        position::range_of_span(self.lines, span, self.session.encoding)
     }
 
     pub fn span(&self, range: Range) -> Span {
-        position::span_of_range(&self.rope, range, self.session.encoding)
+        position::span_of_range(self.lines, range, self.session.encoding)
     }
 }
 
@@ -184,16 +317,15 @@ impl Documents {
         self.map.keys()
     }
 
-    pub fn snapshot(&self, uri: &Uri, session: &Arc<Session>) -> Option<DocumentSnapshot> {
+    pub fn handle(&self, uri: &Uri, session: &Arc<Session>) -> Option<DocumentHandle> {
         let document = self.map.get(uri)?;
-        Some(DocumentSnapshot {
+        Some(DocumentHandle {
             uri: uri.clone(),
             document_id: document.id,
-            rope: document.rope.clone(),
-            version: document.version,
             language_id: document.language_id.clone(),
             published: Arc::clone(&document.published),
             session: Arc::clone(session),
+            content: Arc::clone(&document.content),
         })
     }
 }
@@ -217,31 +349,31 @@ mod tests {
 
     #[test]
     fn incremental_changes_apply_in_the_negotiated_unit() {
-        let mut doc = Document::new("Begin Map\r\nName=\u{1F600}x\r\nEnd Map\r\n", 1, "t3d".into());
+        let mut doc = Content::new("Begin Map\r\nName=\u{1F600}x\r\nEnd Map\r\n".to_owned(), 1);
         // UTF-16: the emoji is 2 units, so column 7 is just before 'x'.
         doc.apply_change(&change(Some(((1, 7), (1, 8))), "Y"), PositionEncoding::Utf16);
-        assert_eq!(doc.rope.to_string(), "Begin Map\r\nName=\u{1F600}Y\r\nEnd Map\r\n");
+        assert_eq!(doc.text(), "Begin Map\r\nName=\u{1F600}Y\r\nEnd Map\r\n");
         // UTF-8: the emoji is 4 bytes.
         doc.apply_change(&change(Some(((1, 9), (1, 10))), "Z"), PositionEncoding::Utf8);
-        assert_eq!(doc.rope.to_string(), "Begin Map\r\nName=\u{1F600}Z\r\nEnd Map\r\n");
+        assert_eq!(doc.text(), "Begin Map\r\nName=\u{1F600}Z\r\nEnd Map\r\n");
         // A range past the line end stops before the CRLF; past the end appends.
         doc.apply_change(&change(Some(((1, 6), (1, 99))), "!"), PositionEncoding::Utf32);
         doc.apply_change(&change(Some(((9, 0), (9, 0))), "tail"), PositionEncoding::Utf16);
-        assert_eq!(doc.rope.to_string(), "Begin Map\r\nName=\u{1F600}!\r\nEnd Map\r\ntail");
+        assert_eq!(doc.text(), "Begin Map\r\nName=\u{1F600}!\r\nEnd Map\r\ntail");
         // Deleting across lines.
         doc.apply_change(&change(Some(((0, 5), (2, 3))), ""), PositionEncoding::Utf16);
-        assert_eq!(doc.rope.to_string(), "Begin Map\r\ntail");
+        assert_eq!(doc.text(), "Begin Map\r\ntail");
         // A full replacement.
         doc.apply_change(&change(None, "new"), PositionEncoding::Utf16);
-        assert_eq!(doc.rope.to_string(), "new");
+        assert_eq!(doc.text(), "new");
     }
 
     #[test]
     fn reversed_ranges_apply_with_ends_swapped() {
-        let mut doc = Document::new("abcdef", 1, String::new());
+        let mut doc = Content::new("abcdef".to_owned(), 1);
         let problem =
             doc.apply_change(&change(Some(((0, 4), (0, 1))), "-"), PositionEncoding::Utf16);
-        assert_eq!(doc.rope.to_string(), "a-ef");
+        assert_eq!(doc.text(), "a-ef");
         assert!(matches!(problem, Some(EditProblem::ReversedRange(_))));
     }
 }

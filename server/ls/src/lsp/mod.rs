@@ -2,10 +2,10 @@
 //! computed by a plain-data function of `unreal-analysis` and converted here.
 //!
 //! - [`server`]: the `LanguageServer` implementation, one thin method per LSP message;
-//! - [`documents`]: open documents as ropes, incremental edits, snapshots for analysis;
+//! - [`documents`]: open documents (text, line index, incremental T3D tree), edits, snapshots;
 //! - [`position`]: the one place where LSP positions meet byte offsets;
 //! - [`settings`]: `unrealLs.*` settings from `initializationOptions` and the client;
-//! - [`scheduler`]: debounced diagnostics, computed off the async threads;
+//! - [`scheduler`]: coalesced diagnostics, computed off the async threads;
 //! - [`features`]: one file per LSP feature, each a plain function over a snapshot;
 //! - [`guard`]: turns a panic in any handler into an error response.
 #![deny(clippy::print_stdout, clippy::print_stderr)]
@@ -42,25 +42,34 @@ pub struct LspArgs {
 }
 
 /// The diagnostics pass over one open document. The server calls
-/// [`unreal_analysis::lint::lint_text`]; tests substitute their own to exercise the
-/// protocol side (fixes, labels, panics) independently of which rules exist.
+/// [`unreal_analysis::lint::lint_text`] (T3D documents go through their incremental
+/// document instead, see [`ServerOptions::incremental_t3d`]); tests substitute their own to
+/// exercise the protocol side (fixes, labels, panics) independently of which rules exist.
 pub type Analyzer = Arc<dyn Fn(FileKind, &str, &LintOptions) -> Vec<Diagnostic> + Send + Sync>;
 
 /// How the server is put together; [`ServerOptions::default`] is what `unreal-ls lsp` runs.
 #[derive(Clone)]
 pub struct ServerOptions {
     pub analyzer: Analyzer,
-    /// Quiet time after the last edit before a document is analysed again, so that a burst
-    /// of keystrokes costs one analysis. Opening a document and changing settings analyse at
-    /// once.
+    /// A short settle after an edit before the document is analysed. There is no real
+    /// debounce: the worker analyses the latest version as soon as it is free, so a burst of
+    /// edits that arrives during an analysis costs one more analysis, not one per edit.
+    /// Opening a document and changing settings analyse at once.
     pub debounce: Duration,
+    /// T3D documents are analysed by their incremental [`T3dDocument`] (every T3D rule, the
+    /// same diagnostics as `lint_text`, re-checking only the blocks an edit touched); `false`
+    /// sends them through `analyzer` like every other file.
+    ///
+    /// [`T3dDocument`]: unreal_analysis::document::T3dDocument
+    pub incremental_t3d: bool,
 }
 
 impl Default for ServerOptions {
     fn default() -> Self {
         Self {
             analyzer: Arc::new(unreal_analysis::lint::lint_text),
-            debounce: Duration::from_millis(150),
+            debounce: Duration::from_millis(2),
+            incremental_t3d: true,
         }
     }
 }

@@ -1,9 +1,11 @@
-//! Debounced diagnostics. Edits only tell the scheduler "this document changed"; one worker
-//! task waits for a quiet period per document, then analyses a snapshot on a blocking thread
-//! and publishes the result if the document is still at the analysed version. A burst of
-//! edits therefore costs one analysis, the async threads never run analysis, and a document
-//! is never analysed twice at once (a change during an analysis queues one more run after
-//! it).
+//! Coalesced diagnostics. Edits only tell the scheduler "this document changed"; one worker
+//! task waits a short settle per document (a few milliseconds, so that the changes of one
+//! keystroke arrive together), then analyses the document as it is at that moment on a
+//! blocking thread and publishes the result if the document is still at the analysed
+//! version. The async threads never run analysis and a document is never analysed twice at
+//! once: a change during an analysis queues one more run, right after it, of whatever is
+//! the latest version then, so a burst of edits costs at most one analysis more than the
+//! one already running.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -17,7 +19,8 @@ use super::features;
 use super::server::Shared;
 
 enum Message {
-    /// Analyse `uri` once `delay` has passed without another change to it.
+    /// Analyse `uri` once `delay` has passed without another change to it (and no analysis of
+    /// it is running).
     Changed { uri: Uri, delay: Duration },
     /// The document was closed: forget any pending analysis.
     Closed(Uri),
@@ -117,13 +120,13 @@ async fn run(
 }
 
 async fn analyse_and_publish(shared: &Shared, uri: &Uri) {
-    let Some(snapshot) = shared.snapshot(uri) else {
+    let Some(handle) = shared.handle(uri) else {
         return;
     };
-    let (version, document_id) = (snapshot.version, snapshot.document_id);
-    let analyzer = Arc::clone(&shared.options.analyzer);
+    let document_id = handle.document_id;
+    let options = shared.options.clone();
     let result =
-        tokio::task::spawn_blocking(move || features::diagnostics::compute(&snapshot, &analyzer))
+        tokio::task::spawn_blocking(move || features::diagnostics::compute(&handle, &options))
             .await;
     let published = match result {
         Ok(published) => published,
@@ -133,14 +136,13 @@ async fn analyse_and_publish(shared: &Shared, uri: &Uri) {
             } else {
                 "cancelled".to_owned()
             };
-            let message = format!(
-                "diagnostics for {} (version {version}) failed: internal error: {reason}",
-                uri.as_str()
-            );
+            let message =
+                format!("diagnostics for {} failed: internal error: {reason}", uri.as_str());
             shared.log(MessageType::ERROR, &message).await;
             return;
         }
     };
+    let Some(version) = published.version else { return };
     let diagnostics = published.items.iter().map(|item| item.diagnostic.clone()).collect();
     // Checking the version and sending happen under the gate, so a `didClose` cannot clear
     // the diagnostics between the two and then see stale ones arrive after its clearing.

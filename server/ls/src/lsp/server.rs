@@ -26,7 +26,9 @@ use tower_lsp_server::ls_types::{
 };
 use tower_lsp_server::{Client, LanguageServer};
 
-use super::documents::{Document, DocumentSnapshot, Documents, EditProblem, Session};
+use super::documents::{
+    Document, DocumentHandle, DocumentSnapshot, Documents, EditProblem, Session,
+};
 use super::features;
 use super::position::PositionEncoding;
 use super::scheduler::Scheduler;
@@ -64,9 +66,10 @@ impl Shared {
         *guard = Arc::new(session);
     }
 
-    pub fn snapshot(&self, uri: &Uri) -> Option<DocumentSnapshot> {
+    /// A handle on the open document `uri`, to read after the store's lock is released.
+    pub fn handle(&self, uri: &Uri) -> Option<DocumentHandle> {
         let session = self.session();
-        self.documents().snapshot(uri, &session)
+        self.documents().handle(uri, &session)
     }
 
     /// Logs to the client; errors also go to stderr, which survives a client that is not
@@ -108,9 +111,9 @@ impl Backend {
         Arc::clone(&self.shutdown)
     }
 
-    /// Runs a request's feature on a snapshot of the document, on a blocking thread. No open
-    /// document: no answer. A panic becomes an error response and a log entry; the server
-    /// stays up.
+    /// Runs a request's feature on the document as it is now (its current text and tree,
+    /// read under the content's lock), on a blocking thread. No open document: no answer. A
+    /// panic becomes an error response and a log entry; the server stays up.
     pub async fn with_document<T, F>(
         &self,
         method: &'static str,
@@ -119,12 +122,12 @@ impl Backend {
     ) -> Result<Option<T>>
     where
         T: Send + 'static,
-        F: FnOnce(&DocumentSnapshot) -> Result<Option<T>> + Send + 'static,
+        F: FnOnce(&DocumentSnapshot<'_>) -> Result<Option<T>> + Send + 'static,
     {
-        let Some(snapshot) = self.shared.snapshot(uri) else {
+        let Some(handle) = self.shared.handle(uri) else {
             return Ok(None);
         };
-        match tokio::task::spawn_blocking(move || feature(&snapshot)).await {
+        match tokio::task::spawn_blocking(move || handle.read(feature)).await {
             Ok(answer) => answer,
             Err(err) => {
                 let reason = if err.is_panic() {
@@ -258,7 +261,7 @@ impl LanguageServer for Backend {
 
     async fn did_open(&self, params: DidOpenTextDocumentParams) {
         let item = params.text_document;
-        let document = Document::new(&item.text, item.version, item.language_id);
+        let document = Document::new(item.text, item.version, item.language_id);
         self.shared.documents().open(item.uri.clone(), document);
         self.scheduler.changed(item.uri, std::time::Duration::ZERO);
     }
@@ -272,13 +275,16 @@ impl LanguageServer for Backend {
         let outcome = {
             let mut documents = self.shared.documents();
             documents.get_mut(&uri).map(|document| {
+                let version = params.text_document.version;
+                let mut content = document.content();
                 let problems: Vec<EditProblem> = params
                     .content_changes
                     .iter()
-                    .filter_map(|change| document.apply_change(change, encoding))
+                    .filter_map(|change| content.apply_change(change, encoding))
                     .collect();
-                let previous =
-                    std::mem::replace(&mut document.version, params.text_document.version);
+                content.version = version;
+                drop(content);
+                let previous = std::mem::replace(&mut document.version, version);
                 (problems, previous)
             })
         };
@@ -483,14 +489,14 @@ impl LanguageServer for Backend {
         &self,
         params: WorkspaceSymbolParams,
     ) -> Result<Option<WorkspaceSymbolResponse>> {
-        let snapshots: Vec<DocumentSnapshot> = {
+        let handles: Vec<DocumentHandle> = {
             let session = self.shared.session();
             let documents = self.shared.documents();
             let uris: Vec<Uri> = documents.uris().cloned().collect();
-            uris.iter().filter_map(|uri| documents.snapshot(uri, &session)).collect()
+            uris.iter().filter_map(|uri| documents.handle(uri, &session)).collect()
         };
         match tokio::task::spawn_blocking(move || {
-            features::workspace_symbol::handle(&snapshots, &params)
+            features::workspace_symbol::handle(&handles, &params)
         })
         .await
         {

@@ -1,5 +1,5 @@
 //! Diagnostics, pushed with `textDocument/publishDiagnostics`. The scheduler calls
-//! [`compute`] on a blocking thread with a snapshot; this file turns analysis diagnostics
+//! [`compute`] on a blocking thread with a document handle; this file turns analysis diagnostics
 //! into LSP ones: the user's rule levels, the rule's code and documentation link, labels as
 //! related information, and each fix kept for `textDocument/codeAction`.
 
@@ -8,7 +8,6 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
-use ropey::Rope;
 use tower_lsp_server::ls_types::{
     self as lsp, CodeDescription, DiagnosticRelatedInformation, DiagnosticSeverity, Location,
     NumberOrString, Range, ServerCapabilities, Uri,
@@ -16,10 +15,11 @@ use tower_lsp_server::ls_types::{
 use unreal_analysis::{Diagnostic, Severity};
 
 use crate::lsp::documents::{
-    DocumentSnapshot, Published, PublishedDiagnostic, PublishedFix, Session,
+    DocumentHandle, DocumentSnapshot, Published, PublishedDiagnostic, PublishedFix, Session,
 };
-use crate::lsp::position::{self, PositionEncoding};
-use crate::lsp::Analyzer;
+use crate::lsp::position::{self, LineIndex, Lines, PositionEncoding};
+use crate::lsp::ServerOptions;
+use unreal_analysis::lint::FileKind;
 
 /// Shown as the diagnostic's source in every editor.
 pub const SOURCE: &str = "unreal-ls";
@@ -28,25 +28,37 @@ pub const SOURCE: &str = "unreal-ls";
 /// register here.
 pub fn register(_caps: &mut ServerCapabilities, _session: &Session) {}
 
-/// Analyses the snapshot and converts the result. Documents of no known kind get none.
-pub fn compute(snapshot: &DocumentSnapshot, analyzer: &Analyzer) -> Published {
-    let Some(kind) = snapshot.kind() else {
-        return Published { version: Some(snapshot.version), items: Vec::new() };
-    };
-    let text = snapshot.text();
-    let session = &snapshot.session;
-    let diagnostics = analyzer(kind, &text, &session.lint_options());
-    let path = snapshot.uri.to_file_path();
-    let mut other_files = OtherFiles::default();
-    let items = diagnostics
-        .iter()
-        .filter_map(|diagnostic| {
-            let severity =
-                session.severity_for(diagnostic.code, diagnostic.severity, path.as_deref())?;
-            Some(convert(snapshot, diagnostic, severity, &mut other_files))
-        })
-        .collect();
-    Published { version: Some(snapshot.version), items }
+/// Analyses the document as it is now (under its content's lock, so the result belongs to
+/// exactly the version it names) and converts the result. A T3D document is analysed
+/// incrementally: only the blocks edited since the last analysis are checked again.
+/// Documents of no known kind get none.
+pub fn compute(handle: &DocumentHandle, options: &ServerOptions) -> Published {
+    handle.update(|content, handle| {
+        let kind = handle.kind_of(content.text());
+        let lint_options = handle.session.lint_options();
+        let path = handle.uri.to_file_path();
+        let diagnostics = match kind {
+            None => Vec::new(),
+            Some(FileKind::T3d) if options.incremental_t3d => {
+                content.t3d_mut().diagnostics(&lint_options)
+            }
+            Some(kind) => (options.analyzer)(kind, content.text(), &lint_options),
+        };
+        let snapshot = handle.snapshot(content, kind);
+        let mut other_files = OtherFiles::default();
+        let items = diagnostics
+            .iter()
+            .filter_map(|diagnostic| {
+                let severity = handle.session.severity_for(
+                    diagnostic.code,
+                    diagnostic.severity,
+                    path.as_deref(),
+                )?;
+                Some(convert(&snapshot, diagnostic, severity, &mut other_files))
+            })
+            .collect();
+        Published { version: Some(snapshot.version), items }
+    })
 }
 
 fn convert(
@@ -113,7 +125,7 @@ fn rule_documentation(code: &str) -> Option<CodeDescription> {
 /// offsets into the decoded text of that file, which the range conversion needs.
 #[derive(Default)]
 struct OtherFiles {
-    ropes: HashMap<PathBuf, Option<Rope>>,
+    texts: HashMap<PathBuf, Option<(String, LineIndex)>>,
 }
 
 impl OtherFiles {
@@ -124,15 +136,17 @@ impl OtherFiles {
         encoding: PositionEncoding,
     ) -> Option<Location> {
         let uri = Uri::from_file_path(path)?;
-        let rope = self.ropes.entry(path.to_path_buf()).or_insert_with(|| {
-            std::fs::read(path)
-                .ok()
-                .map(|bytes| Rope::from_str(&unreal_syntax::text::decode(&bytes).text))
+        let text = self.texts.entry(path.to_path_buf()).or_insert_with(|| {
+            std::fs::read(path).ok().map(|bytes| {
+                let text = unreal_syntax::text::decode(&bytes).text.into_owned();
+                let lines = LineIndex::new(&text);
+                (text, lines)
+            })
         });
         // An unreadable file still gets the location, at its start.
-        let range = rope
-            .as_ref()
-            .map_or_else(Range::default, |rope| position::range_of_span(rope, span, encoding));
+        let range = text.as_ref().map_or_else(Range::default, |(text, lines)| {
+            position::range_of_span(Lines::new(text, lines), span, encoding)
+        });
         Some(Location::new(uri, range))
     }
 }
