@@ -223,6 +223,14 @@ impl T3dDocument {
         if lines.0 < bounds.0 || lines.1 > bounds.1 {
             return None;
         }
+        // A segment left open swallows every later line in a fresh parse (and its error
+        // points at the end of the file), so an edit at or after its start is parsed whole.
+        let open_before_edit = items.iter().any(|item| {
+            matches!(item, Item::Block(block) if block.end.is_none() && block.span.start as usize <= lines.1)
+        });
+        if open_before_edit {
+            return None;
+        }
         let first = items.partition_point(|it| (it.span().end as usize) < lines.0);
         let last = items.partition_point(|it| (it.span().start as usize) < lines.1).max(first);
         let mut a = lines.0;
