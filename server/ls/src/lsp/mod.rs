@@ -41,11 +41,15 @@ pub struct LspArgs {
     pub stdio: bool,
 }
 
-/// The diagnostics pass over one open document. The server calls
-/// [`unreal_analysis::lint::lint_text`] (T3D documents go through their incremental
-/// document instead, see [`ServerOptions::incremental_t3d`]); tests substitute their own to
-/// exercise the protocol side (fixes, labels, panics) independently of which rules exist.
-pub type Analyzer = Arc<dyn Fn(FileKind, &str, &LintOptions) -> Vec<Diagnostic> + Send + Sync>;
+/// The diagnostics pass over one open document, given the document's file (`None` for a
+/// buffer that is not one). The server calls [`features::exec::analyze`]: `.uc` files with
+/// their package around them, everything else as [`unreal_analysis::lint::lint_text`] (T3D
+/// documents go through their incremental document instead, see
+/// [`ServerOptions::incremental_t3d`]); tests substitute their own to exercise the protocol
+/// side (fixes, labels, panics) independently of which rules exist.
+pub type Analyzer = Arc<
+    dyn Fn(FileKind, Option<&std::path::Path>, &str, &LintOptions) -> Vec<Diagnostic> + Send + Sync,
+>;
 
 /// How the server is put together; [`ServerOptions::default`] is what `unreal-ls lsp` runs.
 #[derive(Clone)]
@@ -67,7 +71,7 @@ pub struct ServerOptions {
 impl Default for ServerOptions {
     fn default() -> Self {
         Self {
-            analyzer: Arc::new(unreal_analysis::lint::lint_text),
+            analyzer: Arc::new(features::exec::analyze),
             debounce: Duration::from_millis(2),
             incremental_t3d: true,
         }

@@ -13,7 +13,7 @@ use tower_lsp_server::ls_types::{
     CodeActionParams, CodeActionResponse, ConfigurationItem, DidChangeConfigurationParams,
     DidChangeTextDocumentParams, DidChangeWatchedFilesParams, DidChangeWorkspaceFoldersParams,
     DidCloseTextDocumentParams, DidOpenTextDocumentParams, InitializeParams, InitializeResult,
-    InitializedParams, MessageType, ServerInfo, Uri, WorkspaceFolder,
+    InitializedParams, MessageType, Registration, ServerInfo, Uri, WorkspaceFolder,
 };
 use tower_lsp_server::ls_types::{
     CompletionParams, CompletionResponse, DocumentFormattingParams, DocumentRangeFormattingParams,
@@ -34,6 +34,10 @@ use super::position::PositionEncoding;
 use super::scheduler::Scheduler;
 use super::settings::Settings;
 use super::ServerOptions;
+
+/// What `#exec` lines read: classes, meshes, images, sounds and packages.
+const WATCHED_FILES: &str =
+    "**/*.{uc,uci,3d,psk,pskx,psa,pcx,bmp,tga,dds,png,wav,u,utx,uax,umx,usx,ukx,unr,usm,ut2}";
 
 /// The `unrealLs` settings section, as clients name it.
 const SETTINGS_SECTION: &str = "unrealLs";
@@ -88,6 +92,8 @@ pub struct Backend {
     shutdown: Arc<AtomicBool>,
     /// Settings problems found during `initialize`, logged once the client listens.
     startup_problems: Mutex<Vec<String>>,
+    /// The client registers file watchers on request (`workspace/didChangeWatchedFiles`).
+    watches_files: AtomicBool,
 }
 
 impl Backend {
@@ -103,6 +109,7 @@ impl Backend {
             scheduler: Scheduler::default(),
             shutdown: Arc::new(AtomicBool::new(false)),
             startup_problems: Mutex::default(),
+            watches_files: AtomicBool::new(false),
         }
     }
 
@@ -159,6 +166,24 @@ impl Backend {
         super::workspace::update(&self.shared, &self.scheduler).await;
     }
 
+    /// Asks the client to report changes to the files `#exec` lines import and to classes
+    /// (`workspace/didChangeWatchedFiles`), which the `.uc` checks cache.
+    async fn watch_package_files(&self) {
+        let watchers = serde_json::json!({ "watchers": [
+            { "globPattern": WATCHED_FILES },
+            { "globPattern": "**/unreal-ls.toml" },
+        ] });
+        let registration = Registration {
+            id: "unreal-ls-watched-files".to_owned(),
+            method: "workspace/didChangeWatchedFiles".to_owned(),
+            register_options: Some(watchers),
+        };
+        if let Err(err) = self.shared.client.register_capability(vec![registration]).await {
+            let message = format!("cannot watch package files: {}", err.message);
+            self.shared.log(MessageType::WARNING, &message).await;
+        }
+    }
+
     /// Asks the client for the `unrealLs` section (`workspace/configuration`).
     async fn pull_settings(&self) {
         let item =
@@ -205,6 +230,11 @@ impl LanguageServer for Backend {
             .and_then(|e| e.document_changes)
             .unwrap_or(false);
         let pulls_configuration = workspace.and_then(|w| w.configuration).unwrap_or(false);
+        let watches_files = workspace
+            .and_then(|w| w.did_change_watched_files)
+            .and_then(|w| w.dynamic_registration)
+            .unwrap_or(false);
+        self.watches_files.store(watches_files, Ordering::SeqCst);
         self.shared.update_session(|session| {
             let workspace = std::mem::take(&mut session.workspace);
             *session = Session {
@@ -246,12 +276,20 @@ impl LanguageServer for Backend {
         if session.pulls_configuration {
             self.pull_settings().await;
         }
+        if self.watches_files.load(Ordering::SeqCst) {
+            self.watch_package_files().await;
+        }
         super::workspace::update(&self.shared, &self.scheduler).await;
     }
 
-    /// Packages or `unreal-ls.toml` changed: the index reads them again.
+    /// Files that `.uc` checks read changed: forget what was read and check again.
     async fn did_change_watched_files(&self, params: DidChangeWatchedFilesParams) {
         super::workspace::files_changed(&self.shared, &self.scheduler, &params.changes).await;
+        features::exec::clear_sessions();
+        let uris: Vec<Uri> = self.shared.documents().uris().cloned().collect();
+        for uri in uris {
+            self.scheduler.changed(uri, std::time::Duration::ZERO);
+        }
     }
 
     async fn shutdown(&self) -> Result<()> {

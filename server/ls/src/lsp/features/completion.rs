@@ -8,6 +8,7 @@ use tower_lsp_server::ls_types::{
 };
 use unreal_analysis::ide::completion::{completions, CompletionKind};
 
+use super::exec::UcDocument;
 use super::t3d::{self, Parsed};
 use crate::lsp::documents::{DocumentSnapshot, Session};
 
@@ -22,10 +23,14 @@ pub fn handle(
     snapshot: &DocumentSnapshot,
     params: &CompletionParams,
 ) -> Result<Option<CompletionResponse>> {
-    let Some(parsed) = Parsed::of(snapshot) else { return Ok(None) };
     let offset = t3d::offset(snapshot, params.text_document_position.position);
-    let packages = snapshot.session.package_provider();
-    let items = completions(&parsed.source(snapshot), offset, &*packages);
+    let items = if let Some(uc) = UcDocument::of(snapshot) {
+        unreal_analysis::ide::exec::completion::completions(&uc.source(), offset)
+    } else {
+        let Some(parsed) = Parsed::of(snapshot) else { return Ok(None) };
+        let packages = snapshot.session.package_provider();
+        completions(&parsed.source(snapshot), offset, &*packages)
+    };
     let items: Vec<CompletionItem> = items
         .into_iter()
         .enumerate()

@@ -36,13 +36,13 @@ pub fn compute(handle: &DocumentHandle, options: &ServerOptions) -> Published {
     handle.update(|content, handle| {
         let kind = handle.kind_of(content.text());
         let lint_options = handle.session.lint_options();
-        let path = handle.uri.to_file_path();
+        let path = super::exec::document_path(&handle.uri);
         let diagnostics = match kind {
             None => Vec::new(),
             Some(FileKind::T3d) if options.incremental_t3d => {
                 content.t3d_mut().diagnostics(&lint_options)
             }
-            Some(kind) => (options.analyzer)(kind, content.text(), &lint_options),
+            Some(kind) => (options.analyzer)(kind, path.as_deref(), content.text(), &lint_options),
         };
         let snapshot = handle.snapshot(content, kind);
         let mut other_files = OtherFiles::default();

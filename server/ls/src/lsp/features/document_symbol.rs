@@ -7,6 +7,7 @@ use tower_lsp_server::ls_types::{
 };
 use unreal_analysis::ide::symbols::{self, SymbolKind as Kind};
 
+use super::exec::UcDocument;
 use super::t3d::{self, Parsed};
 use crate::lsp::documents::{DocumentSnapshot, Session};
 
@@ -18,8 +19,12 @@ pub fn handle(
     snapshot: &DocumentSnapshot,
     _params: &DocumentSymbolParams,
 ) -> Result<Option<DocumentSymbolResponse>> {
-    let Some(parsed) = Parsed::of(snapshot) else { return Ok(None) };
-    let outline = symbols::document_symbols(&parsed.source(snapshot));
+    let outline = if let Some(uc) = UcDocument::of(snapshot) {
+        unreal_analysis::ide::exec::symbols::document_symbols(&uc.source())
+    } else {
+        let Some(parsed) = Parsed::of(snapshot) else { return Ok(None) };
+        symbols::document_symbols(&parsed.source(snapshot))
+    };
     Ok(Some(DocumentSymbolResponse::Nested(
         outline.into_iter().map(|s| convert(snapshot, s)).collect(),
     )))

@@ -6,6 +6,7 @@ use tower_lsp_server::ls_types::{
     ServerCapabilities,
 };
 
+use super::exec::UcDocument;
 use super::t3d::{self, Parsed};
 use crate::lsp::documents::{DocumentSnapshot, Session};
 
@@ -17,8 +18,12 @@ pub fn handle(
     snapshot: &DocumentSnapshot,
     _params: &FoldingRangeParams,
 ) -> Result<Option<Vec<FoldingRange>>> {
-    let Some(parsed) = Parsed::of(snapshot) else { return Ok(None) };
-    let ranges = unreal_analysis::ide::folding::folding_ranges(&parsed.source(snapshot));
+    let ranges = if let Some(uc) = UcDocument::of(snapshot) {
+        unreal_analysis::ide::exec::folding::folding_ranges(&uc.source())
+    } else {
+        let Some(parsed) = Parsed::of(snapshot) else { return Ok(None) };
+        unreal_analysis::ide::folding::folding_ranges(&parsed.source(snapshot))
+    };
     Ok(Some(
         ranges
             .into_iter()

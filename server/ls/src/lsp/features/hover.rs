@@ -6,6 +6,7 @@ use tower_lsp_server::ls_types::{
     ServerCapabilities,
 };
 
+use super::exec::UcDocument;
 use super::t3d::{self, Parsed};
 use crate::lsp::documents::{DocumentSnapshot, Session};
 
@@ -14,10 +15,14 @@ pub fn register(caps: &mut ServerCapabilities, _session: &Session) {
 }
 
 pub fn handle(snapshot: &DocumentSnapshot, params: &HoverParams) -> Result<Option<Hover>> {
-    let Some(parsed) = Parsed::of(snapshot) else { return Ok(None) };
     let offset = t3d::offset(snapshot, params.text_document_position_params.position);
-    let packages = snapshot.session.package_provider();
-    let answer = unreal_analysis::ide::hover::hover(&parsed.source(snapshot), offset, &*packages);
+    let answer = if let Some(uc) = UcDocument::of(snapshot) {
+        unreal_analysis::ide::exec::hover::hover(&uc.source(), offset)
+    } else {
+        let Some(parsed) = Parsed::of(snapshot) else { return Ok(None) };
+        let packages = snapshot.session.package_provider();
+        unreal_analysis::ide::hover::hover(&parsed.source(snapshot), offset, &*packages)
+    };
     Ok(answer.map(|h| Hover {
         contents: HoverContents::Markup(MarkupContent {
             kind: MarkupKind::Markdown,

@@ -9,6 +9,7 @@ use tower_lsp_server::ls_types::{
 };
 use unreal_analysis::ide::code_actions::{code_actions, ActionKind};
 
+use super::exec::UcDocument;
 use super::t3d::{self, Parsed};
 use crate::lsp::documents::DocumentSnapshot;
 
@@ -26,9 +27,16 @@ pub fn actions(
     params: &CodeActionParams,
     wanted: impl Fn(&CodeActionKind) -> bool,
 ) -> Vec<CodeActionOrCommand> {
-    let Some(parsed) = Parsed::of(snapshot) else { return Vec::new() };
     let span = snapshot.span(params.range);
-    code_actions(&parsed.source(snapshot), span)
+    let found = if let Some(uc) = UcDocument::of(snapshot) {
+        // The `#exec` actions beyond the fixes diagnostics carry (add required keys,
+        // backslashes in paths).
+        unreal_analysis::ide::exec::code_actions::code_actions(&uc.source(), span)
+    } else {
+        let Some(parsed) = Parsed::of(snapshot) else { return Vec::new() };
+        code_actions(&parsed.source(snapshot), span)
+    };
+    found
         .into_iter()
         .filter(|a| wanted(&kind(a.kind)))
         .map(|a| {

@@ -3,6 +3,7 @@
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{Location, OneOf, ReferenceParams, ServerCapabilities};
 
+use super::exec::{OtherFiles, UcDocument};
 use super::t3d::{self, Parsed};
 use crate::lsp::documents::{DocumentSnapshot, Session};
 
@@ -14,8 +15,19 @@ pub fn handle(
     snapshot: &DocumentSnapshot,
     params: &ReferenceParams,
 ) -> Result<Option<Vec<Location>>> {
-    let Some(parsed) = Parsed::of(snapshot) else { return Ok(None) };
     let offset = t3d::offset(snapshot, params.text_document_position.position);
+    if let Some(uc) = UcDocument::of(snapshot) {
+        let found = unreal_analysis::ide::exec::navigation::find_references(
+            &uc.source(),
+            offset,
+            params.context.include_declaration,
+        );
+        let mut files = OtherFiles::default();
+        return Ok(Some(
+            found.iter().filter_map(|o| files.location(snapshot, &o.location)).collect(),
+        ));
+    }
+    let Some(parsed) = Parsed::of(snapshot) else { return Ok(None) };
     let found = unreal_analysis::ide::navigation::find_references(
         &parsed.source(snapshot),
         offset,

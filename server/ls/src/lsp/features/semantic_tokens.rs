@@ -10,6 +10,7 @@ use tower_lsp_server::ls_types::{
 use unreal_analysis::ide::semantic_tokens::{self as analysis, TOKEN_MODIFIERS, TOKEN_TYPES};
 use unreal_syntax::Span;
 
+use super::exec::UcDocument;
 use super::t3d::Parsed;
 use crate::lsp::documents::{DocumentSnapshot, Session};
 
@@ -46,8 +47,12 @@ pub fn range(
 
 /// Tokens in the protocol's relative encoding; lengths in the negotiated position unit.
 fn tokens(snapshot: &DocumentSnapshot, range: Option<Span>) -> Option<SemanticTokens> {
-    let parsed = Parsed::of(snapshot)?;
-    let found = analysis::semantic_tokens(&parsed.source(snapshot), range);
+    let found = if let Some(uc) = UcDocument::of(snapshot) {
+        unreal_analysis::ide::exec::semantic_tokens::semantic_tokens(&uc.source(), range)
+    } else {
+        let parsed = Parsed::of(snapshot)?;
+        analysis::semantic_tokens(&parsed.source(snapshot), range)
+    };
     let mut data = Vec::with_capacity(found.len());
     let (mut line, mut start) = (0u32, 0u32);
     for token in found {

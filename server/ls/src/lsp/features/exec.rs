@@ -1,0 +1,139 @@
+//! What the `.uc` features share (the `#exec` counterparts of [`super::t3d`]): the
+//! document's path and the long-lived [`LintSession`] that reads its package (folder
+//! listings, the other classes' symbols, binary file facts, each read once and kept until
+//! `workspace/didChangeWatchedFiles` says files changed), the [`ExecSource`] every `.uc`
+//! feature reads, and locations in other files. Not a feature itself.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use tower_lsp_server::ls_types::{Location, Range, Uri};
+use unreal_analysis::exec::check_uc;
+use unreal_analysis::ide::exec::navigation::FileLocation;
+use unreal_analysis::ide::exec::ExecSource;
+use unreal_analysis::lint::{FileKind, LintOptions, LintSession};
+use unreal_analysis::Diagnostic;
+
+use crate::lsp::documents::DocumentSnapshot;
+use crate::lsp::position::{self, LineIndex, Lines, PositionEncoding};
+
+/// One session per set of options (a settings change that switches the engine makes a new
+/// one). Process-wide: one server runs per process, and in-process tests share read-only
+/// caches of files that they never change.
+static SESSIONS: Mutex<Vec<(String, Arc<LintSession>)>> = Mutex::new(Vec::new());
+
+fn options_key(options: &LintOptions) -> String {
+    format!("{:?}|{:?}|{:?}", options.engine, options.engine_build, options.game_dir)
+}
+
+/// The session for `options`, made on first use.
+pub fn session(options: &LintOptions) -> Arc<LintSession> {
+    let key = options_key(options);
+    let mut sessions = SESSIONS.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some((_, session)) = sessions.iter().find(|(k, _)| *k == key) {
+        return Arc::clone(session);
+    }
+    let session = Arc::new(LintSession::new(options));
+    sessions.push((key, Arc::clone(&session)));
+    session
+}
+
+/// Forgets everything read from disk: files were created, changed or deleted.
+pub fn clear_sessions() {
+    SESSIONS.lock().unwrap_or_else(PoisonError::into_inner).clear();
+}
+
+/// The file a `file:` URI names; `None` for other schemes (`untitled:`).
+pub fn document_path(uri: &Uri) -> Option<PathBuf> {
+    uri.to_file_path().map(std::borrow::Cow::into_owned)
+}
+
+/// The diagnostics pass of the server (what `ServerOptions::default` analyses with): a
+/// `.uc` document on disk is checked with its package around it through the long-lived
+/// session, so missing files and case mismatches show too; anything else (and a `.uc`
+/// buffer without a file) as [`unreal_analysis::lint::lint_text`] checks it.
+///
+/// `lint::lint_path` would decode bytes again; the document's text is decoded already, so
+/// its `.uc` branch (`exec::check_uc`) is called with the text, spans staying exact.
+pub fn analyze(
+    kind: FileKind,
+    path: Option<&Path>,
+    text: &str,
+    options: &LintOptions,
+) -> Vec<Diagnostic> {
+    match (kind, path) {
+        (FileKind::UnrealScript, Some(path)) => check_uc(path, text, &session(options).exec),
+        _ => unreal_analysis::lint::lint_text(kind, text, options),
+    }
+}
+
+/// A `.uc` snapshot with what its features need.
+pub struct UcDocument<'a> {
+    pub text: &'a str,
+    pub path: Option<PathBuf>,
+    session: Arc<LintSession>,
+}
+
+impl<'a> UcDocument<'a> {
+    /// `None` for documents that are not UnrealScript.
+    pub fn of(snapshot: &DocumentSnapshot<'a>) -> Option<Self> {
+        if snapshot.kind() != Some(FileKind::UnrealScript) {
+            return None;
+        }
+        let options = snapshot.session.lint_options();
+        Some(Self {
+            text: snapshot.text(),
+            path: document_path(snapshot.uri),
+            session: session(&options),
+        })
+    }
+
+    /// The directives read, resolved and set in their package.
+    pub fn source(&self) -> ExecSource<'_> {
+        ExecSource::new(self.text, self.path.as_deref(), Some(&self.session.exec))
+    }
+}
+
+/// Texts of other files that locations point into, read and decoded once per request.
+#[derive(Default)]
+pub struct OtherFiles {
+    texts: HashMap<PathBuf, Option<(String, LineIndex)>>,
+}
+
+impl OtherFiles {
+    /// The LSP range of `span` in `path`'s decoded text (the file's start when it cannot be
+    /// read or is binary).
+    pub fn range(
+        &mut self,
+        path: &Path,
+        span: unreal_syntax::Span,
+        encoding: PositionEncoding,
+    ) -> Range {
+        let text = self.texts.entry(path.to_path_buf()).or_insert_with(|| {
+            std::fs::read(path).ok().map(|bytes| {
+                let text = unreal_syntax::text::decode(&bytes).text.into_owned();
+                let lines = LineIndex::new(&text);
+                (text, lines)
+            })
+        });
+        text.as_ref().map_or_else(Range::default, |(text, lines)| {
+            position::range_of_span(Lines::new(text, lines), span, encoding)
+        })
+    }
+
+    /// An LSP location for a place in the document or in another file.
+    pub fn location(
+        &mut self,
+        snapshot: &DocumentSnapshot<'_>,
+        place: &FileLocation,
+    ) -> Option<Location> {
+        match &place.file {
+            None => Some(Location::new(snapshot.uri.clone(), snapshot.range(place.span))),
+            Some(path) => {
+                let uri = Uri::from_file_path(path)?;
+                Some(Location::new(uri, self.range(path, place.span, snapshot.encoding())))
+            }
+        }
+    }
+}

@@ -1,0 +1,184 @@
+//! In-process protocol tests of the `.uc` editor features: a package folder written to a
+//! temporary directory (two classes, a vertex mesh), each request through the real server
+//! as JSON-RPC, its answer compared with a snapshot. Paths in answers are shown relative to
+//! the temporary folder.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::needless_raw_string_hashes)]
+
+mod lsp_client;
+
+use std::path::PathBuf;
+
+use expect_test::{expect, Expect};
+use lsp_client::TestClient;
+use serde_json::{json, Value};
+use unreal_ls::lsp::ServerOptions;
+
+const SKULL: &str = "class Skull extends Decoration;\n\
+\n\
+#exec MESH IMPORT MESH=Skull ANIVFILE=Models\\Skull_a.3d DATAFILE=MODELS\\Skull_d.3d\n\
+#exec MESH SEQUENCE MESH=Skull SEQ=All STARTFRAME=0 NUMFRAMES=1\n\
+#exec TEXTURE IMPORT NAME=JSkull1 FILE=Textures\\Skull1.pcx GROUP=Skins\n\
+#exec MESH SEQUENCE MESH=Skull \n";
+
+const NOTIFY: &str = "class SkullNotify extends Skull;\n\
+#exec MESH NOTIFY MESH=Skull SEQ=All TIME=0.5 FUNCTION=Chomp\n";
+
+/// A package folder `<tmp>/<name>/Skulls` with both classes and the mesh files.
+struct Package {
+    dir: PathBuf,
+}
+
+impl Package {
+    fn new(name: &str) -> Self {
+        let dir = std::env::temp_dir()
+            .join(format!("unreal-ls-lsp-exec-{}-{name}", std::process::id()))
+            .join("Skulls");
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("Classes")).unwrap();
+        std::fs::create_dir_all(dir.join("Models")).unwrap();
+        std::fs::write(dir.join("Classes/Skull.uc"), SKULL).unwrap();
+        std::fs::write(dir.join("Classes/SkullNotify.uc"), NOTIFY).unwrap();
+        // The smallest vertex mesh the readers accept: 1 triangle over 3 vertices, 1 frame.
+        let mut data = vec![1, 0, 3, 0];
+        data.resize(48, 0);
+        data.extend_from_slice(&[0, 0, 1, 0, 2, 0]);
+        data.resize(64, 0);
+        std::fs::write(dir.join("Models/Skull_d.3d"), data).unwrap();
+        let mut aniv = vec![1, 0, 12, 0];
+        aniv.resize(16, 0);
+        std::fs::write(dir.join("Models/Skull_a.3d"), aniv).unwrap();
+        Self { dir }
+    }
+
+    fn uri(&self, class: &str) -> String {
+        format!("file://{}", self.dir.join("Classes").join(class).display())
+    }
+
+    /// `value` as JSON text with the package folder written as `$PKG`.
+    fn show(&self, value: &Value) -> String {
+        let dir = format!("file://{}", self.dir.display());
+        serde_json::to_string(value).unwrap().replace(&dir, "$PKG")
+    }
+}
+
+impl Drop for Package {
+    fn drop(&mut self) {
+        if let Some(parent) = self.dir.parent() {
+            let _ = std::fs::remove_dir_all(parent);
+        }
+    }
+}
+
+async fn client(package: &Package) -> TestClient {
+    let mut client = TestClient::new(ServerOptions::default());
+    client.initialize(json!({}), Value::Null).await;
+    client.open(&package.uri("Skull.uc"), "unrealscript", 1, SKULL).await;
+    client
+}
+
+fn at(package: &Package, class: &str, line: u32, character: u32) -> Value {
+    json!({
+        "textDocument": { "uri": package.uri(class) },
+        "position": { "line": line, "character": character },
+    })
+}
+
+fn check(package: &Package, value: &Value, expect: &Expect) {
+    expect.assert_eq(&package.show(value));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn diagnostics_see_the_package_folder() {
+    let package = Package::new("diagnostics");
+    let mut client = client(&package).await;
+    let published = client.diagnostics_for(&package.uri("Skull.uc"), Some(1)).await;
+    let lines: Vec<String> = published["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| format!("{} {}: {}", d["range"]["start"]["line"], d["code"], d["message"]))
+        .collect();
+    expect![[r#"
+        2 "exec-missing-texture-slot": "triangles of mesh `Skull` use slot 0 but no SETTEXTURE gives it a texture"
+        2 "exec-path-case": "`MODELS\\Skull_d.3d` differs in case from the file on disk `Models\\Skull_d.3d`; it is not found on case-sensitive file systems (Linux builds)"
+        4 "exec-missing-file": "file not found: `Textures\\Skull1.pcx` (searched from the package folder Skulls/, ignoring case)"
+        5 "exec-missing-key": "MESH SEQUENCE needs `SEQ=`, `STARTFRAME=`, `NUMFRAMES=`; the engine logs \"Bad MESH SEQUENCE\" and does nothing""#]].assert_eq(&lines.join("\n"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hover_on_a_key() {
+    let package = Package::new("hover");
+    let mut client = client(&package).await;
+    let answer = client.request_ok("textDocument/hover", at(&package, "Skull.uc", 3, 55)).await;
+    check(
+        &package,
+        &answer,
+        &expect![[
+            r#"{"contents":{"kind":"markdown","value":"**NUMFRAMES=** integer of MESH SEQUENCE\n\nNumber of frames.\n\n*UE1 and UE2; required*"},"range":{"end":{"character":63,"line":3},"start":{"character":52,"line":3}}}"#
+        ]],
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn completion_of_keys() {
+    let package = Package::new("completion");
+    let mut client = client(&package).await;
+    let answer =
+        client.request_ok("textDocument/completion", at(&package, "Skull.uc", 5, 31)).await;
+    let labels: Vec<&str> =
+        answer.as_array().unwrap().iter().map(|i| i["label"].as_str().unwrap()).collect();
+    expect!["SEQ= STARTFRAME= NUMFRAMES= RATE= GROUP="].assert_eq(&labels.join(" "));
+    check(
+        &package,
+        &answer[0],
+        &expect![[
+            r#"{"detail":"name, required","documentation":"Sequence name, used by PlayAnim and LoopAnim.","filterText":"SEQ","kind":5,"label":"SEQ=","preselect":true,"sortText":"00000","textEdit":{"newText":"SEQ=","range":{"end":{"character":31,"line":5},"start":{"character":31,"line":5}}}}"#
+        ]],
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn definition_in_another_class_and_references() {
+    let package = Package::new("navigation");
+    let mut client = client(&package).await;
+    client.open(&package.uri("SkullNotify.uc"), "unrealscript", 1, NOTIFY).await;
+    let answer =
+        client.request_ok("textDocument/definition", at(&package, "SkullNotify.uc", 1, 25)).await;
+    check(
+        &package,
+        &answer,
+        &expect![[
+            r#"[{"range":{"end":{"character":28,"line":2},"start":{"character":23,"line":2}},"uri":"$PKG/Classes/Skull.uc"}]"#
+        ]],
+    );
+    let mut params = at(&package, "Skull.uc", 2, 24);
+    params["context"] = json!({ "includeDeclaration": true });
+    let answer = client.request_ok("textDocument/references", params).await;
+    check(
+        &package,
+        &answer,
+        &expect![[
+            r#"[{"range":{"end":{"character":28,"line":2},"start":{"character":23,"line":2}},"uri":"$PKG/Classes/Skull.uc"},{"range":{"end":{"character":30,"line":3},"start":{"character":25,"line":3}},"uri":"$PKG/Classes/Skull.uc"},{"range":{"end":{"character":30,"line":5},"start":{"character":25,"line":5}},"uri":"$PKG/Classes/Skull.uc"},{"range":{"end":{"character":28,"line":1},"start":{"character":23,"line":1}},"uri":"$PKG/Classes/SkullNotify.uc"}]"#
+        ]],
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn symbols_and_folding() {
+    let package = Package::new("outline");
+    let mut client = client(&package).await;
+    let doc = json!({ "textDocument": { "uri": package.uri("Skull.uc") } });
+    let answer = client.request_ok("textDocument/documentSymbol", doc.clone()).await;
+    let names: Vec<&str> =
+        answer.as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
+    expect!["MESH IMPORT Skull | MESH SEQUENCE All | TEXTURE IMPORT JSkull1 | MESH SEQUENCE Skull"]
+        .assert_eq(&names.join(" | "));
+    let answer = client.request_ok("textDocument/foldingRange", doc).await;
+    check(
+        &package,
+        &answer,
+        &expect![[
+            r##"[{"collapsedText":"#exec MESH IMPORT MESH=Skull ANIVFILE=Models\\Skull_a.3d DATAFILE=MODELS\\Skull_d.3d (4 directives)","endLine":5,"kind":"region","startLine":2}]"##
+        ]],
+    );
+}
