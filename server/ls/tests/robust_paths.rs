@@ -44,6 +44,11 @@ impl FileSystem for RecordingFs {
     fn absolute(&self, path: &Path) -> Option<PathBuf> {
         RealFs.absolute(path)
     }
+
+    /// Not logged: resolving a link reads no file and lists no folder.
+    fn real_path(&self, path: &Path) -> Option<PathBuf> {
+        RealFs.real_path(path)
+    }
 }
 
 /// A game folder with one mod package, and beside it (outside) a folder of files that no
@@ -172,19 +177,14 @@ fn directives_leading_out_get_a_diagnostic_and_are_not_read() {
             },
         ));
     }
-    // FIXME(exec path resolution, server/analysis/src/exec): symbolic links inside the package
-    // that lead out are followed and read (`linked-folder`, `linked-file`). Expected, once
-    // resolution checks where a path really leads:
-    //     linked-folder: exec-path-outside-package; outside touched: nothing
-    //     linked-file: exec-path-outside-package; outside touched: nothing
     expect_test::expect![[r#"
         relative: exec-path-outside-package; outside touched: nothing
         etc-passwd: exec-path-outside-package; outside touched: nothing
         absolute: exec-path-outside-package; outside touched: nothing
         drive: exec-path-outside-package; outside touched: nothing
         rooted: exec-path-outside-package; outside touched: nothing
-        linked-folder: exec-unreadable-file; outside touched: THE OUTSIDE FILES
-        linked-file: exec-unreadable-file; outside touched: THE OUTSIDE FILES
+        linked-folder: exec-path-outside-package; outside touched: nothing
+        linked-file: exec-path-outside-package; outside touched: nothing
     "#]]
     .assert_eq(&report);
 }
@@ -226,17 +226,14 @@ fn the_cli_reports_escaping_paths_and_reads_none() {
             if read { " (READ)" } else { "" }
         ));
     }
-    // FIXME(exec path resolution): see above; the linked cases are read today. Expected:
-    //     linked-folder: exec-path-outside-package
-    //     linked-file: exec-path-outside-package
     expect_test::expect![[r#"
         relative: exec-path-outside-package
         etc-passwd: exec-path-outside-package
         absolute: exec-path-outside-package
         drive: exec-path-outside-package
         rooted: exec-path-outside-package
-        linked-folder: exec-unreadable-file (READ)
-        linked-file: exec-unreadable-file (READ)
+        linked-folder: exec-path-outside-package
+        linked-file: exec-path-outside-package
     "#]]
     .assert_eq(&out);
 }

@@ -23,6 +23,17 @@ fn lock<V>(cache: &Cache<V>) -> std::sync::MutexGuard<'_, HashMap<PathBuf, V>> {
     cache.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
+/// Where a symbolic link leads, for [`ExecEnv::follow_link`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LinkTarget {
+    /// Into a folder that may be read.
+    Inside,
+    /// Out of every folder that may be read.
+    Outside,
+    /// Nowhere (a broken link, a loop, or a file system that cannot tell).
+    Nowhere,
+}
+
 /// Everything the `#exec` checks need besides the file being checked.
 pub struct ExecEnv {
     fs: Arc<dyn FileSystem>,
@@ -37,6 +48,9 @@ pub struct ExecEnv {
     /// Where the package index looks: the game directory and the configured package paths.
     roots: IndexRoots,
     dirs: Cache<Option<Arc<[DirEntry]>>>,
+    /// Where paths really lead ([`FileSystem::real_path`]), asked only of links and the
+    /// folders a link's target is checked against.
+    real_paths: Cache<Option<PathBuf>>,
     facts: Mutex<HashMap<(PathBuf, Expect), Arc<FileFacts>>>,
     package_files: Cache<Arc<[Arc<FileSymbols>]>>,
     /// The package index, built on first use (or handed in by the caller).
@@ -74,6 +88,7 @@ impl ExecEnv {
                 package_paths: options.package_paths.clone(),
             },
             dirs: Mutex::default(),
+            real_paths: Mutex::default(),
             facts: Mutex::default(),
             package_files: Mutex::default(),
             packages,
@@ -88,6 +103,7 @@ impl ExecEnv {
     /// Forgets everything read from disk (after files changed).
     pub fn clear(&self) {
         lock(&self.dirs).clear();
+        lock(&self.real_paths).clear();
         self.facts.lock().unwrap_or_else(PoisonError::into_inner).clear();
         lock(&self.package_files).clear();
     }
@@ -107,6 +123,32 @@ impl ExecEnv {
         self.list_dir(dir).is_some_and(|entries| {
             entries.iter().any(|e| e.is_dir && e.name.eq_ignore_ascii_case("classes"))
         })
+    }
+
+    /// Where `path` really leads (links followed), asked once.
+    pub fn real_path(&self, path: &Path) -> Option<PathBuf> {
+        if let Some(real) = lock(&self.real_paths).get(path) {
+            return real.clone();
+        }
+        let real = self.fs.real_path(path);
+        lock(&self.real_paths).insert(path.to_path_buf(), real.clone());
+        real
+    }
+
+    /// Where the symbolic link `link` leads, judged against the folders that may be read:
+    /// `read_root` (the package folder), the game directory and the package paths. Only the
+    /// link is resolved; nothing it leads to is listed or read.
+    pub fn follow_link(&self, link: &Path, read_root: &Path) -> LinkTarget {
+        let Some(target) = self.real_path(link) else { return LinkTarget::Nowhere };
+        let allowed = std::iter::once(read_root)
+            .chain(self.roots.game_dir.as_deref())
+            .chain(self.roots.package_paths.iter().map(PathBuf::as_path));
+        for root in allowed {
+            if self.real_path(root).is_some_and(|root| target.starts_with(root)) {
+                return LinkTarget::Inside;
+            }
+        }
+        LinkTarget::Outside
     }
 
     pub fn absolute(&self, path: &Path) -> Option<PathBuf> {

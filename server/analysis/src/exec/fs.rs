@@ -1,15 +1,20 @@
 //! The file system the `#exec` checks read: the real one, or an in-memory tree for tests and
-//! benchmarks. Only two operations are needed: list a folder (to resolve names
-//! case-insensitively, as Windows does) and read a file.
+//! benchmarks. Two operations do most of the work: list a folder (to resolve names
+//! case-insensitively, as Windows does) and read a file. A third tells where a symbolic link
+//! really leads, so that a link inside a package cannot lead the checks out of it.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 /// One entry of a folder listing.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DirEntry {
     pub name: String,
+    /// A folder, or a symbolic link to one.
     pub is_dir: bool,
+    /// A symbolic link: where it leads must be checked (with [`FileSystem::real_path`])
+    /// before anything below it is listed or read.
+    pub is_link: bool,
 }
 
 /// What the checks read. Implementations must be `Sync`: one is shared by every thread of a
@@ -21,6 +26,13 @@ pub trait FileSystem: Send + Sync {
     fn read(&self, path: &Path) -> Option<Vec<u8>>;
     /// `path` made absolute, for folders named only `.` or `..`; `None` when unsupported.
     fn absolute(&self, _path: &Path) -> Option<PathBuf> {
+        None
+    }
+    /// `path` with every symbolic link resolved and `.`/`..` applied (what
+    /// `std::fs::canonicalize` gives); `None` when it leads nowhere or that cannot be told.
+    /// The default knows no links: a file system without them never lists an entry as one,
+    /// and a link it cannot follow is treated as leading nowhere.
+    fn real_path(&self, _path: &Path) -> Option<PathBuf> {
         None
     }
     /// The bytes of a file for reading a part of it (a package's tables): the real file
@@ -57,9 +69,16 @@ impl FileSystem for RealFs {
         for entry in entries.flatten() {
             // Names that are not UTF-8 cannot be named by a directive either.
             let Ok(name) = entry.file_name().into_string() else { continue };
-            // `metadata` follows symbolic links, like the engine's file open does.
-            let is_dir = std::fs::metadata(entry.path()).is_ok_and(|m| m.is_dir());
-            out.push(DirEntry { name, is_dir });
+            // The entry's own type comes with the listing on most file systems; only a link
+            // costs a `stat` of what it leads to (folder or file, as the engine's open sees it).
+            let Ok(kind) = entry.file_type() else { continue };
+            let is_link = kind.is_symlink();
+            let is_dir = if is_link {
+                std::fs::metadata(entry.path()).is_ok_and(|m| m.is_dir())
+            } else {
+                kind.is_dir()
+            };
+            out.push(DirEntry { name, is_dir, is_link });
         }
         out.sort_by(|a, b| a.name.cmp(&b.name));
         Some(out)
@@ -73,16 +92,26 @@ impl FileSystem for RealFs {
         std::path::absolute(path).ok()
     }
 
+    fn real_path(&self, path: &Path) -> Option<PathBuf> {
+        std::fs::canonicalize(path).ok()
+    }
+
     fn open(&self, path: &Path) -> Option<FileBytes> {
         unreal_formats::mapped::MappedFile::open(path).ok().map(FileBytes::Mapped)
     }
 }
 
 /// A case-sensitive tree of files held in memory; folders exist where files are below them.
+/// Symbolic links ([`MemoryFs::link`]) lead to another path of the tree, absolute or relative
+/// to the link's folder, as on disk.
 #[derive(Clone, Debug, Default)]
 pub struct MemoryFs {
     files: BTreeMap<PathBuf, Vec<u8>>,
+    links: BTreeMap<PathBuf, PathBuf>,
 }
+
+/// How many links one path may pass through before it counts as a loop (Linux's limit).
+const MAX_LINKS: usize = 40;
 
 impl MemoryFs {
     pub fn new() -> Self {
@@ -100,24 +129,75 @@ impl MemoryFs {
         self
     }
 
+    /// Adds (or replaces) a symbolic link at `path` leading to `target`.
+    pub fn link(&mut self, path: impl Into<PathBuf>, target: impl Into<PathBuf>) {
+        self.links.insert(path.into(), target.into());
+    }
+
     /// Every file, in path order.
     pub fn files(&self) -> impl Iterator<Item = (&Path, &[u8])> {
         self.files.iter().map(|(p, b)| (p.as_path(), b.as_slice()))
+    }
+
+    fn is_folder(&self, path: &Path) -> bool {
+        self.files.keys().chain(self.links.keys()).any(|p| p != path && p.starts_with(path))
+    }
+
+    /// `path` with its links followed and `.`/`..` applied, whether or not it exists;
+    /// `None` on a link loop.
+    fn follow(&self, path: &Path) -> Option<PathBuf> {
+        // The components still to walk, last first; a link's target is queued in its place.
+        let mut pending: Vec<PathBuf> =
+            path.components().rev().map(|c| PathBuf::from(c.as_os_str())).collect();
+        let mut out = PathBuf::new();
+        let mut followed = 0;
+        while let Some(part) = pending.pop() {
+            match part.components().next() {
+                None | Some(Component::CurDir) => {}
+                Some(Component::ParentDir) => {
+                    out.pop();
+                }
+                Some(Component::Prefix(_) | Component::RootDir) => out.push(&part),
+                Some(Component::Normal(name)) => {
+                    out.push(name);
+                    let Some(target) = self.links.get(&out) else { continue };
+                    followed += 1;
+                    if followed > MAX_LINKS {
+                        return None;
+                    }
+                    out.pop();
+                    if target.is_absolute() {
+                        out = PathBuf::new();
+                    }
+                    pending.extend(target.components().rev().map(|c| PathBuf::from(c.as_os_str())));
+                }
+            }
+        }
+        Some(out)
     }
 }
 
 impl FileSystem for MemoryFs {
     fn read_dir(&self, dir: &Path) -> Option<Vec<DirEntry>> {
+        let dir = self.follow(dir)?;
         let mut out: Vec<DirEntry> = Vec::new();
-        for path in self.files.keys() {
-            let Ok(rest) = path.strip_prefix(dir) else { continue };
+        for path in self.files.keys().chain(self.links.keys()) {
+            let Ok(rest) = path.strip_prefix(&dir) else { continue };
             let mut components = rest.components();
             let Some(first) = components.next() else { continue };
             let name = first.as_os_str().to_string_lossy().into_owned();
-            let is_dir = components.next().is_some();
-            if !out.iter().any(|e| e.name == name) {
-                out.push(DirEntry { name, is_dir });
+            let below = components.next().is_some();
+            if out.iter().any(|e| e.name == name) {
+                continue;
             }
+            let entry = dir.join(&name);
+            let is_link = self.links.contains_key(&entry);
+            let is_dir = if is_link {
+                self.follow(&entry).is_some_and(|target| self.is_folder(&target))
+            } else {
+                below
+            };
+            out.push(DirEntry { name, is_dir, is_link });
         }
         if out.is_empty() {
             return None;
@@ -127,6 +207,11 @@ impl FileSystem for MemoryFs {
     }
 
     fn read(&self, path: &Path) -> Option<Vec<u8>> {
-        self.files.get(path).cloned()
+        self.files.get(&self.follow(path)?).cloned()
+    }
+
+    fn real_path(&self, path: &Path) -> Option<PathBuf> {
+        let real = self.follow(path)?;
+        (self.files.contains_key(&real) || self.is_folder(&real)).then_some(real)
     }
 }

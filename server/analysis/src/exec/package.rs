@@ -9,7 +9,7 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use super::env::ExecEnv;
+use super::env::{ExecEnv, LinkTarget};
 
 /// Where a `.uc` file stands.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -114,9 +114,10 @@ pub enum Resolution {
     /// No such file. For a file outside `Classes/`, `beside` is a file of the same name in the
     /// directive's own folder (what the author probably meant).
     Missing { beside: Option<PathBuf> },
-    /// The path leaves the folder that may be read (`..\..\`, a drive letter, a leading `\`);
-    /// it was not looked at.
-    OutsidePackage,
+    /// The path leaves the folder that may be read: as written (`..\..\`, a drive letter, a
+    /// leading `\`), and then it was not looked at; or through `link`, a symbolic link inside
+    /// the folder that leads out of it, and then nothing behind the link was looked at.
+    OutsidePackage { link: Option<PathBuf> },
     /// Found through the game directory's package index (a `LOAD` of a game package).
     Indexed { path: PathBuf },
     /// Nothing was checked (no file system: an unsaved editor buffer).
@@ -148,56 +149,90 @@ pub fn leaves_start(path: &str) -> bool {
     split_relative(path).is_none()
 }
 
-/// Resolves `rel` (already split) under `root`, exact spelling first, then ignoring ASCII
-/// case. Returns the file and the spelling on disk.
-pub fn resolve_under(
-    env: &ExecEnv,
-    root: &Path,
-    parts: &[&str],
-) -> Option<(PathBuf, String, bool)> {
+/// What [`resolve_under`] found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Lookup {
+    /// The file, its spelling on disk (relative, with backslashes), and whether the spelling
+    /// differs from the directive's.
+    Found {
+        path: PathBuf,
+        on_disk: String,
+        case_differs: bool,
+    },
+    Missing,
+    /// The walk met `link`, a symbolic link that leads out of the folders that may be read.
+    LeadsOut {
+        link: PathBuf,
+    },
+}
+
+/// Resolves `parts` (a split directive path) under `root`, each name spelt exactly first,
+/// then ignoring ASCII case. A symbolic link on the way is followed only when it leads into
+/// `read_root`, the game directory or a package path; nothing behind another link is
+/// listed or read.
+pub fn resolve_under(env: &ExecEnv, read_root: &Path, root: &Path, parts: &[&str]) -> Lookup {
     if parts.is_empty() {
-        return None;
+        return Lookup::Missing;
     }
     let mut path = root.to_path_buf();
     let mut spelled = Vec::with_capacity(parts.len());
-    let mut differs = false;
+    let mut case_differs = false;
     for (i, part) in parts.iter().enumerate() {
         let last = i + 1 == parts.len();
-        let entries = env.list_dir(&path)?;
+        let Some(entries) = env.list_dir(&path) else { return Lookup::Missing };
         let entry = entries
             .iter()
             .find(|e| e.name == *part)
-            .or_else(|| entries.iter().find(|e| e.name.eq_ignore_ascii_case(part)))?;
-        if entry.is_dir == last {
-            return None;
-        }
-        differs |= entry.name != *part;
+            .or_else(|| entries.iter().find(|e| e.name.eq_ignore_ascii_case(part)));
+        let Some(entry) = entry else { return Lookup::Missing };
         path.push(&entry.name);
+        if entry.is_link {
+            match env.follow_link(&path, read_root) {
+                LinkTarget::Inside => {}
+                LinkTarget::Outside => return Lookup::LeadsOut { link: path },
+                LinkTarget::Nowhere => return Lookup::Missing,
+            }
+        }
+        if entry.is_dir == last {
+            return Lookup::Missing;
+        }
+        case_differs |= entry.name != *part;
         spelled.push(entry.name.clone());
     }
-    Some((path, spelled.join("\\"), differs))
+    Lookup::Found { path, on_disk: spelled.join("\\"), case_differs }
 }
 
 /// Resolves a directive's path from the file's location.
 pub fn resolve(env: &ExecEnv, location: &Location, raw: &str) -> Resolution {
-    let Some(parts) = split_relative(raw) else { return Resolution::OutsidePackage };
+    let Some(parts) = split_relative(raw) else {
+        return Resolution::OutsidePackage { link: None };
+    };
+    let read_root = location.read_root();
     match location {
-        Location::Package { root, .. } => match resolve_under(env, root, &parts) {
-            Some((path, on_disk, case_differs)) => {
+        Location::Package { root, .. } => match resolve_under(env, read_root, root, &parts) {
+            Lookup::Found { path, on_disk, case_differs } => {
                 Resolution::Found { path, on_disk, case_differs }
             }
-            None => Resolution::Missing { beside: None },
+            Lookup::Missing => Resolution::Missing { beside: None },
+            Lookup::LeadsOut { link } => Resolution::OutsidePackage { link: Some(link) },
         },
         Location::Orphan { dir, candidates, .. } => {
             for root in candidates {
-                if let Some((path, on_disk, case_differs)) = resolve_under(env, root, &parts) {
-                    return Resolution::Found { path, on_disk, case_differs };
+                match resolve_under(env, read_root, root, &parts) {
+                    Lookup::Found { path, on_disk, case_differs } => {
+                        return Resolution::Found { path, on_disk, case_differs };
+                    }
+                    Lookup::LeadsOut { link } => {
+                        return Resolution::OutsidePackage { link: Some(link) };
+                    }
+                    Lookup::Missing => {}
                 }
             }
-            let beside = parts
-                .last()
-                .and_then(|name| resolve_under(env, dir, &[name]))
-                .map(|(path, _, _)| path);
+            let beside = match parts.last().map(|name| resolve_under(env, read_root, dir, &[name]))
+            {
+                Some(Lookup::Found { path, .. }) => Some(path),
+                _ => None,
+            };
             Resolution::Missing { beside }
         }
     }

@@ -1,6 +1,6 @@
 //! `exec-path-outside-package`: a path leaves the package folder (`..\..\Art\x.pcx`, a drive
-//! letter, a leading backslash). The build then depends on files outside the package, and the
-//! linter does not read them. `LOAD` of a game package is exempt: the engine finds those by
+//! letter, a leading backslash, or a symbolic link inside the package that leads out of it).
+//! The build then depends on files outside the package, and the linter does not read them. `LOAD` of a game package is exempt: the engine finds those by
 //! name in its package paths.
 
 use super::RuleMeta;
@@ -16,13 +16,15 @@ pub static RULE: RuleMeta = RuleMeta {
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
     for line in &ctx.file.lines {
         for path in &line.paths {
-            if path.resolution != Resolution::OutsidePackage {
-                continue;
-            }
+            let Resolution::OutsidePackage { link } = &path.resolution else { continue };
+            let how = match link {
+                Some(link) => format!(" through the symbolic link `{}`", ctx.show(link)),
+                None => String::new(),
+            };
             out.push(RULE.diagnostic(
                 path.value.mark(),
                 format!(
-                    "`{}` leaves the package folder; the build depends on files outside the package, which are not checked",
+                    "`{}` leaves the package folder{how}; the build depends on files outside the package, which are not checked",
                     path.value.text
                 ),
             ));

@@ -1,7 +1,8 @@
 //! Fixture trees: each `fixtures/*.tree` describes a small game folder in memory. A line
 //! `//- /Path/File.uc` starts a text file (the lines up to the next `//-` header; add `crlf`
 //! to write CRLF line ends), `//- /Path/File_d.3d = mesh-data verts=4 tris=2 slots=1` a
-//! binary file built by `build.rs`, and `//- options engine=ue1 engine_build=436` sets the
+//! binary file built by `build.rs`, `//- /Path/Link -> ../Target` a symbolic link (absolute or
+//! relative to the link's folder), and `//- options engine=ue1 engine_build=436` sets the
 //! lint options. `<<X*600>>` in text expands to 600 `X`s. Every `.uc` of the tree is linted
 //! with the package around it, and the rendering is compared with `<name>.diagnostics`.
 
@@ -66,6 +67,8 @@ pub fn parse(source: &str) -> Tree {
                     _ => panic!("unknown option {key}"),
                 }
             }
+        } else if let Some((path, target)) = header.split_once(" -> ") {
+            fs.link(path.trim(), target.trim());
         } else if let Some((path, spec)) = header.split_once(" = ") {
             fs.insert(path.trim(), build(spec));
         } else {

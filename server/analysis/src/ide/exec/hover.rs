@@ -228,8 +228,15 @@ fn file_markdown(src: &ExecSource<'_>, line: &LineFacts, path: &PathRef) -> Stri
                 );
             }
         }
-        Resolution::OutsidePackage => {
+        Resolution::OutsidePackage { link: None } => {
             out.push_str("\n\nThe path leaves the package folder; it was not looked up.");
+        }
+        Resolution::OutsidePackage { link: Some(link) } => {
+            let _ = write!(
+                out,
+                "\n\nThe path leaves the package folder through the symbolic link `{}`; nothing behind it was looked up.",
+                src.show(link)
+            );
         }
         Resolution::Unchecked if path.expect == Expect::Package && src.env.is_some() => {
             out.push_str(
