@@ -190,6 +190,36 @@ fn missing_file() {
 }
 
 #[test]
+fn paths_leading_out() {
+    let tree = "//- /Game/Out/Textures/Linked -> /Elsewhere
+//- /Elsewhere/Secret.pcx = pcx 16x16 bpp=8
+//- /Game/Out/Classes/Out.uc
+#exec TEXTURE IMPORT NAME=Far FILE=..\\..\\Art\\Rock.pcx
+#exec TEXTURE IMPORT NAME=Linked FILE=textures\\linked\\Secret.p$0cx
+";
+    check(
+        tree,
+        expect![[r#"
+            2:39..2:65 "textures\\linked\\Secret.pcx"
+            ---
+            **FILE=** `textures\linked\Secret.pcx`
+
+            The path leaves the package folder through the symbolic link `Textures/Linked`; nothing behind it was looked up.
+        "#]],
+    );
+    check(
+        &tree.replace("$0", "").replace("Rock.pcx", "Ro$0ck.pcx"),
+        expect![[r#"
+            1:36..1:54 "..\\..\\Art\\Rock.pcx"
+            ---
+            **FILE=** `..\..\Art\Rock.pcx`
+
+            The path leaves the package folder; it was not looked up.
+        "#]],
+    );
+}
+
+#[test]
 fn name_defined_in_another_class() {
     check(
         &at("/Game/Monsters/Classes/SkullNotify.uc", "MESH=Skull SEQ", 6),

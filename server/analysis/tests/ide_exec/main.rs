@@ -103,7 +103,9 @@ impl Fixture {
         for line in raw.split_inclusive('\n') {
             if let Some(header) = line.strip_prefix("//- ") {
                 let header = header.trim();
-                if let Some((path, spec)) = header.split_once(" = ") {
+                if let Some((path, target)) = header.split_once(" -> ") {
+                    fs.link(path.trim(), target.trim());
+                } else if let Some((path, spec)) = header.split_once(" = ") {
                     fs.insert(path.trim(), build::build(spec));
                 } else {
                     files.push((PathBuf::from(header), String::new()));
