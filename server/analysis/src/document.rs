@@ -1,32 +1,38 @@
-//! An open T3D document that re-parses incrementally.
+//! An open T3D document that re-parses incrementally and keeps no tree.
 //!
 //! A map is one giant `Begin Map` block, so the unit of re-parsing is each child of the top
-//! `Begin Map`/`Begin Level` (or each top-level item of a file without one): a *segment*.
-//! An edit re-parses the lines of the segments it touches, on their own, and splices the
-//! result into the tree, shifting the spans after it. The whole document is parsed again
-//! only when that could give a different tree than a full parse: when the edit touches the
-//! map's own `Begin`/`End` line, or when the re-parsed lines leave a block open, close one
-//! they did not open, or nest near the depth limit.
+//! `Begin Map`/`Begin Level` (the *frame*), or each top-level item of a file without one: a
+//! *segment*. The document keeps the text, and per segment its first line (for a block:
+//! the `Begin` and `End` lines without the children), its syntax errors, its generation
+//! markers and, once computed, its diagnostics. The segments' trees are not kept: a feature
+//! parses the segments it reads when it asks ([`T3dDocument::parse_around`]), which costs
+//! microseconds for the block under a cursor, and a whole-document feature parses the whole
+//! text ([`T3dDocument::full_parse`]). That keeps a 10 MB map's document near 12 MB instead
+//! of the 40 MB its tree takes.
 //!
-//! The text is edited in place (one `memmove` of what follows the edit, no second copy), and
-//! an edit costs the re-parse of the segments it touches plus moving the spans of the tree
-//! after it; nothing else of the document is visited.
+//! An edit re-parses the lines of the segments it touches as lines inside the frame
+//! ([`t3d::parse_in_frame`]): the parser's state between two segments is only its stack of
+//! open blocks, which is the frame alone, so when the re-parsed lines end with the frame the
+//! only open block again, they give exactly the items a whole parse gives. When they leave a
+//! block open, the next segments are taken in too (doubling) until they close; an `End`
+//! that closes the frame, or an edit of the frame's own lines, parses the whole document
+//! again. Because `Begin Actor` closes whatever is still open inside the map (as UnrealEd
+//! reads it), a broken `Begin`/`End` line of an actor reaches at most the next actor.
 //!
-//! Diagnostics are cached per segment, with what the segment contributes to the rules that
+//! Diagnostics are cached per segment with what the segment contributes to the rules that
 //! compare segments: rules that look at one segment at a time run again only for re-parsed
-//! segments; the cached results of the others are stored against the segment's start when
-//! they were computed and moved on output (an edit does not touch them); the rules that
-//! compare segments (duplicate actor names, unresolved brush models) report from per-segment
-//! summaries (names defined and referenced), and the rules about top-level lines (stray
-//! lines, a file without blocks) read only the top-level items. So a one-segment edit never
-//! walks the other segments' trees.
+//! segments, right after their parse (the tree is dropped afterwards); the cached results of
+//! the others are stored against the segment's start when they were computed and moved on
+//! output (an edit does not touch them); the rules that compare segments (duplicate actor
+//! names, unresolved brush models) report from per-segment summaries (names defined and
+//! referenced), and the rules about top-level lines (stray lines, a file without blocks)
+//! read only the segments' first lines and the errors.
 
 use unreal_syntax::t3d::{
-    self, Block, BlockKind, Field, Item, Parse, SyntaxError, SyntaxErrorKind, T3dFile, Value,
+    self, Block, BlockKind, Field, FrameParse, Item, Parse, SyntaxError, T3dFile, Value,
 };
 use unreal_syntax::Span;
 
-use crate::ide::Source;
 use crate::lint::LintOptions;
 use crate::rules::t3d_duplicate_actor_name::{self as duplicate_names, Names};
 use crate::rules::t3d_unresolved_brush_model::{self as brush_models, Models};
@@ -46,9 +52,9 @@ pub enum Reparse {
 /// Rules that look at one polygon or one syntax error at a time, and so can run on one
 /// segment. The rules that compare segments report from per-segment summaries
 /// ([`SUMMARIZED_RULES`]), the rules about top-level lines read the top-level items
-/// ([`TOP_LEVEL_RULES`]); any other rule (one added later) runs over the whole tree, with
-/// the block list but without polygon facts, which is correct but visits every block on
-/// every call: a new rule belongs in one of these lists.
+/// ([`TOP_LEVEL_RULES`]); any other rule (one added later) runs over a whole parse of the
+/// document on every call, which is correct but slow: a new rule belongs in one of these
+/// lists.
 const LOCAL_RULES: [&str; 18] = [
     "t3d-unbalanced-block",
     "t3d-nesting-too-deep",
@@ -107,38 +113,83 @@ struct SegmentFacts {
     models: Models,
 }
 
+/// One child of the frame (or top-level item), without its tree once its facts are known.
+#[derive(Clone, Debug)]
+struct Segment {
+    /// The item; for a block, its `Begin`/`End` lines and attributes, the children only
+    /// until the facts are computed. Spans are absolute and kept up to date by edits.
+    item: Item,
+    /// Whether `item` still holds its children (a parse that has not been checked yet).
+    complete: bool,
+    /// The syntax errors on the segment's lines.
+    errors: Vec<SyntaxError>,
+    markers: Markers,
+    facts: Option<SegmentFacts>,
+}
+
+impl Segment {
+    fn new(text: &str, item: Item) -> Self {
+        let markers = generation::markers(text, std::slice::from_ref(&item));
+        Self { item, complete: true, errors: Vec::new(), markers, facts: None }
+    }
+
+    fn span(&self) -> Span {
+        self.item.span()
+    }
+
+    /// A block that ended without its `End` (closed by the next `Begin Actor`, by the
+    /// frame's `End` or by the end of the file): lines after it can still fall into it.
+    fn is_open(&self) -> bool {
+        matches!(&self.item, Item::Block(block) if block.end.is_none())
+    }
+
+    /// Drops the children (after the facts were computed from them).
+    fn strip(&mut self) {
+        if let Item::Block(block) = &mut self.item {
+            block.children = Vec::new();
+            self.complete = false;
+        }
+    }
+
+    /// The lines the segment covers: from its first line's start to after its last line's
+    /// break.
+    fn lines(&self, text: &str) -> (usize, usize) {
+        let span = self.span();
+        (line_start(text, span.start as usize), line_end_with_break(text, span.end as usize))
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct T3dDocument {
     text: String,
-    parse: Parse,
-    /// Generation markers of the whole document, kept up to date by edits.
+    /// The single closed `Begin Map`/`Begin Level` that holds everything, without children.
+    frame: Option<Block>,
+    /// Syntax errors on the frame's own lines.
+    frame_errors: Vec<SyntaxError>,
+    frame_markers: Markers,
+    segments: Vec<Segment>,
+    /// Generation markers of the whole document: the frame's and every segment's.
     markers: Markers,
-    /// Per segment: its facts, once computed.
-    cache: Vec<Option<SegmentFacts>>,
-    /// Whether `cache` was laid out for a document with a frame (`Begin Map`).
-    cache_framed: bool,
     /// What the cached diagnostics were computed for: the setting, the generation and the
     /// package index (by identity: a new index is a new key).
     cache_key: Option<CacheKey>,
-    /// Diagnostics of the lines outside every segment (the frame's own lines).
+    /// Diagnostics of the frame's own lines.
     frame_cache: Option<Vec<Diagnostic>>,
 }
 
 impl T3dDocument {
     pub fn new(text: impl Into<String>) -> Self {
-        let text = text.into();
-        let parse = t3d::parse(&text);
-        let markers = generation::markers(&text, &parse.file);
         let mut doc = Self {
-            text,
-            parse,
-            markers,
-            cache: Vec::new(),
-            cache_framed: false,
+            text: text.into(),
+            frame: None,
+            frame_errors: Vec::new(),
+            frame_markers: Markers::default(),
+            segments: Vec::new(),
+            markers: Markers::default(),
             cache_key: None,
             frame_cache: None,
         };
-        doc.reset_cache();
+        doc.relayout();
         doc
     }
 
@@ -146,27 +197,74 @@ impl T3dDocument {
         &self.text
     }
 
-    pub fn parse(&self) -> &Parse {
-        &self.parse
-    }
-
     /// The generation the setting fixes, or the one the document's markers show.
     pub fn generation(&self, setting: EngineSetting) -> Option<EngineGeneration> {
         setting.fixed().or_else(|| self.markers.generation())
     }
 
-    /// The document as the editor features read it (no walk: the generation is cached).
-    pub fn source(&self, setting: EngineSetting) -> Source<'_> {
-        Source::new(&self.text, &self.parse, self.generation(setting))
-    }
-
     /// The number of segments (children of the frame, or top-level items).
     pub fn segment_count(&self) -> usize {
-        segments(&self.parse.file).1.len()
+        self.segments.len()
+    }
+
+    /// The span of each segment (its item's), in order.
+    pub fn segment_spans(&self) -> impl Iterator<Item = Span> + '_ {
+        self.segments.iter().map(Segment::span)
+    }
+
+    /// The whole tree, as [`t3d::parse`] gives it (parsed now: the document keeps none).
+    pub fn full_parse(&self) -> Parse {
+        t3d::parse(&self.text)
+    }
+
+    /// The part of the tree that the lines of `span` touch: the frame (when there is one)
+    /// with only the segments on those lines as children, each exactly as in a whole parse,
+    /// and the errors of those lines and of the frame. What a feature at a cursor or over a
+    /// selection reads; the whole tree when `span` reaches the frame's own lines (whose
+    /// features read every child, such as the number of actors in the map).
+    pub fn parse_around(&self, span: Span) -> Parse {
+        let text = &self.text;
+        let lines =
+            (line_start(text, span.start as usize), line_end_with_break(text, span.end as usize));
+        if let Some(inner) = self.inner_lines() {
+            if lines.0 < inner.0 || lines.1 > inner.1 {
+                return self.full_parse();
+            }
+        }
+        let (first, mut last) = self.touched(lines);
+        let mut items_parse = (first == last).then(|| (Vec::new(), Vec::new()));
+        while items_parse.is_none() {
+            let a = self.segments.get(first).map_or(lines.0, |s| s.lines(text).0);
+            let b = self.segments.get(last - 1).map_or(lines.1, |s| s.lines(text).1);
+            // An open block at the end of an unframed file runs to the end of it.
+            let b =
+                if self.frame.is_none() && last == self.segments.len() { text.len() } else { b };
+            match t3d::parse_in_frame(text, self.frame.as_ref(), a, b) {
+                FrameParse::Closed(items, errors) => items_parse = Some((items, errors)),
+                // A block left open (closed by the next `Begin Actor`) takes in what follows.
+                FrameParse::Open if last < self.segments.len() => last += 1,
+                FrameParse::Open if self.frame.is_none() => {
+                    let Parse { file, errors } = t3d::parse_range(text, a, text.len());
+                    items_parse = Some((file.items, errors));
+                }
+                FrameParse::Open | FrameParse::FrameEnded => break,
+            }
+        }
+        let Some((items, mut errors)) = items_parse else { return self.full_parse() };
+        match &self.frame {
+            Some(frame) => {
+                errors.extend(self.frame_errors.iter().cloned());
+                errors.sort_by_key(|e| (e.span.start, e.span.end));
+                let mut frame = frame.clone();
+                frame.children = items;
+                Parse { file: T3dFile { items: vec![Item::Block(Box::new(frame))] }, errors }
+            }
+            None => Parse { file: T3dFile { items }, errors },
+        }
     }
 
     /// Replaces `range` (byte offsets into the current text, clamped to char boundaries)
-    /// with `new_text` and updates the tree.
+    /// with `new_text` and updates the segments.
     pub fn apply_edit(&mut self, range: Span, new_text: &str) -> Reparse {
         let len = self.text.len();
         let mut start = (range.start as usize).min(len);
@@ -177,142 +275,176 @@ impl T3dDocument {
         while !self.text.is_char_boundary(end) {
             end += 1;
         }
-        // What to re-parse is decided on the old text, and the segments it replaces leave
-        // the tree (with their generation markers) before the text changes.
-        let plan = self.plan(start, end).and_then(|plan| self.take_segments(plan));
+        // What to re-parse is decided on the old text.
+        let plan = self.plan(start, end);
         self.text.replace_range(start..end, new_text);
         let delta = new_text.len() as i64 - (end - start) as i64;
-        if let Some(n) = plan.and_then(|(plan, old_markers)| self.splice(plan, delta, old_markers))
-        {
+        if let Some(n) = plan.and_then(|plan| self.reparse(plan, delta)) {
             Reparse::Segments(n)
         } else {
-            self.parse = t3d::parse(&self.text);
-            self.markers = generation::markers(&self.text, &self.parse.file);
-            self.reset_cache();
+            self.relayout();
             Reparse::Full
         }
     }
 
-    fn reset_cache(&mut self) {
-        let (framed, items) = segments(&self.parse.file);
-        self.cache = vec![None; items.len()];
-        self.cache_framed = framed.is_some();
+    /// Parses the whole text and splits it into frame and segments, forgetting every cached
+    /// diagnostic.
+    fn relayout(&mut self) {
+        let Parse { file, errors } = t3d::parse(&self.text);
+        let mut items = file.items;
+        let framed = matches!(
+            items.as_slice(),
+            [Item::Block(block)]
+                if matches!(block.kind, BlockKind::Map | BlockKind::Level) && block.end.is_some()
+        );
+        self.frame = None;
+        if framed {
+            if let Some(Item::Block(mut block)) = items.pop() {
+                items = std::mem::take(&mut block.children);
+                self.frame = Some(*block);
+            }
+        }
+        self.frame_markers = self.frame.as_ref().map_or_else(Markers::default, |frame| {
+            generation::markers(&self.text, &[Item::Block(Box::new(frame.clone()))])
+        });
+        let (segments, frame_errors) = split_errors(
+            &self.text,
+            items.into_iter().map(|item| Segment::new(&self.text, item)).collect(),
+            errors,
+        );
+        self.segments = segments;
+        self.frame_errors = frame_errors;
+        self.markers =
+            self.segments.iter().fold(self.frame_markers, |sum, s| add_markers(sum, s.markers));
         self.frame_cache = None;
     }
 
-    /// The segments an edit of `start..end` (old text) touches and the lines to parse again;
-    /// `None` when only a full parse gives the right tree.
+    /// The lines strictly inside the frame: after its `Begin` line, before its `End` line.
+    fn inner_lines(&self) -> Option<(usize, usize)> {
+        let frame = self.frame.as_ref()?;
+        let end = frame.end?;
+        Some((
+            line_end_with_break(&self.text, frame.begin_span.end as usize),
+            line_start(&self.text, end.span.start as usize),
+        ))
+    }
+
+    /// The segments `first..last` whose lines meet `lines` (a range of whole lines).
+    fn touched(&self, lines: (usize, usize)) -> (usize, usize) {
+        let first = self.segments.partition_point(|s| (s.span().end as usize) < lines.0);
+        let last = self.segments.partition_point(|s| (s.span().start as usize) < lines.1);
+        (first, last.max(first))
+    }
+
+    /// The segments an edit of `start..end` (old text) touches and the lines to parse
+    /// again; `None` when only a whole parse gives the right tree.
     fn plan(&self, start: usize, end: usize) -> Option<Plan> {
         let text = &self.text;
-        let (frame, items) = segments(&self.parse.file);
-        if frame.is_some() != self.cache_framed || items.len() != self.cache.len() {
-            return None;
-        }
-        let bounds = match frame {
-            Some(i) => {
-                let block = self.parse.file.items.get(i)?.as_block()?;
-                let end_line = block.end?.span;
-                (
-                    line_end_with_break(text, block.begin_span.end as usize),
-                    line_start(text, end_line.start as usize),
-                )
-            }
-            None => (0, text.len()),
-        };
         let lines = (line_start(text, start), line_end_with_break(text, end));
-        if lines.0 < bounds.0 || lines.1 > bounds.1 {
-            return None;
+        if self.frame.is_some() {
+            let inner = self.inner_lines()?;
+            if lines.0 < inner.0 || lines.1 > inner.1 {
+                return None;
+            }
         }
-        // A segment left open swallows every later line in a fresh parse (and its error
-        // points at the end of the file), so an edit at or after its start is parsed whole.
-        let open_before_edit = items.iter().any(|item| {
-            matches!(item, Item::Block(block) if block.end.is_none() && block.span.start as usize <= lines.1)
-        });
-        if open_before_edit {
-            return None;
+        let (mut first, last) = self.touched(lines);
+        // A block that ended open takes in lines after it until something closes it: the
+        // edit may give it more.
+        while first > 0 && self.segments.get(first - 1).is_some_and(Segment::is_open) {
+            first -= 1;
         }
-        let first = items.partition_point(|it| (it.span().end as usize) < lines.0);
-        let last = items.partition_point(|it| (it.span().start as usize) < lines.1).max(first);
         let mut a = lines.0;
         let mut b = lines.1;
         if last > first {
-            a = a.min(line_start(text, items.get(first)?.span().start as usize));
-            b = b.max(line_end_with_break(text, items.get(last - 1)?.span().end as usize));
+            a = a.min(self.segments.get(first)?.lines(text).0);
+            b = b.max(self.segments.get(last - 1)?.lines(text).1);
         }
-        Some(Plan { frame, first, last, a, b })
+        Some(Plan { first, last, a, b, edit_end: end })
     }
 
-    /// Takes the planned segments out of the tree (on the old text), with their markers.
-    fn take_segments(&mut self, plan: Plan) -> Option<(Plan, Markers)> {
-        let list = segment_list(&mut self.parse.file, plan.frame)?;
-        let removed: Vec<Item> = list.drain(plan.first..plan.last).collect();
-        Some((plan, generation::markers(&self.text, &T3dFile { items: removed })))
-    }
+    /// The incremental path, on the new text: parses the planned lines (and more segments
+    /// while a block stays open) and splices the result in. `None` when only a whole parse
+    /// gives the right tree.
+    fn reparse(&mut self, plan: Plan, delta: i64) -> Option<usize> {
+        let Plan { first, mut last, a, b, edit_end } = plan;
+        let moved = |old: usize| usize::try_from(old as i64 + delta).ok();
+        let mut b = moved(b)?;
+        let (items, errors) = loop {
+            let parsed = match &self.frame {
+                Some(frame) => t3d::parse_in_frame(&self.text, Some(frame), a, b),
+                None if b >= self.text.len() => {
+                    // An unframed file parsed to its end: the range parse is the tail of a
+                    // whole parse, open blocks included.
+                    let Parse { file, errors } = t3d::parse_range(&self.text, a, self.text.len());
+                    FrameParse::Closed(file.items, errors)
+                }
+                None => t3d::parse_in_frame(&self.text, None, a, b),
+            };
+            match parsed {
+                FrameParse::Closed(items, errors) => break (items, errors),
+                FrameParse::Open if last < self.segments.len() => {
+                    // Segments from `last` on lie after the edit: their old spans move by
+                    // `delta`.
+                    last = (last + (last - first).max(1)).min(self.segments.len());
+                    let old_end = self.segments.get(last - 1)?.span().end as usize;
+                    debug_assert!(old_end >= edit_end);
+                    b = line_end_with_break(&self.text, moved(old_end)?);
+                }
+                FrameParse::Open if self.frame.is_none() => b = self.text.len(),
+                // The frame closed early, or a block runs into the frame's `End`.
+                FrameParse::FrameEnded | FrameParse::Open => return None,
+            }
+        };
 
-    /// The incremental path, on the new text; `None` when only a full parse gives the
-    /// right tree (the tree is then incomplete and must be parsed again).
-    fn splice(&mut self, plan: Plan, delta: i64, old_markers: Markers) -> Option<usize> {
-        let Plan { frame, first, last, a, b } = plan;
-        let new_b = usize::try_from(b as i64 + delta).ok()?;
-        let range_parse = t3d::parse_range(&self.text, a, new_b);
-        let frame_kind = frame
-            .and_then(|i| self.parse.file.items.get(i))
-            .and_then(Item::as_block)
-            .map(|block| block.kind_span.text(&self.text));
-        if !acceptable(&range_parse, &self.text, frame_kind) {
+        let new_segments: Vec<Segment> =
+            items.into_iter().map(|item| Segment::new(&self.text, item)).collect();
+        let (new_segments, stray) = split_errors(&self.text, new_segments, errors);
+        if !stray.is_empty() {
             return None;
         }
-
-        // Splice the items, their markers and caches.
-        let a32 = a as u32;
-        let b32 = b as u32;
-        let Parse { file: T3dFile { items: new_items }, errors: new_errors } = range_parse;
-        let new_count = new_items.len();
-        let holder = T3dFile { items: new_items };
-        let new_markers = generation::markers(&self.text, &holder);
-        let list = segment_list(&mut self.parse.file, frame)?;
-        let _ = list.splice(first..first, holder.items);
-        for item in list.iter_mut().skip(first + new_count) {
-            shift_item(item, delta);
+        let count = new_segments.len();
+        let b_old = usize::try_from(b as i64 - delta).ok()? as u32;
+        let removed: Vec<Segment> = self.segments.splice(first..last, new_segments).collect();
+        for segment in &removed {
+            self.markers = sub_markers(self.markers, segment.markers);
         }
-        self.markers = sub_markers(add_markers(self.markers, new_markers), old_markers);
-        if let Some(i) = frame {
-            if let Some(Item::Block(block)) = self.parse.file.items.get_mut(i) {
-                block.span.end = shift_pos(block.span.end, b32, delta);
-                if let Some(end_line) = &mut block.end {
-                    end_line.span = end_line.span.shifted(delta);
-                    end_line.kind_span = end_line.kind_span.shifted(delta);
-                }
-            }
-            // Items after the frame (none when framed) would shift too.
-            for item in self.parse.file.items.iter_mut().skip(i + 1) {
-                shift_item(item, delta);
+        for segment in self.segments.get(first..first + count).unwrap_or_default() {
+            self.markers = add_markers(self.markers, segment.markers);
+        }
+        // Later segments move; what their errors point at before the edit (the frame's
+        // `Begin` line) stays.
+        for segment in self.segments.iter_mut().skip(first + count) {
+            shift_item(&mut segment.item, delta);
+            for error in &mut segment.errors {
+                shift_error(error, b_old, delta);
             }
         }
-        let errors = std::mem::take(&mut self.parse.errors);
-        let mut merged: Vec<SyntaxError> = Vec::with_capacity(errors.len() + new_errors.len());
-        let mut after = Vec::new();
-        for mut error in errors {
-            if error.span.start < a32 {
-                shift_error(&mut error, b32, delta);
-                merged.push(error);
-            } else if error.span.start >= b32 {
-                shift_error(&mut error, b32, delta);
-                after.push(error);
-            }
+        for error in &mut self.frame_errors {
+            shift_error(error, b_old, delta);
         }
-        merged.extend(new_errors);
-        merged.extend(after);
-        self.parse.errors = merged;
-
-        // The facts of the other segments stay as they are: they move on output.
-        let _ = self.cache.splice(first..last, std::iter::repeat_n(None, new_count));
         if let Some(diagnostics) = &mut self.frame_cache {
             for d in diagnostics {
-                shift_diagnostic(d, b32, delta);
+                shift_diagnostic(d, b_old, delta);
             }
         }
-        Some(new_count)
+        if let Some(frame) = &mut self.frame {
+            frame.span.end = shift_pos(frame.span.end, b_old, delta);
+            if let Some(end_line) = &mut frame.end {
+                end_line.span = shift_span_from(end_line.span, b_old, delta);
+                end_line.kind_span = shift_span_from(end_line.kind_span, b_old, delta);
+            }
+        } else if let [only] = self.segments.as_slice() {
+            // The file became one closed `Begin Map`: from now on it has a frame.
+            let framed = matches!(
+                &only.item,
+                Item::Block(block)
+                    if matches!(block.kind, BlockKind::Map | BlockKind::Level) && block.end.is_some()
+            );
+            if framed {
+                return None;
+            }
+        }
+        Some(count)
     }
 
     /// Every T3D diagnostic of the document, equal to [`rules::check_t3d_parsed`] on a fresh
@@ -322,34 +454,37 @@ impl T3dDocument {
         let index = options.packages.as_ref().map(|p| std::sync::Arc::as_ptr(p) as usize);
         let key = Some((options.engine, generation, index));
         if self.cache_key != key {
-            self.reset_cache();
+            // Every segment is checked again: those whose tree was dropped need a parse.
+            if self.segments.iter().any(|s| !s.complete) {
+                self.relayout();
+            }
+            for segment in &mut self.segments {
+                segment.facts = None;
+            }
+            self.frame_cache = None;
             self.cache_key = key;
         }
-        let (frame, count) = {
-            let (frame, items) = segments(&self.parse.file);
-            (frame, items.len())
-        };
-        if count != self.cache.len() || frame.is_some() != self.cache_framed {
-            self.reset_cache();
-        }
-        for index in 0..count {
-            if self.cache.get(index).is_some_and(Option::is_none) {
-                let facts = self.segment_facts(frame, index, generation, options);
-                if let Some(slot) = self.cache.get_mut(index) {
-                    *slot = facts;
-                }
+        for index in 0..self.segments.len() {
+            if self.segments.get(index).is_some_and(|s| s.facts.is_none()) {
+                self.segment_facts(index, generation, options);
             }
         }
         if self.frame_cache.is_none() {
-            self.frame_cache = Some(self.frame_diagnostics(generation, options));
+            let parse = Parse { file: T3dFile::default(), errors: self.frame_errors.clone() };
+            let mut context = T3dContext::new(&self.text, &parse, options);
+            context.generation = generation;
+            let mut out = Vec::new();
+            for rule in rules::T3D_RULES.iter().filter(|r| is_local(r)) {
+                (rule.check)(&context, &mut out);
+            }
+            self.frame_cache = Some(out);
         }
 
-        let items = segments(&self.parse.file).1;
         // Each segment's facts with how far the segment moved since they were computed.
         let parts = || {
-            items.iter().zip(&self.cache).filter_map(|(item, facts)| {
-                let facts = facts.as_ref()?;
-                Some((facts, i64::from(item.span().start) - i64::from(facts.start)))
+            self.segments.iter().filter_map(|segment| {
+                let facts = segment.facts.as_ref()?;
+                Some((facts, i64::from(segment.span().start) - i64::from(facts.start)))
             })
         };
         let mut out = Vec::new();
@@ -366,21 +501,23 @@ impl T3dDocument {
         duplicate_names::report(parts().map(|(facts, delta)| (&facts.names, delta)), &mut out);
         brush_models::report(parts().map(|(facts, delta)| (&facts.models, delta)), &mut out);
 
-        // Stray lines and a file without blocks: the top-level items are all they read
-        // (any block at all means a top-level one).
+        // Stray lines and a file without blocks: the top-level items (without children)
+        // and the errors are all they read (any block at all means a top-level one).
+        let top = self.top_level();
         let mut top_level = T3dContext::new(&self.text, &EMPTY, options);
-        top_level.parse = &self.parse;
+        top_level.parse = &top;
         top_level.generation = generation;
         top_level.blocks =
-            self.parse.file.items.iter().filter_map(Item::as_block).map(|b| (b, None)).collect();
+            top.file.items.iter().filter_map(Item::as_block).map(|b| (b, None)).collect();
         for rule in rules::T3D_RULES.iter().filter(|r| TOP_LEVEL_RULES.contains(&r.meta.code)) {
             (rule.check)(&top_level, &mut out);
         }
-        // Rules without a summary (added later) see the whole tree, polygons included:
-        // correct, but a walk of every block on every call until they get a place above.
+        // Rules without a summary (added later) see a whole parse: correct, but a parse of
+        // the document on every call until they get a place above.
         let mut whole_tree = rules::T3D_RULES.iter().filter(|r| is_whole_tree(r)).peekable();
         if whole_tree.peek().is_some() {
-            let mut context = T3dContext::new(&self.text, &self.parse, options);
+            let parse = self.full_parse();
+            let mut context = T3dContext::new(&self.text, &parse, options);
             context.generation = generation;
             for rule in whole_tree {
                 (rule.check)(&context, &mut out);
@@ -392,42 +529,53 @@ impl T3dDocument {
         out
     }
 
-    /// The facts of segment `index`: one-segment rules and summaries over it, with the
-    /// segment's parent (the frame) as the parent of its top block, exactly as in the whole
-    /// tree.
+    /// The top-level items without children (the frame, or every segment) and every error.
+    fn top_level(&self) -> Parse {
+        let shell = |item: &Item| match item {
+            Item::Block(block) => {
+                let mut block = Block::clone(block);
+                block.children = Vec::new();
+                Item::Block(Box::new(block))
+            }
+            other => other.clone(),
+        };
+        let items = match &self.frame {
+            Some(frame) => vec![Item::Block(Box::new(frame.clone()))],
+            None => self.segments.iter().map(|s| shell(&s.item)).collect(),
+        };
+        let errors = self
+            .frame_errors
+            .iter()
+            .chain(self.segments.iter().flat_map(|s| &s.errors))
+            .cloned()
+            .collect();
+        Parse { file: T3dFile { items }, errors }
+    }
+
+    /// Computes the facts of segment `index` (one-segment rules and summaries over it, with
+    /// the frame as the parent of its top block, exactly as in the whole tree), then drops
+    /// its children.
     fn segment_facts(
         &mut self,
-        frame: Option<usize>,
         index: usize,
         generation: Option<EngineGeneration>,
         options: &LintOptions,
-    ) -> Option<SegmentFacts> {
-        // Move the segment out of the tree for the duration (no copy), then put it back.
-        let placeholder = Item::Unknown(Span::default());
-        let item = std::mem::replace(
-            segment_list(&mut self.parse.file, frame)?.get_mut(index)?,
-            placeholder,
-        );
+    ) {
+        let Some(segment) = self.segments.get_mut(index) else { return };
+        if !segment.complete {
+            // Only after a change of settings, handled in `diagnostics` by a fresh layout.
+            return;
+        }
+        // Move the item out for the duration (no copy), then put it back without children.
+        let item = std::mem::replace(&mut segment.item, Item::Unknown(Span::default()));
         let start = item.span().start;
-        let lines = (
-            line_start(&self.text, start as usize) as u32,
-            line_end_with_break(&self.text, item.span().end as usize) as u32,
-        );
-        let errors: Vec<SyntaxError> = self
-            .parse
-            .errors
-            .iter()
-            .filter(|e| e.span.start >= lines.0 && e.span.start < lines.1.max(lines.0 + 1))
-            .cloned()
-            .collect();
-        let segment = Parse { file: T3dFile { items: vec![item] }, errors };
-        let parent: Option<&Block> =
-            frame.and_then(|i| self.parse.file.items.get(i)).and_then(Item::as_block);
+        let from = line_start(&self.text, start as usize) as u32;
+        let parse = Parse { file: T3dFile { items: vec![item] }, errors: segment.errors.clone() };
         let mut diagnostics = Vec::new();
         let (names, models) = {
-            let mut context = T3dContext::new(&self.text, &segment, options);
+            let mut context = T3dContext::new(&self.text, &parse, options);
             context.generation = generation;
-            if let Some(parent) = parent {
+            if let Some(parent) = &self.frame {
                 for entry in &mut context.blocks {
                     if entry.1.is_none() {
                         entry.1 = Some(parent);
@@ -442,138 +590,49 @@ impl T3dDocument {
             for rule in rules::T3D_RULES.iter().filter(|r| is_local(r)) {
                 (rule.check)(&context, &mut diagnostics);
             }
-            (Names::collect(&context, lines.0), Models::collect(&context))
+            (Names::collect(&context, from), Models::collect(&context))
         };
-        let Parse { file: T3dFile { items }, .. } = segment;
-        if let Some(item) = items.into_iter().next() {
-            if let Some(slot) =
-                segment_list(&mut self.parse.file, frame).and_then(|list| list.get_mut(index))
-            {
-                *slot = item;
-            }
+        let Some(segment) = self.segments.get_mut(index) else { return };
+        if let Some(item) = parse.file.items.into_iter().next() {
+            segment.item = item;
         }
-        Some(SegmentFacts { start, from: lines.0, diagnostics, names, models })
-    }
-
-    /// One-segment rules over what lies outside every segment: syntax errors on the frame's
-    /// own lines (and, in a framed document, on anything after it).
-    fn frame_diagnostics(
-        &self,
-        generation: Option<EngineGeneration>,
-        options: &LintOptions,
-    ) -> Vec<Diagnostic> {
-        let (frame, items) = segments(&self.parse.file);
-        let inside = |offset: u32| {
-            let i = items.partition_point(|it| {
-                line_end_with_break(&self.text, it.span().end as usize) as u32 <= offset
-            });
-            items
-                .get(i)
-                .is_some_and(|it| line_start(&self.text, it.span().start as usize) as u32 <= offset)
-        };
-        let errors: Vec<SyntaxError> =
-            self.parse.errors.iter().filter(|e| !inside(e.span.start)).cloned().collect();
-        // Top-level items other than the frame are not segments in a framed document.
-        let outside: Vec<Item> = match frame {
-            Some(i) => self
-                .parse
-                .file
-                .items
-                .iter()
-                .enumerate()
-                .filter(|(j, _)| *j != i)
-                .map(|(_, item)| item.clone())
-                .collect(),
-            None => Vec::new(),
-        };
-        let parse = Parse { file: T3dFile { items: outside }, errors };
-        let mut context = T3dContext::new(&self.text, &parse, options);
-        context.generation = generation;
-        let mut out = Vec::new();
-        for rule in rules::T3D_RULES.iter().filter(|r| is_local(r)) {
-            (rule.check)(&context, &mut out);
-        }
-        out
+        segment.strip();
+        segment.facts = Some(SegmentFacts { start, from, diagnostics, names, models });
     }
 }
 
-/// Where an edit re-parses: segments `first..last` of the frame's children (or of the
-/// top-level items), replaced by the parse of the old text's lines `a..b` after the edit.
+/// Where an edit re-parses: segments `first..last`, replaced by the parse of the old text's
+/// lines `a..b` after the edit (which ended at `edit_end` in the old text).
 #[derive(Clone, Copy, Debug)]
 struct Plan {
-    frame: Option<usize>,
     first: usize,
     last: usize,
     a: usize,
     b: usize,
+    edit_end: usize,
 }
 
-/// The list that holds the segments: the frame's children, or the top-level items.
-fn segment_list(file: &mut T3dFile, frame: Option<usize>) -> Option<&mut Vec<Item>> {
-    match frame {
-        Some(i) => match file.items.get_mut(i) {
-            Some(Item::Block(block)) => Some(&mut block.children),
-            _ => None,
-        },
-        None => Some(&mut file.items),
-    }
-}
-
-/// The frame (index of a single closed top `Begin Map`/`Begin Level`) and the segments.
-fn segments(file: &T3dFile) -> (Option<usize>, &[Item]) {
-    if let [Item::Block(block)] = file.items.as_slice() {
-        if matches!(block.kind, BlockKind::Map | BlockKind::Level) && block.end.is_some() {
-            return (Some(0), &block.children);
+/// Gives each segment the errors on its lines; returns the errors on no segment's lines.
+fn split_errors(
+    text: &str,
+    mut segments: Vec<Segment>,
+    errors: Vec<SyntaxError>,
+) -> (Vec<Segment>, Vec<SyntaxError>) {
+    let lines: Vec<(usize, usize)> = segments.iter().map(|s| s.lines(text)).collect();
+    let mut rest = Vec::new();
+    for error in errors {
+        let at = error.span.start as usize;
+        // A position at the very end of a text without a final line break (a missing
+        // number after `Y=` there) still stands on the last line.
+        let i = lines.partition_point(|&(_, end)| end <= at && end < text.len());
+        let inside =
+            lines.get(i).is_some_and(|&(start, end)| start <= at && (at < end || at == text.len()));
+        match segments.get_mut(i) {
+            Some(segment) if inside => segment.errors.push(error),
+            _ => rest.push(error),
         }
     }
-    (None, &file.items)
-}
-
-/// Whether a range parse gives the same tree as a full parse would at that place: it must
-/// close every block it opens, close none it did not open, and stay clear of the depth
-/// limit (a framed segment sits one level deeper in the full parse). Inside a frame of kind
-/// `frame_kind`, the full parse has the frame open too: an `End` the range could not match
-/// would close it there when it names it (or nothing at all is open in the range), so only
-/// an `End` of another kind that matches nothing is the same error in both.
-fn acceptable(parse: &Parse, text: &str, frame_kind: Option<&str>) -> bool {
-    let framed = frame_kind.is_some();
-    let structural = parse.errors.iter().any(|e| match e.kind {
-        SyntaxErrorKind::TooDeep => true,
-        SyntaxErrorKind::UnmatchedEnd => framed,
-        SyntaxErrorKind::MismatchedEnd => {
-            frame_kind.is_some_and(|frame| end_kind(e.span.text(text)).eq_ignore_ascii_case(frame))
-        }
-        _ => false,
-    });
-    if structural {
-        return false;
-    }
-    let open = parse.file.items.iter().any(|i| i.as_block().is_some_and(|b| b.end.is_none()));
-    if open {
-        return false;
-    }
-    // `End` alone closes the frame in a full parse but is unmatched here (caught above).
-    let limit = t3d::MAX_DEPTH - usize::from(framed) - 1;
-    max_depth(&parse.file.items) < limit
-}
-
-/// The kind an `End` line names (`Polygon` in `End Polygon`), empty for a bare `End`.
-fn end_kind(line: &str) -> &str {
-    let rest = line.get(3..).unwrap_or_default().trim_start_matches([' ', '\t']);
-    let len = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len());
-    rest.get(..len).unwrap_or_default()
-}
-
-fn max_depth(items: &[Item]) -> usize {
-    let mut deepest = 0;
-    let mut stack: Vec<(&[Item], usize)> = vec![(items, 0)];
-    while let Some((items, depth)) = stack.pop() {
-        for block in items.iter().filter_map(Item::as_block) {
-            deepest = deepest.max(depth + 1);
-            stack.push((&block.children, depth + 1));
-        }
-    }
-    deepest
+    (segments, rest)
 }
 
 fn line_start(text: &str, offset: usize) -> usize {

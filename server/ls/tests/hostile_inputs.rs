@@ -283,10 +283,11 @@ fn on_small_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> 
 fn t3d_nested_10000_blocks_deep() {
     let mut text = String::from("Begin Map\r\n");
     for i in 0..10_000 {
-        let _ = write!(text, "Begin Actor Class=Light Name=L{i}\r\n");
+        // Objects nest (UE2 subobjects); actors would not: each `Begin Actor` closes the last.
+        let _ = write!(text, "Begin Object Class=Light Name=L{i}\r\n");
     }
     for _ in 0..10_000 {
-        text.push_str("End Actor\r\n");
+        text.push_str("End Object\r\n");
     }
     text.push_str("End Map\r\n");
     let unclosed = text[..text.len() / 2].to_owned();

@@ -36,9 +36,9 @@ impl Markers {
 }
 
 /// Counts the generation markers in a parsed file.
-pub fn markers(text: &str, file: &T3dFile) -> Markers {
+pub fn markers(text: &str, items: &[Item]) -> Markers {
     let mut markers = Markers::default();
-    let mut stack: Vec<&[Item]> = vec![&file.items];
+    let mut stack: Vec<&[Item]> = vec![items];
     while let Some(items) = stack.pop() {
         for item in items {
             match item {
@@ -80,5 +80,5 @@ pub fn markers(text: &str, file: &T3dFile) -> Markers {
 
 /// Detects the generation of a parsed file.
 pub fn detect(text: &str, file: &T3dFile) -> Option<EngineGeneration> {
-    markers(text, file).generation()
+    markers(text, &file.items).generation()
 }

@@ -5,17 +5,48 @@ use unreal_analysis::document::{Reparse, T3dDocument};
 use unreal_analysis::lint::LintOptions;
 use unreal_analysis::rules::check_t3d_parsed;
 use unreal_mapgen::Rng;
+use unreal_syntax::t3d::{BlockKind, Item};
 use unreal_syntax::Span;
 
 use crate::ROOM;
 
 fn assert_same_as_full_parse(doc: &mut T3dDocument, context: &str) {
     let fresh = unreal_syntax::t3d::parse(doc.text());
-    assert!(
-        doc.parse() == &fresh,
-        "tree differs from a full parse after {context}\ntext:\n{}",
-        doc.text()
-    );
+    // The segments are the children of a whole parse's frame (or its top-level items).
+    let (frame, expected) = match fresh.file.items.as_slice() {
+        [Item::Block(block)]
+            if matches!(block.kind, BlockKind::Map | BlockKind::Level) && block.end.is_some() =>
+        {
+            (Some(block), block.children.as_slice())
+        }
+        items => (None, items),
+    };
+    let spans: Vec<Span> = doc.segment_spans().collect();
+    let expected_spans: Vec<Span> = expected.iter().map(Item::span).collect();
+    assert_eq!(spans, expected_spans, "segments differ after {context}\ntext:\n{}", doc.text());
+    // Every segment re-parsed on its own lines gives the same tree as the whole parse.
+    if let (Some(first), Some(last)) = (spans.first(), spans.last()) {
+        let all = doc.parse_around(Span::new(first.start, last.end));
+        assert!(all == fresh, "parse_around differs after {context}\ntext:\n{}", doc.text());
+    }
+    for (i, span) in spans.iter().enumerate().step_by(3) {
+        let around = doc.parse_around(Span::empty_at(span.start));
+        let items = match (frame, around.file.items.as_slice()) {
+            (Some(_), [Item::Block(block)]) => block.children.as_slice(),
+            (Some(_), _) => panic!("no frame around segment {i} after {context}"),
+            (None, items) => items,
+        };
+        // The segment, among the few around it that an open block may have taken in.
+        let expected_item = expected.get(i);
+        let got = items.iter().find(|item| item.span() == *span);
+        assert!(
+            got == expected_item,
+            "segment {i} on its own differs after {context}\ngot {:?}\nexpected {:?}\ntext:\n{}",
+            got,
+            expected_item,
+            doc.text()
+        );
+    }
     let options = LintOptions::default();
     let expected = check_t3d_parsed(doc.text(), &fresh, &options);
     let actual = doc.diagnostics(&options);
@@ -150,4 +181,17 @@ fn generation_follows_edits() {
     let end = doc.text().find("End Actor").unwrap() as u32;
     doc.apply_edit(Span::new(start, end), "");
     assert_eq!(doc.generation(unreal_analysis::EngineSetting::Auto), None);
+}
+
+#[test]
+fn an_error_at_the_end_of_a_text_without_a_final_line_break_moves_with_edits() {
+    // Found by the language server's soak test: the missing number after `Y=` sits at the
+    // very end of the text, past the last line's content and with no line break after it.
+    let mut doc = T3dDocument::new(
+        "Begin Map\r\nBegin Actor Class=Light Name=L\r\nEnd Actor\r\nEnd Map\r\nLocation=(X=1,Y=",
+    );
+    let _ = doc.diagnostics(&LintOptions::default());
+    let at = doc.text().find("End Actor").unwrap() as u32;
+    doc.apply_edit(Span::empty_at(at), "   LightHue=12\r\n");
+    assert_same_as_full_parse(&mut doc, "a line added inside the map");
 }

@@ -10,7 +10,7 @@ mod parser;
 pub mod values;
 
 pub use ast::*;
-pub use parser::MAX_DEPTH;
+pub use parser::{FrameParse, MAX_DEPTH};
 pub use values::{parse_flags, parse_int, parse_number};
 
 use crate::Span;
@@ -64,4 +64,17 @@ pub fn parse_range(text: &str, start: usize, end: usize) -> Parse {
     let end = (end..=text.len()).find(|&i| text.is_char_boundary(i)).unwrap_or(text.len());
     let (file, errors) = parser::Parser::new(text).parse_range(start, end);
     Parse { file, errors }
+}
+
+/// Parses `text[start..end]` as lines inside `frame`, an open block whose `Begin` line comes
+/// before `start` (a map's actors, re-parsed without the rest of the map), or as top-level
+/// lines when `frame` is `None`: see [`FrameParse`]. `start` and `end` must be line starts
+/// (or the end of the text) for the result to match a whole parse; out-of-range or
+/// non-boundary offsets are clamped.
+pub fn parse_in_frame(text: &str, frame: Option<&Block>, start: usize, end: usize) -> FrameParse {
+    let end = end.min(text.len());
+    let start = start.min(end);
+    let start = (0..=start).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+    let end = (end..=text.len()).find(|&i| text.is_char_boundary(i)).unwrap_or(text.len());
+    parser::Parser::new(text).parse_in_frame(frame, start, end)
 }

@@ -14,6 +14,19 @@ use crate::Span;
 /// bound keeps every recursive walk over the tree (analysis, drop) within the stack.
 pub const MAX_DEPTH: usize = 64;
 
+/// What [`Parser::parse_in_frame`] found.
+#[derive(Debug)]
+pub enum FrameParse {
+    /// The lines leave only the frame open (or nothing, without a frame): the items they
+    /// make and the errors on them.
+    Closed(Vec<Item>, Vec<SyntaxError>),
+    /// A block opened in the lines is still open at their end (or blocks nest past the
+    /// limit there): the lines after the range belong to it, so this is not the whole story.
+    Open,
+    /// An `End` in the lines closed the frame itself.
+    FrameEnded,
+}
+
 pub(crate) struct Parser<'t> {
     text: &'t str,
     errors: Vec<SyntaxError>,
@@ -31,6 +44,44 @@ impl<'t> Parser<'t> {
 
     /// Parses `text[range]`, whose spans are absolute offsets into `text`.
     pub(crate) fn parse_range(mut self, start: usize, end: usize) -> (T3dFile, Vec<SyntaxError>) {
+        self.lines(start, end);
+        self.finish(end)
+    }
+
+    /// Parses `text[range]` as lines standing inside `frame` (an open block whose `Begin`
+    /// line comes before the range), or at the top level without one: what a parse of the
+    /// whole text does there, when no other block is open where the range starts. The state
+    /// of the parser between lines is its stack of open blocks (and the overflow count), so
+    /// when the range ends with that state again (only `frame` open, or nothing), its items
+    /// are exactly the ones a whole parse gives those lines.
+    pub(crate) fn parse_in_frame(
+        mut self,
+        frame: Option<&Block>,
+        start: usize,
+        end: usize,
+    ) -> FrameParse {
+        if let Some(frame) = frame {
+            let mut shell = frame.clone();
+            shell.children = Vec::new();
+            shell.end = None;
+            self.stack.push(shell);
+        }
+        self.lines(start, end);
+        let depth = usize::from(frame.is_some());
+        if self.overflow > 0 || self.stack.len() > depth {
+            return FrameParse::Open;
+        }
+        let items = match self.stack.pop() {
+            Some(frame) if self.top.is_empty() => frame.children,
+            Some(_) => return FrameParse::FrameEnded,
+            None if frame.is_some() => return FrameParse::FrameEnded,
+            None => std::mem::take(&mut self.top),
+        };
+        self.errors.sort_by_key(|e| (e.span.start, e.span.end));
+        FrameParse::Closed(items, self.errors)
+    }
+
+    fn lines(&mut self, start: usize, end: usize) {
         let bytes = self.text.as_bytes();
         let mut line_start = start;
         while line_start < end {
@@ -43,7 +94,6 @@ impl<'t> Parser<'t> {
             self.line(line_start, content_end);
             line_start = line_end + 1;
         }
-        self.finish(end)
     }
 
     fn finish(mut self, end: usize) -> (T3dFile, Vec<SyntaxError>) {
@@ -109,6 +159,10 @@ impl<'t> Parser<'t> {
         let kind_len = rest.find(|c: char| !values::is_ident_char(c)).unwrap_or(rest.len());
         let kind_start = content_start + kind_offset;
         let kind_span = Span::new(kind_start as u32, (kind_start + kind_len) as u32);
+        if self.overflow == 0 && BlockKind::from_name(kind_span.text(self.text)) == BlockKind::Actor
+        {
+            self.close_before_actor(span);
+        }
         if self.stack.len() >= MAX_DEPTH || self.overflow > 0 {
             self.overflow += 1;
             if self.overflow == 1 {
@@ -149,6 +203,36 @@ impl<'t> Parser<'t> {
             end: None,
             span,
         });
+    }
+
+    /// An actor stands directly in a `Begin Map`/`Begin Level` (or at the top of a clipboard
+    /// copy), never inside another block: `Begin Actor` closes every block still open inside
+    /// the innermost map, each reported as never closed. UnrealEd reads the same way (its
+    /// actor loop ends at the next actor at the latest), and it keeps a lost `End Actor` from
+    /// pulling every later actor of the map into the open one: the damage stays between the
+    /// broken actor and the next, which is also what lets an editor re-parse only there.
+    fn close_before_actor(&mut self, next: Span) {
+        let keep = self
+            .stack
+            .iter()
+            .rposition(|b| matches!(b.kind, BlockKind::Map | BlockKind::Level))
+            .map_or(0, |i| i + 1);
+        while self.stack.len() > keep {
+            let Some(mut unclosed) = self.stack.pop() else { break };
+            let last = unclosed.children.last().map_or(unclosed.begin_span.end, |c| c.span().end);
+            unclosed.span = Span::new(unclosed.span.start, last);
+            self.errors.push(SyntaxError {
+                kind: SyntaxErrorKind::UnclosedBlock,
+                span: unclosed.begin_span,
+                message: format!(
+                    "`Begin {}` is never closed: expected `End {}` before the next `Begin Actor`",
+                    unclosed.kind_span.text(self.text),
+                    unclosed.kind_span.text(self.text),
+                ),
+                related: vec![(next, "the next actor starts here".to_owned())],
+            });
+            self.attach(Item::Block(Box::new(unclosed)));
+        }
     }
 
     fn attributes(&mut self, mut input: &str, mut offset: usize) -> Vec<Attribute> {

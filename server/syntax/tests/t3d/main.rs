@@ -82,10 +82,20 @@ fn hostile_inputs_do_not_panic() {
     let parse = t3d::parse(&decoded.text);
     assert!(parse.errors.len() < 10_000);
 
-    let deep = "Begin Actor\n".repeat(10_000) + &"End Actor\n".repeat(10_000);
+    let deep = "Begin Object\n".repeat(10_000) + &"End Object\n".repeat(10_000);
     let parse = t3d::parse(&deep);
     let kinds: Vec<_> = parse.errors.iter().map(|e| e.kind).collect();
     assert_eq!(kinds, vec![t3d::SyntaxErrorKind::TooDeep]);
+
+    // Actors never nest: each `Begin Actor` closes the one before it, so the first 9,999
+    // are reported unclosed and all but one `End Actor` match nothing. Flat, not deep.
+    let actors = "Begin Actor\n".repeat(10_000) + &"End Actor\n".repeat(10_000);
+    let parse = t3d::parse(&actors);
+    let count = |kind| parse.errors.iter().filter(|e| e.kind == kind).count();
+    assert_eq!(count(t3d::SyntaxErrorKind::UnclosedBlock), 9_999);
+    assert_eq!(count(t3d::SyntaxErrorKind::UnmatchedEnd), 9_999);
+    assert_eq!(parse.errors.len(), 19_998);
+    assert_eq!(parse.file.items.iter().filter(|i| i.as_block().is_some()).count(), 10_000);
 
     let long_line = format!("Begin Map\nTag=\"{}\"\nEnd Map\n", "x".repeat(1 << 20));
     let parse = t3d::parse(&long_line);

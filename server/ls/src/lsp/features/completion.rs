@@ -27,9 +27,9 @@ pub fn handle(
     let items = if let Some(uc) = UcDocument::of(snapshot) {
         unreal_analysis::ide::exec::completion::completions(&uc.source(), offset)
     } else {
-        let Some(parsed) = Parsed::of(snapshot) else { return Ok(None) };
+        let Some(parsed) = Parsed::whole(snapshot) else { return Ok(None) };
         let packages = snapshot.session.package_provider();
-        completions(&parsed.source(snapshot), offset, &*packages)
+        completions(&parsed.source(), offset, &*packages)
     };
     let items: Vec<CompletionItem> = items
         .into_iter()

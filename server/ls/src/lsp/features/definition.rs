@@ -25,9 +25,8 @@ pub fn handle(
             targets.iter().filter_map(|t| files.location(snapshot, t)).collect();
         return Ok((!locations.is_empty()).then_some(GotoDefinitionResponse::Array(locations)));
     }
-    let Some(parsed) = Parsed::of(snapshot) else { return Ok(None) };
-    let target =
-        unreal_analysis::ide::navigation::goto_definition(&parsed.source(snapshot), offset);
+    let Some(parsed) = Parsed::whole(snapshot) else { return Ok(None) };
+    let target = unreal_analysis::ide::navigation::goto_definition(&parsed.source(), offset);
     Ok(target.map(|t| {
         GotoDefinitionResponse::Scalar(Location {
             uri: snapshot.uri.clone(),

@@ -22,8 +22,8 @@ pub fn handle(
     let outline = if let Some(uc) = UcDocument::of(snapshot) {
         unreal_analysis::ide::exec::symbols::document_symbols(&uc.source())
     } else {
-        let Some(parsed) = Parsed::of(snapshot) else { return Ok(None) };
-        symbols::document_symbols(&parsed.source(snapshot))
+        let Some(parsed) = Parsed::whole(snapshot) else { return Ok(None) };
+        symbols::document_symbols(&parsed.source())
     };
     Ok(Some(DocumentSymbolResponse::Nested(
         outline.into_iter().map(|s| convert(snapshot, s)).collect(),

@@ -21,8 +21,8 @@ pub fn handle(
     let ranges = if let Some(uc) = UcDocument::of(snapshot) {
         unreal_analysis::ide::exec::folding::folding_ranges(&uc.source())
     } else {
-        let Some(parsed) = Parsed::of(snapshot) else { return Ok(None) };
-        unreal_analysis::ide::folding::folding_ranges(&parsed.source(snapshot))
+        let Some(parsed) = Parsed::whole(snapshot) else { return Ok(None) };
+        unreal_analysis::ide::folding::folding_ranges(&parsed.source())
     };
     Ok(Some(
         ranges

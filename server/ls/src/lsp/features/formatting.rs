@@ -19,8 +19,8 @@ pub fn full(
     snapshot: &DocumentSnapshot,
     _params: &DocumentFormattingParams,
 ) -> Result<Option<Vec<TextEdit>>> {
-    let Some(parsed) = Parsed::of(snapshot) else { return Ok(None) };
-    let edits = formatting::format(&parsed.source(snapshot), FormatOptions::default());
+    let Some(parsed) = Parsed::whole(snapshot) else { return Ok(None) };
+    let edits = formatting::format(&parsed.source(), FormatOptions::default());
     Ok(edits.ok().map(|edits| t3d::edits(snapshot, &edits)))
 }
 
@@ -28,8 +28,8 @@ pub fn range(
     snapshot: &DocumentSnapshot,
     params: &DocumentRangeFormattingParams,
 ) -> Result<Option<Vec<TextEdit>>> {
-    let Some(parsed) = Parsed::of(snapshot) else { return Ok(None) };
     let span = snapshot.span(params.range);
-    let edits = formatting::format_range(&parsed.source(snapshot), span, FormatOptions::default());
+    let Some(parsed) = Parsed::around(snapshot, span) else { return Ok(None) };
+    let edits = formatting::format_range(&parsed.source(), span, FormatOptions::default());
     Ok(edits.ok().map(|edits| t3d::edits(snapshot, &edits)))
 }

@@ -19,9 +19,9 @@ pub fn handle(snapshot: &DocumentSnapshot, params: &HoverParams) -> Result<Optio
     let answer = if let Some(uc) = UcDocument::of(snapshot) {
         unreal_analysis::ide::exec::hover::hover(&uc.source(), offset)
     } else {
-        let Some(parsed) = Parsed::of(snapshot) else { return Ok(None) };
+        let Some(parsed) = Parsed::at(snapshot, offset) else { return Ok(None) };
         let packages = snapshot.session.package_provider();
-        unreal_analysis::ide::hover::hover(&parsed.source(snapshot), offset, &*packages)
+        unreal_analysis::ide::hover::hover(&parsed.source(), offset, &*packages)
     };
     Ok(answer.map(|h| Hover {
         contents: HoverContents::Markup(MarkupContent {

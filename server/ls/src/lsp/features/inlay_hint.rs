@@ -19,9 +19,9 @@ pub fn handle(
     snapshot: &DocumentSnapshot,
     params: &InlayHintParams,
 ) -> Result<Option<Vec<InlayHint>>> {
-    let Some(parsed) = Parsed::of(snapshot) else { return Ok(None) };
     let range = snapshot.span(params.range);
-    let hints = inlay_hints(&parsed.source(snapshot), range);
+    let Some(parsed) = Parsed::around(snapshot, range) else { return Ok(None) };
+    let hints = inlay_hints(&parsed.source(), range);
     Ok(Some(
         hints
             .into_iter()

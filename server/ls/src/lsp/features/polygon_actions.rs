@@ -33,8 +33,8 @@ pub fn actions(
         // backslashes in paths).
         unreal_analysis::ide::exec::code_actions::code_actions(&uc.source(), span)
     } else {
-        let Some(parsed) = Parsed::of(snapshot) else { return Vec::new() };
-        code_actions(&parsed.source(snapshot), span)
+        let Some(parsed) = Parsed::around(snapshot, span) else { return Vec::new() };
+        code_actions(&parsed.source(), span)
     };
     found
         .into_iter()

@@ -27,9 +27,9 @@ pub fn handle(
             found.iter().filter_map(|o| files.location(snapshot, &o.location)).collect(),
         ));
     }
-    let Some(parsed) = Parsed::of(snapshot) else { return Ok(None) };
+    let Some(parsed) = Parsed::whole(snapshot) else { return Ok(None) };
     let found = unreal_analysis::ide::navigation::find_references(
-        &parsed.source(snapshot),
+        &parsed.source(),
         offset,
         params.context.include_declaration,
     );

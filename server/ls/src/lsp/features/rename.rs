@@ -32,8 +32,8 @@ pub fn prepare(
             Err(e) => Err(Error::invalid_params(e.message)),
         };
     }
-    let Some(parsed) = Parsed::of(snapshot) else { return Ok(None) };
-    match navigation::prepare_rename(&parsed.source(snapshot), offset) {
+    let Some(parsed) = Parsed::whole(snapshot) else { return Ok(None) };
+    match navigation::prepare_rename(&parsed.source(), offset) {
         Ok(span) => Ok(Some(PrepareRenameResponse::Range(t3d::range(snapshot, span)))),
         Err(e) => Err(Error::invalid_params(e.message)),
     }
@@ -52,8 +52,8 @@ pub fn handle(snapshot: &DocumentSnapshot, params: &RenameParams) -> Result<Opti
             Err(e) => Err(Error::invalid_params(e.message)),
         };
     }
-    let Some(parsed) = Parsed::of(snapshot) else { return Ok(None) };
-    match navigation::rename(&parsed.source(snapshot), offset, &params.new_name) {
+    let Some(parsed) = Parsed::whole(snapshot) else { return Ok(None) };
+    match navigation::rename(&parsed.source(), offset, &params.new_name) {
         Ok(edits) => Ok(Some(WorkspaceEdit {
             changes: Some(HashMap::from([(snapshot.uri.clone(), t3d::edits(snapshot, &edits))])),
             ..WorkspaceEdit::default()

@@ -5,6 +5,8 @@ use tower_lsp_server::ls_types::{
     SelectionRange, SelectionRangeParams, SelectionRangeProviderCapability, ServerCapabilities,
 };
 
+use unreal_syntax::Span;
+
 use super::t3d::{self, Parsed};
 use crate::lsp::documents::{DocumentSnapshot, Session};
 
@@ -16,10 +18,14 @@ pub fn handle(
     snapshot: &DocumentSnapshot,
     params: &SelectionRangeParams,
 ) -> Result<Option<Vec<SelectionRange>>> {
-    let Some(parsed) = Parsed::of(snapshot) else { return Ok(None) };
     let offsets: Vec<u32> = params.positions.iter().map(|p| t3d::offset(snapshot, *p)).collect();
-    let chains =
-        unreal_analysis::ide::selection::selection_ranges(&parsed.source(snapshot), &offsets);
+    // The blocks from the first position's line to the last one's.
+    let lines = Span::new(
+        offsets.iter().copied().min().unwrap_or(0),
+        offsets.iter().copied().max().unwrap_or(0),
+    );
+    let Some(parsed) = Parsed::around(snapshot, lines) else { return Ok(None) };
+    let chains = unreal_analysis::ide::selection::selection_ranges(&parsed.source(), &offsets);
     Ok(Some(
         chains
             .into_iter()

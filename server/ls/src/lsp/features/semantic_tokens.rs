@@ -50,8 +50,11 @@ fn tokens(snapshot: &DocumentSnapshot, range: Option<Span>) -> Option<SemanticTo
     let found = if let Some(uc) = UcDocument::of(snapshot) {
         unreal_analysis::ide::exec::semantic_tokens::semantic_tokens(&uc.source(), range)
     } else {
-        let parsed = Parsed::of(snapshot)?;
-        analysis::semantic_tokens(&parsed.source(snapshot), range)
+        let parsed = match range {
+            Some(span) => Parsed::around(snapshot, span)?,
+            None => Parsed::whole(snapshot)?,
+        };
+        analysis::semantic_tokens(&parsed.source(), range)
     };
     let mut data = Vec::with_capacity(found.len());
     let (mut line, mut start) = (0u32, 0u32);

@@ -31,8 +31,8 @@ fn symbols_of(
     params: &WorkspaceSymbolParams,
     out: &mut Vec<SymbolInformation>,
 ) {
-    let Some(parsed) = Parsed::of(snapshot) else { return };
-    for symbol in symbols::workspace_symbols(&parsed.source(snapshot), &params.query) {
+    let Some(parsed) = Parsed::whole(snapshot) else { return };
+    for symbol in symbols::workspace_symbols(&parsed.source(), &params.query) {
         #[allow(deprecated)] // `deprecated` is a required field of the protocol type
         out.push(SymbolInformation {
             name: symbol.name,
