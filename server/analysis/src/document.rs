@@ -117,20 +117,33 @@ struct SegmentFacts {
 #[derive(Clone, Debug)]
 struct Segment {
     /// The item; for a block, its `Begin`/`End` lines and attributes, the children only
-    /// until the facts are computed. Spans are absolute and kept up to date by edits.
+    /// while `complete`. Spans are absolute and kept up to date by edits.
     item: Item,
-    /// Whether `item` still holds its children (a parse that has not been checked yet).
+    /// Whether `item` holds its children (a parse whose facts are not computed yet).
     complete: bool,
-    /// The syntax errors on the segment's lines.
+    /// The syntax errors on the segment's lines (known once `markers` is).
     errors: Vec<SyntaxError>,
-    markers: Markers,
+    /// The generation markers, `None` until the segment was parsed in full once (a fresh
+    /// layout reads only the block structure).
+    markers: Option<Markers>,
     facts: Option<SegmentFacts>,
 }
 
 impl Segment {
-    fn new(text: &str, item: Item) -> Self {
+    /// A segment parsed in full (its errors are filed by [`split_errors`]).
+    fn parsed(text: &str, item: Item) -> Self {
         let markers = generation::markers(text, std::slice::from_ref(&item));
-        Self { item, complete: true, errors: Vec::new(), markers, facts: None }
+        Self { item, complete: true, errors: Vec::new(), markers: Some(markers), facts: None }
+    }
+
+    /// A segment known only from the document's outline.
+    fn outlined(mut item: Item) -> Self {
+        if let Item::Block(block) = &mut item {
+            block.children = Vec::new();
+        }
+        let complete = !matches!(item, Item::Block(_));
+        let markers = None;
+        Self { item, complete, errors: Vec::new(), markers, facts: None }
     }
 
     fn span(&self) -> Span {
@@ -168,8 +181,6 @@ pub struct T3dDocument {
     frame_errors: Vec<SyntaxError>,
     frame_markers: Markers,
     segments: Vec<Segment>,
-    /// Generation markers of the whole document: the frame's and every segment's.
-    markers: Markers,
     /// What the cached diagnostics were computed for: the setting, the generation and the
     /// package index (by identity: a new index is a new key).
     cache_key: Option<CacheKey>,
@@ -185,7 +196,6 @@ impl T3dDocument {
             frame_errors: Vec::new(),
             frame_markers: Markers::default(),
             segments: Vec::new(),
-            markers: Markers::default(),
             cache_key: None,
             frame_cache: None,
         };
@@ -197,9 +207,86 @@ impl T3dDocument {
         &self.text
     }
 
-    /// The generation the setting fixes, or the one the document's markers show.
+    /// The generation the setting fixes, or the one the document's markers show (those of
+    /// the segments parsed so far: every one after [`Self::diagnostics`] or
+    /// [`Self::read_markers`]).
     pub fn generation(&self, setting: EngineSetting) -> Option<EngineGeneration> {
-        setting.fixed().or_else(|| self.markers.generation())
+        setting.fixed().or_else(|| {
+            let all = self
+                .segments
+                .iter()
+                .filter_map(|s| s.markers)
+                .fold(self.frame_markers, add_markers);
+            all.generation()
+        })
+    }
+
+    /// Parses every segment not parsed in full yet for its generation markers (and syntax
+    /// errors), one at a time, keeping none of the trees: after opening a document, what
+    /// [`Self::generation`] needs.
+    pub fn read_markers(&mut self) {
+        for index in 0..self.segments.len() {
+            if self.segments.get(index).is_some_and(|s| s.markers.is_some()) {
+                continue;
+            }
+            let Some((item, errors)) = self.parse_segment(index) else {
+                self.adopt_full_parse();
+                return;
+            };
+            if let Some(segment) = self.segments.get_mut(index) {
+                segment.markers =
+                    Some(generation::markers(&self.text, std::slice::from_ref(&item)));
+                segment.errors = errors;
+            }
+        }
+    }
+
+    /// Parses segment `index` on its own lines (with the next ones while it stays open):
+    /// its whole item and the errors on its lines. `None` when only a whole parse can tell
+    /// (the last block of a map left open until the map's `End`).
+    fn parse_segment(&self, index: usize) -> Option<(Item, Vec<SyntaxError>)> {
+        let text = &self.text;
+        let segment = self.segments.get(index)?;
+        let lines = segment.lines(text);
+        let mut next = index + 1;
+        loop {
+            let to_end = self.frame.is_none() && next == self.segments.len();
+            let parsed = if to_end {
+                // An unframed file's last block runs to the end of the text, open or not.
+                let Parse { file, errors } = t3d::parse_range(text, lines.0, text.len());
+                FrameParse::Closed(file.items, errors)
+            } else {
+                let b = self.segments.get(next - 1)?.lines(text).1;
+                t3d::parse_in_frame(text, self.frame.as_ref(), lines.0, b)
+            };
+            match parsed {
+                FrameParse::Closed(items, errors) => {
+                    let item = items.into_iter().next()?;
+                    if item.span() != segment.span() {
+                        return None;
+                    }
+                    let errors = errors
+                        .into_iter()
+                        .filter(|e| on_lines(text, lines, e.span.start))
+                        .collect();
+                    return Some((item, errors));
+                }
+                FrameParse::Open if next < self.segments.len() => next += 1,
+                FrameParse::Open | FrameParse::FrameEnded => return None,
+            }
+        }
+    }
+
+    /// Takes every segment's tree from a whole parse: the way out when a segment cannot be
+    /// parsed on its own. Facts already computed for a segment at the same place stay.
+    fn adopt_full_parse(&mut self) {
+        let old = std::mem::take(&mut self.segments);
+        self.layout(t3d::parse(&self.text), true);
+        for (segment, old) in self.segments.iter_mut().zip(old) {
+            if segment.span() == old.span() {
+                segment.facts = old.facts;
+            }
+        }
     }
 
     /// The number of segments (children of the frame, or top-level items).
@@ -287,10 +374,18 @@ impl T3dDocument {
         }
     }
 
-    /// Parses the whole text and splits it into frame and segments, forgetting every cached
-    /// diagnostic.
+    /// Reads the block structure of the whole text (its outline: no values, no deep trees)
+    /// and splits it into frame and segments, forgetting every cached diagnostic. Each
+    /// segment is parsed in full later, one at a time.
     fn relayout(&mut self) {
-        let Parse { file, errors } = t3d::parse(&self.text);
+        self.layout(t3d::outline(&self.text), false);
+    }
+
+    /// Splits a parse of the whole text into frame and segments: `complete` for a full
+    /// parse, whose items and errors the segments keep; an outline gives only the items'
+    /// first lines and the errors on the frame's lines.
+    fn layout(&mut self, parse: Parse, complete: bool) {
+        let Parse { file, errors } = parse;
         let mut items = file.items;
         let framed = matches!(
             items.as_slice(),
@@ -307,15 +402,27 @@ impl T3dDocument {
         self.frame_markers = self.frame.as_ref().map_or_else(Markers::default, |frame| {
             generation::markers(&self.text, &[Item::Block(Box::new(frame.clone()))])
         });
-        let (segments, frame_errors) = split_errors(
-            &self.text,
-            items.into_iter().map(|item| Segment::new(&self.text, item)).collect(),
-            errors,
-        );
+        let segments =
+            items
+                .into_iter()
+                .map(|item| {
+                    if complete {
+                        Segment::parsed(&self.text, item)
+                    } else {
+                        Segment::outlined(item)
+                    }
+                })
+                .collect();
+        let (mut segments, frame_errors) = split_errors(&self.text, segments, errors);
+        if !complete {
+            // An outline's errors inside a segment are only some of them: the segment's own
+            // come with its full parse.
+            for segment in &mut segments {
+                segment.errors.clear();
+            }
+        }
         self.segments = segments;
         self.frame_errors = frame_errors;
-        self.markers =
-            self.segments.iter().fold(self.frame_markers, |sum, s| add_markers(sum, s.markers));
         self.frame_cache = None;
     }
 
@@ -397,20 +504,14 @@ impl T3dDocument {
         };
 
         let new_segments: Vec<Segment> =
-            items.into_iter().map(|item| Segment::new(&self.text, item)).collect();
+            items.into_iter().map(|item| Segment::parsed(&self.text, item)).collect();
         let (new_segments, stray) = split_errors(&self.text, new_segments, errors);
         if !stray.is_empty() {
             return None;
         }
         let count = new_segments.len();
         let b_old = usize::try_from(b as i64 - delta).ok()? as u32;
-        let removed: Vec<Segment> = self.segments.splice(first..last, new_segments).collect();
-        for segment in &removed {
-            self.markers = sub_markers(self.markers, segment.markers);
-        }
-        for segment in self.segments.get(first..first + count).unwrap_or_default() {
-            self.markers = add_markers(self.markers, segment.markers);
-        }
+        let _ = self.segments.splice(first..last, new_segments);
         // Later segments move; what their errors point at before the edit (the frame's
         // `Begin` line) stays.
         for segment in self.segments.iter_mut().skip(first + count) {
@@ -450,14 +551,11 @@ impl T3dDocument {
     /// Every T3D diagnostic of the document, equal to [`rules::check_t3d_parsed`] on a fresh
     /// parse, reusing the cached facts of segments that no edit touched.
     pub fn diagnostics(&mut self, options: &LintOptions) -> Vec<Diagnostic> {
+        self.read_markers();
         let generation = self.generation(options.engine);
         let index = options.packages.as_ref().map(|p| std::sync::Arc::as_ptr(p) as usize);
         let key = Some((options.engine, generation, index));
         if self.cache_key != key {
-            // Every segment is checked again: those whose tree was dropped need a parse.
-            if self.segments.iter().any(|s| !s.complete) {
-                self.relayout();
-            }
             for segment in &mut self.segments {
                 segment.facts = None;
             }
@@ -561,9 +659,20 @@ impl T3dDocument {
         generation: Option<EngineGeneration>,
         options: &LintOptions,
     ) {
+        if self.segments.get(index).is_some_and(|s| !s.complete) {
+            match self.parse_segment(index) {
+                Some((item, errors)) => {
+                    if let Some(segment) = self.segments.get_mut(index) {
+                        segment.item = item;
+                        segment.errors = errors;
+                        segment.complete = true;
+                    }
+                }
+                None => self.adopt_full_parse(),
+            }
+        }
         let Some(segment) = self.segments.get_mut(index) else { return };
         if !segment.complete {
-            // Only after a change of settings, handled in `diagnostics` by a fresh layout.
             return;
         }
         // Move the item out for the duration (no copy), then put it back without children.
@@ -621,18 +730,24 @@ fn split_errors(
     let lines: Vec<(usize, usize)> = segments.iter().map(|s| s.lines(text)).collect();
     let mut rest = Vec::new();
     for error in errors {
-        let at = error.span.start as usize;
-        // A position at the very end of a text without a final line break (a missing
-        // number after `Y=` there) still stands on the last line.
-        let i = lines.partition_point(|&(_, end)| end <= at && end < text.len());
-        let inside =
-            lines.get(i).is_some_and(|&(start, end)| start <= at && (at < end || at == text.len()));
+        let at = error.span.start;
+        let i = lines.partition_point(|&(_, end)| end <= at as usize && end < text.len());
         match segments.get_mut(i) {
-            Some(segment) if inside => segment.errors.push(error),
+            Some(segment) if lines.get(i).is_some_and(|&l| on_lines(text, l, at)) => {
+                segment.errors.push(error);
+            }
             _ => rest.push(error),
         }
     }
     (segments, rest)
+}
+
+/// Whether `at` stands on the lines `start..end` (from a line start to after a line break).
+/// A position at the very end of a text without a final line break (a missing number after
+/// `Y=` there) still stands on the last line.
+fn on_lines(text: &str, (start, end): (usize, usize), at: u32) -> bool {
+    let at = at as usize;
+    start <= at && (at < end || (at == end && end == text.len()))
 }
 
 fn line_start(text: &str, offset: usize) -> usize {
@@ -654,15 +769,6 @@ fn add_markers(a: Markers, b: Markers) -> Markers {
         ue1_strong: a.ue1_strong + b.ue1_strong,
         ue2_textures: a.ue2_textures + b.ue2_textures,
         ue1_textures: a.ue1_textures + b.ue1_textures,
-    }
-}
-
-fn sub_markers(a: Markers, b: Markers) -> Markers {
-    Markers {
-        ue2_strong: a.ue2_strong.saturating_sub(b.ue2_strong),
-        ue1_strong: a.ue1_strong.saturating_sub(b.ue1_strong),
-        ue2_textures: a.ue2_textures.saturating_sub(b.ue2_textures),
-        ue1_textures: a.ue1_textures.saturating_sub(b.ue1_textures),
     }
 }
 

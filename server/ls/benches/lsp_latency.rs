@@ -1,17 +1,16 @@
-//! Language-server latency on a big map, measured through the in-process service exactly as
-//! the protocol tests drive it (real JSON-RPC messages, diagnostics read from the client
-//! socket). Issue 5's "done means" numbers:
+//! Language-server latency and memory on a big map, measured on the built binary exactly as
+//! an editor runs it: `unreal-ls lsp --stdio` in its own process, JSON-RPC framed with
+//! `Content-Length` headers over pipes. Issue 5's "done means" numbers:
 //!
 //! - open a generated ~10 MB map (`unreal_mapgen::generate_map`, fixed seed);
-//! - 200 single-character edits at random places (fixed seed), each timed from sending
-//!   `didChange` to receiving the `publishDiagnostics` for that version: p50/p95/p99, with
-//!   the server's production options (incremental T3D analysis, a 2 ms settle);
+//! - 200 single-character edits at random places (fixed seed), each timed from writing
+//!   `didChange` to reading the `publishDiagnostics` for that version: p50/p95/p99, with the
+//!   server's production options;
 //! - after each edit is published, one hover at a random `Flags=` or `Vertex` line, timed
-//!   from request to response: p99 (the hover reads the document's current tree);
-//! - resident memory (`VmRSS`, and the peak `VmHWM`) from /proc/self/status, before the
-//!   server exists, after opening and after the edits. Server and client share the process:
-//!   the client side holds the map text and the JSON of the `didOpen` it sent, so the
-//!   server's own share is the growth over the "client ready" line minus that.
+//!   from request to response: p99;
+//! - the server process's resident memory (`VmRSS`, and the peak `VmHWM`, from
+//!   /proc/<pid>/status) after it starts, after opening and after the edits: the server's
+//!   own, since the client is this process.
 //!
 //! `cargo bench -p unreal-ls --bench lsp_latency` (env `LSP_BENCH_MB` and `LSP_BENCH_EDITS`
 //! change the map size and the number of edits). It measures; it asserts nothing.
@@ -20,15 +19,19 @@
 #[path = "../tests/lsp_client/mod.rs"]
 mod lsp_client;
 
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
-use lsp_client::{Rng, TestClient};
+use lsp_client::Rng;
 use serde_json::{json, Value};
 use unreal_analysis::lint::{lint_text, FileKind, LintOptions};
-use unreal_ls::lsp::ServerOptions;
 
 const URI: &str = "file:///bench/DM-Generated.t3d";
 const SEED: u64 = 0x5EED_0005;
+/// Only a hang reaches this.
+const HANG_GUARD: Duration = Duration::from_mins(5);
 
 fn env_or(name: &str, default: usize) -> usize {
     std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
@@ -40,7 +43,6 @@ fn main() {
     let mb = env_or("LSP_BENCH_MB", if quick { 1 } else { 10 });
     let edits = env_or("LSP_BENCH_EDITS", if quick { 5 } else { 200 });
 
-    println!("rss at start: {}", memory());
     let started = Instant::now();
     let map = unreal_mapgen::generate_map(mb * 1024 * 1024, SEED);
     println!(
@@ -60,26 +62,26 @@ fn main() {
     }
     println!("lint_text on the whole map, 3 runs: {}", percentiles(&mut analysis));
 
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
-    runtime.block_on(run(&map, edits, ServerOptions::default()));
-    runtime.shutdown_background();
-    println!("rss after dropping the server: {}", memory());
+    run(&map, edits);
 }
 
-async fn run(map: &str, edits: usize, options: ServerOptions) {
-    let label = format!("settle {:?}", options.debounce);
-    let mut client = TestClient::new(options);
-    client.initialize(json!({}), Value::Null).await;
-    println!("[{label}] client ready: rss {}", memory());
+fn run(map: &str, edits: usize) {
+    let mut server = Server::start();
+    server.request("initialize", &json!({ "processId": null, "capabilities": {} }));
+    server.notify("initialized", &json!({}));
+    println!("server ready: {}", server.memory());
 
     let started = Instant::now();
-    client.open(URI, "t3d", 1, map).await;
-    let published = client.diagnostics_for(URI, Some(1)).await;
+    server.notify(
+        "textDocument/didOpen",
+        &json!({ "textDocument": { "uri": URI, "languageId": "t3d", "version": 1, "text": map } }),
+    );
+    let published = server.diagnostics_for(1);
     println!(
-        "[{label}] open to first diagnostics: {:.0?} ({} diagnostics); rss {}",
+        "open to first diagnostics: {:.0?} ({} diagnostics); {}",
         started.elapsed(),
         published["diagnostics"].as_array().map_or(0, Vec::len),
-        memory()
+        server.memory()
     );
 
     let lines: Vec<&str> = map.split('\n').map(|l| l.trim_end_matches('\r')).collect();
@@ -101,7 +103,7 @@ async fn run(map: &str, edits: usize, options: ServerOptions) {
     let mut hovers = Vec::with_capacity(edits);
     let mut answered = 0;
     for i in 0..edits {
-        let version = 2 + i as i32;
+        let version = 2 + i as i64;
         let line = rng.below(lines.len());
         let character = rng.below(lines[line].len() + 1);
         let text = ["1", " ", "x", "-"][rng.below(4)];
@@ -116,8 +118,8 @@ async fn run(map: &str, edits: usize, options: ServerOptions) {
             }],
         });
         let sent = Instant::now();
-        client.notify("textDocument/didChange", params).await;
-        client.diagnostics_for(URI, Some(version)).await;
+        server.notify("textDocument/didChange", &params);
+        server.diagnostics_for(version);
         latencies.push(sent.elapsed());
 
         if let Some(&(line, character)) = targets.get(rng.below(targets.len().max(1))) {
@@ -126,18 +128,140 @@ async fn run(map: &str, edits: usize, options: ServerOptions) {
                 "position": { "line": line, "character": character },
             });
             let sent = Instant::now();
-            let answer = client.request_ok("textDocument/hover", params).await;
+            let answer = server.request("textDocument/hover", &params);
             hovers.push(sent.elapsed());
-            answered += usize::from(!answer.is_null());
+            answered += usize::from(!answer["result"].is_null());
         }
     }
-    println!("[{label}] edit -> diagnostics over {edits} edits: {}", percentiles(&mut latencies));
+    println!("edit -> diagnostics over {edits} edits: {}", percentiles(&mut latencies));
     println!(
-        "[{label}] hover on Flags=/Vertex after each edit ({answered} of {} answered): {}",
+        "hover on Flags=/Vertex after each edit ({answered} of {} answered): {}",
         hovers.len(),
         percentiles(&mut hovers)
     );
-    println!("[{label}] rss after edits: {}", memory());
+    println!("after the edits: {}", server.memory());
+    server.request("shutdown", &Value::Null);
+    server.notify("exit", &Value::Null);
+    server.wait();
+}
+
+struct Server {
+    child: Child,
+    stdin: ChildStdin,
+    messages: Receiver<Value>,
+    next_id: i64,
+}
+
+impl Server {
+    fn start() -> Self {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_unreal-ls"))
+            .args(["lsp", "--stdio"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the unreal-ls binary starts");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, messages) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            while let Some(message) = read_message(&mut reader) {
+                if tx.send(message).is_err() {
+                    break;
+                }
+            }
+        });
+        Self { child, stdin, messages, next_id: 0 }
+    }
+
+    fn send(&mut self, message: &Value) {
+        let body = message.to_string();
+        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn request(&mut self, method: &str, params: &Value) -> Value {
+        self.next_id += 1;
+        let id = self.next_id;
+        self.send(&json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
+        self.wait_for(|m| m["id"] == id && m.get("method").is_none())
+    }
+
+    fn notify(&mut self, method: &str, params: &Value) {
+        self.send(&json!({ "jsonrpc": "2.0", "method": method, "params": params }));
+    }
+
+    /// The `publishDiagnostics` of `version` (earlier ones are skipped).
+    fn diagnostics_for(&mut self, version: i64) -> Value {
+        let message = self.wait_for(|m| {
+            m["method"] == "textDocument/publishDiagnostics" && m["params"]["version"] == version
+        });
+        message["params"].clone()
+    }
+
+    fn wait_for(&mut self, wanted: impl Fn(&Value) -> bool) -> Value {
+        let deadline = Instant::now() + HANG_GUARD;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let message = self.messages.recv_timeout(left).expect("the server answers");
+            // The server asks for configuration and registrations: answer with nothing.
+            if message.get("method").is_some() && message.get("id").is_some() {
+                let id = message["id"].clone();
+                self.send(&json!({ "jsonrpc": "2.0", "id": id, "result": null }));
+                continue;
+            }
+            if wanted(&message) {
+                return message;
+            }
+        }
+    }
+
+    /// The server process's current and peak resident memory.
+    fn memory(&self) -> String {
+        let path = format!("/proc/{}/status", self.child.id());
+        let status = std::fs::read_to_string(path).unwrap_or_default();
+        let field = |name: &str| {
+            status
+                .lines()
+                .find_map(|l| l.strip_prefix(name))
+                .map_or_else(|| "?".to_owned(), |v| v.trim().to_owned())
+        };
+        format!("server VmRSS {} (peak VmHWM {})", field("VmRSS:"), field("VmHWM:"))
+    }
+
+    fn wait(mut self) {
+        drop(self.stdin);
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while self.child.try_wait().ok().flatten().is_none() {
+            if Instant::now() > deadline {
+                let _ = self.child.kill();
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+/// Reads one `Content-Length`-framed message; `None` at the end of the stream.
+fn read_message(reader: &mut impl BufRead) -> Option<Value> {
+    let mut length = None;
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line).ok()? == 0 {
+            return None;
+        }
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        if let Some(value) = line.strip_prefix("Content-Length:") {
+            length = value.trim().parse::<usize>().ok();
+        }
+    }
+    let mut body = vec![0; length?];
+    reader.read_exact(&mut body).ok()?;
+    serde_json::from_slice(&body).ok()
 }
 
 fn percentiles(samples: &mut [Duration]) -> String {
@@ -153,17 +277,4 @@ fn percentiles(samples: &mut [Duration]) -> String {
         at(0.99),
         samples[samples.len() - 1]
     )
-}
-
-/// Current and peak resident memory of this process (server and client share it; the
-/// client side holds little beyond the map text).
-fn memory() -> String {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    let field = |name: &str| {
-        status
-            .lines()
-            .find_map(|l| l.strip_prefix(name))
-            .map_or_else(|| "?".to_owned(), |v| v.trim().to_owned())
-    };
-    format!("VmRSS {} (peak VmHWM {})", field("VmRSS:"), field("VmHWM:"))
 }

@@ -170,7 +170,9 @@ impl DocumentHandle {
         self.update(|content, handle| {
             let kind = handle.kind_of(content.text());
             if kind == Some(FileKind::T3d) {
-                content.t3d_mut();
+                // The generation features show comes from every segment's markers (read
+                // once after opening, usually by the diagnostics pass already).
+                content.t3d_mut().read_markers();
             }
             read(&handle.snapshot(content, kind))
         })

@@ -14,6 +14,7 @@ pub mod documents;
 pub mod features;
 pub mod guard;
 pub mod log;
+pub mod memory;
 pub mod position;
 pub mod scheduler;
 pub mod server;
@@ -91,6 +92,7 @@ pub fn service(options: ServerOptions) -> (Service, ClientSocket) {
 /// `unreal-ls lsp`: serves the protocol over stdin/stdout until `exit`. Exit code 0 when the
 /// client sent `shutdown` first, 1 otherwise (as the protocol asks).
 pub fn run(_args: &LspArgs) -> ExitCode {
+    memory::tune_allocator();
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(runtime) => runtime,
         Err(err) => {

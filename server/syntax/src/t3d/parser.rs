@@ -35,11 +35,29 @@ pub(crate) struct Parser<'t> {
     top: Vec<Item>,
     /// `Begin` lines beyond [`MAX_DEPTH`] that are waiting for their `End`.
     overflow: usize,
+    /// Only the block structure: see [`Parser::shallow`].
+    shallow: bool,
 }
 
 impl<'t> Parser<'t> {
     pub(crate) fn new(text: &'t str) -> Self {
-        Self { text, errors: Vec::new(), stack: Vec::new(), top: Vec::new(), overflow: 0 }
+        Self {
+            text,
+            errors: Vec::new(),
+            stack: Vec::new(),
+            top: Vec::new(),
+            overflow: 0,
+            shallow: false,
+        }
+    }
+
+    /// A parser that reads only the block structure, as cheaply as it can: lines other than
+    /// `Begin`/`End` are kept as [`Item::Unknown`] without parsing their values, and below
+    /// the second level only each block's last child is kept (what an unclosed block's span
+    /// is computed from). The blocks, their spans and attributes, and the errors of the
+    /// `Begin`/`End` lines are those of a full parse: nothing else decides the structure.
+    pub(crate) fn shallow(text: &'t str) -> Self {
+        Self { shallow: true, ..Self::new(text) }
     }
 
     /// Parses `text[range]`, whose spans are absolute offsets into `text`.
@@ -117,7 +135,12 @@ impl<'t> Parser<'t> {
     }
 
     fn attach(&mut self, item: Item) {
+        let depth = self.stack.len();
         match self.stack.last_mut() {
+            Some(parent) if self.shallow && depth >= 2 => {
+                parent.children.clear();
+                parent.children.push(item);
+            }
             Some(parent) => parent.children.push(item),
             None => self.top.push(item),
         }
@@ -141,6 +164,8 @@ impl<'t> Parser<'t> {
             self.begin(content, content_start, span);
         } else if word_ends_line && word.eq_ignore_ascii_case("end") {
             self.end(content, content_start, span);
+        } else if self.shallow {
+            self.attach(Item::Unknown(span));
         } else if let Some(property) = self.property(content, content_start, span) {
             self.attach(Item::Property(Box::new(property)));
         } else if !word.is_empty() && word_ends_line {

@@ -167,3 +167,61 @@ fn count_blocks(items: &[t3d::Item], counts: &mut std::collections::BTreeMap<Str
         }
     }
 }
+
+/// The outline keeps the first two levels of a full parse's blocks exactly (what an editor
+/// splits a map into), on every fixture (broken ones included) and every corpus file.
+#[test]
+fn outline_has_the_top_blocks_of_a_full_parse() {
+    let mut texts: Vec<(String, String)> = std::fs::read_dir(fixtures_dir())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "t3d"))
+        .map(|p| (p.display().to_string(), std::fs::read_to_string(&p).unwrap()))
+        .collect();
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/t3d");
+    if corpus.is_dir() {
+        let mut files = Vec::new();
+        collect(&corpus, &mut files);
+        for path in files {
+            let bytes = std::fs::read(&path).unwrap();
+            let decoded = text::decode(&bytes);
+            texts.push((path.display().to_string(), decoded.text.into_owned()));
+        }
+    } else {
+        eprintln!("corpus folder {} is absent: only the fixtures are compared", corpus.display());
+    }
+    assert!(texts.len() >= 10);
+    for (name, text) in &texts {
+        let (mut full, mut outline) = (Vec::new(), Vec::new());
+        for item in &t3d::parse(text).file.items {
+            shape(item, 1, &mut full);
+        }
+        for item in &t3d::outline(text).file.items {
+            shape(item, 1, &mut outline);
+        }
+        assert_eq!(outline, full, "{name}");
+    }
+}
+
+/// Block lines and spans of an item and, for a block, of its children (not deeper).
+fn shape(item: &t3d::Item, level: usize, out: &mut Vec<String>) {
+    match item {
+        t3d::Item::Block(block) => {
+            out.push(format!(
+                "{level} {:?} {:?} {:?} {:?} {:?} {:?}",
+                block.kind,
+                block.kind_span,
+                block.begin_span,
+                block.attributes,
+                block.end,
+                block.span
+            ));
+            if level < 2 {
+                for child in &block.children {
+                    shape(child, level + 1, out);
+                }
+            }
+        }
+        other => out.push(format!("{level} line {:?}", other.span())),
+    }
+}
