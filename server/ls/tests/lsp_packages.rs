@@ -1,7 +1,7 @@
 //! In-process protocol tests of the workspace's package index and the preview requests: the
 //! `unrealLs/packageTree` and `unrealLs/objectPreview` requests on a corpus texture package,
 //! `$/progress` while the index builds, hover on a `Texture=` that names a package texture
-//! (with its thumbnail), the reference rules with an index, and `didChangeWatchedFiles`
+//! (with its thumbnail) and go to definition into its package, the reference rules with an index, and `didChangeWatchedFiles`
 //! re-reading a changed package.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::pedantic)]
 
@@ -167,6 +167,16 @@ async fn indexing_reports_progress_then_hover_shows_the_texture() {
         - mips: 9
         - preview: ![checkers_base]"#]]
     .assert_eq(&text.replace(&from, "FILE"));
+
+    // Go to definition on the texture opens the package that holds it.
+    let definition = client
+        .request_ok(
+            "textDocument/definition",
+            json!({ "textDocument": { "uri": MAP_URI }, "position": { "line": 5, "character": 35 } }),
+        )
+        .await;
+    assert_eq!(definition["uri"], file_uri(&dir.join("utx/blender_t3d_Checkers.utx")));
+    assert_eq!(definition["range"]["start"], json!({ "line": 0, "character": 0 }));
 
     // A misspelt texture: the nearest names, and the unsafe fix as a code action.
     let text = polygon("checkers_bsae");

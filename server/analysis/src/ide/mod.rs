@@ -178,6 +178,46 @@ impl<'a> ObjectPath<'a> {
     }
 }
 
+/// A reference under the cursor to an object that a package holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PackageRef<'a> {
+    /// The path as written (the value of `Texture=`/`Class=`, the inside of `Class'...'`).
+    pub span: Span,
+    /// `Texture` for `Texture=`, `Class` for `Class=`, the class word of `Class'Path'`.
+    pub class: &'a str,
+    pub path: &'a str,
+}
+
+/// The package object named at `offset`: a `Texture=` or `Class=` on a `Begin` line, or an
+/// object reference in a property value. References into the map itself (`MyLevel.`) are
+/// not package objects.
+pub fn package_ref_at<'a>(src: &Source<'a>, offset: u32) -> Option<PackageRef<'a>> {
+    let cursor = src.path_at(offset);
+    let found = match cursor.item? {
+        Item::Block(block) if block.begin_span.touches(offset) => {
+            let attribute =
+                block.attributes.iter().find(|a| a.key.cover(a.value).touches(offset))?;
+            let key = src.slice(attribute.key);
+            let class = ["Texture", "Class"].into_iter().find(|k| key.eq_ignore_ascii_case(k))?;
+            PackageRef { span: attribute.value, class, path: src.slice(attribute.value) }
+        }
+        Item::Property(property) => {
+            let mut found = None;
+            for_each_object_ref(&property.value, &mut |span, class, path| {
+                if found.is_none() && span.touches(offset) {
+                    found = Some((class, path));
+                }
+            });
+            let (class, path) = found?;
+            PackageRef { span: path, class: src.slice(class), path: src.slice(path) }
+        }
+        _ => return None,
+    };
+    let in_map =
+        ObjectPath::parse(found.path).package.is_some_and(|p| p.eq_ignore_ascii_case("MyLevel"));
+    (!found.path.is_empty() && !in_map).then_some(found)
+}
+
 /// Calls `f` for every object reference inside a value (structs nest).
 pub(crate) fn for_each_object_ref(value: &Value, f: &mut impl FnMut(Span, Span, Span)) {
     let mut stack = vec![value];

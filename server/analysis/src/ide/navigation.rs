@@ -5,7 +5,7 @@
 use unreal_syntax::t3d::{Block, BlockKind, Item};
 use unreal_syntax::Span;
 
-use super::{Source, TextEdit};
+use super::{PackageIndex, PackageObject, Source, TextEdit};
 use crate::t3d::walk;
 
 /// Actors and models are separate namespaces: an actor `Brush0` and its model `Brush0`
@@ -226,6 +226,29 @@ pub fn goto_definition(src: &Source<'_>, offset: u32) -> Option<NavTarget> {
         .into_iter()
         .find(|d| d.namespace == symbol.namespace && d.name.eq_ignore_ascii_case(&symbol.name))
         .map(|d| NavTarget { span: d.span, focus: d.name_span })
+}
+
+/// Where an object of a package is defined: the package file the index read it from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PackageTarget {
+    /// The reference under the cursor.
+    pub span: Span,
+    /// The package file.
+    pub file: String,
+    pub object: PackageObject,
+}
+
+/// The package file that holds the texture, class or object named at `offset` (a
+/// `Texture=`, `Class=` or `Class'Package.Group.Name'`), when the package index knows it.
+pub fn package_definition(
+    src: &Source<'_>,
+    offset: u32,
+    packages: &dyn PackageIndex,
+) -> Option<PackageTarget> {
+    let reference = super::package_ref_at(src, offset)?;
+    let object = packages.object(Some(reference.class), reference.path)?;
+    let file = object.file.clone()?;
+    Some(PackageTarget { span: reference.span, file, object })
 }
 
 /// Every occurrence of the name under the cursor, in source order.

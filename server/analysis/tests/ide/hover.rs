@@ -1,9 +1,9 @@
 use expect_test::{expect, Expect};
 use unreal_analysis::ide::hover::hover;
-use unreal_analysis::ide::{NoPackages, PackageIndex, PackageObject};
+use unreal_analysis::ide::{NoPackages, PackageIndex};
 use unreal_analysis::EngineSetting;
 
-use crate::{room_at, show, Fixture};
+use crate::{room_at, show, FakePackages, Fixture};
 
 fn check_with(fixture: &str, setting: EngineSetting, packages: &dyn PackageIndex, expect: Expect) {
     let f = Fixture::new(fixture);
@@ -367,24 +367,6 @@ fn pan_line_and_nothing() {
         no hover
     "#]],
     );
-}
-
-struct FakePackages;
-
-impl PackageIndex for FakePackages {
-    fn object(&self, class: Option<&str>, path: &str) -> Option<PackageObject> {
-        (class == Some("Texture") && path.eq_ignore_ascii_case("GenFluid.Water.Wave1")).then(|| {
-            PackageObject {
-                class: "Texture".to_owned(),
-                path: path.to_owned(),
-                file: Some("Textures/GenFluid.utx".to_owned()),
-                details: vec![
-                    ("size".to_owned(), "256x256".to_owned()),
-                    ("format".to_owned(), "P8".to_owned()),
-                ],
-            }
-        })
-    }
 }
 
 #[test]

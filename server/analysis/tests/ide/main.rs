@@ -25,7 +25,7 @@ mod selection;
 mod semantic_tokens;
 mod symbols;
 
-use unreal_analysis::ide::Source;
+use unreal_analysis::ide::{PackageIndex, PackageObject, Source};
 use unreal_analysis::EngineSetting;
 use unreal_syntax::t3d::Parse;
 use unreal_syntax::Span;
@@ -142,4 +142,23 @@ End Map
 pub fn room_at(needle: &str, skip: usize) -> String {
     let i = ROOM.find(needle).expect("needle in ROOM") + skip;
     format!("{}$0{}", &ROOM[..i], &ROOM[i..])
+}
+
+/// A package index that knows one texture, `GenFluid.Water.Wave1`.
+pub struct FakePackages;
+
+impl PackageIndex for FakePackages {
+    fn object(&self, class: Option<&str>, path: &str) -> Option<PackageObject> {
+        (class == Some("Texture") && path.eq_ignore_ascii_case("GenFluid.Water.Wave1")).then(|| {
+            PackageObject {
+                class: "Texture".to_owned(),
+                path: path.to_owned(),
+                file: Some("Textures/GenFluid.utx".to_owned()),
+                details: vec![
+                    ("size".to_owned(), "256x256".to_owned()),
+                    ("format".to_owned(), "P8".to_owned()),
+                ],
+            }
+        })
+    }
 }

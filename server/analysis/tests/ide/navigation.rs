@@ -1,14 +1,31 @@
 use expect_test::{expect, Expect};
 use unreal_analysis::ide::formatting::apply_edits;
-use unreal_analysis::ide::navigation::{find_references, goto_definition, prepare_rename, rename};
+use unreal_analysis::ide::navigation::{
+    find_references, goto_definition, package_definition, prepare_rename, rename,
+};
 
-use crate::{room_at, show, Fixture};
+use crate::{room_at, show, FakePackages, Fixture};
 
 fn check_definition(fixture: &str, expect: Expect) {
     let f = Fixture::new(fixture);
     let actual = match goto_definition(&f.source(), f.cursor()) {
         Some(t) => format!("{}\nfocus {}\n", show(&f.text, t.span), show(&f.text, t.focus)),
         None => "no definition\n".to_owned(),
+    };
+    expect.assert_eq(&actual);
+}
+
+fn check_package_definition(fixture: &str, expect: Expect) {
+    let f = Fixture::new(fixture);
+    let actual = match package_definition(&f.source(), f.cursor(), &FakePackages) {
+        Some(t) => format!(
+            "{} -> {} ({} {})\n",
+            show(&f.text, t.span),
+            t.file,
+            t.object.class,
+            t.object.path
+        ),
+        None => "no package definition\n".to_owned(),
     };
     expect.assert_eq(&actual);
 }
@@ -179,4 +196,46 @@ fn prepare_rename_span() {
     let f = Fixture::new(&room_at("\"Light0\"", 3));
     let span = prepare_rename(&f.source(), f.cursor()).unwrap();
     expect![[r#"12:12..12:18 "Light0""#]].assert_eq(&show(&f.text, span));
+}
+
+#[test]
+fn package_objects_lead_to_their_package_file() {
+    check_package_definition(
+        "Begin Polygon Texture=GenFluid.Water.$0Wave1\nEnd Polygon\n",
+        expect![[r#"
+            1:23..1:43 "GenFluid.Water.Wave1" -> Textures/GenFluid.utx (Texture GenFluid.Water.Wave1)
+        "#]],
+    );
+    // Case differs from the package, as UnrealEd allows.
+    check_package_definition(
+        "Begin Actor Class=WaterZone Name=W\n   Skin=Texture'genfluid.water.$0WAVE1'\nEnd Actor\n",
+        expect![[r#"
+            2:17..2:37 "genfluid.water.WAVE1" -> Textures/GenFluid.utx (Texture genfluid.water.WAVE1)
+        "#]],
+    );
+    // Unknown to the index, a class the index does not hold, a reference into the map.
+    check_package_definition(
+        "Begin Polygon Texture=GenFluid.Water.$0Wave2\nEnd Polygon\n",
+        expect![[r#"
+            no package definition
+        "#]],
+    );
+    check_package_definition(
+        "Begin Actor Class=$0Light Name=L\nEnd Actor\n",
+        expect![[r#"
+            no package definition
+        "#]],
+    );
+    check_package_definition(
+        "Begin Actor Class=Brush Name=B\n   Brush=Model'MyLevel.$0Wave1'\nEnd Actor\n",
+        expect![[r#"
+            no package definition
+        "#]],
+    );
+    check_package_definition(
+        "Begin Polygon Flags=$032 Texture=GenFluid.Water.Wave1\nEnd Polygon\n",
+        expect![[r#"
+            no package definition
+        "#]],
+    );
 }

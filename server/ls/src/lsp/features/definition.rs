@@ -1,9 +1,13 @@
-//! `textDocument/definition`: from `Class'MyLevel.Name'` to the `Begin` line naming it.
+//! `textDocument/definition`: from `Class'MyLevel.Name'` to the `Begin` line naming it, and
+//! from a texture, class or object of a package to the package file (which the editor
+//! opens in its package view).
 
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{
-    GotoDefinitionParams, GotoDefinitionResponse, Location, OneOf, ServerCapabilities,
+    GotoDefinitionParams, GotoDefinitionResponse, Location, OneOf, Range, ServerCapabilities, Uri,
 };
+
+use unreal_analysis::ide::navigation;
 
 use super::exec::{OtherFiles, UcDocument};
 use super::t3d::{self, Parsed};
@@ -25,8 +29,17 @@ pub fn handle(
             targets.iter().filter_map(|t| files.location(snapshot, t)).collect();
         return Ok((!locations.is_empty()).then_some(GotoDefinitionResponse::Array(locations)));
     }
+    // A package object first: it needs only the line under the cursor.
+    if let Some(parsed) = Parsed::at(snapshot, offset) {
+        let packages = snapshot.session.package_provider();
+        let target = navigation::package_definition(&parsed.source(), offset, &*packages);
+        if let Some(uri) = target.and_then(|t| Uri::from_file_path(t.file)) {
+            let range = Range::default();
+            return Ok(Some(GotoDefinitionResponse::Scalar(Location { uri, range })));
+        }
+    }
     let Some(parsed) = Parsed::whole(snapshot) else { return Ok(None) };
-    let target = unreal_analysis::ide::navigation::goto_definition(&parsed.source(), offset);
+    let target = navigation::goto_definition(&parsed.source(), offset);
     Ok(target.map(|t| {
         GotoDefinitionResponse::Scalar(Location {
             uri: snapshot.uri.clone(),
