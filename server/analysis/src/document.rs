@@ -28,6 +28,7 @@
 //! referenced), and the rules about top-level lines (stray lines, a file without blocks)
 //! read only the segments' first lines and the errors.
 
+use rayon::prelude::*;
 use unreal_syntax::t3d::{
     self, Block, BlockKind, Field, FrameParse, Item, Parse, SyntaxError, T3dFile, Value,
 };
@@ -299,9 +300,58 @@ impl T3dDocument {
         self.segments.iter().map(Segment::span)
     }
 
-    /// The whole tree, as [`t3d::parse`] gives it (parsed now: the document keeps none).
+    /// The whole tree, as [`t3d::parse`] gives it (parsed now: the document keeps none). A
+    /// big map is parsed in parallel ([`Self::parse_in_parallel`]).
     pub fn full_parse(&self) -> Parse {
-        t3d::parse(&self.text)
+        const PARALLEL_FROM: usize = 1 << 20;
+        let parallel =
+            if self.text.len() >= PARALLEL_FROM { self.parse_in_parallel() } else { None };
+        parallel.unwrap_or_else(|| t3d::parse(&self.text))
+    }
+
+    /// The whole tree of a document with a frame, its segments parsed in parallel in runs that
+    /// end at a closed segment (where a whole parse has only the frame open) and put
+    /// together: equal to [`t3d::parse`]. `None` without a frame, or when a run does not
+    /// end closed (a map whose last block is left open).
+    pub fn parse_in_parallel(&self) -> Option<Parse> {
+        let text = &self.text;
+        let frame = self.frame.as_ref()?;
+        // About four runs per thread, cut after closed segments only.
+        let runs = rayon::current_num_threads().max(1) * 4;
+        let target = text.len() / runs + 1;
+        let mut cuts = Vec::with_capacity(runs + 1);
+        let mut from = 0;
+        for (i, segment) in self.segments.iter().enumerate() {
+            let size =
+                segment.lines(text).1 - self.segments.get(from).map_or(0, |s| s.lines(text).0);
+            if size >= target && !segment.is_open() {
+                cuts.push((from, i + 1));
+                from = i + 1;
+            }
+        }
+        if from < self.segments.len() {
+            cuts.push((from, self.segments.len()));
+        }
+        let parts: Vec<FrameParse> = cuts
+            .par_iter()
+            .map(|&(first, last)| {
+                let a = self.segments.get(first).map_or(0, |s| s.lines(text).0);
+                let b = self.segments.get(last - 1).map_or(0, |s| s.lines(text).1);
+                t3d::parse_in_frame(text, Some(frame), a, b)
+            })
+            .collect();
+        let mut children = Vec::with_capacity(self.segments.len());
+        let mut errors = self.frame_errors.clone();
+        for part in parts {
+            let FrameParse::Closed(items, part_errors) = part else { return None };
+            children.extend(items);
+            errors.extend(part_errors);
+        }
+        // In the order a whole parse reports them (it sorts by place, stably).
+        errors.sort_by_key(|e| (e.span.start, e.span.end));
+        let mut frame = frame.clone();
+        frame.children = children;
+        Some(Parse { file: T3dFile { items: vec![Item::Block(Box::new(frame))] }, errors })
     }
 
     /// The part of the tree that the lines of `span` touch: the frame (when there is one)

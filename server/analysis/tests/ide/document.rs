@@ -24,6 +24,10 @@ fn assert_same_as_full_parse(doc: &mut T3dDocument, context: &str) {
     let spans: Vec<Span> = doc.segment_spans().collect();
     let expected_spans: Vec<Span> = expected.iter().map(Item::span).collect();
     assert_eq!(spans, expected_spans, "segments differ after {context}\ntext:\n{}", doc.text());
+    // The segments parsed in parallel runs, put together, are the whole parse.
+    if let Some(parallel) = doc.parse_in_parallel() {
+        assert!(parallel == fresh, "parallel parse differs after {context}\ntext:\n{}", doc.text());
+    }
     // Every segment re-parsed on its own lines gives the same tree as the whole parse.
     if let (Some(first), Some(last)) = (spans.first(), spans.last()) {
         let all = doc.parse_around(Span::new(first.start, last.end));
