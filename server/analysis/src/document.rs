@@ -295,6 +295,32 @@ impl T3dDocument {
         self.segments.len()
     }
 
+    /// A copy for reading elsewhere (a request that parses the whole document, without
+    /// holding up edits meanwhile): the text, the frame and each segment's first lines,
+    /// errors and markers; no trees, no cached diagnostics.
+    pub fn detached(&self) -> Self {
+        let segments = self
+            .segments
+            .iter()
+            .map(|s| Segment {
+                item: shell(&s.item),
+                complete: !matches!(s.item, Item::Block(_)),
+                errors: s.errors.clone(),
+                markers: s.markers,
+                facts: None,
+            })
+            .collect();
+        Self {
+            text: self.text.clone(),
+            frame: self.frame.clone(),
+            frame_errors: self.frame_errors.clone(),
+            frame_markers: self.frame_markers,
+            segments,
+            cache_key: None,
+            frame_cache: None,
+        }
+    }
+
     /// The span of each segment (its item's), in order.
     pub fn segment_spans(&self) -> impl Iterator<Item = Span> + '_ {
         self.segments.iter().map(Segment::span)
@@ -679,14 +705,6 @@ impl T3dDocument {
 
     /// The top-level items without children (the frame, or every segment) and every error.
     fn top_level(&self) -> Parse {
-        let shell = |item: &Item| match item {
-            Item::Block(block) => {
-                let mut block = Block::clone(block);
-                block.children = Vec::new();
-                Item::Block(Box::new(block))
-            }
-            other => other.clone(),
-        };
         let items = match &self.frame {
             Some(frame) => vec![Item::Block(Box::new(frame.clone()))],
             None => self.segments.iter().map(|s| shell(&s.item)).collect(),
@@ -757,6 +775,22 @@ impl T3dDocument {
         }
         segment.strip();
         segment.facts = Some(SegmentFacts { start, from, diagnostics, names, models });
+    }
+}
+
+/// An item without its children (a block's `Begin`/`End` lines and attributes).
+fn shell(item: &Item) -> Item {
+    match item {
+        Item::Block(block) => Item::Block(Box::new(Block {
+            kind: block.kind,
+            kind_span: block.kind_span,
+            begin_span: block.begin_span,
+            attributes: block.attributes.clone(),
+            children: Vec::new(),
+            end: block.end,
+            span: block.span,
+        })),
+        other => other.clone(),
     }
 }
 

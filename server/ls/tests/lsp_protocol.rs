@@ -163,7 +163,9 @@ async fn initialize_advertises_capabilities() {
                 },
                 "selectionRangeProvider": true,
                 "semanticTokensProvider": {
-                  "full": true,
+                  "full": {
+                    "delta": true
+                  },
                   "legend": {
                     "tokenModifiers": [
                       "declaration"

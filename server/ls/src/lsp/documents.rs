@@ -31,7 +31,17 @@ pub struct Document {
     pub version: i32,
     pub language_id: String,
     pub published: Arc<Published>,
+    /// The semantic tokens last sent, the base of `semanticTokens/full/delta`.
+    pub tokens: Arc<Mutex<Option<SentTokens>>>,
     pub content: Arc<Mutex<Content>>,
+}
+
+/// Semantic tokens sent with a result id, kept so that the next request can send only what
+/// changed.
+#[derive(Debug)]
+pub struct SentTokens {
+    pub result_id: String,
+    pub data: Vec<lsp::SemanticToken>,
 }
 
 /// The diagnostics last sent for a document, with the fix behind each one.
@@ -71,6 +81,7 @@ impl Document {
             version,
             language_id,
             published: Arc::default(),
+            tokens: Arc::default(),
             content: Arc::new(Mutex::new(Content::new(text, version))),
         }
     }
@@ -159,6 +170,7 @@ pub struct DocumentHandle {
     pub document_id: u64,
     pub language_id: String,
     pub published: Arc<Published>,
+    pub tokens: Arc<Mutex<Option<SentTokens>>>,
     pub session: Arc<Session>,
     content: Arc<Mutex<Content>>,
 }
@@ -176,6 +188,37 @@ impl DocumentHandle {
             }
             read(&handle.snapshot(content, kind))
         })
+    }
+
+    /// Runs `read` on a copy of a T3D document taken under its content's lock: the text, its
+    /// line index and the segments' first lines, not their cached diagnostics. For requests
+    /// that parse the whole document: the lock is held for the copy (a few milliseconds for a
+    /// 10 MB map), not for the parse (tens), so edits that arrive meanwhile are not held up.
+    /// Other documents are read in place, as [`Self::read`] does.
+    pub fn read_copy<T>(&self, read: impl FnOnce(&DocumentSnapshot<'_>) -> T) -> T {
+        let copied = self.update(|content, handle| {
+            let kind = handle.kind_of(content.text());
+            if kind != Some(FileKind::T3d) {
+                return None;
+            }
+            let document = content.t3d_mut();
+            document.read_markers();
+            Some((document.detached(), content.lines.clone(), content.version))
+        });
+        let Some((document, lines, version)) = copied else { return self.read(read) };
+        let snapshot = DocumentSnapshot {
+            uri: &self.uri,
+            document_id: self.document_id,
+            version,
+            language_id: &self.language_id,
+            published: &self.published,
+            tokens: &self.tokens,
+            session: &self.session,
+            kind: Some(FileKind::T3d),
+            lines: Lines::new(document.text(), &lines),
+            t3d: Some(&document),
+        };
+        read(&snapshot)
     }
 
     /// Runs `update` with the content locked for writing (the diagnostics pass fills the
@@ -197,6 +240,7 @@ impl DocumentHandle {
             version: content.version,
             language_id: &self.language_id,
             published: &self.published,
+            tokens: &self.tokens,
             session: &self.session,
             kind,
             lines: content.lines(),
@@ -230,6 +274,7 @@ pub struct DocumentSnapshot<'a> {
     pub version: i32,
     pub language_id: &'a str,
     pub published: &'a Published,
+    pub tokens: &'a Mutex<Option<SentTokens>>,
     pub session: &'a Session,
     kind: Option<FileKind>,
     lines: Lines<'a>,
@@ -326,6 +371,7 @@ impl Documents {
             document_id: document.id,
             language_id: document.language_id.clone(),
             published: Arc::clone(&document.published),
+            tokens: Arc::clone(&document.tokens),
             session: Arc::clone(session),
             content: Arc::clone(&document.content),
         })

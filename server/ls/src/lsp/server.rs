@@ -20,9 +20,10 @@ use tower_lsp_server::ls_types::{
     DocumentSymbolParams, DocumentSymbolResponse, FoldingRange, FoldingRangeParams,
     GotoDefinitionParams, GotoDefinitionResponse, Hover, HoverParams, InlayHint, InlayHintParams,
     Location, PrepareRenameResponse, ReferenceParams, RenameParams, SelectionRange,
-    SelectionRangeParams, SemanticTokensParams, SemanticTokensRangeParams,
-    SemanticTokensRangeResult, SemanticTokensResult, TextDocumentPositionParams, TextEdit,
-    WorkspaceEdit, WorkspaceSymbolParams, WorkspaceSymbolResponse,
+    SelectionRangeParams, SemanticTokensDeltaParams, SemanticTokensFullDeltaResult,
+    SemanticTokensParams, SemanticTokensRangeParams, SemanticTokensRangeResult,
+    SemanticTokensResult, TextDocumentPositionParams, TextEdit, WorkspaceEdit,
+    WorkspaceSymbolParams, WorkspaceSymbolResponse,
 };
 use tower_lsp_server::{Client, LanguageServer};
 
@@ -34,6 +35,16 @@ use super::position::PositionEncoding;
 use super::scheduler::Scheduler;
 use super::settings::Settings;
 use super::ServerOptions;
+
+/// How much of a document a request reads, which decides whether it runs on the document
+/// (under its lock) or on a copy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reads {
+    /// The blocks at a cursor or in a range: parsed in microseconds, under the lock.
+    AtCursor,
+    /// The whole document (outline, folding, references...): on a copy.
+    Whole,
+}
 
 /// What `#exec` lines read: classes, meshes, images, sounds and packages.
 const WATCHED_FILES: &str =
@@ -131,10 +142,30 @@ impl Backend {
         T: Send + 'static,
         F: FnOnce(&DocumentSnapshot<'_>) -> Result<Option<T>> + Send + 'static,
     {
+        self.with_document_reading(method, uri, Reads::AtCursor, feature).await
+    }
+
+    /// [`Self::with_document`] for a feature that reads as much as `reads` says: one that
+    /// parses the whole document runs on a copy ([`DocumentHandle::read_copy`]).
+    pub async fn with_document_reading<T, F>(
+        &self,
+        method: &'static str,
+        uri: &Uri,
+        reads: Reads,
+        feature: F,
+    ) -> Result<Option<T>>
+    where
+        T: Send + 'static,
+        F: FnOnce(&DocumentSnapshot<'_>) -> Result<Option<T>> + Send + 'static,
+    {
         let Some(handle) = self.shared.handle(uri) else {
             return Ok(None);
         };
-        match tokio::task::spawn_blocking(move || handle.read(feature)).await {
+        let run = move || match reads {
+            Reads::AtCursor => handle.read(feature),
+            Reads::Whole => handle.read_copy(feature),
+        };
+        match tokio::task::spawn_blocking(run).await {
             Ok(answer) => answer,
             Err(err) => {
                 let reason = if err.is_panic() {
@@ -400,7 +431,7 @@ impl LanguageServer for Backend {
 
     async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
         let uri = params.text_document_position.text_document.uri.clone();
-        self.with_document("textDocument/completion", &uri, move |snapshot| {
+        self.with_document_reading("textDocument/completion", &uri, Reads::Whole, move |snapshot| {
             features::completion::handle(snapshot, &params)
         })
         .await
@@ -411,7 +442,7 @@ impl LanguageServer for Backend {
         params: GotoDefinitionParams,
     ) -> Result<Option<GotoDefinitionResponse>> {
         let uri = params.text_document_position_params.text_document.uri.clone();
-        self.with_document("textDocument/definition", &uri, move |snapshot| {
+        self.with_document_reading("textDocument/definition", &uri, Reads::Whole, move |snapshot| {
             features::definition::handle(snapshot, &params)
         })
         .await
@@ -419,7 +450,7 @@ impl LanguageServer for Backend {
 
     async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
         let uri = params.text_document_position.text_document.uri.clone();
-        self.with_document("textDocument/references", &uri, move |snapshot| {
+        self.with_document_reading("textDocument/references", &uri, Reads::Whole, move |snapshot| {
             features::references::handle(snapshot, &params)
         })
         .await
@@ -430,15 +461,18 @@ impl LanguageServer for Backend {
         params: TextDocumentPositionParams,
     ) -> Result<Option<PrepareRenameResponse>> {
         let uri = params.text_document.uri.clone();
-        self.with_document("textDocument/prepareRename", &uri, move |snapshot| {
-            features::rename::prepare(snapshot, &params)
-        })
+        self.with_document_reading(
+            "textDocument/prepareRename",
+            &uri,
+            Reads::Whole,
+            move |snapshot| features::rename::prepare(snapshot, &params),
+        )
         .await
     }
 
     async fn rename(&self, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
         let uri = params.text_document_position.text_document.uri.clone();
-        self.with_document("textDocument/rename", &uri, move |snapshot| {
+        self.with_document_reading("textDocument/rename", &uri, Reads::Whole, move |snapshot| {
             features::rename::handle(snapshot, &params)
         })
         .await
@@ -449,17 +483,23 @@ impl LanguageServer for Backend {
         params: DocumentSymbolParams,
     ) -> Result<Option<DocumentSymbolResponse>> {
         let uri = params.text_document.uri.clone();
-        self.with_document("textDocument/documentSymbol", &uri, move |snapshot| {
-            features::document_symbol::handle(snapshot, &params)
-        })
+        self.with_document_reading(
+            "textDocument/documentSymbol",
+            &uri,
+            Reads::Whole,
+            move |snapshot| features::document_symbol::handle(snapshot, &params),
+        )
         .await
     }
 
     async fn folding_range(&self, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
         let uri = params.text_document.uri.clone();
-        self.with_document("textDocument/foldingRange", &uri, move |snapshot| {
-            features::folding_range::handle(snapshot, &params)
-        })
+        self.with_document_reading(
+            "textDocument/foldingRange",
+            &uri,
+            Reads::Whole,
+            move |snapshot| features::folding_range::handle(snapshot, &params),
+        )
         .await
     }
 
@@ -479,8 +519,23 @@ impl LanguageServer for Backend {
         params: SemanticTokensParams,
     ) -> Result<Option<SemanticTokensResult>> {
         let uri = params.text_document.uri.clone();
-        self.with_document("textDocument/semanticTokens/full", &uri, move |snapshot| {
-            features::semantic_tokens::full(snapshot, &params)
+        self.with_document_reading(
+            "textDocument/semanticTokens/full",
+            &uri,
+            Reads::Whole,
+            move |snapshot| features::semantic_tokens::full(snapshot, &params),
+        )
+        .await
+    }
+
+    async fn semantic_tokens_full_delta(
+        &self,
+        params: SemanticTokensDeltaParams,
+    ) -> Result<Option<SemanticTokensFullDeltaResult>> {
+        let uri = params.text_document.uri.clone();
+        let method = "textDocument/semanticTokens/full/delta";
+        self.with_document_reading(method, &uri, Reads::Whole, move |snapshot| {
+            features::semantic_tokens::full_delta(snapshot, &params)
         })
         .await
     }
@@ -506,7 +561,7 @@ impl LanguageServer for Backend {
 
     async fn formatting(&self, params: DocumentFormattingParams) -> Result<Option<Vec<TextEdit>>> {
         let uri = params.text_document.uri.clone();
-        self.with_document("textDocument/formatting", &uri, move |snapshot| {
+        self.with_document_reading("textDocument/formatting", &uri, Reads::Whole, move |snapshot| {
             features::formatting::full(snapshot, &params)
         })
         .await

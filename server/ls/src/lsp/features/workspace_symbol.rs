@@ -21,7 +21,7 @@ pub fn handle(
     let mut out = Vec::new();
     // One document locked at a time.
     for document in documents {
-        document.read(|snapshot| symbols_of(snapshot, params, &mut out));
+        document.read_copy(|snapshot| symbols_of(snapshot, params, &mut out));
     }
     Ok(Some(WorkspaceSymbolResponse::Flat(out)))
 }
