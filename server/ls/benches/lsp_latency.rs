@@ -8,6 +8,7 @@
 //!   server's production options;
 //! - after each edit is published, one hover at a random `Flags=` or `Vertex` line, timed
 //!   from request to response: p99;
+//! - five `documentSymbol` and `foldingRange` requests, which parse the whole map;
 //! - the server process's resident memory (`VmRSS`, and the peak `VmHWM`, from
 //!   /proc/<pid>/status) after it starts, after opening and after the edits: the server's
 //!   own, since the client is this process.
@@ -140,6 +141,32 @@ fn run(map: &str, edits: usize) {
         percentiles(&mut hovers)
     );
     println!("after the edits: {}", server.memory());
+
+    // Whole-document requests parse the whole map (on a copy of it).
+    for method in ["textDocument/documentSymbol", "textDocument/foldingRange"] {
+        let mut times = Vec::new();
+        for _ in 0..5 {
+            let sent = Instant::now();
+            server.request(method, &json!({ "textDocument": { "uri": URI } }));
+            times.push(sent.elapsed());
+        }
+        println!("{method}, 5 requests: {}", percentiles(&mut times));
+    }
+    println!("after the whole-document requests: {}", server.memory());
+    // One more edit: its analysis gives back what the answers above left free.
+    let version = 2 + edits as i64;
+    server.notify(
+        "textDocument/didChange",
+        &json!({
+            "textDocument": { "uri": URI, "version": version },
+            "contentChanges": [{
+                "range": { "start": { "line": 1, "character": 0 }, "end": { "line": 1, "character": 0 } },
+                "text": " ",
+            }],
+        }),
+    );
+    server.diagnostics_for(version);
+    println!("after one more edit: {}", server.memory());
     server.request("shutdown", &Value::Null);
     server.notify("exit", &Value::Null);
     server.wait();

@@ -212,10 +212,7 @@ async fn semantic_tokens_and_inlay_hints() {
     let whole = client.request_ok("textDocument/semanticTokens/full/delta", stale).await;
     assert_eq!(whole["data"], fresh["data"]);
     assert!(whole.get("edits").is_none());
-    check(
-        &client.request_ok("textDocument/inlayHint", params).await,
-        &expect!["[]"],
-    );
+    check(&client.request_ok("textDocument/inlayHint", params).await, &expect!["[]"]);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

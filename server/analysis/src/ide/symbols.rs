@@ -33,23 +33,34 @@ pub struct DocumentSymbol {
     pub children: Vec<DocumentSymbol>,
 }
 
-/// The outline of a document: one symbol per block, nested as the blocks are.
+/// Beyond this many polygons a document's outline stops at the polygon lists (whose detail
+/// still counts their polygons): a generated 10 MB map has about 13,000, whose symbols make an
+/// answer of megabytes that no one scrolls through.
+pub const OUTLINE_POLYGONS_UP_TO: usize = 5_000;
+
+/// The outline of a document: one symbol per block, nested as the blocks are (without the
+/// polygons when there are more than [`OUTLINE_POLYGONS_UP_TO`]).
 pub fn document_symbols(src: &Source<'_>) -> Vec<DocumentSymbol> {
-    symbols_of(src, &src.file.items)
+    let polygons = crate::t3d::walk::blocks(src.file)
+        .into_iter()
+        .filter(|(b, _)| b.kind == BlockKind::Polygon)
+        .count();
+    symbols_of(src, &src.file.items, polygons <= OUTLINE_POLYGONS_UP_TO)
 }
 
-fn symbols_of(src: &Source<'_>, items: &[Item]) -> Vec<DocumentSymbol> {
+fn symbols_of(src: &Source<'_>, items: &[Item], with_polygons: bool) -> Vec<DocumentSymbol> {
     let mut polygon_index = 0usize;
     items
         .iter()
         .filter_map(Item::as_block)
+        .filter(|block| with_polygons || block.kind != BlockKind::Polygon)
         .map(|block| {
             let index = polygon_index;
             if block.kind == BlockKind::Polygon {
                 polygon_index += 1;
             }
             // The parser bounds nesting (MAX_DEPTH), so this recursion is bounded too.
-            let children = symbols_of(src, &block.children);
+            let children = symbols_of(src, &block.children, with_polygons);
             symbol(src, block, index, children)
         })
         .collect()

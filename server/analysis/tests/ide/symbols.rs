@@ -70,3 +70,30 @@ fn workspace_symbols_match_names_and_classes() {
     expect!["LevelInfo0 (LevelInfo), Light0 (Light), Light1 (Light), Brush0 (Brush)"]
         .assert_eq(&render(""));
 }
+
+#[test]
+fn a_big_map_is_outlined_down_to_its_polygon_lists() {
+    let map = unreal_mapgen::generate_map(5 << 20, 7);
+    let f = Fixture::new(&map);
+    let symbols = document_symbols(&f.source());
+    let mut kinds = std::collections::BTreeMap::new();
+    count(&symbols, &mut kinds);
+    assert!(
+        kinds["polygons in the lists"] > unreal_analysis::ide::symbols::OUTLINE_POLYGONS_UP_TO,
+        "{kinds:?}"
+    );
+    assert!(!kinds.contains_key("Polygon"), "{kinds:?}");
+    assert!(kinds["PolyList"] > 0 && kinds["Actor"] > 0, "{kinds:?}");
+}
+
+/// Counts symbols by kind, and the polygons the lists say they hold.
+fn count(symbols: &[DocumentSymbol], kinds: &mut std::collections::BTreeMap<String, usize>) {
+    for s in symbols {
+        *kinds.entry(format!("{:?}", s.kind)).or_default() += 1;
+        if let Some(n) = s.detail.as_deref().and_then(|d| d.strip_suffix(" polygons")) {
+            *kinds.entry("polygons in the lists".to_owned()).or_default() +=
+                n.parse::<usize>().unwrap();
+        }
+        count(&s.children, kinds);
+    }
+}

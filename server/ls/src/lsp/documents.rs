@@ -218,7 +218,10 @@ impl DocumentHandle {
             lines: Lines::new(document.text(), &lines),
             t3d: Some(&document),
         };
-        read(&snapshot)
+        let answer = read(&snapshot);
+        // The whole tree just built and dropped (and the copy) leave holes in the heap.
+        crate::lsp::memory::release_after(document.text().len());
+        answer
     }
 
     /// Runs `update` with the content locked for writing (the diagnostics pass fills the

@@ -25,11 +25,21 @@ pub fn tune_allocator() {
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
 pub fn tune_allocator() {}
 
-/// Returns free pages inside the heap to the system (not only at its end): after a big
-/// document's first analysis, whose parse left holes between what is kept.
+/// Work on a document this large gives its freed memory back right away.
+pub const RELEASE_AFTER: usize = 1 << 20;
+
+/// After work on a document of `len` bytes: when it is big, returns the free pages inside
+/// the heap to the system (not only those at its end), where its parse left holes between
+/// what is kept. Costs well under a millisecond.
+pub fn release_after(len: usize) {
+    if len >= RELEASE_AFTER {
+        release_free_pages();
+    }
+}
+
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 #[allow(unsafe_code)]
-pub fn release_free_pages() {
+fn release_free_pages() {
     // SAFETY: malloc_trim only releases memory the allocator holds free.
     unsafe {
         libc::malloc_trim(0);
@@ -37,4 +47,4 @@ pub fn release_free_pages() {
 }
 
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-pub fn release_free_pages() {}
+fn release_free_pages() {}

@@ -21,10 +21,6 @@ use crate::lsp::position::{self, LineIndex, Lines, PositionEncoding};
 use crate::lsp::ServerOptions;
 use unreal_analysis::lint::FileKind;
 
-/// Documents this large give freed memory back after each analysis: their parses leave
-/// holes in the heap that the allocator would otherwise keep.
-const RELEASE_AFTER: usize = 1 << 20;
-
 /// Shown as the diagnostic's source in every editor.
 pub const SOURCE: &str = "unreal-ls";
 
@@ -45,9 +41,7 @@ pub fn compute(handle: &DocumentHandle, options: &ServerOptions) -> Published {
             None => Vec::new(),
             Some(FileKind::T3d) if options.incremental_t3d => {
                 let diagnostics = content.t3d_mut().diagnostics(&lint_options);
-                if content.text().len() >= RELEASE_AFTER {
-                    crate::lsp::memory::release_free_pages();
-                }
+                crate::lsp::memory::release_after(content.text().len());
                 diagnostics
             }
             Some(kind) => (options.analyzer)(kind, path.as_deref(), content.text(), &lint_options),
