@@ -86,8 +86,10 @@ module.exports = grammar({
   rules: {
     source_file: $ => repeat($._item),
 
-    // Reserved only: the scanner makes the begin and end lines. Listed before `identifier` so
-    // that they win a tie (`Begin` is the keyword, `BeginPlay` the longer identifier).
+    // The scanner makes the end lines and an empty token before each begin line (having
+    // read its kind: `Begin Actor` first closes what is still open inside the map); `Begin`
+    // itself is this keyword. Listed before `identifier` so that they win a tie (`Begin` is the
+    // keyword, `BeginPlay` the longer identifier).
     kw_begin: _ => /begin/i,
     kw_end: _ => /end/i,
 
@@ -114,7 +116,8 @@ module.exports = grammar({
           alias($[`_${name}_end`], $.end_line),
         ),
         [`_${name}_begin`]: $ => seq(
-          alias($._begin, 'Begin'),
+          $._begin,
+          alias($.kw_begin, 'Begin'),
           field('kind', alias(alias(kind, text), $.block_kind)),
           repeat($._begin_attribute),
           $._line_end,
@@ -130,7 +133,8 @@ module.exports = grammar({
       alias($._generic_end, $.end_line),
     ),
     _generic_begin: $ => seq(
-      alias($._begin, 'Begin'),
+      $._begin,
+          alias($.kw_begin, 'Begin'),
       field('kind', alias($.identifier, $.block_kind)),
       repeat($._begin_attribute),
       $._line_end,

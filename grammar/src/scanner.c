@@ -6,7 +6,10 @@
  * one, the scanner first closes the innermost with a zero-width MISSING_END token (the
  * `missing_end` node), and does the same for every block still open at the end of the file.
  * An end line that closes no open block is left to the internal lexer, where `End` is a
- * reserved word, so it becomes a one-line error.
+ * reserved word, so it becomes a one-line error. Actors never nest, as in the semantic
+ * parser: before a `Begin Actor` line, every block still open inside the innermost map (or
+ * every open block, without one) is closed the same way. The token before a begin line is
+ * empty, so that the scanner can read the kind first; the grammar lexes `Begin` itself.
  *
  * Hand-written (not generated); the state is the stack, serialized into tree-sitter's buffer.
  */
@@ -215,23 +218,40 @@ static bool scan_end(Scanner *scanner, TSLexer *lexer, const bool *valid_symbols
     }
   }
 
-  /* Closes no open block. A generic block takes it (its names are not compared here). */
-  if (top->kind == KIND_GENERIC && valid_symbols[GENERIC_END]) {
-    finish_end_line(lexer);
-    pop(scanner);
-    lexer->result_symbol = GENERIC_END;
-    return true;
-  }
+  /* Closes no open block (a generic block too is closed only by its own name, as in the
+     semantic parser): a one-line error, and the block stays open. */
   return false;
 }
 
-static bool scan_begin(Scanner *scanner, TSLexer *lexer) {
-  lexer->mark_end(lexer); /* the token is `Begin` alone; the kind is lexed by the grammar */
+/* Whether a block is open inside the innermost map or level (or at all, without one). */
+static bool open_inside_map(const Scanner *scanner) {
+  int keep = 0;
+  for (int i = (int)scanner->depth - 1; i >= 0; i--) {
+    if (scanner->stack[i].kind == KIND_MAP || scanner->stack[i].kind == KIND_LEVEL) {
+      keep = i + 1;
+      break;
+    }
+  }
+  return (int)scanner->depth > keep;
+}
+
+/* After `Begin`: the token ends where it started (mark_end was called before `Begin`), so the
+   kind can be read first. */
+static bool scan_begin(Scanner *scanner, TSLexer *lexer, const bool *valid_symbols) {
   if (!is_blank(lexer->lookahead)) return false;
   while (is_blank(lexer->lookahead)) lexer->advance(lexer, false);
   Word kind_word;
   if (!read_word(lexer, &kind_word)) return false;
-  push(scanner, classify(&kind_word), kind_word.hash);
+  uint8_t kind = classify(&kind_word);
+  if (kind == KIND_ACTOR && scanner->overflow == 0 && open_inside_map(scanner)) {
+    /* The open block lost its end line; this begin line is scanned again afterwards. */
+    if (!valid_symbols[MISSING_END]) return false;
+    pop(scanner);
+    lexer->result_symbol = MISSING_END;
+    return true;
+  }
+  if (!valid_symbols[BEGIN]) return false;
+  push(scanner, kind, kind_word.hash);
   lexer->result_symbol = BEGIN;
   return true;
 }
@@ -309,7 +329,9 @@ bool tree_sitter_t3d_external_scanner_scan(void *payload, TSLexer *lexer,
   lexer->mark_end(lexer);
   Word keyword;
   if (!read_word(lexer, &keyword)) return false;
-  if (word_is(&keyword, "begin") && valid_symbols[BEGIN]) return scan_begin(scanner, lexer);
+  if (word_is(&keyword, "begin") && (valid_symbols[BEGIN] || valid_symbols[MISSING_END])) {
+    return scan_begin(scanner, lexer, valid_symbols);
+  }
   if (word_is(&keyword, "end") && any_end_valid(valid_symbols)) {
     return scan_end(scanner, lexer, valid_symbols);
   }

@@ -260,21 +260,23 @@ impl T3dDocument {
                 let b = self.segments.get(next - 1)?.lines(text).1;
                 t3d::parse_in_frame(text, self.frame.as_ref(), lines.0, b)
             };
-            match parsed {
-                FrameParse::Closed(items, errors) => {
-                    let item = items.into_iter().next()?;
-                    if item.span() != segment.span() {
-                        return None;
-                    }
-                    let errors = errors
-                        .into_iter()
-                        .filter(|e| on_lines(text, lines, e.span.start))
-                        .collect();
-                    return Some((item, errors));
+            // The segment is final once it is finished, even while a later one stays open.
+            let (items, errors) = match parsed {
+                FrameParse::Closed(items, errors) => (items, errors),
+                FrameParse::Open(items, errors, _) if !items.is_empty() => (items, errors),
+                FrameParse::Open(..) if next < self.segments.len() => {
+                    next += 1;
+                    continue;
                 }
-                FrameParse::Open if next < self.segments.len() => next += 1,
-                FrameParse::Open | FrameParse::FrameEnded => return None,
+                FrameParse::Open(..) | FrameParse::FrameEnded => return None,
+            };
+            let item = items.into_iter().next()?;
+            if item.span() != segment.span() {
+                return None;
             }
+            let errors =
+                errors.into_iter().filter(|e| on_lines(text, lines, e.span.start)).collect();
+            return Some((item, errors));
         }
     }
 
@@ -394,7 +396,8 @@ impl T3dDocument {
                 return self.full_parse();
             }
         }
-        let (first, mut last) = self.touched(lines);
+        let (first, touched_last) = self.touched(lines);
+        let mut last = touched_last;
         let mut items_parse = (first == last).then(|| (Vec::new(), Vec::new()));
         while items_parse.is_none() {
             let a = self.segments.get(first).map_or(lines.0, |s| s.lines(text).0);
@@ -404,13 +407,22 @@ impl T3dDocument {
                 if self.frame.is_none() && last == self.segments.len() { text.len() } else { b };
             match t3d::parse_in_frame(text, self.frame.as_ref(), a, b) {
                 FrameParse::Closed(items, errors) => items_parse = Some((items, errors)),
+                // The touched segments are finished, a later one taken in stays open.
+                FrameParse::Open(items, errors, _) if items.len() >= touched_last - first => {
+                    let kept: Vec<Item> = items.into_iter().take(touched_last - first).collect();
+                    let end =
+                        kept.last().map_or(0, |i| line_end_with_break(text, i.span().end as usize));
+                    let errors =
+                        errors.into_iter().filter(|e| (e.span.start as usize) < end).collect();
+                    items_parse = Some((kept, errors));
+                }
                 // A block left open (closed by the next `Begin Actor`) takes in what follows.
-                FrameParse::Open if last < self.segments.len() => last += 1,
-                FrameParse::Open if self.frame.is_none() => {
+                FrameParse::Open(..) if last < self.segments.len() => last += 1,
+                FrameParse::Open(..) if self.frame.is_none() => {
                     let Parse { file, errors } = t3d::parse_range(text, a, text.len());
                     items_parse = Some((file.items, errors));
                 }
-                FrameParse::Open | FrameParse::FrameEnded => break,
+                FrameParse::Open(..) | FrameParse::FrameEnded => break,
             }
         }
         let Some((items, mut errors)) = items_parse else { return self.full_parse() };
@@ -531,9 +543,17 @@ impl T3dDocument {
             }
         }
         let (mut first, last) = self.touched(lines);
-        // A block that ended open takes in lines after it until something closes it: the
-        // edit may give it more.
+        // A block that ended open took in lines until the next segment's first line closed
+        // it (`Begin Actor`), or to the end: an edit up to that line may give it more, or
+        // take its end away.
         while first > 0 && self.segments.get(first - 1).is_some_and(Segment::is_open) {
+            let closer_end = self
+                .segments
+                .get(first)
+                .map_or(usize::MAX, |s| line_end_with_break(text, s.span().start as usize));
+            if lines.0 >= closer_end {
+                break;
+            }
             first -= 1;
         }
         let mut a = lines.0;
@@ -563,9 +583,31 @@ impl T3dDocument {
                 }
                 None => t3d::parse_in_frame(&self.text, None, a, b),
             };
+            // Where an open block at the end of the lines would be the last planned segment as
+            // it stood before (unchanged, after the edit, open there too): from there on the
+            // parser is in the state it was in before, so that segment and the rest stay.
+            let unchanged_open_tail = |open_from: u32| {
+                let Some(index) = last.checked_sub(1).filter(|&i| i >= first) else {
+                    return false;
+                };
+                self.segments.get(index).is_some_and(|segment| {
+                    let start = segment.span().start as usize;
+                    segment.is_open()
+                        && start >= edit_end
+                        && moved(start) == Some(open_from as usize)
+                })
+            };
             match parsed {
                 FrameParse::Closed(items, errors) => break (items, errors),
-                FrameParse::Open if last < self.segments.len() => {
+                FrameParse::Open(items, errors, Some(open_from))
+                    if unchanged_open_tail(open_from) =>
+                {
+                    last -= 1;
+                    b = line_start(&self.text, open_from as usize);
+                    let errors = errors.into_iter().filter(|e| e.span.start < open_from).collect();
+                    break (items, errors);
+                }
+                FrameParse::Open(..) if last < self.segments.len() => {
                     // Segments from `last` on lie after the edit: their old spans move by
                     // `delta`.
                     last = (last + (last - first).max(1)).min(self.segments.len());
@@ -573,9 +615,9 @@ impl T3dDocument {
                     debug_assert!(old_end >= edit_end);
                     b = line_end_with_break(&self.text, moved(old_end)?);
                 }
-                FrameParse::Open if self.frame.is_none() => b = self.text.len(),
+                FrameParse::Open(..) if self.frame.is_none() => b = self.text.len(),
                 // The frame closed early, or a block runs into the frame's `End`.
-                FrameParse::FrameEnded | FrameParse::Open => return None,
+                FrameParse::FrameEnded | FrameParse::Open(..) => return None,
             }
         };
 

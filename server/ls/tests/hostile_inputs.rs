@@ -1,5 +1,6 @@
 //! Hostile inputs: headers whose counts claim gigabytes, offsets past the end of the file,
-//! compact indices that never end, a T3D nested 10,000 blocks deep, a 1 MB line, and a
+//! compact indices that never end, a T3D nested 10,000 blocks deep, a map of 20,000 actors
+//! never closed, a 1 MB line, and a
 //! generated map of 200 MB. Each must give a precise error (or its findings) with bounded
 //! memory and no stack overflow.
 //!
@@ -324,6 +325,48 @@ fn t3d_nested_10000_blocks_deep() {
         t3d-nesting-too-deep x1, first at 65:1
     "#]]
     .assert_eq(&report);
+}
+
+/// 20,000 actors none of which is closed: each ends where the next `Begin Actor` starts, so
+/// the editor's document, which re-parses an edited actor with its neighbours, must not let
+/// every edit or request reach across all of them (that would make opening and each edit
+/// quadratic: hours here). The result equals a fresh lint after the edits.
+#[test]
+fn t3d_map_of_20000_actors_never_closed() {
+    let mut text = String::from("Begin Map\r\n");
+    for i in 0..20_000 {
+        let _ = write!(text, "Begin Actor Class=Light Name=L{i}\r\n   LightHue={}\r\n", i % 256);
+    }
+    text.push_str("End Map\r\n");
+    let options = LintOptions::default();
+    let mut doc = unreal_analysis::document::T3dDocument::new(text.as_str());
+    let opened = doc.diagnostics(&options);
+    let mut outcomes = std::collections::BTreeMap::new();
+    for i in 0..50u32 {
+        // Edits spread over the map: inside a hue, on a `Begin` line, in the middle of a name.
+        let at = (doc.text().len() as u32 / 53) * (i + 1);
+        let reparse =
+            doc.apply_edit(unreal_syntax::Span::empty_at(at), ["7", " ", "x"][i as usize % 3]);
+        *outcomes
+            .entry(format!("{reparse:?}").split('(').next().unwrap().to_owned())
+            .or_insert(0) += 1;
+        let around = doc.parse_around(unreal_syntax::Span::empty_at(at));
+        assert!(!around.file.items.is_empty());
+        let _ = doc.diagnostics(&options);
+    }
+    let fresh = lint_text(FileKind::T3d, doc.text(), &options);
+    assert_eq!(doc.diagnostics(&options), fresh);
+    expect![[r#"
+        opened: t3d-unbalanced-block x20000, first at 2:1
+
+        edits: {"Segments": 50}
+        after: t3d-unbalanced-block x19998, first at 2:1
+    "#]]
+    .assert_eq(&format!(
+        "opened: {}\nedits: {outcomes:?}\nafter: {}",
+        findings(&text, &opened),
+        findings(doc.text(), &fresh)
+    ));
 }
 
 #[test]

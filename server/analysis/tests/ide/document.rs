@@ -199,3 +199,23 @@ fn an_error_at_the_end_of_a_text_without_a_final_line_break_moves_with_edits() {
     doc.apply_edit(Span::empty_at(at), "   LightHue=12\r\n");
     assert_same_as_full_parse(&mut doc, "a line added inside the map");
 }
+
+#[test]
+fn a_map_whose_actors_are_never_closed() {
+    // Each actor is closed only by the next `Begin Actor`: every segment is open.
+    let mut text = String::from("Begin Map\r\n");
+    for i in 0..300 {
+        text.push_str(&format!("Begin Actor Class=Light Name=Light{i}\r\n   LightHue={i}\r\n"));
+    }
+    text.push_str("End Map\r\n");
+    let mut doc = T3dDocument::new(text);
+    assert_same_as_full_parse(&mut doc, "opening");
+    let mut rng = Rng::new(11);
+    for step in 0..40 {
+        let (range, snippet) = random_edit(&mut rng, doc.text());
+        doc.apply_edit(range, &snippet);
+        if step % 4 == 0 {
+            assert_same_as_full_parse(&mut doc, &format!("step {step}: {range:?} <- {snippet:?}"));
+        }
+    }
+}

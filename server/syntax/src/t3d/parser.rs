@@ -22,7 +22,10 @@ pub enum FrameParse {
     Closed(Vec<Item>, Vec<SyntaxError>),
     /// A block opened in the lines is still open at their end (or blocks nest past the
     /// limit there): the lines after the range belong to it, so this is not the whole story.
-    Open,
+    /// The items finished before it are final (with the errors met so far, theirs among
+    /// them); the last field is where the outermost open block starts (`None` when blocks
+    /// nest past the limit).
+    Open(Vec<Item>, Vec<SyntaxError>, Option<u32>),
     /// An `End` in the lines closed the frame itself.
     FrameEnded,
 }
@@ -87,7 +90,19 @@ impl<'t> Parser<'t> {
         self.lines(start, end);
         let depth = usize::from(frame.is_some());
         if self.overflow > 0 || self.stack.len() > depth {
-            return FrameParse::Open;
+            if frame.is_some() && !self.top.is_empty() {
+                return FrameParse::FrameEnded;
+            }
+            // What was finished before the block that stays open is final.
+            let open_from =
+                self.stack.get(depth).map(|b| b.span.start).filter(|_| self.overflow == 0);
+            let done = if frame.is_some() {
+                self.stack.first_mut().map(|f| std::mem::take(&mut f.children)).unwrap_or_default()
+            } else {
+                std::mem::take(&mut self.top)
+            };
+            self.errors.sort_by_key(|e| (e.span.start, e.span.end));
+            return FrameParse::Open(done, self.errors, open_from);
         }
         let items = match self.stack.pop() {
             Some(frame) if self.top.is_empty() => frame.children,
