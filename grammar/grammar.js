@@ -125,8 +125,8 @@ module.exports = grammar({
       };
     })),
 
-    // Any other `Begin X ... End X`. The scanner closes it with `End X`, or with any end line
-    // that closes no enclosing block (comparing names is the semantic parser's business).
+    // Any other `Begin X ... End X`. The scanner closes it with `End X` (names compared
+    // without case), as the semantic parser does.
     block: $ => blockRule(
       $,
       alias($._generic_begin, $.begin_line),
