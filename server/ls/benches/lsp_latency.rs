@@ -20,11 +20,9 @@
 #[path = "../tests/lsp_client/mod.rs"]
 mod lsp_client;
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
+use lsp_client::stdio::StdioServer;
 use lsp_client::Rng;
 use serde_json::{json, Value};
 use unreal_analysis::lint::{lint_text, FileKind, LintOptions};
@@ -67,7 +65,7 @@ fn main() {
 }
 
 fn run(map: &str, edits: usize) {
-    let mut server = Server::start();
+    let mut server = StdioServer::start(env!("CARGO_BIN_EXE_unreal-ls"), true, HANG_GUARD);
     server.request("initialize", &json!({ "processId": null, "capabilities": {} }));
     server.notify("initialized", &json!({}));
     println!("server ready: {}", server.memory());
@@ -169,126 +167,7 @@ fn run(map: &str, edits: usize) {
     println!("after one more edit: {}", server.memory());
     server.request("shutdown", &Value::Null);
     server.notify("exit", &Value::Null);
-    server.wait();
-}
-
-struct Server {
-    child: Child,
-    stdin: ChildStdin,
-    messages: Receiver<Value>,
-    next_id: i64,
-}
-
-impl Server {
-    fn start() -> Self {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_unreal-ls"))
-            .args(["lsp", "--stdio"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("the unreal-ls binary starts");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, messages) = mpsc::channel();
-        std::thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            while let Some(message) = read_message(&mut reader) {
-                if tx.send(message).is_err() {
-                    break;
-                }
-            }
-        });
-        Self { child, stdin, messages, next_id: 0 }
-    }
-
-    fn send(&mut self, message: &Value) {
-        let body = message.to_string();
-        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    fn request(&mut self, method: &str, params: &Value) -> Value {
-        self.next_id += 1;
-        let id = self.next_id;
-        self.send(&json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
-        self.wait_for(|m| m["id"] == id && m.get("method").is_none())
-    }
-
-    fn notify(&mut self, method: &str, params: &Value) {
-        self.send(&json!({ "jsonrpc": "2.0", "method": method, "params": params }));
-    }
-
-    /// The `publishDiagnostics` of `version` (earlier ones are skipped).
-    fn diagnostics_for(&mut self, version: i64) -> Value {
-        let message = self.wait_for(|m| {
-            m["method"] == "textDocument/publishDiagnostics" && m["params"]["version"] == version
-        });
-        message["params"].clone()
-    }
-
-    fn wait_for(&mut self, wanted: impl Fn(&Value) -> bool) -> Value {
-        let deadline = Instant::now() + HANG_GUARD;
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let message = self.messages.recv_timeout(left).expect("the server answers");
-            // The server asks for configuration and registrations: answer with nothing.
-            if message.get("method").is_some() && message.get("id").is_some() {
-                let id = message["id"].clone();
-                self.send(&json!({ "jsonrpc": "2.0", "id": id, "result": null }));
-                continue;
-            }
-            if wanted(&message) {
-                return message;
-            }
-        }
-    }
-
-    /// The server process's current and peak resident memory.
-    fn memory(&self) -> String {
-        let path = format!("/proc/{}/status", self.child.id());
-        let status = std::fs::read_to_string(path).unwrap_or_default();
-        let field = |name: &str| {
-            status
-                .lines()
-                .find_map(|l| l.strip_prefix(name))
-                .map_or_else(|| "?".to_owned(), |v| v.trim().to_owned())
-        };
-        format!("server VmRSS {} (peak VmHWM {})", field("VmRSS:"), field("VmHWM:"))
-    }
-
-    fn wait(mut self) {
-        drop(self.stdin);
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while self.child.try_wait().ok().flatten().is_none() {
-            if Instant::now() > deadline {
-                let _ = self.child.kill();
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-    }
-}
-
-/// Reads one `Content-Length`-framed message; `None` at the end of the stream.
-fn read_message(reader: &mut impl BufRead) -> Option<Value> {
-    let mut length = None;
-    loop {
-        let mut line = String::new();
-        if reader.read_line(&mut line).ok()? == 0 {
-            return None;
-        }
-        let line = line.trim_end();
-        if line.is_empty() {
-            break;
-        }
-        if let Some(value) = line.strip_prefix("Content-Length:") {
-            length = value.trim().parse::<usize>().ok();
-        }
-    }
-    let mut body = vec![0; length?];
-    reader.read_exact(&mut body).ok()?;
-    serde_json::from_slice(&body).ok()
+    server.wait_exit();
 }
 
 fn percentiles(samples: &mut [Duration]) -> String {

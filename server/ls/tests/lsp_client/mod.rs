@@ -1,4 +1,5 @@
-//! An in-process LSP client for the protocol tests and the latency benchmark: real JSON-RPC
+//! An in-process LSP client for the protocol tests (and, in [`stdio`], a client of the built
+//! binary for the stdio test and the latency benchmark): real JSON-RPC
 //! messages (JSON text parsed into `jsonrpc::Request`) through the server's tower service
 //! (`LspService` behind the panic guard, as `unreal-ls lsp` serves it) with tower's
 //! `Service::call`, and everything the server sends back collected from its `ClientSocket`.
@@ -6,6 +7,8 @@
 //! [`TestClient::set_configuration`]'s value, anything else with `null`.
 #![allow(dead_code)] // the tests and the benchmark each use a different part
 #![allow(clippy::missing_panics_doc, clippy::unwrap_used, clippy::expect_used)]
+
+pub mod stdio;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

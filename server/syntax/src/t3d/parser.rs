@@ -130,23 +130,28 @@ impl<'t> Parser<'t> {
     }
 
     fn finish(mut self, end: usize) -> (T3dFile, Vec<SyntaxError>) {
-        while let Some(mut block) = self.stack.pop() {
-            let last = block.children.last().map_or(block.begin_span.end, |c| c.span().end);
-            block.span = Span::new(block.span.start, last);
-            self.errors.push(SyntaxError {
-                kind: SyntaxErrorKind::UnclosedBlock,
-                span: block.begin_span,
-                message: format!(
-                    "`Begin {}` is never closed: expected `End {}` before the end of the file",
-                    block.kind_span.text(self.text),
-                    block.kind_span.text(self.text),
-                ),
-                related: vec![(Span::empty_at(end as u32), "the file ends here".to_owned())],
-            });
-            self.attach(Item::Block(Box::new(block)));
-        }
+        let file_end = (Span::empty_at(end as u32), "the file ends here");
+        while self.close_unclosed("before the end of the file", file_end) {}
         self.errors.sort_by_key(|e| (e.span.start, e.span.end));
         (T3dFile { items: self.top }, self.errors)
+    }
+
+    /// Closes the innermost open block as never closed (its span ends at its last child) and
+    /// reports it: expected its `End` `before` what `related` points at. `false` when no
+    /// block is open.
+    fn close_unclosed(&mut self, before: &str, related: (Span, &str)) -> bool {
+        let Some(mut block) = self.stack.pop() else { return false };
+        let last = block.children.last().map_or(block.begin_span.end, |c| c.span().end);
+        block.span = Span::new(block.span.start, last);
+        let kind = block.kind_span.text(self.text);
+        self.errors.push(SyntaxError {
+            kind: SyntaxErrorKind::UnclosedBlock,
+            span: block.begin_span,
+            message: format!("`Begin {kind}` is never closed: expected `End {kind}` {before}"),
+            related: vec![(related.0, related.1.to_owned())],
+        });
+        self.attach(Item::Block(Box::new(block)));
+        true
     }
 
     fn attach(&mut self, item: Item) {
@@ -258,20 +263,10 @@ impl<'t> Parser<'t> {
             .rposition(|b| matches!(b.kind, BlockKind::Map | BlockKind::Level))
             .map_or(0, |i| i + 1);
         while self.stack.len() > keep {
-            let Some(mut unclosed) = self.stack.pop() else { break };
-            let last = unclosed.children.last().map_or(unclosed.begin_span.end, |c| c.span().end);
-            unclosed.span = Span::new(unclosed.span.start, last);
-            self.errors.push(SyntaxError {
-                kind: SyntaxErrorKind::UnclosedBlock,
-                span: unclosed.begin_span,
-                message: format!(
-                    "`Begin {}` is never closed: expected `End {}` before the next `Begin Actor`",
-                    unclosed.kind_span.text(self.text),
-                    unclosed.kind_span.text(self.text),
-                ),
-                related: vec![(next, "the next actor starts here".to_owned())],
-            });
-            self.attach(Item::Block(Box::new(unclosed)));
+            self.close_unclosed(
+                "before the next `Begin Actor`",
+                (next, "the next actor starts here"),
+            );
         }
     }
 
@@ -381,21 +376,10 @@ impl<'t> Parser<'t> {
             self.attach(Item::Unknown(span));
             return;
         };
+        let before = format!("before `End {end_kind}`");
+        let closer = format!("`End {end_kind}` closes the enclosing block here");
         while self.stack.len() > position + 1 {
-            let Some(mut unclosed) = self.stack.pop() else { break };
-            let last = unclosed.children.last().map_or(unclosed.begin_span.end, |c| c.span().end);
-            unclosed.span = Span::new(unclosed.span.start, last);
-            self.errors.push(SyntaxError {
-                kind: SyntaxErrorKind::UnclosedBlock,
-                span: unclosed.begin_span,
-                message: format!(
-                    "`Begin {}` is never closed: expected `End {}` before `End {end_kind}`",
-                    unclosed.kind_span.text(self.text),
-                    unclosed.kind_span.text(self.text),
-                ),
-                related: vec![(span, format!("`End {end_kind}` closes the enclosing block here"))],
-            });
-            self.attach(Item::Block(Box::new(unclosed)));
+            self.close_unclosed(&before, (span, &closer));
         }
         if let Some(mut block) = self.stack.pop() {
             block.end = Some(end_line);

@@ -1,0 +1,139 @@
+//! The built binary as an editor runs it: `unreal-ls lsp --stdio` in its own process,
+//! JSON-RPC framed with `Content-Length` headers over pipes. For the stdio test and the
+//! latency benchmark (which also reads the process's memory).
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+pub struct StdioServer {
+    child: Child,
+    stdin: ChildStdin,
+    messages: Receiver<Value>,
+    next_id: i64,
+    /// How long any one wait may take: only a hang reaches it.
+    hang_guard: Duration,
+}
+
+impl StdioServer {
+    /// Starts the binary; its stderr goes to the test's unless `quiet`.
+    pub fn start(binary: &str, quiet: bool, hang_guard: Duration) -> Self {
+        let mut child = Command::new(binary)
+            .args(["lsp", "--stdio"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(if quiet { Stdio::null() } else { Stdio::inherit() })
+            .spawn()
+            .expect("the unreal-ls binary starts");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, messages) = mpsc::channel();
+        // A reader thread, so that a silent server fails the wait instead of hanging it.
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            while let Some(message) = read_message(&mut reader) {
+                if tx.send(message).is_err() {
+                    break;
+                }
+            }
+        });
+        Self { child, stdin, messages, next_id: 0, hang_guard }
+    }
+
+    pub fn send(&mut self, message: &Value) {
+        let body = message.to_string();
+        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Sends a request and returns the whole response message.
+    pub fn request(&mut self, method: &str, params: &Value) -> Value {
+        self.next_id += 1;
+        let id = self.next_id;
+        self.send(&json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
+        self.wait_for(|m| m["id"] == id && m.get("method").is_none())
+    }
+
+    pub fn notify(&mut self, method: &str, params: &Value) {
+        self.send(&json!({ "jsonrpc": "2.0", "method": method, "params": params }));
+    }
+
+    /// The `publishDiagnostics` of `version` (earlier ones are skipped).
+    pub fn diagnostics_for(&mut self, version: i64) -> Value {
+        let message = self.wait_for(|m| {
+            m["method"] == "textDocument/publishDiagnostics" && m["params"]["version"] == version
+        });
+        message["params"].clone()
+    }
+
+    /// The next message `wanted` accepts; requests the server makes of the client on the way
+    /// (configuration, registrations) are answered with `null`.
+    pub fn wait_for(&mut self, wanted: impl Fn(&Value) -> bool) -> Value {
+        let deadline = Instant::now() + self.hang_guard;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let message = self.messages.recv_timeout(left).expect("the server answers");
+            if message.get("method").is_some() && message.get("id").is_some() {
+                let id = message["id"].clone();
+                self.send(&json!({ "jsonrpc": "2.0", "id": id, "result": null }));
+                continue;
+            }
+            if wanted(&message) {
+                return message;
+            }
+        }
+    }
+
+    /// The server process's current and peak resident memory (`VmRSS`, `VmHWM`).
+    pub fn memory(&self) -> String {
+        let path = format!("/proc/{}/status", self.child.id());
+        let status = std::fs::read_to_string(path).unwrap_or_default();
+        let field = |name: &str| {
+            status
+                .lines()
+                .find_map(|l| l.strip_prefix(name))
+                .map_or_else(|| "?".to_owned(), |v| v.trim().to_owned())
+        };
+        format!("server VmRSS {} (peak VmHWM {})", field("VmRSS:"), field("VmHWM:"))
+    }
+
+    /// Closes the server's input and waits for it to exit; its exit code.
+    pub fn wait_exit(mut self) -> Option<i32> {
+        drop(self.stdin);
+        let deadline = Instant::now() + self.hang_guard;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status.code();
+            }
+            if Instant::now() > deadline {
+                let _ = self.child.kill();
+                panic!("the server did not exit");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+/// Reads one `Content-Length`-framed message; `None` at the end of the stream.
+fn read_message(reader: &mut impl BufRead) -> Option<Value> {
+    let mut length = None;
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line).ok()? == 0 {
+            return None;
+        }
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        if let Some(value) = line.strip_prefix("Content-Length:") {
+            length = value.trim().parse::<usize>().ok();
+        }
+    }
+    let mut body = vec![0; length?];
+    reader.read_exact(&mut body).ok()?;
+    serde_json::from_slice(&body).ok()
+}
