@@ -2,7 +2,7 @@
 //! unique within a level; on import UnrealEd renames one, and every reference by name
 //! (`Brush=Model'...'`, `Event`, links between actors) may then point at the wrong actor.
 
-use std::collections::HashMap;
+use rustc_hash::{FxBuildHasher, FxHashMap};
 
 use unreal_syntax::t3d::BlockKind;
 
@@ -62,7 +62,11 @@ impl Names {
 /// its spans moved since it was collected.
 pub fn report<'a>(parts: impl IntoIterator<Item = (&'a Names, i64)>, out: &mut Vec<Diagnostic>) {
     // Names are unique per level: key by the enclosing block (map or level) and the name.
-    let mut seen: HashMap<(u32, &str), unreal_syntax::Span> = HashMap::new();
+    // Run on every edit of a big map (thousands of names): a fast hash, sized once.
+    let parts: Vec<(&Names, i64)> = parts.into_iter().collect();
+    let count = parts.iter().map(|(names, _)| names.entries.len()).sum();
+    let mut seen: FxHashMap<(u32, &str), unreal_syntax::Span> =
+        FxHashMap::with_capacity_and_hasher(count, FxBuildHasher);
     for (names, delta) in parts {
         for entry in &names.entries {
             let scope = if entry.scope_moves {
