@@ -305,11 +305,9 @@ impl T3dDocument {
             .segments
             .iter()
             .map(|s| Segment {
-                item: shell(&s.item),
-                complete: !matches!(s.item, Item::Block(_)),
                 errors: s.errors.clone(),
                 markers: s.markers,
-                facts: None,
+                ..Segment::outlined(shell(&s.item))
             })
             .collect();
         Self {
