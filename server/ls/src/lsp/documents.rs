@@ -1,14 +1,16 @@
 //! Open documents. Each holds its text once, with a line index for LSP positions: a T3D
-//! document inside an incremental [`T3dDocument`] (text, tree per top-level block, cached
-//! diagnostics), any other file as a plain `String`. Edits update text, tree and index in
-//! place, proportionally to the edit (plus one `memmove` of the text after it); nothing is
-//! re-read from scratch and no second copy (a rope) is kept.
+//! document inside an incremental [`T3dDocument`] (text, and per top-level block its first
+//! lines and cached diagnostics), any other file as a plain `String`. Edits update text,
+//! blocks and index in place, proportionally to the edit (plus one `memmove` of the text
+//! after it); nothing is re-read from scratch and no second copy (a rope) is kept.
 //!
 //! The content sits behind its own mutex, apart from the store's: `didChange` applies an
-//! edit under it before its first `.await`, the diagnostics worker updates the tree's
-//! caches under it, and features read the current tree under it through a borrowed
-//! [`DocumentSnapshot`] (so no request parses or copies the document). Lock order: the
-//! store, then a content; a feature never takes the store while it holds a content.
+//! edit under it before its first `.await`, the diagnostics worker updates the blocks'
+//! caches under it, and features read it through a borrowed [`DocumentSnapshot`]: under the
+//! lock for requests at a cursor (which parse the blocks there, in microseconds), on a copy
+//! taken under the lock for requests that parse the whole document
+//! ([`DocumentHandle::read_copy`]). Lock order: the store, then a content; a feature never
+//! takes the store while it holds a content.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -206,18 +208,9 @@ impl DocumentHandle {
             Some((document.detached(), content.lines.clone(), content.version))
         });
         let Some((document, lines, version)) = copied else { return self.read(read) };
-        let snapshot = DocumentSnapshot {
-            uri: &self.uri,
-            document_id: self.document_id,
-            version,
-            language_id: &self.language_id,
-            published: &self.published,
-            tokens: &self.tokens,
-            session: &self.session,
-            kind: Some(FileKind::T3d),
-            lines: Lines::new(document.text(), &lines),
-            t3d: Some(&document),
-        };
+        let lines_of_copy = Lines::new(document.text(), &lines);
+        let snapshot =
+            self.snapshot_of(version, Some(FileKind::T3d), lines_of_copy, Some(&document));
         let answer = read(&snapshot);
         // The whole tree just built and dropped (and the copy) leave holes in the heap.
         crate::lsp::memory::release_after(document.text().len());
@@ -237,17 +230,27 @@ impl DocumentHandle {
         content: &'a Content,
         kind: Option<FileKind>,
     ) -> DocumentSnapshot<'a> {
+        self.snapshot_of(content.version, kind, content.lines(), content.t3d())
+    }
+
+    fn snapshot_of<'a>(
+        &'a self,
+        version: i32,
+        kind: Option<FileKind>,
+        lines: Lines<'a>,
+        t3d: Option<&'a T3dDocument>,
+    ) -> DocumentSnapshot<'a> {
         DocumentSnapshot {
             uri: &self.uri,
             document_id: self.document_id,
-            version: content.version,
+            version,
             language_id: &self.language_id,
             published: &self.published,
             tokens: &self.tokens,
             session: &self.session,
             kind,
-            lines: content.lines(),
-            t3d: content.t3d(),
+            lines,
+            t3d,
         }
     }
 
@@ -305,7 +308,7 @@ impl<'a> DocumentSnapshot<'a> {
         self.lines.text
     }
 
-    /// The incremental T3D document (text and current tree) when this is a T3D file.
+    /// The incremental T3D document (text and top-level blocks) when this is a T3D file.
     pub fn t3d(&self) -> Option<&'a T3dDocument> {
         self.t3d.filter(|_| self.kind == Some(FileKind::T3d))
     }
