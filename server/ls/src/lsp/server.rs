@@ -129,7 +129,7 @@ impl Backend {
         Arc::clone(&self.shutdown)
     }
 
-    /// Runs a request's feature on the document as it is now (its current text and tree,
+    /// Runs a request's feature on the document as it is now (its current text and blocks,
     /// read under the content's lock), on a blocking thread. No open document: no answer. A
     /// panic becomes an error response and a log entry; the server stays up.
     pub async fn with_document<T, F>(
