@@ -69,6 +69,9 @@ pub struct Diagnostic {
     pub message: String,
     pub labels: Vec<Label>,
     pub fix: Option<Fix>,
+    /// The line or key does nothing and changes nothing (boilerplate the engine skips): editors
+    /// fade it (`DiagnosticTag::Unnecessary`), JSON output tags it `"unnecessary"`.
+    pub unnecessary: bool,
 }
 
 impl Diagnostic {
@@ -78,7 +81,15 @@ impl Diagnostic {
         span: Span,
         message: impl Into<String>,
     ) -> Self {
-        Self { code, severity, span, message: message.into(), labels: Vec::new(), fix: None }
+        Self {
+            code,
+            severity,
+            span,
+            message: message.into(),
+            labels: Vec::new(),
+            fix: None,
+            unnecessary: false,
+        }
     }
 
     pub fn error(code: &'static str, span: Span, message: impl Into<String>) -> Self {
@@ -100,6 +111,20 @@ impl Diagnostic {
     #[must_use]
     pub fn with_label(mut self, span: Span, message: impl Into<String>) -> Self {
         self.labels.push(Label { file: None, span, message: message.into() });
+        self
+    }
+
+    /// Marks the finding as a harmless no-op: a hint that editors fade.
+    #[must_use]
+    pub fn unnecessary(mut self) -> Self {
+        self.severity = Severity::Hint;
+        self.unnecessary = true;
+        self
+    }
+
+    #[must_use]
+    pub fn with_severity(mut self, severity: Severity) -> Self {
+        self.severity = severity;
         self
     }
 

@@ -2,7 +2,8 @@
 //! or rename these:
 //!
 //! `{"version":1,"files":N,"diagnostics":[{"file","line","column","end_line","end_column",
-//! "severity","code","message"}]}`
+//! "severity","code","message"}]}`, plus `"tags":["unnecessary"]` on a finding that marks a
+//! harmless no-op (added in the same version: absent otherwise).
 //!
 //! Lines and columns are 1-based, columns count characters, and the end is exclusive (the
 //! position just after the last character of the span). One diagnostic per line, so the
@@ -27,6 +28,8 @@ struct JsonDiagnostic<'a> {
     severity: &'static str,
     code: &'static str,
     message: &'a str,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    tags: &'static [&'static str],
 }
 
 pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
@@ -48,6 +51,7 @@ pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
                 severity: diagnostic.severity.as_str(),
                 code: diagnostic.code,
                 message: &diagnostic.message,
+                tags: if diagnostic.unnecessary { &["unnecessary"] } else { &[] },
             };
             out.write_all(if first { b"\n" } else { b",\n" })?;
             first = false;

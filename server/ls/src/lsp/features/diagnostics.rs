@@ -93,7 +93,7 @@ fn convert(
         source: Some(SOURCE.to_owned()),
         message,
         related_information: (!related.is_empty()).then_some(related),
-        tags: None,
+        tags: diagnostic.unnecessary.then(|| vec![lsp::DiagnosticTag::UNNECESSARY]),
         data: None,
     };
     let fix = diagnostic.fix.as_ref().map(|fix| PublishedFix {
