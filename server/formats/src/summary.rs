@@ -55,6 +55,10 @@ pub struct VertexMeshSummary {
     pub frames: usize,
     pub bytes_per_vertex: usize,
     pub texture_slots: Vec<u8>,
+    /// Bytes after the last triangle of the `_d.3d` and after the last frame of the `_a.3d`:
+    /// the engine reads by the header's counts and never looks at them.
+    pub unused_data_bytes: usize,
+    pub unused_animation_bytes: usize,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -267,6 +271,8 @@ pub fn vertex_mesh_summary(mesh: &VertexMesh<'_>) -> VertexMeshSummary {
         frames: usize::from(mesh.aniv.frames),
         bytes_per_vertex: mesh.bytes_per_vertex,
         texture_slots: mesh.data.texture_slots(),
+        unused_data_bytes: mesh.data.unused_bytes,
+        unused_animation_bytes: mesh.aniv.unused_bytes,
     }
 }
 
@@ -386,7 +392,15 @@ impl fmt::Display for Summary {
                     if m.bytes_per_vertex == 8 { " (Deus Ex)" } else { "" }
                 )?;
                 let slots: Vec<String> = m.texture_slots.iter().map(u8::to_string).collect();
-                writeln!(f, "texture slots: {}", list(&slots))
+                writeln!(f, "texture slots: {}", list(&slots))?;
+                if m.unused_data_bytes > 0 || m.unused_animation_bytes > 0 {
+                    writeln!(
+                        f,
+                        "unused: {} bytes after the last triangle (_d.3d), {} after the last frame (_a.3d); the engine reads by the header's counts and ignores them",
+                        m.unused_data_bytes, m.unused_animation_bytes
+                    )?;
+                }
+                Ok(())
             }
             Self::Psk(p) => {
                 writeln!(

@@ -1,6 +1,13 @@
 //! Vertex meshes: a `_d.3d` data file (48-byte header, 16-byte triangles) and an `_a.3d`
-//! animation file (`u16 frames, u16 frame_size`, then frames of packed vertices). Sizes must
-//! match exactly and every vertex index must be in range.
+//! animation file (`u16 frames, u16 frame_size`, then frames of packed vertices).
+//!
+//! Read as the engine reads them (`UEditorEngine::meshVertImport`, UnMeshEd.cpp in the UT v400
+//! and UT2004 editor sources): the header's counts, then exactly that many triangles and
+//! frames. The engine never looks at the file's size, so bytes after the last triangle or
+//! frame are ignored (shipped files have them: UT2004's SkaarjPack_rc) and only counted here;
+//! a file shorter than its counts is an error (the engine's read fails and the import is
+//! lost). Every vertex index must be below the vertex count (the engine does not check, and
+//! reads out of bounds).
 
 use crate::error::{Error, Result};
 use crate::reader::Reader;
@@ -26,6 +33,8 @@ pub struct DataFile {
     pub polygons: u16,
     pub vertices: u16,
     pub triangles: Vec<Triangle>,
+    /// Bytes after the last triangle, which the engine never reads.
+    pub unused_bytes: usize,
 }
 
 impl DataFile {
@@ -41,12 +50,12 @@ impl DataFile {
             ));
         }
         let expected = DATA_HEADER_SIZE + TRIANGLE_SIZE * usize::from(polygons);
-        if data.len() != expected {
+        if data.len() < expected {
             return Err(Error::new(
                 "vertex mesh data file",
                 0,
                 format!(
-                    "a file of 48 + 16 x {polygons} triangles = {expected} bytes, found {} bytes",
+                    "at least 48 + 16 x {polygons} triangles = {expected} bytes, found {} bytes",
                     data.len()
                 ),
             ));
@@ -77,7 +86,7 @@ impl DataFile {
                 flags,
             });
         }
-        Ok(Self { polygons, vertices, triangles })
+        Ok(Self { polygons, vertices, triangles, unused_bytes: data.len() - expected })
     }
 
     /// The distinct texture numbers the triangles use, ascending.
@@ -95,6 +104,8 @@ pub struct AnivFile<'a> {
     pub frame_size: u16,
     /// Frame data, `frames * frame_size` bytes.
     pub data: &'a [u8],
+    /// Bytes after the last frame, which the engine never reads.
+    pub unused_bytes: usize,
 }
 
 impl<'a> AnivFile<'a> {
@@ -103,17 +114,17 @@ impl<'a> AnivFile<'a> {
         let frames = r.u16("NumFrames")?;
         let frame_size = r.u16("FrameSize")?;
         let expected = ANIV_HEADER_SIZE + usize::from(frames) * usize::from(frame_size);
-        if data.len() != expected {
+        let Some(frame_data) = data.get(ANIV_HEADER_SIZE..expected) else {
             return Err(Error::new(
                 "vertex mesh animation file",
                 0,
                 format!(
-                    "a file of 4 + {frames} frames x {frame_size} bytes = {expected} bytes, found {} bytes",
+                    "at least 4 + {frames} frames x {frame_size} bytes = {expected} bytes, found {} bytes",
                     data.len()
                 ),
             ));
-        }
-        Ok(Self { frames, frame_size, data: &data[ANIV_HEADER_SIZE..] })
+        };
+        Ok(Self { frames, frame_size, data: frame_data, unused_bytes: data.len() - expected })
     }
 }
 
@@ -132,18 +143,19 @@ impl<'a> VertexMesh<'a> {
         let aniv = AnivFile::parse(aniv_file)?;
         let verts = usize::from(data.vertices);
         let fs = usize::from(aniv.frame_size);
-        let bytes_per_vertex = if verts > 0 && fs == verts * 4 {
-            4
-        } else if verts > 0 && fs == verts * 8 {
+        // The engine reads NumVertices x 4 bytes a frame and skips the rest of FrameSize, so a
+        // larger FrameSize is padding; Deus Ex writes exactly 8 bytes a vertex.
+        let bytes_per_vertex = if verts > 0 && fs == verts * 8 {
             8
+        } else if verts > 0 && fs >= verts * 4 {
+            4
         } else {
             return Err(Error::new(
                 "vertex mesh animation header",
                 2,
                 format!(
-                    "FrameSize = NumVertices x 4 (or x 8 for Deus Ex) = {} or {}, found {fs}",
+                    "FrameSize of at least NumVertices x 4 = {} (x 8 for Deus Ex), found {fs}",
                     verts * 4,
-                    verts * 8
                 ),
             ));
         };
@@ -153,8 +165,9 @@ impl<'a> VertexMesh<'a> {
     /// The vertices of one frame, in model units.
     pub fn frame(&self, index: usize) -> Option<Vec<[f32; 3]>> {
         let fs = usize::from(self.aniv.frame_size);
+        let used = usize::from(self.data.vertices) * self.bytes_per_vertex;
         let start = index.checked_mul(fs)?;
-        let bytes = self.aniv.data.get(start..start.checked_add(fs)?)?;
+        let bytes = self.aniv.data.get(start..start.checked_add(used.min(fs))?)?;
         Some(
             bytes
                 .chunks_exact(self.bytes_per_vertex)

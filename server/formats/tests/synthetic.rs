@@ -349,22 +349,35 @@ fn vertex_meshes_standard_and_deus_ex() {
     assert_eq!(m.bytes_per_vertex, 8);
     assert_eq!(m.frame(1).unwrap()[2], [2.0, 1.0, -1.0]);
 
-    // Sizes must match exactly, indices must be in range.
+    // Bytes after the counted triangles and frames are ignored, as the engine ignores them
+    // (and counted); a file shorter than its counts is refused; indices must be in range.
+    let (mut d1, mut a1) = writers::vertex_mesh(&tris, 4, 3, false);
+    d1.extend_from_slice(&[7; 353]);
+    a1.extend_from_slice(&[9; 5]);
+    let m = VertexMesh::parse(&d1, &a1).unwrap();
+    assert_eq!((m.data.triangles.len(), m.aniv.frames), (2, 3));
+    assert_eq!((m.data.unused_bytes, m.aniv.unused_bytes), (353, 5));
+    assert_eq!(m.frame(2).unwrap()[3], [3.0, 2.0, -1.0]);
     let err = |d: &[u8], a: &[u8]| VertexMesh::parse(d, a).unwrap_err().to_string();
     let (mut d2, a2) = writers::vertex_mesh(&tris, 4, 3, false);
-    d2.push(0);
-    expect_test::expect!["vertex mesh data file at byte 0: expected a file of 48 + 16 x 2 triangles = 80 bytes, found 81 bytes"].assert_eq(&err(&d2, &a2));
+    d2.pop();
+    expect_test::expect!["vertex mesh data file at byte 0: expected at least 48 + 16 x 2 triangles = 80 bytes, found 79 bytes"].assert_eq(&err(&d2, &a2));
     let (d3, mut a3) = writers::vertex_mesh(&tris, 4, 3, false);
     a3.pop();
-    expect_test::expect!["vertex mesh animation file at byte 0: expected a file of 4 + 3 frames x 16 bytes = 52 bytes, found 51 bytes"].assert_eq(&err(&d3, &a3));
+    expect_test::expect!["vertex mesh animation file at byte 0: expected at least 4 + 3 frames x 16 bytes = 52 bytes, found 51 bytes"].assert_eq(&err(&d3, &a3));
     let (d4, a4) = writers::vertex_mesh(&[([0, 1, 9], 0)], 4, 1, false);
     expect_test::expect![
         "vertex mesh triangle 0 at byte 48: expected vertex indices below NumVertices 4, found 9"
     ]
     .assert_eq(&err(&d4, &a4));
+    // A FrameSize above 4 bytes a vertex is padding the engine skips; below, it is refused.
     let (d5, _) = writers::vertex_mesh(&tris, 4, 1, false);
     let (_, a5) = writers::vertex_mesh(&tris, 5, 1, false);
-    expect_test::expect!["vertex mesh animation header at byte 2: expected FrameSize = NumVertices x 4 (or x 8 for Deus Ex) = 16 or 32, found 20"].assert_eq(&err(&d5, &a5));
+    let padded = VertexMesh::parse(&d5, &a5).unwrap();
+    assert_eq!((padded.bytes_per_vertex, padded.frame(0).unwrap().len()), (4, 4));
+    let (d6, _) = writers::vertex_mesh(&tris, 5, 1, false);
+    let (_, a6) = writers::vertex_mesh(&tris, 4, 1, false);
+    expect_test::expect!["vertex mesh animation header at byte 2: expected FrameSize of at least NumVertices x 4 = 20 (x 8 for Deus Ex), found 16"].assert_eq(&err(&d6, &a6));
 }
 
 #[test]

@@ -96,11 +96,11 @@ fn vertex_mesh_headers_claiming_65535_frames_of_16383_vertices() {
             .unwrap_or_else(|e| e.to_string())
     );
     expect![[r#"
-        empty: vertex mesh animation file at byte 0: expected a file of 4 + 65535 frames x 65532 bytes = 4294639624 bytes, found 4 bytes
-        1 MB of frames: vertex mesh animation file at byte 0: expected a file of 4 + 65535 frames x 65532 bytes = 4294639624 bytes, found 1048580 bytes
-        8191 eight-byte vertices: vertex mesh animation file at byte 0: expected a file of 4 + 65535 frames x 65528 bytes = 4294377484 bytes, found 4100 bytes
-        _d.3d with 65535 triangles: vertex mesh data file at byte 0: expected a file of 48 + 16 x 65535 triangles = 1048608 bytes, found 80 bytes
-        pair: vertex mesh animation file at byte 0: expected a file of 4 + 65535 frames x 65532 bytes = 4294639624 bytes, found 1048580 bytes
+        empty: vertex mesh animation file at byte 0: expected at least 4 + 65535 frames x 65532 bytes = 4294639624 bytes, found 4 bytes
+        1 MB of frames: vertex mesh animation file at byte 0: expected at least 4 + 65535 frames x 65532 bytes = 4294639624 bytes, found 1048580 bytes
+        8191 eight-byte vertices: vertex mesh animation file at byte 0: expected at least 4 + 65535 frames x 65528 bytes = 4294377484 bytes, found 4100 bytes
+        _d.3d with 65535 triangles: vertex mesh data file at byte 0: expected at least 48 + 16 x 65535 triangles = 1048608 bytes, found 80 bytes
+        pair: vertex mesh animation file at byte 0: expected at least 4 + 65535 frames x 65532 bytes = 4294639624 bytes, found 1048580 bytes
     "#]].assert_eq(&out);
 
     let dir = TempDir::new("hostile-3d");

@@ -172,6 +172,40 @@ impl LineFacts {
     pub fn path(&self, key: &str) -> Option<&PathRef> {
         self.paths.iter().find(|p| p.key == key)
     }
+
+    /// What the line imports, as the engine reads it, with the defined name left out: the
+    /// command, then every key the engine finds, in table order, its value normalised the way
+    /// the engine reads it (numbers and switches by value, names ignoring case, paths by the
+    /// file they resolve to). Two directives with equal signatures build the same object, so
+    /// re-importing one under the same name replaces the object with an identical one.
+    pub fn import_signature(&self, text: &str, name: Option<Span>) -> String {
+        let mut out = self.command.map(|m| m.spec.display_name()).unwrap_or_default();
+        for (key, found) in &self.lookups {
+            let Some(found) = found else { continue };
+            if key.ignored.is_some() || Some(Span::from_range(found.content.clone())) == name {
+                continue;
+            }
+            let raw = found.text(text);
+            let value = match key.kind {
+                KeyKind::Switch => "on".to_owned(),
+                KeyKind::Bool => parse_bool(&raw).to_string(),
+                KeyKind::Int => atoi(&raw).to_string(),
+                KeyKind::Float => format!("{}", atof(&raw)),
+                KeyKind::Path => match self.path(key.name).map(|p| &p.resolution) {
+                    Some(Resolution::Found { path, .. } | Resolution::Indexed { path }) => {
+                        path.to_string_lossy().to_ascii_lowercase()
+                    }
+                    _ => raw.replace('\\', "/").to_ascii_lowercase(),
+                },
+                _ => raw.to_ascii_lowercase(),
+            };
+            out.push(' ');
+            out.push_str(key.name);
+            out.push('=');
+            out.push_str(&value);
+        }
+        out
+    }
 }
 
 /// One file's directives, read and resolved.
@@ -208,6 +242,27 @@ pub fn atoi(text: &str) -> i64 {
     };
     let end = digits.find(|c: char| !c.is_ascii_digit()).unwrap_or(digits.len());
     sign * digits[..end].parse::<i64>().unwrap_or(0)
+}
+
+/// `appAtof`: the longest leading decimal number (sign, digits, point, exponent); anything
+/// else reads as 0.
+pub fn atof(text: &str) -> f64 {
+    let t = text.trim_start();
+    let bytes = t.as_bytes();
+    let mut end = 0;
+    if matches!(bytes.first(), Some(b'-' | b'+')) {
+        end = 1;
+    }
+    let mut seen_point = false;
+    while let Some(&b) = bytes.get(end) {
+        if b.is_ascii_digit() || (b == b'.' && !seen_point) {
+            seen_point |= b == b'.';
+            end += 1;
+        } else {
+            break;
+        }
+    }
+    t.get(..end).and_then(|n| n.parse::<f64>().ok()).unwrap_or(0.0)
 }
 
 /// `ParseUBOOL`-style reading: `1`, `True`, `On`, `Yes` are true.
@@ -317,9 +372,13 @@ fn collect_symbols(
             !p.is_empty() && own_package.is_none_or(|own| !own.eq_ignore_ascii_case(p))
         });
         let define = |kind: SymbolKind, name: Option<KeyValue>, fallback: Option<&PathRef>| {
-            let (name, span) = match (name, fallback) {
-                (Some(v), _) if !v.text.is_empty() => (v.text.clone(), v.mark()),
-                (_, Some(p)) => (package::default_name(&p.value.text).to_owned(), p.value.mark()),
+            // The name's key is left out of the import's signature; a name taken from the
+            // file's base name keeps the file in it.
+            let (name, span, name_key) = match (name, fallback) {
+                (Some(v), _) if !v.text.is_empty() => (v.text.clone(), v.mark(), Some(v.span)),
+                (_, Some(p)) => {
+                    (package::default_name(&p.value.text).to_owned(), p.value.mark(), None)
+                }
                 _ => return None,
             };
             Some(Definition {
@@ -331,6 +390,7 @@ fn collect_symbols(
                 span,
                 line_span: line.directive.span,
                 mesh: None,
+                import: line.import_signature(text, name_key),
             })
         };
         let found_path = |key: &str| match line.path(key).map(|p| &p.resolution) {

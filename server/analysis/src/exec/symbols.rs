@@ -71,6 +71,9 @@ pub struct Definition {
     /// The whole directive line.
     pub line_span: Span,
     pub mesh: Option<MeshSource>,
+    /// What the directive imports, the name left out ([`super::LineFacts::import_signature`]):
+    /// equal for a re-import of the same file with the same options.
+    pub import: String,
 }
 
 impl Definition {

@@ -1,7 +1,14 @@
 //! `exec-duplicate-name`: two directives of the package create an object of the same name in
-//! the same package and group (texture `Jtex1` imported twice). The second import replaces
-//! the first (or, for objects of different classes, UCC stops with "Cannot replace"), so one
-//! of them is lost. Names are compared ignoring case, across every class of the package.
+//! the same package and group from different files or with different options (three classes
+//! importing three different images all as `JTapB`). The later import replaces the earlier
+//! object (or, for objects of different classes, UCC stops with "Cannot replace"), so what
+//! the earlier line says is lost. Names are compared ignoring case, across every class of
+//! the package.
+//!
+//! Re-importing the same file with the same options under the same name (Epic does it in
+//! every class that shows a shared texture) replaces the object with an identical one: no
+//! finding. The comparison is the engine's reading of each line
+//! ([`crate::exec::LineFacts::import_signature`]).
 
 use super::RuleMeta;
 use crate::exec::{ExecContext, SymbolKind};
@@ -19,10 +26,13 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
         if definition.kind == SymbolKind::Sequence {
             continue;
         }
-        // The first definition of the same name and outer, in file order, before this one.
+        // The first definition of the same name and outer, in file order, before this one,
+        // that builds something else (a re-import of the same thing changes nothing).
         let first = ctx.table.named(&definition.name).find(|f| {
             f.definition.same_outer(definition)
                 && (f.file_index, f.index) < (ctx.table.current, index)
+                && !(f.definition.kind == definition.kind
+                    && f.definition.import == definition.import)
         });
         let Some(first) = first else { continue };
         let (file, first) = (first.file.map(std::path::Path::to_path_buf), first.definition);
@@ -30,7 +40,7 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
             definition.group.as_ref().map_or_else(String::new, |g| format!(" in group `{g}`"));
         let message = if first.kind == definition.kind {
             format!(
-                "{} `{}` is already defined{group}; this import replaces it",
+                "{} `{}` is already defined{group} from another file or with other options; this import replaces it",
                 definition.kind.name(),
                 definition.name
             )
