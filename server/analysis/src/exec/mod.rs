@@ -547,6 +547,24 @@ impl ExecContext<'_> {
         }
     }
 
+    /// The other script packages of the tree: folders beside the package folder that have a
+    /// `Classes` folder (UCC compiles them into packages that are loaded when this one
+    /// compiles, or that this one's names may be found in). Empty outside a package.
+    pub fn sibling_packages(&self) -> Vec<PathBuf> {
+        let (Some(env), Some(Location::Package { root, .. })) = (self.env, &self.file.location)
+        else {
+            return Vec::new();
+        };
+        let Some(parent) = root.parent() else { return Vec::new() };
+        let Some(entries) = env.list_dir(parent) else { return Vec::new() };
+        entries
+            .iter()
+            .filter(|e| e.is_dir && !e.is_link)
+            .map(|e| parent.join(&e.name))
+            .filter(|dir| dir != root && env.has_classes_dir(dir))
+            .collect()
+    }
+
     /// A path for messages: relative to the package folder, with forward slashes.
     pub fn show(&self, path: &Path) -> String {
         match self.root() {

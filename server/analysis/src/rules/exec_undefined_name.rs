@@ -1,11 +1,17 @@
 //! `exec-undefined-name`: a directive refers to a mesh, texture or animation (`MESH=`,
-//! `MESHMAP=`, `TEXTURE=`, `ANIM=`) that no directive of the package defines and no known
-//! package holds. The engine logs its warning ("Missing meshmap, texture, or num") and does
-//! nothing with the line.
+//! `MESHMAP=`, `TEXTURE=`, `ANIM=`) that nothing defines. The engine looks such names up with
+//! `ANY_PACKAGE` (UnEdSrv.cpp, `ParseObject<UTexture>(..., ANY_PACKAGE)` in MESHMAP SETTEXTURE
+//! and TEXTURE IMPORT's `DETAIL=`/`NEXT=`): in every package loaded so far, which includes
+//! the packages compiled before this one (Engine's `DefaultTexture`, UnrealShare's
+//! `BloodSpot`) and those `OBJ LOAD` brought in. It logs its warning ("Missing meshmap,
+//! texture, or num") and does nothing with the line.
 //!
-//! Known packages: those `LOAD`ed by the package and, with a game directory set, every package
-//! of the game. Without a game directory a bare name may still come from a game package
-//! (UCC looks names up in every loaded package), so the finding is then a warning.
+//! So a name is looked for in this package's directives, in the directives of every other
+//! script package of the tree (the folders beside the package folder with a `Classes`
+//! folder), in the packages `LOAD`ed, and in the game's packages. It is undefined (an error)
+//! only when every package that could hold it is known and readable: a game directory whose
+//! index holds the engine's own packages, and every `LOAD` read. Otherwise the finding is an
+//! info that says what could not be checked, never a warning.
 
 use unreal_syntax::exec::KeyKind;
 
@@ -67,14 +73,41 @@ fn elsewhere(ctx: &ExecContext<'_>, package: Option<&str>, name: &str) -> Elsewh
             _ => unknown = true,
         }
     }
-    if env.game_dir.is_none() || unknown {
+    let index = env.game_index();
+    if !index.objects_named(name).is_empty() {
+        return Elsewhere::Defined;
+    }
+    // Certain only when the engine's own packages are indexed and readable: they hold what
+    // every class may name (`DefaultTexture`).
+    let engine_known = index.package("Engine").is_some_and(|p| p.error.is_none());
+    if env.game_dir.is_none() || !engine_known || unknown {
         return Elsewhere::Unknown;
     }
-    if env.game_index().objects_named(name).is_empty() {
-        Elsewhere::Absent
-    } else {
-        Elsewhere::Defined
-    }
+    Elsewhere::Absent
+}
+
+/// True when another script package of the tree (`only`: the one of that name) defines an
+/// object of `kind` named `name` with its directives.
+fn in_tree(
+    ctx: &ExecContext<'_>,
+    siblings: &[std::path::PathBuf],
+    only: Option<&str>,
+    kind: SymbolKind,
+    name: &str,
+) -> bool {
+    let Some(env) = ctx.env else { return false };
+    siblings
+        .iter()
+        .filter(|dir| {
+            only.is_none_or(|p| {
+                dir.file_name().is_some_and(|n| n.to_string_lossy().eq_ignore_ascii_case(p))
+            })
+        })
+        .any(|dir| {
+            env.package_files(dir).iter().any(|file| {
+                file.definitions.iter().any(|d| d.kind == kind && d.name.eq_ignore_ascii_case(name))
+            })
+        })
 }
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
@@ -83,6 +116,7 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
         return;
     }
     let own = ctx.package_name();
+    let mut siblings: Option<Vec<std::path::PathBuf>> = None;
     for (line, m) in ctx.commands() {
         if m.spec.ignored.is_some() {
             continue;
@@ -111,33 +145,37 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
             if other_package.is_none() && ctx.table.find(kind, name).next().is_some() {
                 continue;
             }
+            let siblings = siblings.get_or_insert_with(|| ctx.sibling_packages());
+            if in_tree(ctx, siblings, other_package, kind, name) {
+                continue;
+            }
             let severity = match elsewhere(ctx, other_package, name) {
                 Elsewhere::Defined => continue,
                 Elsewhere::Unknown if other_package.is_some() => continue,
-                Elsewhere::Absent => Severity::Error,
-                Elsewhere::Unknown => Severity::Warning,
+                Elsewhere::Absent => RULE.severity,
+                Elsewhere::Unknown => Severity::Info,
             };
             let scope = match other_package {
                 Some(p) => format!("package `{p}` has no object `{name}`"),
+                None if severity == Severity::Info => format!(
+                    "no script package of this tree defines {} `{name}`; cannot check the \
+                     compiled packages it may come from (set a game directory that holds the \
+                     engine's packages)",
+                    kind.name()
+                ),
                 None => format!(
-                    "no directive of {} defines {} `{name}`",
+                    "no directive of {} defines {} `{name}`, and no package of the game holds it",
                     own.map_or_else(|| "this file".to_owned(), |p| format!("package `{p}`")),
                     kind.name()
                 ),
             };
-            let hint = if severity == Severity::Warning {
-                " (and no game directory is set to look in the game's packages)"
-            } else {
-                ""
-            };
-            let engine_says = m
-                .spec
-                .missing_warning
-                .map_or_else(String::new, |w| format!("; the engine logs \"{w}\""));
-            let mut diagnostic =
-                RULE.diagnostic(value.mark(), format!("{scope}{hint}{engine_says}"));
-            diagnostic.severity = severity;
-            out.push(diagnostic);
+            let engine_says = m.spec.missing_warning.map_or_else(String::new, |w| {
+                format!("; if it is missing the engine logs \"{w}\"")
+            });
+            out.push(
+                RULE.diagnostic(value.mark(), format!("{scope}{engine_says}"))
+                    .with_severity(severity),
+            );
         }
     }
 }

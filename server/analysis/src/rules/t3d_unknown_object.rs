@@ -38,12 +38,18 @@ pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
 }
 
 /// Looks references up and words the findings; each distinct value is looked up once.
+///
+/// A finding is a warning only where the index can tell: a `Package.Name` in an indexed
+/// package, or any name when the engine's own packages are indexed (`Engine`, and for bare
+/// texture names `Editor` too). With a partial index (a game folder without them, or package
+/// paths alone) a bare name or an unknown package may well live in what is not indexed
+/// (`Bkgnd` is `Editor.Bkgnd`): that is an info, "cannot check", never a warning.
 pub(crate) struct Reporter<'a> {
     rule: &'static RuleMeta,
     index: &'a PackageIndex,
     kind: ObjectKind,
     /// Lowercased value -> the message and suggestions (`None`: known or not judged).
-    seen: HashMap<String, Option<(String, Vec<String>)>>,
+    seen: HashMap<String, Option<(String, Vec<String>, Severity)>>,
 }
 
 impl<'a> Reporter<'a> {
@@ -60,8 +66,8 @@ impl<'a> Reporter<'a> {
             let finding = self.finding(value, what);
             self.seen.insert(key.clone(), finding);
         }
-        let Some(Some((message, suggestions))) = self.seen.get(&key) else { return };
-        let mut diagnostic = self.rule.diagnostic(span, message.clone());
+        let Some(Some((message, suggestions, severity))) = self.seen.get(&key) else { return };
+        let mut diagnostic = self.rule.diagnostic(span, message.clone()).with_severity(*severity);
         if let Some(first) = suggestions.first() {
             diagnostic = diagnostic.with_fix(Fix {
                 title: format!("Replace with `{first}`"),
@@ -72,8 +78,18 @@ impl<'a> Reporter<'a> {
         out.push(diagnostic);
     }
 
-    fn finding(&self, value: &str, what: &str) -> Option<(String, Vec<String>)> {
-        let mut message = match self.index.lookup(self.kind, value) {
+    fn finding(&self, value: &str, what: &str) -> Option<(String, Vec<String>, Severity)> {
+        // Classes and objects of a map come from the engine and the game; bare texture names
+        // also from UnrealEd's own package (`Bkgnd` is `Editor.Bkgnd`).
+        let needed: &[&str] =
+            if self.kind == ObjectKind::Texture { &["Engine", "Editor"] } else { &["Engine"] };
+        let absent: Vec<&str> =
+            needed.iter().copied().filter(|p| self.index.package(p).is_none()).collect();
+        let lookup = self.index.lookup(self.kind, value);
+        // Only a miss inside an indexed package is certain when the index is partial.
+        let certain =
+            absent.is_empty() || (matches!(lookup, Lookup::Missing) && value.contains('.'));
+        let mut message = match lookup {
             Lookup::Found(_) | Lookup::Unchecked => return None,
             Lookup::NoPackage(package) => {
                 format!("{what}: no indexed package is named `{package}`")
@@ -83,27 +99,20 @@ impl<'a> Reporter<'a> {
                 None => format!("{what} is in none of the indexed packages"),
             },
         };
-        let suggestions = self.index.suggestions(self.kind, value, SUGGESTIONS);
-        if self.kind == ObjectKind::Texture && !value.contains('.') && suggestions.is_empty() {
-            // A bare name may be one of the engine's or UnrealEd's own textures (`Bkgnd` is
-            // `Editor.Bkgnd`), which a partial index does not know.
-            let absent: Vec<&str> = ["Engine", "Editor"]
-                .into_iter()
-                .filter(|p| self.index.package(p).is_none())
-                .collect();
-            if !absent.is_empty() {
-                let list: Vec<String> = absent.iter().map(|p| format!("`{p}`")).collect();
-                let _ = write!(
-                    message,
-                    " ({} not indexed: the engine's and UnrealEd's own textures live there)",
-                    list.join(" and ")
-                );
-            }
+        if !certain {
+            let list: Vec<String> = absent.iter().map(|p| format!("`{p}`")).collect();
+            let _ = write!(
+                message,
+                "; cannot check: {} not indexed (the engine's and UnrealEd's own objects live there)",
+                list.join(" and ")
+            );
         }
+        let suggestions = self.index.suggestions(self.kind, value, SUGGESTIONS);
         if !suggestions.is_empty() {
             let list: Vec<String> = suggestions.iter().map(|s| format!("`{s}`")).collect();
             let _ = write!(message, "; did you mean {}?", list.join(", "));
         }
-        Some((message, suggestions))
+        let severity = if certain { self.rule.severity } else { Severity::Info };
+        Some((message, suggestions, severity))
     }
 }
