@@ -96,13 +96,20 @@ async fn diagnostics_see_the_package_folder() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|d| format!("{} {}: {}", d["range"]["start"]["line"], d["code"], d["message"]))
+        .map(|d| {
+            // Severity as LSP numbers it (1 error .. 4 hint); tags: 1 = Unnecessary.
+            let tags = d.get("tags").map_or_else(String::new, |t| format!(" tags={t}"));
+            format!(
+                "{} {} {}{tags}: {}",
+                d["range"]["start"]["line"], d["severity"], d["code"], d["message"]
+            )
+        })
         .collect();
     expect![[r#"
-        2 "exec-missing-texture-slot": "triangles of mesh `Skull` use slot 0 but no SETTEXTURE gives it a texture"
-        2 "exec-path-case": "`MODELS\\Skull_d.3d` differs in case from the file on disk `Models\\Skull_d.3d`; it is not found on case-sensitive file systems (Linux builds)"
-        4 "exec-missing-file": "file not found: `Textures\\Skull1.pcx` (searched from the package folder Skulls/, ignoring case)"
-        5 "exec-missing-key": "MESH SEQUENCE needs `SEQ=`, `STARTFRAME=`, `NUMFRAMES=`; the engine logs \"Bad MESH SEQUENCE\" and does nothing""#]].assert_eq(&lines.join("\n"));
+        2 2 "exec-missing-texture-slot": "triangles of mesh `Skull` use slot 0 but no SETTEXTURE gives it a texture"
+        2 4 "exec-path-case": "`MODELS\\Skull_d.3d` differs in case from the file on disk `Models\\Skull_d.3d`; Windows ignores case; a build or tool on a case-sensitive file system may not find it"
+        4 1 "exec-missing-file": "file not found: `Textures\\Skull1.pcx` (searched from the package folder Skulls/, ignoring case)"
+        5 1 "exec-missing-key": "MESH SEQUENCE needs `SEQ=`, `STARTFRAME=`, `NUMFRAMES=`; the engine logs \"Bad MESH SEQUENCE\" and does nothing""#]].assert_eq(&lines.join("\n"));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

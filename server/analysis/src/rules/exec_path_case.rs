@@ -1,6 +1,11 @@
 //! `exec-path-case`: a path finds its file only when case is ignored (`MODELS\Skull_a.3D` for
-//! `Models/Skull_a.3d`). Windows builds work; builds on Linux (OldUnreal's native UCC, CI)
-//! fail with a missing file.
+//! `Models/Skull_a.3d`).
+//!
+//! Windows ignores case, and so does UE2's Linux build: `appUnixPath` (Core/Src/UnUnix.cpp,
+//! under `__FILE_NOCASE`) looks every part of a path that does not exist up again ignoring
+//! case. So for UE2 nothing is reported. For UE1 (and an unknown generation) no engine source
+//! shows how its Linux ports read paths, and tools outside the engine on a case-sensitive file
+//! system may not find the file: a hint, with the spelling on disk as an editor fix.
 
 use super::RuleMeta;
 use crate::exec::{ExecContext, Resolution};
@@ -8,11 +13,14 @@ use crate::{Diagnostic, Fix, Severity, TextEdit};
 
 pub static RULE: RuleMeta = RuleMeta {
     code: "exec-path-case",
-    severity: Severity::Warning,
+    severity: Severity::Hint,
     summary: "a path matches its file only when case is ignored",
 };
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
+    if ctx.generation == Some(unreal_syntax::exec::Generation::Ue2) {
+        return;
+    }
     for line in &ctx.file.lines {
         for path in &line.paths {
             let Resolution::Found { on_disk, case_differs: true, .. } = &path.resolution else {
@@ -22,14 +30,14 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
                 RULE.diagnostic(
                     path.value.mark(),
                     format!(
-                        "`{}` differs in case from the file on disk `{on_disk}`; it is not found on case-sensitive file systems (Linux builds)",
+                        "`{}` differs in case from the file on disk `{on_disk}`; Windows ignores case; a build or tool on a case-sensitive file system may not find it",
                         path.value.text
                     ),
                 )
                 .with_fix(Fix {
                     title: format!("Write `{on_disk}`"),
                     edits: vec![TextEdit { span: path.value.span, new_text: on_disk.clone() }],
-                    safe: true,
+                    safe: false,
                 }),
             );
         }
