@@ -1,7 +1,13 @@
-//! `exec-value-cut-by-comment`: `//` or `/*` inside a value. The engine ends the line at
-//! either, even inside quotes, so the value (and every key after it) is cut.
+//! `exec-value-cut-by-comment`: `//` or `/*` inside a value changes what the engine reads. The
+//! engine ends the line at either, even inside quotes (UCC strips comments before the line
+//! reaches `SafeExec`), so the value, and every key after it, is cut there.
+//!
+//! Reported only where the cut changes the evident value: inside quotes (the closing quote
+//! stands after the comment), or in a path or name that goes on right after the marker
+//! (`FILE=Textures//Skin.pcx`). A number, switch or word followed by a comment
+//! (`RATE=15//FIXME`) is read as written: nothing to report.
 
-use unreal_syntax::exec::LineIssue;
+use unreal_syntax::exec::{Arg, KeyKind, LineIssue, Quoting};
 
 use super::RuleMeta;
 use crate::exec::ExecContext;
@@ -10,25 +16,56 @@ use crate::{Diagnostic, Severity};
 pub static RULE: RuleMeta = RuleMeta {
     code: "exec-value-cut-by-comment",
     severity: Severity::Warning,
-    summary: "`//` or `/*` inside a value ends the line there, even inside quotes",
+    summary: "`//` or `/*` inside a quoted value, path or name ends the line there",
 };
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
     for line in &ctx.file.lines {
         for issue in &line.line.issues {
-            if let LineIssue::ValueCutByComment { value, comment } = *issue {
-                let marker = comment.text(ctx.text).get(..2).unwrap_or("//");
-                out.push(
-                    RULE.diagnostic(
-                        value,
-                        format!(
-                            "the engine reads this value as `{}`: `{marker}` ends the line even inside quotes",
-                            value.text(ctx.text)
-                        ),
+            let LineIssue::ValueCutByComment { value, comment } = *issue else { continue };
+            let arg = line.line.args.iter().find_map(|arg| match *arg {
+                Arg::Key { key, value: v } if v.span == value => Some((key, v)),
+                _ => None,
+            });
+            let quoted = arg.is_some_and(|(_, v)| v.quoting != Quoting::Unquoted);
+            if !quoted {
+                // What the key holds, when the command table knows it.
+                let kind = arg.zip(line.command).and_then(|((key, _), m)| {
+                    m.spec.key(key.text(ctx.text), ctx.generation).map(|k| k.kind)
+                });
+                let complete_on_its_own = matches!(
+                    kind,
+                    Some(
+                        KeyKind::Int
+                            | KeyKind::Float
+                            | KeyKind::Bool
+                            | KeyKind::Enum(_)
+                            | KeyKind::Switch
                     )
-                    .with_label(comment, "the engine stops reading here"),
                 );
+                // The text right after the marker: a blank (or nothing) says "comment".
+                let after = ctx.text.get(comment.start as usize + 2..).unwrap_or("");
+                let continues = after.chars().next().is_some_and(|c| !c.is_whitespace());
+                if complete_on_its_own || !continues {
+                    continue;
+                }
             }
+            let marker = comment.text(ctx.text).get(..2).unwrap_or("//");
+            let why = if quoted {
+                "ends the line even inside quotes"
+            } else {
+                "ends the line even inside a path or name"
+            };
+            out.push(
+                RULE.diagnostic(
+                    value,
+                    format!(
+                        "the engine reads this value as `{}`: `{marker}` {why}",
+                        value.text(ctx.text)
+                    ),
+                )
+                .with_label(comment, "the engine stops reading here"),
+            );
         }
     }
 }
