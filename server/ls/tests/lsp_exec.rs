@@ -106,7 +106,7 @@ async fn diagnostics_see_the_package_folder() {
         })
         .collect();
     expect![[r#"
-        2 2 "exec-missing-texture-slot": "triangles of mesh `Skull` use slot 0 but no SETTEXTURE gives it a texture"
+        2 3 "exec-missing-texture-slot": "triangles of mesh `Skull` use slot 0 but no SETTEXTURE gives it a texture and this class sets no skin; unless Skins/MultiSkins are set elsewhere (a subclass, code, the map), those triangles draw with the default texture"
         2 4 "exec-path-case": "`MODELS\\Skull_d.3d` differs in case from the file on disk `Models\\Skull_d.3d`; Windows ignores case; a build or tool on a case-sensitive file system may not find it"
         4 1 "exec-missing-file": "file not found: `Textures\\Skull1.pcx` (searched from the package folder Skulls/, ignoring case)"
         5 1 "exec-missing-key": "MESH SEQUENCE needs `SEQ=`, `STARTFRAME=`, `NUMFRAMES=`; the engine logs \"Bad MESH SEQUENCE\" and does nothing""#]].assert_eq(&lines.join("\n"));

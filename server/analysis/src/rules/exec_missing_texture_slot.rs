@@ -1,6 +1,9 @@
 //! `exec-missing-texture-slot`: triangles of a mesh use a texture slot that no `SETTEXTURE`
-//! of the package fills. Unless the class sets `Skin`/`MultiSkins` at run time, those
-//! triangles draw with the engine's default texture.
+//! of the package fills. That is no defect the engine shows by itself: UE2 draws a mesh with
+//! the actor's `Skins[]` first, and UE1 classes set `Skin`/`MultiSkins`, in defaultproperties,
+//! in a subclass, in code or on the actor in a map. So the finding is an info, and only when the
+//! importing class itself never names a skin: the slot then draws with the default texture
+//! unless something this check cannot see supplies it.
 
 use super::RuleMeta;
 use crate::exec::ExecContext;
@@ -8,12 +11,28 @@ use crate::{Diagnostic, Severity};
 
 pub static RULE: RuleMeta = RuleMeta {
     code: "exec-missing-texture-slot",
-    severity: Severity::Warning,
+    severity: Severity::Info,
     summary: "triangles use a texture slot that no `SETTEXTURE` fills",
 };
 
+/// True when the class's text sets a skin anywhere (`Skins(0)=`, `Skins[1] =`, `Skin=`,
+/// `MultiSkins(2)=`): it supplies materials itself.
+fn names_a_skin(text: &str) -> bool {
+    let lower = text.to_ascii_lowercase();
+    lower.match_indices("skin").any(|(at, _)| {
+        let before = lower[..at].chars().next_back();
+        let word_start = before.is_none_or(|c| !c.is_ascii_alphanumeric() && c != '_')
+            || lower[..at].ends_with("multi");
+        let rest = lower[at + 4..].trim_start_matches('s').trim_start();
+        word_start && (rest.starts_with('=') || rest.starts_with('(') || rest.starts_with('['))
+    })
+}
+
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
     let Some(current) = ctx.table.current_file() else { return };
+    if names_a_skin(ctx.text) {
+        return;
+    }
     for definition in &current.definitions {
         let Some(source) = &definition.mesh else { continue };
         let Some(slots) = ctx.mesh_slots(source) else { continue };
@@ -27,7 +46,7 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
         out.push(RULE.diagnostic(
             definition.span,
             format!(
-                "triangles of mesh `{}` use slot{plural} {} but no SETTEXTURE gives {} a texture",
+                "triangles of mesh `{}` use slot{plural} {} but no SETTEXTURE gives {} a texture and this class sets no skin; unless Skins/MultiSkins are set elsewhere (a subclass, code, the map), those triangles draw with the default texture",
                 definition.name,
                 missing.join(", "),
                 if missing.len() == 1 { "it" } else { "them" }
