@@ -337,6 +337,7 @@ fn resolve_path(
     if expect != Expect::Package || matches!(found, Resolution::Found { .. }) {
         return found;
     }
+    let leaves = matches!(found, Resolution::OutsidePackage { .. });
     // `LOAD` falls back to the engine's package search paths: a game package is found by
     // name wherever the path points.
     let name = line
@@ -345,8 +346,12 @@ fn resolve_path(
     if let Some(path) = env.game_index().get(&name.to_ascii_lowercase()) {
         return Resolution::Indexed { path: path.clone() };
     }
-    if env.game_dir.is_some() {
+    if env.game_dir.is_some() && !leaves {
         Resolution::Missing { beside: None }
+    } else if leaves || matches!(found, Resolution::Missing { .. }) {
+        // Not under the package folder and not in the game's packages; the engine may still
+        // find it on its package paths, which only a game directory shows: cannot check.
+        Resolution::OutsidePackage { link: None }
     } else {
         Resolution::Unchecked
     }

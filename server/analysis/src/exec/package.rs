@@ -202,9 +202,66 @@ pub fn resolve_under(env: &ExecEnv, read_root: &Path, root: &Path, parts: &[&str
     Lookup::Found { path, on_disk: spelled.join("\\"), case_differs }
 }
 
+/// True when `dir` is a game folder: the configured game directory, or a folder with a
+/// `System` folder (where every UE1/UE2 game keeps its packages and executables).
+pub fn is_game_folder(env: &ExecEnv, dir: &Path) -> bool {
+    let configured = env.game_dir.as_deref().is_some_and(|game| {
+        game == dir || env.real_path(game).is_some_and(|g| env.real_path(dir) == Some(g))
+    });
+    configured
+        || env.list_dir(dir).is_some_and(|entries| {
+            entries.iter().any(|e| e.is_dir && !e.is_link && e.name.eq_ignore_ascii_case("system"))
+        })
+}
+
+/// True when the folders `parts` exist under `root` (ignoring case, no link followed).
+pub fn folders_exist(env: &ExecEnv, root: &Path, parts: &[&str]) -> bool {
+    let mut path = root.to_path_buf();
+    for part in parts {
+        let Some(entries) = env.list_dir(&path) else { return false };
+        let Some(entry) =
+            entries.iter().find(|e| e.is_dir && !e.is_link && e.name.eq_ignore_ascii_case(part))
+        else {
+            return false;
+        };
+        path.push(&entry.name);
+    }
+    true
+}
+
+/// A path that climbs one level out of the package folder (`..\Textures\X.utx`) names a
+/// folder of the game beside the package folder, as Epic's own classes load texture packages.
+/// When the package folder stands in a game folder, the path is resolved there: found, or
+/// missing from a folder that exists (the engine cannot find it either). When the named folder
+/// does not exist here, or the package is not in a game folder, it cannot be checked.
+fn resolve_in_game(env: &ExecEnv, root: &Path, raw: &str) -> Resolution {
+    let outside = Resolution::OutsidePackage { link: None };
+    let (Some(parent), Some(package)) = (root.parent(), root.file_name()) else { return outside };
+    // A package folder given relative to the current folder (`Pkg`) stands in `.`.
+    let game = if parent.as_os_str().is_empty() { Path::new(".") } else { parent };
+    let from_game = format!("{}\\{raw}", package.to_string_lossy());
+    let Some(parts) = split_relative(&from_game) else { return outside };
+    if parts.is_empty() || !is_game_folder(env, game) {
+        return outside;
+    }
+    match resolve_under(env, game, game, &parts) {
+        Lookup::Found { path, on_disk, case_differs } => {
+            Resolution::Found { path, on_disk, case_differs }
+        }
+        Lookup::LeadsOut { link } => Resolution::OutsidePackage { link: Some(link) },
+        Lookup::Missing if folders_exist(env, game, &parts[..parts.len() - 1]) => {
+            Resolution::Missing { beside: None }
+        }
+        Lookup::Missing => outside,
+    }
+}
+
 /// Resolves a directive's path from the file's location.
 pub fn resolve(env: &ExecEnv, location: &Location, raw: &str) -> Resolution {
     let Some(parts) = split_relative(raw) else {
+        if let Location::Package { root, .. } = location {
+            return resolve_in_game(env, root, raw);
+        }
         return Resolution::OutsidePackage { link: None };
     };
     let read_root = location.read_root();

@@ -1,10 +1,18 @@
 //! `exec-path-outside-package`: a path leaves the package folder (`..\..\Art\x.pcx`, a drive
 //! letter, a leading backslash, or a symbolic link inside the package that leads out of it).
-//! The build then depends on files outside the package, and the linter does not read them. `LOAD` of a game package is exempt: the engine finds those by
-//! name in its package paths.
+//! The build then depends on files outside the package, and the linter does not read them.
+//! `LOAD` of a game package is exempt: the engine finds those by name in its package paths.
+//!
+//! One level up (`..\Textures\X.utx`) names the game's folder beside the package folder;
+//! when the package stands in a game folder (one with `System/`, or the game directory) that
+//! path is checked like any other (`exec-missing-file` when the folder exists and the file is
+//! not in it), and this info says only what could not be checked: a folder the game folder
+//! does not have here, or a package the engine may find on its package paths.
+
+use std::path::Path;
 
 use super::RuleMeta;
-use crate::exec::{ExecContext, Resolution};
+use crate::exec::{package, ExecContext, Expect, Resolution};
 use crate::{Diagnostic, Severity};
 
 pub static RULE: RuleMeta = RuleMeta {
@@ -21,13 +29,58 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
                 Some(link) => format!(" through the symbolic link `{}`", ctx.show(link)),
                 None => String::new(),
             };
-            out.push(RULE.diagnostic(
-                path.value.mark(),
+            let leaves = || {
                 format!(
                     "`{}` leaves the package folder{how}; the build depends on files outside the package, which are not checked",
                     path.value.text
+                )
+            };
+            let raw = &path.value.text;
+            let message = match (link, one_level_up(ctx, raw)) {
+                (None, Some(Up::NotGameFolder)) => format!(
+                    "`{raw}` names a folder beside the package folder, and the package folder is not in a game folder (no System/ beside it); not checked"
                 ),
-            ));
+                (None, Some(Up::NoFolder(folder))) => format!(
+                    "`{raw}` names the game's folder `{folder}`, which this game folder does not have; not checked"
+                ),
+                (None, Some(Up::FolderExists)) if path.expect == Expect::Package => format!(
+                    "`{raw}` is not there; the engine may still find the package on its package paths, which only a game directory's index shows; not checked"
+                ),
+                _ => leaves(),
+            };
+            out.push(RULE.diagnostic(path.value.mark(), message));
         }
     }
+}
+
+/// What a path that climbs exactly one level out of the package folder (`..\\Music\\X.umx`)
+/// met.
+enum Up {
+    /// The package folder does not stand in a game folder.
+    NotGameFolder,
+    /// The game folder has no such folder (`Music`).
+    NoFolder(String),
+    /// The folder is there (the file is not, or it was not looked up).
+    FolderExists,
+}
+
+fn one_level_up(ctx: &ExecContext<'_>, raw: &str) -> Option<Up> {
+    let env = ctx.env?;
+    let root = ctx.root()?;
+    let package = root.file_name()?.to_string_lossy().into_owned();
+    let from_game = format!("{package}\\{raw}");
+    let parts = package::split_relative(&from_game)?;
+    let first = parts.first()?;
+    if parts.len() < 2 || first.eq_ignore_ascii_case(&package) {
+        return None;
+    }
+    let parent = root.parent()?;
+    let game = if parent.as_os_str().is_empty() { Path::new(".") } else { parent };
+    Some(if !package::is_game_folder(env, game) {
+        Up::NotGameFolder
+    } else if package::folders_exist(env, game, &parts[..parts.len() - 1]) {
+        Up::FolderExists
+    } else {
+        Up::NoFolder(parts[..parts.len() - 1].join("\\"))
+    })
 }
