@@ -104,8 +104,11 @@ pub struct AnivFile<'a> {
     pub frame_size: u16,
     /// Frame data, `frames * frame_size` bytes.
     pub data: &'a [u8],
-    /// Bytes after the last frame, which the engine never reads.
+    /// Bytes after the last frame, which the engine never reads (unless a frame shorter than
+    /// the data file's vertices makes the last frame's read run into them).
     pub unused_bytes: usize,
+    /// Everything after the header: the frames and the bytes after them.
+    body: &'a [u8],
 }
 
 impl<'a> AnivFile<'a> {
@@ -124,7 +127,13 @@ impl<'a> AnivFile<'a> {
                 ),
             ));
         };
-        Ok(Self { frames, frame_size, data: frame_data, unused_bytes: data.len() - expected })
+        Ok(Self {
+            frames,
+            frame_size,
+            data: frame_data,
+            unused_bytes: data.len() - expected,
+            body: data.get(ANIV_HEADER_SIZE..).unwrap_or_default(),
+        })
     }
 }
 
@@ -143,18 +152,20 @@ impl<'a> VertexMesh<'a> {
         let aniv = AnivFile::parse(aniv_file)?;
         let verts = usize::from(data.vertices);
         let fs = usize::from(aniv.frame_size);
-        // The engine reads NumVertices x 4 bytes a frame and skips the rest of FrameSize, so a
-        // larger FrameSize is padding; Deus Ex writes exactly 8 bytes a vertex.
+        // The engine reads NumVertices x 4 bytes a frame, then seeks FrameSize - NumVertices x 4
+        // on: a larger FrameSize is padding it skips, a smaller one makes the last vertices of
+        // a frame the first of the next (Epic's SkaarjPack_rc ships both). Deus Ex writes
+        // exactly 8 bytes a vertex.
         let bytes_per_vertex = if verts > 0 && fs == verts * 8 {
             8
-        } else if verts > 0 && fs >= verts * 4 {
+        } else if verts > 0 && fs > 0 {
             4
         } else {
             return Err(Error::new(
                 "vertex mesh animation header",
                 2,
                 format!(
-                    "FrameSize of at least NumVertices x 4 = {} (x 8 for Deus Ex), found {fs}",
+                    "NumVertices and FrameSize above 0 (NumVertices x 4 = {} bytes a frame), found {verts} vertices and FrameSize {fs}",
                     verts * 4,
                 ),
             ));
@@ -162,27 +173,34 @@ impl<'a> VertexMesh<'a> {
         Ok(Self { data, aniv, bytes_per_vertex })
     }
 
-    /// The vertices of one frame, in model units.
+    /// The vertices of one frame, in model units, read as the engine reads them: NumVertices
+    /// vertices from the frame's start (FrameSize x index), whatever FrameSize says. Vertices
+    /// past the end of the file (the engine's read fails there) are at the origin. `None` for
+    /// a frame the file does not have.
     pub fn frame(&self, index: usize) -> Option<Vec<[f32; 3]>> {
+        if index >= usize::from(self.aniv.frames) {
+            return None;
+        }
         let fs = usize::from(self.aniv.frame_size);
         let used = usize::from(self.data.vertices) * self.bytes_per_vertex;
         let start = index.checked_mul(fs)?;
-        let bytes = self.aniv.data.get(start..start.checked_add(used.min(fs))?)?;
-        Some(
-            bytes
-                .chunks_exact(self.bytes_per_vertex)
-                .map(|c| {
-                    if self.bytes_per_vertex == 8 {
-                        let x = i16::from_le_bytes([c[0], c[1]]);
-                        let y = i16::from_le_bytes([c[2], c[3]]);
-                        let z = i16::from_le_bytes([c[4], c[5]]);
-                        [f32::from(x), f32::from(y), f32::from(z)]
-                    } else {
-                        unpack_vertex(u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                    }
-                })
-                .collect(),
-        )
+        let end = start.checked_add(used)?.min(self.aniv.body.len());
+        let bytes = self.aniv.body.get(start..end)?;
+        let mut vertices: Vec<[f32; 3]> = bytes
+            .chunks_exact(self.bytes_per_vertex)
+            .map(|c| {
+                if self.bytes_per_vertex == 8 {
+                    let x = i16::from_le_bytes([c[0], c[1]]);
+                    let y = i16::from_le_bytes([c[2], c[3]]);
+                    let z = i16::from_le_bytes([c[4], c[5]]);
+                    [f32::from(x), f32::from(y), f32::from(z)]
+                } else {
+                    unpack_vertex(u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                }
+            })
+            .collect();
+        vertices.resize(usize::from(self.data.vertices), [0.0; 3]);
+        Some(vertices)
     }
 }
 

@@ -370,14 +370,24 @@ fn vertex_meshes_standard_and_deus_ex() {
         "vertex mesh triangle 0 at byte 48: expected vertex indices below NumVertices 4, found 9"
     ]
     .assert_eq(&err(&d4, &a4));
-    // A FrameSize above 4 bytes a vertex is padding the engine skips; below, it is refused.
-    let (d5, _) = writers::vertex_mesh(&tris, 4, 1, false);
-    let (_, a5) = writers::vertex_mesh(&tris, 5, 1, false);
-    let padded = VertexMesh::parse(&d5, &a5).unwrap();
-    assert_eq!((padded.bytes_per_vertex, padded.frame(0).unwrap().len()), (4, 4));
-    let (d6, _) = writers::vertex_mesh(&tris, 5, 1, false);
-    let (_, a6) = writers::vertex_mesh(&tris, 4, 1, false);
-    expect_test::expect!["vertex mesh animation header at byte 2: expected FrameSize of at least NumVertices x 4 = 20 (x 8 for Deus Ex), found 16"].assert_eq(&err(&d6, &a6));
+    // A FrameSize above 4 bytes a vertex is padding the engine skips; below, a frame's last
+    // vertices are the next frame's first (and past the end of the file, at the origin), as
+    // the engine reads them.
+    let (d4v, _) = writers::vertex_mesh(&tris, 4, 2, false);
+    let (d5v, a5v) = writers::vertex_mesh(&tris, 5, 2, false);
+    let (_, a4v) = writers::vertex_mesh(&tris, 4, 2, false);
+    let padded = VertexMesh::parse(&d4v, &a5v).unwrap();
+    let whole = VertexMesh::parse(&d5v, &a5v).unwrap();
+    assert_eq!(padded.bytes_per_vertex, 4);
+    assert_eq!(padded.frame(1).unwrap()[..], whole.frame(1).unwrap()[..4]);
+    let short = VertexMesh::parse(&d5v, &a4v).unwrap();
+    let exact = VertexMesh::parse(&d4v, &a4v).unwrap();
+    assert_eq!(short.frame(0).unwrap()[4], exact.frame(1).unwrap()[0]);
+    assert_eq!(short.frame(1).unwrap()[4], [0.0; 3]);
+    assert_eq!(short.frame(2), None);
+    let mut empty_frames = a4v.clone();
+    empty_frames[2..4].copy_from_slice(&0u16.to_le_bytes());
+    expect_test::expect!["vertex mesh animation header at byte 2: expected NumVertices and FrameSize above 0 (NumVertices x 4 = 16 bytes a frame), found 4 vertices and FrameSize 0"].assert_eq(&err(&d4v, &empty_frames));
 }
 
 #[test]

@@ -105,39 +105,41 @@ fn info_json_has_one_entry_per_file() {
         &dir,
         &["--json", "Tri_A.3D", "beep.wav", "broken.psk"],
         expect![[r#"
-        exit: 1
-        --- stdout
-        [
-          {
-            "bytes_per_vertex": 4,
-            "file": "Tri_A.3D",
-            "frames": 2,
-            "kind": "vertex-mesh",
-            "texture_slots": [
-              2
-            ],
-            "triangles": 1,
-            "vertices": 3
-          },
-          {
-            "bits_per_sample": 8,
-            "channels": 1,
-            "data_size": 4000,
-            "duration": 0.5,
-            "file": "beep.wav",
-            "format": "PCM",
-            "format_tag": 1,
-            "kind": "wav",
-            "sample_rate": 8000
-          },
-          {
-            "error": "ActorX chunk header at byte 56: expected chunk \"PNTS0000\" data of 12 x 1000 bytes inside the file, 0 bytes left",
-            "file": "broken.psk"
-          }
-        ]
-        --- stderr
-        error: broken.psk: ActorX chunk header at byte 56: expected chunk "PNTS0000" data of 12 x 1000 bytes inside the file, 0 bytes left
-    "#]],
+            exit: 1
+            --- stdout
+            [
+              {
+                "bytes_per_vertex": 4,
+                "file": "Tri_A.3D",
+                "frames": 2,
+                "kind": "vertex-mesh",
+                "texture_slots": [
+                  2
+                ],
+                "triangles": 1,
+                "unused_animation_bytes": 0,
+                "unused_data_bytes": 0,
+                "vertices": 3
+              },
+              {
+                "bits_per_sample": 8,
+                "channels": 1,
+                "data_size": 4000,
+                "duration": 0.5,
+                "file": "beep.wav",
+                "format": "PCM",
+                "format_tag": 1,
+                "kind": "wav",
+                "sample_rate": 8000
+              },
+              {
+                "error": "ActorX chunk header at byte 56: expected chunk \"PNTS0000\" data of 12 x 1000 bytes inside the file, 0 bytes left",
+                "file": "broken.psk"
+              }
+            ]
+            --- stderr
+            error: broken.psk: ActorX chunk header at byte 56: expected chunk "PNTS0000" data of 12 x 1000 bytes inside the file, 0 bytes left
+        "#]],
     );
     let _ = std::fs::remove_dir_all(&dir);
 }

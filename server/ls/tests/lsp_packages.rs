@@ -188,7 +188,7 @@ async fn indexing_reports_progress_then_hover_shows_the_texture() {
         )
         .await;
     let diagnostics = client.diagnostics_for(MAP_URI, Some(2)).await;
-    expect_test::expect![[r#"["t3d-unknown-texture texture `checkers_bsae` is in none of the indexed packages; did you mean `checkers_base`, `checkers_abcd`?"]"#]]
+    expect_test::expect![[r#"["t3d-unknown-texture texture `checkers_bsae` is in none of the indexed packages; cannot check: `Engine` and `Editor` not indexed (the engine's and UnrealEd's own objects live there); did you mean `checkers_base`, `checkers_abcd`?"]"#]]
         .assert_eq(&json!(codes(&diagnostics)).to_string());
 
     let completion = client
@@ -226,7 +226,7 @@ async fn watched_package_changes_refresh_the_index() {
     indexed(&mut client).await;
     client.open(MAP_URI, "t3d", 1, &polygon("Marble")).await;
     let before = client.diagnostics_for(MAP_URI, Some(1)).await;
-    expect_test::expect![[r#"["t3d-unknown-texture texture `Marble` is in none of the indexed packages (`Engine` and `Editor` not indexed: the engine's and UnrealEd's own textures live there)"]"#]]
+    expect_test::expect![[r#"["t3d-unknown-texture texture `Marble` is in none of the indexed packages; cannot check: `Engine` and `Editor` not indexed (the engine's and UnrealEd's own objects live there)"]"#]]
         .assert_eq(&json!(codes(&before)).to_string());
 
     std::fs::write(&package, texture_package(&["Granite", "Marble"])).unwrap();

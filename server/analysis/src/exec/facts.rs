@@ -18,6 +18,8 @@ pub enum FileFacts {
         vertices: u16,
         triangles: u16,
         slots: BTreeSet<u8>,
+        /// One more than the highest vertex index a triangle uses (0 without triangles).
+        vertices_used: u32,
     },
     /// An `_a.3d` file.
     MeshAnimation {
@@ -73,6 +75,12 @@ pub fn read(bytes: &[u8], file_name: &str, expect: Expect) -> FileFacts {
                 vertices: data.vertices,
                 triangles: data.polygons,
                 slots: data.triangles.iter().map(|t| t.texture).collect(),
+                vertices_used: data
+                    .triangles
+                    .iter()
+                    .flat_map(|t| t.vertices)
+                    .max()
+                    .map_or(0, |v| u32::from(v) + 1),
             },
             Err(e) => fail(e),
         },

@@ -337,7 +337,8 @@ fn resolve_path(
     if expect != Expect::Package || matches!(found, Resolution::Found { .. }) {
         return found;
     }
-    let leaves = matches!(found, Resolution::OutsidePackage { .. });
+    // Written to climb out of the package folder (`..\Textures\X.utx`).
+    let leaves = package::leaves_start(&value.text);
     // `LOAD` falls back to the engine's package search paths: a game package is found by
     // name wherever the path points.
     let name = line
@@ -348,7 +349,7 @@ fn resolve_path(
     }
     if env.game_dir.is_some() && !leaves {
         Resolution::Missing { beside: None }
-    } else if leaves || matches!(found, Resolution::Missing { .. }) {
+    } else if leaves {
         // Not under the package folder and not in the game's packages; the engine may still
         // find it on its package paths, which only a game directory shows: cannot check.
         Resolution::OutsidePackage { link: None }

@@ -1,6 +1,14 @@
 //! `exec-mesh-vertex-mismatch`: the `_d.3d` and `_a.3d` of a `MESH IMPORT` disagree on the
-//! vertex count: each frame of the `_a.3d` must hold 4 bytes per vertex of the `_d.3d` (8 for
-//! Deus Ex). The files come from different exports; the import fails or scrambles the mesh.
+//! vertex count: each frame of the `_a.3d` should hold 4 bytes per vertex of the `_d.3d` (8 for
+//! Deus Ex).
+//!
+//! What the engine does with a mismatch (`meshVertImport`, UnMeshEd.cpp, UT v400 and UT2004):
+//! for each frame it reads `NumVertices x 4` bytes, then seeks `FrameSize - NumVertices x 4`
+//! bytes on. A larger frame is padding it skips: the first vertices of each frame are used,
+//! which is right when both files come from the same export (Epic's SkaarjPack_rc ships such
+//! pairs), so that is an info. A smaller frame makes the last vertices of each frame read the
+//! start of the next one: harmless when no triangle uses them (an info), a scrambled mesh when
+//! a triangle does (an error).
 
 use super::RuleMeta;
 use crate::exec::{ExecContext, Expect, FileFacts, Resolution};
@@ -23,7 +31,9 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
         else {
             continue;
         };
-        let FileFacts::MeshData { vertices, .. } = *env.facts(data_path, Expect::MeshData) else {
+        let FileFacts::MeshData { vertices, vertices_used, .. } =
+            *env.facts(data_path, Expect::MeshData)
+        else {
             continue;
         };
         let FileFacts::MeshAnimation { frame_size, .. } =
@@ -36,17 +46,41 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
         if verts > 0 && (size == verts * 4 || size == verts * 8) {
             continue;
         }
+        let in_frame = size / 4;
+        let (severity, effect) = if size > verts * 4 {
+            (
+                Severity::Info,
+                format!(
+                    "the engine reads the first {verts} of each frame and skips the rest: right only if both files come from the same export"
+                ),
+            )
+        } else if vertices_used <= in_frame {
+            (
+                Severity::Info,
+                format!(
+                    "the engine reads vertices {in_frame} and up of each frame from the next frame, but no triangle uses them"
+                ),
+            )
+        } else {
+            (
+                Severity::Error,
+                format!(
+                    "the engine reads vertices {in_frame} and up of each frame from the next frame, and triangles use them up to {}: the mesh is scrambled",
+                    vertices_used.saturating_sub(1)
+                ),
+            )
+        };
         out.push(
             RULE.diagnostic(
                 aniv.value.mark(),
                 format!(
-                    "`{}` has frames of {size} bytes ({} vertices), but `{}` has {verts} vertices ({} bytes a frame)",
+                    "`{}` has frames of {size} bytes ({in_frame} vertices), but `{}` has {verts} vertices ({} bytes a frame); {effect}",
                     ctx.show(aniv_path),
-                    size / 4,
                     ctx.show(data_path),
                     verts * 4
                 ),
             )
+            .with_severity(severity)
             .with_label(data.value.mark(), format!("{verts} vertices")),
         );
     }

@@ -294,7 +294,7 @@ fn summary_markdown(src: &ExecSource<'_>, line: &LineFacts, path: &PathRef, file
 
 fn facts_markdown(facts: &FileFacts) -> String {
     match facts {
-        FileFacts::MeshData { vertices, triangles, slots } => format!(
+        FileFacts::MeshData { vertices, triangles, slots, .. } => format!(
             "Vertex mesh data: {triangles} triangles, {vertices} vertices, texture slots {}",
             slots.iter().map(u8::to_string).collect::<Vec<_>>().join(", ")
         ),
