@@ -16,14 +16,14 @@ use unreal_formats::{image, psk, u3d, wav, Package};
 use unreal_syntax::{exec, t3d, text, Span};
 
 /// The targets, by the name of their cargo-fuzz binary and their seed folder.
-pub const TARGETS: [&str; 7] =
-    ["package", "vertex_mesh", "psk_psa", "u3d", "image_wav", "t3d", "exec"];
+pub const TARGETS: [&str; 8] =
+    ["package", "vertex_mesh", "psk_psa", "u3d", "image_wav", "t3d", "exec", "lsp_frames"];
 
 /// The corpus files that seed each target, by extension (lower case). `scripts/fuzz-long`
 /// builds the cargo-fuzz seed folders with the same table; `vertex_mesh` seeds are
 /// `_d.3d`/`_a.3d` pairs joined as [`vertex_mesh`] reads them, and `u3d` has no corpus file
 /// (the fuzzer starts from synthetic seeds).
-pub const SEED_EXTENSIONS: [(&str, &[&str]); 7] = [
+pub const SEED_EXTENSIONS: [(&str, &[&str]); 8] = [
     ("package", &["u", "utx", "uax", "umx", "unr", "usx", "ukx"]),
     ("vertex_mesh", &["3d"]),
     ("psk_psa", &["psk", "psa", "pskx"]),
@@ -31,6 +31,7 @@ pub const SEED_EXTENSIONS: [(&str, &[&str]); 7] = [
     ("image_wav", &["bmp", "pcx", "tga", "dds", "png", "wav"]),
     ("t3d", &["t3d"]),
     ("exec", &["uc", "uci"]),
+    ("lsp_frames", &[]),
 ];
 
 /// Runs the entry point of `target` (one of [`TARGETS`]); `false` for an unknown name.
@@ -43,6 +44,7 @@ pub fn run(target: &str, data: &[u8]) -> bool {
         "image_wav" => image_wav(data),
         "t3d" => t3d(data),
         "exec" => exec(data),
+        "lsp_frames" => lsp_frames(data),
         _ => return false,
     }
     true
@@ -196,4 +198,47 @@ pub fn exec(data: &[u8]) {
     }
     let options = options(data.first().copied().unwrap_or(0));
     let _ = lint_text(FileKind::UnrealScript, source, &options);
+}
+
+/// The language server's input layer (`unreal_ls::lsp::framing`): the bytes as a client
+/// stream, fed in chunks whose sizes the first bytes choose. Whatever the input, every frame
+/// passed on is one JSON object the protocol library reads, every answer is a JSON-RPC error
+/// response, and the frames do not depend on how the input was cut.
+pub fn lsp_frames(data: &[u8]) {
+    use unreal_ls::lsp::framing::{Deframer, Frame};
+    let (cuts, stream) = data.split_at(data.len().min(4));
+    let run = |chunk_sizes: &[u8]| {
+        let mut deframer = Deframer::new();
+        let mut frames = Vec::new();
+        let mut rest = stream;
+        let mut i = 0;
+        while !rest.is_empty() {
+            let size =
+                usize::from(chunk_sizes.get(i % chunk_sizes.len().max(1)).copied().unwrap_or(0))
+                    .max(1);
+            let (chunk, tail) = rest.split_at(size.min(rest.len()));
+            frames.extend(deframer.push(chunk));
+            rest = tail;
+            i += 1;
+        }
+        frames.extend(deframer.finish());
+        frames
+    };
+    let frames = run(cuts);
+    for frame in &frames {
+        match frame {
+            Frame::Message(body) => {
+                let value: serde_json::Value =
+                    serde_json::from_slice(body).expect("a passed frame is JSON");
+                assert!(value.is_object(), "a passed frame is one object");
+            }
+            Frame::Rejected { response: Some(body), .. } => {
+                let value: serde_json::Value =
+                    serde_json::from_slice(body).expect("an answer is JSON");
+                assert!(value["error"]["code"].is_i64(), "an answer is an error response");
+            }
+            Frame::Rejected { response: None, .. } => {}
+        }
+    }
+    assert_eq!(frames, run(&[255]), "frames do not depend on the cuts");
 }

@@ -4,7 +4,7 @@
 //! Read as the engine reads them (`UEditorEngine::meshVertImport`, UnMeshEd.cpp in the UT v400
 //! and UT2004 editor sources): the header's counts, then exactly that many triangles and
 //! frames. The engine never looks at the file's size, so bytes after the last triangle or
-//! frame are ignored (shipped files have them: UT2004's SkaarjPack_rc) and only counted here;
+//! frame are ignored (shipped files have them: UT2004's `SkaarjPack_rc`) and only counted here;
 //! a file shorter than its counts is an error (the engine's read fails and the import is
 //! lost). Every vertex index must be below the vertex count (the engine does not check, and
 //! reads out of bounds).
@@ -173,8 +173,8 @@ impl<'a> VertexMesh<'a> {
         Ok(Self { data, aniv, bytes_per_vertex })
     }
 
-    /// The vertices of one frame, in model units, read as the engine reads them: NumVertices
-    /// vertices from the frame's start (FrameSize x index), whatever FrameSize says. Vertices
+    /// The vertices of one frame, in model units, read as the engine reads them: `NumVertices`
+    /// vertices from the frame's start (`FrameSize` x index), whatever `FrameSize` says. Vertices
     /// past the end of the file (the engine's read fails there) are at the origin. `None` for
     /// a frame the file does not have.
     pub fn frame(&self, index: usize) -> Option<Vec<[f32; 3]>> {

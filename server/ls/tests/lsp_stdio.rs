@@ -103,3 +103,123 @@ fn exit_without_shutdown_is_exit_code_1() {
     server.notify("exit", &Value::Null);
     assert_eq!(server.wait_exit(), Some(1));
 }
+
+/// A T3D line whose `Flags=` a hover decodes: the answer every check below compares.
+const HOVER_T3D: &str = "Begin Map\r\nBegin Actor Class=Brush Name=Brush0\r\n   Begin Brush Name=Brush\r\n      Begin PolyList\r\n         Begin Polygon Flags=264\r\n            Vertex   +00000.000000,+00000.000000,+00000.000000\r\n            Vertex   +00128.000000,+00000.000000,+00000.000000\r\n            Vertex   +00128.000000,+00128.000000,+00000.000000\r\n         End Polygon\r\n      End PolyList\r\n   End Brush\r\nEnd Actor\r\nEnd Map\r\n";
+
+fn hover(server: &mut StdioServer) -> Value {
+    let params = json!({
+        "textDocument": { "uri": URI },
+        "position": { "line": 4, "character": 26 },
+    });
+    server.request("textDocument/hover", &params)["result"].clone()
+}
+
+fn frame(body: &[u8]) -> Vec<u8> {
+    let mut out = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
+    out.extend_from_slice(body);
+    out
+}
+
+/// Each malformed message gets its error answer (with its id where it has a readable one),
+/// and the server goes on serving: a hover afterwards answers as before, and shutdown and
+/// exit still end it with code 0.
+#[test]
+fn malformed_messages_are_answered_and_the_server_goes_on() {
+    let mut server = start();
+    initialize(&mut server);
+    server.notify(
+        "textDocument/didOpen",
+        &json!({ "textDocument": { "uri": URI, "languageId": "t3d", "version": 1, "text": HOVER_T3D } }),
+    );
+    let before = hover(&mut server);
+    assert!(before["contents"]["value"].as_str().unwrap_or("").contains("TwoSided"), "{before}");
+
+    let cases: [(&[u8], i64, Value); 7] = [
+        (br#"{"jsonrpc":"2.0","id":101,"method":"#, -32700, Value::Null),
+        (br#"{"jsonrpc":"2.0","id":1.5,"method":"textDocument/hover"}"#, -32600, Value::Null),
+        (br#"{"jsonrpc":"2.0","id":{"x":1},"method":"x"}"#, -32600, Value::Null),
+        (br#"{"jsonrpc":"1.0","id":102,"method":"textDocument/hover"}"#, -32600, json!(102)),
+        (br#"[{"jsonrpc":"2.0","id":103,"method":"shutdown"}]"#, -32600, Value::Null),
+        (br#"{"jsonrpc":"2.0","id":104,"method":12}"#, -32600, json!(104)),
+        (b"{\"jsonrpc\":\"2.0\",\"id\":105,\"method\":\"\xc3\x28\"}", -32700, Value::Null),
+    ];
+    for (body, code, id) in cases {
+        server.send_raw(&frame(body));
+        let answer = server.wait_for(|m| m.get("error").is_some());
+        assert_eq!(
+            (answer["error"]["code"].as_i64(), &answer["id"]),
+            (Some(code), &id),
+            "{answer}"
+        );
+    }
+    // A `$/` request that carries an id is a request like any other: MethodNotFound.
+    server.send(&json!({ "jsonrpc": "2.0", "id": 106, "method": "$/unknownThing" }));
+    let answer = server.wait_for(|m| m["id"] == 106);
+    assert_eq!(answer["error"]["code"], -32601, "{answer}");
+    // Garbage between frames and a broken header are skipped.
+    server.send_raw(b"\r\nthis is not a header\r\n\r\nContent-Length: nope\r\n\r\n");
+    assert_eq!(hover(&mut server), before);
+
+    let response = server.request("shutdown", &Value::Null);
+    assert!(response.get("error").is_none(), "{response}");
+    server.notify("exit", &Value::Null);
+    assert_eq!(server.wait_exit(), Some(0));
+}
+
+/// 10,000 fuzzed frames (cut, corrupted, duplicated, random bytes, random JSON-RPC shapes),
+/// with a hover every 500: every hover answers as the first one did.
+#[test]
+fn survives_ten_thousand_fuzzed_frames() {
+    let mut rng = lsp_client::Rng::new(0x5EED_F4A3);
+    let mut server = StdioServer::start(env!("CARGO_BIN_EXE_unreal-ls"), true, HANG_GUARD);
+    initialize(&mut server);
+    server.notify(
+        "textDocument/didOpen",
+        &json!({ "textDocument": { "uri": URI, "languageId": "t3d", "version": 1, "text": HOVER_T3D } }),
+    );
+    let before = hover(&mut server);
+    let shapes: [&[u8]; 8] = [
+        br#"{"jsonrpc":"2.0","id":900007,"method":"textDocument/hover","params":{"textDocument":{"uri":"file:///work/maps/Broken.t3d"},"position":{"line":-1,"character":99999}}}"#,
+        br#"{"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":"file:///nowhere.t3d","version":2},"contentChanges":[{"range":{"start":{"line":-5,"character":0},"end":{"line":0,"character":0}},"text":"x"}]}}"#,
+        br#"{"jsonrpc":"2.0","id":"a","method":"textDocument/definition","params":null}"#,
+        br#"{"jsonrpc":"2.0","id":900008,"result":{"weird":[1,2,3]}}"#,
+        br#"{"jsonrpc":"2.0","id":900009,"method":"workspace/symbol","params":{"query":"Brush"}}"#,
+        br#"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":900009}}"#,
+        br#"{"id":900010,"method":"initialize"}"#,
+        br#"{"jsonrpc":"2.0","id":900011,"method":"textDocument/formatting","params":{"textDocument":{"uri":"file:///missing.t3d"},"options":{"tabSize":-3,"insertSpaces":true}}}"#,
+    ];
+    let mut batch = Vec::new();
+    for i in 0..10_000u32 {
+        let mut body = rng.pick(&shapes).to_vec();
+        match rng.below(6) {
+            0 => body.truncate(rng.below(body.len() + 1)),
+            1 => {
+                for _ in 0..=rng.below(4) {
+                    let at = rng.below(body.len().max(1));
+                    if let Some(b) = body.get_mut(at) {
+                        *b = rng.below(256) as u8;
+                    }
+                }
+            }
+            2 => body = (0..rng.below(64)).map(|_| rng.below(256) as u8).collect(),
+            _ => {}
+        }
+        match rng.below(10) {
+            0 => batch.extend_from_slice(&body),
+            1 => batch.extend(format!("Content-Length: {}\r\n\r\n", body.len() + 3).into_bytes()),
+            _ => batch.extend(frame(&body)),
+        }
+        if i % 500 == 499 {
+            // A cut header or body may swallow what follows: close it with a blank frame run.
+            batch.extend_from_slice(&[b' '; 80]);
+            batch.extend(frame(b"{}"));
+            server.send_raw(&std::mem::take(&mut batch));
+            assert_eq!(hover(&mut server), before, "after {} frames", i + 1);
+        }
+    }
+    let response = server.request("shutdown", &Value::Null);
+    assert!(response.get("error").is_none(), "{response}");
+    server.notify("exit", &Value::Null);
+    assert_eq!(server.wait_exit(), Some(0));
+}

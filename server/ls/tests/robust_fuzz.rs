@@ -59,6 +59,19 @@ fn synthetic_seeds(target: &str) -> Vec<Vec<u8>> {
         "exec" => vec![
             b"class Foo extends Actor;\r\n#exec MESH IMPORT MESH=Foo ANIVFILE=MODELS\\Foo_a.3d DATAFILE=MODELS\\Foo_d.3d X=0 Y=0 Z=0 MLOD=0\r\n#exec MESH SEQUENCE MESH=Foo SEQ=All STARTFRAME=0 NUMFRAMES=2\r\n#exec MESHMAP SCALE MESHMAP=Foo X=0.1 Y=0.1 Z=0.2 YAW=64\r\n#exec TEXTURE IMPORT NAME=Skin FILE=\"Textures\\My Skin.pcx\" GROUP=Skins FLAGS=2 // note\r\n#exec AUDIO IMPORT FILE=Sounds\\a.wav NAME=A\r\n#forceexec OBJ LOAD FILE=..\\Textures\\X.utx PACKAGE=Foo\r\n#include Classes\\Other.uci\r\n#error stop\r\n".to_vec(),
         ],
+        "lsp_frames" => {
+            let frame = |body: &str| format!("Content-Length: {}\r\n\r\n{body}", body.len());
+            vec![
+                format!(
+                    "\x01\x07\x40\x03{}{}{}",
+                    frame(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#),
+                    frame(r#"{"jsonrpc":"2.0","id":1.5,"method":"x"}"#),
+                    frame(r#"[{"jsonrpc":"2.0","method":"exit"}]"#)
+                )
+                .into_bytes(),
+                format!("\x05\x05\x05\x05garbage{}Content-Length: 9\r\n\r\n{{\"a\"", frame("{}")).into_bytes(),
+            ]
+        }
         _ => Vec::new(),
     }
 }

@@ -5,7 +5,7 @@
 //! What the engine does with a mismatch (`meshVertImport`, UnMeshEd.cpp, UT v400 and UT2004):
 //! for each frame it reads `NumVertices x 4` bytes, then seeks `FrameSize - NumVertices x 4`
 //! bytes on. A larger frame is padding it skips: the first vertices of each frame are used,
-//! which is right when both files come from the same export (Epic's SkaarjPack_rc ships such
+//! which is right when both files come from the same export (Epic's `SkaarjPack_rc` ships such
 //! pairs), so that is an info. A smaller frame makes the last vertices of each frame read the
 //! start of the next one: harmless when no triangle uses them (an info), a scrambled mesh when
 //! a triangle does (an error).

@@ -2,7 +2,7 @@
 //! `MESHMAP=`, `TEXTURE=`, `ANIM=`) that nothing defines. The engine looks such names up with
 //! `ANY_PACKAGE` (UnEdSrv.cpp, `ParseObject<UTexture>(..., ANY_PACKAGE)` in MESHMAP SETTEXTURE
 //! and TEXTURE IMPORT's `DETAIL=`/`NEXT=`): in every package loaded so far, which includes
-//! the packages compiled before this one (Engine's `DefaultTexture`, UnrealShare's
+//! the packages compiled before this one (Engine's `DefaultTexture`, `UnrealShare`'s
 //! `BloodSpot`) and those `OBJ LOAD` brought in. It logs its warning ("Missing meshmap,
 //! texture, or num") and does nothing with the line.
 //!

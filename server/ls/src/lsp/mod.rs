@@ -12,6 +12,7 @@
 
 pub mod documents;
 pub mod features;
+pub mod framing;
 pub mod guard;
 pub mod log;
 pub mod memory;
@@ -103,7 +104,18 @@ pub fn run(_args: &LspArgs) -> ExitCode {
     let (service, socket) = service(ServerOptions::default());
     let shutdown = service.get_ref().inner().shutdown_flag();
     runtime.block_on(async {
-        Server::new(tokio::io::stdin(), tokio::io::stdout(), socket).serve(service).await;
+        // The client's bytes go through the repairing layer (framing.rs) before the protocol
+        // library sees them; its answers to malformed input and the library's own output
+        // share one writer, whole frames at a time.
+        let (frames_tx, frames_rx) = tokio::sync::mpsc::unbounded_channel();
+        let writer = tokio::spawn(framing::write_frames(tokio::io::stdout(), frames_rx));
+        let (to_server, from_pump) = tokio::io::duplex(1 << 16);
+        let replies = frames_tx.clone();
+        let pump = tokio::spawn(framing::pump(tokio::io::stdin(), to_server, replies, log::stderr));
+        Server::new(from_pump, framing::FrameSink::new(frames_tx), socket).serve(service).await;
+        // Everything the server wrote goes out before the process ends.
+        pump.abort();
+        let _ = tokio::time::timeout(Duration::from_secs(2), writer).await;
     });
     // Tokio's stdin reader is a blocking thread that may still wait for input (clients need
     // not close the pipe after `exit`), and an analysis may still be running: neither may

@@ -49,6 +49,12 @@ impl StdioServer {
         self.stdin.flush().unwrap();
     }
 
+    /// Sends bytes as they are: frames broken on purpose, garbage.
+    pub fn send_raw(&mut self, bytes: &[u8]) {
+        self.stdin.write_all(bytes).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
     /// Sends a request and returns the whole response message.
     pub fn request(&mut self, method: &str, params: &Value) -> Value {
         self.next_id += 1;

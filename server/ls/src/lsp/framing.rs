@@ -1,0 +1,559 @@
+//! A repairing layer between the client's byte stream and the protocol library.
+//!
+//! tower-lsp-server reads stdin through a `FramedRead`, and a `FramedRead` ends its stream
+//! after the first decoding error: one malformed message (bad JSON, an `id` of `1.5`, a batch
+//! array, invalid UTF-8) made the server answer an error and then stop reading, and the editor
+//! lost every feature until a restart. So the server never hands the library a frame it could
+//! fail on. [`Deframer`] splits the raw input into frames itself, checks each body the way the
+//! library will read it (UTF-8, JSON, one object, `"jsonrpc":"2.0"`, an `id` that is an
+//! integer or a string, a string `method`, the shape of a request, notification or response),
+//! passes on what is well formed and answers the rest itself: -32700 (parse error) or -32600
+//! (invalid request), with the message's `id` when it can be read and `null` otherwise, as
+//! JSON-RPC 2.0 says, plus a line on stderr. A `$/` request that carries an id, which the
+//! library would drop unanswered, gets -32601 (method not found). Garbage between frames is skipped up to the next
+//! `Content-Length` header and logged.
+//!
+//! [`Deframer`] is a plain state machine over bytes (fuzzed by the `lsp_frames` target); the
+//! stdio plumbing around it is [`serve_stdio`].
+
+use std::io;
+
+use serde_json::{json, Value};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::sync::mpsc;
+use tower_lsp_server::jsonrpc::{Request, Response};
+
+/// A header block longer than this is not a header: the bytes are skipped.
+const MAX_HEADER: usize = 8 * 1024;
+/// A body longer than this is refused without being held in memory (it is skipped as it
+/// arrives). Far above any real document: a 200 MB map opens within it.
+pub const MAX_BODY: usize = 1 << 30;
+
+/// What one frame of input became.
+#[derive(Debug, PartialEq)]
+pub enum Frame {
+    /// A well-formed JSON-RPC message body, for the protocol library.
+    Message(Vec<u8>),
+    /// Input that cannot be served: the error response to send (a JSON body, when the input
+    /// was a message at all) and what to log.
+    Rejected { response: Option<Vec<u8>>, log: String },
+}
+
+#[derive(Debug)]
+enum State {
+    Header,
+    Body {
+        len: usize,
+    },
+    /// Skipping the rest of an oversized body.
+    Discard {
+        remaining: usize,
+    },
+}
+
+/// Splits a byte stream into checked frames.
+#[derive(Debug)]
+pub struct Deframer {
+    buf: Vec<u8>,
+    state: State,
+}
+
+impl Default for Deframer {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Deframer {
+    pub fn new() -> Self {
+        Self { buf: Vec::new(), state: State::Header }
+    }
+
+    /// Takes the next bytes of input and returns every frame they complete.
+    pub fn push(&mut self, bytes: &[u8]) -> Vec<Frame> {
+        let mut out = Vec::new();
+        let mut bytes = bytes;
+        if let State::Discard { remaining } = &mut self.state {
+            let take = bytes.len().min(*remaining);
+            *remaining -= take;
+            bytes = bytes.get(take..).unwrap_or_default();
+            if *remaining > 0 {
+                return out;
+            }
+            self.state = State::Header;
+        }
+        self.buf.extend_from_slice(bytes);
+        loop {
+            match self.state {
+                State::Header => match self.header(&mut out) {
+                    Some(next) => self.state = next,
+                    None => return out,
+                },
+                State::Body { len } => {
+                    let Some(body) = self.buf.get(..len) else { return out };
+                    out.push(check(body));
+                    self.buf.drain(..len);
+                    self.state = State::Header;
+                }
+                State::Discard { remaining } => {
+                    let take = self.buf.len().min(remaining);
+                    self.buf.drain(..take);
+                    if take < remaining {
+                        self.state = State::Discard { remaining: remaining - take };
+                        return out;
+                    }
+                    self.state = State::Header;
+                }
+            }
+        }
+    }
+
+    /// Whatever is left when the input ends: a frame cut short.
+    pub fn finish(&mut self) -> Option<Frame> {
+        let left = std::mem::take(&mut self.buf);
+        let cut = match self.state {
+            State::Body { len } => Some(format!(
+                "the input ended inside a message: {} of its {len} bytes arrived",
+                left.len()
+            )),
+            State::Discard { remaining } => Some(format!(
+                "the input ended inside an oversized message, {remaining} bytes short"
+            )),
+            State::Header if left.iter().any(|b| !b.is_ascii_whitespace()) => {
+                Some(format!("the input ended with {} bytes that are not a message", left.len()))
+            }
+            State::Header => None,
+        };
+        self.state = State::Header;
+        cut.map(|log| Frame::Rejected { response: None, log })
+    }
+
+    /// Reads one header block from the buffer. `None`: more input is needed.
+    fn header(&mut self, out: &mut Vec<Frame>) -> Option<State> {
+        // Blank lines between messages are harmless.
+        let lead = self.buf.iter().take_while(|b| b.is_ascii_whitespace()).count();
+        self.buf.drain(..lead);
+        match looks_like_header(&self.buf) {
+            Looks::Header => {}
+            Looks::Unknown if self.buf.len() <= MAX_HEADER => return None,
+            Looks::Unknown | Looks::Garbage => {
+                // Skip to the next `Content-Length`, keeping a tail that may start one.
+                let skip = match find_ignore_case(
+                    self.buf.get(1..).unwrap_or_default(),
+                    b"content-length",
+                ) {
+                    Some(at) => at + 1,
+                    None if self.buf.len() > MAX_HEADER => self.buf.len() - b"content-length".len(),
+                    None => return None,
+                };
+                self.buf.drain(..skip);
+                out.push(rejected_garbage(skip));
+                return Some(State::Header);
+            }
+        }
+        let (end, terminator) = match (find(&self.buf, b"\r\n\r\n"), find(&self.buf, b"\n\n")) {
+            (Some(a), Some(b)) if b < a => (b, 2),
+            (Some(a), _) => (a, 4),
+            (None, Some(b)) => (b, 2),
+            (None, None) => {
+                if self.buf.len() > MAX_HEADER {
+                    // Not a header after all: skip its first byte and look again.
+                    self.buf.drain(..1);
+                    out.push(rejected_garbage(1));
+                    return Some(State::Header);
+                }
+                return None;
+            }
+        };
+        let block: Vec<u8> = self.buf.drain(..end + terminator).collect();
+        let text = String::from_utf8_lossy(block.get(..end).unwrap_or_default()).into_owned();
+        let mut length: Option<Result<usize, String>> = None;
+        for line in text.lines() {
+            let Some((name, value)) = line.split_once(':') else { continue };
+            if name.trim().eq_ignore_ascii_case("content-length") {
+                let value = value.trim();
+                length = Some(value.parse::<usize>().map_err(|_| value.to_owned()));
+            }
+        }
+        match length {
+            Some(Ok(len)) if len > MAX_BODY => {
+                out.push(Frame::Rejected {
+                    response: Some(error_body(-32600, &Value::Null, "message too large")),
+                    log: format!(
+                        "skipped a message of {len} bytes: more than the {MAX_BODY} bytes accepted"
+                    ),
+                });
+                Some(State::Discard { remaining: len })
+            }
+            Some(Ok(len)) => Some(State::Body { len }),
+            Some(Err(value)) => {
+                out.push(Frame::Rejected {
+                    response: None,
+                    log: format!(
+                        "skipped a header with an unreadable Content-Length `{}`",
+                        quote(&value)
+                    ),
+                });
+                Some(State::Header)
+            }
+            None => {
+                out.push(Frame::Rejected {
+                    response: None,
+                    log: "skipped a header block without Content-Length".to_owned(),
+                });
+                Some(State::Header)
+            }
+        }
+    }
+}
+
+/// Whether the buffer starts with a header field (`Name:`).
+enum Looks {
+    Header,
+    Garbage,
+    /// Only name characters so far: more input decides.
+    Unknown,
+}
+
+fn looks_like_header(buf: &[u8]) -> Looks {
+    for (i, &b) in buf.iter().enumerate() {
+        match b {
+            b':' if i > 0 => return Looks::Header,
+            b if b.is_ascii_alphanumeric() || b == b'-' => {}
+            _ => return Looks::Garbage,
+        }
+    }
+    Looks::Unknown
+}
+
+fn rejected_garbage(bytes: usize) -> Frame {
+    Frame::Rejected {
+        response: None,
+        log: format!("skipped {bytes} bytes between messages that are not a message header"),
+    }
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w == needle)
+}
+
+fn find_ignore_case(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w.eq_ignore_ascii_case(needle))
+}
+
+/// At most 80 characters of user input, for a log line.
+fn quote(text: &str) -> String {
+    let mut out: String = text.chars().take(80).flat_map(char::escape_default).collect();
+    if text.chars().count() > 80 {
+        out.push('…');
+    }
+    out
+}
+
+/// A JSON-RPC error response body.
+fn error_body(code: i64, id: &Value, message: &str) -> Vec<u8> {
+    json!({ "jsonrpc": "2.0", "error": { "code": code, "message": message }, "id": id })
+        .to_string()
+        .into_bytes()
+}
+
+/// Checks one body the way the protocol library will read it.
+fn check(body: &[u8]) -> Frame {
+    let reject = |code: i64, id: &Value, why: String| Frame::Rejected {
+        response: Some(error_body(
+            code,
+            id,
+            if code == -32700 { "Parse error" } else { "Invalid request" },
+        )),
+        log: format!("answered a malformed message with {code}: {why}"),
+    };
+    let Ok(text) = std::str::from_utf8(body) else {
+        return reject(-32700, &Value::Null, "the body is not UTF-8".to_owned());
+    };
+    if text.trim().is_empty() {
+        return Frame::Rejected { response: None, log: "skipped an empty message".to_owned() };
+    }
+    let value: Value = match serde_json::from_str(text) {
+        Ok(value) => value,
+        Err(err) => return reject(-32700, &Value::Null, format!("not JSON ({err})")),
+    };
+    let Value::Object(object) = &value else {
+        let what = if value.is_array() { "a batch (array)" } else { "not an object" };
+        return reject(-32600, &Value::Null, format!("the message is {what}"));
+    };
+    // An id the response can carry: an integer or a string (null is allowed by JSON-RPC).
+    let id = match object.get("id") {
+        None => Value::Null,
+        Some(id @ (Value::String(_) | Value::Null)) => id.clone(),
+        Some(Value::Number(n)) if n.is_i64() => Value::Number(n.clone()),
+        Some(other) => {
+            return reject(
+                -32600,
+                &Value::Null,
+                format!("the id `{}` is not an integer or a string", quote(&other.to_string())),
+            )
+        }
+    };
+    if object.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+        return reject(-32600, &id, "`jsonrpc` is not \"2.0\"".to_owned());
+    }
+    match object.get("method") {
+        // The library drops every `$/` message unanswered; a request (one with an id) must
+        // still get an answer, and no `$/` request exists that the server implements.
+        Some(Value::String(method)) if method.starts_with("$/") && object.contains_key("id") => {
+            return Frame::Rejected {
+                response: Some(error_body(-32601, &id, "Method not found")),
+                log: format!(
+                    "answered the request `{}` with -32601: no such method",
+                    quote(method)
+                ),
+            };
+        }
+        Some(Value::String(_)) => {}
+        Some(_) => return reject(-32600, &id, "`method` is not a string".to_owned()),
+        None if object.contains_key("result") || object.contains_key("error") => {
+            // A response to one of our requests.
+            return match serde_json::from_value::<Response>(value.clone()) {
+                Ok(_) => Frame::Message(body.to_vec()),
+                Err(err) => Frame::Rejected {
+                    response: None,
+                    log: format!("skipped a malformed response ({err})"),
+                },
+            };
+        }
+        None => return reject(-32600, &id, "no `method`, `result` or `error`".to_owned()),
+    }
+    match serde_json::from_value::<Request>(value.clone()) {
+        Ok(_) => Frame::Message(body.to_vec()),
+        Err(err) => reject(-32600, &id, format!("not a request ({err})")),
+    }
+}
+
+/// `Content-Length` framing for one body.
+pub fn framed(body: &[u8]) -> Vec<u8> {
+    let mut out = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
+    out.extend_from_slice(body);
+    out
+}
+
+/// Reads `input` through a [`Deframer`]: well-formed messages go on, framed anew, to
+/// `to_server`; rejections are answered on `replies` and logged with `log`. Returns when the
+/// input ends or the server stops reading.
+pub async fn pump<R, W>(
+    mut input: R,
+    mut to_server: W,
+    replies: mpsc::UnboundedSender<Vec<u8>>,
+    log: impl Fn(&str),
+) -> io::Result<()>
+where
+    R: AsyncRead + Unpin,
+    W: AsyncWrite + Unpin,
+{
+    let mut deframer = Deframer::new();
+    let mut chunk = vec![0u8; 64 * 1024];
+    loop {
+        let read = input.read(&mut chunk).await?;
+        let frames = if read == 0 {
+            deframer.finish().into_iter().collect()
+        } else {
+            deframer.push(chunk.get(..read).unwrap_or_default())
+        };
+        for frame in frames {
+            match frame {
+                Frame::Message(body) => {
+                    to_server.write_all(&framed(&body)).await?;
+                    to_server.flush().await?;
+                }
+                Frame::Rejected { response, log: line } => {
+                    log(&line);
+                    if let Some(response) = response {
+                        // The writer is gone only when the server is stopping.
+                        let _ = replies.send(framed(&response));
+                    }
+                }
+            }
+        }
+        if read == 0 {
+            return to_server.shutdown().await;
+        }
+    }
+}
+
+/// The protocol library's output, cut into whole frames so that the answers [`pump`] sends
+/// never land inside one of its messages.
+pub struct FrameSink {
+    buf: Vec<u8>,
+    out: mpsc::UnboundedSender<Vec<u8>>,
+}
+
+impl FrameSink {
+    pub fn new(out: mpsc::UnboundedSender<Vec<u8>>) -> Self {
+        Self { buf: Vec::new(), out }
+    }
+
+    fn forward_complete(&mut self) {
+        while let Some(end) = find(&self.buf, b"\r\n\r\n") {
+            let header =
+                String::from_utf8_lossy(self.buf.get(..end).unwrap_or_default()).into_owned();
+            let len = header.lines().find_map(|line| {
+                let (name, value) = line.split_once(':')?;
+                name.trim()
+                    .eq_ignore_ascii_case("content-length")
+                    .then(|| value.trim().parse::<usize>().ok())?
+            });
+            let Some(len) = len else {
+                // Not our library's framing: pass it on as it is.
+                let all = std::mem::take(&mut self.buf);
+                let _ = self.out.send(all);
+                return;
+            };
+            let total = end + 4 + len;
+            if self.buf.len() < total {
+                return;
+            }
+            let frame: Vec<u8> = self.buf.drain(..total).collect();
+            let _ = self.out.send(frame);
+        }
+    }
+}
+
+impl AsyncWrite for FrameSink {
+    fn poll_write(
+        self: std::pin::Pin<&mut Self>,
+        _: &mut std::task::Context<'_>,
+        data: &[u8],
+    ) -> std::task::Poll<io::Result<usize>> {
+        let this = self.get_mut();
+        this.buf.extend_from_slice(data);
+        this.forward_complete();
+        std::task::Poll::Ready(Ok(data.len()))
+    }
+
+    fn poll_flush(
+        self: std::pin::Pin<&mut Self>,
+        _: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<io::Result<()>> {
+        std::task::Poll::Ready(Ok(()))
+    }
+
+    fn poll_shutdown(
+        self: std::pin::Pin<&mut Self>,
+        _: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<io::Result<()>> {
+        let this = self.get_mut();
+        if !this.buf.is_empty() {
+            let _ = this.out.send(std::mem::take(&mut this.buf));
+        }
+        std::task::Poll::Ready(Ok(()))
+    }
+}
+
+/// Writes every frame from `frames` to `output`, in order, until all senders are gone.
+pub async fn write_frames<W: AsyncWrite + Unpin>(
+    mut output: W,
+    mut frames: mpsc::UnboundedReceiver<Vec<u8>>,
+) -> io::Result<()> {
+    while let Some(frame) = frames.recv().await {
+        output.write_all(&frame).await?;
+        output.flush().await?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{framed, Deframer, Frame};
+
+    fn show(frames: &[Frame]) -> String {
+        frames
+            .iter()
+            .map(|f| match f {
+                Frame::Message(body) => format!("message {}", String::from_utf8_lossy(body)),
+                Frame::Rejected { response, log } => format!(
+                    "rejected ({log}){}",
+                    response.as_ref().map_or_else(String::new, |r| format!(
+                        " -> {}",
+                        String::from_utf8_lossy(r)
+                    ))
+                ),
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    fn run(input: &[u8]) -> String {
+        let mut deframer = Deframer::new();
+        let mut frames = Vec::new();
+        // Byte by byte: frames must not depend on how the input is cut.
+        for b in input {
+            frames.extend(deframer.push(std::slice::from_ref(b)));
+        }
+        frames.extend(deframer.finish());
+        let whole = {
+            let mut d = Deframer::new();
+            let mut f = d.push(input);
+            f.extend(d.finish());
+            show(&f)
+        };
+        let shown = show(&frames);
+        assert_eq!(shown, whole, "cut byte by byte vs whole");
+        shown
+    }
+
+    #[test]
+    fn malformed_messages_are_answered_and_the_stream_goes_on() {
+        let mut input = Vec::new();
+        for body in [
+            r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#,
+            r#"{"jsonrpc":"2.0","id":2,"method":"#,
+            r#"{"jsonrpc":"2.0","id":1.5,"method":"x"}"#,
+            r#"{"jsonrpc":"2.0","id":{"a":1},"method":"x"}"#,
+            r#"{"jsonrpc":"1.0","id":3,"method":"x"}"#,
+            r#"[{"jsonrpc":"2.0","id":4,"method":"x"}]"#,
+            r#"{"jsonrpc":"2.0","id":5,"method":7}"#,
+            r#"{"jsonrpc":"2.0","id":"s","result":null}"#,
+            r#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#,
+        ] {
+            input.extend(framed(body.as_bytes()));
+        }
+        input.extend(framed(b"{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"\xff\"}"));
+        input.extend_from_slice(b"garbage here\r\n");
+        input.extend(framed(br#"{"jsonrpc":"2.0","id":7,"method":"shutdown"}"#));
+        input.extend_from_slice(b"Content-Length: x\r\n\r\n");
+        input.extend_from_slice(b"Content-Length: 99\r\n\r\n{\"cut\":");
+        expect_test::expect![[r#"
+            message {"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}
+            rejected (answered a malformed message with -32700: not JSON (EOF while parsing a value at line 1 column 33)) -> {"error":{"code":-32700,"message":"Parse error"},"id":null,"jsonrpc":"2.0"}
+            rejected (answered a malformed message with -32600: the id `1.5` is not an integer or a string) -> {"error":{"code":-32600,"message":"Invalid request"},"id":null,"jsonrpc":"2.0"}
+            rejected (answered a malformed message with -32600: the id `{\"a\":1}` is not an integer or a string) -> {"error":{"code":-32600,"message":"Invalid request"},"id":null,"jsonrpc":"2.0"}
+            rejected (answered a malformed message with -32600: `jsonrpc` is not "2.0") -> {"error":{"code":-32600,"message":"Invalid request"},"id":3,"jsonrpc":"2.0"}
+            rejected (answered a malformed message with -32600: the message is a batch (array)) -> {"error":{"code":-32600,"message":"Invalid request"},"id":null,"jsonrpc":"2.0"}
+            rejected (answered a malformed message with -32600: `method` is not a string) -> {"error":{"code":-32600,"message":"Invalid request"},"id":5,"jsonrpc":"2.0"}
+            message {"jsonrpc":"2.0","id":"s","result":null}
+            message {"jsonrpc":"2.0","method":"initialized","params":{}}
+            rejected (answered a malformed message with -32700: the body is not UTF-8) -> {"error":{"code":-32700,"message":"Parse error"},"id":null,"jsonrpc":"2.0"}
+            rejected (skipped 14 bytes between messages that are not a message header)
+            message {"jsonrpc":"2.0","id":7,"method":"shutdown"}
+            rejected (skipped a header with an unreadable Content-Length `x`)
+            rejected (the input ended inside a message: 7 of its 99 bytes arrived)"#]]
+        .assert_eq(&run(&input));
+    }
+
+    #[test]
+    fn oversized_bodies_are_skipped_as_they_arrive() {
+        let mut deframer = Deframer::new();
+        let len = super::MAX_BODY + 10;
+        let first = deframer.push(format!("Content-Length: {len}\r\n\r\n").as_bytes());
+        assert!(matches!(first.as_slice(), [Frame::Rejected { response: Some(_), .. }]));
+        let chunk = vec![b'x'; 1 << 20];
+        let mut fed = 0;
+        while fed + chunk.len() <= len {
+            assert!(deframer.push(&chunk).is_empty());
+            fed += chunk.len();
+        }
+        let mut tail = vec![b'x'; len - fed];
+        tail.extend(framed(br#"{"jsonrpc":"2.0","method":"exit"}"#));
+        expect_test::expect![[r#"message {"jsonrpc":"2.0","method":"exit"}"#]]
+            .assert_eq(&show(&deframer.push(&tail)));
+    }
+}
