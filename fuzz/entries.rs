@@ -227,7 +227,7 @@ pub fn lsp_frames(data: &[u8]) {
     let frames = run(cuts);
     for frame in &frames {
         match frame {
-            Frame::Message(body) => {
+            Frame::Message(body) | Frame::Logged { body, .. } => {
                 let value: serde_json::Value =
                     serde_json::from_slice(body).expect("a passed frame is JSON");
                 assert!(value.is_object(), "a passed frame is one object");

@@ -37,6 +37,9 @@ pub enum Frame {
     /// Input that cannot be served: the error response to send (a JSON body, when the input
     /// was a message at all) and what to log.
     Rejected { response: Option<Vec<u8>>, log: String },
+    /// A well-formed message the library will drop on its own (a notification whose
+    /// parameters it cannot read): passed on, and logged.
+    Logged { body: Vec<u8>, log: String },
 }
 
 #[derive(Debug)]
@@ -323,9 +326,40 @@ fn check(body: &[u8]) -> Frame {
         }
         None => return reject(-32600, &id, "no `method`, `result` or `error`".to_owned()),
     }
-    match serde_json::from_value::<Request>(value.clone()) {
-        Ok(_) => Frame::Message(body.to_vec()),
-        Err(err) => reject(-32600, &id, format!("not a request ({err})")),
+    if let Err(err) = serde_json::from_value::<Request>(value.clone()) {
+        return reject(-32600, &id, format!("not a request ({err})"));
+    }
+    // A notification whose parameters the library cannot read is dropped there without a
+    // word (an edit with a negative position): pass it on, and say so.
+    if !object.contains_key("id") {
+        if let (Some(Value::String(method)), Some(params)) =
+            (object.get("method"), object.get("params"))
+        {
+            if let Some(problem) = notification_problem(method, params) {
+                return Frame::Logged {
+                    body: body.to_vec(),
+                    log: format!("the notification `{}` will be dropped: {problem}", quote(method)),
+                };
+            }
+        }
+    }
+    Frame::Message(body.to_vec())
+}
+
+/// Why the parameters of a notification the server handles cannot be read, if they cannot.
+fn notification_problem(method: &str, params: &Value) -> Option<String> {
+    use tower_lsp_server::ls_types as lsp;
+    fn read<T: serde::de::DeserializeOwned>(params: &Value) -> Option<String> {
+        serde_json::from_value::<T>(params.clone()).err().map(|err| quote(&err.to_string()))
+    }
+    match method {
+        "textDocument/didOpen" => read::<lsp::DidOpenTextDocumentParams>(params),
+        "textDocument/didChange" => read::<lsp::DidChangeTextDocumentParams>(params),
+        "textDocument/didClose" => read::<lsp::DidCloseTextDocumentParams>(params),
+        "textDocument/didSave" => read::<lsp::DidSaveTextDocumentParams>(params),
+        "workspace/didChangeConfiguration" => read::<lsp::DidChangeConfigurationParams>(params),
+        "workspace/didChangeWatchedFiles" => read::<lsp::DidChangeWatchedFilesParams>(params),
+        _ => None,
     }
 }
 
@@ -361,6 +395,11 @@ where
         for frame in frames {
             match frame {
                 Frame::Message(body) => {
+                    to_server.write_all(&framed(&body)).await?;
+                    to_server.flush().await?;
+                }
+                Frame::Logged { body, log: line } => {
+                    log(&line);
                     to_server.write_all(&framed(&body)).await?;
                     to_server.flush().await?;
                 }
@@ -469,6 +508,9 @@ mod tests {
             .iter()
             .map(|f| match f {
                 Frame::Message(body) => format!("message {}", String::from_utf8_lossy(body)),
+                Frame::Logged { body, log } => {
+                    format!("logged ({log}) {}", String::from_utf8_lossy(body))
+                }
                 Frame::Rejected { response, log } => format!(
                     "rejected ({log}){}",
                     response.as_ref().map_or_else(String::new, |r| format!(
@@ -513,6 +555,7 @@ mod tests {
             r#"{"jsonrpc":"2.0","id":5,"method":7}"#,
             r#"{"jsonrpc":"2.0","id":"s","result":null}"#,
             r#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#,
+            r#"{"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":"file:///a.t3d","version":2},"contentChanges":[{"range":{"start":{"line":-1,"character":0},"end":{"line":0,"character":0}},"text":""}]}}"#,
         ] {
             input.extend(framed(body.as_bytes()));
         }
@@ -531,6 +574,7 @@ mod tests {
             rejected (answered a malformed message with -32600: `method` is not a string) -> {"error":{"code":-32600,"message":"Invalid request"},"id":5,"jsonrpc":"2.0"}
             message {"jsonrpc":"2.0","id":"s","result":null}
             message {"jsonrpc":"2.0","method":"initialized","params":{}}
+            logged (the notification `textDocument/didChange` will be dropped: invalid value: integer `-1`, expected u32) {"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":"file:///a.t3d","version":2},"contentChanges":[{"range":{"start":{"line":-1,"character":0},"end":{"line":0,"character":0}},"text":""}]}}
             rejected (answered a malformed message with -32700: the body is not UTF-8) -> {"error":{"code":-32700,"message":"Parse error"},"id":null,"jsonrpc":"2.0"}
             rejected (skipped 14 bytes between messages that are not a message header)
             message {"jsonrpc":"2.0","id":7,"method":"shutdown"}
