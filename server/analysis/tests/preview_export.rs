@@ -218,3 +218,92 @@ End PolyList\r\n";
     assert!(glb_facts(&write_glb(&model)).starts_with("1 primitives"));
     assert!(export::t3d_brush_model("Empty", "Begin Map\r\nEnd Map\r\n").is_err());
 }
+
+/// One triangle brush, as a map actor with the given class and properties.
+fn triangle_actor(class: &str, name: &str, properties: &str) -> String {
+    format!(
+        "Begin Actor Class={class} Name={name}\r\n{properties}   Begin Brush Name=Model{name}\r\n      Begin PolyList\r\n         Begin Polygon\r\n            Vertex   +00000.000000,+00000.000000,+00000.000000\r\n            Vertex   +00064.000000,+00000.000000,+00000.000000\r\n            Vertex   +00000.000000,+00032.000000,+00000.000000\r\n         End Polygon\r\n      End PolyList\r\n   End Brush\r\nEnd Actor\r\n"
+    )
+}
+
+/// A map's brushes are placed as UE1's CSG places them (PrePivot, MainScale, Rotation,
+/// PostScale, Location; a mirroring scale reverses the winding), the builder brush is left
+/// out, and each brush is a node under its role with what it is in `extras`.
+#[test]
+fn map_brushes_are_placed_as_csg_places_them() {
+    let map = [
+        "Begin Map\r\n".to_owned(),
+        triangle_actor("Brush", "Brush", "   Location=(X=5000.000000)\r\n"),
+        triangle_actor(
+            "Brush",
+            "Brush1",
+            "   CsgOper=CSG_Subtract\r\n   Rotation=(Yaw=16384)\r\n   PrePivot=(X=64.000000)\r\n   Location=(X=1000.000000,Z=8.000000)\r\n",
+        ),
+        triangle_actor(
+            "Brush",
+            "Brush2",
+            "   CsgOper=CSG_Add\r\n   MainScale=(Scale=(X=-2.000000),SheerAxis=SHEER_ZX)\r\n   PostScale=(Scale=(Z=3.000000),SheerAxis=SHEER_ZX)\r\n   PolyFlags=32\r\n",
+        ),
+        triangle_actor("Mover", "Mover0", "   Location=(Y=-100.000000)\r\n"),
+        "End Map\r\n".to_owned(),
+    ]
+    .concat();
+    let scene = export::map_scene("Map", &map, None);
+    assert_eq!(scene.builder_brushes, 1);
+    // World points, Unreal axes (glTF's (x, y, z) is Unreal's (z, -x, y)... undone here).
+    let unreal = |p: [f32; 3]| [p[2], -p[0], p[1]];
+    let mut out = String::new();
+    for brush in &scene.brushes {
+        let points: Vec<String> = brush
+            .positions
+            .iter()
+            .map(|&p| format!("{:?}", unreal(p).map(|c| (c * 1000.0).round() / 1000.0)))
+            .collect();
+        out.push_str(&format!(
+            "{} {} {:?} flags={} tris={:?}: {}\n",
+            brush.name,
+            brush.class,
+            brush.role,
+            brush.poly_flags,
+            brush.triangles,
+            points.join(" ")
+        ));
+    }
+    expect_test::expect![[r#"
+        Brush1 Brush Subtractive flags=0 tris=[[0, 2, 1]]: [1000.0, -64.0, 8.0] [1000.0, -0.0, 8.0] [968.0, -64.0, 8.0]
+        Brush2 Brush Additive flags=32 tris=[[0, 2, 1]]: [0.0, 32.0, 0.0] [-128.0, -0.0, 0.0] [0.0, -0.0, 0.0]
+        Mover0 Mover Other flags=0 tris=[[0, 2, 1]]: [0.0, -100.0, 0.0] [64.0, -100.0, 0.0] [0.0, -68.0, 0.0]
+    "#]].assert_eq(&out);
+
+    let glb = export::write_map_glb(&scene);
+    let json_len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    let json: serde_json::Value = serde_json::from_slice(&glb[20..20 + json_len]).unwrap();
+    let nodes: Vec<String> = json["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| {
+            format!(
+                "{} {} {}",
+                n["name"],
+                n.get("children").map_or(String::new(), ToString::to_string),
+                n.get("extras").map_or(String::new(), ToString::to_string)
+            )
+        })
+        .collect();
+    expect_test::expect![[r#"
+        "Brush1"  {"class":"Brush","csgOper":"CSG_Subtract","polyFlags":0}
+        "Brush2"  {"class":"Brush","csgOper":"CSG_Add","polyFlags":32}
+        "Mover0"  {"class":"Mover","csgOper":"","polyFlags":0}
+        "Additive brushes" [1] 
+        "Subtractive brushes" [0] 
+        "Other brushes" [2] "#]]
+    .assert_eq(&nodes.join("\n"));
+
+    // UE2's CSG applies no brush rotation or scale (the editor bakes them into the vertices).
+    let ue2 = export::map_scene("Map", &map, Some(unreal_analysis::EngineGeneration::Ue2));
+    assert_eq!(
+        ue2.brushes[0].positions.iter().map(|&p| unreal(p)).collect::<Vec<_>>(),
+        vec![[936.0, 0.0, 8.0], [1000.0, 0.0, 8.0], [936.0, 32.0, 8.0]]
+    );
+}

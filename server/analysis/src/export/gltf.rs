@@ -253,6 +253,74 @@ pub fn write_glb(model: &Model) -> Vec<u8> {
     glb(&root, &b.bin)
 }
 
+/// A map's brushes as a `.glb`: one mesh and one node per brush, in world coordinates,
+/// grouped under a node per role ("Additive brushes", "Subtractive brushes", "Other
+/// brushes") so a whole role can be hidden at once. Each brush node's `extras` say what it
+/// is: `class`, `csgOper`, `polyFlags`.
+pub fn write_map_glb(scene: &super::map::MapScene) -> Vec<u8> {
+    use super::map::BrushRole;
+    let mut b = Builder::default();
+    let mut nodes = Vec::new();
+    let mut meshes = Vec::new();
+    let mut groups: Vec<(BrushRole, Vec<usize>)> = Vec::new();
+    for brush in &scene.brushes {
+        let position = b.floats(&finite(&brush.positions), Some(ARRAY_BUFFER), true);
+        let indices: Vec<u8> =
+            brush.triangles.iter().flatten().flat_map(|i| i.to_le_bytes()).collect();
+        let view = b.view(&indices, Some(ELEMENT_ARRAY_BUFFER));
+        let idx = b.accessor(view, UNSIGNED_INT, brush.triangles.len() * 3, "SCALAR", None);
+        let material = match brush.role {
+            BrushRole::Additive => 0,
+            BrushRole::Subtractive => 1,
+            BrushRole::Other => 2,
+        };
+        meshes.push(json!({
+            "name": brush.name,
+            "primitives": [{ "attributes": { "POSITION": position }, "indices": idx, "mode": 4, "material": material }],
+        }));
+        nodes.push(json!({
+            "name": brush.name,
+            "mesh": meshes.len() - 1,
+            "extras": { "class": brush.class, "csgOper": brush.csg_oper, "polyFlags": brush.poly_flags },
+        }));
+        let node = nodes.len() - 1;
+        match groups.iter_mut().find(|(role, _)| *role == brush.role) {
+            Some((_, children)) => children.push(node),
+            None => groups.push((brush.role, vec![node])),
+        }
+    }
+    groups.sort_by_key(|(role, _)| *role as u8);
+    let mut roots = Vec::new();
+    for (role, children) in groups {
+        nodes.push(json!({ "name": role.group_name(), "children": children }));
+        roots.push(nodes.len() - 1);
+    }
+    // UnrealEd's colours: blue for additive, orange for subtractive, grey for the rest.
+    let material = |name: &str, rgb: [f32; 3], double_sided: bool| {
+        json!({
+            "name": name,
+            "doubleSided": double_sided,
+            "pbrMetallicRoughness": { "baseColorFactor": [rgb[0], rgb[1], rgb[2], 1.0], "metallicFactor": 0.0, "roughnessFactor": 1.0 },
+        })
+    };
+    let root = json!({
+        "asset": { "version": "2.0", "generator": concat!("unreal-ls ", env!("CARGO_PKG_VERSION")) },
+        "scene": 0,
+        "scenes": [{ "name": scene.name, "nodes": roots }],
+        "nodes": nodes,
+        "meshes": meshes,
+        "materials": [
+            material("Additive", [0.2, 0.4, 1.0], false),
+            material("Subtractive", [1.0, 0.6, 0.2], true),
+            material("Other", [0.6, 0.6, 0.6], true),
+        ],
+        "buffers": [{ "byteLength": b.bin.len().next_multiple_of(4) }],
+        "bufferViews": b.views,
+        "accessors": b.accessors,
+    });
+    glb(&root, &b.bin)
+}
+
 /// Joint nodes (children listed under their parents), and the skin with inverse bind
 /// matrices computed from the bones' rest transforms.
 fn write_skeleton(

@@ -8,6 +8,7 @@
 #![allow(clippy::many_single_char_names)]
 
 pub mod gltf;
+pub mod map;
 pub mod model;
 pub mod obj;
 pub mod u3d;
@@ -24,7 +25,8 @@ use unreal_formats::vertex_mesh::VertexMesh;
 use unreal_formats::{Error, Result};
 use unreal_syntax::t3d::ast::LineKeyword;
 
-pub use gltf::write_glb;
+pub use gltf::{write_glb, write_map_glb};
+pub use map::{has_brush_actors, map_scene, MapScene};
 pub use model::{FrameSequence, Model};
 pub use obj::write_obj;
 pub use u3d::u3d_model;
@@ -117,9 +119,9 @@ pub fn psk_model(
     Ok(Model::from_psk(name, &psk, animation.as_ref().map(|(p, k)| (p, k.as_slice())), textures))
 }
 
-/// Every polygon of a T3D text (maps, brushes, clipboard dumps) as one model, each in the
-/// coordinates it is written in (a brush actor's `Location`, rotation and scale are not
-/// applied: that is the brush's own space, as UnrealEd's brush export writes it).
+/// Every polygon of a T3D text as one model, each in the coordinates it is written in: for a
+/// lone brush (a `Begin PolyList`, UnrealEd's brush export, a clipboard dump), which has no
+/// placement. A map's brushes go through [`map_scene`], which places them.
 pub fn t3d_brush_model(name: &str, text: &str) -> Result<Model> {
     let parse = unreal_syntax::t3d::parse(text);
     let mut polygons = Vec::new();

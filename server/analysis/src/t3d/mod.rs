@@ -4,4 +4,5 @@
 pub mod flags;
 pub mod generation;
 pub mod geometry;
+pub mod placement;
 pub mod walk;

@@ -94,9 +94,18 @@ pub fn run(args: &ExportArgs) -> ExitCode {
         _ if is_t3d(&name, &bytes) => {
             let text = unreal_syntax::text::decode(&bytes).text;
             let stem = stem(&args.file);
-            export::t3d_brush_model(&stem, &text)
-                .map_err(|e| e.to_string())
-                .and_then(|m| write_model(&m, target, &args.output))
+            if export::has_brush_actors(&text) {
+                // A map: every brush placed as the engine's CSG places it.
+                let scene = export::map_scene(&stem, &text, None);
+                match target {
+                    None | Some(Target::Glb) => write(&args.output, &export::write_map_glb(&scene)),
+                    _ => write_model(&scene.to_model(), target, &args.output),
+                }
+            } else {
+                export::t3d_brush_model(&stem, &text)
+                    .map_err(|e| e.to_string())
+                    .and_then(|m| write_model(&m, target, &args.output))
+            }
         }
         _ => Err("not a package, vertex mesh, PSK, u3d, image or T3D file".to_owned()),
     };

@@ -1,0 +1,317 @@
+//! Where a brush's polygons stand in the world, as the engine places them when it builds the
+//! level (`bspBrushCSG` in Editor/Src/UnBsp.cpp): every vertex `V` of the brush becomes
+//! `(V - PrePivot)` transformed by the brush's coordinate system, plus `Location`, and when the
+//! system's orientation is negative (a mirroring scale) the vertex order is reversed
+//! (`FPoly::Transform`, Engine/Src/UnFPoly.cpp).
+//!
+//! The coordinate system differs between generations:
+//! - UE1 (Unreal, UT99): `UnitCoords * PostScale * Rotation * MainScale`
+//!   (`ABrush::OldBuildCoords` in UT2004's Engine/Inc/ABrush.h, kept there to convert UE1
+//!   maps): the brush is scaled by `MainScale` (with its sheer), rotated by `Rotation`, then
+//!   scaled by `PostScale` along the world axes.
+//! - UE2 (UT2004): `ABrush::BuildCoords` returns the unit system: the editor bakes rotation
+//!   and scale into the vertices, and CSG applies only `PrePivot` and `Location` (UE2 exports
+//!   write no `MainScale` scale or brush `Rotation`).
+//!
+//! The algebra is the engine's `FCoords` (Core/Inc/UnMath.h): `Coords *= X` transforms the
+//! system's axes by `X`, a point is transformed by its dot products with the three axes, and
+//! sines come from a 16384-entry table indexed by `angle >> 2`. `TempScale` is an editor
+//! value that building the level does not read.
+
+// Geometry names its coordinates x, y, z.
+#![allow(clippy::many_single_char_names)]
+
+use unreal_syntax::t3d::{Block, Value};
+
+use crate::EngineGeneration;
+
+/// `FScale`: a scale with a sheer along one axis pair.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Scale {
+    pub scale: [f64; 3],
+    pub sheer_rate: f64,
+    pub sheer_axis: SheerAxis,
+}
+
+impl Default for Scale {
+    fn default() -> Self {
+        Self { scale: [1.0; 3], sheer_rate: 0.0, sheer_axis: SheerAxis::Zx }
+    }
+}
+
+/// `ESheerAxis`; `SHEER_ZX` is the default the engine writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SheerAxis {
+    None,
+    Xy,
+    Xz,
+    Yx,
+    Yz,
+    Zx,
+    Zy,
+}
+
+impl SheerAxis {
+    fn parse(word: &str) -> SheerAxis {
+        match word.to_ascii_uppercase().as_str() {
+            "SHEER_XY" => SheerAxis::Xy,
+            "SHEER_XZ" => SheerAxis::Xz,
+            "SHEER_YX" => SheerAxis::Yx,
+            "SHEER_YZ" => SheerAxis::Yz,
+            "SHEER_ZX" => SheerAxis::Zx,
+            "SHEER_ZY" => SheerAxis::Zy,
+            _ => SheerAxis::None,
+        }
+    }
+}
+
+/// A brush actor's placement, as its properties say (defaults where a property is absent,
+/// as the engine leaves default values out of an export).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Placement {
+    pub location: [f64; 3],
+    /// Pitch, yaw, roll in rotator units (65536 to a turn).
+    pub rotation: [i32; 3],
+    pub pre_pivot: [f64; 3],
+    pub main_scale: Scale,
+    pub post_scale: Scale,
+}
+
+/// The placement turned into the transform CSG applies to each vertex.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Transform {
+    /// The coordinate system's axes (`FCoords::XAxis`, `YAxis`, `ZAxis`).
+    axes: [[f64; 3]; 3],
+    pre_pivot: [f64; 3],
+    location: [f64; 3],
+    /// A negative orientation: polygons' vertex order is reversed.
+    pub mirrors: bool,
+}
+
+impl Placement {
+    /// Reads `Location`, `Rotation`, `PrePivot`, `MainScale` and `PostScale` from an actor
+    /// block's properties.
+    pub fn of_actor(text: &str, actor: &Block) -> Placement {
+        let mut placement = Placement::default();
+        for property in actor.properties() {
+            let key = property.key.text(text);
+            let value = &property.value;
+            if key.eq_ignore_ascii_case("Location") {
+                placement.location = vector(text, value);
+            } else if key.eq_ignore_ascii_case("PrePivot") {
+                placement.pre_pivot = vector(text, value);
+            } else if key.eq_ignore_ascii_case("Rotation") {
+                let angle = |name: &str| {
+                    value
+                        .field(text, name)
+                        .and_then(|f| f.value.as_number())
+                        .filter(|n| n.is_finite())
+                        .map_or(0, |n| n as i32)
+                };
+                placement.rotation = [angle("Pitch"), angle("Yaw"), angle("Roll")];
+            } else if key.eq_ignore_ascii_case("MainScale") {
+                placement.main_scale = scale(text, value);
+            } else if key.eq_ignore_ascii_case("PostScale") {
+                placement.post_scale = scale(text, value);
+            }
+        }
+        placement
+    }
+
+    /// The transform the given generation's CSG applies (UE1's unless the file is known to be
+    /// UE2: UE2 exports carry no brush rotation or scale, so the two agree on them).
+    pub fn transform(&self, generation: Option<EngineGeneration>) -> Transform {
+        let unit = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+        let (axes, mirrors) = if generation == Some(EngineGeneration::Ue2) {
+            (unit, false)
+        } else {
+            let coords =
+                scaled(rotated(scaled(unit, &self.post_scale), self.rotation), &self.main_scale);
+            let orientation = sign(self.main_scale.scale) * sign(self.post_scale.scale);
+            (coords, orientation < 0.0)
+        };
+        Transform { axes, pre_pivot: self.pre_pivot, location: self.location, mirrors }
+    }
+}
+
+impl Transform {
+    /// Where the brush vertex `v` stands in the world.
+    pub fn point(&self, v: [f64; 3]) -> [f64; 3] {
+        let d = [v[0] - self.pre_pivot[0], v[1] - self.pre_pivot[1], v[2] - self.pre_pivot[2]];
+        let [x, y, z] = self.axes.map(|axis| dot(d, axis));
+        [x + self.location[0], y + self.location[1], z + self.location[2]]
+    }
+}
+
+fn vector(text: &str, value: &Value) -> [f64; 3] {
+    let component = |name: &str| {
+        value
+            .field(text, name)
+            .and_then(|f| f.value.as_number())
+            .filter(|n| n.is_finite())
+            .unwrap_or(0.0)
+    };
+    [component("X"), component("Y"), component("Z")]
+}
+
+/// `MainScale=(Scale=(X=..,Y=..,Z=..),SheerRate=..,SheerAxis=SHEER_ZX)`; missing parts keep
+/// their defaults.
+fn scale(text: &str, value: &Value) -> Scale {
+    let mut out = Scale::default();
+    if let Some(scale) = value.field(text, "Scale") {
+        for (i, name) in ["X", "Y", "Z"].into_iter().enumerate() {
+            if let Some(n) = scale.value.field(text, name).and_then(|f| f.value.as_number()) {
+                if n.is_finite() {
+                    out.scale[i] = n;
+                }
+            }
+        }
+    }
+    if let Some(rate) = value.field(text, "SheerRate").and_then(|f| f.value.as_number()) {
+        if rate.is_finite() {
+            out.sheer_rate = rate;
+        }
+    }
+    if let Some(axis) = value.field(text, "SheerAxis") {
+        out.sheer_axis = SheerAxis::parse(axis.value.span().text(text));
+    }
+    out
+}
+
+fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
+fn sign(scale: [f64; 3]) -> f64 {
+    let product = scale[0] * scale[1] * scale[2];
+    if product < 0.0 {
+        -1.0
+    } else if product > 0.0 {
+        1.0
+    } else {
+        0.0
+    }
+}
+
+/// `Coords *= Transform`: each axis transformed by the other system.
+fn transformed(coords: [[f64; 3]; 3], by: [[f64; 3]; 3]) -> [[f64; 3]; 3] {
+    coords.map(|axis| by.map(|b| dot(axis, b)))
+}
+
+/// `GMath.SinTab`: a 16384-entry table, indexed by the rotator angle shifted right by two.
+fn sin_tab(angle: i32) -> f64 {
+    let index = (angle >> 2) & 16383;
+    (f64::from(index) * std::f64::consts::TAU / 16384.0).sin()
+}
+
+fn cos_tab(angle: i32) -> f64 {
+    sin_tab(angle.wrapping_add(16384))
+}
+
+/// `Coords *= FRotator`: yaw, then pitch, then roll.
+fn rotated(coords: [[f64; 3]; 3], [pitch, yaw, roll]: [i32; 3]) -> [[f64; 3]; 3] {
+    let (sy, cy) = (sin_tab(yaw), cos_tab(yaw));
+    let (sp, cp) = (sin_tab(pitch), cos_tab(pitch));
+    let (sr, cr) = (sin_tab(roll), cos_tab(roll));
+    let coords = transformed(coords, [[cy, sy, 0.0], [-sy, cy, 0.0], [0.0, 0.0, 1.0]]);
+    let coords = transformed(coords, [[cp, 0.0, sp], [0.0, 1.0, 0.0], [-sp, 0.0, cp]]);
+    transformed(coords, [[1.0, 0.0, 0.0], [0.0, cr, -sr], [0.0, sr, cr]])
+}
+
+/// `FSheerSnap`: the sheer rate the editor snaps to.
+fn sheer_snap(sheer: f64) -> f64 {
+    if sheer < -0.65 {
+        sheer + 0.15
+    } else if sheer > 0.65 {
+        sheer - 0.15
+    } else if sheer < -0.55 {
+        -0.50
+    } else if sheer > 0.55 {
+        0.50
+    } else if sheer < -0.05 {
+        sheer + 0.05
+    } else if sheer > 0.05 {
+        sheer - 0.05
+    } else {
+        0.0
+    }
+}
+
+/// `Coords *= FScale`: the sheer, then the scale of each axis, component by component.
+fn scaled(coords: [[f64; 3]; 3], scale: &Scale) -> [[f64; 3]; 3] {
+    let sheer = sheer_snap(scale.sheer_rate);
+    let mut by = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+    match scale.sheer_axis {
+        SheerAxis::Xy => by[0][1] = sheer,
+        SheerAxis::Xz => by[0][2] = sheer,
+        SheerAxis::Yx => by[1][0] = sheer,
+        SheerAxis::Yz => by[1][2] = sheer,
+        SheerAxis::Zx => by[2][0] = sheer,
+        SheerAxis::Zy => by[2][1] = sheer,
+        SheerAxis::None => {}
+    }
+    transformed(coords, by)
+        .map(|axis| [axis[0] * scale.scale[0], axis[1] * scale.scale[1], axis[2] * scale.scale[2]])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Placement, Scale};
+    use crate::EngineGeneration;
+
+    fn close(a: [f64; 3], b: [f64; 3]) -> bool {
+        a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-3)
+    }
+
+    #[test]
+    fn yaw_turns_x_toward_y_and_location_moves() {
+        // A quarter turn of yaw: the brush's +X points along the world's +Y.
+        let p = Placement {
+            rotation: [0, 16384, 0],
+            location: [100.0, 0.0, 0.0],
+            ..Placement::default()
+        };
+        let t = p.transform(Some(EngineGeneration::Ue1));
+        assert!(
+            close(t.point([64.0, 0.0, 0.0]), [100.0, 64.0, 0.0]),
+            "{:?}",
+            t.point([64.0, 0.0, 0.0])
+        );
+        // UE2's CSG applies no rotation.
+        let t2 = p.transform(Some(EngineGeneration::Ue2));
+        assert!(close(t2.point([64.0, 0.0, 0.0]), [164.0, 0.0, 0.0]));
+    }
+
+    #[test]
+    fn pre_pivot_then_main_scale_then_rotation_then_post_scale() {
+        let p = Placement {
+            pre_pivot: [16.0, 0.0, 0.0],
+            main_scale: Scale { scale: [2.0, 1.0, 1.0], ..Scale::default() },
+            rotation: [0, 16384, 0],
+            post_scale: Scale { scale: [1.0, 3.0, 1.0], ..Scale::default() },
+            ..Placement::default()
+        };
+        let t = p.transform(None);
+        // (32 - 16) * 2 = 32 along the brush's X, turned onto world Y, then tripled there.
+        assert!(
+            close(t.point([32.0, 0.0, 0.0]), [0.0, 96.0, 0.0]),
+            "{:?}",
+            t.point([32.0, 0.0, 0.0])
+        );
+        assert!(!t.mirrors);
+        let mirrored =
+            Placement { main_scale: Scale { scale: [-1.0, 1.0, 1.0], ..Scale::default() }, ..p };
+        assert!(mirrored.transform(None).mirrors);
+    }
+
+    #[test]
+    fn pitch_raises_x_toward_z() {
+        let p = Placement { rotation: [16384, 0, 0], ..Placement::default() };
+        let t = p.transform(None);
+        assert!(
+            close(t.point([10.0, 0.0, 0.0]), [0.0, 0.0, 10.0]),
+            "{:?}",
+            t.point([10.0, 0.0, 0.0])
+        );
+    }
+}
