@@ -3,6 +3,7 @@
 //! thin renderers of the same results.
 
 pub mod config;
+pub mod coords;
 pub mod diagnostic;
 pub mod document;
 pub mod engine;

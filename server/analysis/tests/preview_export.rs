@@ -123,6 +123,7 @@ fn corpus_meshes_export_and_render() {
             d.starts_with(package_dir).then_some(())?;
             mesh_directives(text, &name).map(|m| (package_dir.to_path_buf(), m))
         });
+        let setup = found.as_ref().map(|(_, m)| m.setup).unwrap_or_default();
         let (sequences, textures) = match &found {
             Some((dir, m)) => {
                 let textures = m
@@ -144,6 +145,7 @@ fn corpus_meshes_export_and_render() {
             &std::fs::read(&a).unwrap(),
             &sequences,
             &textures,
+            &setup,
         )
         .unwrap();
         let glb = write_glb(&model);
@@ -306,4 +308,63 @@ fn map_brushes_are_placed_as_csg_places_them() {
         ue2.brushes[0].positions.iter().map(|&p| unreal(p)).collect::<Vec<_>>(),
         vec![[936.0, 0.0, 8.0], [1000.0, 0.0, 8.0], [936.0, 32.0, 8.0]]
     );
+}
+
+/// `MESH ORIGIN`, `MESHMAP SCALE` and `ZEROTEX=1` as the class writes them: the export is the
+/// mesh as the engine draws it, `(raw - Origin)` scaled then turned, in world units.
+#[test]
+fn vertex_mesh_posed_by_its_class() {
+    use unreal_formats::vertex_mesh::pack_vertex;
+    // One triangle on texture slot 2, vertices at raw integers (80, 0, 0), (0, 80, 0), (0, 0, 40)
+    // (decoded as the exporters' units: 10, 10 and 10).
+    let mut d = vec![0u8; 48];
+    d[0..2].copy_from_slice(&1u16.to_le_bytes());
+    d[2..4].copy_from_slice(&3u16.to_le_bytes());
+    d.extend_from_slice(&[0, 0, 1, 0, 2, 0, 0, 0, 0, 0, 255, 0, 0, 255, 2, 0]);
+    let mut a = Vec::new();
+    a.extend_from_slice(&1u16.to_le_bytes());
+    a.extend_from_slice(&12u16.to_le_bytes());
+    for p in [[10.0, 0.0, 0.0], [0.0, 10.0, 0.0], [0.0, 0.0, 10.0]] {
+        a.extend_from_slice(&pack_vertex(p).to_le_bytes());
+    }
+    let class = "class Thing extends Actor;\r\n\
+#exec MESH IMPORT MESH=Thing ANIVFILE=Models\\Thing_a.3d DATAFILE=Models\\Thing_d.3d X=0 Y=0 Z=0 ZEROTEX=1\r\n\
+#exec MESH ORIGIN MESH=Thing X=80 Y=0 Z=0 PITCH=64\r\n\
+#exec MESHMAP SCALE MESHMAP=Thing X=0.5 Y=0.5 Z=1.0\r\n";
+    let directives = mesh_directives(class, "Thing_d.3d").unwrap();
+    expect_test::expect![[r#"
+        MeshSetup {
+            origin: [
+                80.0,
+                0.0,
+                0.0,
+            ],
+            rotation: [
+                16384,
+                0,
+                0,
+            ],
+            scale: [
+                0.5,
+                0.5,
+                1.0,
+            ],
+            zero_tex: true,
+        }
+    "#]]
+    .assert_debug_eq(&directives.setup);
+    let model = export::vertex_mesh_model("Thing", &d, &a, &[], &[], &directives.setup).unwrap();
+    // Unreal axes back from glTF's: (x, y, z) = (gltf z, -gltf x, gltf y).
+    let unreal: Vec<[f32; 3]> = model
+        .positions
+        .iter()
+        .map(|p| [p[2], 0.0 - p[0], p[1]].map(|c| (c * 1000.0).round() / 1000.0))
+        .collect();
+    // (80,0,0) - origin = 0; (0,80,0) - (80,0,0) = (-80,80,0), scaled (-40,40,0), and a
+    // quarter pitch turns +X into +Z and +Z into -X: (0,40,-40); (0,0,40) - (80,0,0) =
+    // (-80,0,40), scaled (-40,0,40), turned (-40,0,-40).
+    expect_test::expect!["[[0.0, 0.0, 0.0], [-0.0, 40.0, -40.0], [-40.0, 0.0, -40.0]]"]
+        .assert_eq(&format!("{unreal:?}"));
+    // ZEROTEX=1: one material, slot 0.
+    assert_eq!(model.materials.len(), 1);
 }

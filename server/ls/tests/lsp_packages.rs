@@ -250,3 +250,49 @@ async fn watched_package_changes_refresh_the_index() {
     let _ = std::fs::remove_dir_all(&game);
     assert!(refreshed, "{:#?}", client.received_with("window/logMessage"));
 }
+
+/// A vertex mesh previews from either of its files, and when the package's class that imports
+/// it sets `MESH ORIGIN`/`MESHMAP SCALE`, the rendering is the mesh as posed there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vertex_mesh_preview_from_either_file_posed_by_its_class() {
+    use unreal_formats::vertex_mesh::pack_vertex;
+    let package = std::env::temp_dir().join(format!("unreal-ls-pose-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&package);
+    std::fs::create_dir_all(package.join("Models")).unwrap();
+    let mut d = vec![0u8; 48];
+    d[0..2].copy_from_slice(&1u16.to_le_bytes());
+    d[2..4].copy_from_slice(&3u16.to_le_bytes());
+    d.extend_from_slice(&[0, 0, 1, 0, 2, 0, 0, 0, 0, 0, 255, 0, 0, 255, 0, 0]);
+    let mut a = Vec::new();
+    a.extend_from_slice(&1u16.to_le_bytes());
+    a.extend_from_slice(&12u16.to_le_bytes());
+    for p in [[10.0, 0.0, 0.0], [0.0, 10.0, 0.0], [0.0, 0.0, 30.0]] {
+        a.extend_from_slice(&pack_vertex(p).to_le_bytes());
+    }
+    std::fs::write(package.join("Models/Thing_d.3d"), d).unwrap();
+    std::fs::write(package.join("Models/Thing_a.3d"), a).unwrap();
+
+    let mut client = TestClient::new(ServerOptions::default());
+    client.initialize(json!({}), Value::Null).await;
+    let preview = |file: &str| json!({ "uri": file_uri(&package.join(file)), "maxSize": 32 });
+    let from_data = client.request_ok("unrealLs/objectPreview", preview("Models/Thing_d.3d")).await;
+    let from_anim = client.request_ok("unrealLs/objectPreview", preview("Models/Thing_a.3d")).await;
+    assert_eq!(from_data["summary"], from_anim["summary"]);
+    assert_eq!(from_data["summary"]["triangles"], 1, "{from_data}");
+    let raw = from_data["pngBase64"].clone();
+    assert!(raw.as_str().is_some_and(|u| u.starts_with("iVBORw0KGgo")), "{from_data}");
+    assert_eq!(from_anim["pngBase64"], raw);
+
+    std::fs::create_dir_all(package.join("Classes")).unwrap();
+    std::fs::write(
+        package.join("Classes/Thing.uc"),
+        "class Thing extends Actor;\r\n\
+#exec MESH IMPORT MESH=Thing ANIVFILE=MODELS\\Thing_a.3d DATAFILE=MODELS\\Thing_d.3d\r\n\
+#exec MESH ORIGIN MESH=Thing YAW=64 ROLL=-64\r\n\
+#exec MESHMAP SCALE MESHMAP=Thing X=0.1 Y=0.1 Z=0.2\r\n",
+    )
+    .unwrap();
+    let posed = client.request_ok("unrealLs/objectPreview", preview("Models/Thing_d.3d")).await;
+    assert_ne!(posed["pngBase64"], raw, "the class's pose changes the rendering");
+    let _ = std::fs::remove_dir_all(&package);
+}

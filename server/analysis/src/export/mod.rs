@@ -11,6 +11,7 @@ pub mod gltf;
 pub mod map;
 pub mod model;
 pub mod obj;
+pub mod pose;
 pub mod u3d;
 pub mod uc;
 
@@ -29,6 +30,7 @@ pub use gltf::{write_glb, write_map_glb};
 pub use map::{has_brush_actors, map_scene, MapScene};
 pub use model::{FrameSequence, Model};
 pub use obj::write_obj;
+pub use pose::MeshSetup;
 pub use u3d::u3d_model;
 
 use crate::preview::png::encode_png;
@@ -49,15 +51,21 @@ pub fn text_buffer_source(package: &Package<'_>, export: usize) -> Result<String
 }
 
 /// A `_d.3d` + `_a.3d` mesh as a model: `sequences` from the class's `#exec MESH SEQUENCE`
-/// lines (one sequence over every frame when empty), `textures` by texture slot number.
+/// lines (one sequence over every frame when empty), `textures` by texture slot number, posed
+/// and slotted as the class's `setup` says.
 pub fn vertex_mesh_model(
     name: &str,
     data_file: &[u8],
     aniv_file: &[u8],
     sequences: &[FrameSequence],
     textures_by_slot: &[(usize, RgbaImage)],
+    setup: &MeshSetup,
 ) -> Result<Model> {
-    let mesh = AnimatedMesh::from_vertex_mesh(&VertexMesh::parse(data_file, aniv_file)?);
+    let vertex_mesh = VertexMesh::parse(data_file, aniv_file)?;
+    let mut mesh = AnimatedMesh::from_vertex_mesh(&vertex_mesh);
+    // Decoded positions are the packed integers over 8, 8 and 4 (Deus Ex's are as stored).
+    let raw_per_unit = if vertex_mesh.bytes_per_vertex == 8 { [1.0; 3] } else { [8.0, 8.0, 4.0] };
+    setup.apply(&mut mesh, raw_per_unit);
     Ok(animated_model(name, &mesh, sequences, textures_by_slot))
 }
 

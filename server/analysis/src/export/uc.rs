@@ -4,7 +4,8 @@
 //! folder, the parent of `Classes/`).
 
 use super::model::FrameSequence;
-use crate::exec::{atoi, FileAnalysis, LineFacts};
+use super::pose::MeshSetup;
+use crate::exec::{atof, atoi, parse_bool, FileAnalysis, LineFacts};
 
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct MeshDirectives {
@@ -14,6 +15,9 @@ pub struct MeshDirectives {
     /// `(slot NUM, texture file as written)` through `MESHMAP SETTEXTURE` and
     /// `TEXTURE IMPORT`.
     pub textures: Vec<(usize, String)>,
+    /// `MESH ORIGIN`, `MESHMAP SCALE` and `ZEROTEX=` (each line in order, as the engine runs
+    /// them: a later line sets again what it names).
+    pub setup: MeshSetup,
 }
 
 /// The directives of the mesh imported from a file named `mesh_file` (the `_d.3d` or `_a.3d`
@@ -72,5 +76,32 @@ pub fn mesh_directives(text: &str, mesh_file: &str) -> Option<MeshDirectives> {
             Some((slot, file))
         })
         .collect();
-    Some(MeshDirectives { mesh, sequences, textures })
+    let mut setup = MeshSetup::default();
+    let number = |l: &LineFacts, key: &str| value(l, key).map(|v| atof(&v));
+    for line in &analysis.lines {
+        if line.is("MESH", Some("IMPORT")) && is_mesh(line, "MESH") {
+            setup.zero_tex = value(line, "ZEROTEX").is_some_and(|v| parse_bool(&v));
+        } else if line.is("MESH", Some("ORIGIN")) && is_mesh(line, "MESH") {
+            for (i, key) in ["X", "Y", "Z"].into_iter().enumerate() {
+                if let Some(n) = number(line, key) {
+                    setup.origin[i] = n;
+                }
+            }
+            // GetFROTATOR(Str, RotOrigin, 256): 1/256 turns.
+            for (i, key) in ["PITCH", "YAW", "ROLL"].into_iter().enumerate() {
+                if let Some(n) = number(line, key) {
+                    setup.rotation[i] = (n * 256.0) as i32;
+                }
+            }
+        } else if (line.is("MESHMAP", Some("SCALE")) && is_mesh(line, "MESHMAP"))
+            || (line.is("MESH", Some("SCALE")) && is_mesh(line, "MESH"))
+        {
+            for (i, key) in ["X", "Y", "Z"].into_iter().enumerate() {
+                if let Some(n) = number(line, key) {
+                    setup.scale[i] = n;
+                }
+            }
+        }
+    }
+    Some(MeshDirectives { mesh, sequences, textures, setup })
 }

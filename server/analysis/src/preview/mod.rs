@@ -60,15 +60,23 @@ pub fn package_mesh_thumbnail_data_uri(
     Ok(model_thumbnail_data_uri(&crate::export::package_mesh_model(package, export)?, size))
 }
 
-/// A `_d.3d` + `_a.3d` pair rendered as a `data:` URI (textures by slot, when known).
+/// A `_d.3d` + `_a.3d` pair rendered as a `data:` URI (textures by slot, when known), posed
+/// as its class's `setup` says when the class is known.
 pub fn vertex_mesh_thumbnail_data_uri(
     data_file: &[u8],
     aniv_file: &[u8],
     textures_by_slot: &[(usize, RgbaImage)],
+    setup: &crate::export::MeshSetup,
     size: u32,
 ) -> Result<String> {
-    let model =
-        crate::export::vertex_mesh_model("mesh", data_file, aniv_file, &[], textures_by_slot)?;
+    let model = crate::export::vertex_mesh_model(
+        "mesh",
+        data_file,
+        aniv_file,
+        &[],
+        textures_by_slot,
+        setup,
+    )?;
     Ok(model_thumbnail_data_uri(&model, size))
 }
 

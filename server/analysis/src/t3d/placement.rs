@@ -13,57 +13,17 @@
 //!   and scale into the vertices, and CSG applies only `PrePivot` and `Location` (UE2 exports
 //!   write no `MainScale` scale or brush `Rotation`).
 //!
-//! The algebra is the engine's `FCoords` (Core/Inc/UnMath.h): `Coords *= X` transforms the
-//! system's axes by `X`, a point is transformed by its dot products with the three axes, and
-//! sines come from a 16384-entry table indexed by `angle >> 2`. `TempScale` is an editor
-//! value that building the level does not read.
+//! The algebra is the engine's `FCoords` ([`crate::coords`]). `TempScale` is an editor value
+//! that building the level does not read.
 
 // Geometry names its coordinates x, y, z.
 #![allow(clippy::many_single_char_names)]
 
 use unreal_syntax::t3d::{Block, Value};
 
+use crate::coords::{dot, rotated, scaled, Axes, Scale, SheerAxis, UNIT};
+
 use crate::EngineGeneration;
-
-/// `FScale`: a scale with a sheer along one axis pair.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Scale {
-    pub scale: [f64; 3],
-    pub sheer_rate: f64,
-    pub sheer_axis: SheerAxis,
-}
-
-impl Default for Scale {
-    fn default() -> Self {
-        Self { scale: [1.0; 3], sheer_rate: 0.0, sheer_axis: SheerAxis::Zx }
-    }
-}
-
-/// `ESheerAxis`; `SHEER_ZX` is the default the engine writes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SheerAxis {
-    None,
-    Xy,
-    Xz,
-    Yx,
-    Yz,
-    Zx,
-    Zy,
-}
-
-impl SheerAxis {
-    fn parse(word: &str) -> SheerAxis {
-        match word.to_ascii_uppercase().as_str() {
-            "SHEER_XY" => SheerAxis::Xy,
-            "SHEER_XZ" => SheerAxis::Xz,
-            "SHEER_YX" => SheerAxis::Yx,
-            "SHEER_YZ" => SheerAxis::Yz,
-            "SHEER_ZX" => SheerAxis::Zx,
-            "SHEER_ZY" => SheerAxis::Zy,
-            _ => SheerAxis::None,
-        }
-    }
-}
 
 /// A brush actor's placement, as its properties say (defaults where a property is absent,
 /// as the engine leaves default values out of an export).
@@ -81,7 +41,7 @@ pub struct Placement {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Transform {
     /// The coordinate system's axes (`FCoords::XAxis`, `YAxis`, `ZAxis`).
-    axes: [[f64; 3]; 3],
+    axes: Axes,
     pre_pivot: [f64; 3],
     location: [f64; 3],
     /// A negative orientation: polygons' vertex order is reversed.
@@ -121,13 +81,12 @@ impl Placement {
     /// The transform the given generation's CSG applies (UE1's unless the file is known to be
     /// UE2: UE2 exports carry no brush rotation or scale, so the two agree on them).
     pub fn transform(&self, generation: Option<EngineGeneration>) -> Transform {
-        let unit = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
         let (axes, mirrors) = if generation == Some(EngineGeneration::Ue2) {
-            (unit, false)
+            (UNIT, false)
         } else {
             let coords =
-                scaled(rotated(scaled(unit, &self.post_scale), self.rotation), &self.main_scale);
-            let orientation = sign(self.main_scale.scale) * sign(self.post_scale.scale);
+                scaled(rotated(scaled(UNIT, &self.post_scale), self.rotation), &self.main_scale);
+            let orientation = self.main_scale.orientation() * self.post_scale.orientation();
             (coords, orientation < 0.0)
         };
         Transform { axes, pre_pivot: self.pre_pivot, location: self.location, mirrors }
@@ -176,82 +135,6 @@ fn scale(text: &str, value: &Value) -> Scale {
         out.sheer_axis = SheerAxis::parse(axis.value.span().text(text));
     }
     out
-}
-
-fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-
-fn sign(scale: [f64; 3]) -> f64 {
-    let product = scale[0] * scale[1] * scale[2];
-    if product < 0.0 {
-        -1.0
-    } else if product > 0.0 {
-        1.0
-    } else {
-        0.0
-    }
-}
-
-/// `Coords *= Transform`: each axis transformed by the other system.
-fn transformed(coords: [[f64; 3]; 3], by: [[f64; 3]; 3]) -> [[f64; 3]; 3] {
-    coords.map(|axis| by.map(|b| dot(axis, b)))
-}
-
-/// `GMath.SinTab`: a 16384-entry table, indexed by the rotator angle shifted right by two.
-fn sin_tab(angle: i32) -> f64 {
-    let index = (angle >> 2) & 16383;
-    (f64::from(index) * std::f64::consts::TAU / 16384.0).sin()
-}
-
-fn cos_tab(angle: i32) -> f64 {
-    sin_tab(angle.wrapping_add(16384))
-}
-
-/// `Coords *= FRotator`: yaw, then pitch, then roll.
-fn rotated(coords: [[f64; 3]; 3], [pitch, yaw, roll]: [i32; 3]) -> [[f64; 3]; 3] {
-    let (sy, cy) = (sin_tab(yaw), cos_tab(yaw));
-    let (sp, cp) = (sin_tab(pitch), cos_tab(pitch));
-    let (sr, cr) = (sin_tab(roll), cos_tab(roll));
-    let coords = transformed(coords, [[cy, sy, 0.0], [-sy, cy, 0.0], [0.0, 0.0, 1.0]]);
-    let coords = transformed(coords, [[cp, 0.0, sp], [0.0, 1.0, 0.0], [-sp, 0.0, cp]]);
-    transformed(coords, [[1.0, 0.0, 0.0], [0.0, cr, -sr], [0.0, sr, cr]])
-}
-
-/// `FSheerSnap`: the sheer rate the editor snaps to.
-fn sheer_snap(sheer: f64) -> f64 {
-    if sheer < -0.65 {
-        sheer + 0.15
-    } else if sheer > 0.65 {
-        sheer - 0.15
-    } else if sheer < -0.55 {
-        -0.50
-    } else if sheer > 0.55 {
-        0.50
-    } else if sheer < -0.05 {
-        sheer + 0.05
-    } else if sheer > 0.05 {
-        sheer - 0.05
-    } else {
-        0.0
-    }
-}
-
-/// `Coords *= FScale`: the sheer, then the scale of each axis, component by component.
-fn scaled(coords: [[f64; 3]; 3], scale: &Scale) -> [[f64; 3]; 3] {
-    let sheer = sheer_snap(scale.sheer_rate);
-    let mut by = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
-    match scale.sheer_axis {
-        SheerAxis::Xy => by[0][1] = sheer,
-        SheerAxis::Xz => by[0][2] = sheer,
-        SheerAxis::Yx => by[1][0] = sheer,
-        SheerAxis::Yz => by[1][2] = sheer,
-        SheerAxis::Zx => by[2][0] = sheer,
-        SheerAxis::Zy => by[2][1] = sheer,
-        SheerAxis::None => {}
-    }
-    transformed(coords, by)
-        .map(|axis| [axis[0] * scale.scale[0], axis[1] * scale.scale[1], axis[2] * scale.scale[2]])
 }
 
 #[cfg(test)]

@@ -210,6 +210,7 @@ fn export_vertex_mesh(
     let mut sequences: Vec<FrameSequence> = Vec::new();
     let mut textures: Vec<(usize, RgbaImage)> = Vec::new();
     let mut mesh_name = name[..base.len()].to_owned();
+    let mut setup = export::MeshSetup::default();
     if let Some(uc) = &args.uc {
         let text = std::fs::read(uc).map_err(|e| format!("cannot read {}: {e}", uc.display()))?;
         let text = unreal_syntax::text::decode(&text).text;
@@ -217,6 +218,7 @@ fn export_vertex_mesh(
             .ok_or(format!("{} imports no mesh from {name}", uc.display()))?;
         mesh_name.clone_from(&directives.mesh);
         sequences = directives.sequences;
+        setup = directives.setup;
         // `#exec` paths are relative to the package folder, the parent of `Classes/`.
         let non_empty = |p: &Path| !p.as_os_str().is_empty();
         let uc_dir = uc.parent().filter(|p| non_empty(p)).unwrap_or(Path::new("."));
@@ -241,7 +243,7 @@ fn export_vertex_mesh(
     for (slot, path) in args.textures.iter().enumerate() {
         textures.push((slot, read_image(path)?));
     }
-    let model = export::vertex_mesh_model(&mesh_name, data, aniv, &sequences, &textures)
+    let model = export::vertex_mesh_model(&mesh_name, data, aniv, &sequences, &textures, &setup)
         .map_err(|e| e.to_string())?;
     write_model(&model, target, &args.output)
 }
