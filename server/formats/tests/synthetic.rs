@@ -101,10 +101,14 @@ fn build_package(version: u16, licensee: u16) -> Vec<u8> {
         0,
         "Beep",
         0,
-        Box::new(|o, w| {
+        Box::new(move |o, w| {
             write_props(o, &[], w.none());
             let wav = writers::wav(11025, 8, 1, 1103);
             o.index(w.names.iter().position(|x| x == "WAV").unwrap() as i32);
+            if ue2 && licensee >= 2 {
+                // UT2004's Likelihood.
+                o.bytes(&1.0f32.to_le_bytes());
+            }
             o.lazy(wav.len(), &wav);
         }),
     );

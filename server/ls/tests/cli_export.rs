@@ -336,3 +336,34 @@ fn u3d_to_glb_and_obj() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A PSA whose bones the PSK lacks is not dropped without a word: the export names them.
+#[test]
+fn psa_bones_the_psk_lacks_are_named() {
+    let Some(root) = corpus() else { return };
+    let dir = fixture_dir("psa-bones");
+    let psk = root.join("psk/psk_psa_py/Grunt_Preview_LOD0.psk");
+    let psa = root.join("psa/psk_psa_py/grunt_hh_grabplayer_crouch_SEQ0.psa");
+    let c4 = root.join("uc/Ut99Mods/C4/Models/C4.psk");
+    run(
+        &dir,
+        &["export", psk.to_str().unwrap(), "--psa", psa.to_str().unwrap(), "-o", "grunt.glb"],
+        expect![[r#"
+            exit 0
+            --- stdout
+            --- stderr
+            note: 17 of the PSA's 89 bones are not in the PSK (`IK_Hands_Chest`, `IK_Chest_LeftHand`, `IK_Chest_RightHand`, `IK_Hands`, `IK_LeftHand`, `IK_RightHand`, `IK_Feet`, `IK_LeftFoot` and 9 more): their keys were left out
+        "#]],
+    );
+    run(
+        &dir,
+        &["export", c4.to_str().unwrap(), "--psa", psa.to_str().unwrap(), "-o", "c4.glb"],
+        expect![[r#"
+            exit 0
+            --- stdout
+            --- stderr
+            note: the PSA's 89 bones match none of the PSK's (`Root`, `Hips`, `LeftUpLeg`, `LeftLeg`, `LeftFoot`, `LeftToeBase`, `LeftToeEnd`, `Spine` and 81 more): no animation was exported
+        "#]],
+    );
+    assert!(glb_json(&dir.join("c4.glb")).get("animations").is_none());
+}

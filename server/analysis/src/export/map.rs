@@ -97,6 +97,7 @@ impl MapScene {
             morph_animations: Vec::new(),
             skin: None,
             skeletal_animations: Vec::new(),
+            notes: Vec::new(),
         }
     }
 }

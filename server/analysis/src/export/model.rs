@@ -39,6 +39,9 @@ pub struct Model {
     pub morph_animations: Vec<MorphAnimation>,
     pub skin: Option<Skin>,
     pub skeletal_animations: Vec<SkeletalAnimation>,
+    /// What the export could not carry over, for the user (a PSA whose bones the PSK does
+    /// not have).
+    pub notes: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -213,6 +216,7 @@ impl Model {
             morph_animations,
             skin: None,
             skeletal_animations: Vec::new(),
+            notes: Vec::new(),
         }
     }
 
@@ -292,8 +296,14 @@ impl Model {
             let (joints, weights) = psk.wedges.iter().map(|w| influence(w.point)).unzip();
             Skin { bones: bones.clone(), joints, weights }
         });
+        let mut notes = Vec::new();
         let skeletal_animations = match (animation, &skin) {
-            (Some((psa, keys)), Some(_)) => psa_animations(psa, keys, &bones),
+            (Some((psa, keys)), Some(_)) => {
+                if let Some(note) = unmatched_bones(psa, &bones) {
+                    notes.push(note);
+                }
+                psa_animations(psa, keys, &bones)
+            }
             _ => Vec::new(),
         };
         Self {
@@ -306,6 +316,7 @@ impl Model {
             morph_animations: Vec::new(),
             skin,
             skeletal_animations,
+            notes,
         }
     }
 
@@ -335,6 +346,7 @@ impl Model {
             morph_animations: Vec::new(),
             skin: None,
             skeletal_animations: Vec::new(),
+            notes: Vec::new(),
         }
     }
 }
@@ -370,6 +382,39 @@ fn normalized(q: [f32; 4]) -> [f32; 4] {
     } else {
         [0.0, 0.0, 0.0, 1.0]
     }
+}
+
+/// Says which PSA bones the PSK has no bone for (their keys are left out, as a skin cannot
+/// move a bone it does not have); `None` when every bone matches.
+fn unmatched_bones(psa: &Psa, bones: &[Bone]) -> Option<String> {
+    let missing: Vec<&str> = psa
+        .bones
+        .iter()
+        .map(|b| b.name.trim_end_matches('\0').trim())
+        .filter(|name| {
+            !bones.iter().any(|b| b.name.trim_end_matches('\0').trim().eq_ignore_ascii_case(name))
+        })
+        .collect();
+    if missing.is_empty() {
+        return None;
+    }
+    let shown: Vec<String> = missing.iter().take(8).map(|n| format!("`{n}`")).collect();
+    let more =
+        if missing.len() > 8 { format!(" and {} more", missing.len() - 8) } else { String::new() };
+    Some(if missing.len() == psa.bones.len() {
+        format!(
+            "the PSA's {} bones match none of the PSK's ({}{more}): no animation was exported",
+            psa.bones.len(),
+            shown.join(", ")
+        )
+    } else {
+        format!(
+            "{} of the PSA's {} bones are not in the PSK ({}{more}): their keys were left out",
+            missing.len(),
+            psa.bones.len(),
+            shown.join(", ")
+        )
+    })
 }
 
 /// PSA keys are stored sequence by sequence, frame by frame, bone by bone.

@@ -294,6 +294,7 @@ pub fn u3d_model(name: &str, bytes: &[u8], textures: &[Option<RgbaImage>]) -> Re
         morph_animations: Vec::new(),
         skin: None,
         skeletal_animations: Vec::new(),
+        notes: Vec::new(),
     };
     if u3d.bones.is_empty() {
         model.positions = positions.iter().map(|&p| to_gltf(p)).collect();

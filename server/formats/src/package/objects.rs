@@ -249,6 +249,11 @@ impl<'a> Package<'a> {
         let ObjectReader { header, reader: mut r } =
             self.object_reader(export, &["Sound", "Music"])?;
         let format = self.name_at(&mut r, "Format")?;
+        // UT2004's USound::Serialize (Engine/Src/UnAudio.cpp) reads a float `Likelihood`
+        // before the data when the package's licensee version is 2 or more.
+        if self.is_ue2() && self.header.licensee >= 2 && self.class_name(export) == "Sound" {
+            let _likelihood = r.f32("Likelihood")?;
+        }
         let (data_offset, data) = self.lazy_bytes(&mut r, "Data")?;
         let wav =
             if format.eq_ignore_ascii_case("wav") {

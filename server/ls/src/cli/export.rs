@@ -158,6 +158,9 @@ fn write(path: &Path, bytes: &[u8]) -> Outcome {
 }
 
 fn write_model(model: &Model, target: Option<Target>, output: &Path) -> Outcome {
+    for note in &model.notes {
+        eprintln!("note: {note}");
+    }
     match target {
         None | Some(Target::Glb) => write(output, &write_glb(model)),
         Some(Target::Obj) => write(output, write_obj(model).as_bytes()),
