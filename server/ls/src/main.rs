@@ -1,5 +1,5 @@
-//! `unreal-ls`: one binary, four jobs. `lsp` runs the language server over stdio; `lint`,
-//! `info` and `export` are the command-line mode for CI and scripts.
+//! `unreal-ls`: one binary, several jobs. `lsp` runs the language server over stdio; `lint`,
+//! `info`, `export` and `render` are the command-line mode for CI and scripts.
 
 mod cli;
 
@@ -30,6 +30,8 @@ enum Command {
     Info(cli::info::InfoArgs),
     /// Export textures to PNG, `TextBuffers` to .uc, meshes and PSK to glTF, T3D to glTF or OBJ.
     Export(cli::export::ExportArgs),
+    /// Draw a T3D map's overview picture (PNG): brushes as placed, actors by kind.
+    Render(cli::map_render::MapRenderArgs),
     /// Run the language server over stdio.
     Lsp(lsp::LspArgs),
 }
@@ -48,6 +50,7 @@ fn main() -> ExitCode {
         Command::Rules(args) => cli::rules::run(&args),
         Command::Info(args) => cli::info::run(&args),
         Command::Export(args) => cli::export::run(&args),
+        Command::Render(args) => cli::map_render::run(&args),
         Command::Lsp(args) => lsp::run(&args),
     }
 }

@@ -367,3 +367,50 @@ fn psa_bones_the_psk_lacks_are_named() {
     );
     assert!(glb_json(&dir.join("c4.glb")).get("animations").is_none());
 }
+
+/// `unreal-ls render`: the bundled example room as a picture, every view; a file with nothing
+/// to draw is exit 1, an unknown view a usage error.
+#[test]
+fn render_draws_the_example_room() {
+    let dir = fixture_dir("render");
+    let room = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/clean/Room.t3d");
+    let room = room.to_str().unwrap();
+    run(
+        &dir,
+        &["render", room, "--size", "256", "-o", "room.png"],
+        expect![[r#"
+        exit 0
+        --- stdout
+        room.png: 256x174 pixels, 2 brushes, 1 actors, 3.9 units a pixel
+        --- stderr
+    "#]],
+    );
+    assert_eq!(png_size(&dir.join("room.png")), (256, 174));
+    run(
+        &dir,
+        &["render", room, "--view", "iso", "--size", "300", "-o", "iso.png"],
+        expect![[r#"
+            exit 0
+            --- stdout
+            iso.png: 300x259 pixels, 2 brushes, 1 actors, 4.0 units a pixel
+            --- stderr
+        "#]],
+    );
+    std::fs::write(dir.join("empty.t3d"), "Begin Map\r\nEnd Map\r\n").unwrap();
+    run(
+        &dir,
+        &["render", "empty.t3d", "-o", "empty.png"],
+        expect![[r#"
+        exit 1
+        --- stdout
+        --- stderr
+        error: empty.t3d: no brush or actor to draw (is it a T3D map?)
+    "#]],
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_unreal-ls"))
+        .current_dir(&dir)
+        .args(["render", room, "--view", "upside", "-o", "x.png"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -72,7 +72,7 @@ async fn preview_requests_on_a_texture_package() {
     let init = client.initialize(json!({}), Value::Null).await;
     assert_eq!(
         init["capabilities"]["experimental"]["unrealLs"],
-        json!({ "packageTree": true, "objectPreview": true })
+        json!({ "packageTree": true, "objectPreview": true, "mapPreview": true })
     );
 
     let tree = client.request_ok("unrealLs/packageTree", json!({ "uri": utx })).await;
@@ -295,4 +295,40 @@ async fn vertex_mesh_preview_from_either_file_posed_by_its_class() {
     let posed = client.request_ok("unrealLs/objectPreview", preview("Models/Thing_d.3d")).await;
     assert_ne!(posed["pngBase64"], raw, "the class's pose changes the rendering");
     let _ = std::fs::remove_dir_all(&package);
+}
+
+/// `unrealLs/mapPreview`: the map's picture from the open document, with each shown actor's
+/// `Begin Actor` line; an edit shows in the next picture.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn map_preview_follows_the_open_document() {
+    let room = |extra: &str| {
+        format!(
+            "Begin Map\r\nBegin Actor Class=Brush Name=Brush1\r\n   CsgOper=CSG_Subtract\r\n   Begin Brush Name=Model1\r\n      Begin PolyList\r\n         Begin Polygon\r\n            Vertex   -00256.000000,-00256.000000,+00000.000000\r\n            Vertex   +00256.000000,-00256.000000,+00000.000000\r\n            Vertex   +00256.000000,+00256.000000,+00000.000000\r\n            Vertex   -00256.000000,+00256.000000,+00000.000000\r\n         End Polygon\r\n      End PolyList\r\n   End Brush\r\nEnd Actor\r\nBegin Actor Class=PlayerStart Name=PlayerStart0\r\n   Location=(X=-128.000000)\r\nEnd Actor\r\n{extra}End Map\r\n"
+        )
+    };
+    let mut client = TestClient::new(ServerOptions::default());
+    let init = client.initialize(json!({}), Value::Null).await;
+    assert_eq!(init["capabilities"]["experimental"]["unrealLs"]["mapPreview"], true);
+    client.open(MAP_URI, "t3d", 1, &room("")).await;
+    let first =
+        client.request_ok("unrealLs/mapPreview", json!({ "uri": MAP_URI, "maxSize": 128 })).await;
+    assert!(first["pngBase64"].as_str().unwrap().starts_with("iVBORw0KGgo"));
+    expect_test::expect![[r#"[{"class":"PlayerStart","kind":"PlayerStart","line":14,"name":"PlayerStart0","x":38.400001525878906,"y":64.0}]"#]].assert_eq(&first["actors"].to_string());
+
+    let light =
+        "Begin Actor Class=Light Name=Light0\r\n   Location=(X=128.000000)\r\nEnd Actor\r\n";
+    client
+        .notify(
+            "textDocument/didChange",
+            json!({ "textDocument": { "uri": MAP_URI, "version": 2 },
+                    "contentChanges": [{ "text": room(light) }] }),
+        )
+        .await;
+    let second = client
+        .request_ok("unrealLs/mapPreview", json!({ "uri": MAP_URI, "view": "iso", "maxSize": 128 }))
+        .await;
+    expect_test::expect![[r#"[{"class":"PlayerStart","kind":"PlayerStart","line":14,"name":"PlayerStart0","x":50.66666793823242,"y":33.760677337646484},{"class":"Light","kind":"Light","line":17,"name":"Light0","x":77.33333587646484,"y":49.15668487548828}]"#]].assert_eq(&second["actors"].to_string());
+    let bad =
+        client.request("unrealLs/mapPreview", json!({ "uri": MAP_URI, "view": "upside" })).await;
+    assert_eq!(bad["error"]["code"], -32602, "{bad}");
 }

@@ -149,6 +149,7 @@ async fn initialize_advertises_capabilities() {
                 "documentSymbolProvider": true,
                 "experimental": {
                   "unrealLs": {
+                    "mapPreview": true,
                     "objectPreview": true,
                     "packageTree": true
                   }

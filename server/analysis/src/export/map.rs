@@ -111,9 +111,35 @@ pub fn has_brush_actors(text: &str) -> bool {
     })
 }
 
+/// One brush of the map in the world, Unreal's axes: what the map picture and the glTF
+/// export both draw.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlacedBrush {
+    pub name: String,
+    pub class: String,
+    pub csg_oper: String,
+    pub poly_flags: i64,
+    pub role: BrushRole,
+    /// Each polygon's vertices in the world, in the engine's order (mirrored brushes already
+    /// reversed).
+    pub polygons: Vec<Vec<[f64; 3]>>,
+    /// The actor's `Begin Actor` line.
+    pub begin_span: unreal_syntax::Span,
+}
+
+impl PlacedBrush {
+    /// Semisolid (0x20) or non-solid (0x8): the brush cuts no BSP.
+    pub fn is_semisolid_or_nonsolid(&self) -> bool {
+        self.poly_flags & 0x28 != 0
+    }
+}
+
 /// The brushes of a map text, placed as `generation`'s CSG places them (`None`: detected from
-/// the text, UE1's placement when it cannot tell).
-pub fn map_scene(name: &str, text: &str, generation: Option<EngineGeneration>) -> MapScene {
+/// the text, UE1's placement when it cannot tell), and how many builder brushes were left out.
+pub fn placed_brushes(
+    text: &str,
+    generation: Option<EngineGeneration>,
+) -> (Vec<PlacedBrush>, usize) {
     let parse = unreal_syntax::t3d::parse(text);
     let generation = generation.or_else(|| crate::t3d::generation::detect(text, &parse.file));
     let mut brushes = Vec::new();
@@ -145,28 +171,23 @@ pub fn map_scene(name: &str, text: &str, generation: Option<EngineGeneration>) -
             _ => BrushRole::Other,
         };
         let transform = Placement::of_actor(text, actor).transform(generation);
-        let mut positions = Vec::new();
-        let mut triangles = Vec::new();
-        for polygon in polygons_of(brush) {
-            let mut points: Vec<[f64; 3]> =
-                polygon.vectors(LineKeyword::Vertex).map(|v| transform.point(v.value)).collect();
-            if points.len() < 3 {
-                continue;
-            }
-            if transform.mirrors {
-                points.reverse();
-            }
-            let base = positions.len() as u32;
-            positions.extend(points.iter().map(|p| point_to_gltf(p.map(|c| c as f32))));
-            // A fan in UnrealEd's order, reversed for glTF's front faces (see model.rs).
-            for i in 1..points.len() as u32 - 1 {
-                triangles.push([base, base + i + 1, base + i]);
-            }
-        }
-        if triangles.is_empty() {
+        let polygons: Vec<Vec<[f64; 3]>> = polygons_of(brush)
+            .into_iter()
+            .filter_map(|polygon| {
+                let mut points: Vec<[f64; 3]> = polygon
+                    .vectors(LineKeyword::Vertex)
+                    .map(|v| transform.point(v.value))
+                    .collect();
+                if transform.mirrors {
+                    points.reverse();
+                }
+                (points.len() >= 3).then_some(points)
+            })
+            .collect();
+        if polygons.is_empty() {
             continue;
         }
-        brushes.push(SceneBrush {
+        brushes.push(PlacedBrush {
             name: if actor_name.is_empty() {
                 format!("Brush{}", brushes.len())
             } else {
@@ -176,10 +197,40 @@ pub fn map_scene(name: &str, text: &str, generation: Option<EngineGeneration>) -
             csg_oper,
             poly_flags,
             role,
-            positions,
-            triangles,
+            polygons,
+            begin_span: actor.begin_span,
         });
     }
+    (brushes, builder_brushes)
+}
+
+/// The brushes of a map text as glTF-ready meshes (see [`placed_brushes`]).
+pub fn map_scene(name: &str, text: &str, generation: Option<EngineGeneration>) -> MapScene {
+    let (placed, builder_brushes) = placed_brushes(text, generation);
+    let brushes = placed
+        .into_iter()
+        .map(|brush| {
+            let mut positions = Vec::new();
+            let mut triangles = Vec::new();
+            for points in &brush.polygons {
+                let base = positions.len() as u32;
+                positions.extend(points.iter().map(|p| point_to_gltf(p.map(|c| c as f32))));
+                // A fan in UnrealEd's order, reversed for glTF's front faces (see model.rs).
+                for i in 1..points.len() as u32 - 1 {
+                    triangles.push([base, base + i + 1, base + i]);
+                }
+            }
+            SceneBrush {
+                name: brush.name,
+                class: brush.class,
+                csg_oper: brush.csg_oper,
+                poly_flags: brush.poly_flags,
+                role: brush.role,
+                positions,
+                triangles,
+            }
+        })
+        .collect();
     MapScene { name: name.to_owned(), brushes, builder_brushes }
 }
 

@@ -6,6 +6,7 @@
 #![allow(clippy::many_single_char_names)]
 
 pub mod browser;
+pub mod map;
 pub mod png;
 pub mod render;
 

@@ -6,6 +6,7 @@ pub mod export;
 pub mod fix;
 pub mod info;
 pub mod lint;
+pub mod map_render;
 pub mod render;
 pub mod rules;
 

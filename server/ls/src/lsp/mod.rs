@@ -86,6 +86,7 @@ pub fn service(options: ServerOptions) -> (Service, ClientSocket) {
     let (service, socket) = LspService::build(|client| Backend::new(client, options))
         .custom_method(features::preview::PACKAGE_TREE, Backend::package_tree)
         .custom_method(features::preview::OBJECT_PREVIEW, Backend::object_preview)
+        .custom_method(features::preview::MAP_PREVIEW, Backend::map_preview)
         .finish();
     (guard::CatchPanics::new(service), socket)
 }

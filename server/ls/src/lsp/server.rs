@@ -124,6 +124,12 @@ impl Backend {
         }
     }
 
+    /// A handle on the open document `uri` (`None` when it is not open), to read on a
+    /// blocking thread.
+    pub fn document_handle(&self, uri: &Uri) -> Option<DocumentHandle> {
+        self.shared.handle(uri)
+    }
+
     /// Set once the client sent `shutdown`; decides the exit code.
     pub fn shutdown_flag(&self) -> Arc<AtomicBool> {
         Arc::clone(&self.shutdown)

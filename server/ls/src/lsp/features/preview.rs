@@ -17,6 +17,7 @@ use crate::lsp::Backend;
 
 pub const PACKAGE_TREE: &str = "unrealLs/packageTree";
 pub const OBJECT_PREVIEW: &str = "unrealLs/objectPreview";
+pub const MAP_PREVIEW: &str = "unrealLs/mapPreview";
 
 /// Thumbnails are at most this big unless the client asks for smaller (`maxSize`).
 const DEFAULT_MAX_SIZE: u32 = 128;
@@ -29,8 +30,10 @@ pub fn register(caps: &mut ServerCapabilities, _session: &Session) {
         Some(Value::Object(map)) => map,
         _ => Map::new(),
     };
-    experimental
-        .insert("unrealLs".to_owned(), json!({ "packageTree": true, "objectPreview": true }));
+    experimental.insert(
+        "unrealLs".to_owned(),
+        json!({ "packageTree": true, "objectPreview": true, "mapPreview": true }),
+    );
     caps.experimental = Some(Value::Object(experimental));
 }
 
@@ -48,7 +51,27 @@ pub struct ObjectPreviewParams {
     pub max_size: Option<u32>,
 }
 
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MapPreviewParams {
+    pub uri: Uri,
+    /// `top` (default), `side`, `front` or `iso`.
+    pub view: Option<String>,
+    pub max_size: Option<u32>,
+}
+
 impl Backend {
+    /// `unrealLs/mapPreview`: the overview picture of a T3D map, from the open document's
+    /// text when it is open (so it follows edits), else from the file.
+    pub async fn map_preview(&self, params: MapPreviewParams) -> Result<Value> {
+        let handle = self.document_handle(&params.uri);
+        blocking(MAP_PREVIEW, move || {
+            let open = handle.map(|h| h.read(|snapshot| snapshot.text().to_owned()));
+            map_preview(&params, open)
+        })
+        .await
+    }
+
     /// `unrealLs/packageTree`.
     pub async fn package_tree(&self, params: PackageTreeParams) -> Result<Value> {
         blocking(PACKAGE_TREE, move || package_tree(&params)).await
@@ -332,4 +355,52 @@ fn flatten(object: &Map<String, Value>, out: &mut Map<String, Value>) {
 
 fn base64_of(png: &[u8]) -> String {
     preview::png_data_uri(png).trim_start_matches("data:image/png;base64,").to_owned()
+}
+
+/// The picture of a map and its actors' marks, each with the line (0-based) of its
+/// `Begin Actor`, for a click to reveal it.
+fn map_preview(params: &MapPreviewParams, open: Option<String>) -> Result<Value> {
+    let view = match params.view.as_deref() {
+        None => preview::map::View::Top,
+        Some(word) => preview::map::View::parse(word)
+            .ok_or_else(|| invalid(format!("unknown view `{word}`: top, side, front or iso")))?,
+    };
+    let path = path_of(&params.uri).ok();
+    let text = if let Some(text) = open {
+        text
+    } else {
+        let path = path.clone().ok_or_else(|| invalid("not a file URI".to_owned()))?;
+        let bytes = std::fs::read(&path)
+            .map_err(|e| failed(format!("{}: cannot read: {e}", path.display())))?;
+        unreal_syntax::text::decode(&bytes).text.into_owned()
+    };
+    let name = path
+        .as_deref()
+        .and_then(Path::file_stem)
+        .map_or_else(|| "map".to_owned(), |s| s.to_string_lossy().into_owned());
+    let size = params.max_size.unwrap_or(LIMIT_MAX_SIZE).clamp(64, 4096);
+    let picture = preview::map::render_map(&name, &text, view, size, None)
+        .ok_or_else(|| failed(format!("{name}: no brush or actor to draw")))?;
+    let index = unreal_analysis::line_index::LineIndex::new(&text);
+    let actors: Vec<Value> = picture
+        .actors
+        .iter()
+        .map(|a| {
+            let line = index
+                .line_col(&text, a.begin_span.start, unreal_analysis::line_index::ColumnUnit::Utf16)
+                .line;
+            json!({
+                "name": a.name, "class": a.class, "kind": format!("{:?}", a.kind),
+                "line": line, "x": a.x, "y": a.y,
+            })
+        })
+        .collect();
+    Ok(json!({
+        "pngBase64": base64_of(&picture.png),
+        "width": picture.width,
+        "height": picture.height,
+        "unitsPerPixel": picture.units_per_pixel,
+        "brushes": picture.brushes,
+        "actors": actors,
+    }))
 }

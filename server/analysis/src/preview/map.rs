@@ -1,0 +1,510 @@
+//! The map overview picture (`unreal-ls render`, the language server's `unrealLs/mapPreview`):
+//! a plan of a T3D map as the engine builds it. Every brush is drawn where CSG places it
+//! ([`crate::export::map::placed_brushes`]): additive brushes blue, subtractive orange (in a
+//! subtractive world those are the rooms), other brushes (movers, volumes) grey, semisolid and
+//! non-solid ones dashed; actors are small symbols by kind (player starts, lights in their
+//! colour, pickups and weapons, movers, path nodes, triggers); a scale bar in Unreal units and
+//! the map's title close it.
+//!
+//! Drawn with `tiny-skia`; labels with an 8x8 bitmap font. The picture is framed on where
+//! the map is (brushes and actors whose centre is within three times the 90th-percentile
+//! distance from the median centre, widened by a tenth): real maps park unused brushes at the
+//! edge of the world (UT2004's DM-Deck17 has some 262,000 units out), which would shrink the
+//! map to a dot.
+
+use font8x8::UnicodeFonts;
+use tiny_skia::{Color, FillRule, Paint, PathBuilder, Pixmap, Rect, Stroke, StrokeDash, Transform};
+use unreal_syntax::t3d::{BlockKind, Value};
+use unreal_syntax::Span;
+
+use crate::export::map::{placed_brushes, BrushRole, PlacedBrush};
+use crate::t3d::walk;
+use crate::EngineGeneration;
+
+/// Which way the map is looked at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum View {
+    /// From above: X to the right, Y down (UnrealEd's top view).
+    Top,
+    /// From the side: X to the right, Z up.
+    Side,
+    /// From the front: Y to the right, Z up.
+    Front,
+    /// Isometric: X and Y at 30 degrees, Z up.
+    Iso,
+}
+
+impl View {
+    pub fn parse(word: &str) -> Option<View> {
+        match word.to_ascii_lowercase().as_str() {
+            "top" => Some(View::Top),
+            "side" => Some(View::Side),
+            "front" => Some(View::Front),
+            "iso" => Some(View::Iso),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            View::Top => "top",
+            View::Side => "side",
+            View::Front => "front",
+            View::Iso => "iso",
+        }
+    }
+
+    /// A world point on the picture's plane (before scaling), y growing down.
+    fn project(self, p: [f64; 3]) -> [f64; 2] {
+        match self {
+            View::Top => [p[0], p[1]],
+            View::Side => [p[0], -p[2]],
+            View::Front => [p[1], -p[2]],
+            View::Iso => {
+                let (c, s) = (30f64.to_radians().cos(), 30f64.to_radians().sin());
+                [(p[0] - p[1]) * c, (p[0] + p[1]) * s - p[2]]
+            }
+        }
+    }
+}
+
+/// What an actor is drawn as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ActorKind {
+    PlayerStart,
+    Light,
+    Pickup,
+    Mover,
+    PathNode,
+    Trigger,
+}
+
+impl ActorKind {
+    /// The kind of an actor class, by the names the stock games use; `None` for the rest
+    /// (decorations, zone infos, sounds...), which the picture leaves out.
+    pub fn of_class(class: &str) -> Option<ActorKind> {
+        let c = class.rsplit('.').next().unwrap_or(class).to_ascii_lowercase();
+        let ends = |suffixes: &[&str]| suffixes.iter().any(|s| c.ends_with(s));
+        if ends(&["playerstart"]) {
+            Some(ActorKind::PlayerStart)
+        } else if c == "mover" || ends(&["mover"]) {
+            Some(ActorKind::Mover)
+        } else if ends(&["light", "spotlight", "sunlight"]) && c != "flashlight" {
+            Some(ActorKind::Light)
+        } else if c.contains("trigger") {
+            Some(ActorKind::Trigger)
+        } else if ends(&[
+            "pathnode",
+            "inventoryspot",
+            "liftexit",
+            "liftcenter",
+            "jumpspot",
+            "jumpdest",
+            "teleporter",
+            "ambushpoint",
+            "defensepoint",
+            "alternatepath",
+        ]) {
+            Some(ActorKind::PathNode)
+        } else if ends(&[
+            "pickup",
+            "ammo",
+            "armor",
+            "armor2",
+            "health",
+            "healthpack",
+            "healthvial",
+            "medbox",
+            "shieldbelt",
+            "udamage",
+            "thighpads",
+            "boots",
+            "weaponbase",
+            "pickupbase",
+            "weaponlocker",
+        ]) || c.starts_with("ut_")
+            || c.contains("weapon")
+        {
+            Some(ActorKind::Pickup)
+        } else {
+            None
+        }
+    }
+}
+
+/// An actor the picture shows, and where.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ActorMark {
+    pub name: String,
+    pub class: String,
+    pub kind: ActorKind,
+    /// The actor's `Begin Actor` line (a click on the mark reveals it).
+    pub begin_span: Span,
+    /// Its place on the picture, in pixels.
+    pub x: f32,
+    pub y: f32,
+}
+
+/// The rendered picture.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MapPicture {
+    pub png: Vec<u8>,
+    pub width: u32,
+    pub height: u32,
+    pub actors: Vec<ActorMark>,
+    pub brushes: usize,
+    /// The Unreal units one pixel spans.
+    pub units_per_pixel: f64,
+}
+
+/// An actor's facts the picture needs.
+struct MapActor {
+    name: String,
+    class: String,
+    kind: ActorKind,
+    location: [f64; 3],
+    color: [u8; 3],
+    begin_span: Span,
+}
+
+fn number(text: &str, value: &Value) -> Option<f64> {
+    value
+        .as_number()
+        .or_else(|| value.span().text(text).trim().parse().ok())
+        .filter(|n: &f64| n.is_finite())
+}
+
+/// Unreal's light colour: hue and saturation bytes (saturation 255 is white), full value.
+fn light_color(hue: f64, saturation: f64) -> [u8; 3] {
+    let s = 1.0 - (saturation / 255.0).clamp(0.0, 1.0);
+    let h = (hue / 255.0).clamp(0.0, 1.0) * 6.0;
+    let f = h - h.floor();
+    let (p, q, t) = (1.0 - s, 1.0 - s * f, 1.0 - s * (1.0 - f));
+    let (r, g, b) = match h.floor() as u32 % 6 {
+        0 => (1.0, t, p),
+        1 => (q, 1.0, p),
+        2 => (p, 1.0, t),
+        3 => (p, q, 1.0),
+        4 => (t, p, 1.0),
+        _ => (1.0, p, q),
+    };
+    [r, g, b].map(|c: f64| (c * 255.0).round() as u8)
+}
+
+fn actors(text: &str) -> (Vec<MapActor>, Option<String>) {
+    let parse = unreal_syntax::t3d::parse(text);
+    let mut out = Vec::new();
+    let mut title = None;
+    for (block, _) in walk::blocks(&parse.file) {
+        if block.kind != BlockKind::Actor {
+            continue;
+        }
+        let class = block.attribute_value(text, "Class").unwrap_or_default().to_owned();
+        if class.eq_ignore_ascii_case("LevelInfo") {
+            title = block
+                .properties()
+                .find(|p| p.key.text(text).eq_ignore_ascii_case("Title"))
+                .map(|p| p.value.span().text(text).trim_matches('"').to_owned())
+                .filter(|t| !t.is_empty());
+        }
+        let Some(kind) = ActorKind::of_class(&class) else { continue };
+        let mut location = [0.0; 3];
+        let (mut hue, mut saturation) = (0.0, 255.0);
+        for property in block.properties() {
+            let key = property.key.text(text);
+            if key.eq_ignore_ascii_case("Location") {
+                for (i, axis) in ["X", "Y", "Z"].into_iter().enumerate() {
+                    if let Some(n) =
+                        property.value.field(text, axis).and_then(|f| number(text, &f.value))
+                    {
+                        location[i] = n;
+                    }
+                }
+            } else if key.eq_ignore_ascii_case("LightHue") {
+                hue = number(text, &property.value).unwrap_or(hue);
+            } else if key.eq_ignore_ascii_case("LightSaturation") {
+                saturation = number(text, &property.value).unwrap_or(saturation);
+            }
+        }
+        out.push(MapActor {
+            name: block.attribute_value(text, "Name").unwrap_or_default().to_owned(),
+            class,
+            kind,
+            location,
+            color: light_color(hue, saturation),
+            begin_span: block.begin_span,
+        });
+    }
+    (out, title)
+}
+
+/// The smallest and largest of `values`, or `None` without values.
+fn extent(values: &[f64]) -> Option<(f64, f64)> {
+    let min = values.iter().copied().reduce(f64::min)?;
+    let max = values.iter().copied().reduce(f64::max)?;
+    Some((min, max))
+}
+
+/// A round length for the scale bar: a power of two of Unreal units between `min` and `max`
+/// pixels long, or the nearest.
+fn scale_bar_units(units_per_pixel: f64) -> f64 {
+    let mut units = 16.0;
+    while units / units_per_pixel < 80.0 && units < 1e9 {
+        units *= 2.0;
+    }
+    units
+}
+
+fn paint(rgba: [u8; 4]) -> Paint<'static> {
+    let mut paint = Paint::default();
+    paint.set_color_rgba8(rgba[0], rgba[1], rgba[2], rgba[3]);
+    paint.anti_alias = true;
+    paint
+}
+
+/// Draws `label` with the 8x8 font, `scale` pixels a dot, on a white box, from its top left.
+fn draw_label(pixmap: &mut Pixmap, label: &str, x: f32, y: f32, scale: f32) {
+    let width = label.chars().count() as f32 * 8.0 * scale;
+    if let Some(rect) = Rect::from_xywh(x - 2.0, y - 2.0, width + 4.0, 8.0 * scale + 4.0) {
+        pixmap.fill_rect(rect, &paint([255, 255, 255, 220]), Transform::identity(), None);
+    }
+    let ink = paint([20, 20, 20, 255]);
+    for (i, c) in label.chars().enumerate() {
+        let Some(glyph) = font8x8::BASIC_FONTS.get(c).or_else(|| font8x8::BASIC_FONTS.get('?'))
+        else {
+            continue;
+        };
+        for (row, bits) in glyph.iter().enumerate() {
+            for col in 0..8 {
+                if bits & (1 << col) != 0 {
+                    let px = x + (i as f32 * 8.0 + col as f32) * scale;
+                    let py = y + row as f32 * scale;
+                    if let Some(rect) = Rect::from_xywh(px, py, scale, scale) {
+                        pixmap.fill_rect(rect, &ink, Transform::identity(), None);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Renders the map in `text` (named `name` when its `LevelInfo` has no `Title`) from `view`,
+/// at most `max_size` pixels a side. `None` when the text holds no brush and no actor to show.
+pub fn render_map(
+    name: &str,
+    text: &str,
+    view: View,
+    max_size: u32,
+    generation: Option<EngineGeneration>,
+) -> Option<MapPicture> {
+    let (brushes, _) = placed_brushes(text, generation);
+    let (map_actors, title) = actors(text);
+    // Frame on where the map is: brushes and actors whose centre lies within three times
+    // the 90th-percentile distance from the median centre (parked brushes far out are left
+    // out of the frame), then their full extent.
+    let framed: Vec<&PlacedBrush> = {
+        let level: Vec<&PlacedBrush> =
+            brushes.iter().filter(|b| b.role != BrushRole::Other).collect();
+        if level.is_empty() {
+            brushes.iter().collect()
+        } else {
+            level
+        }
+    };
+    let centre_of = |brush: &PlacedBrush| {
+        let points: Vec<&[f64; 3]> = brush.polygons.iter().flatten().collect();
+        let n = points.len().max(1) as f64;
+        [0, 1, 2].map(|k| points.iter().map(|p| p[k]).sum::<f64>() / n)
+    };
+    let centres: Vec<[f64; 3]> =
+        framed.iter().map(|b| centre_of(b)).chain(map_actors.iter().map(|a| a.location)).collect();
+    let median = [0, 1, 2].map(|k| {
+        let mut values: Vec<f64> = centres.iter().map(|c| c[k]).collect();
+        values.sort_by(f64::total_cmp);
+        values.get(values.len() / 2).copied().unwrap_or(0.0)
+    });
+    let distance = |c: [f64; 3]| {
+        ((c[0] - median[0]).powi(2) + (c[1] - median[1]).powi(2) + (c[2] - median[2]).powi(2))
+            .sqrt()
+    };
+    let mut distances: Vec<f64> = centres.iter().map(|c| distance(*c)).collect();
+    distances.sort_by(f64::total_cmp);
+    let near = distances.get(distances.len() * 9 / 10).copied().unwrap_or(0.0) * 3.0 + 512.0;
+    let mut xs = Vec::new();
+    let mut ys = Vec::new();
+    for brush in framed.iter().filter(|b| distance(centre_of(b)) <= near) {
+        for p in brush.polygons.iter().flatten() {
+            let [x, y] = view.project(*p);
+            xs.push(x);
+            ys.push(y);
+        }
+    }
+    for actor in map_actors.iter().filter(|a| distance(a.location) <= near) {
+        let [x, y] = view.project(actor.location);
+        xs.push(x);
+        ys.push(y);
+    }
+    let ((x0, x1), (y0, y1)) = (extent(&xs)?, extent(&ys)?);
+    let margin = ((x1 - x0).max(y1 - y0) * 0.1).max(64.0);
+    let (x0, x1, y0, y1) = (x0 - margin, x1 + margin, y0 - margin, y1 + margin);
+    let max_size = f64::from(max_size.clamp(64, 8192));
+    let units_per_pixel = (x1 - x0).max(y1 - y0) / max_size;
+    let width = ((x1 - x0) / units_per_pixel).ceil().clamp(64.0, max_size) as u32;
+    let height = ((y1 - y0) / units_per_pixel).ceil().clamp(64.0, max_size) as u32;
+    let mut pixmap = Pixmap::new(width, height)?;
+    pixmap.fill(Color::WHITE);
+    let to_pixel = |p: [f64; 3]| {
+        let [x, y] = view.project(p);
+        (((x - x0) / units_per_pixel) as f32, ((y - y0) / units_per_pixel) as f32)
+    };
+
+    // Subtractive first, then the rest over it, as the eye reads a plan: rooms, then what
+    // stands in them.
+    let order = [BrushRole::Subtractive, BrushRole::Additive, BrushRole::Other];
+    for role in order {
+        for brush in brushes.iter().filter(|b| b.role == role) {
+            draw_brush(&mut pixmap, brush, &to_pixel);
+        }
+    }
+
+    let mut marks = Vec::new();
+    for actor in &map_actors {
+        let (x, y) = to_pixel(actor.location);
+        if !(0.0..=width as f32).contains(&x) || !(0.0..=height as f32).contains(&y) {
+            continue;
+        }
+        draw_actor(&mut pixmap, actor, x, y);
+        marks.push(ActorMark {
+            name: actor.name.clone(),
+            class: actor.class.clone(),
+            kind: actor.kind,
+            begin_span: actor.begin_span,
+            x,
+            y,
+        });
+    }
+
+    // The scale bar, bottom left, and the title, top left.
+    let units = scale_bar_units(units_per_pixel);
+    let bar = (units / units_per_pixel) as f32;
+    let (bx, by) = (12.0, height as f32 - 14.0);
+    let mut pb = PathBuilder::new();
+    pb.move_to(bx, by - 5.0);
+    pb.line_to(bx, by);
+    pb.line_to(bx + bar, by);
+    pb.line_to(bx + bar, by - 5.0);
+    if let Some(path) = pb.finish() {
+        let stroke = Stroke { width: 2.0, ..Stroke::default() };
+        pixmap.stroke_path(&path, &paint([20, 20, 20, 255]), &stroke, Transform::identity(), None);
+    }
+    draw_label(&mut pixmap, &format!("{} uu", units as u64), bx, by - 20.0, 1.0);
+    let heading = format!("{} ({} view)", title.as_deref().unwrap_or(name), view.name());
+    draw_label(&mut pixmap, &heading, 8.0, 8.0, if width >= 512 { 2.0 } else { 1.0 });
+
+    let image = unreal_formats::decode::RgbaImage {
+        width,
+        height,
+        pixels: pixmap
+            .pixels()
+            .iter()
+            .flat_map(|p| {
+                let c = p.demultiply();
+                [c.red(), c.green(), c.blue(), c.alpha()]
+            })
+            .collect(),
+    };
+    Some(MapPicture {
+        png: super::png::encode_png(&image),
+        width,
+        height,
+        actors: marks,
+        brushes: brushes.len(),
+        units_per_pixel,
+    })
+}
+
+fn draw_brush(
+    pixmap: &mut Pixmap,
+    brush: &PlacedBrush,
+    to_pixel: &impl Fn([f64; 3]) -> (f32, f32),
+) {
+    let (fill, line) = match brush.role {
+        BrushRole::Subtractive => ([255, 170, 60, 40], [220, 120, 20, 255]),
+        BrushRole::Additive => ([60, 110, 255, 40], [40, 80, 220, 255]),
+        BrushRole::Other => ([150, 150, 150, 25], [120, 120, 120, 255]),
+    };
+    let mut stroke = Stroke { width: 1.0, ..Stroke::default() };
+    if brush.is_semisolid_or_nonsolid() {
+        stroke.dash = StrokeDash::new(vec![5.0, 3.0], 0.0);
+    }
+    let mut pb = PathBuilder::new();
+    for polygon in &brush.polygons {
+        let mut points = polygon.iter().map(|p| to_pixel(*p));
+        let Some((x, y)) = points.next() else { continue };
+        pb.move_to(x, y);
+        for (x, y) in points {
+            pb.line_to(x, y);
+        }
+        pb.close();
+    }
+    let Some(path) = pb.finish() else { return };
+    pixmap.fill_path(&path, &paint(fill), FillRule::Winding, Transform::identity(), None);
+    pixmap.stroke_path(&path, &paint(line), &stroke, Transform::identity(), None);
+}
+
+fn draw_actor(pixmap: &mut Pixmap, actor: &MapActor, x: f32, y: f32) {
+    let outline = Stroke { width: 1.0, ..Stroke::default() };
+    let dark = paint([20, 20, 20, 255]);
+    let shape = |points: &[(f32, f32)]| {
+        let mut pb = PathBuilder::new();
+        let (first, rest) = points.split_first()?;
+        pb.move_to(x + first.0, y + first.1);
+        for (dx, dy) in rest {
+            pb.line_to(x + dx, y + dy);
+        }
+        pb.close();
+        pb.finish()
+    };
+    let (path, color) = match actor.kind {
+        ActorKind::PlayerStart => {
+            (shape(&[(0.0, -7.0), (6.0, 5.0), (-6.0, 5.0)]), [40, 180, 60, 255])
+        }
+        ActorKind::Light => {
+            let [r, g, b] = actor.color;
+            (PathBuilder::from_circle(x, y, 5.0), [r, g, b, 255])
+        }
+        ActorKind::Pickup => {
+            (shape(&[(0.0, -6.0), (6.0, 0.0), (0.0, 6.0), (-6.0, 0.0)]), [250, 210, 30, 255])
+        }
+        ActorKind::Mover => {
+            (shape(&[(-5.0, -5.0), (5.0, -5.0), (5.0, 5.0), (-5.0, 5.0)]), [170, 60, 200, 255])
+        }
+        ActorKind::PathNode => (PathBuilder::from_circle(x, y, 2.0), [130, 130, 130, 255]),
+        ActorKind::Trigger => {
+            (shape(&[(-4.0, -4.0), (4.0, -4.0), (4.0, 4.0), (-4.0, 4.0)]), [220, 40, 40, 255])
+        }
+    };
+    let Some(path) = path else { return };
+    pixmap.fill_path(&path, &paint(color), FillRule::Winding, Transform::identity(), None);
+    if actor.kind != ActorKind::PathNode {
+        pixmap.stroke_path(&path, &dark, &outline, Transform::identity(), None);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{light_color, ActorKind};
+
+    #[test]
+    fn light_colours_and_kinds() {
+        assert_eq!(light_color(0.0, 255.0), [255, 255, 255]);
+        assert_eq!(light_color(0.0, 0.0), [255, 0, 0]);
+        assert_eq!(light_color(170.0, 0.0), [0, 0, 255]);
+        assert_eq!(ActorKind::of_class("Botpack.PlayerStart"), Some(ActorKind::PlayerStart));
+        assert_eq!(ActorKind::of_class("TriggerLight"), Some(ActorKind::Light));
+        assert_eq!(ActorKind::of_class("Trigger"), Some(ActorKind::Trigger));
+        assert_eq!(ActorKind::of_class("Flashlight"), None);
+        assert_eq!(ActorKind::of_class("HealthVial"), Some(ActorKind::Pickup));
+        assert_eq!(ActorKind::of_class("Decoration"), None);
+    }
+}

@@ -1,0 +1,117 @@
+//! The map overview picture, checked as a picture: a fixture map whose render has known
+//! pixels (a 512-unit square room subtracted at a known place, turned a quarter by its
+//! `Rotation`; a blue light and a player start at known places), compared with a golden PNG
+//! within a small tolerance. `UPDATE_EXPECT=1` rewrites the golden file.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use unreal_analysis::preview::map::{render_map, ActorKind, View};
+
+/// A cube brush of the given half size, as a polygon list.
+fn cube(half: i32) -> String {
+    let h = f64::from(half);
+    let faces: [[[f64; 3]; 4]; 6] = [
+        [[-h, -h, -h], [-h, -h, h], [-h, h, h], [-h, h, -h]],
+        [[h, -h, -h], [h, h, -h], [h, h, h], [h, -h, h]],
+        [[-h, -h, -h], [h, -h, -h], [h, -h, h], [-h, -h, h]],
+        [[-h, h, -h], [-h, h, h], [h, h, h], [h, h, -h]],
+        [[-h, -h, -h], [-h, h, -h], [h, h, -h], [h, -h, -h]],
+        [[-h, -h, h], [h, -h, h], [h, h, h], [-h, h, h]],
+    ];
+    let mut out = String::from("   Begin Brush Name=Model\r\n      Begin PolyList\r\n");
+    for face in faces {
+        out.push_str("         Begin Polygon\r\n");
+        for v in face {
+            let _ = writeln!(
+                out,
+                "            Vertex   {:+013.6},{:+013.6},{:+013.6}\r",
+                v[0], v[1], v[2]
+            );
+        }
+        out.push_str("         End Polygon\r\n");
+    }
+    out.push_str("      End PolyList\r\n   End Brush\r\n");
+    out
+}
+
+fn fixture_map() -> String {
+    format!(
+        "Begin Map\r\n\
+Begin Actor Class=LevelInfo Name=LevelInfo0\r\n   Title=\"Golden Room\"\r\nEnd Actor\r\n\
+Begin Actor Class=Brush Name=Brush\r\n{builder}End Actor\r\n\
+Begin Actor Class=Brush Name=Brush1\r\n   CsgOper=CSG_Subtract\r\n   Rotation=(Yaw=16384)\r\n   Location=(X=1024.000000,Y=512.000000)\r\n{room}End Actor\r\n\
+Begin Actor Class=Light Name=Light0\r\n   LightHue=170\r\n   LightSaturation=0\r\n   Location=(X=1152.000000,Y=512.000000,Z=64.000000)\r\nEnd Actor\r\n\
+Begin Actor Class=PlayerStart Name=PlayerStart0\r\n   Location=(X=896.000000,Y=512.000000)\r\nEnd Actor\r\n\
+End Map\r\n",
+        builder = cube(64),
+        room = cube(256),
+    )
+}
+
+fn golden_path() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/map_render_room.png")
+}
+
+#[test]
+fn the_picture_has_its_known_pixels() {
+    let picture = render_map("Room", &fixture_map(), View::Top, 256, None).unwrap();
+    // The room is 512 units wide with a 10% margin (at least 64 units) on each side:
+    // 640 units over 256 pixels.
+    assert_eq!((picture.width, picture.height), (256, 256));
+    assert!((picture.units_per_pixel - 2.5).abs() < 1e-9, "{}", picture.units_per_pixel);
+    let image = unreal_formats::decode::image::decode_image(&picture.png, "png").unwrap();
+    let at = |x: u32, y: u32| {
+        let i = ((y * image.width + x) * 4) as usize;
+        [image.pixels[i], image.pixels[i + 1], image.pixels[i + 2]]
+    };
+    // The room's west wall (world X = 768) at pixel x = (768 - 704) / 2.5 = 25.6, its middle
+    // row (world Y = 512) at y = 128: the subtractive outline colour.
+    let wall = at(25, 128);
+    assert!(wall[0] > 180 && wall[2] < 120, "the wall is orange: {wall:?}");
+    // The light at world (1152, 512): pixel (179.2, 128), blue.
+    let light = picture.actors.iter().find(|a| a.kind == ActorKind::Light).unwrap();
+    assert_eq!((light.x.round(), light.y.round()), (179.0, 128.0));
+    let blue = at(179, 128);
+    assert!(blue[2] > 200 && blue[0] < 60 && blue[1] < 60, "the light is blue: {blue:?}");
+    // The player start at world (896, 512): pixel (76.8, 128), green.
+    let start = at(77, 129);
+    assert!(start[1] > 140 && start[0] < 100, "the player start is green: {start:?}");
+    // The builder brush is not drawn: the room's middle (1024, 512) at (128, 128) is the
+    // room's light fill, not the builder brush's lines.
+    let inside = at(128, 100);
+    assert!(inside.iter().all(|&c| c > 200), "inside the room: {inside:?}");
+
+    // And the whole picture against the golden file, within a small tolerance.
+    let golden = golden_path();
+    if std::env::var_os("UPDATE_EXPECT").is_some() {
+        std::fs::write(&golden, &picture.png).unwrap();
+    }
+    let expected =
+        unreal_formats::decode::image::decode_image(&std::fs::read(&golden).unwrap(), "png")
+            .unwrap();
+    assert_eq!((expected.width, expected.height), (image.width, image.height));
+    let differing = expected
+        .pixels
+        .chunks_exact(4)
+        .zip(image.pixels.chunks_exact(4))
+        .filter(|(a, b)| a.iter().zip(b.iter()).any(|(x, y)| x.abs_diff(*y) > 8))
+        .count();
+    assert!(
+        differing * 200 <= (image.width * image.height) as usize,
+        "{differing} pixels differ from {}",
+        golden.display()
+    );
+}
+
+#[test]
+fn views_and_nothing_to_draw() {
+    let map = fixture_map();
+    for view in [View::Side, View::Front, View::Iso] {
+        let picture = render_map("Room", &map, view, 128, None).unwrap();
+        assert_eq!(picture.actors.len(), 2, "{view:?}");
+        assert!(picture.png.starts_with(b"\x89PNG"));
+    }
+    assert!(render_map("Empty", "Begin Map\r\nEnd Map\r\n", View::Top, 128, None).is_none());
+}

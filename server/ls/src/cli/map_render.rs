@@ -1,0 +1,98 @@
+//! `unreal-ls render MAP.t3d -o MAP.png [--view top|side|front|iso] [--size N]`: the map
+//! overview picture (see `unreal_analysis::preview::map`): brushes where the engine's CSG
+//! places them, actors as symbols by kind, a scale bar and the map's title.
+//!
+//! Exit codes: 0 when the picture was written, 1 when the map could not be read or holds
+//! nothing to draw, 2 on a usage error.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use unreal_analysis::preview::map::{render_map, View};
+use unreal_analysis::EngineGeneration;
+
+use super::{EXIT_CLEAN, EXIT_FINDINGS};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ViewArg {
+    /// From above (UnrealEd's top view).
+    Top,
+    /// From the side: X across, Z up.
+    Side,
+    /// From the front: Y across, Z up.
+    Front,
+    /// Isometric.
+    Iso,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum GenerationArg {
+    /// Detect from the map (UE1's brush placement when it cannot tell).
+    Auto,
+    /// Unreal, UT99 and the other UE1 games: brushes rotated and scaled by their properties.
+    Ue1,
+    /// UT2004 and the other UE2 games: rotation and scale are baked into brush vertices.
+    Ue2,
+}
+
+#[derive(clap::Args)]
+pub struct MapRenderArgs {
+    /// The T3D map (or part of one) to draw.
+    pub file: PathBuf,
+    /// Where to write the PNG.
+    #[arg(short = 'o', long = "output")]
+    pub output: PathBuf,
+    /// Which way to look at the map.
+    #[arg(long, value_enum, default_value_t = ViewArg::Top)]
+    pub view: ViewArg,
+    /// The picture's longer side, in pixels (64 to 8192).
+    #[arg(long, default_value_t = 1024)]
+    pub size: u32,
+    /// The engine generation that places the brushes.
+    #[arg(long, value_enum, default_value_t = GenerationArg::Auto)]
+    pub engine: GenerationArg,
+}
+
+pub fn run(args: &MapRenderArgs) -> ExitCode {
+    let bytes = match std::fs::read(&args.file) {
+        Ok(bytes) => bytes,
+        Err(e) => {
+            eprintln!("error: {}: cannot read: {e}", args.file.display());
+            return ExitCode::from(EXIT_FINDINGS);
+        }
+    };
+    let text = unreal_syntax::text::decode(&bytes).text;
+    let name = args
+        .file
+        .file_stem()
+        .map_or_else(|| "map".to_owned(), |s| s.to_string_lossy().into_owned());
+    let view = match args.view {
+        ViewArg::Top => View::Top,
+        ViewArg::Side => View::Side,
+        ViewArg::Front => View::Front,
+        ViewArg::Iso => View::Iso,
+    };
+    let generation = match args.engine {
+        GenerationArg::Auto => None,
+        GenerationArg::Ue1 => Some(EngineGeneration::Ue1),
+        GenerationArg::Ue2 => Some(EngineGeneration::Ue2),
+    };
+    let Some(picture) = render_map(&name, &text, view, args.size, generation) else {
+        eprintln!("error: {}: no brush or actor to draw (is it a T3D map?)", args.file.display());
+        return ExitCode::from(EXIT_FINDINGS);
+    };
+    if let Err(e) = std::fs::write(&args.output, &picture.png) {
+        eprintln!("error: {}: cannot write: {e}", args.output.display());
+        return ExitCode::from(EXIT_FINDINGS);
+    }
+    println!(
+        "{}: {}x{} pixels, {} brushes, {} actors, {:.1} units a pixel",
+        args.output.display(),
+        picture.width,
+        picture.height,
+        picture.brushes,
+        picture.actors.len(),
+        picture.units_per_pixel
+    );
+    ExitCode::from(EXIT_CLEAN)
+}
