@@ -10,6 +10,49 @@ vim.bo.commentstring = '// %s'
 
 vim.treesitter.language.register('t3d', 't3d')
 
+-- :UnrealMapPreview [top|side|front|iso] asks the language server for the map's overview
+-- picture (unrealLs/mapPreview, drawn from the buffer as it is now), writes it to a PNG and
+-- says where; with ! it also opens it (vim.ui.open). The path stays in vim.b.unreal_map_preview.
+vim.api.nvim_buf_create_user_command(0, 'UnrealMapPreview', function(opts)
+  local buf = vim.api.nvim_get_current_buf()
+  local view = opts.args ~= '' and opts.args or 'top'
+  local client
+  for _, c in ipairs(vim.lsp.get_clients({ bufnr = buf })) do
+    local caps = c.server_capabilities or {}
+    local ext = caps.experimental and caps.experimental.unrealLs
+    if type(ext) == 'table' and ext.mapPreview then
+      client = c
+    end
+  end
+  if not client then
+    vim.notify('UnrealMapPreview: no unreal-ls server with map previews is attached', vim.log.levels.WARN)
+    return
+  end
+  local params = { uri = vim.uri_from_bufnr(buf), view = view }
+  client:request('unrealLs/mapPreview', params, function(err, result)
+    if err or not result then
+      vim.notify('UnrealMapPreview: ' .. (err and err.message or 'no answer'), vim.log.levels.ERROR)
+      return
+    end
+    local path = vim.fn.tempname() .. '-' .. view .. '.png'
+    local file = assert(io.open(path, 'wb'))
+    file:write(vim.base64.decode(result.pngBase64))
+    file:close()
+    vim.b[buf].unreal_map_preview = path
+    vim.notify(string.format('Map overview (%s view, %dx%d, %d actors): %s', view, result.width, result.height, #result.actors, path))
+    if opts.bang then
+      vim.ui.open(path)
+    end
+  end, buf)
+end, {
+  nargs = '?',
+  bang = true,
+  complete = function()
+    return { 'top', 'side', 'front', 'iso' }
+  end,
+  desc = 'unreal-ls: write the map overview picture (PNG) and show its path',
+})
+
 local started = pcall(vim.treesitter.start, 0, 't3d')
 if not started then
   -- No parser yet: plain text, no error. `:checkhealth vim.treesitter` shows what is missing.
@@ -30,4 +73,4 @@ if has_ts_indent then
 end
 
 vim.b.undo_ftplugin = (vim.b.undo_ftplugin or '')
-  .. '\n lua pcall(vim.treesitter.stop) vim.b.did_ftplugin_t3d = nil'
+  .. '\n lua pcall(vim.treesitter.stop) pcall(vim.api.nvim_buf_del_user_command, 0, "UnrealMapPreview") vim.b.did_ftplugin_t3d = nil'

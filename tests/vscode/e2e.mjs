@@ -8,8 +8,9 @@
 //     there): the server starts from the bundled binary; the T3D grammar colours a map; first-
 //     line detection; the #exec grammar colours a .uc; the Problems panel lists what the server
 //     finds (checked against `unreal-ls lint`); hovers (the Flags= one SKIPPED while the server
-//     advertises no hoverProvider); package previews with texture thumbnails, a TextBuffer
-//     opened as a document, a mesh preview and the glTF export command;
+//     advertises no hoverProvider); the map overview beside a map, a click on an actor's mark
+//     revealing its line; package previews with texture thumbnails, a TextBuffer opened as a
+//     document, a mesh preview and the glTF export command;
 //  2. beside a stand-in UnrealScript extension (tests/vscode/stub-unrealscript): its grammar
 //     stays, #exec lines are still coloured, the server attaches;
 //  3. with a mock server (tests/vscode/mock-server, via UNREAL_LS_PATH) that answers the
@@ -487,6 +488,35 @@ async function main() {
       // 264 = 0x100 TwoSided | 0x8 NotSolid
       assert(/TwoSided/i.test(text) && /NotSolid/i.test(text), `hover text lacks TwoSided and NotSolid: ${JSON.stringify(text)}`);
       return { detail: text.slice(0, 160) };
+    });
+
+    await check("the map overview draws the open map and a click on an actor reveals its line", async () => {
+      if (!capabilities.experimental?.unrealLs?.mapPreview) return { skip: "the server does not answer unrealLs/mapPreview" };
+      await openFile("Overview.t3d");
+      await runCommand("unreal-ls: Show Map Overview");
+      const frame = await until("the map overview webview", 60_000, async () => {
+        for (const candidate of page.frames()) {
+          const marks = await candidate.locator("#marks li").count().catch(() => 0);
+          if (marks >= 2) return candidate;
+        }
+        return null;
+      });
+      const natural = await until("the picture", 20_000, async () => {
+        const size = await frame.locator("#map").evaluate((img) => ({ w: img.naturalWidth, h: img.naturalHeight }));
+        return size.w > 0 ? size : null;
+      });
+      const status = await frame.locator("#status").innerText();
+      await shot("05b-map-overview");
+      // The light's mark, in the picture's pixels; the picture may be shown smaller.
+      const light = await frame.locator("#marks li", { hasText: "Light0" }).evaluate((li) => ({ x: Number(li.dataset.x), y: Number(li.dataset.y), line: Number(li.dataset.line) }));
+      const box = await frame.locator("#map").boundingBox();
+      assert(box, "the picture is not on screen");
+      const scale = box.width / natural.w;
+      await frame.locator("#map").click({ position: { x: light.x * scale, y: light.y * scale } });
+      // The editor's cursor moves to the actor's `Begin Actor` line (1-based in the status bar).
+      await page.locator(`.statusbar-item:has-text("Ln ${light.line + 1},")`).first().waitFor({ timeout: 20_000 });
+      await shot("05c-map-overview-reveal");
+      return { detail: `${natural.w}x${natural.h} picture; ${status}; click on Light0 revealed line ${light.line + 1}` };
     });
 
     await check("the package preview lists the textures of a corpus .utx", async () => {

@@ -1,4 +1,5 @@
-// Entry point: the language client (server.ts), the previews (previews.ts) and the commands.
+// Entry point: the language client (server.ts), the previews (previews.ts), the map overview
+// (mapOverview.ts) and the commands.
 
 import * as path from "node:path";
 import * as vscode from "vscode";
@@ -11,6 +12,7 @@ import {
   PACKAGE_VIEW_TYPE,
   Previews,
 } from "./previews";
+import { MapOverview } from "./mapOverview";
 import { ServerManager } from "./server";
 
 let manager: ServerManager | undefined;
@@ -20,11 +22,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const server = new ServerManager(context, output);
   manager = server;
   const previews = new Previews(context, server);
+  const mapOverview = new MapOverview(context, server);
 
   context.subscriptions.push(
     output,
     server,
     ...previews.register(),
+    ...mapOverview.register(),
     vscode.commands.registerCommand("unrealLs.restartServer", () => server.restart()),
     vscode.commands.registerCommand("unrealLs.showOutput", () => output.show(true)),
     vscode.commands.registerCommand("unrealLs.showPackageContents", async (arg?: vscode.Uri) => {

@@ -59,10 +59,54 @@ export interface ExportGltfResult {
 
 export const EXPORT_GLTF = "unrealLs/exportGltf";
 
+export interface MapPreviewParams {
+  /** The T3D map, as a `file:` URI (the open document's text is drawn when it is open). */
+  uri: string;
+  view?: "top" | "side" | "front" | "iso";
+  maxSize?: number;
+}
+
+export interface MapActorMark {
+  name: string;
+  class: string;
+  kind: string;
+  /** 0-based line of the actor's `Begin Actor`. */
+  line: number;
+  /** Its mark on the picture, in pixels. */
+  x: number;
+  y: number;
+}
+
+export interface MapPreviewResult {
+  pngBase64: string;
+  width: number;
+  height: number;
+  unitsPerPixel: number;
+  brushes: number;
+  actors: MapActorMark[];
+}
+
+export const MAP_PREVIEW = "unrealLs/mapPreview";
+
+/** The actor whose mark is nearest to the picture point (x, y), within `radius` pixels. */
+export function markAt(actors: MapActorMark[], x: number, y: number, radius = 10): MapActorMark | undefined {
+  let best: MapActorMark | undefined;
+  let bestDistance = radius * radius;
+  for (const actor of actors) {
+    const d = (actor.x - x) ** 2 + (actor.y - y) ** 2;
+    if (d <= bestDistance) {
+      best = actor;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
 /** `initializeResult.capabilities.experimental.unrealLs`: which requests the server answers. */
 export interface UnrealLsExperimental {
   packageTree?: boolean;
   objectPreview?: boolean;
+  mapPreview?: boolean;
   exportGltf?: boolean;
 }
 
@@ -74,6 +118,7 @@ export function advertised(experimental: unknown): UnrealLsExperimental {
   return {
     packageTree: flags.packageTree === true,
     objectPreview: flags.objectPreview === true,
+    mapPreview: flags.mapPreview === true,
     exportGltf: flags.exportGltf === true,
   };
 }

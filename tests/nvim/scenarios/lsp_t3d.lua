@@ -1,6 +1,7 @@
 -- The language server in a real Neovim on a T3D map with defects: the expected diagnostics
 -- arrive, hover on `Flags=` decodes the poly flags, and go to definition on a
--- `Model'MyLevel.Model1'` reference lands on the brush's `Begin Brush Name=Model1` line.
+-- `Model'MyLevel.Model1'` reference lands on the brush's `Begin Brush Name=Model1` line;
+-- :UnrealMapPreview writes the map's overview picture.
 local t = dofile(_G.arg[1] .. '/tests/nvim/lib.lua')
 local lsp = dofile(_G.arg[1] .. '/tests/nvim/scenarios/lib/lsp.lua')
 t.setup_runtime()
@@ -68,6 +69,23 @@ t.expect_eq('definition of Model\'MyLevel.Model1\'', target, {
   line = 3,
   text = 'Model1',
 })
+
+-- :UnrealMapPreview writes the map's overview picture and keeps its path in the buffer.
+vim.cmd('UnrealMapPreview iso')
+vim.wait(20000, function()
+  return vim.b[buf].unreal_map_preview ~= nil
+end, 20)
+local picture = vim.b[buf].unreal_map_preview
+t.record('map_preview', picture)
+local head = ''
+if picture then
+  local file = io.open(picture, 'rb')
+  if file then
+    head = file:read(8) or ''
+    file:close()
+  end
+end
+t.expect('UnrealMapPreview wrote a PNG', head == '\137PNG\r\n\26\n')
 
 lsp.stop()
 t.finish('lsp_t3d')

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { parseInfoJson } from "../info";
-import { advertised } from "../protocol";
+import { advertised, markAt } from "../protocol";
 
 test("a package becomes a tree with header, objects and details", () => {
   const view = parseInfoJson(
@@ -72,11 +72,22 @@ test("errors: an entry with an error, and output that is not JSON", () => {
 test("advertised: only explicit true flags under experimental.unrealLs count", () => {
   assert.deepEqual(advertised(undefined), {});
   assert.deepEqual(advertised({ other: true }), {});
-  assert.deepEqual(advertised({ unrealLs: { packageTree: true, objectPreview: "yes" } }), {
+  assert.deepEqual(advertised({ unrealLs: { packageTree: true, objectPreview: "yes", mapPreview: true } }), {
     packageTree: true,
     objectPreview: false,
+    mapPreview: true,
     exportGltf: false,
   });
+});
+
+test("markAt: the nearest actor mark within the radius, else none", () => {
+  const actors = [
+    { name: "PlayerStart0", class: "PlayerStart", kind: "PlayerStart", line: 14, x: 40, y: 64 },
+    { name: "Light0", class: "Light", kind: "Light", line: 17, x: 48, y: 64 },
+  ];
+  assert.equal(markAt(actors, 41, 65)?.name, "PlayerStart0");
+  assert.equal(markAt(actors, 47, 62)?.name, "Light0");
+  assert.equal(markAt(actors, 100, 100), undefined);
 });
 
 test("exportArgs: one object, or the whole file", async () => {

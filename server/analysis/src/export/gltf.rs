@@ -272,7 +272,7 @@ pub fn write_map_glb(scene: &super::map::MapScene) -> Vec<u8> {
         let material = match brush.role {
             BrushRole::Additive => 0,
             BrushRole::Subtractive => 1,
-            BrushRole::Other => 2,
+            BrushRole::Other | BrushRole::Builder => 2,
         };
         meshes.push(json!({
             "name": brush.name,

@@ -27,6 +27,9 @@ pub enum BrushRole {
     /// Another actor's brush (a mover, a volume) or an intersect/deintersect: not level
     /// geometry.
     Other,
+    /// The builder (red) brush, `CSG_Active` (no `CsgOper`): drawn in the picture as UnrealEd
+    /// draws it, never exported.
+    Builder,
 }
 
 impl BrushRole {
@@ -35,6 +38,7 @@ impl BrushRole {
             BrushRole::Additive => "Additive brushes",
             BrushRole::Subtractive => "Subtractive brushes",
             BrushRole::Other => "Other brushes",
+            BrushRole::Builder => "Builder brush",
         }
     }
 }
@@ -135,7 +139,8 @@ impl PlacedBrush {
 }
 
 /// The brushes of a map text, placed as `generation`'s CSG places them (`None`: detected from
-/// the text, UE1's placement when it cannot tell), and how many builder brushes were left out.
+/// the text, UE1's placement when it cannot tell), builder brushes included, and how many
+/// builder brushes there are.
 pub fn placed_brushes(
     text: &str,
     generation: Option<EngineGeneration>,
@@ -166,7 +171,7 @@ pub fn placed_brushes(
             "CSG_SUBTRACT" => BrushRole::Subtractive,
             "" | "CSG_ACTIVE" => {
                 builder_brushes += 1;
-                continue;
+                BrushRole::Builder
             }
             _ => BrushRole::Other,
         };
@@ -209,6 +214,7 @@ pub fn map_scene(name: &str, text: &str, generation: Option<EngineGeneration>) -
     let (placed, builder_brushes) = placed_brushes(text, generation);
     let brushes = placed
         .into_iter()
+        .filter(|brush| brush.role != BrushRole::Builder)
         .map(|brush| {
             let mut positions = Vec::new();
             let mut triangles = Vec::new();

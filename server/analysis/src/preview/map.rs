@@ -2,7 +2,7 @@
 //! a plan of a T3D map as the engine builds it. Every brush is drawn where CSG places it
 //! ([`crate::export::map::placed_brushes`]): additive brushes blue, subtractive orange (in a
 //! subtractive world those are the rooms), other brushes (movers, volumes) grey, semisolid and
-//! non-solid ones dashed; actors are small symbols by kind (player starts, lights in their
+//! non-solid ones dashed, the builder brush red and dashed as UnrealEd shows it; actors are small symbols by kind (player starts, lights in their
 //! colour, pickups and weapons, movers, path nodes, triggers); a scale bar in Unreal units and
 //! the map's title close it.
 //!
@@ -152,6 +152,7 @@ pub struct MapPicture {
     pub width: u32,
     pub height: u32,
     pub actors: Vec<ActorMark>,
+    /// Brushes drawn, the builder brush not counted.
     pub brushes: usize,
     /// The Unreal units one pixel spans.
     pub units_per_pixel: f64,
@@ -303,8 +304,10 @@ pub fn render_map(
     // the 90th-percentile distance from the median centre (parked brushes far out are left
     // out of the frame), then their full extent.
     let framed: Vec<&PlacedBrush> = {
-        let level: Vec<&PlacedBrush> =
-            brushes.iter().filter(|b| b.role != BrushRole::Other).collect();
+        let level: Vec<&PlacedBrush> = brushes
+            .iter()
+            .filter(|b| matches!(b.role, BrushRole::Additive | BrushRole::Subtractive))
+            .collect();
         if level.is_empty() {
             brushes.iter().collect()
         } else {
@@ -360,7 +363,7 @@ pub fn render_map(
 
     // Subtractive first, then the rest over it, as the eye reads a plan: rooms, then what
     // stands in them.
-    let order = [BrushRole::Subtractive, BrushRole::Additive, BrushRole::Other];
+    let order = [BrushRole::Subtractive, BrushRole::Additive, BrushRole::Other, BrushRole::Builder];
     for role in order {
         for brush in brushes.iter().filter(|b| b.role == role) {
             draw_brush(&mut pixmap, brush, &to_pixel);
@@ -418,7 +421,7 @@ pub fn render_map(
         width,
         height,
         actors: marks,
-        brushes: brushes.len(),
+        brushes: brushes.iter().filter(|b| b.role != BrushRole::Builder).count(),
         units_per_pixel,
     })
 }
@@ -432,9 +435,10 @@ fn draw_brush(
         BrushRole::Subtractive => ([255, 170, 60, 40], [220, 120, 20, 255]),
         BrushRole::Additive => ([60, 110, 255, 40], [40, 80, 220, 255]),
         BrushRole::Other => ([150, 150, 150, 25], [120, 120, 120, 255]),
+        BrushRole::Builder => ([0, 0, 0, 0], [220, 30, 30, 200]),
     };
     let mut stroke = Stroke { width: 1.0, ..Stroke::default() };
-    if brush.is_semisolid_or_nonsolid() {
+    if brush.is_semisolid_or_nonsolid() || brush.role == BrushRole::Builder {
         stroke.dash = StrokeDash::new(vec![5.0, 3.0], 0.0);
     }
     let mut pb = PathBuilder::new();
