@@ -248,7 +248,8 @@ def defects():
            "others (the engine allows 0.1).")
 
     line = w.polygon(quad, normal=(0, 0, 1), u=(1, 0, 0), v=(0, -1, 0))
-    w.note(line, "`t3d-normal-mismatch`: `Normal` says +Z; the vertices' winding gives -Z.")
+    w.note(line, "`t3d-normal-mismatch` (a hint: import recomputes the normal): `Normal` says "
+           "+Z; the vertices' winding gives -Z.")
 
     line = w.polygon(quad, u=(0, 1, 0), v=(0, 1, 0))
     w.note(line, "`t3d-bad-texture-axes`: TextureU and TextureV are parallel, so the "
@@ -258,10 +259,6 @@ def defects():
     w.note(line, "`t3d-unknown-poly-flag`: `Flags=536870912` is bit 0x20000000, which UE1 "
            "does not define (it is Mirrored in UE2). The `Pan` line and the bare texture name "
            "mark the map as UE1 for `--engine auto`.")
-
-    line = w.polygon(quad, flags=0x02000000)
-    w.note(line, "`t3d-editor-poly-flag`: `Flags=33554432` is 0x02000000 (Selected), an "
-           "editor-only bit that should not be saved.")
 
     w.line("       End PolyList")
     w.line("    End Brush")

@@ -16,7 +16,7 @@
 //!
 //! [[overrides]]
 //! files = ["Maps/Imported/**"]
-//! rules = { t3d-editor-poly-flag = "off" }
+//! rules = { t3d-non-planar-polygon = "off" }
 //! ```
 //!
 //! Paths and globs are relative to the folder holding the file. Globs match case-insensitively
@@ -497,6 +497,10 @@ impl Reader<'_> {
         let mut rules = Vec::new();
         for (code, level) in table {
             let name = code.get_ref().as_ref();
+            // A retired rule reports nothing any more: naming it changes nothing.
+            if crate::rules::is_retired(name) {
+                continue;
+            }
             let Some(rule) = crate::rules::find_rule(name) else {
                 let hint = closest(name, crate::rules::all_rules().map(|r| r.code))
                     .map_or(String::new(), |c| format!(" (did you mean `{c}`?)"));

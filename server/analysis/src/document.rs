@@ -56,7 +56,7 @@ pub enum Reparse {
 /// ([`TOP_LEVEL_RULES`]); any other rule (one added later) runs over a whole parse of the
 /// document on every call, which is correct but slow: a new rule belongs in one of these
 /// lists.
-const LOCAL_RULES: [&str; 18] = [
+const LOCAL_RULES: [&str; 17] = [
     "t3d-unbalanced-block",
     "t3d-nesting-too-deep",
     "t3d-malformed-number",
@@ -71,7 +71,6 @@ const LOCAL_RULES: [&str; 18] = [
     "t3d-origin-off-plane",
     "t3d-bad-texture-axes",
     "t3d-unknown-poly-flag",
-    "t3d-editor-poly-flag",
     // Each reference is looked up in the package index on its own.
     "t3d-unknown-texture",
     "t3d-unknown-class",

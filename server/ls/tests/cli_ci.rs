@@ -134,7 +134,7 @@ fn sarif_has_the_structure_code_scanning_requires() {
             "runs[0].tool.driver.rules[0].help.text: required",
             "runs[0].results[0].locations[0].physicalLocation.region.startLine: must be an integer >= 1",
             "runs[0].results[1]: property `colour` is not in SARIF 2.1.0",
-            "runs[0].results[2].ruleIndex: names rule `t3d-normal-mismatch`, not `t3d-duplicate-actor-name`",
+            "runs[0].results[2].ruleIndex: names rule `t3d-non-planar-polygon`, not `t3d-duplicate-actor-name`",
         ]
     "#]]
     .assert_debug_eq(&validate_sarif(&broken));
@@ -162,9 +162,10 @@ fn exit_codes() {
         &expect![[r#"
             exit: 1
             --- stdout
-            count  severity  rule                  fixable
-                1  warning   t3d-editor-poly-flag  1
-            0 errors, 1 warning in 1 file
+            count  severity  rule                    fixable
+                1  warning   t3d-non-planar-polygon
+                1  hint      t3d-normal-mismatch     1
+            0 errors, 1 warning, 1 hint in 1 file
             --- stderr
             error: 1 warning is more than --max-warnings 0
         "#]],
@@ -254,9 +255,10 @@ fn configuration_applies_per_file() {
             exit: 0
             --- stdout
             {"version":1,"files":2,"diagnostics":[
-            {"file":"project/Brushes/Cube.t3d","line":2,"column":53,"end_line":2,"end_column":61,"severity":"warning","code":"t3d-editor-poly-flag","message":"`Flags=33554432` holds editor-only bits (PF_Selected) that import drops"},
-            {"file":"project/Brushes/Cube.t3d","line":4,"column":16,"end_line":4,"end_column":57,"severity":"warning","code":"t3d-normal-mismatch","message":"stored normal +00000.000000,+00000.000000,+00001.000000 differs from the normal of the vertices +00000.000000,+00000.000000,-00001.000000 (the vertex winding is reversed)"},
-            {"file":"warnings/Warn.t3d","line":5,"column":60,"end_line":5,"end_column":68,"severity":"warning","code":"t3d-editor-poly-flag","message":"`Flags=33554432` holds editor-only bits (PF_Selected) that import drops"}
+            {"file":"project/Brushes/Cube.t3d","line":2,"column":4,"end_line":2,"end_column":46,"severity":"warning","code":"t3d-non-planar-polygon","message":"polygon is not planar: vertex 4 is 1.000 units off the polygon's plane (at most 0.1 allowed); triangulate it or move the vertex"},
+            {"file":"project/Brushes/Cube.t3d","line":4,"column":16,"end_line":4,"end_column":57,"severity":"hint","code":"t3d-normal-mismatch","message":"stored normal +00000.000000,+00000.000000,+00001.000000 differs from the normal of the vertices +00000.015621,-00000.015621,-00000.999756; import recomputes it","tags":["unnecessary"]},
+            {"file":"warnings/Warn.t3d","line":5,"column":11,"end_line":5,"end_column":53,"severity":"warning","code":"t3d-non-planar-polygon","message":"polygon is not planar: vertex 4 is 1.000 units off the polygon's plane (at most 0.1 allowed); triangulate it or move the vertex"},
+            {"file":"warnings/Warn.t3d","line":7,"column":23,"end_line":7,"end_column":64,"severity":"hint","code":"t3d-normal-mismatch","message":"stored normal +00000.000000,+00000.000000,-00001.000000 differs from the normal of the vertices +00000.015621,-00000.015621,-00000.999756; import recomputes it","tags":["unnecessary"]}
             ]}
         "#]],
     );
@@ -306,7 +308,7 @@ fn baseline_round_trip() {
             exit: 0
             --- stdout
             --- stderr
-            wrote 6 findings to lint-baseline.json
+            wrote 8 findings to lint-baseline.json
         "#]],
     );
     expect_file![fixtures().join("expected/baseline.json")]
@@ -316,7 +318,7 @@ fn baseline_round_trip() {
         --- stdout
         0 errors, 0 warnings in 3 files
         --- stderr
-        note: 6 findings recorded in the baseline not shown
+        note: 8 findings recorded in the baseline not shown
     "#]];
     check(&project, &["lint", "--baseline", "lint-baseline.json"], &known);
 
@@ -338,7 +340,7 @@ fn baseline_round_trip() {
             exit: 0
             --- stdout
             --- stderr
-            note: 6 findings recorded in the baseline not shown
+            note: 8 findings recorded in the baseline not shown
         "#]],
     );
 
@@ -357,7 +359,7 @@ fn baseline_round_trip() {
             --- stdout
             ::error file=Maps/Deck.t3d,line=51,col=30,endLine=51,endColumn=34,title=t3d-duplicate-actor-name::actor name `LAMP` is used twice in this map
             --- stderr
-            note: 6 findings recorded in the baseline not shown
+            note: 8 findings recorded in the baseline not shown
         "#]],
     );
 
@@ -409,14 +411,20 @@ fn fix_writes_safe_fixes_in_the_file_own_encoding_and_is_idempotent() {
     expect![[r#"
         exit: 1
         --- stdout
+        ::warning file=Brushes/Cube.t3d,line=2,col=4,endLine=2,endColumn=46,title=t3d-non-planar-polygon::polygon is not planar: vertex 4 is 1.000 units off the polygon's plane (at most 0.1 allowed); triangulate it or move the vertex
         ::error file=Maps/Broken.t3d,line=1,col=1,endLine=1,endColumn=10,title=t3d-unbalanced-block::`Begin Map` is never closed: expected `End Map` before the end of the file
         ::error file=Maps/Broken.t3d,line=8,col=30,endLine=8,endColumn=34,title=t3d-duplicate-actor-name::actor name `lamp` is used twice in this map
-        ::warning file=Maps/Broken.t3d,line=14,col=60,endLine=14,endColumn=68,title=t3d-editor-poly-flag::`Flags=33554432` holds editor-only bits (PF_Selected) that import drops
-        ::warning file=Maps/Broken.t3d,line=26,col=23,endLine=26,endColumn=64,title=t3d-normal-mismatch::stored normal +00000.000000,+00000.000000,+00001.000000 differs from the normal of the vertices +00000.000000,+00000.000000,-00001.000000 (the vertex winding is reversed)
+        ::warning file=Maps/Broken.t3d,line=14,col=11,endLine=14,endColumn=53,title=t3d-non-planar-polygon::polygon is not planar: vertex 4 is 1.000 units off the polygon's plane (at most 0.1 allowed); triangulate it or move the vertex
+        ::notice file=Maps/Broken.t3d,line=16,col=23,endLine=16,endColumn=64,title=t3d-normal-mismatch::stored normal +00000.000000,+00000.000000,-00001.000000 differs from the normal of the vertices +00000.015621,-00000.015621,-00000.999756; import recomputes it
+        ::notice file=Maps/Broken.t3d,line=26,col=23,endLine=26,endColumn=64,title=t3d-normal-mismatch::stored normal +00000.000000,+00000.000000,+00001.000000 differs from the normal of the vertices +00000.000000,+00000.000000,-00001.000000 (the vertex winding is reversed); import recomputes it
         ::error file=Maps/Deck.t3d,line=8,col=30,endLine=8,endColumn=34,title=t3d-duplicate-actor-name::actor name `lamp` is used twice in this map
+        ::warning file=Maps/Deck.t3d,line=14,col=11,endLine=14,endColumn=53,title=t3d-non-planar-polygon::polygon is not planar: vertex 4 is 1.000 units off the polygon's plane (at most 0.1 allowed); triangulate it or move the vertex
+        ::notice file=Maps/Imported/Import.t3d,line=5,col=11,endLine=5,endColumn=53,title=t3d-non-planar-polygon::polygon is not planar: vertex 4 is 1.000 units off the polygon's plane (at most 0.1 allowed); triangulate it or move the vertex
+        ::warning file=Maps/Latin.t3d,line=14,col=11,endLine=14,endColumn=53,title=t3d-non-planar-polygon::polygon is not planar: vertex 4 is 1.000 units off the polygon's plane (at most 0.1 allowed); triangulate it or move the vertex
+        ::warning file=Maps/Wide.t3d,line=14,col=11,endLine=14,endColumn=53,title=t3d-non-planar-polygon::polygon is not planar: vertex 4 is 1.000 units off the polygon's plane (at most 0.1 allowed); triangulate it or move the vertex
         --- stderr
         note: Maps/Broken.t3d: not fixed: the file has a syntax error (t3d-unbalanced-block)
-        fixed 9 findings in 5 files
+        fixed 8 findings in 5 files
     "#]]
     .assert_eq(&first.shown());
     let after_first = snapshot_files(&project);
@@ -469,9 +477,33 @@ fn fix_format_rewrites_the_layout_once() {
     expect![[r#"
         exit: 0
         --- stdout
-        0 errors, 0 warnings in 2 files
+        warning[t3d-non-planar-polygon]: polygon is not planar: vertex 4 is 1.000 units off the polygon's plane (at most 0.1 allowed); triangulate it or move the vertex
+          --> Brushes/Cube.t3d:2:4
+           |
+         2 |    Begin Polygon Texture=GenFloor.Floor.Flr06
+           |    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+         3 |       Origin   +00000.000000,+00000.000000,+00000.000000
+        ...
+         9 |       Vertex   +00128.000000,+00128.000000,+00000.000000
+        10 |       Vertex   +00128.000000,+00000.000000,+00004.000000
+           |       -------------------------------------------------- off the plane
+           |
+
+        info[t3d-non-planar-polygon]: polygon is not planar: vertex 4 is 1.000 units off the polygon's plane (at most 0.1 allowed); triangulate it or move the vertex
+          --> Maps/Imported/Import.t3d:5:10
+           |
+         5 |          Begin Polygon Texture=GenFloor.Floor.Flr06
+           |          ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+         6 |             Origin   +00000.000000,+00000.000000,+00000.000000
+        ...
+        12 |             Vertex   +00128.000000,+00128.000000,+00000.000000
+        13 |             Vertex   +00128.000000,+00000.000000,+00004.000000
+           |             -------------------------------------------------- off the plane
+           |
+
+        0 errors, 1 warning, 1 info in 2 files
         --- stderr
-        fixed 3 findings in 2 files
+        fixed 2 findings in 2 files
     "#]]
     .assert_eq(&first.shown());
     expect_file![fixtures().join("expected/Cube.formatted.t3d")]

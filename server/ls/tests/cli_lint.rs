@@ -112,40 +112,53 @@ fn file_with_only_warnings() {
     check(
         &["warnings.t3d"],
         &expect![[r#"
-        exit: 0
-        --- stdout
-        warning[t3d-duplicate-actor-name]: actor name `lamp` is used twice in this map
-         --> warnings.t3d:9:30
-          |
-        6 | Begin Actor Class=Light Name=Lamp
-          |                              ---- first used here
-        7 |      Name="Lamp"
-        8 | End Actor
-        9 | Begin Actor Class=Light Name=lamp
-          |                              ^^^^
-          |
+            exit: 0
+            --- stdout
+            warning[t3d-duplicate-actor-name]: actor name `lamp` is used twice in this map
+             --> warnings.t3d:9:30
+              |
+            6 | Begin Actor Class=Light Name=Lamp
+              |                              ---- first used here
+            7 |      Name="Lamp"
+            8 | End Actor
+            9 | Begin Actor Class=Light Name=lamp
+              |                              ^^^^
+              |
 
-        warning[t3d-editor-poly-flag]: `Flags=33554432` holds editor-only bits (PF_Selected) that import drops
-          --> warnings.t3d:15:60
-           |
-        15 |           Begin Polygon Texture=GenFloor.Floor.Flr06 Flags=33554432
-           |                                                            ^^^^^^^^
-           |
-           = help: Clear PF_Selected
+            warning[t3d-non-planar-polygon]: polygon is not planar: vertex 4 is 1.000 units off the polygon's plane (at most 0.1 allowed); triangulate it or move the vertex
+              --> warnings.t3d:15:11
+               |
+            15 |           Begin Polygon Texture=GenFloor.Floor.Flr06
+               |           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+            16 |              Origin   +00000.000000,+00000.000000,+00000.000000
+            ...
+            22 |              Vertex   +00128.000000,+00128.000000,+00000.000000
+            23 |              Vertex   +00128.000000,+00000.000000,+00004.000000
+               |              -------------------------------------------------- off the plane
+               |
 
-        0 errors, 2 warnings in 1 file
-    "#]],
+            note[t3d-normal-mismatch]: stored normal +00000.000000,+00000.000000,-00001.000000 differs from the normal of the vertices +00000.015621,-00000.015621,-00000.999756; import recomputes it
+              --> warnings.t3d:17:23
+               |
+            17 |              Normal   +00000.000000,+00000.000000,-00001.000000
+               |                       ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+               |
+               = help: Recompute the normal from the vertices
+
+            0 errors, 2 warnings, 1 hint in 1 file
+        "#]],
     );
     check(
         &["--format=json", "warnings.t3d"],
         &expect![[r#"
-        exit: 0
-        --- stdout
-        {"version":1,"files":1,"diagnostics":[
-        {"file":"warnings.t3d","line":9,"column":30,"end_line":9,"end_column":34,"severity":"warning","code":"t3d-duplicate-actor-name","message":"actor name `lamp` is used twice in this map"},
-        {"file":"warnings.t3d","line":15,"column":60,"end_line":15,"end_column":68,"severity":"warning","code":"t3d-editor-poly-flag","message":"`Flags=33554432` holds editor-only bits (PF_Selected) that import drops"}
-        ]}
-    "#]],
+            exit: 0
+            --- stdout
+            {"version":1,"files":1,"diagnostics":[
+            {"file":"warnings.t3d","line":9,"column":30,"end_line":9,"end_column":34,"severity":"warning","code":"t3d-duplicate-actor-name","message":"actor name `lamp` is used twice in this map"},
+            {"file":"warnings.t3d","line":15,"column":11,"end_line":15,"end_column":53,"severity":"warning","code":"t3d-non-planar-polygon","message":"polygon is not planar: vertex 4 is 1.000 units off the polygon's plane (at most 0.1 allowed); triangulate it or move the vertex"},
+            {"file":"warnings.t3d","line":17,"column":23,"end_line":17,"end_column":64,"severity":"hint","code":"t3d-normal-mismatch","message":"stored normal +00000.000000,+00000.000000,-00001.000000 differs from the normal of the vertices +00000.015621,-00000.015621,-00000.999756; import recomputes it","tags":["unnecessary"]}
+            ]}
+        "#]],
     );
 }
 
@@ -381,15 +394,16 @@ fn missing_path() {
     check(
         &["--format", "json", "missing.t3d", "warnings.t3d"],
         &expect![[r#"
-        exit: 2
-        --- stdout
-        {"version":1,"files":1,"diagnostics":[
-        {"file":"warnings.t3d","line":9,"column":30,"end_line":9,"end_column":34,"severity":"warning","code":"t3d-duplicate-actor-name","message":"actor name `lamp` is used twice in this map"},
-        {"file":"warnings.t3d","line":15,"column":60,"end_line":15,"end_column":68,"severity":"warning","code":"t3d-editor-poly-flag","message":"`Flags=33554432` holds editor-only bits (PF_Selected) that import drops"}
-        ]}
-        --- stderr
-        error: missing.t3d: no such file or directory
-    "#]],
+            exit: 2
+            --- stdout
+            {"version":1,"files":1,"diagnostics":[
+            {"file":"warnings.t3d","line":9,"column":30,"end_line":9,"end_column":34,"severity":"warning","code":"t3d-duplicate-actor-name","message":"actor name `lamp` is used twice in this map"},
+            {"file":"warnings.t3d","line":15,"column":11,"end_line":15,"end_column":53,"severity":"warning","code":"t3d-non-planar-polygon","message":"polygon is not planar: vertex 4 is 1.000 units off the polygon's plane (at most 0.1 allowed); triangulate it or move the vertex"},
+            {"file":"warnings.t3d","line":17,"column":23,"end_line":17,"end_column":64,"severity":"hint","code":"t3d-normal-mismatch","message":"stored normal +00000.000000,+00000.000000,-00001.000000 differs from the normal of the vertices +00000.015621,-00000.015621,-00000.999756; import recomputes it","tags":["unnecessary"]}
+            ]}
+            --- stderr
+            error: missing.t3d: no such file or directory
+        "#]],
     );
 }
 
@@ -408,13 +422,14 @@ fn engine_flag() {
     check(
         &["--engine", "ue2", "--format", "json", "warnings.t3d"],
         &expect![[r#"
-        exit: 0
-        --- stdout
-        {"version":1,"files":1,"diagnostics":[
-        {"file":"warnings.t3d","line":9,"column":30,"end_line":9,"end_column":34,"severity":"warning","code":"t3d-duplicate-actor-name","message":"actor name `lamp` is used twice in this map"},
-        {"file":"warnings.t3d","line":15,"column":60,"end_line":15,"end_column":68,"severity":"warning","code":"t3d-editor-poly-flag","message":"`Flags=33554432` holds editor-only bits (PF_Selected) that import drops"}
-        ]}
-    "#]],
+            exit: 0
+            --- stdout
+            {"version":1,"files":1,"diagnostics":[
+            {"file":"warnings.t3d","line":9,"column":30,"end_line":9,"end_column":34,"severity":"warning","code":"t3d-duplicate-actor-name","message":"actor name `lamp` is used twice in this map"},
+            {"file":"warnings.t3d","line":15,"column":11,"end_line":15,"end_column":53,"severity":"warning","code":"t3d-non-planar-polygon","message":"polygon is not planar: vertex 4 is 1.000 units off the polygon's plane (at most 0.1 allowed); triangulate it or move the vertex"},
+            {"file":"warnings.t3d","line":17,"column":23,"end_line":17,"end_column":64,"severity":"hint","code":"t3d-normal-mismatch","message":"stored normal +00000.000000,+00000.000000,-00001.000000 differs from the normal of the vertices +00000.015621,-00000.015621,-00000.999756; import recomputes it","tags":["unnecessary"]}
+            ]}
+        "#]],
     );
 }
 

@@ -33,7 +33,6 @@ pub mod exec_value_cut_by_comment;
 pub mod t3d_bad_texture_axes;
 pub mod t3d_degenerate_polygon;
 pub mod t3d_duplicate_actor_name;
-pub mod t3d_editor_poly_flag;
 pub mod t3d_malformed_number;
 pub mod t3d_nesting_too_deep;
 pub mod t3d_non_convex_polygon;
@@ -106,7 +105,6 @@ t3d_rules![
     t3d_origin_off_plane,
     t3d_bad_texture_axes,
     t3d_unknown_poly_flag,
-    t3d_editor_poly_flag,
     t3d_duplicate_actor_name,
     t3d_unresolved_brush_model,
     t3d_unknown_texture,
@@ -167,6 +165,20 @@ pub fn all_rules() -> impl Iterator<Item = &'static RuleMeta> {
 /// Finds a rule by its code.
 pub fn find_rule(code: &str) -> Option<&'static RuleMeta> {
     all_rules().find(|r| r.code == code)
+}
+
+/// Codes of rules that were removed because the engine shows them to be no defect, with
+/// why. A configuration that names one is still valid (it changes nothing), so that
+/// `unreal-ls.toml` files written for earlier versions keep working.
+pub static RETIRED_RULES: &[(&str, &str)] = &[(
+    "t3d-editor-poly-flag",
+    "editor-only poly flags are what UnrealEd's own exporter writes, and import clears them \
+     (`PF_NoImport`, UnEdFact.cpp): the hover on `Flags=` names them",
+)];
+
+/// True when `code` names a retired rule.
+pub fn is_retired(code: &str) -> bool {
+    RETIRED_RULES.iter().any(|(retired, _)| *retired == code)
 }
 
 /// Every T3D rule over one document, sorted by position.

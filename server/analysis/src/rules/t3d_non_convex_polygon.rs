@@ -1,5 +1,8 @@
 //! `t3d-non-convex-polygon`: BSP building assumes convex polygons; a reflex vertex makes
-//! UnrealEd split or mis-render the surface.
+//! UnrealEd split or mis-render the surface. A vertex counts as reflex only when the outline
+//! turns outward by more than the engine's own tolerance, 0.25 units
+//! (`THRESH_SPLIT_POLY_WITH_PLANE`, Core/Inc/UnMath.h): exports carry rounding a few tenths
+//! of a unit wide that the engine treats as straight.
 
 use unreal_syntax::t3d::LineKeyword;
 

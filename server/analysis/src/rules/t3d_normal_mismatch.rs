@@ -1,7 +1,12 @@
 //! `t3d-normal-mismatch`: the stored `Normal` disagrees with the normal of the vertices,
 //! `normalize(sum over i>=2 of (V[i-1]-V[0]) x (V[i]-V[0]))`, which every real map stores.
-//! UnrealEd recomputes it on import, so a mismatch means the vertices were edited by hand or
-//! by a tool that got the winding wrong; tools that read the T3D see the wrong normal.
+//!
+//! The engine never reads `Normal`: `UPolysFactory::FactoryCreateText` (Editor/Src/
+//! UnEdFact.cpp) reads `Origin`, `Vertex`, `TextureU`, `TextureV` and `Pan` and leaves the
+//! normal to `FPoly::Finalize`, which computes it from the vertices. So a mismatch changes
+//! nothing the engine builds: a hint, tagged unnecessary (the line could go). It tells that
+//! the vertices were edited by hand or by a tool, and other tools that read the T3D see the
+//! stale normal (the message says when the stored one is the reverse of the vertices').
 
 use unreal_syntax::t3d::LineKeyword;
 
@@ -11,7 +16,7 @@ use crate::{Diagnostic, Fix, Severity, TextEdit};
 
 pub static RULE: RuleMeta = RuleMeta {
     code: "t3d-normal-mismatch",
-    severity: Severity::Warning,
+    severity: Severity::Hint,
     summary: "the stored `Normal` is not the normal of the polygon's vertices",
 };
 
@@ -35,7 +40,7 @@ pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
             RULE.diagnostic(
                 stored_line.value_span,
                 format!(
-                    "stored normal {} differs from the normal of the vertices {replacement}{why}",
+                    "stored normal {} differs from the normal of the vertices {replacement}{why}; import recomputes it",
                     stored_line.value_span.text(ctx.text)
                 ),
             )
@@ -43,7 +48,8 @@ pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
                 title: "Recompute the normal from the vertices".to_owned(),
                 edits: vec![TextEdit { span: stored_line.value_span, new_text: replacement }],
                 safe: true,
-            }),
+            })
+            .unnecessary(),
         );
     }
 }

@@ -94,8 +94,12 @@ pub fn plane_distance(point: Vec3, origin: Vec3, normal: Vec3) -> f64 {
     (point - origin).dot(normal)
 }
 
+/// The engine's convexity tolerance: `THRESH_SPLIT_POLY_WITH_PLANE` (Core/Inc/UnMath.h), the
+/// distance within which a point counts as on a splitting plane.
+pub const THRESH_CONVEX: f64 = 0.25;
+
 /// Finds where a planar polygon is not convex: the vertex at which the outline turns outward
-/// by more than [`THRESH_POINT_ON_PLANE`], with how far it turns. Falls back to the edge-plane
+/// by more than [`THRESH_CONVEX`], with how far it turns. Falls back to the edge-plane
 /// test (every vertex inside every edge's plane) for outlines that wind around twice.
 /// Edge planes face inward for the winding that produced `normal`.
 pub fn first_reflex_vertex(vertices: &[Vec3], normal: Vec3) -> Option<(usize, f64)> {
@@ -110,7 +114,7 @@ pub fn first_reflex_vertex(vertices: &[Vec3], normal: Vec3) -> Option<(usize, f6
         let next = vertices[(i + 1) % n];
         let Some(side) = inward(prev, here) else { continue };
         let outside = -(next - prev).dot(side);
-        if outside > THRESH_POINT_ON_PLANE {
+        if outside > THRESH_CONVEX {
             return Some((i, outside));
         }
     }
@@ -119,7 +123,7 @@ pub fn first_reflex_vertex(vertices: &[Vec3], normal: Vec3) -> Option<(usize, f6
         let Some(side) = inward(a, vertices[(i + 1) % n]) else { continue };
         for (j, &p) in vertices.iter().enumerate() {
             let outside = -(p - a).dot(side);
-            if outside > THRESH_POINT_ON_PLANE {
+            if outside > THRESH_CONVEX {
                 return Some((j, outside));
             }
         }
