@@ -4,6 +4,8 @@
 //!
 //! ```toml
 //! engine = "ue1"                   # ue1, ue2 or auto
+//! game = "ut99"                     # optional: unreal, ut99, deusex, rune, ut2003, ut2004,
+//!                                   # swat4, tribes-vengeance, xiii or other
 //! engine-build = 469               # optional: the engine build (436, 469, 3369, ...)
 //! game-dir = "../UnrealTournament" # the installation whose packages #exec may name
 //! package-paths = ["../System"]    # more folders of packages
@@ -141,6 +143,8 @@ pub struct Config {
     pub root: PathBuf,
     /// `None`: not set (the caller's default applies, usually `auto`).
     pub engine: Option<EngineSetting>,
+    /// `game = "ut99"`: the game the files target (see [`crate::Game`]).
+    pub game: Option<crate::Game>,
     pub engine_build: Option<u32>,
     /// Absolute (joined to `root`).
     pub game_dir: Option<PathBuf>,
@@ -177,6 +181,7 @@ impl fmt::Display for ConfigError {
 
 const TOP_KEYS: &[&str] = &[
     "engine",
+    "game",
     "engine-build",
     "game-dir",
     "package-paths",
@@ -237,6 +242,22 @@ impl Config {
                             reader.error(
                                 value.span().start,
                                 format!("unknown engine `{name}`; expected `ue1`, `ue2` or `auto`"),
+                            );
+                        }
+                    }
+                }
+                "game" => {
+                    if let Some(name) = reader.string(value, "game") {
+                        config.game = crate::Game::parse(name);
+                        if config.game.is_none() {
+                            let names: Vec<String> =
+                                crate::Game::NAMES.iter().map(|n| format!("`{n}`")).collect();
+                            reader.error(
+                                value.span().start,
+                                format!(
+                                    "unknown game `{name}`; expected one of {}",
+                                    names.join(", ")
+                                ),
                             );
                         }
                     }
@@ -719,7 +740,7 @@ rules = { nope = "off" }
 colour = true
 "#,
             &expect![[r#"
-                proj/unreal-ls.toml:1:1: unknown key `engin` (did you mean `engine`?); expected one of `engine`, `engine-build`, `game-dir`, `package-paths`, `include`, `exclude`, `rules`, `overrides`
+                proj/unreal-ls.toml:1:1: unknown key `engin` (did you mean `engine`?); expected one of `engine`, `game`, `engine-build`, `game-dir`, `package-paths`, `include`, `exclude`, `rules`, `overrides`
                 proj/unreal-ls.toml:2:10: unknown engine `UE3`; expected `ue1`, `ue2` or `auto`
                 proj/unreal-ls.toml:3:16: `engine-build` must be a build number such as 436 or 3369
                 proj/unreal-ls.toml:4:11: `include` must be an array of strings, not string
@@ -731,6 +752,19 @@ colour = true
                 proj/unreal-ls.toml:12:1: an `[[overrides]]` entry needs `files`, the globs it applies to
                 proj/unreal-ls.toml:13:11: unknown rule `nope`; `unreal-ls rules` lists every rule
                 proj/unreal-ls.toml:14:1: unknown key `colour`; expected one of `files`, `rules`
+            "#]],
+        );
+    }
+
+    #[test]
+    fn game_and_retired_rules() {
+        let config = parse("game = \"UT2004\"\n[rules]\nt3d-editor-poly-flag = \"off\"\n").unwrap();
+        assert_eq!(config.game, Some(crate::Game::Ut2004));
+        assert!(config.rules.is_empty(), "a retired rule changes nothing");
+        check_errors(
+            "game = \"ut3\"\n",
+            &expect![[r#"
+                proj/unreal-ls.toml:1:8: unknown game `ut3`; expected one of `unreal`, `ut99`, `deusex`, `rune`, `ut2003`, `ut2004`, `swat4`, `tribes-vengeance`, `xiii`, `other`
             "#]],
         );
     }

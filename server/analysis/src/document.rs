@@ -77,7 +77,7 @@ const LOCAL_RULES: [&str; 17] = [
     "t3d-unknown-object",
 ];
 
-type CacheKey = (EngineSetting, Option<EngineGeneration>, Option<usize>);
+type CacheKey = (EngineSetting, Option<crate::Game>, Option<EngineGeneration>, Option<usize>);
 
 /// An empty parse, for building a context whose parts are then set by hand.
 static EMPTY: Parse = Parse { file: T3dFile { items: Vec::new() }, errors: Vec::new() };
@@ -669,7 +669,7 @@ impl T3dDocument {
         self.read_markers();
         let generation = self.generation(options.engine);
         let index = options.packages.as_ref().map(|p| std::sync::Arc::as_ptr(p) as usize);
-        let key = Some((options.engine, generation, index));
+        let key = Some((options.engine, options.game, generation, index));
         if self.cache_key != key {
             for segment in &mut self.segments {
                 segment.facts = None;

@@ -18,5 +18,5 @@ pub mod rules;
 pub mod t3d;
 
 pub use diagnostic::{Diagnostic, Fix, Label, Severity, TextEdit};
-pub use engine::{EngineGeneration, EngineSetting};
+pub use engine::{EngineGeneration, EngineSetting, Game};
 pub use line_index::{LineCol, LineIndex};

@@ -43,6 +43,9 @@ pub fn detect_kind(path: &Path, head: &[u8]) -> Option<FileKind> {
 #[derive(Clone, Debug, Default)]
 pub struct LintOptions {
     pub engine: EngineSetting,
+    /// The game the files target; `None` when not declared. Flag and polygon-line checks
+    /// warn only for a stock game (Epic's own builds): other engines use more.
+    pub game: Option<crate::Game>,
     /// The engine build the files target (`436`, `469`); `None` when unknown. Which image
     /// types `#exec TEXTURE IMPORT` takes depends on it; unknown accepts the most.
     pub engine_build: Option<u32>,

@@ -14,6 +14,8 @@ pub struct T3dContext<'a> {
     /// The generation the settings fix, or the one the file's markers show; `None` when
     /// neither tells.
     pub generation: Option<EngineGeneration>,
+    /// The game the settings declare (`None`: not declared).
+    pub game: Option<crate::Game>,
     /// Every block with its parent, in source order.
     pub blocks: Vec<(&'a Block, Option<&'a Block>)>,
     pub polygons: Vec<PolygonFacts<'a>>,
@@ -54,7 +56,7 @@ impl<'a> T3dContext<'a> {
             .map(|&(block, parent)| polygon_facts(block, parent))
             .collect();
         let packages = options.packages.as_deref();
-        Self { text, parse, generation, blocks, polygons, packages }
+        Self { text, parse, generation, game: options.game, blocks, polygons, packages }
     }
 }
 

@@ -58,15 +58,17 @@ impl Names {
     }
 }
 
-/// Reports the names used twice over parts given in source order, each with the distance
-/// its spans moved since it was collected.
+/// Reports each name used more than once over parts given in source order (with the
+/// distance each part's spans moved since they were collected): one finding per name, at its
+/// second use, saying how many times it is used, with the other uses as labels.
 pub fn report<'a>(parts: impl IntoIterator<Item = (&'a Names, i64)>, out: &mut Vec<Diagnostic>) {
     // Names are unique per level: key by the enclosing block (map or level) and the name.
     // Run on every edit of a big map (thousands of names): a fast hash, sized once.
     let parts: Vec<(&Names, i64)> = parts.into_iter().collect();
     let count = parts.iter().map(|(names, _)| names.entries.len()).sum();
-    let mut seen: FxHashMap<(u32, &str), unreal_syntax::Span> =
+    let mut uses: FxHashMap<(u32, &str), Vec<(unreal_syntax::Span, &str)>> =
         FxHashMap::with_capacity_and_hasher(count, FxBuildHasher);
+    let mut repeated: Vec<(u32, &str)> = Vec::new();
     for (names, delta) in parts {
         for entry in &names.entries {
             let scope = if entry.scope_moves {
@@ -74,20 +76,28 @@ pub fn report<'a>(parts: impl IntoIterator<Item = (&'a Names, i64)>, out: &mut V
             } else {
                 entry.scope
             };
-            let span = entry.span.shifted(delta);
-            match seen.entry((scope, entry.lower.as_str())) {
-                std::collections::hash_map::Entry::Occupied(first) => out.push(
-                    RULE.diagnostic(
-                        span,
-                        format!("actor name `{}` is used twice in this map", entry.name),
-                    )
-                    .with_label(*first.get(), "first used here"),
-                ),
-                std::collections::hash_map::Entry::Vacant(slot) => {
-                    slot.insert(span);
-                }
+            let key = (scope, entry.lower.as_str());
+            let list = uses.entry(key).or_default();
+            list.push((entry.span.shifted(delta), entry.name.as_str()));
+            if list.len() == 2 {
+                repeated.push(key);
             }
         }
+    }
+    for key in repeated {
+        let Some(list) = uses.get(&key) else { continue };
+        let [(first, _), (second, name), rest @ ..] = list.as_slice() else { continue };
+        let times = match list.len() {
+            2 => "twice".to_owned(),
+            n => format!("{n} times"),
+        };
+        let mut diagnostic = RULE
+            .diagnostic(*second, format!("actor name `{name}` is used {times} in this map"))
+            .with_label(*first, "first used here");
+        for (span, _) in rest {
+            diagnostic = diagnostic.with_label(*span, "used again here");
+        }
+        out.push(diagnostic);
     }
 }
 

@@ -1,5 +1,10 @@
 //! `t3d-unknown-poly-flag`: `Flags=` bits that no `PF_` flag of the file's engine generation
 //! defines. With the generation unknown, only bits that neither generation defines count.
+//!
+//! Licensee engines (SWAT 4, Tribes: Vengeance, XIII) use bits that stock UE2's header
+//! (Engine/Inc/UnObj.h) calls unused, and their maps are full of them: a bit is a defect only
+//! against a stock engine. So the finding is a warning when the settings declare a stock game
+//! (`game = "ut99"`, `"ut2004"`...), and otherwise an info that says it cannot be checked.
 
 use unreal_syntax::t3d::{parse_flags, BlockKind};
 
@@ -26,13 +31,22 @@ pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
         }
         let bits: Vec<String> = flags::bits(unknown).map(|b| format!("0x{b:08X}")).collect();
         let generation = ctx.generation.map_or("either engine generation", |g| g.name());
-        out.push(RULE.diagnostic(
-            attribute.value,
-            format!(
-                "`Flags={value}` sets {} that {generation} does not define",
-                plural_bits(&bits)
-            ),
-        ));
+        let message = format!(
+            "`Flags={value}` sets {} that {generation} does not define",
+            plural_bits(&bits)
+        );
+        out.push(match ctx.game {
+            Some(game) if game.is_stock() => RULE.diagnostic(attribute.value, message),
+            _ => RULE
+                .diagnostic(
+                    attribute.value,
+                    format!(
+                        "{message}; licensee engines use such bits, so this is checked only \
+                         against a stock game (set `game`, such as \"ut99\" or \"ut2004\")"
+                    ),
+                )
+                .with_severity(Severity::Info),
+        });
     }
 }
 

@@ -1,6 +1,12 @@
 //! `t3d-unknown-polygon-line`: a line inside `Begin Polygon` that is none of `Origin`,
-//! `Normal`, `TextureU`, `TextureV`, `Pan` or `Vertex`. UnrealEd skips it without a word, so
-//! a typo such as `Vertx` silently drops a vertex.
+//! `Normal`, `TextureU`, `TextureV`, `Pan` or `Vertex`. UnrealEd skips it without a word
+//! (`UPolysFactory::FactoryCreateText`, Editor/Src/UnEdFact.cpp, reads only those), so a typo
+//! such as `Vertx` silently drops a vertex.
+//!
+//! Licensee editors write lines of their own (`SurfaceColor` in SWAT 4, Tribes: Vengeance and
+//! XIII exports), which their importers read. So a line is a warning only when the settings
+//! declare a stock game; otherwise a typo of a known line (within two letters of one) still is,
+//! and anything else is an info that says it cannot be checked.
 
 use unreal_syntax::t3d::{Item, LineKeyword};
 
@@ -32,13 +38,29 @@ pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
                 other => other.span(),
             };
             let line = span.text(ctx.text);
-            out.push(RULE.diagnostic(
-                span,
-                format!(
-                    "`{line}` is not a polygon line; UnrealEd ignores it. Expected `Origin`, \
-                     `Normal`, `TextureU`, `TextureV`, `Pan` or `Vertex`"
-                ),
-            ));
+            let message = format!(
+                "`{line}` is not a polygon line; UnrealEd ignores it. Expected `Origin`, \
+                 `Normal`, `TextureU`, `TextureV`, `Pan` or `Vertex`"
+            );
+            let word = line.split_whitespace().next().unwrap_or_default();
+            let typo = POLYGON_LINES.iter().any(|k| {
+                crate::index::edit_distance(
+                    &word.to_ascii_lowercase(),
+                    &k.canonical_name().to_ascii_lowercase(),
+                ) <= 2
+            });
+            out.push(if ctx.game.is_some_and(crate::Game::is_stock) || typo {
+                RULE.diagnostic(span, message)
+            } else {
+                RULE.diagnostic(
+                    span,
+                    format!(
+                        "{message} (licensee editors write lines of their own: checked only \
+                         against a stock game, set `game` such as \"ut99\" or \"ut2004\")"
+                    ),
+                )
+                .with_severity(Severity::Info)
+            });
         }
     }
 }

@@ -89,18 +89,26 @@ fn fixture_index() -> std::sync::Arc<PackageIndex> {
 }
 
 /// Options from the fixture's name: `*.ue1.t3d` and `*.ue2.t3d` fix the engine generation;
+/// `*.ut99.t3d` and `*.ut2004.t3d` declare that stock game (and its generation);
 /// `*.indexed.*` resolve references against [`fixture_index`].
 fn options_for(path: &Path) -> LintOptions {
     let name = path.file_name().unwrap().to_string_lossy();
-    let engine = if name.ends_with(".ue1.t3d") {
+    let game = if name.ends_with(".ut99.t3d") {
+        Some(unreal_analysis::Game::Ut99)
+    } else if name.ends_with(".ut2004.t3d") {
+        Some(unreal_analysis::Game::Ut2004)
+    } else {
+        None
+    };
+    let engine = if name.ends_with(".ue1.t3d") || game == Some(unreal_analysis::Game::Ut99) {
         EngineSetting::Ue1
-    } else if name.ends_with(".ue2.t3d") {
+    } else if name.ends_with(".ue2.t3d") || game == Some(unreal_analysis::Game::Ut2004) {
         EngineSetting::Ue2
     } else {
         EngineSetting::Auto
     };
     let packages = name.contains(".indexed.").then(fixture_index);
-    LintOptions { engine, packages, ..LintOptions::default() }
+    LintOptions { engine, game, packages, ..LintOptions::default() }
 }
 
 #[test]

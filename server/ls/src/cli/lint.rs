@@ -38,6 +38,12 @@ pub struct LintArgs {
     /// [default: unreal-ls.toml's `engine`, else auto]
     #[arg(long, value_enum)]
     pub engine: Option<EngineArg>,
+    /// The game the files target: unreal, ut99, deusex, rune, ut2003, ut2004, swat4,
+    /// tribes-vengeance, xiii or other. Sets the engine generation when --engine does not,
+    /// and only a stock game (unreal, ut99, ut2003, ut2004) makes unknown poly flags and
+    /// polygon lines warnings [default: unreal-ls.toml's `game`]
+    #[arg(long, value_name = "GAME", value_parser = parse_game)]
+    pub game: Option<unreal_analysis::Game>,
     /// Engine build the files target (436, 469): which image types #exec may import.
     #[arg(long, value_name = "BUILD")]
     pub engine_build: Option<u32>,
@@ -292,12 +298,17 @@ fn configure(
         }
         let key = config.as_ref().and_then(|c| c.path.clone());
         let index = *by_config.entry(key).or_insert_with(|| {
+            let game = args.game.or(config.as_ref().and_then(|c| c.game));
             let options = LintOptions {
                 engine: args
                     .engine
                     .map(EngineSetting::from)
                     .or(config.as_ref().and_then(|c| c.engine))
+                    .or_else(|| {
+                        game.and_then(unreal_analysis::Game::generation).map(EngineSetting::from)
+                    })
                     .unwrap_or_default(),
+                game,
                 engine_build: args.engine_build.or(config.as_ref().and_then(|c| c.engine_build)),
                 game_dir: args
                     .game_dir
@@ -542,4 +553,9 @@ fn read_candidate(path: &Path) -> Result<Option<(FileKind, Vec<u8>)>, String> {
     bytes.reserve((len as usize).saturating_sub(bytes.len()));
     file.read_to_end(&mut bytes).map_err(|e| io_message(&e))?;
     Ok(Some((kind, bytes)))
+}
+
+fn parse_game(name: &str) -> Result<unreal_analysis::Game, String> {
+    unreal_analysis::Game::parse(name)
+        .ok_or_else(|| format!("expected one of {}", unreal_analysis::Game::NAMES.join(", ")))
 }

@@ -86,8 +86,13 @@ impl Session {
     pub fn lint_options(&self) -> LintOptions {
         let mut options = self.settings.lint_options();
         let config = self.workspace.config();
+        options.game = config.as_ref().and_then(|c| c.game);
         if options.engine == EngineSetting::Auto {
-            if let Some(engine) = config.as_ref().and_then(|c| c.engine) {
+            if let Some(engine) = config.as_ref().and_then(|c| {
+                c.engine.or_else(|| {
+                    c.game.and_then(unreal_analysis::Game::generation).map(EngineSetting::from)
+                })
+            }) {
                 options.engine = engine;
             }
         }
