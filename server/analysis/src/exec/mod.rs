@@ -265,9 +265,10 @@ pub fn atof(text: &str) -> f64 {
     t.get(..end).and_then(|n| n.parse::<f64>().ok()).unwrap_or(0.0)
 }
 
-/// `ParseUBOOL`-style reading: `1`, `True`, `On`, `Yes` are true.
+/// `ParseUBOOL` (Core/Src/UnMisc.cpp:1102): `On`, `True` or `1` (any case) are true, anything
+/// else false (`Yes` too).
 pub fn parse_bool(text: &str) -> bool {
-    ["1", "true", "on", "yes"].iter().any(|t| t.eq_ignore_ascii_case(text.trim()))
+    ["1", "true", "on"].iter().any(|t| t.eq_ignore_ascii_case(text.trim()))
 }
 
 impl FileAnalysis {

@@ -1,6 +1,11 @@
-//! `exec-ignored-command`: the engine accepts the line and does nothing with it, such as
+//! `exec-ignored-command`: the engine accepts the line and does nothing with it.
+//!
 //! `MESHMAP NEW`, which old exporters still write although meshmaps were merged into meshes
-//! before UE1 v400.
+//! before UE1 v400 (no handler in UT v400's or UT2004's `SafeExec`), is boilerplate: nothing
+//! is lost, so a hint tagged unnecessary. A command whose author expected an effect
+//! (`STATICMESH SETPROJECTION`: `SafeExec`'s STATICMESH branch handles only IMPORT) is a warning.
+
+use unreal_syntax::exec::commands::Sub;
 
 use super::RuleMeta;
 use crate::exec::ExecContext;
@@ -12,6 +17,11 @@ pub static RULE: RuleMeta = RuleMeta {
     summary: "an `#exec` command the engine accepts and ignores",
 };
 
+/// Commands that old tools write everywhere and that never did anything the author relies on.
+fn is_boilerplate(command: &str, sub: Sub) -> bool {
+    matches!((command, sub), ("MESHMAP", Sub::Word("NEW")))
+}
+
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
     for (line, m) in ctx.commands() {
         let Some(reason) = m.spec.ignored else { continue };
@@ -20,8 +30,8 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
         let end = ctx.text.get(whole.end as usize..).map_or(whole.end as usize, |rest| {
             whole.end as usize + rest.find('\n').map_or(rest.len(), |p| p + 1)
         });
-        out.push(
-            RULE.diagnostic(
+        let diagnostic = RULE
+            .diagnostic(
                 line.words_span(),
                 format!("`{}` does nothing: {reason}", m.spec.display_name()),
             )
@@ -32,7 +42,11 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
                     new_text: String::new(),
                 }],
                 safe: true,
-            }),
-        );
+            });
+        out.push(if is_boilerplate(m.spec.command, m.spec.sub) {
+            diagnostic.unnecessary()
+        } else {
+            diagnostic
+        });
     }
 }

@@ -1,11 +1,19 @@
-//! `exec-ignored-key`: a key real code writes but the engine does not read, such as `X=`,
-//! `Y=`, `Z=` on `MESH IMPORT` (use `MESH ORIGIN` and `MESHMAP SCALE`), `PALETTE=` on
-//! `TEXTURE IMPORT`, or `YAW=` on `MESHMAP SCALE`. The author expects an effect that never
-//! happens.
+//! `exec-ignored-key`: a key real code writes but the engine does not read on this command,
+//! such as `X=`, `Y=`, `Z=` on `MESH IMPORT` (use `MESH ORIGIN` and `MESHMAP SCALE`),
+//! `PALETTE=` on `TEXTURE IMPORT`, or `YAW=` on `MESHMAP SCALE`.
+//!
+//! What it costs depends on the value. A key that would change the result (a non-zero `X=` or
+//! `YAW=`, `MASK=On` without the masked flag, a `PALETTE=`) is lost: a warning. A key that
+//! could change nothing (`X=0 Y=0 Z=0`, which Epic writes on every `MESH IMPORT`; `MASK=On`
+//! next to `FLAGS=2`, which already masks; `FAMILY=`, a dead key) is boilerplate: one hint per
+//! line, tagged unnecessary, with the keys as its span and a fix that removes them.
+
+use unreal_syntax::exec::{Arg, KeyKind};
+use unreal_syntax::Span;
 
 use super::RuleMeta;
 use crate::exec::keys::KeyVerdict;
-use crate::exec::ExecContext;
+use crate::exec::{atof, atoi, parse_bool, ExecContext, LineFacts};
 use crate::{Diagnostic, Fix, Severity, TextEdit};
 
 pub static RULE: RuleMeta = RuleMeta {
@@ -14,35 +22,88 @@ pub static RULE: RuleMeta = RuleMeta {
     summary: "a key the engine does not read on this command",
 };
 
+/// True when the ignored key's value could have changed nothing, had the engine read it.
+fn changes_nothing(
+    ctx: &ExecContext<'_>,
+    line: &LineFacts,
+    name: &str,
+    kind: KeyKind,
+    value: &str,
+) -> bool {
+    let upper = name.to_ascii_uppercase();
+    match upper.as_str() {
+        // Texture families were removed before UE1 v200: the key is dead whatever it says.
+        "FAMILY" => true,
+        // Masked already, by `FLAGS=` with bit 2 (UE1) or `MASKED=` (UE2).
+        "MASK" => {
+            !parse_bool(value)
+                || line.value(ctx.text, "FLAGS").is_some_and(|f| atoi(&f.text) & 2 != 0)
+                || line.value(ctx.text, "MASKED").is_some_and(|m| parse_bool(&m.text))
+        }
+        _ => match kind {
+            KeyKind::Int | KeyKind::Float => atof(value) == 0.0,
+            KeyKind::Bool => !parse_bool(value),
+            _ => value.trim().is_empty(),
+        },
+    }
+}
+
+/// The span to remove for an argument: the token and the blanks before it.
+fn removal(ctx: &ExecContext<'_>, arg: Arg) -> Span {
+    let span = arg.span();
+    let before = ctx.text.get(..span.start as usize).unwrap_or("");
+    let start = before.trim_end_matches([' ', '\t']).len();
+    Span::from_range(start..span.end as usize)
+}
+
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
     for (line, m) in ctx.commands() {
         if m.spec.ignored.is_some() {
             continue;
         }
+        let command = m.spec.display_name();
+        let mut boilerplate: Vec<Arg> = Vec::new();
         for (arg, verdict) in line.verdicts(ctx.text, ctx.generation) {
             let KeyVerdict::Ignored { reason } = verdict else { continue };
-            let span = arg.span();
-            // Remove the token and the blanks before it.
-            let before = ctx.text.get(..span.start as usize).unwrap_or("");
-            let start = before.trim_end_matches([' ', '\t']).len();
+            let name = arg.name_span().text(ctx.text);
+            let value = arg.value().map(|v| v.text(ctx.text).into_owned()).unwrap_or_default();
+            let kind = m.spec.key(name, ctx.generation).map_or(KeyKind::Text, |k| k.kind);
+            if changes_nothing(ctx, line, name, kind, &value) {
+                boilerplate.push(*arg);
+                continue;
+            }
             out.push(
                 RULE.diagnostic(
-                    span,
-                    format!(
-                        "{} ignores `{}=`: {reason}",
-                        m.spec.display_name(),
-                        arg.name_span().text(ctx.text)
-                    ),
+                    arg.span(),
+                    format!("{command} ignores `{name}={value}`, so it has no effect: {reason}"),
                 )
                 .with_fix(Fix {
                     title: "Remove the key".to_owned(),
-                    edits: vec![TextEdit {
-                        span: unreal_syntax::Span::from_range(start..span.end as usize),
-                        new_text: String::new(),
-                    }],
+                    edits: vec![TextEdit { span: removal(ctx, *arg), new_text: String::new() }],
                     safe: true,
                 }),
             );
         }
+        let (Some(first), Some(last)) = (boilerplate.first(), boilerplate.last()) else { continue };
+        let keys: Vec<&str> = boilerplate.iter().map(|a| a.span().text(ctx.text)).collect();
+        let (it, them) = if keys.len() == 1 { ("it", "it") } else { ("they", "them") };
+        let diagnostic = RULE
+            .diagnostic(
+                first.span().cover(last.span()),
+                format!(
+                    "{command} does not read `{}`, and {it} would change nothing: the line builds the same without {them}",
+                    keys.join(" ")
+                ),
+            )
+            .with_fix(Fix {
+                title: format!("Remove `{}`", keys.join(" ")),
+                edits: boilerplate
+                    .iter()
+                    .map(|a| TextEdit { span: removal(ctx, *a), new_text: String::new() })
+                    .collect(),
+                safe: true,
+            })
+            .unnecessary();
+        out.push(diagnostic);
     }
 }

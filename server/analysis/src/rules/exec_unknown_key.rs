@@ -21,7 +21,10 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         }
         let command = m.spec.display_name();
-        for (arg, verdict) in line.verdicts(ctx.text, ctx.generation) {
+        let verdicts = line.verdicts(ctx.text, ctx.generation);
+        let mut index = 0;
+        while let Some(&(arg, ref verdict)) = verdicts.get(index) {
+            index += 1;
             let name = arg.name_span().text(ctx.text);
             let message = match verdict {
                 KeyVerdict::Unknown { read_as: Some(key) } => format!(
@@ -35,7 +38,40 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
                     )
                 }
                 KeyVerdict::StrayWord => {
-                    format!("`{name}` is not a key of {command} (a key is written `KEY=value`)")
+                    // A run of stray words is one problem: `TLOD 6` (a key written without
+                    // `=`) or words left on the line.
+                    let mut last = arg;
+                    while let Some(&(next, KeyVerdict::StrayWord)) = verdicts.get(index) {
+                        last = next;
+                        index += 1;
+                    }
+                    let span = arg.span().cover(last.span());
+                    let run = span.text(ctx.text);
+                    let is_key = m.spec.key_variants(name).next().is_some();
+                    let mut diagnostic = if is_key && last != arg {
+                        RULE.diagnostic(
+                            span,
+                            format!(
+                                "`{run}` is no key and value of {command}: the engine reads keys written `{}=value`, so this is lost",
+                                name.to_ascii_uppercase()
+                            ),
+                        )
+                    } else {
+                        RULE.diagnostic(
+                            span,
+                            format!("`{run}` is not a key of {command} (a key is written `KEY=value`)"),
+                        )
+                    };
+                    if is_key && last != arg {
+                        let value = last.span().text(ctx.text);
+                        diagnostic = diagnostic.with_fix(crate::Fix {
+                            title: format!("Write `{name}={value}`"),
+                            edits: vec![crate::TextEdit { span, new_text: format!("{name}={value}") }],
+                            safe: false,
+                        });
+                    }
+                    out.push(diagnostic);
+                    continue;
                 }
                 KeyVerdict::EmptyKey => "a value without a key (`=` starts the token)".to_owned(),
                 KeyVerdict::OtherGeneration { engines } => format!(
@@ -46,7 +82,7 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
                 _ => continue,
             };
             let span = match arg {
-                Arg::Key { key, value } if key.is_empty() => value.span.cover(*key),
+                Arg::Key { key, value } if key.is_empty() => value.span.cover(key),
                 _ => arg.span(),
             };
             out.push(RULE.diagnostic(span, message));

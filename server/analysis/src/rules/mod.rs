@@ -3,6 +3,7 @@
 //! expands) and `check`, which appends what it finds.
 
 mod context;
+pub mod exec_bool_read_as_false;
 pub mod exec_directive_not_at_line_start;
 pub mod exec_duplicate_name;
 pub mod exec_ignored_command;
@@ -138,6 +139,7 @@ exec_rules![
     exec_ignored_command,
     exec_unknown_key,
     exec_ignored_key,
+    exec_bool_read_as_false,
     exec_shadowed_key,
     exec_missing_key,
     exec_missing_file,

@@ -92,9 +92,11 @@ fn headhunter() {
     let (_, text, item) = find(&linted, "Ut99Mods/HeadHunter/Classes/SkullItem.uc");
     assert!(has(item, "exec-path-case", "`MODELS\\Skull\\Skull_a.3D`"), "{item:#?}");
     assert!(has(item, "exec-path-case", "`Models\\Skull\\Skull_a.3d`"));
-    for key in ["X=", "Y=", "Z="] {
-        assert!(has(item, "exec-ignored-key", &format!("MESH IMPORT ignores `{key}`")));
-    }
+    // `X=0 Y=0 Z=0` is not read and could change nothing: one hint, tagged unnecessary.
+    let xyz: Vec<_> = item.iter().filter(|d| d.code == "exec-ignored-key").collect();
+    assert_eq!(xyz.len(), 1, "{xyz:#?}");
+    assert!(xyz[0].message.contains("`X=0 Y=0 Z=0`") && xyz[0].unnecessary, "{xyz:#?}");
+    assert_eq!(xyz[0].severity, Severity::Hint);
     // LODPARAMS (a LOD mesh by default), SETTEXTURE NUM=1 (the triangles use slot 1), the
     // textures and the sounds are right.
     let allowed = ["exec-path-case", "exec-ignored-key"];
@@ -106,7 +108,7 @@ fn headhunter() {
     let (_, _, skull) = find(&linted, "Ut99Mods/HeadHunter/Models/Skull/Skull.uc");
     assert!(has(skull, "exec-missing-file", "`texture1.pcx`"));
     assert!(has(skull, "exec-duplicate-name", "`Jtex1`"));
-    assert!(has(skull, "exec-ignored-key", "`PALETTE=`"));
+    assert!(has(skull, "exec-ignored-key", "`PALETTE="));
     let unresolved: Vec<_> = skull.iter().filter(|d| d.code == "exec-unresolved-path").collect();
     assert_eq!(unresolved.len(), 2);
     for d in unresolved {

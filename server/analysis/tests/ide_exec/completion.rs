@@ -82,19 +82,22 @@ fn commands_after_exec() {
     check(
         "#exec M$0\n",
         expect![[r#"
-        MESH Command [M] (IMPORT, MODELIMPORT, ORIGIN, SEQUENCE, NOTIFY, LODPARAMS, DROPFRAMES, DEFAULTANIM, SCALE, SETTEXTURE, ATTACHNAME, LODMODEL, BOUNDINGBOX, FLIPFACES)
-        MESHMAP Command [M] (NEW, SCALE, SETTEXTURE)
-        TEXTURE Command [M] (IMPORT, MERGECOMPRESSED, SETHITSOUND)
-        AUDIO Command [M] (AUDIO IMPORT)
-        LOAD Command [M] (LOAD)
-        OBJ Command [M] (OBJ IMPORT)
-        NEW Command [M] (TRUETYPEFONTFACTORY, FONTFACTORY, STATICMESH, SOUND, <class>)
-        STATICMESH Command [M] (IMPORT, SETPROJECTION)
-        ANIM Command [M] (IMPORT, SEQUENCE, NOTIFY, DIGEST)
-        FONT Command [M]
-        DECAMESH Command [M]
-        DECAANIM Command [M]
-    "#]],
+            MESH Command [M] (IMPORT, MODELIMPORT, ORIGIN, SEQUENCE, NOTIFY, LODPARAMS, DROPFRAMES, DEFAULTANIM, SCALE, SETTEXTURE, ATTACHNAME, LODMODEL, BOUNDINGBOX, FLIPFACES)
+            MESHMAP Command [M] (NEW, SCALE, SETTEXTURE)
+            TEXTURE Command [M] (IMPORT, MERGECOMPRESSED, SETHITSOUND)
+            AUDIO Command [M] (AUDIO IMPORT)
+            MACRO Command [M] (MACRO)
+            FONT Command [M] (INFO, UPDATE)
+            PREFAB Command [M] (PREFAB IMPORT)
+            LOAD Command [M] (LOAD)
+            OBJ Command [M] (OBJ IMPORT)
+            NEW Command [M] (TRUETYPEFONTFACTORY, FONTFACTORY, STATICMESH, SOUND, <class>)
+            STATICMESH Command [M] (IMPORT, SETPROJECTION)
+            ANIM Command [M] (IMPORT, SEQUENCE, NOTIFY, DIGEST)
+            EXEC Command [M]
+            DECAMESH Command [M]
+            DECAANIM Command [M]
+        "#]],
     );
 }
 
@@ -142,23 +145,24 @@ fn keys_for_ue2() {
         &f,
         40,
         expect![[r#"
-        *FILE= Key [] (file path, required)
-        NAME= Key [] (name)
-        PACKAGE= Key [] (name)
-        GROUP= Key [] (name)
-        MIPS= Key [] (boolean)
-        TEXFLAGS= Key [] (integer, UE2)
-        LODSET= Key [] (integer)
-        NEXT= Key [] (Texture reference)
-        ALPHATRICK= Key [] (boolean)
-        ALPHA= Key [] (boolean, UE2)
-        NORMALLOD= Key [] (integer, UE2)
-        MASKED= Key [] (boolean, UE2)
-        ALPHATEXTURE= Key [] (boolean, UE2)
-        UCLAMPMODE= Key [] (one of CLAMP, WRAP, UE2)
-        VCLAMPMODE= Key [] (one of CLAMP, WRAP, UE2)
-        DXT= Key [] (integer, UE2)
-    "#]],
+            *FILE= Key [] (file path, required)
+            NAME= Key [] (name)
+            PACKAGE= Key [] (name)
+            GROUP= Key [] (name)
+            MIPS= Key [] (boolean)
+            LODSET= Key [] (integer)
+            NEXT= Key [] (Texture reference)
+            ALPHATRICK= Key [] (boolean)
+            ALPHA= Key [] (boolean, UE2)
+            NORMALLOD= Key [] (integer, UE2)
+            MASKED= Key [] (boolean, UE2)
+            ALPHATEXTURE= Key [] (boolean, UE2)
+            UCLAMPMODE= Key [] (one of CLAMP, WRAP, UE2)
+            VCLAMPMODE= Key [] (one of CLAMP, WRAP, UE2)
+            DXT= Key [] (integer, UE2)
+            MODULATED= Key [] (boolean, UE2)
+            ADDITIVE= Key [] (boolean, UE2)
+        "#]],
     );
 }
 

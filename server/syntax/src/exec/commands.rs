@@ -195,6 +195,14 @@ impl CommandSpec {
         self.keys.iter().filter(move |key| key.name.eq_ignore_ascii_case(name))
     }
 
+    /// The keys that `generation` knows about, or every key when it is unknown.
+    pub fn keys_for_any(
+        &self,
+        generation: Option<Generation>,
+    ) -> impl Iterator<Item = &'static KeySpec> {
+        self.keys.iter().filter(move |key| generation.is_none_or(|g| key.engines.includes(g)))
+    }
+
     /// The keys that `generation` knows about (read or known-ignored).
     pub fn keys_for(&self, generation: Generation) -> impl Iterator<Item = &'static KeySpec> {
         self.keys.iter().filter(move |key| key.engines.includes(generation))
@@ -670,9 +678,9 @@ pub static COMMANDS: &[CommandSpec] = &[
             GROUP,
             k("MIPS", Bool, "Build mipmaps (default on)."),
             k("FLAGS", Int, "Surface poly flags of the texture (e.g. 2 = masked).").ue1(),
-            k("FLAGS", Int, "Poly flags.").ue2().ignored("UE2 reads TEXFLAGS=, not FLAGS="),
+            k("FLAGS", Int, "Poly flags.").ue2().ignored("UE2's TEXTURE IMPORT reads no FLAGS= (a masked texture is MASKED=1)"),
             k("TEXFLAGS", Int, "Texture flags.").ue1().ignored("UE1 parses TEXFLAGS= into a local and drops it; use FLAGS="),
-            k("TEXFLAGS", Int, "Texture flags.").ue2(),
+            k("TEXFLAGS", Int, "Texture flags.").ue2().ignored("UE2 parses TEXFLAGS= into a local and drops it (UnEdSrv.cpp:611)"),
             k("LODSET", Int, "Texture detail set (UE1: 0 none, 1 world, 2 skin)."),
             k("DETAIL", Object("Texture"), "Detail texture.").ue1(),
             k("MTEX", Object("Texture"), "Macro texture.").ue1(),
@@ -685,6 +693,8 @@ pub static COMMANDS: &[CommandSpec] = &[
             k("UCLAMPMODE", KeyKind::Enum(&["CLAMP", "WRAP"]), "U addressing.").ue2(),
             k("VCLAMPMODE", KeyKind::Enum(&["CLAMP", "WRAP"]), "V addressing.").ue2(),
             k("DXT", Int, "DXT format for `.tga`/`.bmp` conversion: 1, 3 or 5; -1 keeps it uncompressed.").ue2(),
+            k("MODULATED", Bool, "Modulated texture: mipmaps fade to grey (128,128,128).").ue2(),
+            k("ADDITIVE", Bool, "Additive texture: mipmaps fade to black.").ue2(),
             k("PALETTE", Name, "Palette.").ignored("TEXTURE IMPORT reads no PALETTE=; the palette comes from the image"),
             k("MASK", Bool, "Mask.").ignored("TEXTURE IMPORT reads no MASK= (UE1: FLAGS=2 makes it masked; UE2: MASKED=1)"),
             k("FAMILY", Name, "Texture family.").ignored("texture families were removed before UE1 v200; FAMILY= is not read"),
@@ -694,7 +704,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         ignored: None,
         missing_warning: Some("Missing file or name"),
         doc: "Imports an image as a texture.",
-        source: SRC_BOTH,
+        source: "UE1: UT v400 Editor/Src/UnEdSrv.cpp:159-215 (SafeExec, Texture Import); UE2: UT2004 Editor/Src/UnEdSrv.cpp:528-719 (MODULATED= and ADDITIVE= at 625-626, read with ParseUBOOL)",
     },
     CommandSpec {
         command: "TEXTURE",
@@ -737,6 +747,65 @@ pub static COMMANDS: &[CommandSpec] = &[
         missing_warning: None,
         doc: "Imports a `.wav` file as a sound (rewritten to NEW SOUND).",
         source: SRC_BOTH,
+    },
+    // ----------------------------------------------------------------- MACRO / EXEC, FONT, PREFAB
+    CommandSpec {
+        command: "MACRO",
+        sub: Sub::None,
+        engines: Engines::Both,
+        keys: &[],
+        one_of: &[],
+        // The file name is a bare token after the command.
+        keys_complete: false,
+        ignored: None,
+        missing_warning: None,
+        doc: "Runs the editor commands of a macro file (`MACRO file`; `EXEC file` is the old spelling).",
+        source: "UE1: UT v400 Editor/Src/UnEdSrv.cpp:57-62; UE2: UT2004 Editor/Src/UnEdSrv.cpp:392-398 (SafeExec, MACRO or EXEC, then ExecMacro)",
+    },
+    CommandSpec {
+        command: "FONT",
+        sub: Sub::Word("INFO"),
+        engines: Engines::Ue2,
+        keys: &[k("FONT", Object("Font"), "The font whose page textures are logged.")],
+        one_of: &[],
+        keys_complete: true,
+        ignored: None,
+        missing_warning: Some("Couldn't locate font"),
+        doc: "Logs the page textures of a font.",
+        source: "UE2: UT2004 Editor/Src/UnEdSrv.cpp:724-737 (SafeExec, FONT INFO)",
+    },
+    CommandSpec {
+        command: "FONT",
+        sub: Sub::Word("UPDATE"),
+        engines: Engines::Ue2,
+        keys: &[
+            k("FONT", Object("Font"), "The font to change."),
+            k("TEXTURE", Object("Texture"), "The texture that replaces the page."),
+            k("PAGE", Int, "The page to replace, from 0."),
+        ],
+        one_of: &[],
+        keys_complete: true,
+        ignored: None,
+        missing_warning: Some("Couldn't locate font"),
+        doc: "Replaces one page texture of a font.",
+        source: "UE2: UT2004 Editor/Src/UnEdSrv.cpp:739-774 (SafeExec, FONT UPDATE)",
+    },
+    CommandSpec {
+        command: "PREFAB",
+        sub: Sub::Word("IMPORT"),
+        engines: Engines::Ue2,
+        keys: &[
+            k("FILE", Path, "The prefab (`.t3d`) file."),
+            PACKAGE,
+            GROUP,
+            k("NAME", Name, "The prefab's name."),
+        ],
+        one_of: &[],
+        keys_complete: true,
+        ignored: None,
+        missing_warning: None,
+        doc: "Imports a prefab (rewritten to NEW PREFAB).",
+        source: "UE2: UT2004 Editor/Src/UnEdSrv.cpp:1461-1479 (SafeExec, PREFAB IMPORT)",
     },
     // ----------------------------------------------------------------- LOAD / OBJ
     CommandSpec {
@@ -899,10 +968,10 @@ pub static COMMANDS: &[CommandSpec] = &[
         keys: &[k("STATICMESH", Object("StaticMesh"), "The static mesh.")],
         one_of: &[],
         keys_complete: false,
-        ignored: None,
+        ignored: Some("#exec lines run through SafeExec, whose STATICMESH branch handles only IMPORT (UT2004 Editor/Src/UnEdSrv.cpp:422-429); the editor console's STATICMESH commands are not reachable from #exec"),
         missing_warning: None,
-        doc: "Static mesh command seen in real sources (key set not confirmed).",
-        source: SRC_UNVERIFIED,
+        doc: "Does nothing in an `#exec` line: SafeExec's STATICMESH branch handles only IMPORT.",
+        source: "UE2: UT2004 Editor/Src/UnEdSrv.cpp:422-429 (SafeExec, STATICMESH)",
     },
     // ----------------------------------------------------------------- ANIM (skeletal)
     CommandSpec {
@@ -1014,6 +1083,14 @@ pub static ALIASES: &[CommandAlias] = &[
         target_sub: Some("FONTFACTORY"),
         engines: Engines::Both,
         doc: "FONT IMPORT is rewritten to NEW FONTFACTORY.",
+    },
+    CommandAlias {
+        command: "EXEC",
+        sub: None,
+        target_command: "MACRO",
+        target_sub: None,
+        engines: Engines::Both,
+        doc: "EXEC file is the old spelling of MACRO file.",
     },
     CommandAlias {
         command: "DECAMESH",
