@@ -61,11 +61,16 @@ pub struct ExportArgs {
     /// The mip level of a texture (0 is full size).
     #[arg(long, default_value_t = 0)]
     pub mip: usize,
+    /// Replace files that exist (without it, an existing file is an error and is left alone).
+    /// A symbolic link at a destination is removed, never written through.
+    #[arg(long)]
+    pub force: bool,
 }
 
 type Outcome = Result<(), String>;
 
 pub fn run(args: &ExportArgs) -> ExitCode {
+    FORCE.store(args.force, std::sync::atomic::Ordering::Relaxed);
     let bytes = match MappedFile::open(&args.file) {
         Ok(b) => b,
         Err(e) => {
@@ -116,7 +121,7 @@ pub fn run(args: &ExportArgs) -> ExitCode {
             ExitCode::from(EXIT_USAGE)
         }
         Err(message) => {
-            eprintln!("error: {}: {message}", args.file.display());
+            eprintln!("error: {}: {}", args.file.display(), super::printable(&message));
             ExitCode::from(EXIT_FINDINGS)
         }
     }
@@ -149,17 +154,57 @@ fn is_t3d(name: &str, bytes: &[u8]) -> bool {
     }
 }
 
+/// `--force`: replace files that exist (set once by [`run`]).
+static FORCE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Writes a new file at `path`. An existing file is replaced only with `--force`, and then
+/// removed first: a symbolic link at the destination is removed, never written through. The
+/// file is created with create-new semantics (`O_EXCL`), which also refuses a link planted
+/// between the check and the write.
 fn write(path: &Path, bytes: &[u8]) -> Outcome {
+    use std::io::Write as _;
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }
-    std::fs::write(path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.is_dir() => {
+            return Err(format!("cannot write {}: it is a folder", path.display()));
+        }
+        Ok(_) if !FORCE.load(std::sync::atomic::Ordering::Relaxed) => {
+            return Err(format!("{} exists; pass --force to replace it", path.display()));
+        }
+        Ok(_) => std::fs::remove_file(path)
+            .map_err(|e| format!("cannot replace {}: {e}", path.display()))?,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(format!("cannot write {}: {e}", path.display())),
+    }
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    file.write_all(bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// A package object's path (`Group.Name`, names as the package spells them) as one file name
+/// inside the output folder: anything but letters, digits, `.`, `-` and `_` becomes `_`, so a
+/// crafted name (`../../evil`, `/abs`, `C:\x`, a NUL) can never leave the folder, and a name
+/// that would start with a dot gets a `_` first.
+fn safe_file_name(object_path: &str) -> String {
+    let mut name: String = object_path
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_') { c } else { '_' })
+        .collect();
+    if name.is_empty() || name.starts_with('.') {
+        name.insert(0, '_');
+    }
+    name
 }
 
 fn write_model(model: &Model, target: Option<Target>, output: &Path) -> Outcome {
     for note in &model.notes {
-        eprintln!("note: {note}");
+        eprintln!("note: {}", super::printable(note));
     }
     match target {
         None | Some(Target::Glb) => write(output, &write_glb(model)),
@@ -347,9 +392,11 @@ fn export_package(args: &ExportArgs, bytes: &[u8], target: Option<Target>) -> Ou
             .ok_or(format!("no object named {object}"))?;
         return export_object(&package, export, target, &args.output, args.mip);
     }
-    // The whole package: every texture, TextBuffer and mesh into the folder.
+    // The whole package: every texture, TextBuffer and mesh into the folder, each under a
+    // name of its own (`Name`, `Name-2` when two objects would share one).
     let mut failures = Vec::new();
     let mut written = 0;
+    let mut taken: std::collections::HashSet<String> = std::collections::HashSet::new();
     for o in package.objects() {
         let ext = match o.class {
             "TextBuffer" => "uc",
@@ -362,14 +409,21 @@ fn export_package(args: &ExportArgs, bytes: &[u8], target: Option<Target>) -> Ou
         }) {
             continue;
         }
-        let path = args.output.join(format!("{}.{ext}", o.path));
+        let base = safe_file_name(&o.path);
+        let mut file_name = format!("{base}.{ext}");
+        let mut n = 2;
+        while !taken.insert(file_name.to_ascii_lowercase()) {
+            file_name = format!("{base}-{n}.{ext}");
+            n += 1;
+        }
+        let path = args.output.join(file_name);
         match export_object(&package, o.export, None, &path, args.mip) {
             Ok(()) => written += 1,
-            Err(e) => failures.push(format!("{}: {e}", o.path)),
+            Err(e) => failures.push(format!("{}: {e}", super::printable(&o.path))),
         }
     }
     for f in &failures {
-        eprintln!("error: {}: {f}", args.file.display());
+        eprintln!("error: {}: {}", args.file.display(), super::printable(f));
     }
     if failures.is_empty() {
         println!("{written} objects written to {}", args.output.display());

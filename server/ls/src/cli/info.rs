@@ -78,7 +78,11 @@ pub fn run(args: &InfoArgs) -> ExitCode {
         match summarize_path(path) {
             Ok(summary) => {
                 for problem in summary.problems() {
-                    eprintln!("error: {shown}: {problem}");
+                    eprintln!(
+                        "error: {}: {}",
+                        super::printable(&shown),
+                        super::printable(&problem)
+                    );
                     failed = true;
                 }
                 if args.json {
@@ -92,13 +96,13 @@ pub fn run(args: &InfoArgs) -> ExitCode {
                     if i > 0 {
                         let _ = writeln!(out);
                     }
-                    let _ = writeln!(out, "{shown}");
-                    let _ = write!(out, "{summary}");
+                    let _ = writeln!(out, "{}", super::printable(&shown));
+                    let _ = write!(out, "{}", super::printable(&summary.to_string()));
                 }
             }
             Err(message) => {
                 failed = true;
-                eprintln!("error: {shown}: {message}");
+                eprintln!("error: {}: {}", super::printable(&shown), super::printable(&message));
                 if args.json {
                     json_entries.push(serde_json::json!({ "file": shown, "error": message }));
                 }

@@ -1,0 +1,138 @@
+//! `unreal-ls export` of a crafted package writes only inside `-o`: object and group names
+//! such as `../../../evil`, `/abs/path`, `C:\x` or `a/b` become plain file names there, two
+//! objects that would share a file name get one each (`Name`, `Name-2`), an existing file is
+//! replaced only with `--force`, and a symbolic link at a destination is never written
+//! through. Names with escape sequences reach the terminal escaped.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::pedantic)]
+
+#[path = "../../formats/tests/common/writers.rs"]
+#[allow(dead_code)]
+mod writers;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use writers::{write_props, PackageWriter};
+
+fn scratch(name: &str) -> PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("unreal-ls-export-safety-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A package whose TextBuffers (each one exports as a `.uc` file) sit under crafted names.
+fn crafted_package(names: &[(&str, &str)]) -> Vec<u8> {
+    let mut w = PackageWriter::new(69, 0);
+    let text = w.import("Core", "Class", 0, "TextBuffer");
+    let package = w.import("Core", "Class", 0, "Package");
+    for (group, name) in names {
+        let outer = if group.is_empty() {
+            0
+        } else {
+            w.export(package, 0, group, 0, Box::new(|o, w| write_props(o, &[], w.none())))
+        };
+        let body = format!("// {name}\r\n");
+        w.export(
+            text,
+            outer,
+            name,
+            0,
+            Box::new(move |o, w| {
+                write_props(o, &[], w.none());
+                o.u32(0).u32(0).fstring(&body);
+            }),
+        );
+    }
+    w.finish()
+}
+
+fn run(dir: &Path, args: &[&str]) -> (Option<i32>, String, String) {
+    let out =
+        Command::new(env!("CARGO_BIN_EXE_unreal-ls")).current_dir(dir).args(args).output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Every file under `root`, relative, sorted.
+fn files_under(root: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() && !path.is_symlink() {
+                stack.push(path);
+            } else {
+                out.push(path.strip_prefix(root).unwrap().to_string_lossy().into_owned());
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn crafted_names_stay_inside_the_output_folder() {
+    let dir = scratch("names");
+    std::fs::create_dir_all(dir.join("deep/down")).unwrap();
+    let names = [
+        ("", "../../../evil"),
+        ("", "/abs/path"),
+        ("", "C:\\x"),
+        ("", "a/b"),
+        ("../../../Victim_", "Class"),
+        ("", "Twin"),
+        ("", "twin"),
+        ("", "\u{1b}[2JClear"),
+    ];
+    std::fs::write(dir.join("deep/down/Crafted.u"), crafted_package(&names)).unwrap();
+    let (code, stdout, stderr) = run(&dir.join("deep/down"), &["export", "Crafted.u", "-o", "out"]);
+    assert_eq!(code, Some(0), "{stdout}{stderr}");
+    // Nothing outside `out`, one file per object.
+    let mut all = files_under(&dir);
+    all.retain(|f| !f.ends_with("Crafted.u"));
+    expect_test::expect![[r#"
+        deep/down/out/C__x.uc
+        deep/down/out/Twin.uc
+        deep/down/out/_.._.._.._Victim_.Class.uc
+        deep/down/out/_.._.._.._evil.uc
+        deep/down/out/__2JClear.uc
+        deep/down/out/_abs_path.uc
+        deep/down/out/a_b.uc
+        deep/down/out/twin-2.uc"#]]
+    .assert_eq(&all.join("\n"));
+    assert!(stdout.contains("8 objects written"), "{stdout}");
+    assert!(!stdout.contains('\u{1b}') && !stderr.contains('\u{1b}'), "escapes reach the terminal");
+}
+
+#[test]
+fn existing_files_and_links_are_not_written_through() {
+    let dir = scratch("links");
+    std::fs::write(dir.join("Crafted.u"), crafted_package(&[("", "Target")])).unwrap();
+    std::fs::create_dir_all(dir.join("out")).unwrap();
+    std::fs::write(dir.join("outside.txt"), "keep me").unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(dir.join("outside.txt"), dir.join("out/Target.uc")).unwrap();
+    let (code, _, stderr) = run(&dir, &["export", "Crafted.u", "-o", "out"]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("exists; pass --force"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(dir.join("outside.txt")).unwrap(), "keep me");
+
+    // With --force the link itself is replaced by a file; its target is untouched.
+    let (code, _, stderr) = run(&dir, &["export", "Crafted.u", "-o", "out", "--force"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(std::fs::read_to_string(dir.join("outside.txt")).unwrap(), "keep me");
+    assert!(!dir.join("out/Target.uc").is_symlink());
+    assert!(std::fs::read_to_string(dir.join("out/Target.uc")).unwrap().contains("Target"));
+
+    // A single object to a file that exists: refused without --force.
+    let (code, _, stderr) =
+        run(&dir, &["export", "Crafted.u", "--object", "Target", "-o", "outside.txt"]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert_eq!(std::fs::read_to_string(dir.join("outside.txt")).unwrap(), "keep me");
+}
