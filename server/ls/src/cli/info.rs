@@ -81,7 +81,7 @@ pub fn run(args: &InfoArgs) -> ExitCode {
                     eprintln!(
                         "error: {}: {}",
                         super::printable(&shown),
-                        super::printable(&problem)
+                        super::printable(problem)
                     );
                     failed = true;
                 }
