@@ -136,3 +136,14 @@ fn existing_files_and_links_are_not_written_through() {
     assert_eq!(code, Some(1), "{stderr}");
     assert_eq!(std::fs::read_to_string(dir.join("outside.txt")).unwrap(), "keep me");
 }
+
+/// `info` prints a package's object names with their control characters escaped.
+#[test]
+fn info_escapes_control_characters() {
+    let dir = scratch("info");
+    std::fs::write(dir.join("Evil.u"), crafted_package(&[("", "\u{1b}[2J\u{7}Bell\rBack")])).unwrap();
+    let (code, stdout, stderr) = run(&dir, &["info", "Evil.u"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(!stdout.chars().any(|c| c.is_control() && c != '\n'), "{stdout:?}");
+    assert!(stdout.contains("\\u{1b}[2J\\u{7}Bell\\u{d}Back"), "{stdout}");
+}
