@@ -197,7 +197,7 @@ impl Config {
     /// Reads and checks a configuration file. Relative paths in it are resolved against its
     /// folder.
     pub fn load(path: &Path) -> Result<Config, Vec<ConfigError>> {
-        let bytes = std::fs::read(path).map_err(|err| {
+        let bytes = unreal_formats::mapped::read_regular(path).map_err(|err| {
             vec![ConfigError {
                 path: path.to_owned(),
                 line: 0,

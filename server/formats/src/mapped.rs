@@ -1,9 +1,15 @@
 //! Read-only file access for callers that hand this crate a path: large files are mapped
 //! (so that reading a package's tables touches only the pages they live on), small ones are
 //! read.
+//!
+//! Only regular files are ever opened: a FIFO, socket or device named on a command line, in
+//! an `#exec` line or sitting in a game folder would block a read forever (a FIFO with a
+//! writer feeds it without end). The type is checked before opening, the open does not block
+//! (`O_NONBLOCK`), and the opened handle is checked again, so a file swapped for a FIFO in
+//! between is refused too. Every reader of the project opens files through here.
 
-use std::fs::File;
-use std::io;
+use std::fs::{File, OpenOptions};
+use std::io::{self, Read as _};
 use std::ops::Deref;
 use std::path::Path;
 
@@ -15,12 +21,49 @@ pub enum MappedFile {
     Read(Vec<u8>),
 }
 
+fn not_regular(path: &Path, meta: &std::fs::Metadata) -> io::Error {
+    let kind =
+        if meta.is_dir() { "a folder" } else { "not a regular file (a FIFO, socket or device)" };
+    io::Error::new(io::ErrorKind::InvalidInput, format!("{} is {kind}", path.display()))
+}
+
+/// Opens `path` for reading when it is a regular file (following links), without blocking.
+pub fn open_regular(path: &Path) -> io::Result<File> {
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(not_regular(path, &meta));
+    }
+    let mut options = OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt as _;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(not_regular(path, &meta));
+    }
+    Ok(file)
+}
+
+/// Reads a whole regular file (see [`open_regular`]).
+pub fn read_regular(path: &Path) -> io::Result<Vec<u8>> {
+    let mut file = open_regular(path)?;
+    let mut bytes = Vec::with_capacity(usize::try_from(file.metadata()?.len()).unwrap_or(0));
+    file.read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
 impl MappedFile {
     pub fn open(path: &Path) -> io::Result<Self> {
-        let file = File::open(path)?;
+        let mut file = open_regular(path)?;
         let len = file.metadata()?.len();
         if len < MAP_THRESHOLD {
-            return std::fs::read(path).map(Self::Read);
+            let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
+            file.read_to_end(&mut bytes)?;
+            return Ok(Self::Read(bytes));
         }
         // SAFETY: the map is read-only and private to this process. If another process
         // truncates the file while it is mapped, reads may fault; the CLI and the language
@@ -31,7 +74,7 @@ impl MappedFile {
         match map {
             Ok(map) => Ok(Self::Mapped(map)),
             // Some file systems cannot map; fall back to reading.
-            Err(_) => std::fs::read(path).map(Self::Read),
+            Err(_) => read_regular(path).map(Self::Read),
         }
     }
 }

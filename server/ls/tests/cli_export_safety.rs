@@ -141,7 +141,8 @@ fn existing_files_and_links_are_not_written_through() {
 #[test]
 fn info_escapes_control_characters() {
     let dir = scratch("info");
-    std::fs::write(dir.join("Evil.u"), crafted_package(&[("", "\u{1b}[2J\u{7}Bell\rBack")])).unwrap();
+    std::fs::write(dir.join("Evil.u"), crafted_package(&[("", "\u{1b}[2J\u{7}Bell\rBack")]))
+        .unwrap();
     let (code, stdout, stderr) = run(&dir, &["info", "Evil.u"]);
     assert_eq!(code, Some(0), "{stderr}");
     assert!(!stdout.chars().any(|c| c.is_control() && c != '\n'), "{stdout:?}");

@@ -85,7 +85,7 @@ impl FileSystem for RealFs {
     }
 
     fn read(&self, path: &Path) -> Option<Vec<u8>> {
-        std::fs::read(path).ok()
+        unreal_formats::mapped::read_regular(path).ok()
     }
 
     fn absolute(&self, path: &Path) -> Option<PathBuf> {

@@ -15,7 +15,7 @@ use unreal_analysis::export::{
 use unreal_analysis::preview::{browser::palette_swatch, encode_png};
 use unreal_formats::decode::image::decode_image;
 use unreal_formats::decode::RgbaImage;
-use unreal_formats::mapped::MappedFile;
+use unreal_formats::mapped::{read_regular, MappedFile};
 use unreal_formats::package::Package;
 use unreal_formats::{detect, FormatKind};
 
@@ -230,7 +230,7 @@ fn find_ci(root: &Path, relative: &str) -> Option<PathBuf> {
 }
 
 fn read_image(path: &Path) -> Result<RgbaImage, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let bytes = read_regular(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or_default();
     decode_image(&bytes, ext).map_err(|e| format!("{}: {e}", path.display()))
 }
@@ -252,7 +252,7 @@ fn export_vertex_mesh(
     let partner = find_ci(dir, &format!("{base}{want}"))
         .ok_or(format!("vertex mesh: no {want} partner next to it"))?;
     let other =
-        std::fs::read(&partner).map_err(|e| format!("cannot read {}: {e}", partner.display()))?;
+        read_regular(&partner).map_err(|e| format!("cannot read {}: {e}", partner.display()))?;
     let (data, aniv) =
         if kind == FormatKind::VertexMeshData { (bytes, &other[..]) } else { (&other[..], bytes) };
     let mut sequences: Vec<FrameSequence> = Vec::new();
@@ -260,7 +260,7 @@ fn export_vertex_mesh(
     let mut mesh_name = name[..base.len()].to_owned();
     let mut setup = export::MeshSetup::default();
     if let Some(uc) = &args.uc {
-        let text = std::fs::read(uc).map_err(|e| format!("cannot read {}: {e}", uc.display()))?;
+        let text = read_regular(uc).map_err(|e| format!("cannot read {}: {e}", uc.display()))?;
         let text = unreal_syntax::text::decode(&text).text;
         let directives = mesh_directives(&text, &name)
             .ok_or(format!("{} imports no mesh from {name}", uc.display()))?;
@@ -304,7 +304,7 @@ fn export_psk(args: &ExportArgs, bytes: &[u8], target: Option<Target>) -> Outcom
         find_ci(dir, &format!("{stem}.psa"))
     });
     let psa = match &psa_path {
-        Some(p) => Some(std::fs::read(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?),
+        Some(p) => Some(read_regular(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?),
         None => None,
     };
     let textures =

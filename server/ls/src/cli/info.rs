@@ -78,11 +78,7 @@ pub fn run(args: &InfoArgs) -> ExitCode {
         match summarize_path(path) {
             Ok(summary) => {
                 for problem in summary.problems() {
-                    eprintln!(
-                        "error: {}: {}",
-                        super::printable(&shown),
-                        super::printable(problem)
-                    );
+                    eprintln!("error: {}: {}", super::printable(&shown), super::printable(problem));
                     failed = true;
                 }
                 if args.json {

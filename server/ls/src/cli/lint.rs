@@ -11,7 +11,6 @@
 //! when a path could not be read or written (reported on stderr; the other files are still
 //! checked).
 
-use std::fs::File;
 use std::io::{self, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -421,6 +420,12 @@ fn collect_candidates(roots: &[(PathBuf, bool)], problems: &mut Vec<Problem>) ->
                         push(entry.into_path(), false, *defaulted);
                     }
                 }
+                // A FIFO, socket or device in the tree is never opened (reading one blocks):
+                // said once, the run goes on.
+                Ok(entry) if !entry.file_type().is_dir() => problems.push(Problem::note(
+                    &display_path(entry.path(), *defaulted),
+                    "skipped: not a regular file (a FIFO, socket or device)",
+                )),
                 Ok(_) => {}
                 Err(err) => {
                     let path = err.path().unwrap_or(root);
@@ -534,7 +539,7 @@ fn compare_position(a: &Diagnostic, b: &Diagnostic) -> std::cmp::Ordering {
 /// Reads a file if it is one unreal-ls checks: by extension without looking inside, else by
 /// its first bytes.
 fn read_candidate(path: &Path) -> Result<Option<(FileKind, Vec<u8>)>, String> {
-    let mut file = File::open(path).map_err(|e| io_message(&e))?;
+    let mut file = unreal_formats::mapped::open_regular(path).map_err(|e| io_message(&e))?;
     let len = file.metadata().map_err(|e| io_message(&e))?.len();
     if len > u64::from(u32::MAX) {
         return Err(format!("{len} bytes is more than the 4 GiB unreal-ls reads"));

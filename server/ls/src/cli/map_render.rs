@@ -54,7 +54,7 @@ pub struct MapRenderArgs {
 }
 
 pub fn run(args: &MapRenderArgs) -> ExitCode {
-    let bytes = match std::fs::read(&args.file) {
+    let bytes = match unreal_formats::mapped::read_regular(&args.file) {
         Ok(bytes) => bytes,
         Err(e) => {
             eprintln!("error: {}: cannot read: {e}", args.file.display());

@@ -111,7 +111,7 @@ impl OtherFiles {
         encoding: PositionEncoding,
     ) -> Range {
         let text = self.texts.entry(path.to_path_buf()).or_insert_with(|| {
-            std::fs::read(path).ok().map(|bytes| {
+            unreal_formats::mapped::read_regular(path).ok().map(|bytes| {
                 let text = unreal_syntax::text::decode(&bytes).text.into_owned();
                 let lines = LineIndex::new(&text);
                 (text, lines)

@@ -9,7 +9,7 @@ use serde_json::{json, Map, Value};
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::ls_types::{ServerCapabilities, Uri};
 use unreal_analysis::preview::{self, ObjectPreview};
-use unreal_formats::mapped::MappedFile;
+use unreal_formats::mapped::{read_regular, MappedFile};
 use unreal_formats::package::{ObjectRef, Package};
 
 use crate::lsp::documents::Session;
@@ -206,7 +206,7 @@ fn class_source(package: &Package<'_>, class: usize) -> Option<String> {
 /// A regular file's bytes (never a FIFO or device, which would block), up to 64 MB.
 fn read_file_only(path: &Path) -> Option<Vec<u8>> {
     let meta = std::fs::metadata(path).ok()?;
-    (meta.is_file() && meta.len() <= 64 << 20).then(|| std::fs::read(path).ok())?
+    (meta.is_file() && meta.len() <= 64 << 20).then(|| read_regular(path).ok())?
 }
 
 /// A file named `name` in the folder of `path`, spelt as on disk when only case differs.
@@ -290,7 +290,7 @@ fn file_preview(path: &Path, bytes: &[u8], max: u32) -> Result<Value> {
         let partner_name =
             format!("{}{}", &name[..name.len() - 5], if data_file { "_a.3d" } else { "_d.3d" });
         let partner_path = beside_ignoring_case(path, &partner_name);
-        let partner = std::fs::read(&partner_path).map_err(|e| {
+        let partner = read_regular(&partner_path).map_err(|e| {
             failed(format!(
                 "{}: the {} file beside it cannot be read: {e}",
                 partner_path.display(),
@@ -370,7 +370,7 @@ fn map_preview(params: &MapPreviewParams, open: Option<String>) -> Result<Value>
         text
     } else {
         let path = path.clone().ok_or_else(|| invalid("not a file URI".to_owned()))?;
-        let bytes = std::fs::read(&path)
+        let bytes = read_regular(&path)
             .map_err(|e| failed(format!("{}: cannot read: {e}", path.display())))?;
         unreal_syntax::text::decode(&bytes).text.into_owned()
     };
