@@ -143,19 +143,22 @@ pub fn fix_file(
         return unchanged(original, original_raw, Some(why));
     }
     let failed = match encode(&text, target.encoding) {
-        Some(bytes) => write_atomically(target.path, &bytes)
-            .err()
-            .map(|err| format!("writing the fixed file: {err}")),
-        None => Some(format!(
+        Some(bytes) => replace_file(target.path, Some(target.bytes), &bytes).err(),
+        None => Some(NotWritten::failed(format!(
             "the fixed text has characters {} cannot hold; the file was left alone",
             target.encoding.name()
-        )),
+        ))),
     };
     match failed {
         None => {
             Fixed { text, diagnostics: configured(raw), fixes, written: true, ..Fixed::default() }
         }
-        Some(why) => Fixed { failed: Some(why), ..unchanged(original, original_raw, None) },
+        Some(NotWritten { message, skipped: true }) => {
+            unchanged(original, original_raw, Some(message))
+        }
+        Some(NotWritten { message, .. }) => {
+            Fixed { failed: Some(message), ..unchanged(original, original_raw, None) }
+        }
     }
 }
 
@@ -265,29 +268,145 @@ pub fn encode(text: &str, encoding: SourceEncoding) -> Option<Vec<u8>> {
     }
 }
 
-/// Writes `bytes` to a temporary file next to `path` (same folder, so the rename cannot cross
-/// file systems), flushes it to disk, keeps the original's permissions, and renames it over
-/// `path`. A crash leaves either the old file or the new one, never half of one.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let dir = match path.parent() {
+/// Temporary files being written, removed by the SIGINT/SIGTERM handler.
+static TEMP_FILES: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+/// Removes the temporary files of writes in progress when the process is interrupted or
+/// terminated, then exits with 130. Installed once, by `lint --fix` and `--write-baseline`.
+pub fn clean_temp_files_on_signals() {
+    static INSTALLED: std::sync::Once = std::sync::Once::new();
+    INSTALLED.call_once(|| {
+        let _ = ctrlc::set_handler(|| {
+            let temps = TEMP_FILES.lock().map(|t| t.clone()).unwrap_or_default();
+            for temp in temps {
+                let _ = fs::remove_file(temp);
+            }
+            std::process::exit(130);
+        });
+    });
+}
+
+/// A temporary name next to the file that nobody can guess ahead of time: the process's
+/// randomly keyed hasher over the time, the process and a counter.
+fn temp_name(dir: &Path, name: &str) -> PathBuf {
+    use std::hash::{BuildHasher, Hasher};
+    static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos()),
+    );
+    hasher.write_u32(std::process::id());
+    hasher.write_u64(COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
+    dir.join(format!(".{name}.unreal-ls-{:016x}.tmp", hasher.finish()))
+}
+
+/// Why a file was not rewritten.
+#[derive(Debug)]
+pub struct NotWritten {
+    pub message: String,
+    /// The file was left alone on purpose (read-only, hard-linked): a note, not a failure.
+    pub skipped: bool,
+}
+
+impl NotWritten {
+    fn failed(message: String) -> Self {
+        Self { message, skipped: false }
+    }
+    fn skipped(message: String) -> Self {
+        Self { message, skipped: true }
+    }
+}
+
+/// Replaces the file at `path` with `bytes`, safely:
+/// - a symbolic link is written through: the file it points to is replaced, the link stays;
+/// - a read-only file (as version control checkouts leave them) or one with several hard links
+///   (a rename would split them) is left alone, with a note;
+/// - the new text goes to a temporary file created new (`O_EXCL`, so a link planted at its
+///   name is refused) with an unguessable name in the same folder, flushed, given the
+///   original's permissions and (where permitted) owner, then renamed over the file: a crash
+///   leaves the old file or the new one, never half of one;
+/// - just before the rename the file is read again: if it no longer holds `expected` (an edit
+///   saved meanwhile), nothing is replaced and the write fails;
+/// - SIGINT and SIGTERM remove the temporary file ([`clean_temp_files_on_signals`]).
+pub fn replace_file(path: &Path, expected: Option<&[u8]>, bytes: &[u8]) -> Result<(), NotWritten> {
+    let io = |what: &str, e: io::Error| NotWritten::failed(format!("{what}: {e}"));
+    let link = fs::symlink_metadata(path).map_err(|e| io("cannot read the file", e))?;
+    let real = if link.file_type().is_symlink() {
+        fs::canonicalize(path).map_err(|e| io("cannot follow the link", e))?
+    } else {
+        path.to_path_buf()
+    };
+    let metadata = fs::metadata(&real).map_err(|e| io("cannot read the file", e))?;
+    if metadata.permissions().readonly() {
+        return Err(NotWritten::skipped("not fixed: the file is read-only".to_owned()));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt as _;
+        if metadata.nlink() > 1 {
+            return Err(NotWritten::skipped(format!(
+                "not fixed: the file has {} hard links, which a rewrite would split",
+                metadata.nlink()
+            )));
+        }
+    }
+    let dir = match real.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    let name = path.file_name().map_or_else(|| "file".into(), |n| n.to_string_lossy());
-    let temp = dir.join(format!(".{name}.unreal-ls-{}.tmp", std::process::id()));
+    let name = real.file_name().map_or_else(|| "file".into(), |n| n.to_string_lossy());
+    let temp = temp_name(&dir, &name);
+    if let Ok(mut temps) = TEMP_FILES.lock() {
+        temps.push(temp.clone());
+    }
     let result = (|| {
-        let mut file = fs::File::create(&temp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        if let Ok(metadata) = fs::metadata(path) {
-            fs::set_permissions(&temp, metadata.permissions())?;
+        let mut file = fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&temp)
+            .map_err(|e| io("cannot create a temporary file", e))?;
+        file.write_all(bytes).map_err(|e| io("cannot write", e))?;
+        file.sync_all().map_err(|e| io("cannot write", e))?;
+        fs::set_permissions(&temp, metadata.permissions())
+            .map_err(|e| io("cannot keep the file's mode", e))?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt as _;
+            // Only root may give a file away; for anyone else the owner is already theirs.
+            let _ = std::os::unix::fs::fchown(&file, Some(metadata.uid()), Some(metadata.gid()));
         }
-        fs::rename(&temp, path)
+        if let Some(expected) = expected {
+            let now = unreal_formats::mapped::read_regular(&real)
+                .map_err(|e| io("cannot read the file again", e))?;
+            if now != expected {
+                return Err(NotWritten::failed(
+                    "not fixed: the file changed while it was being fixed (an edit saved meanwhile); run again".to_owned(),
+                ));
+            }
+        }
+        fs::rename(&temp, &real).map_err(|e| io("cannot replace the file", e))
     })();
     if result.is_err() {
         let _ = fs::remove_file(&temp);
     }
+    if let Ok(mut temps) = TEMP_FILES.lock() {
+        temps.retain(|t| t != &temp);
+    }
     result
+}
+
+/// [`replace_file`] for a file unreal-ls owns (a baseline): no expected content, errors as
+/// I/O errors.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    if fs::symlink_metadata(path).is_err() {
+        // A new file: create it new (never through a link planted there), then write.
+        let mut file = fs::OpenOptions::new().write(true).create_new(true).open(path)?;
+        file.write_all(bytes)?;
+        return file.sync_all();
+    }
+    replace_file(path, None, bytes).map_err(|e| io::Error::other(e.message))
 }
 
 #[cfg(test)]
@@ -297,6 +416,26 @@ mod tests {
     use unreal_syntax::Span;
 
     use super::{apply_safe_fixes, encode};
+
+    #[test]
+    fn an_edit_saved_meanwhile_is_not_overwritten() {
+        let dir = std::env::temp_dir().join(format!("unreal-ls-replace-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("Map.t3d");
+        std::fs::write(&path, "edited by someone else").unwrap();
+        let err = super::replace_file(&path, Some(b"what was read"), b"fixed").unwrap_err();
+        assert!(
+            !err.skipped && err.message.contains("changed while it was being fixed"),
+            "{err:?}"
+        );
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "edited by someone else");
+        super::replace_file(&path, Some(b"edited by someone else"), b"fixed").unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "fixed");
+        let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+        assert_eq!(left.len(), 1, "no temporary file left");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     fn fix(span: Span, new_text: &str, safe: bool) -> Diagnostic {
         Diagnostic::warning("t3d-x", span, "m").with_fix(Fix {

@@ -123,6 +123,9 @@ pub fn run(args: &LintArgs) -> ExitCode {
         return config_errors(stderr, resolver.errors());
     }
     let fix_mode = args.fix.mode();
+    if fix_mode.is_some() || args.baseline.write_baseline.is_some() {
+        super::fix::clean_temp_files_on_signals();
+    }
     let outcomes: Vec<(Candidate, Outcome)> = candidates
         .into_par_iter()
         .map(|(candidate, setup)| {
