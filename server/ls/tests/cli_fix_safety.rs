@@ -74,3 +74,37 @@ fn read_only_and_hard_linked_files_are_left_alone() {
     assert_eq!(std::fs::read_to_string(dir.join("Other.t3d")).unwrap(), FIXABLE);
     assert!(temp_files(&dir).is_empty());
 }
+
+/// A folder walk does not leave the tree through links: a linked folder or file elsewhere is
+/// skipped with a note (and so never rewritten), while a link that stays inside is followed.
+#[test]
+fn links_out_of_the_tree_are_not_followed() {
+    let dir = scratch("escape");
+    let (tree, outside) = (dir.join("tree"), dir.join("outside"));
+    std::fs::create_dir_all(tree.join("Maps")).unwrap();
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::write(outside.join("Victim.t3d"), FIXABLE).unwrap();
+    std::fs::write(outside.join("Lone.t3d"), FIXABLE).unwrap();
+    std::fs::write(tree.join("Maps/Own.t3d"), FIXABLE).unwrap();
+    std::os::unix::fs::symlink("../outside", tree.join("Elsewhere")).unwrap();
+    std::os::unix::fs::symlink("../outside/Lone.t3d", tree.join("Lone.t3d")).unwrap();
+    std::os::unix::fs::symlink("Maps", tree.join("MapsAgain")).unwrap();
+    std::os::unix::fs::symlink("Maps/Own.t3d", tree.join("Same.t3d")).unwrap();
+    let (code, stderr) = fix(&dir, "tree");
+    assert_eq!(code, Some(0), "{stderr}");
+    let outside_shown = std::fs::canonicalize(&outside).unwrap().display().to_string();
+    assert_eq!(
+        stderr,
+        format!(
+            "note: tree/Elsewhere: skipped: a link to {outside_shown}, outside tree; name it on the command line to check it\n\
+             note: tree/Lone.t3d: skipped: a link to {outside_shown}/Lone.t3d, outside tree; name it on the command line to check it\n\
+             fixed 1 finding in 1 file\n"
+        )
+    );
+    assert_eq!(std::fs::read_to_string(outside.join("Victim.t3d")).unwrap(), FIXABLE);
+    assert_eq!(std::fs::read_to_string(outside.join("Lone.t3d")).unwrap(), FIXABLE);
+    assert_ne!(std::fs::read_to_string(tree.join("Maps/Own.t3d")).unwrap(), FIXABLE);
+    // Named on the command line, a linked folder is the user's choice.
+    let (code, stderr) = fix(&dir, "tree/Elsewhere");
+    assert_eq!((code, stderr.as_str()), (Some(0), "fixed 2 findings in 2 files\n"), "{stderr}");
+}

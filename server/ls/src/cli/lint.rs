@@ -410,13 +410,34 @@ fn collect_candidates(roots: &[(PathBuf, bool)], problems: &mut Vec<Problem>) ->
             push(root.clone(), true, *defaulted);
             continue;
         }
-        let walker = walkdir::WalkDir::new(root)
+        // Links are followed only while they stay under the root: a link to a folder or file
+        // elsewhere (a downloaded mod's `Maps -> /home/you`) would have `--fix` rewrite files
+        // the user never named. Naming such a folder or file on the command line checks it.
+        let inside = std::fs::canonicalize(root).unwrap_or_else(|_| root.clone());
+        let mut walker = walkdir::WalkDir::new(root)
             .follow_links(true)
             .sort_by_file_name()
             .into_iter()
             // Below the root, hidden folders (.git, .vscode) hold no maps of the user's.
             .filter_entry(|e| e.depth() == 0 || !is_hidden(e.file_name()));
-        for entry in walker {
+        while let Some(entry) = walker.next() {
+            if let Ok(entry) = &entry {
+                if entry.depth() > 0 && entry.path_is_symlink() {
+                    if let Some(target) = leaves_tree(entry.path(), &inside) {
+                        problems.push(Problem::note(
+                            &display_path(entry.path(), *defaulted),
+                            format!(
+                                "skipped: a link to {target}, outside {}; name it on the command line to check it",
+                                display_path(root, false)
+                            ),
+                        ));
+                        if entry.file_type().is_dir() {
+                            walker.skip_current_dir();
+                        }
+                        continue;
+                    }
+                }
+            }
             match entry {
                 Ok(entry) if entry.file_type().is_file() => {
                     if !has_binary_extension(entry.path()) {
@@ -439,6 +460,16 @@ fn collect_candidates(roots: &[(PathBuf, bool)], problems: &mut Vec<Problem>) ->
         }
     }
     candidates
+}
+
+/// Where a link found in a folder walk leads, when that is not under `root` (canonical).
+fn leaves_tree(link: &Path, root: &Path) -> Option<String> {
+    match std::fs::canonicalize(link) {
+        Ok(target) if target.starts_with(root) => None,
+        Ok(target) => Some(display_path(&target, false)),
+        // A dangling link: walkdir reports it; nothing to follow.
+        Err(_) => None,
+    }
 }
 
 fn is_hidden(name: &std::ffi::OsStr) -> bool {
