@@ -1,6 +1,8 @@
 //! `lint --fix` rewrites files safely: through a symbolic link to the file it points at (the
 //! link stays a link), never a read-only file or one with hard links (left alone with a
-//! note), keeping the file's mode, and leaving no temporary file behind.
+//! note), never a file out of the tree reached through a link, keeping the file's mode, owner
+//! and group, and leaving no temporary file behind, even when terminated mid-run. (The
+//! planted-link and concurrent-edit cases are unit tests in `src/cli/fix.rs`.)
 #![cfg(unix)]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::pedantic)]
 
@@ -107,4 +109,72 @@ fn links_out_of_the_tree_are_not_followed() {
     // Named on the command line, a linked folder is the user's choice.
     let (code, stderr) = fix(&dir, "tree/Elsewhere");
     assert_eq!((code, stderr.as_str()), (Some(0), "fixed 2 findings in 2 files\n"), "{stderr}");
+}
+
+/// Run as root, the fixed file keeps its owner and group (the temporary file is given them
+/// before the rename); as anyone else, a file of their own keeps theirs.
+#[test]
+fn owner_group_and_mode_are_kept() {
+    let dir = scratch("owner");
+    let path = dir.join("Owned.t3d");
+    std::fs::write(&path, FIXABLE).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o604)).unwrap();
+    let me = std::fs::metadata(&path).unwrap();
+    // Only root can give a file away; for anyone else this leaves the file theirs.
+    let _ = std::os::unix::fs::chown(&path, Some(4321), Some(4322));
+    let before = std::fs::metadata(&path).unwrap();
+    assert!(me.uid() != 0 || (before.uid(), before.gid()) == (4321, 4322), "root can chown");
+    let (code, stderr) = fix(&dir, "Owned.t3d");
+    assert_eq!(code, Some(0), "{stderr}");
+    let after = std::fs::metadata(&path).unwrap();
+    assert_ne!(std::fs::read_to_string(&path).unwrap(), FIXABLE, "fixed: {stderr}");
+    assert_eq!((after.uid(), after.gid()), (before.uid(), before.gid()));
+    assert_eq!(after.mode() & 0o7777, 0o604);
+    assert_ne!(after.ino(), before.ino(), "written through a new file and a rename");
+    assert!(temp_files(&dir).is_empty());
+}
+
+/// SIGTERM (and Ctrl-C) in the middle of a fix leave no temporary file: whenever the signal
+/// lands (before the handler is installed, while files are written, after the run), every
+/// file is the old one or the new one and no `.tmp` is left.
+#[test]
+fn a_terminated_fix_leaves_no_temporary_file() {
+    let dir = scratch("sigterm");
+    // 40 maps of 400 fixable polygons each: enough writing for the signal to land among it.
+    let polygon = FIXABLE
+        .trim_start_matches("Begin PolyList\r\n")
+        .trim_end_matches("End PolyList\r\n")
+        .to_owned();
+    let map = format!("Begin PolyList\r\n{}End PolyList\r\n", polygon.repeat(400));
+    // The fixed text, from one uninterrupted run.
+    std::fs::write(dir.join("Whole.t3d"), &map).unwrap();
+    assert_eq!(fix(&dir, "Whole.t3d").0, Some(0));
+    let fixed = std::fs::read_to_string(dir.join("Whole.t3d")).unwrap();
+    assert_ne!(fixed, map);
+    std::fs::remove_file(dir.join("Whole.t3d")).unwrap();
+    for delay_ms in [0u64, 20, 60, 150, 400, 800] {
+        for i in 0..40 {
+            std::fs::write(dir.join(format!("Map{i:02}.t3d")), &map).unwrap();
+        }
+        let child = Command::new(env!("CARGO_BIN_EXE_unreal-ls"))
+            .current_dir(&dir)
+            .args(["lint", "--fix", "--format", "json", "."])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+        let _ = Command::new("kill").args(["-TERM", &child.id().to_string()]).status();
+        let status = child.wait_with_output().unwrap().status;
+        let texts: Vec<String> = (0..40)
+            .map(|i| std::fs::read_to_string(dir.join(format!("Map{i:02}.t3d"))).unwrap())
+            .collect();
+        let written = texts.iter().filter(|t| **t == fixed).count();
+        let context = format!("SIGTERM after {delay_ms} ms ({status:?}, {written} of 40 fixed)");
+        assert!(temp_files(&dir).is_empty(), "{context}: {:?}", temp_files(&dir));
+        assert!(texts.iter().all(|t| *t == map || *t == fixed), "{context}");
+        // Exit 130 from the handler, 0 when the run had ended, or the signal's own status
+        // when it landed before the handler was installed.
+        assert!(matches!(status.code(), Some(130 | 0) | None), "{context}");
+    }
 }

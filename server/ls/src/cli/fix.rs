@@ -277,8 +277,10 @@ pub fn clean_temp_files_on_signals() {
     static INSTALLED: std::sync::Once = std::sync::Once::new();
     INSTALLED.call_once(|| {
         let _ = ctrlc::set_handler(|| {
-            let temps = TEMP_FILES.lock().map(|t| t.clone()).unwrap_or_default();
-            for temp in temps {
+            // The lock is held until the exit: a write that registers its temporary file
+            // creates it under the same lock, so no file can appear after this sweep.
+            let temps = TEMP_FILES.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            for temp in temps.iter() {
                 let _ = fs::remove_file(temp);
             }
             std::process::exit(130);
@@ -331,6 +333,16 @@ impl NotWritten {
 ///   saved meanwhile), nothing is replaced and the write fails;
 /// - SIGINT and SIGTERM remove the temporary file ([`clean_temp_files_on_signals`]).
 pub fn replace_file(path: &Path, expected: Option<&[u8]>, bytes: &[u8]) -> Result<(), NotWritten> {
+    replace_file_via(path, expected, bytes, &temp_name)
+}
+
+/// [`replace_file`] with the temporary file's name from `temp_name` (tests plant files there).
+fn replace_file_via(
+    path: &Path,
+    expected: Option<&[u8]>,
+    bytes: &[u8],
+    temp_name: &dyn Fn(&Path, &str) -> PathBuf,
+) -> Result<(), NotWritten> {
     let io = |what: &str, e: io::Error| NotWritten::failed(format!("{what}: {e}"));
     let link = fs::symlink_metadata(path).map_err(|e| io("cannot read the file", e))?;
     let real = if link.file_type().is_symlink() {
@@ -358,25 +370,41 @@ pub fn replace_file(path: &Path, expected: Option<&[u8]>, bytes: &[u8]) -> Resul
     };
     let name = real.file_name().map_or_else(|| "file".into(), |n| n.to_string_lossy());
     let temp = temp_name(&dir, &name);
-    if let Ok(mut temps) = TEMP_FILES.lock() {
-        temps.push(temp.clone());
-    }
-    let result = (|| {
-        let mut file = fs::OpenOptions::new()
+    // Created and registered under one lock, so the signal handler removes every temporary
+    // file that exists (and none that belongs to someone else: a name taken is an error).
+    let mut file = {
+        let mut temps = TEMP_FILES.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let file = fs::OpenOptions::new()
             .write(true)
             .create_new(true)
             .open(&temp)
             .map_err(|e| io("cannot create a temporary file", e))?;
+        temps.push(temp.clone());
+        file
+    };
+    let result = (|| {
         file.write_all(bytes).map_err(|e| io("cannot write", e))?;
         file.sync_all().map_err(|e| io("cannot write", e))?;
-        fs::set_permissions(&temp, metadata.permissions())
-            .map_err(|e| io("cannot keep the file's mode", e))?;
         #[cfg(unix)]
         {
             use std::os::unix::fs::MetadataExt as _;
-            // Only root may give a file away; for anyone else the owner is already theirs.
+            // Only root may give a file away, and only a member may give it to a group: when
+            // the new file cannot have the old one's owner and group, the file is left alone
+            // rather than silently given to whoever runs the fix.
             let _ = std::os::unix::fs::fchown(&file, Some(metadata.uid()), Some(metadata.gid()));
+            let new = file.metadata().map_err(|e| io("cannot read the temporary file", e))?;
+            if (new.uid(), new.gid()) != (metadata.uid(), metadata.gid()) {
+                return Err(NotWritten::skipped(format!(
+                    "not fixed: the file belongs to user {} and group {}, which a rewrite by this user would not keep",
+                    metadata.uid(),
+                    metadata.gid()
+                )));
+            }
         }
+        // After the owner (a change of owner clears set-id bits), on the handle (never
+        // through a link someone could put at the temporary name).
+        file.set_permissions(metadata.permissions())
+            .map_err(|e| io("cannot keep the file's mode", e))?;
         if let Some(expected) = expected {
             let now = unreal_formats::mapped::read_regular(&real)
                 .map_err(|e| io("cannot read the file again", e))?;
@@ -391,9 +419,7 @@ pub fn replace_file(path: &Path, expected: Option<&[u8]>, bytes: &[u8]) -> Resul
     if result.is_err() {
         let _ = fs::remove_file(&temp);
     }
-    if let Ok(mut temps) = TEMP_FILES.lock() {
-        temps.retain(|t| t != &temp);
-    }
+    TEMP_FILES.lock().unwrap_or_else(std::sync::PoisonError::into_inner).retain(|t| t != &temp);
     result
 }
 
@@ -416,6 +442,32 @@ mod tests {
     use unreal_syntax::Span;
 
     use super::{apply_safe_fixes, encode};
+
+    /// A link planted at the temporary file's name (the old name was `.NAME.unreal-ls-PID.tmp`,
+    /// easy to guess) is neither written through nor removed: the fix fails, nothing changes.
+    #[cfg(unix)]
+    #[test]
+    fn a_link_planted_at_the_temporary_name_is_not_written_through() {
+        let dir = std::env::temp_dir().join(format!("unreal-ls-planted-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let (path, victim) = (dir.join("Map.t3d"), dir.join("victim"));
+        std::fs::write(&path, "original").unwrap();
+        std::fs::write(&victim, "precious").unwrap();
+        let planted = dir.join(".Map.t3d.unreal-ls-1234.tmp");
+        std::os::unix::fs::symlink(&victim, &planted).unwrap();
+        let guessed = |_: &std::path::Path, _: &str| planted.clone();
+        let err =
+            super::replace_file_via(&path, Some(b"original"), b"fixed", &guessed).unwrap_err();
+        assert!(err.message.starts_with("cannot create a temporary file"), "{err:?}");
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "original");
+        assert!(planted.is_symlink(), "someone else's file at the name is left alone");
+        // The real names differ from one write to the next.
+        let (a, b) = (super::temp_name(&dir, "Map.t3d"), super::temp_name(&dir, "Map.t3d"));
+        assert_ne!(a, b);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn an_edit_saved_meanwhile_is_not_overwritten() {
