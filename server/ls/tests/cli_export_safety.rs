@@ -2,7 +2,8 @@
 //! such as `../../../evil`, `/abs/path`, `C:\x` or `a/b` become plain file names there, two
 //! objects that would share a file name get one each (`Name`, `Name-2`), an existing file is
 //! replaced only with `--force`, and a symbolic link at a destination is never written
-//! through. Names with escape sequences reach the terminal escaped.
+//! through. Names with escape sequences reach the terminal escaped, in `export`'s and `info`'s
+//! output and in `lint`'s messages and paths.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::pedantic)]
 
 #[path = "../../formats/tests/common/writers.rs"]
@@ -147,4 +148,65 @@ fn info_escapes_control_characters() {
     assert_eq!(code, Some(0), "{stderr}");
     assert!(!stdout.chars().any(|c| c.is_control() && c != '\n'), "{stdout:?}");
     assert!(stdout.contains("\\u{1b}[2J\\u{7}Bell\\u{d}Back"), "{stdout}");
+    // C1 controls too: names are Windows-1252, whose undefined bytes 0x81, 0x8D, 0x8F, 0x90
+    // and 0x9D decode to U+0081...; the writer stores "\u{8d}" as C2 8D, read back as "Â\u{8d}".
+    std::fs::write(dir.join("C1.u"), crafted_package(&[("", "C1\u{8d}[2J\u{9d}Name")])).unwrap();
+    let (code, stdout, stderr) = run(&dir, &["info", "C1.u"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(!stdout.chars().any(|c| c.is_control() && c != '\n'), "{stdout:?}");
+    assert!(stdout.contains("\\u{8d}[2J"), "{stdout}");
+}
+
+/// `lint`'s human output quotes the files in messages (a key, a value, a whole line) and
+/// names them in paths: with colour forced (as on a terminal, where escape sequences are not
+/// stripped), none of their control characters is written raw, on stdout or stderr.
+#[test]
+fn lint_escapes_control_characters_in_messages_and_paths() {
+    let dir = scratch("lint");
+    std::fs::create_dir_all(dir.join("Classes")).unwrap();
+    std::fs::write(
+        dir.join("Classes/A.uc"),
+        "class A extends Actor;\r\n#exec TEXTURE IMPORT NAME=a FILE=Textures\\\u{1b}[2Jx.bmp FO\u{1b}[31mO=1 \u{9b}2J\r\n",
+    )
+    .unwrap();
+    let polygon = "Begin PolyList\r\n   Begin Polygon\r\n      Vertx\u{1b}]0;title\u{7}   +00000.000000,+00000.000000,+00000.000000\r\n   End Polygon\r\nEnd PolyList\r\n";
+    #[cfg(unix)]
+    std::fs::write(dir.join("\u{1b}[2JEvil.t3d"), polygon).unwrap();
+    #[cfg(not(unix))]
+    std::fs::write(dir.join("Evil.t3d"), polygon).unwrap();
+    std::fs::write(dir.join("Broken\u{1b}[5m.t3d"), b"\xFF\xFE\x00").unwrap_or(());
+    let out = Command::new(env!("CARGO_BIN_EXE_unreal-ls"))
+        .current_dir(&dir)
+        .args(["lint", "--game", "ut99", "."])
+        .env("CLICOLOR_FORCE", "1")
+        .env_remove("NO_COLOR")
+        .output()
+        .unwrap();
+    let (stdout, stderr) =
+        (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("\u{1b}[1m"), "colour is on: {stdout}");
+    // The only escape sequences left are the renderer's own SGR colours (ESC [ digits ; m).
+    let raw: Vec<&str> = stdout
+        .split('\u{1b}')
+        .skip(1)
+        .filter(|rest| {
+            let sgr = rest
+                .strip_prefix('[')
+                .map(|r| r.trim_start_matches(|c: char| c.is_ascii_digit() || c == ';'));
+            !sgr.is_some_and(|r| r.starts_with('m'))
+                || rest.starts_with("[2J")
+                || rest.starts_with("[31mO")
+        })
+        .collect();
+    assert!(raw.is_empty(), "raw escape sequences: {raw:?}\n{stdout}");
+    for text in [&stdout, &stderr] {
+        assert!(
+            !text.chars().any(|c| c.is_control() && !matches!(c, '\n' | '\t' | '\u{1b}')),
+            "{text:?}"
+        );
+    }
+    assert!(stdout.contains("`FO\\u{1b}[31mO=`"), "{stdout}");
+    assert!(stdout.contains("Vertx\\u{1b}]0;title\\u{7}"), "{stdout}");
+    #[cfg(unix)]
+    assert!(stdout.contains("\\u{1b}[2JEvil.t3d:3:7"), "{stdout}");
 }

@@ -162,7 +162,13 @@ pub fn run(args: &LintArgs) -> ExitCode {
 
     let io_failed = problems.iter().any(|p| p.is_error);
     for problem in &problems {
-        let _ = writeln!(stderr, "{}: {}: {}", problem.kind(), problem.path, problem.message);
+        let _ = writeln!(
+            stderr,
+            "{}: {}: {}",
+            problem.kind(),
+            super::printable(&problem.path),
+            super::printable(&problem.message)
+        );
     }
     if files_checked == 0 && !io_failed {
         let _ = writeln!(stderr, "warning: no T3D or UnrealScript files found");

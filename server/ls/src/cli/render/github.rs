@@ -33,7 +33,8 @@ pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
                 end.line,
                 end.column,
                 escape_property(diagnostic.code),
-                escape_data(&diagnostic.message),
+                // The runner's log viewer draws escape sequences: none from the files.
+                escape_data(&crate::cli::printable(&diagnostic.message)),
             )?;
         }
     }

@@ -14,6 +14,7 @@ use unreal_analysis::{Diagnostic, Severity};
 use unreal_syntax::Span;
 
 use super::{FileReport, Report, Summary};
+use crate::cli::printable;
 
 /// Annotations whose lines are at most this far apart share one frame (the library folds
 /// the unannotated lines between them).
@@ -92,32 +93,36 @@ fn write_diagnostic(
     out: &mut dyn Write,
 ) -> io::Result<()> {
     let level = title_level(diagnostic.severity);
+    // Messages, labels and paths quote the files (names, values, whole lines): their control
+    // characters are escaped like the code frames', so none reaches the terminal.
+    let labels: Vec<_> = diagnostic.labels.iter().map(|l| printable(&l.message)).collect();
     let mut marks = vec![mark(file, diagnostic.span, Level::Error, None, true)];
     let mut elsewhere = Vec::new();
-    for label in &diagnostic.labels {
+    for (label, text) in diagnostic.labels.iter().zip(&labels) {
         match &label.file {
-            None => marks.push(mark(file, label.span, Level::Warning, Some(&label.message), false)),
+            None => marks.push(mark(file, label.span, Level::Warning, Some(text), false)),
             // Another file's text is not at hand here: name the file and say what is there.
-            Some(path) => elsewhere.push(format!(
-                "{}: {}",
-                path.to_string_lossy().replace('\\', "/"),
-                label.message
-            )),
+            Some(path) => elsewhere
+                .push(
+                    format!("{}: {text}", printable(&path.to_string_lossy().replace('\\', "/")),),
+                ),
         }
     }
 
     let frames = group_into_frames(marks);
     let sources: Vec<(usize, usize, String)> =
         frames.iter().map(|frame| frame_source(file, frame)).collect();
-    let mut message = level.title(&diagnostic.message).id(diagnostic.code);
+    let (title, origin) = (printable(&diagnostic.message), printable(&file.path));
+    let mut message = level.title(&title).id(diagnostic.code);
     for (frame, source) in frames.iter().zip(&sources) {
-        message = message.snippet(frame_snippet(file, frame, source));
+        message = message.snippet(frame_snippet(&origin, frame, source));
     }
     for note in &elsewhere {
         message = message.footer(Level::Note.title(note));
     }
-    if let Some(fix) = &diagnostic.fix {
-        message = message.footer(Level::Help.title(&fix.title));
+    let fix_title = diagnostic.fix.as_ref().map(|fix| printable(&fix.title));
+    if let Some(fix_title) = &fix_title {
+        message = message.footer(Level::Help.title(fix_title));
     }
     write_message(renderer, message, out)
 }
@@ -220,12 +225,12 @@ fn terminal_safe(source: &str) -> String {
 }
 
 fn frame_snippet<'a>(
-    file: &'a FileReport,
+    origin: &'a str,
     frame: &[Mark<'a>],
     (first, start, source): &'a (usize, usize, String),
 ) -> Snippet<'a> {
     let (first, start, source) = (*first, *start, source.as_str());
-    let mut snippet = Snippet::source(source).line_start(first + 1).origin(&file.path).fold(true);
+    let mut snippet = Snippet::source(source).line_start(first + 1).origin(origin).fold(true);
     for mark in frame {
         let from = (mark.span.start as usize).saturating_sub(start).min(source.len());
         let to = (mark.span.end as usize).saturating_sub(start).clamp(from, source.len());
