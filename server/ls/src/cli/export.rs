@@ -190,17 +190,30 @@ fn write(path: &Path, bytes: &[u8]) -> Outcome {
 /// A package object's path (`Group.Name`, names as the package spells them) as one file name
 /// inside the output folder: anything but letters, digits, `.`, `-` and `_` becomes `_`, so a
 /// crafted name (`../../evil`, `/abs`, `C:\x`, a NUL) can never leave the folder, and a name
-/// that would start with a dot gets a `_` first.
+/// that would start with a dot gets a `_` first. Windows device names (`CON`, `NUL.Tex`,
+/// `com1`), which Windows opens as devices whatever the extension, get a `_` first too, on
+/// every system (an export folder is often copied to Windows); and a name is cut at
+/// [`MAX_FILE_NAME`] characters (file systems refuse longer ones).
 fn safe_file_name(object_path: &str) -> String {
     let mut name: String = object_path
         .chars()
+        .take(MAX_FILE_NAME)
         .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_') { c } else { '_' })
         .collect();
-    if name.is_empty() || name.starts_with('.') {
+    let stem = name.split('.').next().unwrap_or_default().to_ascii_uppercase();
+    let device = matches!(stem.as_str(), "CON" | "PRN" | "AUX" | "NUL" | "CONIN$" | "CONOUT$")
+        || (stem.len() == 4
+            && (stem.starts_with("COM") || stem.starts_with("LPT"))
+            && stem.as_bytes()[3].is_ascii_digit());
+    if name.is_empty() || name.starts_with('.') || device {
         name.insert(0, '_');
     }
     name
 }
+
+/// The longest file name [`safe_file_name`] makes, before `-2` and the extension (255 bytes
+/// is the usual limit).
+const MAX_FILE_NAME: usize = 200;
 
 fn write_model(model: &Model, target: Option<Target>, output: &Path) -> Outcome {
     for note in &model.notes {
@@ -434,5 +447,34 @@ fn export_package(args: &ExportArgs, bytes: &[u8], target: Option<Target>) -> Ou
             failures.len(),
             failures.len() + written
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::safe_file_name;
+
+    #[test]
+    fn crafted_object_paths_become_plain_file_names() {
+        let cases = [
+            ("Skins.Wood", "Skins.Wood"),
+            ("../../../evil", "_.._.._.._evil"),
+            ("/abs/path", "_abs_path"),
+            ("C:\\x", "C__x"),
+            ("a/b", "a_b"),
+            ("nul\0byte", "nul_byte"),
+            ("", "_"),
+            (".hidden", "_.hidden"),
+            ("CON", "_CON"),
+            ("nul.Tex", "_nul.Tex"),
+            ("Com1.Skin", "_Com1.Skin"),
+            ("LPT9", "_LPT9"),
+            ("Console.Tex", "Console.Tex"),
+            ("COM10", "COM10"),
+        ];
+        for (path, expected) in cases {
+            assert_eq!(safe_file_name(path), expected, "{path:?}");
+        }
+        assert_eq!(safe_file_name(&"x".repeat(5000)).len(), super::MAX_FILE_NAME);
     }
 }
