@@ -75,28 +75,45 @@ impl RuleLevel {
 pub struct GlobList {
     /// The patterns as written in the file.
     pub patterns: Vec<String>,
-    set: GlobSet,
+    /// The compiled patterns, in several sets: one set holds only so much (the regex engine's
+    /// size limit), and a list must match with every pattern or fail to build, never match
+    /// with none (one set of thousands of long patterns used to fail, and the list was then
+    /// silently empty).
+    sets: Vec<GlobSet>,
 }
+
+/// Bytes of patterns compiled into one set. The regex engine's 10 MB limit holds about 65 KB
+/// of patterns as this module expands them (measured: 337 patterns of 200 bytes, 65 of
+/// 1,000, 16 of 4,000); half that leaves room, and a set that still fails is split.
+const SET_BUDGET: usize = 32 * 1024;
 
 impl GlobList {
     /// Compiles patterns with the matching rules of the module documentation.
     pub fn new(patterns: &[&str]) -> Result<GlobList, globset::Error> {
-        let mut builder = GlobSetBuilder::new();
-        for pattern in patterns {
-            for expanded in expand_pattern(pattern) {
-                builder.add(
-                    GlobBuilder::new(&expanded)
-                        .literal_separator(true)
-                        .case_insensitive(true)
-                        .backslash_escape(false)
-                        .build()?,
-                );
+        Self::compile(patterns).map_err(|(_, err)| err)
+    }
+
+    /// Like [`GlobList::new`]; the error names the pattern (by index) that does not compile,
+    /// not even in a set of its own.
+    pub fn compile(patterns: &[&str]) -> Result<GlobList, (usize, globset::Error)> {
+        let globs = patterns
+            .iter()
+            .enumerate()
+            .map(|(i, pattern)| expanded_globs(pattern).map_err(|err| (i, err)))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut sets = Vec::new();
+        let mut start = 0;
+        while start < patterns.len() {
+            let (mut end, mut size) = (start, 0);
+            while end < patterns.len() && (end == start || size + patterns[end].len() <= SET_BUDGET)
+            {
+                size += patterns[end].len();
+                end += 1;
             }
+            build_sets(&globs, start..end, &mut sets)?;
+            start = end;
         }
-        Ok(GlobList {
-            patterns: patterns.iter().map(|p| (*p).to_owned()).collect(),
-            set: builder.build()?,
-        })
+        Ok(GlobList { patterns: patterns.iter().map(|p| (*p).to_owned()).collect(), sets })
     }
 
     pub fn is_empty(&self) -> bool {
@@ -105,7 +122,46 @@ impl GlobList {
 
     /// Whether a `/`-separated path relative to the configuration's folder matches.
     pub fn is_match(&self, relative: &str) -> bool {
-        !self.patterns.is_empty() && self.set.is_match(relative)
+        self.sets.iter().any(|set| set.is_match(relative))
+    }
+}
+
+/// A pattern's globs (see [`expand_pattern`]), checked but not yet compiled.
+fn expanded_globs(pattern: &str) -> Result<Vec<globset::Glob>, globset::Error> {
+    expand_pattern(pattern)
+        .iter()
+        .map(|expanded| {
+            GlobBuilder::new(expanded)
+                .literal_separator(true)
+                .case_insensitive(true)
+                .backslash_escape(false)
+                .build()
+        })
+        .collect()
+}
+
+/// Compiles the patterns in `range` into one set, or, when that is too big for the regex
+/// engine, into halves of it, and so on; a single pattern that does not compile is the error.
+fn build_sets(
+    globs: &[Vec<globset::Glob>],
+    range: std::ops::Range<usize>,
+    sets: &mut Vec<GlobSet>,
+) -> Result<(), (usize, globset::Error)> {
+    let mut builder = GlobSetBuilder::new();
+    for glob in globs.get(range.clone()).unwrap_or_default().iter().flatten() {
+        builder.add(glob.clone());
+    }
+    match builder.build() {
+        Ok(set) => {
+            sets.push(set);
+            Ok(())
+        }
+        Err(err) if range.len() <= 1 => Err((range.start, err)),
+        Err(_) => {
+            let middle = range.start + range.len() / 2;
+            build_sets(globs, range.start..middle, sets)?;
+            build_sets(globs, middle..range.end, sets)
+        }
     }
 }
 
@@ -490,19 +546,44 @@ impl Reader<'_> {
     }
 
     fn globs(&mut self, value: &Spanned<DeValue<'_>>, key: &str) -> GlobList {
-        let patterns = self.strings(value, key);
-        let mut valid = Vec::new();
-        for (offset, pattern) in patterns {
-            match GlobList::new(&[pattern]) {
-                Ok(_) => valid.push(pattern),
-                Err(err) => {
-                    let reason = err.kind().to_string();
-                    self.error(offset, format!("invalid glob `{pattern}` in `{key}`: {reason}"));
+        let mut patterns = Vec::new();
+        for (offset, pattern) in self.strings(value, key) {
+            match expanded_globs(pattern) {
+                Ok(_) => patterns.push((offset, pattern)),
+                Err(err) => self.glob_error(offset, pattern, key, &err),
+            }
+        }
+        // Every pattern parses; one too big for the regex engine even alone is an error at
+        // its place, and the others still compile (never an empty list standing for all).
+        loop {
+            let texts: Vec<&str> = patterns.iter().map(|(_, p)| *p).collect();
+            match GlobList::compile(&texts) {
+                Ok(list) => return list,
+                Err((i, err)) if i < patterns.len() => {
+                    let (offset, pattern) = patterns.remove(i);
+                    self.glob_error(offset, pattern, key, &err);
+                }
+                Err((_, err)) => {
+                    self.error(value.span().start, format!("the globs of `{key}`: {err}"));
+                    return GlobList::default();
                 }
             }
         }
-        // Every pattern compiled on its own, so together they compile too.
-        GlobList::new(&valid).unwrap_or_default()
+    }
+
+    fn glob_error(&mut self, offset: usize, pattern: &str, key: &str, err: &globset::Error) {
+        // A pattern of megabytes is not echoed whole.
+        const SHOWN: usize = 120;
+        let shown = match pattern.char_indices().nth(SHOWN) {
+            Some((end, _)) => format!("{}... ({} bytes)", &pattern[..end], pattern.len()),
+            None => pattern.to_owned(),
+        };
+        let reason = err.kind().to_string();
+        let reason = match reason.char_indices().nth(2 * SHOWN) {
+            Some((end, _)) => format!("{}...", &reason[..end]),
+            None => reason,
+        };
+        self.error(offset, format!("invalid glob `{shown}` in `{key}`: {reason}"));
     }
 
     fn rules(&mut self, value: &Spanned<DeValue<'_>>, key: &str) -> Vec<(&'static str, RuleLevel)> {
@@ -777,6 +858,54 @@ colour = true
                 proj/unreal-ls.toml:2:7: invalid TOML: unclosed table, expected `]`
             "#]],
         );
+    }
+
+    /// Thousands of long patterns (about 1.4 MB) are many times what one compiled set holds
+    /// (337 patterns of 200 bytes): every one of them still matches. Before, the list failed
+    /// to build beyond about 640 such patterns and was silently empty.
+    #[test]
+    fn thousands_of_long_patterns_all_work() {
+        let folder = |len: usize| "Long_Folder_Name_".repeat(len / 17);
+        let mut patterns: Vec<String> =
+            (0..5000).map(|i| format!("Maps/{}/Map{i:05}.t3d", folder(180))).collect();
+        patterns.extend((0..300).map(|i| format!("Big/{}/B{i:04}.t3d", folder(1000))));
+        patterns.extend((0..20).map(|i| format!("Huge/{}{i:02}*/", folder(4000))));
+        let list = |patterns: &[String]| {
+            patterns.iter().map(|p| format!("\"{p}\"")).collect::<Vec<_>>().join(", ")
+        };
+        // `include` gets the 700 patterns the samples below use, `exclude` all of them.
+        let sampled: Vec<String> = (0..700).map(|i| patterns[i * 5320 / 700].clone()).collect();
+        let text = format!("exclude = [{}]\ninclude = [{}]\n", list(&patterns), list(&sampled));
+        let config = parse(&text).unwrap();
+        assert_eq!(config.exclude.patterns.len(), 5320);
+        assert!(config.exclude.sets.len() > 20, "{} sets", config.exclude.sets.len());
+        for i in (0..700).map(|i| i * 5320 / 700).chain([336, 638, 639, 4999, 5299, 5319]) {
+            // A folder pattern (`Huge/...07*/`) covers what is inside.
+            let path = patterns[i].replace("*/", "x/in/a.t3d");
+            let file = Path::new("/proj").join(&path);
+            assert!(config.excludes(&file), "exclude pattern {i}");
+            assert!(!config.includes(&file), "excluded wins over included {i}");
+            assert_eq!(config.include.is_match(&path), sampled.contains(&patterns[i]), "{i}");
+        }
+        assert!(!config.excludes(Path::new("/proj/Maps/Other.t3d")));
+        assert!(!config.include.is_match("Maps/Other.t3d"));
+    }
+
+    /// A pattern too big for the regex engine even alone is an error at its line and column
+    /// (quoted in part); the other patterns of the list still work.
+    #[test]
+    fn a_pattern_too_big_to_compile_is_an_error_at_its_place() {
+        let huge = format!("Maps/{}*.t3d", "x".repeat(200_000));
+        let errors = parse(&format!("exclude = [\n  \"Old\",\n  \"{huge}\",\n]\n")).unwrap_err();
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        let shown = errors[0].to_string();
+        assert!(
+            shown.starts_with("proj/unreal-ls.toml:3:3: invalid glob `Maps/xxx")
+                && shown.contains("... (200010 bytes)` in `exclude`: "),
+            "{}",
+            &shown[..shown.len().min(400)]
+        );
+        assert!(shown.len() < 1000, "the pattern is not echoed whole: {} bytes", shown.len());
     }
 
     #[test]

@@ -178,3 +178,27 @@ fn a_terminated_fix_leaves_no_temporary_file() {
         assert!(matches!(status.code(), Some(130 | 0) | None), "{context}");
     }
 }
+
+/// `exclude` with thousands of long patterns (about 600 KB, far more than one compiled set
+/// holds) protects the files it names from `--fix`: before, beyond about 640 such patterns
+/// the list was silently empty and the files it protected were rewritten.
+#[test]
+fn thousands_of_exclude_patterns_protect_their_files() {
+    let dir = scratch("exclude");
+    std::fs::create_dir_all(dir.join("Maps/Protected")).unwrap();
+    std::fs::write(dir.join("Maps/Protected/Keep.t3d"), FIXABLE).unwrap();
+    std::fs::write(dir.join("Maps/Mine.t3d"), FIXABLE).unwrap();
+    let long = "Some_Long_Folder_Name_".repeat(9);
+    let mut patterns: Vec<String> =
+        (0..3000).map(|i| format!("\"Maps/{long}/Map{i:04}.t3d\"")).collect();
+    patterns.push("\"Maps/Protected/\"".to_owned());
+    std::fs::write(
+        dir.join("unreal-ls.toml"),
+        format!("exclude = [\n{}\n]\n", patterns.join(",\n")),
+    )
+    .unwrap();
+    let (code, stderr) = fix(&dir, ".");
+    assert_eq!((code, stderr.as_str()), (Some(0), "fixed 1 finding in 1 file\n"));
+    assert_eq!(std::fs::read_to_string(dir.join("Maps/Protected/Keep.t3d")).unwrap(), FIXABLE);
+    assert_ne!(std::fs::read_to_string(dir.join("Maps/Mine.t3d")).unwrap(), FIXABLE);
+}
