@@ -102,10 +102,10 @@ fn write_diagnostic(
         match &label.file {
             None => marks.push(mark(file, label.span, Level::Warning, Some(text), false)),
             // Another file's text is not at hand here: name the file and say what is there.
-            Some(path) => elsewhere
-                .push(
-                    format!("{}: {text}", printable(&path.to_string_lossy().replace('\\', "/")),),
-                ),
+            Some(path) => {
+                let path = path.to_string_lossy().replace('\\', "/");
+                elsewhere.push(format!("{}: {text}", printable(&path)));
+            }
         }
     }
 
