@@ -28,7 +28,7 @@
 //! merged). Unknown keys, unknown rule codes and wrong types are errors with the line and
 //! column in the file, so a misspelt setting never silently does nothing.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -75,10 +75,16 @@ impl RuleLevel {
 pub struct GlobList {
     /// The patterns as written in the file.
     pub patterns: Vec<String>,
-    /// The compiled patterns, in several sets: one set holds only so much (the regex engine's
-    /// size limit), and a list must match with every pattern or fail to build, never match
-    /// with none (one set of thousands of long patterns used to fail, and the list was then
-    /// silently empty).
+    /// Patterns without wildcards (`Maps/Old`, `Classes/A.uc`, `Old`), ASCII-lowercased: a
+    /// path matches one of `anchored` when it is that path or lies under it, one of `names`
+    /// when one of its parts is that name. Compared as text, they cost no regex at all (long
+    /// generated lists are mostly such paths).
+    anchored: HashSet<String>,
+    names: HashSet<String>,
+    /// The other patterns, compiled, in several sets: one set holds only so much (the regex
+    /// engine's size limit), and a list must match with every pattern or fail to build,
+    /// never match with none (one set of thousands of long patterns used to fail, and the
+    /// list was then silently empty).
     sets: Vec<GlobSet>,
 }
 
@@ -86,6 +92,11 @@ pub struct GlobList {
 /// of patterns as this module expands them (measured: 337 patterns of 200 bytes, 65 of
 /// 1,000, 16 of 4,000); half that leaves room, and a set that still fails is split.
 const SET_BUDGET: usize = 32 * 1024;
+
+/// Bytes of wildcard patterns one list may hold: compiled, they take a few hundred times their
+/// size (measured: 1 MB of them, 330 MB), so more is a configuration error, not gigabytes.
+/// Patterns without wildcards do not count.
+pub const MAX_WILDCARD_BYTES: usize = 512 * 1024;
 
 impl GlobList {
     /// Compiles patterns with the matching rules of the module documentation.
@@ -96,24 +107,34 @@ impl GlobList {
     /// Like [`GlobList::new`]; the error names the pattern (by index) that does not compile,
     /// not even in a set of its own.
     pub fn compile(patterns: &[&str]) -> Result<GlobList, (usize, globset::Error)> {
-        let globs = patterns
-            .iter()
-            .enumerate()
-            .map(|(i, pattern)| expanded_globs(pattern).map_err(|err| (i, err)))
-            .collect::<Result<Vec<_>, _>>()?;
+        let (mut anchored, mut names) = (HashSet::new(), HashSet::new());
+        let mut wild = Vec::new();
+        for (i, pattern) in patterns.iter().enumerate() {
+            match literal(pattern) {
+                Some(Literal::Anchored(path)) => _ = anchored.insert(path),
+                Some(Literal::Name(name)) => _ = names.insert(name),
+                None => wild.push((i, expanded_globs(pattern).map_err(|err| (i, err))?)),
+            }
+        }
         let mut sets = Vec::new();
         let mut start = 0;
-        while start < patterns.len() {
+        while start < wild.len() {
             let (mut end, mut size) = (start, 0);
-            while end < patterns.len() && (end == start || size + patterns[end].len() <= SET_BUDGET)
-            {
-                size += patterns[end].len();
+            let len =
+                |j: usize| wild.get(j).and_then(|(i, _)| patterns.get(*i)).map_or(0, |p| p.len());
+            while end < wild.len() && (end == start || size + len(end) <= SET_BUDGET) {
+                size += len(end);
                 end += 1;
             }
-            build_sets(&globs, start..end, &mut sets)?;
+            build_sets(&wild, start..end, &mut sets)?;
             start = end;
         }
-        Ok(GlobList { patterns: patterns.iter().map(|p| (*p).to_owned()).collect(), sets })
+        Ok(GlobList {
+            patterns: patterns.iter().map(|p| (*p).to_owned()).collect(),
+            anchored,
+            names,
+            sets,
+        })
     }
 
     pub fn is_empty(&self) -> bool {
@@ -122,8 +143,50 @@ impl GlobList {
 
     /// Whether a `/`-separated path relative to the configuration's folder matches.
     pub fn is_match(&self, relative: &str) -> bool {
+        if !self.anchored.is_empty() || !self.names.is_empty() {
+            let lower = relative.to_ascii_lowercase();
+            let mut parts = lower.split('/');
+            let under = lower.match_indices('/').map(|(at, _)| &lower[..at]);
+            if self.anchored.contains(&lower)
+                || under.into_iter().any(|prefix| self.anchored.contains(prefix))
+                || parts.any(|part| self.names.contains(part))
+            {
+                return true;
+            }
+        }
         self.sets.iter().any(|set| set.is_match(relative))
     }
+}
+
+enum Literal {
+    Anchored(String),
+    Name(String),
+}
+
+/// A pattern without wildcards, as [`expand_pattern`] would anchor it, lowercased; `None` for
+/// the others (and for non-ASCII ones, which the regex engine folds by Unicode's rules). The
+/// one difference from the compiled glob: a path's Kelvin sign or long s, which Unicode folds
+/// to `k` and `s`, does not match those letters here.
+fn literal(pattern: &str) -> Option<Literal> {
+    if !pattern.is_ascii() || pattern.contains(['*', '?', '[', ']', '{', '}']) {
+        return None;
+    }
+    let trimmed = pattern.trim_start_matches("./");
+    let anchored = trimmed.trim_start_matches('/').trim_end_matches('/');
+    if anchored.is_empty() {
+        return None;
+    }
+    let lower = anchored.to_ascii_lowercase();
+    if anchored.contains('/') || trimmed.starts_with('/') {
+        Some(Literal::Anchored(lower))
+    } else {
+        Some(Literal::Name(lower))
+    }
+}
+
+/// Bytes of the patterns that need the regex engine.
+fn wildcard_bytes<'p>(patterns: impl Iterator<Item = &'p str>) -> usize {
+    patterns.filter(|p| literal(p).is_none()).map(str::len).sum()
 }
 
 /// A pattern's globs (see [`expand_pattern`]), checked but not yet compiled.
@@ -143,20 +206,24 @@ fn expanded_globs(pattern: &str) -> Result<Vec<globset::Glob>, globset::Error> {
 /// Compiles the patterns in `range` into one set, or, when that is too big for the regex
 /// engine, into halves of it, and so on; a single pattern that does not compile is the error.
 fn build_sets(
-    globs: &[Vec<globset::Glob>],
+    globs: &[(usize, Vec<globset::Glob>)],
     range: std::ops::Range<usize>,
     sets: &mut Vec<GlobSet>,
 ) -> Result<(), (usize, globset::Error)> {
     let mut builder = GlobSetBuilder::new();
-    for glob in globs.get(range.clone()).unwrap_or_default().iter().flatten() {
-        builder.add(glob.clone());
+    for (_, pattern) in globs.get(range.clone()).unwrap_or_default() {
+        for glob in pattern {
+            builder.add(glob.clone());
+        }
     }
     match builder.build() {
         Ok(set) => {
             sets.push(set);
             Ok(())
         }
-        Err(err) if range.len() <= 1 => Err((range.start, err)),
+        Err(err) if range.len() <= 1 => {
+            Err((globs.get(range.start).map_or(range.start, |(i, _)| *i), err))
+        }
         Err(_) => {
             let middle = range.start + range.len() / 2;
             build_sets(globs, range.start..middle, sets)?;
@@ -553,6 +620,18 @@ impl Reader<'_> {
                 Err(err) => self.glob_error(offset, pattern, key, &err),
             }
         }
+        let wildcard = wildcard_bytes(patterns.iter().map(|(_, p)| *p));
+        if wildcard > MAX_WILDCARD_BYTES {
+            self.error(
+                value.span().start,
+                format!(
+                    "`{key}` holds {} KB of patterns with wildcards, more than the {} KB unreal-ls compiles; name folders and files without wildcards (`Maps/Old`, any number of them), or cover many with one `**` pattern",
+                    wildcard / 1024,
+                    MAX_WILDCARD_BYTES / 1024
+                ),
+            );
+            return GlobList::default();
+        }
         // Every pattern parses; one too big for the regex engine even alone is an error at
         // its place, and the others still compile (never an empty list standing for all).
         loop {
@@ -860,14 +939,17 @@ colour = true
         );
     }
 
-    /// Thousands of long patterns (about 1.4 MB) are many times what one compiled set holds
+    /// Thousands of long patterns (about 1 MB) are many times what one compiled set holds
     /// (337 patterns of 200 bytes): every one of them still matches. Before, the list failed
     /// to build beyond about 640 such patterns and was silently empty.
     #[test]
     fn thousands_of_long_patterns_all_work() {
         let folder = |len: usize| "Long_Folder_Name_".repeat(len / 17);
+        // 2,000 with a wildcard (compiled, about 400 KB), 3,000 plain paths and 300 plain
+        // paths of 1,000 bytes (compared as text), 20 wildcard folders of 4,000 bytes.
         let mut patterns: Vec<String> =
-            (0..5000).map(|i| format!("Maps/{}/Map{i:05}.t3d", folder(180))).collect();
+            (0..2000).map(|i| format!("Maps/{}/Map{i:05}?.t3d", folder(180))).collect();
+        patterns.extend((0..3000).map(|i| format!("Plain/{}/P{i:05}.t3d", folder(180))));
         patterns.extend((0..300).map(|i| format!("Big/{}/B{i:04}.t3d", folder(1000))));
         patterns.extend((0..20).map(|i| format!("Huge/{}{i:02}*/", folder(4000))));
         let list = |patterns: &[String]| {
@@ -878,17 +960,78 @@ colour = true
         let text = format!("exclude = [{}]\ninclude = [{}]\n", list(&patterns), list(&sampled));
         let config = parse(&text).unwrap();
         assert_eq!(config.exclude.patterns.len(), 5320);
-        assert!(config.exclude.sets.len() > 20, "{} sets", config.exclude.sets.len());
-        for i in (0..700).map(|i| i * 5320 / 700).chain([336, 638, 639, 4999, 5299, 5319]) {
-            // A folder pattern (`Huge/...07*/`) covers what is inside.
-            let path = patterns[i].replace("*/", "x/in/a.t3d");
+        assert!(config.exclude.sets.len() >= 10, "{} sets", config.exclude.sets.len());
+        for i in (0..700).map(|i| i * 5320 / 700).chain([336, 638, 639, 1999, 4999, 5299, 5319]) {
+            // `?` stands for one character; a folder pattern (`Huge/...07*/`) covers what is
+            // inside.
+            let path = patterns[i].replace('?', "x").replace("*/", "x/in/a.t3d");
             let file = Path::new("/proj").join(&path);
             assert!(config.excludes(&file), "exclude pattern {i}");
             assert!(!config.includes(&file), "excluded wins over included {i}");
             assert_eq!(config.include.is_match(&path), sampled.contains(&patterns[i]), "{i}");
+            assert!(config.exclude.is_match(&path.to_uppercase()), "any case {i}");
         }
         assert!(!config.excludes(Path::new("/proj/Maps/Other.t3d")));
         assert!(!config.include.is_match("Maps/Other.t3d"));
+        // Past the limit on compiled patterns: an error naming the key, not gigabytes.
+        let many: Vec<String> =
+            (0..3000).map(|i| format!("Maps/{}/M{i:05}*.t3d", folder(180))).collect();
+        let errors = parse(&format!("include = [{}]\n", list(&many))).unwrap_err();
+        expect![[r#"
+            proj/unreal-ls.toml:1:11: `include` holds 547 KB of patterns with wildcards, more than the 512 KB unreal-ls compiles; name folders and files without wildcards (`Maps/Old`, any number of them), or cover many with one `**` pattern
+        "#]]
+        .assert_eq(&format!("{}\n", errors[0]));
+    }
+
+    /// Patterns without wildcards are compared as text; they match exactly what the compiled
+    /// glob would.
+    #[test]
+    fn plain_patterns_match_as_their_globs() {
+        let patterns = [
+            "Maps/Old",
+            "/Top.t3d",
+            "Old",
+            "Maps/Deep/",
+            "./Classes/A.uc",
+            "Brushes/",
+            "a.b",
+            "Maps//Two",
+        ];
+        let paths = [
+            "Maps/Old",
+            "maps/old/x.t3d",
+            "Maps/Older/x.t3d",
+            "Top.t3d",
+            "Sub/Top.t3d",
+            "Old",
+            "x/OLD/y",
+            "x/Old",
+            "x/Olde",
+            "Maps/Deep/a/b.t3d",
+            "Maps/Deep",
+            "Classes/a.UC",
+            "Other/Classes/A.uc",
+            "Brushes",
+            "x/brushes/c.t3d",
+            "a.b",
+            "x/a.b/c",
+            "axb",
+            "Maps//Two/z",
+            "Maps/Two/z",
+            "",
+        ];
+        for pattern in patterns {
+            let list = GlobList::new(&[pattern]).unwrap();
+            assert!(list.sets.is_empty(), "{pattern} is plain");
+            let mut builder = globset::GlobSetBuilder::new();
+            for glob in super::expanded_globs(pattern).unwrap() {
+                builder.add(glob);
+            }
+            let compiled = builder.build().unwrap();
+            for path in paths {
+                assert_eq!(list.is_match(path), compiled.is_match(path), "{pattern} on {path}");
+            }
+        }
     }
 
     /// A pattern too big for the regex engine even alone is an error at its line and column
