@@ -299,12 +299,13 @@ def defects():
            "on line %d)." % first)
 
     # Last, so that it cannot hide the defects above: an actor closed by the wrong End.
-    w.line("Begin Actor Class=PlayerStart Name=PlayerStart0")
+    begin = w.line("Begin Actor Class=PlayerStart Name=PlayerStart0")
     w.prop("Level=LevelInfo'MyLevel.LevelInfo0'")
     w.prop('Name="PlayerStart0"')
     line = w.line("End Brush")
-    w.note(line, "`t3d-unbalanced-block`: `End Brush` where `End Actor` belongs "
-           "(`Begin Actor` on line %d)." % (line - 3))
+    w.note(begin, "`t3d-unbalanced-block` (an error): the actor is never closed, because line "
+           "%d has `End Brush` where `End Actor` belongs (that line gets a hint: UnrealEd "
+           "skips it)." % line)
     w.line("End Map")
     return w
 

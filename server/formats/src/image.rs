@@ -39,6 +39,9 @@ pub struct ImageInfo {
     pub pixel_format: Option<String>,
     /// DDS: mip levels stored.
     pub mips: u32,
+    /// BMP: the pixels are compressed (RLE, bit fields; `biCompression` is not `BI_RGB`),
+    /// which the engines' importers refuse.
+    pub compressed: bool,
 }
 
 const MAX_DIMENSION: u32 = 1 << 16;
@@ -119,6 +122,7 @@ fn parse_png(data: &[u8]) -> Result<ImageInfo> {
         paletted,
         pixel_format: None,
         mips: 1,
+        compressed: false,
     })
 }
 
@@ -189,6 +193,7 @@ fn parse_bmp(data: &[u8]) -> Result<ImageInfo> {
         paletted,
         pixel_format: None,
         mips: 1,
+        compressed: compression != 0,
     })
 }
 
@@ -246,6 +251,7 @@ fn parse_pcx(data: &[u8]) -> Result<ImageInfo> {
         paletted,
         pixel_format: None,
         mips: 1,
+        compressed: false,
     })
 }
 
@@ -300,6 +306,7 @@ fn parse_tga(data: &[u8]) -> Result<ImageInfo> {
         paletted,
         pixel_format: None,
         mips: 1,
+        compressed: false,
     })
 }
 
@@ -367,5 +374,6 @@ fn parse_dds(data: &[u8]) -> Result<ImageInfo> {
         paletted: pf_flags & 0x20 != 0,
         pixel_format: Some(pixel_format),
         mips,
+        compressed: false,
     })
 }

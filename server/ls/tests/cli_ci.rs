@@ -287,8 +287,8 @@ fn rules_lists_every_rule() {
     assert_eq!(rules.len(), unreal_analysis::rules::all_rules().count());
     assert_eq!(human.stdout.lines().count(), rules.len());
     expect![[r#"
-        t3d-not-t3d                       error    the file holds no T3D block
-        t3d-unbalanced-block              error    `Begin`/`End` lines do not pair up
+        t3d-not-t3d                   error    the file holds no T3D block
+        t3d-unbalanced-block          error    `Begin`/`End` lines do not pair up
     "#]]
     .assert_eq(&human.stdout.split_inclusive('\n').take(2).collect::<String>());
     expect![[r#"
@@ -411,7 +411,7 @@ fn fix_writes_safe_fixes_in_the_file_own_encoding_and_is_idempotent() {
         exit: 1
         --- stdout
         ::warning file=Brushes/Cube.t3d,line=2,col=4,endLine=2,endColumn=46,title=t3d-non-planar-polygon::polygon is not planar: vertex 4 is 1.000 units off the polygon's plane (at most 0.1 allowed); triangulate it or move the vertex
-        ::error file=Maps/Broken.t3d,line=1,col=1,endLine=1,endColumn=10,title=t3d-unbalanced-block::`Begin Map` is never closed: expected `End Map` before the end of the file
+        ::notice file=Maps/Broken.t3d,line=1,col=1,endLine=1,endColumn=10,title=t3d-unbalanced-block::`Begin Map` is never closed; UnrealEd reads the map to the end of the text, so nothing is lost
         ::error file=Maps/Broken.t3d,line=8,col=30,endLine=8,endColumn=34,title=t3d-duplicate-actor-name::actor name `lamp` is used twice in this map
         ::warning file=Maps/Broken.t3d,line=14,col=11,endLine=14,endColumn=53,title=t3d-non-planar-polygon::polygon is not planar: vertex 4 is 1.000 units off the polygon's plane (at most 0.1 allowed); triangulate it or move the vertex
         ::notice file=Maps/Broken.t3d,line=16,col=23,endLine=16,endColumn=64,title=t3d-normal-mismatch::stored normal +00000.000000,+00000.000000,-00001.000000 differs from the normal of the vertices +00000.015621,-00000.015621,-00000.999756; import recomputes it

@@ -75,35 +75,35 @@ fn file_with_errors() {
     check(
         &["error.t3d"],
         &expect![[r#"
-        exit: 1
-        --- stdout
-        error[t3d-too-few-vertices]: polygon has 2 vertices; a polygon needs at least 3
-         --> error.t3d:9:11
-          |
-        9 |           Begin Polygon
-          |           ^^^^^^^^^^^^^
-          |
+            exit: 0
+            --- stdout
+            warning[t3d-too-few-vertices]: polygon has 2 vertices; a polygon needs at least 3
+             --> error.t3d:9:11
+              |
+            9 |           Begin Polygon
+              |           ^^^^^^^^^^^^^
+              |
 
-        error[t3d-malformed-number]: malformed `Vertex` vector: found `+00000.00.000` where a number was expected (vectors are three numbers `X,Y,Z`, as in `+00128.000000,-00064.000000,+00000.000000`)
-          --> error.t3d:24:51
-           |
-        24 |              Vertex   +00128.000000,+00128.000000,+00000.00.000
-           |                                                   ^^^^^^^^^^^^^
-           |
+            warning[t3d-malformed-number]: malformed `Vertex` vector: found `+00000.00.000` where a number was expected (vectors are three numbers `X,Y,Z`, as in `+00128.000000,-00064.000000,+00000.000000`); UnrealEd reads it as 0
+              --> error.t3d:24:51
+               |
+            24 |              Vertex   +00128.000000,+00128.000000,+00000.00.000
+               |                                                   ^^^^^^^^^^^^^
+               |
 
-        2 errors, 0 warnings in 1 file
-    "#]],
+            0 errors, 2 warnings in 1 file
+        "#]],
     );
     check(
         &["--format", "json", "error.t3d"],
         &expect![[r#"
-        exit: 1
-        --- stdout
-        {"version":1,"files":1,"diagnostics":[
-        {"file":"error.t3d","line":9,"column":11,"end_line":9,"end_column":24,"severity":"error","code":"t3d-too-few-vertices","message":"polygon has 2 vertices; a polygon needs at least 3"},
-        {"file":"error.t3d","line":24,"column":51,"end_line":24,"end_column":64,"severity":"error","code":"t3d-malformed-number","message":"malformed `Vertex` vector: found `+00000.00.000` where a number was expected (vectors are three numbers `X,Y,Z`, as in `+00128.000000,-00064.000000,+00000.000000`)"}
-        ]}
-    "#]],
+            exit: 0
+            --- stdout
+            {"version":1,"files":1,"diagnostics":[
+            {"file":"error.t3d","line":9,"column":11,"end_line":9,"end_column":24,"severity":"warning","code":"t3d-too-few-vertices","message":"polygon has 2 vertices; a polygon needs at least 3"},
+            {"file":"error.t3d","line":24,"column":51,"end_line":24,"end_column":64,"severity":"warning","code":"t3d-malformed-number","message":"malformed `Vertex` vector: found `+00000.00.000` where a number was expected (vectors are three numbers `X,Y,Z`, as in `+00128.000000,-00064.000000,+00000.000000`); UnrealEd reads it as 0"}
+            ]}
+        "#]],
     );
 }
 
@@ -282,7 +282,7 @@ fn binary_garbage_and_utf16() {
           | ^
           |
 
-        error[t3d-unbalanced-block]: `Begin Map` is never closed: expected `End Map` before the end of the file
+        note[t3d-unbalanced-block]: `Begin Map` is never closed; UnrealEd reads the map to the end of the text, so nothing is lost
          --> utf16.t3d:1:1
           |
         1 | Begin Map
@@ -305,7 +305,7 @@ fn binary_garbage_and_utf16() {
           |                              ^^^^^^^
           |
 
-        error[t3d-unbalanced-block]: `End Mop` does not match the open `Begin Map`: expected `End Map`
+        note[t3d-unbalanced-block]: `End Mop` does not match the open `Begin Map`: expected `End Map`; UnrealEd skips this line
          --> utf16.t3d:7:1
           |
         1 | Begin Map
@@ -317,16 +317,16 @@ fn binary_garbage_and_utf16() {
           | ^^^^^^^
           |
 
-        3 errors, 1 warning in 2 files
+        1 error, 1 warning, 2 hints in 2 files
     "#]].assert_eq(&run(&dir, &["garbage.t3d", "utf16.t3d"]));
     expect![[r#"
         exit: 1
         --- stdout
         {"version":1,"files":2,"diagnostics":[
         {"file":"garbage.t3d","line":1,"column":1,"end_line":1,"end_column":1,"severity":"error","code":"t3d-not-t3d","message":"the file is binary, not T3D text: expected a T3D export starting with `Begin Map`, `Begin Actor` or `Begin PolyList`"},
-        {"file":"utf16.t3d","line":1,"column":1,"end_line":1,"end_column":10,"severity":"error","code":"t3d-unbalanced-block","message":"`Begin Map` is never closed: expected `End Map` before the end of the file"},
+        {"file":"utf16.t3d","line":1,"column":1,"end_line":1,"end_column":10,"severity":"hint","code":"t3d-unbalanced-block","message":"`Begin Map` is never closed; UnrealEd reads the map to the end of the text, so nothing is lost"},
         {"file":"utf16.t3d","line":5,"column":30,"end_line":5,"end_column":37,"severity":"warning","code":"t3d-duplicate-actor-name","message":"actor name `Lumière` is used twice in this map"},
-        {"file":"utf16.t3d","line":7,"column":1,"end_line":7,"end_column":8,"severity":"error","code":"t3d-unbalanced-block","message":"`End Mop` does not match the open `Begin Map`: expected `End Map`"}
+        {"file":"utf16.t3d","line":7,"column":1,"end_line":7,"end_column":8,"severity":"hint","code":"t3d-unbalanced-block","message":"`End Mop` does not match the open `Begin Map`: expected `End Map`; UnrealEd skips this line"}
         ]}
     "#]].assert_eq(&run(&dir, &["--format", "json", "garbage.t3d", "utf16.t3d"]));
 }

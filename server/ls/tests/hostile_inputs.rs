@@ -390,11 +390,12 @@ fn one_line_of_a_megabyte() {
     expect![[r#"
         T3D name and value:
         T3D vertex:
+        t3d-too-few-vertices x1, first at 2:1
         t3d-malformed-number x1, first at 3:22
         #exec:
-        exec-line-too-long x2, first at 2:513
+        exec-line-too-long x2, first at 2:1030
         exec-missing-key x1, first at 3:7
-        exec-ignored-key x122, first at 3:26
+        exec-ignored-key x1, first at 3:26
     "#]]
     .assert_eq(&out);
 

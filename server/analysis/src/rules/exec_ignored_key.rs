@@ -56,6 +56,22 @@ fn removal(ctx: &ExecContext<'_>, arg: Arg) -> Span {
     Span::from_range(start..span.end as usize)
 }
 
+/// One use of an ignored key: the argument, its value and why the engine ignores it.
+type KeyUse<'a> = (Arg, String, &'a str);
+
+/// Labels shown for the other uses of a key written many times (the fix removes them all).
+const MAX_LABELS: usize = 10;
+
+/// `keys` for a message, the first few of a long list and how many more.
+fn listed(keys: &[&str]) -> String {
+    const SHOWN: usize = 8;
+    if keys.len() <= SHOWN {
+        keys.join(" ")
+    } else {
+        format!("{} ... ({} keys)", keys[..SHOWN].join(" "), keys.len())
+    }
+}
+
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
     for (line, m) in ctx.commands() {
         if m.spec.ignored.is_some() {
@@ -63,6 +79,9 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
         }
         let command = m.spec.display_name();
         let mut boilerplate: Vec<Arg> = Vec::new();
+        // Ignored keys that would have changed the result, grouped by name in line order: a
+        // key written again is the same problem, one finding.
+        let mut lost: Vec<(String, Vec<KeyUse<'_>>)> = Vec::new();
         for (arg, verdict) in line.verdicts(ctx.text, ctx.generation) {
             let KeyVerdict::Ignored { reason } = verdict else { continue };
             let name = arg.name_span().text(ctx.text);
@@ -72,17 +91,41 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
                 boilerplate.push(*arg);
                 continue;
             }
-            out.push(
-                RULE.diagnostic(
-                    arg.span(),
-                    format!("{command} ignores `{name}={value}`, so it has no effect: {reason}"),
+            let upper = name.to_ascii_uppercase();
+            match lost.iter_mut().find(|(n, _)| *n == upper) {
+                Some((_, uses)) => uses.push((*arg, value, reason)),
+                None => lost.push((upper, vec![(*arg, value, reason)])),
+            }
+        }
+        for (_, uses) in &lost {
+            let (first, value, reason) = &uses[0];
+            let name = first.name_span().text(ctx.text);
+            let times = match uses.len() {
+                1 => String::new(),
+                n => format!(" (written {n} times)"),
+            };
+            let mut diagnostic = RULE
+                .diagnostic(
+                    first.span(),
+                    format!(
+                        "{command} ignores `{name}={value}`{times}, so it has no effect: {reason}"
+                    ),
                 )
                 .with_fix(Fix {
                     title: "Remove the key".to_owned(),
-                    edits: vec![TextEdit { span: removal(ctx, *arg), new_text: String::new() }],
+                    edits: uses
+                        .iter()
+                        .map(|(arg, _, _)| TextEdit {
+                            span: removal(ctx, *arg),
+                            new_text: String::new(),
+                        })
+                        .collect(),
                     safe: true,
-                }),
-            );
+                });
+            for (arg, _, _) in uses.iter().skip(1).take(MAX_LABELS) {
+                diagnostic = diagnostic.with_label(arg.span(), "written again here");
+            }
+            out.push(diagnostic);
         }
         let (Some(first), Some(last)) = (boilerplate.first(), boilerplate.last()) else { continue };
         let keys: Vec<&str> = boilerplate.iter().map(|a| a.span().text(ctx.text)).collect();
@@ -92,11 +135,11 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
                 first.span().cover(last.span()),
                 format!(
                     "{command} does not read `{}`, and {it} would change nothing: the line builds the same without {them}",
-                    keys.join(" ")
+                    listed(&keys)
                 ),
             )
             .with_fix(Fix {
-                title: format!("Remove `{}`", keys.join(" ")),
+                title: format!("Remove `{}`", listed(&keys)),
                 edits: boilerplate
                     .iter()
                     .map(|a| TextEdit { span: removal(ctx, *a), new_text: String::new() })

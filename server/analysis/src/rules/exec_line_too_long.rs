@@ -1,29 +1,67 @@
-//! `exec-line-too-long`: the engine reads a directive line into a 512-character buffer; the
-//! rest is cut off, and the keys in it are never seen.
+//! `exec-line-too-long`: a directive's command does not fit UCC's command buffer, and the
+//! compile stops. `GetRawToken` (`Editor/Src/UnScrCom.cpp`) copies the command, from its first
+//! non-blank character to the line end or the first `//` or `/*`, into a buffer of
+//! `MAX_STRING_CONST_SIZE` characters (256 in UE1, 1024 in UE2) and throws "Identifier exceeds
+//! maximum" when the buffer fills; nothing is cut silently, so a shorter command is read whole.
 
-use unreal_syntax::exec::{LineIssue, MAX_LINE_CHARS};
+use unreal_syntax::exec::{Generation, COMMAND_BUFFER_UE1, COMMAND_BUFFER_UE2};
 
 use super::RuleMeta;
 use crate::exec::ExecContext;
+use unreal_syntax::Span;
+
 use crate::{Diagnostic, Severity};
 
 pub static RULE: RuleMeta = RuleMeta {
     code: "exec-line-too-long",
-    severity: Severity::Warning,
-    summary: "a directive line longer than the engine's 512 characters",
+    severity: Severity::Error,
+    summary: "a directive command longer than UCC's buffer (256 characters in UE1, 1024 in UE2)",
 };
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
     for line in &ctx.file.lines {
-        for issue in &line.line.issues {
-            if let LineIssue::TooLong { chars, cut } = *issue {
-                out.push(RULE.diagnostic(
-                    cut,
-                    format!(
-                        "the line has {chars} characters; the engine reads only the first {MAX_LINE_CHARS} and ignores this part"
-                    ),
-                ));
-            }
+        let command = line.line.raw_command;
+        let text = command.text(ctx.text);
+        // The compiler's characters are UTF-16 units.
+        let chars: usize = text.chars().map(char::len_utf16).sum();
+        let (limit, known) = match ctx.generation {
+            Some(Generation::Ue1) => (COMMAND_BUFFER_UE1, true),
+            Some(Generation::Ue2) => (COMMAND_BUFFER_UE2, true),
+            None if chars >= COMMAND_BUFFER_UE2 => (COMMAND_BUFFER_UE2, true),
+            None => (COMMAND_BUFFER_UE1, false),
+        };
+        if chars < limit {
+            continue;
         }
+        // The span starts at the character that fills the buffer.
+        let mut units = 0;
+        let fill = text
+            .char_indices()
+            .find(|(_, c)| {
+                units += c.len_utf16();
+                units >= limit
+            })
+            .map_or(command.end as usize, |(at, _)| command.start as usize + at);
+        let span = Span::from_range(fill..command.end as usize);
+        let diagnostic = if known {
+            RULE.diagnostic(
+                span,
+                format!(
+                    "the command has {chars} characters; UCC's buffer holds {} and the compile stops with \"Identifier exceeds maximum\"",
+                    limit - 1
+                ),
+            )
+        } else {
+            RULE.diagnostic(
+                span,
+                format!(
+                    "the command has {chars} characters: UE1's UCC holds {} and stops the compile, UE2's holds {}; set the engine to check",
+                    COMMAND_BUFFER_UE1 - 1,
+                    COMMAND_BUFFER_UE2 - 1
+                ),
+            )
+            .with_severity(Severity::Info)
+        };
+        out.push(diagnostic);
     }
 }

@@ -1,6 +1,10 @@
-//! `exec-lodparams-without-lod`: `MESH LODPARAMS` for a mesh imported with `MLOD=0`. The
-//! engine builds a LOD mesh unless `MLOD=0` is given; for a plain mesh it warns "Need a LOD
-//! mesh (MLOD=1)" and ignores the parameters.
+//! `exec-lodparams-without-lod`: `MESH LODPARAMS` for a mesh imported with `MLOD=0`. In UE1
+//! (UT v400 on) `MESH IMPORT` builds a LOD mesh unless `MLOD=` is false (`UnMeshEd.cpp`); for a
+//! plain mesh `LODPARAMS` logs "Need a LOD mesh (MLOD=1)" and sets nothing (`UnEdSrv.cpp`).
+//! UE2 reads `MLOD=` but always builds a `UVertMesh`, a LOD mesh, so there the parameters
+//! apply: no finding. With the generation unknown, an info says what depends on it.
+
+use unreal_syntax::exec::Generation;
 
 use super::RuleMeta;
 use crate::exec::ExecContext;
@@ -13,21 +17,35 @@ pub static RULE: RuleMeta = RuleMeta {
 };
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
+    if ctx.generation == Some(Generation::Ue2) {
+        return;
+    }
     for (line, _) in ctx.commands().filter(|(l, _)| l.is("MESH", Some("LODPARAMS"))) {
         let Some(mesh) = line.value(ctx.text, "MESH") else { continue };
         let Some(found) = ctx.table.mesh(&mesh.text) else { continue };
         let Some(source) = found.definition.mesh.as_ref().filter(|m| !m.lod) else { continue };
+        // The span is in the defining file; its text is at hand only when that is this file.
+        let written = match (source.mlod_span, found.file) {
+            (Some(span), None) => format!("`{}`", span.text(ctx.text)),
+            _ => "a false `MLOD=`".to_owned(),
+        };
         let mut diagnostic = RULE.diagnostic(
             line.words_span(),
             format!(
-                "mesh `{}` was imported with MLOD=0, so it has no LOD data; the engine warns \"Need a LOD mesh (MLOD=1)\" and ignores this line",
+                "mesh `{}` was imported with {written}, which the engine reads as false, so it has no LOD data; the engine warns \"Need a LOD mesh (MLOD=1)\" and ignores this line",
                 found.definition.name
             ),
         );
+        if ctx.generation.is_none() {
+            diagnostic.message.push_str(
+                " (in UE1; UE2 always builds a LOD mesh and applies it: set the engine to check)",
+            );
+            diagnostic = diagnostic.with_severity(Severity::Info);
+        }
         diagnostic.labels.push(Label {
             file: found.file.map(std::path::Path::to_path_buf),
             span: source.mlod_span.unwrap_or(found.definition.span),
-            message: "MLOD=0 here".to_owned(),
+            message: "read as false here".to_owned(),
         });
         out.push(diagnostic);
     }

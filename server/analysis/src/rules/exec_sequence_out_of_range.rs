@@ -1,6 +1,8 @@
 //! `exec-sequence-out-of-range`: `MESH SEQUENCE` plays frames the mesh does not have:
 //! `STARTFRAME + NUMFRAMES` exceeds the frame count of its `_a.3d`. The engine does not check;
 //! the animation reads past the mesh's frames (garbage vertices or a crash in game).
+//! `NUMFRAMES=0` is worse: playing the sequence takes the frame number modulo `NUMFRAMES`
+//! (`UVertMeshInstance`, `Engine/Src/UnVertMesh.cpp`), an integer division by zero.
 
 use super::RuleMeta;
 use crate::exec::{atoi, ExecContext};
@@ -20,6 +22,13 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
         else {
             continue;
         };
+        if atoi(&count.text) == 0 {
+            out.push(RULE.diagnostic(
+                count.mark(),
+                "NUMFRAMES=0: when the sequence plays, the engine takes the frame number modulo NUMFRAMES, a division by zero; a one-frame pose is NUMFRAMES=1",
+            ));
+            continue;
+        }
         let Some(found) = ctx.table.mesh(&mesh.text) else { continue };
         let Some(source) = found.definition.mesh.as_ref().filter(|m| !m.skeletal) else { continue };
         let Some(frames) = ctx.mesh_frames(source) else { continue };

@@ -1,6 +1,8 @@
 //! `exec-sound-not-pcm`: `AUDIO IMPORT` of a WAV that is not plain PCM (ADPCM, IEEE float,
-//! MP3 in a WAV wrapper, `WAVE_FORMAT_EXTENSIBLE`). The engine plays only PCM; the import
-//! fails or the sound stays silent.
+//! MP3 in a WAV wrapper, `WAVE_FORMAT_EXTENSIBLE`). The importer stores any `.wav` as it is
+//! (`USoundFactory`, `Editor/Src/UnEdFact.cpp`), but the audio driver refuses a format tag other
+//! than 1 when the sound is loaded (UT2004 `Engine/Src/UnAudio.cpp`,
+//! `ALAudio/Src/ALAudioSubsystem.cpp`): the sound never plays.
 
 use super::RuleMeta;
 use crate::exec::{ExecContext, Expect, FileFacts, Resolution};
@@ -27,7 +29,7 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
             out.push(RULE.diagnostic(
                 file.value.mark(),
                 format!(
-                    "`{}` is {format_name} (format tag {format_tag:#06x}); the engine imports only PCM WAV files",
+                    "`{}` is {format_name} (format tag {format_tag:#06x}); UCC stores it, but the engine's audio driver plays only PCM (format tag 1), so the sound never plays",
                     ctx.show(path)
                 ),
             ));

@@ -1,9 +1,14 @@
-//! `exec-texture-unimportable`: UCC cannot import the image as given. Every engine needs
-//! power-of-two sizes (`16x64`, not `100x64`). Which image types it takes depends on the
-//! build: UT v436 and older UE1 builds read only 8-bit palettized PCX and BMP, while
-//! OldUnreal's v469 also reads 24/32-bit BMP and PNG (the C4 mod ships 24-bit BMPs). The type
-//! check runs only when the engine build is set (`--engine-build`); without it the checks
-//! accept what the most permissive build reads.
+//! `exec-texture-unimportable`: UCC cannot import the image as given, or imports it into a
+//! texture the engine draws wrongly.
+//!
+//! The texture factories (`UTextureFactory::FactoryCreateBinary`, `Editor/Src/UnEdFact.cpp`)
+//! refuse BMP and PCX images whose sizes are not powers of two and BMPs whose pixels are
+//! compressed, in every generation. Which types they take depends on the build: Unreal v1.200
+//! (builds below 400) only 8-bit palettized BMP and PCX; UT v400 and later UE1 builds also
+//! 24-bit BMP and three-plane PCX; OldUnreal's v469 also 32-bit BMP and PNG; UE2 adds TGA and
+//! DDS, and never checks their sizes: `UTexture::Init` rounds the size bits up
+//! (`appCeilLogTwo`), so a 100x64 TGA becomes a texture the renderer treats as 128x64. The
+//! type check runs only when the engine build is set (`--engine-build`).
 
 use unreal_formats::image::{ImageFormat, ImageInfo};
 use unreal_syntax::exec::Generation;
@@ -15,10 +20,12 @@ use crate::{Diagnostic, Severity};
 pub static RULE: RuleMeta = RuleMeta {
     code: "exec-texture-unimportable",
     severity: Severity::Error,
-    summary: "an image UCC cannot import: sizes not powers of two, or a type the engine build cannot read",
+    summary: "an image UCC cannot import: sizes not powers of two, compressed, or a type the engine build cannot read",
 };
 
-/// The first OldUnreal UT build that imports true-colour BMP and PNG.
+/// The first UE1 build (UT v400) that imports 24-bit BMP and three-plane PCX.
+const FIRST_24_BIT_BUILD: u32 = 400;
+/// The first OldUnreal UT build that imports 32-bit BMP and PNG.
 const FIRST_TRUE_COLOUR_BUILD: u32 = 469;
 
 fn type_problem(info: &ImageInfo, ctx: &ExecContext<'_>) -> Option<String> {
@@ -26,23 +33,34 @@ fn type_problem(info: &ImageInfo, ctx: &ExecContext<'_>) -> Option<String> {
     if ctx.generation == Some(Generation::Ue2) || build >= FIRST_TRUE_COLOUR_BUILD {
         return None;
     }
+    let bmp_or_pcx = matches!(info.format, ImageFormat::Pcx | ImageFormat::Bmp);
     let palettized_8 = info.paletted && info.bit_depth == 8;
-    if matches!(info.format, ImageFormat::Pcx | ImageFormat::Bmp) && palettized_8 {
+    let rgb_24 = !info.paletted && info.bit_depth == 24;
+    if bmp_or_pcx && (palettized_8 || (rgb_24 && build >= FIRST_24_BIT_BUILD)) {
         return None;
     }
-    let what = if matches!(info.format, ImageFormat::Pcx | ImageFormat::Bmp) {
+    let what = if bmp_or_pcx {
         format!("a {}-bit {}", info.bit_depth, info.format.name())
     } else {
         format!("a {}", info.format.name())
     };
-    let newer = if info.format == ImageFormat::Bmp || info.format == ImageFormat::Png {
+    let reads = if build >= FIRST_24_BIT_BUILD {
+        "8-bit palettized or 24-bit PCX and BMP images"
+    } else {
+        "only 8-bit palettized PCX and BMP images"
+    };
+    let newer = if matches!(info.format, ImageFormat::Bmp | ImageFormat::Png) {
         " (OldUnreal's v469 imports it)"
     } else {
         ""
     };
-    Some(format!(
-        "engine build {build} imports only 8-bit palettized PCX or BMP images; this is {what}{newer}"
-    ))
+    Some(format!("engine build {build} imports {reads}; this is {what}{newer}"))
+}
+
+/// True when the generation's importer checks this image's sizes (and refuses it).
+fn sizes_checked(info: &ImageInfo, ctx: &ExecContext<'_>) -> bool {
+    ctx.generation != Some(Generation::Ue2)
+        || matches!(info.format, ImageFormat::Pcx | ImageFormat::Bmp)
 }
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
@@ -52,19 +70,38 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
         let Resolution::Found { path, .. } = &file.resolution else { continue };
         let FileFacts::Image(info) = &*env.facts(path, Expect::Image) else { continue };
         let mut problems = Vec::new();
-        if !info.width.is_power_of_two() || !info.height.is_power_of_two() {
-            problems.push(format!(
-                "its size {}x{} is not a power of two in each direction",
-                info.width, info.height
-            ));
+        let power_of_two = info.width.is_power_of_two() && info.height.is_power_of_two();
+        let size = format!("{}x{}", info.width, info.height);
+        if !power_of_two && sizes_checked(info, ctx) {
+            problems.push(format!("its size {size} is not a power of two in each direction"));
+        }
+        // UE1 builds before v469 and UT2004 refuse it; what v469 does is not in the sources.
+        let refuses_compressed = match ctx.engine_build {
+            Some(build) => build < FIRST_TRUE_COLOUR_BUILD,
+            None => ctx.generation == Some(Generation::Ue2),
+        };
+        if info.compressed && refuses_compressed {
+            problems.push("its pixels are compressed (the importer takes only BI_RGB)".to_owned());
         }
         problems.extend(type_problem(info, ctx));
-        if problems.is_empty() {
-            continue;
+        if !problems.is_empty() {
+            out.push(RULE.diagnostic(
+                file.value.mark(),
+                format!("UCC cannot import `{}`: {}", ctx.show(path), problems.join("; ")),
+            ));
+        } else if !power_of_two {
+            let rounded =
+                format!("{}x{}", info.width.next_power_of_two(), info.height.next_power_of_two());
+            out.push(
+                RULE.diagnostic(
+                    file.value.mark(),
+                    format!(
+                        "UE2 imports `{}` without checking its size {size}, but sizes the texture as {rounded} (UTexture::Init rounds up to a power of two): it is drawn stretched or with garbage",
+                        ctx.show(path)
+                    ),
+                )
+                .with_severity(Severity::Warning),
+            );
         }
-        out.push(RULE.diagnostic(
-            file.value.mark(),
-            format!("UCC cannot import `{}`: {}", ctx.show(path), problems.join("; ")),
-        ));
     }
 }

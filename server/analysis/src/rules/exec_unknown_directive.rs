@@ -1,6 +1,6 @@
 //! `exec-unknown-directive`: a `#word` outside comments and strings that UCC does not know
-//! (`#exce`), or a UE2-only directive (`#ForceExec`, `#include`) in a workspace that targets
-//! UE1. The compiler stops at it with "Unrecognized compiler directive".
+//! (`#exce`), or UE2's `#include` in a workspace that targets UE1. The compiler stops at it
+//! with "Unrecognized compiler directive". `#ForceExec` is known from UT v400 on, in UE1 too.
 
 use unreal_syntax::exec::ScanError;
 
@@ -20,7 +20,7 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
             out.push(RULE.diagnostic(
                 span,
                 format!(
-                    "unknown directive `{}`: UCC knows #exec, #AlwaysExec, #call, #AlwaysCall, #error (and in UE2 #ForceExec, #include)",
+                    "unknown directive `{}`: UCC knows #exec, #AlwaysExec, #call, #AlwaysCall, #ForceExec, #error (and in UE2 #include)",
                     span.text(ctx.text)
                 ),
             ));

@@ -9,7 +9,7 @@ use crate::{Diagnostic, Fix, Label, Severity, TextEdit};
 
 pub static RULE: RuleMeta = RuleMeta {
     code: "exec-unresolved-path",
-    severity: Severity::Warning,
+    severity: Severity::Info,
     summary: "outside `Classes/`: a path resolves from no package folder, though its file lies beside the `.uc`",
 };
 

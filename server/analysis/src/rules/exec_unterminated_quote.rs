@@ -1,5 +1,8 @@
-//! `exec-unterminated-quote`: a value opens a quote that nothing closes. The engine reads to
-//! the end of the line, so the keys after it become part of the value.
+//! `exec-unterminated-quote`: a value opens a quote that nothing closes and other keys follow
+//! it. `Parse` (`Core/Src/UnMisc.cpp`) copies a quoted value up to the next `"` or the end of
+//! the command, so the value swallows the keys after it (each key is still searched for on
+//! its own, so they are read as well). An unclosed value that is the last thing on the line
+//! reads exactly the text after the quote (trailing blanks are trimmed): nothing to report.
 
 use unreal_syntax::exec::LineIssue;
 
@@ -10,18 +13,32 @@ use crate::{Diagnostic, Severity};
 pub static RULE: RuleMeta = RuleMeta {
     code: "exec-unterminated-quote",
     severity: Severity::Warning,
-    summary: "a quoted value without its closing quote",
+    summary: "a quoted value without its closing quote, swallowing the keys after it",
 };
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
     for line in &ctx.file.lines {
         for issue in &line.line.issues {
-            if let LineIssue::UnterminatedQuote { value } = *issue {
-                out.push(RULE.diagnostic(
-                    value,
-                    "this quote is never closed: the engine reads the rest of the line as the value",
-                ));
+            let LineIssue::UnterminatedQuote { value } = *issue else { continue };
+            let read = value.text(ctx.text).trim_start_matches('"').trim_end_matches([' ', '\t']);
+            if !swallows_a_key(read) {
+                continue;
             }
+            out.push(RULE.diagnostic(
+                value,
+                format!(
+                    "this quote is never closed: the engine reads `{read}` as the value, keys included"
+                ),
+            ));
         }
     }
+}
+
+/// True when `value` holds a `KEY=` after a blank: text the writer meant as another key.
+fn swallows_a_key(value: &str) -> bool {
+    value.split([' ', '\t']).skip(1).any(|word| {
+        word.split_once('=').is_some_and(|(key, _)| {
+            !key.is_empty() && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        })
+    })
 }

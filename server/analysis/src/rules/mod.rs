@@ -4,7 +4,6 @@
 
 mod context;
 pub mod exec_bool_read_as_false;
-pub mod exec_directive_not_at_line_start;
 pub mod exec_duplicate_name;
 pub mod exec_ignored_command;
 pub mod exec_ignored_key;
@@ -131,7 +130,6 @@ macro_rules! exec_rules {
 exec_rules![
     exec_unknown_directive,
     exec_unterminated_comment,
-    exec_directive_not_at_line_start,
     exec_line_too_long,
     exec_value_cut_by_comment,
     exec_unterminated_quote,
@@ -172,11 +170,18 @@ pub fn find_rule(code: &str) -> Option<&'static RuleMeta> {
 /// Codes of rules that were removed because the engine shows them to be no defect, with
 /// why. A configuration that names one is still valid (it changes nothing), so that
 /// `unreal-ls.toml` files written for earlier versions keep working.
-pub static RETIRED_RULES: &[(&str, &str)] = &[(
-    "t3d-editor-poly-flag",
-    "editor-only poly flags are what UnrealEd's own exporter writes, and import clears them \
-     (`PF_NoImport`, UnEdFact.cpp): the hover on `Flags=` names them",
-)];
+pub static RETIRED_RULES: &[(&str, &str)] = &[
+    (
+        "t3d-editor-poly-flag",
+        "editor-only poly flags are what UnrealEd's own exporter writes, and import clears them \
+         (`PF_NoImport`, UnEdFact.cpp): the hover on `Flags=` names them",
+    ),
+    (
+        "exec-directive-not-at-line-start",
+        "UCC takes `#` wherever a declaration or statement may begin (`CompileDeclaration`, \
+         UnScrCom.cpp), so a directive after `var int Ammo;` on the same line runs",
+    ),
+];
 
 /// True when `code` names a retired rule.
 pub fn is_retired(code: &str) -> bool {

@@ -1,5 +1,7 @@
 //! `t3d-bad-texture-axes`: `TextureU` or `TextureV` of zero length, or the two parallel.
 //! The texture mapping then collapses to a line and the surface renders as smeared stripes.
+//! When both are zero (or both lines are missing), `FPoly::Finalize` (`Engine/Src/UnFPoly.cpp`)
+//! builds new axes from the polygon: nothing to report.
 
 use unreal_syntax::t3d::LineKeyword;
 
@@ -22,6 +24,12 @@ pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
     for polygon in &ctx.polygons {
         let u = polygon.block.vector(LineKeyword::TextureU);
         let v = polygon.block.vector(LineKeyword::TextureV);
+        let is_zero = |axis: Option<&unreal_syntax::t3d::VectorLine>| {
+            axis.is_none_or(|a| Vec3::from_array(a.value).length() < MIN_LENGTH)
+        };
+        if is_zero(u) && is_zero(v) {
+            continue;
+        }
         for axis in [u, v].into_iter().flatten() {
             if Vec3::from_array(axis.value).length() < MIN_LENGTH {
                 out.push(RULE.diagnostic(

@@ -1,5 +1,7 @@
 //! `t3d-nesting-too-deep`: blocks nested beyond what any real file uses; the parser skips
-//! them so that nothing downstream can run out of stack.
+//! them so that nothing downstream can run out of stack. The limit is unreal-ls's, not the
+//! engine's (which recurses into `Begin Object` without a limit and reads other blocks as flat
+//! lines), so this is an info: what stands inside is not checked.
 
 use unreal_syntax::t3d::SyntaxErrorKind;
 
@@ -8,7 +10,7 @@ use crate::{Diagnostic, Severity};
 
 pub static RULE: RuleMeta = RuleMeta {
     code: "t3d-nesting-too-deep",
-    severity: Severity::Error,
+    severity: Severity::Info,
     summary: "blocks nest deeper than 64 levels",
 };
 

@@ -1,6 +1,11 @@
 //! `t3d-stray-line`: a line outside every block in a file that does have blocks. UnrealEd
 //! reads only what stands inside `Begin`/`End`, so the line is silently lost: usually the
-//! remains of a bad copy and paste.
+//! remains of a bad copy and paste. Before `Begin Map` it costs the whole map: the map
+//! importer skips only blanks and `;` comment lines (`ParseNext`, `Core/Src/UnMisc.cpp`) and
+//! then requires `Begin Map`, importing nothing otherwise (`ULevelFactory`,
+//! `Editor/Src/UnEdFact.cpp`): an error. `;` lines are comments to it and never reported.
+
+use unreal_syntax::t3d::BlockKind;
 
 use super::{RuleMeta, T3dContext};
 use crate::{Diagnostic, Severity};
@@ -15,17 +20,35 @@ pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
     if ctx.blocks.is_empty() {
         return;
     }
+    let items = &ctx.parse.file.items;
+    let first_block = items.iter().position(|item| item.as_block().is_some());
+    let map_first = first_block
+        .and_then(|i| items[i].as_block())
+        .is_some_and(|block| block.kind == BlockKind::Map);
     let reported_by_structure: Vec<_> = ctx.parse.errors.iter().map(|e| e.span).collect();
-    for item in &ctx.parse.file.items {
-        if item.as_block().is_some() || reported_by_structure.contains(&item.span()) {
+    for (index, item) in items.iter().enumerate() {
+        let text = item.span().text(ctx.text);
+        if item.as_block().is_some()
+            || reported_by_structure.contains(&item.span())
+            || text.trim_start().starts_with(';')
+        {
             continue;
         }
-        out.push(RULE.diagnostic(
-            item.span(),
-            format!(
-                "`{}` stands outside every block; UnrealEd ignores it",
-                item.span().text(ctx.text)
-            ),
-        ));
+        let before_map = map_first && first_block.is_some_and(|first| index < first);
+        let diagnostic = if before_map {
+            RULE.diagnostic(
+                item.span(),
+                format!(
+                    "`{text}` stands before `Begin Map`; UnrealEd requires `Begin Map` first and imports nothing from this file"
+                ),
+            )
+            .with_severity(Severity::Error)
+        } else {
+            RULE.diagnostic(
+                item.span(),
+                format!("`{text}` stands outside every block; UnrealEd ignores it"),
+            )
+        };
+        out.push(diagnostic);
     }
 }

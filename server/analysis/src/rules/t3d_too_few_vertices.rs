@@ -1,12 +1,13 @@
-//! `t3d-too-few-vertices`: a polygon with fewer than three vertices has no surface;
-//! UnrealEd drops it.
+//! `t3d-too-few-vertices`: a polygon with fewer than three vertices has no surface.
+//! `FPoly::Finalize` refuses it ("Not enough vertices") and the import goes on without it
+//! (`UnEdFact.cpp`, `UnFPoly.cpp`): a warning, as for `t3d-degenerate-polygon`.
 
 use super::{RuleMeta, T3dContext};
 use crate::{Diagnostic, Severity};
 
 pub static RULE: RuleMeta = RuleMeta {
     code: "t3d-too-few-vertices",
-    severity: Severity::Error,
+    severity: Severity::Warning,
     summary: "a polygon with fewer than 3 vertices",
 };
 

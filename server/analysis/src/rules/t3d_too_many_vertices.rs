@@ -1,5 +1,6 @@
 //! `t3d-too-many-vertices`: UE1 and UE2 polygons hold at most 16 vertices
-//! (`FPoly::MAX_VERTICES`); the engine reads the first 16 and drops the rest.
+//! (`FPoly::MAX_VERTICES`); the engine reads the first 16 and drops the rest
+//! without a word (`UnEdFact.cpp`): it builds another polygon than the text says, a warning.
 
 use unreal_syntax::t3d::LineKeyword;
 
@@ -9,7 +10,7 @@ use crate::{Diagnostic, Severity};
 
 pub static RULE: RuleMeta = RuleMeta {
     code: "t3d-too-many-vertices",
-    severity: Severity::Error,
+    severity: Severity::Warning,
     summary: "a polygon with more than 16 vertices",
 };
 

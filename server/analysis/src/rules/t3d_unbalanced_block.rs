@@ -1,6 +1,12 @@
 //! `t3d-unbalanced-block`: a `Begin` without its `End`, an `End` that closes nothing, or an
-//! `End` of another kind. UnrealEd stops importing at the first one, often without saying
-//! where.
+//! `End` of another kind.
+//!
+//! The importers pair nothing: each reads lines until its own `End` (`UnEdFact.cpp`,
+//! `UnEditor.cpp`). So what a mismatch costs depends on which `End` is missing. An actor, brush,
+//! poly list or polygon without its `End` swallows what follows (the next actor is never
+//! spawned, geometry is lost): an error. A map without `End Map` loses nothing, the importer
+//! reads to the end of the text: a hint. An `End` that closes nothing, or a `Begin` without a
+//! kind, is skipped: a hint (tagged unnecessary when nothing at all is open).
 
 use unreal_syntax::t3d::SyntaxErrorKind;
 
@@ -15,18 +21,33 @@ pub static RULE: RuleMeta = RuleMeta {
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
     for error in &ctx.parse.errors {
-        if matches!(
-            error.kind,
-            SyntaxErrorKind::UnclosedBlock
-                | SyntaxErrorKind::MismatchedEnd
-                | SyntaxErrorKind::UnmatchedEnd
-                | SyntaxErrorKind::MissingBlockKind
-        ) {
-            let mut diagnostic = RULE.diagnostic(error.span, error.message.clone());
-            for (span, message) in &error.related {
-                diagnostic = diagnostic.with_label(*span, message.clone());
-            }
-            out.push(diagnostic);
+        let mut diagnostic = match error.kind {
+            SyntaxErrorKind::UnclosedBlock if begins_map(error.span.text(ctx.text)) => RULE
+                .diagnostic(
+                    error.span,
+                    "`Begin Map` is never closed; UnrealEd reads the map to the end of the text, so nothing is lost",
+                )
+                .with_severity(Severity::Hint),
+            SyntaxErrorKind::UnclosedBlock => RULE.diagnostic(error.span, error.message.clone()),
+            SyntaxErrorKind::MismatchedEnd => RULE
+                .diagnostic(error.span, format!("{}; UnrealEd skips this line", error.message))
+                .with_severity(Severity::Hint),
+            SyntaxErrorKind::UnmatchedEnd | SyntaxErrorKind::MissingBlockKind => RULE
+                .diagnostic(error.span, format!("{}; UnrealEd skips this line", error.message))
+                .with_severity(Severity::Hint)
+                .unnecessary(),
+            _ => continue,
+        };
+        for (span, message) in &error.related {
+            diagnostic = diagnostic.with_label(*span, message.clone());
         }
+        out.push(diagnostic);
     }
+}
+
+/// True for a `Begin Map` line (any case, any blanks).
+fn begins_map(line: &str) -> bool {
+    let mut words = line.split_whitespace();
+    words.next().is_some_and(|w| w.eq_ignore_ascii_case("Begin"))
+        && words.next().is_some_and(|w| w.eq_ignore_ascii_case("Map"))
 }

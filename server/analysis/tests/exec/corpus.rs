@@ -121,7 +121,8 @@ fn headhunter() {
     assert!(!skull.iter().any(|d| d.code == "exec-duplicate-name" && d.message.contains("Skull`")));
 }
 
-/// With engine build 436 the C4 mod's 24-bit BMPs cannot be imported; unknown and 469 accept them.
+/// The C4 mod's 24-bit BMPs: UT v400 and later builds import them (`UnEdFact.cpp`, 24-bit
+/// branch), Unreal v1.200-era builds read only 8-bit palettized images.
 #[test]
 fn image_types_follow_the_engine_build() {
     let Some(root) = corpus() else { return };
@@ -133,5 +134,6 @@ fn image_types_follow_the_engine_build() {
     };
     assert_eq!(count(None), 0);
     assert_eq!(count(Some(469)), 0);
-    assert_eq!(count(Some(436)), 27, "every TEXTURE IMPORT of C4Weapon.uc");
+    assert_eq!(count(Some(436)), 0);
+    assert_eq!(count(Some(226)), 27, "every TEXTURE IMPORT of C4Weapon.uc");
 }

@@ -50,14 +50,14 @@ fn directive_words() {
     check(
         "#e$0\n",
         expect![[r#"
-        *#exec Directive [#e] (UE1 and UE2)
-        #AlwaysExec Directive [#e] (UE1 and UE2)
-        #ForceExec Directive [#e] (UE2)
-        #call Directive [#e] (UE1 and UE2)
-        #AlwaysCall Directive [#e] (UE1 and UE2)
-        #error Directive [#e] (UE1 and UE2)
-        #include Directive [#e] (UE2)
-    "#]],
+            *#exec Directive [#e] (UE1 and UE2)
+            #AlwaysExec Directive [#e] (UE1 and UE2)
+            #ForceExec Directive [#e] (UE1 and UE2)
+            #call Directive [#e] (UE1 and UE2)
+            #AlwaysCall Directive [#e] (UE1 and UE2)
+            #error Directive [#e] (UE1 and UE2)
+            #include Directive [#e] (UE2)
+        "#]],
     );
 }
 
@@ -68,12 +68,13 @@ fn directive_words_for_ue1() {
         &f,
         40,
         expect![[r#"
-        *#exec Directive [#] (UE1 and UE2)
-        #AlwaysExec Directive [#] (UE1 and UE2)
-        #call Directive [#] (UE1 and UE2)
-        #AlwaysCall Directive [#] (UE1 and UE2)
-        #error Directive [#] (UE1 and UE2)
-    "#]],
+            *#exec Directive [#] (UE1 and UE2)
+            #AlwaysExec Directive [#] (UE1 and UE2)
+            #ForceExec Directive [#] (UE1 and UE2)
+            #call Directive [#] (UE1 and UE2)
+            #AlwaysCall Directive [#] (UE1 and UE2)
+            #error Directive [#] (UE1 and UE2)
+        "#]],
     );
 }
 

@@ -90,13 +90,6 @@ pub fn render_line(src: &str, line: &ExecLine) -> String {
     }
     for issue in &line.issues {
         let _ = match *issue {
-            LineIssue::TooLong { chars, cut } => {
-                writeln!(
-                    out,
-                    "  issue too long: {chars} chars, engine ignores from {}",
-                    line_col(src, cut.start)
-                )
-            }
             LineIssue::ValueCutByComment { value, comment } => writeln!(
                 out,
                 "  issue value {:?} cut by comment at {}",

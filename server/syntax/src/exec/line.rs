@@ -8,7 +8,9 @@
 //!   the character before is not an ASCII letter or digit, and the first match wins;
 //! - an unquoted value ends at space, tab, comma or the line end; a quoted one at the next quote;
 //! - `//` and `/*` end the line even inside quotes;
-//! - the line buffer holds 512 characters, the rest of a longer line is not seen.
+//! - the compiler copies the command (from its first non-blank character to the line end or
+//!   the first `//` or `/*`) into a buffer of `MAX_STRING_CONST_SIZE` characters and fails the
+//!   compile when it fills (`GetRawToken`, `Editor/Src/UnScrCom.cpp`); nothing is cut silently.
 
 use std::borrow::Cow;
 use std::ops::Range;
@@ -19,8 +21,11 @@ use nom::{IResult, Parser};
 use super::scan::{Directive, DirectiveKind};
 use crate::Span;
 
-/// The engine reads a directive line into a buffer of this many characters.
-pub const MAX_LINE_CHARS: usize = 512;
+/// The size of UCC's command buffer (`MAX_STRING_CONST_SIZE`, `Core/Inc/UnStack.h`) in UE1
+/// (UT 432's public headers: 256) and UE2 (UT2004: 1024). A command of this many characters or
+/// more stops the compile with "Identifier exceeds maximum".
+pub const COMMAND_BUFFER_UE1: usize = 256;
+pub const COMMAND_BUFFER_UE2: usize = 1024;
 
 /// A value after `KEY=`, as the engine reads it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -113,8 +118,6 @@ impl Arg {
 /// Lexical facts about a line worth a diagnostic.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LineIssue {
-    /// The line has more than [`MAX_LINE_CHARS`] characters; the engine never sees `cut`.
-    TooLong { chars: usize, cut: Span },
     /// A value runs into `//` or `/*`, which end the line even inside quotes.
     ValueCutByComment { value: Span, comment: Span },
     /// A quote opens a value and nothing closes it; the engine reads to the line end.
@@ -137,9 +140,13 @@ pub struct ExecLine {
     pub args: Vec<Arg>,
     /// Where the engine searches for keys: after the command words, up to the effective end.
     pub args_span: Span,
-    /// The body as the engine sees it: cut at a comment and at [`MAX_LINE_CHARS`].
+    /// The body as the engine sees it: cut at a comment.
     pub effective: Span,
-    /// From `//` or `/*` to the line end, when present within the first 512 characters.
+    /// The command as UCC copies it into its buffer: from the first non-blank character after
+    /// the directive word to the first `//` or `/*` or the line end, trailing blanks included
+    /// (they are counted before they are trimmed).
+    pub raw_command: Span,
+    /// From `//` or `/*` to the line end.
     pub comment: Option<Span>,
     pub issues: Vec<LineIssue>,
 }
@@ -348,20 +355,9 @@ fn tokenize(body: &str) -> Vec<(Range<usize>, Token)> {
 /// something for [`DirectiveKind::runs_command`] kinds.
 pub fn parse_line(text: &str, directive: &Directive) -> ExecLine {
     let mut issues = Vec::new();
-    let line = directive.span;
-    let line_text = line.text(text);
     let body = directive.body_span;
 
-    // The engine's 512-character buffer counts from the start of the physical line.
     let mut effective_end = body.end as usize;
-    if let Some((cut_rel, _)) = line_text.char_indices().nth(MAX_LINE_CHARS) {
-        let cut = line.start as usize + cut_rel;
-        issues.push(LineIssue::TooLong {
-            chars: line_text.chars().count(),
-            cut: Span::from_range(cut..line.end as usize),
-        });
-        effective_end = effective_end.min(cut);
-    }
     let body_start = (body.start as usize).min(effective_end);
     let body_text = text.get(body_start..effective_end).unwrap_or("");
 
@@ -454,6 +450,10 @@ pub fn parse_line(text: &str, directive: &Directive) -> ExecLine {
         args,
         args_span: Span::from_range(args_start.min(effective_end)..effective_end),
         effective: Span::from_range(body_start..effective_end),
+        raw_command: Span::from_range(
+            body_start + (effective_text.len() - effective_text.trim_start_matches(is_blank).len())
+                ..effective_end,
+        ),
         comment,
         issues,
     }

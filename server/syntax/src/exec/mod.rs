@@ -13,6 +13,7 @@ pub use commands::{
     find_command, resolve_command, CommandMatch, CommandSpec, Engines, Generation, KeyKind, KeySpec,
 };
 pub use line::{
-    lookup, parse_line, Arg, ExecLine, LineIssue, Lookup, Quoting, Value, MAX_LINE_CHARS,
+    lookup, parse_line, Arg, ExecLine, LineIssue, Lookup, Quoting, Value, COMMAND_BUFFER_UE1,
+    COMMAND_BUFFER_UE2,
 };
 pub use scan::{scan, Directive, DirectiveKind, ScanError, ScanResult};

@@ -16,7 +16,8 @@ pub enum DirectiveKind {
     Exec,
     /// `#AlwaysExec` (UE1 and UE2).
     AlwaysExec,
-    /// `#ForceExec`: runs the command on every compile (UE2).
+    /// `#ForceExec`: runs the command on every compile (UT v400 and later UE1, UE2; not
+    /// Unreal v1.200).
     ForceExec,
     /// `#call` (UE1 and UE2).
     Call,
@@ -61,7 +62,7 @@ impl DirectiveKind {
     pub fn engines(self) -> crate::exec::commands::Engines {
         use crate::exec::commands::Engines;
         match self {
-            DirectiveKind::ForceExec | DirectiveKind::Include => Engines::Ue2,
+            DirectiveKind::Include => Engines::Ue2,
             _ => Engines::Both,
         }
     }
@@ -78,12 +79,13 @@ pub struct Directive {
     pub kind: DirectiveKind,
     /// The whole physical line, from its first byte to the line break (excluded, also `\r`).
     pub span: Span,
-    /// `#` plus the directive word, e.g. `#EXEC`.
+    /// `#` plus the directive word, e.g. `#EXEC` (or `# exec`: the compiler reads the word
+    /// as an identifier after optional blanks).
     pub hash_span: Span,
     /// Everything after the directive word up to the line break (excluded), untrimmed.
     pub body_span: Span,
-    /// Only spaces and tabs stand before the `#`. UCC's class factory runs a directive only
-    /// when the line starts with it, so a directive after code on the same line is suspect.
+    /// Only spaces and tabs stand before the `#`. UCC does not care (a directive after
+    /// `var int Ammo;` runs); formatting and the debug dump do.
     pub at_line_start: bool,
 }
 
@@ -169,15 +171,39 @@ impl Scanner<'_, '_> {
         }
     }
 
+    /// Skips a block comment. The compiler counts `/*` and `*/` (`GetChar`,
+    /// `Editor/Src/UnScrCom.cpp`), so comments nest: `/* a /* b */ c */` is one comment.
     fn skip_block_comment(&mut self, open: usize) -> usize {
-        if let Some(close) = self.find(open + 2, b"*/") {
-            close + 2
-        } else {
+        let end = self.block_comment_end(open);
+        if end.is_none() {
             self.result
                 .errors
                 .push(ScanError::UnterminatedBlockComment { open: span(open, open + 2) });
-            self.bytes.len()
         }
+        end.unwrap_or(self.bytes.len())
+    }
+
+    /// The end of the nested block comment opened at `open`, or `None` when it never closes.
+    fn block_comment_end(&self, open: usize) -> Option<usize> {
+        let mut depth = 1usize;
+        let mut i = open + 2;
+        while i + 1 < self.bytes.len() {
+            match (self.bytes[i], self.bytes[i + 1]) {
+                (b'/', b'*') => {
+                    depth += 1;
+                    i += 2;
+                }
+                (b'*', b'/') => {
+                    depth -= 1;
+                    i += 2;
+                    if depth == 0 {
+                        return Some(i);
+                    }
+                }
+                _ => i += 1,
+            }
+        }
+        None
     }
 
     /// Skips a string or name literal. UnrealScript literals cannot span lines, so an
@@ -205,11 +231,43 @@ impl Scanner<'_, '_> {
             .iter()
             .any(|k| word.eq_ignore_ascii_case(k));
         if is_cpp {
+            if word.eq_ignore_ascii_case(b"cpptext") {
+                if let Some(after) = self.skip_cpptext_lines(start, end) {
+                    return after;
+                }
+            }
             if let Some(after) = self.skip_cpp_block(start, end) {
                 return after;
             }
         }
         end
+    }
+
+    /// `cpptext` as UE2's class importer cuts it out (`UClassFactoryUC`,
+    /// `Editor/Src/UnEdFact.cpp`): the keyword begins its line, the next line begins with `{`,
+    /// and the block ends at the first later line that begins with `}`, whatever braces stand
+    /// between. Returns `None` when the text is not laid out so (then braces are counted).
+    fn skip_cpptext_lines(&mut self, keyword_start: usize, keyword_end: usize) -> Option<usize> {
+        let line_start =
+            self.bytes[..keyword_start].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+        if !self.bytes[line_start..keyword_start].iter().all(|&b| b == b' ' || b == b'\t') {
+            return None;
+        }
+        let open_line = self.line_end(keyword_end) + 1;
+        if self.at(open_line) != b'{' {
+            return None;
+        }
+        let mut line = self.line_end(open_line) + 1;
+        while line < self.bytes.len() {
+            if self.bytes[line] == b'}' {
+                return Some(self.line_end(line));
+            }
+            line = self.line_end(line) + 1;
+        }
+        self.result
+            .errors
+            .push(ScanError::UnterminatedCppBlock { keyword: span(keyword_start, keyword_end) });
+        Some(self.bytes.len())
     }
 
     /// After a C++ block keyword: skips whitespace and comments to `{`, then the balanced block.
@@ -260,17 +318,22 @@ impl Scanner<'_, '_> {
     }
 
     fn directive(&mut self, hash: usize) -> usize {
-        let mut word_end = hash + 1;
+        // The compiler reads the word after `#` as an identifier, blanks skipped: `# exec`.
+        let mut word_start = hash + 1;
+        while matches!(self.at(word_start), b' ' | b'\t') {
+            word_start += 1;
+        }
+        let mut word_end = word_start;
         while word_end < self.bytes.len() && is_ident_byte(self.bytes[word_end]) {
             word_end += 1;
         }
         // The word is ASCII by construction, so this slice is on char boundaries.
-        let word = std::str::from_utf8(&self.bytes[hash + 1..word_end]).unwrap_or("");
+        let word = std::str::from_utf8(&self.bytes[word_start..word_end]).unwrap_or("");
         let Some(kind) = DirectiveKind::from_word(word) else {
             if !word.is_empty() {
                 self.result.errors.push(ScanError::UnknownDirective { span: span(hash, word_end) });
             }
-            return word_end;
+            return if word.is_empty() { hash + 1 } else { word_end };
         };
         let newline = self.line_end(word_end);
         let line_end =
@@ -284,7 +347,17 @@ impl Scanner<'_, '_> {
             body_span: span(word_end, line_end),
             at_line_start,
         });
-        // The compiler skips a directive line as raw text: a `/*` in it opens no comment.
-        newline
+        // The command ends at the first `//` or `/*`; the compiler then skips to the line end
+        // reading characters as code (`CompileDirective`, `Editor/Src/UnScrCom.cpp`), so a `/*`
+        // there opens a block comment, which may run over the following lines.
+        let body = &self.bytes[word_end..line_end];
+        let first_comment = body.windows(2).position(|w| w == b"//" || w == b"/*");
+        match first_comment {
+            Some(at) if body[at + 1] == b'*' => {
+                let comment_end = self.skip_block_comment(word_end + at);
+                self.line_end(comment_end)
+            }
+            _ => newline,
+        }
     }
 }

@@ -30,6 +30,8 @@ pub enum SyntaxErrorKind {
     MalformedNumber,
     /// A vector line whose `X,Y,Z` does not parse.
     MalformedVector,
+    /// Text after a vector's three numbers, which the engine never reads.
+    TrailingText,
     /// Blocks nested beyond [`MAX_DEPTH`].
     TooDeep,
 }
@@ -41,6 +43,9 @@ pub struct SyntaxError {
     pub message: String,
     /// Other places that explain the error (the `Begin` of a block an `End` fails to match).
     pub related: Vec<(Span, String)>,
+    /// For a malformed number: what the engine reads from it (`atof`/`atoi` take the longest
+    /// leading number, and 0 when none starts the text).
+    pub engine_reads: Option<f64>,
 }
 
 /// The result of parsing: the tree and the errors, both always present.

@@ -149,6 +149,7 @@ impl<'t> Parser<'t> {
             span: block.begin_span,
             message: format!("`Begin {kind}` is never closed: expected `End {kind}` {before}"),
             related: vec![(related.0, related.1.to_owned())],
+            engine_reads: None,
         });
         self.attach(Item::Block(Box::new(block)));
         true
@@ -219,6 +220,7 @@ impl<'t> Parser<'t> {
                          everything inside it is skipped"
                     ),
                     related: Vec::new(),
+                    engine_reads: None,
                 });
             }
             self.attach(Item::Unknown(span));
@@ -233,6 +235,7 @@ impl<'t> Parser<'t> {
                           `Begin Polygon`, ..."
                     .to_owned(),
                 related: Vec::new(),
+                engine_reads: None,
             });
             self.attach(Item::Unknown(span));
             return;
@@ -316,6 +319,8 @@ impl<'t> Parser<'t> {
                      -2147483648 to 4294967295"
                 ),
                 related: Vec::new(),
+                // `strtoul` wraps a negative number to the same 32 bits.
+                engine_reads: Some(f64::from(values::leading_int(value).0 as u32)),
             });
         } else if key.eq_ignore_ascii_case("Link") && values::parse_int(value).is_none() {
             self.errors.push(SyntaxError {
@@ -323,6 +328,7 @@ impl<'t> Parser<'t> {
                 span: if value.is_empty() { attribute.key } else { attribute.value },
                 message: format!("`Link={value}` is not an integer: expected a surface index"),
                 related: Vec::new(),
+                engine_reads: Some(values::leading_int(value).0 as f64),
             });
         }
     }
@@ -372,6 +378,7 @@ impl<'t> Parser<'t> {
                 span,
                 message,
                 related,
+                engine_reads: None,
             });
             self.attach(Item::Unknown(span));
             return;
@@ -406,6 +413,12 @@ impl<'t> Parser<'t> {
             ValueParser { line: value_text, base: value_start as u32, bad_numbers: Vec::new() };
         let value = parser.top_value(value_text);
         for bad in parser.bad_numbers {
+            let bad_text = bad.span.text(self.text);
+            let engine_reads = if bad.integer {
+                values::leading_int(bad_text).0 as f64
+            } else {
+                values::leading_number(bad_text).0
+            };
             self.errors.push(SyntaxError {
                 kind: SyntaxErrorKind::MalformedNumber,
                 span: bad.span,
@@ -418,6 +431,7 @@ impl<'t> Parser<'t> {
                     )
                 },
                 related: Vec::new(),
+                engine_reads: Some(engine_reads),
             });
         }
         let key = Span::new(content_start as u32, (content_start + name.len()) as u32);
@@ -445,15 +459,21 @@ impl<'t> Parser<'t> {
                     let value_span = Span::new(args_start as u32, (args_start + used) as u32);
                     return Item::Vector(VectorLine { span, keyword, value_span, value });
                 }
-                Ok((_, used)) => self.errors.push(SyntaxError {
-                    kind: SyntaxErrorKind::MalformedVector,
-                    span: Span::new((args_start + used) as u32, span.end),
-                    message: format!(
-                        "unexpected text after the `{}` vector: expected the line to end",
-                        keyword.canonical_name()
-                    ),
-                    related: Vec::new(),
-                }),
+                Ok((value, used)) => {
+                    // The engine reads the three numbers and never looks at the rest.
+                    self.errors.push(SyntaxError {
+                        kind: SyntaxErrorKind::TrailingText,
+                        span: Span::new((args_start + used) as u32, span.end),
+                        message: format!(
+                            "text after the `{}` vector's three numbers, which UnrealEd never reads",
+                            keyword.canonical_name()
+                        ),
+                        related: Vec::new(),
+                        engine_reads: None,
+                    });
+                    let value_span = Span::new(args_start as u32, (args_start + used) as u32);
+                    return Item::Vector(VectorLine { span, keyword, value_span, value });
+                }
                 Err(at) => {
                     let bad_start = args_start + at;
                     let bad_len = args_text[at.min(args_text.len())..]
@@ -474,7 +494,16 @@ impl<'t> Parser<'t> {
                             keyword.canonical_name()
                         ),
                         related: Vec::new(),
+                        engine_reads: (bad_len > 0)
+                            .then(|| values::leading_number(bad.text(self.text)).0),
                     });
+                    // Keep the vector as the engine reads it, so geometry checks see the
+                    // vertex where UnrealEd puts it.
+                    if let Some(value) = values::engine_vector(args_text) {
+                        let end = args_text.trim_end_matches([' ', '\t']).len();
+                        let value_span = Span::new(args_start as u32, (args_start + end) as u32);
+                        return Item::Vector(VectorLine { span, keyword, value_span, value });
+                    }
                 }
             }
         }
@@ -494,6 +523,7 @@ impl<'t> Parser<'t> {
                             "`{value}` is not a number: `Pan` takes `U=<int> V=<int>`"
                         ),
                         related: Vec::new(),
+                        engine_reads: Some(values::leading_int(value).0 as f64),
                     });
                 }
             }

@@ -83,6 +83,48 @@ pub fn parse_int(token: &str) -> Option<i64> {
     token.strip_prefix('+').unwrap_or(token).parse::<i64>().ok()
 }
 
+/// What C's `atof` reads from `token`, as the engine's `appAtof` does: blanks skipped, then the
+/// longest leading number; 0 when no number starts the text. Returns the value and how many
+/// bytes were used (0 when none).
+pub fn leading_number(token: &str) -> (f64, usize) {
+    let trimmed = token.trim_start_matches([' ', '\t']);
+    let skipped = token.len() - trimmed.len();
+    match number_text(trimmed) {
+        Ok((_, text)) => (text.parse::<f64>().unwrap_or(0.0), skipped + text.len()),
+        Err(_) => (0.0, 0),
+    }
+}
+
+/// What C's `atoi` (and `strtoul` for flags) reads from `token`: blanks skipped, an optional
+/// sign, then decimal digits; 0 when none. Returns the value and the bytes used.
+pub fn leading_int(token: &str) -> (i64, usize) {
+    let trimmed = token.trim_start_matches([' ', '\t']);
+    let skipped = token.len() - trimmed.len();
+    let bytes = trimmed.as_bytes();
+    let sign_len = usize::from(matches!(bytes.first(), Some(b'+' | b'-')));
+    let digits = bytes[sign_len..].iter().take_while(|b| b.is_ascii_digit()).count();
+    if digits == 0 {
+        return (0, 0);
+    }
+    let magnitude = trimmed[sign_len..sign_len + digits]
+        .bytes()
+        .fold(0i64, |acc, d| acc.saturating_mul(10).saturating_add(i64::from(d - b'0')));
+    let value = if bytes.first() == Some(&b'-') { -magnitude } else { magnitude };
+    (value, skipped + sign_len + digits)
+}
+
+/// A vector as the engine's `GetFVECTOR` (`Editor/Src/UnParams.cpp`) reads it: `atof` of the
+/// text, then of the text after the next comma, twice. `None` when a comma is missing (the
+/// engine then leaves components unset).
+pub(crate) fn engine_vector(input: &str) -> Option<[f64; 3]> {
+    let x = leading_number(input).0;
+    let after_x = &input[input.find(',')? + 1..];
+    let y = leading_number(after_x).0;
+    let after_y = &after_x[after_x.find(',')? + 1..];
+    let z = leading_number(after_y).0;
+    Some([x, y, z])
+}
+
 /// `X,Y,Z` with optional spaces around the commas. Returns the three numbers and the
 /// length of text consumed, or the byte offset (within `input`) of the first bad component.
 pub(crate) fn vector(input: &str) -> Result<([f64; 3], usize), usize> {
@@ -152,6 +194,8 @@ fn object_ref(input: &str) -> IResult<&str, (&str, &str)> {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct BadNumber {
     pub span: Span,
+    /// `Pitch`/`Yaw`/`Roll` are integers (`atoi`), `X`/`Y`/`Z` floats (`atof`).
+    pub integer: bool,
 }
 
 /// Parses property values. `base` is the absolute offset of the start of `line`.
@@ -250,7 +294,8 @@ impl<'t> ValueParser<'t> {
             {
                 let name = key.text_in(self);
                 if NUMERIC_FIELDS.iter().any(|n| n.eq_ignore_ascii_case(name)) {
-                    self.bad_numbers.push(BadNumber { span: *span });
+                    let integer = !["X", "Y", "Z"].iter().any(|n| n.eq_ignore_ascii_case(name));
+                    self.bad_numbers.push(BadNumber { span: *span, integer });
                 }
             }
             fields.push(Field { key, index, value });

@@ -8,7 +8,7 @@ use expect_test::{expect, expect_file};
 use unreal_syntax::exec::commands::{commands_named, Sub, ALIASES, COMMANDS};
 use unreal_syntax::exec::debug::{line_col, render_line, render_scan};
 use unreal_syntax::exec::{
-    lookup, parse_line, scan, Arg, ExecLine, Generation, KeyKind, LineIssue, MAX_LINE_CHARS,
+    lookup, parse_line, scan, Arg, DirectiveKind, ExecLine, Generation, KeyKind, LineIssue,
 };
 
 fn fixture(name: &str) -> String {
@@ -130,32 +130,23 @@ fn lexical_quirks_crlf_and_lf_agree() {
 }
 
 #[test]
-fn line_of_513_characters_is_cut() {
-    let head = "#exec TEXTURE IMPORT FILE=x.pcx NAME=";
-    let mut out = String::new();
-    for total in [MAX_LINE_CHARS, MAX_LINE_CHARS + 1] {
-        // A long name whose last character is the 512th or the 513th of the line.
-        let name = "N".repeat(total - head.len() - 1) + "Z";
-        let src = format!("class A extends Actor;\n{head}{name}\r\nvar int B;\n");
-        let line = &lines(&src)[0];
-        let value = line.lookup(&src, "NAME=").map(|l| l.text(&src).len());
-        let _ = writeln!(
-            out,
-            "{total} chars: name read with {value:?} chars, issues {:?}",
-            line.issues
-        );
-    }
-    expect![[r"
-        512 chars: name read with Some(475) chars, issues []
-        513 chars: name read with Some(475) chars, issues [TooLong { chars: 513, cut: 535..536 }]
-    "]]
-    .assert_eq(&out);
+fn a_long_command_is_read_whole_as_the_compiler_copies_it() {
+    // UCC copies the command from its first non-blank character to the first `//` or `/*`,
+    // trailing blanks included, and never cuts it: a longer one fails the compile instead.
+    let name = "N".repeat(600) + "Z";
+    let src = format!("#exec   TEXTURE IMPORT FILE=x.pcx NAME={name}  // note\r\nvar int B;\n");
+    let line = &lines(&src)[0];
+    let raw = line.raw_command.text(&src);
+    assert!(raw.starts_with("TEXTURE IMPORT"), "{raw:?}");
+    assert!(raw.ends_with("Z  "), "{raw:?}");
+    assert_eq!(line.lookup(&src, "NAME=").map(|l| l.text(&src).len()), Some(601));
+    assert!(line.issues.is_empty(), "{:?}", line.issues);
 }
 
 #[test]
-fn multibyte_characters_count_as_one_towards_the_limit() {
+fn multibyte_characters_are_read_whole() {
     let head = "#exec TEXTURE IMPORT FILE=x.pcx NAME=";
-    let name = "Ü".repeat(MAX_LINE_CHARS - head.len());
+    let name = "\u{dc}".repeat(700);
     let src = format!("{head}{name}");
     let line = &lines(&src)[0];
     assert!(line.issues.is_empty(), "{:?}", line.issues);
@@ -163,6 +154,48 @@ fn multibyte_characters_count_as_one_towards_the_limit() {
         line.lookup(&src, "NAME=").map(|l| l.text(&src).chars().count()),
         Some(name.chars().count())
     );
+}
+
+#[test]
+fn the_scanner_reads_directives_as_the_compiler_does() {
+    let src = "\
+/* outer /* inner */ still a comment
+#exec AUDIO IMPORT FILE=Hidden.wav
+*/
+# exec AUDIO IMPORT FILE=Spaced.wav
+var int Ammo; #exec AUDIO IMPORT FILE=AfterCode.wav
+#exec AUDIO IMPORT FILE=Open.wav /* opens a comment
+#exec AUDIO IMPORT FILE=InComment.wav
+*/
+#ForceExec AUDIO IMPORT FILE=Forced.wav
+cpptext
+{
+    void F() {
+}
+#exec AUDIO IMPORT FILE=AfterCpp.wav
+";
+    let scanned = scan(src);
+    let files: Vec<String> = scanned
+        .directives
+        .iter()
+        .map(|d| {
+            let line = parse_line(src, d);
+            let file = line.lookup(src, "FILE=").map(|l| l.text(src).into_owned());
+            format!("{:?} {} {:?}", d.kind, d.hash_span.text(src), file)
+        })
+        .collect();
+    expect![[r#"
+        [
+            "Exec # exec Some(\"Spaced.wav\")",
+            "Exec #exec Some(\"AfterCode.wav\")",
+            "Exec #exec Some(\"Open.wav\")",
+            "ForceExec #ForceExec Some(\"Forced.wav\")",
+            "Exec #exec Some(\"AfterCpp.wav\")",
+        ]
+    "#]]
+    .assert_debug_eq(&files);
+    assert!(scanned.errors.is_empty(), "{:?}", scanned.errors);
+    assert_eq!(DirectiveKind::ForceExec.engines(), unreal_syntax::exec::Engines::Both);
 }
 
 #[test]
@@ -480,7 +513,6 @@ fn issue_names(issues: &[LineIssue]) -> Vec<&'static str> {
     issues
         .iter()
         .map(|issue| match issue {
-            LineIssue::TooLong { .. } => "too long",
             LineIssue::ValueCutByComment { .. } => "value cut by comment",
             LineIssue::UnterminatedQuote { .. } => "unterminated quote",
             LineIssue::EscapeInQuotes { .. } => "escape in quotes",
