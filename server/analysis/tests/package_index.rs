@@ -183,3 +183,45 @@ fn game_layout_case_shadowing_and_refresh() {
         render(&after)
     ));
 }
+
+/// A folder tree without end: every folder holds 50 folders and one package file.
+struct EndlessTree;
+
+impl FileSystem for EndlessTree {
+    fn read_dir(&self, _dir: &Path) -> Option<Vec<DirEntry>> {
+        let mut entries: Vec<_> = (0..50)
+            .map(|i| DirEntry {
+                name: format!("d{i}"),
+                is_dir: true,
+                is_link: false,
+            })
+            .collect();
+        entries.push(DirEntry {
+            name: "P.u".to_owned(),
+            is_dir: false,
+            is_link: false,
+        });
+        Some(entries)
+    }
+
+    fn read(&self, _path: &Path) -> Option<Vec<u8>> {
+        None
+    }
+}
+
+/// `game-dir = "/"` must not walk the whole disk: the search stops at its bounds, says so,
+/// and never enters the kernel's pseudo file systems.
+#[test]
+fn a_search_too_wide_stops_at_its_bounds_and_says_so() {
+    let roots = IndexRoots { game_dir: Some(PathBuf::from("/")), package_paths: Vec::new() };
+    let found = PackageIndex::discover(&EndlessTree, &roots);
+    assert_eq!(found.files.len(), 20_000, "one package a folder, up to the folder bound");
+    let stopped: Vec<_> = found.notes.iter().filter(|n| n.contains("stopped after")).collect();
+    assert_eq!(stopped.len(), 1, "{:?}", found.notes);
+    assert!(stopped[0].contains("20000 folders"), "{}", stopped[0]);
+
+    let roots = IndexRoots { game_dir: Some(PathBuf::from("/proc")), package_paths: Vec::new() };
+    let found = PackageIndex::discover(&EndlessTree, &roots);
+    assert!(found.files.is_empty());
+    assert_eq!(found.notes, ["/proc is not searched for packages: it is a pseudo file system"]);
+}

@@ -222,6 +222,11 @@ impl ExecEnv {
         Some(self.packages())
     }
 
+    /// The index if something already built it (never builds one).
+    pub fn built_packages(&self) -> Option<&Arc<PackageIndex>> {
+        self.packages.get()
+    }
+
     /// The game's packages by name (`botpack` -> `System/Botpack.u`), case-insensitive.
     pub fn game_index(&self) -> &PackageIndex {
         self.packages()

@@ -35,6 +35,76 @@ pub const PACKAGE_EXTENSIONS: &[&str] =
 /// `System/`...) is searched for packages.
 const MAX_SCAN_DEPTH: usize = 4;
 
+/// Bounds of one search for packages, so that a root set too wide (`game-dir = "/"`) costs
+/// seconds, not a walk of the whole disk: folders listed, package files kept, time spent. A
+/// real game folder has a few hundred folders and packages.
+const MAX_WALK_FOLDERS: usize = 20_000;
+const MAX_WALK_PACKAGES: usize = 20_000;
+const MAX_WALK_TIME: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Folders never searched: the kernel's pseudo file systems, whose files are not packages and
+/// whose trees are endless (`/proc/self/root/...`) or block when read.
+const PSEUDO_FILE_SYSTEMS: &[&str] = &["/proc", "/sys", "/dev", "/run"];
+
+/// The package files a search found, and what it left out (said to the user).
+#[derive(Debug, Default)]
+pub struct Discovered {
+    pub files: Vec<PathBuf>,
+    pub notes: Vec<String>,
+}
+
+/// One bounded search.
+struct Walk {
+    found: Discovered,
+    folders: usize,
+    started: std::time::Instant,
+    stopped: bool,
+}
+
+impl Walk {
+    fn new() -> Self {
+        Self {
+            found: Discovered::default(),
+            folders: 0,
+            started: std::time::Instant::now(),
+            stopped: false,
+        }
+    }
+
+    /// False once a bound is reached; the first time, says which and where.
+    fn may_enter(&mut self, dir: &Path) -> bool {
+        if self.stopped {
+            return false;
+        }
+        let why = if self.folders >= MAX_WALK_FOLDERS {
+            Some(format!("{MAX_WALK_FOLDERS} folders"))
+        } else if self.found.files.len() >= MAX_WALK_PACKAGES {
+            Some(format!("{MAX_WALK_PACKAGES} package files"))
+        } else if self.started.elapsed() >= MAX_WALK_TIME {
+            Some(format!("{} s", MAX_WALK_TIME.as_secs()))
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            self.stopped = true;
+            self.found.notes.push(format!(
+                "the search for packages stopped after {why} (at {}); the packages found so far are indexed: point the game folder at the game's own folder",
+                dir.display()
+            ));
+            return false;
+        }
+        if PSEUDO_FILE_SYSTEMS.iter().any(|p| dir == Path::new(p)) {
+            self.found.notes.push(format!(
+                "{} is not searched for packages: it is a pseudo file system",
+                dir.display()
+            ));
+            return false;
+        }
+        self.folders += 1;
+        true
+    }
+}
+
 /// True when `name` ends in a package extension.
 pub fn is_package_file(name: &str) -> bool {
     name.rsplit_once('.')
@@ -169,6 +239,8 @@ pub struct PackageIndex {
     by_object: HashMap<String, Vec<ObjectId>>,
     /// Package files whose name an earlier one already took.
     shadowed: Vec<PathBuf>,
+    /// What the search for package files left out (bounds reached, pseudo file systems).
+    walk_notes: Vec<String>,
     /// Hover facts per object (texture size and thumbnail), computed once.
     details: Mutex<HashMap<ObjectId, Details>>,
 }
@@ -191,9 +263,11 @@ impl Default for PackageIndex {
 
 impl PackageIndex {
     /// Lists the package files under the roots, in the order names are taken: the game's
-    /// folders in [`GAME_PACKAGE_FOLDERS`] order, then each package path.
-    pub fn discover(fs: &dyn FileSystem, roots: &IndexRoots) -> Vec<PathBuf> {
-        let mut files = Vec::new();
+    /// folders in [`GAME_PACKAGE_FOLDERS`] order, then each package path. The search is
+    /// bounded (folders, packages, time) and skips pseudo file systems; the notes say what
+    /// it left out.
+    pub fn discover(fs: &dyn FileSystem, roots: &IndexRoots) -> Discovered {
+        let mut walk = Walk::new();
         if let Some(game) = &roots.game_dir {
             let top = fs.read_dir(game).unwrap_or_default();
             let mut laid_out = false;
@@ -201,17 +275,17 @@ impl PackageIndex {
                 for folder in top.iter().filter(|e| e.is_dir && e.name.eq_ignore_ascii_case(wanted))
                 {
                     laid_out = true;
-                    scan(fs, &game.join(&folder.name), 0, &mut files);
+                    scan(fs, &game.join(&folder.name), 0, &mut walk);
                 }
             }
             if !laid_out {
-                scan(fs, game, MAX_SCAN_DEPTH, &mut files);
+                scan(fs, game, MAX_SCAN_DEPTH, &mut walk);
             }
         }
         for dir in &roots.package_paths {
-            scan(fs, dir, MAX_SCAN_DEPTH, &mut files);
+            scan(fs, dir, MAX_SCAN_DEPTH, &mut walk);
         }
-        files
+        walk.found
     }
 
     /// Reads the tables of every package under the roots.
@@ -220,14 +294,16 @@ impl PackageIndex {
         roots: IndexRoots,
         progress: &mut dyn FnMut(IndexProgress<'_>),
     ) -> Self {
-        let files = Self::discover(&*fs, &roots);
+        let Discovered { files, notes } = Self::discover(&*fs, &roots);
         let total = files.len();
         let mut packages = Vec::with_capacity(total);
         for (done, path) in files.iter().enumerate() {
             progress(IndexProgress { done, total, path });
             packages.push(Arc::new(IndexedPackage::read(&*fs, path)));
         }
-        Self::from_packages(fs, roots, packages)
+        let mut index = Self::from_packages(fs, roots, packages);
+        index.walk_notes = notes;
+        index
     }
 
     /// Builds over the machine's file system without progress reports.
@@ -248,6 +324,7 @@ impl PackageIndex {
             by_name: HashMap::new(),
             by_object: HashMap::new(),
             shadowed: Vec::new(),
+            walk_notes: Vec::new(),
             details: Mutex::default(),
         };
         for (number, package) in index.packages.iter().enumerate() {
@@ -307,7 +384,7 @@ impl PackageIndex {
         if !relevant {
             return None;
         }
-        let files = Self::discover(&*self.fs, &self.roots);
+        let Discovered { files, notes } = Self::discover(&*self.fs, &self.roots);
         let packages = files
             .iter()
             .map(|path| {
@@ -318,7 +395,9 @@ impl PackageIndex {
                 }
             })
             .collect();
-        Some(Self::from_packages(Arc::clone(&self.fs), self.roots.clone(), packages))
+        let mut index = Self::from_packages(Arc::clone(&self.fs), self.roots.clone(), packages);
+        index.walk_notes = notes;
+        Some(index)
     }
 
     pub fn roots(&self) -> &IndexRoots {
@@ -341,6 +420,11 @@ impl PackageIndex {
     /// Package files that another of the same name hides.
     pub fn shadowed(&self) -> &[PathBuf] {
         &self.shadowed
+    }
+
+    /// What the search for package files left out, to be said to the user.
+    pub fn walk_notes(&self) -> &[String] {
+        &self.walk_notes
     }
 
     /// The package named `name` (case-insensitive).
@@ -418,18 +502,22 @@ impl PackageIndex {
     }
 }
 
-/// Package files in `dir`, and in its subfolders down to `depth` more levels.
-fn scan(fs: &dyn FileSystem, dir: &Path, depth: usize, out: &mut Vec<PathBuf>) {
+/// Package files in `dir`, and in its subfolders down to `depth` more levels, within the
+/// walk's bounds.
+fn scan(fs: &dyn FileSystem, dir: &Path, depth: usize, walk: &mut Walk) {
+    if !walk.may_enter(dir) {
+        return;
+    }
     let Some(entries) = fs.read_dir(dir) else { return };
     for entry in &entries {
         if !entry.is_dir && is_package_file(&entry.name) {
-            out.push(dir.join(&entry.name));
+            walk.found.files.push(dir.join(&entry.name));
         }
     }
     if depth == 0 {
         return;
     }
     for entry in entries.iter().filter(|e| e.is_dir && !e.name.starts_with('.')) {
-        scan(fs, &dir.join(&entry.name), depth - 1, out);
+        scan(fs, &dir.join(&entry.name), depth - 1, walk);
     }
 }

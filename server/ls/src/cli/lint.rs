@@ -157,6 +157,14 @@ pub fn run(args: &LintArgs) -> ExitCode {
             Outcome::Failed(message) => problems.push(Problem::error(&candidate.display, message)),
         }
     }
+    // What a package search left out (a game folder set too wide) is said once per setup.
+    for setup in &setups {
+        let Some(index) = setup.session.exec.built_packages() else { continue };
+        let root = index.roots().game_dir.as_deref().map(|d| d.display().to_string());
+        for note in index.walk_notes() {
+            problems.push(Problem::note(root.as_deref().unwrap_or("package-paths"), note.clone()));
+        }
+    }
     files.sort_by(|a, b| a.path.cmp(&b.path));
     problems.sort_by(|a, b| a.path.cmp(&b.path));
 

@@ -305,6 +305,7 @@ async fn build(
         .iter()
         .filter_map(|p| p.error.as_ref().map(|e| format!("{}: {e}", p.path.display())))
         .collect();
+    let walk_notes = index.walk_notes().to_vec();
     if let Some(progress) = progress {
         progress.finish_with_message(summary.clone()).await;
     }
@@ -316,6 +317,9 @@ async fn build(
         }
     }
     shared.log(MessageType::INFO, &summary).await;
+    for note in walk_notes {
+        shared.log(MessageType::WARNING, &note).await;
+    }
     for problem in unreadable {
         shared.log(MessageType::WARNING, &format!("package not indexed: {problem}")).await;
     }
