@@ -566,7 +566,8 @@ impl Reader<'_> {
             path: self.path.to_owned(),
             line: u32::try_from(line).unwrap_or(u32::MAX),
             column: u32::try_from(column).unwrap_or(u32::MAX),
-            message: message.into(),
+            // A message quotes the value: a 100 MB value must not become a 100 MB message.
+            message: crate::diagnostic::bounded(message.into()),
         });
     }
 

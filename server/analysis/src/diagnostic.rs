@@ -85,7 +85,7 @@ impl Diagnostic {
             code,
             severity,
             span,
-            message: message.into(),
+            message: bounded(message.into()),
             labels: Vec::new(),
             fix: None,
             unnecessary: false,
@@ -110,7 +110,7 @@ impl Diagnostic {
 
     #[must_use]
     pub fn with_label(mut self, span: Span, message: impl Into<String>) -> Self {
-        self.labels.push(Label { file: None, span, message: message.into() });
+        self.labels.push(Label { file: None, span, message: bounded(message.into()) });
         self
     }
 
@@ -133,4 +133,24 @@ impl Diagnostic {
         self.fix = Some(fix);
         self
     }
+}
+
+/// The longest message kept whole. Messages quote the files (names, values, whole lines), and
+/// a 50 MB value must not become a 50 MB message: the middle of a longer one is left out.
+pub const MAX_MESSAGE_BYTES: usize = 2_000;
+
+/// `message`, or its start and end around a note of how much was left out.
+pub fn bounded(message: String) -> String {
+    if message.len() <= MAX_MESSAGE_BYTES {
+        return message;
+    }
+    let floor = |at: usize| (0..=at).rev().find(|&i| message.is_char_boundary(i)).unwrap_or(0);
+    let head_end = floor(MAX_MESSAGE_BYTES * 3 / 4);
+    let tail_start = floor(message.len() - MAX_MESSAGE_BYTES / 8);
+    let left_out = message[head_end..tail_start].chars().count();
+    format!(
+        "{}[... {left_out} characters left out ...]{}",
+        &message[..head_end],
+        &message[tail_start..]
+    )
 }

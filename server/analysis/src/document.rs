@@ -739,6 +739,7 @@ impl T3dDocument {
         out.sort_by(|a, b| {
             (a.span.start, a.span.end, a.code).cmp(&(b.span.start, b.span.end, b.code))
         });
+        rules::t3d_unbalanced_block::cap(&mut out);
         out
     }
 

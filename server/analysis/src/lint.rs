@@ -88,8 +88,26 @@ pub struct LintedFile {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+/// A `.t3d` whose first bytes are binary: one finding, and the rest is never decoded (a
+/// gigabyte of zeros would otherwise be decoded and parsed whole).
+fn binary_t3d(kind: FileKind, bytes: &[u8]) -> Option<LintedFile> {
+    if kind != FileKind::T3d || text::looks_like_text(bytes) {
+        return None;
+    }
+    let diagnostic = crate::rules::t3d_not_t3d::RULE
+        .diagnostic(unreal_syntax::Span::empty_at(0), crate::rules::t3d_not_t3d::BINARY_MESSAGE);
+    Some(LintedFile {
+        text: String::new(),
+        encoding: SourceEncoding::Windows1252,
+        diagnostics: vec![diagnostic],
+    })
+}
+
 /// Decodes and checks one file of the given kind.
 pub fn lint_file(kind: FileKind, bytes: &[u8], options: &LintOptions) -> LintedFile {
+    if let Some(binary) = binary_t3d(kind, bytes) {
+        return binary;
+    }
     let decoded = text::decode(bytes);
     let encoding = decoded.encoding;
     let text = decoded.text.into_owned();
@@ -107,6 +125,9 @@ pub fn lint_path(
     options: &LintOptions,
     session: &LintSession,
 ) -> LintedFile {
+    if let Some(binary) = binary_t3d(kind, bytes) {
+        return binary;
+    }
     let decoded = text::decode(bytes);
     let encoding = decoded.encoding;
     let text = decoded.text.into_owned();

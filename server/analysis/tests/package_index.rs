@@ -190,17 +190,9 @@ struct EndlessTree;
 impl FileSystem for EndlessTree {
     fn read_dir(&self, _dir: &Path) -> Option<Vec<DirEntry>> {
         let mut entries: Vec<_> = (0..50)
-            .map(|i| DirEntry {
-                name: format!("d{i}"),
-                is_dir: true,
-                is_link: false,
-            })
+            .map(|i| DirEntry { name: format!("d{i}"), is_dir: true, is_link: false })
             .collect();
-        entries.push(DirEntry {
-            name: "P.u".to_owned(),
-            is_dir: false,
-            is_link: false,
-        });
+        entries.push(DirEntry { name: "P.u".to_owned(), is_dir: false, is_link: false });
         Some(entries)
     }
 

@@ -276,11 +276,9 @@ fn binary_garbage_and_utf16() {
         exit: 1
         --- stdout
         error[t3d-not-t3d]: the file is binary, not T3D text: expected a T3D export starting with `Begin Map`, `Begin Actor` or `Begin PolyList`
-         --> garbage.t3d:1:1
-          |
-        1 | ê?XØ—¾¿P?É§nCµ¯vÂ r}9‘=e¿ØO£?ÇOo    %I¦·??¥@>(‰Í¬¨?
-          | ^
-          |
+        --> garbage.t3d:1:1
+         |
+         |
 
         note[t3d-unbalanced-block]: `Begin Map` is never closed; UnrealEd reads the map to the end of the text, so nothing is lost
          --> utf16.t3d:1:1

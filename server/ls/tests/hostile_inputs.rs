@@ -357,10 +357,10 @@ fn t3d_map_of_20000_actors_never_closed() {
     let fresh = lint_text(FileKind::T3d, doc.text(), &options);
     assert_eq!(doc.diagnostics(&options), fresh);
     expect![[r#"
-        opened: t3d-unbalanced-block x20000, first at 2:1
+        opened: t3d-unbalanced-block x101, first at 2:1
 
         edits: {"Segments": 50}
-        after: t3d-unbalanced-block x19998, first at 2:1
+        after: t3d-unbalanced-block x101, first at 2:1
     "#]]
     .assert_eq(&format!(
         "opened: {}\nedits: {outcomes:?}\nafter: {}",
@@ -448,3 +448,66 @@ fn generated_map_of_200_mb() {
 
 /// Megabytes of address space allowed per megabyte of map.
 const MAP_BYTES_FACTOR: u64 = 12;
+
+/// A gigabyte of zeros named `.t3d` (a sparse file) is called binary from its first bytes:
+/// under a 256 MB limit, where reading and decoding it whole cannot fit.
+#[test]
+fn a_sparse_gigabyte_named_t3d_is_binary_from_its_first_bytes() {
+    let dir = TempDir::new("hostile-sparse");
+    let path = dir.path().join("Sparse.t3d");
+    std::fs::File::create(&path).unwrap().set_len(1 << 30).unwrap();
+    let output = run_limited(SMALL_LIMIT_MB, &[OsStr::new("lint"), path.as_os_str()]);
+    let out = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert!(out.contains("error[t3d-not-t3d]: the file is binary"), "{out}");
+    assert!(out.len() < 2_000, "{} bytes of output", out.len());
+}
+
+/// One value of 8 MB (50 MB in the report that found it) is quoted in part: the message and
+/// the code frame stay a few kilobytes, whatever the line's length.
+#[test]
+fn a_huge_value_is_quoted_in_part() {
+    let junk = "x".repeat(8 << 20);
+    let map = TempDir::new("hostile-value");
+    std::fs::write(
+        map.path().join("Vertex.t3d"),
+        format!(
+            "Begin PolyList\r\nBegin Polygon\r\nVertex {junk}\r\nEnd Polygon\r\nEnd PolyList\r\n"
+        ),
+    )
+    .unwrap();
+    let output = run_limited(SMALL_LIMIT_MB, &[OsStr::new("lint"), map.path().as_os_str()]);
+    let out = String::from_utf8_lossy(&output.stdout);
+    assert!(out.contains("characters left out"), "{}", &out[..out.len().min(500)]);
+    assert!(out.len() < 8_000, "{} bytes of output", out.len());
+
+    let config = TempDir::new("hostile-config-value");
+    std::fs::write(config.path().join("unreal-ls.toml"), format!("engine = \"{junk}\"\n")).unwrap();
+    std::fs::write(config.path().join("A.t3d"), "Begin Map\r\nEnd Map\r\n").unwrap();
+    let output = run_limited(SMALL_LIMIT_MB, &[OsStr::new("lint"), config.path().as_os_str()]);
+    let err = stderr(&output);
+    let head = &err[..err.len().min(500)];
+    assert_eq!(output.status.code(), Some(2), "{head}");
+    assert!(err.contains("unknown engine") && err.contains("characters left out"), "{head}");
+    assert!(err.len() < 4_000, "{} bytes on stderr", err.len());
+}
+
+/// 100,000 actors, none closed: one cause, so the output is the first hundred mismatches and
+/// a line saying how many more, not 100,000 code frames.
+#[test]
+fn a_hundred_thousand_unclosed_actors_are_not_a_hundred_thousand_findings() {
+    let dir = TempDir::new("hostile-unclosed");
+    let text =
+        format!("Begin Map\r\n{}End Map\r\n", "Begin Actor Class=Light Name=L\r\n".repeat(100_000));
+    std::fs::write(dir.path().join("Unclosed.t3d"), text).unwrap();
+    let output = run_limited(1024, &[OsStr::new("lint"), dir.path().as_os_str()]);
+    let out = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert!(
+        out.contains("99900 more `Begin`/`End` mismatches"),
+        "{}",
+        &out[out.len().saturating_sub(500)..]
+    );
+    assert!(out.contains("actor name `L` is used 100000 times"));
+    assert!(out.len() < 100_000, "{} bytes of output", out.len());
+}

@@ -59,9 +59,6 @@ fn removal(ctx: &ExecContext<'_>, arg: Arg) -> Span {
 /// One use of an ignored key: the argument, its value and why the engine ignores it.
 type KeyUse<'a> = (Arg, String, &'a str);
 
-/// Labels shown for the other uses of a key written many times (the fix removes them all).
-const MAX_LABELS: usize = 10;
-
 /// `keys` for a message, the first few of a long list and how many more.
 fn listed(keys: &[&str]) -> String {
     const SHOWN: usize = 8;
@@ -122,7 +119,7 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
                         .collect(),
                     safe: true,
                 });
-            for (arg, _, _) in uses.iter().skip(1).take(MAX_LABELS) {
+            for (arg, _, _) in uses.iter().skip(1).take(super::MAX_LABELS) {
                 diagnostic = diagnostic.with_label(arg.span(), "written again here");
             }
             out.push(diagnostic);

@@ -67,7 +67,7 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
             };
             diagnostic = diagnostic.with_label(at, "the engine reads this one");
             // A key written thousands of times (generated or hostile text) shows a few uses.
-            for other in args[1..].iter().take(10) {
+            for other in args[1..].iter().take(super::MAX_LABELS) {
                 diagnostic = diagnostic.with_label(other.span(), "written again here");
             }
             out.push(diagnostic);

@@ -67,6 +67,10 @@ pub struct RuleMeta {
     pub summary: &'static str,
 }
 
+/// The most related locations one finding lists. A name used 100,000 times (generated or
+/// hostile text) is one finding that says how many; a frame of every use helps nobody.
+pub(crate) const MAX_LABELS: usize = 20;
+
 impl RuleMeta {
     pub fn diagnostic(&self, span: Span, message: impl Into<String>) -> Diagnostic {
         Diagnostic::new(self.code, self.severity, span, message)
@@ -223,5 +227,6 @@ fn run_t3d_rules(context: &T3dContext<'_>) -> Vec<Diagnostic> {
     diagnostics.sort_by(|a, b| {
         (a.span.start, a.span.end, a.code).cmp(&(b.span.start, b.span.end, b.code))
     });
+    t3d_unbalanced_block::cap(&mut diagnostics);
     diagnostics
 }

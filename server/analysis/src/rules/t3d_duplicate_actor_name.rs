@@ -94,7 +94,7 @@ pub fn report<'a>(parts: impl IntoIterator<Item = (&'a Names, i64)>, out: &mut V
         let mut diagnostic = RULE
             .diagnostic(*second, format!("actor name `{name}` is used {times} in this map"))
             .with_label(*first, "first used here");
-        for (span, _) in rest {
+        for (span, _) in rest.iter().take(super::MAX_LABELS) {
             diagnostic = diagnostic.with_label(*span, "used again here");
         }
         out.push(diagnostic);

@@ -12,6 +12,9 @@ pub static RULE: RuleMeta = RuleMeta {
     summary: "the file holds no T3D block",
 };
 
+/// What a binary file named `.t3d` is told.
+pub const BINARY_MESSAGE: &str = "the file is binary, not T3D text: expected a T3D export starting with `Begin Map`, `Begin Actor` or `Begin PolyList`";
+
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
     if !ctx.blocks.is_empty() || !ctx.parse.errors.is_empty() {
         return;
@@ -21,7 +24,7 @@ pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
         "the file is empty: expected a T3D export starting with `Begin Map`, `Begin Actor` or `Begin PolyList`"
             .to_owned()
     } else if ctx.text.contains('\0') {
-        "the file is binary, not T3D text: expected a T3D export starting with `Begin Map`, `Begin Actor` or `Begin PolyList`".to_owned()
+        BINARY_MESSAGE.to_owned()
     } else {
         "no `Begin` block in the file: expected a T3D export starting with `Begin Map`, `Begin Actor` or `Begin PolyList`".to_owned()
     };

@@ -51,3 +51,42 @@ fn begins_map(line: &str) -> bool {
     words.next().is_some_and(|w| w.eq_ignore_ascii_case("Begin"))
         && words.next().is_some_and(|w| w.eq_ignore_ascii_case("Map"))
 }
+
+/// After this many findings the rest of a file's mismatches are one summary finding: 100,000
+/// actors without `End Actor` are one cause repeated, not 100,000 things to read. Applied to
+/// a whole document's sorted findings (the incremental document's too), so both agree.
+const MAX_FINDINGS: usize = 100;
+
+/// Replaces this rule's findings after the first [`MAX_FINDINGS`] of `sorted` by one that
+/// says how many more there are.
+pub fn cap(sorted: &mut Vec<Diagnostic>) {
+    let total = sorted.iter().filter(|d| d.code == RULE.code).count();
+    if total <= MAX_FINDINGS {
+        return;
+    }
+    let mut seen = 0;
+    let mut summary_at = None;
+    sorted.retain(|d| {
+        if d.code != RULE.code {
+            return true;
+        }
+        seen += 1;
+        if seen == MAX_FINDINGS + 1 {
+            summary_at = Some(d.span);
+        }
+        seen <= MAX_FINDINGS
+    });
+    if let Some(span) = summary_at {
+        let more = total - MAX_FINDINGS;
+        let summary = RULE.diagnostic(
+            span,
+            format!(
+                "{more} more `Begin`/`End` mismatches from here on are not listed; correct the ones above and check again"
+            ),
+        );
+        let at = sorted.partition_point(|d| {
+            (d.span.start, d.span.end, d.code) < (span.start, span.end, RULE.code)
+        });
+        sorted.insert(at, summary);
+    }
+}

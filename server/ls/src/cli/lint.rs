@@ -593,15 +593,13 @@ fn read_candidate(path: &Path) -> Result<Option<(FileKind, Vec<u8>)>, String> {
         return Err(format!("{len} bytes is more than the 4 GiB unreal-ls reads"));
     }
     let mut bytes = Vec::new();
-    let kind = if let Some(kind) = detect_kind(path, b"") {
-        kind
-    } else {
-        (&mut file).take(SNIFF_BYTES as u64).read_to_end(&mut bytes).map_err(|e| io_message(&e))?;
-        match detect_kind(path, &bytes) {
-            Some(kind) => kind,
-            None => return Ok(None),
-        }
-    };
+    (&mut file).take(SNIFF_BYTES as u64).read_to_end(&mut bytes).map_err(|e| io_message(&e))?;
+    let Some(kind) = detect_kind(path, &bytes) else { return Ok(None) };
+    // A binary file named `.t3d` is reported from its first bytes: a gigabyte of zeros is
+    // never read whole, decoded and parsed.
+    if kind == FileKind::T3d && !unreal_syntax::text::looks_like_text(&bytes) {
+        return Ok(Some((kind, bytes)));
+    }
     // The length is the file's own (checked above), so reserving it up front is safe.
     bytes.reserve((len as usize).saturating_sub(bytes.len()));
     file.read_to_end(&mut bytes).map_err(|e| io_message(&e))?;

@@ -203,8 +203,24 @@ fn frame_source(file: &FileReport, frame: &[Mark<'_>]) -> (usize, usize, String)
         .map_or(text.len(), |line| line.end as usize)
         .max(frame.iter().map(|m| m.span.end as usize).max().unwrap_or(0))
         .min(text.len());
+    // One very long line (a 50 MB `Vertex` line) is shown as a window around the marks: the
+    // frame shows a few hundred characters either way, and drawing the rest costs seconds.
+    let (start, end) = if first == last && end - start > MAX_FRAME_LINE_BYTES {
+        let at = frame.iter().map(|m| m.span.start as usize).min().unwrap_or(start);
+        let floor = |i: usize| (0..=i).rev().find(|&b| text.is_char_boundary(b)).unwrap_or(0);
+        let from = floor(at.saturating_sub(FRAME_WINDOW_BEFORE).max(start));
+        (from, floor((at + FRAME_WINDOW_AFTER).min(end)))
+    } else {
+        (start, end)
+    };
     (first as usize, start, terminal_safe(text.get(start..end).unwrap_or("")))
 }
+
+/// A line longer than this is shown as a window of this many bytes before the first mark and
+/// after it.
+const MAX_FRAME_LINE_BYTES: usize = 4096;
+const FRAME_WINDOW_BEFORE: usize = 200;
+const FRAME_WINDOW_AFTER: usize = 600;
 
 /// Replaces control characters (binary junk, a lone CR) with characters of the same UTF-8
 /// length, so annotation offsets stay valid and nothing reaches the terminal that could move
