@@ -160,6 +160,9 @@ pub fn package_summary(package: &Package<'_>) -> PackageSummary {
         .objects()
         .map(|o| {
             let detail: Option<Result<String>> = match o.class {
+                class if package.texture_class_is_imageless(class) => {
+                    Some(Ok("drawn by script at run time: no image".to_owned()))
+                }
                 "Texture" | "FireTexture" | "WaterTexture" | "WaveTexture" | "WetTexture"
                 | "IceTexture" | "ScriptedTexture" => {
                     Some(package.read_texture(o.export).map(|t| {

@@ -368,6 +368,60 @@ fn psa_bones_the_psk_lacks_are_named() {
     assert!(glb_json(&dir.join("c4.glb")).get("animations").is_none());
 }
 
+/// A UE2 `ScriptedTexture` is drawn by script at run time and holds no mips: a package
+/// export skips it with a note and writes the rest (exit 0), `--object` names why, and `info`
+/// lists it (UT2004's `Mov-UT2-intro.ut2` has one).
+#[test]
+fn ue2_scripted_textures_are_skipped_with_a_note() {
+    use writers::{write_props, PackageWriter};
+    let dir = fixture_dir("scripted-texture");
+    let mut w = PackageWriter::new(128, 29);
+    let text = w.import("Core", "Class", 0, "TextBuffer");
+    let scripted = w.import("Core", "Class", 0, "ScriptedTexture");
+    w.export(
+        text,
+        0,
+        "Notes",
+        0,
+        Box::new(|o, w| {
+            write_props(o, &[], w.none());
+            o.u32(0).u32(0).fstring("// notes\r\n");
+        }),
+    );
+    w.export(scripted, 0, "RealTimeScreen", 0, Box::new(|o, w| write_props(o, &[], w.none())));
+    std::fs::write(dir.join("Intro.ut2"), w.finish()).unwrap();
+    run(
+        &dir,
+        &["export", "Intro.ut2", "-o", "out"],
+        expect![[r#"
+            exit 0
+            --- stdout
+            1 objects written to out (1 without an image skipped)
+            --- stderr
+            note: Intro.ut2: RealTimeScreen is a ScriptedTexture, drawn by script at run time: it holds no image to export
+        "#]],
+    );
+    assert!(dir.join("out/Notes.uc").is_file());
+    run(
+        &dir,
+        &["export", "Intro.ut2", "--object", "RealTimeScreen", "-o", "screen.png"],
+        expect![[r#"
+            exit 1
+            --- stdout
+            --- stderr
+            error: Intro.ut2: RealTimeScreen is a ScriptedTexture, drawn by script at run time: it holds no image to export
+        "#]],
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_unreal-ls"))
+        .current_dir(&dir)
+        .args(["info", "Intro.ut2"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("drawn by script at run time: no image"), "{stdout}");
+}
+
 /// `unreal-ls render`: the bundled example room as a picture, every view; a file with nothing
 /// to draw is exit 1, an unknown view a usage error.
 #[test]

@@ -45,7 +45,9 @@ impl PackageIndex {
             let mut details = vec![("class".to_owned(), class.clone())];
             let read = self.with_package(package, |p| {
                 let mut out = Vec::new();
-                if is_texture_class(&class) && class != "Palette" {
+                if p.texture_class_is_imageless(&class) {
+                    out.push(("image".to_owned(), "none: drawn by script at run time".to_owned()));
+                } else if is_texture_class(&class) && class != "Palette" {
                     match p.read_texture(export) {
                         Ok(texture) => {
                             let (mips, _) = select_mips(&texture, MipSource::Auto);

@@ -184,6 +184,9 @@ pub fn object_preview(package: &Package<'_>, export: usize) -> Result<ObjectPrev
 /// Texture and the engine's texture subclasses that keep their pixels in mips.
 fn is_texture(package: &Package<'_>, export: usize) -> bool {
     let class = package.class_name(export);
+    if package.texture_class_is_imageless(class) {
+        return false;
+    }
     [
         "Texture",
         "FireTexture",

@@ -155,6 +155,13 @@ impl<'a> Package<'a> {
         self.header.version >= 100
     }
 
+    /// True when objects of texture class `class` hold no image in this package: UE2's
+    /// `ScriptedTexture` is a `UBitmapMaterial` drawn by script at run time (a size and a
+    /// client, no mips), while UE1's is a `UTexture` with mips like any other.
+    pub fn texture_class_is_imageless(&self, class: &str) -> bool {
+        self.is_ue2() && class.eq_ignore_ascii_case("ScriptedTexture")
+    }
+
     /// The name at `index`, or `""` when out of range (indices are validated at parse time
     /// for the tables; object data is checked by its readers).
     pub fn name(&self, index: usize) -> &str {

@@ -382,6 +382,9 @@ fn export_object(
             let model = export::package_mesh_model(package, export).map_err(|e| e.to_string())?;
             write_model(&model, target, output)
         }
+        _ if package.texture_class_is_imageless(&class) => {
+            Err(no_image(&package.export_path(export), &class))
+        }
         _ if class.ends_with("Texture") => match target {
             None | Some(Target::Png) => {
                 let png = export::texture_png(package, export, mip).map_err(|e| e.to_string())?;
@@ -394,6 +397,10 @@ fn export_object(
             package.export_path(export)
         )),
     }
+}
+
+fn no_image(path: &str, class: &str) -> String {
+    format!("{path} is a {class}, drawn by script at run time: it holds no image to export")
 }
 
 fn export_package(args: &ExportArgs, bytes: &[u8], target: Option<Target>) -> Outcome {
@@ -409,8 +416,20 @@ fn export_package(args: &ExportArgs, bytes: &[u8], target: Option<Target>) -> Ou
     // name of its own (`Name`, `Name-2` when two objects would share one).
     let mut failures = Vec::new();
     let mut written = 0;
+    let mut skipped = 0;
     let mut taken: std::collections::HashSet<String> = std::collections::HashSet::new();
     for o in package.objects() {
+        if package.texture_class_is_imageless(o.class) {
+            if target.is_none_or(|t| t == Target::Png) {
+                eprintln!(
+                    "note: {}: {}",
+                    args.file.display(),
+                    super::printable(&no_image(&o.path, o.class))
+                );
+                skipped += 1;
+            }
+            continue;
+        }
         let ext = match o.class {
             "TextBuffer" => "uc",
             "Mesh" | "LodMesh" => "glb",
@@ -439,7 +458,11 @@ fn export_package(args: &ExportArgs, bytes: &[u8], target: Option<Target>) -> Ou
         eprintln!("error: {}: {}", args.file.display(), super::printable(f));
     }
     if failures.is_empty() {
-        println!("{written} objects written to {}", args.output.display());
+        let skipped = match skipped {
+            0 => String::new(),
+            n => format!(" ({n} without an image skipped)"),
+        };
+        println!("{written} objects written to {}{skipped}", args.output.display());
         Ok(())
     } else {
         Err(format!(
