@@ -165,7 +165,7 @@ fn exit_codes() {
             count  severity  rule                    fixable
                 1  warning   t3d-non-planar-polygon
                 1  hint      t3d-normal-mismatch     1
-            0 errors, 1 warning, 1 hint in 1 file
+            0 errors, 1 warning, 1 hint in 1 file checked
             --- stderr
             error: 1 warning is more than --max-warnings 0
         "#]],
@@ -269,7 +269,7 @@ fn configuration_applies_per_file() {
         &expect![[r#"
             exit: 0
             --- stdout
-            0 errors, 0 warnings in 0 files
+            0 errors, 0 warnings in 0 files checked
             --- stderr
             warning: no T3D or UnrealScript files found
         "#]],
@@ -316,7 +316,7 @@ fn baseline_round_trip() {
     let known = expect![[r#"
         exit: 0
         --- stdout
-        0 errors, 0 warnings in 3 files
+        0 errors, 0 warnings in 3 files checked
         --- stderr
         note: 8 findings recorded in the baseline not shown
     "#]];
@@ -500,7 +500,7 @@ fn fix_format_rewrites_the_layout_once() {
            |             -------------------------------------------------- off the plane
            |
 
-        0 errors, 1 warning, 1 info in 2 files
+        0 errors, 1 warning, 1 info in 2 files checked
         --- stderr
         fixed 2 findings in 2 files
     "#]]
@@ -538,7 +538,7 @@ fn corpus_in_every_format() {
                 assert_eq!(validate_sarif(&sarif), Vec::<String>::new());
                 assert_eq!(sarif["runs"][0]["results"].as_array().unwrap().len(), count);
             }
-            _ => assert!(result.stdout.ends_with(" files\n")),
+            _ => assert!(result.stdout.ends_with(" files checked\n")),
         }
     }
     let statistics = run(Path::new("."), &["lint", "--statistics", "--format", "json", corpus]);

@@ -463,3 +463,54 @@ fn corpus_has_no_errors() {
     assert!(errors.is_empty(), "error-level findings in the corpus: {errors:#?}");
     expect_file!["fixtures/lint/expected/corpus.json"].assert_eq(&shown);
 }
+
+/// `examples/defects/README.md` names each finding of `unreal-ls lint examples/defects/` by
+/// line and rule, no more and no fewer, and the rules it says are not shown are exactly the
+/// T3D rules without a finding there.
+#[test]
+fn the_defects_readme_names_exactly_what_lint_reports() {
+    let root = manifest_dir().join("../..");
+    let readme = std::fs::read_to_string(root.join("examples/defects/README.md")).unwrap();
+    let mut named: Vec<(u64, String)> = readme
+        .lines()
+        .filter_map(|l| {
+            let rest = l.strip_prefix("- line ")?;
+            let (line, rest) = rest.split_once(": `")?;
+            let code = rest.split('`').next()?;
+            Some((line.parse().ok()?, code.to_owned()))
+        })
+        .collect();
+    named.sort();
+    let output = Command::new(env!("CARGO_BIN_EXE_unreal-ls"))
+        .current_dir(&root)
+        .args(["lint", "--format", "json", "examples/defects/"])
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let mut reported: Vec<(u64, String)> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["line"].as_u64().unwrap(), d["code"].as_str().unwrap().to_owned()))
+        .collect();
+    reported.sort();
+    assert_eq!(named, reported, "README bullets against lint's findings");
+
+    let not_shown = readme.split("Not shown here:").nth(1).expect("a 'Not shown here' paragraph");
+    let mut accounted: Vec<String> = not_shown
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|code| code.starts_with("t3d-"))
+        .map(str::to_owned)
+        .chain(reported.iter().map(|(_, code)| code.clone()))
+        .collect();
+    accounted.sort();
+    accounted.dedup();
+    let mut t3d_rules: Vec<String> =
+        unreal_analysis::rules::T3D_RULES.iter().map(|r| r.meta.code.to_owned()).collect();
+    t3d_rules.sort();
+    assert_eq!(accounted, t3d_rules, "every T3D rule is shown or said not to be");
+}

@@ -126,8 +126,9 @@ pub(crate) fn items_in(items: &[Item], range: Span) -> impl Iterator<Item = &Ite
 }
 
 /// A provider of what packages know about the objects a document names (texture size and
-/// format, class hierarchy). The formats crate's package index will implement it; until
-/// then [`NoPackages`] answers nothing and every feature works from the document alone.
+/// format, class hierarchy). The workspace's package index (`crate::index::PackageIndex`)
+/// implements it; [`NoPackages`] answers nothing, for a workspace without a game folder, and
+/// every feature then works from the document alone.
 pub trait PackageIndex {
     /// What is known about `Class'Path'` (class may be unknown: `Texture=` names only a path).
     fn object(&self, _class: Option<&str>, _path: &str) -> Option<PackageObject> {

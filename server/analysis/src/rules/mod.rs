@@ -1,4 +1,5 @@
-//! Diagnostic rules, one module per rule, registered in [`T3D_RULES`]. Each module exposes
+//! Diagnostic rules, one module per rule, registered in [`T3D_RULES`] and [`EXEC_RULES`]
+//! (retired codes in [`RETIRED_RULES`]). Each module exposes
 //! `RULE` (its code, default severity and one-line summary, the same text `docs/rules.md`
 //! expands) and `check`, which appends what it finds.
 

@@ -178,8 +178,9 @@ pub struct DocumentHandle {
 }
 
 impl DocumentHandle {
-    /// Runs `read` on the document as it is now, under its content's lock. A T3D document's
-    /// tree is made first if it was not yet (the first request after opening pays for it).
+    /// Runs `read` on the document as it is now, under its content's lock. For a T3D
+    /// document the generation markers of every segment are read first (usually the
+    /// diagnostics pass did already); its tree is parsed by the feature, as it needs.
     pub fn read<T>(&self, read: impl FnOnce(&DocumentSnapshot<'_>) -> T) -> T {
         self.update(|content, handle| {
             let kind = handle.kind_of(content.text());

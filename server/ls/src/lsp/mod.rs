@@ -5,9 +5,12 @@
 //! - [`documents`]: open documents (text, line index, incremental T3D tree), edits, snapshots;
 //! - [`position`]: the one place where LSP positions meet byte offsets;
 //! - [`settings`]: `unrealLs.*` settings from `initializationOptions` and the client;
+//! - [`workspace`]: `unreal-ls.toml`, the game folder and the package index of the workspace;
 //! - [`scheduler`]: coalesced diagnostics, computed off the async threads;
 //! - [`features`]: one file per LSP feature, each a plain function over a snapshot;
-//! - [`guard`]: turns a panic in any handler into an error response.
+//! - [`framing`]: the JSON-RPC framing layer that answers or skips malformed messages;
+//! - [`guard`]: turns a panic in any handler into an error response;
+//! - [`log`] and [`memory`]: the server's log and its memory reports.
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
 pub mod documents;

@@ -72,8 +72,8 @@ impl Settings {
         (settings, problems)
     }
 
-    // LintOptions is growing (the game folder, the engine build); what settings do not
-    // cover keeps its default.
+    // The game folder, the package index and the configuration's options are added by the
+    // workspace (`workspace.rs`); the client's settings give only the engine.
     #[allow(clippy::needless_update)]
     pub fn lint_options(&self) -> LintOptions {
         LintOptions { engine: self.engine, ..LintOptions::default() }

@@ -12,7 +12,8 @@
 //! - **UE2**: `Editor/Src/UnEdSrv.cpp`, `UEditorEngine::SafeExec` of a UT2003-era build (the
 //!   same branches plus `STATICMESH IMPORT`, `MESH SCALE/SETTEXTURE/ATTACHNAME/LODMODEL/
 //!   BOUNDINGBOX/FLIPFACES`, the `DECAMESH`/`DECAANIM` aliases) and `DDSConversion` (`DXT=`).
-//! - architecture.md, "Engine behaviour that the checks follow".
+//! - the editor sources' `SafeExec` handlers (UT v400 and UT2004 `Editor/Src/UnEdSrv.cpp`,
+//!   `UnMeshEd.cpp`), cited per command below and in `docs/rules.md`.
 //!
 //! Entries marked `keys_complete: false` list the keys we know but the engine may read more
 //! (factory properties set by name) or the list is not confirmed from engine source; the

@@ -1,8 +1,8 @@
 //! One directive line: the command words, a lossless view of every `KEY=VALUE` pair, and the
 //! engine's own key lookup (which does not tokenise at all; see [`lookup`]).
 //!
-//! Engine behaviour modelled here (architecture.md, "Engine behaviour that the checks follow";
-//! `Parse`, `ParseCommand` and `appStrfind` in UE1 `Core/Src/UnMisc.cpp`, the same in UE2):
+//! Engine behaviour modelled here (`Parse`, `ParseCommand` and `appStrfind` in UE1
+//! `Core/Src/UnMisc.cpp`, the same in UE2):
 //! - command words match case-insensitively and end at a non-alphanumeric character;
 //! - `Parse(Stream, "KEY=", Value)` searches the raw line for `KEY=` case-insensitively, where
 //!   the character before is not an ASCII letter or digit, and the first match wins;

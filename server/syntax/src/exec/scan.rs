@@ -58,7 +58,8 @@ impl DirectiveKind {
         DirectiveKind::ALL.into_iter().find(|kind| kind.name().eq_ignore_ascii_case(word))
     }
 
-    /// Which engine generations accept the directive (architecture.md, "Directives").
+    /// Which engine generations accept the directive (`CompileDirective`,
+    /// `Editor/Src/UnScrCom.cpp`: UT v400 knows `ForceExec`, only UE2 `include`).
     pub fn engines(self) -> crate::exec::commands::Engines {
         use crate::exec::commands::Engines;
         match self {

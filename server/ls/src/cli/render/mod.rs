@@ -91,12 +91,19 @@ pub struct Summary {
     pub warnings: usize,
     pub infos: usize,
     pub hints: usize,
+    /// Files checked, with or without findings.
     pub files: usize,
+    /// Files with at least one finding.
+    pub files_with_findings: usize,
 }
 
 impl Summary {
     pub fn of(report: &Report) -> Summary {
-        let mut summary = Summary { files: report.files_checked, ..Summary::default() };
+        let mut summary = Summary {
+            files: report.files_checked,
+            files_with_findings: report.files.iter().filter(|f| !f.diagnostics.is_empty()).count(),
+            ..Summary::default()
+        };
         for diagnostic in report.files.iter().flat_map(|f| &f.diagnostics) {
             match diagnostic.severity {
                 Severity::Error => summary.errors += 1,
@@ -108,7 +115,9 @@ impl Summary {
         summary
     }
 
-    /// `2 errors, 3 warnings in 4 files`; infos and hints are named only when present.
+    /// `2 errors, 3 warnings in 1 of 4 files checked`; infos and hints are named only when
+    /// present. Saying how many files hold the findings keeps `in 2 files` from reading as a
+    /// miscount when one file holds them all.
     pub fn line(&self) -> String {
         let mut parts = vec![plural(self.errors, "error"), plural(self.warnings, "warning")];
         if self.infos > 0 {
@@ -117,7 +126,12 @@ impl Summary {
         if self.hints > 0 {
             parts.push(plural(self.hints, "hint"));
         }
-        format!("{} in {}", parts.join(", "), plural(self.files, "file"))
+        let files = if self.files_with_findings > 0 && self.files_with_findings < self.files {
+            format!("{} of {} checked", self.files_with_findings, plural(self.files, "file"))
+        } else {
+            format!("{} checked", plural(self.files, "file"))
+        };
+        format!("{} in {files}", parts.join(", "))
     }
 }
 
@@ -244,65 +258,65 @@ mod tests {
         check(
             OutputFormat::Human,
             &expect![[r#"
-            warning[t3d-empty]: empty span
-             --> maps/Café.t3d:4:1
-              |
-            4 | End Actor
-              | ^
-              |
+                warning[t3d-empty]: empty span
+                 --> maps/Café.t3d:4:1
+                  |
+                4 | End Actor
+                  | ^
+                  |
 
-            info[t3d-block]: a span over the whole file
-             --> maps/Café.t3d:1:1
-              |
-            1 | Begin Map
-              | ^^^^^^^^^
-            2 | Begin Actor Class=Light Name=Café
-            3 |      Tag="x"
-              |      --- a label inside it
-              |
+                info[t3d-block]: a span over the whole file
+                 --> maps/Café.t3d:1:1
+                  |
+                1 | Begin Map
+                  | ^^^^^^^^^
+                2 | Begin Actor Class=Light Name=Café
+                3 |      Tag="x"
+                  |      --- a label inside it
+                  |
 
-            note[t3d-char]: inside é
-             --> maps/Café.t3d:2:33
-              |
-            2 | Begin Actor Class=Light Name=Café
-              |                                 ^
-              |
+                note[t3d-char]: inside é
+                 --> maps/Café.t3d:2:33
+                  |
+                2 | Begin Actor Class=Light Name=Café
+                  |                                 ^
+                  |
 
-            error[t3d-duplicate-name]: duplicate actor name `Café`
-              --> maps/Café.t3d:65:25
-               |
-            65 | Begin Actor Class=Light Name=Café
-               |                         ^^^^^^^^^
-               |
-              ::: maps/Café.t3d:2:25
-               |
-             2 | Begin Actor Class=Light Name=Café
-               |                         --------- first defined here
-               |
-               = help: rename to `Café1`
+                error[t3d-duplicate-name]: duplicate actor name `Café`
+                  --> maps/Café.t3d:65:25
+                   |
+                65 | Begin Actor Class=Light Name=Café
+                   |                         ^^^^^^^^^
+                   |
+                  ::: maps/Café.t3d:2:25
+                   |
+                 2 | Begin Actor Class=Light Name=Café
+                   |                         --------- first defined here
+                   |
+                   = help: rename to `Café1`
 
-            error[t3d-unbalanced-block]: `End Mop` closes nothing
-              --> maps/Café.t3d:67:1
-               |
-            67 | End Mop
-               | ^^^^^^^- past the end
-               |
-              ::: maps/Café.t3d:1:1
-               |
-             1 | Begin Map
-               | --------- this `Begin Map` is never closed
-               |
+                error[t3d-unbalanced-block]: `End Mop` closes nothing
+                  --> maps/Café.t3d:67:1
+                   |
+                67 | End Mop
+                   | ^^^^^^^- past the end
+                   |
+                  ::: maps/Café.t3d:1:1
+                   |
+                 1 | Begin Map
+                   | --------- this `Begin Map` is never closed
+                   |
 
-            warning[t3d-unknown-model]: names no brush
-             --> maps/Café.t3d:3:6
-              |
-            3 |      Tag="x"
-              |      ^^^^^^^
-              |
-              = note: other/dir/Brushes.t3d: the brush is defined there
+                warning[t3d-unknown-model]: names no brush
+                 --> maps/Café.t3d:3:6
+                  |
+                3 |      Tag="x"
+                  |      ^^^^^^^
+                  |
+                  = note: other/dir/Brushes.t3d: the brush is defined there
 
-            2 errors, 2 warnings, 1 info, 1 hint in 3 files
-        "#]],
+                2 errors, 2 warnings, 1 info, 1 hint in 1 of 3 files checked
+            "#]],
         );
     }
 
@@ -365,7 +379,7 @@ mod tests {
         render(OutputFormat::Human, &report, false, &mut out).unwrap();
         render(OutputFormat::Json, &report, false, &mut out).unwrap();
         expect![[r#"
-            0 errors, 0 warnings in 0 files
+            0 errors, 0 warnings in 0 files checked
             {"version":1,"files":0,"diagnostics":[]}
         "#]]
         .assert_eq(&String::from_utf8(out).unwrap());
