@@ -55,10 +55,10 @@ fn clean_file() {
     check(
         &["clean.t3d"],
         &expect![[r#"
-        exit: 0
-        --- stdout
-        0 errors, 0 warnings in 1 file
-    "#]],
+            exit: 0
+            --- stdout
+            0 errors, 0 warnings in 1 file checked
+        "#]],
     );
     check(
         &["--format", "json", "clean.t3d"],
@@ -91,7 +91,7 @@ fn file_with_errors() {
                |                                                   ^^^^^^^^^^^^^
                |
 
-            0 errors, 2 warnings in 1 file
+            0 errors, 2 warnings in 1 file checked
         "#]],
     );
     check(
@@ -145,7 +145,7 @@ fn file_with_only_warnings() {
                |
                = help: Recompute the normal from the vertices
 
-            0 errors, 2 warnings, 1 hint in 1 file
+            0 errors, 2 warnings, 1 hint in 1 file checked
         "#]],
     );
     check(
@@ -170,29 +170,29 @@ fn directory() {
     check(
         &["dir"],
         &expect![[r#"
-        exit: 0
-        --- stdout
-        warning[t3d-duplicate-actor-name]: actor name `PathNode0` is used twice in this map
-         --> dir/clipboard.txt:6:33
-          |
-        2 | Begin Actor Class=PathNode Name=PathNode0
-          |                                 --------- first used here
-        3 |      Location=(X=128.000000)
-        4 |      Name="PathNode0"
-        5 | End Actor
-        6 | Begin Actor Class=PathNode Name=PathNode0
-          |                                 ^^^^^^^^^
-          |
+            exit: 0
+            --- stdout
+            warning[t3d-duplicate-actor-name]: actor name `PathNode0` is used twice in this map
+             --> dir/clipboard.txt:6:33
+              |
+            2 | Begin Actor Class=PathNode Name=PathNode0
+              |                                 --------- first used here
+            3 |      Location=(X=128.000000)
+            4 |      Name="PathNode0"
+            5 | End Actor
+            6 | Begin Actor Class=PathNode Name=PathNode0
+              |                                 ^^^^^^^^^
+              |
 
-        warning[t3d-degenerate-polygon]: polygon has no area: its 3 vertices are collinear or coincide
-         --> dir/sub/Brush.T3D:2:4
-          |
-        2 |    Begin Polygon
-          |    ^^^^^^^^^^^^^
-          |
+            warning[t3d-degenerate-polygon]: polygon has no area: its 3 vertices are collinear or coincide
+             --> dir/sub/Brush.T3D:2:4
+              |
+            2 |    Begin Polygon
+              |    ^^^^^^^^^^^^^
+              |
 
-        0 errors, 2 warnings in 2 files
-    "#]],
+            0 errors, 2 warnings in 2 files checked
+        "#]],
     );
     check(
         &["--format", "json", "dir/"],
@@ -212,13 +212,13 @@ fn explicit_file_that_is_not_t3d_is_skipped_with_a_note() {
     check(
         &["dir/notes.txt"],
         &expect![[r#"
-        exit: 0
-        --- stdout
-        0 errors, 0 warnings in 0 files
-        --- stderr
-        note: dir/notes.txt: not a T3D map or UnrealScript file; skipped
-        warning: no T3D or UnrealScript files found
-    "#]],
+            exit: 0
+            --- stdout
+            0 errors, 0 warnings in 0 files checked
+            --- stderr
+            note: dir/notes.txt: not a T3D map or UnrealScript file; skipped
+            warning: no T3D or UnrealScript files found
+        "#]],
     );
 }
 
@@ -234,7 +234,7 @@ fn empty_file() {
              |
              |
 
-            1 error, 0 warnings in 1 file
+            1 error, 0 warnings in 1 file checked
         "#]],
     );
     check(
@@ -315,7 +315,7 @@ fn binary_garbage_and_utf16() {
           | ^^^^^^^
           |
 
-        1 error, 1 warning, 2 hints in 2 files
+        1 error, 1 warning, 2 hints in 2 files checked
     "#]].assert_eq(&run(&dir, &["garbage.t3d", "utf16.t3d"]));
     expect![[r#"
         exit: 1
@@ -381,13 +381,13 @@ fn missing_path() {
     check(
         &["missing.t3d", "clean.t3d", "no/such/dir"],
         &expect![[r#"
-        exit: 2
-        --- stdout
-        0 errors, 0 warnings in 1 file
-        --- stderr
-        error: missing.t3d: no such file or directory
-        error: no/such/dir: no such file or directory
-    "#]],
+            exit: 2
+            --- stdout
+            0 errors, 0 warnings in 1 file checked
+            --- stderr
+            error: missing.t3d: no such file or directory
+            error: no/such/dir: no such file or directory
+        "#]],
     );
     check(
         &["--format", "json", "missing.t3d", "warnings.t3d"],
