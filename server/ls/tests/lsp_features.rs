@@ -79,6 +79,36 @@ async fn hover_decodes_flags() {
     );
 }
 
+/// Hover on `Flags=` follows the engine that only the workspace's `unreal-ls.toml` sets: bit
+/// 0x1000 is `PF_BigWavy` in UE1 and `PF_AlphaTexture` in UE2, and the map itself does not
+/// tell (no `Pan` lines, no `Package.Group.Name` textures).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hover_follows_the_engine_of_unreal_ls_toml() {
+    let dir = std::env::temp_dir().join(format!("unreal-ls-hover-engine-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("unreal-ls.toml"), "engine = \"ue2\"\n").unwrap();
+    let folder = format!("file://{}", dir.display());
+    let uri = format!("{folder}/Room.t3d");
+    let text =
+        "Begin PolyList\r\n   Begin Polygon Flags=4096\r\n   End Polygon\r\nEnd PolyList\r\n";
+    let mut client = TestClient::new(ServerOptions::default());
+    client.initialize_in(&folder, json!({}), Value::Null).await;
+    client.open(&uri, "t3d", 1, text).await;
+    let at = json!({ "textDocument": { "uri": uri }, "position": { "line": 1, "character": 24 } });
+    let mut value = String::new();
+    // The configuration is read when the workspace is set up, off the request's path.
+    for _ in 0..50 {
+        let answer = client.request_ok("textDocument/hover", at.clone()).await;
+        value = answer["contents"]["value"].as_str().unwrap_or_default().to_owned();
+        if value.contains("UE2") {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(value.contains("PF_AlphaTexture") && !value.contains("PF_BigWavy"), "{value}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn completion_after_end_closes_the_open_block() {
     let mut client = client().await;

@@ -81,21 +81,31 @@ impl Workspace {
 }
 
 impl Session {
+    /// The engine every feature of this session follows: the client's setting, else the
+    /// workspace's `unreal-ls.toml` (`engine`, or the generation of its `game`), else `auto`.
+    /// Diagnostics, hover, completion and the other T3D features all read it here, so an
+    /// engine set only in `unreal-ls.toml` drives them alike.
+    pub fn engine(&self) -> EngineSetting {
+        if self.settings.engine != EngineSetting::Auto {
+            return self.settings.engine;
+        }
+        self.workspace
+            .config()
+            .and_then(|c| {
+                c.engine.or_else(|| {
+                    c.game.and_then(unreal_analysis::Game::generation).map(EngineSetting::from)
+                })
+            })
+            .unwrap_or(EngineSetting::Auto)
+    }
+
     /// What the checks of this session run with: the settings, the workspace's
     /// `unreal-ls.toml` where the settings say nothing, and the package index.
     pub fn lint_options(&self) -> LintOptions {
         let mut options = self.settings.lint_options();
         let config = self.workspace.config();
         options.game = config.as_ref().and_then(|c| c.game);
-        if options.engine == EngineSetting::Auto {
-            if let Some(engine) = config.as_ref().and_then(|c| {
-                c.engine.or_else(|| {
-                    c.game.and_then(unreal_analysis::Game::generation).map(EngineSetting::from)
-                })
-            }) {
-                options.engine = engine;
-            }
-        }
+        options.engine = self.engine();
         if let Some(config) = &config {
             options.engine_build = options.engine_build.or(config.engine_build);
             options.package_paths.clone_from(&config.package_paths);

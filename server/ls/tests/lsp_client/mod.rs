@@ -117,6 +117,16 @@ impl TestClient {
     /// `initialize` with the given client capabilities and options, then `initialized`.
     /// Returns the `initialize` result.
     pub async fn initialize(&mut self, capabilities: Value, options: Value) -> Value {
+        self.initialize_in("file:///work/maps", capabilities, options).await
+    }
+
+    /// `initialize` with one workspace folder at `folder` (a `file:` URI), then `initialized`.
+    pub async fn initialize_in(
+        &mut self,
+        folder: &str,
+        capabilities: Value,
+        options: Value,
+    ) -> Value {
         let result = self
             .request_ok(
                 "initialize",
@@ -125,7 +135,7 @@ impl TestClient {
                     "rootUri": null,
                     "capabilities": capabilities,
                     "initializationOptions": options,
-                    "workspaceFolders": [{ "uri": "file:///work/maps", "name": "maps" }],
+                    "workspaceFolders": [{ "uri": folder, "name": "workspace" }],
                 }),
             )
             .await;

@@ -45,7 +45,7 @@ impl<'a> Parsed<'a> {
         Self {
             text: snapshot.text(),
             parse,
-            generation: document.and_then(|d| d.generation(snapshot.session.settings.engine)),
+            generation: document.and_then(|d| d.generation(snapshot.session.engine())),
         }
     }
 
