@@ -251,12 +251,10 @@ async fn formatting_and_polygon_actions() {
     let mut params = doc();
     params["options"] = json!({ "tabSize": 3, "insertSpaces": true });
     let edits = client.request_ok("textDocument/formatting", params.clone()).await;
-    check(&json!(edits.as_array().unwrap().len()), &expect!["3"]);
+    check(&json!(edits.as_array().unwrap().len()), &expect!["2"]);
     check(
         &edits[0],
-        &expect![[
-            r#"{"newText":"   LightHue=24\r\n","range":{"end":{"character":0,"line":3},"start":{"character":0,"line":2}}}"#
-        ]],
+        &expect![[r#"{"newText":"   LightHue=24\r\n   Location=(X=64.000000)\r\n","range":{"end":{"character":0,"line":4},"start":{"character":0,"line":2}}}"#]],
     );
     let mut actions = doc();
     actions["range"] =

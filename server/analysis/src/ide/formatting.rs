@@ -91,60 +91,186 @@ fn format_lines(
     range: Option<Span>,
 ) -> Result<Vec<TextEdit>, FormatError> {
     if let Some(first) = src.errors.first() {
-        return Err(FormatError {
-            reason: format!(
-                "the document has {} (the first at byte {}: {}); formatting would guess at its structure",
-                super::plural(src.errors.len(), "syntax error", "syntax errors"),
-                first.span.start,
-                first.message
-            ),
-        });
+        return Err(syntax_errors(src.errors.len(), first));
     }
-    let eol = options.line_ending.unwrap_or_else(|| LineEnding::detect(src.text)).as_str();
-    let mut lines: Vec<(Span, String)> = Vec::new();
+    let mut lines = LineMatcher::new(src.text, options, range);
     for item in &src.file.items {
-        format_item(src, item, 0, None, &mut lines);
+        format_item(src, item, 0, None, &mut lines)?;
     }
-    let text = src.text;
-    let bytes = text.as_bytes();
-    let mut edits = Vec::new();
-    let mut next = lines.iter().peekable();
-    let mut start = 0usize;
-    while start < bytes.len() {
-        let newline = bytes.get(start..).and_then(|b| b.iter().position(|&c| c == b'\n'));
-        let end = newline.map_or(bytes.len(), |i| start + i + 1);
-        let full = text.get(start..end).unwrap_or("");
-        let content = full.trim_end_matches(['\n', '\r']);
-        let line_span = Span::from_range(start..end);
-        let in_range = range.is_none_or(|r| {
-            r.start <= line_span.end.saturating_sub(1).max(line_span.start)
-                && line_span.start <= r.end
-        });
-        if content.trim_matches([' ', '\t']).is_empty() {
-            if in_range {
-                edits.push(TextEdit { span: line_span, new_text: String::new() });
+    lines.finish()
+}
+
+/// Edits that bring the whole document at `text` into canonical form, equal to [`format`] of
+/// its parse, one top-level block at a time: only the block being formatted has a tree, and
+/// each formatted line is compared and dropped at once, so a 50 MB map costs its largest block
+/// and the edits, not a tree of the whole map. Runs of changed lines are one edit each.
+pub fn format_document(text: &str, options: FormatOptions) -> Result<Vec<TextEdit>, FormatError> {
+    let outline = unreal_syntax::t3d::outline(text);
+    if let Some(first) = outline.errors.first() {
+        return Err(syntax_errors(outline.errors.len(), first));
+    }
+    let mut lines = LineMatcher::new(text, options, None);
+    let empty = unreal_syntax::t3d::Parse::default();
+    let outline_src = Source::new(text, &empty, None);
+    for item in &outline.file.items {
+        match item {
+            // The map's children one by one (they stay at column 0, as UnrealEd writes them).
+            Item::Block(frame) if matches!(frame.kind, BlockKind::Map | BlockKind::Level) => {
+                lines.push(frame.begin_span, begin_line(&outline_src, frame, 0))?;
+                for child in &frame.children {
+                    format_part(text, child.span(), 0, Some(frame.kind), &mut lines)?;
+                }
+                if let Some(end) = frame.end {
+                    lines.push(end.span, format!("End {}", kind_name(&outline_src, frame)))?;
+                }
             }
-        } else {
-            let Some((span, formatted)) = next.next() else {
-                return Err(internal("a line has no node in the tree"));
-            };
-            if span.start as usize >= end || (span.start as usize) < start {
-                return Err(internal("the tree and the lines disagree"));
-            }
-            let wanted_len = formatted.len() + eol.len();
-            let same = full.len() == wanted_len
-                && full.starts_with(formatted.as_str())
-                && full.ends_with(eol);
-            if in_range && !same {
-                edits.push(TextEdit { span: line_span, new_text: format!("{formatted}{eol}") });
-            }
+            other => format_part(text, other.span(), 0, None, &mut lines)?,
         }
-        start = end;
     }
-    if next.next().is_some() {
-        return Err(internal("the tree has nodes past the last line"));
+    let edits = lines.finish()?;
+    Ok(coalesce(edits))
+}
+
+/// Parses the lines of `span` on their own and formats them at `depth` under `parent`; the
+/// tree is dropped when done.
+fn format_part(
+    text: &str,
+    span: Span,
+    depth: usize,
+    parent: Option<BlockKind>,
+    lines: &mut LineMatcher<'_>,
+) -> Result<(), FormatError> {
+    let parse = unreal_syntax::t3d::parse_range(
+        text,
+        span.start as usize,
+        line_end(text, span.end as usize),
+    );
+    if let Some(first) = parse.errors.first() {
+        return Err(syntax_errors(parse.errors.len(), first));
     }
-    Ok(edits)
+    let src = Source::new(text, &parse, None);
+    for item in &parse.file.items {
+        format_item(&src, item, depth, parent, lines)?;
+    }
+    Ok(())
+}
+
+/// The offset after the line break that ends the line holding `at - 1` (or the text's end).
+fn line_end(text: &str, at: usize) -> usize {
+    if at > 0 && text.as_bytes().get(at - 1) == Some(&b'\n') {
+        return at;
+    }
+    text.as_bytes()
+        .get(at..)
+        .and_then(|rest| rest.iter().position(|&b| b == b'\n'))
+        .map_or(text.len(), |i| at + i + 1)
+}
+
+/// Joins edits that touch into one: a document formatted for the first time is one edit, not
+/// a million.
+fn coalesce(edits: Vec<TextEdit>) -> Vec<TextEdit> {
+    let mut out: Vec<TextEdit> = Vec::with_capacity(edits.len().min(1024));
+    for edit in edits {
+        match out.last_mut() {
+            Some(last) if last.span.end == edit.span.start => {
+                last.span = Span::new(last.span.start, edit.span.end);
+                last.new_text.push_str(&edit.new_text);
+            }
+            _ => out.push(edit),
+        }
+    }
+    out
+}
+
+fn syntax_errors(count: usize, first: &unreal_syntax::t3d::SyntaxError) -> FormatError {
+    FormatError {
+        reason: format!(
+            "the document has {} (the first at byte {}: {}); formatting would guess at its structure",
+            super::plural(count, "syntax error", "syntax errors"),
+            first.span.start,
+            first.message
+        ),
+    }
+}
+
+/// Walks the document's lines in order as formatted lines arrive (in the same order), and
+/// keeps an edit for each line that differs: blank lines are removed, the others replaced by
+/// their formatted text and the line ending.
+struct LineMatcher<'a> {
+    text: &'a str,
+    eol: &'static str,
+    range: Option<Span>,
+    /// The start of the next line not yet matched.
+    start: usize,
+    edits: Vec<TextEdit>,
+}
+
+impl<'a> LineMatcher<'a> {
+    fn new(text: &'a str, options: FormatOptions, range: Option<Span>) -> Self {
+        let eol = options.line_ending.unwrap_or_else(|| LineEnding::detect(text)).as_str();
+        Self { text, eol, range, start: 0, edits: Vec::new() }
+    }
+
+    /// The next line of the text: its span (line break included) and content.
+    fn next_line(&self) -> Option<(Span, &'a str, &'a str)> {
+        let bytes = self.text.as_bytes();
+        if self.start >= bytes.len() {
+            return None;
+        }
+        let newline = bytes.get(self.start..).and_then(|b| b.iter().position(|&c| c == b'\n'));
+        let end = newline.map_or(bytes.len(), |i| self.start + i + 1);
+        let full = self.text.get(self.start..end).unwrap_or("");
+        Some((Span::from_range(self.start..end), full, full.trim_end_matches(['\n', '\r'])))
+    }
+
+    fn in_range(&self, line: Span) -> bool {
+        self.range.is_none_or(|r| {
+            r.start <= line.end.saturating_sub(1).max(line.start) && line.start <= r.end
+        })
+    }
+
+    /// Removes the blank lines before the next non-blank one.
+    fn skip_blank(&mut self) {
+        while let Some((line, _, content)) = self.next_line() {
+            if !content.trim_matches([' ', '\t']).is_empty() {
+                break;
+            }
+            if self.in_range(line) {
+                self.edits.push(TextEdit { span: line, new_text: String::new() });
+            }
+            self.start = line.end as usize;
+        }
+    }
+
+    /// The formatted text of the node at `span`, which must be on the next non-blank line.
+    fn push(&mut self, span: Span, formatted: String) -> Result<(), FormatError> {
+        self.skip_blank();
+        let Some((line, full, _)) = self.next_line() else {
+            return Err(internal("the tree has nodes past the last line"));
+        };
+        if span.start >= line.end || span.start < line.start {
+            return Err(internal("the tree and the lines disagree"));
+        }
+        let wanted_len = formatted.len() + self.eol.len();
+        let same = full.len() == wanted_len
+            && full.starts_with(formatted.as_str())
+            && full.ends_with(self.eol);
+        if self.in_range(line) && !same {
+            let mut new_text = formatted;
+            new_text.push_str(self.eol);
+            self.edits.push(TextEdit { span: line, new_text });
+        }
+        self.start = line.end as usize;
+        Ok(())
+    }
+
+    fn finish(mut self) -> Result<Vec<TextEdit>, FormatError> {
+        self.skip_blank();
+        if self.next_line().is_some() {
+            return Err(internal("a line has no node in the tree"));
+        }
+        Ok(self.edits)
+    }
 }
 
 fn internal(what: &str) -> FormatError {
@@ -160,22 +286,23 @@ fn format_item(
     item: &Item,
     depth: usize,
     parent: Option<BlockKind>,
-    out: &mut Vec<(Span, String)>,
-) {
+    out: &mut LineMatcher<'_>,
+) -> Result<(), FormatError> {
     match item {
         Item::Block(block) => format_block(src, block, depth, out),
-        Item::Property(p) => out.push((p.span, format!("{}{}", indent(depth), src.slice(p.span)))),
+        Item::Property(p) => out.push(p.span, format!("{}{}", indent(depth), src.slice(p.span))),
         Item::Vector(line) => {
-            out.push((line.span, format!("{}{}", indent(depth), vector_line(src, line, parent))));
+            out.push(line.span, format!("{}{}", indent(depth), vector_line(src, line, parent)))
         }
         Item::Keyword(line) => {
-            out.push((line.span, format!("{}{}", indent(depth), keyword_line(src, line))));
+            out.push(line.span, format!("{}{}", indent(depth), keyword_line(src, line)))
         }
-        Item::Unknown(span) => out.push((*span, format!("{}{}", indent(depth), src.slice(*span)))),
+        Item::Unknown(span) => out.push(*span, format!("{}{}", indent(depth), src.slice(*span))),
     }
 }
 
-fn format_block(src: &Source<'_>, block: &Block, depth: usize, out: &mut Vec<(Span, String)>) {
+/// A block's `Begin` line, canonical.
+fn begin_line(src: &Source<'_>, block: &Block, depth: usize) -> String {
     let kind = kind_name(src, block);
     let mut begin = format!("{}Begin {kind}", indent(depth));
     for attribute in &block.attributes {
@@ -195,16 +322,26 @@ fn format_block(src: &Source<'_>, block: &Block, depth: usize, out: &mut Vec<(Sp
             _ => begin.push_str(value),
         }
     }
-    out.push((block.begin_span, begin));
+    begin
+}
+
+fn format_block(
+    src: &Source<'_>,
+    block: &Block,
+    depth: usize,
+    out: &mut LineMatcher<'_>,
+) -> Result<(), FormatError> {
+    out.push(block.begin_span, begin_line(src, block, depth))?;
     let child_depth =
         if matches!(block.kind, BlockKind::Map | BlockKind::Level) { depth } else { depth + 1 };
     for child in &block.children {
         // Bounded by the parser's MAX_DEPTH.
-        format_item(src, child, child_depth, Some(block.kind), out);
+        format_item(src, child, child_depth, Some(block.kind), out)?;
     }
     if let Some(end) = block.end {
-        out.push((end.span, format!("{}End {kind}", indent(depth))));
+        out.push(end.span, format!("{}End {}", indent(depth), kind_name(src, block)))?;
     }
+    Ok(())
 }
 
 fn kind_name<'a>(src: &Source<'a>, block: &Block) -> &'a str {

@@ -180,3 +180,44 @@ fn every_corpus_file_gets_every_whole_document_feature() {
         }
     }
 }
+
+/// `format_document` (one top-level block at a time, for the server's whole-document
+/// formatting) gives the same text as [`format`] of the whole tree, and refuses the same
+/// documents, on every corpus map, the examples and the rule fixtures, as they are and with
+/// their layout destroyed (indentation removed, blank lines added, keywords upper-cased).
+#[test]
+fn format_document_equals_formatting_the_whole_tree() {
+    use unreal_analysis::ide::formatting::{apply_edits, format_document};
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rules/fixtures");
+    let mut files = t3d_files(&corpus_dir());
+    files.extend(t3d_files(&examples_dir()));
+    files.extend(t3d_files(&fixtures));
+    assert!(files.len() > 20, "{} files", files.len());
+    let mut compared = 0;
+    for path in &files {
+        let original = read(path);
+        let messy: String = original
+            .lines()
+            .map(|l| format!("{}\n\n", l.trim_start().replacen("Begin ", "BEGIN ", 1)))
+            .collect();
+        for text in [original.as_str(), messy.as_str()] {
+            let parse = unreal_syntax::t3d::parse(text);
+            let src = Source::new(text, &parse, None);
+            let whole = format(&src, FormatOptions::default()).map(|e| apply_edits(text, &e));
+            let streamed =
+                format_document(text, FormatOptions::default()).map(|e| apply_edits(text, &e));
+            match (&whole, &streamed) {
+                (Ok(a), Ok(b)) => assert!(a == b, "{}: the formatted texts differ", path.display()),
+                (Err(_), Err(_)) => {}
+                _ => panic!(
+                    "{}: one refuses, the other not: {:?} / {:?}",
+                    path.display(),
+                    whole.as_ref().err().map(|e| &e.reason),
+                    streamed.as_ref().err().map(|e| &e.reason)
+                ),
+            }
+            compared += 1;
+        }
+    }
+    assert!(compared >= 2 * files.len());
+}

@@ -19,9 +19,13 @@ pub fn full(
     snapshot: &DocumentSnapshot,
     _params: &DocumentFormattingParams,
 ) -> Result<Option<Vec<TextEdit>>> {
-    let Some(parsed) = Parsed::whole(snapshot) else { return Ok(None) };
-    let edits = formatting::format(&parsed.source(), FormatOptions::default());
-    Ok(edits.ok().map(|edits| t3d::edits(snapshot, &edits)))
+    if snapshot.t3d().is_none() {
+        return Ok(None);
+    }
+    // One top-level block at a time, never a tree of the whole map, and runs of changed lines
+    // as one edit each: a 50 MB map formatted for the first time is one edit.
+    let edits = formatting::format_document(snapshot.text(), FormatOptions::default());
+    Ok(edits.ok().map(|edits| t3d::into_edits(snapshot, edits)))
 }
 
 pub fn range(

@@ -76,3 +76,15 @@ pub fn edits(
         .map(|e| TextEdit { range: snapshot.range(e.span), new_text: e.new_text.clone() })
         .collect()
 }
+
+/// [`edits`] taking the edits' text instead of copying it (a whole map's formatting is as big
+/// as the map).
+pub fn into_edits(
+    snapshot: &DocumentSnapshot<'_>,
+    edits: Vec<unreal_analysis::TextEdit>,
+) -> Vec<TextEdit> {
+    edits
+        .into_iter()
+        .map(|e| TextEdit { range: snapshot.range(e.span), new_text: e.new_text })
+        .collect()
+}
