@@ -219,7 +219,15 @@ pub fn run(args: &LintArgs) -> ExitCode {
     let summary = Summary::of(&report);
     let color = anstream::AutoStream::choice(&io::stdout()) != anstream::ColorChoice::Never
         && args.format == OutputFormat::Human;
-    let mut out = BufWriter::new(anstream::stdout().lock());
+    // Only human output goes through anstream (which strips colour for a pipe); the other
+    // formats never hold escape sequences (JSON escapes control characters, the GitHub and
+    // SARIF writers quote through `printable`), and stripping a large JSON report costs.
+    let stdout: Box<dyn Write> = if args.format == OutputFormat::Human {
+        Box::new(anstream::stdout().lock())
+    } else {
+        Box::new(io::stdout().lock())
+    };
+    let mut out = BufWriter::with_capacity(1 << 16, stdout);
     let written = if args.statistics {
         render::render_statistics(args.format, &report, &mut out)
     } else {
