@@ -13,6 +13,7 @@ pub mod ide;
 pub mod index;
 pub mod line_index;
 pub mod lint;
+pub mod mesh_files;
 pub mod preview;
 pub mod rules;
 pub mod t3d;

@@ -254,7 +254,9 @@ async fn formatting_and_polygon_actions() {
     check(&json!(edits.as_array().unwrap().len()), &expect!["2"]);
     check(
         &edits[0],
-        &expect![[r#"{"newText":"   LightHue=24\r\n   Location=(X=64.000000)\r\n","range":{"end":{"character":0,"line":4},"start":{"character":0,"line":2}}}"#]],
+        &expect![[
+            r#"{"newText":"   LightHue=24\r\n   Location=(X=64.000000)\r\n","range":{"end":{"character":0,"line":4},"start":{"character":0,"line":2}}}"#
+        ]],
     );
     let mut actions = doc();
     actions["range"] =

@@ -255,22 +255,15 @@ fn export_vertex_mesh(
     target: Option<Target>,
 ) -> Outcome {
     let name = file_name(&args.file);
-    let lower = name.to_ascii_lowercase();
-    let (base, want) = match kind {
-        FormatKind::VertexMeshData => (lower.strip_suffix("_d.3d"), "_a.3d"),
-        _ => (lower.strip_suffix("_a.3d"), "_d.3d"),
-    };
-    let base = base.ok_or("a vertex mesh file named NAME_d.3d or NAME_a.3d")?;
-    let dir = args.file.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let partner = find_ci(dir, &format!("{base}{want}"))
-        .ok_or(format!("vertex mesh: no {want} partner next to it"))?;
+    let pair = unreal_analysis::mesh_files::vertex_mesh_pair(&args.file)?;
+    let partner = if pair.given_is_data { &pair.animation } else { &pair.data };
     let other =
-        read_regular(&partner).map_err(|e| format!("cannot read {}: {e}", partner.display()))?;
+        read_regular(partner).map_err(|e| format!("cannot read {}: {e}", partner.display()))?;
     let (data, aniv) =
         if kind == FormatKind::VertexMeshData { (bytes, &other[..]) } else { (&other[..], bytes) };
     let mut sequences: Vec<FrameSequence> = Vec::new();
     let mut textures: Vec<(usize, RgbaImage)> = Vec::new();
-    let mut mesh_name = name[..base.len()].to_owned();
+    let mut mesh_name = pair.base.clone();
     let mut setup = export::MeshSetup::default();
     if let Some(uc) = &args.uc {
         let text = read_regular(uc).map_err(|e| format!("cannot read {}: {e}", uc.display()))?;

@@ -25,33 +25,14 @@ pub struct InfoArgs {
 
 /// The `_a.3d` partner of a `_d.3d` file or the reverse, found case-insensitively next to it
 /// (mod folders rarely agree on case).
-fn vertex_mesh_partner(path: &Path, kind: FormatKind) -> Option<PathBuf> {
-    let name = path.file_name()?.to_str()?;
-    let lower = name.to_ascii_lowercase();
-    let (stem, want) = match kind {
-        FormatKind::VertexMeshData => (lower.strip_suffix("_d.3d")?, "_a.3d"),
-        FormatKind::VertexMeshAnimation => (lower.strip_suffix("_a.3d")?, "_d.3d"),
-        _ => return None,
-    };
-    let wanted = format!("{stem}{want}");
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    std::fs::read_dir(dir)
-        .ok()?
-        .filter_map(Result::ok)
-        .find(|e| e.file_name().to_str().is_some_and(|n| n.eq_ignore_ascii_case(&wanted)))
-        .map(|e| e.path())
-}
-
 fn summarize_path(path: &Path) -> Result<Summary, String> {
     let bytes = MappedFile::open(path).map_err(|e| format!("cannot read: {e}"))?;
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
     match detect(&bytes, name) {
         Some(kind @ (FormatKind::VertexMeshData | FormatKind::VertexMeshAnimation)) => {
-            let partner = vertex_mesh_partner(path, kind).ok_or_else(|| {
-                let want = if kind == FormatKind::VertexMeshData { "_a.3d" } else { "_d.3d" };
-                format!("vertex mesh: no {want} partner next to it")
-            })?;
-            let other = MappedFile::open(&partner)
+            let pair = unreal_analysis::mesh_files::vertex_mesh_pair(path)?;
+            let partner = if pair.given_is_data { &pair.animation } else { &pair.data };
+            let other = MappedFile::open(partner)
                 .map_err(|e| format!("cannot read {}: {e}", partner.display()))?;
             let (data, aniv) = if kind == FormatKind::VertexMeshData {
                 (&*bytes, &*other)

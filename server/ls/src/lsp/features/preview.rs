@@ -209,20 +209,6 @@ fn read_file_only(path: &Path) -> Option<Vec<u8>> {
     (meta.is_file() && meta.len() <= 64 << 20).then(|| read_regular(path).ok())?
 }
 
-/// A file named `name` in the folder of `path`, spelt as on disk when only case differs.
-fn beside_ignoring_case(path: &Path, name: &str) -> PathBuf {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::read_dir(dir)
-        .ok()
-        .and_then(|entries| {
-            entries
-                .filter_map(std::result::Result::ok)
-                .find(|e| e.file_name().to_string_lossy().eq_ignore_ascii_case(name))
-                .map(|e| e.path())
-        })
-        .unwrap_or_else(|| dir.join(name))
-}
-
 /// What the class importing the vertex mesh at `path` sets up for it (origin, rotation,
 /// scale, `ZEROTEX`) and the textures its `SETTEXTURE` lines give, by slot: the class is
 /// looked for among the `.uc` files of the `Classes` folder of the nearest folder above the
@@ -286,11 +272,11 @@ fn file_preview(path: &Path, bytes: &[u8], max: u32) -> Result<Value> {
     let fail = |e: unreal_formats::Error| failed(format!("{}: {e}", path.display()));
     let (summary, render) = if lower.ends_with("_d.3d") || lower.ends_with("_a.3d") {
         // Either file of the pair: read both, the data file first.
-        let data_file = lower.ends_with("_d.3d");
-        let partner_name =
-            format!("{}{}", &name[..name.len() - 5], if data_file { "_a.3d" } else { "_d.3d" });
-        let partner_path = beside_ignoring_case(path, &partner_name);
-        let partner = read_regular(&partner_path).map_err(|e| {
+        let pair = unreal_analysis::mesh_files::vertex_mesh_pair(path)
+            .map_err(|e| failed(format!("{}: {e}", path.display())))?;
+        let data_file = pair.given_is_data;
+        let partner_path = if data_file { &pair.animation } else { &pair.data };
+        let partner = read_regular(partner_path).map_err(|e| {
             failed(format!(
                 "{}: the {} file beside it cannot be read: {e}",
                 partner_path.display(),
