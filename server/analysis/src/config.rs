@@ -754,26 +754,10 @@ impl Reader<'_> {
 fn closest<'c>(name: &str, candidates: impl Iterator<Item = &'c str>) -> Option<&'c str> {
     let limit = (name.chars().count() / 3).max(1);
     candidates
-        .map(|c| (edit_distance(name, c), c))
+        .map(|c| (unreal_syntax::text::edit_distance(name, c), c))
         .filter(|(d, _)| *d <= limit)
         .min_by_key(|(d, _)| *d)
         .map(|(_, c)| c)
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut current = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let substitute = previous.get(j).copied().unwrap_or(0) + usize::from(ca != *cb);
-            let delete = previous.get(j + 1).copied().unwrap_or(0) + 1;
-            let insert = current.get(j).copied().unwrap_or(0) + 1;
-            current.push(substitute.min(delete).min(insert));
-        }
-        previous = current;
-    }
-    previous.last().copied().unwrap_or(0)
 }
 
 fn io_message(err: &std::io::Error) -> String {

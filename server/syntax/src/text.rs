@@ -78,8 +78,44 @@ pub fn looks_like_text(bytes: &[u8]) -> bool {
     !head.contains(&0)
 }
 
+/// Levenshtein distance between two names, for "did you mean" suggestions (rule codes, keys,
+/// package objects). Over bytes when both are ASCII (the usual case, and the fast one over
+/// thousands of candidates), over characters otherwise.
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    if a.is_ascii() && b.is_ascii() {
+        levenshtein(a.as_bytes(), b.as_bytes())
+    } else {
+        let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+        levenshtein(&a, &b)
+    }
+}
+
+fn levenshtein<T: PartialEq>(a: &[T], b: &[T]) -> usize {
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    let mut current = vec![0; b.len() + 1];
+    for (i, ca) in a.iter().enumerate() {
+        current[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous[j] + usize::from(ca != cb);
+            current[j + 1] = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
+        }
+        std::mem::swap(&mut previous, &mut current);
+    }
+    previous[b.len()]
+}
+
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn edit_distance_over_bytes_and_characters() {
+        assert_eq!(super::edit_distance("kitten", "sitting"), 3);
+        assert_eq!(super::edit_distance("t3d-stray-lines", "t3d-stray-line"), 1);
+        // One character, two bytes: counted as one edit.
+        assert_eq!(super::edit_distance("Lumi\u{e8}re", "Lumiere"), 1);
+        assert_eq!(super::edit_distance("", "abc"), 3);
+    }
+
     use super::*;
 
     #[test]
