@@ -325,7 +325,10 @@ impl Config {
                 path: path.to_owned(),
                 line: 0,
                 column: 0,
-                message: format!("cannot read the configuration: {}", io_message(&err)),
+                message: format!(
+                    "cannot read the configuration: {}",
+                    unreal_formats::mapped::io_message(&err)
+                ),
             }]
         })?;
         let Ok(text) = String::from_utf8(bytes) else {
@@ -758,14 +761,6 @@ fn closest<'c>(name: &str, candidates: impl Iterator<Item = &'c str>) -> Option<
         .filter(|(d, _)| *d <= limit)
         .min_by_key(|(d, _)| *d)
         .map(|(_, c)| c)
-}
-
-fn io_message(err: &std::io::Error) -> String {
-    match err.kind() {
-        std::io::ErrorKind::NotFound => "no such file".to_owned(),
-        std::io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
-        _ => err.to_string(),
-    }
 }
 
 #[cfg(test)]

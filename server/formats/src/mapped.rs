@@ -88,3 +88,13 @@ impl Deref for MappedFile {
         }
     }
 }
+
+/// How a failed read of a file is told to the user: the common cases in plain words, the
+/// system's own text otherwise. The CLI and the configuration reader say it the same way.
+pub fn io_message(err: &std::io::Error) -> String {
+    match err.kind() {
+        std::io::ErrorKind::NotFound => "no such file or directory".to_owned(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
+        _ => err.to_string(),
+    }
+}

@@ -230,7 +230,7 @@ fn configuration_errors_name_the_line() {
             exit: 2
             --- stdout
             --- stderr
-            error: missing.toml: cannot read the configuration: no such file
+            error: missing.toml: cannot read the configuration: no such file or directory
         "#]],
     );
 }

@@ -516,13 +516,7 @@ fn display_path(path: &Path, defaulted: bool) -> String {
     text
 }
 
-pub(super) fn io_message(err: &io::Error) -> String {
-    match err.kind() {
-        io::ErrorKind::NotFound => "no such file or directory".to_owned(),
-        io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
-        _ => err.to_string(),
-    }
-}
+pub(super) use unreal_formats::mapped::io_message;
 
 /// How much of a file without a telling extension is read to decide what it is.
 const SNIFF_BYTES: usize = 8192;
