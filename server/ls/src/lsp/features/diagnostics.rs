@@ -3,21 +3,20 @@
 //! into LSP ones: the user's rule levels, the rule's code and documentation link, labels as
 //! related information, and each fix kept for `textDocument/codeAction`.
 
-use std::collections::HashMap;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::str::FromStr;
 
 use tower_lsp_server::ls_types::{
     self as lsp, CodeDescription, DiagnosticRelatedInformation, DiagnosticSeverity, Location,
-    NumberOrString, Range, ServerCapabilities, Uri,
+    NumberOrString, ServerCapabilities, Uri,
 };
 use unreal_analysis::{Diagnostic, Severity};
 
+use super::other_files::OtherFiles;
 use crate::lsp::documents::{
     DocumentHandle, DocumentSnapshot, Published, PublishedDiagnostic, PublishedFix, Session,
 };
-use crate::lsp::position::{self, LineIndex, Lines, PositionEncoding};
 use crate::lsp::ServerOptions;
 use unreal_analysis::lint::FileKind;
 
@@ -74,7 +73,7 @@ fn convert(
     for label in &diagnostic.labels {
         let location = match &label.file {
             None => Some(Location::new(snapshot.uri.clone(), snapshot.range(label.span))),
-            Some(path) => other_files.location(path, label.span, snapshot.encoding()),
+            Some(path) => other_files.location_in(path, label.span, snapshot.encoding()),
         };
         if let Some(location) = location {
             related.push(DiagnosticRelatedInformation { location, message: label.message.clone() });
@@ -121,34 +120,4 @@ pub fn lsp_severity(severity: Severity) -> DiagnosticSeverity {
 fn rule_documentation(code: &str) -> Option<CodeDescription> {
     let href = format!("{}/blob/main/docs/rules.md#{code}", env!("CARGO_PKG_REPOSITORY"));
     Uri::from_str(&href).ok().map(|href| CodeDescription { href })
-}
-
-/// Files that labels point into, read and decoded once per analysis: label spans are byte
-/// offsets into the decoded text of that file, which the range conversion needs.
-#[derive(Default)]
-struct OtherFiles {
-    texts: HashMap<PathBuf, Option<(String, LineIndex)>>,
-}
-
-impl OtherFiles {
-    fn location(
-        &mut self,
-        path: &Path,
-        span: unreal_syntax::Span,
-        encoding: PositionEncoding,
-    ) -> Option<Location> {
-        let uri = Uri::from_file_path(path)?;
-        let text = self.texts.entry(path.to_path_buf()).or_insert_with(|| {
-            unreal_formats::mapped::read_regular(path).ok().map(|bytes| {
-                let text = unreal_syntax::text::decode(&bytes).text.into_owned();
-                let lines = LineIndex::new(&text);
-                (text, lines)
-            })
-        });
-        // An unreadable file still gets the location, at its start.
-        let range = text.as_ref().map_or_else(Range::default, |(text, lines)| {
-            position::range_of_span(Lines::new(text, lines), span, encoding)
-        });
-        Some(Location::new(uri, range))
-    }
 }

@@ -4,19 +4,16 @@
 //! `workspace/didChangeWatchedFiles` says files changed), the [`ExecSource`] every `.uc`
 //! feature reads, and locations in other files. Not a feature itself.
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use tower_lsp_server::ls_types::{Location, Range, Uri};
+use tower_lsp_server::ls_types::Uri;
 use unreal_analysis::exec::check_uc;
-use unreal_analysis::ide::exec::navigation::FileLocation;
 use unreal_analysis::ide::exec::ExecSource;
 use unreal_analysis::lint::{FileKind, LintOptions, LintSession};
 use unreal_analysis::Diagnostic;
 
 use crate::lsp::documents::DocumentSnapshot;
-use crate::lsp::position::{self, LineIndex, Lines, PositionEncoding};
 
 /// One session per set of options (a settings change that switches the engine makes a new
 /// one). Process-wide: one server runs per process, and in-process tests share read-only
@@ -92,48 +89,5 @@ impl<'a> UcDocument<'a> {
     /// The directives read, resolved and set in their package.
     pub fn source(&self) -> ExecSource<'_> {
         ExecSource::new(self.text, self.path.as_deref(), Some(&self.session.exec))
-    }
-}
-
-/// Texts of other files that locations point into, read and decoded once per request.
-#[derive(Default)]
-pub struct OtherFiles {
-    texts: HashMap<PathBuf, Option<(String, LineIndex)>>,
-}
-
-impl OtherFiles {
-    /// The LSP range of `span` in `path`'s decoded text (the file's start when it cannot be
-    /// read or is binary).
-    pub fn range(
-        &mut self,
-        path: &Path,
-        span: unreal_syntax::Span,
-        encoding: PositionEncoding,
-    ) -> Range {
-        let text = self.texts.entry(path.to_path_buf()).or_insert_with(|| {
-            unreal_formats::mapped::read_regular(path).ok().map(|bytes| {
-                let text = unreal_syntax::text::decode(&bytes).text.into_owned();
-                let lines = LineIndex::new(&text);
-                (text, lines)
-            })
-        });
-        text.as_ref().map_or_else(Range::default, |(text, lines)| {
-            position::range_of_span(Lines::new(text, lines), span, encoding)
-        })
-    }
-
-    /// An LSP location for a place in the document or in another file.
-    pub fn location(
-        &mut self,
-        snapshot: &DocumentSnapshot<'_>,
-        place: &FileLocation,
-    ) -> Option<Location> {
-        match &place.file {
-            None => Some(Location::new(snapshot.uri.clone(), snapshot.range(place.span))),
-            Some(path) => {
-                let uri = Uri::from_file_path(path)?;
-                Some(Location::new(uri, self.range(path, place.span, snapshot.encoding())))
-            }
-        }
     }
 }

@@ -23,6 +23,7 @@ pub mod folding_range;
 pub mod formatting;
 pub mod hover;
 pub mod inlay_hint;
+pub mod other_files;
 pub mod polygon_actions;
 pub mod preview;
 pub mod references;

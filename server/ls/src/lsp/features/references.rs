@@ -3,7 +3,8 @@
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{Location, OneOf, ReferenceParams, ServerCapabilities};
 
-use super::exec::{OtherFiles, UcDocument};
+use super::exec::UcDocument;
+use super::other_files::OtherFiles;
 use super::t3d::{self, Parsed};
 use crate::lsp::documents::{DocumentSnapshot, Session};
 

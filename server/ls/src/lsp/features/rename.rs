@@ -10,7 +10,8 @@ use tower_lsp_server::ls_types::{
 };
 use unreal_analysis::ide::navigation;
 
-use super::exec::{OtherFiles, UcDocument};
+use super::exec::UcDocument;
+use super::other_files::OtherFiles;
 use super::t3d::{self, Parsed};
 use crate::lsp::documents::{DocumentSnapshot, Session};
 

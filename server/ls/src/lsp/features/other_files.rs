@@ -1,0 +1,66 @@
+//! The texts of other files that diagnostics' labels and navigation results point into: a
+//! span there is a byte offset into that file's decoded text, which the LSP range needs.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use tower_lsp_server::ls_types::{Location, Range, Uri};
+use unreal_analysis::ide::exec::navigation::FileLocation;
+
+use crate::lsp::documents::DocumentSnapshot;
+use crate::lsp::position::{self, LineIndex, Lines, PositionEncoding};
+
+/// Texts of other files that locations point into, read and decoded once per request
+/// or analysis.
+#[derive(Default)]
+pub struct OtherFiles {
+    texts: HashMap<PathBuf, Option<(String, LineIndex)>>,
+}
+
+impl OtherFiles {
+    /// The LSP range of `span` in `path`'s decoded text (the file's start when it cannot be
+    /// read or is binary).
+    pub fn range(
+        &mut self,
+        path: &Path,
+        span: unreal_syntax::Span,
+        encoding: PositionEncoding,
+    ) -> Range {
+        let text = self.texts.entry(path.to_path_buf()).or_insert_with(|| {
+            unreal_formats::mapped::read_regular(path).ok().map(|bytes| {
+                let text = unreal_syntax::text::decode(&bytes).text.into_owned();
+                let lines = LineIndex::new(&text);
+                (text, lines)
+            })
+        });
+        text.as_ref().map_or_else(Range::default, |(text, lines)| {
+            position::range_of_span(Lines::new(text, lines), span, encoding)
+        })
+    }
+
+    /// An LSP location at `span` in `path` (at the file's start when it cannot be read).
+    pub fn location_in(
+        &mut self,
+        path: &Path,
+        span: unreal_syntax::Span,
+        encoding: PositionEncoding,
+    ) -> Option<Location> {
+        let uri = Uri::from_file_path(path)?;
+        Some(Location::new(uri, self.range(path, span, encoding)))
+    }
+
+    /// An LSP location for a place in the document or in another file.
+    pub fn location(
+        &mut self,
+        snapshot: &DocumentSnapshot<'_>,
+        place: &FileLocation,
+    ) -> Option<Location> {
+        match &place.file {
+            None => Some(Location::new(snapshot.uri.clone(), snapshot.range(place.span))),
+            Some(path) => {
+                let uri = Uri::from_file_path(path)?;
+                Some(Location::new(uri, self.range(path, place.span, snapshot.encoding())))
+            }
+        }
+    }
+}
