@@ -16,12 +16,8 @@ use serde_json::Value;
 use unreal_analysis::lint::LintOptions;
 use unreal_analysis::{EngineSetting, Severity};
 
-/// What the user set for one rule.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RuleLevel {
-    Off,
-    Severity(Severity),
-}
+/// What the user set for one rule: the same levels as `unreal-ls.toml`'s `[rules]`.
+pub use unreal_analysis::config::RuleLevel;
 
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Settings {
@@ -85,7 +81,7 @@ impl Settings {
         match self.rules.get(code) {
             None => Some(default),
             Some(RuleLevel::Off) => None,
-            Some(RuleLevel::Severity(severity)) => Some(*severity),
+            Some(RuleLevel::On(severity)) => Some(*severity),
         }
     }
 }
@@ -99,11 +95,12 @@ fn read_rules(value: &Value, rules: &mut HashMap<String, RuleLevel>, problems: &
         return;
     };
     for (code, level) in object {
+        // Editors' settings are forgiving: any case, `none` for off, `warn` and `information`.
         let parsed = level.as_str().and_then(|name| {
             if name.eq_ignore_ascii_case("off") || name.eq_ignore_ascii_case("none") {
                 Some(RuleLevel::Off)
             } else {
-                Severity::parse(name).map(RuleLevel::Severity)
+                Severity::parse(name).map(RuleLevel::On)
             }
         });
         match parsed {
@@ -143,7 +140,7 @@ mod tests {
         let expected = expect_test::expect![[r#"
             game_directory: Some("/games/ut99")
             engine: Ue1
-            rules: [("exec-unknown-key", Severity(Error)), ("t3d-degenerate-polygon", Off)]
+            rules: [("exec-unknown-key", On(Error)), ("t3d-degenerate-polygon", Off)]
             problems: []
         "#]];
         check(&json!({ "unrealLs": inner.clone() }), &expected);
@@ -162,7 +159,7 @@ mod tests {
             &expect_test::expect![[r#"
                 game_directory: None
                 engine: Auto
-                rules: [("b", Severity(Hint))]
+                rules: [("b", On(Hint))]
                 problems: [
                     "unrealLs.colour: unknown setting, ignored",
                     "unrealLs.engine: expected \"auto\", \"ue1\" or \"ue2\", found \"ue3\"",
