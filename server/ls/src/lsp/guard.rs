@@ -4,8 +4,9 @@
 //! and the server keeps serving. Without it, a panic in a handler unwinds through
 //! tower-lsp-server's message loop and ends the process.
 //!
-//! Features that run analysis have their own guard on the blocking thread
-//! (`Backend::with_document`), which also tells the client; this one catches what is left.
+//! Features that run analysis run it on a blocking thread through [`off_thread`], which turns
+//! a panic there into an error the caller reports (and tells the client); this layer catches
+//! what is left.
 
 use std::panic::AssertUnwindSafe;
 use std::task::{Context, Poll};
@@ -72,6 +73,24 @@ where
             })
             .boxed()
     }
+}
+
+/// Runs `f` on a blocking thread. A panic there (or a cancelled task) is `Err` with the
+/// reason, for the caller to log and answer as an internal error: the one place the features,
+/// the previews and the diagnostics pass leave the async threads.
+pub async fn off_thread<T: Send + 'static>(
+    f: impl FnOnce() -> T + Send + 'static,
+) -> std::result::Result<T, String> {
+    match tokio::task::spawn_blocking(f).await {
+        Ok(value) => Ok(value),
+        Err(err) if err.is_panic() => Err(log::panic_message(&*err.into_panic()).to_owned()),
+        Err(_) => Err("cancelled".to_owned()),
+    }
+}
+
+/// The JSON-RPC internal error for a request that failed with `message`.
+pub fn internal_error(message: String) -> Error {
+    Error { code: ErrorCode::InternalError, message: message.into(), data: None }
 }
 
 #[cfg(test)]

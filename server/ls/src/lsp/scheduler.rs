@@ -126,16 +126,10 @@ async fn analyse_and_publish(shared: &Shared, uri: &Uri) {
     let document_id = handle.document_id;
     let options = shared.options.clone();
     let result =
-        tokio::task::spawn_blocking(move || features::diagnostics::compute(&handle, &options))
-            .await;
+        super::guard::off_thread(move || features::diagnostics::compute(&handle, &options)).await;
     let published = match result {
         Ok(published) => published,
-        Err(err) => {
-            let reason = if err.is_panic() {
-                super::log::panic_message(&*err.into_panic()).to_owned()
-            } else {
-                "cancelled".to_owned()
-            };
+        Err(reason) => {
             let message =
                 format!("diagnostics for {} failed: internal error: {reason}", uri.as_str());
             shared.log(MessageType::ERROR, &message).await;

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
 
 use serde_json::Value;
-use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
+use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{
     CodeActionParams, CodeActionResponse, ConfigurationItem, DidChangeConfigurationParams,
     DidChangeTextDocumentParams, DidChangeWatchedFilesParams, DidChangeWorkspaceFoldersParams,
@@ -171,18 +171,13 @@ impl Backend {
             Reads::AtCursor => handle.read(feature),
             Reads::Whole => handle.read_copy(feature),
         };
-        match tokio::task::spawn_blocking(run).await {
+        match super::guard::off_thread(run).await {
             Ok(answer) => answer,
-            Err(err) => {
-                let reason = if err.is_panic() {
-                    super::log::panic_message(&*err.into_panic()).to_owned()
-                } else {
-                    "cancelled".to_owned()
-                };
+            Err(reason) => {
                 let message =
                     format!("{method} on {} failed: internal error: {reason}", uri.as_str());
                 self.shared.log(MessageType::ERROR, &message).await;
-                Err(Error { code: ErrorCode::InternalError, message: message.into(), data: None })
+                Err(super::guard::internal_error(message))
             }
         }
     }
@@ -594,17 +589,17 @@ impl LanguageServer for Backend {
             let uris: Vec<Uri> = documents.uris().cloned().collect();
             uris.iter().filter_map(|uri| documents.handle(uri, &session)).collect()
         };
-        match tokio::task::spawn_blocking(move || {
+        match super::guard::off_thread(move || {
             features::workspace_symbol::handle(&handles, &params)
         })
         .await
         {
             Ok(answer) => answer,
-            Err(_) => Err(Error {
-                code: ErrorCode::InternalError,
-                message: "workspace/symbol failed: internal error".into(),
-                data: None,
-            }),
+            Err(reason) => {
+                let message = format!("workspace/symbol failed: internal error: {reason}");
+                self.shared.log(MessageType::ERROR, &message).await;
+                Err(super::guard::internal_error(message))
+            }
         }
     }
 }

@@ -88,14 +88,9 @@ async fn blocking(
     method: &str,
     f: impl FnOnce() -> Result<Value> + Send + 'static,
 ) -> Result<Value> {
-    match tokio::task::spawn_blocking(f).await {
-        Ok(answer) => answer,
-        Err(_) => Err(Error {
-            code: ErrorCode::InternalError,
-            message: format!("{method} failed: internal error").into(),
-            data: None,
-        }),
-    }
+    crate::lsp::guard::off_thread(f).await.unwrap_or_else(|reason| {
+        Err(crate::lsp::guard::internal_error(format!("{method} failed: internal error: {reason}")))
+    })
 }
 
 fn invalid(message: String) -> Error {
