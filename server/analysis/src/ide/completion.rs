@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use unreal_syntax::t3d::{Block, BlockKind, Item};
 use unreal_syntax::Span;
 
-use super::{line_start, PackageIndex, Source, TextEdit};
+use super::{line_start, ObjectFacts, Source, TextEdit};
 use crate::t3d::flags;
 use crate::t3d::walk;
 use crate::EngineGeneration;
@@ -86,7 +86,7 @@ impl CompletionItem {
 pub fn completions(
     src: &Source<'_>,
     offset: u32,
-    packages: &dyn PackageIndex,
+    packages: &dyn ObjectFacts,
 ) -> Vec<CompletionItem> {
     let offset_usize = (offset as usize).min(src.text.len());
     let start = line_start(src.text, offset_usize);
@@ -353,7 +353,7 @@ fn named_values(
     _src: &Source<'_>,
     class: &str,
     used: BTreeMap<String, (String, usize)>,
-    packages: &dyn PackageIndex,
+    packages: &dyn ObjectFacts,
     replace: Span,
     kind: CompletionKind,
 ) -> Vec<CompletionItem> {

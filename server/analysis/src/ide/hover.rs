@@ -9,7 +9,7 @@ use unreal_syntax::t3d::{
 };
 use unreal_syntax::Span;
 
-use super::{plural, CursorPath, ObjectPath, PackageIndex, Source};
+use super::{plural, CursorPath, ObjectFacts, ObjectPath, Source};
 use crate::t3d::flags::{self, FlagRole};
 use crate::t3d::geometry::{self, Vec3};
 use crate::EngineGeneration;
@@ -22,7 +22,7 @@ pub struct Hover {
 }
 
 /// The hover at `offset`, or `None` where there is nothing to say.
-pub fn hover(src: &Source<'_>, offset: u32, packages: &dyn PackageIndex) -> Option<Hover> {
+pub fn hover(src: &Source<'_>, offset: u32, packages: &dyn ObjectFacts) -> Option<Hover> {
     let path = src.path_at(offset);
     match path.item? {
         Item::Block(block) => Some(block_line(src, &path, block, offset, packages)),
@@ -38,7 +38,7 @@ fn block_line(
     path: &CursorPath<'_>,
     block: &Block,
     offset: u32,
-    packages: &dyn PackageIndex,
+    packages: &dyn ObjectFacts,
 ) -> Hover {
     if block.begin_span.touches(offset) {
         if let Some(attribute) =
@@ -62,7 +62,7 @@ fn attribute_hover(
     path: &CursorPath<'_>,
     block: &Block,
     attribute: Attribute,
-    packages: &dyn PackageIndex,
+    packages: &dyn ObjectFacts,
 ) -> Option<Hover> {
     let key = src.slice(attribute.key);
     let value = src.slice(attribute.value);
@@ -92,7 +92,7 @@ fn property_hover(
     src: &Source<'_>,
     property: &Property,
     offset: u32,
-    packages: &dyn PackageIndex,
+    packages: &dyn ObjectFacts,
 ) -> Option<Hover> {
     let key = src.slice(property.key);
     if let Some((span, class, path)) = object_ref_at(&property.value, offset) {
@@ -268,7 +268,7 @@ pub fn flags_markdown(key: &str, value: &str, generation: Option<EngineGeneratio
     out
 }
 
-fn texture_markdown(value: &str, packages: &dyn PackageIndex) -> String {
+fn texture_markdown(value: &str, packages: &dyn ObjectFacts) -> String {
     let path = ObjectPath::parse(value);
     let mut out = format!("**Texture** `{}`", path.name);
     match path.package {
@@ -287,7 +287,7 @@ fn texture_markdown(value: &str, packages: &dyn PackageIndex) -> String {
     out
 }
 
-fn class_markdown(value: &str, packages: &dyn PackageIndex) -> String {
+fn class_markdown(value: &str, packages: &dyn ObjectFacts) -> String {
     let path = ObjectPath::parse(value);
     let mut out = format!("**Class** `{}`", path.name);
     if let Some(package) = path.package {
@@ -297,7 +297,7 @@ fn class_markdown(value: &str, packages: &dyn PackageIndex) -> String {
     out
 }
 
-fn object_ref_markdown(class: &str, full: &str, packages: &dyn PackageIndex) -> String {
+fn object_ref_markdown(class: &str, full: &str, packages: &dyn ObjectFacts) -> String {
     let path = ObjectPath::parse(full);
     let mut out = format!("**{class}** `{}`\n", path.name);
     match path.package {

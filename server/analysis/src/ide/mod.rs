@@ -129,7 +129,7 @@ pub(crate) fn items_in(items: &[Item], range: Span) -> impl Iterator<Item = &Ite
 /// format, class hierarchy). The workspace's package index (`crate::index::PackageIndex`)
 /// implements it; [`NoPackages`] answers nothing, for a workspace without a game folder, and
 /// every feature then works from the document alone.
-pub trait PackageIndex {
+pub trait ObjectFacts {
     /// What is known about `Class'Path'` (class may be unknown: `Texture=` names only a path).
     fn object(&self, _class: Option<&str>, _path: &str) -> Option<PackageObject> {
         None
@@ -145,7 +145,7 @@ pub trait PackageIndex {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct NoPackages;
 
-impl PackageIndex for NoPackages {}
+impl ObjectFacts for NoPackages {}
 
 /// One object that a package holds, as hover shows it.
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -5,7 +5,7 @@
 use unreal_syntax::t3d::{Block, BlockKind, Item};
 use unreal_syntax::Span;
 
-use super::{PackageIndex, PackageObject, Source, TextEdit};
+use super::{ObjectFacts, PackageObject, Source, TextEdit};
 use crate::t3d::walk;
 
 /// Actors and models are separate namespaces: an actor `Brush0` and its model `Brush0`
@@ -243,7 +243,7 @@ pub struct PackageTarget {
 pub fn package_definition(
     src: &Source<'_>,
     offset: u32,
-    packages: &dyn PackageIndex,
+    packages: &dyn ObjectFacts,
 ) -> Option<PackageTarget> {
     let reference = super::package_ref_at(src, offset)?;
     let object = packages.object(Some(reference.class), reference.path)?;

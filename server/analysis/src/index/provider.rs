@@ -1,4 +1,4 @@
-//! The index as the editor features' [`crate::ide::PackageIndex`]: hover facts (class,
+//! The index as the editor features' [`crate::ide::ObjectFacts`]: hover facts (class,
 //! file, a texture's size, format and thumbnail, a class's parent) and completion names.
 
 use unreal_formats::decode::texture::{select_mips, MipSource};
@@ -84,7 +84,7 @@ impl PackageIndex {
     }
 }
 
-impl crate::ide::PackageIndex for PackageIndex {
+impl crate::ide::ObjectFacts for PackageIndex {
     fn object(&self, class: Option<&str>, path: &str) -> Option<PackageObject> {
         let kind = match class {
             Some(c) if c.eq_ignore_ascii_case("Texture") => ObjectKind::Texture,

@@ -1,6 +1,6 @@
 use expect_test::{expect, Expect};
 use unreal_analysis::ide::completion::completions;
-use unreal_analysis::ide::{NoPackages, PackageIndex};
+use unreal_analysis::ide::{NoPackages, ObjectFacts};
 use unreal_analysis::EngineSetting;
 
 use crate::{show, Fixture, ROOM};
@@ -8,7 +8,7 @@ use crate::{show, Fixture, ROOM};
 fn check_with(
     fixture: &str,
     setting: EngineSetting,
-    packages: &dyn PackageIndex,
+    packages: &dyn ObjectFacts,
     limit: usize,
     expect: Expect,
 ) {
@@ -171,7 +171,7 @@ fn textures_used_in_the_document() {
 #[test]
 fn classes_and_packages() {
     struct Classes;
-    impl PackageIndex for Classes {
+    impl ObjectFacts for Classes {
         fn names(&self, class: &str) -> Vec<String> {
             if class == "Class" {
                 vec!["Engine.Light".to_owned(), "UnrealShare.Flashlight".to_owned()]

@@ -1,11 +1,11 @@
 use expect_test::{expect, Expect};
 use unreal_analysis::ide::hover::hover;
-use unreal_analysis::ide::{NoPackages, PackageIndex};
+use unreal_analysis::ide::{NoPackages, ObjectFacts};
 use unreal_analysis::EngineSetting;
 
 use crate::{room_at, show, FakePackages, Fixture};
 
-fn check_with(fixture: &str, setting: EngineSetting, packages: &dyn PackageIndex, expect: Expect) {
+fn check_with(fixture: &str, setting: EngineSetting, packages: &dyn ObjectFacts, expect: Expect) {
     let f = Fixture::new(fixture);
     let src = f.source_with(setting);
     let actual = match hover(&src, f.cursor(), packages) {

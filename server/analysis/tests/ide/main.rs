@@ -25,7 +25,7 @@ mod selection;
 mod semantic_tokens;
 mod symbols;
 
-use unreal_analysis::ide::{PackageIndex, PackageObject, Source};
+use unreal_analysis::ide::{ObjectFacts, PackageObject, Source};
 use unreal_analysis::EngineSetting;
 use unreal_syntax::t3d::Parse;
 use unreal_syntax::Span;
@@ -147,7 +147,7 @@ pub fn room_at(needle: &str, skip: usize) -> String {
 /// A package index that knows one texture, `GenFluid.Water.Wave1`.
 pub struct FakePackages;
 
-impl PackageIndex for FakePackages {
+impl ObjectFacts for FakePackages {
     fn object(&self, class: Option<&str>, path: &str) -> Option<PackageObject> {
         (class == Some("Texture") && path.eq_ignore_ascii_case("GenFluid.Water.Wave1")).then(|| {
             PackageObject {
