@@ -29,9 +29,7 @@
 //! read only the segments' first lines and the errors.
 
 use rayon::prelude::*;
-use unreal_syntax::t3d::{
-    self, Block, BlockKind, Field, FrameParse, Item, Parse, SyntaxError, T3dFile, Value,
-};
+use unreal_syntax::t3d::{self, Block, BlockKind, FrameParse, Item, Parse, SyntaxError, T3dFile};
 use unreal_syntax::Span;
 
 use crate::lint::LintOptions;
@@ -630,13 +628,13 @@ impl T3dDocument {
         // Later segments move; what their errors point at before the edit (the frame's
         // `Begin` line) stays.
         for segment in self.segments.iter_mut().skip(first + count) {
-            shift_item(&mut segment.item, delta);
+            segment.item.shift(delta);
             for error in &mut segment.errors {
-                shift_error(error, b_old, delta);
+                error.shift_from(b_old, delta);
             }
         }
         for error in &mut self.frame_errors {
-            shift_error(error, b_old, delta);
+            error.shift_from(b_old, delta);
         }
         if let Some(diagnostics) = &mut self.frame_cache {
             for d in diagnostics {
@@ -644,10 +642,10 @@ impl T3dDocument {
             }
         }
         if let Some(frame) = &mut self.frame {
-            frame.span.end = shift_pos(frame.span.end, b_old, delta);
+            frame.span.end = Span::empty_at(frame.span.end).shifted_from(b_old, delta).start;
             if let Some(end_line) = &mut frame.end {
-                end_line.span = shift_span_from(end_line.span, b_old, delta);
-                end_line.kind_span = shift_span_from(end_line.kind_span, b_old, delta);
+                end_line.span = end_line.span.shifted_from(b_old, delta);
+                end_line.kind_span = end_line.kind_span.shifted_from(b_old, delta);
             }
         } else if let [only] = self.segments.as_slice() {
             // The file became one closed `Begin Map`: from now on it has a frame.
@@ -896,108 +894,14 @@ fn add_markers(a: Markers, b: Markers) -> Markers {
     }
 }
 
-/// Moves a position at or after `from` (in the old text) by `delta`.
-fn shift_pos(pos: u32, from: u32, delta: i64) -> u32 {
-    if pos >= from {
-        Span::empty_at(pos).shifted(delta).start
-    } else {
-        pos
-    }
-}
-
-fn shift_span_from(span: Span, from: u32, delta: i64) -> Span {
-    Span::new(shift_pos(span.start, from, delta), shift_pos(span.end, from, delta))
-}
-
-fn shift_error(error: &mut SyntaxError, from: u32, delta: i64) {
-    error.span = shift_span_from(error.span, from, delta);
-    for (span, _) in &mut error.related {
-        *span = shift_span_from(*span, from, delta);
-    }
-}
-
 fn shift_diagnostic(d: &mut Diagnostic, from: u32, delta: i64) {
-    d.span = shift_span_from(d.span, from, delta);
+    d.span = d.span.shifted_from(from, delta);
     for label in &mut d.labels {
-        label.span = shift_span_from(label.span, from, delta);
+        label.span = label.span.shifted_from(from, delta);
     }
     if let Some(fix) = &mut d.fix {
         for edit in &mut fix.edits {
-            edit.span = shift_span_from(edit.span, from, delta);
-        }
-    }
-}
-
-/// Shifts every span of an item (which lies wholly after the edit).
-fn shift_item(item: &mut Item, delta: i64) {
-    let mut stack: Vec<&mut Item> = vec![item];
-    while let Some(item) = stack.pop() {
-        match item {
-            Item::Block(block) => {
-                block.kind_span = block.kind_span.shifted(delta);
-                block.begin_span = block.begin_span.shifted(delta);
-                block.span = block.span.shifted(delta);
-                for attribute in &mut block.attributes {
-                    attribute.key = attribute.key.shifted(delta);
-                    attribute.value = attribute.value.shifted(delta);
-                }
-                if let Some(end) = &mut block.end {
-                    end.span = end.span.shifted(delta);
-                    end.kind_span = end.kind_span.shifted(delta);
-                }
-                stack.extend(block.children.iter_mut());
-            }
-            Item::Property(property) => {
-                property.span = property.span.shifted(delta);
-                property.key = property.key.shifted(delta);
-                if let Some((span, _)) = &mut property.index {
-                    *span = span.shifted(delta);
-                }
-                shift_value(&mut property.value, delta);
-            }
-            Item::Vector(line) => {
-                line.span = line.span.shifted(delta);
-                line.value_span = line.value_span.shifted(delta);
-            }
-            Item::Keyword(line) => {
-                line.span = line.span.shifted(delta);
-                line.keyword_span = line.keyword_span.shifted(delta);
-                for arg in &mut line.args {
-                    arg.key = arg.key.map(|k| k.shifted(delta));
-                    arg.value = arg.value.shifted(delta);
-                }
-            }
-            Item::Unknown(span) => *span = span.shifted(delta),
-        }
-    }
-}
-
-fn shift_value(value: &mut Value, delta: i64) {
-    let mut stack: Vec<&mut Value> = vec![value];
-    while let Some(value) = stack.pop() {
-        match value {
-            Value::Number { span, .. }
-            | Value::String { span }
-            | Value::Word { span }
-            | Value::Empty { span }
-            | Value::Raw { span } => {
-                *span = span.shifted(delta);
-            }
-            Value::ObjectRef { span, class, path } => {
-                *span = span.shifted(delta);
-                *class = class.shifted(delta);
-                *path = path.shifted(delta);
-            }
-            Value::Struct { span, fields } => {
-                *span = span.shifted(delta);
-                for Field { key, index, value } in fields.iter_mut() {
-                    *key = key.map(|k| k.shifted(delta));
-                    if let Some((span, _)) = index {
-                        *span = span.shifted(delta);
-                    }
-                    stack.push(value);
-                }
-            }
+            edit.span = edit.span.shifted_from(from, delta);
         }
     }
 }

@@ -59,6 +59,14 @@ impl Span {
         Span { start: shift(self.start), end: shift(self.end) }
     }
 
+    /// Moves the ends at or after `from` (a position in the text before an edit there) by
+    /// `delta`, leaving those before it: a span the edit fell inside grows or shrinks.
+    pub fn shifted_from(self, from: u32, delta: i64) -> Span {
+        let shift =
+            |pos: u32| if pos >= from { Span::empty_at(pos).shifted(delta).start } else { pos };
+        Span { start: shift(self.start), end: shift(self.end) }
+    }
+
     /// The text this span covers, or `""` when it does not fit `text` (never panics).
     pub fn text(self, text: &str) -> &str {
         text.get(self.range()).unwrap_or("")

@@ -7,6 +7,7 @@
 pub mod ast;
 pub mod debug;
 mod parser;
+mod shift;
 pub mod values;
 
 pub use ast::*;
