@@ -19,23 +19,16 @@
 //! again. Because `Begin Actor` closes whatever is still open inside the map (as UnrealEd
 //! reads it), a broken `Begin`/`End` line of an actor reaches at most the next actor.
 //!
-//! Diagnostics are cached per segment with what the segment contributes to the rules that
-//! compare segments: rules that look at one segment at a time run again only for re-parsed
-//! segments, right after their parse (the tree is dropped afterwards); the cached results of
-//! the others are stored against the segment's start when they were computed and moved on
-//! output (an edit does not touch them); the rules that compare segments (duplicate actor
-//! names, unresolved brush models) report from per-segment summaries (names defined and
-//! referenced), and the rules about top-level lines (stray lines, a file without blocks)
-//! read only the segments' first lines and the errors.
+//! Diagnostics are cached per segment ([`diagnostics`]); span shifting after an edit is the
+//! syntax crate's (`Item::shift`).
+
+mod diagnostics;
 
 use rayon::prelude::*;
 use unreal_syntax::t3d::{self, Block, BlockKind, FrameParse, Item, Parse, SyntaxError, T3dFile};
 use unreal_syntax::Span;
 
-use crate::lint::LintOptions;
-use crate::rules::t3d_duplicate_actor_name::{self as duplicate_names, Names};
-use crate::rules::t3d_unresolved_brush_model::{self as brush_models, Models};
-use crate::rules::{self, T3dContext};
+use self::diagnostics::{shift_diagnostic, CacheKey, SegmentFacts};
 use crate::t3d::generation::{self, Markers};
 use crate::{Diagnostic, EngineGeneration, EngineSetting};
 
@@ -46,69 +39,6 @@ pub enum Reparse {
     Segments(usize),
     /// The whole document was parsed again.
     Full,
-}
-
-/// Rules that look at one polygon or one syntax error at a time, and so can run on one
-/// segment. The rules that compare segments report from per-segment summaries
-/// ([`SUMMARIZED_RULES`]), the rules about top-level lines read the top-level items
-/// ([`TOP_LEVEL_RULES`]); any other rule (one added later) runs over a whole parse of the
-/// document on every call, which is correct but slow: a new rule belongs in one of these
-/// lists.
-const LOCAL_RULES: [&str; 17] = [
-    "t3d-unbalanced-block",
-    "t3d-nesting-too-deep",
-    "t3d-malformed-number",
-    "t3d-unknown-polygon-line",
-    "t3d-polygon-outside-polylist",
-    "t3d-too-few-vertices",
-    "t3d-too-many-vertices",
-    "t3d-degenerate-polygon",
-    "t3d-non-convex-polygon",
-    "t3d-non-planar-polygon",
-    "t3d-normal-mismatch",
-    "t3d-origin-off-plane",
-    "t3d-bad-texture-axes",
-    "t3d-unknown-poly-flag",
-    // Each reference is looked up in the package index on its own.
-    "t3d-unknown-texture",
-    "t3d-unknown-class",
-    "t3d-unknown-object",
-];
-
-type CacheKey = (EngineSetting, Option<crate::Game>, Option<EngineGeneration>, Option<usize>);
-
-/// An empty parse, for building a context whose parts are then set by hand.
-static EMPTY: Parse = Parse { file: T3dFile { items: Vec::new() }, errors: Vec::new() };
-
-/// Rules that compare segments, fed from [`SegmentFacts`].
-const SUMMARIZED_RULES: [&str; 2] = ["t3d-duplicate-actor-name", "t3d-unresolved-brush-model"];
-
-/// Rules that read only the top-level items and whether any block exists.
-const TOP_LEVEL_RULES: [&str; 2] = ["t3d-not-t3d", "t3d-stray-line"];
-
-fn is_local(rule: &rules::T3dRule) -> bool {
-    LOCAL_RULES.contains(&rule.meta.code)
-}
-
-fn is_whole_tree(rule: &rules::T3dRule) -> bool {
-    let code = &rule.meta.code;
-    !LOCAL_RULES.contains(code)
-        && !SUMMARIZED_RULES.contains(code)
-        && !TOP_LEVEL_RULES.contains(code)
-}
-
-/// What one segment contributes to the diagnostics, computed once per parse of it. Spans are
-/// those of the text when it was computed, when the segment's item started at `start` and
-/// its first line at `from`; on output every position at or after `from` moves as far as the
-/// item has moved since (positions before it, such as the map's `Begin` line, stay).
-#[derive(Clone, Debug)]
-struct SegmentFacts {
-    start: u32,
-    from: u32,
-    /// The one-segment rules' diagnostics.
-    diagnostics: Vec<Diagnostic>,
-    names: Names,
-    models: Models,
 }
 
 /// One child of the frame (or top-level item), without its tree once its facts are known.
@@ -660,160 +590,6 @@ impl T3dDocument {
         }
         Some(count)
     }
-
-    /// Every T3D diagnostic of the document, equal to [`rules::check_t3d_parsed`] on a fresh
-    /// parse, reusing the cached facts of segments that no edit touched.
-    pub fn diagnostics(&mut self, options: &LintOptions) -> Vec<Diagnostic> {
-        self.read_markers();
-        let generation = self.generation(options.engine);
-        let index = options.packages.as_ref().map(|p| std::sync::Arc::as_ptr(p) as usize);
-        let key = Some((options.engine, options.game, generation, index));
-        if self.cache_key != key {
-            for segment in &mut self.segments {
-                segment.facts = None;
-            }
-            self.frame_cache = None;
-            self.cache_key = key;
-        }
-        for index in 0..self.segments.len() {
-            if self.segments.get(index).is_some_and(|s| s.facts.is_none()) {
-                self.segment_facts(index, generation, options);
-            }
-        }
-        if self.frame_cache.is_none() {
-            let parse = Parse { file: T3dFile::default(), errors: self.frame_errors.clone() };
-            let mut context = T3dContext::new(&self.text, &parse, options);
-            context.generation = generation;
-            let mut out = Vec::new();
-            for rule in rules::T3D_RULES.iter().filter(|r| is_local(r)) {
-                (rule.check)(&context, &mut out);
-            }
-            self.frame_cache = Some(out);
-        }
-
-        // Each segment's facts with how far the segment moved since they were computed.
-        let parts = || {
-            self.segments.iter().filter_map(|segment| {
-                let facts = segment.facts.as_ref()?;
-                Some((facts, i64::from(segment.span().start) - i64::from(facts.start)))
-            })
-        };
-        let mut out = Vec::new();
-        for (facts, delta) in parts() {
-            out.extend(facts.diagnostics.iter().map(|d| {
-                let mut d = d.clone();
-                if delta != 0 {
-                    shift_diagnostic(&mut d, facts.from, delta);
-                }
-                d
-            }));
-        }
-        out.extend(self.frame_cache.iter().flatten().cloned());
-        duplicate_names::report(parts().map(|(facts, delta)| (&facts.names, delta)), &mut out);
-        brush_models::report(parts().map(|(facts, delta)| (&facts.models, delta)), &mut out);
-
-        // Stray lines and a file without blocks: the top-level items (without children)
-        // and the errors are all they read (any block at all means a top-level one).
-        let top = self.top_level();
-        let mut top_level = T3dContext::new(&self.text, &EMPTY, options);
-        top_level.parse = &top;
-        top_level.generation = generation;
-        top_level.blocks =
-            top.file.items.iter().filter_map(Item::as_block).map(|b| (b, None)).collect();
-        for rule in rules::T3D_RULES.iter().filter(|r| TOP_LEVEL_RULES.contains(&r.meta.code)) {
-            (rule.check)(&top_level, &mut out);
-        }
-        // Rules without a summary (added later) see a whole parse: correct, but a parse of
-        // the document on every call until they get a place above.
-        let mut whole_tree = rules::T3D_RULES.iter().filter(|r| is_whole_tree(r)).peekable();
-        if whole_tree.peek().is_some() {
-            let parse = self.full_parse();
-            let mut context = T3dContext::new(&self.text, &parse, options);
-            context.generation = generation;
-            for rule in whole_tree {
-                (rule.check)(&context, &mut out);
-            }
-        }
-        out.sort_by(|a, b| {
-            (a.span.start, a.span.end, a.code).cmp(&(b.span.start, b.span.end, b.code))
-        });
-        rules::t3d_unbalanced_block::cap(&mut out);
-        out
-    }
-
-    /// The top-level items without children (the frame, or every segment) and every error.
-    fn top_level(&self) -> Parse {
-        let items = match &self.frame {
-            Some(frame) => vec![Item::Block(Box::new(frame.clone()))],
-            None => self.segments.iter().map(|s| shell(&s.item)).collect(),
-        };
-        let errors = self
-            .frame_errors
-            .iter()
-            .chain(self.segments.iter().flat_map(|s| &s.errors))
-            .cloned()
-            .collect();
-        Parse { file: T3dFile { items }, errors }
-    }
-
-    /// Computes the facts of segment `index` (one-segment rules and summaries over it, with
-    /// the frame as the parent of its top block, exactly as in the whole tree), then drops
-    /// its children.
-    fn segment_facts(
-        &mut self,
-        index: usize,
-        generation: Option<EngineGeneration>,
-        options: &LintOptions,
-    ) {
-        if self.segments.get(index).is_some_and(|s| !s.complete) {
-            match self.parse_segment(index) {
-                Some((item, errors)) => {
-                    if let Some(segment) = self.segments.get_mut(index) {
-                        segment.item = item;
-                        segment.errors = errors;
-                        segment.complete = true;
-                    }
-                }
-                None => self.adopt_full_parse(),
-            }
-        }
-        let Some(segment) = self.segments.get_mut(index) else { return };
-        if !segment.complete {
-            return;
-        }
-        // Move the item out for the duration (no copy), then put it back without children.
-        let item = std::mem::replace(&mut segment.item, Item::Unknown(Span::default()));
-        let start = item.span().start;
-        let from = line_start(&self.text, start as usize) as u32;
-        let parse = Parse { file: T3dFile { items: vec![item] }, errors: segment.errors.clone() };
-        let mut diagnostics = Vec::new();
-        let (names, models) = {
-            let mut context = T3dContext::new(&self.text, &parse, options);
-            context.generation = generation;
-            if let Some(parent) = &self.frame {
-                for entry in &mut context.blocks {
-                    if entry.1.is_none() {
-                        entry.1 = Some(parent);
-                    }
-                }
-                for polygon in &mut context.polygons {
-                    if polygon.parent.is_none() {
-                        polygon.parent = Some(parent);
-                    }
-                }
-            }
-            for rule in rules::T3D_RULES.iter().filter(|r| is_local(r)) {
-                (rule.check)(&context, &mut diagnostics);
-            }
-            (Names::collect(&context, from), Models::collect(&context))
-        };
-        let Some(segment) = self.segments.get_mut(index) else { return };
-        if let Some(item) = parse.file.items.into_iter().next() {
-            segment.item = item;
-        }
-        segment.strip();
-        segment.facts = Some(SegmentFacts { start, from, diagnostics, names, models });
-    }
 }
 
 /// An item without its children (a block's `Begin`/`End` lines and attributes).
@@ -891,17 +667,5 @@ fn add_markers(a: Markers, b: Markers) -> Markers {
         ue1_strong: a.ue1_strong + b.ue1_strong,
         ue2_textures: a.ue2_textures + b.ue2_textures,
         ue1_textures: a.ue1_textures + b.ue1_textures,
-    }
-}
-
-fn shift_diagnostic(d: &mut Diagnostic, from: u32, delta: i64) {
-    d.span = d.span.shifted_from(from, delta);
-    for label in &mut d.labels {
-        label.span = label.span.shifted_from(from, delta);
-    }
-    if let Some(fix) = &mut d.fix {
-        for edit in &mut fix.edits {
-            edit.span = edit.span.shifted_from(from, delta);
-        }
     }
 }
