@@ -19,7 +19,7 @@
 //! again. Because `Begin Actor` closes whatever is still open inside the map (as UnrealEd
 //! reads it), a broken `Begin`/`End` line of an actor reaches at most the next actor.
 //!
-//! Diagnostics are cached per segment ([`diagnostics`]); span shifting after an edit is the
+//! Diagnostics are cached per segment (the `diagnostics` module); span shifting after an edit is the
 //! syntax crate's (`Item::shift`).
 
 mod diagnostics;

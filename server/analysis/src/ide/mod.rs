@@ -47,8 +47,8 @@ impl<'a> Source<'a> {
     }
 
     /// A source whose generation comes from the setting, or is detected from the file's
-    /// markers (a walk over the whole tree: callers that keep documents cache it, see
-    /// [`crate::document::T3dDocument::source`]).
+    /// markers (a walk over the whole tree: an open document keeps its markers per segment
+    /// instead, see [`crate::document::T3dDocument::generation`]).
     pub fn detect(text: &'a str, parse: &'a Parse, setting: EngineSetting) -> Self {
         let generation = setting.fixed().or_else(|| generation::detect(text, &parse.file));
         Self::new(text, parse, generation)

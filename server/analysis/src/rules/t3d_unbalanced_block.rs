@@ -57,7 +57,7 @@ fn begins_map(line: &str) -> bool {
 /// a whole document's sorted findings (the incremental document's too), so both agree.
 const MAX_FINDINGS: usize = 100;
 
-/// Replaces this rule's findings after the first [`MAX_FINDINGS`] of `sorted` by one that
+/// Replaces this rule's findings after the first `MAX_FINDINGS` of `sorted` by one that
 /// says how many more there are.
 pub fn cap(sorted: &mut Vec<Diagnostic>) {
     let total = sorted.iter().filter(|d| d.code == RULE.code).count();
