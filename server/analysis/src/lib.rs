@@ -5,6 +5,7 @@
 pub mod config;
 pub mod coords;
 pub mod diagnostic;
+pub mod diff;
 pub mod document;
 pub mod engine;
 pub mod exec;

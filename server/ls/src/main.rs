@@ -1,5 +1,5 @@
 //! `unreal-ls`: one binary, several jobs. `lsp` runs the language server over stdio; `lint`,
-//! `info`, `export` and `render` are the command-line mode for CI and scripts.
+//! `info`, `export`, `render` and `diff` are the command-line mode for CI and scripts.
 
 mod cli;
 
@@ -32,6 +32,8 @@ enum Command {
     Export(cli::export::ExportArgs),
     /// Draw a T3D map's overview picture (PNG): brushes as placed, actors by kind.
     Render(cli::map_render::MapRenderArgs),
+    /// What changed between two versions of a map: actors, properties, brushes, CSG order.
+    Diff(cli::diff::DiffArgs),
     /// Run the language server over stdio.
     Lsp(lsp::LspArgs),
 }
@@ -51,6 +53,7 @@ fn main() -> ExitCode {
         Command::Info(args) => cli::info::run(&args),
         Command::Export(args) => cli::export::run(&args),
         Command::Render(args) => cli::map_render::run(&args),
+        Command::Diff(args) => cli::diff::run(&args),
         Command::Lsp(args) => lsp::run(&args),
     }
 }

@@ -1,0 +1,237 @@
+//! A map read for comparing: its actors in file order, each with what a change is measured
+//! in (class, name, location, rotation, properties with numbers as numbers, a brush's
+//! polygons), and nothing of how the file was laid out.
+
+use unreal_syntax::t3d::{Block, BlockKind, Item, LineKeyword, Parse, Value};
+
+use crate::line_index::LineIndex;
+
+/// Poly flags UnrealEd sets while editing and writes into every export, and import clears
+/// (`PF_Memorized`, `PF_Selected`, UE1's `PF_Highlighted`, `PF_EdProcessed`, `PF_EdCut`):
+/// a change in them is no change of the map.
+pub const EDITOR_ONLY_FLAGS: u32 =
+    0x0100_0000 | 0x0200_0000 | 0x1000_0000 | 0x4000_0000 | 0x8000_0000;
+
+/// Properties that change without meaning on every export or edit: the actor's own name
+/// (already on its `Begin Actor` line), the selection, the brush model's object name
+/// (renumbered with the actors; the geometry is compared instead), the level it belongs to,
+/// and what the editor derives from the location or a rebuild (`ColLocation`,
+/// `OldLocation`, `Region`: zone and BSP leaf numbers).
+pub const IGNORED_PROPERTIES: &[&str] =
+    &["Name", "bSelected", "Brush", "Level", "ColLocation", "OldLocation", "Region"];
+
+/// A property value as compared: numbers by value, words ignoring case, structs field by
+/// field.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PropValue {
+    Number(f64),
+    Text(String),
+    Struct(Vec<(String, PropValue)>),
+}
+
+impl PropValue {
+    /// The value written back for people: numbers without UnrealEd's padding (`96`, `0.25`).
+    pub fn show(&self) -> String {
+        match self {
+            PropValue::Number(v) => show_number(*v),
+            PropValue::Text(t) => t.clone(),
+            PropValue::Struct(fields) => {
+                let inner: Vec<String> =
+                    fields.iter().map(|(k, v)| format!("{k}={}", v.show())).collect();
+                format!("({})", inner.join(","))
+            }
+        }
+    }
+}
+
+pub fn show_number(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{}", v as i64)
+    } else {
+        let s = format!("{v:.6}");
+        s.trim_end_matches('0').trim_end_matches('.').to_owned()
+    }
+}
+
+/// One polygon of a brush.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Polygon {
+    pub vertices: Vec<[f64; 3]>,
+    pub texture: String,
+    /// Without [`EDITOR_ONLY_FLAGS`].
+    pub flags: u32,
+    /// `Origin`, `TextureU`, `TextureV` (zero when absent) and `Pan U V`.
+    pub alignment: ([[f64; 3]; 3], [i64; 2]),
+}
+
+/// One actor of the map.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MapActor {
+    pub class: String,
+    pub name: String,
+    /// 1-based line of its `Begin Actor`.
+    pub line: u32,
+    pub location: [f64; 3],
+    /// Pitch, Yaw, Roll in Unreal's units (65536 a turn).
+    pub rotation: [f64; 3],
+    /// Every other property, `Key` or `Key(3)`, struct fields nested, in file order.
+    pub properties: Vec<(String, PropValue)>,
+    /// The polygons of its `Begin Brush` (brush actors and volumes).
+    pub brush: Option<Vec<Polygon>>,
+}
+
+impl MapActor {
+    /// UnrealEd's builder brush: it builds nothing, so its place in the CSG order is none.
+    pub fn is_builder(&self) -> bool {
+        self.class.eq_ignore_ascii_case("Brush") && self.name.eq_ignore_ascii_case("Brush")
+    }
+}
+
+/// A map's actors in file order, and the syntax errors (line and message) that kept parts
+/// of it from being read.
+#[derive(Clone, Debug, Default)]
+pub struct MapActors {
+    pub actors: Vec<MapActor>,
+    pub unparsed: Vec<(u32, String)>,
+}
+
+/// Reads the actors of a parsed map (`Begin Actor` blocks at the top or inside `Begin Map`).
+pub fn read_actors(text: &str, parse: &Parse) -> MapActors {
+    let lines = LineIndex::new(text);
+    let line_of =
+        |offset: u32| lines.line_col(text, offset, crate::line_index::ColumnUnit::Utf8).line + 1;
+    let mut out = MapActors::default();
+    for error in &parse.errors {
+        out.unparsed.push((line_of(error.span.start), error.message.clone()));
+    }
+    let mut blocks: Vec<&Block> = Vec::new();
+    for item in &parse.file.items {
+        let Item::Block(block) = item else { continue };
+        if matches!(block.kind, BlockKind::Map | BlockKind::Level) {
+            blocks.extend(block.blocks().filter(|b| b.kind == BlockKind::Actor));
+        } else if block.kind == BlockKind::Actor {
+            blocks.push(block);
+        }
+    }
+    for block in blocks {
+        out.actors.push(read_actor(text, block, line_of(block.begin_span.start)));
+    }
+    out
+}
+
+fn read_actor(text: &str, block: &Block, line: u32) -> MapActor {
+    let class = block.attribute_value(text, "Class").unwrap_or_default().to_owned();
+    let name = block.attribute_value(text, "Name").unwrap_or_default().to_owned();
+    let mut actor = MapActor {
+        class,
+        name,
+        line,
+        location: [0.0; 3],
+        rotation: [0.0; 3],
+        properties: Vec::new(),
+        brush: None,
+    };
+    for property in block.properties() {
+        let key = property.key.text(text);
+        if key.eq_ignore_ascii_case("Location") {
+            actor.location = fields3(text, &property.value, ["X", "Y", "Z"]);
+            continue;
+        }
+        if key.eq_ignore_ascii_case("Rotation") {
+            actor.rotation = fields3(text, &property.value, ["Pitch", "Yaw", "Roll"]);
+            continue;
+        }
+        if IGNORED_PROPERTIES.iter().any(|k| k.eq_ignore_ascii_case(key)) {
+            continue;
+        }
+        let key = match property.index {
+            Some((_, i)) => format!("{key}({i})"),
+            None => key.to_owned(),
+        };
+        actor.properties.push((key, value(text, &property.value)));
+    }
+    if let Some(brush) = block.blocks().find(|b| b.kind == BlockKind::Brush) {
+        actor.brush = Some(read_polygons(text, brush));
+    }
+    actor
+}
+
+fn fields3(text: &str, value: &Value, names: [&str; 3]) -> [f64; 3] {
+    names.map(|n| value.field(text, n).and_then(|f| number(text, &f.value)).unwrap_or(0.0))
+}
+
+fn number(text: &str, value: &Value) -> Option<f64> {
+    match value {
+        Value::Number { value, .. } => Some(*value),
+        other => unreal_syntax::t3d::parse_number(other.span().text(text)),
+    }
+}
+
+fn value(text: &str, value: &Value) -> PropValue {
+    match value {
+        Value::Number { value, .. } => PropValue::Number(*value),
+        Value::Struct { fields, .. } => PropValue::Struct(
+            fields
+                .iter()
+                .enumerate()
+                .map(|(i, f)| {
+                    let key = match (f.key, f.index) {
+                        (Some(k), Some((_, n))) => format!("{}({n})", k.text(text)),
+                        (Some(k), None) => k.text(text).to_owned(),
+                        (None, _) => format!("({i})"),
+                    };
+                    (key, self::value(text, &f.value))
+                })
+                .collect(),
+        ),
+        other => {
+            let raw = other.span().text(text);
+            match unreal_syntax::t3d::parse_number(raw) {
+                Some(v) => PropValue::Number(v),
+                None => PropValue::Text(raw.to_owned()),
+            }
+        }
+    }
+}
+
+fn read_polygons(text: &str, brush: &Block) -> Vec<Polygon> {
+    let mut polygons = Vec::new();
+    let mut stack: Vec<&Block> = brush.blocks().collect();
+    stack.reverse();
+    while let Some(block) = stack.pop() {
+        if block.kind != BlockKind::Polygon {
+            let mut children: Vec<&Block> = block.blocks().collect();
+            children.reverse();
+            stack.extend(children);
+            continue;
+        }
+        let vector = |k| block.vector(k).map_or([0.0; 3], |v| v.value);
+        let pan = block.children.iter().find_map(|i| match i {
+            Item::Keyword(k) if k.keyword == LineKeyword::Pan => Some(k),
+            _ => None,
+        });
+        let pan_of = |key: &str| {
+            pan.and_then(|p| p.arg(text, key))
+                .and_then(|(_, v)| unreal_syntax::t3d::parse_int(v))
+                .unwrap_or(0)
+        };
+        polygons.push(Polygon {
+            vertices: block.vectors(LineKeyword::Vertex).map(|v| v.value).collect(),
+            texture: block.attribute_value(text, "Texture").unwrap_or_default().to_owned(),
+            flags: block
+                .attribute_value(text, "Flags")
+                .and_then(unreal_syntax::t3d::parse_flags)
+                .unwrap_or(0)
+                & !EDITOR_ONLY_FLAGS,
+            alignment: (
+                [
+                    vector(LineKeyword::Origin),
+                    vector(LineKeyword::TextureU),
+                    vector(LineKeyword::TextureV),
+                ],
+                [pan_of("U"), pan_of("V")],
+            ),
+        });
+    }
+    polygons
+}

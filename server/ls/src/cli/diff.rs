@@ -1,0 +1,359 @@
+//! `unreal-ls diff OLD.t3d NEW.t3d`: what changed between two versions of a map, in map
+//! terms (see `unreal_analysis::diff`). `--format json` is a versioned contract
+//! (`docs/diff.md`); `--git` takes the seven arguments git gives an external diff driver.
+//!
+//! Exit codes, like `diff`: 0 when the maps are the same, 1 when they differ, 2 on an error
+//! (a file that cannot be read or is not T3D, a usage error). Under `--git` a difference is
+//! exit 0: git takes any other status as the driver failing.
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use serde_json::{json, Value};
+use unreal_analysis::diff::read::{read_actors, show_number, MapActors};
+use unreal_analysis::diff::{diff, ActorDiff, ActorRef, MapDiff};
+
+use super::{printable, EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum DiffFormat {
+    /// Grouped by kind of change, for people.
+    Human,
+    /// One JSON document (version 1, see docs/diff.md).
+    Json,
+}
+
+#[derive(clap::Args)]
+pub struct DiffArgs {
+    /// The old map and the new map (with --git: the seven arguments git passes, `path
+    /// old-file old-hex old-mode new-file new-hex new-mode`).
+    #[arg(required = true, num_args = 2..=7)]
+    pub files: Vec<PathBuf>,
+    /// Run as git's external diff driver (`git config diff.t3d.command "unreal-ls diff --git"`).
+    #[arg(long)]
+    pub git: bool,
+    #[arg(long, value_enum, default_value_t = DiffFormat::Human)]
+    pub format: DiffFormat,
+}
+
+pub fn run(args: &DiffArgs) -> ExitCode {
+    let (label, old_path, new_path) = match (args.git, args.files.as_slice()) {
+        (false, [old, new]) => (None, old, new),
+        (true, [path, old, _, _, new, _, _]) => (Some(path.clone()), old, new),
+        (true, _) => {
+            eprintln!("error: --git takes the 7 arguments git passes to an external diff driver");
+            return ExitCode::from(EXIT_USAGE);
+        }
+        (false, _) => {
+            eprintln!("error: diff takes two maps: OLD NEW");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    let (old, new) = rayon::join(|| read_map(old_path), || read_map(new_path));
+    let (old, new) = match (old, new) {
+        (Ok(old), Ok(new)) => (old, new),
+        (Err(e), _) | (_, Err(e)) => {
+            eprintln!("error: {}", printable(&e));
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    let result = diff(&old, &new);
+    let shown = |p: &Path| p.to_string_lossy().replace('\\', "/");
+    let (old_name, new_name) = match &label {
+        Some(path) => (format!("a/{}", shown(path)), format!("b/{}", shown(path))),
+        None => (shown(old_path), shown(new_path)),
+    };
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let written = match args.format {
+        DiffFormat::Human => write_human(&mut out, &old_name, &new_name, &result, label.is_some()),
+        DiffFormat::Json => {
+            let document = to_json(&old_name, &new_name, &result);
+            serde_json::to_writer(&mut out, &document)
+                .map_err(io::Error::other)
+                .and_then(|()| writeln!(out))
+        }
+    }
+    .and_then(|()| out.flush());
+    if let Err(err) = written {
+        if err.kind() != io::ErrorKind::BrokenPipe {
+            eprintln!("error: writing the comparison: {err}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    }
+    if result.is_empty() || args.git {
+        ExitCode::from(EXIT_CLEAN)
+    } else {
+        ExitCode::from(EXIT_FINDINGS)
+    }
+}
+
+/// A map's actors; git's `/dev/null` (a file added or deleted) is an empty map.
+fn read_map(path: &Path) -> Result<MapActors, String> {
+    if path == Path::new("/dev/null") {
+        return Ok(MapActors::default());
+    }
+    let bytes = unreal_formats::mapped::read_regular(path)
+        .map_err(|e| format!("{}: {}", path.display(), unreal_formats::mapped::io_message(&e)))?;
+    if !unreal_syntax::text::looks_like_text(&bytes) {
+        return Err(format!("{}: the file is binary, not a T3D map", path.display()));
+    }
+    let text = unreal_syntax::text::decode(&bytes).text;
+    let parse = unreal_analysis::document::T3dDocument::new(text.as_ref()).full_parse();
+    if parse.file.items.iter().all(|i| i.as_block().is_none()) && !text.trim().is_empty() {
+        return Err(format!(
+            "{}: no `Begin` block: expected a T3D map starting with `Begin Map`",
+            path.display()
+        ));
+    }
+    Ok(read_actors(&text, &parse))
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// `12 actors added, 3 removed, 40 moved, ...`, or `no changes`.
+pub fn summary_line(result: &MapDiff) -> String {
+    let s = result.summary();
+    let mut parts = Vec::new();
+    if s.added > 0 {
+        parts.push(format!("{} added", plural(s.added, "actor", "actors")));
+    }
+    if s.removed > 0 {
+        parts.push(format!("{} removed", plural(s.removed, "actor", "actors")));
+    }
+    if s.renamed > 0 {
+        parts.push(format!("{} renamed", s.renamed));
+    }
+    if s.moved > 0 {
+        parts.push(format!("{} moved", s.moved));
+    }
+    if s.properties > 0 {
+        parts.push(format!("{} with changed properties", s.properties));
+    }
+    if s.reshaped > 0 {
+        parts.push(format!("{} reshaped", plural(s.reshaped, "brush", "brushes")));
+    }
+    if s.brush_order_changed {
+        parts.push("the CSG order of brushes changed".to_owned());
+    }
+    let other = result
+        .changed
+        .iter()
+        .filter(|c| {
+            !c.renamed
+                && c.moved.is_none()
+                && c.turned.is_none()
+                && c.properties.is_empty()
+                && !c.brush.as_ref().is_some_and(unreal_analysis::diff::BrushChange::reshaped)
+        })
+        .count();
+    if other > 0 {
+        parts.push(format!("{} retextured or realigned", plural(other, "brush", "brushes")));
+    }
+    if parts.is_empty() {
+        "no changes".to_owned()
+    } else {
+        parts.join(", ")
+    }
+}
+
+fn vector(v: [f64; 3]) -> String {
+    format!("({}, {}, {})", show_number(v[0]), show_number(v[1]), show_number(v[2]))
+}
+
+fn actor(a: &ActorRef) -> String {
+    printable(&format!("{} ({})", a.name, a.class)).into_owned()
+}
+
+fn write_human(
+    out: &mut dyn Write,
+    old_name: &str,
+    new_name: &str,
+    result: &MapDiff,
+    git: bool,
+) -> io::Result<()> {
+    if git {
+        writeln!(out, "diff --unreal-ls {} {}", printable(old_name), printable(new_name))?;
+    }
+    writeln!(out, "{} -> {}: {}", printable(old_name), printable(new_name), summary_line(result))?;
+    let section = |out: &mut dyn Write, title: &str, lines: &[String]| -> io::Result<()> {
+        if lines.is_empty() {
+            return Ok(());
+        }
+        writeln!(out, "\n{title}:")?;
+        for line in lines {
+            writeln!(out, "  {line}")?;
+        }
+        Ok(())
+    };
+    let added: Vec<String> = result
+        .added
+        .iter()
+        .map(|a| format!("+ {} at {}, new line {}", actor(a), vector(a.location), a.line))
+        .collect();
+    section(out, "added", &added)?;
+    let removed: Vec<String> = result
+        .removed
+        .iter()
+        .map(|a| format!("- {} at {}, old line {}", actor(a), vector(a.location), a.line))
+        .collect();
+    section(out, "removed", &removed)?;
+    let changed = |f: &dyn Fn(&ActorDiff) -> Option<String>| -> Vec<String> {
+        result.changed.iter().filter_map(f).collect()
+    };
+    section(
+        out,
+        "renamed",
+        &changed(&|c| {
+            c.renamed.then(|| {
+                format!(
+                    "{} -> {} ({}), line {} -> {}",
+                    printable(&c.old.name),
+                    printable(&c.new.name),
+                    printable(&c.new.class),
+                    c.old.line,
+                    c.new.line
+                )
+            })
+        }),
+    )?;
+    section(
+        out,
+        "moved",
+        &changed(&|c| {
+            let mut parts = Vec::new();
+            if let Some(d) = c.moved {
+                parts.push(format!("by {}", vector(d)));
+            }
+            if let Some(t) = c.turned {
+                let names = ["Pitch", "Yaw", "Roll"];
+                let turned: Vec<String> = t
+                    .iter()
+                    .zip(names)
+                    .filter(|(d, _)| d.abs() > 1e-3)
+                    .map(|(d, n)| format!("{n} {d:+.1} deg"))
+                    .collect();
+                parts.push(format!("turned {}", turned.join(", ")));
+            }
+            (!parts.is_empty()).then(|| format!("{}: {}", actor(&c.new), parts.join("; ")))
+        }),
+    )?;
+    section(
+        out,
+        "properties",
+        &changed(&|c| {
+            (!c.properties.is_empty()).then(|| {
+                let list: Vec<String> = c
+                    .properties
+                    .iter()
+                    .map(|p| {
+                        format!(
+                            "{} {} -> {}",
+                            p.key,
+                            p.old.as_deref().unwrap_or("(none)"),
+                            p.new.as_deref().unwrap_or("(none)")
+                        )
+                    })
+                    .collect();
+                printable(&format!("{}: {}", actor(&c.new), list.join("; "))).into_owned()
+            })
+        }),
+    )?;
+    section(
+        out,
+        "brushes",
+        &changed(&|c| {
+            let b = c.brush.as_ref()?;
+            let mut parts = Vec::new();
+            for (n, what) in [
+                (b.added, "added"),
+                (b.removed, "removed"),
+                (b.retextured, "retextured"),
+                (b.flags_changed, "with other flags"),
+                (b.realigned, "realigned"),
+            ] {
+                if n > 0 {
+                    parts.push(format!("{n} {what}"));
+                }
+            }
+            Some(format!(
+                "{}: {} -> {} polygons: {}",
+                actor(&c.new),
+                b.old_polygons,
+                b.new_polygons,
+                parts.join(", ")
+            ))
+        }),
+    )?;
+    if let Some((before, after)) = &result.brush_order {
+        section(
+            out,
+            "CSG order of brushes",
+            &[
+                printable(&format!("before: {}", before.join(", "))).into_owned(),
+                printable(&format!("after:  {}", after.join(", "))).into_owned(),
+            ],
+        )?;
+    }
+    let unparsed: Vec<String> = result
+        .unparsed_old
+        .iter()
+        .map(|(l, m)| format!("old line {l}: {m}"))
+        .chain(result.unparsed_new.iter().map(|(l, m)| format!("new line {l}: {m}")))
+        .map(|l| printable(&l).into_owned())
+        .collect();
+    section(out, "not compared (could not be read)", &unparsed)?;
+    Ok(())
+}
+
+fn actor_json(a: &ActorRef) -> Value {
+    json!({ "class": a.class, "name": a.name, "line": a.line, "location": a.location })
+}
+
+/// The JSON document, version 1 (docs/diff.md).
+pub fn to_json(old_name: &str, new_name: &str, result: &MapDiff) -> Value {
+    let s = result.summary();
+    json!({
+        "version": 1,
+        "old": old_name,
+        "new": new_name,
+        "same": result.is_empty(),
+        "summary": {
+            "added": s.added,
+            "removed": s.removed,
+            "renamed": s.renamed,
+            "moved": s.moved,
+            "properties_changed": s.properties,
+            "brushes_reshaped": s.reshaped,
+            "brush_order_changed": s.brush_order_changed,
+        },
+        "added": result.added.iter().map(actor_json).collect::<Vec<_>>(),
+        "removed": result.removed.iter().map(actor_json).collect::<Vec<_>>(),
+        "changed": result.changed.iter().map(|c| json!({
+            "old": actor_json(&c.old),
+            "new": actor_json(&c.new),
+            "renamed": c.renamed,
+            "moved": c.moved,
+            "turned": c.turned,
+            "properties": c.properties.iter().map(|p| json!({
+                "key": p.key, "old": p.old, "new": p.new,
+            })).collect::<Vec<_>>(),
+            "brush": c.brush.as_ref().map(|b| json!({
+                "old_polygons": b.old_polygons,
+                "new_polygons": b.new_polygons,
+                "added": b.added,
+                "removed": b.removed,
+                "retextured": b.retextured,
+                "flags_changed": b.flags_changed,
+                "realigned": b.realigned,
+            })),
+        })).collect::<Vec<_>>(),
+        "brush_order": result.brush_order.as_ref().map(|(old, new)| json!({ "old": old, "new": new })),
+        "unparsed": {
+            "old": result.unparsed_old.iter().map(|(l, m)| json!({ "line": l, "message": m })).collect::<Vec<_>>(),
+            "new": result.unparsed_new.iter().map(|(l, m)| json!({ "line": l, "message": m })).collect::<Vec<_>>(),
+        },
+    })
+}
