@@ -14,6 +14,8 @@ M.failures = {}
 function M.setup_runtime()
   vim.opt.runtimepath:prepend(M.root .. '/nvim')
   vim.cmd('runtime! ftdetect/*.lua')
+  -- What Neovim sources at startup from a plugin's plugin/ folder (:UnrealDiff).
+  vim.cmd('runtime! plugin/unreal_ls.lua')
   vim.cmd('filetype plugin indent on')
 end
 

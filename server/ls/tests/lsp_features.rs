@@ -58,7 +58,7 @@ async fn capabilities_advertise_every_t3d_feature() {
     let caps = &result["capabilities"];
     let mut names: Vec<&str> = caps.as_object().unwrap().keys().map(String::as_str).collect();
     names.sort_unstable();
-    expect!["codeActionProvider completionProvider definitionProvider documentFormattingProvider documentRangeFormattingProvider documentSymbolProvider experimental foldingRangeProvider hoverProvider inlayHintProvider positionEncoding referencesProvider renameProvider selectionRangeProvider semanticTokensProvider textDocumentSync workspace workspaceSymbolProvider"].assert_eq(&names.join(" "));
+    expect!["codeActionProvider completionProvider definitionProvider documentFormattingProvider documentRangeFormattingProvider documentSymbolProvider executeCommandProvider experimental foldingRangeProvider hoverProvider inlayHintProvider positionEncoding referencesProvider renameProvider selectionRangeProvider semanticTokensProvider textDocumentSync workspace workspaceSymbolProvider"].assert_eq(&names.join(" "));
     check(
         &caps["semanticTokensProvider"]["legend"],
         &expect![[
@@ -281,4 +281,37 @@ async fn other_documents_get_nothing() {
     let params =
         json!({ "textDocument": { "uri": uc }, "position": { "line": 0, "character": 2 } });
     check(&client.request_ok("textDocument/hover", params).await, &expect!["null"]);
+}
+
+/// `workspace/executeCommand` `unrealLs.diff`: a map on disk against the same map open in the
+/// editor with a light moved (the open document's text is what is compared).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_diff_command_compares_the_open_map_with_a_file() {
+    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/diff");
+    let base = format!("file://{}", fixtures.join("base.t3d").display());
+    let edited = format!("file://{}", fixtures.join("edited-in-editor.t3d").display());
+    let mut client = TestClient::new(ServerOptions::default());
+    client.initialize(json!({}), Value::Null).await;
+    let moved = std::fs::read_to_string(fixtures.join("moved.t3d")).unwrap();
+    client.open(&edited, "t3d", 1, &moved).await;
+    let answer = client
+        .request_ok(
+            "workspace/executeCommand",
+            json!({ "command": "unrealLs.diff", "arguments": [base, edited] }),
+        )
+        .await;
+    check(
+        &answer["summary"],
+        &expect![[
+            r#"{"added":0,"brush_order_changed":false,"brushes_reshaped":0,"moved":1,"properties_changed":0,"removed":0,"renamed":0}"#
+        ]],
+    );
+    check(&answer["changed"][0]["moved"], &expect!["[16.0,0.0,0.0]"]);
+    let bad = client
+        .request(
+            "workspace/executeCommand",
+            json!({ "command": "unrealLs.diff", "arguments": [base] }),
+        )
+        .await;
+    check(&bad["error"]["code"], &expect!["-32602"]);
 }

@@ -147,6 +147,11 @@ async fn initialize_advertises_capabilities() {
                 "documentFormattingProvider": true,
                 "documentRangeFormattingProvider": true,
                 "documentSymbolProvider": true,
+                "executeCommandProvider": {
+                  "commands": [
+                    "unrealLs.diff"
+                  ]
+                },
                 "experimental": {
                   "unrealLs": {
                     "mapPreview": true,

@@ -89,5 +89,24 @@ if picture then
 end
 t.expect('UnrealMapPreview wrote a PNG', head == '\137PNG\r\n\26\n')
 
+-- :UnrealDiff compares another version of the map (with a light the buffer lacks) with the
+-- buffer, and shows the report in a scratch buffer.
+local older = dir .. '/Older.t3d'
+local lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
+local with_light = {}
+for _, line in ipairs(lines) do
+  if line == 'End Map' then
+    vim.list_extend(with_light, { 'Begin Actor Class=Light Name=Light0', '     Location=(X=64.000000)', 'End Actor' })
+  end
+  table.insert(with_light, line)
+end
+vim.fn.writefile(with_light, older)
+vim.cmd('UnrealDiff ' .. older)
+local report = vim.api.nvim_buf_get_lines(0, 0, -1, false)
+t.record('diff_report', report)
+t.expect('UnrealDiff shows the report in a scratch buffer', vim.bo.buftype == 'nofile' and vim.b.unreal_diff_code == 1)
+t.expect('UnrealDiff reports the removed light', report[1] ~= nil and report[1]:find('1 actor removed', 1, true) ~= nil)
+vim.cmd('close')
+
 lsp.stop()
 t.finish('lsp_t3d')

@@ -95,6 +95,16 @@ pub struct MapActors {
     pub unparsed: Vec<(u32, String)>,
 }
 
+/// Reads a map's text (decoded), parsing its top-level blocks in parallel; `Err` when the
+/// text holds no `Begin` block at all (it is no map).
+pub fn read_map_text(text: &str) -> Result<MapActors, String> {
+    let parse = crate::document::T3dDocument::new(text).full_parse();
+    if parse.file.items.iter().all(|i| i.as_block().is_none()) && !text.trim().is_empty() {
+        return Err("no `Begin` block: expected a T3D map starting with `Begin Map`".to_owned());
+    }
+    Ok(read_actors(text, &parse))
+}
+
 /// Reads the actors of a parsed map (`Begin Actor` blocks at the top or inside `Begin Map`).
 pub fn read_actors(text: &str, parse: &Parse) -> MapActors {
     let lines = LineIndex::new(text);

@@ -10,9 +10,9 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use serde_json::{json, Value};
-use unreal_analysis::diff::read::{read_actors, show_number, MapActors};
+use unreal_analysis::diff::read::{read_map_text, show_number, MapActors};
 use unreal_analysis::diff::{diff, ActorDiff, ActorRef, MapDiff};
+use unreal_ls::diff_json::to_json;
 
 use super::{printable, EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE};
 
@@ -99,14 +99,7 @@ fn read_map(path: &Path) -> Result<MapActors, String> {
         return Err(format!("{}: the file is binary, not a T3D map", path.display()));
     }
     let text = unreal_syntax::text::decode(&bytes).text;
-    let parse = unreal_analysis::document::T3dDocument::new(text.as_ref()).full_parse();
-    if parse.file.items.iter().all(|i| i.as_block().is_none()) && !text.trim().is_empty() {
-        return Err(format!(
-            "{}: no `Begin` block: expected a T3D map starting with `Begin Map`",
-            path.display()
-        ));
-    }
-    Ok(read_actors(&text, &parse))
+    read_map_text(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 fn plural(n: usize, one: &str, many: &str) -> String {
@@ -306,54 +299,4 @@ fn write_human(
         .collect();
     section(out, "not compared (could not be read)", &unparsed)?;
     Ok(())
-}
-
-fn actor_json(a: &ActorRef) -> Value {
-    json!({ "class": a.class, "name": a.name, "line": a.line, "location": a.location })
-}
-
-/// The JSON document, version 1 (docs/diff.md).
-pub fn to_json(old_name: &str, new_name: &str, result: &MapDiff) -> Value {
-    let s = result.summary();
-    json!({
-        "version": 1,
-        "old": old_name,
-        "new": new_name,
-        "same": result.is_empty(),
-        "summary": {
-            "added": s.added,
-            "removed": s.removed,
-            "renamed": s.renamed,
-            "moved": s.moved,
-            "properties_changed": s.properties,
-            "brushes_reshaped": s.reshaped,
-            "brush_order_changed": s.brush_order_changed,
-        },
-        "added": result.added.iter().map(actor_json).collect::<Vec<_>>(),
-        "removed": result.removed.iter().map(actor_json).collect::<Vec<_>>(),
-        "changed": result.changed.iter().map(|c| json!({
-            "old": actor_json(&c.old),
-            "new": actor_json(&c.new),
-            "renamed": c.renamed,
-            "moved": c.moved,
-            "turned": c.turned,
-            "properties": c.properties.iter().map(|p| json!({
-                "key": p.key, "old": p.old, "new": p.new,
-            })).collect::<Vec<_>>(),
-            "brush": c.brush.as_ref().map(|b| json!({
-                "old_polygons": b.old_polygons,
-                "new_polygons": b.new_polygons,
-                "added": b.added,
-                "removed": b.removed,
-                "retextured": b.retextured,
-                "flags_changed": b.flags_changed,
-                "realigned": b.realigned,
-            })),
-        })).collect::<Vec<_>>(),
-        "brush_order": result.brush_order.as_ref().map(|(old, new)| json!({ "old": old, "new": new })),
-        "unparsed": {
-            "old": result.unparsed_old.iter().map(|(l, m)| json!({ "line": l, "message": m })).collect::<Vec<_>>(),
-            "new": result.unparsed_new.iter().map(|(l, m)| json!({ "line": l, "message": m })).collect::<Vec<_>>(),
-        },
-    })
 }

@@ -12,8 +12,9 @@ use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{
     CodeActionParams, CodeActionResponse, ConfigurationItem, DidChangeConfigurationParams,
     DidChangeTextDocumentParams, DidChangeWatchedFilesParams, DidChangeWorkspaceFoldersParams,
-    DidCloseTextDocumentParams, DidOpenTextDocumentParams, InitializeParams, InitializeResult,
-    InitializedParams, MessageType, Registration, ServerInfo, Uri, WorkspaceFolder,
+    DidCloseTextDocumentParams, DidOpenTextDocumentParams, ExecuteCommandParams, InitializeParams,
+    InitializeResult, InitializedParams, MessageType, Registration, ServerInfo, Uri,
+    WorkspaceFolder,
 };
 use tower_lsp_server::ls_types::{
     CompletionParams, CompletionResponse, DocumentFormattingParams, DocumentRangeFormattingParams,
@@ -420,6 +421,39 @@ impl LanguageServer for Backend {
             features::code_action::handle(snapshot, &params)
         })
         .await
+    }
+
+    async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<Value>> {
+        if params.command != features::diff::DIFF_COMMAND {
+            return Err(tower_lsp_server::jsonrpc::Error::invalid_params(format!(
+                "unknown command `{}`",
+                params.command
+            )));
+        }
+        let (old, new) = features::diff::arguments(&params.arguments)?;
+        // An open map is compared as the editor holds it.
+        let text_of = |uri: &Uri| self.shared.handle(uri).map(|h| h.read(|s| s.text().to_owned()));
+        let (old_text, new_text) = (text_of(&old), text_of(&new));
+        let answer = super::guard::off_thread(move || {
+            let old_text = match old_text {
+                Some(text) => text,
+                None => features::diff::read_file(&old)?,
+            };
+            let new_text = match new_text {
+                Some(text) => text,
+                None => features::diff::read_file(&new)?,
+            };
+            features::diff::compare((&old, &old_text), (&new, &new_text))
+        })
+        .await;
+        match answer {
+            Ok(result) => result.map(Some),
+            Err(reason) => {
+                let message = format!("{} failed: internal error: {reason}", params.command);
+                self.shared.log(MessageType::ERROR, &message).await;
+                Err(super::guard::internal_error(message))
+            }
+        }
     }
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {

@@ -17,6 +17,7 @@ pub mod code_action;
 pub mod completion;
 pub mod definition;
 pub mod diagnostics;
+pub mod diff;
 pub mod document_symbol;
 pub mod exec;
 pub mod folding_range;
@@ -74,5 +75,6 @@ pub fn capabilities(session: &Session) -> ServerCapabilities {
     inlay_hint::register(&mut caps, session);
     formatting::register(&mut caps, session);
     preview::register(&mut caps, session);
+    diff::register(&mut caps, session);
     caps
 }
