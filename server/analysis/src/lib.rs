@@ -15,6 +15,7 @@ pub mod index;
 pub mod line_index;
 pub mod lint;
 pub mod mesh_files;
+pub mod options;
 pub mod preview;
 pub mod rules;
 pub mod t3d;

@@ -1,11 +1,12 @@
 //! The entry point that both `unreal-ls lint` and the language server's diagnostics call:
 //! bytes of one file in, decoded text and diagnostics out.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use unreal_syntax::text::{self, SourceEncoding};
 
-use crate::{Diagnostic, EngineSetting};
+pub use crate::options::LintOptions;
+use crate::Diagnostic;
 
 /// The kinds of text file unreal-ls checks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,25 +39,6 @@ pub fn detect_kind(path: &Path, head: &[u8]) -> Option<FileKind> {
             .iter()
             .any(|k| kind.eq_ignore_ascii_case(k));
     starts_t3d.then_some(FileKind::T3d)
-}
-
-#[derive(Clone, Debug, Default)]
-pub struct LintOptions {
-    pub engine: EngineSetting,
-    /// The game the files target; `None` when not declared. Flag and polygon-line checks
-    /// warn only for a stock game (Epic's own builds): other engines use more.
-    pub game: Option<crate::Game>,
-    /// The engine build the files target (`436`, `469`); `None` when unknown. Which image
-    /// types `#exec TEXTURE IMPORT` takes depends on it; unknown accepts the most.
-    pub engine_build: Option<u32>,
-    /// The game installation whose packages `#exec` names and T3D references may refer to.
-    pub game_dir: Option<PathBuf>,
-    /// More folders of packages (`package-paths` in `unreal-ls.toml`).
-    pub package_paths: Vec<PathBuf>,
-    /// A package index built by the caller (the language server keeps one per workspace).
-    /// Without it, a [`LintSession`] builds one from `game_dir` and `package_paths` when
-    /// first needed; with neither, references into packages are not checked.
-    pub packages: Option<std::sync::Arc<crate::index::PackageIndex>>,
 }
 
 /// What a run over many files shares: the file system and the caches of everything read

@@ -11,7 +11,7 @@ use unreal_syntax::t3d::{Item, Parse, T3dFile};
 use unreal_syntax::Span;
 
 use super::{line_start, shell, T3dDocument};
-use crate::lint::LintOptions;
+use crate::options::LintOptions;
 use crate::rules::t3d_duplicate_actor_name::{self as duplicate_names, Names};
 use crate::rules::t3d_unresolved_brush_model::{self as brush_models, Models};
 use crate::rules::{self, T3dContext};

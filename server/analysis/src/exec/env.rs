@@ -13,7 +13,7 @@ use super::facts::{self, Expect, FileFacts};
 use super::fs::{DirEntry, FileSystem, RealFs};
 use super::symbols::FileSymbols;
 use crate::index::{IndexRoots, PackageIndex};
-use crate::lint::LintOptions;
+use crate::options::LintOptions;
 use crate::EngineGeneration;
 
 type Cache<V> = Mutex<HashMap<PathBuf, V>>;

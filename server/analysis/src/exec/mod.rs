@@ -31,7 +31,7 @@ pub use fs::{DirEntry, FileSystem, MemoryFs, RealFs};
 pub use package::{Location, Resolution};
 pub use symbols::{Definition, FileSymbols, MeshSource, SymbolKind, SymbolTable};
 
-use crate::lint::LintOptions;
+use crate::options::LintOptions;
 use crate::{Diagnostic, Severity};
 
 /// A key's value as the engine reads it.

@@ -3,7 +3,7 @@
 
 use unreal_syntax::t3d::{Block, Item, LineKeyword, Parse};
 
-use crate::lint::LintOptions;
+use crate::options::LintOptions;
 use crate::t3d::geometry::{self, Vec3};
 use crate::t3d::{generation, walk};
 use crate::EngineGeneration;

@@ -57,7 +57,7 @@ pub use context::{PolygonFacts, T3dContext};
 
 use unreal_syntax::Span;
 
-use crate::lint::LintOptions;
+use crate::options::LintOptions;
 use crate::{Diagnostic, Severity};
 
 /// A rule's identity: what `unreal-ls rules`, SARIF and the settings know it by.

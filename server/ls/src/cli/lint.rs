@@ -322,25 +322,13 @@ fn configure(
         }
         let key = config.as_ref().and_then(|c| c.path.clone());
         let index = *by_config.entry(key).or_insert_with(|| {
-            let game = args.game.or(config.as_ref().and_then(|c| c.game));
-            let options = LintOptions {
-                engine: args
-                    .engine
-                    .map(EngineSetting::from)
-                    .or(config.as_ref().and_then(|c| c.engine))
-                    .or_else(|| {
-                        game.and_then(unreal_analysis::Game::generation).map(EngineSetting::from)
-                    })
-                    .unwrap_or_default(),
-                game,
-                engine_build: args.engine_build.or(config.as_ref().and_then(|c| c.engine_build)),
-                game_dir: args
-                    .game_dir
-                    .clone()
-                    .or(config.as_ref().and_then(|c| c.game_dir.clone())),
-                package_paths: config.as_ref().map(|c| c.package_paths.clone()).unwrap_or_default(),
-                packages: None,
+            let overrides = unreal_analysis::options::Overrides {
+                engine: args.engine.map(EngineSetting::from),
+                game: args.game,
+                engine_build: args.engine_build,
+                game_dir: args.game_dir.clone(),
             };
+            let options = unreal_analysis::options::resolve(&overrides, config.as_deref());
             let session = LintSession::new(&options);
             setups.push(Setup { config: config.clone(), options, session });
             setups.len() - 1

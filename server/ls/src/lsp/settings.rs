@@ -13,7 +13,6 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 use serde_json::Value;
-use unreal_analysis::lint::LintOptions;
 use unreal_analysis::{EngineSetting, Severity};
 
 /// What the user set for one rule: the same levels as `unreal-ls.toml`'s `[rules]`.
@@ -66,13 +65,6 @@ impl Settings {
             }
         }
         (settings, problems)
-    }
-
-    // The game folder, the package index and the configuration's options are added by the
-    // workspace (`workspace.rs`); the client's settings give only the engine.
-    #[allow(clippy::needless_update)]
-    pub fn lint_options(&self) -> LintOptions {
-        LintOptions { engine: self.engine, ..LintOptions::default() }
     }
 
     /// The severity a diagnostic of rule `code` is published with, or `None` when the user

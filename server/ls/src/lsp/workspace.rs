@@ -86,30 +86,24 @@ impl Session {
     /// Diagnostics, hover, completion and the other T3D features all read it here, so an
     /// engine set only in `unreal-ls.toml` drives them alike.
     pub fn engine(&self) -> EngineSetting {
-        if self.settings.engine != EngineSetting::Auto {
-            return self.settings.engine;
-        }
-        self.workspace
-            .config()
-            .and_then(|c| {
-                c.engine.or_else(|| {
-                    c.game.and_then(unreal_analysis::Game::generation).map(EngineSetting::from)
-                })
-            })
-            .unwrap_or(EngineSetting::Auto)
+        self.resolved().engine
+    }
+
+    /// The client's settings over the workspace's `unreal-ls.toml`, resolved as `lint` does.
+    fn resolved(&self) -> LintOptions {
+        let engine = self.settings.engine;
+        let overrides = unreal_analysis::options::Overrides {
+            engine: (engine != EngineSetting::Auto).then_some(engine),
+            ..unreal_analysis::options::Overrides::default()
+        };
+        unreal_analysis::options::resolve(&overrides, self.workspace.config().as_deref())
     }
 
     /// What the checks of this session run with: the settings, the workspace's
-    /// `unreal-ls.toml` where the settings say nothing, and the package index.
+    /// `unreal-ls.toml` where the settings say nothing, the game folder the workspace found
+    /// (from the settings, the configuration or a folder around it) and its package index.
     pub fn lint_options(&self) -> LintOptions {
-        let mut options = self.settings.lint_options();
-        let config = self.workspace.config();
-        options.game = config.as_ref().and_then(|c| c.game);
-        options.engine = self.engine();
-        if let Some(config) = &config {
-            options.engine_build = options.engine_build.or(config.engine_build);
-            options.package_paths.clone_from(&config.package_paths);
-        }
+        let mut options = self.resolved();
         let state = self.workspace.state();
         options.game_dir = state.roots.as_ref().and_then(|r| r.game_dir.clone());
         options.packages.clone_from(&state.index);
