@@ -53,9 +53,41 @@ end, {
   desc = 'unreal-ls: write the map overview picture (PNG) and show its path',
 })
 
-local started = pcall(vim.treesitter.start, 0, 't3d')
+-- Set before tree-sitter starts, so that a buffer left as plain text (no parser) is set up
+-- again by `:edit` once the parser is built.
+vim.b.undo_ftplugin = (vim.b.undo_ftplugin or '')
+  .. '\n lua pcall(vim.treesitter.stop) pcall(vim.api.nvim_buf_del_user_command, 0, "UnrealMapPreview") vim.b.did_ftplugin_t3d = nil'
+
+local started, start_error = pcall(vim.treesitter.start, 0, 't3d')
 if not started then
-  -- No parser yet: plain text, no error. `:checkhealth vim.treesitter` shows what is missing.
+  -- No parser yet: the buffer stays plain text (no highlighting, no folds), which looks like a
+  -- broken plugin unless something says why. Say it once per session, at WARN level, with the
+  -- script that builds the parser; `vim.g.t3d_parser_warning = false` silences it (for those
+  -- who do without tree-sitter on purpose).
+  if vim.g.t3d_parser_warning ~= false and not vim.g.t3d_parser_warned then
+    vim.g.t3d_parser_warned = true
+    -- This file is nvim/ftplugin/t3d.lua; the script is nvim/build-parser beside it.
+    local here = vim.fs.normalize((debug.getinfo(1, 'S').source:gsub('^@', '')))
+    local build = vim.fs.dirname(vim.fs.dirname(here)) .. '/build-parser'
+    local reason = (tostring(start_error):gsub('\n.*', ''))
+    local message
+    if #vim.api.nvim_get_runtime_file('parser/t3d.*', false) == 0 then
+      message = string.format(
+        'unreal-ls: the tree-sitter parser for T3D was not built, so T3D buffers have no '
+          .. 'highlighting or folds. Build it with %s (needs a C compiler), then reopen the file.',
+        build
+      )
+    else
+      -- A parser is there but does not load (built for another Neovim, say): rebuilding helps.
+      message = string.format(
+        'unreal-ls: the tree-sitter parser for T3D did not load (%s), so T3D buffers have no '
+          .. 'highlighting or folds. Rebuild it with %s, then reopen the file.',
+        reason,
+        build
+      )
+    end
+    vim.notify(message, vim.log.levels.WARN)
+  end
   return
 end
 
@@ -71,6 +103,3 @@ local has_ts_indent = pcall(require, 'nvim-treesitter.indent')
 if has_ts_indent then
   vim.bo.indentexpr = "v:lua.require'nvim-treesitter'.indentexpr()"
 end
-
-vim.b.undo_ftplugin = (vim.b.undo_ftplugin or '')
-  .. '\n lua pcall(vim.treesitter.stop) pcall(vim.api.nvim_buf_del_user_command, 0, "UnrealMapPreview") vim.b.did_ftplugin_t3d = nil'

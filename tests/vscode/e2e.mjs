@@ -14,7 +14,10 @@
 //  2. beside a stand-in UnrealScript extension (tests/vscode/stub-unrealscript): its grammar
 //     stays, #exec lines are still coloured, the server attaches;
 //  3. with a mock server (tests/vscode/mock-server, via UNREAL_LS_PATH) that answers the
-//     preview requests of docs/protocol.md: the client's side of them.
+//     preview requests of docs/protocol.md: the client's side of them;
+//  4. Workspace Trust on, the folder untrusted (Restricted Mode): the grammar colours a map,
+//     the server does not start and a notification says what is off; trusting the folder
+//     starts the server without a reload.
 // Screenshots, logs and results.json go to tests/output/vscode/. Every process it starts is
 // stopped by its own id (code-server by its process group).
 
@@ -156,8 +159,9 @@ async function cleanup() {
 
 /** A fresh VS Code: its own user data and extensions folders with `vsixes` installed,
  * code-server on a free loopback port (with `extraEnv` added to its environment), and a
- * Chromium page on the workspace. */
-async function openSession(label, tmp, workspace, vsixes, extraEnv = {}) {
+ * Chromium page on the workspace. With `trusted: false`, Workspace Trust is on and the
+ * workspace opens in Restricted Mode (no prompt). */
+async function openSession(label, tmp, workspace, vsixes, extraEnv = {}, { trusted = true } = {}) {
   const userData = path.join(tmp, label, "user-data");
   const extensions = path.join(tmp, label, "extensions");
   fs.mkdirSync(path.join(userData, "User"), { recursive: true });
@@ -168,7 +172,9 @@ async function openSession(label, tmp, workspace, vsixes, extraEnv = {}) {
         "workbench.startupEditor": "none",
         "workbench.tips.enabled": false,
         "workbench.welcomePage.walkthroughs.openOnInstall": false,
-        "security.workspace.trust.enabled": false,
+        "security.workspace.trust.enabled": !trusted,
+        // Untrusted, without the modal that asks: the folder opens in Restricted Mode.
+        "security.workspace.trust.startupPrompt": "never",
         "extensions.autoCheckUpdates": false,
         "extensions.autoUpdate": false,
         "extensions.ignoreRecommendations": true,
@@ -214,7 +220,7 @@ async function openSession(label, tmp, workspace, vsixes, extraEnv = {}) {
       "--bind-addr", `127.0.0.1:${port}`,
       "--disable-telemetry",
       "--disable-update-check",
-      "--disable-workspace-trust",
+      ...(trusted ? ["--disable-workspace-trust"] : []),
       "--disable-getting-started-override",
       workspace,
     ],
@@ -672,6 +678,39 @@ async function main() {
       return { detail: status };
     });
     await mock.close();
+
+    // A fourth VS Code with Workspace Trust on and the folder not trusted.
+    const restricted = await openSession("restricted-mode", tmp, workspace, [vsix], {}, { trusted: false });
+    await check("Restricted Mode: the grammar works, the server waits and a notification says why", async () => {
+      await restricted.openFile("Defects.t3d");
+      await restricted.page.locator('[aria-label="unreal-ls restricted"]').first().waitFor({ timeout: 60_000 });
+      await until("T3D tokens", 30_000, async () => (await restricted.token("Flags", "Flags=264")) !== null);
+      const begin = await restricted.token("Begin", "Begin Polygon");
+      const plain = await restricted.token("=", "Flags=264");
+      assert(begin && plain && begin.color !== plain.color, `Begin is not coloured: ${JSON.stringify({ begin, plain })}`);
+      const toast = restricted.page.locator(".notification-toast, .notifications-toasts .monaco-list-row", { hasText: "Restricted Mode" });
+      await toast.first().waitFor({ timeout: 30_000 });
+      const message = (await toast.first().innerText()).replace(/\s+/g, " ");
+      await restricted.shot("11-restricted-mode");
+      // Nothing has been published: no server ran.
+      const squiggles = await restricted.page.locator(".editor-group-container.active .squiggly-error, .editor-group-container.active .squiggly-warning").count();
+      assert(squiggles === 0, `${squiggles} squiggles in Restricted Mode: something produced diagnostics`);
+      return { detail: `Begin=${begin.color} '='=${plain.color}; status 'unreal-ls restricted'; notification: ${message.slice(0, 160)}` };
+    });
+    await check("trusting the workspace starts the server without a reload", async () => {
+      await restricted.runCommand("Workspaces: Manage Workspace Trust");
+      // The Workspace Trust editor's "Trust" button (beside "Trust Parent").
+      const trust = restricted.page.locator(".monaco-button", { hasText: /^Trust$/ });
+      await trust.first().waitFor({ timeout: 30_000 });
+      await restricted.shot("12-workspace-trust-editor");
+      await trust.first().click();
+      await restricted.page.locator('[aria-label="unreal-ls running"]').first().waitFor({ timeout: 60_000 });
+      await restricted.openFile("Defects.t3d");
+      await restricted.page.locator(".editor-group-container.active .squiggly-warning, .editor-group-container.active .squiggly-error").first().waitFor({ timeout: 60_000 });
+      await restricted.shot("13-trusted");
+      return { detail: "status 'unreal-ls running' and diagnostics after trust was granted" };
+    });
+    await restricted.close();
   } catch (error) {
     record("e2e setup", "failed", error instanceof Error ? error.stack ?? error.message : String(error));
   } finally {

@@ -89,6 +89,11 @@ async function pickFile(label: string, extensions: string[]): Promise<vscode.Uri
 }
 
 async function exportGltf(server: ServerManager, arg?: vscode.Uri | { uri: string; object?: string }): Promise<void> {
+  const unavailable = server.unavailableReason;
+  if (unavailable !== undefined) {
+    void vscode.window.showWarningMessage(unavailable);
+    return;
+  }
   let source: vscode.Uri | undefined;
   let object: string | undefined;
   if (arg instanceof vscode.Uri) source = arg;

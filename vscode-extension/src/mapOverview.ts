@@ -88,6 +88,11 @@ export class MapOverview {
     if (this.panel === undefined || document === undefined) return;
     const mine = ++this.generation;
     const client = this.server.languageClient;
+    const unavailable = this.server.unavailableReason;
+    if (unavailable !== undefined) {
+      this.post({ type: "error", message: unavailable });
+      return;
+    }
     if (client === undefined || this.server.features.mapPreview !== true) {
       this.post({ type: "error", message: `The server does not draw map overviews (no ${MAP_PREVIEW}); it may still be starting, or update unreal-ls.` });
       return;

@@ -148,7 +148,7 @@ export class Previews implements vscode.CustomReadonlyEditorProvider<PreviewDocu
    * detail pane in the preview (or, without a preview, a message). */
   async openObject(packageUri: vscode.Uri, objectPath: string, post?: (message: ToWebview) => void): Promise<void> {
     if (!this.server.features.objectPreview && !this.canExport()) {
-      const message = `Opening '${objectPath}' needs a server that answers ${OBJECT_PREVIEW} or has the export command (this one has neither).`;
+      const message = this.server.unavailableReason ?? `Opening '${objectPath}' needs a server that answers ${OBJECT_PREVIEW} or has the export command (this one has neither).`;
       if (post !== undefined) post({ type: "detail", path: objectPath, summary: {}, note: message });
       else void vscode.window.showInformationMessage(message);
       return;
@@ -175,6 +175,11 @@ export class Previews implements vscode.CustomReadonlyEditorProvider<PreviewDocu
 
   /** The object paths of a package, for the Open Object Preview command's quick pick. */
   async packageObjects(uri: vscode.Uri): Promise<{ path: string; class: string; size: number }[]> {
+    const unavailable = this.server.unavailableReason;
+    if (unavailable !== undefined) {
+      void vscode.window.showWarningMessage(unavailable);
+      return [];
+    }
     const view = await this.packageView(uri);
     return view.type === "package" ? view.objects : [];
   }
@@ -302,6 +307,8 @@ export class Previews implements vscode.CustomReadonlyEditorProvider<PreviewDocu
 
   private async infoView(file: string): Promise<FileView> {
     const binary = this.server.serverBinary;
+    const unavailable = this.server.unavailableReason;
+    if (unavailable !== undefined) return { kind: "error", message: unavailable };
     if (binary === undefined) {
       return { kind: "error", message: "no unreal-ls binary was found; set unrealLs.server.path (see the unreal-ls output)" };
     }

@@ -1,5 +1,6 @@
 // The language client's lifetime: find the binary, start `unreal-ls lsp`, keep the status bar
-// in step, restart on demand or when `unrealLs.server.path` changes.
+// in step, restart on demand or when `unrealLs.server.path` changes. In an untrusted workspace
+// (Restricted Mode) nothing is started until the user trusts it (see trust.ts).
 
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -15,16 +16,19 @@ import {
 import { advertised, UnrealLsExperimental } from "./protocol";
 import { bundledBinaryName, Candidate, notFoundMessage, resolveServer, skippedMessage } from "./serverPath";
 import { serverSettings, ServerSettings } from "./settings";
+import { MANAGE_TRUST_COMMAND, RESTRICTED_FEATURE_MESSAGE, RESTRICTED_MODE_MESSAGE } from "./trust";
 
 export const CLIENT_ID = "unrealLs";
 const CLIENT_NAME = "unreal-ls";
 
-type ServerState = "starting" | "running" | "stopped" | "not-found";
+type ServerState = "starting" | "running" | "stopped" | "not-found" | "restricted";
 
 export class ServerManager implements vscode.Disposable {
   private client: LanguageClient | undefined;
   private binary: (Candidate & { version: string }) | undefined;
   private state: ServerState = "stopped";
+  /** Restricted Mode was explained to the user in this window already. */
+  private restrictedExplained = false;
   private readonly statusItem: vscode.StatusBarItem;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly stateEmitter = new vscode.EventEmitter<void>();
@@ -44,7 +48,17 @@ export class ServerManager implements vscode.Disposable {
       this.statusItem,
       this.stateEmitter,
       vscode.workspace.onDidChangeConfiguration((event) => this.configurationChanged(event)),
+      // Trust granted while the window is open: start now, no reload needed. (Trust is never
+      // taken back without a reload, so there is no matching stop.)
+      vscode.workspace.onDidGrantWorkspaceTrust(() => {
+        if (this.state === "restricted") void this.start();
+      }),
     );
+  }
+
+  /** Why the binary cannot be used now (Restricted Mode), for previews and commands to show. */
+  get unavailableReason(): string | undefined {
+    return this.state === "restricted" ? RESTRICTED_FEATURE_MESSAGE : undefined;
   }
 
   /** The binary in use (for the `info --json` fallback), whether or not the server runs. */
@@ -63,6 +77,14 @@ export class ServerManager implements vscode.Disposable {
   }
 
   async start(): Promise<void> {
+    if (!vscode.workspace.isTrusted) {
+      // The server reads the workspace's unreal-ls.toml and the game folder it names, and
+      // parses their packages: not in Restricted Mode. Not even the `--version` probe runs.
+      this.binary = undefined;
+      this.setState("restricted");
+      this.explainRestricted();
+      return;
+    }
     ensureExecutable(path.join(this.context.extensionPath, "server", bundledBinaryName(process.platform)));
     const workspaceFolder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     const resolution = resolveServer({
@@ -160,6 +182,16 @@ export class ServerManager implements vscode.Disposable {
     this.setState("stopped");
   }
 
+  /** Says once per window what Restricted Mode turns off, with a way to trust the workspace. */
+  private explainRestricted(): void {
+    if (this.restrictedExplained) return;
+    this.restrictedExplained = true;
+    this.output.info(RESTRICTED_MODE_MESSAGE);
+    void vscode.window.showInformationMessage(RESTRICTED_MODE_MESSAGE, "Manage Workspace Trust").then((choice) => {
+      if (choice !== undefined) void vscode.commands.executeCommand(MANAGE_TRUST_COMMAND);
+    });
+  }
+
   async restart(): Promise<void> {
     this.output.info("restarting the server");
     await this.stop();
@@ -205,6 +237,7 @@ export class ServerManager implements vscode.Disposable {
     const item = this.statusItem;
     const where = this.binary !== undefined ? `\n${this.binary.path} (${this.binary.source})` : "";
     item.backgroundColor = undefined;
+    item.command = "unrealLs.showOutput";
     switch (this.state) {
       case "starting":
         item.text = "$(sync~spin) unreal-ls";
@@ -223,6 +256,11 @@ export class ServerManager implements vscode.Disposable {
         item.text = "$(error) unreal-ls";
         item.tooltip = "unreal-ls: no server binary found; set unrealLs.server.path";
         item.backgroundColor = new vscode.ThemeColor("statusBarItem.errorBackground");
+        break;
+      case "restricted":
+        item.text = "$(shield) unreal-ls";
+        item.tooltip = `${RESTRICTED_MODE_MESSAGE}\nClick to manage workspace trust`;
+        item.command = MANAGE_TRUST_COMMAND;
         break;
     }
     item.accessibilityInformation = { label: `unreal-ls ${this.state}` };

@@ -3,18 +3,38 @@
 local t = dofile(_G.arg[1] .. '/tests/nvim/lib.lua')
 t.setup_runtime()
 
--- Filetype detection: by extension, by first line, and not for prose.
+-- Filetype detection: by extension, by first non-blank line (each kind lint knows, in any
+-- case, under any extension), and not for prose, other words after Begin, or binary files.
+local expected_filetypes = {
+  ['room.t3d'] = 't3d',
+  ['clipboard.txt'] = 't3d', -- BEGIN ACTOR
+  ['polygon.txt'] = 't3d', -- Begin Polygon
+  ['blank-first.txt'] = 't3d', -- blank lines, then an indented `begin brush`
+  ['brush.paste'] = 't3d', -- Begin PolyList, under an extension Neovim does not know
+  ['prose.txt'] = 'text',
+  ['not-a-kind.txt'] = 'text', -- `Begin Mapper:`
+  ['binary.txt'] = 'text', -- Begin Map, then NUL bytes
+}
 local filetypes = {}
-for _, name in ipairs({ 'room.t3d', 'clipboard.txt', 'prose.txt' }) do
+for name in pairs(expected_filetypes) do
   vim.cmd.edit(vim.fn.fnameescape(t.fixture(name)))
   filetypes[name] = vim.bo.filetype
 end
 t.record('filetypes', filetypes)
-t.expect_eq('filetypes (by extension, by first line)', filetypes, {
-  ['room.t3d'] = 't3d',
-  ['clipboard.txt'] = 't3d',
-  ['prose.txt'] = 'text',
-})
+t.expect_eq('filetypes (by extension, by first line)', filetypes, expected_filetypes)
+
+-- The same files as `unreal-ls lint` sees them: a file it checks as T3D counts in `files`.
+-- Neovim and lint must agree on every fixture, or a file lint checks opens as plain text.
+if t.unreal_ls then
+  local lint_kinds = {}
+  for name in pairs(expected_filetypes) do
+    local run = vim.system({ t.unreal_ls, 'lint', '--format', 'json', t.fixture(name) }, { text = true }):wait()
+    local ok, report = pcall(vim.json.decode, run.stdout or '')
+    lint_kinds[name] = ok and type(report) == 'table' and report.files == 1 and 't3d' or 'text'
+  end
+  t.record('lint_kinds', lint_kinds)
+  t.expect_eq('what lint checks as T3D, as Neovim detects it', filetypes, lint_kinds)
+end
 
 vim.cmd.edit(vim.fn.fnameescape(t.fixture('room.t3d')))
 local buf = vim.api.nvim_get_current_buf()
