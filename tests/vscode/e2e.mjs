@@ -9,7 +9,8 @@
 //     line detection; the #exec grammar colours a .uc; the Problems panel lists what the server
 //     finds (checked against `unreal-ls lint`); hovers (the Flags= one SKIPPED while the server
 //     advertises no hoverProvider); the map overview beside a map, a click on an actor's mark
-//     revealing its line; package previews with texture thumbnails, a TextBuffer opened as a
+//     revealing its line; the Map Changes tree of two versions of a map (a click reveals the
+//     actor); package previews with texture thumbnails, a TextBuffer opened as a
 //     document, a mesh preview and the glTF export command;
 //  2. beside a stand-in UnrealScript extension (tests/vscode/stub-unrealscript): its grammar
 //     stays, #exec lines are still coloured, the server attaches;
@@ -314,6 +315,14 @@ async function main() {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "unreal-ls-vscode-"));
   const workspace = path.join(tmp, "workspace");
   fs.cpSync(path.join(here, "fixtures"), workspace, { recursive: true });
+  // An older version of Overview.t3d for the map comparison: Light0 stood elsewhere.
+  fs.writeFileSync(
+    path.join(workspace, "OverviewOld.t3d"),
+    fs
+      .readFileSync(path.join(workspace, "Overview.t3d"), "latin1")
+      .replace("Location=(X=640.000000,Y=256.000000,Z=128.000000)", "Location=(X=512.000000,Y=256.000000,Z=128.000000)"),
+    "latin1",
+  );
   const haveCorpus = fs.existsSync(corpusUtx);
   if (haveCorpus) {
     // Copied into the throw-away workspace only; corpus files never enter the repository.
@@ -523,6 +532,34 @@ async function main() {
       await page.locator(`.statusbar-item:has-text("Ln ${light.line + 1},")`).first().waitFor({ timeout: 20_000 });
       await shot("05c-map-overview-reveal");
       return { detail: `${natural.w}x${natural.h} picture; ${status}; click on Light0 revealed line ${light.line + 1}` };
+    });
+
+    await check("comparing two versions of a map shows the Map Changes tree, and a click reveals the actor", async () => {
+      if (!capabilities.executeCommandProvider?.commands?.includes("unrealLs.diff")) return { skip: "the server has no unrealLs.diff command" };
+      await openFile("Overview.t3d");
+      await runCommand("unreal-ls: Compare Map With...");
+      const input = page.locator(".quick-input-widget input");
+      await input.waitFor({ timeout: 10_000 });
+      await input.fill("OverviewOld.t3d");
+      await page.locator(".quick-input-list .monaco-list-row", { hasText: "OverviewOld.t3d" }).first().waitFor({ timeout: 20_000 });
+      await sleep(300);
+      await page.keyboard.press("Enter");
+      const row = page.locator(".monaco-list-row", { hasText: "Light0 (Light)" }).first();
+      await row.waitFor({ timeout: 30_000 });
+      const message = await page.locator(".pane-body .message", { hasText: "moved" }).first().innerText({ timeout: 10_000 });
+      const moved = await page.locator(".monaco-list-row", { hasText: "moved" }).first().innerText();
+      await shot("05d-map-changes");
+      // The cursor to the top first, so that only the click can bring it to the actor's line.
+      await page.locator(".editor-group-container.active .monaco-editor .view-lines").first().click();
+      await page.keyboard.press("Control+Home");
+      await page.locator('.statusbar-item:has-text("Ln 1,")').first().waitFor({ timeout: 10_000 });
+      await row.click();
+      // The actor's `Begin Actor` line (76, 1-based in the status bar).
+      await page.locator('.statusbar-item:has-text("Ln 76,")').first().waitFor({ timeout: 20_000 });
+      // Leave the focus in the editor, as the next checks expect.
+      await page.locator(".editor-group-container.active .monaco-editor .view-lines").first().click();
+      await page.keyboard.press("Escape");
+      return { detail: `${message.replace(/\s+/g, " ")}; ${moved.replace(/\s+/g, " ")}; click revealed line 76` };
     });
 
     await check("the package preview lists the textures of a corpus .utx", async () => {

@@ -12,6 +12,7 @@ import {
   PACKAGE_VIEW_TYPE,
   Previews,
 } from "./previews";
+import { MapChanges } from "./mapDiff";
 import { MapOverview } from "./mapOverview";
 import { ServerManager } from "./server";
 
@@ -23,12 +24,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   manager = server;
   const previews = new Previews(context, server);
   const mapOverview = new MapOverview(context, server);
+  const mapChanges = new MapChanges(server);
 
   context.subscriptions.push(
     output,
     server,
     ...previews.register(),
     ...mapOverview.register(),
+    ...mapChanges.register(),
     vscode.commands.registerCommand("unrealLs.restartServer", () => server.restart()),
     vscode.commands.registerCommand("unrealLs.showOutput", () => output.show(true)),
     vscode.commands.registerCommand("unrealLs.showPackageContents", async (arg?: vscode.Uri) => {

@@ -1,0 +1,134 @@
+// The "Map Changes" view: what changed between two versions of a T3D map, as the server's
+// `unrealLs.diff` command reports it (docs/diff.md): a tree of added, removed, renamed,
+// moved and changed actors, each expandable to its properties; a click reveals the actor's
+// `Begin Actor` line in the new map (or the old one for a removed actor). "Compare Map
+// With..." picks the other map; "Compare Map with HEAD" takes the committed version through
+// VS Code's git extension.
+
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import * as vscode from "vscode";
+import { changeTree, ChangeNode, DIFF_COMMAND, DiffResult, summaryLine } from "./diffTree";
+import { ServerManager } from "./server";
+
+export const CHANGES_VIEW = "unrealLs.mapChanges";
+
+class ChangesProvider implements vscode.TreeDataProvider<ChangeNode> {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeTreeData = this.changed.event;
+  roots: ChangeNode[] = [];
+  uris: { old: vscode.Uri; new: vscode.Uri } | undefined;
+
+  show(roots: ChangeNode[], uris: { old: vscode.Uri; new: vscode.Uri }): void {
+    this.roots = roots;
+    this.uris = uris;
+    this.changed.fire();
+  }
+
+  getTreeItem(node: ChangeNode): vscode.TreeItem {
+    const item = new vscode.TreeItem(
+      node.label,
+      node.children.length > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None,
+    );
+    item.description = node.description;
+    item.tooltip = node.description ? `${node.label}: ${node.description}` : node.label;
+    if (node.reveal && this.uris) {
+      item.command = { command: "unrealLs.revealChange", title: "Reveal", arguments: [this.uris[node.reveal.side], node.reveal.line] };
+    }
+    return item;
+  }
+
+  getChildren(node?: ChangeNode): ChangeNode[] {
+    return node ? node.children : this.roots;
+  }
+}
+
+interface GitApi {
+  getRepository(uri: vscode.Uri): { show(ref: string, path: string): Promise<string> } | null;
+}
+
+export class MapChanges {
+  private readonly provider = new ChangesProvider();
+  private view: vscode.TreeView<ChangeNode> | undefined;
+
+  constructor(private readonly server: ServerManager) {}
+
+  register(): vscode.Disposable[] {
+    this.view = vscode.window.createTreeView(CHANGES_VIEW, { treeDataProvider: this.provider, showCollapseAll: true });
+    return [
+      this.view,
+      vscode.commands.registerCommand("unrealLs.compareMapWith", (arg?: vscode.Uri) => this.compareWith(arg)),
+      vscode.commands.registerCommand("unrealLs.compareMapWithHead", (arg?: vscode.Uri) => this.compareWithHead(arg)),
+      vscode.commands.registerCommand("unrealLs.revealChange", async (uri: vscode.Uri, line: number) => {
+        const position = new vscode.Position(Math.max(0, line), 0);
+        await vscode.window.showTextDocument(uri, { selection: new vscode.Range(position, position), preview: true });
+      }),
+    ];
+  }
+
+  private current(arg?: vscode.Uri): vscode.Uri | undefined {
+    if (arg instanceof vscode.Uri) return arg;
+    const document = vscode.window.activeTextEditor?.document;
+    if (document?.languageId === "t3d") return document.uri;
+    void vscode.window.showWarningMessage("Open a T3D map first: the comparison is of the active map.");
+    return undefined;
+  }
+
+  /** Compares another map (the old one) with the active map (the new one). */
+  async compareWith(arg?: vscode.Uri): Promise<void> {
+    const current = this.current(arg);
+    if (current === undefined) return;
+    const others = (await vscode.workspace.findFiles("**/*.t3d", "**/node_modules/**", 500)).filter((u) => u.toString() !== current.toString());
+    const picked = await vscode.window.showQuickPick(
+      others.map((uri) => ({ label: vscode.workspace.asRelativePath(uri), uri })),
+      { title: `Compare ${path.basename(current.fsPath)} with...`, placeHolder: "the older version of the map" },
+    );
+    if (picked !== undefined) await this.compare(picked.uri, current);
+  }
+
+  /** Compares the committed version of the active map with it, through the git extension. */
+  async compareWithHead(arg?: vscode.Uri): Promise<void> {
+    const current = this.current(arg);
+    if (current === undefined) return;
+    const git = vscode.extensions.getExtension<{ getAPI(version: 1): GitApi }>("vscode.git");
+    const api = git === undefined ? undefined : (await git.activate()).getAPI(1);
+    const repository = api?.getRepository(current);
+    if (repository === undefined || repository === null) {
+      void vscode.window.showWarningMessage(`${path.basename(current.fsPath)} is not in a git repository that VS Code's git extension knows.`);
+      return;
+    }
+    let committed: string;
+    try {
+      committed = await repository.show("HEAD", current.fsPath);
+    } catch (error) {
+      void vscode.window.showWarningMessage(`No committed version of ${path.basename(current.fsPath)}: ${error instanceof Error ? error.message : String(error)}`);
+      return;
+    }
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "unreal-ls-head-"));
+    const old = path.join(dir, `HEAD-${path.basename(current.fsPath)}`);
+    fs.writeFileSync(old, committed);
+    await this.compare(vscode.Uri.file(old), current);
+  }
+
+  async compare(old: vscode.Uri, current: vscode.Uri): Promise<void> {
+    const client = this.server.languageClient;
+    const unavailable = this.server.unavailableReason;
+    if (client === undefined || unavailable !== undefined) {
+      void vscode.window.showWarningMessage(unavailable ?? "The unreal-ls server is not running.");
+      return;
+    }
+    try {
+      const result = await client.sendRequest<DiffResult>("workspace/executeCommand", { command: DIFF_COMMAND, arguments: [old.toString(), current.toString()] });
+      this.provider.show(changeTree(result), { old, new: current });
+      // The view is listed once there is a comparison to show.
+      await vscode.commands.executeCommand("setContext", "unrealLs.mapChangesShown", true);
+      if (this.view !== undefined) {
+        this.view.message = `${path.basename(old.fsPath)} -> ${path.basename(current.fsPath)}: ${summaryLine(result)}`;
+        await vscode.commands.executeCommand(`${CHANGES_VIEW}.focus`);
+      }
+    } catch (error) {
+      void vscode.window.showErrorMessage(`Map comparison failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+}
