@@ -2,20 +2,8 @@
 //! (Unreal, UT99, Deus Ex, Rune) and UE2 (UT2004 and kin), so most checks need to know which
 //! one a file targets.
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum EngineGeneration {
-    Ue1,
-    Ue2,
-}
-
-impl EngineGeneration {
-    pub fn name(self) -> &'static str {
-        match self {
-            EngineGeneration::Ue1 => "UE1",
-            EngineGeneration::Ue2 => "UE2",
-        }
-    }
-}
+/// The syntax crate's generation, the one every layer uses.
+pub use unreal_syntax::exec::Generation as EngineGeneration;
 
 /// What the user asked for: a fixed generation, or detection from the file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]

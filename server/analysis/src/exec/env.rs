@@ -14,7 +14,6 @@ use super::fs::{DirEntry, FileSystem, RealFs};
 use super::symbols::FileSymbols;
 use crate::index::{IndexRoots, PackageIndex};
 use crate::options::LintOptions;
-use crate::EngineGeneration;
 
 type Cache<V> = Mutex<HashMap<PathBuf, V>>;
 
@@ -70,10 +69,7 @@ impl std::fmt::Debug for ExecEnv {
 impl ExecEnv {
     /// An environment over the given file system.
     pub fn new(fs: Arc<dyn FileSystem>, options: &LintOptions) -> Self {
-        let generation = options.engine.fixed().map(|g| match g {
-            EngineGeneration::Ue1 => Generation::Ue1,
-            EngineGeneration::Ue2 => Generation::Ue2,
-        });
+        let generation = options.engine.fixed();
         let packages = OnceLock::new();
         if let Some(index) = &options.packages {
             let _ = packages.set(Arc::clone(index));

@@ -606,10 +606,7 @@ pub fn check_uc(path: &Path, text: &str, env: &ExecEnv) -> Vec<Diagnostic> {
 /// Checks a buffer without a path: the lines themselves and the names of this file only.
 pub fn check_uc_text(text: &str, options: &LintOptions) -> Vec<Diagnostic> {
     let file = FileAnalysis::new(text, None, None);
-    let generation = options.engine.fixed().map(|g| match g {
-        crate::EngineGeneration::Ue1 => Generation::Ue1,
-        crate::EngineGeneration::Ue2 => Generation::Ue2,
-    });
+    let generation = options.engine.fixed();
     let context = ExecContext {
         text,
         file: &file,
@@ -640,14 +637,6 @@ fn run_rules(context: &ExecContext<'_>) -> Vec<Diagnostic> {
         (a.span.start, a.span.end, a.code).cmp(&(b.span.start, b.span.end, b.code))
     });
     diagnostics
-}
-
-/// `UE1` or `UE2`.
-pub fn generation_name(generation: Generation) -> &'static str {
-    match generation {
-        Generation::Ue1 => "UE1",
-        Generation::Ue2 => "UE2",
-    }
 }
 
 /// Whether a directive kind exists in `generation` (`None`: in either).

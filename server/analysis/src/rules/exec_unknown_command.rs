@@ -49,7 +49,7 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
                     "`{}` exists only in {}; this workspace targets {}",
                     line.words_span().text(ctx.text),
                     engines.name(),
-                    crate::exec::generation_name(generation)
+                    generation.name()
                 ),
             ));
         }

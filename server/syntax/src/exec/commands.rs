@@ -19,11 +19,23 @@
 //! (factory properties set by name) or the list is not confirmed from engine source; the
 //! analysis layer must not call other keys "unknown" there.
 
-/// An engine generation a workspace targets.
+/// An engine generation: UE1 (Unreal, UT99, Deus Ex, Rune) or UE2 (UT2004 and kin). Poly
+/// flags, `#exec` keys and package formats differ between them; the one type every layer
+/// uses (the analysis crate names it `EngineGeneration`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Generation {
     Ue1,
     Ue2,
+}
+
+impl Generation {
+    /// `UE1` or `UE2`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Generation::Ue1 => "UE1",
+            Generation::Ue2 => "UE2",
+        }
+    }
 }
 
 /// Which generations read a command or key.

@@ -77,7 +77,7 @@ pub fn command_markdown(
                 out,
                 "\n\nOnly {} knows this command; the workspace targets {}.",
                 spec.engines.name(),
-                crate::exec::generation_name(g)
+                g.name()
             );
         }
     }
@@ -163,7 +163,7 @@ fn key_hover(src: &ExecSource<'_>, line: &LineFacts, _index: usize, arg: Arg) ->
             let _ = write!(
                 markdown,
                 "\n\nThe workspace targets {}, which does not read this key.",
-                crate::exec::generation_name(g)
+                g.name()
             );
         }
     }
