@@ -9,7 +9,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use unreal_analysis::preview::map::{render_map, View};
-use unreal_analysis::EngineGeneration;
+use unreal_analysis::EngineSetting;
+
+use super::lint::EngineArg;
 
 use super::{EXIT_CLEAN, EXIT_FINDINGS};
 
@@ -25,16 +27,6 @@ pub enum ViewArg {
     Iso,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum GenerationArg {
-    /// Detect from the map (UE1's brush placement when it cannot tell).
-    Auto,
-    /// Unreal, UT99 and the other UE1 games: brushes rotated and scaled by their properties.
-    Ue1,
-    /// UT2004 and the other UE2 games: rotation and scale are baked into brush vertices.
-    Ue2,
-}
-
 #[derive(clap::Args)]
 pub struct MapRenderArgs {
     /// The T3D map (or part of one) to draw.
@@ -48,9 +40,11 @@ pub struct MapRenderArgs {
     /// The picture's longer side, in pixels (64 to 8192).
     #[arg(long, default_value_t = 1024)]
     pub size: u32,
-    /// The engine generation that places the brushes.
-    #[arg(long, value_enum, default_value_t = GenerationArg::Auto)]
-    pub engine: GenerationArg,
+    /// The engine generation that places the brushes: UE1 rotates and scales brushes by their
+    /// properties, UE2 bakes rotation and scale into the vertices; `auto` detects it from the
+    /// map (UE1's placement when it cannot tell).
+    #[arg(long, value_enum, default_value_t = EngineArg::Auto)]
+    pub engine: EngineArg,
 }
 
 pub fn run(args: &MapRenderArgs) -> ExitCode {
@@ -72,11 +66,7 @@ pub fn run(args: &MapRenderArgs) -> ExitCode {
         ViewArg::Front => View::Front,
         ViewArg::Iso => View::Iso,
     };
-    let generation = match args.engine {
-        GenerationArg::Auto => None,
-        GenerationArg::Ue1 => Some(EngineGeneration::Ue1),
-        GenerationArg::Ue2 => Some(EngineGeneration::Ue2),
-    };
+    let generation = EngineSetting::from(args.engine).fixed();
     let Some(picture) = render_map(&name, &text, view, args.size, generation) else {
         eprintln!("error: {}: no brush or actor to draw (is it a T3D map?)", args.file.display());
         return ExitCode::from(EXIT_FINDINGS);
