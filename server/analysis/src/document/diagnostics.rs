@@ -14,58 +14,22 @@ use super::{line_start, shell, T3dDocument};
 use crate::options::LintOptions;
 use crate::rules::t3d_duplicate_actor_name::{self as duplicate_names, Names};
 use crate::rules::t3d_unresolved_brush_model::{self as brush_models, Models};
-use crate::rules::{self, T3dContext};
+use crate::rules::{self, Scope, T3dContext};
 use crate::{Diagnostic, EngineGeneration, EngineSetting};
 
-/// Rules that look at one polygon or one syntax error at a time, and so can run on one
-/// segment. The rules that compare segments report from per-segment summaries
-/// ([`SUMMARIZED_RULES`]), the rules about top-level lines read the top-level items
-/// ([`TOP_LEVEL_RULES`]); any other rule (one added later) runs over a whole parse of the
-/// document on every call, which is correct but slow: a new rule belongs in one of these
-/// lists.
-const LOCAL_RULES: [&str; 17] = [
-    "t3d-unbalanced-block",
-    "t3d-nesting-too-deep",
-    "t3d-malformed-number",
-    "t3d-unknown-polygon-line",
-    "t3d-polygon-outside-polylist",
-    "t3d-too-few-vertices",
-    "t3d-too-many-vertices",
-    "t3d-degenerate-polygon",
-    "t3d-non-convex-polygon",
-    "t3d-non-planar-polygon",
-    "t3d-normal-mismatch",
-    "t3d-origin-off-plane",
-    "t3d-bad-texture-axes",
-    "t3d-unknown-poly-flag",
-    // Each reference is looked up in the package index on its own.
-    "t3d-unknown-texture",
-    "t3d-unknown-class",
-    "t3d-unknown-object",
-];
+fn is_local(rule: &rules::T3dRule) -> bool {
+    rule.meta.scope == Scope::Local
+}
+
+fn is_whole_tree(rule: &rules::T3dRule) -> bool {
+    rule.meta.scope == Scope::WholeTree
+}
 
 pub(super) type CacheKey =
     (EngineSetting, Option<crate::Game>, Option<EngineGeneration>, Option<usize>);
 
 /// An empty parse, for building a context whose parts are then set by hand.
 static EMPTY: Parse = Parse { file: T3dFile { items: Vec::new() }, errors: Vec::new() };
-
-/// Rules that compare segments, fed from [`SegmentFacts`].
-const SUMMARIZED_RULES: [&str; 2] = ["t3d-duplicate-actor-name", "t3d-unresolved-brush-model"];
-
-/// Rules that read only the top-level items and whether any block exists.
-const TOP_LEVEL_RULES: [&str; 2] = ["t3d-not-t3d", "t3d-stray-line"];
-
-fn is_local(rule: &rules::T3dRule) -> bool {
-    LOCAL_RULES.contains(&rule.meta.code)
-}
-
-fn is_whole_tree(rule: &rules::T3dRule) -> bool {
-    let code = &rule.meta.code;
-    !LOCAL_RULES.contains(code)
-        && !SUMMARIZED_RULES.contains(code)
-        && !TOP_LEVEL_RULES.contains(code)
-}
 
 /// What one segment contributes to the diagnostics, computed once per parse of it. Spans are
 /// those of the text when it was computed, when the segment's item started at `start` and
@@ -141,7 +105,7 @@ impl T3dDocument {
         top_level.generation = generation;
         top_level.blocks =
             top.file.items.iter().filter_map(Item::as_block).map(|b| (b, None)).collect();
-        for rule in rules::T3D_RULES.iter().filter(|r| TOP_LEVEL_RULES.contains(&r.meta.code)) {
+        for rule in rules::T3D_RULES.iter().filter(|r| r.meta.scope == Scope::TopLevel) {
             (rule.check)(&top_level, &mut out);
         }
         // Rules without a summary (added later) see a whole parse: correct, but a parse of

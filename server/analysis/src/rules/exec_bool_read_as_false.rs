@@ -13,6 +13,7 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "exec-bool-read-as-false",
     severity: Severity::Warning,
     summary: "a switch written `Yes` (or `2`) that the engine reads as false",
+    ..RuleMeta::UNREALSCRIPT
 };
 
 /// Words and numbers a person writes for "true" that `ParseUBOOL` reads as false.

@@ -18,6 +18,7 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "exec-duplicate-name",
     severity: Severity::Warning,
     summary: "two directives create an object of the same name in the same package and group",
+    ..RuleMeta::UNREALSCRIPT
 };
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {

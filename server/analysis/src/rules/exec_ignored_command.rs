@@ -15,6 +15,7 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "exec-ignored-command",
     severity: Severity::Warning,
     summary: "an `#exec` command the engine accepts and ignores",
+    ..RuleMeta::UNREALSCRIPT
 };
 
 /// Commands that old tools write everywhere and that never did anything the author relies on.

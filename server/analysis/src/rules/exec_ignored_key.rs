@@ -20,6 +20,7 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "exec-ignored-key",
     severity: Severity::Warning,
     summary: "a key the engine does not read on this command",
+    ..RuleMeta::UNREALSCRIPT
 };
 
 /// True when the ignored key's value could have changed nothing, had the engine read it.

@@ -16,6 +16,7 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "exec-line-too-long",
     severity: Severity::Error,
     summary: "a directive command longer than UCC's buffer (256 characters in UE1, 1024 in UE2)",
+    ..RuleMeta::UNREALSCRIPT
 };
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {

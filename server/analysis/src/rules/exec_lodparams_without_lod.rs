@@ -14,6 +14,7 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "exec-lodparams-without-lod",
     severity: Severity::Warning,
     summary: "`MESH LODPARAMS` for a mesh imported with `MLOD=0`",
+    ..RuleMeta::UNREALSCRIPT
 };
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {

@@ -18,6 +18,7 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "exec-mesh-vertex-mismatch",
     severity: Severity::Error,
     summary: "the `_d.3d` and `_a.3d` of a mesh disagree on the vertex count",
+    ..RuleMeta::UNREALSCRIPT
 };
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {

@@ -10,6 +10,7 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "exec-missing-file",
     severity: Severity::Error,
     summary: "a file a directive imports does not exist",
+    ..RuleMeta::UNREALSCRIPT
 };
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {

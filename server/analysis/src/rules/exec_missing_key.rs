@@ -12,6 +12,7 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "exec-missing-key",
     severity: Severity::Error,
     summary: "a key the command needs is missing, so the engine does nothing",
+    ..RuleMeta::UNREALSCRIPT
 };
 
 /// Whether `key` is required for `generation` (unknown: required in every generation).

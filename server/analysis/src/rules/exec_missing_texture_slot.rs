@@ -13,6 +13,7 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "exec-missing-texture-slot",
     severity: Severity::Info,
     summary: "triangles use a texture slot that no `SETTEXTURE` fills",
+    ..RuleMeta::UNREALSCRIPT
 };
 
 /// True when the class's text sets a skin anywhere (`Skins(0)=`, `Skins[1] =`, `Skin=`,

@@ -10,6 +10,7 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "exec-notify-unknown-sequence",
     severity: Severity::Warning,
     summary: "`MESH NOTIFY` for a sequence the mesh does not have",
+    ..RuleMeta::UNREALSCRIPT
 };
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {

@@ -15,6 +15,7 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "exec-path-case",
     severity: Severity::Hint,
     summary: "a path matches its file only when case is ignored",
+    ..RuleMeta::UNREALSCRIPT
 };
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {

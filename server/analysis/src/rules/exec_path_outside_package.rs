@@ -19,6 +19,7 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "exec-path-outside-package",
     severity: Severity::Info,
     summary: "a path leaves the package folder and is not checked",
+    ..RuleMeta::UNREALSCRIPT
 };
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {

@@ -12,6 +12,7 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "exec-sequence-out-of-range",
     severity: Severity::Error,
     summary: "`MESH SEQUENCE` runs past the last frame of the mesh's `_a.3d`",
+    ..RuleMeta::UNREALSCRIPT
 };
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {

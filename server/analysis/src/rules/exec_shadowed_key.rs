@@ -15,6 +15,7 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "exec-shadowed-key",
     severity: Severity::Warning,
     summary: "a key the engine never reads because it finds the key earlier on the line",
+    ..RuleMeta::UNREALSCRIPT
 };
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {

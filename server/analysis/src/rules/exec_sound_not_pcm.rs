@@ -12,6 +12,7 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "exec-sound-not-pcm",
     severity: Severity::Error,
     summary: "an imported WAV file is not PCM",
+    ..RuleMeta::UNREALSCRIPT
 };
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {

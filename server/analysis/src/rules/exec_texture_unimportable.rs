@@ -21,6 +21,7 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "exec-texture-unimportable",
     severity: Severity::Error,
     summary: "an image UCC cannot import: sizes not powers of two, compressed, or a type the engine build cannot read",
+    ..RuleMeta::UNREALSCRIPT
 };
 
 /// The first UE1 build (UT v400) that imports 24-bit BMP and three-plane PCX.

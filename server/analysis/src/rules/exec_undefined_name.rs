@@ -23,6 +23,7 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "exec-undefined-name",
     severity: Severity::Error,
     summary: "a mesh, texture or animation name that nothing known defines",
+    ..RuleMeta::UNREALSCRIPT
 };
 
 fn kind_of(class: &str) -> Option<SymbolKind> {

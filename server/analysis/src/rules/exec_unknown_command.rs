@@ -11,6 +11,7 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "exec-unknown-command",
     severity: Severity::Error,
     summary: "an `#exec` line whose command the engine does not know",
+    ..RuleMeta::UNREALSCRIPT
 };
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {

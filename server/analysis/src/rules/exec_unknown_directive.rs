@@ -12,6 +12,7 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "exec-unknown-directive",
     severity: Severity::Error,
     summary: "a `#` directive UCC does not know",
+    ..RuleMeta::UNREALSCRIPT
 };
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {

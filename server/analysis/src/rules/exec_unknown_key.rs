@@ -13,6 +13,7 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "exec-unknown-key",
     severity: Severity::Warning,
     summary: "a key the command does not read",
+    ..RuleMeta::UNREALSCRIPT
 };
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {

@@ -10,6 +10,7 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "exec-unreadable-file",
     severity: Severity::Error,
     summary: "an imported file is damaged or not of the expected format",
+    ..RuleMeta::UNREALSCRIPT
 };
 
 fn expected(expect: Expect) -> &'static str {

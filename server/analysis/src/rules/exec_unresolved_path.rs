@@ -11,6 +11,7 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "exec-unresolved-path",
     severity: Severity::Info,
     summary: "outside `Classes/`: a path resolves from no package folder, though its file lies beside the `.uc`",
+    ..RuleMeta::UNREALSCRIPT
 };
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {

@@ -12,6 +12,7 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "exec-unterminated-comment",
     severity: Severity::Error,
     summary: "a block comment or C++ block is never closed, hiding everything after it",
+    ..RuleMeta::UNREALSCRIPT
 };
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {

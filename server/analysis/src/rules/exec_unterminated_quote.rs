@@ -14,6 +14,7 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "exec-unterminated-quote",
     severity: Severity::Warning,
     summary: "a quoted value without its closing quote, swallowing the keys after it",
+    ..RuleMeta::UNREALSCRIPT
 };
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {

@@ -10,6 +10,7 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "exec-unused-texture-slot",
     severity: Severity::Warning,
     summary: "`SETTEXTURE NUM=` names a slot no triangle of the mesh uses",
+    ..RuleMeta::UNREALSCRIPT
 };
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {

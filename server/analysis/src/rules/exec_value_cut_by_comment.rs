@@ -17,6 +17,7 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "exec-value-cut-by-comment",
     severity: Severity::Warning,
     summary: "`//` or `/*` inside a quoted value, path or name ends the line there",
+    ..RuleMeta::UNREALSCRIPT
 };
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {

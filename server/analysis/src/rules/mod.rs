@@ -60,12 +60,56 @@ use unreal_syntax::Span;
 use crate::options::LintOptions;
 use crate::{Diagnostic, Severity};
 
-/// A rule's identity: what `unreal-ls rules`, SARIF and the settings know it by.
+/// A rule's identity and what every part of the tool needs to know of it: `unreal-ls rules`,
+/// SARIF and the settings know it by code, severity and summary; the incremental document runs
+/// it by its scope; `lint --fix` leaves a file alone when a syntax rule reports it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RuleMeta {
     pub code: &'static str,
     pub severity: Severity,
     pub summary: &'static str,
+    /// What part of a document the rule reads.
+    pub scope: Scope,
+    /// Its findings mean the file's structure or numbers could not be read: fixes and
+    /// formatting leave such a file alone.
+    pub syntax: bool,
+}
+
+/// What part of a document a rule reads, which decides how an open document re-runs it
+/// after an edit (`document/diagnostics.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// One top-level block (an actor, a brush) at a time: re-run only for the blocks an edit
+    /// touched.
+    Local,
+    /// Compares blocks, from a summary each block keeps (names defined and referenced).
+    Summarized,
+    /// Only the top-level lines and whether any block exists.
+    TopLevel,
+    /// The whole tree at once: correct but slow for an open document; a new rule should find
+    /// one of the scopes above.
+    WholeTree,
+    /// An UnrealScript file's directives (the `#exec` rules).
+    UnrealScript,
+}
+
+impl RuleMeta {
+    /// The defaults of a T3D rule that reads one block at a time.
+    pub const T3D_LOCAL: RuleMeta = RuleMeta {
+        code: "",
+        severity: Severity::Warning,
+        summary: "",
+        scope: Scope::Local,
+        syntax: false,
+    };
+    /// The defaults of an `#exec` rule.
+    pub const UNREALSCRIPT: RuleMeta =
+        RuleMeta { scope: Scope::UnrealScript, ..RuleMeta::T3D_LOCAL };
+}
+
+/// True when `code` is a rule whose findings mean the file could not be read as written.
+pub fn is_syntax_error(code: &str) -> bool {
+    find_rule(code).is_some_and(|rule| rule.syntax)
 }
 
 /// The most related locations one finding lists. A name used 100,000 times (generated or
@@ -230,4 +274,36 @@ fn run_t3d_rules(context: &T3dContext<'_>) -> Vec<Diagnostic> {
     });
     t3d_unbalanced_block::cap(&mut diagnostics);
     diagnostics
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{all_rules, Scope, EXEC_RULES, T3D_RULES};
+
+    /// Every T3D rule says how an open document runs it (none falls back to a whole parse on
+    /// every edit), every `#exec` rule is an UnrealScript rule, and codes are unique.
+    #[test]
+    fn every_rule_has_a_scope_and_a_unique_code() {
+        for rule in T3D_RULES {
+            assert!(
+                matches!(rule.meta.scope, Scope::Local | Scope::Summarized | Scope::TopLevel),
+                "{}: {:?}",
+                rule.meta.code,
+                rule.meta.scope
+            );
+        }
+        for rule in EXEC_RULES {
+            assert_eq!(rule.meta.scope, Scope::UnrealScript, "{}", rule.meta.code);
+        }
+        let mut codes: Vec<&str> = all_rules().map(|r| r.code).collect();
+        codes.sort_unstable();
+        let total = codes.len();
+        codes.dedup();
+        assert_eq!(codes.len(), total);
+        let syntax: Vec<&str> = all_rules().filter(|r| r.syntax).map(|r| r.code).collect();
+        assert_eq!(
+            syntax,
+            ["t3d-not-t3d", "t3d-unbalanced-block", "t3d-nesting-too-deep", "t3d-malformed-number"]
+        );
+    }
 }

@@ -13,6 +13,7 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "t3d-bad-texture-axes",
     severity: Severity::Warning,
     summary: "`TextureU`/`TextureV` are zero or parallel",
+    ..RuleMeta::T3D_LOCAL
 };
 
 /// Below this length an axis is zero; below this sine of the angle between them they are

@@ -8,6 +8,7 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "t3d-degenerate-polygon",
     severity: Severity::Warning,
     summary: "a polygon whose vertices are collinear or enclose no area",
+    ..RuleMeta::T3D_LOCAL
 };
 
 /// Twice the area below which a polygon has none: far below any brush UnrealEd's grid makes.

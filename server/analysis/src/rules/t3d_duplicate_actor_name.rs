@@ -6,13 +6,15 @@ use rustc_hash::{FxBuildHasher, FxHashMap};
 
 use unreal_syntax::t3d::BlockKind;
 
-use super::{RuleMeta, T3dContext};
+use super::{RuleMeta, Scope, T3dContext};
 use crate::{Diagnostic, Severity};
 
 pub static RULE: RuleMeta = RuleMeta {
     code: "t3d-duplicate-actor-name",
     severity: Severity::Warning,
     summary: "two actors share one `Name=`",
+    scope: Scope::Summarized,
+    ..RuleMeta::T3D_LOCAL
 };
 
 /// The actor names of part of a document (one segment of an incremental document, or the

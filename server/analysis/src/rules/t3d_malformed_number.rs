@@ -14,6 +14,8 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "t3d-malformed-number",
     severity: Severity::Warning,
     summary: "a number or `X,Y,Z` vector UnrealEd reads as another value",
+    syntax: true,
+    ..RuleMeta::T3D_LOCAL
 };
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {

@@ -12,6 +12,8 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "t3d-nesting-too-deep",
     severity: Severity::Info,
     summary: "blocks nest deeper than 64 levels",
+    syntax: true,
+    ..RuleMeta::T3D_LOCAL
 };
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {

@@ -14,6 +14,7 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "t3d-non-convex-polygon",
     severity: Severity::Warning,
     summary: "a polygon that is not convex",
+    ..RuleMeta::T3D_LOCAL
 };
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {

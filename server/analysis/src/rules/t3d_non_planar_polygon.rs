@@ -12,6 +12,7 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "t3d-non-planar-polygon",
     severity: Severity::Warning,
     summary: "a polygon vertex more than 0.1 unit off the polygon's plane",
+    ..RuleMeta::T3D_LOCAL
 };
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {

@@ -18,6 +18,7 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "t3d-normal-mismatch",
     severity: Severity::Hint,
     summary: "the stored `Normal` is not the normal of the polygon's vertices",
+    ..RuleMeta::T3D_LOCAL
 };
 
 /// Largest per-component difference accepted: the file prints six decimals, and real

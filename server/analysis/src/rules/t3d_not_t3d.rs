@@ -3,13 +3,15 @@
 
 use unreal_syntax::Span;
 
-use super::{RuleMeta, T3dContext};
+use super::{RuleMeta, Scope, T3dContext};
 use crate::{Diagnostic, Severity};
 
 pub static RULE: RuleMeta = RuleMeta {
     code: "t3d-not-t3d",
     severity: Severity::Error,
     summary: "the file holds no T3D block",
+    scope: Scope::TopLevel,
+    syntax: true,
 };
 
 /// What a binary file named `.t3d` is told.

@@ -12,6 +12,7 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "t3d-origin-off-plane",
     severity: Severity::Hint,
     summary: "the texture `Origin` is not on the polygon's plane",
+    ..RuleMeta::T3D_LOCAL
 };
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {

@@ -11,6 +11,7 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "t3d-polygon-outside-polylist",
     severity: Severity::Error,
     summary: "a polygon that is not inside `Begin PolyList`",
+    ..RuleMeta::T3D_LOCAL
 };
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {

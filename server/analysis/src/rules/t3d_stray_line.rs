@@ -7,13 +7,15 @@
 
 use unreal_syntax::t3d::BlockKind;
 
-use super::{RuleMeta, T3dContext};
+use super::{RuleMeta, Scope, T3dContext};
 use crate::{Diagnostic, Severity};
 
 pub static RULE: RuleMeta = RuleMeta {
     code: "t3d-stray-line",
     severity: Severity::Warning,
     summary: "a line outside every `Begin`/`End` block",
+    scope: Scope::TopLevel,
+    ..RuleMeta::T3D_LOCAL
 };
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {

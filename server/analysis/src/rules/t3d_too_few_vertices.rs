@@ -9,6 +9,7 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "t3d-too-few-vertices",
     severity: Severity::Warning,
     summary: "a polygon with fewer than 3 vertices",
+    ..RuleMeta::T3D_LOCAL
 };
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {

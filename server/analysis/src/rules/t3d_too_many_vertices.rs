@@ -12,6 +12,7 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "t3d-too-many-vertices",
     severity: Severity::Warning,
     summary: "a polygon with more than 16 vertices",
+    ..RuleMeta::T3D_LOCAL
 };
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {

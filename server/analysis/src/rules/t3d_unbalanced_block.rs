@@ -17,6 +17,8 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "t3d-unbalanced-block",
     severity: Severity::Error,
     summary: "`Begin`/`End` lines do not pair up",
+    syntax: true,
+    ..RuleMeta::T3D_LOCAL
 };
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {

@@ -14,6 +14,7 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "t3d-unknown-class",
     severity: Severity::Warning,
     summary: "an actor's `Class=` names no class of the indexed packages",
+    ..RuleMeta::T3D_LOCAL
 };
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {

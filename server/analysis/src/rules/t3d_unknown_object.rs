@@ -19,6 +19,7 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "t3d-unknown-object",
     severity: Severity::Warning,
     summary: "an object reference `Class'Package.Name'` names nothing in the indexed packages",
+    ..RuleMeta::T3D_LOCAL
 };
 
 /// How many nearest names a finding offers.

@@ -16,6 +16,7 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "t3d-unknown-poly-flag",
     severity: Severity::Warning,
     summary: "`Flags=` sets bits the engine generation does not define",
+    ..RuleMeta::T3D_LOCAL
 };
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {

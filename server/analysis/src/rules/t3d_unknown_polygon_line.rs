@@ -17,6 +17,7 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "t3d-unknown-polygon-line",
     severity: Severity::Warning,
     summary: "a line inside a polygon that UnrealEd ignores",
+    ..RuleMeta::T3D_LOCAL
 };
 
 const POLYGON_LINES: [LineKeyword; 6] = [

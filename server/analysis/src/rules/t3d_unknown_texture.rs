@@ -15,6 +15,7 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "t3d-unknown-texture",
     severity: Severity::Warning,
     summary: "a polygon's `Texture=` names no texture of the indexed packages",
+    ..RuleMeta::T3D_LOCAL
 };
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {

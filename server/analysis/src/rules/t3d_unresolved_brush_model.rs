@@ -6,13 +6,15 @@ use rustc_hash::FxHashSet;
 
 use unreal_syntax::t3d::{BlockKind, Value};
 
-use super::{RuleMeta, T3dContext};
+use super::{RuleMeta, Scope, T3dContext};
 use crate::{Diagnostic, Severity};
 
 pub static RULE: RuleMeta = RuleMeta {
     code: "t3d-unresolved-brush-model",
     severity: Severity::Warning,
     summary: "`Brush=Model'...'` names no brush of the map",
+    scope: Scope::Summarized,
+    ..RuleMeta::T3D_LOCAL
 };
 
 /// The brushes part of a document defines and the `Brush=Model'...'` references it makes

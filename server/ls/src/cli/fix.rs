@@ -16,10 +16,6 @@ use unreal_analysis::lint::FileKind;
 use unreal_analysis::{Diagnostic, EngineSetting, TextEdit};
 use unreal_syntax::text::SourceEncoding;
 
-/// Rules that mean the file's block structure or numbers could not be read.
-pub const SYNTAX_ERROR_CODES: &[&str] =
-    &["t3d-unbalanced-block", "t3d-malformed-number", "t3d-nesting-too-deep", "t3d-not-t3d"];
-
 /// Rounds of fix-then-check: a fix can expose another (a cleared flag, then a normal); real
 /// files settle in one or two.
 const MAX_ROUNDS: usize = 8;
@@ -167,7 +163,8 @@ fn has_safe_fix(diagnostic: &Diagnostic) -> bool {
 }
 
 fn syntax_error(diagnostics: &[Diagnostic]) -> Option<&'static str> {
-    diagnostics.iter().map(|d| d.code).find(|code| SYNTAX_ERROR_CODES.contains(code))
+    // The registry knows which rules mean the file could not be read as written.
+    diagnostics.iter().map(|d| d.code).find(|code| unreal_analysis::rules::is_syntax_error(code))
 }
 
 /// Applies every safe fix whose edits overlap no edit of a fix applied before it (in
