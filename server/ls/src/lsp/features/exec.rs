@@ -15,22 +15,43 @@ use unreal_analysis::Diagnostic;
 
 use crate::lsp::documents::DocumentSnapshot;
 
-/// One session per set of options (a settings change that switches the engine makes a new
-/// one). Process-wide: one server runs per process, and in-process tests share read-only
-/// caches of files that they never change.
-static SESSIONS: Mutex<Vec<(String, Arc<LintSession>)>> = Mutex::new(Vec::new());
+/// One session per set of options (a settings change that switches the engine, or a new
+/// package index, makes a new one). Process-wide: one server runs per process, and in-process
+/// tests share read-only caches of files that they never change.
+static SESSIONS: Mutex<Vec<(SessionKey, Arc<LintSession>)>> = Mutex::new(Vec::new());
 
-fn options_key(options: &LintOptions) -> String {
-    format!("{:?}|{:?}|{:?}", options.engine, options.engine_build, options.game_dir)
+/// Everything in the options a session's caches depend on; the package index by identity
+/// (a rebuilt index is a new one).
+#[derive(Clone, Debug, PartialEq)]
+struct SessionKey {
+    engine: unreal_analysis::EngineSetting,
+    engine_build: Option<u32>,
+    game_dir: Option<PathBuf>,
+    package_paths: Vec<PathBuf>,
+    packages: Option<usize>,
+}
+
+impl SessionKey {
+    fn of(options: &LintOptions) -> Self {
+        Self {
+            engine: options.engine,
+            engine_build: options.engine_build,
+            game_dir: options.game_dir.clone(),
+            package_paths: options.package_paths.clone(),
+            packages: options.packages.as_ref().map(|p| Arc::as_ptr(p) as usize),
+        }
+    }
 }
 
 /// The session for `options`, made on first use.
 pub fn session(options: &LintOptions) -> Arc<LintSession> {
-    let key = options_key(options);
+    let key = SessionKey::of(options);
     let mut sessions = SESSIONS.lock().unwrap_or_else(PoisonError::into_inner);
     if let Some((_, session)) = sessions.iter().find(|(k, _)| *k == key) {
         return Arc::clone(session);
     }
+    // Sessions of older indexes are not asked for again: keep the list short.
+    sessions.retain(|(k, _)| k.packages == key.packages || k.packages.is_none());
     let session = Arc::new(LintSession::new(options));
     sessions.push((key, Arc::clone(&session)));
     session
