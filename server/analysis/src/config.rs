@@ -763,6 +763,28 @@ fn closest<'c>(name: &str, candidates: impl Iterator<Item = &'c str>) -> Option<
         .map(|(_, c)| c)
 }
 
+/// The options for files under `config` (or none): an override wins over the configuration;
+/// the engine falls back to the generation of the game (overridden or configured), then to
+/// `auto`. The package index is the caller's to add.
+pub fn resolve(
+    overrides: &crate::options::Overrides,
+    config: Option<&Config>,
+) -> crate::options::LintOptions {
+    let game = overrides.game.or(config.and_then(|c| c.game));
+    crate::options::LintOptions {
+        engine: overrides
+            .engine
+            .or(config.and_then(|c| c.engine))
+            .or_else(|| game.and_then(crate::Game::generation).map(EngineSetting::from))
+            .unwrap_or_default(),
+        game,
+        engine_build: overrides.engine_build.or(config.and_then(|c| c.engine_build)),
+        game_dir: overrides.game_dir.clone().or(config.and_then(|c| c.game_dir.clone())),
+        package_paths: config.map(|c| c.package_paths.clone()).unwrap_or_default(),
+        packages: None,
+    }
+}
+
 #[cfg(test)]
 // expect-test writes every snapshot as `r#"..."#`.
 #[allow(clippy::needless_raw_string_hashes)]

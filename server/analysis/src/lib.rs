@@ -10,6 +10,7 @@ pub mod document;
 pub mod engine;
 pub mod exec;
 pub mod export;
+pub mod fs;
 pub mod ide;
 pub mod index;
 pub mod line_index;

@@ -118,7 +118,7 @@ pub fn lint_path(
             let packages = session.exec.packages_if_configured().map(|p| &**p);
             crate::rules::check_t3d_indexed(&text, options, packages)
         }
-        FileKind::UnrealScript => crate::exec::check_uc(path, &text, &session.exec),
+        FileKind::UnrealScript => crate::rules::check_uc(path, &text, &session.exec),
     };
     LintedFile { text, encoding, diagnostics }
 }
@@ -128,6 +128,6 @@ pub fn lint_path(
 pub fn lint_text(kind: FileKind, text: &str, options: &LintOptions) -> Vec<Diagnostic> {
     match kind {
         FileKind::T3d => crate::rules::check_t3d(text, options),
-        FileKind::UnrealScript => crate::exec::check_uc_text(text, options),
+        FileKind::UnrealScript => crate::rules::check_uc_text(text, options),
     }
 }

@@ -1,11 +1,10 @@
-//! The options every check runs with, resolved in one place from what the user said: flags
-//! on the command line or the editor's settings (the overrides), the nearest
-//! `unreal-ls.toml`, and the engine a declared game implies. `lint` and the language server
-//! both resolve through [`resolve`], so a setting means the same in both.
+//! The options every check runs with, and what the user said outside `unreal-ls.toml`
+//! (flags on the command line, the editor's settings). `config::resolve` puts the two
+//! together with the nearest `unreal-ls.toml`; `lint` and the language server both resolve
+//! through it, so a setting means the same in both.
 
 use std::path::PathBuf;
 
-use crate::config::Config;
 use crate::{EngineSetting, Game};
 
 #[derive(Clone, Debug, Default)]
@@ -35,23 +34,4 @@ pub struct Overrides {
     pub game: Option<Game>,
     pub engine_build: Option<u32>,
     pub game_dir: Option<PathBuf>,
-}
-
-/// The options for files under `config` (or none): an override wins over the configuration;
-/// the engine falls back to the generation of the game (overridden or configured), then to
-/// `auto`. The package index is the caller's to add.
-pub fn resolve(overrides: &Overrides, config: Option<&Config>) -> LintOptions {
-    let game = overrides.game.or(config.and_then(|c| c.game));
-    LintOptions {
-        engine: overrides
-            .engine
-            .or(config.and_then(|c| c.engine))
-            .or_else(|| game.and_then(Game::generation).map(EngineSetting::from))
-            .unwrap_or_default(),
-        game,
-        engine_build: overrides.engine_build.or(config.and_then(|c| c.engine_build)),
-        game_dir: overrides.game_dir.clone().or(config.and_then(|c| c.game_dir.clone())),
-        package_paths: config.map(|c| c.package_paths.clone()).unwrap_or_default(),
-        packages: None,
-    }
 }

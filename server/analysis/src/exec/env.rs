@@ -10,8 +10,8 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use unreal_syntax::exec::Generation;
 
 use super::facts::{self, Expect, FileFacts};
-use super::fs::{DirEntry, FileSystem, RealFs};
 use super::symbols::FileSymbols;
+use crate::fs::{DirEntry, FileSystem, RealFs};
 use crate::index::{IndexRoots, PackageIndex};
 use crate::options::LintOptions;
 

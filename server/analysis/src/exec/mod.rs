@@ -3,14 +3,15 @@
 //! (`unreal_syntax::exec`) reads one line; this module knows about folders, binary files and
 //! the other classes, and the `exec-*` rules in [`crate::rules`] judge what it found.
 //!
-//! Entry points: [`check_uc`] (a file on a file system, with the package around it) and
-//! [`check_uc_text`] (an editor buffer without a path: only what the text itself shows).
+//! Entry points: [`with_context`] (a file on a file system, with the package around it) and
+//! [`with_text_context`] (an editor buffer without a path: only what the text itself shows);
+//! `rules::check_uc` and `rules::check_uc_text` run the rules through them.
 
 pub mod env;
 pub mod facts;
-pub mod fs;
 pub mod keys;
 pub mod package;
+pub mod resolution;
 pub mod symbols;
 
 use std::collections::BTreeSet;
@@ -25,14 +26,13 @@ use unreal_syntax::exec::{
 };
 use unreal_syntax::Span;
 
+pub use crate::fs::{DirEntry, FileSystem, MemoryFs, RealFs};
 pub use env::ExecEnv;
 pub use facts::{Expect, FileFacts};
-pub use fs::{DirEntry, FileSystem, MemoryFs, RealFs};
 pub use package::{Location, Resolution};
 pub use symbols::{Definition, FileSymbols, MeshSource, SymbolKind, SymbolTable};
 
 use crate::options::LintOptions;
-use crate::{Diagnostic, Severity};
 
 /// A key's value as the engine reads it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -581,9 +581,15 @@ impl ExecContext<'_> {
     }
 }
 
-/// Checks the directives of a `.uc` file at `path` (on `env`'s file system), with its package
-/// around it. Spans are byte offsets into `text`.
-pub fn check_uc(path: &Path, text: &str, env: &ExecEnv) -> Vec<Diagnostic> {
+/// Runs `check` on the context of a `.uc` file at `path` (on `env`'s file system), with its
+/// package around it. Spans are byte offsets into `text`. The rules run through it
+/// (`rules::check_uc`); this module builds what they read and knows no rule.
+pub fn with_context<T>(
+    path: &Path,
+    text: &str,
+    env: &ExecEnv,
+    check: impl FnOnce(&ExecContext<'_>) -> T,
+) -> T {
     let path = package::normalize_file(path, env);
     let file = FileAnalysis::new(text, Some(&path), Some(env));
     let table = match &file.location {
@@ -592,51 +598,32 @@ pub fn check_uc(path: &Path, text: &str, env: &ExecEnv) -> Vec<Diagnostic> {
         }
         _ => SymbolTable::single(file.symbols.clone()),
     };
-    let context = ExecContext {
+    check(&ExecContext {
         text,
         file: &file,
         env: Some(env),
         generation: env.generation,
         engine_build: env.engine_build,
         table,
-    };
-    run_rules(&context)
+    })
 }
 
-/// Checks a buffer without a path: the lines themselves and the names of this file only.
-pub fn check_uc_text(text: &str, options: &LintOptions) -> Vec<Diagnostic> {
+/// Runs `check` on the context of a buffer without a path: the lines themselves and the
+/// names of this file only.
+pub fn with_text_context<T>(
+    text: &str,
+    options: &LintOptions,
+    check: impl FnOnce(&ExecContext<'_>) -> T,
+) -> T {
     let file = FileAnalysis::new(text, None, None);
-    let generation = options.engine.fixed();
-    let context = ExecContext {
+    check(&ExecContext {
         text,
         file: &file,
         env: None,
-        generation,
+        generation: options.engine.fixed(),
         engine_build: options.engine_build,
         table: SymbolTable::single(file.symbols.clone()),
-    };
-    run_rules(&context)
-}
-
-fn run_rules(context: &ExecContext<'_>) -> Vec<Diagnostic> {
-    let mut diagnostics = Vec::new();
-    if context.file.lines.is_empty() && context.file.scan_errors.is_empty() {
-        return diagnostics;
-    }
-    for rule in crate::rules::EXEC_RULES {
-        (rule.check)(context, &mut diagnostics);
-    }
-    // UCC never compiles a file outside `Classes/`: nothing in it can fail a build.
-    let orphan = context.env.is_some() && !context.file.is_package_class();
-    if orphan {
-        for d in &mut diagnostics {
-            d.severity = d.severity.min(Severity::Warning);
-        }
-    }
-    diagnostics.sort_by(|a, b| {
-        (a.span.start, a.span.end, a.code).cmp(&(b.span.start, b.span.end, b.code))
-    });
-    diagnostics
+    })
 }
 
 /// Whether a directive kind exists in `generation` (`None`: in either).

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use unreal_syntax::Span;
 
-use super::package::Resolution;
+use super::resolution::Resolution;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SymbolKind {

@@ -18,7 +18,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use unreal_formats::package::Package;
 
-use crate::exec::{FileSystem, RealFs};
+use crate::fs::{FileSystem, RealFs};
 
 pub use lookup::{edit_distance, nearest, Lookup, ObjectKind};
 
@@ -368,7 +368,7 @@ impl PackageIndex {
                 })
             })
             .collect();
-        let fs = Arc::new(crate::exec::MemoryFs::new());
+        let fs = Arc::new(crate::fs::MemoryFs::new());
         Self::from_packages(fs, IndexRoots::default(), packages)
     }
 

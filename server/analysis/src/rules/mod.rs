@@ -276,6 +276,39 @@ fn run_t3d_rules(context: &T3dContext<'_>) -> Vec<Diagnostic> {
     diagnostics
 }
 
+/// Every `#exec` rule over a `.uc` file at `path` (on `env`'s file system), with its package
+/// around it. Spans are byte offsets into `text`.
+pub fn check_uc(path: &std::path::Path, text: &str, env: &crate::exec::ExecEnv) -> Vec<Diagnostic> {
+    crate::exec::with_context(path, text, env, run_exec_rules)
+}
+
+/// Every `#exec` rule over a buffer without a path: the lines themselves and the names of
+/// this file only.
+pub fn check_uc_text(text: &str, options: &LintOptions) -> Vec<Diagnostic> {
+    crate::exec::with_text_context(text, options, run_exec_rules)
+}
+
+fn run_exec_rules(context: &crate::exec::ExecContext<'_>) -> Vec<Diagnostic> {
+    let mut diagnostics = Vec::new();
+    if context.file.lines.is_empty() && context.file.scan_errors.is_empty() {
+        return diagnostics;
+    }
+    for rule in EXEC_RULES {
+        (rule.check)(context, &mut diagnostics);
+    }
+    // UCC never compiles a file outside `Classes/`: nothing in it can fail a build.
+    let orphan = context.env.is_some() && !context.file.is_package_class();
+    if orphan {
+        for d in &mut diagnostics {
+            d.severity = d.severity.min(Severity::Warning);
+        }
+    }
+    diagnostics.sort_by(|a, b| {
+        (a.span.start, a.span.end, a.code).cmp(&(b.span.start, b.span.end, b.code))
+    });
+    diagnostics
+}
+
 #[cfg(test)]
 mod tests {
     use super::{all_rules, Scope, EXEC_RULES, T3D_RULES};

@@ -328,7 +328,7 @@ fn configure(
                 engine_build: args.engine_build,
                 game_dir: args.game_dir.clone(),
             };
-            let options = unreal_analysis::options::resolve(&overrides, config.as_deref());
+            let options = unreal_analysis::config::resolve(&overrides, config.as_deref());
             let session = LintSession::new(&options);
             setups.push(Setup { config: config.clone(), options, session });
             setups.len() - 1

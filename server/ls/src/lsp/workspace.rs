@@ -96,7 +96,7 @@ impl Session {
             engine: (engine != EngineSetting::Auto).then_some(engine),
             ..unreal_analysis::options::Overrides::default()
         };
-        unreal_analysis::options::resolve(&overrides, self.workspace.config().as_deref())
+        unreal_analysis::config::resolve(&overrides, self.workspace.config().as_deref())
     }
 
     /// What the checks of this session run with: the settings, the workspace's

@@ -3,6 +3,7 @@
 //! position. A new format (SARIF, GitHub annotations) is one more module and one more
 //! [`OutputFormat`] variant; nothing upstream changes.
 
+pub mod fingerprint;
 pub mod github;
 pub mod human;
 pub mod json;

@@ -162,7 +162,7 @@ pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     let mut results = Vec::new();
     for file in &report.files {
         let uri = path_to_uri(&file.path);
-        let fingerprints = super::super::baseline::fingerprints(file, &file.path);
+        let fingerprints = super::fingerprint::fingerprints(file, &file.path);
         for (diagnostic, fingerprint) in file.diagnostics.iter().zip(fingerprints) {
             results.push(result(file, &uri, diagnostic, fingerprint, &index));
         }

@@ -8,9 +8,9 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use tower_lsp_server::ls_types::Uri;
-use unreal_analysis::exec::check_uc;
 use unreal_analysis::ide::exec::ExecSource;
 use unreal_analysis::lint::{FileKind, LintOptions, LintSession};
+use unreal_analysis::rules::check_uc;
 use unreal_analysis::Diagnostic;
 
 use crate::lsp::documents::DocumentSnapshot;
@@ -73,7 +73,7 @@ pub fn document_path(uri: &Uri) -> Option<PathBuf> {
 /// buffer without a file) as [`unreal_analysis::lint::lint_text`] checks it.
 ///
 /// `lint::lint_path` would decode bytes again; the document's text is decoded already, so
-/// its `.uc` branch (`exec::check_uc`) is called with the text, spans staying exact.
+/// its `.uc` branch (`rules::check_uc`) is called with the text, spans staying exact.
 pub fn analyze(
     kind: FileKind,
     path: Option<&Path>,
