@@ -385,6 +385,70 @@ impl Documents {
     }
 }
 
+impl Session {
+    /// The engine every feature of this session follows: the client's setting, else the
+    /// workspace's `unreal-ls.toml` (`engine`, or the generation of its `game`), else `auto`.
+    /// Diagnostics, hover, completion and the other T3D features all read it here, so an
+    /// engine set only in `unreal-ls.toml` drives them alike.
+    pub fn engine(&self) -> unreal_analysis::EngineSetting {
+        self.resolved().engine
+    }
+
+    /// The client's settings over the workspace's `unreal-ls.toml`, resolved as `lint` does.
+    fn resolved(&self) -> unreal_analysis::lint::LintOptions {
+        let engine = self.settings.engine;
+        let overrides = unreal_analysis::options::Overrides {
+            engine: (engine != unreal_analysis::EngineSetting::Auto).then_some(engine),
+            ..unreal_analysis::options::Overrides::default()
+        };
+        unreal_analysis::config::resolve(&overrides, self.workspace.config().as_deref())
+    }
+
+    /// What the checks of this session run with: the settings, the workspace's
+    /// `unreal-ls.toml` where the settings say nothing, the game folder the workspace found
+    /// (from the settings, the configuration or a folder around it) and its package index.
+    pub fn lint_options(&self) -> unreal_analysis::lint::LintOptions {
+        let mut options = self.resolved();
+        options.game_dir = self.workspace.game_dir();
+        options.packages = self.workspace.packages();
+        options
+    }
+
+    /// The severity a diagnostic of `code` is published with (the settings first, then the
+    /// workspace's `unreal-ls.toml` for the file at `path`), `None` when turned off.
+    pub fn severity_for(
+        &self,
+        code: &str,
+        default: unreal_analysis::Severity,
+        path: Option<&std::path::Path>,
+    ) -> Option<unreal_analysis::Severity> {
+        if self.settings.rules.contains_key(code) {
+            return self.settings.severity_for(code, default);
+        }
+        let config = self.workspace.config();
+        let level = match (&config, path) {
+            (Some(config), Some(path)) => config.rule_level(code, path),
+            (Some(config), None) => {
+                config.rules.iter().rev().find(|(c, _)| *c == code).map(|(_, l)| *l)
+            }
+            (None, _) => None,
+        };
+        match level {
+            None => Some(default),
+            Some(unreal_analysis::config::RuleLevel::Off) => None,
+            Some(unreal_analysis::config::RuleLevel::On(severity)) => Some(severity),
+        }
+    }
+
+    /// The package provider for hover and completion (answers nothing without an index).
+    pub fn package_provider(&self) -> Arc<dyn unreal_analysis::ide::ObjectFacts + Send + Sync> {
+        match self.workspace.packages() {
+            Some(index) => index,
+            None => Arc::new(unreal_analysis::ide::NoPackages),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,10 +2,14 @@
 //! computed by a plain-data function of `unreal-analysis` and converted here.
 //!
 //! - [`server`]: the `LanguageServer` implementation, one thin method per LSP message;
+//! - [`options`]: how the server is put together (`ServerOptions`);
+//! - [`shared`]: what the handlers, the scheduler and the indexing share (client, documents,
+//!   session);
 //! - [`documents`]: open documents (text, line index, incremental T3D tree), edits, snapshots;
 //! - [`position`]: the one place where LSP positions meet byte offsets;
 //! - [`settings`]: `unrealLs.*` settings from `initializationOptions` and the client;
 //! - [`workspace`]: `unreal-ls.toml`, the game folder and the package index of the workspace;
+//! - [`indexing`]: building that index and keeping it current;
 //! - [`scheduler`]: coalesced diagnostics, computed off the async threads;
 //! - [`features`]: one file per LSP feature, each a plain function over a snapshot;
 //! - [`framing`]: the JSON-RPC framing layer that answers or skips malformed messages;
@@ -17,22 +21,23 @@ pub mod documents;
 pub mod features;
 pub mod framing;
 pub mod guard;
+pub mod indexing;
 pub mod log;
 pub mod memory;
+pub mod options;
 pub mod position;
 pub mod scheduler;
 pub mod server;
 pub mod settings;
+pub mod shared;
 pub mod workspace;
 
 use std::process::ExitCode;
-use std::sync::Arc;
 use std::time::Duration;
 
 use tower_lsp_server::{ClientSocket, LspService, Server};
-use unreal_analysis::lint::{FileKind, LintOptions};
-use unreal_analysis::Diagnostic;
 
+pub use options::{Analyzer, ServerOptions};
 pub use server::Backend;
 
 /// The server as a tower service: [`Backend`] behind tower-lsp-server's protocol layer,
@@ -44,43 +49,6 @@ pub struct LspArgs {
     /// Accepted for clients that always pass it; stdio is the only transport.
     #[arg(long)]
     pub stdio: bool,
-}
-
-/// The diagnostics pass over one open document, given the document's file (`None` for a
-/// buffer that is not one). The server calls [`features::exec::analyze`]: `.uc` files with
-/// their package around them, everything else as [`unreal_analysis::lint::lint_text`] (T3D
-/// documents go through their incremental document instead, see
-/// [`ServerOptions::incremental_t3d`]); tests substitute their own to exercise the protocol
-/// side (fixes, labels, panics) independently of which rules exist.
-pub type Analyzer = Arc<
-    dyn Fn(FileKind, Option<&std::path::Path>, &str, &LintOptions) -> Vec<Diagnostic> + Send + Sync,
->;
-
-/// How the server is put together; [`ServerOptions::default`] is what `unreal-ls lsp` runs.
-#[derive(Clone)]
-pub struct ServerOptions {
-    pub analyzer: Analyzer,
-    /// A short settle after an edit before the document is analysed. There is no real
-    /// debounce: the worker analyses the latest version as soon as it is free, so a burst of
-    /// edits that arrives during an analysis costs one more analysis, not one per edit.
-    /// Opening a document and changing settings analyse at once.
-    pub debounce: Duration,
-    /// T3D documents are analysed by their incremental [`T3dDocument`] (every T3D rule, the
-    /// same diagnostics as `lint_text`, re-checking only the blocks an edit touched); `false`
-    /// sends them through `analyzer` like every other file.
-    ///
-    /// [`T3dDocument`]: unreal_analysis::document::T3dDocument
-    pub incremental_t3d: bool,
-}
-
-impl Default for ServerOptions {
-    fn default() -> Self {
-        Self {
-            analyzer: Arc::new(features::exec::analyze),
-            debounce: Duration::from_millis(2),
-            incremental_t3d: true,
-        }
-    }
 }
 
 /// Builds the server as a tower service: what [`run`] serves over stdio and what the

@@ -16,7 +16,7 @@ use tokio::time::Instant;
 use tower_lsp_server::ls_types::{MessageType, Uri};
 
 use super::features;
-use super::server::Shared;
+use super::shared::Shared;
 
 enum Message {
     /// Analyse `uri` once `delay` has passed without another change to it (and no analysis of
@@ -125,8 +125,10 @@ async fn analyse_and_publish(shared: &Shared, uri: &Uri) {
     };
     let document_id = handle.document_id;
     let options = shared.options.clone();
-    let result =
-        super::guard::off_thread(move || features::diagnostics::compute(&handle, &options)).await;
+    let result = super::guard::off_thread(move || {
+        features::diagnostics::compute(&handle, &options.analyzer, options.incremental_t3d)
+    })
+    .await;
     let published = match result {
         Ok(published) => published,
         Err(reason) => {

@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
+use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
 use serde_json::Value;
 use tower_lsp_server::jsonrpc::Result;
@@ -28,14 +28,13 @@ use tower_lsp_server::ls_types::{
 };
 use tower_lsp_server::{Client, LanguageServer};
 
-use super::documents::{
-    Document, DocumentHandle, DocumentSnapshot, Documents, EditProblem, Session,
-};
+use super::documents::{Document, DocumentHandle, DocumentSnapshot, EditProblem, Session};
 use super::features;
+use super::options::ServerOptions;
 use super::position::PositionEncoding;
 use super::scheduler::Scheduler;
 use super::settings::Settings;
-use super::ServerOptions;
+use super::shared::Shared;
 
 /// How much of a document a request reads, which decides whether it runs on the document
 /// (under its lock) or on a copy.
@@ -55,49 +54,6 @@ const WATCHED_FILES: &str =
 const SETTINGS_SECTION: &str = "unrealLs";
 
 /// State shared by the protocol handlers and the diagnostics worker.
-pub struct Shared {
-    pub client: Client,
-    pub options: ServerOptions,
-    documents: Mutex<Documents>,
-    session: RwLock<Arc<Session>>,
-    /// Held while deciding to publish and publishing, so that publishes and the clearing on
-    /// `didClose` never interleave.
-    pub publish_gate: tokio::sync::Mutex<()>,
-}
-
-impl Shared {
-    /// The document store. Never held across an `.await`.
-    pub fn documents(&self) -> MutexGuard<'_, Documents> {
-        self.documents.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    pub fn session(&self) -> Arc<Session> {
-        Arc::clone(&self.session.read().unwrap_or_else(PoisonError::into_inner))
-    }
-
-    fn update_session(&self, update: impl FnOnce(&mut Session)) {
-        let mut guard = self.session.write().unwrap_or_else(PoisonError::into_inner);
-        let mut session = Session::clone(&guard);
-        update(&mut session);
-        *guard = Arc::new(session);
-    }
-
-    /// A handle on the open document `uri`, to read after the store's lock is released.
-    pub fn handle(&self, uri: &Uri) -> Option<DocumentHandle> {
-        let session = self.session();
-        self.documents().handle(uri, &session)
-    }
-
-    /// Logs to the client; errors also go to stderr, which survives a client that is not
-    /// listening (not initialized yet, or gone).
-    pub async fn log(&self, typ: MessageType, message: &str) {
-        if typ == MessageType::ERROR {
-            super::log::stderr(message);
-        }
-        self.client.log_message(typ, message).await;
-    }
-}
-
 pub struct Backend {
     shared: Arc<Shared>,
     scheduler: Scheduler,
@@ -196,7 +152,7 @@ impl Backend {
         }
         self.shared.update_session(|session| session.settings = settings);
         // Checks every open document again, with the game directory the settings name.
-        super::workspace::update(&self.shared, &self.scheduler).await;
+        super::indexing::update(&self.shared, &self.scheduler).await;
     }
 
     /// Asks the client to report changes to the files `#exec` lines import and to classes
@@ -312,12 +268,12 @@ impl LanguageServer for Backend {
         if self.watches_files.load(Ordering::SeqCst) {
             self.watch_package_files().await;
         }
-        super::workspace::update(&self.shared, &self.scheduler).await;
+        super::indexing::update(&self.shared, &self.scheduler).await;
     }
 
     /// Files that `.uc` checks read changed: forget what was read and check again.
     async fn did_change_watched_files(&self, params: DidChangeWatchedFilesParams) {
-        super::workspace::files_changed(&self.shared, &self.scheduler, &params.changes).await;
+        super::indexing::files_changed(&self.shared, &self.scheduler, &params.changes).await;
         features::exec::clear_sessions();
         let uris: Vec<Uri> = self.shared.documents().uris().cloned().collect();
         for uri in uris {
@@ -412,7 +368,7 @@ impl LanguageServer for Backend {
             session.roots.retain(|root| !removed.contains(root));
             session.roots.extend(added);
         });
-        super::workspace::update(&self.shared, &self.scheduler).await;
+        super::indexing::update(&self.shared, &self.scheduler).await;
     }
 
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {

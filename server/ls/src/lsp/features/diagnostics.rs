@@ -17,7 +17,6 @@ use super::other_files::OtherFiles;
 use crate::lsp::documents::{
     DocumentHandle, DocumentSnapshot, Published, PublishedDiagnostic, PublishedFix, Session,
 };
-use crate::lsp::ServerOptions;
 use unreal_analysis::lint::FileKind;
 
 /// Shown as the diagnostic's source in every editor.
@@ -27,23 +26,40 @@ pub const SOURCE: &str = "unreal-ls";
 /// register here.
 pub fn register(_caps: &mut ServerCapabilities, _session: &Session) {}
 
+/// The diagnostics pass over one open document, given the document's file (`None` for a
+/// buffer that is not one). The server calls [`features::exec::analyze`]: `.uc` files with
+/// their package around them, everything else as [`unreal_analysis::lint::lint_text`] (T3D
+/// documents go through their incremental document instead, see
+/// `ServerOptions::incremental_t3d`); tests substitute their own to exercise the protocol
+/// side (fixes, labels, panics) independently of which rules exist.
+pub type Analyzer = std::sync::Arc<
+    dyn Fn(
+            FileKind,
+            Option<&std::path::Path>,
+            &str,
+            &unreal_analysis::lint::LintOptions,
+        ) -> Vec<Diagnostic>
+        + Send
+        + Sync,
+>;
+
 /// Analyses the document as it is now (under its content's lock, so the result belongs to
 /// exactly the version it names) and converts the result. A T3D document is analysed
 /// incrementally: only the blocks edited since the last analysis are checked again.
 /// Documents of no known kind get none.
-pub fn compute(handle: &DocumentHandle, options: &ServerOptions) -> Published {
+pub fn compute(handle: &DocumentHandle, analyzer: &Analyzer, incremental_t3d: bool) -> Published {
     handle.update(|content, handle| {
         let kind = handle.kind_of(content.text());
         let lint_options = handle.session.lint_options();
         let path = super::exec::document_path(&handle.uri);
         let diagnostics = match kind {
             None => Vec::new(),
-            Some(FileKind::T3d) if options.incremental_t3d => {
+            Some(FileKind::T3d) if incremental_t3d => {
                 let diagnostics = content.t3d_mut().diagnostics(&lint_options);
                 crate::lsp::memory::release_after(content.text().len());
                 diagnostics
             }
-            Some(kind) => (options.analyzer)(kind, path.as_deref(), content.text(), &lint_options),
+            Some(kind) => analyzer(kind, path.as_deref(), content.text(), &lint_options),
         };
         let snapshot = handle.snapshot(content, kind);
         let mut other_files = OtherFiles::default();

@@ -1,0 +1,225 @@
+//! Building the workspace's package index and keeping it current: the configuration is read
+//! again after `initialized`, a settings or folder change, or a changed `unreal-ls.toml`; the
+//! index is built off the async threads with `$/progress` reports when the client supports
+//! them, and every open document is checked again once it is ready. Changed packages are read
+//! again on `workspace/didChangeWatchedFiles`. The state itself is in `workspace.rs`.
+
+use std::path::PathBuf;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use tower_lsp_server::ls_types::{FileChangeType, FileEvent, MessageType, NumberOrString};
+use unreal_analysis::config::{self, Config};
+use unreal_analysis::index::{IndexRoots, PackageIndex};
+
+use super::documents::Session;
+use super::scheduler::Scheduler;
+use super::shared::Shared;
+use super::workspace::{detect_game_dir, Workspace};
+
+/// What the index should read, with where the game directory came from.
+fn resolve(session: &Session, config: Option<&Config>) -> (IndexRoots, &'static str) {
+    let (game_dir, source) = if let Some(dir) = &session.settings.game_directory {
+        (Some(dir.clone()), "the unrealLs.gameDirectory setting")
+    } else if let Some(dir) = config.and_then(|c| c.game_dir.clone()) {
+        (Some(dir), "unreal-ls.toml")
+    } else if let Some(dir) = detect_game_dir(&session.roots) {
+        (Some(dir), "found around the workspace")
+    } else {
+        (None, "")
+    };
+    let package_paths = config.map(|c| c.package_paths.clone()).unwrap_or_default();
+    (IndexRoots { game_dir, package_paths }, source)
+}
+
+/// The `unreal-ls.toml` in or above the first workspace folder that has one.
+fn load_config(roots: &[PathBuf]) -> (Option<Config>, Vec<String>) {
+    for root in roots {
+        if let Some(path) = config::find_config(root) {
+            return match Config::load(&path) {
+                Ok(config) => (Some(config), Vec::new()),
+                Err(errors) => (None, errors.iter().map(ToString::to_string).collect()),
+            };
+        }
+    }
+    (None, Vec::new())
+}
+
+/// Re-reads the configuration and, when the folders to index changed, builds the index in
+/// the background. Called after `initialized`, settings changes, workspace folder changes
+/// and a changed `unreal-ls.toml`.
+pub async fn update(shared: &Arc<Shared>, scheduler: &Scheduler) {
+    let session = shared.session();
+    let roots_of_workspace = session.roots.clone();
+    let (config, problems) = tokio::task::spawn_blocking(move || load_config(&roots_of_workspace))
+        .await
+        .unwrap_or_default();
+    for problem in problems {
+        shared.log(MessageType::WARNING, &format!("unreal-ls.toml: {problem}")).await;
+    }
+    let config = config.map(Arc::new);
+    let (roots, source) = resolve(&session, config.as_deref());
+    let workspace = Arc::clone(&session.workspace);
+    let unchanged = {
+        let mut state = workspace.state();
+        state.config = config;
+        state.game_dir_source = source;
+        let unchanged = state.roots.as_ref() == Some(&roots);
+        if !unchanged {
+            state.roots = Some(roots.clone());
+            state.index = None;
+        }
+        unchanged
+    };
+    if unchanged {
+        recheck_all(shared, scheduler);
+        return;
+    }
+    if roots.is_empty() {
+        if !workspace.noted_missing.swap(true, Ordering::SeqCst) {
+            let note = "no game directory: texture, class and object references in T3D files are \
+                        not checked (set unrealLs.gameDirectory or game-dir in unreal-ls.toml)";
+            shared.log(MessageType::INFO, note).await;
+        }
+        recheck_all(shared, scheduler);
+        return;
+    }
+    // The build runs on its own: the message that asked for it is answered at once, and
+    // documents are checked without the index until it is ready.
+    let requeue = scheduler.requeue_handle();
+    let shared = Arc::clone(shared);
+    tokio::spawn(async move { build(&shared, &requeue, &workspace, roots, source).await });
+}
+
+/// Builds the index for `roots`, reporting progress, then stores it and checks every open
+/// document again.
+async fn build(
+    shared: &Arc<Shared>,
+    requeue: &(impl Fn(tower_lsp_server::ls_types::Uri) + Send + Sync),
+    workspace: &Arc<Workspace>,
+    roots: IndexRoots,
+    source: &'static str,
+) {
+    let epoch = workspace.epoch.fetch_add(1, Ordering::SeqCst) + 1;
+    let title = "Indexing packages";
+    let progress = if workspace.progress.load(Ordering::SeqCst) {
+        let token = NumberOrString::String(format!("unreal-ls/index/{epoch}"));
+        match shared.client.create_work_done_progress(token.clone()).await {
+            Ok(()) => Some(shared.client.progress(token, title).with_percentage(0).begin().await),
+            Err(_) => None,
+        }
+    } else {
+        None
+    };
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(usize, usize, String)>();
+    let build_roots = roots.clone();
+    let started = Instant::now();
+    let job = tokio::task::spawn_blocking(move || {
+        let mut last = Instant::now();
+        PackageIndex::build(Arc::new(unreal_analysis::exec::RealFs), build_roots, &mut |p| {
+            // One report per package would flood the client on a large install.
+            if p.done == 0 || last.elapsed() >= Duration::from_millis(100) {
+                last = Instant::now();
+                let name = p.path.file_name().map(|n| n.to_string_lossy().into_owned());
+                let _ = tx.send((p.done, p.total, name.unwrap_or_default()));
+            }
+        })
+    });
+    while let Some((done, total, name)) = rx.recv().await {
+        if let Some(progress) = &progress {
+            let percentage = (done * 100).checked_div(total).unwrap_or(0) as u32;
+            progress.report_with_message(format!("{done}/{total} {name}"), percentage).await;
+        }
+    }
+    let Ok(index) = job.await.map(Arc::new) else {
+        shared.log(MessageType::ERROR, "indexing packages failed: internal error").await;
+        if let Some(progress) = progress {
+            progress.finish_with_message("failed").await;
+        }
+        return;
+    };
+    let summary = format!(
+        "indexed {} packages ({} objects) in {} ms from {} ({source})",
+        index.packages().len(),
+        index.object_count(),
+        started.elapsed().as_millis(),
+        describe(&roots),
+    );
+    let unreadable: Vec<String> = index
+        .packages()
+        .iter()
+        .filter_map(|p| p.error.as_ref().map(|e| format!("{}: {e}", p.path.display())))
+        .collect();
+    let walk_notes = index.walk_notes().to_vec();
+    if let Some(progress) = progress {
+        progress.finish_with_message(summary.clone()).await;
+    }
+    let current = workspace.epoch.load(Ordering::SeqCst) == epoch;
+    if current {
+        let mut state = workspace.state();
+        if state.roots.as_ref() == Some(&roots) {
+            state.index = Some(index);
+        }
+    }
+    shared.log(MessageType::INFO, &summary).await;
+    for note in walk_notes {
+        shared.log(MessageType::WARNING, &note).await;
+    }
+    for problem in unreadable {
+        shared.log(MessageType::WARNING, &format!("package not indexed: {problem}")).await;
+    }
+    let uris: Vec<_> = shared.documents().uris().cloned().collect();
+    for uri in uris {
+        requeue(uri);
+    }
+}
+
+fn describe(roots: &IndexRoots) -> String {
+    let mut parts: Vec<String> = roots.game_dir.iter().map(|d| d.display().to_string()).collect();
+    parts.extend(roots.package_paths.iter().map(|d| d.display().to_string()));
+    parts.join(", ")
+}
+
+/// Every open document is checked again (after the index or configuration changed).
+fn recheck_all(shared: &Arc<Shared>, scheduler: &Scheduler) {
+    let uris: Vec<_> = shared.documents().uris().cloned().collect();
+    for uri in uris {
+        scheduler.changed(uri, Duration::ZERO);
+    }
+}
+
+/// `workspace/didChangeWatchedFiles`: a changed `unreal-ls.toml` re-reads the configuration;
+/// changed packages under the indexed folders are read again (the others are kept).
+pub async fn files_changed(shared: &Arc<Shared>, scheduler: &Scheduler, changes: &[FileEvent]) {
+    let paths: Vec<PathBuf> = changes
+        .iter()
+        .filter_map(|c| c.uri.to_file_path().map(std::borrow::Cow::into_owned))
+        .collect();
+    let config_changed = paths
+        .iter()
+        .any(|p| p.file_name().is_some_and(|n| n.eq_ignore_ascii_case(config::CONFIG_FILE_NAME)));
+    if config_changed {
+        update(shared, scheduler).await;
+    }
+    let workspace = Arc::clone(&shared.session().workspace);
+    let Some(index) = workspace.packages() else { return };
+    let deleted = changes.iter().any(|c| c.typ == FileChangeType::DELETED);
+    let refreshed =
+        tokio::task::spawn_blocking(move || index.refreshed(&paths)).await.ok().flatten();
+    let Some(refreshed) = refreshed else { return };
+    let summary = format!(
+        "package index refreshed: {} packages ({} objects){}",
+        refreshed.packages().len(),
+        refreshed.object_count(),
+        if deleted { ", deleted files dropped" } else { "" }
+    );
+    {
+        let mut state = workspace.state();
+        if state.roots.as_ref() == Some(refreshed.roots()) {
+            state.index = Some(Arc::new(refreshed));
+        }
+    }
+    shared.log(MessageType::INFO, &summary).await;
+    recheck_all(shared, scheduler);
+}
