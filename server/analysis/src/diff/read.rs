@@ -83,7 +83,9 @@ pub struct MapActor {
 impl MapActor {
     /// UnrealEd's builder brush: it builds nothing, so its place in the CSG order is none.
     pub fn is_builder(&self) -> bool {
-        self.class.eq_ignore_ascii_case("Brush") && self.name.eq_ignore_ascii_case("Brush")
+        // Some exports name the class with its package (Tribes: Vengeance writes `Engine.Brush`).
+        let class = self.class.rsplit('.').next().unwrap_or_default();
+        class.eq_ignore_ascii_case("Brush") && self.name.eq_ignore_ascii_case("Brush")
     }
 }
 
