@@ -63,6 +63,12 @@ fn renamed_by_renumbering_and_reordered() {
 }
 
 #[test]
+fn renames_set_aside() {
+    let (code, stdout, _) = diff(&["--ignore-renames", "base.t3d", "renumbered.t3d"]);
+    assert_eq!((code, stdout.as_str()), (Some(0), "base.t3d -> renumbered.t3d: no changes\n"));
+}
+
+#[test]
 fn properties_and_struct_fields() {
     check(
         "properties",

@@ -116,6 +116,17 @@ pub struct Summary {
 }
 
 impl MapDiff {
+    /// The comparison with renames set aside: an actor only renamed (UnrealEd renumbered it)
+    /// is no change, one also changed otherwise keeps those other changes.
+    #[must_use]
+    pub fn without_renames(mut self) -> Self {
+        self.changed.retain_mut(|c| {
+            c.renamed = false;
+            c.moved.is_some() || c.turned.is_some() || !c.properties.is_empty() || c.brush.is_some()
+        });
+        self
+    }
+
     pub fn is_empty(&self) -> bool {
         self.added.is_empty()
             && self.removed.is_empty()

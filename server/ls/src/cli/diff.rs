@@ -35,6 +35,10 @@ pub struct DiffArgs {
     pub git: bool,
     #[arg(long, value_enum, default_value_t = DiffFormat::Human)]
     pub format: DiffFormat,
+    /// Set renamed actors aside (matched by class and place: UnrealEd renumbered them); an
+    /// actor renamed and changed otherwise still shows its other changes.
+    #[arg(long)]
+    pub ignore_renames: bool,
 }
 
 pub fn run(args: &DiffArgs) -> ExitCode {
@@ -59,6 +63,7 @@ pub fn run(args: &DiffArgs) -> ExitCode {
         }
     };
     let result = diff(&old, &new);
+    let result = if args.ignore_renames { result.without_renames() } else { result };
     let shown = |p: &Path| p.to_string_lossy().replace('\\', "/");
     let (old_name, new_name) = match &label {
         Some(path) => (format!("a/{}", shown(path)), format!("b/{}", shown(path))),
