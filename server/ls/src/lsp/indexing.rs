@@ -11,12 +11,12 @@ use std::time::{Duration, Instant};
 
 use tower_lsp_server::ls_types::{FileChangeType, FileEvent, MessageType, NumberOrString};
 use unreal_analysis::config::{self, Config};
-use unreal_analysis::index::{IndexRoots, PackageIndex};
+use unreal_analysis::index::{detect_game_dir, IndexRoots, PackageIndex};
 
 use super::documents::Session;
 use super::scheduler::Scheduler;
 use super::shared::Shared;
-use super::workspace::{detect_game_dir, Workspace};
+use super::workspace::Workspace;
 
 /// What the index should read, with where the game directory came from.
 fn resolve(session: &Session, config: Option<&Config>) -> (IndexRoots, &'static str) {
