@@ -314,5 +314,12 @@ fn git_diff_runs_the_driver() {
     git(&["add", "New.t3d"]);
     let shown = git(&["diff", "--cached"]);
     assert!(shown.contains("a/New.t3d -> b/New.t3d: 6 actors added"), "{shown}");
+    // A renamed map: git passes nine arguments, the new path among them.
+    git(&["commit", "-q", "-am", "moved"]);
+    git(&["mv", "Map.t3d", "Renamed.t3d"]);
+    std::fs::copy(fixtures().join("properties.t3d"), repo.join("Renamed.t3d")).unwrap();
+    git(&["add", "-A"]);
+    let shown = git(&["diff", "--cached", "-M50%", "HEAD"]);
+    assert!(shown.contains("a/Map.t3d -> b/Renamed.t3d:"), "{shown}");
     let _ = std::fs::remove_dir_all(&repo);
 }

@@ -27,8 +27,9 @@ pub enum DiffFormat {
 #[derive(clap::Args)]
 pub struct DiffArgs {
     /// The old map and the new map (with --git: the seven arguments git passes, `path
-    /// old-file old-hex old-mode new-file new-hex new-mode`).
-    #[arg(required = true, num_args = 2..=7)]
+    /// old-file old-hex old-mode new-file new-hex new-mode`, or nine for a renamed file, the
+    /// new path and git's rename note after them).
+    #[arg(required = true, num_args = 2..=9)]
     pub files: Vec<PathBuf>,
     /// Run as git's external diff driver (`git config diff.t3d.command "unreal-ls diff --git"`).
     #[arg(long)]
@@ -44,9 +45,15 @@ pub struct DiffArgs {
 pub fn run(args: &DiffArgs) -> ExitCode {
     let (label, old_path, new_path) = match (args.git, args.files.as_slice()) {
         (false, [old, new]) => (None, old, new),
-        (true, [path, old, _, _, new, _, _]) => (Some(path.clone()), old, new),
+        (true, [path, old, _, _, new, _, _]) => (Some((path.clone(), path.clone())), old, new),
+        // A renamed file: git adds the new path and its "similarity index" note.
+        (true, [path, old, _, _, new, _, _, new_path, _]) => {
+            (Some((path.clone(), new_path.clone())), old, new)
+        }
         (true, _) => {
-            eprintln!("error: --git takes the 7 arguments git passes to an external diff driver");
+            eprintln!(
+                "error: --git takes the 7 (or, for a renamed file, 9) arguments git passes to an external diff driver"
+            );
             return ExitCode::from(EXIT_USAGE);
         }
         (false, _) => {
@@ -66,7 +73,7 @@ pub fn run(args: &DiffArgs) -> ExitCode {
     let result = if args.ignore_renames { result.without_renames() } else { result };
     let shown = |p: &Path| p.to_string_lossy().replace('\\', "/");
     let (old_name, new_name) = match &label {
-        Some(path) => (format!("a/{}", shown(path)), format!("b/{}", shown(path))),
+        Some((old, new)) => (format!("a/{}", shown(old)), format!("b/{}", shown(new))),
         None => (shown(old_path), shown(new_path)),
     };
     let mut out = io::BufWriter::new(io::stdout().lock());
