@@ -1,6 +1,7 @@
 //! `unreal-ls diff OLD.t3d NEW.t3d`: what changed between two versions of a map, in map
 //! terms (see `unreal_analysis::diff`). `--format json` is a versioned contract
-//! (`docs/diff.md`); `--git` takes the seven arguments git gives an external diff driver.
+//! (`docs/diff.md`); `--git` takes the arguments git gives an external diff driver (seven,
+//! or nine for a renamed file).
 //!
 //! Exit codes, like `diff`: 0 when the maps are the same, 1 when they differ, 2 on an error
 //! (a file that cannot be read or is not T3D, a usage error). Under `--git` a difference is
