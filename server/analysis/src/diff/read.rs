@@ -97,10 +97,10 @@ pub struct MapActors {
     pub unparsed: Vec<(u32, String)>,
 }
 
-/// Reads a map's text (decoded), parsing its top-level blocks in parallel; `Err` when the
-/// text holds no `Begin` block at all (it is no map).
+/// Reads a map's text (decoded); `Err` when the text holds no `Begin` block at all (it is no
+/// map). One plain parse: the two maps of a comparison are already read in parallel.
 pub fn read_map_text(text: &str) -> Result<MapActors, String> {
-    let parse = crate::document::T3dDocument::new(text).full_parse();
+    let parse = unreal_syntax::t3d::parse(text);
     if parse.file.items.iter().all(|i| i.as_block().is_none()) && !text.trim().is_empty() {
         return Err("no `Begin` block: expected a T3D map starting with `Begin Map`".to_owned());
     }
