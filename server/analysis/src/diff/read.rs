@@ -44,14 +44,7 @@ impl PropValue {
     }
 }
 
-pub fn show_number(v: f64) -> String {
-    if v.fract() == 0.0 && v.abs() < 1e15 {
-        format!("{}", v as i64)
-    } else {
-        let s = format!("{v:.6}");
-        s.trim_end_matches('0').trim_end_matches('.').to_owned()
-    }
-}
+pub use unreal_syntax::t3d::show_number;
 
 /// One polygon of a brush.
 #[derive(Clone, Debug, PartialEq)]

@@ -234,14 +234,7 @@ pub(crate) fn expect_of(command: &str, sub: Option<&str>, key: &str) -> Expect {
 
 /// `appAtoi`: optional sign and leading digits; anything else reads as 0.
 pub fn atoi(text: &str) -> i64 {
-    let t = text.trim_start();
-    let (sign, digits) = match t.as_bytes().first() {
-        Some(b'-') => (-1, &t[1..]),
-        Some(b'+') => (1, &t[1..]),
-        _ => (1, t),
-    };
-    let end = digits.find(|c: char| !c.is_ascii_digit()).unwrap_or(digits.len());
-    sign * digits[..end].parse::<i64>().unwrap_or(0)
+    unreal_syntax::t3d::values::leading_int(text).0
 }
 
 /// `appAtof`: the longest leading decimal number (sign, digits, point, exponent); anything

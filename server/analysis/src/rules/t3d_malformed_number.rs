@@ -5,7 +5,7 @@
 //! (a warning), while `+00128.0O0000` is read as 128, which is what it says: nothing to
 //! report. Text after a vector's three numbers is never read: a hint, tagged unnecessary.
 
-use unreal_syntax::t3d::{parse_number, SyntaxErrorKind};
+use unreal_syntax::t3d::{parse_number, show_number, SyntaxErrorKind};
 
 use super::{RuleMeta, T3dContext};
 use crate::{Diagnostic, Severity};
@@ -32,7 +32,9 @@ pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
                 let text = error.span.text(ctx.text);
                 let message = match error.engine_reads {
                     Some(read) if evident_value(text) == Some(read) => continue,
-                    Some(read) => format!("{}; UnrealEd reads it as {}", error.message, show(read)),
+                    Some(read) => {
+                        format!("{}; UnrealEd reads it as {}", error.message, show_number(read))
+                    }
                     None => error.message.clone(),
                 };
                 out.push(RULE.diagnostic(error.span, message));
@@ -54,12 +56,4 @@ fn evident_value(text: &str) -> Option<f64> {
         })
         .collect();
     parse_number(&digits)
-}
-
-fn show(value: f64) -> String {
-    if value.fract() == 0.0 && value.abs() < 1e15 {
-        format!("{}", value as i64)
-    } else {
-        format!("{value}")
-    }
 }

@@ -12,7 +12,7 @@ pub mod values;
 
 pub use ast::*;
 pub use parser::{FrameParse, MAX_DEPTH};
-pub use values::{parse_flags, parse_int, parse_number};
+pub use values::{parse_flags, parse_int, parse_number, show_number};
 
 use crate::Span;
 

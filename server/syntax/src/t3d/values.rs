@@ -95,6 +95,17 @@ pub fn leading_number(token: &str) -> (f64, usize) {
     }
 }
 
+/// A number written back for people, without UnrealEd's padding: `96`, `0.25`, at most the
+/// six decimals UnrealEd prints.
+pub fn show_number(value: f64) -> String {
+    if value.fract() == 0.0 && value.abs() < 1e15 {
+        format!("{}", value as i64)
+    } else {
+        let text = format!("{value:.6}");
+        text.trim_end_matches('0').trim_end_matches('.').to_owned()
+    }
+}
+
 /// What C's `atoi` (and `strtoul` for flags) reads from `token`: blanks skipped, an optional
 /// sign, then decimal digits; 0 when none. Returns the value and the bytes used.
 pub fn leading_int(token: &str) -> (i64, usize) {
