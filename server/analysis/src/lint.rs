@@ -123,6 +123,38 @@ pub fn lint_path(
     LintedFile { text, encoding, diagnostics }
 }
 
+/// [`lint_path`] on bytes it takes over: UTF-8 becomes the text without a copy, and a map is
+/// checked one run of top-level blocks at a time, on every core, its tree never held whole
+/// (the open document's way, [`crate::document::T3dDocument`], whose findings equal a
+/// whole parse's). What `unreal-ls lint` calls.
+pub fn lint_path_owned(
+    kind: FileKind,
+    path: &Path,
+    bytes: Vec<u8>,
+    options: &LintOptions,
+    session: &LintSession,
+) -> LintedFile {
+    if let Some(binary) = binary_t3d(kind, &bytes) {
+        return binary;
+    }
+    let (text, encoding) = text::decode_owned(bytes);
+    match kind {
+        FileKind::T3d => {
+            let mut options = options.clone();
+            if let Some(packages) = session.exec.packages_if_configured() {
+                options.packages = Some(std::sync::Arc::clone(packages));
+            }
+            let mut document = crate::document::T3dDocument::new(text);
+            let diagnostics = document.diagnostics(&options);
+            LintedFile { text: document.into_text(), encoding, diagnostics }
+        }
+        FileKind::UnrealScript => {
+            let diagnostics = crate::rules::check_uc(path, &text, &session.exec);
+            LintedFile { text, encoding, diagnostics }
+        }
+    }
+}
+
 /// Checks text that is already decoded (an editor's open document). Spans are byte offsets
 /// into `text`.
 pub fn lint_text(kind: FileKind, text: &str, options: &LintOptions) -> Vec<Diagnostic> {

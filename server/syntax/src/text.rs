@@ -59,6 +59,27 @@ pub fn decode(bytes: &[u8]) -> DecodedText<'_> {
     DecodedText { text, encoding, had_errors }
 }
 
+/// Decodes file bytes it takes over, as [`decode`] does: UTF-8 (nearly every export) becomes
+/// the text in the same buffer, without a copy, so a 200 MB map is in memory once.
+pub fn decode_owned(mut bytes: Vec<u8>) -> (String, SourceEncoding) {
+    if bytes.starts_with(b"\xFF\xFE") || bytes.starts_with(b"\xFE\xFF") {
+        let decoded = decode(&bytes);
+        return (decoded.text.into_owned(), decoded.encoding);
+    }
+    let bom = bytes.starts_with(b"\xEF\xBB\xBF");
+    if bom {
+        bytes.drain(..3);
+    }
+    match String::from_utf8(bytes) {
+        Ok(text) => (text, if bom { SourceEncoding::Utf8Bom } else { SourceEncoding::Utf8 }),
+        Err(err) => {
+            let (text, _) = encoding_rs::WINDOWS_1252.decode_without_bom_handling(err.as_bytes());
+            let encoding = if bom { SourceEncoding::Utf8Bom } else { SourceEncoding::Windows1252 };
+            (text.into_owned(), encoding)
+        }
+    }
+}
+
 fn utf8_or_1252(bytes: &[u8]) -> (Cow<'_, str>, bool) {
     if let Ok(text) = std::str::from_utf8(bytes) {
         (Cow::Borrowed(text), false)

@@ -7,7 +7,7 @@
 //! summaries, and the rules about top-level lines read only the segments' first lines and
 //! the errors.
 
-use unreal_syntax::t3d::{Item, Parse, T3dFile};
+use unreal_syntax::t3d::{Block, Item, Parse, SyntaxError, T3dFile};
 use unreal_syntax::Span;
 
 use super::{line_start, shell, T3dDocument};
@@ -15,6 +15,7 @@ use crate::options::LintOptions;
 use crate::rules::t3d_duplicate_actor_name::{self as duplicate_names, Names};
 use crate::rules::t3d_unresolved_brush_model::{self as brush_models, Models};
 use crate::rules::{self, Scope, T3dContext};
+use crate::t3d::generation;
 use crate::{Diagnostic, EngineGeneration, EngineSetting};
 
 fn is_local(rule: &rules::T3dRule) -> bool {
@@ -49,17 +50,19 @@ impl T3dDocument {
     /// Every T3D diagnostic of the document, equal to [`rules::check_t3d_parsed`] on a fresh
     /// parse, reusing the cached facts of segments that no edit touched.
     pub fn diagnostics(&mut self, options: &LintOptions) -> Vec<Diagnostic> {
+        // Segments never parsed in full (a document just opened) are parsed once and checked
+        // at once with the generation the text suggests, many at a time in parallel; if
+        // their markers then show another generation, their facts are computed again below.
+        if self.segments.iter().any(|s| s.markers.is_none()) {
+            let guess =
+                options.engine.fixed().or_else(|| generation::scan(&self.text).generation());
+            self.use_cache_key(options, guess);
+            self.fill_in_parallel(guess, options);
+        }
         self.read_markers();
         let generation = self.generation(options.engine);
-        let index = options.packages.as_ref().map(|p| std::sync::Arc::as_ptr(p) as usize);
-        let key = Some((options.engine, options.game, generation, index));
-        if self.cache_key != key {
-            for segment in &mut self.segments {
-                segment.facts = None;
-            }
-            self.frame_cache = None;
-            self.cache_key = key;
-        }
+        self.use_cache_key(options, generation);
+        self.fill_in_parallel(generation, options);
         for index in 0..self.segments.len() {
             if self.segments.get(index).is_some_and(|s| s.facts.is_none()) {
                 self.segment_facts(index, generation, options);
@@ -67,8 +70,7 @@ impl T3dDocument {
         }
         if self.frame_cache.is_none() {
             let parse = Parse { file: T3dFile::default(), errors: self.frame_errors.clone() };
-            let mut context = T3dContext::new(&self.text, &parse, options);
-            context.generation = generation;
+            let context = T3dContext::with_generation(&self.text, &parse, options, generation);
             let mut out = Vec::new();
             for rule in rules::T3D_RULES.iter().filter(|r| is_local(r)) {
                 (rule.check)(&context, &mut out);
@@ -113,8 +115,7 @@ impl T3dDocument {
         let mut whole_tree = rules::T3D_RULES.iter().filter(|r| is_whole_tree(r)).peekable();
         if whole_tree.peek().is_some() {
             let parse = self.full_parse();
-            let mut context = T3dContext::new(&self.text, &parse, options);
-            context.generation = generation;
+            let context = T3dContext::with_generation(&self.text, &parse, options, generation);
             for rule in whole_tree {
                 (rule.check)(&context, &mut out);
             }
@@ -124,6 +125,20 @@ impl T3dDocument {
         });
         rules::t3d_unbalanced_block::cap(&mut out);
         out
+    }
+
+    /// Forgets every cached finding computed for another setting, game, generation or
+    /// package index than these.
+    fn use_cache_key(&mut self, options: &LintOptions, generation: Option<EngineGeneration>) {
+        let index = options.packages.as_ref().map(|p| std::sync::Arc::as_ptr(p) as usize);
+        let key = Some((options.engine, options.game, generation, index));
+        if self.cache_key != key {
+            for segment in &mut self.segments {
+                segment.facts = None;
+            }
+            self.frame_cache = None;
+            self.cache_key = key;
+        }
     }
 
     /// The top-level items without children (the frame, or every segment) and every error.
@@ -168,37 +183,56 @@ impl T3dDocument {
         }
         // Move the item out for the duration (no copy), then put it back without children.
         let item = std::mem::replace(&mut segment.item, Item::Unknown(Span::default()));
-        let start = item.span().start;
-        let from = line_start(&self.text, start as usize) as u32;
-        let parse = Parse { file: T3dFile { items: vec![item] }, errors: segment.errors.clone() };
-        let mut diagnostics = Vec::new();
-        let (names, models) = {
-            let mut context = T3dContext::new(&self.text, &parse, options);
-            context.generation = generation;
-            if let Some(parent) = &self.frame {
-                for entry in &mut context.blocks {
-                    if entry.1.is_none() {
-                        entry.1 = Some(parent);
-                    }
-                }
-                for polygon in &mut context.polygons {
-                    if polygon.parent.is_none() {
-                        polygon.parent = Some(parent);
-                    }
-                }
-            }
-            for rule in rules::T3D_RULES.iter().filter(|r| is_local(r)) {
-                (rule.check)(&context, &mut diagnostics);
-            }
-            (Names::collect(&context, from), Models::collect(&context))
-        };
-        let Some(segment) = self.segments.get_mut(index) else { return };
-        if let Some(item) = parse.file.items.into_iter().next() {
-            segment.item = item;
-        }
+        let (item, facts) = segment_facts(
+            &self.text,
+            self.frame.as_ref(),
+            item,
+            &segment.errors,
+            generation,
+            options,
+        );
+        segment.item = item;
         segment.strip();
-        segment.facts = Some(SegmentFacts { start, from, diagnostics, names, models });
+        segment.facts = Some(facts);
     }
+}
+
+/// The facts of one segment's whole `item` (its syntax errors are `errors`): the
+/// one-segment rules' findings and the summaries the cross-segment rules read, with `frame`
+/// as the parent of its top block, exactly as in the whole tree. Gives the item back.
+pub(super) fn segment_facts(
+    text: &str,
+    frame: Option<&Block>,
+    item: Item,
+    errors: &[SyntaxError],
+    generation: Option<EngineGeneration>,
+    options: &LintOptions,
+) -> (Item, SegmentFacts) {
+    let start = item.span().start;
+    let from = line_start(text, start as usize) as u32;
+    let parse = Parse { file: T3dFile { items: vec![item] }, errors: errors.to_vec() };
+    let mut diagnostics = Vec::new();
+    let (names, models) = {
+        let mut context = T3dContext::with_generation(text, &parse, options, generation);
+        if let Some(parent) = frame {
+            for entry in &mut context.blocks {
+                if entry.1.is_none() {
+                    entry.1 = Some(parent);
+                }
+            }
+            for polygon in &mut context.polygons {
+                if polygon.parent.is_none() {
+                    polygon.parent = Some(parent);
+                }
+            }
+        }
+        for rule in rules::T3D_RULES.iter().filter(|r| is_local(r)) {
+            (rule.check)(&context, &mut diagnostics);
+        }
+        (Names::collect(&context, from), Models::collect(&context))
+    };
+    let item = parse.file.items.into_iter().next().unwrap_or(Item::Unknown(Span::default()));
+    (item, SegmentFacts { start, from, diagnostics, names, models })
 }
 
 pub(super) fn shift_diagnostic(d: &mut Diagnostic, from: u32, delta: i64) {

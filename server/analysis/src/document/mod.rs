@@ -23,6 +23,7 @@
 //! syntax crate's (`Item::shift`).
 
 mod diagnostics;
+mod parallel;
 
 use rayon::prelude::*;
 use unreal_syntax::t3d::{self, Block, BlockKind, FrameParse, Item, Parse, SyntaxError, T3dFile};
@@ -133,6 +134,11 @@ impl T3dDocument {
 
     pub fn text(&self) -> &str {
         &self.text
+    }
+
+    /// The text, taking the document apart.
+    pub fn into_text(self) -> String {
+        self.text
     }
 
     /// The generation the setting fixes, or the one the document's markers show (those of

@@ -49,6 +49,17 @@ impl PolygonFacts<'_> {
 impl<'a> T3dContext<'a> {
     pub fn new(text: &'a str, parse: &'a Parse, options: &'a LintOptions) -> Self {
         let generation = options.engine.fixed().or_else(|| generation::detect(text, &parse.file));
+        Self::with_generation(text, parse, options, generation)
+    }
+
+    /// A context whose generation the caller already knows (a part of a document, whose
+    /// own markers do not decide it).
+    pub fn with_generation(
+        text: &'a str,
+        parse: &'a Parse,
+        options: &'a LintOptions,
+        generation: Option<EngineGeneration>,
+    ) -> Self {
         let blocks = walk::blocks(&parse.file);
         let polygons = blocks
             .iter()

@@ -78,6 +78,62 @@ pub fn markers(text: &str, items: &[Item]) -> Markers {
     markers
 }
 
+/// The markers of a text as far as a scan of its raw lines sees them, before anything is
+/// parsed: every `Begin` line (block kinds, `Class=StaticMeshActor`, polygon textures) and
+/// every line whose first word is `Pan`. Equal to [`markers`] of its parse for what UnrealEd
+/// writes; only an estimate otherwise (it does not know which lines a parse skips): a
+/// document checks its segments with the generation this gives while it parses them for
+/// their real markers, and checks again where those disagree.
+pub fn scan(text: &str) -> Markers {
+    use memchr::memmem;
+    let bytes = text.as_bytes();
+    let mut markers = Markers::default();
+    // Only what stands at the start of a line (after spaces or tabs) counts.
+    let first_on_line = |at: usize| {
+        bytes.get(..at).is_some_and(|before| {
+            before.iter().rev().take_while(|&&b| b != b'\n').all(|&b| b == b' ' || b == b'\t')
+        })
+    };
+    for at in memmem::find_iter(bytes, b"Begin ") {
+        if !first_on_line(at) {
+            continue;
+        }
+        let line = text.get(at + 6..).and_then(|rest| rest.lines().next()).unwrap_or("");
+        let mut words = line.split_ascii_whitespace();
+        let kind = BlockKind::from_name(words.next().unwrap_or(""));
+        let attribute = |key: &str| {
+            line.split_ascii_whitespace().skip(1).find_map(|word| {
+                let (k, v) = word.split_once('=')?;
+                k.eq_ignore_ascii_case(key).then_some(v)
+            })
+        };
+        match kind {
+            BlockKind::Object | BlockKind::Surface | BlockKind::StaticMesh | BlockKind::Terrain => {
+                markers.ue2_strong += 1;
+            }
+            BlockKind::Actor
+                if attribute("Class")
+                    .is_some_and(|c| c.eq_ignore_ascii_case("StaticMeshActor")) =>
+            {
+                markers.ue2_strong += 1;
+            }
+            BlockKind::Polygon => match attribute("Texture").map(|t| t.matches('.').count()) {
+                Some(0) => markers.ue1_textures += 1,
+                Some(2..) => markers.ue2_textures += 1,
+                _ => {}
+            },
+            _ => {}
+        }
+    }
+    for at in memmem::find_iter(bytes, b"Pan") {
+        let word_ends = matches!(bytes.get(at + 3), Some(b' ' | b'\t'));
+        if word_ends && first_on_line(at) {
+            markers.ue1_strong += 1;
+        }
+    }
+    markers
+}
+
 /// Detects the generation of a parsed file.
 pub fn detect(text: &str, file: &T3dFile) -> Option<EngineGeneration> {
     markers(text, &file.items).generation()

@@ -219,3 +219,57 @@ fn a_map_whose_actors_are_never_closed() {
         }
     }
 }
+
+/// A map big enough to be parsed and checked in parallel runs (a document just opened,
+/// `unreal-ls lint`) gives the findings of a whole parse: as generated, with random damage,
+/// under each engine setting, and when the generation guessed from the raw text is wrong
+/// (lower-case `begin object` lines the scan does not see make it UE2).
+#[test]
+fn a_large_map_checked_in_parallel_equals_a_full_parse() {
+    use unreal_analysis::EngineSetting;
+    let settings = [EngineSetting::Auto, EngineSetting::Ue1, EngineSetting::Ue2];
+    for seed in 0..3u64 {
+        let mut text = unreal_mapgen::generate_map(700_000, seed);
+        let mut rng = Rng::new(seed + 100);
+        if seed > 0 {
+            for _ in 0..60 {
+                let (range, snippet) = random_edit(&mut rng, &text);
+                text.replace_range(range.start as usize..range.end as usize, &snippet);
+            }
+        }
+        if seed == 2 {
+            let at = text.find("Begin Actor").unwrap();
+            text.insert_str(at, "begin object class=Model name=Hidden\r\nend object\r\n");
+        }
+        let fresh = unreal_syntax::t3d::parse(&text);
+        for engine in settings {
+            let options = LintOptions { engine, ..LintOptions::default() };
+            let expected = check_t3d_parsed(&text, &fresh, &options);
+            let actual = T3dDocument::new(text.clone()).diagnostics(&options);
+            assert!(
+                actual == expected,
+                "seed {seed}, {engine:?}: {} findings in parallel, {} in a whole parse",
+                actual.len(),
+                expected.len()
+            );
+        }
+    }
+}
+
+/// The generation read from the raw text equals the one a parse's markers give for what
+/// UnrealEd writes, so a large map is checked once, not twice.
+#[test]
+fn the_scanned_generation_matches_the_parsed_one() {
+    use unreal_analysis::t3d::generation;
+    let mut texts = vec![unreal_mapgen::generate_map(200_000, 4), ROOM.to_owned()];
+    texts.push(ROOM.replacen(
+        "End Map",
+        "Begin Object Class=Model Name=M\r\nEnd Object\r\nEnd Map",
+        1,
+    ));
+    texts.push(ROOM.replacen("End Polygon", "Pan      U=-65 V=0\r\nEnd Polygon", 1));
+    for text in texts {
+        let parse = unreal_syntax::t3d::parse(&text);
+        assert_eq!(generation::scan(&text), generation::markers(&text, &parse.file.items));
+    }
+}

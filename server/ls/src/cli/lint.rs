@@ -18,7 +18,9 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 use unreal_analysis::config::{apply_severity, Config, ConfigResolver};
-use unreal_analysis::lint::{detect_kind, lint_path, FileKind, LintOptions, LintSession};
+use unreal_analysis::lint::{
+    detect_kind, lint_path, lint_path_owned, FileKind, LintOptions, LintSession,
+};
 use unreal_analysis::{Diagnostic, EngineSetting, LineIndex};
 
 use super::baseline::{self, Baseline, BaselineArgs};
@@ -516,44 +518,50 @@ fn check(candidate: &Candidate, setup: &Setup, fix_mode: Option<FixMode>) -> Out
         Err(message) => return Outcome::Failed(message),
     };
     let (options, session) = (&setup.options, &setup.session);
-    let linted = lint_path(kind, &candidate.path, &bytes, options, session);
     let configure = |diagnostics: &mut Vec<Diagnostic>| {
         if let Some(config) = &setup.config {
             apply_severity(config, &candidate.absolute, diagnostics);
         }
     };
-    let mut fixed = FixReport::default();
-    let (text, mut diagnostics) = match fix_mode {
-        None => {
-            drop(bytes);
-            let mut diagnostics = linted.diagnostics;
-            configure(&mut diagnostics);
-            (linted.text, diagnostics)
-        }
-        Some(mode) => {
-            let check_text = |text: &str| {
-                lint_path(kind, &candidate.path, text.as_bytes(), options, session).diagnostics
-            };
-            let target = FixTarget {
-                path: &candidate.path,
-                kind,
-                bytes: &bytes,
-                encoding: linted.encoding,
-                engine: options.engine,
-                check: &check_text,
-                configure: &configure,
-            };
-            let result = fix::fix_file(&target, linted.text, linted.diagnostics, mode);
-            fixed.fixes = result.fixes;
-            fixed.written = result.written;
-            fixed.problem = match (result.failed, result.skipped) {
-                (Some(message), _) => Some(Problem::error(&candidate.display, message)),
-                (None, Some(message)) => Some(Problem::note(&candidate.display, message)),
-                (None, None) => None,
-            };
-            (result.text, result.diagnostics)
-        }
+    let Some(mode) = fix_mode else {
+        // Only the findings are needed: the bytes become the text (no copy of a UTF-8 map).
+        let linted = lint_path_owned(kind, &candidate.path, bytes, options, session);
+        let mut diagnostics = linted.diagnostics;
+        configure(&mut diagnostics);
+        return report(candidate, linted.text, diagnostics, FixReport::default());
     };
+    let linted = lint_path(kind, &candidate.path, &bytes, options, session);
+    let check_text = |text: &str| {
+        lint_path(kind, &candidate.path, text.as_bytes(), options, session).diagnostics
+    };
+    let target = FixTarget {
+        path: &candidate.path,
+        kind,
+        bytes: &bytes,
+        encoding: linted.encoding,
+        engine: options.engine,
+        check: &check_text,
+        configure: &configure,
+    };
+    let result = fix::fix_file(&target, linted.text, linted.diagnostics, mode);
+    let fixed = FixReport {
+        fixes: result.fixes,
+        written: result.written,
+        problem: match (result.failed, result.skipped) {
+            (Some(message), _) => Some(Problem::error(&candidate.display, message)),
+            (None, Some(message)) => Some(Problem::note(&candidate.display, message)),
+            (None, None) => None,
+        },
+    };
+    report(candidate, result.text, result.diagnostics, fixed)
+}
+
+fn report(
+    candidate: &Candidate,
+    text: String,
+    mut diagnostics: Vec<Diagnostic>,
+    fixed: FixReport,
+) -> Outcome {
     if diagnostics.is_empty() {
         return Outcome::Checked(None, fixed);
     }

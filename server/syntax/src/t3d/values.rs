@@ -60,8 +60,56 @@ pub(crate) fn number_text(input: &str) -> IResult<&str, &str> {
     Ok((&input[i..], &input[..i]))
 }
 
+/// Exact powers of ten: every one up to 10^22 is a double without rounding.
+const POW10: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+];
+
+/// `[+-]digits[.digits]` with at most 15 significant digits, read in one pass: the digits as
+/// an integer `m` (exact below 2^53) divided by `10^k` (exact up to 10^22), which IEEE
+/// division rounds once, so the result is the correctly rounded value `str::parse` gives
+/// (Clinger's fast path). Every number UnrealEd writes (`%+013.6f`) takes this path;
+/// `None` sends anything else (an exponent, more digits, a stray character) to the full
+/// parser.
+fn fast_number(token: &[u8]) -> Option<f64> {
+    let (negative, start) = match token.first() {
+        Some(b'-') => (true, 1),
+        Some(b'+') => (false, 1),
+        _ => (false, 0),
+    };
+    let mut mantissa: u64 = 0;
+    let (mut significant, mut fraction, mut digits) = (0_usize, 0_usize, 0_usize);
+    let mut after_point = false;
+    for &byte in token.get(start..)? {
+        match byte {
+            b'0'..=b'9' => {
+                if mantissa != 0 || byte != b'0' {
+                    significant += 1;
+                    if significant > 15 {
+                        return None;
+                    }
+                }
+                mantissa = mantissa * 10 + u64::from(byte - b'0');
+                digits += 1;
+                fraction += usize::from(after_point);
+            }
+            b'.' if !after_point => after_point = true,
+            _ => return None,
+        }
+    }
+    if digits == 0 {
+        return None;
+    }
+    let value = mantissa as f64 / *POW10.get(fraction)?;
+    Some(if negative { -value } else { value })
+}
+
 /// Parses a whole token as a number; `None` when any of it is not part of the number.
 pub fn parse_number(token: &str) -> Option<f64> {
+    if let Some(value) = fast_number(token.as_bytes()) {
+        return Some(value);
+    }
     match number_text(token) {
         Ok(("", text)) => text.parse::<f64>().ok(),
         _ => None,
@@ -139,24 +187,32 @@ pub(crate) fn engine_vector(input: &str) -> Option<[f64; 3]> {
 /// `X,Y,Z` with optional spaces around the commas. Returns the three numbers and the
 /// length of text consumed, or the byte offset (within `input`) of the first bad component.
 pub(crate) fn vector(input: &str) -> Result<([f64; 3], usize), usize> {
+    let bytes = input.as_bytes();
+    let blanks_from = |mut i: usize| {
+        while matches!(bytes.get(i), Some(b' ' | b'\t')) {
+            i += 1;
+        }
+        i
+    };
     let mut out = [0.0; 3];
-    let mut rest = input;
+    let mut at = 0;
     for (i, slot) in out.iter_mut().enumerate() {
         if i > 0 {
-            let Ok((r, _)) =
-                (space0::<&str, nom::error::Error<&str>>, char(','), space0).parse(rest)
-            else {
-                return Err(input.len() - rest.len());
-            };
-            rest = r;
+            let comma = blanks_from(at);
+            if bytes.get(comma) != Some(&b',') {
+                return Err(at);
+            }
+            at = blanks_from(comma + 1);
         }
-        let at = input.len() - rest.len();
-        let token_len = rest.find([',', ' ', '\t']).unwrap_or(rest.len());
-        let token = &rest[..token_len];
+        let rest = bytes.get(at..).unwrap_or_default();
+        let token_len =
+            rest.iter().position(|b| matches!(b, b',' | b' ' | b'\t')).unwrap_or(rest.len());
+        // The token ends at an ASCII byte (or the end), so it is whole characters.
+        let token = input.get(at..at + token_len).ok_or(at)?;
         *slot = parse_number(token).ok_or(at)?;
-        rest = &rest[token_len..];
+        at += token_len;
     }
-    Ok((out, input.len() - rest.len()))
+    Ok((out, at))
 }
 
 /// A quoted string with `\"` and `\\` escapes; returns the text including both quotes, or
@@ -397,6 +453,55 @@ mod tests {
         }
         for bad in ["", "+", "1.2.3", "12a", "0x10", "--1", "1,0"] {
             assert!(parse_number(bad).is_none(), "{bad}");
+        }
+    }
+
+    /// The one-pass reader gives exactly what the standard library's parser gives, on
+    /// numbers as UnrealEd writes them and on every shape around its limits.
+    #[test]
+    fn fast_numbers_equal_the_full_parse() {
+        let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut checked = 0;
+        for _ in 0..200_000 {
+            let r = next();
+            let sign = ["", "+", "-"][(r % 3) as usize];
+            let int_digits = (r >> 8) % 12;
+            let frac_digits = (r >> 16) % 12;
+            let point = (r >> 24) % 8 != 0;
+            let mut token = sign.to_owned();
+            for i in 0..int_digits {
+                token.push(char::from(b'0' + ((next() >> (i % 8)) % 10) as u8));
+            }
+            if point {
+                token.push('.');
+                for i in 0..frac_digits {
+                    token.push(char::from(b'0' + ((next() >> (i % 8)) % 10) as u8));
+                }
+            }
+            let expected = token.parse::<f64>().ok().filter(|_| number_text(&token).is_ok());
+            let full = match number_text(&token) {
+                Ok(("", text)) => text.parse::<f64>().ok(),
+                _ => None,
+            };
+            assert_eq!(parse_number(&token).map(f64::to_bits), full.map(f64::to_bits), "{token}");
+            if let Some(fast) = fast_number(token.as_bytes()) {
+                assert_eq!(Some(fast.to_bits()), expected.map(f64::to_bits), "{token}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 100_000, "{checked}");
+        for token in ["+00128.000000", "-0.000000", "999999999999999", "0.0000000000000000000001"] {
+            assert_eq!(
+                parse_number(token).map(f64::to_bits),
+                token.parse::<f64>().ok().map(f64::to_bits),
+                "{token}"
+            );
         }
     }
 

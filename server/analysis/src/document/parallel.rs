@@ -1,0 +1,156 @@
+//! Many segments at once: a document just opened (or linted whole by `unreal-ls lint`), or
+//! every cached finding dropped by a new setting. The segments are cut into runs of about
+//! [`RUN_BYTES`] that end after a closed segment, the runs are parsed on every core (each as
+//! lines inside the frame, as an edit parses them), and each run's trees are checked and
+//! dropped as soon as they are parsed: the map is never held whole as a tree, so a 200 MB map
+//! costs its text, the segments' first lines and the findings, plus one run's tree per core.
+
+use rayon::prelude::*;
+use unreal_syntax::t3d::{self, FrameParse, Item, Parse, SyntaxError};
+
+use super::diagnostics::{segment_facts, SegmentFacts};
+use super::{line_end_with_break, line_start, on_lines, T3dDocument};
+use crate::options::LintOptions;
+use crate::t3d::generation::{self, Markers};
+use crate::EngineGeneration;
+
+/// Below this many bytes of segments to parse, the segments are parsed one by one: threads
+/// cost more than they save, and an edit re-parses a few segments only.
+const PARALLEL_FROM: usize = 256 * 1024;
+
+/// About this many bytes a run: big enough that a run's set-up is noise, small enough that
+/// one tree per core stays a few megabytes and the cores share the work evenly.
+const RUN_BYTES: usize = 512 * 1024;
+
+/// What a run gives back for one of its segments.
+struct Filled {
+    index: usize,
+    /// The item without its children.
+    shell: Item,
+    errors: Vec<SyntaxError>,
+    markers: Markers,
+    facts: SegmentFacts,
+}
+
+impl T3dDocument {
+    /// Parses, in parallel runs, every segment whose markers or facts are missing, and
+    /// computes its markers, errors and facts (with `generation`). Segments a run cannot
+    /// parse on its own (a block still open where the run ends) are left for the one-by-one
+    /// path. Does nothing when there is little to parse.
+    pub(super) fn fill_in_parallel(
+        &mut self,
+        generation: Option<EngineGeneration>,
+        options: &LintOptions,
+    ) {
+        let runs = self.runs();
+        if runs.is_empty() {
+            return;
+        }
+        let filled: Vec<Vec<Filled>> = runs
+            .par_iter()
+            .map(|&(first, last)| self.fill_run(first, last, generation, options))
+            .collect();
+        for filled in filled.into_iter().flatten() {
+            let Some(segment) = self.segments.get_mut(filled.index) else { continue };
+            segment.item = filled.shell;
+            segment.complete = !matches!(segment.item, Item::Block(_));
+            segment.errors = filled.errors;
+            segment.markers = Some(filled.markers);
+            segment.facts = Some(filled.facts);
+        }
+    }
+
+    /// Runs `first..last` of consecutive segments that need a parse, each ending after a
+    /// closed segment (where a whole parse has only the frame open) or where the segments
+    /// needing one end; empty when there is too little to parse.
+    fn runs(&self) -> Vec<(usize, usize)> {
+        let text = &self.text;
+        let needs = |i: usize| {
+            self.segments.get(i).is_some_and(|s| s.markers.is_none() || s.facts.is_none())
+        };
+        let mut total = 0;
+        let mut runs = Vec::new();
+        let mut start: Option<(usize, usize)> = None;
+        for (i, segment) in self.segments.iter().enumerate() {
+            if !needs(i) {
+                if let Some((first, _)) = start.take() {
+                    runs.push((first, i));
+                }
+                continue;
+            }
+            let (a, b) = segment.lines(text);
+            total += b - a;
+            let (first, from) = *start.get_or_insert((i, a));
+            if b - from >= RUN_BYTES && !segment.is_open() {
+                runs.push((first, i + 1));
+                start = None;
+            }
+        }
+        if let Some((first, _)) = start {
+            runs.push((first, self.segments.len()));
+        }
+        if total < PARALLEL_FROM {
+            runs.clear();
+        }
+        runs
+    }
+
+    /// Parses segments `first..last` together and checks each; empty when the lines do not
+    /// parse into exactly those segments.
+    fn fill_run(
+        &self,
+        first: usize,
+        last: usize,
+        generation: Option<EngineGeneration>,
+        options: &LintOptions,
+    ) -> Vec<Filled> {
+        let text = &self.text;
+        let (Some(head), Some(tail)) = (self.segments.get(first), self.segments.get(last - 1))
+        else {
+            return Vec::new();
+        };
+        let a = head.lines(text).0;
+        let parsed = if self.frame.is_none() && last == self.segments.len() {
+            // An unframed file's last block runs to the end of the text, open or not.
+            let Parse { file, errors } = t3d::parse_range(text, a, text.len());
+            FrameParse::Closed(file.items, errors)
+        } else {
+            t3d::parse_in_frame(text, self.frame.as_ref(), a, tail.lines(text).1)
+        };
+        let FrameParse::Closed(items, errors) = parsed else { return Vec::new() };
+        let matches = self.segments.get(first..last).is_some_and(|segments| {
+            items.len() == segments.len()
+                && items.iter().zip(segments).all(|(item, segment)| item.span() == segment.span())
+        });
+        if !matches {
+            return Vec::new();
+        }
+        // Each error goes to the segment on whose lines it stands (errors are sorted).
+        let mut errors = errors.into_iter().peekable();
+        let mut filled = Vec::with_capacity(items.len());
+        for (offset, item) in items.into_iter().enumerate() {
+            let span = item.span();
+            let lines = (
+                line_start(text, span.start as usize),
+                line_end_with_break(text, span.end as usize),
+            );
+            let mut own = Vec::new();
+            let here = |e: &SyntaxError| {
+                (e.span.start as usize) < lines.1 || on_lines(text, lines, e.span.start)
+            };
+            while let Some(error) = errors.next_if(here) {
+                if on_lines(text, lines, error.span.start) {
+                    own.push(error);
+                }
+            }
+            let markers = generation::markers(text, std::slice::from_ref(&item));
+            let (mut item, facts) =
+                segment_facts(text, self.frame.as_ref(), item, &own, generation, options);
+            if let Item::Block(block) = &mut item {
+                block.children = Vec::new();
+            }
+            filled.push(Filled { index: first + offset, shell: item, errors: own, markers, facts });
+        }
+        filled
+    }
+}
