@@ -11,8 +11,22 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "exec-unknown-command",
     severity: Severity::Error,
     summary: "an `#exec` line whose command the engine does not know",
+    docs: DOCS,
     ..RuleMeta::UNREALSCRIPT
 };
+
+/// The rule's documentation: its `docs/rules.md` section after the `Severity:` lead.
+const DOCS: &str = r"The command words name no editor command, or one only the other generation
+has (`STATICMESH IMPORT` in UE1). The engine imports nothing. The commands known are those of
+`UEditorEngine::SafeExec`, which runs `#exec` lines (UT v400 Editor/Src/UnEdSrv.cpp:52;
+UT2004 Editor/Src/UnEdSrv.cpp:387), among them `MACRO file` / `EXEC file` (both) and
+`FONT INFO`, `FONT UPDATE`, `PREFAB IMPORT` (UE2).
+
+```unrealscript
+#exec TEXTUER IMPORT NAME=Skin FILE=Textures\Skin.pcx
+```
+
+Fix: correct the command (`TEXTURE IMPORT`).";
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
     for line in ctx.file.lines.iter().filter(|l| l.directive.kind.runs_command()) {

@@ -14,8 +14,18 @@ pub static RULE: RuleMeta = RuleMeta {
     severity: Severity::Warning,
     summary: "two actors share one `Name=`",
     scope: Scope::Summarized,
+    docs: DOCS,
     ..RuleMeta::T3D_LOCAL
 };
+
+/// The rule's documentation: its `docs/rules.md` section after the `Severity:` lead.
+const DOCS: &str = r#"Two or more actors in one map (or level) share a `Name=` (compared
+case-insensitively, as the engine does). On import UnrealEd renames all but one, and
+references by name may then point at the wrong actor. One finding per name, at its second
+use, says how many times it is used ("used 3 times"); labels mark the first use and every
+other one.
+
+Fix: rename one of the actors (and its references)."#;
 
 /// The actor names of part of a document (one segment of an incremental document, or the
 /// whole tree), in source order: what the rule compares across the map.
