@@ -3,17 +3,15 @@
 //! Rules that look at one segment at a time run again only for re-parsed segments, right
 //! after their parse (the tree is dropped afterwards); their cached results are stored
 //! against the segment's start when they were computed and moved on output. The rules that
-//! compare segments (duplicate actor names, unresolved brush models) report from per-segment
-//! summaries, and the rules about top-level lines read only the segments' first lines and
-//! the errors.
+//! compare segments (`rules::summary::Summarized`) report from per-segment summaries, and the
+//! rules about top-level lines read only the segments' first lines and the errors.
 
 use unreal_syntax::t3d::{Item, Parse, T3dFile};
 use unreal_syntax::Span;
 
 use super::{line_start, shell, T3dDocument};
 use crate::options::LintOptions;
-use crate::rules::t3d_duplicate_actor_name::{self as duplicate_names, Names};
-use crate::rules::t3d_unresolved_brush_model::{self as brush_models, Models};
+use crate::rules::summary::Summary;
 use crate::rules::{self, Scope, T3dContext};
 use crate::{Diagnostic, EngineGeneration, EngineSetting};
 
@@ -41,8 +39,8 @@ pub(super) struct SegmentFacts {
     from: u32,
     /// The one-segment rules' diagnostics.
     diagnostics: Vec<Diagnostic>,
-    names: Names,
-    models: Models,
+    /// One summary per summarized rule, in [`rules::summarized_rules`] order.
+    summaries: Vec<Summary>,
 }
 
 impl T3dDocument {
@@ -94,8 +92,12 @@ impl T3dDocument {
             }));
         }
         out.extend(self.frame_cache.iter().flatten().cloned());
-        duplicate_names::report(parts().map(|(facts, delta)| (&facts.names, delta)), &mut out);
-        brush_models::report(parts().map(|(facts, delta)| (&facts.models, delta)), &mut out);
+        for (i, rule) in rules::summarized_rules().enumerate() {
+            let summaries: Vec<(&Summary, i64)> = parts()
+                .filter_map(|(facts, delta)| Some((facts.summaries.get(i)?, delta)))
+                .collect();
+            rule.report(&summaries, &mut out);
+        }
 
         // Stray lines and a file without blocks: the top-level items (without children)
         // and the errors are all they read (any block at all means a top-level one).
@@ -172,7 +174,7 @@ impl T3dDocument {
         let from = line_start(&self.text, start as usize) as u32;
         let parse = Parse { file: T3dFile { items: vec![item] }, errors: segment.errors.clone() };
         let mut diagnostics = Vec::new();
-        let (names, models) = {
+        let summaries = {
             let mut context = T3dContext::new(&self.text, &parse, options);
             context.generation = generation;
             if let Some(parent) = &self.frame {
@@ -190,14 +192,14 @@ impl T3dDocument {
             for rule in rules::T3D_RULES.iter().filter(|r| is_local(r)) {
                 (rule.check)(&context, &mut diagnostics);
             }
-            (Names::collect(&context, from), Models::collect(&context))
+            rules::summarized_rules().map(|rule| rule.summarize(&context, from)).collect()
         };
         let Some(segment) = self.segments.get_mut(index) else { return };
         if let Some(item) = parse.file.items.into_iter().next() {
             segment.item = item;
         }
         segment.strip();
-        segment.facts = Some(SegmentFacts { start, from, diagnostics, names, models });
+        segment.facts = Some(SegmentFacts { start, from, diagnostics, summaries });
     }
 }
 

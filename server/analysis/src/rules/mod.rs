@@ -33,6 +33,7 @@ pub mod exec_unterminated_comment;
 pub mod exec_unterminated_quote;
 pub mod exec_unused_texture_slot;
 pub mod exec_value_cut_by_comment;
+pub mod summary;
 pub mod t3d_bad_texture_axes;
 pub mod t3d_degenerate_polygon;
 pub mod t3d_duplicate_actor_name;
@@ -102,7 +103,8 @@ pub enum Scope {
     /// One top-level block (an actor, a brush) at a time: re-run only for the blocks an edit
     /// touched.
     Local,
-    /// Compares blocks, from a summary each block keeps (names defined and referenced).
+    /// Compares blocks, from a summary each block keeps (names defined and referenced):
+    /// registered with its [`summary::Summarized`] form.
     Summarized,
     /// Only the top-level lines and whether any block exists.
     TopLevel,
@@ -148,14 +150,28 @@ impl RuleMeta {
 pub struct T3dRule {
     pub meta: &'static RuleMeta,
     pub check: fn(&T3dContext<'_>, &mut Vec<Diagnostic>),
+    /// How a [`Scope::Summarized`] rule summarizes a part and reports from the summaries
+    /// (its `check` does both over the whole tree).
+    pub summarized: Option<&'static dyn summary::Summarized>,
+}
+
+/// The summarized form of each rule of [`T3D_RULES`] that has one, in registry order.
+pub fn summarized_rules() -> impl Iterator<Item = &'static dyn summary::Summarized> {
+    T3D_RULES.iter().filter_map(|rule| rule.summarized)
 }
 
 macro_rules! t3d_rules {
-    ($($module:ident),* $(,)?) => {
+    (@summarized $module:ident) => { None };
+    (@summarized $module:ident summarized) => { Some(&$module::Summarizer) };
+    ($($module:ident $($summarized:ident)?),* $(,)?) => {
         /// Every T3D rule, in the order they run and are listed (`docs/rules.md` groups
         /// them by [`docs::SECTIONS`]).
         pub static T3D_RULES: &[T3dRule] = &[
-            $(T3dRule { meta: &$module::RULE, check: $module::check },)*
+            $(T3dRule {
+                meta: &$module::RULE,
+                check: $module::check,
+                summarized: t3d_rules!(@summarized $module $($summarized)?),
+            },)*
         ];
     };
 }
@@ -177,8 +193,8 @@ t3d_rules![
     t3d_origin_off_plane,
     t3d_bad_texture_axes,
     t3d_unknown_poly_flag,
-    t3d_duplicate_actor_name,
-    t3d_unresolved_brush_model,
+    t3d_duplicate_actor_name summarized,
+    t3d_unresolved_brush_model summarized,
     t3d_unknown_texture,
     t3d_unknown_class,
     t3d_unknown_object,
@@ -362,6 +378,10 @@ mod tests {
                 rule.meta.code,
                 rule.meta.scope
             );
+        }
+        for rule in T3D_RULES {
+            let summarized = rule.meta.scope == Scope::Summarized;
+            assert_eq!(rule.summarized.is_some(), summarized, "{}", rule.meta.code);
         }
         for rule in EXEC_RULES {
             assert_eq!(rule.meta.scope, Scope::UnrealScript, "{}", rule.meta.code);

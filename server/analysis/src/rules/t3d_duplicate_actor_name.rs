@@ -6,6 +6,7 @@ use rustc_hash::{FxBuildHasher, FxHashMap};
 
 use unreal_syntax::t3d::BlockKind;
 
+use super::summary::{Summarized, Summary};
 use super::{RuleMeta, Scope, T3dContext};
 use crate::{Diagnostic, Severity};
 
@@ -115,4 +116,19 @@ pub fn report<'a>(parts: impl IntoIterator<Item = (&'a Names, i64)>, out: &mut V
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
     report([(&Names::collect(ctx, 0), 0)], out);
+}
+
+/// The rule over per-part summaries (the incremental document's segments).
+pub struct Summarizer;
+
+impl Summarized for Summarizer {
+    fn summarize(&self, ctx: &T3dContext<'_>, start: u32) -> Summary {
+        Summary::new(Names::collect(ctx, start))
+    }
+
+    fn report(&self, parts: &[(&Summary, i64)], out: &mut Vec<Diagnostic>) {
+        let names =
+            parts.iter().filter_map(|&(summary, delta)| Some((summary.get::<Names>()?, delta)));
+        report(names, out);
+    }
 }

@@ -6,6 +6,7 @@ use rustc_hash::FxHashSet;
 
 use unreal_syntax::t3d::{BlockKind, Value};
 
+use super::summary::{Summarized, Summary};
 use super::{RuleMeta, Scope, T3dContext};
 use crate::{Diagnostic, Severity};
 
@@ -120,4 +121,19 @@ pub fn report<'a>(
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
     report([(&Models::collect(ctx), 0)], out);
+}
+
+/// The rule over per-part summaries (the incremental document's segments).
+pub struct Summarizer;
+
+impl Summarized for Summarizer {
+    fn summarize(&self, ctx: &T3dContext<'_>, _start: u32) -> Summary {
+        Summary::new(Models::collect(ctx))
+    }
+
+    fn report(&self, parts: &[(&Summary, i64)], out: &mut Vec<Diagnostic>) {
+        let models =
+            parts.iter().filter_map(|&(summary, delta)| Some((summary.get::<Models>()?, delta)));
+        report(models, out);
+    }
 }
