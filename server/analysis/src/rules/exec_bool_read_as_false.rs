@@ -3,7 +3,7 @@
 //! `True` or `1` (any case) as true and anything else as false, so `MIPS=Yes` turns mipmaps
 //! off and `MLOD=2` makes a plain mesh.
 
-use unreal_syntax::exec::KeyKind;
+use unreal_engine::exec::KeyKind;
 
 use super::{Fixability, RuleMeta};
 use crate::exec::{parse_bool, ExecContext};

@@ -5,7 +5,7 @@
 //! is lost, so a hint tagged unnecessary. A command whose author expected an effect
 //! (`STATICMESH SETPROJECTION`: `SafeExec`'s STATICMESH branch handles only IMPORT) is a warning.
 
-use unreal_syntax::exec::commands::Sub;
+use unreal_engine::exec::Sub;
 
 use super::{Fixability, RuleMeta};
 use crate::exec::ExecContext;

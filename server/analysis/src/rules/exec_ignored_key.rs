@@ -8,7 +8,8 @@
 //! next to `FLAGS=2`, which already masks; `FAMILY=`, a dead key) is boilerplate: one hint per
 //! line, tagged unnecessary, with the keys as its span and a fix that removes them.
 
-use unreal_syntax::exec::{Arg, KeyKind};
+use unreal_engine::exec::KeyKind;
+use unreal_syntax::exec::Arg;
 use unreal_syntax::Span;
 
 use super::{Fixability, RuleMeta};

@@ -4,7 +4,8 @@
 //! `MAX_STRING_CONST_SIZE` characters (256 in UE1, 1024 in UE2) and throws "Identifier exceeds
 //! maximum" when the buffer fills; nothing is cut silently, so a shorter command is read whole.
 
-use unreal_syntax::exec::{Generation, COMMAND_BUFFER_UE1, COMMAND_BUFFER_UE2};
+use unreal_engine::Generation;
+use unreal_syntax::exec::{COMMAND_BUFFER_UE1, COMMAND_BUFFER_UE2};
 
 use super::RuleMeta;
 use crate::exec::ExecContext;

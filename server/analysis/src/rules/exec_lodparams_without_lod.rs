@@ -4,7 +4,7 @@
 //! UE2 reads `MLOD=` but always builds a `UVertMesh`, a LOD mesh, so there the parameters
 //! apply: no finding. With the generation unknown, an info says what depends on it.
 
-use unreal_syntax::exec::Generation;
+use unreal_engine::Generation;
 
 use super::RuleMeta;
 use crate::exec::ExecContext;

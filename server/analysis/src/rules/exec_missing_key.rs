@@ -2,7 +2,8 @@
 //! The engine logs its warning ("Bad MESH SEQUENCE", "Missing file or name") and does
 //! nothing with the line.
 
-use unreal_syntax::exec::{Engines, Generation, KeySpec};
+use unreal_engine::exec::KeySpec;
+use unreal_engine::{Engines, Generation};
 
 use super::RuleMeta;
 use crate::exec::ExecContext;

@@ -34,7 +34,7 @@ engine source here shows, and for tools on case-sensitive file systems, it is a 
 Fix: write the path as spelt on disk (`Models\Skull\Skull_a.3d`).";
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
-    if ctx.generation == Some(unreal_syntax::exec::Generation::Ue2) {
+    if ctx.generation == Some(unreal_engine::Generation::Ue2) {
         return;
     }
     for line in &ctx.file.lines {

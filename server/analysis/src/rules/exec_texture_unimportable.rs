@@ -10,8 +10,8 @@
 //! (`appCeilLogTwo`), so a 100x64 TGA becomes a texture the renderer treats as 128x64. The
 //! type check runs only when the engine build is set (`--engine-build`).
 
+use unreal_engine::Generation;
 use unreal_formats::image::{ImageFormat, ImageInfo};
-use unreal_syntax::exec::Generation;
 
 use super::RuleMeta;
 use crate::exec::{ExecContext, Expect, FileFacts, Resolution};

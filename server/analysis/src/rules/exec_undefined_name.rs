@@ -13,7 +13,7 @@
 //! index holds the engine's own packages, and every `LOAD` read. Otherwise the finding is an
 //! info that says what could not be checked, never a warning.
 
-use unreal_syntax::exec::KeyKind;
+use unreal_engine::exec::KeyKind;
 
 use super::RuleMeta;
 use crate::exec::{ExecContext, FileFacts, Resolution, SymbolKind};

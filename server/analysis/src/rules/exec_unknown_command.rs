@@ -1,7 +1,7 @@
 //! `exec-unknown-command`: the command words of an `#exec` line name no editor command (or one
 //! the target generation lacks). The engine logs "Unrecognized command" and imports nothing.
 
-use unreal_syntax::exec::commands;
+use unreal_engine::exec as commands;
 
 use super::RuleMeta;
 use crate::exec::ExecContext;
@@ -40,7 +40,7 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
         let Some(m) = line.command else {
             let sub = line.line.subcommand_text(ctx.text);
             let known: Vec<String> = commands::commands_named(word.text(ctx.text))
-                .map(unreal_syntax::exec::CommandSpec::display_name)
+                .map(unreal_engine::exec::CommandSpec::display_name)
                 .collect();
             let message = if known.is_empty() {
                 format!("unknown command `{}`", word.text(ctx.text))

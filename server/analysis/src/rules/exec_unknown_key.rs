@@ -93,7 +93,7 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
                 KeyVerdict::OtherGeneration { engines } => format!(
                     "`{name}=` is read only by {} {command}; this workspace targets {}",
                     engines.name(),
-                    ctx.generation.map_or("another generation", unreal_syntax::exec::Generation::name)
+                    ctx.generation.map_or("another generation", unreal_engine::Generation::name)
                 ),
                 _ => continue,
             };

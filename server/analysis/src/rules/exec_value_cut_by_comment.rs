@@ -7,7 +7,8 @@
 //! (`FILE=Textures//Skin.pcx`). A number, switch or word followed by a comment
 //! (`RATE=15//FIXME`) is read as written: nothing to report.
 
-use unreal_syntax::exec::{Arg, KeyKind, LineIssue, Quoting};
+use unreal_engine::exec::KeyKind;
+use unreal_syntax::exec::{Arg, LineIssue, Quoting};
 
 use super::RuleMeta;
 use crate::exec::ExecContext;

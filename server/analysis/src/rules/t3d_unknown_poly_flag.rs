@@ -9,8 +9,8 @@
 use unreal_syntax::t3d::{parse_flags, BlockKind};
 
 use super::{RuleMeta, T3dContext};
-use crate::t3d::flags;
 use crate::{Diagnostic, Severity};
+use unreal_engine::poly_flags as flags;
 
 pub static RULE: RuleMeta = RuleMeta {
     code: "t3d-unknown-poly-flag",

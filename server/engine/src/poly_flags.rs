@@ -3,7 +3,7 @@
 //! generation; the tables follow the architecture document (UE1: the T3D specification's
 //! table; UE2: UT2004's engine header).
 
-use crate::EngineGeneration;
+use crate::Generation as EngineGeneration;
 
 /// Where a flag matters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
