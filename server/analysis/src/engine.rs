@@ -3,7 +3,7 @@
 //! one a file targets.
 
 /// The syntax crate's generation, the one every layer uses.
-pub use unreal_syntax::exec::Generation as EngineGeneration;
+pub use unreal_engine::Generation as EngineGeneration;
 
 /// What the user asked for: a fixed generation, or detection from the file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]

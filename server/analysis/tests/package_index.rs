@@ -4,9 +4,7 @@
 //! files change).
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test helpers may panic on broken fixtures
 
-#[allow(dead_code, clippy::pedantic)]
-#[path = "../../formats/tests/common/writers.rs"]
-mod writers;
+use unreal_test_support::writers;
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};

@@ -2,9 +2,7 @@
 //! exported to the model, glTF and OBJ, and rendered as thumbnails.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::pedantic)]
 
-#[path = "../../formats/tests/common/writers.rs"]
-#[allow(dead_code)]
-mod writers;
+use unreal_test_support::writers;
 
 use std::fmt::Write as _;
 

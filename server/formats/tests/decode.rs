@@ -6,7 +6,6 @@ mod common;
 
 use std::fmt::Write as _;
 
-use common::writers::{self, write_props, Obj, PackageWriter, Prop};
 use expect_test::expect;
 use unreal_formats::decode::dxt::{self, BlockFormat};
 use unreal_formats::decode::image::decode_image;
@@ -15,6 +14,7 @@ use unreal_formats::decode::texture::MipSource;
 use unreal_formats::decode::RgbaImage;
 use unreal_formats::package::Package;
 use unreal_formats::vertex_mesh::VertexMesh;
+use unreal_test_support::writers::{self, write_props, Obj, PackageWriter, Prop};
 
 fn prop(name: usize, type_id: u8, value: Vec<u8>) -> Prop {
     Prop { name, type_id, struct_name: None, array_index: 0, bool_value: false, value }

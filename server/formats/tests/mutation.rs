@@ -7,7 +7,7 @@ mod common;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use common::writers;
+use unreal_test_support::writers;
 
 fn run(label: &str, bytes: &[u8], seed: u64, cuts: usize, flips: usize) -> usize {
     let cases = common::mutations(bytes, seed, cuts, flips);

@@ -5,12 +5,12 @@ mod common;
 
 use std::fmt::Write as _;
 
-use common::writers::{self, write_props, Obj, PackageWriter, Prop};
 use unreal_formats::package::{Package, PropertyValue, RF_HAS_STACK};
 use unreal_formats::psk::{Psa, Psk};
 use unreal_formats::u3d::U3d;
 use unreal_formats::vertex_mesh::VertexMesh;
 use unreal_formats::{summarize, Summary};
+use unreal_test_support::writers::{self, write_props, Obj, PackageWriter, Prop};
 
 fn prop(name: usize, type_id: u8, value: Vec<u8>) -> Prop {
     Prop { name, type_id, struct_name: None, array_index: 0, bool_value: false, value }

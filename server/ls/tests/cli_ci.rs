@@ -293,9 +293,12 @@ fn rules_lists_every_rule() {
     .assert_eq(&human.stdout.split_inclusive('\n').take(2).collect::<String>());
     expect![[r#"
         {"version":1,"rules":[
-        {"code":"t3d-not-t3d","severity":"error","summary":"the file holds no T3D block"},
+        {"code":"t3d-not-t3d","severity":"error","summary":"the file holds no T3D block","fix":"none"},
     "#]]
     .assert_eq(&json.stdout.split_inclusive('\n').take(2).collect::<String>());
+    let markdown = run(&cwd, &["rules", "--format", "markdown"]);
+    assert_eq!(markdown.code, 0);
+    assert_eq!(markdown.stdout, unreal_analysis::rules::docs::markdown());
 }
 
 #[test]

@@ -7,9 +7,7 @@ use std::process::Command;
 
 use expect_test::{expect, Expect};
 
-#[path = "../../formats/tests/common/writers.rs"]
-#[allow(dead_code)]
-mod writers;
+use unreal_test_support::writers;
 
 fn fixture_dir(name: &str) -> PathBuf {
     let dir =

@@ -6,9 +6,7 @@
 //! output and in `lint`'s messages and paths.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::pedantic)]
 
-#[path = "../../formats/tests/common/writers.rs"]
-#[allow(dead_code)]
-mod writers;
+use unreal_test_support::writers;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -6,9 +6,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::pedantic)]
 
 mod lsp_client;
-#[allow(dead_code)]
-#[path = "../../formats/tests/common/writers.rs"]
-mod writers;
+use unreal_test_support::writers;
 
 use std::path::{Path, PathBuf};
 

@@ -31,7 +31,7 @@ struct Recorder {
 
 fn fake_analyzer(recorder: &Arc<Recorder>, other_file: Option<PathBuf>) -> Analyzer {
     let recorder = Arc::clone(recorder);
-    Arc::new(move |kind, _path, text, options| {
+    Arc::new(move |kind, _path, text, options, _workspace| {
         recorder.calls.fetch_add(1, Ordering::SeqCst);
         text.clone_into(&mut recorder.last_text.lock().unwrap());
         assert!(!text.contains("PANIC"), "analyzer panicked on purpose");

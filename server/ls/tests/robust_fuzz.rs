@@ -11,9 +11,7 @@
 #[path = "../../../fuzz/entries.rs"]
 mod entries;
 mod robust_common;
-#[path = "../../formats/tests/common/writers.rs"]
-#[allow(dead_code)]
-mod writers;
+use unreal_test_support::writers;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;

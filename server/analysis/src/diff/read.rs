@@ -2,15 +2,10 @@
 //! in (class, name, location, rotation, properties with numbers as numbers, a brush's
 //! polygons), and nothing of how the file was laid out.
 
+use unreal_engine::poly_flags::EDITOR_ONLY;
 use unreal_syntax::t3d::{Block, BlockKind, Item, LineKeyword, Parse, Value};
 
 use crate::line_index::LineIndex;
-
-/// Poly flags UnrealEd sets while editing and writes into every export, and import clears
-/// (`PF_Memorized`, `PF_Selected`, UE1's `PF_Highlighted`, `PF_EdProcessed`, `PF_EdCut`):
-/// a change in them is no change of the map.
-pub const EDITOR_ONLY_FLAGS: u32 =
-    0x0100_0000 | 0x0200_0000 | 0x1000_0000 | 0x4000_0000 | 0x8000_0000;
 
 /// Properties that change without meaning on every export or edit: the actor's own name
 /// (already on its `Begin Actor` line), the selection, the brush model's object name
@@ -51,7 +46,7 @@ pub use unreal_syntax::t3d::show_number;
 pub struct Polygon {
     pub vertices: Vec<[f64; 3]>,
     pub texture: String,
-    /// Without [`EDITOR_ONLY_FLAGS`].
+    /// Without the editor-only bits ([`EDITOR_ONLY`]).
     pub flags: u32,
     /// `Origin`, `TextureU`, `TextureV` (zero when absent) and `Pan U V`.
     pub alignment: ([[f64; 3]; 3], [i64; 2]),
@@ -227,7 +222,7 @@ fn read_polygons(text: &str, brush: &Block) -> Vec<Polygon> {
                 .attribute_value(text, "Flags")
                 .and_then(unreal_syntax::t3d::parse_flags)
                 .unwrap_or(0)
-                & !EDITOR_ONLY_FLAGS,
+                & !EDITOR_ONLY,
             alignment: (
                 [
                     vector(LineKeyword::Origin),

@@ -3,17 +3,15 @@
 //! Rules that look at one segment at a time run again only for re-parsed segments, right
 //! after their parse (the tree is dropped afterwards); their cached results are stored
 //! against the segment's start when they were computed and moved on output. The rules that
-//! compare segments (duplicate actor names, unresolved brush models) report from per-segment
-//! summaries, and the rules about top-level lines read only the segments' first lines and
-//! the errors.
+//! compare segments (`rules::summary::Summarized`) report from per-segment summaries, and the
+//! rules about top-level lines read only the segments' first lines and the errors.
 
 use unreal_syntax::t3d::{Block, Item, Parse, SyntaxError, T3dFile};
 use unreal_syntax::Span;
 
 use super::{line_start, shell, T3dDocument};
 use crate::options::LintOptions;
-use crate::rules::t3d_duplicate_actor_name::{self as duplicate_names, Names};
-use crate::rules::t3d_unresolved_brush_model::{self as brush_models, Models};
+use crate::rules::summary::Summary;
 use crate::rules::{self, Scope, T3dContext};
 use crate::t3d::generation;
 use crate::{Diagnostic, EngineGeneration, EngineSetting};
@@ -42,8 +40,8 @@ pub(super) struct SegmentFacts {
     from: u32,
     /// The one-segment rules' diagnostics.
     diagnostics: Vec<Diagnostic>,
-    names: Names,
-    models: Models,
+    /// One summary per summarized rule, in [`rules::summarized_rules`] order.
+    summaries: Vec<Summary>,
 }
 
 impl T3dDocument {
@@ -96,8 +94,12 @@ impl T3dDocument {
             }));
         }
         out.extend(self.frame_cache.iter().flatten().cloned());
-        duplicate_names::report(parts().map(|(facts, delta)| (&facts.names, delta)), &mut out);
-        brush_models::report(parts().map(|(facts, delta)| (&facts.models, delta)), &mut out);
+        for (i, rule) in rules::summarized_rules().enumerate() {
+            let summaries: Vec<(&Summary, i64)> = parts()
+                .filter_map(|(facts, delta)| Some((facts.summaries.get(i)?, delta)))
+                .collect();
+            rule.report(&summaries, &mut out);
+        }
 
         // Stray lines and a file without blocks: the top-level items (without children)
         // and the errors are all they read (any block at all means a top-level one).
@@ -212,7 +214,7 @@ pub(super) fn segment_facts(
     let from = line_start(text, start as usize) as u32;
     let parse = Parse { file: T3dFile { items: vec![item] }, errors: errors.to_vec() };
     let mut diagnostics = Vec::new();
-    let (names, models) = {
+    let summaries = {
         let mut context = T3dContext::with_generation(text, &parse, options, generation);
         if let Some(parent) = frame {
             for entry in &mut context.blocks {
@@ -229,10 +231,10 @@ pub(super) fn segment_facts(
         for rule in rules::T3D_RULES.iter().filter(|r| is_local(r)) {
             (rule.check)(&context, &mut diagnostics);
         }
-        (Names::collect(&context, from), Models::collect(&context))
+        rules::summarized_rules().map(|rule| rule.summarize(&context, from)).collect()
     };
     let item = parse.file.items.into_iter().next().unwrap_or(Item::Unknown(Span::default()));
-    (item, SegmentFacts { start, from, diagnostics, names, models })
+    (item, SegmentFacts { start, from, diagnostics, summaries })
 }
 
 pub(super) fn shift_diagnostic(d: &mut Diagnostic, from: u32, delta: i64) {

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
-use unreal_syntax::exec::Generation;
+use unreal_engine::Generation;
 
 use super::facts::{self, Expect, FileFacts};
 use super::symbols::FileSymbols;

@@ -1,7 +1,9 @@
 //! How the engine treats each token of a directive line: a key it reads, one it ignores, one
 //! it does not know, or one it never reaches because its lookup stops earlier.
 
-use unreal_syntax::exec::{Arg, CommandMatch, Engines, Generation, KeyKind, KeySpec};
+use unreal_engine::exec::{CommandMatch, KeyKind, KeySpec};
+use unreal_engine::{Engines, Generation};
+use unreal_syntax::exec::Arg;
 use unreal_syntax::Span;
 
 use super::LineFacts;

@@ -18,12 +18,9 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use unreal_syntax::exec::commands::Sub;
-use unreal_syntax::exec::KeySpec;
-use unreal_syntax::exec::{
-    self, Arg, CommandMatch, Directive, DirectiveKind, ExecLine, Generation, KeyKind, Lookup,
-    ScanError,
-};
+use unreal_engine::exec::{CommandMatch, KeyKind, KeySpec, Sub};
+use unreal_engine::Generation;
+use unreal_syntax::exec::{self, Arg, Directive, DirectiveKind, ExecLine, Lookup, ScanError};
 use unreal_syntax::Span;
 
 pub use crate::fs::{DirEntry, FileSystem, MemoryFs, RealFs};

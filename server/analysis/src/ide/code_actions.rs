@@ -5,9 +5,9 @@ use unreal_syntax::t3d::{Block, BlockKind, Item, LineKeyword};
 use unreal_syntax::Span;
 
 use super::{items_in, plural, Source, TextEdit};
-use crate::t3d::flags::{self, FlagRole};
 use crate::t3d::geometry::{self, format_vector, Vec3};
 use crate::EngineGeneration;
+use unreal_engine::poly_flags::{self as flags, FlagRole};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ActionKind {

@@ -11,9 +11,9 @@ use unreal_syntax::t3d::{Block, BlockKind, Item};
 use unreal_syntax::Span;
 
 use super::{line_start, ObjectFacts, Source, TextEdit};
-use crate::t3d::flags;
 use crate::t3d::walk;
 use crate::EngineGeneration;
+use unreal_engine::poly_flags as flags;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CompletionKind {

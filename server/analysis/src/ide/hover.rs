@@ -10,9 +10,9 @@ use unreal_syntax::t3d::{
 use unreal_syntax::Span;
 
 use super::{plural, CursorPath, ObjectFacts, ObjectPath, Source};
-use crate::t3d::flags::{self, FlagRole};
 use crate::t3d::geometry::{self, Vec3};
 use crate::EngineGeneration;
+use unreal_engine::poly_flags::{self as flags, FlagRole};
 
 /// A hover: the span it describes and Markdown text.
 #[derive(Clone, Debug, PartialEq)]

@@ -3,9 +3,9 @@
 //! `True` or `1` (any case) as true and anything else as false, so `MIPS=Yes` turns mipmaps
 //! off and `MLOD=2` makes a plain mesh.
 
-use unreal_syntax::exec::KeyKind;
+use unreal_engine::exec::KeyKind;
 
-use super::RuleMeta;
+use super::{Fixability, RuleMeta};
 use crate::exec::{parse_bool, ExecContext};
 use crate::{Diagnostic, Fix, Severity, TextEdit};
 
@@ -13,8 +13,22 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "exec-bool-read-as-false",
     severity: Severity::Warning,
     summary: "a switch written `Yes` (or `2`) that the engine reads as false",
+    fix: Fixability::Unsafe,
+    docs: DOCS,
     ..RuleMeta::UNREALSCRIPT
 };
+
+/// The rule's documentation: its `docs/rules.md` section after the `Severity:` lead.
+const DOCS: &str = r#"A switch (`MIPS=`, `MLOD=`, `ZEROTEX=`, `UNMIRROR=`, `MASKED=`...) written
+with a word that means "yes" to a person but not to the engine. `ParseUBOOL`
+(Core/Src/UnMisc.cpp:1102, UE1 and UE2) takes only `On`, `True` or `1` (any case) as true and
+anything else as false, so `MIPS=Yes` turns mipmaps off and `MLOD=2` makes a plain mesh.
+
+```unrealscript
+#exec TEXTURE IMPORT NAME=Skin FILE=Textures\Skin.pcx MIPS=Yes
+```
+
+Fix: write `True`, `On` or `1` (the quick fix writes `True`)."#;
 
 /// Words and numbers a person writes for "true" that `ParseUBOOL` reads as false.
 fn means_true(value: &str) -> bool {

@@ -18,8 +18,30 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "exec-duplicate-name",
     severity: Severity::Warning,
     summary: "two directives create an object of the same name in the same package and group",
+    docs: DOCS,
     ..RuleMeta::UNREALSCRIPT
 };
+
+/// The rule's documentation: its `docs/rules.md` section after the `Severity:` lead.
+const DOCS: &str = r#"Two directives of the package create an object of the same name in the same
+package and group (compared ignoring case, across all classes; a missing `NAME=` is the file's
+base name) from different files or with different options. The later import replaces the
+earlier object, so what the earlier line says is lost; for objects of different classes UCC
+stops with "Cannot replace". The label marks the first definition.
+
+Re-importing the same file with the same options under the same name is not reported: the
+object is replaced by an identical one (Epic does this in every class that shows a shared
+texture). Lines are compared as the engine reads them: the first match of each key the command
+reads, numbers and switches by value, names ignoring case, paths by the file they reach; keys
+the engine ignores and the name's own key do not count.
+
+```unrealscript
+#exec TEXTURE IMPORT NAME=JTapB FILE=Models\Tap_green.pcx GROUP=Skins FLAGS=2   // in GreenTapestry.uc
+#exec TEXTURE IMPORT NAME=JTapB FILE=Models\Tap_blue.pcx GROUP=Skins FLAGS=2    // in BlueTapestry.uc: warning
+#exec TEXTURE IMPORT NAME=JTapB FILE=MODELS\tap_green.PCX GROUP=Skins FLAGS=2   // same as the first: quiet
+```
+
+Fix: give each distinct import its own name (and use that name where it is applied)."#;
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
     let Some(current) = ctx.table.current_file() else { return };

@@ -5,9 +5,9 @@
 //! is lost, so a hint tagged unnecessary. A command whose author expected an effect
 //! (`STATICMESH SETPROJECTION`: `SafeExec`'s STATICMESH branch handles only IMPORT) is a warning.
 
-use unreal_syntax::exec::commands::Sub;
+use unreal_engine::exec::Sub;
 
-use super::RuleMeta;
+use super::{Fixability, RuleMeta};
 use crate::exec::ExecContext;
 use crate::{Diagnostic, Fix, Severity, TextEdit};
 
@@ -15,8 +15,27 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "exec-ignored-command",
     severity: Severity::Warning,
     summary: "an `#exec` command the engine accepts and ignores",
+    fix: Fixability::Safe,
+    docs: DOCS,
     ..RuleMeta::UNREALSCRIPT
 };
+
+/// The rule's documentation: its `docs/rules.md` section after the `Severity:` lead.
+const DOCS: &str = r"The engine accepts the command and does nothing with it. `STATICMESH
+SETPROJECTION` (UE2) does nothing in an `#exec` line: `#exec` runs through `SafeExec`, whose
+STATICMESH branch handles only IMPORT (UT2004 Editor/Src/UnEdSrv.cpp:422-429), so the
+projection the author wanted is lost.
+
+`MESHMAP NEW`, which old exporters still write everywhere although meshmaps were merged into
+meshes before UE1 v400 (no handler in UT v400's or UT2004's `SafeExec`), loses nothing: it is a
+hint tagged unnecessary.
+
+```unrealscript
+#exec STATICMESH SETPROJECTION MESH=MonitorAMesh AREAID=0
+#exec MESHMAP NEW MESHMAP=Skull MESH=Skull            // hint: does nothing, changes nothing
+```
+
+Fix: remove the line (and do what it meant another way).";
 
 /// Commands that old tools write everywhere and that never did anything the author relies on.
 fn is_boilerplate(command: &str, sub: Sub) -> bool {

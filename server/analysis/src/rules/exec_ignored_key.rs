@@ -8,10 +8,11 @@
 //! next to `FLAGS=2`, which already masks; `FAMILY=`, a dead key) is boilerplate: one hint per
 //! line, tagged unnecessary, with the keys as its span and a fix that removes them.
 
-use unreal_syntax::exec::{Arg, KeyKind};
+use unreal_engine::exec::KeyKind;
+use unreal_syntax::exec::Arg;
 use unreal_syntax::Span;
 
-use super::RuleMeta;
+use super::{Fixability, RuleMeta};
 use crate::exec::keys::KeyVerdict;
 use crate::exec::{atof, atoi, parse_bool, ExecContext, LineFacts};
 use crate::{Diagnostic, Fix, Severity, TextEdit};
@@ -20,8 +21,30 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "exec-ignored-key",
     severity: Severity::Warning,
     summary: "a key the engine does not read on this command",
+    fix: Fixability::Safe,
+    docs: DOCS,
     ..RuleMeta::UNREALSCRIPT
 };
+
+/// The rule's documentation: its `docs/rules.md` section after the `Severity:` lead.
+const DOCS: &str = r"A key real code writes but the engine does not read: `X=`/`Y=`/`Z=` on
+`MESH IMPORT` (use `MESH ORIGIN` and `MESHMAP SCALE`), `PALETTE=` and `MASK=` on `TEXTURE
+IMPORT`, a rotation on `MESHMAP SCALE`, `TEXFLAGS=` (parsed into a local and dropped in both
+generations: UT2004 Editor/Src/UnEdSrv.cpp:611), `FLAGS=` in UE2.
+
+What it costs depends on the value. A key that would change the result (a non-zero `X=` or
+`YAW=`, `MASK=On` without the masked flag, a `PALETTE=`) is lost: a warning. Keys that could
+change nothing (`X=0 Y=0 Z=0`, which Epic writes on every `MESH IMPORT`; `MASK=On` next to
+`FLAGS=2`, which already masks; `FAMILY=`, dead since before UE1 v200) are boilerplate: one
+hint per line, tagged unnecessary, spanning them.
+
+```unrealscript
+#exec MESH IMPORT MESH=Skull ANIVFILE=Models\Skull_a.3d DATAFILE=Models\Skull_d.3d X=0 Y=0 Z=0   // hint
+#exec MESHMAP SCALE MESHMAP=Skull X=0.1 Y=0.1 Z=0.2 YAW=128                                    // warning
+```
+
+Fix: remove the key, and set what it meant with the command that reads it
+(`MESH ORIGIN ... YAW=128`).";
 
 /// True when the ignored key's value could have changed nothing, had the engine read it.
 fn changes_nothing(

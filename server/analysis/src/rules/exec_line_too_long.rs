@@ -4,7 +4,8 @@
 //! `MAX_STRING_CONST_SIZE` characters (256 in UE1, 1024 in UE2) and throws "Identifier exceeds
 //! maximum" when the buffer fills; nothing is cut silently, so a shorter command is read whole.
 
-use unreal_syntax::exec::{Generation, COMMAND_BUFFER_UE1, COMMAND_BUFFER_UE2};
+use unreal_engine::Generation;
+use unreal_syntax::exec::{COMMAND_BUFFER_UE1, COMMAND_BUFFER_UE2};
 
 use super::RuleMeta;
 use crate::exec::ExecContext;
@@ -16,8 +17,37 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "exec-line-too-long",
     severity: Severity::Error,
     summary: "a directive command longer than UCC's buffer (256 characters in UE1, 1024 in UE2)",
+    docs: DOCS,
     ..RuleMeta::UNREALSCRIPT
 };
+
+/// The rule's documentation: its `docs/rules.md` section after the `Severity:` lead.
+const DOCS: &str = r#"A directive's command does not fit UCC's command buffer: 255 characters in
+UE1, 1023 in UE2, counted from the first non-blank character after the directive word to the
+line end or the first `//` or `/*` (trailing blanks included). The compile stops with
+"Identifier exceeds maximum". Nothing is cut silently: a shorter command reaches the editor
+whole. With the engine unknown, a command between 256 and 1023 characters is an info (it
+fails only in UE1).
+
+Engine basis: the directive's command (from the first non-blank after the directive word to the
+line end or the first `//` or `/*`) is read into a buffer of `MAX_STRING_CONST_SIZE`
+characters, and when it fills the compile stops with "Identifier exceeds maximum" (UT2004
+`Editor/Src/UnScrCom.cpp:975-991`, 1024 characters per `Core/Inc/UnStack.h:16`; UT v400
+`Editor/Src/UnScrCom.cpp:843-858`, 256 characters in UT 432's public `Core/Inc/UnStack.h`,
+which is not in these trees). A shorter command reaches `SafeExec` whole
+(UnScrCom.cpp:3706-3711), and every import command is handled there with the whole line (UT2004
+`Editor/Src/UnEdSrv.cpp:387-1482`, UT v400 `Editor/Src/UnEdSrv.cpp:52-487`). The 512-character
+copy (`MAX_EDCMD`, UT2004 `Editor/Inc/Editor.h:41`, used at `Editor/Src/UnEdSrv.cpp:5365`)
+serves only commands that `SafeExec` does not take; single values are cut at 256 or 512
+characters (e.g. `FILE=`, UnEdSrv.cpp:500). No engine source shows a silent cut of a directive
+line at 512 characters.
+
+```unrealscript
+#exec TEXTURE IMPORT NAME=T FILE=Textures\T.pcx GROUP=Skins ... (300 characters, UE1)
+```
+
+Fix: shorten the command: shorter names and groups, or split it (`TEXTURE IMPORT` first,
+then `MESHMAP SETTEXTURE` and the like on their own lines)."#;
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
     for line in &ctx.file.lines {

@@ -4,7 +4,7 @@
 //! UE2 reads `MLOD=` but always builds a `UVertMesh`, a LOD mesh, so there the parameters
 //! apply: no finding. With the generation unknown, an info says what depends on it.
 
-use unreal_syntax::exec::Generation;
+use unreal_engine::Generation;
 
 use super::RuleMeta;
 use crate::exec::ExecContext;
@@ -14,8 +14,32 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "exec-lodparams-without-lod",
     severity: Severity::Warning,
     summary: "`MESH LODPARAMS` for a mesh imported with `MLOD=0`",
+    docs: DOCS,
     ..RuleMeta::UNREALSCRIPT
 };
+
+/// The rule's documentation: its `docs/rules.md` section after the `Severity:` lead.
+const DOCS: &str = r#"In UE1, `MESH LODPARAMS` for a mesh imported with a false `MLOD=` (`MLOD=0`,
+or a word `ParseUBOOL` does not take as true, such as `MLOD=2`). UE1 (UT v400 on) builds a LOD
+mesh unless `MLOD=` is false; for a plain mesh it warns "Need a LOD mesh (MLOD=1)" and
+ignores the parameters. UE2 always builds a LOD mesh, so there is no finding for UE2, and an
+info when the engine is unknown.
+
+Engine basis: in UT v400, `MLOD=` is read with `ParseUBOOL` (only `1`, `True` and `On` mean
+yes) and a false value makes `MESH IMPORT` create a plain `UMesh` instead of a `ULodMesh`
+(`Editor/Src/UnMeshEd.cpp:140-143`); `MESH LODPARAMS` on such a mesh logs "Need a LOD mesh
+(MLOD=1) for these LODPARAMS." and sets nothing (`Editor/Src/UnEdSrv.cpp:370-407`). In UT2004,
+`MLOD=` is still parsed (`Editor/Src/UnEdSrv.cpp:1231`) but `meshVertImport` always creates a
+`UVertMesh` (`Editor/Src/UnMeshEd.cpp:134`), which is a `ULodMesh`
+(`Engine/Inc/UnVertMesh.h:149`), so `LODPARAMS` applies its values (UnEdSrv.cpp:1302-1338):
+no finding for UE2.
+
+```unrealscript
+#exec MESH IMPORT MESH=Skull ANIVFILE=Models\Skull_a.3d DATAFILE=Models\Skull_d.3d MLOD=0
+#exec MESH LODPARAMS MESH=Skull STRENGTH=0.5
+```
+
+Fix: drop `MLOD=0`, or the `LODPARAMS` line."#;
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
     if ctx.generation == Some(Generation::Ue2) {

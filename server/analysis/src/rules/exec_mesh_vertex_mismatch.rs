@@ -18,8 +18,27 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "exec-mesh-vertex-mismatch",
     severity: Severity::Error,
     summary: "the `_d.3d` and `_a.3d` of a mesh disagree on the vertex count",
+    docs: DOCS,
     ..RuleMeta::UNREALSCRIPT
 };
+
+/// The rule's documentation: its `docs/rules.md` section after the `Severity:` lead.
+const DOCS: &str = r"The `_d.3d` and `_a.3d` of a `MESH IMPORT` disagree on the vertex count: each
+frame should hold 4 bytes per vertex of the `_d.3d` (8 for Deus Ex). The engine
+(`meshVertImport`, UnMeshEd.cpp, UT v400 and UT2004) reads `NumVertices x 4` bytes for each
+frame and then seeks `FrameSize - NumVertices x 4` bytes on, so:
+
+- a larger frame is padding the engine skips: right when both files come from the same export
+  (UT2004's SkaarjPack_rc ships such pairs): an info;
+- a smaller frame makes the last vertices of each frame the first ones of the next frame:
+  harmless when no triangle uses those vertices (an info), a scrambled mesh when one does (an
+  error).
+
+```unrealscript
+#exec MESH IMPORT MESH=Box ANIVFILE=Models\Other_a.3d DATAFILE=Models\Box_d.3d
+```
+
+Fix: import the `_a.3d` exported with the `_d.3d`.";
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
     let Some(env) = ctx.env else { return };

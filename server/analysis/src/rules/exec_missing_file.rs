@@ -10,8 +10,30 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "exec-missing-file",
     severity: Severity::Error,
     summary: "a file a directive imports does not exist",
+    docs: DOCS,
     ..RuleMeta::UNREALSCRIPT
 };
+
+/// The rule's documentation: its `docs/rules.md` section after the `Severity:` lead.
+const DOCS: &str = r#"A path names no file, searched from the package folder ignoring case. UCC
+fails to import it. With a game directory set, `LOAD` also finds game packages by name, as
+the engine does.
+
+Engine basis: before compiling a class, UCC makes `..\<Package>` (the folder above `Classes/`,
+seen from `System/`) the current folder (UT2004 `Editor/Src/UnScrCom.cpp:6604-6607`, UT v400
+`Editor/Src/UnScrCom.cpp:5239-5241`), so relative paths resolve from the package folder. A file
+that cannot be opened loses the import: `TEXTURE IMPORT` logs "Import texture ... failed" (an
+error in UT2004, `Editor/Src/UnEdSrv.cpp:712`; a warning in UT v400,
+`Editor/Src/UnEdSrv.cpp:207`); `MESH IMPORT` logs "Error opening file" and creates no mesh
+(UT2004 `Editor/Src/UnMeshEd.cpp:105-123`, UT v400 `Editor/Src/UnMeshEd.cpp:112-130`); a
+skeletal mesh or animation file stops UCC with a fatal error (UT2004 UnMeshEd.cpp:342, 548).
+
+```unrealscript
+#exec TEXTURE IMPORT NAME=Jtex1 FILE=texture1.pcx GROUP=Skins
+```
+
+Fix: ship the file, or point the path at the file that exists (relative to the folder above
+`Classes/`)."#;
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
     let package = ctx.root().map(|r| ctx.show_dir(r));

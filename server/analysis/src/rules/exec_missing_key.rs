@@ -2,7 +2,8 @@
 //! The engine logs its warning ("Bad MESH SEQUENCE", "Missing file or name") and does
 //! nothing with the line.
 
-use unreal_syntax::exec::{Engines, Generation, KeySpec};
+use unreal_engine::exec::KeySpec;
+use unreal_engine::{Engines, Generation};
 
 use super::RuleMeta;
 use crate::exec::ExecContext;
@@ -12,8 +13,19 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "exec-missing-key",
     severity: Severity::Error,
     summary: "a key the command needs is missing, so the engine does nothing",
+    docs: DOCS,
     ..RuleMeta::UNREALSCRIPT
 };
+
+/// The rule's documentation: its `docs/rules.md` section after the `Severity:` lead.
+const DOCS: &str = r#"A key the command needs is missing (searched as the engine searches). The
+engine logs its warning ("Bad MESH SEQUENCE", "Missing file or name") and does nothing.
+
+```unrealscript
+#exec MESH SEQUENCE MESH=Skull SEQ=All STARTFRAME=0
+```
+
+Fix: add the key (`NUMFRAMES=`)."#;
 
 /// Whether `key` is required for `generation` (unknown: required in every generation).
 fn required(spec_keys: &[KeySpec], key: &KeySpec, generation: Option<Generation>) -> bool {

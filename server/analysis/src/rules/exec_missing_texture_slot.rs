@@ -13,8 +13,24 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "exec-missing-texture-slot",
     severity: Severity::Info,
     summary: "triangles use a texture slot that no `SETTEXTURE` fills",
+    docs: DOCS,
     ..RuleMeta::UNREALSCRIPT
 };
+
+/// The rule's documentation: its `docs/rules.md` section after the `Severity:` lead.
+const DOCS: &str = r"Triangles of a mesh use a texture slot that no `SETTEXTURE` of the package
+fills, and the importing class sets no skin itself. This cannot be judged from the directives
+alone: UE2 draws a mesh with the actor's `Skins[]` first, and UE1 classes set `Skin` or
+`MultiSkins`, in defaultproperties, in a subclass, in code or on the actor in a map. So it is
+an info, and a class that sets `Skin=`, `Skins(n)=` or `MultiSkins(n)=` anywhere gets none.
+Where nothing supplies the slot, it draws with the default texture.
+
+```unrealscript
+#exec MESH IMPORT MESH=Skull ANIVFILE=Models\Skull_a.3d DATAFILE=Models\Skull_d.3d
+```
+
+Fix: add `#exec MESHMAP SETTEXTURE MESHMAP=Skull NUM=1 TEXTURE=...` for each slot listed, or set
+the skins in defaultproperties.";
 
 /// True when the class's text sets a skin anywhere (`Skins(0)=`, `Skins[1] =`, `Skin=`,
 /// `MultiSkins(2)=`): it supplies materials itself.

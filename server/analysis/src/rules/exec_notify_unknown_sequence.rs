@@ -10,8 +10,27 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "exec-notify-unknown-sequence",
     severity: Severity::Warning,
     summary: "`MESH NOTIFY` for a sequence the mesh does not have",
+    docs: DOCS,
     ..RuleMeta::UNREALSCRIPT
 };
+
+/// The rule's documentation: its `docs/rules.md` section after the `Severity:` lead.
+const DOCS: &str = r#"`MESH NOTIFY` names a sequence that no `MESH SEQUENCE` of the package defines
+for that vertex mesh. The engine logs "Unknown sequence in MESH NOTIFY" and drops the notify.
+
+Engine basis: `MESH NOTIFY` looks the sequence up on the mesh when the line runs and, if it is
+not there, logs "Unknown sequence in MESH NOTIFY" and adds nothing (UT v400
+`Editor/Src/UnEdSrv.cpp:447-465`; UT2004 `Editor/Src/UnEdSrv.cpp:1420-1437`, "Unknown vertex
+animation sequence in MESH NOTIFY"). Directives run in order, so a sequence that only a later
+line defines is unknown too; this rule looks at the whole package and does not report that
+case.
+
+```unrealscript
+#exec MESH SEQUENCE MESH=Skull SEQ=Spin STARTFRAME=0 NUMFRAMES=30
+#exec MESH NOTIFY MESH=Skull SEQ=Bounce TIME=0.5 FUNCTION=PlayBounce
+```
+
+Fix: name a defined sequence, or define it."#;
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
     for (line, _) in ctx.commands().filter(|(l, _)| l.is("MESH", Some("NOTIFY"))) {

@@ -7,7 +7,7 @@
 //! shows how its Linux ports read paths, and tools outside the engine on a case-sensitive file
 //! system may not find the file: a hint, with the spelling on disk as an editor fix.
 
-use super::RuleMeta;
+use super::{Fixability, RuleMeta};
 use crate::exec::{ExecContext, Resolution};
 use crate::{Diagnostic, Fix, Severity, TextEdit};
 
@@ -15,11 +15,26 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "exec-path-case",
     severity: Severity::Hint,
     summary: "a path matches its file only when case is ignored",
+    fix: Fixability::Unsafe,
+    docs: DOCS,
     ..RuleMeta::UNREALSCRIPT
 };
 
+/// The rule's documentation: its `docs/rules.md` section after the `Severity:` lead.
+const DOCS: &str = r"A path finds its file only when case is ignored (`MODELS\Skull_a.3D` for
+`Models/Skull_a.3d`). Windows ignores case, and so does UE2's Linux build (`appUnixPath` in
+Core/Src/UnUnix.cpp looks each missing path part up again ignoring case, `__FILE_NOCASE`): so
+with the engine set to UE2 nothing is reported. For UE1, whose Linux ports' file reading no
+engine source here shows, and for tools on case-sensitive file systems, it is a hint.
+
+```unrealscript
+#exec MESH IMPORT MESH=Skull ANIVFILE=MODELS\Skull\Skull_a.3D DATAFILE=Models\Skull\Skull_d.3d
+```
+
+Fix: write the path as spelt on disk (`Models\Skull\Skull_a.3d`).";
+
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
-    if ctx.generation == Some(unreal_syntax::exec::Generation::Ue2) {
+    if ctx.generation == Some(unreal_engine::Generation::Ue2) {
         return;
     }
     for line in &ctx.file.lines {

@@ -19,8 +19,31 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "exec-path-outside-package",
     severity: Severity::Info,
     summary: "a path leaves the package folder and is not checked",
+    docs: DOCS,
     ..RuleMeta::UNREALSCRIPT
 };
+
+/// The rule's documentation: its `docs/rules.md` section after the `Severity:` lead.
+const DOCS: &str = r"A path leaves the package folder (`..\..\Art\x.pcx`, a drive letter, a leading
+backslash), or passes a symbolic link inside the package that leads out of every folder unreal-ls
+reads (the package folder, the game directory, the package paths; where the link really leads is
+what counts). The build then depends on files outside the package, which are not read: nothing
+behind such a link is listed or opened. `LOAD` of a game package is exempt: the engine finds
+packages by name.
+
+One level up is different: `..\Textures\X.utx` names the game's `Textures` folder beside the
+package folder (Epic's own classes load texture packages so). When the package folder stands in
+a game folder (one with a `System` folder, or the game directory), such a path is checked like
+any other: a file missing from a folder that exists is `exec-missing-file`. This info then
+says only what could not be checked: a folder the game folder does not have here, a package
+folder that is not in a game folder, or a `LOAD` whose package the engine may still find on
+its package paths (which only a game directory's index shows).
+
+```unrealscript
+#exec TEXTURE IMPORT NAME=Rock FILE=..\..\Art\Rock.pcx
+```
+
+Fix: copy the file into the package folder and point the path there.";
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
     for line in &ctx.file.lines {

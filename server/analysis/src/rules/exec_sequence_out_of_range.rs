@@ -12,8 +12,27 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "exec-sequence-out-of-range",
     severity: Severity::Error,
     summary: "`MESH SEQUENCE` runs past the last frame of the mesh's `_a.3d`",
+    docs: DOCS,
     ..RuleMeta::UNREALSCRIPT
 };
+
+/// The rule's documentation: its `docs/rules.md` section after the `Severity:` lead.
+const DOCS: &str = r"`MESH SEQUENCE` runs past the last frame: `STARTFRAME + NUMFRAMES` exceeds the
+frame count of the mesh's `_a.3d`. The engine does not check; the animation reads frames that
+do not exist. `NUMFRAMES=0` is reported too: playing the sequence divides by it.
+
+Engine basis: `MESH SEQUENCE` stores `STARTFRAME` and `NUMFRAMES` without comparing them with
+the mesh (UT v400 `Editor/Src/UnEdSrv.cpp:422-445`, UT2004 `Editor/Src/UnEdSrv.cpp:1387-1418`).
+When the sequence plays, the frame is `StartFrame + (n % NumFrames)` and indexes the mesh's
+frame data directly (UT2004 `Engine/Src/UnVertMesh.cpp:532-535`, `:944-948`); array bounds are
+checked only in debug builds, so a release build reads past the last frame. The same code
+divides by `NumFrames`, so `NUMFRAMES=0` is an integer division by zero.
+
+```unrealscript
+#exec MESH SEQUENCE MESH=Skull SEQ=All STARTFRAME=0 NUMFRAMES=31
+```
+
+Fix: count the frames again (the message gives the file's frame count).";
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
     for (line, _) in ctx.commands().filter(|(l, _)| l.is("MESH", Some("SEQUENCE"))) {

@@ -15,8 +15,22 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "exec-shadowed-key",
     severity: Severity::Warning,
     summary: "a key the engine never reads because it finds the key earlier on the line",
+    docs: DOCS,
     ..RuleMeta::UNREALSCRIPT
 };
+
+/// The rule's documentation: its `docs/rules.md` section after the `Severity:` lead.
+const DOCS: &str = r"The engine never reads this key: its search stops at an earlier match,
+either the same key written again (the first wins) or the key's text inside another value. A
+key written again is one finding however many times it is repeated, the other uses labelled.
+Written again with the same value it changes nothing: a hint tagged unnecessary; with another
+value (`LODSET=2 ... LODSET=3`) the later value is lost: a warning.
+
+```unrealscript
+#exec TEXTURE IMPORT NAME=Old FILE=Textures\A.pcx NAME=New
+```
+
+Fix: write each key once, and keep key-like text out of values.";
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
     for (line, m) in ctx.commands() {

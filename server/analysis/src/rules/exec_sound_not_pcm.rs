@@ -12,8 +12,30 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "exec-sound-not-pcm",
     severity: Severity::Error,
     summary: "an imported WAV file is not PCM",
+    docs: DOCS,
     ..RuleMeta::UNREALSCRIPT
 };
+
+/// The rule's documentation: its `docs/rules.md` section after the `Severity:` lead.
+const DOCS: &str = r#"`AUDIO IMPORT` of a WAV that is not plain PCM (ADPCM, IEEE float, MP3 in a WAV,
+`WAVE_FORMAT_EXTENSIBLE`). UCC stores it as it is, but the engine's audio driver plays only PCM
+(format tag 1): the sound never plays.
+
+Engine basis: `AUDIO IMPORT` becomes a `NEW SOUND` command (UT2004
+`Editor/Src/UnEdSrv.cpp:1440-1459`, UT v400 `Editor/Src/UnEdSrv.cpp:467-487`), and the sound
+importer stores the bytes of any `.wav` file without looking at its format (UT2004
+`Editor/Src/UnEdFact.cpp:1771-1780`, UT v400 `Editor/Src/UnEdFact.cpp:894-903`): the import
+itself succeeds. When the game loads the sound, UT2004's OpenAL driver reads the header with
+`FWaveModInfo::ReadWaveInfo`, which fails for any format tag but 1 (PCM)
+(`Engine/Src/UnAudio.cpp:2036-2037`), and then drops the sound ("is not a WAVE file?",
+`ALAudio/Src/ALAudioSubsystem.cpp:1606-1613`): it never plays. Not found in the available
+sources: UE1's audio drivers.
+
+```unrealscript
+#exec AUDIO IMPORT FILE=Sounds\Hit.wav NAME=Hit
+```
+
+Fix: save the sound as 16-bit (or 8-bit) PCM WAV."#;
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
     let Some(env) = ctx.env else { return };

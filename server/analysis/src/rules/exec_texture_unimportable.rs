@@ -10,8 +10,8 @@
 //! (`appCeilLogTwo`), so a 100x64 TGA becomes a texture the renderer treats as 128x64. The
 //! type check runs only when the engine build is set (`--engine-build`).
 
+use unreal_engine::Generation;
 use unreal_formats::image::{ImageFormat, ImageInfo};
-use unreal_syntax::exec::Generation;
 
 use super::RuleMeta;
 use crate::exec::{ExecContext, Expect, FileFacts, Resolution};
@@ -21,8 +21,36 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "exec-texture-unimportable",
     severity: Severity::Error,
     summary: "an image UCC cannot import: sizes not powers of two, compressed, or a type the engine build cannot read",
+    docs: DOCS,
     ..RuleMeta::UNREALSCRIPT
 };
+
+/// The rule's documentation: its `docs/rules.md` section after the `Severity:` lead.
+const DOCS: &str = r#"UCC cannot import the image: a BMP or PCX whose sizes are not powers of two,
+a compressed BMP (RLE or bit fields; checked for UE2 and for UE1 builds before v469), or (with
+the engine build set) a type the build cannot read: Unreal v1.200-era builds (below 400) read
+only 8-bit palettized PCX and BMP; UT v400 to v451 also 24-bit BMP and three-plane PCX;
+OldUnreal's v469 also 32-bit BMP and PNG. UE2 imports a TGA or DDS of any size without a
+check, but sizes the texture as the next powers of two (`UTexture::Init` uses
+`appCeilLogTwo`, `Engine/Src/UnTex.cpp:425`), so it is drawn stretched or with garbage: a
+warning.
+
+Engine basis: the texture importer refuses BMP and PCX images whose sizes are not powers of two
+("Texture dimensions are not powers of two"; Unreal v1.200 `Editor/Src/UnEdFact.cpp:877-881`,
+930-934; UT v400 `Editor/Src/UnEdFact.cpp:1107-1111`, 1176-1180; UT2004
+`Editor/Src/UnEdFact.cpp:2123-2127`, 2224-2228) and returns no texture. Image types: Unreal
+v1.200 takes only 8-bit palettized BMP and PCX (871-876, 921-926); UT v400 also takes 24-bit
+BMP (1143-1163) and 24-bit three-plane PCX (1214-1241) as RGBA8 textures, and refuses
+RLE-compressed BMP (1112-1116); UT2004 adds 16-bit BMP (2194), 32-bit TGA (2314-2566) and DDS
+(2569-2630), and checks neither TGA nor DDS for powers of two. A refused image loses the import
+("Import texture ... failed", an error in UT2004, `Editor/Src/UnEdSrv.cpp:712`). Not found in
+the available sources: the image types of OldUnreal's v469.
+
+```unrealscript
+#exec TEXTURE IMPORT NAME=Skin FILE=Textures\Skin.bmp   // 24-bit, with engine build 226
+```
+
+Fix: convert the image to 8-bit palettized PCX or BMP with power-of-two sizes."#;
 
 /// The first UE1 build (UT v400) that imports 24-bit BMP and three-plane PCX.
 const FIRST_24_BIT_BUILD: u32 = 400;

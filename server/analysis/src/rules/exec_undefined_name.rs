@@ -13,7 +13,7 @@
 //! index holds the engine's own packages, and every `LOAD` read. Otherwise the finding is an
 //! info that says what could not be checked, never a warning.
 
-use unreal_syntax::exec::KeyKind;
+use unreal_engine::exec::KeyKind;
 
 use super::RuleMeta;
 use crate::exec::{ExecContext, FileFacts, Resolution, SymbolKind};
@@ -23,8 +23,30 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "exec-undefined-name",
     severity: Severity::Error,
     summary: "a mesh, texture or animation name that nothing known defines",
+    docs: DOCS,
     ..RuleMeta::UNREALSCRIPT
 };
+
+/// The rule's documentation: its `docs/rules.md` section after the `Severity:` lead.
+const DOCS: &str = r#"Where it cannot be checked, an info (see below). `MESH=`, `MESHMAP=`,
+`TEXTURE=`, `ANIM=`, `DETAIL=` or the like names an object that nothing defines. The engine looks these names up
+with `ANY_PACKAGE` (UnEdSrv.cpp: `ParseObject<UTexture>(Str, TEXT("TEXTURE="), ..., ANY_PACKAGE)`
+in MESHMAP SETTEXTURE, and the same for TEXTURE IMPORT's `DETAIL=`, `MTEX=`, `NEXT=`): in every
+package loaded so far, which includes the packages compiled before this one (Engine's
+`DefaultTexture`, UnrealShare's `BloodSpot`) and those `OBJ LOAD` brought in. When it finds
+nothing it logs "Missing meshmap, texture, or num" (or the like) and does nothing.
+
+So a name is looked for in this package's directives, in the directives of every other script
+package of the tree (the folders beside the package folder that have a `Classes` folder), in
+the packages `LOAD`ed and in the game's packages. It is an error only when every package that
+could hold it is known and readable: a game directory whose packages include `Engine`, and
+every `LOAD` read. Otherwise it is an info that says it cannot be checked, never a warning.
+
+```unrealscript
+#exec MESHMAP SETTEXTURE MESHMAP=Skull NUM=1 TEXTURE=SkullSkin
+```
+
+Fix: import the object first, correct the name, or `OBJ LOAD` the package that holds it."#;
 
 fn kind_of(class: &str) -> Option<SymbolKind> {
     match class {

@@ -12,8 +12,29 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "exec-unknown-directive",
     severity: Severity::Error,
     summary: "a `#` directive UCC does not know",
+    docs: DOCS,
     ..RuleMeta::UNREALSCRIPT
 };
+
+/// The rule's documentation: its `docs/rules.md` section after the `Severity:` lead.
+const DOCS: &str = r#"A `#word` that UCC does not know (`#exce`), or `#include` (UE2 only) in a UE1
+workspace. The compiler stops with "Unrecognized compiler directive". `#ForceExec` is known
+from UT v400 on (only Unreal v1.200 lacks it), so it is accepted in UE1 workspaces.
+
+Engine basis: the script compiler takes `#` as the start of a declaration (UT2004
+`Editor/Src/UnScrCom.cpp:5662-5668`) and `CompileDirective` (UnScrCom.cpp:3659-3786) knows
+`Error`, `Call`, `AlwaysCall`, `Exec`, `AlwaysExec`, `ForceExec` and `include`, compared
+ignoring case; any other word throws "Unrecognized compiler directive" (3778) and the compile
+fails. UT v400 (`Editor/Src/UnScrCom.cpp:2982-3047`) has the same list without `include` but
+with `ForceExec` (3021-3023); Unreal v1.200 (`Editor/Src/UnScrCom.cpp:2952-2969`) has neither
+`ForceExec` nor `include`; UT2003 v2107 has both (3616-3634). The word is read as an identifier
+after optional blanks, so `# exec` is a directive too.
+
+```unrealscript
+#exce TEXTURE IMPORT NAME=Skin FILE=Textures\Skin.pcx
+```
+
+Fix: spell the directive (`#exec`)."#;
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
     for error in &ctx.file.scan_errors {

@@ -4,7 +4,7 @@
 
 use unreal_syntax::exec::Arg;
 
-use super::RuleMeta;
+use super::{Fixability, RuleMeta};
 use crate::exec::keys::KeyVerdict;
 use crate::exec::ExecContext;
 use crate::{Diagnostic, Severity};
@@ -13,8 +13,23 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "exec-unknown-key",
     severity: Severity::Warning,
     summary: "a key the command does not read",
+    fix: Fixability::Unsafe,
+    docs: DOCS,
     ..RuleMeta::UNREALSCRIPT
 };
+
+/// The rule's documentation: its `docs/rules.md` section after the `Severity:` lead.
+const DOCS: &str = r"A key the command does not read (a misspelling), a key only the other
+generation reads, a word without `=`, or a value without a key. The engine ignores all of them
+silently. A key that ends in a real key after a non-alphanumeric character (`_SEQ=`) is read
+as that key, and the message says so. A run of words without `=` is one finding: `TLOD 6`
+(a key written without its `=`) says so and offers `TLOD=6`.
+
+```unrealscript
+#exec MESH IMPORT MESH=Skull ANIVFILE=Models\Skull_a.3d DATFILE=Models\Skull_d.3d
+```
+
+Fix: correct the key (`DATAFILE=`).";
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
     for (line, m) in ctx.commands() {
@@ -78,7 +93,7 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
                 KeyVerdict::OtherGeneration { engines } => format!(
                     "`{name}=` is read only by {} {command}; this workspace targets {}",
                     engines.name(),
-                    ctx.generation.map_or("another generation", unreal_syntax::exec::Generation::name)
+                    ctx.generation.map_or("another generation", unreal_engine::Generation::name)
                 ),
                 _ => continue,
             };

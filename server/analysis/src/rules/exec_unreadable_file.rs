@@ -10,8 +10,24 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "exec-unreadable-file",
     severity: Severity::Error,
     summary: "an imported file is damaged or not of the expected format",
+    docs: DOCS,
     ..RuleMeta::UNREALSCRIPT
 };
+
+/// The rule's documentation: its `docs/rules.md` section after the `Severity:` lead.
+const DOCS: &str = r"The file exists but is not what the key expects: a `_d.3d` shorter than its
+triangle count says, a WAV without a `fmt ` chunk, an image with a broken header. The message
+gives the reader's error (structure, byte offset, what was expected). Files are read as the
+engine reads them: a `_d.3d` or `_a.3d` with bytes after the triangles or frames its header
+counts is fine (`meshVertImport` in UnMeshEd.cpp reads by the counts and never looks at the
+file size; UT2004's SkaarjPack_rc ships such files), and `unreal-ls info` shows how many bytes
+are unused.
+
+```unrealscript
+#exec MESH IMPORT MESH=Box ANIVFILE=Models\Box_a.3d DATAFILE=Models\Box_d.3d
+```
+
+Fix: re-export the file.";
 
 fn expected(expect: Expect) -> &'static str {
     match expect {

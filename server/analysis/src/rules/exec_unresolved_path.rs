@@ -3,7 +3,7 @@
 //! beside the `.uc`. Such files are usually exporter templates written next to the model;
 //! moved into `Classes/` as they are, their paths would not resolve.
 
-use super::RuleMeta;
+use super::{Fixability, RuleMeta};
 use crate::exec::{ExecContext, Resolution};
 use crate::{Diagnostic, Fix, Label, Severity, TextEdit};
 
@@ -11,8 +11,32 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "exec-unresolved-path",
     severity: Severity::Info,
     summary: "outside `Classes/`: a path resolves from no package folder, though its file lies beside the `.uc`",
+    fix: Fixability::Unsafe,
+    docs: DOCS,
     ..RuleMeta::UNREALSCRIPT
 };
+
+/// The rule's documentation: its `docs/rules.md` section after the `Severity:` lead.
+const DOCS: &str = r"In a `.uc` outside `Classes/` (which UCC never compiles; usually an
+exporter's template next to the model), a path resolves from no folder that could be its
+package folder, although a file of that name lies beside the `.uc`. A hint names the file.
+The engine does nothing with the file as it stands, so this predicts what happens once it is
+moved into `Classes/`: an info.
+
+Engine basis: UCC compiles only `..\<Package>\Classes\*.uc` (UT2004
+`Editor/Src/UMakeCommandlet.cpp:74-92`, UT v400 `Editor/Src/UMakeCommandlet.cpp:68-76`), so a
+`.uc` anywhere else is never compiled and its directives never run; once moved under
+`Classes/`, its paths would resolve from the package folder
+(`Editor/Src/UnScrCom.cpp:6604-6607`). The engine does nothing with this file as it stands: the
+finding predicts what would happen after the move.
+
+```unrealscript
+// Models/Skull/Skull.uc
+#exec MESH IMPORT MESH=Skull ANIVFILE=MODELS\Skull_a.3d DATAFILE=MODELS\Skull_d.3d
+```
+
+Fix: write the path from the folder above `Classes/`
+(`Models\Skull\Skull_a.3d`), and move the directives into a class under `Classes/`.";
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
     for line in &ctx.file.lines {

@@ -14,8 +14,29 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "exec-unterminated-quote",
     severity: Severity::Warning,
     summary: "a quoted value without its closing quote, swallowing the keys after it",
+    docs: DOCS,
     ..RuleMeta::UNREALSCRIPT
 };
+
+/// The rule's documentation: its `docs/rules.md` section after the `Severity:` lead.
+const DOCS: &str = r#"A value opens a quote that nothing closes and other keys follow it; the
+engine reads the rest of the line as the value, swallowing the keys after it (they are still
+read on their own too). An unclosed value that ends the line reads exactly the text after the
+quote: no finding.
+
+Engine basis: a value that starts with `"` is copied up to the next `"` or the end of the
+command (`Parse`, UT2004 `Core/Src/UnMisc.cpp:814-845`), and the command ends at the line end
+or the first `//` or `/*`, with trailing blanks removed (`GetRawToken`,
+`Editor/Src/UnScrCom.cpp:975-1000`). Each key is searched for on its own in the whole command
+(`appStrfind`, UnMisc.cpp:827), so the keys after an open quote are still read, while the
+quoted value also contains them. When the unclosed value is the last thing on the line, the
+engine reads exactly the text after the quote.
+
+```unrealscript
+#exec AUDIO IMPORT FILE="Sounds\Hit.wav NAME=Hit
+```
+
+Fix: close the quote."#;
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
     for line in &ctx.file.lines {

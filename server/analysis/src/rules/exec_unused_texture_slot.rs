@@ -10,8 +10,28 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "exec-unused-texture-slot",
     severity: Severity::Warning,
     summary: "`SETTEXTURE NUM=` names a slot no triangle of the mesh uses",
+    docs: DOCS,
     ..RuleMeta::UNREALSCRIPT
 };
+
+/// The rule's documentation: its `docs/rules.md` section after the `Severity:` lead.
+const DOCS: &str = r#"`SETTEXTURE NUM=n` names a slot that no triangle of the mesh uses (texture
+numbers in the `_d.3d`, material indices of a `.psk`). The texture never shows; usually the
+slot is off by one.
+
+Engine basis: a vertex mesh gets material slots up to the highest texture number its triangles
+use, after `ZEROTEX=` has set every number to 0 (UT2004 `Editor/Src/UnMeshEd.cpp:192-205`,
+235-236; UT v400 `Editor/Src/UnMeshEd.cpp:179-194`, which adds as many spare slots again at
+221-225). `MESHMAP SETTEXTURE` stores the texture in slot `NUM` when the slot exists and
+otherwise logs "Missing meshmap, texture, or num" (UT2004 `Editor/Src/UnEdSrv.cpp:801-823`, UT
+v400 `Editor/Src/UnEdSrv.cpp:269-288`). A slot no triangle uses is never drawn; the line
+changes nothing that shows.
+
+```unrealscript
+#exec MESHMAP SETTEXTURE MESHMAP=Skull NUM=0 TEXTURE=SkullSkin
+```
+
+Fix: use the slot the triangles use (the message lists them)."#;
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
     for (line, _) in ctx

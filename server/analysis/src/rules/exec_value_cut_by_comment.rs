@@ -7,7 +7,8 @@
 //! (`FILE=Textures//Skin.pcx`). A number, switch or word followed by a comment
 //! (`RATE=15//FIXME`) is read as written: nothing to report.
 
-use unreal_syntax::exec::{Arg, KeyKind, LineIssue, Quoting};
+use unreal_engine::exec::KeyKind;
+use unreal_syntax::exec::{Arg, LineIssue, Quoting};
 
 use super::RuleMeta;
 use crate::exec::ExecContext;
@@ -17,8 +18,24 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "exec-value-cut-by-comment",
     severity: Severity::Warning,
     summary: "`//` or `/*` inside a quoted value, path or name ends the line there",
+    docs: DOCS,
     ..RuleMeta::UNREALSCRIPT
 };
+
+/// The rule's documentation: its `docs/rules.md` section after the `Severity:` lead.
+const DOCS: &str = r#"`//` or `/*` inside a value changes what the engine reads: UCC ends the
+directive line at either, even inside quotes, so the value is cut and the keys after it are
+lost. Reported where the cut changes the evident value: inside quotes (the closing quote
+stands after the marker), or in a path or name that goes on right after it. A number, switch or
+word followed by a comment (`RATE=15//FIXME`, as Epic writes) is read as written and is not
+reported, nor is a value followed by `// ` and a blank.
+
+```unrealscript
+#exec NEW TRUETYPEFONTFACTORY NAME=Big FONTNAME="http://x" HEIGHT=24
+#exec TEXTURE IMPORT NAME=Cut FILE=Textures//Skin.pcx
+```
+
+Fix: avoid `//` and `/*` in values (write paths with one `\` or `/`)."#;
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
     for line in &ctx.file.lines {

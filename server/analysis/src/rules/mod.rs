@@ -1,9 +1,11 @@
 //! Diagnostic rules, one module per rule, registered in [`T3D_RULES`] and [`EXEC_RULES`]
-//! (retired codes in [`RETIRED_RULES`]). Each module exposes
-//! `RULE` (its code, default severity and one-line summary, the same text `docs/rules.md`
-//! expands) and `check`, which appends what it finds.
+//! (retired codes in [`RETIRED_RULES`]). Each module exposes `RULE` (its code, default
+//! severity, one-line summary, scope, fixability and, in `DOCS` beside it, its documentation)
+//! and `check`, which appends what it finds. `docs/rules.md` is printed from this registry
+//! ([`docs::markdown`]), and so are `unreal-ls rules` and the SARIF rule help.
 
 mod context;
+pub mod docs;
 pub mod exec_bool_read_as_false;
 pub mod exec_duplicate_name;
 pub mod exec_ignored_command;
@@ -31,6 +33,7 @@ pub mod exec_unterminated_comment;
 pub mod exec_unterminated_quote;
 pub mod exec_unused_texture_slot;
 pub mod exec_value_cut_by_comment;
+pub mod summary;
 pub mod t3d_bad_texture_axes;
 pub mod t3d_degenerate_polygon;
 pub mod t3d_duplicate_actor_name;
@@ -62,7 +65,8 @@ use crate::{Diagnostic, Severity};
 
 /// A rule's identity and what every part of the tool needs to know of it: `unreal-ls rules`,
 /// SARIF and the settings know it by code, severity and summary; the incremental document runs
-/// it by its scope; `lint --fix` leaves a file alone when a syntax rule reports it.
+/// it by its scope; `lint --fix` leaves a file alone when a syntax rule reports it;
+/// `docs/rules.md` prints its documentation and fixability.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RuleMeta {
     pub code: &'static str,
@@ -73,6 +77,23 @@ pub struct RuleMeta {
     /// Its findings mean the file's structure or numbers could not be read: fixes and
     /// formatting leave such a file alone.
     pub syntax: bool,
+    /// Whether its findings carry a fix, and whether `lint --fix` applies it.
+    pub fix: Fixability,
+    /// Its documentation in Markdown: why it matters, the engine basis, an example and the
+    /// fix. `docs/rules.md` prints it after a `Severity: <default>.` lead (see [`docs`]).
+    pub docs: &'static str,
+}
+
+/// Whether a rule's findings carry a machine-applicable fix.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fixability {
+    /// No finding carries a fix.
+    None,
+    /// Findings may carry a fix that is only offered (an editor's quick fix): it guesses
+    /// (the nearest name) or depends on more than the file.
+    Unsafe,
+    /// Findings may carry a fix that `lint --fix` applies.
+    Safe,
 }
 
 /// What part of a document a rule reads, which decides how an open document re-runs it
@@ -82,7 +103,8 @@ pub enum Scope {
     /// One top-level block (an actor, a brush) at a time: re-run only for the blocks an edit
     /// touched.
     Local,
-    /// Compares blocks, from a summary each block keeps (names defined and referenced).
+    /// Compares blocks, from a summary each block keeps (names defined and referenced):
+    /// registered with its [`summary::Summarized`] form.
     Summarized,
     /// Only the top-level lines and whether any block exists.
     TopLevel,
@@ -101,6 +123,8 @@ impl RuleMeta {
         summary: "",
         scope: Scope::Local,
         syntax: false,
+        fix: Fixability::None,
+        docs: "",
     };
     /// The defaults of an `#exec` rule.
     pub const UNREALSCRIPT: RuleMeta =
@@ -126,13 +150,28 @@ impl RuleMeta {
 pub struct T3dRule {
     pub meta: &'static RuleMeta,
     pub check: fn(&T3dContext<'_>, &mut Vec<Diagnostic>),
+    /// How a [`Scope::Summarized`] rule summarizes a part and reports from the summaries
+    /// (its `check` does both over the whole tree).
+    pub summarized: Option<&'static dyn summary::Summarized>,
+}
+
+/// The summarized form of each rule of [`T3D_RULES`] that has one, in registry order.
+pub fn summarized_rules() -> impl Iterator<Item = &'static dyn summary::Summarized> {
+    T3D_RULES.iter().filter_map(|rule| rule.summarized)
 }
 
 macro_rules! t3d_rules {
-    ($($module:ident),* $(,)?) => {
-        /// Every T3D rule, in the order `docs/rules.md` lists them.
+    (@summarized $module:ident) => { None };
+    (@summarized $module:ident summarized) => { Some(&$module::Summarizer) };
+    ($($module:ident $($summarized:ident)?),* $(,)?) => {
+        /// Every T3D rule, in the order they run and are listed (`docs/rules.md` groups
+        /// them by [`docs::SECTIONS`]).
         pub static T3D_RULES: &[T3dRule] = &[
-            $(T3dRule { meta: &$module::RULE, check: $module::check },)*
+            $(T3dRule {
+                meta: &$module::RULE,
+                check: $module::check,
+                summarized: t3d_rules!(@summarized $module $($summarized)?),
+            },)*
         ];
     };
 }
@@ -154,8 +193,8 @@ t3d_rules![
     t3d_origin_off_plane,
     t3d_bad_texture_axes,
     t3d_unknown_poly_flag,
-    t3d_duplicate_actor_name,
-    t3d_unresolved_brush_model,
+    t3d_duplicate_actor_name summarized,
+    t3d_unresolved_brush_model summarized,
     t3d_unknown_texture,
     t3d_unknown_class,
     t3d_unknown_object,
@@ -169,7 +208,7 @@ pub struct ExecRule {
 
 macro_rules! exec_rules {
     ($($module:ident),* $(,)?) => {
-        /// Every `#exec` rule, in the order `docs/rules.md` lists them.
+        /// Every `#exec` rule, in the order they run and are listed.
         pub static EXEC_RULES: &[ExecRule] = &[
             $(ExecRule { meta: &$module::RULE, check: $module::check },)*
         ];
@@ -216,25 +255,40 @@ pub fn find_rule(code: &str) -> Option<&'static RuleMeta> {
     all_rules().find(|r| r.code == code)
 }
 
+/// A rule that was removed because the engine shows what it found to be no defect.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RetiredRule {
+    pub code: &'static str,
+    /// Why it was removed, with the engine's source (Markdown, for `docs/rules.md`).
+    pub docs: &'static str,
+}
+
 /// Codes of rules that were removed because the engine shows them to be no defect, with
 /// why. A configuration that names one is still valid (it changes nothing), so that
 /// `unreal-ls.toml` files written for earlier versions keep working.
-pub static RETIRED_RULES: &[(&str, &str)] = &[
-    (
-        "t3d-editor-poly-flag",
-        "editor-only poly flags are what UnrealEd's own exporter writes, and import clears them \
-         (`PF_NoImport`, UnEdFact.cpp): the hover on `Flags=` names them",
-    ),
-    (
-        "exec-directive-not-at-line-start",
-        "UCC takes `#` wherever a declaration or statement may begin (`CompileDeclaration`, \
-         UnScrCom.cpp), so a directive after `var int Ammo;` on the same line runs",
-    ),
+pub static RETIRED_RULES: &[RetiredRule] = &[
+    RetiredRule {
+        code: "t3d-editor-poly-flag",
+        docs: r"editor-only poly flags (`PF_Memorized`, `PF_Selected`,
+`PF_EdProcessed`/`PF_FlatShaded`, UE1's `PF_Highlighted`) are what UnrealEd's own exporter
+writes into every map, and the polygon importer clears them (`Poly.PolyFlags &=
+~PF_NoImport` in `UPolysFactory::FactoryCreateText`, Editor/Src/UnEdFact.cpp, UT v400 and
+UT2004). The hover on `Flags=` still names them as editor-only and dropped on import.",
+    },
+    RetiredRule {
+        code: "exec-directive-not-at-line-start",
+        docs: r"UCC does not look at line starts. `#` is one of the
+tokens `CompileDeclaration` accepts wherever a declaration or statement may begin (UT2004
+`Editor/Src/UnScrCom.cpp:5662-5668`, reached from 6197; UT v400 `Editor/Src/UnScrCom.cpp:4450`,
+4889), and the command is the rest of that line (`GetRawToken`, UT2004 UnScrCom.cpp:975-1000).
+So `var int Ammo; #exec AUDIO IMPORT FILE=Sounds\Hit.wav` runs the directive; text that
+leaves a statement unfinished before the `#` fails the compile with a syntax error instead.",
+    },
 ];
 
 /// True when `code` names a retired rule.
 pub fn is_retired(code: &str) -> bool {
-    RETIRED_RULES.iter().any(|(retired, _)| *retired == code)
+    RETIRED_RULES.iter().any(|retired| retired.code == code)
 }
 
 /// Every T3D rule over one document, sorted by position.
@@ -324,6 +378,10 @@ mod tests {
                 rule.meta.code,
                 rule.meta.scope
             );
+        }
+        for rule in T3D_RULES {
+            let summarized = rule.meta.scope == Scope::Summarized;
+            assert_eq!(rule.summarized.is_some(), summarized, "{}", rule.meta.code);
         }
         for rule in EXEC_RULES {
             assert_eq!(rule.meta.scope, Scope::UnrealScript, "{}", rule.meta.code);

@@ -13,8 +13,30 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "t3d-bad-texture-axes",
     severity: Severity::Warning,
     summary: "`TextureU`/`TextureV` are zero or parallel",
+    docs: DOCS,
     ..RuleMeta::T3D_LOCAL
 };
+
+/// The rule's documentation: its `docs/rules.md` section after the `Severity:` lead.
+const DOCS: &str = r"`TextureU` or `TextureV` has zero length, or the two are parallel: the
+texture mapping collapses to a line and the surface renders as smeared stripes. Both zero (or
+both lines missing) is fine: the engine then builds its own axes.
+
+Engine basis: import reads `TextureU` and `TextureV` as written (UT2004
+`Editor/Src/UnEdFact.cpp:1633-1640`, UT v400 `Editor/Src/UnEdFact.cpp:757-764`), and
+`FPoly::Finalize` builds new axes from the polygon only when both are zero
+(`Engine/Src/UnFPoly.cpp:718-728`). The texture coordinates come from the two axes
+(`Engine/Src/UnModel.cpp:1034-1040`), so one zero axis, or two parallel ones, leaves one
+coordinate constant or tied to the other. When both axes are zero (or both lines are missing)
+the engine makes its own and nothing is wrong: no finding.
+
+```t3d
+      TextureU +00001.000000,+00000.000000,+00000.000000
+      TextureV +00002.000000,+00000.000000,+00000.000000
+```
+
+Fix: give the axes independent directions in the polygon's plane (for a floor,
+`TextureU +1,0,0` and `TextureV 0,+1,0`), or reset the texture alignment in UnrealEd.";
 
 /// Below this length an axis is zero; below this sine of the angle between them they are
 /// parallel.

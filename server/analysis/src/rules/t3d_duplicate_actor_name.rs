@@ -6,6 +6,7 @@ use rustc_hash::{FxBuildHasher, FxHashMap};
 
 use unreal_syntax::t3d::BlockKind;
 
+use super::summary::{Summarized, Summary};
 use super::{RuleMeta, Scope, T3dContext};
 use crate::{Diagnostic, Severity};
 
@@ -14,8 +15,18 @@ pub static RULE: RuleMeta = RuleMeta {
     severity: Severity::Warning,
     summary: "two actors share one `Name=`",
     scope: Scope::Summarized,
+    docs: DOCS,
     ..RuleMeta::T3D_LOCAL
 };
+
+/// The rule's documentation: its `docs/rules.md` section after the `Severity:` lead.
+const DOCS: &str = r#"Two or more actors in one map (or level) share a `Name=` (compared
+case-insensitively, as the engine does). On import UnrealEd renames all but one, and
+references by name may then point at the wrong actor. One finding per name, at its second
+use, says how many times it is used ("used 3 times"); labels mark the first use and every
+other one.
+
+Fix: rename one of the actors (and its references)."#;
 
 /// The actor names of part of a document (one segment of an incremental document, or the
 /// whole tree), in source order: what the rule compares across the map.
@@ -105,4 +116,19 @@ pub fn report<'a>(parts: impl IntoIterator<Item = (&'a Names, i64)>, out: &mut V
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
     report([(&Names::collect(ctx, 0), 0)], out);
+}
+
+/// The rule over per-part summaries (the incremental document's segments).
+pub struct Summarizer;
+
+impl Summarized for Summarizer {
+    fn summarize(&self, ctx: &T3dContext<'_>, start: u32) -> Summary {
+        Summary::new(Names::collect(ctx, start))
+    }
+
+    fn report(&self, parts: &[(&Summary, i64)], out: &mut Vec<Diagnostic>) {
+        let names =
+            parts.iter().filter_map(|&(summary, delta)| Some((summary.get::<Names>()?, delta)));
+        report(names, out);
+    }
 }

@@ -15,8 +15,35 @@ pub static RULE: RuleMeta = RuleMeta {
     severity: Severity::Warning,
     summary: "a number or `X,Y,Z` vector UnrealEd reads as another value",
     syntax: true,
+    docs: DOCS,
     ..RuleMeta::T3D_LOCAL
 };
+
+/// The rule's documentation: its `docs/rules.md` section after the `Severity:` lead.
+const DOCS: &str = r"A number or `X,Y,Z` vector that UnrealEd reads as another value than it
+evidently says: `Flags=`, `Link=`, `Pan U= V=`, the vector of
+`Origin`/`Normal`/`TextureU`/`TextureV`/`Vertex` (and `Location`/`PrePivot`/`Base` lines), and
+`X`/`Y`/`Z`/`Pitch`/`Yaw`/`Roll` inside property structs. UnrealEd reads the longest leading
+number (0 when none starts the text), which moves vertices; the message says what it reads.
+A slip that reads as meant (`+00128.0O0000` is read as 128, which is what it says) is not
+reported. Text after a vector's three numbers is never read: a hint, tagged unnecessary.
+`Flags=` may be written signed or unsigned (`-2147483648` and `2147483648` are the same bit).
+
+Engine basis: vectors are read by `GetFVECTOR` (UT2004 `Editor/Src/UnParams.cpp:25-49`): three
+`appAtof` calls on the text split at commas, a missing comma leaving the remaining components
+as they were. `appAtof` is the C library's `atof` (`Core/Src/UnAnsi.cpp:407-413`), which takes
+the longest leading number and gives 0 only when no number starts the field; `Link=` and `Pan
+U=`/`V=` use `appAtoi` (`Core/Src/UnMisc.cpp:1086-1095`) the same way. `Flags=` goes through
+`strtoul` (`Core/Src/UnMisc.cpp:995-1006`, `Core/Src/UnAnsi.cpp:416-422`), which accepts a
+leading minus, so the signed and unsigned spellings give the same bits. A malformed number is
+therefore read as its valid leading part (`+00128.0O0000` as 128, `+0O128.000000` as 0), not
+always as zero.
+
+```t3d
+      Vertex   +00128.000000,+0O128.000000,+00000.000000
+```
+
+Fix: write the number (`+00128.000000`); vectors are three numbers separated by commas.";
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
     for error in &ctx.parse.errors {

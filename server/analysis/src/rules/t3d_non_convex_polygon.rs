@@ -14,8 +14,18 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "t3d-non-convex-polygon",
     severity: Severity::Warning,
     summary: "a polygon that is not convex",
+    docs: DOCS,
     ..RuleMeta::T3D_LOCAL
 };
+
+/// The rule's documentation: its `docs/rules.md` section after the `Severity:` lead.
+const DOCS: &str = r#"The outline turns outward by more than 0.25 units at a vertex (labelled),
+the engine's own tolerance (`THRESH_SPLIT_POLY_WITH_PLANE`, Core/Inc/UnMath.h): exports carry
+rounding of a few tenths of a unit that the engine treats as straight. BSP building assumes
+convex polygons; a reflex vertex makes UnrealEd split or mis-render the surface. Judged only
+on planar polygons.
+
+Fix: split the polygon into convex pieces (UnrealEd's "Triangulate" or by hand)."#;
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
     for polygon in ctx.polygons.iter().filter(|p| p.has_geometry() && p.vertices.len() > 3) {

@@ -10,7 +10,7 @@
 
 use unreal_syntax::t3d::LineKeyword;
 
-use super::{RuleMeta, T3dContext};
+use super::{Fixability, RuleMeta, T3dContext};
 use crate::t3d::geometry::{format_vector, Vec3};
 use crate::{Diagnostic, Fix, Severity, TextEdit};
 
@@ -18,8 +18,31 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "t3d-normal-mismatch",
     severity: Severity::Hint,
     summary: "the stored `Normal` is not the normal of the polygon's vertices",
+    fix: Fixability::Safe,
+    docs: DOCS,
     ..RuleMeta::T3D_LOCAL
 };
+
+/// The rule's documentation: its `docs/rules.md` section after the `Severity:` lead.
+const DOCS: &str = r#"Tagged unnecessary: editors fade it. The stored `Normal` is not the normal of
+the vertices (more than 0.001 apart in a component). The engine never reads `Normal`:
+`UPolysFactory::FactoryCreateText` (Editor/Src/UnEdFact.cpp) reads `Origin`, `Vertex`,
+`TextureU`, `TextureV` and `Pan`, and `FPoly::Finalize` (Engine/Src/UnFPoly.cpp) computes the
+normal from the vertices. So the map builds the same either way; the finding says the
+vertices were edited by hand or by a tool, and other tools that read the T3D see a stale
+normal. "The vertex winding is reversed" means the stored normal is the reverse of the
+vertices' (the engine follows the vertices).
+
+```t3d
+      Normal   +00000.000000,+00000.000000,+00001.000000
+      Vertex   +00000.000000,+00000.000000,+00000.000000
+      Vertex   +00000.000000,+00128.000000,+00000.000000
+      Vertex   +00128.000000,+00128.000000,+00000.000000
+```
+
+Fix: replace the `Normal` with the computed one
+(`+00000.000000,+00000.000000,-00001.000000` here), or reverse the vertex order if the
+stored normal was the intended facing (the engine uses the vertices' winding)."#;
 
 /// Largest per-component difference accepted: the file prints six decimals, and real
 /// exports agree to about 1e-5.

@@ -3,7 +3,7 @@
 
 use unreal_syntax::Span;
 
-use super::{RuleMeta, Scope, T3dContext};
+use super::{Fixability, RuleMeta, Scope, T3dContext};
 use crate::{Diagnostic, Severity};
 
 pub static RULE: RuleMeta = RuleMeta {
@@ -12,7 +12,24 @@ pub static RULE: RuleMeta = RuleMeta {
     summary: "the file holds no T3D block",
     scope: Scope::TopLevel,
     syntax: true,
+    fix: Fixability::None,
+    docs: DOCS,
 };
+
+/// The rule's documentation: its `docs/rules.md` section after the `Severity:` lead.
+const DOCS: &str = r"A file checked as T3D (by its `.t3d` extension) holds no `Begin` block at
+all: it is empty, binary, or other text. UnrealEd imports nothing from it.
+
+Engine basis: map import (`ULevelFactory::FactoryCreateText`, UT2004
+`Editor/Src/UnEdFact.cpp:556-558`, UT v400 `Editor/Src/UnEdFact.cpp:392-394`) skips blanks and
+`;` comment lines (`ParseNext`, `Core/Src/UnMisc.cpp:1181-1200`) and then requires `Begin Map`;
+if the text starts with anything else it returns the level unchanged. Brush import
+(`UPolysFactory`, UT2004 `Editor/Src/UnEdFact.cpp:982-1649`, UT v400
+`Editor/Src/UnEdFact.cpp:564-775`) reads T3D polygons only from `Begin Polygon` blocks. A
+file without any `Begin` gives neither anything to import. The engine is stricter than this rule:
+other text before `Begin Map` also makes map import return empty-handed.
+
+Fix: export the map or brush again, or rename the file if it is not T3D.";
 
 /// What a binary file named `.t3d` is told.
 pub const BINARY_MESSAGE: &str = "the file is binary, not T3D text: expected a T3D export starting with `Begin Map`, `Begin Actor` or `Begin PolyList`";

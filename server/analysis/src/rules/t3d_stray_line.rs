@@ -15,8 +15,32 @@ pub static RULE: RuleMeta = RuleMeta {
     severity: Severity::Warning,
     summary: "a line outside every `Begin`/`End` block",
     scope: Scope::TopLevel,
+    docs: DOCS,
     ..RuleMeta::T3D_LOCAL
 };
+
+/// The rule's documentation: its `docs/rules.md` section after the `Severity:` lead.
+const DOCS: &str = r"A line outside every `Begin`/`End` block in a file that has blocks.
+UnrealEd reads only what stands inside blocks, so the line is silently lost; it is usually
+left over from a bad copy and paste. A line before `Begin Map` is an error: the map importer
+then imports nothing at all. Lines starting with `;` are comments to the importer and never
+reported.
+
+Engine basis: the map importer's line loop (UT2004 `Editor/Src/UnEdFact.cpp:564-768`, UT v400
+`Editor/Src/UnEdFact.cpp:399` on) acts only on `End Map` (where it stops), `Begin Brush`,
+`Begin Actor` and, in UE2, `Begin Surface` (UnEdFact.cpp:569, 574, 607, 663); every other line
+at map level is passed over without a message, and nothing after `End Map` is read. A line
+before `Begin Map` is worse than lost: the importer requires `Begin Map` first and otherwise
+imports nothing (UnEdFact.cpp:556-558).
+
+```t3d
+StrayBeforeMap=1   // error: nothing is imported
+Begin Map
+End Map
+StrayKey=1         // warning: ignored
+```
+
+Fix: move the line into the block it belongs to, or delete it.";
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
     if ctx.blocks.is_empty() {

@@ -12,8 +12,21 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "t3d-too-many-vertices",
     severity: Severity::Warning,
     summary: "a polygon with more than 16 vertices",
+    docs: DOCS,
     ..RuleMeta::T3D_LOCAL
 };
+
+/// The rule's documentation: its `docs/rules.md` section after the `Severity:` lead.
+const DOCS: &str = r"More than 16 vertices (`FPoly::MAX_VERTICES` in UE1 and UE2); the engine
+keeps the first 16 without a word and builds a cut surface. The label marks vertex 17.
+
+Engine basis: `Vertex` lines are stored only while the polygon holds fewer than
+`FPoly::MAX_VERTICES` (16, UT2004 `Engine/Inc/UnObj.h:384`); later ones are skipped without a
+message (UT2004 `Editor/Src/UnEdFact.cpp:1625-1632`, UT v400
+`Editor/Src/UnEdFact.cpp:749-756`). The polygon is built from its first 16 vertices; nothing
+fails.
+
+Fix: split the polygon into convex polygons of at most 16 vertices.";
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
     for polygon in ctx.polygons.iter().filter(|p| p.vertices.len() > MAX_VERTICES) {

@@ -18,8 +18,45 @@ pub static RULE: RuleMeta = RuleMeta {
     severity: Severity::Error,
     summary: "`Begin`/`End` lines do not pair up",
     syntax: true,
+    docs: DOCS,
     ..RuleMeta::T3D_LOCAL
 };
+
+/// The rule's documentation: its `docs/rules.md` section after the `Severity:` lead.
+const DOCS: &str = r#"`Begin`/`End` lines do not pair up. What it costs depends on which `End` is
+missing, because each importer reads until its own `End`: an actor, brush, poly list or
+polygon never closed swallows what follows (the next actor is never spawned, geometry is
+lost): an error. A map without `End Map` loses nothing (the importer reads to the end of the
+text): a hint. An `End` of another kind, an `End` that closes nothing, or a `Begin` without a
+kind is skipped by the importer: a hint, tagged unnecessary when no block is open at all. The
+error points at the `Begin` and labels the `End` (or the end of the file) that exposed it. Actors never nest, so
+a `Begin Actor` closes whatever is still open inside the map: an actor whose `End Actor` is
+lost or misspelt is reported with a label on the next actor's `Begin` line, and the actors
+after it are read as they stand (not as children of the broken one).
+
+Engine basis: the importers pair nothing; each reads lines until its own `End` and ignores the
+others. The map loop runs until `End Map` or the end of the text (UT2004
+`Editor/Src/UnEdFact.cpp:564-572`), so a missing `End Map` loses nothing. An actor's property
+text is every line up to the next `End Actor` (UnEdFact.cpp:629-636; UT v400
+`Editor/Src/UnEdFact.cpp:462-469`), so an actor whose `End Actor` is missing swallows the next
+actor up to that actor's `End Actor`: the next actor is never spawned, and its property lines
+are applied to the broken actor (UT v400 lets them overwrite; UT2004 refuses properties set
+twice as "redundant data", `Editor/Src/UnEditor.cpp:929-933`). A brush reads to `End Brush`
+(UnEdFact.cpp:1704-1709), a poly list to `End PolyList` (UnEdFact.cpp:988-994), and a polygon
+is kept only at its `End Polygon`, a new `Begin Polygon` resetting it first
+(UnEdFact.cpp:1591-1594, 1641-1648). An `End` that closes nothing is skipped at map level and
+inside an actor is logged as a property line without `=` (`Editor/Src/UnEditor.cpp:899-903`),
+changing nothing. The engine does not stop at the first mismatch.
+
+```t3d
+Begin Actor Class=Brush Name=Brush
+   Begin Brush Name=Brush
+      Begin PolyList
+      End PolyList
+End Actor
+```
+
+Fix: add the missing `End Brush` before `End Actor` (or correct the misspelt kind)."#;
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
     for error in &ctx.parse.errors {

@@ -6,7 +6,7 @@
 use unreal_syntax::t3d::BlockKind;
 
 use super::t3d_unknown_object::Reporter;
-use super::{RuleMeta, T3dContext};
+use super::{Fixability, RuleMeta, T3dContext};
 use crate::index::ObjectKind;
 use crate::{Diagnostic, Severity};
 
@@ -14,8 +14,22 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "t3d-unknown-class",
     severity: Severity::Warning,
     summary: "an actor's `Class=` names no class of the indexed packages",
+    fix: Fixability::Unsafe,
+    docs: DOCS,
     ..RuleMeta::T3D_LOCAL
 };
+
+/// The rule's documentation: its `docs/rules.md` section after the `Severity:` lead.
+const DOCS: &str = r"`Begin Actor Class=X` where no indexed package exports a class `X` (or
+`Package.X`). UnrealEd skips the actor on import. Runs only when the index holds the
+engine's classes (a class `Actor`, from `Engine.u`): without them no class name can be
+judged.
+
+```t3d
+Begin Actor Class=Ligth Name=Light0
+```
+
+Fix: the class's name (`Light`), or index the package that declares it.";
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
     let Some(index) = ctx.packages else { return };

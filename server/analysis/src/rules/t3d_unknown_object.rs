@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 
 use unreal_syntax::Span;
 
-use super::{RuleMeta, T3dContext};
+use super::{Fixability, RuleMeta, T3dContext};
 use crate::index::{Lookup, ObjectKind, PackageIndex};
 use crate::{Diagnostic, Fix, Severity, TextEdit};
 
@@ -19,8 +19,23 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "t3d-unknown-object",
     severity: Severity::Warning,
     summary: "an object reference `Class'Package.Name'` names nothing in the indexed packages",
+    fix: Fixability::Unsafe,
+    docs: DOCS,
     ..RuleMeta::T3D_LOCAL
 };
+
+/// The rule's documentation: its `docs/rules.md` section after the `Severity:` lead.
+const DOCS: &str = r"An object reference `Class'Package.Group.Name'` in an actor's properties
+(`Skin=`, `AmbientSound=`, `StaticMesh=`) names nothing in the indexed packages: its package is
+not indexed, or the package has no object at that path. The property stays `None` on import.
+Without the `Engine` package in the index, a bare name or a package the index does not have
+cannot be checked: an info that says so, not a warning.
+
+```t3d
+AmbientSound=Sound'AmbModern.Looping.comp1x'
+```
+
+Fix: the object's full path as the package holds it, groups included.";
 
 /// How many nearest names a finding offers.
 const SUGGESTIONS: usize = 3;

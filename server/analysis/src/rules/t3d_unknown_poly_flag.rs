@@ -9,15 +9,33 @@
 use unreal_syntax::t3d::{parse_flags, BlockKind};
 
 use super::{RuleMeta, T3dContext};
-use crate::t3d::flags;
 use crate::{Diagnostic, Severity};
+use unreal_engine::poly_flags as flags;
 
 pub static RULE: RuleMeta = RuleMeta {
     code: "t3d-unknown-poly-flag",
     severity: Severity::Warning,
     summary: "`Flags=` sets bits the engine generation does not define",
+    docs: DOCS,
     ..RuleMeta::T3D_LOCAL
 };
+
+/// The rule's documentation: its `docs/rules.md` section after the `Severity:` lead.
+const DOCS: &str = r#"`Flags=` sets bits that no `PF_` flag of the file's engine generation
+defines: `0x20000000` in UE1; `0x200`, `0x400`, `0x2000`, `0x8000`, `0x80000` and
+`0x10000000` in UE2 (Engine/Inc/UnObj.h calls them unused). With the generation unknown, only
+bits that neither defines are reported.
+
+Licensee engines (SWAT 4, Tribes: Vengeance, XIII) use bits stock UE2 calls unused, and their
+maps are full of them. So this is a warning only when the settings declare a stock game
+(`game = "unreal"`, `"ut99"`, `"ut2003"` or `"ut2004"`, or `--game`); otherwise an info that says
+it is checked only against a stock game.
+
+```t3d
+   Begin Polygon Flags=536870912
+```
+
+Fix: clear the bit; it usually means flags were copied between games."#;
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
     for &(block, _) in &ctx.blocks {

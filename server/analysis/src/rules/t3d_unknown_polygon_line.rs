@@ -17,8 +17,27 @@ pub static RULE: RuleMeta = RuleMeta {
     code: "t3d-unknown-polygon-line",
     severity: Severity::Warning,
     summary: "a line inside a polygon that UnrealEd ignores",
+    docs: DOCS,
     ..RuleMeta::T3D_LOCAL
 };
+
+/// The rule's documentation: its `docs/rules.md` section after the `Severity:` lead.
+const DOCS: &str = r#"A line inside `Begin Polygon` that is not `Origin`, `Normal`, `TextureU`,
+`TextureV`, `Pan` or `Vertex`. UnrealEd skips it silently (`UPolysFactory::FactoryCreateText`,
+Editor/Src/UnEdFact.cpp, reads only those), so a typo drops a vertex.
+
+Licensee editors write lines of their own (`SurfaceColor` in SWAT 4, Tribes: Vengeance and XIII
+exports), which their importers read. So an unknown line is a warning only when the settings
+declare a stock game (`game = "unreal"`, `"ut99"`, `"ut2003"` or `"ut2004"`), or when it is a
+near miss of a known line (within two letters, `Vertx`); otherwise it is an info that says it
+is checked only against a stock game.
+
+```t3d
+   Begin Polygon
+      Vertx    +00000.000000,+00000.000000,+00000.000000
+```
+
+Fix: correct the keyword (`Vertex`) or remove the line."#;
 
 const POLYGON_LINES: [LineKeyword; 6] = [
     LineKeyword::Origin,

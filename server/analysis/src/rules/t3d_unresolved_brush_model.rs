@@ -6,6 +6,7 @@ use rustc_hash::FxHashSet;
 
 use unreal_syntax::t3d::{BlockKind, Value};
 
+use super::summary::{Summarized, Summary};
 use super::{RuleMeta, Scope, T3dContext};
 use crate::{Diagnostic, Severity};
 
@@ -14,8 +15,29 @@ pub static RULE: RuleMeta = RuleMeta {
     severity: Severity::Warning,
     summary: "`Brush=Model'...'` names no brush of the map",
     scope: Scope::Summarized,
+    docs: DOCS,
     ..RuleMeta::T3D_LOCAL
 };
+
+/// The rule's documentation: its `docs/rules.md` section after the `Severity:` lead.
+const DOCS: &str = r"`Brush=Model'MyLevel.X'` where the map has no `Begin Brush Name=X` (nor
+UE2 `Begin Object Class=Model Name=X`). The actor loses its brush on import: a builder or
+volume with no geometry.
+
+Engine basis: a brush actor's `Begin Brush Name=X` creates a model named X in the map's package
+(UT2004 `Editor/Src/UnEditor.cpp:772-792`, UT v400 `Editor/Src/UnEditor.cpp:707-729`); the
+actor's `Brush=Model'MyLevel.X'` is resolved by `UObjectProperty::ImportText`, which looks the
+object up by name, then tries to load it, and leaves the property `None` when both fail
+(`Core/Src/UnProp.cpp:1280-1316`). The actor is left without a brush model.
+
+```t3d
+Begin Actor Class=Brush Name=Brush1
+   Brush=Model'MyLevel.Model99'
+End Actor
+```
+
+Fix: point the reference at the brush the actor contains (`Model'MyLevel.Brush1'` style
+names are whatever `Begin Brush Name=` says), or add the brush block.";
 
 /// The brushes part of a document defines and the `Brush=Model'...'` references it makes
 /// (one segment of an incremental document, or the whole tree).
@@ -99,4 +121,19 @@ pub fn report<'a>(
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
     report([(&Models::collect(ctx), 0)], out);
+}
+
+/// The rule over per-part summaries (the incremental document's segments).
+pub struct Summarizer;
+
+impl Summarized for Summarizer {
+    fn summarize(&self, ctx: &T3dContext<'_>, _start: u32) -> Summary {
+        Summary::new(Models::collect(ctx))
+    }
+
+    fn report(&self, parts: &[(&Summary, i64)], out: &mut Vec<Diagnostic>) {
+        let models =
+            parts.iter().filter_map(|&(summary, delta)| Some((summary.get::<Models>()?, delta)));
+        report(models, out);
+    }
 }

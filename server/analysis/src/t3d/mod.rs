@@ -1,7 +1,7 @@
-//! T3D knowledge the rules, hovers and code actions share: vector geometry, the poly flag
-//! tables of each engine generation, engine detection, and a walk over a parsed document.
+//! T3D knowledge the rules, hovers and code actions share: vector geometry, engine
+//! detection, and a walk over a parsed document (the poly flag tables of each generation are
+//! engine facts, in `unreal_engine::poly_flags`).
 
-pub mod flags;
 pub mod generation;
 pub mod geometry;
 pub mod placement;

@@ -7,8 +7,8 @@ use std::fmt::Write;
 use unreal_analysis::lint::LintOptions;
 use unreal_analysis::rules::check_uc_text;
 use unreal_analysis::EngineSetting;
-use unreal_syntax::exec::commands::{Sub, ALIASES, COMMANDS};
-use unreal_syntax::exec::{Engines, KeyKind, KeySpec};
+use unreal_engine::exec::{KeyKind, KeySpec, Sub, ALIASES, COMMANDS};
+use unreal_engine::Engines;
 
 use crate::render::render;
 

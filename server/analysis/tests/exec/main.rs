@@ -3,7 +3,6 @@
 //! corpus of real mods.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test helpers may panic on broken fixtures
 
-mod build;
 mod commands;
 mod corpus;
 mod render;

@@ -16,8 +16,8 @@ use unreal_analysis::lint::{lint_path, FileKind, LintOptions, LintSession};
 use unreal_analysis::rules::EXEC_RULES;
 use unreal_analysis::EngineSetting;
 
-use crate::build::build;
 use crate::render::render;
+use unreal_test_support::spec_files::build;
 
 pub struct Tree {
     pub fs: MemoryFs,

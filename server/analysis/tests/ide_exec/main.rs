@@ -15,9 +15,7 @@
     clippy::format_collect
 )]
 
-#[path = "../exec/build.rs"]
-#[allow(dead_code)]
-mod build;
+use unreal_test_support::spec_files;
 
 mod code_actions;
 mod completion;
@@ -106,7 +104,7 @@ impl Fixture {
                 if let Some((path, target)) = header.split_once(" -> ") {
                     fs.link(path.trim(), target.trim());
                 } else if let Some((path, spec)) = header.split_once(" = ") {
-                    fs.insert(path.trim(), build::build(spec));
+                    fs.insert(path.trim(), spec_files::build(spec));
                 } else {
                     files.push((PathBuf::from(header), String::new()));
                 }

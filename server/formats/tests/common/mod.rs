@@ -1,7 +1,6 @@
-//! Shared test helpers: corpus access and writers that build synthetic files.
+//! Shared test helpers of the formats tests: corpus access, mutations, and running every
+//! reader (the writers of synthetic files are in the `unreal-test-support` crate).
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
-
-pub mod writers;
 
 use std::path::PathBuf;
 

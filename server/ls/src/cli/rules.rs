@@ -1,12 +1,15 @@
 //! `unreal-ls rules`: every rule with its default severity and what it finds, from the same
-//! registry the linter runs (`docs/rules.md` explains each one). `--format json` prints
-//! `{"version":1,"rules":[{"code","severity","summary"}]}`.
+//! registry the linter runs. `--format json` prints
+//! `{"version":1,"rules":[{"code","severity","summary","fix"}]}` (`fix`: `none`, `unsafe`:
+//! offered in the editor, or `safe`: applied by `lint --fix`); `--format markdown` prints
+//! `docs/rules.md`, which explains each rule (`cargo run -- rules --format markdown >
+//! docs/rules.md` rewrites it).
 
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 
 use serde::Serialize;
-use unreal_analysis::rules::all_rules;
+use unreal_analysis::rules::{all_rules, docs, Fixability};
 
 use super::{EXIT_CLEAN, EXIT_USAGE};
 
@@ -23,6 +26,8 @@ pub enum RulesFormat {
     Human,
     /// One JSON document.
     Json,
+    /// The rule documentation, `docs/rules.md`.
+    Markdown,
 }
 
 #[derive(Serialize)]
@@ -30,6 +35,7 @@ struct JsonRule {
     code: &'static str,
     severity: &'static str,
     summary: &'static str,
+    fix: &'static str,
 }
 
 pub fn run(args: &RulesArgs) -> ExitCode {
@@ -37,6 +43,7 @@ pub fn run(args: &RulesArgs) -> ExitCode {
     let written = match args.format {
         RulesFormat::Human => human(&mut out),
         RulesFormat::Json => json(&mut out),
+        RulesFormat::Markdown => out.write_all(docs::markdown().as_bytes()),
     }
     .and_then(|()| out.flush());
     match written {
@@ -60,8 +67,17 @@ fn json(out: &mut dyn Write) -> io::Result<()> {
     out.write_all(b"{\"version\":1,\"rules\":[")?;
     for (i, rule) in all_rules().enumerate() {
         out.write_all(if i == 0 { b"\n" } else { b",\n" })?;
-        let item =
-            JsonRule { code: rule.code, severity: rule.severity.as_str(), summary: rule.summary };
+        let fix = match rule.fix {
+            Fixability::None => "none",
+            Fixability::Unsafe => "unsafe",
+            Fixability::Safe => "safe",
+        };
+        let item = JsonRule {
+            code: rule.code,
+            severity: rule.severity.as_str(),
+            summary: rule.summary,
+            fix,
+        };
         serde_json::to_writer(&mut *out, &item)?;
     }
     out.write_all(b"\n]}\n")

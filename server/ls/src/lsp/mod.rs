@@ -22,6 +22,7 @@ pub mod features;
 pub mod framing;
 pub mod guard;
 pub mod indexing;
+pub mod lint_sessions;
 pub mod log;
 pub mod memory;
 pub mod options;

@@ -274,7 +274,7 @@ impl LanguageServer for Backend {
     /// Files that `.uc` checks read changed: forget what was read and check again.
     async fn did_change_watched_files(&self, params: DidChangeWatchedFilesParams) {
         super::indexing::files_changed(&self.shared, &self.scheduler, &params.changes).await;
-        features::exec::clear_sessions();
+        self.shared.session().workspace.lint_sessions.clear();
         let uris: Vec<Uri> = self.shared.documents().uris().cloned().collect();
         for uri in uris {
             self.scheduler.changed(uri, std::time::Duration::ZERO);

@@ -2,7 +2,8 @@
 //! (found in a workspace folder or above it), the game directory (the `gameDirectory`
 //! setting, else the configuration's `game-dir`, else a game installation found in or above a
 //! workspace folder: a folder with `System/` and one of `Textures/ Sounds/ Music/ Maps/`),
-//! and the package index built from it.
+//! the package index built from it, and the `#exec` lint sessions that cache what the `.uc`
+//! checks read from disk.
 //!
 //! This file holds that state; `indexing.rs` builds the index and keeps it current. Until the
 //! index is ready the documents are checked without it (reference rules stay quiet).
@@ -14,11 +15,15 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use unreal_analysis::config::Config;
 use unreal_analysis::index::{IndexRoots, PackageIndex};
 
-/// The workspace's configuration and package index; one per connection, shared by every
-/// snapshot of the session.
+use super::lint_sessions::LintSessions;
+
+/// The workspace's configuration, package index and lint sessions; one per connection,
+/// shared by every snapshot of the session.
 #[derive(Default)]
 pub struct Workspace {
     state: Mutex<State>,
+    /// What the `.uc` checks read from disk, per set of options.
+    pub lint_sessions: LintSessions,
     /// Bumped when a build starts; a build stores its index only if no later one started.
     pub(crate) epoch: AtomicU64,
     /// The client shows `$/progress` (`window.workDoneProgress`).

@@ -181,8 +181,7 @@ impl TestClient {
     }
 }
 
-mod rng;
-pub use rng::Rng;
+pub use unreal_test_support::Rng;
 
 /// A client-side model of a document with UTF-16 positions, written independently of the
 /// server's position code so that the two check each other. Lines end at `\n`; a `\r` before

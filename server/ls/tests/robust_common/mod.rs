@@ -44,9 +44,7 @@ pub fn corpus_files(exts: &[&str]) -> Vec<(PathBuf, String)> {
 }
 
 // The generator the protocol tests use too.
-#[path = "../lsp_client/rng.rs"]
-mod rng;
-pub use rng::Rng;
+pub use unreal_test_support::Rng;
 
 /// Tokens that text mutations splice in: the words T3D and `#exec` parsers branch on.
 const TOKENS: &[&[u8]] = &[

@@ -496,7 +496,7 @@ impl ExecLine {
     }
 
     /// The command-table entry for this line, through aliases.
-    pub fn spec(&self, src: &str) -> Option<super::commands::CommandMatch> {
-        super::commands::resolve_command(self.command_text(src)?, self.subcommand_text(src))
+    pub fn spec(&self, src: &str) -> Option<unreal_engine::exec::CommandMatch> {
+        unreal_engine::exec::resolve_command(self.command_text(src)?, self.subcommand_text(src))
     }
 }

@@ -1,17 +1,14 @@
 //! `#exec` directives in UnrealScript sources: the scanner ([`scan`]), one line's syntax
-//! ([`parse_line`]), the engine's key lookup ([`lookup`]) and the command table ([`commands`]).
+//! ([`parse_line`]) and the engine's key lookup ([`lookup`]). The command table is engine
+//! knowledge and lives in `unreal_engine::exec`.
 //!
 //! Everything works on decoded text; every span is a byte range into it. Nothing here fails or
 //! panics: odd input gives issues, never errors out.
 
-pub mod commands;
 pub mod debug;
 mod line;
 mod scan;
 
-pub use commands::{
-    find_command, resolve_command, CommandMatch, CommandSpec, Engines, Generation, KeyKind, KeySpec,
-};
 pub use line::{
     lookup, parse_line, Arg, ExecLine, LineIssue, Lookup, Quoting, Value, COMMAND_BUFFER_UE1,
     COMMAND_BUFFER_UE2,

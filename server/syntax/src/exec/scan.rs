@@ -60,8 +60,8 @@ impl DirectiveKind {
 
     /// Which engine generations accept the directive (`CompileDirective`,
     /// `Editor/Src/UnScrCom.cpp`: UT v400 knows `ForceExec`, only UE2 `include`).
-    pub fn engines(self) -> crate::exec::commands::Engines {
-        use crate::exec::commands::Engines;
+    pub fn engines(self) -> unreal_engine::Engines {
+        use unreal_engine::Engines;
         match self {
             DirectiveKind::Include => Engines::Ue2,
             _ => Engines::Both,

@@ -5,11 +5,10 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use expect_test::{expect, expect_file};
-use unreal_syntax::exec::commands::{commands_named, Sub, ALIASES, COMMANDS};
+use unreal_engine::exec::{commands_named, KeyKind, Sub, ALIASES, COMMANDS};
+use unreal_engine::Generation;
 use unreal_syntax::exec::debug::{line_col, render_line, render_scan};
-use unreal_syntax::exec::{
-    lookup, parse_line, scan, Arg, DirectiveKind, ExecLine, Generation, KeyKind, LineIssue,
-};
+use unreal_syntax::exec::{lookup, parse_line, scan, Arg, DirectiveKind, ExecLine, LineIssue};
 
 fn fixture(name: &str) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/exec/fixtures").join(name);
@@ -195,7 +194,7 @@ cpptext
     "#]]
     .assert_debug_eq(&files);
     assert!(scanned.errors.is_empty(), "{:?}", scanned.errors);
-    assert_eq!(DirectiveKind::ForceExec.engines(), unreal_syntax::exec::Engines::Both);
+    assert_eq!(DirectiveKind::ForceExec.engines(), unreal_engine::Engines::Both);
 }
 
 #[test]
@@ -423,7 +422,7 @@ fn table_is_consistent() {
         }
     }
     for alias in ALIASES {
-        if unreal_syntax::exec::find_command(
+        if unreal_engine::exec::find_command(
             alias.target_command,
             alias.target_sub.or(Some("IMPORT")),
         )

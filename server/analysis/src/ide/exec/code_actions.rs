@@ -2,7 +2,8 @@
 //! editor through the diagnostics path, among them "write the path as spelt on disk"):
 //! add the keys a command needs, and write a path with backslashes as real sources do.
 
-use unreal_syntax::exec::{Engines, Generation, KeySpec};
+use unreal_engine::exec::KeySpec;
+use unreal_engine::{Engines, Generation};
 use unreal_syntax::Span;
 
 use super::ExecSource;

@@ -10,8 +10,11 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use unreal_syntax::exec::commands::{self, Sub, ALIASES, COMMANDS};
-use unreal_syntax::exec::{CommandSpec, DirectiveKind, Engines, Generation, KeyKind, KeySpec};
+use unreal_engine::exec::{
+    self as commands, CommandSpec, KeyKind, KeySpec, Sub, ALIASES, COMMANDS,
+};
+use unreal_engine::{Engines, Generation};
+use unreal_syntax::exec::DirectiveKind;
 use unreal_syntax::Span;
 
 use super::ExecSource;

@@ -6,7 +6,9 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use unreal_syntax::exec::{Arg, CommandSpec, DirectiveKind, Engines, KeySpec};
+use unreal_engine::exec::{CommandSpec, KeySpec};
+use unreal_engine::Engines;
+use unreal_syntax::exec::{Arg, DirectiveKind};
 use unreal_syntax::Span;
 
 use super::{key_specs, line_number, name_use_at, part_at, ExecSource, LinePart, NameUse};
@@ -65,7 +67,7 @@ fn required_text(key: &KeySpec) -> &'static str {
 /// The documentation of a command: what it does, its engines and its keys.
 pub fn command_markdown(
     spec: &CommandSpec,
-    generation: Option<unreal_syntax::exec::Generation>,
+    generation: Option<unreal_engine::Generation>,
 ) -> String {
     let mut out = format!("**{}** ({})\n\n{}", spec.display_name(), spec.engines.name(), spec.doc);
     if let Some(reason) = spec.ignored {

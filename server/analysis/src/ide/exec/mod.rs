@@ -20,8 +20,9 @@ pub mod symbols;
 
 use std::path::{Path, PathBuf};
 
-use unreal_syntax::exec::commands::Sub;
-use unreal_syntax::exec::{Arg, Generation, KeyKind, KeySpec};
+use unreal_engine::exec::{KeyKind, KeySpec, Sub};
+use unreal_engine::Generation;
+use unreal_syntax::exec::Arg;
 use unreal_syntax::Span;
 
 use crate::exec::package::{self, Location};
@@ -278,7 +279,7 @@ pub const NAME_KEYS: [NameKey; 3] = [
 ];
 
 /// The kind of name a key's value refers to, if it refers to one.
-pub fn referred_kind(spec: &unreal_syntax::exec::CommandSpec, key: &KeySpec) -> Option<SymbolKind> {
+pub fn referred_kind(spec: &unreal_engine::exec::CommandSpec, key: &KeySpec) -> Option<SymbolKind> {
     match key.kind {
         KeyKind::Object(class) => symbol_kind_of_class(class),
         _ => NAME_KEYS

@@ -4,7 +4,8 @@
 //! strings, numbers, enum words and booleans as enum members, names as variables (with the
 //! declaration modifier where the line defines the name).
 
-use unreal_syntax::exec::{Arg, KeyKind};
+use unreal_engine::exec::KeyKind;
+use unreal_syntax::exec::Arg;
 use unreal_syntax::Span;
 
 use super::{key_specs, line_name_uses, ExecSource};

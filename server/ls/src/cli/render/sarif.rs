@@ -2,8 +2,8 @@
 //! upload-sarif`) and other SARIF viewers.
 //!
 //! One run; the driver lists the rules the results name, in registry order (id, name, short
-//! and full description, help from `docs/rules.md` as text and Markdown, a link to it, and the
-//! default level): everything an alert shows, without the weight of the rules that found
+//! and full description, help as text and Markdown from the rule registry, which also prints
+//! `docs/rules.md`, a link to it, and the default level): everything an alert shows, without the weight of the rules that found
 //! nothing. Each result has its rule id and
 //! index, its level after the configuration, the message, the primary location, the labels
 //! as related locations, and a `primaryLocationLineHash` fingerprint (the baseline's, which
@@ -16,7 +16,6 @@
 
 use std::collections::HashMap;
 use std::io::{self, Write};
-use std::sync::OnceLock;
 
 use serde::Serialize;
 use unreal_analysis::rules::{all_rules, RuleMeta};
@@ -25,9 +24,6 @@ use unreal_analysis::{Diagnostic, Severity};
 use super::{FileReport, Report};
 
 pub const SARIF_SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
-
-/// The rule documentation, compiled in: each rule's help is its section of this file.
-const RULES_MD: &str = include_str!("../../../../../docs/rules.md");
 
 #[derive(Serialize)]
 struct Log<'a> {
@@ -243,9 +239,8 @@ fn result<'a>(
 }
 
 fn rule(meta: &RuleMeta) -> Rule {
-    let doc = rule_docs().get(meta.code);
-    let help = doc.map_or_else(|| meta.summary.to_owned(), |d| d.body.clone());
-    let full = doc.map_or_else(|| meta.summary.to_owned(), |d| d.description.clone());
+    let help = meta.help();
+    let full = meta.description();
     Rule {
         id: meta.code,
         name: pascal_case(meta.code),
@@ -271,49 +266,6 @@ fn level(severity: Severity) -> &'static str {
         Severity::Warning => "warning",
         Severity::Info | Severity::Hint => "note",
     }
-}
-
-/// A rule's section of `docs/rules.md`.
-pub struct RuleDoc {
-    /// The first paragraph without its `Severity: x.` lead, on one line.
-    pub description: String,
-    /// The whole section below the heading (Markdown).
-    pub body: String,
-}
-
-/// Every `### code` section of `docs/rules.md`, by code.
-pub fn rule_docs() -> &'static HashMap<String, RuleDoc> {
-    static DOCS: OnceLock<HashMap<String, RuleDoc>> = OnceLock::new();
-    DOCS.get_or_init(|| parse_rule_docs(RULES_MD))
-}
-
-fn parse_rule_docs(markdown: &str) -> HashMap<String, RuleDoc> {
-    let mut docs = HashMap::new();
-    let mut current: Option<(String, Vec<&str>)> = None;
-    let mut finish = |current: Option<(String, Vec<&str>)>| {
-        if let Some((code, lines)) = current {
-            let body = lines.join("\n").trim().to_owned();
-            let first_paragraph = body.split("\n\n").next().unwrap_or("");
-            let joined = first_paragraph.split_whitespace().collect::<Vec<_>>().join(" ");
-            let description = joined
-                .strip_prefix("Severity: ")
-                .and_then(|rest| rest.split_once(". "))
-                .map_or_else(|| joined.clone(), |(_, after)| after.to_owned());
-            docs.insert(code, RuleDoc { description, body });
-        }
-    };
-    for line in markdown.lines() {
-        if let Some(code) = line.strip_prefix("### ") {
-            finish(current.take());
-            current = Some((code.trim().to_owned(), Vec::new()));
-        } else if line.starts_with("## ") || line.starts_with("# ") {
-            finish(current.take());
-        } else if let Some((_, lines)) = &mut current {
-            lines.push(line);
-        }
-    }
-    finish(current);
-    docs
 }
 
 /// `t3d-normal-mismatch` -> `T3dNormalMismatch`.
@@ -380,7 +332,7 @@ fn encode(path: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{parse_rule_docs, pascal_case, path_to_uri, rule_docs};
+    use super::{pascal_case, path_to_uri};
 
     #[test]
     fn uris() {
@@ -392,25 +344,17 @@ mod tests {
     }
 
     #[test]
-    fn rule_docs_sections() {
-        let docs = parse_rule_docs(
-            "# Rules\n\nintro\n\n## T3D\n\n### t3d-a\n\nSeverity: error. A thing\nwraps.\n\n```t3d\nx\n```\n\nFix: do.\n\n### t3d-b\n\nOnly.\n## Next\ntext\n",
-        );
-        let a = &docs["t3d-a"];
-        assert_eq!(a.description, "A thing wraps.");
-        assert_eq!(a.body, "Severity: error. A thing\nwraps.\n\n```t3d\nx\n```\n\nFix: do.");
-        assert_eq!(docs["t3d-b"].body, "Only.");
+    fn names() {
         assert_eq!(pascal_case("t3d-normal-mismatch"), "T3dNormalMismatch");
     }
 
-    /// Every rule of the registry has its section (the `rules_doc` test keeps them in sync;
-    /// this one checks the parse).
+    /// Every rule of the registry has help with its fix and a description of what it finds.
     #[test]
     fn every_rule_has_help() {
         for rule in unreal_analysis::rules::all_rules() {
-            let doc = rule_docs().get(rule.code).unwrap_or_else(|| panic!("{}", rule.code));
-            assert!(doc.body.contains("\nFix"), "{}", rule.code);
-            assert!(!doc.description.is_empty() && !doc.description.starts_with("Severity"));
+            assert!(rule.help().contains("\nFix"), "{}", rule.code);
+            let description = rule.description();
+            assert!(!description.is_empty() && !description.starts_with("Severity"));
         }
     }
 }

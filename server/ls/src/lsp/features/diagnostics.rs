@@ -30,14 +30,16 @@ pub fn register(_caps: &mut ServerCapabilities, _session: &Session) {}
 /// buffer that is not one). The server calls [`features::exec::analyze`]: `.uc` files with
 /// their package around them, everything else as [`unreal_analysis::lint::lint_text`] (T3D
 /// documents go through their incremental document instead, see
-/// `ServerOptions::incremental_t3d`); tests substitute their own to exercise the protocol
-/// side (fixes, labels, panics) independently of which rules exist.
+/// `ServerOptions::incremental_t3d`), reading files through the workspace's lint sessions;
+/// tests substitute their own to exercise the protocol side (fixes, labels, panics)
+/// independently of which rules exist.
 pub type Analyzer = std::sync::Arc<
     dyn Fn(
             FileKind,
             Option<&std::path::Path>,
             &str,
             &unreal_analysis::lint::LintOptions,
+            &crate::lsp::workspace::Workspace,
         ) -> Vec<Diagnostic>
         + Send
         + Sync,
@@ -59,7 +61,10 @@ pub fn compute(handle: &DocumentHandle, analyzer: &Analyzer, incremental_t3d: bo
                 crate::lsp::memory::release_after(content.text().len());
                 diagnostics
             }
-            Some(kind) => analyzer(kind, path.as_deref(), content.text(), &lint_options),
+            Some(kind) => {
+                let workspace = &handle.session.workspace;
+                analyzer(kind, path.as_deref(), content.text(), &lint_options, workspace)
+            }
         };
         let snapshot = handle.snapshot(content, kind);
         let mut other_files = OtherFiles::default();

@@ -1,9 +1,10 @@
 //! Poly flags (`Flags=` on `Begin Polygon`, `PolyFlags=` elsewhere) for each engine
 //! generation. The bits mean different things in UE1 and UE2, so every lookup takes the
-//! generation; the tables follow the architecture document (UE1: the T3D specification's
-//! table; UE2: UT2004's engine header).
+//! generation. UE1's table is the one of the T3D specification (`specs/t3d.txt`); UE2's is
+//! UT2004's engine header, where 0x200, 0x400, 0x2000, 0x8000 and 0x80000 are explicitly
+//! unused.
 
-use crate::EngineGeneration;
+use crate::Generation as EngineGeneration;
 
 /// Where a flag matters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -178,16 +179,10 @@ pub fn undefined_bits(value: u32, generation: Option<EngineGeneration>) -> u32 {
     }
 }
 
-/// Bits of `value` that the editor or the engine sets for itself and that import drops
-/// (`PF_NoImport` less `PF_NoMerge`, which maps set on purpose). Bit 31 is left alone: it
-/// is `PF_Occlude` in game as well as `PF_EdCut` in the editor.
-pub fn editor_bits(value: u32, generation: Option<EngineGeneration>) -> u32 {
-    let mut mask = 0x0100_0000 | 0x0200_0000 | 0x4000_0000;
-    if generation == Some(EngineGeneration::Ue1) {
-        mask |= 0x1000_0000;
-    }
-    value & mask
-}
+/// Poly flags UnrealEd sets while editing and writes into every export, and import clears
+/// (`PF_Memorized`, `PF_Selected`, UE1's `PF_Highlighted`, `PF_EdProcessed`, `PF_EdCut`):
+/// a change in them is no change of the map.
+pub const EDITOR_ONLY: u32 = 0x0100_0000 | 0x0200_0000 | 0x1000_0000 | 0x4000_0000 | 0x8000_0000;
 
 /// The set bits of `value`, lowest first.
 pub fn bits(value: u32) -> impl Iterator<Item = u32> {

@@ -1,0 +1,211 @@
+//! `docs/rules.md`, printed from the registry: each rule's section is its module's `DOCS`
+//! after a `Severity:` lead from its `RULE`, grouped in the sections below, then the retired
+//! codes. `unreal-ls rules --format markdown` prints it; a test checks that the committed file
+//! is current (`UPDATE_DOCS=1 cargo test -p unreal-analysis --test rules_doc` rewrites it).
+
+use super::{Fixability, RuleMeta, RETIRED_RULES};
+
+/// The text between the title and the first section.
+const INTRO: &str = r"Every diagnostic unreal-ls reports, by code. Codes are stable; severities are the defaults
+(settings and `unreal-ls.toml` can change them). Each entry says why it matters, shows an
+example that triggers it, and how to fix it. This file is printed from the rule registry
+(each rule's `DOCS` in `server/analysis/src/rules/`): edit the text there and run
+`UPDATE_DOCS=1 cargo test -p unreal-analysis --test rules_doc`; a test fails while this file
+is not what the registry prints.
+
+Engine generation: poly flags mean different things in UE1 (Unreal, UT99, Deus Ex, Rune) and
+UE2 (UT2004 and kin). `lint --engine ue1|ue2|auto` (default `auto`) picks the table; `auto`
+recognises UE2 files by `Begin Object`, `Begin Surface`, `Begin StaticMesh`, `Begin Terrain*`
+and `StaticMeshActor`, UE1 files by `Pan` lines, and otherwise by texture names (bare names
+are UE1, `Package.Group.Name` UE2). When it cannot tell, flag checks report only what neither
+generation defines.";
+
+/// A heading of `docs/rules.md`: its title, the text under it, and its rules in order.
+pub struct Section {
+    pub title: &'static str,
+    pub intro: &'static str,
+    pub rules: &'static [&'static RuleMeta],
+}
+
+/// Every rule, grouped as `docs/rules.md` lists them.
+pub static SECTIONS: &[Section] = &[
+    Section {
+        title: "T3D: structure",
+        intro: "",
+        rules: &[
+            &super::t3d_not_t3d::RULE,
+            &super::t3d_stray_line::RULE,
+            &super::t3d_unbalanced_block::RULE,
+            &super::t3d_nesting_too_deep::RULE,
+            &super::t3d_malformed_number::RULE,
+            &super::t3d_unknown_polygon_line::RULE,
+            &super::t3d_polygon_outside_polylist::RULE,
+        ],
+    },
+    Section {
+        title: "T3D: geometry",
+        intro: r"Vertices are checked as UnrealEd treats them: a polygon's normal is
+`normalize(sum over i>=2 of (V[i-1]-V[0]) x (V[i]-V[0]))` (every real map stores exactly that),
+and a point is on a plane within 0.1 unit (`THRESH_POINT_ON_PLANE`). Polygons with a
+malformed vector line are left to `t3d-malformed-number` and not judged further.",
+        rules: &[
+            &super::t3d_too_few_vertices::RULE,
+            &super::t3d_too_many_vertices::RULE,
+            &super::t3d_degenerate_polygon::RULE,
+            &super::t3d_non_convex_polygon::RULE,
+            &super::t3d_non_planar_polygon::RULE,
+            &super::t3d_normal_mismatch::RULE,
+            &super::t3d_origin_off_plane::RULE,
+            &super::t3d_bad_texture_axes::RULE,
+        ],
+    },
+    Section { title: "T3D: poly flags", intro: "", rules: &[&super::t3d_unknown_poly_flag::RULE] },
+    Section {
+        title: "T3D: names",
+        intro: "",
+        rules: &[&super::t3d_duplicate_actor_name::RULE, &super::t3d_unresolved_brush_model::RULE],
+    },
+    Section {
+        title: "T3D: references into packages",
+        intro: r"These rules run only with a package index: a game directory (`--game-dir`, `game-dir` in
+`unreal-ls.toml`, the editor's `unrealLs.gameDirectory` or a game folder found around the
+workspace) or `package-paths`. The index holds every package (`.u .utx .uax .umx .unr .usx
+.ukx .usm .ut2`) under the game's `System/ Textures/ Sounds/ Music/ Maps/ StaticMeshes/
+Animations/` folders (a folder without them is searched as a plain folder of packages) and
+under the package paths. Without an index nothing is reported, so a T3D linted on its own
+stays quiet. Names compare case-insensitively; references into the map itself (`MyLevel.`)
+and `None` are never reported. Each finding offers up to three nearest known names (by edit
+distance) and the nearest as an unsafe fix.",
+        rules: &[
+            &super::t3d_unknown_texture::RULE,
+            &super::t3d_unknown_class::RULE,
+            &super::t3d_unknown_object::RULE,
+        ],
+    },
+    Section {
+        title: "#exec directives",
+        intro: r"`#exec` lines at the top of UnrealScript classes import meshes, textures, sounds and packages
+when UCC compiles. `unreal-ls lint` checks every `.uc` with its package around it: the package
+folder is the parent of `Classes/` (its name is the folder's), paths in directives are
+relative to it, and the names directives define form one table across all the package's
+classes. Keys are found the way the engine finds them (first match, case-insensitive, after
+any character that is not a letter or digit; `//` and `/*` end the line even inside quotes).
+Only files under the package folder are read; a class outside `Classes/` is never compiled by
+UCC, so its findings are warnings at most. `--engine ue1|ue2` selects the key set of a
+generation (by default keys either reads are accepted); the engine build (`engine_build`,
+e.g. `436` or `469`) selects which image types `TEXTURE IMPORT` takes.",
+        rules: &[
+            &super::exec_unknown_directive::RULE,
+            &super::exec_unterminated_comment::RULE,
+            &super::exec_line_too_long::RULE,
+            &super::exec_value_cut_by_comment::RULE,
+            &super::exec_unterminated_quote::RULE,
+            &super::exec_unknown_command::RULE,
+            &super::exec_ignored_command::RULE,
+            &super::exec_unknown_key::RULE,
+            &super::exec_ignored_key::RULE,
+            &super::exec_bool_read_as_false::RULE,
+            &super::exec_shadowed_key::RULE,
+            &super::exec_missing_key::RULE,
+            &super::exec_missing_file::RULE,
+            &super::exec_path_case::RULE,
+            &super::exec_path_outside_package::RULE,
+            &super::exec_unresolved_path::RULE,
+            &super::exec_unreadable_file::RULE,
+            &super::exec_duplicate_name::RULE,
+            &super::exec_undefined_name::RULE,
+            &super::exec_notify_unknown_sequence::RULE,
+            &super::exec_sequence_out_of_range::RULE,
+            &super::exec_mesh_vertex_mismatch::RULE,
+            &super::exec_unused_texture_slot::RULE,
+            &super::exec_missing_texture_slot::RULE,
+            &super::exec_lodparams_without_lod::RULE,
+            &super::exec_texture_unimportable::RULE,
+            &super::exec_sound_not_pcm::RULE,
+        ],
+    },
+];
+
+/// The text under the heading of the retired codes.
+const RETIRED_INTRO: &str = r"Rules removed because the engine's own source shows that what they found is no defect. A
+configuration that names one is still accepted and changes nothing.";
+
+impl RuleMeta {
+    /// The rule's section of `docs/rules.md` below its heading (Markdown): the default
+    /// severity, its documentation, and whether it offers a fix.
+    pub fn help(&self) -> String {
+        let mut help = format!("Severity: {}. {}", self.severity.as_str(), self.docs.trim());
+        match self.fix {
+            Fixability::None => {}
+            Fixability::Unsafe => help
+                .push_str("\n\nQuick fix: offered in the editor; `lint --fix` does not apply it."),
+            Fixability::Safe => {
+                help.push_str("\n\nQuick fix: offered, and applied by `lint --fix`.");
+            }
+        }
+        help
+    }
+
+    /// The first paragraph of the documentation, on one line: what the rule finds.
+    pub fn description(&self) -> String {
+        let first = self.docs.trim().split("\n\n").next().unwrap_or_default();
+        first.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+}
+
+/// `docs/rules.md`: the introduction, every section with its rules, and the retired codes.
+pub fn markdown() -> String {
+    let mut out = String::from("# Rules\n\n");
+    out.push_str(INTRO);
+    out.push_str("\n\n");
+    for section in SECTIONS {
+        out.push_str("## ");
+        out.push_str(section.title);
+        out.push_str("\n\n");
+        if !section.intro.is_empty() {
+            out.push_str(section.intro);
+            out.push_str("\n\n");
+        }
+        for rule in section.rules {
+            out.push_str("### ");
+            out.push_str(rule.code);
+            out.push_str("\n\n");
+            out.push_str(&rule.help());
+            out.push_str("\n\n");
+        }
+    }
+    out.push_str("## Retired codes\n\n");
+    out.push_str(RETIRED_INTRO);
+    out.push_str("\n\n");
+    for retired in RETIRED_RULES {
+        out.push_str("- `");
+        out.push_str(retired.code);
+        out.push_str("`: ");
+        // List items continue indented by two spaces.
+        out.push_str(&retired.docs.trim().replace('\n', "\n  "));
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SECTIONS;
+    use crate::rules::all_rules;
+
+    /// Every registered rule is documented in exactly one section, and only those.
+    #[test]
+    fn every_rule_is_in_one_section() {
+        for rule in all_rules() {
+            let listed = SECTIONS
+                .iter()
+                .flat_map(|s| s.rules.iter())
+                .filter(|r| r.code == rule.code)
+                .count();
+            assert_eq!(listed, 1, "{} is listed {listed} times in SECTIONS", rule.code);
+            assert!(!rule.docs.trim().is_empty(), "{} has no documentation", rule.code);
+        }
+        let listed: usize = SECTIONS.iter().map(|s| s.rules.len()).sum();
+        assert_eq!(listed, all_rules().count());
+    }
+}

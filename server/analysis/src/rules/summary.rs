@@ -1,0 +1,38 @@
+//! Rules that compare blocks ([`Scope::Summarized`](super::Scope::Summarized)) plug in here:
+//! each part of a document (one segment of an open document, or the whole tree) is
+//! summarized once, and the rule reports from the summaries of every part. The incremental
+//! document keeps one [`Summary`] per part and rule and re-summarizes only the parts an edit
+//! touched, without naming any rule.
+
+use std::any::Any;
+use std::sync::Arc;
+
+use super::T3dContext;
+use crate::Diagnostic;
+
+/// A rule that compares the blocks of a document through per-part summaries.
+pub trait Summarized: Sync {
+    /// What the part in `ctx` contributes. A position before `start` (the start of the part's
+    /// first line: the map around a segment) lies outside the part and does not move with it.
+    fn summarize(&self, ctx: &T3dContext<'_>, start: u32) -> Summary;
+
+    /// Reports over every part, given in source order with the distance each part's spans
+    /// moved since it was summarized. Summaries of other rules are passed over.
+    fn report(&self, parts: &[(&Summary, i64)], out: &mut Vec<Diagnostic>);
+}
+
+/// What one part of a document contributes to one summarized rule: the rule's own data,
+/// opaque to the document that keeps it (and cheap to clone).
+#[derive(Clone, Debug)]
+pub struct Summary(Arc<dyn Any + Send + Sync>);
+
+impl Summary {
+    pub fn new<T: Any + Send + Sync>(data: T) -> Self {
+        Self(Arc::new(data))
+    }
+
+    /// The data, when this is a summary of type `T` (another rule's summary is not).
+    pub fn get<T: Any>(&self) -> Option<&T> {
+        self.0.downcast_ref()
+    }
+}
