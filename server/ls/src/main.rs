@@ -1,6 +1,7 @@
 //! `unreal-ls`: one binary, several jobs. `lsp` runs the language server over stdio; `lint`,
 //! `info`, `export`, `render` and `diff` are the command-line mode for CI and scripts.
 
+mod allocator;
 mod cli;
 
 use unreal_ls::lsp;
@@ -38,6 +39,9 @@ enum Command {
     Lsp(lsp::LspArgs),
 }
 
+#[global_allocator]
+static ALLOCATOR: allocator::Allocator = allocator::Allocator;
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -47,6 +51,9 @@ fn main() -> ExitCode {
             return if err.use_stderr() { cli::EXIT_USAGE.into() } else { ExitCode::SUCCESS };
         }
     };
+    if !matches!(cli.command, Command::Lsp(_)) {
+        allocator::use_mimalloc();
+    }
     match cli.command {
         Command::Lint(args) => cli::lint::run(&args),
         Command::Rules(args) => cli::rules::run(&args),

@@ -43,20 +43,22 @@ impl T3dDocument {
         options: &LintOptions,
     ) {
         let runs = self.runs();
-        if runs.is_empty() {
-            return;
-        }
-        let filled: Vec<Vec<Filled>> = runs
-            .par_iter()
-            .map(|&(first, last)| self.fill_run(first, last, generation, options))
-            .collect();
-        for filled in filled.into_iter().flatten() {
-            let Some(segment) = self.segments.get_mut(filled.index) else { continue };
-            segment.item = filled.shell;
-            segment.complete = !matches!(segment.item, Item::Block(_));
-            segment.errors = filled.errors;
-            segment.markers = Some(filled.markers);
-            segment.facts = Some(filled.facts);
+        // A few runs per thread at a time, applied before the next ones start: what waits to
+        // be applied stays a few megabytes however big the map.
+        let batch = rayon::current_num_threads().max(1) * 4;
+        for runs in runs.chunks(batch) {
+            let filled: Vec<Vec<Filled>> = runs
+                .par_iter()
+                .map(|&(first, last)| self.fill_run(first, last, generation, options))
+                .collect();
+            for filled in filled.into_iter().flatten() {
+                let Some(segment) = self.segments.get_mut(filled.index) else { continue };
+                segment.item = filled.shell;
+                segment.complete = !matches!(segment.item, Item::Block(_));
+                segment.errors = filled.errors;
+                segment.markers = Some(filled.markers);
+                segment.facts = Some(filled.facts);
+            }
         }
     }
 

@@ -67,6 +67,9 @@ impl Names {
                 span: attribute.value,
             });
         }
+        // Kept as long as the document lives: an actor's one name, not the four a growing
+        // vector reserves.
+        entries.shrink_to_fit();
         Self { entries }
     }
 }

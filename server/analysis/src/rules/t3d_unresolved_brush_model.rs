@@ -92,6 +92,10 @@ impl Models {
                 });
             }
         }
+        // A part keeps its summary as long as the document lives: one actor's one name or
+        // reference, not the four a growing vector reserves.
+        models.defined.shrink_to_fit();
+        models.references.shrink_to_fit();
         models
     }
 }

@@ -59,7 +59,7 @@ pub fn markers(text: &str, items: &[Item]) -> Markers {
                         }
                         BlockKind::Polygon => {
                             if let Some(texture) = block.attribute_value(text, "Texture") {
-                                match texture.matches('.').count() {
+                                match texture.bytes().filter(|&b| b == b'.').count() {
                                     0 => markers.ue1_textures += 1,
                                     2.. => markers.ue2_textures += 1,
                                     _ => {}

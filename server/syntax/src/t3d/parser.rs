@@ -169,14 +169,16 @@ impl<'t> Parser<'t> {
 
     fn line(&mut self, start: usize, end: usize) {
         let raw = &self.text[start..end];
-        let content = raw.trim_start_matches([' ', '\t']);
-        let content = content.trim_end_matches([' ', '\t']);
+        let lead = blanks(raw.as_bytes());
+        let content = raw.get(lead..).unwrap_or_default();
+        let trail = content.bytes().rev().take_while(|b| matches!(b, b' ' | b'\t')).count();
+        let content = content.get(..content.len() - trail).unwrap_or_default();
         if content.is_empty() {
             return;
         }
-        let content_start = start + (raw.len() - raw.trim_start_matches([' ', '\t']).len());
+        let content_start = start + lead;
         let span = Span::new(content_start as u32, (content_start + content.len()) as u32);
-        let word_len = content.find(|c: char| !values::is_ident_char(c)).unwrap_or(content.len());
+        let word_len = ident_len(content);
         let word = &content[..word_len];
         let after_word = &content[word_len..];
         let word_ends_line = after_word.is_empty() || after_word.starts_with([' ', '\t']);
@@ -198,11 +200,9 @@ impl<'t> Parser<'t> {
     }
 
     fn begin(&mut self, content: &str, content_start: usize, span: Span) {
-        let after_begin = &content[5..];
-        let kind_offset =
-            5 + (after_begin.len() - after_begin.trim_start_matches([' ', '\t']).len());
-        let rest = &content[kind_offset..];
-        let kind_len = rest.find(|c: char| !values::is_ident_char(c)).unwrap_or(rest.len());
+        let kind_offset = 5 + blanks(content.as_bytes().get(5..).unwrap_or_default());
+        let rest = content.get(kind_offset..).unwrap_or_default();
+        let kind_len = ident_len(rest);
         let kind_start = content_start + kind_offset;
         let kind_span = Span::new(kind_start as u32, (kind_start + kind_len) as u32);
         if self.overflow == 0 && BlockKind::from_name(kind_span.text(self.text)) == BlockKind::Actor
@@ -242,12 +242,19 @@ impl<'t> Parser<'t> {
         }
         let kind = BlockKind::from_name(kind_span.text(self.text));
         let attributes = self.attributes(&rest[kind_len..], kind_start + kind_len);
+        // A polygon holds its origin, normal, texture axes, pan and a few vertices: one
+        // allocation up front instead of three growths (parsing a map is mostly polygons).
+        let children = if kind == BlockKind::Polygon && !self.shallow {
+            Vec::with_capacity(10)
+        } else {
+            Vec::new()
+        };
         self.stack.push(Block {
             kind,
             kind_span,
             begin_span: span,
             attributes,
-            children: Vec::new(),
+            children,
             end: None,
             span,
         });
@@ -339,10 +346,9 @@ impl<'t> Parser<'t> {
             self.attach(Item::Unknown(span));
             return;
         }
-        let after_end = &content[3..];
-        let kind_offset = 3 + (after_end.len() - after_end.trim_start_matches([' ', '\t']).len());
-        let rest = &content[kind_offset..];
-        let kind_len = rest.find(|c: char| !values::is_ident_char(c)).unwrap_or(rest.len());
+        let kind_offset = 3 + blanks(content.as_bytes().get(3..).unwrap_or_default());
+        let rest = content.get(kind_offset..).unwrap_or_default();
+        let kind_len = ident_len(rest);
         let kind_start = content_start + kind_offset;
         let kind_span = Span::new(kind_start as u32, (kind_start + kind_len) as u32);
         let end_kind = kind_span.text(self.text);
@@ -566,4 +572,15 @@ impl<'t> Parser<'t> {
             offset += token_len;
         }
     }
+}
+
+/// The number of spaces and tabs at the start of `bytes`.
+fn blanks(bytes: &[u8]) -> usize {
+    bytes.iter().take_while(|b| matches!(b, b' ' | b'\t')).count()
+}
+
+/// The length of the identifier (`[A-Za-z0-9_]*`) at the start of `text`, in bytes: every
+/// identifier character is ASCII, so this is also a character boundary.
+fn ident_len(text: &str) -> usize {
+    text.bytes().take_while(|&b| b.is_ascii_alphanumeric() || b == b'_').count()
 }

@@ -1,0 +1,83 @@
+//! Which allocator serves the process: mimalloc for the command-line tools, glibc's for the
+//! language server.
+//!
+//! A lint, diff or render of a map allocates and frees millions of small tree nodes on every
+//! core; mimalloc does that far faster than glibc (`unreal-ls lint` of a 10 MB map: about 30%
+//! less CPU, the same peak memory). The language server stays on glibc's allocator, whose
+//! settings `lsp/memory.rs` tunes so that an open map's memory goes back to the system after
+//! each parse (its memory goals are measured so).
+//!
+//! The choice is made in `main` once the command line is read, before any other thread
+//! exists; what was allocated before it (the arguments, the runtime's own) stays with glibc.
+//! So every free and resize asks mimalloc whether it owns the block
+//! (`mi_is_in_heap_region`: a look-up in its segment map, no read of the block) and hands
+//! it to whichever allocator made it.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use mimalloc::MiMalloc;
+
+/// The process's allocator: glibc's until [`use_mimalloc`], mimalloc after.
+pub struct Allocator;
+
+static MIMALLOC: AtomicBool = AtomicBool::new(false);
+
+/// `mi_option_purge_delay` in mimalloc.h's option list (the Rust bindings name no constant
+/// for it).
+const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
+
+/// New allocations come from mimalloc from now on.
+#[allow(unsafe_code)]
+pub fn use_mimalloc() {
+    // A command runs for seconds and reuses what it frees: giving free pages back to the
+    // system every 10 ms (mimalloc's default) costs system time (up to 0.7 s of a 200 MB
+    // lint in our runs) and leaves the peak where it is.
+    // SAFETY: sets an option value; called before any allocation comes from mimalloc.
+    unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, -1) };
+    MIMALLOC.store(true, Ordering::Relaxed);
+}
+
+#[allow(unsafe_code)]
+fn owned_by_mimalloc(ptr: *mut u8) -> bool {
+    // SAFETY: a look-up of the address in mimalloc's own segment map; it reads no memory
+    // that mimalloc does not own.
+    unsafe { libmimalloc_sys::mi_is_in_heap_region(ptr.cast()) }
+}
+
+// SAFETY: every block is freed and resized by the allocator that made it (see the module
+// comment); each call forwards the caller's guarantees unchanged.
+#[allow(unsafe_code)]
+unsafe impl GlobalAlloc for Allocator {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        if MIMALLOC.load(Ordering::Relaxed) {
+            unsafe { MiMalloc.alloc(layout) }
+        } else {
+            unsafe { System.alloc(layout) }
+        }
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        if MIMALLOC.load(Ordering::Relaxed) {
+            unsafe { MiMalloc.alloc_zeroed(layout) }
+        } else {
+            unsafe { System.alloc_zeroed(layout) }
+        }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        if owned_by_mimalloc(ptr) {
+            unsafe { MiMalloc.dealloc(ptr, layout) }
+        } else {
+            unsafe { System.dealloc(ptr, layout) }
+        }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        if owned_by_mimalloc(ptr) {
+            unsafe { MiMalloc.realloc(ptr, layout, new_size) }
+        } else {
+            unsafe { System.realloc(ptr, layout, new_size) }
+        }
+    }
+}
