@@ -21,9 +21,10 @@ use tower_lsp_server::ls_types::{
 };
 use unreal_analysis::document::T3dDocument;
 use unreal_analysis::lint::{self, FileKind};
+use unreal_analysis::LineIndex;
 use unreal_syntax::Span;
 
-use super::position::{self, LineIndex, Lines, PositionEncoding};
+use super::position::{self, Lines, PositionEncoding};
 use super::settings::Settings;
 
 #[derive(Debug)]

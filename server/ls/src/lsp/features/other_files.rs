@@ -6,9 +6,10 @@ use std::path::{Path, PathBuf};
 
 use tower_lsp_server::ls_types::{Location, Range, Uri};
 use unreal_analysis::ide::exec::navigation::FileLocation;
+use unreal_analysis::LineIndex;
 
 use crate::lsp::documents::DocumentSnapshot;
-use crate::lsp::position::{self, LineIndex, Lines, PositionEncoding};
+use crate::lsp::position::{self, Lines, PositionEncoding};
 
 /// Texts of other files that locations point into, read and decoded once per request
 /// or analysis.
