@@ -8,9 +8,10 @@
 use std::collections::BTreeMap;
 
 use unreal_syntax::t3d::{Block, BlockKind, Item};
+use unreal_syntax::text::line_start;
 use unreal_syntax::Span;
 
-use super::{line_start, ObjectFacts, Source, TextEdit};
+use super::{ObjectFacts, Source, TextEdit};
 use crate::t3d::walk;
 use crate::EngineGeneration;
 use unreal_engine::poly_flags as flags;

@@ -15,12 +15,12 @@ use unreal_engine::exec::{
 };
 use unreal_engine::{Engines, Generation};
 use unreal_syntax::exec::DirectiveKind;
+use unreal_syntax::text::line_start;
 use unreal_syntax::Span;
 
 use super::ExecSource;
 use crate::exec::{directive_known, Expect, SymbolKind};
 use crate::ide::completion::{CompletionItem, CompletionKind};
-use crate::ide::line_start;
 use crate::TextEdit;
 
 /// How deep and how many files the path completion walks below the package folder.
