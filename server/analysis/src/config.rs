@@ -266,8 +266,8 @@ pub struct Config {
     pub root: PathBuf,
     /// `None`: not set (the caller's default applies, usually `auto`).
     pub engine: Option<EngineSetting>,
-    /// `game = "ut99"`: the game the files target (see [`crate::Game`]).
-    pub game: Option<crate::Game>,
+    /// `game = "ut99"`: the game the files target (see [`unreal_engine::Game`]).
+    pub game: Option<unreal_engine::Game>,
     pub engine_build: Option<u32>,
     /// Absolute (joined to `root`).
     pub game_dir: Option<PathBuf>,
@@ -374,10 +374,12 @@ impl Config {
                 }
                 "game" => {
                     if let Some(name) = reader.string(value, "game") {
-                        config.game = crate::Game::parse(name);
+                        config.game = unreal_engine::Game::parse(name);
                         if config.game.is_none() {
-                            let names: Vec<String> =
-                                crate::Game::NAMES.iter().map(|n| format!("`{n}`")).collect();
+                            let names: Vec<String> = unreal_engine::Game::NAMES
+                                .iter()
+                                .map(|n| format!("`{n}`"))
+                                .collect();
                             reader.error(
                                 value.span().start,
                                 format!(
@@ -775,7 +777,7 @@ pub fn resolve(
         engine: overrides
             .engine
             .or(config.and_then(|c| c.engine))
-            .or_else(|| game.and_then(crate::Game::generation).map(EngineSetting::from))
+            .or_else(|| game.and_then(unreal_engine::Game::generation).map(EngineSetting::from))
             .unwrap_or_default(),
         game,
         engine_build: overrides.engine_build.or(config.and_then(|c| c.engine_build)),
@@ -921,7 +923,7 @@ colour = true
     #[test]
     fn game_and_retired_rules() {
         let config = parse("game = \"UT2004\"\n[rules]\nt3d-editor-poly-flag = \"off\"\n").unwrap();
-        assert_eq!(config.game, Some(crate::Game::Ut2004));
+        assert_eq!(config.game, Some(unreal_engine::Game::Ut2004));
         assert!(config.rules.is_empty(), "a retired rule changes nothing");
         check_errors(
             "game = \"ut3\"\n",
