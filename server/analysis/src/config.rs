@@ -772,19 +772,29 @@ pub fn resolve(
     overrides: &crate::options::Overrides,
     config: Option<&Config>,
 ) -> crate::options::LintOptions {
-    let game = overrides.game.or(config.and_then(|c| c.game));
     crate::options::LintOptions {
-        engine: overrides
-            .engine
-            .or(config.and_then(|c| c.engine))
-            .or_else(|| game.and_then(unreal_engine::Game::generation).map(EngineSetting::from))
-            .unwrap_or_default(),
-        game,
+        engine: resolve_engine(overrides, config),
+        game: overrides.game.or(config.and_then(|c| c.game)),
         engine_build: overrides.engine_build.or(config.and_then(|c| c.engine_build)),
         game_dir: overrides.game_dir.clone().or(config.and_then(|c| c.game_dir.clone())),
         package_paths: config.map(|c| c.package_paths.clone()).unwrap_or_default(),
         packages: None,
     }
+}
+
+/// The engine of [`resolve`]'s options alone, for a caller that needs nothing else (every T3D
+/// request of the language server): the override, else `engine` in `unreal-ls.toml`, else the
+/// generation of the game (overridden or configured), else `auto`.
+pub fn resolve_engine(
+    overrides: &crate::options::Overrides,
+    config: Option<&Config>,
+) -> EngineSetting {
+    let game = overrides.game.or(config.and_then(|c| c.game));
+    overrides
+        .engine
+        .or(config.and_then(|c| c.engine))
+        .or_else(|| game.and_then(unreal_engine::Game::generation).map(EngineSetting::from))
+        .unwrap_or_default()
 }
 
 #[cfg(test)]
