@@ -60,7 +60,8 @@ pub struct CompletionItem {
 }
 
 impl CompletionItem {
-    fn new(
+    /// An item that replaces `replace` with `insert`; the rest is set by the caller.
+    pub(crate) fn new(
         label: impl Into<String>,
         kind: CompletionKind,
         replace: Span,
