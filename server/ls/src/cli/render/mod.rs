@@ -248,6 +248,19 @@ mod tests {
         }
     }
 
+    /// A report of one checked file with one finding.
+    fn one_file(path: &str, text: &str, diagnostic: Diagnostic) -> Report {
+        Report {
+            files_checked: 1,
+            files: vec![FileReport {
+                path: path.into(),
+                text: text.into(),
+                line_index: LineIndex::new(text),
+                diagnostics: vec![diagnostic],
+            }],
+        }
+    }
+
     fn check(format: OutputFormat, expect: &Expect) {
         let mut out = Vec::new();
         render(format, &sample(), false, &mut out).unwrap();
@@ -357,15 +370,7 @@ mod tests {
                 let span = Span::new(next(bound), next(bound));
                 let label = Span::new(next(bound), next(bound));
                 let diagnostic = Diagnostic::error("t3d-x", span, "m").with_label(label, "l");
-                let report = Report {
-                    files_checked: 1,
-                    files: vec![FileReport {
-                        path: "a.t3d".into(),
-                        text: text.into(),
-                        line_index: LineIndex::new(text),
-                        diagnostics: vec![diagnostic],
-                    }],
-                };
+                let report = one_file("a.t3d", text, diagnostic);
                 for format in [OutputFormat::Human, OutputFormat::Json] {
                     render(format, &report, true, &mut Vec::new()).unwrap();
                 }
@@ -382,15 +387,7 @@ mod tests {
         let diagnostic =
             Diagnostic::error("t3d-unbalanced-block", Span::new(end_mop, end_mop + 7), "m")
                 .with_label(Span::new(0, 9), "never closed");
-        let report = Report {
-            files_checked: 1,
-            files: vec![FileReport {
-                path: "a.t3d".into(),
-                text: text.into(),
-                line_index: LineIndex::new(text),
-                diagnostics: vec![diagnostic],
-            }],
-        };
+        let report = one_file("a.t3d", text, diagnostic);
         let mut out = Vec::new();
         render(OutputFormat::Human, &report, false, &mut out).unwrap();
         render(OutputFormat::Json, &report, false, &mut out).unwrap();
