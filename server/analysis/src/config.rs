@@ -266,8 +266,8 @@ pub struct Config {
     pub root: PathBuf,
     /// `None`: not set (the caller's default applies, usually `auto`).
     pub engine: Option<EngineSetting>,
-    /// `game = "ut99"`: the game the files target (see [`crate::Game`]).
-    pub game: Option<crate::Game>,
+    /// `game = "ut99"`: the game the files target (see [`unreal_engine::Game`]).
+    pub game: Option<unreal_engine::Game>,
     pub engine_build: Option<u32>,
     /// Absolute (joined to `root`).
     pub game_dir: Option<PathBuf>,
@@ -374,10 +374,12 @@ impl Config {
                 }
                 "game" => {
                     if let Some(name) = reader.string(value, "game") {
-                        config.game = crate::Game::parse(name);
+                        config.game = unreal_engine::Game::parse(name);
                         if config.game.is_none() {
-                            let names: Vec<String> =
-                                crate::Game::NAMES.iter().map(|n| format!("`{n}`")).collect();
+                            let names: Vec<String> = unreal_engine::Game::NAMES
+                                .iter()
+                                .map(|n| format!("`{n}`"))
+                                .collect();
                             reader.error(
                                 value.span().start,
                                 format!(
@@ -770,19 +772,29 @@ pub fn resolve(
     overrides: &crate::options::Overrides,
     config: Option<&Config>,
 ) -> crate::options::LintOptions {
-    let game = overrides.game.or(config.and_then(|c| c.game));
     crate::options::LintOptions {
-        engine: overrides
-            .engine
-            .or(config.and_then(|c| c.engine))
-            .or_else(|| game.and_then(crate::Game::generation).map(EngineSetting::from))
-            .unwrap_or_default(),
-        game,
+        engine: resolve_engine(overrides, config),
+        game: overrides.game.or(config.and_then(|c| c.game)),
         engine_build: overrides.engine_build.or(config.and_then(|c| c.engine_build)),
         game_dir: overrides.game_dir.clone().or(config.and_then(|c| c.game_dir.clone())),
         package_paths: config.map(|c| c.package_paths.clone()).unwrap_or_default(),
         packages: None,
     }
+}
+
+/// The engine of [`resolve`]'s options alone, for a caller that needs nothing else (every T3D
+/// request of the language server): the override, else `engine` in `unreal-ls.toml`, else the
+/// generation of the game (overridden or configured), else `auto`.
+pub fn resolve_engine(
+    overrides: &crate::options::Overrides,
+    config: Option<&Config>,
+) -> EngineSetting {
+    let game = overrides.game.or(config.and_then(|c| c.game));
+    overrides
+        .engine
+        .or(config.and_then(|c| c.engine))
+        .or_else(|| game.and_then(unreal_engine::Game::generation).map(EngineSetting::from))
+        .unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -921,7 +933,7 @@ colour = true
     #[test]
     fn game_and_retired_rules() {
         let config = parse("game = \"UT2004\"\n[rules]\nt3d-editor-poly-flag = \"off\"\n").unwrap();
-        assert_eq!(config.game, Some(crate::Game::Ut2004));
+        assert_eq!(config.game, Some(unreal_engine::Game::Ut2004));
         assert!(config.rules.is_empty(), "a retired rule changes nothing");
         check_errors(
             "game = \"ut3\"\n",

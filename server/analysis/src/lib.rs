@@ -22,5 +22,7 @@ pub mod rules;
 pub mod t3d;
 
 pub use diagnostic::{Diagnostic, Fix, Label, Severity, TextEdit};
-pub use engine::{EngineGeneration, EngineSetting, Game};
+pub use engine::{EngineGeneration, EngineSetting};
 pub use line_index::{LineCol, LineIndex};
+/// The engine crate's game, which the CLI's `--game` and `unreal-ls.toml` name.
+pub use unreal_engine::Game;

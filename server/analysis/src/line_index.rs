@@ -1,5 +1,23 @@
-//! Byte offsets to lines and columns. Lines are split at `\n` (a `\r` before it belongs to
-//! the line break). Columns come in the three units clients ask for.
+//! Byte offsets to lines and columns: the one line index of the project. The CLI's
+//! `line:col` (code frames, JSON, SARIF, GitHub annotations) and the language server's
+//! positions both come from it; the server only picks the column unit it agreed on with the
+//! client.
+//!
+//! Lines end at LF, CRLF or a lone CR. That is what the Language Server Protocol counts, what
+//! editors show, and what the engines read as a line end (`ParseLine` in Core's UnMisc.cpp,
+//! UE1 and UE2: a line stops at CR or LF, then one CR and one LF are eaten). U+2028 and its
+//! friends are not line breaks. The empty line after a final line break is a line (it can
+//! hold the cursor).
+//!
+//! An edit updates the index in place ([`LineIndex::edit`]: O(lines) for the shift, O(edit)
+//! for the scan), so an open document needs no second copy of its text (no rope). Columns
+//! are counted within one line, which in T3D and UnrealScript is short.
+//!
+//! Every conversion clamps instead of failing: an offset past the end counts as the end, a
+//! column past the end of its line lands at the end of the line (before the line break), a
+//! line past the end lands at the end of the text, and an offset or column inside a
+//! character (between the halves of a UTF-16 surrogate pair, or inside a UTF-8 sequence)
+//! lands at the character's start.
 
 use unreal_syntax::Span;
 
@@ -13,100 +31,139 @@ pub struct LineCol {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ColumnUnit {
+    /// Bytes of UTF-8: offsets within the line, no counting needed.
     Utf8,
+    /// UTF-16 code units: the protocol's default.
     Utf16,
     /// Unicode scalar values: what the CLI prints and what UTF-32 clients count.
     Chars,
 }
 
-#[derive(Clone, Debug)]
+/// Where each line of a text starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LineIndex {
     /// Byte offset at which each line starts; always begins with 0.
-    line_starts: Vec<u32>,
-    len: u32,
+    starts: Vec<u32>,
 }
 
 impl LineIndex {
     pub fn new(text: &str) -> Self {
-        let mut line_starts = vec![0u32];
-        line_starts.extend(
-            memchr_newlines(text.as_bytes()).map(|i| u32::try_from(i + 1).unwrap_or(u32::MAX)),
+        let bytes = text.as_bytes();
+        let mut starts = vec![0];
+        starts.extend(
+            memchr::memchr2_iter(b'\n', b'\r', bytes)
+                .filter(|&i| is_line_start(bytes, i + 1))
+                .map(|i| saturate(i + 1)),
         );
-        Self { line_starts, len: u32::try_from(text.len()).unwrap_or(u32::MAX) }
+        Self { starts }
     }
 
     pub fn line_count(&self) -> usize {
-        self.line_starts.len()
+        self.starts.len()
     }
 
-    /// Byte offset where `line` (0-based) starts, or `None` past the end.
+    /// Byte offset where `line` (0-based) starts, or `None` past the last line.
     pub fn line_start(&self, line: u32) -> Option<u32> {
-        self.line_starts.get(line as usize).copied()
+        self.starts.get(line as usize).copied()
     }
 
-    /// The line's byte range without its line break.
+    /// The line's byte range without its line break, or `None` past the last line.
     pub fn line_span(&self, text: &str, line: u32) -> Option<Span> {
-        let start = self.line_start(line)?;
-        let next = self.line_start(line + 1).unwrap_or(self.len);
+        let len = text.len();
+        let start = (*self.starts.get(line as usize)? as usize).min(len);
+        let next = self.starts.get(line as usize + 1).map_or(len, |&s| (s as usize).min(len));
         let bytes = text.as_bytes();
-        let mut end = next as usize;
-        if end > start as usize && bytes.get(end - 1) == Some(&b'\n') {
+        let mut end = next.max(start);
+        if end > start && bytes.get(end - 1) == Some(&b'\n') {
+            end -= 1;
+            if end > start && bytes.get(end - 1) == Some(&b'\r') {
+                end -= 1;
+            }
+        } else if end > start && bytes.get(end - 1) == Some(&b'\r') {
             end -= 1;
         }
-        if end > start as usize && bytes.get(end - 1) == Some(&b'\r') {
-            end -= 1;
-        }
-        Some(Span::new(start, u32::try_from(end).unwrap_or(u32::MAX)))
+        Some(Span::from_range(start..end))
     }
 
-    /// Line and column of a byte offset. Offsets past the end clamp to the end; offsets inside
-    /// a multi-byte character count up to the character's start.
+    /// Line and column of a byte offset.
     pub fn line_col(&self, text: &str, offset: u32, unit: ColumnUnit) -> LineCol {
-        let offset = offset.min(self.len);
-        let line = self.line_starts.partition_point(|&s| s <= offset).saturating_sub(1);
-        let start = self.line_starts.get(line).copied().unwrap_or(0);
-        let mut end = offset as usize;
-        while end > start as usize && !text.is_char_boundary(end) {
-            end -= 1;
+        let mut offset = (offset as usize).min(text.len());
+        while !text.is_char_boundary(offset) {
+            offset -= 1;
         }
-        let segment = text.get(start as usize..end).unwrap_or("");
+        let line = self.starts.partition_point(|&s| s as usize <= offset).saturating_sub(1);
+        let start = self.starts.get(line).map_or(0, |&s| (s as usize).min(offset));
+        let before = text.get(start..offset).unwrap_or_default();
         let col = match unit {
-            ColumnUnit::Utf8 => segment.len(),
-            ColumnUnit::Utf16 => segment.chars().map(char::len_utf16).sum(),
-            ColumnUnit::Chars => segment.chars().count(),
+            ColumnUnit::Utf8 => before.len(),
+            ColumnUnit::Utf16 => before.chars().map(char::len_utf16).sum(),
+            ColumnUnit::Chars => before.chars().count(),
         };
-        LineCol {
-            line: u32::try_from(line).unwrap_or(u32::MAX),
-            col: u32::try_from(col).unwrap_or(u32::MAX),
-        }
+        LineCol { line: saturate(line), col: saturate(col) }
     }
 
-    /// Byte offset of a line and column. A column past the line's end clamps to the end of
-    /// the line (before its line break); a column inside a character (for example between
-    /// the halves of a UTF-16 surrogate pair) lands on the character's start.
+    /// Byte offset of a line and column.
     pub fn offset(&self, text: &str, pos: LineCol, unit: ColumnUnit) -> u32 {
         let Some(line) = self.line_span(text, pos.line) else {
-            return self.len;
+            return saturate(text.len());
         };
-        let line_text = line.text(text);
-        let mut units = 0u32;
-        for (i, ch) in line_text.char_indices() {
-            let width = match unit {
-                ColumnUnit::Utf8 => ch.len_utf8() as u32,
-                ColumnUnit::Utf16 => ch.len_utf16() as u32,
-                ColumnUnit::Chars => 1,
-            };
-            if units + width > pos.col {
-                return line.start + i as u32;
+        let (start, end) = (line.start as usize, line.end as usize);
+        let col = pos.col as usize;
+        if unit == ColumnUnit::Utf8 {
+            let mut at = start.saturating_add(col).min(end);
+            while !text.is_char_boundary(at) {
+                at -= 1;
             }
-            units += width;
+            return saturate(at);
+        }
+        let mut units = 0usize;
+        for (i, ch) in text.get(start..end).unwrap_or_default().char_indices() {
+            units += match unit {
+                ColumnUnit::Utf16 => ch.len_utf16(),
+                _ => 1,
+            };
+            if units > col {
+                return saturate(start + i);
+            }
         }
         line.end
     }
+
+    /// Updates the index after `removed` bytes at `start` were replaced by `inserted` bytes;
+    /// `text` is the text after the edit. A line start depends only on the byte before it
+    /// and the byte at it (a CR followed by LF is no break of its own), so only the starts
+    /// from the edit's start to one byte past its end can change; later ones move.
+    pub fn edit(&mut self, text: &str, start: usize, removed: usize, inserted: usize) {
+        let bytes = text.as_bytes();
+        let from = start.clamp(1, bytes.len().max(1));
+        let old_last = start.saturating_add(removed).saturating_add(1);
+        let new_last = start.saturating_add(inserted).saturating_add(1).min(bytes.len());
+        let lo = self.starts.partition_point(|&s| (s as usize) < from);
+        let hi = self.starts.partition_point(|&s| (s as usize) <= old_last).max(lo);
+        let fresh: Vec<u32> =
+            (from..=new_last).filter(|&p| is_line_start(bytes, p)).map(saturate).collect();
+        let kept = lo + fresh.len();
+        self.starts.splice(lo..hi, fresh);
+        let delta = inserted as i64 - removed as i64;
+        if let Some(after) = self.starts.get_mut(kept..) {
+            for s in after {
+                *s = u32::try_from((i64::from(*s) + delta).max(0)).unwrap_or(u32::MAX);
+            }
+        }
+    }
 }
 
-fn memchr_newlines(bytes: &[u8]) -> impl Iterator<Item = usize> + '_ {
-    bytes.iter().enumerate().filter(|(_, &b)| b == b'\n').map(|(i, _)| i)
+/// Whether a line starts at byte `p`: after an LF, or after a CR that no LF follows.
+fn is_line_start(bytes: &[u8], p: usize) -> bool {
+    match p.checked_sub(1).and_then(|i| bytes.get(i)) {
+        Some(b'\n') => true,
+        Some(b'\r') => bytes.get(p) != Some(&b'\n'),
+        _ => false,
+    }
+}
+
+fn saturate(value: usize) -> u32 {
+    u32::try_from(value).unwrap_or(u32::MAX)
 }
 
 #[cfg(test)]
@@ -129,5 +186,47 @@ mod tests {
         // Past the end of a CRLF line: before the CR.
         assert_eq!(index.offset(text, LineCol { line: 0, col: 99 }, ColumnUnit::Chars), 2);
         assert_eq!(index.line_col(text, 999, ColumnUnit::Chars), LineCol { line: 2, col: 4 });
+    }
+
+    #[test]
+    fn lines_end_at_lf_crlf_and_a_lone_cr() {
+        let text = "a\nb\r\nc\rd\r\re\n\rf\r";
+        let index = LineIndex::new(text);
+        let lines: Vec<&str> = (0..index.line_count() as u32)
+            .map(|line| index.line_span(text, line).unwrap().text(text))
+            .collect();
+        assert_eq!(lines, ["a", "b", "c", "d", "", "e", "", "f", ""]);
+        assert_eq!(index.line_span(text, 9), None);
+        // The CR of a CRLF is part of the line break: no line starts between it and the LF.
+        let cr = text.find("\r\n").unwrap() as u32;
+        assert_eq!(index.line_col(text, cr + 1, ColumnUnit::Chars), LineCol { line: 1, col: 2 });
+    }
+
+    #[test]
+    fn edits_keep_the_line_index_equal_to_a_fresh_one() {
+        // Edits that split and join CRLF pairs, add and remove lone CRs, at both ends.
+        let pieces = ["", "\r", "\n", "\r\n", "a", "\u{e9}", "x\ry", "\n\r"];
+        let mut state = 0x2545_F491_u64;
+        let mut next = |bound: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % bound as u64) as usize
+        };
+        for _ in 0..300 {
+            let mut text = String::from("ab\r\ncd\re\n");
+            let mut index = LineIndex::new(&text);
+            for _ in 0..20 {
+                let boundaries: Vec<usize> =
+                    (0..=text.len()).filter(|&i| text.is_char_boundary(i)).collect();
+                let a = boundaries[next(boundaries.len())];
+                let b = boundaries[next(boundaries.len())];
+                let (start, end) = (a.min(b), a.max(b));
+                let piece = pieces[next(pieces.len())];
+                text.replace_range(start..end, piece);
+                index.edit(&text, start, end - start, piece.len());
+                assert_eq!(index, LineIndex::new(&text), "{text:?}");
+            }
+        }
     }
 }

@@ -5,14 +5,16 @@
 
 use std::path::PathBuf;
 
-use crate::{EngineSetting, Game};
+use unreal_engine::Game;
+
+use crate::EngineSetting;
 
 #[derive(Clone, Debug, Default)]
 pub struct LintOptions {
     pub engine: EngineSetting,
     /// The game the files target; `None` when not declared. Flag and polygon-line checks
     /// warn only for a stock game (Epic's own builds): other engines use more.
-    pub game: Option<crate::Game>,
+    pub game: Option<unreal_engine::Game>,
     /// The engine build the files target (`436`, `469`); `None` when unknown. Which image
     /// types `#exec TEXTURE IMPORT` takes depends on it; unknown accepts the most.
     pub engine_build: Option<u32>,

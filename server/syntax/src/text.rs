@@ -99,6 +99,25 @@ pub fn looks_like_text(bytes: &[u8]) -> bool {
     !head.contains(&0)
 }
 
+/// The start of the line holding `offset` (clamped to the text): just after the line feed
+/// before it, or 0. Lines here are the parsers' lines, which a line feed ends (a CR before it
+/// belongs to the line's end), the lines that `t3d::parse_range` and the incremental
+/// document re-parse; the positions shown to people count a lone CR as a line break too
+/// (the analysis crate's line index).
+pub fn line_start(text: &str, offset: usize) -> usize {
+    let offset = offset.min(text.len());
+    memchr::memrchr(b'\n', text.as_bytes().get(..offset).unwrap_or_default()).map_or(0, |i| i + 1)
+}
+
+/// The offset just after the line feed that ends the line holding `offset` (clamped to the
+/// text), or the text's end when no line feed follows. At a line start that is the end of
+/// the line starting there; for the end of a span's last line, pass the span's last byte.
+pub fn line_end_with_break(text: &str, offset: usize) -> usize {
+    let offset = offset.min(text.len());
+    memchr::memchr(b'\n', text.as_bytes().get(offset..).unwrap_or_default())
+        .map_or(text.len(), |i| offset + i + 1)
+}
+
 /// Levenshtein distance between two names, for "did you mean" suggestions (rule codes, keys,
 /// package objects). Over bytes when both are ASCII (the usual case, and the fast one over
 /// thousands of candidates), over characters otherwise.
@@ -138,6 +157,16 @@ mod tests {
     }
 
     use super::*;
+
+    #[test]
+    fn parser_lines_end_at_a_line_feed() {
+        let text = "ab\r\ncd\re\nf";
+        let starts: Vec<usize> = (0..=text.len() + 1).map(|i| line_start(text, i)).collect();
+        assert_eq!(starts, [0, 0, 0, 0, 4, 4, 4, 4, 4, 9, 9, 9]);
+        let ends: Vec<usize> = (0..=text.len() + 1).map(|i| line_end_with_break(text, i)).collect();
+        assert_eq!(ends, [4, 4, 4, 4, 9, 9, 9, 9, 9, 10, 10, 10]);
+        assert_eq!((line_start("", 3), line_end_with_break("", 3)), (0, 0));
+    }
 
     #[test]
     fn decodes_every_encoding() {

@@ -25,7 +25,7 @@ fn is_whole_tree(rule: &rules::T3dRule) -> bool {
 }
 
 pub(super) type CacheKey =
-    (EngineSetting, Option<crate::Game>, Option<EngineGeneration>, Option<usize>);
+    (EngineSetting, Option<unreal_engine::Game>, Option<EngineGeneration>, Option<usize>);
 
 /// An empty parse, for building a context whose parts are then set by hand.
 static EMPTY: Parse = Parse { file: T3dFile { items: Vec::new() }, errors: Vec::new() };

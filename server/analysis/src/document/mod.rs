@@ -27,6 +27,7 @@ mod parallel;
 
 use rayon::prelude::*;
 use unreal_syntax::t3d::{self, Block, BlockKind, FrameParse, Item, Parse, SyntaxError, T3dFile};
+use unreal_syntax::text::{line_end_with_break, line_start};
 use unreal_syntax::Span;
 
 use self::diagnostics::{shift_diagnostic, CacheKey, SegmentFacts};
@@ -652,19 +653,6 @@ fn split_errors(
 fn on_lines(text: &str, (start, end): (usize, usize), at: u32) -> bool {
     let at = at as usize;
     start <= at && (at < end || (at == end && end == text.len()))
-}
-
-fn line_start(text: &str, offset: usize) -> usize {
-    crate::ide::line_start(text, offset)
-}
-
-/// The offset after the line break of the line holding `offset` (or the end of the text).
-fn line_end_with_break(text: &str, offset: usize) -> usize {
-    let offset = offset.min(text.len());
-    text.as_bytes()
-        .get(offset..)
-        .and_then(|rest| rest.iter().position(|&b| b == b'\n'))
-        .map_or(text.len(), |i| offset + i + 1)
 }
 
 fn add_markers(a: Markers, b: Markers) -> Markers {

@@ -8,9 +8,10 @@
 use std::collections::BTreeMap;
 
 use unreal_syntax::t3d::{Block, BlockKind, Item};
+use unreal_syntax::text::line_start;
 use unreal_syntax::Span;
 
-use super::{line_start, ObjectFacts, Source, TextEdit};
+use super::{ObjectFacts, Source, TextEdit};
 use crate::t3d::walk;
 use crate::EngineGeneration;
 use unreal_engine::poly_flags as flags;
@@ -59,7 +60,8 @@ pub struct CompletionItem {
 }
 
 impl CompletionItem {
-    fn new(
+    /// An item that replaces `replace` with `insert`; the rest is set by the caller.
+    pub(crate) fn new(
         label: impl Into<String>,
         kind: CompletionKind,
         replace: Span,

@@ -8,6 +8,7 @@
 //! the file does not have. Formatting is idempotent and keeps the tree's structure.
 
 use unreal_syntax::t3d::{Block, BlockKind, Item, KeywordLine, LineKeyword, VectorLine};
+use unreal_syntax::text::line_end_with_break;
 use unreal_syntax::Span;
 
 use super::{Source, TextEdit};
@@ -140,11 +141,9 @@ fn format_part(
     parent: Option<BlockKind>,
     lines: &mut LineMatcher<'_>,
 ) -> Result<(), FormatError> {
-    let parse = unreal_syntax::t3d::parse_range(
-        text,
-        span.start as usize,
-        line_end(text, span.end as usize),
-    );
+    // Up to the end of the line holding the span's last byte.
+    let end = line_end_with_break(text, (span.end as usize).saturating_sub(1));
+    let parse = unreal_syntax::t3d::parse_range(text, span.start as usize, end);
     if let Some(first) = parse.errors.first() {
         return Err(syntax_errors(parse.errors.len(), first));
     }
@@ -153,17 +152,6 @@ fn format_part(
         format_item(&src, item, depth, parent, lines)?;
     }
     Ok(())
-}
-
-/// The offset after the line break that ends the line holding `at - 1` (or the text's end).
-fn line_end(text: &str, at: usize) -> usize {
-    if at > 0 && text.as_bytes().get(at - 1) == Some(&b'\n') {
-        return at;
-    }
-    text.as_bytes()
-        .get(at..)
-        .and_then(|rest| rest.iter().position(|&b| b == b'\n'))
-        .map_or(text.len(), |i| at + i + 1)
 }
 
 /// Joins edits that touch into one: a document formatted for the first time is one edit, not

@@ -231,16 +231,6 @@ pub(crate) fn for_each_object_ref(value: &Value, f: &mut impl FnMut(Span, Span, 
     }
 }
 
-/// Byte offset of the start of the line holding `offset`.
-pub(crate) fn line_start(text: &str, offset: usize) -> usize {
-    let offset = offset.min(text.len());
-    text.as_bytes().get(..offset).and_then(|b| memchr_rev(b'\n', b)).map_or(0, |i| i + 1)
-}
-
-fn memchr_rev(needle: u8, haystack: &[u8]) -> Option<usize> {
-    haystack.iter().rposition(|&b| b == needle)
-}
-
 /// The identifier (letters, digits, `_`) around `offset`.
 pub(crate) fn word_at(text: &str, offset: usize) -> Option<Span> {
     let bytes = text.as_bytes();

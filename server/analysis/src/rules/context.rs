@@ -15,7 +15,7 @@ pub struct T3dContext<'a> {
     /// neither tells.
     pub generation: Option<EngineGeneration>,
     /// The game the settings declare (`None`: not declared).
-    pub game: Option<crate::Game>,
+    pub game: Option<unreal_engine::Game>,
     /// Every block with its parent, in source order.
     pub blocks: Vec<(&'a Block, Option<&'a Block>)>,
     pub polygons: Vec<PolygonFacts<'a>>,

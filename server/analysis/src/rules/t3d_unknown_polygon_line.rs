@@ -69,7 +69,7 @@ pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
                     &k.canonical_name().to_ascii_lowercase(),
                 ) <= 2
             });
-            out.push(if ctx.game.is_some_and(crate::Game::is_stock) || typo {
+            out.push(if ctx.game.is_some_and(unreal_engine::Game::is_stock) || typo {
                 RULE.diagnostic(span, message)
             } else {
                 RULE.diagnostic(

@@ -21,9 +21,10 @@ use tower_lsp_server::ls_types::{
 };
 use unreal_analysis::document::T3dDocument;
 use unreal_analysis::lint::{self, FileKind};
+use unreal_analysis::LineIndex;
 use unreal_syntax::Span;
 
-use super::position::{self, LineIndex, Lines, PositionEncoding};
+use super::position::{self, Lines, PositionEncoding};
 use super::settings::Settings;
 
 #[derive(Debug)]
@@ -390,18 +391,26 @@ impl Session {
     /// workspace's `unreal-ls.toml` (`engine`, or the generation of its `game`), else `auto`.
     /// Diagnostics, hover, completion and the other T3D features all read it here, so an
     /// engine set only in `unreal-ls.toml` drives them alike.
+    /// Resolves the engine alone (no copy of the package paths): every T3D request asks.
     pub fn engine(&self) -> unreal_analysis::EngineSetting {
-        self.resolved().engine
+        unreal_analysis::config::resolve_engine(
+            &self.overrides(),
+            self.workspace.config().as_deref(),
+        )
     }
 
     /// The client's settings over the workspace's `unreal-ls.toml`, resolved as `lint` does.
     fn resolved(&self) -> unreal_analysis::lint::LintOptions {
+        unreal_analysis::config::resolve(&self.overrides(), self.workspace.config().as_deref())
+    }
+
+    /// What the client's settings say over `unreal-ls.toml`: the engine, unless `auto`.
+    fn overrides(&self) -> unreal_analysis::options::Overrides {
         let engine = self.settings.engine;
-        let overrides = unreal_analysis::options::Overrides {
+        unreal_analysis::options::Overrides {
             engine: (engine != unreal_analysis::EngineSetting::Auto).then_some(engine),
             ..unreal_analysis::options::Overrides::default()
-        };
-        unreal_analysis::config::resolve(&overrides, self.workspace.config().as_deref())
+        }
     }
 
     /// What the checks of this session run with: the settings, the workspace's

@@ -1,18 +1,17 @@
 //! The one place where LSP positions meet byte offsets. Analysis speaks byte offsets into
 //! the document text; LSP speaks (line, column) with columns in the negotiated encoding.
-//! Lines end at LF, CRLF or a lone CR, as the protocol defines them (U+2028 and friends are
-//! not line breaks here).
+//! Lines and their starts are analysis's [`LineIndex`] (LF, CRLF or a lone CR, as the
+//! protocol defines them; edits keep it up to date); this module adds only the choice of
+//! column unit and the protocol's types.
 //!
-//! A [`LineIndex`] holds where each line starts; edits keep it up to date (O(lines) for the
-//! shift, O(edit) for the scan), so an open document needs no second copy of its text (no
-//! rope). Columns are counted within one line, which in T3D and UnrealScript is short.
-//!
-//! Every conversion clamps instead of failing: a column past the end of its line lands at
-//! the end of the line (before the line break), a line past the end lands at the end of the
-//! document, and a column inside a character (between the halves of a UTF-16 surrogate pair,
-//! or inside a UTF-8 sequence) lands at the character's start.
+//! Every conversion clamps instead of failing, as [`LineIndex`] does: a column past the end
+//! of its line lands at the end of the line (before the line break), a line past the end
+//! lands at the end of the document, and a column inside a character (between the halves of
+//! a UTF-16 surrogate pair, or inside a UTF-8 sequence) lands at the character's start.
 
 use tower_lsp_server::ls_types::{Position, PositionEncodingKind, Range};
+use unreal_analysis::line_index::{ColumnUnit, LineCol};
+use unreal_analysis::LineIndex;
 use unreal_syntax::Span;
 
 /// The unit LSP columns count in.
@@ -41,93 +40,21 @@ impl PositionEncoding {
         }
     }
 
+    /// The unit [`LineIndex`] counts columns in for this encoding.
+    pub fn unit(self) -> ColumnUnit {
+        match self {
+            PositionEncoding::Utf8 => ColumnUnit::Utf8,
+            PositionEncoding::Utf16 => ColumnUnit::Utf16,
+            PositionEncoding::Utf32 => ColumnUnit::Chars,
+        }
+    }
+
     pub fn kind(self) -> PositionEncodingKind {
         match self {
             PositionEncoding::Utf8 => PositionEncodingKind::UTF8,
             PositionEncoding::Utf16 => PositionEncodingKind::UTF16,
             PositionEncoding::Utf32 => PositionEncodingKind::UTF32,
         }
-    }
-}
-
-/// Where each line of a text starts, as the protocol counts lines. The empty line after a
-/// final line break is a line (it can hold the cursor).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LineIndex {
-    /// Byte offsets of line starts; always begins with 0.
-    starts: Vec<u32>,
-}
-
-impl LineIndex {
-    pub fn new(text: &str) -> Self {
-        let bytes = text.as_bytes();
-        let mut starts = vec![0];
-        starts.extend(
-            bytes
-                .iter()
-                .enumerate()
-                .filter(|&(i, &b)| (b == b'\n' || b == b'\r') && is_line_start(bytes, i + 1))
-                .map(|(i, _)| saturate(i + 1)),
-        );
-        Self { starts }
-    }
-
-    pub fn line_count(&self) -> usize {
-        self.starts.len()
-    }
-
-    /// Updates the index after `removed` bytes at `start` were replaced by `inserted` bytes;
-    /// `text` is the text after the edit. A line start depends only on the byte before it
-    /// and the byte at it (a CR followed by LF is no break of its own), so only the starts
-    /// from the edit's start to one byte past its end can change; later ones move.
-    pub fn edit(&mut self, text: &str, start: usize, removed: usize, inserted: usize) {
-        let bytes = text.as_bytes();
-        let from = start.clamp(1, bytes.len().max(1));
-        let old_last = start.saturating_add(removed).saturating_add(1);
-        let new_last = start.saturating_add(inserted).saturating_add(1).min(bytes.len());
-        let lo = self.starts.partition_point(|&s| (s as usize) < from);
-        let hi = self.starts.partition_point(|&s| (s as usize) <= old_last).max(lo);
-        let fresh: Vec<u32> =
-            (from..=new_last).filter(|&p| is_line_start(bytes, p)).map(saturate).collect();
-        let kept = lo + fresh.len();
-        self.starts.splice(lo..hi, fresh);
-        let delta = inserted as i64 - removed as i64;
-        if let Some(after) = self.starts.get_mut(kept..) {
-            for s in after {
-                *s = u32::try_from((i64::from(*s) + delta).max(0)).unwrap_or(u32::MAX);
-            }
-        }
-    }
-
-    /// The line holding byte `offset` (clamped to the text).
-    fn line_of(&self, offset: usize) -> usize {
-        self.starts.partition_point(|&s| s as usize <= offset).saturating_sub(1)
-    }
-
-    /// The byte range of `line` without its line break, or `None` past the last line.
-    fn content(&self, text: &str, line: usize) -> Option<(usize, usize)> {
-        let start = (*self.starts.get(line)? as usize).min(text.len());
-        let next = self.starts.get(line + 1).map_or(text.len(), |&s| (s as usize).min(text.len()));
-        let bytes = text.as_bytes();
-        let mut end = next.max(start);
-        if end > start && bytes.get(end - 1) == Some(&b'\n') {
-            end -= 1;
-            if end > start && bytes.get(end - 1) == Some(&b'\r') {
-                end -= 1;
-            }
-        } else if end > start && bytes.get(end - 1) == Some(&b'\r') {
-            end -= 1;
-        }
-        Some((start, end))
-    }
-}
-
-/// Whether a line starts at byte `p`: after an LF, or after a CR that no LF follows.
-fn is_line_start(bytes: &[u8], p: usize) -> bool {
-    match p.checked_sub(1).and_then(|i| bytes.get(i)) {
-        Some(b'\n') => true,
-        Some(b'\r') => bytes.get(p) != Some(&b'\n'),
-        _ => false,
     }
 }
 
@@ -147,48 +74,14 @@ impl<'a> Lines<'a> {
 /// The LSP position of a byte offset. Offsets past the end clamp to the end; offsets inside
 /// a multi-byte character count from the character's start.
 pub fn position_of_byte(lines: Lines<'_>, byte: usize, encoding: PositionEncoding) -> Position {
-    let text = lines.text;
-    let mut byte = byte.min(text.len());
-    while !text.is_char_boundary(byte) {
-        byte -= 1;
-    }
-    let line = lines.index.line_of(byte);
-    let start = lines.index.starts.get(line).map_or(0, |&s| (s as usize).min(byte));
-    let before = text.get(start..byte).unwrap_or_default();
-    let col = match encoding {
-        PositionEncoding::Utf8 => before.len(),
-        PositionEncoding::Utf16 => before.chars().map(char::len_utf16).sum(),
-        PositionEncoding::Utf32 => before.chars().count(),
-    };
-    Position::new(saturate(line), saturate(col))
+    let at = lines.index.line_col(lines.text, saturate(byte), encoding.unit());
+    Position::new(at.line, at.col)
 }
 
 /// The byte offset of an LSP position, clamped as the module describes.
 pub fn byte_of_position(lines: Lines<'_>, pos: Position, encoding: PositionEncoding) -> usize {
-    let text = lines.text;
-    let Some((start, end)) = lines.index.content(text, pos.line as usize) else {
-        return text.len();
-    };
-    let col = pos.character as usize;
-    let line = text.get(start..end).unwrap_or_default();
-    if encoding == PositionEncoding::Utf8 {
-        let mut at = start.saturating_add(col).min(end);
-        while !text.is_char_boundary(at) {
-            at -= 1;
-        }
-        return at;
-    }
-    let mut units = 0usize;
-    for (i, ch) in line.char_indices() {
-        units += match encoding {
-            PositionEncoding::Utf16 => ch.len_utf16(),
-            _ => 1,
-        };
-        if units > col {
-            return start + i;
-        }
-    }
-    end
+    let at = LineCol { line: pos.line, col: pos.character };
+    lines.index.offset(lines.text, at, encoding.unit()) as usize
 }
 
 /// The LSP range of a byte span. A reversed span is read as the empty span at its start.
@@ -325,33 +218,5 @@ mod tests {
             ]),
             Utf8
         );
-    }
-
-    #[test]
-    fn edits_keep_the_line_index_equal_to_a_fresh_one() {
-        // Edits that split and join CRLF pairs, add and remove lone CRs, at both ends.
-        let pieces = ["", "\r", "\n", "\r\n", "a", "\u{e9}", "x\ry", "\n\r"];
-        let mut state = 0x2545_F491_u64;
-        let mut next = |bound: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % bound as u64) as usize
-        };
-        for _ in 0..300 {
-            let mut text = String::from("ab\r\ncd\re\n");
-            let mut index = LineIndex::new(&text);
-            for _ in 0..20 {
-                let boundaries: Vec<usize> =
-                    (0..=text.len()).filter(|&i| text.is_char_boundary(i)).collect();
-                let a = boundaries[next(boundaries.len())];
-                let b = boundaries[next(boundaries.len())];
-                let (start, end) = (a.min(b), a.max(b));
-                let piece = pieces[next(pieces.len())];
-                text.replace_range(start..end, piece);
-                index.edit(&text, start, end - start, piece.len());
-                assert_eq!(index, LineIndex::new(&text), "{text:?}");
-            }
-        }
     }
 }

@@ -15,34 +15,16 @@ use unreal_engine::exec::{
 };
 use unreal_engine::{Engines, Generation};
 use unreal_syntax::exec::DirectiveKind;
+use unreal_syntax::text::line_start;
 use unreal_syntax::Span;
 
 use super::ExecSource;
 use crate::exec::{directive_known, Expect, SymbolKind};
 use crate::ide::completion::{CompletionItem, CompletionKind};
-use crate::ide::line_start;
-use crate::TextEdit;
 
 /// How deep and how many files the path completion walks below the package folder.
 const MAX_DEPTH: usize = 4;
 const MAX_FILES: usize = 2000;
-
-fn item(
-    label: impl Into<String>,
-    kind: CompletionKind,
-    replace: Span,
-    insert: impl Into<String>,
-) -> CompletionItem {
-    CompletionItem {
-        label: label.into(),
-        kind,
-        detail: None,
-        documentation: None,
-        edit: TextEdit { span: replace, new_text: insert.into() },
-        filter_text: None,
-        preselect: false,
-    }
-}
 
 fn is_word(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_'
@@ -147,7 +129,8 @@ fn directive_items(generation: Option<Generation>, replace: Span) -> Vec<Complet
         .filter(|k| directive_known(*k, generation))
         .map(|k| {
             let label = format!("#{}", k.name());
-            let mut it = item(label.clone(), CompletionKind::Directive, replace, label);
+            let mut it =
+                CompletionItem::new(label.clone(), CompletionKind::Directive, replace, label);
             it.detail = Some(k.engines().name().to_owned());
             it.preselect = k == DirectiveKind::Exec;
             it
@@ -172,7 +155,7 @@ fn command_items(generation: Option<Generation>, replace: Span) -> Vec<Completio
         .map(|word| {
             let specs: Vec<&CommandSpec> =
                 commands::commands_named(word).filter(|s| known(s.engines, generation)).collect();
-            let mut it = item(word, CompletionKind::Command, replace, word);
+            let mut it = CompletionItem::new(word, CompletionKind::Command, replace, word);
             match specs.as_slice() {
                 [] => {
                     if let Some(alias) = ALIASES.iter().find(|a| a.command == word) {
@@ -211,7 +194,7 @@ fn subcommand_items(
     for alias in ALIASES.iter().filter(|a| a.command.eq_ignore_ascii_case(command)) {
         match alias.sub {
             Some(word) if known(alias.engines, generation) => {
-                let mut it = item(word, CompletionKind::Command, replace, word);
+                let mut it = CompletionItem::new(word, CompletionKind::Command, replace, word);
                 it.documentation = Some(alias.doc.to_owned());
                 items.push(it);
             }
@@ -221,7 +204,7 @@ fn subcommand_items(
     }
     for spec in commands::commands_named(&target).filter(|s| known(s.engines, generation)) {
         let Sub::Word(word) = spec.sub else { continue };
-        let mut it = item(word, CompletionKind::Command, replace, word);
+        let mut it = CompletionItem::new(word, CompletionKind::Command, replace, word);
         it.detail = Some(spec.display_name());
         it.documentation = Some(spec.doc.to_owned());
         items.push(it);
@@ -252,7 +235,7 @@ fn key_items(
         }
         seen.push(key.name);
         let label = key.search_text();
-        let mut it = item(label.clone(), CompletionKind::Key, replace, label);
+        let mut it = CompletionItem::new(label.clone(), CompletionKind::Key, replace, label);
         let mut detail = key.kind.describe();
         if key.required {
             detail.push_str(", required");
@@ -291,7 +274,7 @@ fn value_items(
         KeyKind::Enum(words) => words
             .iter()
             .map(|w| {
-                let mut it = item(*w, CompletionKind::Value, replace, *w);
+                let mut it = CompletionItem::new(*w, CompletionKind::Value, replace, *w);
                 it.detail = Some(key_spec.search_text());
                 it
             })
@@ -299,7 +282,7 @@ fn value_items(
         KeyKind::Bool => [("1", "true"), ("0", "false")]
             .into_iter()
             .map(|(v, meaning)| {
-                let mut it = item(v, CompletionKind::Value, replace, v);
+                let mut it = CompletionItem::new(v, CompletionKind::Value, replace, v);
                 it.detail = Some(meaning.to_owned());
                 it.documentation = Some(key_spec.doc.to_owned());
                 it
@@ -329,7 +312,7 @@ fn name_items(src: &ExecSource<'_>, kind: SymbolKind, replace: Span) -> Vec<Comp
         if !seen.insert(name.to_ascii_lowercase()) {
             continue;
         }
-        let mut it = item(name.clone(), CompletionKind::Name, replace, name.clone());
+        let mut it = CompletionItem::new(name.clone(), CompletionKind::Name, replace, name.clone());
         it.detail = Some(match found.file {
             None => format!("{}, this file", kind.name()),
             Some(path) => format!("{}, {}", kind.name(), src.show(path)),
@@ -348,7 +331,7 @@ fn sequence_items(src: &ExecSource<'_>, offset: u32, replace: Span) -> Vec<Compl
         .filter(|f| seen.insert(f.definition.name.to_ascii_lowercase()))
         .map(|f| {
             let name = f.definition.name.clone();
-            let mut it = item(name.clone(), CompletionKind::Name, replace, name);
+            let mut it = CompletionItem::new(name.clone(), CompletionKind::Name, replace, name);
             it.detail = Some(format!("sequence of {}", mesh.text));
             it
         })
@@ -397,7 +380,8 @@ fn file_items(src: &ExecSource<'_>, expect: Expect, replace: Span) -> Vec<Comple
     found
         .into_iter()
         .map(|path| {
-            let mut it = item(path.clone(), CompletionKind::File, replace, path.clone());
+            let mut it =
+                CompletionItem::new(path.clone(), CompletionKind::File, replace, path.clone());
             it.detail = Path::new(&path.replace('\\', "/"))
                 .extension()
                 .map(|e| format!("{} file", e.to_string_lossy()));

@@ -320,14 +320,7 @@ fn name_markdown(src: &ExecSource<'_>, name: &NameUse) -> String {
         _ => format!("{} `{}`", name.kind.name(), name.name),
     };
     let mut out = format!("**{what}**");
-    let found: Vec<_> = match (name.kind, &name.owner) {
-        (SymbolKind::Sequence, Some(owner)) => src
-            .table
-            .sequences(owner)
-            .filter(|f| f.definition.name.eq_ignore_ascii_case(&name.name))
-            .collect(),
-        _ => src.table.find(name.kind, &name.name).collect(),
-    };
+    let found = name.definitions(&src.table);
     if name.defines {
         let others: Vec<_> = found
             .iter()

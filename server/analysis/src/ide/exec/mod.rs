@@ -26,6 +26,7 @@ use unreal_syntax::exec::Arg;
 use unreal_syntax::Span;
 
 use crate::exec::package::{self, Location};
+use crate::exec::symbols::Found;
 use crate::exec::{ExecEnv, FileAnalysis, LineFacts, SymbolKind, SymbolTable};
 
 /// One `.uc` document as every `#exec` feature reads it.
@@ -205,6 +206,18 @@ impl NameUse {
                     (Some(a), Some(b)) => a.eq_ignore_ascii_case(b),
                     _ => false,
                 })
+    }
+
+    /// The definitions the name may mean (for a sequence, those of its mesh), the checked
+    /// file's first: what hover lists and go to definition offers.
+    pub fn definitions<'t>(&'t self, table: &'t SymbolTable) -> Vec<Found<'t>> {
+        match (self.kind, &self.owner) {
+            (SymbolKind::Sequence, Some(owner)) => table
+                .sequences(owner)
+                .filter(|f| f.definition.name.eq_ignore_ascii_case(&self.name))
+                .collect(),
+            _ => table.find(self.kind, &self.name).collect(),
+        }
     }
 }
 

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use unreal_syntax::Span;
 
 use super::{name_use_at, name_uses, part_at, ExecSource, LinePart, NameUse};
-use crate::exec::{FileAnalysis, Resolution, SymbolKind};
+use crate::exec::{FileAnalysis, Resolution};
 use crate::ide::navigation::{OccurrenceKind, RenameError};
 use crate::TextEdit;
 
@@ -67,15 +67,7 @@ pub fn file_at(src: &ExecSource<'_>, offset: u32) -> Option<PathBuf> {
 }
 
 fn definitions(src: &ExecSource<'_>, name: &NameUse) -> Vec<FileLocation> {
-    let found: Vec<_> = match (name.kind, &name.owner) {
-        (SymbolKind::Sequence, Some(owner)) => src
-            .table
-            .sequences(owner)
-            .filter(|f| f.definition.name.eq_ignore_ascii_case(&name.name))
-            .collect(),
-        _ => src.table.find(name.kind, &name.name).collect(),
-    };
-    found
+    name.definitions(&src.table)
         .into_iter()
         .map(|f| FileLocation { file: f.file.map(PathBuf::from), span: f.definition.span })
         .collect()

@@ -145,7 +145,7 @@ fn mark<'a>(
     let first_line = file.line_index.line_col(text, start as u32, COLUMNS).line;
     let mut last_line = file.line_index.line_col(text, end as u32, COLUMNS).line;
     // A span ending right after a line break ends on the line before.
-    if last_line > first_line && text.as_bytes().get(end.wrapping_sub(1)) == Some(&b'\n') {
+    if last_line > first_line && file.line_index.line_start(last_line) == Some(end as u32) {
         last_line -= 1;
     }
     if last_line - first_line >= MAX_SPAN_LINES {
@@ -222,9 +222,11 @@ const MAX_FRAME_LINE_BYTES: usize = 4096;
 const FRAME_WINDOW_BEFORE: usize = 200;
 const FRAME_WINDOW_AFTER: usize = 600;
 
-/// Replaces control characters (binary junk, a lone CR) with characters of the same UTF-8
-/// length, so annotation offsets stay valid and nothing reaches the terminal that could move
-/// its cursor. Tabs, line feeds and the CR of a CRLF stay.
+/// Replaces control characters (binary junk) with characters of the same UTF-8 length, so
+/// annotation offsets stay valid and nothing reaches the terminal that could move its cursor.
+/// Tabs, line feeds and the CR of a CRLF stay; a lone CR, a line break of its own (as the
+/// line index counts lines), becomes a line feed, so the frame numbers its lines as the
+/// `line:col` above it does.
 fn terminal_safe(source: &str) -> String {
     let mut out = String::with_capacity(source.len());
     let mut chars = source.chars().peekable();
@@ -232,6 +234,7 @@ fn terminal_safe(source: &str) -> String {
         let keep = c == '\t' || c == '\n' || (c == '\r' && chars.peek() == Some(&'\n'));
         out.push(match c {
             _ if keep || !c.is_control() => c,
+            '\r' => '\n',
             // C1 controls take two bytes in UTF-8, like the inverted question mark.
             '\u{80}'..='\u{9f}' => '\u{bf}',
             _ => '?',

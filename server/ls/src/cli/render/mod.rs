@@ -248,6 +248,19 @@ mod tests {
         }
     }
 
+    /// A report of one checked file with one finding.
+    fn one_file(path: &str, text: &str, diagnostic: Diagnostic) -> Report {
+        Report {
+            files_checked: 1,
+            files: vec![FileReport {
+                path: path.into(),
+                text: text.into(),
+                line_index: LineIndex::new(text),
+                diagnostics: vec![diagnostic],
+            }],
+        }
+    }
+
     fn check(format: OutputFormat, expect: &Expect) {
         let mut out = Vec::new();
         render(format, &sample(), false, &mut out).unwrap();
@@ -357,20 +370,43 @@ mod tests {
                 let span = Span::new(next(bound), next(bound));
                 let label = Span::new(next(bound), next(bound));
                 let diagnostic = Diagnostic::error("t3d-x", span, "m").with_label(label, "l");
-                let report = Report {
-                    files_checked: 1,
-                    files: vec![FileReport {
-                        path: "a.t3d".into(),
-                        text: text.into(),
-                        line_index: LineIndex::new(text),
-                        diagnostics: vec![diagnostic],
-                    }],
-                };
+                let report = one_file("a.t3d", text, diagnostic);
                 for format in [OutputFormat::Human, OutputFormat::Json] {
                     render(format, &report, true, &mut Vec::new()).unwrap();
                 }
             }
         }
+    }
+
+    /// A lone CR ends a line (as editors, the protocol and the engine count lines): the
+    /// position and the frame's line numbers agree, and no CR reaches the terminal.
+    #[test]
+    fn a_lone_cr_is_a_line_break() {
+        let text = "Begin Map\rBegin Actor\r\nEnd Mop\r";
+        let end_mop = text.find("End Mop").unwrap() as u32;
+        let diagnostic =
+            Diagnostic::error("t3d-unbalanced-block", Span::new(end_mop, end_mop + 7), "m")
+                .with_label(Span::new(0, 9), "never closed");
+        let report = one_file("a.t3d", text, diagnostic);
+        let mut out = Vec::new();
+        render(OutputFormat::Human, &report, false, &mut out).unwrap();
+        render(OutputFormat::Json, &report, false, &mut out).unwrap();
+        expect![[r#"
+            error[t3d-unbalanced-block]: m
+             --> a.t3d:3:1
+              |
+            1 | Begin Map
+              | --------- never closed
+            2 | Begin Actor
+            3 | End Mop
+              | ^^^^^^^
+              |
+
+            1 error, 0 warnings in 1 file checked
+            {"version":1,"files":1,"diagnostics":[
+            {"file":"a.t3d","line":3,"column":1,"end_line":3,"end_column":8,"severity":"error","code":"t3d-unbalanced-block","message":"m"}
+            ]}
+        "#]].assert_eq(&String::from_utf8(out).unwrap());
     }
 
     #[test]

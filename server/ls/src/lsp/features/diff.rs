@@ -42,12 +42,11 @@ pub fn arguments(arguments: &[Value]) -> Result<(Uri, Uri)> {
 pub fn read_file(uri: &Uri) -> Result<String> {
     let path =
         uri.to_file_path().ok_or_else(|| invalid(format!("`{}` is not a file", uri.as_str())))?;
-    let bytes = unreal_formats::mapped::read_regular(&path).map_err(|e| Error {
+    super::other_files::read_text(&path).map_err(|e| Error {
         code: ErrorCode::ServerError(-32803),
         message: format!("{}: {}", path.display(), unreal_formats::mapped::io_message(&e)).into(),
         data: None,
-    })?;
-    Ok(unreal_syntax::text::decode(&bytes).text.into_owned())
+    })
 }
 
 /// Compares the two maps' texts.

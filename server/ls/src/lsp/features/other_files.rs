@@ -1,14 +1,23 @@
 //! The texts of other files that diagnostics' labels and navigation results point into: a
-//! span there is a byte offset into that file's decoded text, which the LSP range needs.
+//! span there is a byte offset into that file's decoded text, which the LSP range needs. Also
+//! how any feature reads a file that is not open ([`read_text`]).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use tower_lsp_server::ls_types::{Location, Range, Uri};
 use unreal_analysis::ide::exec::navigation::FileLocation;
+use unreal_analysis::LineIndex;
 
 use crate::lsp::documents::DocumentSnapshot;
-use crate::lsp::position::{self, LineIndex, Lines, PositionEncoding};
+use crate::lsp::position::{self, Lines, PositionEncoding};
+
+/// The decoded text of a file that is not open (a regular file only, as lint reads files):
+/// UTF-8 becomes the text without a copy.
+pub fn read_text(path: &Path) -> std::io::Result<String> {
+    let bytes = unreal_formats::mapped::read_regular(path)?;
+    Ok(unreal_syntax::text::decode_owned(bytes).0)
+}
 
 /// Texts of other files that locations point into, read and decoded once per request
 /// or analysis.
@@ -27,8 +36,7 @@ impl OtherFiles {
         encoding: PositionEncoding,
     ) -> Range {
         let text = self.texts.entry(path.to_path_buf()).or_insert_with(|| {
-            unreal_formats::mapped::read_regular(path).ok().map(|bytes| {
-                let text = unreal_syntax::text::decode(&bytes).text.into_owned();
+            read_text(path).ok().map(|text| {
                 let lines = LineIndex::new(&text);
                 (text, lines)
             })

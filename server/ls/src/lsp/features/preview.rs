@@ -351,9 +351,8 @@ fn map_preview(params: &MapPreviewParams, open: Option<String>) -> Result<Value>
         text
     } else {
         let path = path.clone().ok_or_else(|| invalid("not a file URI".to_owned()))?;
-        let bytes = read_regular(&path)
-            .map_err(|e| failed(format!("{}: cannot read: {e}", path.display())))?;
-        unreal_syntax::text::decode(&bytes).text.into_owned()
+        super::other_files::read_text(&path)
+            .map_err(|e| failed(format!("{}: cannot read: {e}", path.display())))?
     };
     let name = path
         .as_deref()
