@@ -85,6 +85,27 @@ pub fn markers(text: &str, items: &[Item]) -> Markers {
 /// document checks its segments with the generation this gives while it parses them for
 /// their real markers, and checks again where those disagree.
 pub fn scan(text: &str) -> Markers {
+    use rayon::prelude::*;
+    // Pieces of whole lines, scanned on every core: the scan runs before the parallel parse
+    // of a map, alone.
+    const PIECE: usize = 1 << 20;
+    let mut pieces = Vec::new();
+    let mut start = 0;
+    while start < text.len() {
+        let end = unreal_syntax::text::line_end_with_break(text, (start + PIECE).min(text.len()));
+        pieces.push(text.get(start..end).unwrap_or_default());
+        start = end;
+    }
+    pieces.par_iter().map(|piece| scan_lines(piece)).reduce(Markers::default, |a, b| Markers {
+        ue2_strong: a.ue2_strong + b.ue2_strong,
+        ue1_strong: a.ue1_strong + b.ue1_strong,
+        ue2_textures: a.ue2_textures + b.ue2_textures,
+        ue1_textures: a.ue1_textures + b.ue1_textures,
+    })
+}
+
+/// [`scan`] of whole lines.
+fn scan_lines(text: &str) -> Markers {
     use memchr::memmem;
     let bytes = text.as_bytes();
     let mut markers = Markers::default();

@@ -61,11 +61,11 @@ pub fn parse(text: &str) -> Parse {
     parse_range(text, 0, text.len())
 }
 
-/// The block structure of a whole document, cheaply: the blocks with their spans,
-/// attributes and `Begin`/`End` lines exactly as [`parse`] gives them, but every other line
-/// as [`Item::Unknown`], and below the second level only each block's last child. For
-/// finding the top-level blocks of a big document without building its whole tree. Errors
-/// are those of the `Begin`/`End` lines only.
+/// The block structure of a whole document, cheaply: the blocks of the first two levels
+/// with their spans, attributes and `Begin`/`End` lines exactly as [`parse`] gives them, but
+/// every other line as [`Item::Unknown`], and below the second level only each block's last
+/// child, as its span. For finding the top-level blocks of a big document without building
+/// its whole tree. Errors are those of the `Begin`/`End` lines only.
 pub fn outline(text: &str) -> Parse {
     let (file, errors) = parser::Parser::shallow(text).parse_range(0, text.len());
     Parse { file, errors }

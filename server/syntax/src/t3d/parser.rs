@@ -56,9 +56,11 @@ impl<'t> Parser<'t> {
 
     /// A parser that reads only the block structure, as cheaply as it can: lines other than
     /// `Begin`/`End` are kept as [`Item::Unknown`] without parsing their values, and below
-    /// the second level only each block's last child is kept (what an unclosed block's span
-    /// is computed from). The blocks, their spans and attributes, and the errors of the
-    /// `Begin`/`End` lines are those of a full parse: nothing else decides the structure.
+    /// the second level only each block's last child is kept, as its span (what an unclosed
+    /// block's span is computed from; those blocks' attributes are read for their errors
+    /// only). The blocks of the first two levels, their spans and attributes, and the errors
+    /// of the `Begin`/`End` lines are those of a full parse: nothing else decides the
+    /// structure.
     pub(crate) fn shallow(text: &'t str) -> Self {
         Self { shallow: true, ..Self::new(text) }
     }
@@ -151,8 +153,18 @@ impl<'t> Parser<'t> {
             related: vec![(related.0, related.1.to_owned())],
             engine_reads: None,
         });
-        self.attach(Item::Block(Box::new(block)));
+        self.attach_block(block);
         true
+    }
+
+    /// Attaches a finished block; in an outline, a block below the second level is kept as
+    /// its span alone (only the last child's end is ever read there).
+    fn attach_block(&mut self, block: Block) {
+        if self.shallow && self.stack.len() >= 2 {
+            self.attach(Item::Unknown(block.span));
+        } else {
+            self.attach(Item::Block(Box::new(block)));
+        }
     }
 
     fn attach(&mut self, item: Item) {
@@ -241,7 +253,10 @@ impl<'t> Parser<'t> {
             return;
         }
         let kind = BlockKind::from_name(kind_span.text(self.text));
-        let attributes = self.attributes(&rest[kind_len..], kind_start + kind_len);
+        // An outline keeps no block below the second level, so it reads those blocks'
+        // attributes only for their errors.
+        let keep = !(self.shallow && self.stack.len() >= 2);
+        let attributes = self.attributes(&rest[kind_len..], kind_start + kind_len, keep);
         // A polygon holds its origin, normal, texture axes, pan and a few vertices: one
         // allocation up front instead of three growths (parsing a map is mostly polygons).
         let children = if kind == BlockKind::Polygon && !self.shallow {
@@ -280,7 +295,7 @@ impl<'t> Parser<'t> {
         }
     }
 
-    fn attributes(&mut self, mut input: &str, mut offset: usize) -> Vec<Attribute> {
+    fn attributes(&mut self, mut input: &str, mut offset: usize, keep: bool) -> Vec<Attribute> {
         let mut attributes = Vec::new();
         loop {
             let trimmed = input.trim_start_matches([' ', '\t']);
@@ -307,7 +322,9 @@ impl<'t> Parser<'t> {
             };
             let attribute = Attribute { key, value };
             self.check_attribute_number(attribute);
-            attributes.push(attribute);
+            if keep {
+                attributes.push(attribute);
+            }
             input = &input[consumed..];
             offset += consumed;
         }
@@ -397,7 +414,7 @@ impl<'t> Parser<'t> {
         if let Some(mut block) = self.stack.pop() {
             block.end = Some(end_line);
             block.span = Span::new(block.span.start, span.end);
-            self.attach(Item::Block(Box::new(block)));
+            self.attach_block(block);
         }
     }
 
