@@ -3,7 +3,7 @@
 //!
 //! A lint, diff or render of a map allocates and frees millions of small tree nodes on every
 //! core; mimalloc does that faster than glibc (`unreal-ls lint` of a 10 MB map: about a fifth
-//! less CPU in paired runs, the same peak; a 200 MB map: 310 MB peak instead of 350 MB). The language server stays on glibc's allocator, whose
+//! less CPU in paired runs, the same peak memory). The language server stays on glibc's allocator, whose
 //! settings `lsp/memory.rs` tunes so that an open map's memory goes back to the system after
 //! each parse (its memory goals are measured so).
 //!
