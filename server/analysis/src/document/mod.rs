@@ -151,7 +151,7 @@ impl T3dDocument {
                 .segments
                 .iter()
                 .filter_map(|s| s.markers)
-                .fold(self.frame_markers, add_markers);
+                .fold(self.frame_markers, Markers::plus);
             all.generation()
         })
     }
@@ -653,13 +653,4 @@ fn split_errors(
 fn on_lines(text: &str, (start, end): (usize, usize), at: u32) -> bool {
     let at = at as usize;
     start <= at && (at < end || (at == end && end == text.len()))
-}
-
-fn add_markers(a: Markers, b: Markers) -> Markers {
-    Markers {
-        ue2_strong: a.ue2_strong + b.ue2_strong,
-        ue1_strong: a.ue1_strong + b.ue1_strong,
-        ue2_textures: a.ue2_textures + b.ue2_textures,
-        ue1_textures: a.ue1_textures + b.ue1_textures,
-    }
 }

@@ -41,8 +41,8 @@ struct NameEntry {
     scope: u32,
     /// Whether `scope` lies at or after the part's start, and so moves with it.
     scope_moves: bool,
-    lower: String,
-    name: String,
+    /// As written; compared ignoring ASCII case ([`NoCase`]).
+    name: Box<str>,
     span: unreal_syntax::Span,
 }
 
@@ -62,8 +62,7 @@ impl Names {
             entries.push(NameEntry {
                 scope: parent.map_or(u32::MAX, |p| p.span.start),
                 scope_moves: parent.is_some_and(|p| p.span.start >= start),
-                lower: name.to_ascii_lowercase(),
-                name: name.to_owned(),
+                name: name.into(),
                 span: attribute.value,
             });
         }
@@ -82,9 +81,9 @@ pub fn report<'a>(parts: impl IntoIterator<Item = (&'a Names, i64)>, out: &mut V
     // Run on every edit of a big map (thousands of names): a fast hash, sized once.
     let parts: Vec<(&Names, i64)> = parts.into_iter().collect();
     let count = parts.iter().map(|(names, _)| names.entries.len()).sum();
-    let mut uses: FxHashMap<(u32, &str), Vec<(unreal_syntax::Span, &str)>> =
+    let mut uses: FxHashMap<(u32, NoCase<'_>), Vec<(unreal_syntax::Span, &str)>> =
         FxHashMap::with_capacity_and_hasher(count, FxBuildHasher);
-    let mut repeated: Vec<(u32, &str)> = Vec::new();
+    let mut repeated: Vec<(u32, NoCase<'_>)> = Vec::new();
     for (names, delta) in parts {
         for entry in &names.entries {
             let scope = if entry.scope_moves {
@@ -92,9 +91,9 @@ pub fn report<'a>(parts: impl IntoIterator<Item = (&'a Names, i64)>, out: &mut V
             } else {
                 entry.scope
             };
-            let key = (scope, entry.lower.as_str());
+            let key = (scope, NoCase(&entry.name));
             let list = uses.entry(key).or_default();
-            list.push((entry.span.shifted(delta), entry.name.as_str()));
+            list.push((entry.span.shifted(delta), &entry.name));
             if list.len() == 2 {
                 repeated.push(key);
             }
@@ -117,6 +116,28 @@ pub fn report<'a>(parts: impl IntoIterator<Item = (&'a Names, i64)>, out: &mut V
     }
 }
 
+/// A name hashed and compared ignoring ASCII case, as the engine compares names, without a
+/// lower-case copy kept for every actor of the map.
+#[derive(Clone, Copy, Debug)]
+struct NoCase<'a>(&'a str);
+
+impl std::hash::Hash for NoCase<'_> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        for byte in self.0.bytes() {
+            state.write_u8(byte.to_ascii_lowercase());
+        }
+        state.write_u8(0xff);
+    }
+}
+
+impl PartialEq for NoCase<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.eq_ignore_ascii_case(other.0)
+    }
+}
+
+impl Eq for NoCase<'_> {}
+
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
     report([(&Names::collect(ctx, 0), 0)], out);
 }
@@ -126,7 +147,12 @@ pub struct Summarizer;
 
 impl Summarized for Summarizer {
     fn summarize(&self, ctx: &T3dContext<'_>, start: u32) -> Summary {
-        Summary::new(Names::collect(ctx, start))
+        let names = Names::collect(ctx, start);
+        if names.entries.is_empty() {
+            Summary::empty()
+        } else {
+            Summary::new(names)
+        }
     }
 
     fn report(&self, parts: &[(&Summary, i64)], out: &mut Vec<Diagnostic>) {

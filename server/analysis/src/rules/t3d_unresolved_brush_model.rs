@@ -132,7 +132,12 @@ pub struct Summarizer;
 
 impl Summarized for Summarizer {
     fn summarize(&self, ctx: &T3dContext<'_>, _start: u32) -> Summary {
-        Summary::new(Models::collect(ctx))
+        let models = Models::collect(ctx);
+        if models.defined.is_empty() && models.references.is_empty() {
+            Summary::empty()
+        } else {
+            Summary::new(models)
+        }
     }
 
     fn report(&self, parts: &[(&Summary, i64)], out: &mut Vec<Diagnostic>) {

@@ -8,16 +8,27 @@ use crate::EngineGeneration;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Markers {
     /// `Begin Object`, `Begin Surface`, `Begin StaticMesh`, `Begin Terrain*`, `StaticMeshActor`.
-    pub ue2_strong: usize,
+    pub ue2_strong: u32,
     /// `Pan U= V=` lines (gone from package version 78).
-    pub ue1_strong: usize,
+    pub ue1_strong: u32,
     /// Polygon textures written `Package.Group.Name`.
-    pub ue2_textures: usize,
+    pub ue2_textures: u32,
     /// Polygon textures written as a bare name.
-    pub ue1_textures: usize,
+    pub ue1_textures: u32,
 }
 
 impl Markers {
+    /// The markers of two parts together.
+    #[must_use]
+    pub fn plus(self, other: Markers) -> Markers {
+        Markers {
+            ue2_strong: self.ue2_strong.saturating_add(other.ue2_strong),
+            ue1_strong: self.ue1_strong.saturating_add(other.ue1_strong),
+            ue2_textures: self.ue2_textures.saturating_add(other.ue2_textures),
+            ue1_textures: self.ue1_textures.saturating_add(other.ue1_textures),
+        }
+    }
+
     /// The generation the markers point to, or `None` when they disagree or are absent.
     /// Strong markers decide; texture-name shapes only break a tie, because UE1 exports may
     /// write `Package.Group.Name` too.
@@ -48,20 +59,26 @@ pub fn markers(text: &str, items: &[Item]) -> Markers {
                         | BlockKind::Surface
                         | BlockKind::StaticMesh
                         | BlockKind::Terrain => {
-                            markers.ue2_strong += 1;
+                            markers.ue2_strong = markers.ue2_strong.saturating_add(1);
                         }
                         BlockKind::Actor
                             if block
                                 .attribute_value(text, "Class")
                                 .is_some_and(|c| c.eq_ignore_ascii_case("StaticMeshActor")) =>
                         {
-                            markers.ue2_strong += 1;
+                            markers.ue2_strong = markers.ue2_strong.saturating_add(1);
                         }
                         BlockKind::Polygon => {
                             if let Some(texture) = block.attribute_value(text, "Texture") {
                                 match texture.bytes().filter(|&b| b == b'.').count() {
-                                    0 => markers.ue1_textures += 1,
-                                    2.. => markers.ue2_textures += 1,
+                                    0 => {
+                                        markers.ue1_textures =
+                                            markers.ue1_textures.saturating_add(1);
+                                    }
+                                    2.. => {
+                                        markers.ue2_textures =
+                                            markers.ue2_textures.saturating_add(1);
+                                    }
                                     _ => {}
                                 }
                             }
@@ -70,7 +87,9 @@ pub fn markers(text: &str, items: &[Item]) -> Markers {
                     }
                     stack.push(&block.children);
                 }
-                Item::Keyword(line) if line.keyword == LineKeyword::Pan => markers.ue1_strong += 1,
+                Item::Keyword(line) if line.keyword == LineKeyword::Pan => {
+                    markers.ue1_strong = markers.ue1_strong.saturating_add(1);
+                }
                 _ => {}
             }
         }
@@ -96,12 +115,7 @@ pub fn scan(text: &str) -> Markers {
         pieces.push(text.get(start..end).unwrap_or_default());
         start = end;
     }
-    pieces.par_iter().map(|piece| scan_lines(piece)).reduce(Markers::default, |a, b| Markers {
-        ue2_strong: a.ue2_strong + b.ue2_strong,
-        ue1_strong: a.ue1_strong + b.ue1_strong,
-        ue2_textures: a.ue2_textures + b.ue2_textures,
-        ue1_textures: a.ue1_textures + b.ue1_textures,
-    })
+    pieces.par_iter().map(|piece| scan_lines(piece)).reduce(Markers::default, Markers::plus)
 }
 
 /// [`scan`] of whole lines.
@@ -130,17 +144,17 @@ fn scan_lines(text: &str) -> Markers {
         };
         match kind {
             BlockKind::Object | BlockKind::Surface | BlockKind::StaticMesh | BlockKind::Terrain => {
-                markers.ue2_strong += 1;
+                markers.ue2_strong = markers.ue2_strong.saturating_add(1);
             }
             BlockKind::Actor
                 if attribute("Class")
                     .is_some_and(|c| c.eq_ignore_ascii_case("StaticMeshActor")) =>
             {
-                markers.ue2_strong += 1;
+                markers.ue2_strong = markers.ue2_strong.saturating_add(1);
             }
             BlockKind::Polygon => match attribute("Texture").map(|t| t.matches('.').count()) {
-                Some(0) => markers.ue1_textures += 1,
-                Some(2..) => markers.ue2_textures += 1,
+                Some(0) => markers.ue1_textures = markers.ue1_textures.saturating_add(1),
+                Some(2..) => markers.ue2_textures = markers.ue2_textures.saturating_add(1),
                 _ => {}
             },
             _ => {}
@@ -149,7 +163,7 @@ fn scan_lines(text: &str) -> Markers {
     for at in memmem::find_iter(bytes, b"Pan") {
         let word_ends = matches!(bytes.get(at + 3), Some(b' ' | b'\t'));
         if word_ends && first_on_line(at) {
-            markers.ue1_strong += 1;
+            markers.ue1_strong = markers.ue1_strong.saturating_add(1);
         }
     }
     markers
