@@ -64,7 +64,7 @@ impl T3dDocument {
     /// closed segment (where a whole parse has only the frame open) or where the segments
     /// needing one end; empty when there is too little to parse.
     fn runs(&self) -> Vec<(usize, usize)> {
-        let text = &self.text;
+        let text = self.text.as_str();
         let needs = |i: usize| {
             self.segments.get(i).is_some_and(|s| s.markers.is_none() || s.facts.is_none())
         };
@@ -104,7 +104,7 @@ impl T3dDocument {
         generation: Option<EngineGeneration>,
         options: &LintOptions,
     ) -> Vec<Filled> {
-        let text = &self.text;
+        let text = self.text.as_str();
         let (Some(head), Some(tail)) = (self.segments.get(first), self.segments.get(last - 1))
         else {
             return Vec::new();
