@@ -23,6 +23,7 @@
 //! syntax crate's (`Item::shift`).
 
 mod diagnostics;
+mod outline;
 mod parallel;
 
 use std::sync::Arc;
@@ -32,6 +33,7 @@ use unreal_syntax::t3d::{self, Block, BlockKind, FrameParse, Item, Parse, Syntax
 use unreal_syntax::Span;
 
 use self::diagnostics::{shift_diagnostic, CacheKey, SegmentFacts};
+use self::outline::SegmentOutline;
 use crate::t3d::generation::{self, Markers};
 use crate::{Diagnostic, EngineGeneration, EngineSetting};
 
@@ -58,13 +60,23 @@ struct Segment {
     /// layout reads only the block structure).
     markers: Option<Markers>,
     facts: Option<SegmentFacts>,
+    /// Its part of the outline and folding ranges, kept from its last whole parse.
+    outline: Option<Arc<SegmentOutline>>,
 }
 
 impl Segment {
     /// A segment parsed in full (its errors are filed by [`split_errors`]).
     fn parsed(text: &str, item: Item) -> Self {
         let markers = generation::markers(text, std::slice::from_ref(&item));
-        Self { item, complete: true, errors: Vec::new(), markers: Some(markers), facts: None }
+        let outline = Some(SegmentOutline::of(text, &item));
+        Self {
+            item,
+            complete: true,
+            errors: Vec::new(),
+            markers: Some(markers),
+            facts: None,
+            outline,
+        }
     }
 
     /// A segment known only from the document's outline.
@@ -74,7 +86,7 @@ impl Segment {
         }
         let complete = !matches!(item, Item::Block(_));
         let markers = None;
-        Self { item, complete, errors: Vec::new(), markers, facts: None }
+        Self { item, complete, errors: Vec::new(), markers, facts: None, outline: None }
     }
 
     fn span(&self) -> Span {
@@ -174,6 +186,7 @@ impl T3dDocument {
             if let Some(segment) = self.segments.get_mut(index) {
                 segment.markers =
                     Some(generation::markers(&self.text, std::slice::from_ref(&item)));
+                segment.outline = Some(SegmentOutline::of(&self.text, &item));
                 segment.errors = errors;
             }
         }
@@ -236,7 +249,8 @@ impl T3dDocument {
 
     /// A copy for reading elsewhere (a request that parses the whole document, without
     /// holding up edits meanwhile): the text, the frame and each segment's first lines,
-    /// errors and markers; no trees, no cached diagnostics. The text is shared, not copied.
+    /// errors, markers and outlines; no trees, no cached diagnostics. The text is shared, not
+    /// copied.
     pub fn detached(&self) -> Self {
         let segments = self
             .segments
@@ -244,6 +258,7 @@ impl T3dDocument {
             .map(|s| Segment {
                 errors: s.errors.clone(),
                 markers: s.markers,
+                outline: s.outline.clone(),
                 ..Segment::outlined(shell(&s.item))
             })
             .collect();
