@@ -2,6 +2,9 @@
 //! unique within a level; on import UnrealEd renames one, and every reference by name
 //! (`Brush=Model'...'`, `Event`, links between actors) may then point at the wrong actor.
 
+use std::collections::hash_map::Entry;
+use std::hash::{BuildHasher, Hash, Hasher};
+
 use rustc_hash::{FxBuildHasher, FxHashMap};
 
 use unreal_syntax::t3d::BlockKind;
@@ -42,6 +45,9 @@ struct NameEntry {
     /// Whether `scope` lies at or after the part's start, and so moves with it.
     scope_moves: bool,
     lower: String,
+    /// A hash of `lower`, computed once: the report compares hashes and reads the names
+    /// only where they agree.
+    hash: u64,
     name: String,
     span: unreal_syntax::Span,
 }
@@ -59,10 +65,12 @@ impl Names {
             if name.is_empty() {
                 continue;
             }
+            let lower = name.to_ascii_lowercase();
             entries.push(NameEntry {
                 scope: parent.map_or(u32::MAX, |p| p.span.start),
                 scope_moves: parent.is_some_and(|p| p.span.start >= start),
-                lower: name.to_ascii_lowercase(),
+                hash: FxBuildHasher.hash_one(lower.as_str()),
+                lower,
                 name: name.to_owned(),
                 span: attribute.value,
             });
@@ -76,12 +84,13 @@ impl Names {
 /// second use, saying how many times it is used, with the other uses as labels.
 pub fn report<'a>(parts: impl IntoIterator<Item = (&'a Names, i64)>, out: &mut Vec<Diagnostic>) {
     // Names are unique per level: key by the enclosing block (map or level) and the name.
-    // Run on every edit of a big map (thousands of names): a fast hash, sized once.
+    // Run on every edit of a big map (thousands of names): a fast hash, sized once, and no
+    // allocation per name (a name's later uses are kept only once it is used twice).
     let parts: Vec<(&Names, i64)> = parts.into_iter().collect();
     let count = parts.iter().map(|(names, _)| names.entries.len()).sum();
-    let mut uses: FxHashMap<(u32, &str), Vec<(unreal_syntax::Span, &str)>> =
+    let mut uses: FxHashMap<Key<'_>, Uses<'_>> =
         FxHashMap::with_capacity_and_hasher(count, FxBuildHasher);
-    let mut repeated: Vec<(u32, &str)> = Vec::new();
+    let mut repeated: Vec<Key<'_>> = Vec::new();
     for (names, delta) in parts {
         for entry in &names.entries {
             let scope = if entry.scope_moves {
@@ -89,18 +98,26 @@ pub fn report<'a>(parts: impl IntoIterator<Item = (&'a Names, i64)>, out: &mut V
             } else {
                 entry.scope
             };
-            let key = (scope, entry.lower.as_str());
-            let list = uses.entry(key).or_default();
-            list.push((entry.span.shifted(delta), entry.name.as_str()));
-            if list.len() == 2 {
-                repeated.push(key);
+            let key = Key { scope, hash: entry.hash, lower: entry.lower.as_str() };
+            let span = entry.span.shifted(delta);
+            match uses.entry(key) {
+                Entry::Vacant(vacant) => {
+                    vacant.insert(Uses { first: span, later: Vec::new() });
+                }
+                Entry::Occupied(mut occupied) => {
+                    let later = &mut occupied.get_mut().later;
+                    later.push((span, entry.name.as_str()));
+                    if later.len() == 1 {
+                        repeated.push(key);
+                    }
+                }
             }
         }
     }
     for key in repeated {
-        let Some(list) = uses.get(&key) else { continue };
-        let [(first, _), (second, name), rest @ ..] = list.as_slice() else { continue };
-        let times = match list.len() {
+        let Some(Uses { first, later }) = uses.get(&key) else { continue };
+        let [(second, name), rest @ ..] = later.as_slice() else { continue };
+        let times = match later.len() + 1 {
             2 => "twice".to_owned(),
             n => format!("{n} times"),
         };
@@ -112,6 +129,37 @@ pub fn report<'a>(parts: impl IntoIterator<Item = (&'a Names, i64)>, out: &mut V
         }
         out.push(diagnostic);
     }
+}
+
+/// A name in its map: hashed by the hash computed when the name was collected, so that
+/// building the table reads no name unless two hashes agree.
+#[derive(Clone, Copy, Debug)]
+struct Key<'a> {
+    scope: u32,
+    hash: u64,
+    lower: &'a str,
+}
+
+impl Hash for Key<'_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u32(self.scope);
+        state.write_u64(self.hash);
+    }
+}
+
+impl PartialEq for Key<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.scope == other.scope && self.hash == other.hash && self.lower == other.lower
+    }
+}
+
+impl Eq for Key<'_> {}
+
+/// Where a name is used: its first use, and the later ones (empty, so not allocated, for a
+/// name used once).
+struct Uses<'a> {
+    first: unreal_syntax::Span,
+    later: Vec<(unreal_syntax::Span, &'a str)>,
 }
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
