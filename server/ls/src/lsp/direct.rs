@@ -10,8 +10,10 @@
 //! runs it, its typed answer is serialized there, once, straight into the frame, and the
 //! frame goes to the output writer; the library sees no request and sends nothing. Every
 //! other message, and these too before `initialize` or after `shutdown` (which the library
-//! answers with errors), goes to the library as before. In-process tests call the library's
-//! service directly; a test here holds both paths to the same JSON.
+//! answers with errors), goes to the library as before. Published diagnostics, sent after
+//! every edit, are framed the same way ([`diagnostics_frame`], through `Shared::direct_out`).
+//! In-process tests call the library's service directly; tests here and in
+//! `tests/lsp_stdio.rs` hold both paths to the same JSON.
 
 use std::io::Write as _;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -25,8 +27,8 @@ use tokio::sync::mpsc::UnboundedSender;
 use tower::Service;
 use tower_lsp_server::jsonrpc::{Id, Request, Response, Result};
 use tower_lsp_server::ls_types::{
-    DocumentFormattingParams, DocumentSymbolParams, DocumentSymbolResponse, FoldingRangeParams,
-    MessageType, Uri,
+    self as lsp, DocumentFormattingParams, DocumentSymbolParams, DocumentSymbolResponse,
+    FoldingRangeParams, MessageType, Uri,
 };
 
 use super::documents::DocumentSnapshot;
@@ -188,6 +190,28 @@ fn with_header(mut out: Vec<u8>) -> Vec<u8> {
     out
 }
 
+/// The `textDocument/publishDiagnostics` notification with its header, written straight from
+/// the typed diagnostics.
+pub fn diagnostics_frame<'a>(
+    uri: &Uri,
+    diagnostics: impl Iterator<Item = &'a lsp::Diagnostic>,
+    version: i32,
+) -> Vec<u8> {
+    let mut out = vec![b' '; HEADER_ROOM];
+    out.extend_from_slice(br#"{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","#);
+    out.extend_from_slice(br#""params":{"uri":"#);
+    let _ = serde_json::to_writer(&mut out, uri);
+    out.extend_from_slice(br#","diagnostics":["#);
+    for (i, diagnostic) in diagnostics.enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        let _ = serde_json::to_writer(&mut out, diagnostic);
+    }
+    let _ = write!(out, r#"],"version":{version}}}}}"#);
+    with_header(out)
+}
+
 /// A tower layer in front of the library's service that answers [`METHODS`] itself and
 /// sends their frames to `out` (the writer of every frame on stdout).
 pub struct DirectAnswers<S> {
@@ -235,6 +259,21 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn published_diagnostics_are_the_library_notification() {
+        let uri: Uri = "file:///m.t3d".parse().unwrap();
+        let diagnostic = lsp::Diagnostic::new_simple(lsp::Range::default(), "a \"b\"".to_owned());
+        let (header, body) = split(diagnostics_frame(&uri, [&diagnostic].into_iter(), 3));
+        assert_eq!(header, format!("Content-Length: {}", body.len()));
+        let params = lsp::PublishDiagnosticsParams::new(uri, vec![diagnostic], Some(3));
+        let expected = serde_json::json!({
+            "jsonrpc": "2.0",
+            "method": "textDocument/publishDiagnostics",
+            "params": params,
+        });
+        assert_eq!(serde_json::from_str::<serde_json::Value>(&body).unwrap(), expected);
+    }
 
     fn split(frame: Vec<u8>) -> (String, String) {
         let text = String::from_utf8(frame).unwrap();

@@ -89,6 +89,7 @@ pub fn run(_args: &LspArgs) -> ExitCode {
         let replies = frames_tx.clone();
         let pump = tokio::spawn(framing::pump(tokio::io::stdin(), to_server, replies, log::stderr));
         // Big answers skip the library's JSON tree and go to the writer as whole frames.
+        let _ = direct.shared.direct_out.set(frames_tx.clone());
         let service = direct::DirectAnswers::new(service, direct, frames_tx.clone());
         Server::new(from_pump, framing::FrameSink::new(frames_tx), socket).serve(service).await;
         // Everything the server wrote goes out before the process ends.

@@ -75,6 +75,7 @@ impl Backend {
                 documents: Mutex::default(),
                 session: RwLock::default(),
                 publish_gate: tokio::sync::Mutex::default(),
+                direct_out: std::sync::OnceLock::new(),
             }),
             scheduler: Scheduler::default(),
             shutdown: Arc::new(AtomicBool::new(false)),
