@@ -73,7 +73,9 @@ impl Direct {
                 let params: FoldingRangeParams = read(params)?;
                 let uri = params.text_document.uri.clone();
                 answer(shared, "textDocument/foldingRange", uri, id, move |snapshot| {
-                    features::folding_range::handle(snapshot, &params).map(|a| a.map(Json::Array))
+                    let answer = features::folding_range::handle(snapshot, &params);
+                    // About 90 bytes a range.
+                    answer.map(|a| a.map(|ranges| Json::Array(ranges, 96)))
                 })
                 .boxed()
             }
@@ -81,7 +83,17 @@ impl Direct {
                 let params: DocumentFormattingParams = read(params)?;
                 let uri = params.text_document.uri.clone();
                 answer(shared, "textDocument/formatting", uri, id, move |snapshot| {
-                    features::formatting::full(snapshot, &params).map(|a| a.map(Json::Array))
+                    let answer = features::formatting::full(snapshot, &params);
+                    answer.map(|a| {
+                        a.map(|edits| {
+                            // The frame is sized once for the edits' text (a whole map's, when
+                            // it was never formatted), with room for escaped line breaks: no
+                            // second copy while it grows.
+                            let text: usize = edits.iter().map(|e| e.new_text.len()).sum();
+                            let per_edit = text / edits.len().max(1) * 9 / 8 + 128;
+                            Json::Array(edits, per_edit)
+                        })
+                    })
                 })
                 .boxed()
             }
@@ -95,10 +107,11 @@ fn read<T: DeserializeOwned>(params: &serde_json::Value) -> Option<T> {
 }
 
 /// A typed answer to serialize: an array is written element by element, each dropped once
-/// written, so a big answer is never held twice over.
+/// written, so a big answer is never held twice over; the frame is sized for it first
+/// (about this many bytes an element).
 enum Json<T> {
     Value(T),
-    Array(Vec<T>),
+    Array(Vec<T>, usize),
 }
 
 /// Runs `feature` on a copy of the document on a blocking thread, as the library's handler
@@ -144,7 +157,7 @@ fn frame_result<T: Serialize>(id: &Id, result: Option<Json<T>>) -> Vec<u8> {
     let written = match result {
         None => serde_json::to_writer(&mut out, &serde_json::Value::Null),
         Some(Json::Value(value)) => serde_json::to_writer(&mut out, &value),
-        Some(Json::Array(items)) => write_array(&mut out, items),
+        Some(Json::Array(items, per_item)) => write_array(&mut out, items, per_item),
     };
     if written.is_err() {
         // Only a type that cannot be JSON fails (none of the LSP answers): say so, as the
@@ -158,7 +171,12 @@ fn frame_result<T: Serialize>(id: &Id, result: Option<Json<T>>) -> Vec<u8> {
     with_header(out)
 }
 
-fn write_array<T: Serialize>(out: &mut Vec<u8>, items: Vec<T>) -> serde_json::Result<()> {
+fn write_array<T: Serialize>(
+    out: &mut Vec<u8>,
+    items: Vec<T>,
+    per_item: usize,
+) -> serde_json::Result<()> {
+    out.reserve(items.len().saturating_mul(per_item).saturating_add(64));
     out.push(b'[');
     for (i, item) in items.into_iter().enumerate() {
         if i > 0 {
@@ -283,7 +301,7 @@ mod tests {
 
     #[test]
     fn frames_carry_their_length() {
-        let (header, body) = split(frame_result(&Id::Number(7), Some(Json::Array(vec![1, 2]))));
+        let (header, body) = split(frame_result(&Id::Number(7), Some(Json::Array(vec![1, 2], 8))));
         assert_eq!(body, r#"{"jsonrpc":"2.0","result":[1,2],"id":7}"#);
         assert_eq!(header, format!("Content-Length: {}", body.len()));
         let (header, body) = split(frame_result(&Id::String("a".to_owned()), None::<Json<u8>>));
