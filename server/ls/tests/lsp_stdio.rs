@@ -223,3 +223,64 @@ fn survives_ten_thousand_fuzzed_frames() {
     server.notify("exit", &Value::Null);
     assert_eq!(server.wait_exit(), Some(0));
 }
+
+/// The outline, the folding ranges and the formatting are written straight to the output
+/// over stdio (`lsp/direct.rs`), without the protocol library's JSON tree: their answers equal
+/// the library's own (the in-process service), for two generated maps (lines out of
+/// UnrealEd's layout for formatting to fix), for a document that is not open, and before
+/// `initialize` (the library's error).
+#[test]
+fn whole_document_answers_over_stdio_equal_the_in_process_ones() {
+    let map = unreal_mapgen::generate_map(128 << 10, 11);
+    let messy = unreal_mapgen::generate_map(16 << 10, 12).replacen("\r\n   ", "\r\n ", 40);
+    let documents = [("file:///work/maps/Map.t3d", map), ("file:///work/maps/Messy.t3d", messy)];
+    let methods =
+        ["textDocument/documentSymbol", "textDocument/foldingRange", "textDocument/formatting"];
+    let params = |uri: &str| json!({ "textDocument": { "uri": uri }, "options": { "tabSize": 3, "insertSpaces": true } });
+
+    let mut server = start();
+    let early = server.request(methods[0], &params(documents[0].0));
+    assert!(early.get("error").is_some(), "{early}");
+    initialize(&mut server);
+    for (uri, text) in &documents {
+        let open = json!({ "textDocument": {
+            "uri": uri, "languageId": "t3d", "version": 1, "text": text } });
+        server.notify("textDocument/didOpen", &open);
+        server.wait_for(|m| {
+            m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == *uri
+        });
+    }
+    let mut over_stdio = Vec::new();
+    for (uri, _) in &documents {
+        for method in methods {
+            over_stdio.push(server.request(method, &params(uri))["result"].clone());
+        }
+    }
+    let missing = server.request(methods[0], &params("file:///work/maps/Missing.t3d"));
+    assert_eq!(missing["result"], Value::Null, "{missing}");
+    server.request("shutdown", &Value::Null);
+    server.notify("exit", &Value::Null);
+    assert_eq!(server.wait_exit(), Some(0));
+
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
+    let in_process = runtime.block_on(async {
+        let mut client = lsp_client::TestClient::new(unreal_ls::lsp::ServerOptions::default());
+        client.initialize(json!({}), Value::Null).await;
+        let mut answers = Vec::new();
+        for (uri, text) in &documents {
+            client.open(uri, "t3d", 1, text).await;
+            for method in methods {
+                answers.push(client.request_ok(method, params(uri)).await);
+            }
+        }
+        answers
+    });
+    assert_eq!(over_stdio.len(), in_process.len());
+    for (i, (stdio, expected)) in over_stdio.iter().zip(&in_process).enumerate() {
+        assert!(stdio == expected, "answer {i} differs over stdio");
+    }
+    assert!(over_stdio[0].as_array().is_some_and(|outline| outline.len() == 1));
+    assert!(over_stdio[1].as_array().is_some_and(|folds| folds.len() > 100));
+    assert!(over_stdio[2].as_array().is_some_and(|edits| !edits.is_empty()));
+    assert!(over_stdio[5].as_array().is_some_and(|edits| !edits.is_empty()));
+}

@@ -183,6 +183,9 @@ impl T3dDocument {
         if !segment.complete {
             return;
         }
+        if segment.outline.is_none() {
+            segment.outline = Some(super::outline::SegmentOutline::of(&self.text, &segment.item));
+        }
         // Move the item out for the duration (no copy), then put it back without children.
         let item = std::mem::replace(&mut segment.item, Item::Unknown(Span::default()));
         let (item, facts) = segment_facts(

@@ -23,7 +23,10 @@
 //! syntax crate's (`Item::shift`).
 
 mod diagnostics;
+mod outline;
 mod parallel;
+
+use std::sync::Arc;
 
 use rayon::prelude::*;
 use unreal_syntax::t3d::{self, Block, BlockKind, FrameParse, Item, Parse, SyntaxError, T3dFile};
@@ -31,6 +34,7 @@ use unreal_syntax::text::{line_end_with_break, line_start};
 use unreal_syntax::Span;
 
 use self::diagnostics::{shift_diagnostic, CacheKey, SegmentFacts};
+use self::outline::SegmentOutline;
 use crate::t3d::generation::{self, Markers};
 use crate::{Diagnostic, EngineGeneration, EngineSetting};
 
@@ -57,13 +61,23 @@ struct Segment {
     /// layout reads only the block structure).
     markers: Option<Markers>,
     facts: Option<SegmentFacts>,
+    /// Its part of the outline and folding ranges, kept from its last whole parse.
+    outline: Option<Arc<SegmentOutline>>,
 }
 
 impl Segment {
     /// A segment parsed in full (its errors are filed by [`split_errors`]).
     fn parsed(text: &str, item: Item) -> Self {
         let markers = generation::markers(text, std::slice::from_ref(&item));
-        Self { item, complete: true, errors: Vec::new(), markers: Some(markers), facts: None }
+        let outline = Some(SegmentOutline::of(text, &item));
+        Self {
+            item,
+            complete: true,
+            errors: Vec::new(),
+            markers: Some(markers),
+            facts: None,
+            outline,
+        }
     }
 
     /// A segment known only from the document's outline.
@@ -73,7 +87,7 @@ impl Segment {
         }
         let complete = !matches!(item, Item::Block(_));
         let markers = None;
-        Self { item, complete, errors: Vec::new(), markers, facts: None }
+        Self { item, complete, errors: Vec::new(), markers, facts: None, outline: None }
     }
 
     fn span(&self) -> Span {
@@ -104,7 +118,9 @@ impl Segment {
 
 #[derive(Clone, Debug)]
 pub struct T3dDocument {
-    text: String,
+    /// Shared with the snapshots taken by [`Self::detached`]: taking one costs a reference
+    /// count, and an edit copies the text only while a snapshot still holds it.
+    text: Arc<String>,
     /// The single closed `Begin Map`/`Begin Level` that holds everything, without children.
     frame: Option<Block>,
     /// Syntax errors on the frame's own lines.
@@ -121,7 +137,7 @@ pub struct T3dDocument {
 impl T3dDocument {
     pub fn new(text: impl Into<String>) -> Self {
         let mut doc = Self {
-            text: text.into(),
+            text: Arc::new(text.into()),
             frame: None,
             frame_errors: Vec::new(),
             frame_markers: Markers::default(),
@@ -139,7 +155,7 @@ impl T3dDocument {
 
     /// The text, taking the document apart.
     pub fn into_text(self) -> String {
-        self.text
+        Arc::try_unwrap(self.text).unwrap_or_else(|shared| shared.as_str().to_owned())
     }
 
     /// The generation the setting fixes, or the one the document's markers show (those of
@@ -171,6 +187,7 @@ impl T3dDocument {
             if let Some(segment) = self.segments.get_mut(index) {
                 segment.markers =
                     Some(generation::markers(&self.text, std::slice::from_ref(&item)));
+                segment.outline = Some(SegmentOutline::of(&self.text, &item));
                 segment.errors = errors;
             }
         }
@@ -180,7 +197,7 @@ impl T3dDocument {
     /// its whole item and the errors on its lines. `None` when only a whole parse can tell
     /// (the last block of a map left open until the map's `End`).
     fn parse_segment(&self, index: usize) -> Option<(Item, Vec<SyntaxError>)> {
-        let text = &self.text;
+        let text = self.text.as_str();
         let segment = self.segments.get(index)?;
         let lines = segment.lines(text);
         let mut next = index + 1;
@@ -233,7 +250,8 @@ impl T3dDocument {
 
     /// A copy for reading elsewhere (a request that parses the whole document, without
     /// holding up edits meanwhile): the text, the frame and each segment's first lines,
-    /// errors and markers; no trees, no cached diagnostics.
+    /// errors, markers and outlines; no trees, no cached diagnostics. The text is shared, not
+    /// copied.
     pub fn detached(&self) -> Self {
         let segments = self
             .segments
@@ -241,11 +259,12 @@ impl T3dDocument {
             .map(|s| Segment {
                 errors: s.errors.clone(),
                 markers: s.markers,
+                outline: s.outline.clone(),
                 ..Segment::outlined(shell(&s.item))
             })
             .collect();
         Self {
-            text: self.text.clone(),
+            text: Arc::clone(&self.text),
             frame: self.frame.clone(),
             frame_errors: self.frame_errors.clone(),
             frame_markers: self.frame_markers,
@@ -274,7 +293,7 @@ impl T3dDocument {
     /// together: equal to [`t3d::parse`]. `None` without a frame, or when a run does not
     /// end closed (a map whose last block is left open).
     pub fn parse_in_parallel(&self) -> Option<Parse> {
-        let text = &self.text;
+        let text = self.text.as_str();
         let frame = self.frame.as_ref()?;
         // About four runs per thread, cut after closed segments only.
         let runs = rayon::current_num_threads().max(1) * 4;
@@ -320,7 +339,7 @@ impl T3dDocument {
     /// selection reads; the whole tree when `span` reaches the frame's own lines (whose
     /// features read every child, such as the number of actors in the map).
     pub fn parse_around(&self, span: Span) -> Parse {
-        let text = &self.text;
+        let text = self.text.as_str();
         let lines =
             (line_start(text, span.start as usize), line_end_with_break(text, span.end as usize));
         if let Some(inner) = self.inner_lines() {
@@ -384,7 +403,8 @@ impl T3dDocument {
         }
         // What to re-parse is decided on the old text.
         let plan = self.plan(start, end);
-        self.text.replace_range(start..end, new_text);
+        // In place unless a snapshot holds the text (then it is copied once, here).
+        Arc::make_mut(&mut self.text).replace_range(start..end, new_text);
         let delta = new_text.len() as i64 - (end - start) as i64;
         if let Some(n) = plan.and_then(|plan| self.reparse(plan, delta)) {
             Reparse::Segments(n)
@@ -466,7 +486,7 @@ impl T3dDocument {
     /// The segments an edit of `start..end` (old text) touches and the lines to parse
     /// again; `None` when only a whole parse gives the right tree.
     fn plan(&self, start: usize, end: usize) -> Option<Plan> {
-        let text = &self.text;
+        let text = self.text.as_str();
         let lines = (line_start(text, start), line_end_with_break(text, end));
         if self.frame.is_some() {
             let inner = self.inner_lines()?;

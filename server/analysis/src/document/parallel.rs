@@ -5,10 +5,13 @@
 //! dropped as soon as they are parsed: the map is never held whole as a tree, so a 200 MB map
 //! costs its text, the segments' first lines and the findings, plus one run's tree per core.
 
+use std::sync::Arc;
+
 use rayon::prelude::*;
 use unreal_syntax::t3d::{self, FrameParse, Item, Parse, SyntaxError};
 
 use super::diagnostics::{segment_facts, SegmentFacts};
+use super::outline::SegmentOutline;
 use super::{line_end_with_break, line_start, on_lines, T3dDocument};
 use crate::options::LintOptions;
 use crate::t3d::generation::{self, Markers};
@@ -30,6 +33,7 @@ struct Filled {
     errors: Vec<SyntaxError>,
     markers: Markers,
     facts: SegmentFacts,
+    outline: Arc<SegmentOutline>,
 }
 
 impl T3dDocument {
@@ -58,6 +62,7 @@ impl T3dDocument {
                 segment.errors = filled.errors;
                 segment.markers = Some(filled.markers);
                 segment.facts = Some(filled.facts);
+                segment.outline = Some(filled.outline);
             }
         }
     }
@@ -66,7 +71,7 @@ impl T3dDocument {
     /// closed segment (where a whole parse has only the frame open) or where the segments
     /// needing one end; empty when there is too little to parse.
     fn runs(&self) -> Vec<(usize, usize)> {
-        let text = &self.text;
+        let text = self.text.as_str();
         let needs = |i: usize| {
             self.segments.get(i).is_some_and(|s| s.markers.is_none() || s.facts.is_none())
         };
@@ -106,7 +111,7 @@ impl T3dDocument {
         generation: Option<EngineGeneration>,
         options: &LintOptions,
     ) -> Vec<Filled> {
-        let text = &self.text;
+        let text = self.text.as_str();
         let (Some(head), Some(tail)) = (self.segments.get(first), self.segments.get(last - 1))
         else {
             return Vec::new();
@@ -146,12 +151,14 @@ impl T3dDocument {
                 }
             }
             let markers = generation::markers(text, std::slice::from_ref(&item));
+            let outline = SegmentOutline::of(text, &item);
             let (mut item, facts) =
                 segment_facts(text, self.frame.as_ref(), item, &own, generation, options);
             if let Item::Block(block) = &mut item {
                 block.children = Vec::new();
             }
-            filled.push(Filled { index: first + offset, shell: item, errors: own, markers, facts });
+            let index = first + offset;
+            filled.push(Filled { index, shell: item, errors: own, markers, facts, outline });
         }
         filled
     }

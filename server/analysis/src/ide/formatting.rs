@@ -111,6 +111,7 @@ pub fn format_document(text: &str, options: FormatOptions) -> Result<Vec<TextEdi
         return Err(syntax_errors(outline.errors.len(), first));
     }
     let mut lines = LineMatcher::new(text, options, None);
+    lines.join = true;
     let empty = unreal_syntax::t3d::Parse::default();
     let outline_src = Source::new(text, &empty, None);
     for item in &outline.file.items {
@@ -128,8 +129,8 @@ pub fn format_document(text: &str, options: FormatOptions) -> Result<Vec<TextEdi
             other => format_part(text, other.span(), 0, None, &mut lines)?,
         }
     }
-    let edits = lines.finish()?;
-    Ok(coalesce(edits))
+    // Runs of changed lines were joined as they came (`LineMatcher::joined`).
+    lines.finish()
 }
 
 /// Parses the lines of `span` on their own and formats them at `depth` under `parent`; the
@@ -154,22 +155,6 @@ fn format_part(
     Ok(())
 }
 
-/// Joins edits that touch into one: a document formatted for the first time is one edit, not
-/// a million.
-fn coalesce(edits: Vec<TextEdit>) -> Vec<TextEdit> {
-    let mut out: Vec<TextEdit> = Vec::with_capacity(edits.len().min(1024));
-    for edit in edits {
-        match out.last_mut() {
-            Some(last) if last.span.end == edit.span.start => {
-                last.span = Span::new(last.span.start, edit.span.end);
-                last.new_text.push_str(&edit.new_text);
-            }
-            _ => out.push(edit),
-        }
-    }
-    out
-}
-
 fn syntax_errors(count: usize, first: &unreal_syntax::t3d::SyntaxError) -> FormatError {
     FormatError {
         reason: format!(
@@ -191,12 +176,16 @@ struct LineMatcher<'a> {
     /// The start of the next line not yet matched.
     start: usize,
     edits: Vec<TextEdit>,
+    /// Whether an edit that starts where the last one ends is joined to it (the whole
+    /// document's formatting: one edit per run of changed lines, so a document formatted for
+    /// the first time is one edit, not a million, and never one per line held at once).
+    join: bool,
 }
 
 impl<'a> LineMatcher<'a> {
     fn new(text: &'a str, options: FormatOptions, range: Option<Span>) -> Self {
         let eol = options.line_ending.unwrap_or_else(|| LineEnding::detect(text)).as_str();
-        Self { text, eol, range, start: 0, edits: Vec::new() }
+        Self { text, eol, range, start: 0, edits: Vec::new(), join: false }
     }
 
     /// The next line of the text: its span (line break included) and content.
@@ -224,7 +213,7 @@ impl<'a> LineMatcher<'a> {
                 break;
             }
             if self.in_range(line) {
-                self.edits.push(TextEdit { span: line, new_text: String::new() });
+                self.add(line, "", "");
             }
             self.start = line.end as usize;
         }
@@ -244,18 +233,48 @@ impl<'a> LineMatcher<'a> {
             && full.starts_with(formatted.as_str())
             && full.ends_with(self.eol);
         if self.in_range(line) && !same {
-            let mut new_text = formatted;
-            new_text.push_str(self.eol);
-            self.edits.push(TextEdit { span: line, new_text });
+            let eol = self.eol;
+            if let Some(last) = self.joined(line) {
+                last.push_str(&formatted);
+                last.push_str(eol);
+            } else {
+                let mut new_text = formatted;
+                new_text.push_str(eol);
+                self.edits.push(TextEdit { span: line, new_text });
+            }
         }
         self.start = line.end as usize;
         Ok(())
+    }
+
+    /// Replaces `line` with `a` and `b`.
+    fn add(&mut self, line: Span, a: &str, b: &str) {
+        if let Some(last) = self.joined(line) {
+            last.push_str(a);
+            last.push_str(b);
+        } else {
+            self.edits.push(TextEdit { span: line, new_text: format!("{a}{b}") });
+        }
+    }
+
+    /// When joining, the text of the last edit, extended to the end of `line` when it ends
+    /// where `line` starts.
+    fn joined(&mut self, line: Span) -> Option<&mut String> {
+        let last = self.edits.last_mut().filter(|last| self.join && last.span.end == line.start)?;
+        last.span = Span::new(last.span.start, line.end);
+        Some(&mut last.new_text)
     }
 
     fn finish(mut self) -> Result<Vec<TextEdit>, FormatError> {
         self.skip_blank();
         if self.next_line().is_some() {
             return Err(internal("a line has no node in the tree"));
+        }
+        if self.join {
+            // Joined texts grew by doubling: give the room back.
+            for edit in &mut self.edits {
+                edit.new_text.shrink_to_fit();
+            }
         }
         Ok(self.edits)
     }

@@ -41,14 +41,41 @@ pub const OUTLINE_POLYGONS_UP_TO: usize = 5_000;
 /// The outline of a document: one symbol per block, nested as the blocks are (without the
 /// polygons when there are more than [`OUTLINE_POLYGONS_UP_TO`]).
 pub fn document_symbols(src: &Source<'_>) -> Vec<DocumentSymbol> {
-    let polygons = crate::t3d::walk::blocks(src.file)
-        .into_iter()
-        .filter(|(b, _)| b.kind == BlockKind::Polygon)
-        .count();
+    let polygons = polygons_in(&src.file.items);
     symbols_of(src, &src.file.items, polygons <= OUTLINE_POLYGONS_UP_TO)
 }
 
-fn symbols_of(src: &Source<'_>, items: &[Item], with_polygons: bool) -> Vec<DocumentSymbol> {
+/// The outline with or without the polygons, whatever their number.
+pub fn outline(src: &Source<'_>, with_polygons: bool) -> Vec<DocumentSymbol> {
+    symbols_of(src, &src.file.items, with_polygons)
+}
+
+/// The number of polygon blocks in `items`, at any depth.
+pub fn polygons_in(items: &[Item]) -> usize {
+    let mut count = 0;
+    let mut stack: Vec<&[Item]> = vec![items];
+    while let Some(items) = stack.pop() {
+        for block in items.iter().filter_map(Item::as_block) {
+            count += usize::from(block.kind == BlockKind::Polygon);
+            stack.push(&block.children);
+        }
+    }
+    count
+}
+
+/// The symbol of a map's (or level's) own block whose children are kept apart: `children`
+/// are their symbols and `actors` the number of actors among them.
+pub fn frame_symbol(
+    src: &Source<'_>,
+    frame: &Block,
+    actors: usize,
+    children: Vec<DocumentSymbol>,
+) -> DocumentSymbol {
+    symbol(src, frame, 0, Some(actors), children)
+}
+
+/// The symbols of `items` (the children of one block, or the top-level items), nested.
+pub fn symbols_of(src: &Source<'_>, items: &[Item], with_polygons: bool) -> Vec<DocumentSymbol> {
     let mut polygon_index = 0usize;
     items
         .iter()
@@ -61,15 +88,17 @@ fn symbols_of(src: &Source<'_>, items: &[Item], with_polygons: bool) -> Vec<Docu
             }
             // The parser bounds nesting (MAX_DEPTH), so this recursion is bounded too.
             let children = symbols_of(src, &block.children, with_polygons);
-            symbol(src, block, index, children)
+            symbol(src, block, index, None, children)
         })
         .collect()
 }
 
+/// `actors` counts a map's actors when its children are not in `block`.
 fn symbol(
     src: &Source<'_>,
     block: &Block,
     polygon_index: usize,
+    actors: Option<usize>,
     children: Vec<DocumentSymbol>,
 ) -> DocumentSymbol {
     let kind_text = src.slice(block.kind_span);
@@ -78,7 +107,8 @@ fn symbol(
     let class = block.attribute_value(src.text, "Class").filter(|c| !c.is_empty());
     let (kind, name, detail) = match block.kind {
         BlockKind::Map | BlockKind::Level => {
-            let actors = block.blocks().filter(|b| b.kind == BlockKind::Actor).count();
+            let actors = actors
+                .unwrap_or_else(|| block.blocks().filter(|b| b.kind == BlockKind::Actor).count());
             (SymbolKind::Map, kind_text.to_owned(), Some(plural(actors, "actor", "actors")))
         }
         BlockKind::Actor => (

@@ -2,6 +2,9 @@
 //! unique within a level; on import UnrealEd renames one, and every reference by name
 //! (`Brush=Model'...'`, `Event`, links between actors) may then point at the wrong actor.
 
+use std::collections::hash_map::Entry;
+use std::hash::{BuildHasher, Hash, Hasher};
+
 use rustc_hash::{FxBuildHasher, FxHashMap};
 
 use unreal_syntax::t3d::BlockKind;
@@ -41,7 +44,11 @@ struct NameEntry {
     scope: u32,
     /// Whether `scope` lies at or after the part's start, and so moves with it.
     scope_moves: bool,
-    /// As written; compared ignoring ASCII case ([`NoCase`]).
+    /// A hash of the name in lower case, computed once: the report compares hashes and reads
+    /// the names only where they agree.
+    hash: u64,
+    /// As written, compared ignoring ASCII case as the engine does (no lower-case copy is
+    /// kept for every actor of the map).
     name: Box<str>,
     span: unreal_syntax::Span,
 }
@@ -59,9 +66,14 @@ impl Names {
             if name.is_empty() {
                 continue;
             }
+            let mut hasher = FxBuildHasher.build_hasher();
+            for byte in name.bytes() {
+                hasher.write_u8(byte.to_ascii_lowercase());
+            }
             entries.push(NameEntry {
                 scope: parent.map_or(u32::MAX, |p| p.span.start),
                 scope_moves: parent.is_some_and(|p| p.span.start >= start),
+                hash: hasher.finish(),
                 name: name.into(),
                 span: attribute.value,
             });
@@ -78,12 +90,13 @@ impl Names {
 /// second use, saying how many times it is used, with the other uses as labels.
 pub fn report<'a>(parts: impl IntoIterator<Item = (&'a Names, i64)>, out: &mut Vec<Diagnostic>) {
     // Names are unique per level: key by the enclosing block (map or level) and the name.
-    // Run on every edit of a big map (thousands of names): a fast hash, sized once.
+    // Run on every edit of a big map (thousands of names): a fast hash, sized once, and no
+    // allocation per name (a name's later uses are kept only once it is used twice).
     let parts: Vec<(&Names, i64)> = parts.into_iter().collect();
     let count = parts.iter().map(|(names, _)| names.entries.len()).sum();
-    let mut uses: FxHashMap<(u32, NoCase<'_>), Vec<(unreal_syntax::Span, &str)>> =
+    let mut uses: FxHashMap<Key<'_>, Uses<'_>> =
         FxHashMap::with_capacity_and_hasher(count, FxBuildHasher);
-    let mut repeated: Vec<(u32, NoCase<'_>)> = Vec::new();
+    let mut repeated: Vec<Key<'_>> = Vec::new();
     for (names, delta) in parts {
         for entry in &names.entries {
             let scope = if entry.scope_moves {
@@ -91,18 +104,26 @@ pub fn report<'a>(parts: impl IntoIterator<Item = (&'a Names, i64)>, out: &mut V
             } else {
                 entry.scope
             };
-            let key = (scope, NoCase(&entry.name));
-            let list = uses.entry(key).or_default();
-            list.push((entry.span.shifted(delta), &entry.name));
-            if list.len() == 2 {
-                repeated.push(key);
+            let key = Key { scope, hash: entry.hash, name: &entry.name };
+            let span = entry.span.shifted(delta);
+            match uses.entry(key) {
+                Entry::Vacant(vacant) => {
+                    vacant.insert(Uses { first: span, later: Vec::new() });
+                }
+                Entry::Occupied(mut occupied) => {
+                    let later = &mut occupied.get_mut().later;
+                    later.push((span, &*entry.name));
+                    if later.len() == 1 {
+                        repeated.push(key);
+                    }
+                }
             }
         }
     }
     for key in repeated {
-        let Some(list) = uses.get(&key) else { continue };
-        let [(first, _), (second, name), rest @ ..] = list.as_slice() else { continue };
-        let times = match list.len() {
+        let Some(Uses { first, later }) = uses.get(&key) else { continue };
+        let [(second, name), rest @ ..] = later.as_slice() else { continue };
+        let times = match later.len() + 1 {
             2 => "twice".to_owned(),
             n => format!("{n} times"),
         };
@@ -116,27 +137,38 @@ pub fn report<'a>(parts: impl IntoIterator<Item = (&'a Names, i64)>, out: &mut V
     }
 }
 
-/// A name hashed and compared ignoring ASCII case, as the engine compares names, without a
-/// lower-case copy kept for every actor of the map.
+/// A name in its map: hashed by the hash computed when the name was collected, so that
+/// building the table reads no name unless two hashes agree.
 #[derive(Clone, Copy, Debug)]
-struct NoCase<'a>(&'a str);
+struct Key<'a> {
+    scope: u32,
+    hash: u64,
+    name: &'a str,
+}
 
-impl std::hash::Hash for NoCase<'_> {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        for byte in self.0.bytes() {
-            state.write_u8(byte.to_ascii_lowercase());
-        }
-        state.write_u8(0xff);
+impl Hash for Key<'_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u32(self.scope);
+        state.write_u64(self.hash);
     }
 }
 
-impl PartialEq for NoCase<'_> {
+impl PartialEq for Key<'_> {
     fn eq(&self, other: &Self) -> bool {
-        self.0.eq_ignore_ascii_case(other.0)
+        self.scope == other.scope
+            && self.hash == other.hash
+            && self.name.eq_ignore_ascii_case(other.name)
     }
 }
 
-impl Eq for NoCase<'_> {}
+impl Eq for Key<'_> {}
+
+/// Where a name is used: its first use, and the later ones (empty, so not allocated, for a
+/// name used once).
+struct Uses<'a> {
+    first: unreal_syntax::Span,
+    later: Vec<(unreal_syntax::Span, &'a str)>,
+}
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
     report([(&Names::collect(ctx, 0), 0)], out);

@@ -2,6 +2,7 @@
 //! equal a fresh full parse of the same text.
 
 use unreal_analysis::document::{Reparse, T3dDocument};
+use unreal_analysis::ide::{folding, symbols, Source};
 use unreal_analysis::lint::LintOptions;
 use unreal_analysis::rules::check_t3d_parsed;
 use unreal_mapgen::Rng;
@@ -51,6 +52,10 @@ fn assert_same_as_full_parse(doc: &mut T3dDocument, context: &str) {
             doc.text()
         );
     }
+    // The outline and the folding ranges the segments keep (computed now where the
+    // diagnostics pass has not parsed a segment yet, and kept by it), as a whole parse gives.
+    assert_same_outline(doc, &fresh, frame.is_some(), context);
+    assert_same_outline(&doc.detached(), &fresh, frame.is_some(), context);
     let options = LintOptions::default();
     let expected = check_t3d_parsed(doc.text(), &fresh, &options);
     let actual = doc.diagnostics(&options);
@@ -67,6 +72,43 @@ fn assert_same_as_full_parse(doc: &mut T3dDocument, context: &str) {
         }
     }
     assert_eq!(actual, expected, "diagnostics differ after {context}\ntext:\n{}", doc.text());
+    assert_same_outline(doc, &fresh, frame.is_some(), context);
+}
+
+/// What a document keeps of its outline and folding ranges is what a whole parse gives; kept
+/// for every document with a frame and polygons.
+fn assert_same_outline(
+    doc: &T3dDocument,
+    fresh: &unreal_syntax::t3d::Parse,
+    framed: bool,
+    context: &str,
+) {
+    let src = Source::new(doc.text(), fresh, None);
+    let polygons = symbols::polygons_in(&fresh.file.items);
+    match doc.outline_symbols(0) {
+        Some(kept) => {
+            assert_eq!(kept, symbols::outline(&src, false), "outline differs after {context}");
+        }
+        // A segment that only a whole parse can read: once read, the outline is kept.
+        None if framed && polygons > 0 => {
+            let mut read = doc.clone();
+            read.read_markers();
+            assert!(read.outline_symbols(0).is_some(), "no outline kept after {context}");
+        }
+        None => {}
+    }
+    assert_eq!(doc.outline_symbols(polygons), None, "outline with polygons after {context}");
+    match doc.folding_ranges() {
+        Some(kept) => {
+            assert_eq!(kept, folding::folding_ranges(&src), "folds differ after {context}");
+        }
+        None if framed => {
+            let mut read = doc.clone();
+            read.read_markers();
+            assert!(read.folding_ranges().is_some(), "no folding ranges kept after {context}");
+        }
+        None => {}
+    }
 }
 
 /// Snippets that random edits insert: whole lines, block lines, broken values, nothing.

@@ -7,10 +7,11 @@
 //! The content sits behind its own mutex, apart from the store's: `didChange` applies an
 //! edit under it before its first `.await`, the diagnostics worker updates the blocks'
 //! caches under it, and features read it through a borrowed [`DocumentSnapshot`]: under the
-//! lock for requests at a cursor (which parse the blocks there, in microseconds), on a copy
-//! taken under the lock for requests that parse the whole document
-//! ([`DocumentHandle::read_copy`]). Lock order: the store, then a content; a feature never
-//! takes the store while it holds a content.
+//! lock for requests at a cursor (which parse the blocks there, in microseconds), on a
+//! snapshot taken under the lock for requests that read the whole document
+//! ([`DocumentHandle::read_copy`]: the text is shared with it, not copied; an edit while a
+//! snapshot is out copies the text once). Lock order: the store, then a content; a feature
+//! never takes the store while it holds a content.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -194,10 +195,11 @@ impl DocumentHandle {
         })
     }
 
-    /// Runs `read` on a copy of a T3D document taken under its content's lock: the text, its
-    /// line index and the segments' first lines, not their cached diagnostics. For requests
-    /// that parse the whole document: the lock is held for the copy (a few milliseconds for a
-    /// 10 MB map), not for the parse (tens), so edits that arrive meanwhile are not held up.
+    /// Runs `read` on a snapshot of a T3D document taken under its content's lock: the text
+    /// (shared, not copied), its line index and the segments' first lines and outlines, not
+    /// their cached diagnostics. For requests that read the whole document: the lock is held
+    /// for the snapshot (about a millisecond for a 10 MB map), not for the work, so edits
+    /// that arrive meanwhile are not held up.
     /// Other documents are read in place, as [`Self::read`] does.
     pub fn read_copy<T>(&self, read: impl FnOnce(&DocumentSnapshot<'_>) -> T) -> T {
         let copied = self.update(|content, handle| {

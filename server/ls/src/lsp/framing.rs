@@ -25,6 +25,9 @@ use tower_lsp_server::jsonrpc::{Request, Response};
 
 /// A header block longer than this is not a header: the bytes are skipped.
 const MAX_HEADER: usize = 8 * 1024;
+/// The input buffer keeps at most this much room once a bigger message has gone through.
+const KEEP_CAPACITY: usize = 256 * 1024;
+
 /// A body longer than this is refused without being held in memory (it is skipped as it
 /// arrives). Far above any real document: a 200 MB map opens within it.
 pub const MAX_BODY: usize = 1 << 30;
@@ -96,6 +99,11 @@ impl Deframer {
                     let Some(body) = self.buf.get(..len) else { return out };
                     out.push(check(body));
                     self.buf.drain(..len);
+                    // A big message (a map's `didOpen`) would otherwise keep its size of
+                    // memory for the life of the server.
+                    if self.buf.capacity() > KEEP_CAPACITY && self.buf.len() <= KEEP_CAPACITY {
+                        self.buf.shrink_to(KEEP_CAPACITY);
+                    }
                     self.state = State::Header;
                 }
                 State::Discard { remaining } => {
@@ -501,7 +509,19 @@ pub async fn write_frames<W: AsyncWrite + Unpin>(
 
 #[cfg(test)]
 mod tests {
-    use super::{framed, Deframer, Frame};
+    use super::{framed, Deframer, Frame, KEEP_CAPACITY};
+
+    #[test]
+    fn a_big_message_leaves_no_big_buffer_behind() {
+        let text = "x".repeat(4 << 20);
+        let body = format!(
+            r#"{{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{{"textDocument":{{"uri":"file:///a.t3d","languageId":"t3d","version":1,"text":"{text}"}}}}}}"#
+        );
+        let mut deframer = Deframer::new();
+        let frames = deframer.push(&framed(body.as_bytes()));
+        assert!(matches!(frames.as_slice(), [Frame::Message(_)]));
+        assert!(deframer.buf.capacity() <= KEEP_CAPACITY, "{}", deframer.buf.capacity());
+    }
 
     fn show(frames: &[Frame]) -> String {
         frames

@@ -12,11 +12,13 @@
 //! - [`indexing`]: building that index and keeping it current;
 //! - [`scheduler`]: coalesced diagnostics, computed off the async threads;
 //! - [`features`]: one file per LSP feature, each a plain function over a snapshot;
+//! - [`direct`]: big answers (outline, folding, formatting) serialized straight to the output;
 //! - [`framing`]: the JSON-RPC framing layer that answers or skips malformed messages;
 //! - [`guard`]: turns a panic in any handler into an error response;
 //! - [`log`] and [`memory`]: the server's log and its memory reports.
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
+pub mod direct;
 pub mod documents;
 pub mod features;
 pub mod framing;
@@ -76,6 +78,7 @@ pub fn run(_args: &LspArgs) -> ExitCode {
     };
     let (service, socket) = service(ServerOptions::default());
     let shutdown = service.get_ref().inner().shutdown_flag();
+    let direct = service.get_ref().inner().direct();
     runtime.block_on(async {
         // The client's bytes go through the repairing layer (framing.rs) before the protocol
         // library sees them; its answers to malformed input and the library's own output
@@ -85,6 +88,9 @@ pub fn run(_args: &LspArgs) -> ExitCode {
         let (to_server, from_pump) = tokio::io::duplex(1 << 16);
         let replies = frames_tx.clone();
         let pump = tokio::spawn(framing::pump(tokio::io::stdin(), to_server, replies, log::stderr));
+        // Big answers skip the library's JSON tree and go to the writer as whole frames.
+        let _ = direct.shared.direct_out.set(frames_tx.clone());
+        let service = direct::DirectAnswers::new(service, direct, frames_tx.clone());
         Server::new(from_pump, framing::FrameSink::new(frames_tx), socket).serve(service).await;
         // Everything the server wrote goes out before the process ends.
         pump.abort();

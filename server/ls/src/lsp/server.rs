@@ -62,6 +62,8 @@ pub struct Backend {
     startup_problems: Mutex<Vec<String>>,
     /// The client registers file watchers on request (`workspace/didChangeWatchedFiles`).
     watches_files: AtomicBool,
+    /// Between `initialize` and `shutdown`: requests are served (see [`super::direct`]).
+    serving: Arc<AtomicBool>,
 }
 
 impl Backend {
@@ -73,11 +75,13 @@ impl Backend {
                 documents: Mutex::default(),
                 session: RwLock::default(),
                 publish_gate: tokio::sync::Mutex::default(),
+                direct_out: std::sync::OnceLock::new(),
             }),
             scheduler: Scheduler::default(),
             shutdown: Arc::new(AtomicBool::new(false)),
             startup_problems: Mutex::default(),
             watches_files: AtomicBool::new(false),
+            serving: Arc::new(AtomicBool::new(false)),
         }
     }
 
@@ -85,6 +89,15 @@ impl Backend {
     /// blocking thread.
     pub fn document_handle(&self, uri: &Uri) -> Option<DocumentHandle> {
         self.shared.handle(uri)
+    }
+
+    /// What the layer that writes big answers straight to the output needs
+    /// ([`super::direct::DirectAnswers`]).
+    pub fn direct(&self) -> super::direct::Direct {
+        super::direct::Direct {
+            shared: Arc::clone(&self.shared),
+            serving: Arc::clone(&self.serving),
+        }
     }
 
     /// Set once the client sent `shutdown`; decides the exit code.
@@ -238,6 +251,7 @@ impl LanguageServer for Backend {
         let progress = capabilities.window.as_ref().and_then(|w| w.work_done_progress);
         self.shared.session().workspace.progress.store(progress == Some(true), Ordering::SeqCst);
         self.scheduler.start(Arc::clone(&self.shared));
+        self.serving.store(true, Ordering::SeqCst);
         Ok(InitializeResult {
             capabilities: features::capabilities(&self.shared.session()),
             server_info: Some(ServerInfo {
@@ -282,6 +296,7 @@ impl LanguageServer for Backend {
     }
 
     async fn shutdown(&self) -> Result<()> {
+        self.serving.store(false, Ordering::SeqCst);
         self.shutdown.store(true, Ordering::SeqCst);
         Ok(())
     }

@@ -18,6 +18,10 @@ pub struct Shared {
     /// Held while deciding to publish and publishing, so that publishes and the clearing on
     /// `didClose` never interleave.
     pub publish_gate: tokio::sync::Mutex<()>,
+    /// Over stdio, the writer of whole frames: published diagnostics are serialized straight
+    /// into a frame for it ([`super::direct`]) instead of going through the protocol
+    /// library's JSON tree. Unset in-process (tests), where the library sends them.
+    pub direct_out: std::sync::OnceLock<tokio::sync::mpsc::UnboundedSender<Vec<u8>>>,
 }
 
 impl Shared {

@@ -19,8 +19,12 @@ pub fn handle(
     snapshot: &DocumentSnapshot,
     _params: &DocumentSymbolParams,
 ) -> Result<Option<DocumentSymbolResponse>> {
+    let cached = snapshot.t3d().and_then(|d| d.outline_symbols(symbols::OUTLINE_POLYGONS_UP_TO));
     let outline = if let Some(uc) = UcDocument::of(snapshot) {
         unreal_analysis::ide::exec::symbols::document_symbols(&uc.source())
+    } else if let Some(cached) = cached {
+        // What the document keeps per segment: no parse of the whole map.
+        cached
     } else {
         let Some(parsed) = Parsed::whole(snapshot) else { return Ok(None) };
         symbols::document_symbols(&parsed.source())

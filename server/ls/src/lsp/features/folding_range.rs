@@ -18,8 +18,12 @@ pub fn handle(
     snapshot: &DocumentSnapshot,
     _params: &FoldingRangeParams,
 ) -> Result<Option<Vec<FoldingRange>>> {
+    let cached = snapshot.t3d().and_then(unreal_analysis::document::T3dDocument::folding_ranges);
     let ranges = if let Some(uc) = UcDocument::of(snapshot) {
         unreal_analysis::ide::exec::folding::folding_ranges(&uc.source())
+    } else if let Some(cached) = cached {
+        // What the document keeps per segment: no parse of the whole map.
+        cached
     } else {
         let Some(parsed) = Parsed::whole(snapshot) else { return Ok(None) };
         unreal_analysis::ide::folding::folding_ranges(&parsed.source())

@@ -1,0 +1,314 @@
+//! Big answers written straight to the output.
+//!
+//! tower-lsp-server turns every answer into a `serde_json::Value` tree (`to_value`), then
+//! into a string, then into its output buffer, and drops the tree afterwards on the thread
+//! that writes every message. For the outline, the folding ranges and the formatting of a big
+//! map the answer is megabytes: on the 10 MB map of `benches/lsp_latency.rs` the tree and
+//! its copies took about half the server's time for those requests and most of their peak
+//! memory. Over stdio, [`DirectAnswers`] (a tower layer in front of the library) takes these
+//! requests itself: the feature runs on a blocking thread exactly as the library's handler
+//! runs it, its typed answer is serialized there, once, straight into the frame, and the
+//! frame goes to the output writer; the library sees no request and sends nothing. Every
+//! other message, and these too before `initialize` or after `shutdown` (which the library
+//! answers with errors), goes to the library as before. Published diagnostics, sent after
+//! every edit, are framed the same way ([`diagnostics_frame`], through `Shared::direct_out`).
+//! In-process tests call the library's service directly; tests here and in
+//! `tests/lsp_stdio.rs` hold both paths to the same JSON.
+
+use std::io::Write as _;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+use futures::future::{BoxFuture, FutureExt};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use tokio::sync::mpsc::UnboundedSender;
+use tower::Service;
+use tower_lsp_server::jsonrpc::{Id, Request, Response, Result};
+use tower_lsp_server::ls_types::{
+    self as lsp, DocumentFormattingParams, DocumentSymbolParams, DocumentSymbolResponse,
+    FoldingRangeParams, MessageType, Uri,
+};
+
+use super::documents::DocumentSnapshot;
+use super::features;
+use super::shared::Shared;
+
+/// What [`DirectAnswers`] needs of the server: its documents, and whether it serves
+/// requests (after `initialize`, before `shutdown`).
+#[derive(Clone)]
+pub struct Direct {
+    pub(super) shared: Arc<Shared>,
+    pub(super) serving: Arc<AtomicBool>,
+}
+
+/// The methods answered here.
+const METHODS: [&str; 3] =
+    ["textDocument/documentSymbol", "textDocument/foldingRange", "textDocument/formatting"];
+
+impl Direct {
+    /// The framed response to `request` when this layer answers it, `None` to leave it to
+    /// the library.
+    fn answer(&self, request: &Request) -> Option<BoxFuture<'static, Vec<u8>>> {
+        let method = request.method();
+        if !METHODS.contains(&method) || !self.serving.load(Ordering::SeqCst) {
+            return None;
+        }
+        let id = request.id()?.clone();
+        let params = request.params()?;
+        let shared = Arc::clone(&self.shared);
+        Some(match method {
+            "textDocument/documentSymbol" => {
+                let params: DocumentSymbolParams = read(params)?;
+                let uri = params.text_document.uri.clone();
+                answer(shared, "textDocument/documentSymbol", uri, id, move |snapshot| {
+                    let answer: Result<Option<DocumentSymbolResponse>> =
+                        features::document_symbol::handle(snapshot, &params);
+                    answer.map(|a| a.map(Json::Value))
+                })
+                .boxed()
+            }
+            "textDocument/foldingRange" => {
+                let params: FoldingRangeParams = read(params)?;
+                let uri = params.text_document.uri.clone();
+                answer(shared, "textDocument/foldingRange", uri, id, move |snapshot| {
+                    let answer = features::folding_range::handle(snapshot, &params);
+                    // About 90 bytes a range.
+                    answer.map(|a| a.map(|ranges| Json::Array(ranges, 96)))
+                })
+                .boxed()
+            }
+            _ => {
+                let params: DocumentFormattingParams = read(params)?;
+                let uri = params.text_document.uri.clone();
+                answer(shared, "textDocument/formatting", uri, id, move |snapshot| {
+                    let answer = features::formatting::full(snapshot, &params);
+                    answer.map(|a| {
+                        a.map(|edits| {
+                            // The frame is sized once for the edits' text (a whole map's, when
+                            // it was never formatted), with room for escaped line breaks: no
+                            // second copy while it grows.
+                            let text: usize = edits.iter().map(|e| e.new_text.len()).sum();
+                            let per_edit = text / edits.len().max(1) * 9 / 8 + 128;
+                            Json::Array(edits, per_edit)
+                        })
+                    })
+                })
+                .boxed()
+            }
+        })
+    }
+}
+
+/// Parameters the library could not read either: it answers them (invalid params).
+fn read<T: DeserializeOwned>(params: &serde_json::Value) -> Option<T> {
+    T::deserialize(params).ok()
+}
+
+/// A typed answer to serialize: an array is written element by element, each dropped once
+/// written, so a big answer is never held twice over; the frame is sized for it first
+/// (about this many bytes an element).
+enum Json<T> {
+    Value(T),
+    Array(Vec<T>, usize),
+}
+
+/// Runs `feature` on a copy of the document on a blocking thread, as the library's handler
+/// does ([`super::server::Backend::with_document_reading`] with `Reads::Whole`), and frames
+/// its answer there.
+async fn answer<T, F>(
+    shared: Arc<Shared>,
+    method: &'static str,
+    uri: Uri,
+    id: Id,
+    feature: F,
+) -> Vec<u8>
+where
+    T: Serialize + Send + 'static,
+    F: FnOnce(&DocumentSnapshot<'_>) -> Result<Option<Json<T>>> + Send + 'static,
+{
+    let Some(handle) = shared.handle(&uri) else {
+        return frame_result(&id, None::<Json<T>>);
+    };
+    let id_in = id.clone();
+    let run = move || match handle.read_copy(feature) {
+        Ok(answer) => frame_result(&id_in, answer),
+        Err(error) => frame_response(&Response::from_error(id_in, error)),
+    };
+    match super::guard::off_thread(run).await {
+        Ok(frame) => frame,
+        Err(reason) => {
+            let message = format!("{method} on {} failed: internal error: {reason}", uri.as_str());
+            shared.log(MessageType::ERROR, &message).await;
+            frame_response(&Response::from_error(id, super::guard::internal_error(message)))
+        }
+    }
+}
+
+/// Room kept before the body for its `Content-Length` header.
+const HEADER_ROOM: usize = 40;
+
+/// `{"jsonrpc":"2.0","result":…,"id":…}` with its header, the result written straight from
+/// its typed value.
+fn frame_result<T: Serialize>(id: &Id, result: Option<Json<T>>) -> Vec<u8> {
+    let mut out = vec![b' '; HEADER_ROOM];
+    out.extend_from_slice(br#"{"jsonrpc":"2.0","result":"#);
+    let written = match result {
+        None => serde_json::to_writer(&mut out, &serde_json::Value::Null),
+        Some(Json::Value(value)) => serde_json::to_writer(&mut out, &value),
+        Some(Json::Array(items, per_item)) => write_array(&mut out, items, per_item),
+    };
+    if written.is_err() {
+        // Only a type that cannot be JSON fails (none of the LSP answers): say so, as the
+        // library would.
+        let error = tower_lsp_server::jsonrpc::Error::internal_error();
+        return frame_response(&Response::from_error(id.clone(), error));
+    }
+    out.extend_from_slice(br#","id":"#);
+    let _ = serde_json::to_writer(&mut out, id);
+    out.push(b'}');
+    with_header(out)
+}
+
+fn write_array<T: Serialize>(
+    out: &mut Vec<u8>,
+    items: Vec<T>,
+    per_item: usize,
+) -> serde_json::Result<()> {
+    out.reserve(items.len().saturating_mul(per_item).saturating_add(64));
+    out.push(b'[');
+    for (i, item) in items.into_iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        serde_json::to_writer(&mut *out, &item)?;
+    }
+    out.push(b']');
+    Ok(())
+}
+
+fn frame_response(response: &Response) -> Vec<u8> {
+    let mut out = vec![b' '; HEADER_ROOM];
+    let _ = serde_json::to_writer(&mut out, response);
+    with_header(out)
+}
+
+/// Writes the header into the room kept before the body and moves the frame to the front
+/// (in place: no second buffer).
+fn with_header(mut out: Vec<u8>) -> Vec<u8> {
+    let body = out.len().saturating_sub(HEADER_ROOM);
+    let mut header = Vec::with_capacity(HEADER_ROOM);
+    let _ = write!(header, "Content-Length: {body}\r\n\r\n");
+    let start = HEADER_ROOM.saturating_sub(header.len());
+    if let Some(room) = out.get_mut(start..HEADER_ROOM) {
+        room.copy_from_slice(&header);
+    }
+    out.drain(..start);
+    out
+}
+
+/// The `textDocument/publishDiagnostics` notification with its header, written straight from
+/// the typed diagnostics.
+pub fn diagnostics_frame<'a>(
+    uri: &Uri,
+    diagnostics: impl Iterator<Item = &'a lsp::Diagnostic>,
+    version: i32,
+) -> Vec<u8> {
+    let mut out = vec![b' '; HEADER_ROOM];
+    out.extend_from_slice(br#"{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","#);
+    out.extend_from_slice(br#""params":{"uri":"#);
+    let _ = serde_json::to_writer(&mut out, uri);
+    out.extend_from_slice(br#","diagnostics":["#);
+    for (i, diagnostic) in diagnostics.enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        let _ = serde_json::to_writer(&mut out, diagnostic);
+    }
+    let _ = write!(out, r#"],"version":{version}}}}}"#);
+    with_header(out)
+}
+
+/// A tower layer in front of the library's service that answers [`METHODS`] itself and
+/// sends their frames to `out` (the writer of every frame on stdout).
+pub struct DirectAnswers<S> {
+    inner: S,
+    direct: Direct,
+    out: UnboundedSender<Vec<u8>>,
+}
+
+impl<S> DirectAnswers<S> {
+    pub fn new(inner: S, direct: Direct, out: UnboundedSender<Vec<u8>>) -> Self {
+        Self { inner, direct, out }
+    }
+}
+
+impl<S> Service<Request> for DirectAnswers<S>
+where
+    S: Service<Request, Response = Option<Response>>,
+    S::Future: Send + 'static,
+    S::Error: Send + 'static,
+{
+    type Response = Option<Response>;
+    type Error = S::Error;
+    type Future = BoxFuture<'static, std::result::Result<Option<Response>, S::Error>>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<std::result::Result<(), S::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: Request) -> Self::Future {
+        match self.direct.answer(&request) {
+            Some(frame) => {
+                let out = self.out.clone();
+                async move {
+                    // The writer is gone only when the server is stopping.
+                    let _ = out.send(frame.await);
+                    Ok(None)
+                }
+                .boxed()
+            }
+            None => self.inner.call(request).boxed(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn published_diagnostics_are_the_library_notification() {
+        let uri: Uri = "file:///m.t3d".parse().unwrap();
+        let diagnostic = lsp::Diagnostic::new_simple(lsp::Range::default(), "a \"b\"".to_owned());
+        let (header, body) = split(diagnostics_frame(&uri, [&diagnostic].into_iter(), 3));
+        assert_eq!(header, format!("Content-Length: {}", body.len()));
+        let params = lsp::PublishDiagnosticsParams::new(uri, vec![diagnostic], Some(3));
+        let expected = serde_json::json!({
+            "jsonrpc": "2.0",
+            "method": "textDocument/publishDiagnostics",
+            "params": params,
+        });
+        assert_eq!(serde_json::from_str::<serde_json::Value>(&body).unwrap(), expected);
+    }
+
+    fn split(frame: Vec<u8>) -> (String, String) {
+        let text = String::from_utf8(frame).unwrap();
+        let (header, body) = text.split_once("\r\n\r\n").unwrap();
+        (header.to_owned(), body.to_owned())
+    }
+
+    #[test]
+    fn frames_carry_their_length() {
+        let (header, body) = split(frame_result(&Id::Number(7), Some(Json::Array(vec![1, 2], 8))));
+        assert_eq!(body, r#"{"jsonrpc":"2.0","result":[1,2],"id":7}"#);
+        assert_eq!(header, format!("Content-Length: {}", body.len()));
+        let (header, body) = split(frame_result(&Id::String("a".to_owned()), None::<Json<u8>>));
+        assert_eq!(body, r#"{"jsonrpc":"2.0","result":null,"id":"a"}"#);
+        assert_eq!(header, format!("Content-Length: {}", body.len()));
+        let long: Vec<String> = (0..1000).map(|i| i.to_string()).collect();
+        let (header, body) = split(frame_result(&Id::Number(1), Some(Json::Value(long))));
+        assert_eq!(header, format!("Content-Length: {}", body.len()));
+    }
+}
