@@ -13,23 +13,33 @@ use unreal_analysis::lint::{lint_text, FileKind, LintOptions};
 use unreal_analysis::EngineSetting;
 use unreal_formats::vertex_mesh::{AnivFile, DataFile, VertexMesh};
 use unreal_formats::{image, psk, u3d, wav, Package};
-use unreal_syntax::{exec, t3d, text, Span};
+use unreal_syntax::{text, Span};
 
 /// The targets, by the name of their cargo-fuzz binary and their seed folder.
-pub const TARGETS: [&str; 8] =
-    ["package", "vertex_mesh", "psk_psa", "u3d", "image_wav", "t3d", "exec", "lsp_frames"];
+pub const TARGETS: [&str; 9] = [
+    "package",
+    "vertex_mesh",
+    "psk_psa",
+    "u3d",
+    "image_wav",
+    "t3d",
+    "t3d_incremental",
+    "exec",
+    "lsp_frames",
+];
 
 /// The corpus files that seed each target, by extension (lower case). `scripts/fuzz-long`
 /// builds the cargo-fuzz seed folders with the same table; `vertex_mesh` seeds are
 /// `_d.3d`/`_a.3d` pairs joined as [`vertex_mesh`] reads them, and `u3d` has no corpus file
 /// (the fuzzer starts from synthetic seeds).
-pub const SEED_EXTENSIONS: [(&str, &[&str]); 8] = [
+pub const SEED_EXTENSIONS: [(&str, &[&str]); 9] = [
     ("package", &["u", "utx", "uax", "umx", "unr", "usx", "ukx"]),
     ("vertex_mesh", &["3d"]),
     ("psk_psa", &["psk", "psa", "pskx"]),
     ("u3d", &["u3d"]),
     ("image_wav", &["bmp", "pcx", "tga", "dds", "png", "wav"]),
     ("t3d", &["t3d"]),
+    ("t3d_incremental", &["t3d"]),
     ("exec", &["uc", "uci"]),
     ("lsp_frames", &[]),
 ];
@@ -43,6 +53,7 @@ pub fn run(target: &str, data: &[u8]) -> bool {
         "u3d" => u3d(data),
         "image_wav" => image_wav(data),
         "t3d" => t3d(data),
+        "t3d_incremental" => t3d_incremental(data),
         "exec" => exec(data),
         "lsp_frames" => lsp_frames(data),
         _ => return false,
@@ -121,15 +132,22 @@ fn options(selector: u8) -> LintOptions {
     LintOptions { engine, ..LintOptions::default() }
 }
 
-/// T3D: decoding, the parser, every rule, and the incremental document with one edit, whose
-/// diagnostics must equal a fresh lint (see [`t3d_incremental_mismatch`]).
+/// T3D, the light target: decoding, the parser and every rule (`lint_text` parses), once.
 pub fn t3d(data: &[u8]) {
+    let decoded = text::decode(data);
+    let _ = lint_text(FileKind::T3d, &decoded.text, &options(data.first().copied().unwrap_or(0)));
+}
+
+/// T3D, the incremental document with one edit, whose diagnostics must equal a fresh lint
+/// (see [`t3d_incremental_mismatch`]). Slower than [`t3d`] (three analyses an input), so a
+/// target of its own.
+pub fn t3d_incremental(data: &[u8]) {
     if let Some(mismatch) = t3d_incremental_mismatch(data) {
         panic!("incremental T3D document disagrees with a fresh lint {mismatch}");
     }
 }
 
-/// The T3D entry point with its oracle: the last eight bytes (when there are more than
+/// The oracle of [`t3d_incremental`]: the last eight bytes (when there are more than
 /// eight) describe one edit (`start`, `end` and a snippet) applied to an incremental document
 /// built from the rest; its diagnostics must then equal a fresh lint of the edited text.
 /// Returns how they differ, if they do.
@@ -148,13 +166,10 @@ pub fn t3d_incremental_mismatch(data: &[u8]) -> Option<String> {
         Some(at) if at > 0 => (&data[..at], Some(&data[at..])),
         _ => (data, None),
     };
+    let edit = edit?;
     let decoded = text::decode(body);
     let source: &str = &decoded.text;
-    let _ = t3d::parse(source);
     let options = options(data.first().copied().unwrap_or(0));
-    let _ = lint_text(FileKind::T3d, source, &options);
-
-    let edit = edit?;
     let mut doc = T3dDocument::new(source);
     let _ = doc.diagnostics(&options);
     let len = source.len() as u32;
@@ -187,17 +202,12 @@ pub fn brief(diagnostics: &[unreal_analysis::Diagnostic]) -> String {
     items.join(" ")
 }
 
-/// `#exec`: decoding, the scanner, each directive's line parser, and the `.uc` analysis
-/// without a file system.
+/// `#exec`: decoding and the `.uc` analysis without a file system (`lint_text` runs the
+/// scanner and each directive's line parser).
 pub fn exec(data: &[u8]) {
     let decoded = text::decode(data);
-    let source: &str = &decoded.text;
-    let scanned = exec::scan(source);
-    for directive in &scanned.directives {
-        let _ = exec::parse_line(source, directive);
-    }
     let options = options(data.first().copied().unwrap_or(0));
-    let _ = lint_text(FileKind::UnrealScript, source, &options);
+    let _ = lint_text(FileKind::UnrealScript, &decoded.text, &options);
 }
 
 /// The language server's input layer (`unreal_ls::lsp::framing`): the bytes as a client
