@@ -12,7 +12,7 @@ use unreal_analysis::document::T3dDocument;
 use unreal_analysis::lint::{lint_text, FileKind, LintOptions};
 use unreal_analysis::EngineSetting;
 use unreal_formats::vertex_mesh::{AnivFile, DataFile, VertexMesh};
-use unreal_formats::{image, psk, u3d, wav, Package};
+use unreal_formats::{image, psk, summary, u3d, wav, Package};
 use unreal_syntax::{text, Span};
 
 /// The targets, by the name of their cargo-fuzz binary and their seed folder.
@@ -61,12 +61,19 @@ pub fn run(target: &str, data: &[u8]) -> bool {
     true
 }
 
-/// Package tables, the summary `info` prints, and every object reader on every export.
+/// Package tables, the summary `info` prints, and every object reader on every export. (Each
+/// reader's input is parsed once: `summarize` is `detect`, the parse and the summary.)
 pub fn package(data: &[u8]) {
-    let _ = unreal_formats::summarize(data, "fuzz.u");
+    let _ = unreal_formats::detect(data, "fuzz.u");
     if let Ok(p) = Package::parse(data) {
-        for o in p.objects() {
+        let _ = summary::package_summary(&p);
+        for (n, o) in p.objects().enumerate() {
             let i = o.export;
+            // `find` scans every export: for each object it made a run quadratic in the
+            // export count (a few thousand exports: most of an execution). A few suffice.
+            if n < 16 {
+                let _ = p.find(&o.path);
+            }
             let _ = p.read_object_header(i);
             let _ = p.read_texture(i);
             let _ = p.read_palette(i);
@@ -76,7 +83,6 @@ pub fn package(data: &[u8]) {
             let _ = p.read_class(i);
             let _ = p.read_mesh(i);
             let _ = p.read_animation(i);
-            let _ = p.find(&o.path);
         }
     }
 }
@@ -87,38 +93,51 @@ pub fn vertex_mesh(data: &[u8]) {
     let Some((head, rest)) = data.split_first_chunk::<4>() else { return };
     let at = (u32::from_le_bytes(*head) as usize) % (rest.len() + 1);
     let (d, a) = rest.split_at(at);
-    let _ = DataFile::parse(d);
-    let _ = AnivFile::parse(a);
-    let _ = unreal_formats::summarize_vertex_mesh(d, a);
-    if let Ok(m) = VertexMesh::parse(d, a) {
-        let _ = m.frame(0);
-        let _ = m.frame(usize::from(m.aniv.frames));
+    // `summarize_vertex_mesh` is `VertexMesh::parse` and the summary: parsed once here.
+    match VertexMesh::parse(d, a) {
+        Ok(m) => {
+            let _ = unreal_formats::summary::vertex_mesh_summary(&m);
+            let _ = m.frame(0);
+            let _ = m.frame(usize::from(m.aniv.frames));
+        }
+        // Each file on its own, so that a bad `_d.3d` still lets the `_a.3d` reader run.
+        Err(_) => {
+            let _ = DataFile::parse(d);
+            let _ = AnivFile::parse(a);
+        }
     }
 }
 
 pub fn psk_psa(data: &[u8]) {
     let _ = psk::chunks(data);
-    let _ = unreal_formats::summarize(data, "fuzz.psk");
-    let _ = unreal_formats::summarize(data, "fuzz.psa");
+    let _ = unreal_formats::detect(data, "fuzz.psk");
+    if let Ok(psk) = psk::Psk::parse(data) {
+        let _ = summary::psk_summary(&psk);
+    }
     if let Ok(psa) = psk::Psa::parse(data) {
+        let _ = summary::psa_summary(&psa);
         let _ = unreal_formats::decode::skeletal::psa_keys(data, &psa);
     }
 }
 
 pub fn u3d(data: &[u8]) {
-    let _ = u3d::U3d::parse(data);
-    let _ = unreal_formats::summarize(data, "fuzz.u3d");
+    if let Ok(u3d) = u3d::U3d::parse(data) {
+        let _ = summary::u3d_summary(&u3d);
+    }
 }
 
-/// Image headers (every format, whatever the signature says), pixel decoding, WAV headers.
+/// Image headers (every format, whatever the signature says), pixel decoding, WAV headers,
+/// and the format detection.
 pub fn image_wav(data: &[u8]) {
     for ext in ["pcx", "bmp", "tga", "dds", "png"] {
-        if image::ImageInfo::parse(data, ext).is_ok() {
+        if let Ok(info) = image::ImageInfo::parse(data, ext) {
+            let _ = summary::image_summary(&info);
             let _ = unreal_formats::decode::image::decode_image(data, ext);
         }
     }
-    let _ = wav::Wav::parse(data);
-    let _ = unreal_formats::summarize(data, "fuzz.wav");
+    if let Ok(wav) = wav::Wav::parse(data) {
+        let _ = summary::wav_summary(&wav);
+    }
     let _ = unreal_formats::detect(data, "fuzz.bin");
 }
 
