@@ -134,7 +134,7 @@ fn owner_group_and_mode_are_kept() {
     assert!(temp_files(&dir).is_empty());
 }
 
-/// SIGTERM (and Ctrl-C) in the middle of a fix leave no temporary file: whenever the signal
+/// SIGTERM and SIGINT (Ctrl-C) in the middle of a fix leave no temporary file: whenever the signal
 /// lands (before the handler is installed, while files are written, after the run), every
 /// file is the old one or the new one and no `.tmp` is left.
 #[test]
@@ -152,7 +152,9 @@ fn a_terminated_fix_leaves_no_temporary_file() {
     let fixed = std::fs::read_to_string(dir.join("Whole.t3d")).unwrap();
     assert_ne!(fixed, map);
     std::fs::remove_file(dir.join("Whole.t3d")).unwrap();
-    for delay_ms in [0u64, 20, 60, 150, 400, 800] {
+    for (round, delay_ms) in [0u64, 20, 60, 150, 400, 800].into_iter().enumerate() {
+        // SIGTERM and SIGINT (Ctrl-C) in turn: one handler serves both.
+        let signal = if round % 2 == 0 { "-TERM" } else { "-INT" };
         for i in 0..40 {
             std::fs::write(dir.join(format!("Map{i:02}.t3d")), &map).unwrap();
         }
@@ -164,13 +166,13 @@ fn a_terminated_fix_leaves_no_temporary_file() {
             .spawn()
             .unwrap();
         std::thread::sleep(std::time::Duration::from_millis(delay_ms));
-        let _ = Command::new("kill").args(["-TERM", &child.id().to_string()]).status();
+        let _ = Command::new("kill").args([signal, &child.id().to_string()]).status();
         let status = child.wait_with_output().unwrap().status;
         let texts: Vec<String> = (0..40)
             .map(|i| std::fs::read_to_string(dir.join(format!("Map{i:02}.t3d"))).unwrap())
             .collect();
         let written = texts.iter().filter(|t| **t == fixed).count();
-        let context = format!("SIGTERM after {delay_ms} ms ({status:?}, {written} of 40 fixed)");
+        let context = format!("{signal} after {delay_ms} ms ({status:?}, {written} of 40 fixed)");
         assert!(temp_files(&dir).is_empty(), "{context}: {:?}", temp_files(&dir));
         assert!(texts.iter().all(|t| *t == map || *t == fixed), "{context}");
         // Exit 130 from the handler, 0 when the run had ended, or the signal's own status
