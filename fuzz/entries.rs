@@ -132,7 +132,14 @@ pub fn image_wav(data: &[u8]) {
     for ext in ["pcx", "bmp", "tga", "dds", "png"] {
         if let Ok(info) = image::ImageInfo::parse(data, ext) {
             let _ = summary::image_summary(&info);
-            let _ = unreal_formats::decode::image::decode_image(data, ext);
+            // Pixels are decoded for images of up to 256x256 (every path of our decoders and
+            // of the glue around the png and image crates runs on them) and for those over
+            // the limit (refused before any pixel); between the two, three quarters of the
+            // time went to the png crate inflating large images, not to our code.
+            let pixels = u64::from(info.width) * u64::from(info.height);
+            if pixels <= 256 * 256 || pixels > unreal_formats::decode::MAX_PIXELS {
+                let _ = unreal_formats::decode::image::decode_image(data, ext);
+            }
         }
     }
     if let Ok(wav) = wav::Wav::parse(data) {
