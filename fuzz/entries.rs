@@ -12,24 +12,34 @@ use unreal_analysis::document::T3dDocument;
 use unreal_analysis::lint::{lint_text, FileKind, LintOptions};
 use unreal_analysis::EngineSetting;
 use unreal_formats::vertex_mesh::{AnivFile, DataFile, VertexMesh};
-use unreal_formats::{image, psk, u3d, wav, Package};
-use unreal_syntax::{exec, t3d, text, Span};
+use unreal_formats::{image, psk, summary, u3d, wav, Package};
+use unreal_syntax::{text, Span};
 
 /// The targets, by the name of their cargo-fuzz binary and their seed folder.
-pub const TARGETS: [&str; 8] =
-    ["package", "vertex_mesh", "psk_psa", "u3d", "image_wav", "t3d", "exec", "lsp_frames"];
+pub const TARGETS: [&str; 9] = [
+    "package",
+    "vertex_mesh",
+    "psk_psa",
+    "u3d",
+    "image_wav",
+    "t3d",
+    "t3d_incremental",
+    "exec",
+    "lsp_frames",
+];
 
 /// The corpus files that seed each target, by extension (lower case). `scripts/fuzz-long`
 /// builds the cargo-fuzz seed folders with the same table; `vertex_mesh` seeds are
 /// `_d.3d`/`_a.3d` pairs joined as [`vertex_mesh`] reads them, and `u3d` has no corpus file
 /// (the fuzzer starts from synthetic seeds).
-pub const SEED_EXTENSIONS: [(&str, &[&str]); 8] = [
+pub const SEED_EXTENSIONS: [(&str, &[&str]); 9] = [
     ("package", &["u", "utx", "uax", "umx", "unr", "usx", "ukx"]),
     ("vertex_mesh", &["3d"]),
     ("psk_psa", &["psk", "psa", "pskx"]),
     ("u3d", &["u3d"]),
     ("image_wav", &["bmp", "pcx", "tga", "dds", "png", "wav"]),
     ("t3d", &["t3d"]),
+    ("t3d_incremental", &["t3d"]),
     ("exec", &["uc", "uci"]),
     ("lsp_frames", &[]),
 ];
@@ -43,6 +53,7 @@ pub fn run(target: &str, data: &[u8]) -> bool {
         "u3d" => u3d(data),
         "image_wav" => image_wav(data),
         "t3d" => t3d(data),
+        "t3d_incremental" => t3d_incremental(data),
         "exec" => exec(data),
         "lsp_frames" => lsp_frames(data),
         _ => return false,
@@ -50,12 +61,19 @@ pub fn run(target: &str, data: &[u8]) -> bool {
     true
 }
 
-/// Package tables, the summary `info` prints, and every object reader on every export.
+/// Package tables, the summary `info` prints, and every object reader on every export. (Each
+/// reader's input is parsed once: `summarize` is `detect`, the parse and the summary.)
 pub fn package(data: &[u8]) {
-    let _ = unreal_formats::summarize(data, "fuzz.u");
+    let _ = unreal_formats::detect(data, "fuzz.u");
     if let Ok(p) = Package::parse(data) {
-        for o in p.objects() {
+        let _ = summary::package_summary(&p);
+        for (n, o) in p.objects().enumerate() {
             let i = o.export;
+            // `find` scans every export: for each object it made a run quadratic in the
+            // export count (a few thousand exports: most of an execution). A few suffice.
+            if n < 16 {
+                let _ = p.find(&o.path);
+            }
             let _ = p.read_object_header(i);
             let _ = p.read_texture(i);
             let _ = p.read_palette(i);
@@ -65,7 +83,6 @@ pub fn package(data: &[u8]) {
             let _ = p.read_class(i);
             let _ = p.read_mesh(i);
             let _ = p.read_animation(i);
-            let _ = p.find(&o.path);
         }
     }
 }
@@ -76,38 +93,58 @@ pub fn vertex_mesh(data: &[u8]) {
     let Some((head, rest)) = data.split_first_chunk::<4>() else { return };
     let at = (u32::from_le_bytes(*head) as usize) % (rest.len() + 1);
     let (d, a) = rest.split_at(at);
-    let _ = DataFile::parse(d);
-    let _ = AnivFile::parse(a);
-    let _ = unreal_formats::summarize_vertex_mesh(d, a);
-    if let Ok(m) = VertexMesh::parse(d, a) {
-        let _ = m.frame(0);
-        let _ = m.frame(usize::from(m.aniv.frames));
+    // `summarize_vertex_mesh` is `VertexMesh::parse` and the summary: parsed once here.
+    match VertexMesh::parse(d, a) {
+        Ok(m) => {
+            let _ = unreal_formats::summary::vertex_mesh_summary(&m);
+            let _ = m.frame(0);
+            let _ = m.frame(usize::from(m.aniv.frames));
+        }
+        // Each file on its own, so that a bad `_d.3d` still lets the `_a.3d` reader run.
+        Err(_) => {
+            let _ = DataFile::parse(d);
+            let _ = AnivFile::parse(a);
+        }
     }
 }
 
 pub fn psk_psa(data: &[u8]) {
     let _ = psk::chunks(data);
-    let _ = unreal_formats::summarize(data, "fuzz.psk");
-    let _ = unreal_formats::summarize(data, "fuzz.psa");
+    let _ = unreal_formats::detect(data, "fuzz.psk");
+    if let Ok(psk) = psk::Psk::parse(data) {
+        let _ = summary::psk_summary(&psk);
+    }
     if let Ok(psa) = psk::Psa::parse(data) {
+        let _ = summary::psa_summary(&psa);
         let _ = unreal_formats::decode::skeletal::psa_keys(data, &psa);
     }
 }
 
 pub fn u3d(data: &[u8]) {
-    let _ = u3d::U3d::parse(data);
-    let _ = unreal_formats::summarize(data, "fuzz.u3d");
+    if let Ok(u3d) = u3d::U3d::parse(data) {
+        let _ = summary::u3d_summary(&u3d);
+    }
 }
 
-/// Image headers (every format, whatever the signature says), pixel decoding, WAV headers.
+/// Image headers (every format, whatever the signature says), pixel decoding, WAV headers,
+/// and the format detection.
 pub fn image_wav(data: &[u8]) {
     for ext in ["pcx", "bmp", "tga", "dds", "png"] {
-        if image::ImageInfo::parse(data, ext).is_ok() {
-            let _ = unreal_formats::decode::image::decode_image(data, ext);
+        if let Ok(info) = image::ImageInfo::parse(data, ext) {
+            let _ = summary::image_summary(&info);
+            // Pixels are decoded for images of up to 256x256 (every path of our decoders and
+            // of the glue around the png and image crates runs on them) and for those over
+            // the limit (refused before any pixel); between the two, three quarters of the
+            // time went to the png crate inflating large images, not to our code.
+            let pixels = u64::from(info.width) * u64::from(info.height);
+            if pixels <= 256 * 256 || pixels > unreal_formats::decode::MAX_PIXELS {
+                let _ = unreal_formats::decode::image::decode_image(data, ext);
+            }
         }
     }
-    let _ = wav::Wav::parse(data);
-    let _ = unreal_formats::summarize(data, "fuzz.wav");
+    if let Ok(wav) = wav::Wav::parse(data) {
+        let _ = summary::wav_summary(&wav);
+    }
     let _ = unreal_formats::detect(data, "fuzz.bin");
 }
 
@@ -121,15 +158,22 @@ fn options(selector: u8) -> LintOptions {
     LintOptions { engine, ..LintOptions::default() }
 }
 
-/// T3D: decoding, the parser, every rule, and the incremental document with one edit, whose
-/// diagnostics must equal a fresh lint (see [`t3d_incremental_mismatch`]).
+/// T3D, the light target: decoding, the parser and every rule (`lint_text` parses), once.
 pub fn t3d(data: &[u8]) {
+    let decoded = text::decode(data);
+    let _ = lint_text(FileKind::T3d, &decoded.text, &options(data.first().copied().unwrap_or(0)));
+}
+
+/// T3D, the incremental document with one edit, whose diagnostics must equal a fresh lint
+/// (see [`t3d_incremental_mismatch`]). Slower than [`t3d`] (three analyses an input), so a
+/// target of its own.
+pub fn t3d_incremental(data: &[u8]) {
     if let Some(mismatch) = t3d_incremental_mismatch(data) {
         panic!("incremental T3D document disagrees with a fresh lint {mismatch}");
     }
 }
 
-/// The T3D entry point with its oracle: the last eight bytes (when there are more than
+/// The oracle of [`t3d_incremental`]: the last eight bytes (when there are more than
 /// eight) describe one edit (`start`, `end` and a snippet) applied to an incremental document
 /// built from the rest; its diagnostics must then equal a fresh lint of the edited text.
 /// Returns how they differ, if they do.
@@ -148,13 +192,10 @@ pub fn t3d_incremental_mismatch(data: &[u8]) -> Option<String> {
         Some(at) if at > 0 => (&data[..at], Some(&data[at..])),
         _ => (data, None),
     };
+    let edit = edit?;
     let decoded = text::decode(body);
     let source: &str = &decoded.text;
-    let _ = t3d::parse(source);
     let options = options(data.first().copied().unwrap_or(0));
-    let _ = lint_text(FileKind::T3d, source, &options);
-
-    let edit = edit?;
     let mut doc = T3dDocument::new(source);
     let _ = doc.diagnostics(&options);
     let len = source.len() as u32;
@@ -187,17 +228,12 @@ pub fn brief(diagnostics: &[unreal_analysis::Diagnostic]) -> String {
     items.join(" ")
 }
 
-/// `#exec`: decoding, the scanner, each directive's line parser, and the `.uc` analysis
-/// without a file system.
+/// `#exec`: decoding and the `.uc` analysis without a file system (`lint_text` runs the
+/// scanner and each directive's line parser).
 pub fn exec(data: &[u8]) {
     let decoded = text::decode(data);
-    let source: &str = &decoded.text;
-    let scanned = exec::scan(source);
-    for directive in &scanned.directives {
-        let _ = exec::parse_line(source, directive);
-    }
     let options = options(data.first().copied().unwrap_or(0));
-    let _ = lint_text(FileKind::UnrealScript, source, &options);
+    let _ = lint_text(FileKind::UnrealScript, &decoded.text, &options);
 }
 
 /// The language server's input layer (`unreal_ls::lsp::framing`): the bytes as a client

@@ -40,6 +40,10 @@ pub trait FileSystem: Send + Sync {
     fn open(&self, path: &Path) -> Option<FileBytes> {
         self.read(path).map(FileBytes::Owned)
     }
+    /// Why `path` could not be read or opened, in words for a note (a missing file, a FIFO).
+    fn why_unreadable(&self, _path: &Path) -> String {
+        "cannot be read".to_owned()
+    }
 }
 
 /// A file's bytes, read or mapped.
@@ -98,6 +102,18 @@ impl FileSystem for RealFs {
 
     fn open(&self, path: &Path) -> Option<FileBytes> {
         unreal_formats::mapped::MappedFile::open(path).ok().map(FileBytes::Mapped)
+    }
+
+    fn why_unreadable(&self, path: &Path) -> String {
+        match unreal_formats::mapped::open_regular(path) {
+            Err(err) => {
+                // The reader's message names the path; the note around it does already.
+                let message = unreal_formats::mapped::io_message(&err);
+                let named = format!("{} is ", path.display());
+                message.strip_prefix(&named).map_or_else(|| message.clone(), str::to_owned)
+            }
+            Ok(_) => "cannot be read".to_owned(),
+        }
     }
 }
 

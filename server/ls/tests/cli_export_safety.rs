@@ -208,3 +208,51 @@ fn lint_escapes_control_characters_in_messages_and_paths() {
     #[cfg(unix)]
     assert!(stdout.contains("\\u{1b}[2JEvil.t3d:3:7"), "{stdout}");
 }
+
+/// `lint --format github`: a file name with `%`, `,`, `:`, CR, LF and ESC, and a message
+/// quoting `%`, `::` and `,`, each stay inside their own command and property: one line per
+/// finding, properties escaped as the runner unescapes them (`%25 %0D %0A %3A %2C`), ESC
+/// written as `\u{1b}`.
+#[cfg(unix)]
+#[test]
+fn github_annotations_escape_file_names_and_messages() {
+    let dir = scratch("github");
+    let polygon = "Begin PolyList\r\n   Begin Polygon\r\n      Vertx 50% a::b,c\r\n   End Polygon\r\nEnd PolyList\r\n";
+    let name = "50%,a:b\r\nc\u{1b}[2J.t3d";
+    std::fs::write(dir.join(name), polygon).unwrap();
+    let run = |format: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_unreal-ls"))
+            .current_dir(&dir)
+            .args(["lint", "--format", format, "."])
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let json: serde_json::Value = serde_json::from_str(&run("json")).unwrap();
+    let findings = json["diagnostics"].as_array().unwrap().len();
+    assert!(findings > 0, "{json}");
+    let github = run("github");
+    assert_eq!(github.lines().count(), findings, "{github}");
+    let unescape = |text: &str| {
+        text.replace("%0D", "\r")
+            .replace("%0A", "\n")
+            .replace("%3A", ":")
+            .replace("%2C", ",")
+            .replace("%25", "%")
+    };
+    let mut quoted = false;
+    for line in github.lines() {
+        assert!(line.starts_with("::"), "{line}");
+        assert!(!line.contains('\u{1b}') && !line.contains('\r'), "{line:?}");
+        // The command is everything up to the first `::` after the type.
+        let (command, message) = line[2..].split_once("::").unwrap();
+        let (_, properties) = command.split_once(' ').unwrap();
+        let file = properties.split(',').find_map(|p| p.strip_prefix("file=")).unwrap();
+        assert_eq!(unescape(file), "./50%,a:b\r\nc\\u{1b}[2J.t3d", "{line}");
+        assert_eq!(properties.split(',').count(), 6, "{line}");
+        assert!(!message.contains('\n'));
+        quoted |= unescape(message).contains("50% a::b,c");
+    }
+    assert!(quoted, "a message quotes the line: {github}");
+}

@@ -249,6 +249,47 @@ async fn watched_package_changes_refresh_the_index() {
     assert!(refreshed, "{:#?}", client.received_with("window/logMessage"));
 }
 
+/// A FIFO in the game folder (a `.utx` and a `.u` that are named pipes, with nobody writing)
+/// does not stop the package index: it finishes, says which files it could not read, and the
+/// real package beside them is indexed. Before, the index never finished.
+#[cfg(unix)]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fifo_in_the_game_folder_does_not_stop_the_index() {
+    let game = std::env::temp_dir().join(format!("unreal-ls-index-fifo-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&game);
+    std::fs::create_dir_all(game.join("System")).unwrap();
+    std::fs::create_dir_all(game.join("Textures")).unwrap();
+    std::fs::write(game.join("Textures/Rocks.utx"), texture_package(&["Granite"])).unwrap();
+    for fifo in ["Textures/Pipe.utx", "System/Piped.u"] {
+        let status = std::process::Command::new("mkfifo").arg(game.join(fifo)).status().unwrap();
+        assert!(status.success());
+    }
+    let mut client = TestClient::new(ServerOptions::default());
+    client.initialize(json!({}), json!({ "gameDirectory": game.display().to_string() })).await;
+    // Within the client's hang guard: a hang fails here.
+    let summary = indexed(&mut client).await;
+    client.open(MAP_URI, "t3d", 1, &polygon("Granite")).await;
+    let diagnostics = client.diagnostics_for(MAP_URI, Some(1)).await;
+    // The warnings are logged before open documents are checked again.
+    let logs: Vec<String> = client
+        .received_with("window/logMessage")
+        .iter()
+        .filter_map(|p| p["message"].as_str())
+        .map(str::to_owned)
+        .collect();
+    let _ = std::fs::remove_dir_all(&game);
+    println!("{summary}\n{logs:#?}");
+    // The pipes are known by name only (as any unreadable package), each with its warning.
+    assert!(summary.starts_with("indexed 3 packages (1 objects)"), "{summary}");
+    for name in ["Pipe.utx", "Piped.u"] {
+        assert!(
+            logs.iter().any(|l| l.contains(name) && l.contains("not a regular file")),
+            "{name}: {logs:#?}"
+        );
+    }
+    assert_eq!(codes(&diagnostics), Vec::<String>::new());
+}
+
 /// A vertex mesh previews from either of its files, and when the package's class that imports
 /// it sets `MESH ORIGIN`/`MESHMAP SCALE`, the rendering is the mesh as posed there.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -167,6 +167,44 @@ fn malformed_messages_are_answered_and_the_server_goes_on() {
     assert_eq!(server.wait_exit(), Some(0));
 }
 
+/// A `didChange` whose range has a negative line cannot be read by the protocol library,
+/// which drops it without a word: the server's log (stderr) says so, names the value, and the
+/// document stays as it was.
+#[test]
+fn a_negative_position_in_did_change_is_logged() {
+    let log = std::env::temp_dir().join(format!("unreal-ls-stdio-log-{}", std::process::id()));
+    let mut server = StdioServer::start_with_stderr(
+        env!("CARGO_BIN_EXE_unreal-ls"),
+        std::fs::File::create(&log).unwrap().into(),
+        HANG_GUARD,
+    );
+    initialize(&mut server);
+    server.notify(
+        "textDocument/didOpen",
+        &json!({ "textDocument": { "uri": URI, "languageId": "t3d", "version": 1, "text": HOVER_T3D } }),
+    );
+    let before = hover(&mut server);
+    server.notify(
+        "textDocument/didChange",
+        &json!({ "textDocument": { "uri": URI, "version": 2 }, "contentChanges": [{
+            "range": { "start": { "line": -3, "character": 0 }, "end": { "line": 0, "character": 0 } },
+            "text": "Garbage\r\n" }] }),
+    );
+    // Frames are read in order: once this hover is answered, the edit has been through.
+    assert_eq!(hover(&mut server), before);
+    let response = server.request("shutdown", &Value::Null);
+    assert!(response.get("error").is_none(), "{response}");
+    server.notify("exit", &Value::Null);
+    assert_eq!(server.wait_exit(), Some(0));
+    let logged = std::fs::read_to_string(&log).unwrap();
+    let _ = std::fs::remove_file(&log);
+    assert!(
+        logged.contains("the notification `textDocument/didChange` will be dropped")
+            && logged.contains("`-3`"),
+        "{logged}"
+    );
+}
+
 /// 10,000 fuzzed frames (cut, corrupted, duplicated, random bytes, random JSON-RPC shapes),
 /// with a hover every 500: every hover answers as the first one did.
 #[test]

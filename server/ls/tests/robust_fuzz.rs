@@ -25,7 +25,7 @@ const LARGE_SEED: usize = 8 * 1024;
 const MUTATIONS_PER_LARGE_SEED: usize = 4;
 
 fn is_text_target(target: &str) -> bool {
-    matches!(target, "t3d" | "exec")
+    matches!(target, "t3d" | "t3d_incremental" | "exec")
 }
 
 /// Our own seeds, so that every target has some even without the corpus.
@@ -51,7 +51,7 @@ fn synthetic_seeds(target: &str) -> Vec<Vec<u8>> {
         "psk_psa" => vec![writers::psk(false), writers::psk(true), writers::psa(true)],
         "u3d" => vec![writers::u3d(2, 0), writers::u3d(2, 2)],
         "image_wav" => vec![writers::wav(8000, 16, 2, 20), writers::wav(22050, 8, 1, 10), bmp_2x2()],
-        "t3d" => vec![
+        "t3d" | "t3d_incremental" => vec![
             b"Begin Map\r\nBegin Actor Class=Brush Name=Brush0\r\n   Begin Brush Name=Model0\r\n      Begin PolyList\r\n         Begin Polygon Flags=-2147483648 Texture=Pkg.G.T Link=1\r\n            Origin   +00000.000000,+00000.000000,+00000.000000\r\n            Normal   +00000.000000,+00000.000000,+00001.000000\r\n            Pan      U=1 V=-2\r\n            Vertex   +00000.000000,+00000.000000,+00000.000000\r\n            Vertex   +00128.000000,+00000.000000,+00000.000000\r\n            Vertex   +00128.000000,+00128.000000,+00000.000000\r\n         End Polygon\r\n      End PolyList\r\n   End Brush\r\n   Brush=Model'MyLevel.Model0'\r\n   Location=(X=1.5,Y=-2,Z=3)\r\nEnd Actor\r\nBegin Object Class=Foo Name=Bar\r\nEnd Object\r\nEnd Map\r\n".to_vec(),
         ],
         "exec" => vec![
@@ -203,7 +203,9 @@ bounded_target!(psk_psa, 0xF0_0003);
 bounded_target!(u3d, 0xF0_0004);
 bounded_target!(image_wav, 0xF0_0005);
 bounded_target!(t3d, 0xF0_0006);
+bounded_target!(t3d_incremental, 0xF0_0008);
 bounded_target!(exec, 0xF0_0007);
+bounded_target!(lsp_frames, 0xF0_0009);
 
 /// Every target of `fuzz/Cargo.toml` has its test above and its entry point.
 #[test]
@@ -227,7 +229,7 @@ fn every_cargo_fuzz_target_is_covered() {
     }
 }
 
-/// The oracle of the `t3d` entry point: after an edit, the incremental document's
+/// The oracle of the `t3d_incremental` entry point: after an edit, the incremental document's
 /// diagnostics equal a fresh lint of its text. Hand-written edits at the end of unclosed
 /// documents (what typing at the end of a file does), then random ones; mismatches are
 /// collected, not fatal, so that the snapshot shows every known one.

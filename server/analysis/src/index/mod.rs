@@ -180,7 +180,7 @@ impl IndexedPackage {
             error: None,
         };
         let Some(bytes) = fs.open(path) else {
-            package.error = Some("cannot be read".to_owned());
+            package.error = Some(fs.why_unreadable(path));
             return package;
         };
         match Package::parse(&bytes) {

@@ -63,11 +63,16 @@ pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
                  `Normal`, `TextureU`, `TextureV`, `Pan` or `Vertex`"
             );
             let word = line.split_whitespace().next().unwrap_or_default();
+            // The edit distance is at least the difference in length: a word more than two
+            // characters longer or shorter than a keyword is no typo of it, and a long word
+            // of junk is not compared character by character with every keyword (counted up
+            // to 16 characters, past the longest keyword's 8 + 2).
+            let chars = word.chars().take(16).count();
+            let lower = word.to_ascii_lowercase();
             let typo = POLYGON_LINES.iter().any(|k| {
-                crate::index::edit_distance(
-                    &word.to_ascii_lowercase(),
-                    &k.canonical_name().to_ascii_lowercase(),
-                ) <= 2
+                let name = k.canonical_name();
+                name.len().abs_diff(chars) <= 2
+                    && crate::index::edit_distance(&lower, &name.to_ascii_lowercase()) <= 2
             });
             out.push(if ctx.game.is_some_and(unreal_engine::Game::is_stock) || typo {
                 RULE.diagnostic(span, message)

@@ -84,6 +84,11 @@ pub fn fix_file(
     raw: Vec<Diagnostic>,
     mode: FixMode,
 ) -> Fixed {
+    // What a killed run left in this folder goes, whether or not this file gets written.
+    match target.path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => sweep_stale_temp_files(dir),
+        _ => sweep_stale_temp_files(Path::new(".")),
+    };
     let configured = |mut diagnostics: Vec<Diagnostic>| {
         (target.configure)(&mut diagnostics);
         diagnostics
@@ -285,8 +290,13 @@ pub fn clean_temp_files_on_signals() {
     });
 }
 
+/// What every temporary file's name holds after the file's own name: `.NAME.unreal-ls-PID-RANDOM.tmp`.
+const TEMP_MARK: &str = ".unreal-ls-";
+
 /// A temporary name next to the file that nobody can guess ahead of time: the process's
-/// randomly keyed hasher over the time, the process and a counter.
+/// randomly keyed hasher over the time, the process and a counter. The name also carries the
+/// process id, so that a later run can tell a file left by a killed process
+/// ([`sweep_stale_temp_files`]).
 fn temp_name(dir: &Path, name: &str) -> PathBuf {
     use std::hash::{BuildHasher, Hasher};
     static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
@@ -298,7 +308,133 @@ fn temp_name(dir: &Path, name: &str) -> PathBuf {
     );
     hasher.write_u32(std::process::id());
     hasher.write_u64(COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
-    dir.join(format!(".{name}.unreal-ls-{:016x}.tmp", hasher.finish()))
+    dir.join(format!(".{name}{TEMP_MARK}{}-{:016x}.tmp", std::process::id(), hasher.finish()))
+}
+
+/// The process that made a temporary file, from a name [`temp_name`] made; `None` for any
+/// other name.
+fn temp_owner(file_name: &str) -> Option<u32> {
+    let rest = file_name.strip_prefix('.')?.strip_suffix(".tmp")?;
+    let (_, tail) = rest.rsplit_once(TEMP_MARK)?;
+    let (pid, random) = tail.split_once('-')?;
+    let digits = |s: &str, hex: bool| {
+        !s.is_empty()
+            && s.bytes().all(|b| if hex { b.is_ascii_hexdigit() } else { b.is_ascii_digit() })
+    };
+    if !digits(pid, false) || random.len() != 16 || !digits(random, true) {
+        return None;
+    }
+    pid.parse().ok()
+}
+
+/// Removes the temporary files that a killed `--fix` (SIGKILL cannot be caught) left in `dir`:
+/// regular files (never a link) named as [`temp_name`] names them, whose process no longer
+/// runs, owned by this user (or by anyone, for root, whose fix gives the file its owner).
+/// Each folder is swept once a run, before the first file in it is fixed. Linux only (the
+/// process table is read from `/proc`); returns how many files were removed.
+///
+/// With anonymous temporary files ([`anonymous`]) a kill leaves a named one only in the
+/// instant between its link and its rename; on a file system without them (and before
+/// them), a kill during any write did.
+pub fn sweep_stale_temp_files(dir: &Path) -> usize {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::fs::MetadataExt as _;
+        static SWEPT: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+        {
+            let mut swept = SWEPT.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            if swept.iter().any(|d| d == dir) {
+                return 0;
+            }
+            swept.push(dir.to_path_buf());
+        }
+        // Without a process table no process can be told gone.
+        let Ok(me) = fs::metadata("/proc/self") else { return 0 };
+        let Ok(entries) = fs::read_dir(dir) else { return 0 };
+        let mut removed = 0;
+        for entry in entries.flatten() {
+            let Some(pid) = entry.file_name().to_str().and_then(temp_owner) else { continue };
+            if pid == std::process::id() || Path::new("/proc").join(pid.to_string()).exists() {
+                continue;
+            }
+            let Ok(metadata) = fs::symlink_metadata(entry.path()) else { continue };
+            if !metadata.file_type().is_file() || (me.uid() != 0 && metadata.uid() != me.uid()) {
+                continue;
+            }
+            if fs::remove_file(entry.path()).is_ok() {
+                removed += 1;
+            }
+        }
+        removed
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = dir;
+        0
+    }
+}
+
+/// Anonymous temporary files (Linux's `O_TMPFILE`): the new text is written to a file that
+/// has no name until it is complete, checked and about to be renamed over the original, so
+/// a process killed while writing leaves nothing behind.
+#[cfg(target_os = "linux")]
+mod anonymous {
+    use std::fs::{self, File};
+    use std::io;
+    use std::path::Path;
+
+    /// An unnamed file in `dir`, readable and writable by its owner only; `None` when the
+    /// file system (or the kernel, or a missing `/proc`) cannot make or later name one.
+    pub fn create(dir: &Path) -> io::Result<Option<File>> {
+        use std::os::unix::fs::OpenOptionsExt as _;
+        if !Path::new("/proc/self/fd").is_dir() {
+            return Ok(None);
+        }
+        let opened = fs::OpenOptions::new()
+            .write(true)
+            .mode(0o600)
+            .custom_flags(libc::O_TMPFILE)
+            .open(if dir.as_os_str().is_empty() { Path::new(".") } else { dir });
+        match opened {
+            Ok(file) => Ok(Some(file)),
+            Err(e)
+                if matches!(
+                    e.raw_os_error(),
+                    Some(libc::EOPNOTSUPP | libc::EISDIR | libc::EINVAL)
+                ) =>
+            {
+                Ok(None)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Gives the unnamed `file` the name `to`. Like a create-new open, this never replaces
+    /// what is at `to`, file or link (`EEXIST`), and never follows a link there.
+    #[allow(unsafe_code)]
+    pub fn link(file: &File, to: &Path) -> io::Result<()> {
+        use std::ffi::CString;
+        use std::os::fd::AsRawFd as _;
+        use std::os::unix::ffi::OsStrExt as _;
+        let from = CString::new(format!("/proc/self/fd/{}", file.as_raw_fd()))?;
+        let to = CString::new(to.as_os_str().as_bytes())?;
+        // SAFETY: both arguments are NUL-terminated strings that outlive the call; linkat
+        // reads them and keeps no pointer.
+        let done = unsafe {
+            libc::linkat(
+                libc::AT_FDCWD,
+                from.as_ptr(),
+                libc::AT_FDCWD,
+                to.as_ptr(),
+                libc::AT_SYMLINK_FOLLOW,
+            )
+        };
+        if done == 0 {
+            Ok(())
+        } else {
+            Err(io::Error::last_os_error())
+        }
+    }
 }
 
 /// Why a file was not rewritten.
@@ -322,13 +458,17 @@ impl NotWritten {
 /// - a symbolic link is written through: the file it points to is replaced, the link stays;
 /// - a read-only file (as version control checkouts leave them) or one with several hard links
 ///   (a rename would split them) is left alone, with a note;
-/// - the new text goes to a temporary file created new (`O_EXCL`, so a link planted at its
-///   name is refused) with an unguessable name in the same folder, flushed, given the
-///   original's permissions and (where permitted) owner, then renamed over the file: a crash
-///   leaves the old file or the new one, never half of one;
+/// - the new text goes to a temporary file in the same folder, flushed, given the original's
+///   permissions and (where permitted) owner, then renamed over the file: a crash leaves the
+///   old file or the new one, never half of one. On Linux the temporary file is anonymous
+///   (`O_TMPFILE`) until it is complete and checked, then linked to an unguessable name (a
+///   link or file planted there is refused, never followed) and renamed at once; elsewhere,
+///   or on a file system without anonymous files, it is created new (`O_EXCL`) under such a
+///   name;
 /// - just before the rename the file is read again: if it no longer holds `expected` (an edit
 ///   saved meanwhile), nothing is replaced and the write fails;
-/// - SIGINT and SIGTERM remove the temporary file ([`clean_temp_files_on_signals`]).
+/// - SIGINT and SIGTERM remove the temporary file ([`clean_temp_files_on_signals`]); what a
+///   SIGKILL leaves the next run removes ([`sweep_stale_temp_files`]).
 pub fn replace_file(path: &Path, expected: Option<&[u8]>, bytes: &[u8]) -> Result<(), NotWritten> {
     replace_file_via(path, expected, bytes, &temp_name)
 }
@@ -367,9 +507,19 @@ fn replace_file_via(
     };
     let name = real.file_name().map_or_else(|| "file".into(), |n| n.to_string_lossy());
     let temp = temp_name(&dir, &name);
-    // Created and registered under one lock, so the signal handler removes every temporary
-    // file that exists (and none that belongs to someone else: a name taken is an error).
-    let mut file = {
+    sweep_stale_temp_files(&dir);
+    // Anonymous where the file system can (a kill while writing leaves nothing), else named.
+    #[cfg(target_os = "linux")]
+    let anonymous = anonymous::create(&dir).map_err(|e| io("cannot create a temporary file", e))?;
+    #[cfg(not(target_os = "linux"))]
+    let anonymous: Option<fs::File> = None;
+    let named = anonymous.is_none();
+    let mut file = if let Some(file) = anonymous {
+        file
+    } else {
+        // Created and registered under one lock, so the signal handler removes every
+        // temporary file that exists (and none that belongs to someone else: a name taken
+        // is an error).
         let mut temps = TEMP_FILES.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let file = fs::OpenOptions::new()
             .write(true)
@@ -411,12 +561,28 @@ fn replace_file_via(
                 ));
             }
         }
-        fs::rename(&temp, &real).map_err(|e| io("cannot replace the file", e))
+        if named {
+            return fs::rename(&temp, &real).map_err(|e| io("cannot replace the file", e));
+        }
+        #[cfg(target_os = "linux")]
+        {
+            // Named and renamed under the signal handler's lock: an interrupt removes nothing
+            // half-way, and the name exists only between these two calls.
+            let _temps = TEMP_FILES.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            anonymous::link(&file, &temp).map_err(|e| io("cannot create a temporary file", e))?;
+            if let Err(e) = fs::rename(&temp, &real) {
+                let _ = fs::remove_file(&temp);
+                return Err(io("cannot replace the file", e));
+            }
+        }
+        Ok(())
     })();
-    if result.is_err() {
-        let _ = fs::remove_file(&temp);
+    if named {
+        if result.is_err() {
+            let _ = fs::remove_file(&temp);
+        }
+        TEMP_FILES.lock().unwrap_or_else(std::sync::PoisonError::into_inner).retain(|t| t != &temp);
     }
-    TEMP_FILES.lock().unwrap_or_else(std::sync::PoisonError::into_inner).retain(|t| t != &temp);
     result
 }
 

@@ -21,11 +21,20 @@ pub struct StdioServer {
 impl StdioServer {
     /// Starts the binary; its stderr goes to the test's unless `quiet`.
     pub fn start(binary: &str, quiet: bool, hang_guard: Duration) -> Self {
+        Self::start_with_stderr(
+            binary,
+            if quiet { Stdio::null() } else { Stdio::inherit() },
+            hang_guard,
+        )
+    }
+
+    /// Starts the binary with its stderr (the server's log) going to `stderr`.
+    pub fn start_with_stderr(binary: &str, stderr: Stdio, hang_guard: Duration) -> Self {
         let mut child = Command::new(binary)
             .args(["lsp", "--stdio"])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(if quiet { Stdio::null() } else { Stdio::inherit() })
+            .stderr(stderr)
             .spawn()
             .expect("the unreal-ls binary starts");
         let stdin = child.stdin.take().unwrap();

@@ -198,18 +198,15 @@ pub fn lookup(args: &str, key: &str) -> Option<Lookup> {
     if needle.is_empty() || needle.len() > hay.len() {
         return None;
     }
-    let mut prev_alnum = false;
-    let mut found = None;
-    for (i, &c) in hay.iter().enumerate() {
-        if !prev_alnum
-            && hay.get(i..i + needle.len()).is_some_and(|w| w.eq_ignore_ascii_case(needle))
-        {
-            found = Some(i);
-            break;
-        }
-        prev_alnum = c.is_ascii_alphanumeric();
-    }
-    let start = found?;
+    // Only where the key's first letter stands (either case) can it match: memchr finds
+    // those, instead of a comparison at every byte of the line for every key looked up.
+    let first = needle.first()?;
+    let start = memchr::memchr2_iter(first.to_ascii_lowercase(), first.to_ascii_uppercase(), hay)
+        .find(|&i| {
+        let after_alnum =
+            i.checked_sub(1).and_then(|p| hay.get(p)).is_some_and(u8::is_ascii_alphanumeric);
+        !after_alnum && hay.get(i..i + needle.len()).is_some_and(|w| w.eq_ignore_ascii_case(needle))
+    })?;
     let key_end = start + needle.len();
     if !key.ends_with('=') {
         return Some(Lookup {
@@ -498,5 +495,64 @@ impl ExecLine {
     /// The command-table entry for this line, through aliases.
     pub fn spec(&self, src: &str) -> Option<unreal_engine::exec::CommandMatch> {
         unreal_engine::exec::resolve_command(self.command_text(src)?, self.subcommand_text(src))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The engine's scan as first written (a comparison at every byte), against which the
+    /// memchr search of [`super::lookup`] must find the same key on any line.
+    fn reference(hay: &[u8], needle: &[u8]) -> Option<usize> {
+        let mut prev_alnum = false;
+        for (i, &c) in hay.iter().enumerate() {
+            if !prev_alnum
+                && hay.get(i..i + needle.len()).is_some_and(|w| w.eq_ignore_ascii_case(needle))
+            {
+                return Some(i);
+            }
+            prev_alnum = c.is_ascii_alphanumeric();
+        }
+        None
+    }
+
+    #[test]
+    fn lookup_finds_what_the_byte_by_byte_scan_finds() {
+        let pieces = [
+            "NAME=",
+            "name=",
+            "ANIMNAME=",
+            "_NAME=",
+            "n",
+            "N",
+            "AME",
+            " ",
+            "\"",
+            "=",
+            "x",
+            "1",
+            "é",
+        ];
+        let keys = ["NAME=", "N", "VERBOSE", "AME="];
+        let mut state = 0x9E37_79B9_7F4A_7C15_u64;
+        let mut found_some = 0;
+        for _ in 0..20_000 {
+            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            let mut line = String::new();
+            for _ in 0..((state >> 40) % 9) {
+                state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                line.push_str(pieces[(state >> 33) as usize % pieces.len()]);
+            }
+            for key in keys {
+                let expected = if key.len() > line.len() {
+                    None
+                } else {
+                    reference(line.as_bytes(), key.as_bytes())
+                };
+                let found = super::lookup(&line, key).map(|l| l.key.start);
+                assert_eq!(found, expected, "{key:?} in {line:?}");
+                found_some += usize::from(found.is_some());
+            }
+        }
+        assert!(found_some > 10_000, "{found_some}");
     }
 }

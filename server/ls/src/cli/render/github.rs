@@ -6,8 +6,9 @@
 //! Errors are `error`, warnings `warning`, infos and hints `notice`. Lines and columns are
 //! 1-based, columns count characters and `endColumn` is exclusive, as in the JSON output.
 //! Values are escaped as the runner expects (`%`, CR and LF everywhere; `:` and `,` also in
-//! properties), so a message can never end the command early. No summary line: every line
-//! is a command.
+//! properties: the file's path and the rule), so neither a message nor a file name can end
+//! the command or a property early; other control characters are written as `\u{1b}`, as in
+//! the human output. No summary line: every line is a command.
 
 use std::io::{self, Write};
 
@@ -27,7 +28,10 @@ pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
             writeln!(
                 out,
                 "::{command} file={},line={},col={},endLine={},endColumn={},title={}::{}",
-                escape_property(&file.path),
+                // A file's name can hold CR, LF, `,` and `:` (escaped for the runner, so the
+                // annotation still names the file) and other control characters (then shown
+                // as `\u{..}`, as in every human output).
+                crate::cli::printable(&escape_property(&file.path)),
                 start.line,
                 start.column,
                 end.line,
