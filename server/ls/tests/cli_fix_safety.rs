@@ -134,43 +134,56 @@ fn owner_group_and_mode_are_kept() {
     assert!(temp_files(&dir).is_empty());
 }
 
+/// A map of 400 fixable polygons (40 of them are enough writing for a signal to land among
+/// it) and its fixed text, from one uninterrupted run in `dir`.
+fn signal_test_map(dir: &Path) -> (String, String) {
+    let polygon = FIXABLE
+        .trim_start_matches("Begin PolyList\r\n")
+        .trim_end_matches("End PolyList\r\n")
+        .to_owned();
+    let map = format!("Begin PolyList\r\n{}End PolyList\r\n", polygon.repeat(400));
+    std::fs::write(dir.join("Whole.t3d"), &map).unwrap();
+    assert_eq!(fix(dir, "Whole.t3d").0, Some(0));
+    let fixed = std::fs::read_to_string(dir.join("Whole.t3d")).unwrap();
+    assert_ne!(fixed, map);
+    std::fs::remove_file(dir.join("Whole.t3d")).unwrap();
+    (map, fixed)
+}
+
+/// Writes 40 copies of `map` into `dir` and starts `lint --fix` of the folder.
+fn spawn_fix_of_40(dir: &Path, map: &str) -> std::process::Child {
+    for i in 0..40 {
+        std::fs::write(dir.join(format!("Map{i:02}.t3d")), map).unwrap();
+    }
+    Command::new(env!("CARGO_BIN_EXE_unreal-ls"))
+        .current_dir(dir)
+        .args(["lint", "--fix", "--format", "json", "."])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
+/// The 40 maps as they are now.
+fn read_40(dir: &Path) -> Vec<String> {
+    (0..40).map(|i| std::fs::read_to_string(dir.join(format!("Map{i:02}.t3d"))).unwrap()).collect()
+}
+
 /// SIGTERM and SIGINT (Ctrl-C) in the middle of a fix leave no temporary file: whenever the signal
 /// lands (before the handler is installed, while files are written, after the run), every
 /// file is the old one or the new one and no `.tmp` is left.
 #[test]
 fn a_terminated_fix_leaves_no_temporary_file() {
     let dir = scratch("sigterm");
-    // 40 maps of 400 fixable polygons each: enough writing for the signal to land among it.
-    let polygon = FIXABLE
-        .trim_start_matches("Begin PolyList\r\n")
-        .trim_end_matches("End PolyList\r\n")
-        .to_owned();
-    let map = format!("Begin PolyList\r\n{}End PolyList\r\n", polygon.repeat(400));
-    // The fixed text, from one uninterrupted run.
-    std::fs::write(dir.join("Whole.t3d"), &map).unwrap();
-    assert_eq!(fix(&dir, "Whole.t3d").0, Some(0));
-    let fixed = std::fs::read_to_string(dir.join("Whole.t3d")).unwrap();
-    assert_ne!(fixed, map);
-    std::fs::remove_file(dir.join("Whole.t3d")).unwrap();
+    let (map, fixed) = signal_test_map(&dir);
     for (round, delay_ms) in [0u64, 20, 60, 150, 400, 800].into_iter().enumerate() {
         // SIGTERM and SIGINT (Ctrl-C) in turn: one handler serves both.
         let signal = if round % 2 == 0 { "-TERM" } else { "-INT" };
-        for i in 0..40 {
-            std::fs::write(dir.join(format!("Map{i:02}.t3d")), &map).unwrap();
-        }
-        let child = Command::new(env!("CARGO_BIN_EXE_unreal-ls"))
-            .current_dir(&dir)
-            .args(["lint", "--fix", "--format", "json", "."])
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap();
+        let child = spawn_fix_of_40(&dir, &map);
         std::thread::sleep(std::time::Duration::from_millis(delay_ms));
         let _ = Command::new("kill").args([signal, &child.id().to_string()]).status();
         let status = child.wait_with_output().unwrap().status;
-        let texts: Vec<String> = (0..40)
-            .map(|i| std::fs::read_to_string(dir.join(format!("Map{i:02}.t3d"))).unwrap())
-            .collect();
+        let texts = read_40(&dir);
         let written = texts.iter().filter(|t| **t == fixed).count();
         let context = format!("{signal} after {delay_ms} ms ({status:?}, {written} of 40 fixed)");
         assert!(temp_files(&dir).is_empty(), "{context}: {:?}", temp_files(&dir));
@@ -188,34 +201,14 @@ fn a_terminated_fix_leaves_no_temporary_file() {
 #[test]
 fn a_killed_fix_leaves_old_or_new_maps_and_the_next_run_no_temporary_file() {
     let dir = scratch("sigkill");
-    let polygon = FIXABLE
-        .trim_start_matches("Begin PolyList\r\n")
-        .trim_end_matches("End PolyList\r\n")
-        .to_owned();
-    let map = format!("Begin PolyList\r\n{}End PolyList\r\n", polygon.repeat(400));
-    std::fs::write(dir.join("Whole.t3d"), &map).unwrap();
-    assert_eq!(fix(&dir, "Whole.t3d").0, Some(0));
-    let fixed = std::fs::read_to_string(dir.join("Whole.t3d")).unwrap();
-    assert_ne!(fixed, map);
-    std::fs::remove_file(dir.join("Whole.t3d")).unwrap();
+    let (map, fixed) = signal_test_map(&dir);
     let mut report = Vec::new();
     for delay_ms in [0u64, 20, 60, 150, 300, 500, 800, 1200] {
-        for i in 0..40 {
-            std::fs::write(dir.join(format!("Map{i:02}.t3d")), &map).unwrap();
-        }
-        let mut child = Command::new(env!("CARGO_BIN_EXE_unreal-ls"))
-            .current_dir(&dir)
-            .args(["lint", "--fix", "--format", "json", "."])
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap();
+        let mut child = spawn_fix_of_40(&dir, &map);
         std::thread::sleep(std::time::Duration::from_millis(delay_ms));
         child.kill().unwrap();
         let status = child.wait().unwrap();
-        let texts: Vec<String> = (0..40)
-            .map(|i| std::fs::read_to_string(dir.join(format!("Map{i:02}.t3d"))).unwrap())
-            .collect();
+        let texts = read_40(&dir);
         let written = texts.iter().filter(|t| **t == fixed).count();
         let left = temp_files(&dir).len();
         let context = format!("SIGKILL after {delay_ms} ms ({status:?}, {written} of 40 fixed)");

@@ -31,6 +31,15 @@ impl Summary {
         Self(Some(Arc::new(data)))
     }
 
+    /// `data`, or [`Summary::empty`] when it holds nothing.
+    pub fn unless_empty<T: Any + Send + Sync>(data: T, empty: bool) -> Self {
+        if empty {
+            Self::empty()
+        } else {
+            Self::new(data)
+        }
+    }
+
     /// A part that contributes nothing (most actors define and reference no brush model):
     /// no allocation, kept per segment of a 200 MB map a hundred thousand times.
     pub fn empty() -> Self {

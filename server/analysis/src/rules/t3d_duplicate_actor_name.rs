@@ -180,11 +180,8 @@ pub struct Summarizer;
 impl Summarized for Summarizer {
     fn summarize(&self, ctx: &T3dContext<'_>, start: u32) -> Summary {
         let names = Names::collect(ctx, start);
-        if names.entries.is_empty() {
-            Summary::empty()
-        } else {
-            Summary::new(names)
-        }
+        let empty = names.entries.is_empty();
+        Summary::unless_empty(names, empty)
     }
 
     fn report(&self, parts: &[(&Summary, i64)], out: &mut Vec<Diagnostic>) {

@@ -133,11 +133,8 @@ pub struct Summarizer;
 impl Summarized for Summarizer {
     fn summarize(&self, ctx: &T3dContext<'_>, _start: u32) -> Summary {
         let models = Models::collect(ctx);
-        if models.defined.is_empty() && models.references.is_empty() {
-            Summary::empty()
-        } else {
-            Summary::new(models)
-        }
+        let empty = models.defined.is_empty() && models.references.is_empty();
+        Summary::unless_empty(models, empty)
     }
 
     fn report(&self, parts: &[(&Summary, i64)], out: &mut Vec<Diagnostic>) {
