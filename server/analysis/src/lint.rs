@@ -144,7 +144,7 @@ pub fn lint_path_owned(
             if let Some(packages) = session.exec.packages_if_configured() {
                 options.packages = Some(std::sync::Arc::clone(packages));
             }
-            let mut document = crate::document::T3dDocument::new(text);
+            let mut document = crate::document::T3dDocument::for_checking(text);
             let diagnostics = document.diagnostics(&options);
             LintedFile { text: document.into_text(), encoding, diagnostics }
         }

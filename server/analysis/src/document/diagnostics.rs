@@ -183,7 +183,7 @@ impl T3dDocument {
         if !segment.complete {
             return;
         }
-        if segment.outline.is_none() {
+        if self.keep_outlines && segment.outline.is_none() {
             segment.outline = Some(super::outline::SegmentOutline::of(&self.text, &segment.item));
         }
         // Move the item out for the duration (no copy), then put it back without children.

@@ -67,9 +67,9 @@ struct Segment {
 
 impl Segment {
     /// A segment parsed in full (its errors are filed by [`split_errors`]).
-    fn parsed(text: &str, item: Item) -> Self {
+    fn parsed(text: &str, item: Item, keep_outline: bool) -> Self {
         let markers = generation::markers(text, std::slice::from_ref(&item));
-        let outline = Some(SegmentOutline::of(text, &item));
+        let outline = keep_outline.then(|| SegmentOutline::of(text, &item));
         Self {
             item,
             complete: true,
@@ -132,18 +132,34 @@ pub struct T3dDocument {
     cache_key: Option<CacheKey>,
     /// Diagnostics of the frame's own lines.
     frame_cache: Option<Vec<Diagnostic>>,
+    /// Whether each segment keeps its part of the outline and folding ranges (an editor's
+    /// document); a one-time check (`unreal-ls lint`) keeps none, they cost about half as
+    /// much again as the rest of what a segment keeps.
+    keep_outlines: bool,
 }
 
 impl T3dDocument {
+    /// An editor's document: it keeps what its outline and folding ranges need.
     pub fn new(text: impl Into<String>) -> Self {
+        Self::with_outlines(text.into(), true)
+    }
+
+    /// A document read to be checked once ([`Self::diagnostics`]) and dropped: its segments
+    /// keep no outline (an outline or folding request on it parses the whole text).
+    pub fn for_checking(text: impl Into<String>) -> Self {
+        Self::with_outlines(text.into(), false)
+    }
+
+    fn with_outlines(text: String, keep_outlines: bool) -> Self {
         let mut doc = Self {
-            text: Arc::new(text.into()),
+            text: Arc::new(text),
             frame: None,
             frame_errors: Vec::new(),
             frame_markers: Markers::default(),
             segments: Vec::new(),
             cache_key: None,
             frame_cache: None,
+            keep_outlines,
         };
         doc.relayout();
         doc
@@ -271,6 +287,7 @@ impl T3dDocument {
             segments,
             cache_key: None,
             frame_cache: None,
+            keep_outlines: self.keep_outlines,
         }
     }
 
@@ -442,17 +459,16 @@ impl T3dDocument {
         self.frame_markers = self.frame.as_ref().map_or_else(Markers::default, |frame| {
             generation::markers(&self.text, &[Item::Block(Box::new(frame.clone()))])
         });
-        let segments =
-            items
-                .into_iter()
-                .map(|item| {
-                    if complete {
-                        Segment::parsed(&self.text, item)
-                    } else {
-                        Segment::outlined(item)
-                    }
-                })
-                .collect();
+        let segments = items
+            .into_iter()
+            .map(|item| {
+                if complete {
+                    Segment::parsed(&self.text, item, self.keep_outlines)
+                } else {
+                    Segment::outlined(item)
+                }
+            })
+            .collect();
         let (mut segments, frame_errors) = split_errors(&self.text, segments, errors);
         if !complete {
             // An outline's errors inside a segment are only some of them: the segment's own
@@ -573,8 +589,10 @@ impl T3dDocument {
             }
         };
 
-        let new_segments: Vec<Segment> =
-            items.into_iter().map(|item| Segment::parsed(&self.text, item)).collect();
+        let new_segments: Vec<Segment> = items
+            .into_iter()
+            .map(|item| Segment::parsed(&self.text, item, self.keep_outlines))
+            .collect();
         let (new_segments, stray) = split_errors(&self.text, new_segments, errors);
         if !stray.is_empty() {
             return None;

@@ -33,7 +33,7 @@ struct Filled {
     errors: Vec<SyntaxError>,
     markers: Markers,
     facts: SegmentFacts,
-    outline: Arc<SegmentOutline>,
+    outline: Option<Arc<SegmentOutline>>,
 }
 
 impl T3dDocument {
@@ -62,7 +62,7 @@ impl T3dDocument {
                 segment.errors = filled.errors;
                 segment.markers = Some(filled.markers);
                 segment.facts = Some(filled.facts);
-                segment.outline = Some(filled.outline);
+                segment.outline = filled.outline;
             }
         }
     }
@@ -151,7 +151,7 @@ impl T3dDocument {
                 }
             }
             let markers = generation::markers(text, std::slice::from_ref(&item));
-            let outline = SegmentOutline::of(text, &item);
+            let outline = self.keep_outlines.then(|| SegmentOutline::of(text, &item));
             let (mut item, facts) =
                 segment_facts(text, self.frame.as_ref(), item, &own, generation, options);
             if let Item::Block(block) = &mut item {
