@@ -3,14 +3,14 @@
 //!
 //! A lint, diff or render of a map allocates and frees millions of small tree nodes on every
 //! core; mimalloc does that faster than glibc (`unreal-ls lint` of a 10 MB map: about a fifth
-//! less CPU in paired runs, the same peak memory). The language server stays on glibc's allocator, whose
-//! settings `lsp/memory.rs` tunes so that an open map's memory goes back to the system after
-//! each parse (its memory goals are measured so).
+//! less CPU in paired runs, the same peak memory). The language server stays on glibc's
+//! allocator, whose settings `lsp/memory.rs` tunes so that an open map's memory goes back to
+//! the system after each parse (its memory goals are measured so).
 //!
 //! The choice is made in `main` once the command line is read, before any other thread
 //! exists; what was allocated before it (the arguments, the runtime's own) stays with glibc.
 //! So every free and resize asks mimalloc whether it owns the block
-//! (`mi_is_in_heap_region`: a look-up in its segment map, no read of the block) and hands
+//! (`mi_is_in_heap_region`: a look-up in its page map, no read of the block) and hands
 //! it to whichever allocator made it.
 
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -27,6 +27,14 @@ static MIMALLOC: AtomicBool = AtomicBool::new(false);
 /// (the Rust bindings name no constant for them).
 const MI_OPTION_ARENA_EAGER_COMMIT: libmimalloc_sys::mi_option_t = 4;
 const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
+// Their places among the options the bindings do name (the same in mimalloc v2 and v3, the
+// version the bindings build): a version that moves them stops the build here instead of
+// setting another option.
+const _: () = assert!(
+    libmimalloc_sys::mi_option_verbose + 2 == MI_OPTION_ARENA_EAGER_COMMIT
+        && libmimalloc_sys::mi_option_large_os_pages - 2 == MI_OPTION_ARENA_EAGER_COMMIT
+        && libmimalloc_sys::mi_option_use_numa_nodes - 1 == MI_OPTION_PURGE_DELAY
+);
 
 /// New allocations come from mimalloc from now on.
 #[allow(unsafe_code)]
@@ -47,7 +55,8 @@ pub fn use_mimalloc() {
 
 #[allow(unsafe_code)]
 fn owned_by_mimalloc(ptr: *mut u8) -> bool {
-    // SAFETY: a look-up of the address in mimalloc's own segment map; it reads no memory
+    // SAFETY: a look-up of the address in mimalloc's own page map (an address it never
+    // mapped, or any address before it is set up, is simply not found); it reads no memory
     // that mimalloc does not own.
     unsafe { libmimalloc_sys::mi_is_in_heap_region(ptr.cast()) }
 }
