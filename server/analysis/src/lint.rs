@@ -107,20 +107,11 @@ pub fn lint_path(
     options: &LintOptions,
     session: &LintSession,
 ) -> LintedFile {
+    // A binary `.t3d` is told from its first bytes, before the whole file is copied.
     if let Some(binary) = binary_t3d(kind, bytes) {
         return binary;
     }
-    let decoded = text::decode(bytes);
-    let encoding = decoded.encoding;
-    let text = decoded.text.into_owned();
-    let diagnostics = match kind {
-        FileKind::T3d => {
-            let packages = session.exec.packages_if_configured().map(|p| &**p);
-            crate::rules::check_t3d_indexed(&text, options, packages)
-        }
-        FileKind::UnrealScript => crate::rules::check_uc(path, &text, &session.exec),
-    };
-    LintedFile { text, encoding, diagnostics }
+    lint_path_owned(kind, path, bytes.to_vec(), options, session)
 }
 
 /// [`lint_path`] on bytes it takes over: UTF-8 becomes the text without a copy, and a map is

@@ -218,15 +218,7 @@ impl T3dDocument {
         let lines = segment.lines(text);
         let mut next = index + 1;
         loop {
-            let to_end = self.frame.is_none() && next == self.segments.len();
-            let parsed = if to_end {
-                // An unframed file's last block runs to the end of the text, open or not.
-                let Parse { file, errors } = t3d::parse_range(text, lines.0, text.len());
-                FrameParse::Closed(file.items, errors)
-            } else {
-                let b = self.segments.get(next - 1)?.lines(text).1;
-                t3d::parse_in_frame(text, self.frame.as_ref(), lines.0, b)
-            };
+            let parsed = self.parse_segments(index, next)?;
             // The segment is final once it is finished, even while a later one stays open.
             let (items, errors) = match parsed {
                 FrameParse::Closed(items, errors) => (items, errors),
@@ -245,6 +237,20 @@ impl T3dDocument {
                 errors.into_iter().filter(|e| on_lines(text, lines, e.span.start)).collect();
             return Some((item, errors));
         }
+    }
+
+    /// Parses the lines of segments `first..last` together, as lines inside the frame; an
+    /// unframed file's last block runs to the end of the text, open or not. `None` for an
+    /// empty or out-of-range run.
+    fn parse_segments(&self, first: usize, last: usize) -> Option<FrameParse> {
+        let text = self.text.as_str();
+        let a = self.segments.get(first)?.lines(text).0;
+        if self.frame.is_none() && last == self.segments.len() {
+            let Parse { file, errors } = t3d::parse_range(text, a, text.len());
+            return Some(FrameParse::Closed(file.items, errors));
+        }
+        let b = self.segments.get(last.checked_sub(1)?)?.lines(text).1;
+        Some(t3d::parse_in_frame(text, self.frame.as_ref(), a, b))
     }
 
     /// Takes every segment's tree from a whole parse: the way out when a segment cannot be

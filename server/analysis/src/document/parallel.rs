@@ -8,11 +8,11 @@
 use std::sync::Arc;
 
 use rayon::prelude::*;
-use unreal_syntax::t3d::{self, FrameParse, Item, Parse, SyntaxError};
+use unreal_syntax::t3d::{FrameParse, Item, SyntaxError};
 
 use super::diagnostics::{segment_facts, SegmentFacts};
 use super::outline::SegmentOutline;
-use super::{line_end_with_break, line_start, on_lines, T3dDocument};
+use super::{on_lines, T3dDocument};
 use crate::options::LintOptions;
 use crate::t3d::generation::{self, Markers};
 use crate::EngineGeneration;
@@ -112,35 +112,20 @@ impl T3dDocument {
         options: &LintOptions,
     ) -> Vec<Filled> {
         let text = self.text.as_str();
-        let (Some(head), Some(tail)) = (self.segments.get(first), self.segments.get(last - 1))
-        else {
+        let Some(FrameParse::Closed(items, errors)) = self.parse_segments(first, last) else {
             return Vec::new();
         };
-        let a = head.lines(text).0;
-        let parsed = if self.frame.is_none() && last == self.segments.len() {
-            // An unframed file's last block runs to the end of the text, open or not.
-            let Parse { file, errors } = t3d::parse_range(text, a, text.len());
-            FrameParse::Closed(file.items, errors)
-        } else {
-            t3d::parse_in_frame(text, self.frame.as_ref(), a, tail.lines(text).1)
-        };
-        let FrameParse::Closed(items, errors) = parsed else { return Vec::new() };
-        let matches = self.segments.get(first..last).is_some_and(|segments| {
-            items.len() == segments.len()
-                && items.iter().zip(segments).all(|(item, segment)| item.span() == segment.span())
-        });
+        let Some(segments) = self.segments.get(first..last) else { return Vec::new() };
+        let matches = items.len() == segments.len()
+            && items.iter().zip(segments).all(|(item, segment)| item.span() == segment.span());
         if !matches {
             return Vec::new();
         }
         // Each error goes to the segment on whose lines it stands (errors are sorted).
         let mut errors = errors.into_iter().peekable();
         let mut filled = Vec::with_capacity(items.len());
-        for (offset, item) in items.into_iter().enumerate() {
-            let span = item.span();
-            let lines = (
-                line_start(text, span.start as usize),
-                line_end_with_break(text, span.end as usize),
-            );
+        for ((offset, item), segment) in items.into_iter().enumerate().zip(segments) {
+            let lines = segment.lines(text);
             let mut own = Vec::new();
             let here = |e: &SyntaxError| {
                 (e.span.start as usize) < lines.1 || on_lines(text, lines, e.span.start)

@@ -291,22 +291,11 @@ pub fn is_retired(code: &str) -> bool {
     RETIRED_RULES.iter().any(|retired| retired.code == code)
 }
 
-/// Every T3D rule over one document, sorted by position.
+/// Every T3D rule over one document, sorted by position: the whole tree at once (the
+/// reference an open document's and `unreal-ls lint`'s segment-wise checks are tested
+/// against).
 pub fn check_t3d(text: &str, options: &LintOptions) -> Vec<Diagnostic> {
-    check_t3d_indexed(text, options, options.packages.as_deref())
-}
-
-/// Every T3D rule over one document, with references resolved against `packages` (which
-/// wins over `options.packages`).
-pub fn check_t3d_indexed(
-    text: &str,
-    options: &LintOptions,
-    packages: Option<&crate::index::PackageIndex>,
-) -> Vec<Diagnostic> {
-    let parse = unreal_syntax::t3d::parse(text);
-    let mut context = T3dContext::new(text, &parse, options);
-    context.packages = packages.or(context.packages);
-    run_t3d_rules(&context)
+    check_t3d_parsed(text, &unreal_syntax::t3d::parse(text), options)
 }
 
 /// Every T3D rule over an already parsed document.

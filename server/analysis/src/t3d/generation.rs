@@ -29,6 +29,30 @@ impl Markers {
         }
     }
 
+    /// Counts what a block of `kind` with these attributes (`Class`, `Texture`) marks: the
+    /// one rule the parsed markers and the raw scan share.
+    fn count_block<'a>(&mut self, kind: BlockKind, attribute: impl Fn(&str) -> Option<&'a str>) {
+        match kind {
+            BlockKind::Object | BlockKind::Surface | BlockKind::StaticMesh | BlockKind::Terrain => {
+                self.ue2_strong = self.ue2_strong.saturating_add(1);
+            }
+            BlockKind::Actor
+                if attribute("Class")
+                    .is_some_and(|c| c.eq_ignore_ascii_case("StaticMeshActor")) =>
+            {
+                self.ue2_strong = self.ue2_strong.saturating_add(1);
+            }
+            BlockKind::Polygon => {
+                match attribute("Texture").map(|t| t.bytes().filter(|&b| b == b'.').count()) {
+                    Some(0) => self.ue1_textures = self.ue1_textures.saturating_add(1),
+                    Some(2..) => self.ue2_textures = self.ue2_textures.saturating_add(1),
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+
     /// The generation the markers point to, or `None` when they disagree or are absent.
     /// Strong markers decide; texture-name shapes only break a tie, because UE1 exports may
     /// write `Package.Group.Name` too.
@@ -54,37 +78,7 @@ pub fn markers(text: &str, items: &[Item]) -> Markers {
         for item in items {
             match item {
                 Item::Block(block) => {
-                    match block.kind {
-                        BlockKind::Object
-                        | BlockKind::Surface
-                        | BlockKind::StaticMesh
-                        | BlockKind::Terrain => {
-                            markers.ue2_strong = markers.ue2_strong.saturating_add(1);
-                        }
-                        BlockKind::Actor
-                            if block
-                                .attribute_value(text, "Class")
-                                .is_some_and(|c| c.eq_ignore_ascii_case("StaticMeshActor")) =>
-                        {
-                            markers.ue2_strong = markers.ue2_strong.saturating_add(1);
-                        }
-                        BlockKind::Polygon => {
-                            if let Some(texture) = block.attribute_value(text, "Texture") {
-                                match texture.bytes().filter(|&b| b == b'.').count() {
-                                    0 => {
-                                        markers.ue1_textures =
-                                            markers.ue1_textures.saturating_add(1);
-                                    }
-                                    2.. => {
-                                        markers.ue2_textures =
-                                            markers.ue2_textures.saturating_add(1);
-                                    }
-                                    _ => {}
-                                }
-                            }
-                        }
-                        _ => {}
-                    }
+                    markers.count_block(block.kind, |key| block.attribute_value(text, key));
                     stack.push(&block.children);
                 }
                 Item::Keyword(line) if line.keyword == LineKeyword::Pan => {
@@ -136,29 +130,12 @@ fn scan_lines(text: &str) -> Markers {
         let line = text.get(at + 6..).and_then(|rest| rest.lines().next()).unwrap_or("");
         let mut words = line.split_ascii_whitespace();
         let kind = BlockKind::from_name(words.next().unwrap_or(""));
-        let attribute = |key: &str| {
-            line.split_ascii_whitespace().skip(1).find_map(|word| {
+        markers.count_block(kind, |key| {
+            words.clone().find_map(|word| {
                 let (k, v) = word.split_once('=')?;
                 k.eq_ignore_ascii_case(key).then_some(v)
             })
-        };
-        match kind {
-            BlockKind::Object | BlockKind::Surface | BlockKind::StaticMesh | BlockKind::Terrain => {
-                markers.ue2_strong = markers.ue2_strong.saturating_add(1);
-            }
-            BlockKind::Actor
-                if attribute("Class")
-                    .is_some_and(|c| c.eq_ignore_ascii_case("StaticMeshActor")) =>
-            {
-                markers.ue2_strong = markers.ue2_strong.saturating_add(1);
-            }
-            BlockKind::Polygon => match attribute("Texture").map(|t| t.matches('.').count()) {
-                Some(0) => markers.ue1_textures = markers.ue1_textures.saturating_add(1),
-                Some(2..) => markers.ue2_textures = markers.ue2_textures.saturating_add(1),
-                _ => {}
-            },
-            _ => {}
-        }
+        });
     }
     for at in memmem::find_iter(bytes, b"Pan") {
         let word_ends = matches!(bytes.get(at + 3), Some(b' ' | b'\t'));
