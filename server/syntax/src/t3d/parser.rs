@@ -181,7 +181,7 @@ impl<'t> Parser<'t> {
 
     fn line(&mut self, start: usize, end: usize) {
         let raw = &self.text[start..end];
-        let lead = blanks(raw.as_bytes());
+        let lead = values::blanks(raw.as_bytes());
         let content = raw.get(lead..).unwrap_or_default();
         let trail = content.bytes().rev().take_while(|b| matches!(b, b' ' | b'\t')).count();
         let content = content.get(..content.len() - trail).unwrap_or_default();
@@ -212,7 +212,7 @@ impl<'t> Parser<'t> {
     }
 
     fn begin(&mut self, content: &str, content_start: usize, span: Span) {
-        let kind_offset = 5 + blanks(content.as_bytes().get(5..).unwrap_or_default());
+        let kind_offset = 5 + values::blanks(content.as_bytes().get(5..).unwrap_or_default());
         let rest = content.get(kind_offset..).unwrap_or_default();
         let kind_len = ident_len(rest);
         let kind_start = content_start + kind_offset;
@@ -363,7 +363,7 @@ impl<'t> Parser<'t> {
             self.attach(Item::Unknown(span));
             return;
         }
-        let kind_offset = 3 + blanks(content.as_bytes().get(3..).unwrap_or_default());
+        let kind_offset = 3 + values::blanks(content.as_bytes().get(3..).unwrap_or_default());
         let rest = content.get(kind_offset..).unwrap_or_default();
         let kind_len = ident_len(rest);
         let kind_start = content_start + kind_offset;
@@ -591,13 +591,9 @@ impl<'t> Parser<'t> {
     }
 }
 
-/// The number of spaces and tabs at the start of `bytes`.
-fn blanks(bytes: &[u8]) -> usize {
-    bytes.iter().take_while(|b| matches!(b, b' ' | b'\t')).count()
-}
-
-/// The length of the identifier (`[A-Za-z0-9_]*`) at the start of `text`, in bytes: every
-/// identifier character is ASCII, so this is also a character boundary.
+/// The length of the identifier ([`values::is_ident_char`]) at the start of `text`, in bytes:
+/// every identifier character is ASCII (a byte of a longer character is none), so this is
+/// also a character boundary.
 fn ident_len(text: &str) -> usize {
-    text.bytes().take_while(|&b| b.is_ascii_alphanumeric() || b == b'_').count()
+    text.bytes().take_while(|&b| values::is_ident_char(char::from(b))).count()
 }

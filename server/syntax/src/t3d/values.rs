@@ -21,6 +21,11 @@ pub(crate) fn is_ident_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_'
 }
 
+/// The number of spaces and tabs at the start of `bytes`.
+pub(crate) fn blanks(bytes: &[u8]) -> usize {
+    bytes.iter().take_while(|b| matches!(b, b' ' | b'\t')).count()
+}
+
 pub(crate) fn ident(input: &str) -> IResult<&str, &str> {
     take_while1(is_ident_char).parse(input)
 }
@@ -188,12 +193,7 @@ pub(crate) fn engine_vector(input: &str) -> Option<[f64; 3]> {
 /// length of text consumed, or the byte offset (within `input`) of the first bad component.
 pub(crate) fn vector(input: &str) -> Result<([f64; 3], usize), usize> {
     let bytes = input.as_bytes();
-    let blanks_from = |mut i: usize| {
-        while matches!(bytes.get(i), Some(b' ' | b'\t')) {
-            i += 1;
-        }
-        i
-    };
+    let blanks_from = |i: usize| i + blanks(bytes.get(i..).unwrap_or_default());
     let mut out = [0.0; 3];
     let mut at = 0;
     for (i, slot) in out.iter_mut().enumerate() {
