@@ -441,7 +441,7 @@ impl T3dDocument {
     /// and splits it into frame and segments, forgetting every cached diagnostic. Each
     /// segment is parsed in full later, one at a time.
     fn relayout(&mut self) {
-        self.layout(t3d::outline(&self.text), false);
+        self.layout(parallel::outline(&self.text), false);
     }
 
     /// Splits a parse of the whole text into frame and segments: `complete` for a full

@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use rayon::prelude::*;
-use unreal_syntax::t3d::{FrameParse, Item, SyntaxError};
+use unreal_syntax::t3d::{self, FrameParse, Item, SyntaxError};
 
 use super::diagnostics::{segment_facts, SegmentFacts};
 use super::outline::SegmentOutline;
@@ -24,6 +24,19 @@ const PARALLEL_FROM: usize = 256 * 1024;
 /// About this many bytes a run: big enough that a run's set-up is noise, small enough that
 /// one tree per core stays a few megabytes and the cores share the work evenly.
 const RUN_BYTES: usize = 512 * 1024;
+
+/// The outline of `text` ([`t3d::outline`]): for a big document, in pieces cut at
+/// `Begin Actor` lines, read on every core and joined (the same result wherever the cuts
+/// fall; see [`t3d::OutlinePlan`]).
+pub(super) fn outline(text: &str) -> t3d::Parse {
+    if text.len() < PARALLEL_FROM {
+        return t3d::outline(text);
+    }
+    // Two pieces a core: one slow piece leaves the others something to take.
+    let plan = t3d::OutlinePlan::new(text, rayon::current_num_threads().max(1) * 2);
+    let pieces = (0..plan.len()).into_par_iter().map(|i| plan.piece(text, i)).collect();
+    plan.join(text, pieces)
+}
 
 /// What a run gives back for one of its segments.
 struct Filled {

@@ -7,11 +7,13 @@
 pub mod ast;
 pub mod debug;
 mod parser;
+mod pieces;
 mod shift;
 pub mod values;
 
 pub use ast::*;
 pub use parser::{FrameParse, MAX_DEPTH};
+pub use pieces::{OutlinePiece, OutlinePlan};
 pub use values::{parse_flags, parse_int, parse_number, show_number};
 
 use crate::Span;
@@ -65,7 +67,8 @@ pub fn parse(text: &str) -> Parse {
 /// with their spans, attributes and `Begin`/`End` lines exactly as [`parse`] gives them, but
 /// every other line as [`Item::Unknown`], and below the second level only each block's last
 /// child, as its span. For finding the top-level blocks of a big document without building
-/// its whole tree. Errors are those of the `Begin`/`End` lines only.
+/// its whole tree. Errors are those of the `Begin`/`End` lines only. [`OutlinePlan`] gives
+/// the same result in pieces read at the same time.
 pub fn outline(text: &str) -> Parse {
     let (file, errors) = parser::Parser::shallow(text).parse_range(0, text.len());
     Parse { file, errors }

@@ -32,12 +32,12 @@ pub enum FrameParse {
 
 pub(crate) struct Parser<'t> {
     text: &'t str,
-    errors: Vec<SyntaxError>,
+    pub(super) errors: Vec<SyntaxError>,
     /// Open blocks, innermost last.
-    stack: Vec<Block>,
-    top: Vec<Item>,
+    pub(super) stack: Vec<Block>,
+    pub(super) top: Vec<Item>,
     /// `Begin` lines beyond [`MAX_DEPTH`] that are waiting for their `End`.
-    overflow: usize,
+    pub(super) overflow: usize,
     /// Only the block structure: see [`Parser::shallow`].
     shallow: bool,
 }
@@ -116,7 +116,7 @@ impl<'t> Parser<'t> {
         FrameParse::Closed(items, self.errors)
     }
 
-    fn lines(&mut self, start: usize, end: usize) {
+    pub(super) fn lines(&mut self, start: usize, end: usize) {
         let bytes = self.text.as_bytes();
         let mut line_start = start;
         while line_start < end {
@@ -131,7 +131,7 @@ impl<'t> Parser<'t> {
         }
     }
 
-    fn finish(mut self, end: usize) -> (T3dFile, Vec<SyntaxError>) {
+    pub(super) fn finish(mut self, end: usize) -> (T3dFile, Vec<SyntaxError>) {
         let file_end = (Span::empty_at(end as u32), "the file ends here");
         while self.close_unclosed("before the end of the file", file_end) {}
         self.errors.sort_by_key(|e| (e.span.start, e.span.end));
@@ -180,16 +180,9 @@ impl<'t> Parser<'t> {
     }
 
     fn line(&mut self, start: usize, end: usize) {
-        let raw = &self.text[start..end];
-        let lead = values::blanks(raw.as_bytes());
-        let content = raw.get(lead..).unwrap_or_default();
-        let trail = content.bytes().rev().take_while(|b| matches!(b, b' ' | b'\t')).count();
-        let content = content.get(..content.len() - trail).unwrap_or_default();
-        if content.is_empty() {
+        let Some((content, content_start, span)) = line_content(self.text, start, end) else {
             return;
-        }
-        let content_start = start + lead;
-        let span = Span::new(content_start as u32, (content_start + content.len()) as u32);
+        };
         let word_len = ident_len(content);
         let word = &content[..word_len];
         let after_word = &content[word_len..];
@@ -281,7 +274,7 @@ impl<'t> Parser<'t> {
     /// actor loop ends at the next actor at the latest), and it keeps a lost `End Actor` from
     /// pulling every later actor of the map into the open one: the damage stays between the
     /// broken actor and the next, which is also what lets an editor re-parse only there.
-    fn close_before_actor(&mut self, next: Span) {
+    pub(super) fn close_before_actor(&mut self, next: Span) {
         let keep = self
             .stack
             .iter()
@@ -589,6 +582,41 @@ impl<'t> Parser<'t> {
             offset += token_len;
         }
     }
+}
+
+/// A line's text without its leading and trailing blanks, where that text starts, and its
+/// span; `None` for a blank line.
+pub(super) fn line_content(text: &str, start: usize, end: usize) -> Option<(&str, usize, Span)> {
+    let raw = text.get(start..end)?;
+    let lead = values::blanks(raw.as_bytes());
+    let content = raw.get(lead..).unwrap_or_default();
+    let trail = content.bytes().rev().take_while(|b| matches!(b, b' ' | b'\t')).count();
+    let content = content.get(..content.len() - trail).unwrap_or_default();
+    if content.is_empty() {
+        return None;
+    }
+    let content_start = start + lead;
+    Some((
+        content,
+        content_start,
+        Span::new(content_start as u32, (content_start + content.len()) as u32),
+    ))
+}
+
+/// Whether the line `text[start..end]` (without its break) is a `Begin Actor` line, read as
+/// [`Parser::line`] and [`Parser::begin`] read it.
+pub(super) fn is_actor_begin(text: &str, start: usize, end: usize) -> bool {
+    let Some((content, _, _)) = line_content(text, start, end) else { return false };
+    let word_len = ident_len(content);
+    let after_word = &content[word_len..];
+    if !(after_word.is_empty() || after_word.starts_with([' ', '\t']))
+        || !content[..word_len].eq_ignore_ascii_case("begin")
+    {
+        return false;
+    }
+    let kind_offset = 5 + values::blanks(content.as_bytes().get(5..).unwrap_or_default());
+    let rest = content.get(kind_offset..).unwrap_or_default();
+    BlockKind::from_name(&rest[..ident_len(rest)]) == BlockKind::Actor
 }
 
 /// The length of the identifier ([`values::is_ident_char`]) at the start of `text`, in bytes:

@@ -8,6 +8,8 @@ use std::path::{Path, PathBuf};
 use unreal_syntax::t3d::{self, debug};
 use unreal_syntax::text;
 
+mod outline_pieces;
+
 fn fixtures_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/t3d/fixtures")
 }
@@ -172,6 +174,22 @@ fn count_blocks(items: &[t3d::Item], counts: &mut std::collections::BTreeMap<Str
 /// splits a map into), on every fixture (broken ones included) and every corpus file.
 #[test]
 fn outline_has_the_top_blocks_of_a_full_parse() {
+    let texts = fixture_and_corpus_texts();
+    assert!(texts.len() >= 10);
+    for (name, text) in &texts {
+        let (mut full, mut outline) = (Vec::new(), Vec::new());
+        for item in &t3d::parse(text).file.items {
+            shape(item, 1, &mut full);
+        }
+        for item in &t3d::outline(text).file.items {
+            shape(item, 1, &mut outline);
+        }
+        assert_eq!(outline, full, "{name}");
+    }
+}
+
+/// Every fixture (broken ones included) and every corpus map, by name.
+fn fixture_and_corpus_texts() -> Vec<(String, String)> {
     let mut texts: Vec<(String, String)> = std::fs::read_dir(fixtures_dir())
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -190,17 +208,7 @@ fn outline_has_the_top_blocks_of_a_full_parse() {
     } else {
         eprintln!("corpus folder {} is absent: only the fixtures are compared", corpus.display());
     }
-    assert!(texts.len() >= 10);
-    for (name, text) in &texts {
-        let (mut full, mut outline) = (Vec::new(), Vec::new());
-        for item in &t3d::parse(text).file.items {
-            shape(item, 1, &mut full);
-        }
-        for item in &t3d::outline(text).file.items {
-            shape(item, 1, &mut outline);
-        }
-        assert_eq!(outline, full, "{name}");
-    }
+    texts
 }
 
 /// Block lines and spans of an item and, for a block, of its children (not deeper).

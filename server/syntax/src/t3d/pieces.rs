@@ -1,0 +1,228 @@
+//! A document's outline in pieces that can be parsed at the same time, then joined into
+//! exactly the outline one pass gives.
+//!
+//! The parser's state between lines is its stack of open blocks (and the count of blocks
+//! nested past the limit); everything else it keeps only grows. A `Begin Actor` line closes
+//! every block open inside the innermost map ([`Parser::close_before_actor`]), so at such a
+//! line the state of a well-formed map is always the same: only the map is open. The pieces
+//! are therefore cut at `Begin Actor` lines, and every piece after the first starts from that
+//! state, guessed from the document's first block. Joining checks the guess against the
+//! state the pieces before actually reach; where it is wrong (a hostile or broken file: a
+//! map opened late, an `End Map` halfway, blocks nested past the limit), the rest of the
+//! document is parsed again in one pass from the true state. So the result never depends on
+//! where the cuts fall: the tests join at every actor and compare.
+
+use super::ast::{Block, BlockKind, Item};
+use super::parser::{is_actor_begin, line_content, Parser};
+use super::Parse;
+
+/// Where a document is cut into pieces, and the state each piece after the first starts
+/// from.
+#[derive(Clone, Debug)]
+pub struct OutlinePlan {
+    /// The starts of the pieces after the first: starts of `Begin Actor` lines, ascending.
+    cuts: Vec<usize>,
+    /// The open blocks assumed at each cut, outermost first: the document's first block
+    /// when it is a map or level (without children), else nothing.
+    open: Vec<Block>,
+}
+
+/// One piece's outline: the parser's state after its lines.
+pub struct OutlinePiece<'t> {
+    parser: Parser<'t>,
+}
+
+impl OutlinePlan {
+    /// Cuts `text` into about `pieces` pieces of similar size, each after the first
+    /// starting at a `Begin Actor` line (fewer when the text has fewer such lines).
+    pub fn new(text: &str, pieces: usize) -> Self {
+        let mut candidates = Vec::new();
+        let mut from = 0;
+        for k in 1..pieces.max(1) {
+            let target = (text.len() / pieces * k).max(from);
+            let limit = text.len() / pieces * (k + 1);
+            if let Some(cut) = next_actor_line(text, target, limit.max(target)) {
+                candidates.push(cut);
+                from = cut + 1;
+            }
+        }
+        Self::with_cuts(text, &candidates)
+    }
+
+    /// Cuts `text` at these offsets, keeping only those that start a `Begin Actor` line
+    /// (after the start of the text, ascending, each once).
+    pub fn with_cuts(text: &str, candidates: &[usize]) -> Self {
+        let bytes = text.as_bytes();
+        let mut cuts: Vec<usize> = candidates
+            .iter()
+            .copied()
+            .filter(|&at| {
+                at > 0
+                    && at < text.len()
+                    && bytes.get(at - 1) == Some(&b'\n')
+                    && is_actor_begin(text, at, line_end(text, at).1)
+            })
+            .collect();
+        cuts.sort_unstable();
+        cuts.dedup();
+        let open = first_open_block(text, cuts.first().copied().unwrap_or(text.len()))
+            .filter(|b| matches!(b.kind, BlockKind::Map | BlockKind::Level))
+            .into_iter()
+            .collect();
+        Self { cuts, open }
+    }
+
+    /// How many pieces.
+    pub fn len(&self) -> usize {
+        self.cuts.len() + 1
+    }
+
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// The byte range of piece `index`.
+    fn range(&self, text: &str, index: usize) -> (usize, usize) {
+        let start = if index == 0 { 0 } else { self.cuts.get(index - 1).copied().unwrap_or(0) };
+        let end = self.cuts.get(index).copied().unwrap_or(text.len());
+        (start, end.max(start))
+    }
+
+    /// Reads piece `index` (independent of every other piece: any order, any thread).
+    pub fn piece<'t>(&self, text: &'t str, index: usize) -> OutlinePiece<'t> {
+        let mut parser = Parser::shallow(text);
+        if index > 0 {
+            parser.stack.clone_from(&self.open);
+        }
+        let (start, end) = self.range(text, index);
+        parser.lines(start, end);
+        OutlinePiece { parser }
+    }
+
+    /// Joins every piece, in order, into the outline of the whole text
+    /// ([`super::outline`]'s result, whatever the cuts).
+    pub fn join<'t>(&self, text: &'t str, pieces: Vec<OutlinePiece<'t>>) -> Parse {
+        let mut pieces = pieces.into_iter();
+        let mut joined =
+            if let Some(first) = pieces.next() { first.parser } else { self.piece(text, 0).parser };
+        for &cut in &self.cuts {
+            let joined_here = match pieces.next() {
+                Some(piece) if self.reaches_open(&mut joined, text, cut) => {
+                    self.append(&mut joined, piece.parser)
+                }
+                _ => false,
+            };
+            if !joined_here {
+                // The guess was wrong here: the rest is read in one pass from the true state.
+                joined.lines(cut, text.len());
+                break;
+            }
+        }
+        let (file, errors) = joined.finish(text.len());
+        Parse { file, errors }
+    }
+
+    /// Whether, at the `Begin Actor` line at `cut`, `parser` holds exactly the blocks the
+    /// pieces assume; if so the line's closing of blocks left open is done here (with the
+    /// same errors a single pass reports).
+    fn reaches_open(&self, parser: &mut Parser<'_>, text: &str, cut: usize) -> bool {
+        if parser.overflow > 0 {
+            return false;
+        }
+        let keep = parser
+            .stack
+            .iter()
+            .rposition(|b| matches!(b.kind, BlockKind::Map | BlockKind::Level))
+            .map_or(0, |i| i + 1);
+        let same = keep == self.open.len()
+            && parser.stack.iter().zip(&self.open).all(|(a, b)| a.begin_span == b.begin_span);
+        if !same {
+            return false;
+        }
+        let Some((_, _, span)) = line_content(text, cut, line_end(text, cut).1) else {
+            return false;
+        };
+        parser.close_before_actor(span);
+        true
+    }
+
+    /// Appends a piece that started from the assumed open blocks to `joined`, which holds
+    /// exactly those blocks now; `false` (nothing changed) when the piece's state does not
+    /// have the expected shape.
+    fn append<'t>(&self, joined: &mut Parser<'t>, mut piece: Parser<'t>) -> bool {
+        match self.open.len() {
+            0 => {
+                joined.top.append(&mut piece.top);
+            }
+            _ if piece.top.is_empty() => {
+                // The map is still open at the piece's end: its children follow ours.
+                let (Some(map), Some(piece_map)) =
+                    (joined.stack.first_mut(), piece.stack.first_mut())
+                else {
+                    return false;
+                };
+                map.children.append(&mut piece_map.children);
+                piece.stack.remove(0);
+            }
+            _ => {
+                // The map was closed in the piece: it went to the top level first.
+                let Some(Item::Block(closed)) = piece.top.first_mut() else { return false };
+                let Some(mut map) = joined.stack.pop() else { return false };
+                if closed.begin_span != map.begin_span {
+                    joined.stack.push(map);
+                    return false;
+                }
+                map.children.append(&mut closed.children);
+                map.end = closed.end;
+                map.span = closed.span;
+                joined.top.push(Item::Block(Box::new(map)));
+                joined.top.extend(piece.top.drain(1..));
+            }
+        }
+        joined.stack.append(&mut piece.stack);
+        joined.errors.append(&mut piece.errors);
+        joined.overflow = piece.overflow;
+        true
+    }
+}
+
+/// The end of the line starting at `start` (at its `\n`, or the end of the text), and the end
+/// of its content: before a `\r` that ends it, as [`Parser::lines`] reads it.
+fn line_end(text: &str, start: usize) -> (usize, usize) {
+    let bytes = text.as_bytes();
+    let end = memchr::memchr(b'\n', bytes.get(start..).unwrap_or_default())
+        .map_or(text.len(), |i| start + i);
+    let content_end = if end > start && bytes.get(end - 1) == Some(&b'\r') { end - 1 } else { end };
+    (end, content_end)
+}
+
+/// The start of the first `Begin Actor` line that starts in `from..limit`.
+fn next_actor_line(text: &str, from: usize, limit: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    // The first line start at or after `from`.
+    let mut at = if from == 0 || bytes.get(from - 1) == Some(&b'\n') {
+        from
+    } else {
+        line_end(text, from).0 + 1
+    };
+    while at < limit.min(text.len()) {
+        let (end, content_end) = line_end(text, at);
+        if is_actor_begin(text, at, content_end) {
+            return Some(at);
+        }
+        at = end + 1;
+    }
+    None
+}
+
+/// The first block opened before `limit`, as the parser has it right after its `Begin` line.
+fn first_open_block(text: &str, limit: usize) -> Option<Block> {
+    let mut parser = Parser::shallow(text);
+    let mut at = 0;
+    while at < limit && parser.stack.is_empty() {
+        let end = line_end(text, at).0;
+        parser.lines(at, end);
+        at = end + 1;
+    }
+    parser.stack.into_iter().next()
+}
