@@ -118,12 +118,17 @@ impl<'t> Parser<'t> {
 
     pub(super) fn lines(&mut self, start: usize, end: usize) {
         let bytes = self.text.as_bytes();
+        let Some(range) = bytes.get(start..end) else { return };
         let mut line_start = start;
-        while line_start < end {
-            let line_end =
-                memchr::memchr(b'\n', &bytes[line_start..end]).map_or(end, |i| line_start + i);
+        // One searcher over the whole range: a search per (short) line costs its set-up
+        // every time.
+        let breaks = memchr::memchr_iter(b'\n', range).map(|i| start + i);
+        for line_end in breaks.chain((end > start).then_some(end)) {
+            if line_start >= end {
+                break;
+            }
             let mut content_end = line_end;
-            if content_end > line_start && bytes[content_end - 1] == b'\r' {
+            if content_end > line_start && bytes.get(content_end - 1) == Some(&b'\r') {
                 content_end -= 1;
             }
             self.line(line_start, content_end);
@@ -171,8 +176,12 @@ impl<'t> Parser<'t> {
         let depth = self.stack.len();
         match self.stack.last_mut() {
             Some(parent) if self.shallow && depth >= 2 => {
-                parent.children.clear();
-                parent.children.push(item);
+                if let [last] = parent.children.as_mut_slice() {
+                    *last = item;
+                } else {
+                    parent.children.clear();
+                    parent.children.push(item);
+                }
             }
             Some(parent) => parent.children.push(item),
             None => self.top.push(item),
@@ -180,6 +189,12 @@ impl<'t> Parser<'t> {
     }
 
     fn line(&mut self, start: usize, end: usize) {
+        if self.shallow && !self.may_begin_or_end(start, end) {
+            if let Some((_, _, span)) = line_content(self.text, start, end) {
+                self.attach(Item::Unknown(span));
+            }
+            return;
+        }
         let Some((content, content_start, span)) = line_content(self.text, start, end) else {
             return;
         };
@@ -202,6 +217,13 @@ impl<'t> Parser<'t> {
         } else {
             self.attach(Item::Unknown(span));
         }
+    }
+
+    /// Whether the line's first word can be `Begin` or `End`: an outline reads nothing else,
+    /// and most lines of a map are neither.
+    fn may_begin_or_end(&self, start: usize, end: usize) -> bool {
+        let bytes = self.text.as_bytes().get(start..end).unwrap_or_default();
+        matches!(bytes.get(values::blanks(bytes)), Some(b'b' | b'B' | b'e' | b'E'))
     }
 
     fn begin(&mut self, content: &str, content_start: usize, span: Span) {
@@ -399,10 +421,13 @@ impl<'t> Parser<'t> {
             self.attach(Item::Unknown(span));
             return;
         };
-        let before = format!("before `End {end_kind}`");
-        let closer = format!("`End {end_kind}` closes the enclosing block here");
-        while self.stack.len() > position + 1 {
-            self.close_unclosed(&before, (span, &closer));
+        if self.stack.len() > position + 1 {
+            // Only when blocks are left open: every `End` line of a map comes here.
+            let before = format!("before `End {end_kind}`");
+            let closer = format!("`End {end_kind}` closes the enclosing block here");
+            while self.stack.len() > position + 1 {
+                self.close_unclosed(&before, (span, &closer));
+            }
         }
         if let Some(mut block) = self.stack.pop() {
             block.end = Some(end_line);
@@ -587,20 +612,19 @@ impl<'t> Parser<'t> {
 /// A line's text without its leading and trailing blanks, where that text starts, and its
 /// span; `None` for a blank line.
 pub(super) fn line_content(text: &str, start: usize, end: usize) -> Option<(&str, usize, Span)> {
-    let raw = text.get(start..end)?;
-    let lead = values::blanks(raw.as_bytes());
-    let content = raw.get(lead..).unwrap_or_default();
-    let trail = content.bytes().rev().take_while(|b| matches!(b, b' ' | b'\t')).count();
-    let content = content.get(..content.len() - trail).unwrap_or_default();
-    if content.is_empty() {
+    let bytes = text.as_bytes().get(start..end)?;
+    let lead = values::blanks(bytes);
+    let mut stop = bytes.len();
+    while stop > lead && matches!(bytes.get(stop - 1), Some(b' ' | b'\t')) {
+        stop -= 1;
+    }
+    if stop == lead {
         return None;
     }
-    let content_start = start + lead;
-    Some((
-        content,
-        content_start,
-        Span::new(content_start as u32, (content_start + content.len()) as u32),
-    ))
+    let (content_start, content_end) = (start + lead, start + stop);
+    // Blanks are ASCII, so both ends are character boundaries when `start` and `end` are.
+    let content = text.get(content_start..content_end)?;
+    Some((content, content_start, Span::new(content_start as u32, content_end as u32)))
 }
 
 /// Whether the line `text[start..end]` (without its break) is a `Begin Actor` line, read as

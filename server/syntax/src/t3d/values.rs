@@ -78,32 +78,30 @@ const POW10: [f64; 23] = [
 /// `None` sends anything else (an exponent, more digits, a stray character) to the full
 /// parser.
 fn fast_number(token: &[u8]) -> Option<f64> {
-    let (negative, start) = match token.first() {
-        Some(b'-') => (true, 1),
-        Some(b'+') => (false, 1),
-        _ => (false, 0),
+    let (negative, digits) = match token.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        Some((b'+', rest)) => (false, rest),
+        _ => (false, token),
     };
+    // 19 digits at most: the mantissa cannot overflow, and the check below rejects it when
+    // it has more than 15 significant ones.
+    if digits.len() > 19 {
+        return None;
+    }
     let mut mantissa: u64 = 0;
-    let (mut significant, mut fraction, mut digits) = (0_usize, 0_usize, 0_usize);
-    let mut after_point = false;
-    for &byte in token.get(start..)? {
-        match byte {
-            b'0'..=b'9' => {
-                if mantissa != 0 || byte != b'0' {
-                    significant += 1;
-                    if significant > 15 {
-                        return None;
-                    }
-                }
-                mantissa = mantissa * 10 + u64::from(byte - b'0');
-                digits += 1;
-                fraction += usize::from(after_point);
-            }
-            b'.' if !after_point => after_point = true,
-            _ => return None,
+    let mut point = None;
+    for (i, &byte) in digits.iter().enumerate() {
+        let digit = byte.wrapping_sub(b'0');
+        if digit < 10 {
+            mantissa = mantissa * 10 + u64::from(digit);
+        } else if byte == b'.' && point.is_none() {
+            point = Some(i);
+        } else {
+            return None;
         }
     }
-    if digits == 0 {
+    let fraction = point.map_or(0, |p| digits.len() - p - 1);
+    if digits.len() == usize::from(point.is_some()) || mantissa > 999_999_999_999_999 {
         return None;
     }
     let value = mantissa as f64 / *POW10.get(fraction)?;
@@ -496,7 +494,30 @@ mod tests {
             }
         }
         assert!(checked > 100_000, "{checked}");
-        for token in ["+00128.000000", "-0.000000", "999999999999999", "0.0000000000000000000001"] {
+        for token in [
+            "+00128.000000",
+            "-0.000000",
+            "999999999999999",
+            "1000000000000000",
+            "0.0000000000000000000001",
+            "0.00000000000000000000001",
+            "00000000000000000000123.5",
+            "12345678901234567890",
+            "1a",
+            "1.2.3",
+            "12/4",
+            "12:4",
+            "1\u{e9}",
+            "\u{661}",
+            "+-1",
+            "1e5",
+            ".",
+            "+",
+            "",
+            "5.",
+            "+.5",
+            "-00064.000000",
+        ] {
             assert_eq!(
                 parse_number(token).map(f64::to_bits),
                 token.parse::<f64>().ok().map(f64::to_bits),
