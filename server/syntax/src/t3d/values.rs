@@ -78,34 +78,41 @@ const POW10: [f64; 23] = [
 /// `None` sends anything else (an exponent, more digits, a stray character) to the full
 /// parser.
 fn fast_number(token: &[u8]) -> Option<f64> {
-    let (negative, digits) = match token.split_first() {
-        Some((b'-', rest)) => (true, rest),
-        Some((b'+', rest)) => (false, rest),
-        _ => (false, token),
+    fast_number_prefix(token).and_then(|(value, used)| (used == token.len()).then_some(value))
+}
+
+/// [`fast_number`] of the longest `[+-]digits[.digits]` at the start of `bytes`, and how many
+/// bytes it took; `None` when there is none or it is too long for the fast path.
+fn fast_number_prefix(bytes: &[u8]) -> Option<(f64, usize)> {
+    let (negative, start) = match bytes.first() {
+        Some(b'-') => (true, 1),
+        Some(b'+') => (false, 1),
+        _ => (false, 0),
     };
-    // 19 digits at most: the mantissa cannot overflow, and the check below rejects it when
-    // it has more than 15 significant ones.
-    if digits.len() > 19 {
-        return None;
-    }
     let mut mantissa: u64 = 0;
     let mut point = None;
-    for (i, &byte) in digits.iter().enumerate() {
+    let mut end = start;
+    while let Some(&byte) = bytes.get(end) {
         let digit = byte.wrapping_sub(b'0');
         if digit < 10 {
-            mantissa = mantissa * 10 + u64::from(digit);
+            // Wraps only past 19 digits, which are refused below.
+            mantissa = mantissa.wrapping_mul(10).wrapping_add(u64::from(digit));
         } else if byte == b'.' && point.is_none() {
-            point = Some(i);
+            point = Some(end);
         } else {
-            return None;
+            break;
         }
+        end += 1;
     }
-    let fraction = point.map_or(0, |p| digits.len() - p - 1);
-    if digits.len() == usize::from(point.is_some()) || mantissa > 999_999_999_999_999 {
+    // 19 digits at most (the mantissa did not wrap), of which 15 significant at most: the
+    // mantissa and the scale are exact doubles.
+    let used = end - start;
+    if used > 19 || used == usize::from(point.is_some()) || mantissa > 999_999_999_999_999 {
         return None;
     }
+    let fraction = point.map_or(0, |p| end - p - 1);
     let value = mantissa as f64 / *POW10.get(fraction)?;
-    Some(if negative { -value } else { value })
+    Some((if negative { -value } else { value }, end))
 }
 
 /// Parses a whole token as a number; `None` when any of it is not part of the number.
@@ -203,6 +210,14 @@ pub(crate) fn vector(input: &str) -> Result<([f64; 3], usize), usize> {
             at = blanks_from(comma + 1);
         }
         let rest = bytes.get(at..).unwrap_or_default();
+        // The number as UnrealEd writes it, read in the same pass that finds its end.
+        if let Some((value, used)) = fast_number_prefix(rest) {
+            if matches!(rest.get(used), None | Some(b',' | b' ' | b'\t')) {
+                *slot = value;
+                at += used;
+                continue;
+            }
+        }
         let token_len =
             rest.iter().position(|b| matches!(b, b',' | b' ' | b'\t')).unwrap_or(rest.len());
         // The token ends at an ASCII byte (or the end), so it is whole characters.
@@ -307,6 +322,18 @@ impl<'t> ValueParser<'t> {
             let rest = skip_balanced(input);
             return (rest, Value::Raw { span: self.span(input, rest) });
         }
+        let stop = |c: char| if nested { c == ',' || c == ')' } else { false };
+        // Numbers first, cheaply: most values of a map are numbers, and a token that reads
+        // whole as one cannot be a string or an object reference (neither starts with a
+        // digit, sign or point and ends without a quote).
+        if input.starts_with(|c: char| c.is_ascii_digit() || matches!(c, '+' | '-' | '.')) {
+            let token_len = input.find(stop).unwrap_or(input.len());
+            let token = input[..token_len].trim_end_matches([' ', '\t']);
+            if let Some(value) = parse_number(token) {
+                let rest = &input[token.len()..];
+                return (rest, Value::Number { span: self.span(input, rest), value });
+            }
+        }
         if let Ok((rest, _)) = quoted(input) {
             return (rest, Value::String { span: self.span(input, rest) });
         }
@@ -323,7 +350,6 @@ impl<'t> ValueParser<'t> {
                 },
             );
         }
-        let stop = |c: char| if nested { c == ',' || c == ')' } else { false };
         let token_len = input.find(stop).unwrap_or(input.len());
         let token = input[..token_len].trim_end_matches([' ', '\t']);
         let rest = &input[token.len()..];
@@ -534,6 +560,76 @@ mod tests {
         assert_eq!(parse_flags("-1"), Some(u32::MAX));
         assert_eq!(parse_flags("4294967296"), None);
         assert_eq!(parse_flags("12x"), None);
+    }
+
+    /// The vector reader finds each number's end while reading it; the result equals
+    /// cutting the tokens first and parsing each whole, on random lines of number pieces,
+    /// blanks, commas and junk.
+    #[test]
+    fn vectors_read_in_one_pass_equal_token_by_token() {
+        fn reference(input: &str) -> Result<([f64; 3], usize), usize> {
+            let bytes = input.as_bytes();
+            let blanks_from = |i: usize| i + blanks(bytes.get(i..).unwrap_or_default());
+            let mut out = [0.0; 3];
+            let mut at = 0;
+            for (i, slot) in out.iter_mut().enumerate() {
+                if i > 0 {
+                    let comma = blanks_from(at);
+                    if bytes.get(comma) != Some(&b',') {
+                        return Err(at);
+                    }
+                    at = blanks_from(comma + 1);
+                }
+                let rest = bytes.get(at..).unwrap_or_default();
+                let len = rest
+                    .iter()
+                    .position(|b| matches!(b, b',' | b' ' | b'\t'))
+                    .unwrap_or(rest.len());
+                *slot = parse_number(input.get(at..at + len).ok_or(at)?).ok_or(at)?;
+                at += len;
+            }
+            Ok((out, at))
+        }
+        const PIECES: &[&str] = &[
+            "+00128.000000",
+            "-00064.5",
+            "0",
+            "1.",
+            ".5",
+            "+",
+            "-",
+            ".",
+            "1e5",
+            "2E-3",
+            "12..3",
+            "x",
+            ",",
+            ", ",
+            " ,",
+            " ",
+            "\t",
+            "1234567890123456789",
+            "12345678901234567890",
+            "0000000000000000000001",
+            "9",
+            "-0.000000",
+            "+1,+2,+3",
+            "1a",
+            "\u{e9}",
+        ];
+        let mut seed: u64 = 0x2545_F491_4F6C_DD1D;
+        for _ in 0..100_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let mut line = String::new();
+            for k in 0..(seed % 7) {
+                line.push_str(PIECES[((seed >> (8 * k + 3)) % PIECES.len() as u64) as usize]);
+            }
+            let got = vector(&line).map(|(v, n)| (v.map(f64::to_bits), n));
+            let want = reference(&line).map(|(v, n)| (v.map(f64::to_bits), n));
+            assert_eq!(got, want, "{line:?}");
+        }
     }
 
     #[test]
