@@ -254,6 +254,10 @@ pub(crate) fn attribute_value(input: &str) -> IResult<&str, &str> {
 
 /// `(3)` or `[3]` after a property name: returns the digits.
 pub(crate) fn array_index(input: &str) -> IResult<&str, &str> {
+    // Almost every property has no index: one byte tells.
+    if !input.starts_with(['(', '[']) {
+        return Err(nom::Err::Error(nom::error::Error::new(input, nom::error::ErrorKind::Char)));
+    }
     alt((
         (char('('), space0, digit1, space0, char(')')).map(|(_, _, d, _, _)| d),
         (char('['), space0, digit1, space0, char(']')).map(|(_, _, d, _, _)| d),
