@@ -65,7 +65,7 @@ fn main() {
 }
 
 fn run(map: &str, edits: usize) {
-    let mut server = StdioServer::start(env!("CARGO_BIN_EXE_unreal-ls"), true, HANG_GUARD);
+    let mut server = StdioServer::start(&lsp_client::stdio::binary(), true, HANG_GUARD);
     server.request("initialize", &json!({ "processId": null, "capabilities": {} }));
     server.notify("initialized", &json!({}));
     println!("server ready: {}", server.memory());

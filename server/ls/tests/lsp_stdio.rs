@@ -271,7 +271,19 @@ fn survives_ten_thousand_fuzzed_frames() {
 fn whole_document_answers_over_stdio_equal_the_in_process_ones() {
     let map = unreal_mapgen::generate_map(128 << 10, 11);
     let messy = unreal_mapgen::generate_map(16 << 10, 12).replacen("\r\n   ", "\r\n ", 40);
-    let documents = [("file:///work/maps/Map.t3d", map), ("file:///work/maps/Messy.t3d", messy)];
+    // Formatting edits are written into the frame as they are made: positions in UTF-16
+    // after non-ASCII text, escaped characters, a last line with no line break, and a
+    // document with a syntax error (no edits: `null`).
+    let wide = "Begin Map\r\nBegin Actor Class=Light Name=L\u{e9}\u{1F600}\r\n\r\n  Tag=\"a\\\"b\t\u{1}\"\r\n  \
+        Begin Brush Name=Model1\r\nEnd Brush\r\nEnd Actor\r\nEnd Map"
+        .to_owned();
+    let broken = "Begin Map\r\n Begin Actor Class=Light\r\nEnd Map\r\n".to_owned();
+    let documents = [
+        ("file:///work/maps/Map.t3d", map),
+        ("file:///work/maps/Messy.t3d", messy),
+        ("file:///work/maps/Wide.t3d", wide),
+        ("file:///work/maps/Broken.t3d", broken),
+    ];
     let methods =
         ["textDocument/documentSymbol", "textDocument/foldingRange", "textDocument/formatting"];
     let params = |uri: &str| json!({ "textDocument": { "uri": uri }, "options": { "tabSize": 3, "insertSpaces": true } });
@@ -321,4 +333,6 @@ fn whole_document_answers_over_stdio_equal_the_in_process_ones() {
     assert!(over_stdio[1].as_array().is_some_and(|folds| folds.len() > 100));
     assert!(over_stdio[2].as_array().is_some_and(|edits| !edits.is_empty()));
     assert!(over_stdio[5].as_array().is_some_and(|edits| !edits.is_empty()));
+    assert!(over_stdio[8].as_array().is_some_and(|edits| edits.len() == 2), "{}", over_stdio[8]);
+    assert_eq!(over_stdio[11], Value::Null);
 }

@@ -221,6 +221,25 @@ impl DocumentHandle {
         answer
     }
 
+    /// [`Self::read_copy`] for a request that reads only the text of a T3D document (the
+    /// whole document's formatting): the snapshot shares the text and copies the line index,
+    /// and has no T3D document (`kind` still says T3D), so nothing else is copied.
+    pub fn read_text_copy<T>(&self, read: impl FnOnce(&DocumentSnapshot<'_>) -> T) -> T {
+        let copied = self.update(|content, handle| {
+            if handle.kind_of(content.text()) != Some(FileKind::T3d) {
+                return None;
+            }
+            let text = content.t3d_mut().shared_text();
+            Some((text, content.lines.clone(), content.version))
+        });
+        let Some((text, lines, version)) = copied else { return self.read(read) };
+        let snapshot =
+            self.snapshot_of(version, Some(FileKind::T3d), Lines::new(&text, &lines), None);
+        let answer = read(&snapshot);
+        crate::lsp::memory::release_after(text.len());
+        answer
+    }
+
     /// Runs `update` with the content locked for writing (the diagnostics pass fills the
     /// tree's caches).
     pub fn update<T>(&self, update: impl FnOnce(&mut Content, &DocumentHandle) -> T) -> T {
@@ -328,6 +347,10 @@ impl<'a> DocumentSnapshot<'a> {
 
     pub fn offset(&self, pos: Position) -> usize {
         position::byte_of_position(self.lines, pos, self.session.encoding)
+    }
+
+    pub fn position(&self, byte: usize) -> Position {
+        position::position_of_byte(self.lines, byte, self.session.encoding)
     }
 
     pub fn range(&self, span: Span) -> Range {

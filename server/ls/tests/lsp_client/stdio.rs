@@ -9,6 +9,15 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
+/// The binary to run: `UNREAL_LS_BIN` when set (a build of another commit, for a before and
+/// after), else the one cargo built for this run.
+pub fn binary() -> String {
+    std::env::var("UNREAL_LS_BIN")
+        .ok()
+        .filter(|bin| !bin.is_empty())
+        .unwrap_or_else(|| env!("CARGO_BIN_EXE_unreal-ls").to_owned())
+}
+
 pub struct StdioServer {
     child: Child,
     stdin: ChildStdin,
@@ -100,6 +109,11 @@ impl StdioServer {
                 return message;
             }
         }
+    }
+
+    /// The server process's id (for its `/proc` files).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     /// The server process's current and peak resident memory (`VmRSS`, `VmHWM`).
