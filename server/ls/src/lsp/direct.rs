@@ -36,14 +36,18 @@ use unreal_syntax::Span;
 
 use super::documents::DocumentSnapshot;
 use super::features;
+use super::opening::{self, TakenOpens};
 use super::shared::Shared;
 
-/// What [`DirectAnswers`] needs of the server: its documents, and whether it serves
-/// requests (after `initialize`, before `shutdown`).
+/// What [`DirectAnswers`] needs of the server: its documents, whether it serves requests
+/// (after `initialize`, before `shutdown`), the `didOpen` notifications the input layer took
+/// ([`super::opening`]) and the way to ask for a document's analysis.
 #[derive(Clone)]
 pub struct Direct {
     pub(super) shared: Arc<Shared>,
     pub(super) serving: Arc<AtomicBool>,
+    pub opens: Arc<TakenOpens>,
+    pub(super) analyse: Arc<dyn Fn(Uri) + Send + Sync>,
 }
 
 /// The methods answered here.
@@ -51,6 +55,28 @@ const METHODS: [&str; 3] =
     ["textDocument/documentSymbol", "textDocument/foldingRange", "textDocument/formatting"];
 
 impl Direct {
+    /// Opens the document of a `didOpen` the input layer took, when `request` is its marker
+    /// (`None`: it is not one). The library would drop a `didOpen` before `initialize` and
+    /// after `shutdown`: so is this one.
+    fn open(&self, request: &Request) -> Option<BoxFuture<'static, ()>> {
+        if request.method() != opening::MARKER {
+            return None;
+        }
+        let params = self.opens.claim(request.params());
+        let direct = self.clone();
+        // Run where the library runs its handlers' first steps: when the future is first
+        // polled, in the order the messages came.
+        Some(
+            async move {
+                if let Some(params) = params.filter(|_| direct.serving.load(Ordering::SeqCst)) {
+                    let uri = super::server::open_document(&direct.shared, params);
+                    (direct.analyse)(uri);
+                }
+            }
+            .boxed(),
+        )
+    }
+
     /// The framed response to `request` when this layer answers it, `None` to leave it to
     /// the library.
     fn answer(&self, request: &Request) -> Option<BoxFuture<'static, Vec<u8>>> {
@@ -390,6 +416,9 @@ where
     }
 
     fn call(&mut self, request: Request) -> Self::Future {
+        if let Some(open) = self.direct.open(&request) {
+            return open.map(|()| Ok(None)).boxed();
+        }
         match self.direct.answer(&request) {
             Some(frame) => {
                 let out = self.out.clone();

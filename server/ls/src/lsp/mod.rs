@@ -14,6 +14,7 @@
 //! - [`features`]: one file per LSP feature, each a plain function over a snapshot;
 //! - [`direct`]: big answers (outline, folding, formatting) serialized straight to the output;
 //! - [`framing`]: the JSON-RPC framing layer that answers or skips malformed messages;
+//! - [`opening`]: `didOpen` read straight from its frame, with no JSON tree;
 //! - [`guard`]: turns a panic in any handler into an error response;
 //! - [`log`] and [`memory`]: the server's log and its memory reports.
 #![deny(clippy::print_stdout, clippy::print_stderr)]
@@ -27,6 +28,7 @@ pub mod indexing;
 pub mod lint_sessions;
 pub mod log;
 pub mod memory;
+pub mod opening;
 pub mod options;
 pub mod position;
 pub mod scheduler;
@@ -87,7 +89,11 @@ pub fn run(_args: &LspArgs) -> ExitCode {
         let writer = tokio::spawn(framing::write_frames(tokio::io::stdout(), frames_rx));
         let (to_server, from_pump) = tokio::io::duplex(1 << 16);
         let replies = frames_tx.clone();
-        let pump = tokio::spawn(framing::pump(tokio::io::stdin(), to_server, replies, log::stderr));
+        // A `didOpen` is read straight from its frame (opening.rs); the library gets a marker.
+        let opens = std::sync::Arc::clone(&direct.opens);
+        let take = move |body| opens.take(body);
+        let pump =
+            tokio::spawn(framing::pump(tokio::io::stdin(), to_server, replies, log::stderr, take));
         // Big answers skip the library's JSON tree and go to the writer as whole frames.
         let _ = direct.shared.direct_out.set(frames_tx.clone());
         let service = direct::DirectAnswers::new(service, direct, frames_tx.clone());
