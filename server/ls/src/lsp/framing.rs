@@ -525,16 +525,28 @@ impl AsyncWrite for FrameSink {
     }
 }
 
-/// Writes every frame from `frames` to `output`, in order, until all senders are gone.
-pub async fn write_frames<W: AsyncWrite + Unpin>(
-    mut output: W,
+/// Writes every frame from `frames` to `output`, in order, on the calling thread (the
+/// server's own writer thread), until all senders are gone or an empty frame comes: then
+/// `done` hears of it. Each frame is written from its own buffer: tokio's stdout copied every
+/// frame into a buffer of its own (2 MB of a big answer at a time) and handed each write to
+/// a thread of the blocking pool, a hop for every published diagnostics.
+pub fn write_frames(
+    mut output: impl io::Write,
     mut frames: mpsc::UnboundedReceiver<Vec<u8>>,
+    done: &std::sync::mpsc::Sender<()>,
 ) -> io::Result<()> {
-    while let Some(frame) = frames.recv().await {
-        output.write_all(&frame).await?;
-        output.flush().await?;
-    }
-    Ok(())
+    let written = (|| {
+        while let Some(frame) = frames.blocking_recv() {
+            if frame.is_empty() {
+                break;
+            }
+            output.write_all(&frame)?;
+            output.flush()?;
+        }
+        Ok(())
+    })();
+    let _ = done.send(());
+    written
 }
 
 #[cfg(test)]
