@@ -8,7 +8,9 @@
 //!   server's production options;
 //! - after each edit is published, one hover at a random `Flags=` or `Vertex` line, timed
 //!   from request to response: p99;
-//! - five `documentSymbol` and `foldingRange` requests, which parse the whole map;
+//! - five `documentSymbol` and `foldingRange` requests, which read the whole map, each timed
+//!   to its answer decoded (into a `serde_json::Value`) and to the answer's last byte read
+//!   (the server and the pipe, without this client's decoding);
 //! - the server process's resident memory (`VmRSS`, and the peak `VmHWM`, from
 //!   /proc/<pid>/status) after it starts, after opening and after the edits: the server's
 //!   own, since the client is this process.
@@ -65,7 +67,7 @@ fn main() {
 }
 
 fn run(map: &str, edits: usize) {
-    let mut server = StdioServer::start(env!("CARGO_BIN_EXE_unreal-ls"), true, HANG_GUARD);
+    let mut server = StdioServer::start(&lsp_client::stdio::binary(), true, HANG_GUARD);
     server.request("initialize", &json!({ "processId": null, "capabilities": {} }));
     server.notify("initialized", &json!({}));
     println!("server ready: {}", server.memory());
@@ -141,14 +143,21 @@ fn run(map: &str, edits: usize) {
     println!("after the edits: {}", server.memory());
 
     // Whole-document requests parse the whole map (on a copy of it).
+    // Timed to the answer decoded (into a `serde_json::Value`, as the bench's client reads
+    // every message), and to its last byte read: what the server and the pipe took.
     for method in ["textDocument/documentSymbol", "textDocument/foldingRange"] {
-        let mut times = Vec::new();
+        let (mut decoded, mut arrived) = (Vec::new(), Vec::new());
+        let mut bytes = 0;
         for _ in 0..5 {
             let sent = Instant::now();
-            server.request(method, &json!({ "textDocument": { "uri": URI } }));
-            times.push(sent.elapsed());
+            let answer = server.request(method, &json!({ "textDocument": { "uri": URI } }));
+            decoded.push(sent.elapsed());
+            arrived.push(server.last_arrived.unwrap() - sent);
+            bytes = answer.to_string().len();
         }
-        println!("{method}, 5 requests: {}", percentiles(&mut times));
+        println!("{method}, 5 requests ({:.2} MB of JSON):", bytes as f64 / 1e6);
+        println!("  to the answer decoded: {}", percentiles(&mut decoded));
+        println!("  to its last byte read: {}", percentiles(&mut arrived));
     }
     println!("after the whole-document requests: {}", server.memory());
     // One more edit: its analysis gives back what the answers above left free.

@@ -271,7 +271,19 @@ fn survives_ten_thousand_fuzzed_frames() {
 fn whole_document_answers_over_stdio_equal_the_in_process_ones() {
     let map = unreal_mapgen::generate_map(128 << 10, 11);
     let messy = unreal_mapgen::generate_map(16 << 10, 12).replacen("\r\n   ", "\r\n ", 40);
-    let documents = [("file:///work/maps/Map.t3d", map), ("file:///work/maps/Messy.t3d", messy)];
+    // Formatting edits are written into the frame as they are made: positions in UTF-16
+    // after non-ASCII text, escaped characters, a last line with no line break, and a
+    // document with a syntax error (no edits: `null`).
+    let wide = "Begin Map\r\nBegin Actor Class=Light Name=L\u{e9}\u{1F600}\r\n\r\n  Tag=\"a\\\"b\t\u{1}\"\r\n  \
+        Begin Brush Name=Model1\r\nEnd Brush\r\nEnd Actor\r\nEnd Map"
+        .to_owned();
+    let broken = "Begin Map\r\n Begin Actor Class=Light\r\nEnd Map\r\n".to_owned();
+    let documents = [
+        ("file:///work/maps/Map.t3d", map),
+        ("file:///work/maps/Messy.t3d", messy),
+        ("file:///work/maps/Wide.t3d", wide),
+        ("file:///work/maps/Broken.t3d", broken),
+    ];
     let methods =
         ["textDocument/documentSymbol", "textDocument/foldingRange", "textDocument/formatting"];
     let params = |uri: &str| json!({ "textDocument": { "uri": uri }, "options": { "tabSize": 3, "insertSpaces": true } });
@@ -321,4 +333,57 @@ fn whole_document_answers_over_stdio_equal_the_in_process_ones() {
     assert!(over_stdio[1].as_array().is_some_and(|folds| folds.len() > 100));
     assert!(over_stdio[2].as_array().is_some_and(|edits| !edits.is_empty()));
     assert!(over_stdio[5].as_array().is_some_and(|edits| !edits.is_empty()));
+    assert!(over_stdio[8].as_array().is_some_and(|edits| edits.len() == 2), "{}", over_stdio[8]);
+    assert_eq!(over_stdio[11], Value::Null);
+}
+
+/// Over stdio a `didOpen` is read straight from its frame and the library gets a numbered
+/// marker in its place (`lsp/opening.rs`): the document opens in the order the messages
+/// came; a `didOpen` before `initialize` is dropped, as the library drops it; a marker sent by
+/// the client opens nothing; a `didOpen` the quick reading does not take (a member twice)
+/// still opens through the library.
+#[test]
+fn did_open_is_taken_from_its_frame_in_order() {
+    let symbols = |server: &mut StdioServer, uri: &str| {
+        let params = json!({ "textDocument": { "uri": uri } });
+        server.request("textDocument/documentSymbol", &params)["result"].clone()
+    };
+    let open = |uri: &str, text: &str| {
+        json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen", "params": { "textDocument": {
+            "uri": uri, "languageId": "t3d", "version": 1, "text": text } } })
+    };
+    let map =
+        "Begin Map\r\nBegin Actor Class=Light Name=L\u{e9}\u{1F600}\r\nEnd Actor\r\nEnd Map\r\n";
+    let mut server = start();
+    server.send(&open("file:///work/maps/Early.t3d", map));
+    initialize(&mut server);
+    assert_eq!(symbols(&mut server, "file:///work/maps/Early.t3d"), Value::Null);
+
+    let marker =
+        json!({ "jsonrpc": "2.0", "method": "unrealLs/$taken/didOpen", "params": { "n": 1 } });
+    server.send(&marker);
+    // Opened, then closed and opened again with other text, then changed, all sent at once.
+    let uri = "file:///work/maps/A.t3d";
+    server.send(&open(uri, "Begin Map\r\nEnd Map\r\n"));
+    server.notify("textDocument/didClose", &json!({ "textDocument": { "uri": uri } }));
+    server.send(&open(uri, map));
+    let change = json!({ "textDocument": { "uri": uri, "version": 2 }, "contentChanges": [{
+        "range": { "start": { "line": 1, "character": 33 }, "end": { "line": 1, "character": 33 } },
+        "text": "x" }] });
+    server.notify("textDocument/didChange", &change);
+    server.diagnostics_for(2);
+    let outline = symbols(&mut server, uri);
+    assert_eq!(outline[0]["children"][0]["name"], "L\u{e9}\u{1F600}x", "{outline}");
+
+    // A member twice: the library reads it (the last one wins), not the quick reading.
+    let twice = format!(
+        r#"{{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{{"textDocument":{{"uri":"file:///work/maps/B.t3d","languageId":"t3d","version":1,"text":"x","text":{}}}}}}}"#,
+        serde_json::to_string(map).unwrap()
+    );
+    server.send_raw(&frame(twice.as_bytes()));
+    let outline = symbols(&mut server, "file:///work/maps/B.t3d");
+    assert_eq!(outline[0]["children"][0]["name"], "L\u{e9}\u{1F600}", "{outline}");
+    server.request("shutdown", &Value::Null);
+    server.notify("exit", &Value::Null);
+    assert_eq!(server.wait_exit(), Some(0));
 }

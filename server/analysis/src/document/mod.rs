@@ -169,6 +169,12 @@ impl T3dDocument {
         &self.text
     }
 
+    /// The text, shared: a reader that needs nothing else of the document (the whole
+    /// document's formatting) holds it without a copy while edits go on.
+    pub fn shared_text(&self) -> Arc<String> {
+        Arc::clone(&self.text)
+    }
+
     /// The text, taking the document apart.
     pub fn into_text(self) -> String {
         Arc::try_unwrap(self.text).unwrap_or_else(|shared| shared.as_str().to_owned())

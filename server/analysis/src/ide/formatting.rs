@@ -94,11 +94,46 @@ fn format_lines(
     if let Some(first) = src.errors.first() {
         return Err(syntax_errors(src.errors.len(), first));
     }
-    let mut lines = LineMatcher::new(src.text, options, range);
+    let mut edits = Vec::new();
+    let mut lines = LineMatcher::new(src.text, options, range, &mut edits);
     for item in &src.file.items {
         format_item(src, item, 0, None, &mut lines)?;
     }
-    lines.finish()
+    lines.finish()?;
+    Ok(edits)
+}
+
+/// Where the edits of [`format_document_into`] go as they are made, in document order: an
+/// edit is opened at the byte where it starts, its new text arrives in pieces, and it is
+/// closed with its whole span. A caller that writes them out (the language server's answer)
+/// never holds them.
+pub trait EditSink {
+    fn open(&mut self, start: u32);
+    fn text(&mut self, piece: &str);
+    fn close(&mut self, span: Span);
+}
+
+/// Collects the edits.
+impl EditSink for Vec<TextEdit> {
+    fn open(&mut self, start: u32) {
+        self.push(TextEdit { span: Span::new(start, start), new_text: String::new() });
+    }
+
+    fn text(&mut self, piece: &str) {
+        if let Some(last) = self.last_mut() {
+            last.new_text.push_str(piece);
+        }
+    }
+
+    fn close(&mut self, span: Span) {
+        if let Some(last) = self.last_mut() {
+            last.span = span;
+            // A joined text grew by doubling: give the room back.
+            if last.new_text.capacity() - last.new_text.len() > 256 {
+                last.new_text.shrink_to_fit();
+            }
+        }
+    }
 }
 
 /// Edits that bring the whole document at `text` into canonical form, equal to [`format`] of
@@ -106,11 +141,24 @@ fn format_lines(
 /// each formatted line is compared and dropped at once, so a 50 MB map costs its largest block
 /// and the edits, not a tree of the whole map. Runs of changed lines are one edit each.
 pub fn format_document(text: &str, options: FormatOptions) -> Result<Vec<TextEdit>, FormatError> {
+    let mut edits = Vec::new();
+    format_document_into(text, options, &mut edits)?;
+    Ok(edits)
+}
+
+/// [`format_document`] with each edit handed to `sink` as it is made: the formatted text is
+/// never held but one line at a time. On an error, `sink` may have received some edits
+/// (the document has none).
+pub fn format_document_into(
+    text: &str,
+    options: FormatOptions,
+    sink: &mut dyn EditSink,
+) -> Result<(), FormatError> {
     let outline = unreal_syntax::t3d::outline(text);
     if let Some(first) = outline.errors.first() {
         return Err(syntax_errors(outline.errors.len(), first));
     }
-    let mut lines = LineMatcher::new(text, options, None);
+    let mut lines = LineMatcher::new(text, options, None, sink);
     lines.join = true;
     let empty = unreal_syntax::t3d::Parse::default();
     let outline_src = Source::new(text, &empty, None);
@@ -118,12 +166,12 @@ pub fn format_document(text: &str, options: FormatOptions) -> Result<Vec<TextEdi
         match item {
             // The map's children one by one (they stay at column 0, as UnrealEd writes them).
             Item::Block(frame) if matches!(frame.kind, BlockKind::Map | BlockKind::Level) => {
-                lines.push(frame.begin_span, begin_line(&outline_src, frame, 0))?;
+                lines.push(frame.begin_span, &begin_line(&outline_src, frame, 0))?;
                 for child in &frame.children {
                     format_part(text, child.span(), 0, Some(frame.kind), &mut lines)?;
                 }
                 if let Some(end) = frame.end {
-                    lines.push(end.span, format!("End {}", kind_name(&outline_src, frame)))?;
+                    lines.push(end.span, &format!("End {}", kind_name(&outline_src, frame)))?;
                 }
             }
             other => format_part(text, other.span(), 0, None, &mut lines)?,
@@ -140,7 +188,7 @@ fn format_part(
     span: Span,
     depth: usize,
     parent: Option<BlockKind>,
-    lines: &mut LineMatcher<'_>,
+    lines: &mut LineMatcher<'_, '_>,
 ) -> Result<(), FormatError> {
     // Up to the end of the line holding the span's last byte.
     let end = line_end_with_break(text, (span.end as usize).saturating_sub(1));
@@ -167,25 +215,32 @@ fn syntax_errors(count: usize, first: &unreal_syntax::t3d::SyntaxError) -> Forma
 }
 
 /// Walks the document's lines in order as formatted lines arrive (in the same order), and
-/// keeps an edit for each line that differs: blank lines are removed, the others replaced by
-/// their formatted text and the line ending.
-struct LineMatcher<'a> {
+/// makes an edit for each line that differs: blank lines are removed, the others replaced by
+/// their formatted text and the line ending. The edits go to a sink as they are made.
+struct LineMatcher<'a, 's> {
     text: &'a str,
     eol: &'static str,
     range: Option<Span>,
     /// The start of the next line not yet matched.
     start: usize,
-    edits: Vec<TextEdit>,
+    sink: &'s mut dyn EditSink,
+    /// The span of the edit open in the sink, if any.
+    open: Option<Span>,
     /// Whether an edit that starts where the last one ends is joined to it (the whole
     /// document's formatting: one edit per run of changed lines, so a document formatted for
-    /// the first time is one edit, not a million, and never one per line held at once).
+    /// the first time is one edit, not a million).
     join: bool,
 }
 
-impl<'a> LineMatcher<'a> {
-    fn new(text: &'a str, options: FormatOptions, range: Option<Span>) -> Self {
+impl<'a, 's> LineMatcher<'a, 's> {
+    fn new(
+        text: &'a str,
+        options: FormatOptions,
+        range: Option<Span>,
+        sink: &'s mut dyn EditSink,
+    ) -> Self {
         let eol = options.line_ending.unwrap_or_else(|| LineEnding::detect(text)).as_str();
-        Self { text, eol, range, start: 0, edits: Vec::new(), join: false }
+        Self { text, eol, range, start: 0, sink, open: None, join: false }
     }
 
     /// The next line of the text: its span (line break included) and content.
@@ -220,7 +275,7 @@ impl<'a> LineMatcher<'a> {
     }
 
     /// The formatted text of the node at `span`, which must be on the next non-blank line.
-    fn push(&mut self, span: Span, formatted: String) -> Result<(), FormatError> {
+    fn push(&mut self, span: Span, formatted: &str) -> Result<(), FormatError> {
         self.skip_blank();
         let Some((line, full, _)) = self.next_line() else {
             return Err(internal("the tree has nodes past the last line"));
@@ -229,54 +284,40 @@ impl<'a> LineMatcher<'a> {
             return Err(internal("the tree and the lines disagree"));
         }
         let wanted_len = formatted.len() + self.eol.len();
-        let same = full.len() == wanted_len
-            && full.starts_with(formatted.as_str())
-            && full.ends_with(self.eol);
+        let same =
+            full.len() == wanted_len && full.starts_with(formatted) && full.ends_with(self.eol);
         if self.in_range(line) && !same {
-            let eol = self.eol;
-            if let Some(last) = self.joined(line) {
-                last.push_str(&formatted);
-                last.push_str(eol);
-            } else {
-                let mut new_text = formatted;
-                new_text.push_str(eol);
-                self.edits.push(TextEdit { span: line, new_text });
-            }
+            self.add(line, formatted, self.eol);
         }
         self.start = line.end as usize;
         Ok(())
     }
 
-    /// Replaces `line` with `a` and `b`.
+    /// Replaces `line` with `a` and `b`: the open edit takes it when joining and it ends where
+    /// `line` starts; otherwise that edit is closed and a new one opened.
     fn add(&mut self, line: Span, a: &str, b: &str) {
-        if let Some(last) = self.joined(line) {
-            last.push_str(a);
-            last.push_str(b);
-        } else {
-            self.edits.push(TextEdit { span: line, new_text: format!("{a}{b}") });
+        match &mut self.open {
+            Some(open) if self.join && open.end == line.start => open.end = line.end,
+            open => {
+                if let Some(done) = open.replace(line) {
+                    self.sink.close(done);
+                }
+                self.sink.open(line.start);
+            }
         }
+        self.sink.text(a);
+        self.sink.text(b);
     }
 
-    /// When joining, the text of the last edit, extended to the end of `line` when it ends
-    /// where `line` starts.
-    fn joined(&mut self, line: Span) -> Option<&mut String> {
-        let last = self.edits.last_mut().filter(|last| self.join && last.span.end == line.start)?;
-        last.span = Span::new(last.span.start, line.end);
-        Some(&mut last.new_text)
-    }
-
-    fn finish(mut self) -> Result<Vec<TextEdit>, FormatError> {
+    fn finish(mut self) -> Result<(), FormatError> {
         self.skip_blank();
         if self.next_line().is_some() {
             return Err(internal("a line has no node in the tree"));
         }
-        if self.join {
-            // Joined texts grew by doubling: give the room back.
-            for edit in &mut self.edits {
-                edit.new_text.shrink_to_fit();
-            }
+        if let Some(done) = self.open.take() {
+            self.sink.close(done);
         }
-        Ok(self.edits)
+        Ok(())
     }
 }
 
@@ -293,18 +334,18 @@ fn format_item(
     item: &Item,
     depth: usize,
     parent: Option<BlockKind>,
-    out: &mut LineMatcher<'_>,
+    out: &mut LineMatcher<'_, '_>,
 ) -> Result<(), FormatError> {
     match item {
         Item::Block(block) => format_block(src, block, depth, out),
-        Item::Property(p) => out.push(p.span, format!("{}{}", indent(depth), src.slice(p.span))),
+        Item::Property(p) => out.push(p.span, &format!("{}{}", indent(depth), src.slice(p.span))),
         Item::Vector(line) => {
-            out.push(line.span, format!("{}{}", indent(depth), vector_line(src, line, parent)))
+            out.push(line.span, &format!("{}{}", indent(depth), vector_line(src, line, parent)))
         }
         Item::Keyword(line) => {
-            out.push(line.span, format!("{}{}", indent(depth), keyword_line(src, line)))
+            out.push(line.span, &format!("{}{}", indent(depth), keyword_line(src, line)))
         }
-        Item::Unknown(span) => out.push(*span, format!("{}{}", indent(depth), src.slice(*span))),
+        Item::Unknown(span) => out.push(*span, &format!("{}{}", indent(depth), src.slice(*span))),
     }
 }
 
@@ -336,9 +377,9 @@ fn format_block(
     src: &Source<'_>,
     block: &Block,
     depth: usize,
-    out: &mut LineMatcher<'_>,
+    out: &mut LineMatcher<'_, '_>,
 ) -> Result<(), FormatError> {
-    out.push(block.begin_span, begin_line(src, block, depth))?;
+    out.push(block.begin_span, &begin_line(src, block, depth))?;
     let child_depth =
         if matches!(block.kind, BlockKind::Map | BlockKind::Level) { depth } else { depth + 1 };
     for child in &block.children {
@@ -346,7 +387,7 @@ fn format_block(
         format_item(src, child, child_depth, Some(block.kind), out)?;
     }
     if let Some(end) = block.end {
-        out.push(end.span, format!("{}End {}", indent(depth), kind_name(src, block)))?;
+        out.push(end.span, &format!("{}End {}", indent(depth), kind_name(src, block)))?;
     }
     Ok(())
 }

@@ -31,16 +31,23 @@ use tower_lsp_server::ls_types::{
     FoldingRangeParams, MessageType, Uri,
 };
 
+use unreal_analysis::ide::formatting::EditSink;
+use unreal_syntax::Span;
+
 use super::documents::DocumentSnapshot;
 use super::features;
+use super::opening::{self, TakenOpens};
 use super::shared::Shared;
 
-/// What [`DirectAnswers`] needs of the server: its documents, and whether it serves
-/// requests (after `initialize`, before `shutdown`).
+/// What [`DirectAnswers`] needs of the server: its documents, whether it serves requests
+/// (after `initialize`, before `shutdown`), the `didOpen` notifications the input layer took
+/// ([`super::opening`]) and the way to ask for a document's analysis.
 #[derive(Clone)]
 pub struct Direct {
     pub(super) shared: Arc<Shared>,
     pub(super) serving: Arc<AtomicBool>,
+    pub opens: Arc<TakenOpens>,
+    pub(super) analyse: Arc<dyn Fn(Uri) + Send + Sync>,
 }
 
 /// The methods answered here.
@@ -48,6 +55,28 @@ const METHODS: [&str; 3] =
     ["textDocument/documentSymbol", "textDocument/foldingRange", "textDocument/formatting"];
 
 impl Direct {
+    /// Opens the document of a `didOpen` the input layer took, when `request` is its marker
+    /// (`None`: it is not one). The library would drop a `didOpen` before `initialize` and
+    /// after `shutdown`: so is this one.
+    fn open(&self, request: &Request) -> Option<BoxFuture<'static, ()>> {
+        if request.method() != opening::MARKER {
+            return None;
+        }
+        let params = self.opens.claim(request.params());
+        let direct = self.clone();
+        // Run where the library runs its handlers' first steps: when the future is first
+        // polled, in the order the messages came.
+        Some(
+            async move {
+                if let Some(params) = params.filter(|_| direct.serving.load(Ordering::SeqCst)) {
+                    let uri = super::server::open_document(&direct.shared, params);
+                    (direct.analyse)(uri);
+                }
+            }
+            .boxed(),
+        )
+    }
+
     /// The framed response to `request` when this layer answers it, `None` to leave it to
     /// the library.
     fn answer(&self, request: &Request) -> Option<BoxFuture<'static, Vec<u8>>> {
@@ -82,23 +111,123 @@ impl Direct {
             _ => {
                 let params: DocumentFormattingParams = read(params)?;
                 let uri = params.text_document.uri.clone();
-                answer(shared, "textDocument/formatting", uri, id, move |snapshot| {
-                    let answer = features::formatting::full(snapshot, &params);
-                    answer.map(|a| {
-                        a.map(|edits| {
-                            // The frame is sized once for the edits' text (a whole map's, when
-                            // it was never formatted), with room for escaped line breaks: no
-                            // second copy while it grows.
-                            let text: usize = edits.iter().map(|e| e.new_text.len()).sum();
-                            let per_edit = text / edits.len().max(1) * 9 / 8 + 128;
-                            Json::Array(edits, per_edit)
-                        })
-                    })
+                let method = ("textDocument/formatting", Reads::Text);
+                answer_frame(shared, method, uri, id, move |snapshot, id| {
+                    format_frame(snapshot, &params, id)
                 })
                 .boxed()
             }
         })
     }
+}
+
+/// The framed answer to `textDocument/formatting`: the edits are written into the frame as
+/// the formatter makes them ([`JsonEdits`]), so the formatted text is held once, as JSON,
+/// never as edits first. The bytes are those of the library's answer to the same edits.
+fn format_frame(
+    snapshot: &DocumentSnapshot<'_>,
+    params: &DocumentFormattingParams,
+    id: &Id,
+) -> Vec<u8> {
+    let mut out = vec![b' '; HEADER_ROOM];
+    // Room for a whole map's new text, escaped line breaks and all, so that the frame is not
+    // moved while it grows (pages of the room never written are never resident).
+    let text = snapshot.text().len();
+    out.reserve(text.saturating_add(text / 2).saturating_add(4096));
+    out.extend_from_slice(br#"{"jsonrpc":"2.0","result":"#);
+    let result_at = out.len();
+    out.push(b'[');
+    let mut edits = JsonEdits { out: &mut out, snapshot, edits: 0, end_at: 0 };
+    if features::formatting::full_into(snapshot, params, &mut edits) {
+        out.push(b']');
+    } else {
+        // No edits to give (`null`): whatever was written goes.
+        out.truncate(result_at);
+        out.extend_from_slice(b"null");
+    }
+    out.extend_from_slice(br#","id":"#);
+    let _ = serde_json::to_writer(&mut out, id);
+    out.push(b'}');
+    with_header(out)
+}
+
+/// Writes the whole document's formatting edits into the frame as the formatter makes them,
+/// as serde writes a `Vec<TextEdit>`: `{"range":{"start":…,"end":…},"newText":"…"}` with
+/// commas between. An edit's end is known only when its text is done (runs of changed lines
+/// are joined), but comes before it: room for the longest end is kept, the text is written
+/// after the room, and when the edit is closed the room is filled and closed up over the text
+/// (a move within the frame: the text is never anywhere else).
+struct JsonEdits<'o, 'd> {
+    out: &'o mut Vec<u8>,
+    snapshot: &'o DocumentSnapshot<'d>,
+    edits: usize,
+    /// Where the open edit's end position goes.
+    end_at: usize,
+}
+
+/// The longest end of a `range` and what follows it up to the text.
+const END_ROOM: usize = r#"{"line":4294967295,"character":4294967295}},"newText":""#.len();
+
+impl EditSink for JsonEdits<'_, '_> {
+    fn open(&mut self, start: u32) {
+        if self.edits > 0 {
+            self.out.push(b',');
+        }
+        self.edits += 1;
+        self.out.extend_from_slice(br#"{"range":{"start":"#);
+        let _ = serde_json::to_writer(&mut *self.out, &self.snapshot.position(start as usize));
+        self.out.extend_from_slice(br#","end":"#);
+        self.end_at = self.out.len();
+        self.out.resize(self.end_at + END_ROOM, b' ');
+    }
+
+    fn text(&mut self, piece: &str) {
+        write_escaped(self.out, piece);
+    }
+
+    fn close(&mut self, span: Span) {
+        let mut end = Vec::with_capacity(END_ROOM);
+        let _ = serde_json::to_writer(&mut end, &self.snapshot.position(span.end as usize));
+        end.extend_from_slice(br#"},"newText":""#);
+        let text_at = self.end_at + END_ROOM;
+        if let Some(room) = self.out.get_mut(self.end_at..self.end_at + end.len()) {
+            room.copy_from_slice(&end);
+            self.out.copy_within(text_at.., self.end_at + end.len());
+            self.out.truncate(self.out.len() - (END_ROOM - end.len()));
+        }
+        self.out.extend_from_slice(br#""}"#);
+    }
+}
+
+/// The contents of a JSON string for `text` (without its quotes), escaped exactly as
+/// `serde_json` escapes it: `"` and `\\`, and the control characters below 0x20 as `\b \t \n
+/// \f \r` or `\u00xx`; everything else as it is.
+fn write_escaped(out: &mut Vec<u8>, text: &str) {
+    let bytes = text.as_bytes();
+    let mut plain = 0;
+    for (i, &byte) in bytes.iter().enumerate() {
+        let escape: &[u8] = match byte {
+            b'"' => br#"\""#,
+            b'\\' => br"\\",
+            b'\n' => br"\n",
+            b'\r' => br"\r",
+            b'\t' => br"\t",
+            0x08 => br"\b",
+            0x0c => br"\f",
+            0..=0x1f => &[],
+            _ => continue,
+        };
+        out.extend_from_slice(bytes.get(plain..i).unwrap_or_default());
+        plain = i + 1;
+        if escape.is_empty() {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            let hex = |n: u8| HEX.get(usize::from(n)).copied().unwrap_or(b'0');
+            out.extend_from_slice(&[b'\\', b'u', b'0', b'0', hex(byte >> 4), hex(byte & 0xf)]);
+        } else {
+            out.extend_from_slice(escape);
+        }
+    }
+    out.extend_from_slice(bytes.get(plain..).unwrap_or_default());
 }
 
 /// Parameters the library could not read either: it answers them (invalid params).
@@ -128,13 +257,41 @@ where
     T: Serialize + Send + 'static,
     F: FnOnce(&DocumentSnapshot<'_>) -> Result<Option<Json<T>>> + Send + 'static,
 {
+    answer_frame(shared, (method, Reads::Document), uri, id, move |snapshot, id| {
+        match feature(snapshot) {
+            Ok(answer) => frame_result(id, answer),
+            Err(error) => frame_response(&Response::from_error(id.clone(), error)),
+        }
+    })
+    .await
+}
+
+/// What a feature reads of the document: the copy for whole-document requests, or the text
+/// alone (the whole document's formatting, which copies nothing else).
+#[derive(Clone, Copy)]
+enum Reads {
+    Document,
+    Text,
+}
+
+/// [`answer`] for a feature that writes its framed answer itself.
+async fn answer_frame<F>(
+    shared: Arc<Shared>,
+    (method, reads): (&'static str, Reads),
+    uri: Uri,
+    id: Id,
+    feature: F,
+) -> Vec<u8>
+where
+    F: FnOnce(&DocumentSnapshot<'_>, &Id) -> Vec<u8> + Send + 'static,
+{
     let Some(handle) = shared.handle(&uri) else {
-        return frame_result(&id, None::<Json<T>>);
+        return frame_result(&id, None::<Json<()>>);
     };
     let id_in = id.clone();
-    let run = move || match handle.read_copy(feature) {
-        Ok(answer) => frame_result(&id_in, answer),
-        Err(error) => frame_response(&Response::from_error(id_in, error)),
+    let run = move || match reads {
+        Reads::Document => handle.read_copy(|snapshot| feature(snapshot, &id_in)),
+        Reads::Text => handle.read_text_copy(|snapshot| feature(snapshot, &id_in)),
     };
     match super::guard::off_thread(run).await {
         Ok(frame) => frame,
@@ -259,6 +416,9 @@ where
     }
 
     fn call(&mut self, request: Request) -> Self::Future {
+        if let Some(open) = self.direct.open(&request) {
+            return open.map(|()| Ok(None)).boxed();
+        }
         match self.direct.answer(&request) {
             Some(frame) => {
                 let out = self.out.clone();
@@ -297,6 +457,61 @@ mod tests {
         let text = String::from_utf8(frame).unwrap();
         let (header, body) = text.split_once("\r\n\r\n").unwrap();
         (header.to_owned(), body.to_owned())
+    }
+
+    /// The formatting frame written as the edits are made is, byte for byte, the frame of
+    /// the edits collected first (what the library's answer holds).
+    #[test]
+    fn formatting_frames_equal_those_of_the_collected_edits() {
+        use crate::lsp::documents::{Document, Documents, Session};
+        let wide = "Begin Map\r\nBegin Actor Class=Light Name=L\u{e9}\u{1F600}\r\n\r\n  \
+            Tag=\"a\\\"b\t\u{1}\"\r\n  Begin Brush Name=Model1\r\nEnd Brush\r\nEnd Actor\r\nEnd Map";
+        let messy = unreal_mapgen::generate_map(16 << 10, 12).replace("\r\n   ", "\r\n ");
+        let flat: String = messy.split_inclusive('\n').map(|l| l.trim_start_matches(' ')).collect();
+        let formatted = "Begin Map\nBegin Actor Class=Light Name=L\nEnd Actor\nEnd Map\n";
+        let broken = "Begin Map\r\n Begin Actor Class=Light\r\nEnd Map\r\n";
+        let params: DocumentFormattingParams = serde_json::from_value(serde_json::json!({
+            "textDocument": { "uri": "file:///m.t3d" },
+            "options": { "tabSize": 3, "insertSpaces": true },
+        }))
+        .unwrap();
+        let session = Arc::new(Session::default());
+        for (i, text) in
+            [wide, &messy, &flat, formatted, broken, "", "\r\n\r\n"].into_iter().enumerate()
+        {
+            let uri: Uri = format!("file:///m{i}.t3d").parse().unwrap();
+            let mut documents = Documents::default();
+            documents.open(uri.clone(), Document::new(text.to_owned(), 1, "t3d".to_owned()));
+            let handle = documents.handle(&uri, &session).unwrap();
+            let id = Id::Number(i as i64);
+            let (streamed, collected) = handle.read(|snapshot| {
+                let collected = features::formatting::full(snapshot, &params).unwrap();
+                let collected = frame_result(&id, collected.map(|edits| Json::Array(edits, 64)));
+                (format_frame(snapshot, &params, &id), collected)
+            });
+            let show = |frame: &[u8]| String::from_utf8_lossy(frame).into_owned();
+            assert_eq!(show(&streamed), show(&collected), "document {i}");
+            let edits = show(&streamed).matches("newText").count();
+            let null = show(&streamed).contains(r#""result":null"#);
+            match i {
+                0 => assert_eq!(edits, 2),
+                1 | 2 => assert!(edits > 0, "{edits}"),
+                4 => assert!(null),
+                _ => assert!(edits <= 1 && !null, "document {i}"),
+            }
+        }
+    }
+
+    #[test]
+    fn strings_are_escaped_as_serde_json_escapes_them() {
+        let mut every: String = (0..=0x7f_u8).map(char::from).collect();
+        every.push_str("\u{e9}\u{7f}\u{80}\u{2028}\u{1F600}\"\\ end");
+        for text in [every.as_str(), "", "plain", "\r\n", "a\"", "\u{1}x"] {
+            let mut out = b"\"".to_vec();
+            write_escaped(&mut out, text);
+            out.push(b'"');
+            assert_eq!(String::from_utf8(out).unwrap(), serde_json::to_string(text).unwrap());
+        }
     }
 
     #[test]

@@ -142,12 +142,13 @@ impl Content {
     /// (see [`position`]), so an edit always applies somewhere sensible.
     pub fn apply_change(
         &mut self,
-        change: &TextDocumentContentChangeEvent,
+        change: TextDocumentContentChangeEvent,
         encoding: PositionEncoding,
     ) -> Option<EditProblem> {
         let Some(range) = change.range else {
-            // A whole new text: the tree is made again when it is next needed.
-            *self = Self::new(change.text.clone(), self.version);
+            // A whole new text (taken, not copied): the tree is made again when it is next
+            // needed.
+            *self = Self::new(change.text, self.version);
             return None;
         };
         let a = position::byte_of_position(self.lines(), range.start, encoding);
@@ -218,6 +219,25 @@ impl DocumentHandle {
         let answer = read(&snapshot);
         // The whole tree just built and dropped (and the copy) leave holes in the heap.
         crate::lsp::memory::release_after(document.text().len());
+        answer
+    }
+
+    /// [`Self::read_copy`] for a request that reads only the text of a T3D document (the
+    /// whole document's formatting): the snapshot shares the text and copies the line index,
+    /// and has no T3D document (`kind` still says T3D), so nothing else is copied.
+    pub fn read_text_copy<T>(&self, read: impl FnOnce(&DocumentSnapshot<'_>) -> T) -> T {
+        let copied = self.update(|content, handle| {
+            if handle.kind_of(content.text()) != Some(FileKind::T3d) {
+                return None;
+            }
+            let text = content.t3d_mut().shared_text();
+            Some((text, content.lines.clone(), content.version))
+        });
+        let Some((text, lines, version)) = copied else { return self.read(read) };
+        let snapshot =
+            self.snapshot_of(version, Some(FileKind::T3d), Lines::new(&text, &lines), None);
+        let answer = read(&snapshot);
+        crate::lsp::memory::release_after(text.len());
         answer
     }
 
@@ -328,6 +348,10 @@ impl<'a> DocumentSnapshot<'a> {
 
     pub fn offset(&self, pos: Position) -> usize {
         position::byte_of_position(self.lines, pos, self.session.encoding)
+    }
+
+    pub fn position(&self, byte: usize) -> Position {
+        position::position_of_byte(self.lines, byte, self.session.encoding)
     }
 
     pub fn range(&self, span: Span) -> Range {
@@ -481,20 +505,20 @@ mod tests {
     fn incremental_changes_apply_in_the_negotiated_unit() {
         let mut doc = Content::new("Begin Map\r\nName=\u{1F600}x\r\nEnd Map\r\n".to_owned(), 1);
         // UTF-16: the emoji is 2 units, so column 7 is just before 'x'.
-        doc.apply_change(&change(Some(((1, 7), (1, 8))), "Y"), PositionEncoding::Utf16);
+        doc.apply_change(change(Some(((1, 7), (1, 8))), "Y"), PositionEncoding::Utf16);
         assert_eq!(doc.text(), "Begin Map\r\nName=\u{1F600}Y\r\nEnd Map\r\n");
         // UTF-8: the emoji is 4 bytes.
-        doc.apply_change(&change(Some(((1, 9), (1, 10))), "Z"), PositionEncoding::Utf8);
+        doc.apply_change(change(Some(((1, 9), (1, 10))), "Z"), PositionEncoding::Utf8);
         assert_eq!(doc.text(), "Begin Map\r\nName=\u{1F600}Z\r\nEnd Map\r\n");
         // A range past the line end stops before the CRLF; past the end appends.
-        doc.apply_change(&change(Some(((1, 6), (1, 99))), "!"), PositionEncoding::Utf32);
-        doc.apply_change(&change(Some(((9, 0), (9, 0))), "tail"), PositionEncoding::Utf16);
+        doc.apply_change(change(Some(((1, 6), (1, 99))), "!"), PositionEncoding::Utf32);
+        doc.apply_change(change(Some(((9, 0), (9, 0))), "tail"), PositionEncoding::Utf16);
         assert_eq!(doc.text(), "Begin Map\r\nName=\u{1F600}!\r\nEnd Map\r\ntail");
         // Deleting across lines.
-        doc.apply_change(&change(Some(((0, 5), (2, 3))), ""), PositionEncoding::Utf16);
+        doc.apply_change(change(Some(((0, 5), (2, 3))), ""), PositionEncoding::Utf16);
         assert_eq!(doc.text(), "Begin Map\r\ntail");
         // A full replacement.
-        doc.apply_change(&change(None, "new"), PositionEncoding::Utf16);
+        doc.apply_change(change(None, "new"), PositionEncoding::Utf16);
         assert_eq!(doc.text(), "new");
     }
 
@@ -502,7 +526,7 @@ mod tests {
     fn reversed_ranges_apply_with_ends_swapped() {
         let mut doc = Content::new("abcdef".to_owned(), 1);
         let problem =
-            doc.apply_change(&change(Some(((0, 4), (0, 1))), "-"), PositionEncoding::Utf16);
+            doc.apply_change(change(Some(((0, 4), (0, 1))), "-"), PositionEncoding::Utf16);
         assert_eq!(doc.text(), "a-ef");
         assert!(matches!(problem, Some(EditProblem::ReversedRange(_))));
     }

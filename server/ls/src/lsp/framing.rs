@@ -28,6 +28,12 @@ const MAX_HEADER: usize = 8 * 1024;
 /// The input buffer keeps at most this much room once a bigger message has gone through.
 const KEEP_CAPACITY: usize = 256 * 1024;
 
+/// A body this long is taken out of the input buffer whole instead of copied out of it.
+const TAKE_WHOLE: usize = 64 * 1024;
+/// The most room reserved at once for a body announced by its header (a longer one grows as
+/// it arrives).
+const MAX_RESERVE: usize = 256 << 20;
+
 /// A body longer than this is refused without being held in memory (it is skipped as it
 /// arrives). Far above any real document: a 200 MB map opens within it.
 pub const MAX_BODY: usize = 1 << 30;
@@ -96,11 +102,20 @@ impl Deframer {
                     None => return out,
                 },
                 State::Body { len } => {
-                    let Some(body) = self.buf.get(..len) else { return out };
+                    if self.buf.len() < len {
+                        return out;
+                    }
+                    let body = if len >= TAKE_WHOLE {
+                        // A big message (a map's `didOpen`): the buffer becomes the body,
+                        // without a copy, and what follows it gets a buffer of its own.
+                        let rest = self.buf.split_off(len);
+                        std::mem::replace(&mut self.buf, rest)
+                    } else {
+                        self.buf.drain(..len).collect()
+                    };
                     out.push(check(body));
-                    self.buf.drain(..len);
-                    // A big message (a map's `didOpen`) would otherwise keep its size of
-                    // memory for the life of the server.
+                    // A big message would otherwise keep its size of memory for the life of
+                    // the server.
                     if self.buf.capacity() > KEEP_CAPACITY && self.buf.len() <= KEEP_CAPACITY {
                         self.buf.shrink_to(KEEP_CAPACITY);
                     }
@@ -196,7 +211,12 @@ impl Deframer {
                 });
                 Some(State::Discard { remaining: len })
             }
-            Some(Ok(len)) => Some(State::Body { len }),
+            Some(Ok(len)) => {
+                // Room for the whole body at once: a big one is not moved while it arrives.
+                let room = len.min(MAX_RESERVE).saturating_sub(self.buf.len());
+                self.buf.reserve(room);
+                Some(State::Body { len })
+            }
             Some(Err(value)) => {
                 out.push(Frame::Rejected {
                     response: None,
@@ -269,7 +289,12 @@ fn error_body(code: i64, id: &Value, message: &str) -> Vec<u8> {
 }
 
 /// Checks one body the way the protocol library will read it.
-fn check(body: &[u8]) -> Frame {
+fn check(body: Vec<u8>) -> Frame {
+    // A document's opening, the one big message an editor sends, read without a JSON tree
+    // (three of them below: 30 MB for a 10 MB map).
+    if super::opening::read(&body).is_some() {
+        return Frame::Message(body);
+    }
     let reject = |code: i64, id: &Value, why: String| Frame::Rejected {
         response: Some(error_body(
             code,
@@ -278,7 +303,7 @@ fn check(body: &[u8]) -> Frame {
         )),
         log: format!("answered a malformed message with {code}: {why}"),
     };
-    let Ok(text) = std::str::from_utf8(body) else {
+    let Ok(text) = std::str::from_utf8(&body) else {
         return reject(-32700, &Value::Null, "the body is not UTF-8".to_owned());
     };
     if text.trim().is_empty() {
@@ -325,7 +350,7 @@ fn check(body: &[u8]) -> Frame {
         None if object.contains_key("result") || object.contains_key("error") => {
             // A response to one of our requests.
             return match serde_json::from_value::<Response>(value.clone()) {
-                Ok(_) => Frame::Message(body.to_vec()),
+                Ok(_) => Frame::Message(body),
                 Err(err) => Frame::Rejected {
                     response: None,
                     log: format!("skipped a malformed response ({err})"),
@@ -345,13 +370,13 @@ fn check(body: &[u8]) -> Frame {
         {
             if let Some(problem) = notification_problem(method, params) {
                 return Frame::Logged {
-                    body: body.to_vec(),
+                    body,
                     log: format!("the notification `{}` will be dropped: {problem}", quote(method)),
                 };
             }
         }
     }
-    Frame::Message(body.to_vec())
+    Frame::Message(body)
 }
 
 /// Why the parameters of a notification the server handles cannot be read, if they cannot.
@@ -379,13 +404,15 @@ pub fn framed(body: &[u8]) -> Vec<u8> {
 }
 
 /// Reads `input` through a [`Deframer`]: well-formed messages go on, framed anew, to
-/// `to_server`; rejections are answered on `replies` and logged with `log`. Returns when the
-/// input ends or the server stops reading.
+/// `to_server` (each through `take`, which may put another body in its place: see
+/// [`super::opening`]); rejections are answered on `replies` and logged with `log`. Returns
+/// when the input ends or the server stops reading.
 pub async fn pump<R, W>(
     mut input: R,
     mut to_server: W,
     replies: mpsc::UnboundedSender<Vec<u8>>,
     log: impl Fn(&str),
+    take: impl Fn(Vec<u8>) -> Vec<u8>,
 ) -> io::Result<()>
 where
     R: AsyncRead + Unpin,
@@ -403,7 +430,10 @@ where
         for frame in frames {
             match frame {
                 Frame::Message(body) => {
-                    to_server.write_all(&framed(&body)).await?;
+                    let body = take(body);
+                    let header = format!("Content-Length: {}\r\n\r\n", body.len());
+                    to_server.write_all(header.as_bytes()).await?;
+                    to_server.write_all(&body).await?;
                     to_server.flush().await?;
                 }
                 Frame::Logged { body, log: line } => {
@@ -495,16 +525,28 @@ impl AsyncWrite for FrameSink {
     }
 }
 
-/// Writes every frame from `frames` to `output`, in order, until all senders are gone.
-pub async fn write_frames<W: AsyncWrite + Unpin>(
-    mut output: W,
+/// Writes every frame from `frames` to `output`, in order, on the calling thread (the
+/// server's own writer thread), until all senders are gone or an empty frame comes: then
+/// `done` hears of it. Each frame is written from its own buffer: tokio's stdout copied every
+/// frame into a buffer of its own (2 MB of a big answer at a time) and handed each write to
+/// a thread of the blocking pool, a hop for every published diagnostics.
+pub fn write_frames(
+    mut output: impl io::Write,
     mut frames: mpsc::UnboundedReceiver<Vec<u8>>,
+    done: &std::sync::mpsc::Sender<()>,
 ) -> io::Result<()> {
-    while let Some(frame) = frames.recv().await {
-        output.write_all(&frame).await?;
-        output.flush().await?;
-    }
-    Ok(())
+    let written = (|| {
+        while let Some(frame) = frames.blocking_recv() {
+            if frame.is_empty() {
+                break;
+            }
+            output.write_all(&frame)?;
+            output.flush()?;
+        }
+        Ok(())
+    })();
+    let _ = done.send(());
+    written
 }
 
 #[cfg(test)]

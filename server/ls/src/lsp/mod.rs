@@ -14,6 +14,7 @@
 //! - [`features`]: one file per LSP feature, each a plain function over a snapshot;
 //! - [`direct`]: big answers (outline, folding, formatting) serialized straight to the output;
 //! - [`framing`]: the JSON-RPC framing layer that answers or skips malformed messages;
+//! - [`opening`]: `didOpen` read straight from its frame, with no JSON tree;
 //! - [`guard`]: turns a panic in any handler into an error response;
 //! - [`log`] and [`memory`]: the server's log and its memory reports.
 #![deny(clippy::print_stdout, clippy::print_stderr)]
@@ -27,6 +28,7 @@ pub mod indexing;
 pub mod lint_sessions;
 pub mod log;
 pub mod memory;
+pub mod opening;
 pub mod options;
 pub mod position;
 pub mod scheduler;
@@ -84,17 +86,34 @@ pub fn run(_args: &LspArgs) -> ExitCode {
         // library sees them; its answers to malformed input and the library's own output
         // share one writer, whole frames at a time.
         let (frames_tx, frames_rx) = tokio::sync::mpsc::unbounded_channel();
-        let writer = tokio::spawn(framing::write_frames(tokio::io::stdout(), frames_rx));
+        let (written, all_written) = std::sync::mpsc::channel();
+        let writer = std::thread::Builder::new()
+            .name("unreal-ls-out".to_owned())
+            .spawn(move || framing::write_frames(std::io::stdout().lock(), frames_rx, &written));
+        if let Err(err) = writer {
+            log::stderr(&format!("cannot start the output thread: {err}"));
+            return;
+        }
         let (to_server, from_pump) = tokio::io::duplex(1 << 16);
         let replies = frames_tx.clone();
-        let pump = tokio::spawn(framing::pump(tokio::io::stdin(), to_server, replies, log::stderr));
+        // A `didOpen` is read straight from its frame (opening.rs); the library gets a marker.
+        let opens = std::sync::Arc::clone(&direct.opens);
+        let take = move |body| opens.take(body);
+        let pump =
+            tokio::spawn(framing::pump(tokio::io::stdin(), to_server, replies, log::stderr, take));
         // Big answers skip the library's JSON tree and go to the writer as whole frames.
         let _ = direct.shared.direct_out.set(frames_tx.clone());
         let service = direct::DirectAnswers::new(service, direct, frames_tx.clone());
-        Server::new(from_pump, framing::FrameSink::new(frames_tx), socket).serve(service).await;
-        // Everything the server wrote goes out before the process ends.
+        Server::new(from_pump, framing::FrameSink::new(frames_tx.clone()), socket)
+            .serve(service)
+            .await;
+        // Everything the server wrote goes out before the process ends: the writer stops at
+        // the empty frame, after every frame queued before it.
         pump.abort();
-        let _ = tokio::time::timeout(Duration::from_secs(2), writer).await;
+        let _ = frames_tx.send(Vec::new());
+        let _ =
+            tokio::task::spawn_blocking(move || all_written.recv_timeout(Duration::from_secs(2)))
+                .await;
     });
     // Tokio's stdin reader is a blocking thread that may still wait for input (clients need
     // not close the pipe after `exit`), and an analysis may still be running: neither may

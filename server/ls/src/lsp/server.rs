@@ -36,6 +36,15 @@ use super::scheduler::Scheduler;
 use super::settings::Settings;
 use super::shared::Shared;
 
+/// `didOpen`: the document joins the store (its first analysis is for the caller to ask).
+/// Also called for a `didOpen` read straight from its frame ([`super::opening`]).
+pub(super) fn open_document(shared: &Shared, params: DidOpenTextDocumentParams) -> Uri {
+    let item = params.text_document;
+    let document = Document::new(item.text, item.version, item.language_id);
+    shared.documents().open(item.uri.clone(), document);
+    item.uri
+}
+
 /// How much of a document a request reads, which decides whether it runs on the document
 /// (under its lock) or on a copy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -97,6 +106,8 @@ impl Backend {
         super::direct::Direct {
             shared: Arc::clone(&self.shared),
             serving: Arc::clone(&self.serving),
+            opens: Arc::default(),
+            analyse: Arc::new(self.scheduler.requeue_handle()),
         }
     }
 
@@ -302,10 +313,8 @@ impl LanguageServer for Backend {
     }
 
     async fn did_open(&self, params: DidOpenTextDocumentParams) {
-        let item = params.text_document;
-        let document = Document::new(item.text, item.version, item.language_id);
-        self.shared.documents().open(item.uri.clone(), document);
-        self.scheduler.changed(item.uri, std::time::Duration::ZERO);
+        let uri = open_document(&self.shared, params);
+        self.scheduler.changed(uri, std::time::Duration::ZERO);
     }
 
     async fn did_change(&self, params: DidChangeTextDocumentParams) {
@@ -321,7 +330,7 @@ impl LanguageServer for Backend {
                 let mut content = document.content();
                 let problems: Vec<EditProblem> = params
                     .content_changes
-                    .iter()
+                    .into_iter()
                     .filter_map(|change| content.apply_change(change, encoding))
                     .collect();
                 content.version = version;

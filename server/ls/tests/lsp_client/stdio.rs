@@ -9,10 +9,23 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
+/// The binary to run: `UNREAL_LS_BIN` when set (a build of another commit, for a before and
+/// after), else the one cargo built for this run.
+pub fn binary() -> String {
+    std::env::var("UNREAL_LS_BIN")
+        .ok()
+        .filter(|bin| !bin.is_empty())
+        .unwrap_or_else(|| env!("CARGO_BIN_EXE_unreal-ls").to_owned())
+}
+
 pub struct StdioServer {
     child: Child,
     stdin: ChildStdin,
-    messages: Receiver<Value>,
+    /// Each message with when its last byte was read (before it was decoded).
+    messages: Receiver<(Value, Instant)>,
+    /// When the last message [`Self::wait_for`] returned had arrived whole, before this client
+    /// decoded it: what the server and the pipe took, without the client's JSON decoding.
+    pub last_arrived: Option<Instant>,
     next_id: i64,
     /// How long any one wait may take: only a hang reaches it.
     hang_guard: Duration,
@@ -49,7 +62,7 @@ impl StdioServer {
                 }
             }
         });
-        Self { child, stdin, messages, next_id: 0, hang_guard }
+        Self { child, stdin, messages, last_arrived: None, next_id: 0, hang_guard }
     }
 
     pub fn send(&mut self, message: &Value) {
@@ -90,16 +103,22 @@ impl StdioServer {
         let deadline = Instant::now() + self.hang_guard;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
-            let message = self.messages.recv_timeout(left).expect("the server answers");
+            let (message, arrived) = self.messages.recv_timeout(left).expect("the server answers");
             if message.get("method").is_some() && message.get("id").is_some() {
                 let id = message["id"].clone();
                 self.send(&json!({ "jsonrpc": "2.0", "id": id, "result": null }));
                 continue;
             }
             if wanted(&message) {
+                self.last_arrived = Some(arrived);
                 return message;
             }
         }
+    }
+
+    /// The server process's id (for its `/proc` files).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     /// The server process's current and peak resident memory (`VmRSS`, `VmHWM`).
@@ -132,8 +151,9 @@ impl StdioServer {
     }
 }
 
-/// Reads one `Content-Length`-framed message; `None` at the end of the stream.
-fn read_message(reader: &mut impl BufRead) -> Option<Value> {
+/// Reads one `Content-Length`-framed message, with when its last byte was read; `None` at
+/// the end of the stream.
+fn read_message(reader: &mut impl BufRead) -> Option<(Value, Instant)> {
     let mut length = None;
     loop {
         let mut line = String::new();
@@ -150,5 +170,6 @@ fn read_message(reader: &mut impl BufRead) -> Option<Value> {
     }
     let mut body = vec![0; length?];
     reader.read_exact(&mut body).ok()?;
-    serde_json::from_slice(&body).ok()
+    let arrived = Instant::now();
+    serde_json::from_slice(&body).ok().map(|message| (message, arrived))
 }

@@ -5,9 +5,11 @@ use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{
     DocumentFormattingParams, DocumentRangeFormattingParams, OneOf, ServerCapabilities, TextEdit,
 };
-use unreal_analysis::ide::formatting::{self, FormatOptions};
+use unreal_analysis::ide::formatting::{self, EditSink, FormatOptions};
 
 use super::t3d::{self, Parsed};
+use unreal_analysis::lint::FileKind;
+
 use crate::lsp::documents::{DocumentSnapshot, Session};
 
 pub fn register(caps: &mut ServerCapabilities, _session: &Session) {
@@ -26,6 +28,20 @@ pub fn full(
     // as one edit each: a 50 MB map formatted for the first time is one edit.
     let edits = formatting::format_document(snapshot.text(), FormatOptions::default());
     Ok(edits.ok().map(|edits| t3d::into_edits(snapshot, edits)))
+}
+
+/// [`full`] with each edit handed to `sink` as it is made (the stdio answer writes them
+/// straight into its frame: `lsp/direct.rs`). Reads only the text, so the snapshot may have
+/// no T3D document ([`crate::lsp::documents::DocumentHandle::read_text_copy`]). False when
+/// the answer is `null` (not a T3D document, or one with syntax errors); the sink may then
+/// have received a part.
+pub fn full_into(
+    snapshot: &DocumentSnapshot,
+    _params: &DocumentFormattingParams,
+    sink: &mut dyn EditSink,
+) -> bool {
+    snapshot.kind() == Some(FileKind::T3d)
+        && formatting::format_document_into(snapshot.text(), FormatOptions::default(), sink).is_ok()
 }
 
 pub fn range(
