@@ -327,9 +327,28 @@ fn temp_owner(file_name: &str) -> Option<u32> {
     pid.parse().ok()
 }
 
+/// Whether `file_name` is a temporary file's name of the builds of 24 November 2026 (04:26 to
+/// 19:35 UTC on main, ebec4fe to b79ab09), which carried no process id:
+/// `.NAME.unreal-ls-RANDOM.tmp`, RANDOM 16 lower-case hex digits.
+fn pidless_temp_name(file_name: &str) -> bool {
+    let Some(rest) = file_name.strip_prefix('.').and_then(|r| r.strip_suffix(".tmp")) else {
+        return false;
+    };
+    let Some((name, random)) = rest.rsplit_once(TEMP_MARK) else { return false };
+    !name.is_empty()
+        && random.len() == 16
+        && random.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+}
+
+/// A temporary file without a process id ([`pidless_temp_name`]) is removed only once it has
+/// not been written for this long: no fix takes that long to write one file.
+const PIDLESS_STALE_AFTER: std::time::Duration = std::time::Duration::from_mins(15);
+
 /// Removes the temporary files that a killed `--fix` (SIGKILL cannot be caught) left in `dir`:
 /// regular files (never a link) named as [`temp_name`] names them, whose process no longer
-/// runs, owned by this user (or by anyone, for root, whose fix gives the file its owner).
+/// runs, owned by this user (or by anyone, for root, whose fix gives the file its owner); and
+/// files of the same kind named as the builds without a process id in the name named them
+/// ([`pidless_temp_name`]) and not written for [`PIDLESS_STALE_AFTER`].
 /// Each folder is swept once a run, before the first file in it is fixed. Linux only (the
 /// process table is read from `/proc`); returns how many files were removed.
 ///
@@ -353,12 +372,20 @@ pub fn sweep_stale_temp_files(dir: &Path) -> usize {
         let Ok(entries) = fs::read_dir(dir) else { return 0 };
         let mut removed = 0;
         for entry in entries.flatten() {
-            let Some(pid) = entry.file_name().to_str().and_then(temp_owner) else { continue };
-            if pid == std::process::id() || Path::new("/proc").join(pid.to_string()).exists() {
-                continue;
+            let Some(file_name) = entry.file_name().to_str().map(str::to_owned) else { continue };
+            let pidless = pidless_temp_name(&file_name);
+            if !pidless {
+                let Some(pid) = temp_owner(&file_name) else { continue };
+                if pid == std::process::id() || Path::new("/proc").join(pid.to_string()).exists() {
+                    continue;
+                }
             }
             let Ok(metadata) = fs::symlink_metadata(entry.path()) else { continue };
             if !metadata.file_type().is_file() || (me.uid() != 0 && metadata.uid() != me.uid()) {
+                continue;
+            }
+            let written = metadata.modified().ok().and_then(|at| at.elapsed().ok());
+            if pidless && written.is_none_or(|age| age < PIDLESS_STALE_AFTER) {
                 continue;
             }
             if fs::remove_file(entry.path()).is_ok() {
@@ -629,6 +656,51 @@ mod tests {
         // The real names differ from one write to the next.
         let (a, b) = (super::temp_name(&dir, "Map.t3d"), super::temp_name(&dir, "Map.t3d"));
         assert_ne!(a, b);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// The builds of 24 November (04:26 to 19:35 UTC) named their temporary files without a
+    /// process id (`.NAME.unreal-ls-RANDOM.tmp`): the sweep removes such a file once it has not
+    /// been written for 15 minutes, never a younger one, a link, or a name that differs.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn the_sweep_removes_old_temporary_files_without_a_process_id() {
+        let dir = std::env::temp_dir().join(format!("unreal-ls-pidless-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let old = std::time::SystemTime::now() - std::time::Duration::from_mins(20);
+        let write = |name: &str, modified: Option<std::time::SystemTime>| {
+            let file = std::fs::File::create(dir.join(name)).unwrap();
+            if let Some(at) = modified {
+                file.set_modified(at).unwrap();
+            }
+        };
+        let stale = ".Map.t3d.unreal-ls-0123456789abcdef.tmp";
+        let young = ".Young.t3d.unreal-ls-0123456789abcdef.tmp";
+        let kept_old = [
+            ".Map.t3d.unreal-ls-0123456789ABCDEF.tmp", // not what the builds wrote
+            ".Map.t3d.unreal-ls-0123456789abcde.tmp",  // 15 digits
+            ".Map.t3d.unreal-ls-0123456789abcdefa.tmp", // 17
+            ".unreal-ls-0123456789abcdef.tmp",         // no file name
+            "Map.t3d.unreal-ls-0123456789abcdef.tmp",  // no leading dot
+            ".Map.t3d.unreal-ls-0123456789abcdef.tmp.bak",
+        ];
+        write(stale, Some(old));
+        write(young, None);
+        for name in kept_old {
+            write(name, Some(old));
+        }
+        std::fs::write(dir.join("victim"), "precious").unwrap();
+        let link = dir.join(".Link.t3d.unreal-ls-fedcba9876543210.tmp");
+        std::os::unix::fs::symlink(dir.join("victim"), &link).unwrap();
+        assert_eq!(super::sweep_stale_temp_files(&dir), 1);
+        assert!(!dir.join(stale).exists());
+        assert!(dir.join(young).exists());
+        for name in kept_old {
+            assert!(dir.join(name).exists(), "{name}");
+        }
+        assert!(link.is_symlink());
+        assert_eq!(std::fs::read_to_string(dir.join("victim")).unwrap(), "precious");
         let _ = std::fs::remove_dir_all(&dir);
     }
 
