@@ -69,7 +69,7 @@ impl Direct {
         Some(
             async move {
                 if let Some(params) = params.filter(|_| direct.serving.load(Ordering::SeqCst)) {
-                    let uri = super::server::open_document(&direct.shared, params);
+                    let uri = direct.shared.open_document(params);
                     (direct.analyse)(uri);
                 }
             }

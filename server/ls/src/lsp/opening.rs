@@ -11,7 +11,7 @@
 //! no copy at all), its parameters wait in a queue, and the library gets a small marker
 //! notification in its place ([`MARKER`], numbered). [`super::direct::DirectAnswers`] meets
 //! the marker in the order the messages came and opens the document then, as the library's
-//! handler would have (`Backend::did_open`: the same function). In-process tests send
+//! handler would have (both call `Shared::open_document`). In-process tests send
 //! `didOpen` to the library as before.
 
 use std::borrow::Cow;

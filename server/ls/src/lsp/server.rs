@@ -28,22 +28,13 @@ use tower_lsp_server::ls_types::{
 };
 use tower_lsp_server::{Client, LanguageServer};
 
-use super::documents::{Document, DocumentHandle, DocumentSnapshot, EditProblem, Session};
+use super::documents::{DocumentHandle, DocumentSnapshot, EditProblem, Session};
 use super::features;
 use super::options::ServerOptions;
 use super::position::PositionEncoding;
 use super::scheduler::Scheduler;
 use super::settings::Settings;
 use super::shared::Shared;
-
-/// `didOpen`: the document joins the store (its first analysis is for the caller to ask).
-/// Also called for a `didOpen` read straight from its frame ([`super::opening`]).
-pub(super) fn open_document(shared: &Shared, params: DidOpenTextDocumentParams) -> Uri {
-    let item = params.text_document;
-    let document = Document::new(item.text, item.version, item.language_id);
-    shared.documents().open(item.uri.clone(), document);
-    item.uri
-}
 
 /// How much of a document a request reads, which decides whether it runs on the document
 /// (under its lock) or on a copy.
@@ -313,7 +304,7 @@ impl LanguageServer for Backend {
     }
 
     async fn did_open(&self, params: DidOpenTextDocumentParams) {
-        let uri = open_document(&self.shared, params);
+        let uri = self.shared.open_document(params);
         self.scheduler.changed(uri, std::time::Duration::ZERO);
     }
 

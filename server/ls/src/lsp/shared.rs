@@ -4,10 +4,10 @@
 
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
 
-use tower_lsp_server::ls_types::{MessageType, Uri};
+use tower_lsp_server::ls_types::{DidOpenTextDocumentParams, MessageType, Uri};
 use tower_lsp_server::Client;
 
-use super::documents::{DocumentHandle, Documents, Session};
+use super::documents::{Document, DocumentHandle, Documents, Session};
 use super::options::ServerOptions;
 
 pub struct Shared {
@@ -39,6 +39,16 @@ impl Shared {
         let mut session = Session::clone(&guard);
         update(&mut session);
         *guard = Arc::new(session);
+    }
+
+    /// `didOpen`: the document joins the store (its first analysis is for the caller to
+    /// ask). The library's `didOpen` handler and a `didOpen` read straight from its frame
+    /// ([`super::opening`]) both come here.
+    pub(crate) fn open_document(&self, params: DidOpenTextDocumentParams) -> Uri {
+        let item = params.text_document;
+        let document = Document::new(item.text, item.version, item.language_id);
+        self.documents().open(item.uri.clone(), document);
+        item.uri
     }
 
     /// A handle on the open document `uri`, to read after the store's lock is released.
