@@ -43,6 +43,9 @@ fn decode_png(data: &[u8]) -> Result<RgbaImage> {
         png::Limits { bytes: (MAX_PIXELS * 4) as usize },
     );
     decoder.set_transformations(png::Transformations::normalize_to_color8());
+    // As `ImageInfo::parse`: the colour profile and the text are not used (nor inflated).
+    decoder.set_ignore_iccp_chunk(true);
+    decoder.set_ignore_text_chunk(true);
     let mut reader = decoder.read_info().map_err(fail)?;
     // The image data read first: an APNG's first frame control overrides the header's size.
     let info = reader.info();
@@ -61,46 +64,57 @@ fn decode_png(data: &[u8]) -> Result<RgbaImage> {
         }
     };
     let line_size = reader.output_line_size(width);
-    let mut buf = vec![0; line_size * height as usize];
     // Exactly the rows the image has, not `next_frame`: after the last row, that (and asking
     // for one row more) inflates and discards whatever compressed data the file has left,
     // up to about a thousand times its size in work that shows nothing.
     let rows = png_rows(width, height, interlaced);
-    let mut line = 0;
+    let missing =
+        || Error::new("PNG image", 0, format!("{rows} rows of image data for {width}x{height}"));
+    if !interlaced {
+        // Each row straight into the image: no second buffer of the whole image.
+        for y in 0..height {
+            let row = reader.next_interlaced_row().map_err(fail)?.ok_or_else(missing)?;
+            put_png_row(&mut image, y, row.data(), channels);
+        }
+        return Ok(image);
+    }
+    // Adam7: the passes' rows spread over the whole image first.
+    let mut buf = vec![0; line_size * height as usize];
+    let bits_per_pixel = color_type.samples() as u8 * depth as u8;
     for _ in 0..rows {
-        let row = reader.next_interlaced_row().map_err(fail)?.ok_or_else(|| {
-            Error::new("PNG image", 0, format!("{rows} rows of image data for {width}x{height}"))
-        })?;
-        match row.interlace() {
-            png::InterlaceInfo::Adam7(pass) => png::expand_interlaced_row(
-                &mut buf,
-                line_size,
-                row.data(),
-                pass,
-                color_type.samples() as u8 * depth as u8,
-            ),
-            png::InterlaceInfo::Null(_) => {
-                let at = line * line_size;
-                if let Some(out) = buf.get_mut(at..at + row.data().len()) {
-                    out.copy_from_slice(row.data());
-                }
-                line += 1;
-            }
+        let row = reader.next_interlaced_row().map_err(fail)?.ok_or_else(missing)?;
+        if let png::InterlaceInfo::Adam7(pass) = row.interlace() {
+            png::expand_interlaced_row(&mut buf, line_size, row.data(), pass, bits_per_pixel);
         }
     }
-    for (y, row) in buf.chunks(line_size.max(1)).take(height as usize).enumerate() {
-        for (x, px) in row.chunks_exact(channels).take(width as usize).enumerate() {
-            let rgba = match *px {
-                [l] => [l, l, l, 255],
-                [l, a] => [l, l, l, a],
-                [r, g, b] => [r, g, b, 255],
-                [r, g, b, a] => [r, g, b, a],
-                _ => [0; 4],
-            };
-            image.put(x as u32, y as u32, rgba);
-        }
+    for (y, row) in (0..height).zip(buf.chunks(line_size.max(1))) {
+        put_png_row(&mut image, y, row, channels);
     }
     Ok(image)
+}
+
+/// One row of 8-bit samples (grey, grey and alpha, RGB or RGBA) as line `y` of `image`.
+/// By rows, not `put` by pixel: an RGBA row is one copy.
+fn put_png_row(image: &mut RgbaImage, y: u32, row: &[u8], channels: usize) {
+    let stride = image.width as usize * 4;
+    let at = y as usize * stride;
+    let Some(out) = image.pixels.get_mut(at..at + stride) else { return };
+    if channels == 4 {
+        if let Some(row) = row.get(..stride) {
+            out.copy_from_slice(row);
+            return;
+        }
+    }
+    for (rgba, px) in out.chunks_exact_mut(4).zip(row.chunks_exact(channels)) {
+        let value = match *px {
+            [l] => [l, l, l, 255],
+            [l, a] => [l, l, l, a],
+            [r, g, b] => [r, g, b, 255],
+            [r, g, b, a] => [r, g, b, a],
+            _ => [0; 4],
+        };
+        rgba.copy_from_slice(&value);
+    }
 }
 
 /// The rows a PNG of `width` x `height` stores: one per line, or for Adam7 those of its seven
