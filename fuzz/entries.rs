@@ -61,31 +61,50 @@ pub fn run(target: &str, data: &[u8]) -> bool {
     true
 }
 
-/// Package tables, the summary `info` prints, and every object reader on every export. (Each
-/// reader's input is parsed once: `summarize` is `detect`, the parse and the summary.)
+/// Package tables, the summary `info` prints, and every object reader on every export it
+/// reads. (Each reader's input is parsed once: `summarize` is `detect`, the parse and the
+/// summary, so the parts are called here.)
 pub fn package(data: &[u8]) {
     let _ = unreal_formats::detect(data, "fuzz.u");
-    if let Ok(p) = Package::parse(data) {
-        let _ = summary::package_summary(&p);
-        for (n, o) in p.objects().enumerate() {
-            let i = o.export;
-            // `find` scans every export: for each object it made a run quadratic in the
-            // export count (a few thousand exports: most of an execution). A few suffice.
-            if n < 16 {
-                let _ = p.find(&o.path);
-            }
+    let Ok(p) = Package::parse(data) else { return };
+    // Every object of a class the summary knows, through its reader.
+    let _ = summary::package_summary(&p);
+    for i in 0..p.exports.len() {
+        // The first 16 exports go through every reader, so that each one's refusal of a
+        // class it does not read runs too; after them a reader runs where it reads the
+        // class. (Refusing cost more than reading: a refusal names the object, and with
+        // nine readers on each of thousands of exports that was most of the time.)
+        let every = i < 16;
+        if every {
+            // `find` walks every export's path.
+            let _ = p.find(&p.export_path(i));
+            // The object header alone (`read_texture` reads it first on every export).
             let _ = p.read_object_header(i);
-            let _ = p.read_texture(i);
-            let _ = p.read_palette(i);
-            let _ = p.read_sound(i);
-            let _ = p.read_font(i);
-            let _ = p.read_text_buffer(i);
-            let _ = p.read_class(i);
-            let _ = p.read_mesh(i);
-            let _ = p.read_animation(i);
+        }
+        // Any object, read as a texture.
+        let _ = p.read_texture(i);
+        let class = p.class_name(i);
+        for (classes, read) in CLASS_READERS {
+            if every || classes.iter().any(|c| c.eq_ignore_ascii_case(class)) {
+                read(&p, i);
+            }
         }
     }
 }
+
+/// The package readers that refuse other classes, with the classes each reads (as in
+/// `package::objects`: given an export of another class, a reader returns at once).
+type ObjectRead = fn(&Package<'_>, usize);
+const CLASS_READERS: [(&[&str], ObjectRead); 7] = [
+    (&["Palette"], |p, i| drop(p.read_palette(i))),
+    (&["Sound", "Music"], |p, i| drop(p.read_sound(i))),
+    (&["Font"], |p, i| drop(p.read_font(i))),
+    (&["TextBuffer"], |p, i| drop(p.read_text_buffer(i))),
+    (&["Mesh", "LodMesh", "SkeletalMesh"], |p, i| drop(p.read_mesh(i))),
+    (&["Animation"], |p, i| drop(p.read_animation(i))),
+    // A class is an export whose class reference is 0, which `class_name` calls `Class`.
+    (&["Class"], |p, i| drop(p.read_class(i))),
+];
 
 /// `_d.3d` + `_a.3d`: a little-endian `u32` length (taken modulo what follows) says where
 /// the `_d.3d` part ends; a seed is that length, the data file and the animation file.
@@ -129,7 +148,16 @@ pub fn u3d(data: &[u8]) {
 /// Image headers (every format, whatever the signature says), pixel decoding, WAV headers,
 /// and the format detection.
 pub fn image_wav(data: &[u8]) {
+    // The format comes from the signature, or else from the extension: a PNG, BMP or DDS
+    // signature gives one format whatever the extension, and the readers of the same format
+    // read the same bytes alike, so each format is read once (a PNG was decoded five times).
+    let mut read = Vec::new();
     for ext in ["pcx", "bmp", "tga", "dds", "png"] {
+        let format = image::detect(data, ext);
+        if format.is_some() && read.contains(&format) {
+            continue;
+        }
+        read.push(format);
         if let Ok(info) = image::ImageInfo::parse(data, ext) {
             let _ = summary::image_summary(&info);
             // Pixels are decoded for images of up to 256x256 (every path of our decoders and

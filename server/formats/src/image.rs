@@ -95,7 +95,11 @@ pub fn detect(data: &[u8], extension: &str) -> Option<ImageFormat> {
 }
 
 fn parse_png(data: &[u8]) -> Result<ImageInfo> {
-    let decoder = png::Decoder::new(std::io::Cursor::new(data));
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(data));
+    // Neither the colour profile nor the text is used here: an iCCP chunk would be inflated
+    // for nothing.
+    decoder.set_ignore_iccp_chunk(true);
+    decoder.set_ignore_text_chunk(true);
     let reader = decoder
         .read_info()
         .map_err(|e| Error::new("PNG header", 0, format!("a valid PNG header ({e})")))?;

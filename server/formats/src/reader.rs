@@ -3,22 +3,43 @@
 //! primitives are nom's complete little-endian parsers; the cursor adds positions and
 //! errors that carry the absolute file offset.
 
+use std::borrow::Cow;
+
 use nom::number::complete::{le_f32, le_i32, le_u16, le_u32, le_u64};
 use nom::IResult;
 
 use crate::error::{Error, Result};
 
+/// What a reader is reading, as its errors name it. Kept apart until an error needs the text:
+/// a table reader moves to the next entry without formatting `"name table entry 12"` for
+/// each of thousands of entries.
+#[derive(Clone, Debug)]
+enum Structure {
+    Text(Cow<'static, str>),
+    /// `"{0} {1}"`: entry `1` of a table (`name table entry 12`).
+    Entry(&'static str, usize),
+}
+
+impl Structure {
+    fn text(&self) -> Cow<'_, str> {
+        match self {
+            Self::Text(text) => Cow::Borrowed(text),
+            Self::Entry(table, i) => Cow::Owned(format!("{table} {i}")),
+        }
+    }
+}
+
 #[derive(Clone)]
 pub struct Reader<'a> {
     data: &'a [u8],
     pos: usize,
-    structure: String,
+    structure: Structure,
 }
 
 impl<'a> Reader<'a> {
     /// A cursor at `pos` of `data`; errors name `structure`.
-    pub fn new(data: &'a [u8], pos: usize, structure: impl Into<String>) -> Self {
-        Self { data, pos, structure: structure.into() }
+    pub fn new(data: &'a [u8], pos: usize, structure: impl Into<Cow<'static, str>>) -> Self {
+        Self { data, pos, structure: Structure::Text(structure.into()) }
     }
 
     pub fn data(&self) -> &'a [u8] {
@@ -42,22 +63,28 @@ impl<'a> Reader<'a> {
         self.pos >= self.data.len()
     }
 
-    pub fn set_structure(&mut self, structure: impl Into<String>) {
-        self.structure = structure.into();
+    pub fn set_structure(&mut self, structure: impl Into<Cow<'static, str>>) {
+        self.structure = Structure::Text(structure.into());
     }
 
-    pub fn structure(&self) -> &str {
-        &self.structure
+    /// Names entry `index` of a table (`set_entry("name table entry", 12)`: errors say `name
+    /// table entry 12`), formatted only when an error is.
+    pub fn set_entry(&mut self, table: &'static str, index: usize) {
+        self.structure = Structure::Entry(table, index);
+    }
+
+    pub fn structure(&self) -> Cow<'_, str> {
+        self.structure.text()
     }
 
     /// An error at the current position.
     pub fn error(&self, expected: impl Into<String>) -> Error {
-        Error::new(self.structure.clone(), self.pos, expected)
+        self.error_at(self.pos, expected)
     }
 
     /// An error at an explicit position.
     pub fn error_at(&self, pos: usize, expected: impl Into<String>) -> Error {
-        Error::new(self.structure.clone(), pos, expected)
+        Error::new(self.structure.text(), pos, expected)
     }
 
     fn eof(&self, field: &str, needed: usize) -> Error {
@@ -219,13 +246,37 @@ impl<'a> Reader<'a> {
 }
 
 /// Windows-1252 text as the engine stored it (names, ANSI strings), without the trailing NULs.
+/// Each byte is one character: below 0x80 and from 0xA0 the code point of the same value,
+/// from 0x80 to 0x9F the WHATWG table's (`encoding_rs::WINDOWS_1252`, checked against it
+/// for every byte in the tests). No BOM is looked for: `EF BB BF` is `ï»¿` here, as in the
+/// engine. Written out because it runs for every name of every package read: the ASCII
+/// names of real packages are one copy, and no decoder is set up per name.
 pub fn ansi(bytes: &[u8]) -> String {
     let trimmed = match bytes.iter().position(|&b| b == 0) {
         Some(end) => &bytes[..end],
         None => bytes,
     };
-    let (text, _, _) = encoding_rs::WINDOWS_1252.decode(trimmed);
-    text.into_owned()
+    match std::str::from_utf8(trimmed) {
+        Ok(ascii) if trimmed.is_ascii() => ascii.to_owned(),
+        _ => trimmed.iter().map(|&b| windows_1252(b)).collect(),
+    }
+}
+
+/// The Windows-1252 character of one byte.
+fn windows_1252(b: u8) -> char {
+    /// 0x80 to 0x9F; the five bytes the code page leaves undefined map to the C1 controls of
+    /// the same value, as WHATWG (and so browsers and `encoding_rs`) map them.
+    const HIGH: [char; 32] = [
+        '\u{20AC}', '\u{0081}', '\u{201A}', '\u{0192}', '\u{201E}', '\u{2026}', '\u{2020}',
+        '\u{2021}', '\u{02C6}', '\u{2030}', '\u{0160}', '\u{2039}', '\u{0152}', '\u{008D}',
+        '\u{017D}', '\u{008F}', '\u{0090}', '\u{2018}', '\u{2019}', '\u{201C}', '\u{201D}',
+        '\u{2022}', '\u{2013}', '\u{2014}', '\u{02DC}', '\u{2122}', '\u{0161}', '\u{203A}',
+        '\u{0153}', '\u{009D}', '\u{017E}', '\u{0178}',
+    ];
+    match b {
+        0x80..=0x9F => HIGH[usize::from(b - 0x80)],
+        _ => char::from(b),
+    }
 }
 
 #[cfg(test)]
@@ -234,6 +285,22 @@ mod tests {
 
     fn index(bytes: &[u8]) -> Result<i32> {
         Reader::new(bytes, 0, "test").compact_index("value")
+    }
+
+    #[test]
+    fn ansi_is_windows_1252_as_encoding_rs_decodes_it() {
+        for b in 1..=255u8 {
+            let byte = [b];
+            let (expected, _) = encoding_rs::WINDOWS_1252.decode_without_bom_handling(&byte);
+            assert_eq!(ansi(&byte), expected, "byte {b:#04x}");
+        }
+        let all: Vec<u8> = (1..=255u8).rev().collect();
+        let (expected, _) = encoding_rs::WINDOWS_1252.decode_without_bom_handling(&all);
+        assert_eq!(ansi(&all), expected);
+        // Up to the first NUL; no byte-order mark is taken for one.
+        assert_eq!(ansi(b"Engine\0junk"), "Engine");
+        assert_eq!(ansi(&[0xEF, 0xBB, 0xBF, b'A', 0]), "\u{EF}\u{BB}\u{BF}A");
+        assert_eq!(ansi(&[0xFF, 0xFE, b'A', 0]), "\u{FF}\u{FE}A");
     }
 
     #[test]

@@ -329,17 +329,17 @@ impl U3d {
         )?;
         let mut out_meshes = Vec::with_capacity(usize::from(meshes));
         for i in 0..meshes {
-            r.set_structure(format!("u3d mesh chunk {i}"));
+            r.set_entry("u3d mesh chunk", usize::from(i));
             out_meshes.push(read_mesh(&mut r, materials)?);
         }
         let mut out_materials = Vec::with_capacity(usize::from(materials));
         for i in 0..materials {
-            r.set_structure(format!("u3d material chunk {i}"));
+            r.set_entry("u3d material chunk", usize::from(i));
             out_materials.push(read_material(&mut r, i + 1 == materials)?);
         }
         let mut out_bones = Vec::with_capacity(usize::from(bones));
         for i in 0..bones {
-            r.set_structure(format!("u3d bone chunk {i}"));
+            r.set_entry("u3d bone chunk", usize::from(i));
             let bone = read_bone(&mut r, meshes)?;
             if let Some(p) = bone.parent.filter(|&p| p >= bones) {
                 return Err(r.error(format!("iParent below nBone {bones} or 65535, found {p}")));

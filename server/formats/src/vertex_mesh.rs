@@ -63,7 +63,7 @@ impl DataFile {
         r.seek("triangles", DATA_HEADER_SIZE)?;
         let mut triangles = Vec::with_capacity(usize::from(polygons));
         for i in 0..polygons {
-            r.set_structure(format!("vertex mesh triangle {i}"));
+            r.set_entry("vertex mesh triangle", usize::from(i));
             let start = r.pos();
             let v = [r.u16("vertex 0")?, r.u16("vertex 1")?, r.u16("vertex 2")?];
             if let Some(bad) = v.iter().find(|&&x| x >= vertices) {

@@ -376,3 +376,145 @@ fn corpus_meshes() {
         uc/assimp_mar_rifle/Models/mar_rifle_d.3d: 30 frames of 421 vertices, 572 faces
     "#]].assert_eq(&out);
 }
+
+/// CRC-32 (ISO-HDLC, as PNG chunks use).
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in bytes {
+        crc ^= u32::from(b);
+        for _ in 0..8 {
+            crc = if crc & 1 != 0 { (crc >> 1) ^ 0xEDB8_8320 } else { crc >> 1 };
+        }
+    }
+    !crc
+}
+
+/// A PNG of 8-bit samples (`channels` 1 to 4: grey, grey + alpha, RGB, RGBA), pixel `(x, y)`
+/// sample `c` being `sample(x, y, c)`, rows unfiltered, in one IDAT whose zlib stream is
+/// stored blocks; Adam7 when `interlaced`. `tail` is put in the zlib stream after the rows,
+/// then the stream ends, or with `broken_end` goes on with a block of the reserved type that
+/// no inflater accepts.
+fn png_file(
+    width: u32,
+    height: u32,
+    channels: u8,
+    interlaced: bool,
+    (tail, broken_end): (&[u8], bool),
+    sample: impl Fn(u32, u32, u8) -> u8,
+) -> Vec<u8> {
+    let mut raw = Vec::new();
+    let mut line = |xs: &mut dyn Iterator<Item = u32>, y: u32| {
+        let xs: Vec<u32> = xs.collect();
+        if xs.is_empty() {
+            return;
+        }
+        raw.push(0); // filter None
+        for x in xs {
+            raw.extend((0..channels).map(|c| sample(x, y, c)));
+        }
+    };
+    if interlaced {
+        for (x0, dx, y0, dy) in [
+            (0, 8, 0, 8),
+            (4, 8, 0, 8),
+            (0, 4, 4, 8),
+            (2, 4, 0, 4),
+            (0, 2, 2, 4),
+            (1, 2, 0, 2),
+            (0, 1, 1, 2),
+        ] {
+            for y in (y0..height).step_by(dy) {
+                line(&mut (x0..width).step_by(dx), y);
+            }
+        }
+    } else {
+        for y in 0..height {
+            line(&mut (0..width), y);
+        }
+    }
+    // zlib: header, stored blocks of at most 65,535 bytes (the rows, then the tail), an
+    // empty final block, Adler-32 of the rows and the tail.
+    let mut zlib = vec![0x78, 0x01];
+    let body: Vec<u8> = raw.iter().chain(tail).copied().collect();
+    for block in body.chunks(65_535) {
+        zlib.push(0);
+        let n = block.len() as u16;
+        zlib.extend(n.to_le_bytes());
+        zlib.extend((!n).to_le_bytes());
+        zlib.extend(block);
+    }
+    if broken_end {
+        zlib.extend([0x07, 0, 0, 0, 0]);
+    }
+    zlib.extend([1, 0, 0, 0xff, 0xff]);
+    let (mut a, mut b) = (1u32, 0u32);
+    for &byte in &body {
+        a = (a + u32::from(byte)) % 65_521;
+        b = (b + a) % 65_521;
+    }
+    zlib.extend(((b << 16) | a).to_be_bytes());
+    let color_type = [0u8, 4, 2, 6][usize::from(channels - 1)];
+    let mut ihdr = Vec::new();
+    ihdr.extend(width.to_be_bytes());
+    ihdr.extend(height.to_be_bytes());
+    ihdr.extend([8, color_type, 0, 0, u8::from(interlaced)]);
+    let mut out = b"\x89PNG\r\n\x1a\n".to_vec();
+    for (kind, data) in [(b"IHDR", &ihdr), (b"IDAT", &zlib), (b"IEND", &Vec::new())] {
+        out.extend((data.len() as u32).to_be_bytes());
+        let start = out.len();
+        out.extend(kind);
+        out.extend(data.iter());
+        let crc = crc32(&out[start..]);
+        out.extend(crc.to_be_bytes());
+    }
+    out
+}
+
+/// PNG pixels land where they belong, interlaced or not, in every 8-bit colour type and at
+/// sizes where Adam7 passes are empty (1 pixel wide or high) or partial; and only the rows
+/// are read: compressed data after them, even junk, is not inflated.
+#[test]
+fn png_rows_interlaced_or_not() {
+    let sample = |x: u32, y: u32, c: u8| (x * 7 + y * 31 + u32::from(c) * 101) as u8;
+    for channels in 1..=4u8 {
+        for (width, height) in
+            [(1, 1), (1, 9), (9, 1), (2, 2), (3, 5), (5, 3), (8, 8), (13, 11), (33, 17)]
+        {
+            for interlaced in [false, true] {
+                let file = png_file(width, height, channels, interlaced, (&[], false), sample);
+                let image = decode_image(&file, "png").unwrap();
+                assert_eq!((image.width, image.height), (width, height));
+                for y in 0..height {
+                    for x in 0..width {
+                        let s = |c| sample(x, y, c);
+                        let expected = match channels {
+                            1 => [s(0), s(0), s(0), 255],
+                            2 => [s(0), s(0), s(0), s(1)],
+                            3 => [s(0), s(1), s(2), 255],
+                            _ => [s(0), s(1), s(2), s(3)],
+                        };
+                        assert_eq!(
+                            image.get(x, y),
+                            expected,
+                            "{width}x{height} {channels} channels interlaced {interlaced} at {x},{y}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+    // After the rows, a megabyte of stored data, then a block no inflater accepts: the png
+    // crate's `next_frame` inflates all of it and fails, the decoder stops after the last
+    // row (so that the work stays proportional to the image, not to the file).
+    let tail = vec![0x55; 1 << 20];
+    let plain = png_file(13, 11, 4, true, (&[], false), sample);
+    let tailed = png_file(13, 11, 4, true, (&tail, true), sample);
+    let whole_stream = |file: &[u8]| {
+        let mut reader = png::Decoder::new(std::io::Cursor::new(file)).read_info().unwrap();
+        let mut buf = vec![0; reader.output_buffer_size()];
+        reader.next_frame(&mut buf).map(|_| ()).map_err(|e| e.to_string())
+    };
+    assert_eq!(whole_stream(&plain), Ok(()));
+    assert!(whole_stream(&tailed).is_err());
+    assert!(decode_image(&plain, "png").unwrap() == decode_image(&tailed, "png").unwrap());
+}

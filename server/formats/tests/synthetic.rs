@@ -583,3 +583,114 @@ fn u3d_fixtures_match_the_writer() {
         U3d::parse(&committed).unwrap();
     }
 }
+
+/// Errors name where they happened, though the names are built only for an error (table
+/// entries, objects): a bad mip, a bad property, a class mismatch, an empty object, an
+/// embedded WAV, a bad import outer, and the entries of the tables.
+#[test]
+fn errors_name_the_table_entry_and_the_object() {
+    let mut w = PackageWriter::new(69, 0);
+    let texture = w.engine_class("Texture");
+    let sound = w.engine_class("Sound");
+    let package = w.import("Core", "Class", 0, "Package");
+    let skins = w.export(package, 0, "Skins", 0, Box::new(|o, w| write_props(o, &[], w.none())));
+    // Mip 1 says 8x4 of P8 (32 bytes) over 30 bytes of data.
+    w.export(
+        texture,
+        skins,
+        "Short",
+        0,
+        Box::new(|o, w| {
+            write_props(o, &[], w.none());
+            o.index(2);
+            mip(o, 16, 8, 128);
+            mip(o, 8, 4, 30);
+        }),
+    );
+    // A property name past the name table.
+    w.export(
+        texture,
+        skins,
+        "BadProp",
+        0,
+        Box::new(|o, _| {
+            o.index(9999);
+        }),
+    );
+    w.export(texture, 0, "Empty", 0, Box::new(|_, _| {}));
+    w.name("WAV");
+    w.export(
+        sound,
+        0,
+        "Noise",
+        0,
+        Box::new(|o, w| {
+            write_props(o, &[], w.none());
+            o.index(w.names.iter().position(|x| x == "WAV").unwrap() as i32);
+            o.lazy(6, b"RIFF\0\0");
+        }),
+    );
+    let bytes = w.finish();
+    let p = Package::parse(&bytes).unwrap();
+    let mut out = String::new();
+    for o in p.objects() {
+        let i = o.export;
+        // Every reader that checks the class (the mesh's and the palette's at least), the
+        // ones that read any object, and the sound's embedded WAV.
+        for (reader, result) in [
+            ("texture", p.read_texture(i).map(|_| ())),
+            ("palette", p.read_palette(i).map(|_| ())),
+            ("header", p.read_object_header(i).map(|_| ())),
+            ("sound", p.read_sound(i).and_then(|s| s.wav.map_or(Ok(()), |wav| wav.map(|_| ())))),
+            ("mesh", p.read_mesh(i).map(|_| ())),
+        ] {
+            if let Err(e) = result {
+                writeln!(out, "{} {reader}: {e}", o.path).unwrap();
+            }
+        }
+    }
+    // The tables: the entry's number is in the error.
+    let header = &p.header;
+    let mut bad = bytes.clone();
+    bad[header.name_offset as usize] = 0x7f; // a name length whose continuation runs on
+    for at in 1..5 {
+        bad[header.name_offset as usize + at] = 0xff;
+    }
+    writeln!(out, "{}", Package::parse(&bad).unwrap_err()).unwrap();
+    let mut bad = bytes.clone();
+    // The last import's Package (outer) points past both tables. An import is three compact
+    // indices of one byte (13 names) and the i32 outer after the first two.
+    let last_import = header.import_offset as usize + 7 * (p.imports.len() - 1);
+    bad[last_import + 2..last_import + 6].copy_from_slice(&1000i32.to_le_bytes());
+    writeln!(out, "{}", Package::parse(&bad).unwrap_err()).unwrap();
+    let mut bad = bytes.clone();
+    bad[header.export_offset as usize] = 0x3f; // export 0's Class: export 63, past the table
+    writeln!(out, "{}", Package::parse(&bad).unwrap_err()).unwrap();
+    expect_test::expect![[r#"
+        Skins texture: Package Skins (export 0) at byte 239: expected Mips count (1 bytes), but the file ends after 0 more
+        Skins palette: Package Skins (export 0) at byte 238: expected an object of class Palette
+        Skins sound: Package Skins (export 0) at byte 238: expected an object of class Sound or Music
+        Skins mesh: Package Skins (export 0) at byte 238: expected an object of class Mesh or LodMesh or SkeletalMesh
+        Skins.Short texture: Texture Skins.Short (export 1) at byte 390: expected Mips[1]: 32 bytes of P8 data for 8x4, found 30
+        Skins.Short palette: Texture Skins.Short (export 1) at byte 239: expected an object of class Palette
+        Skins.Short sound: Texture Skins.Short (export 1) at byte 239: expected an object of class Sound or Music
+        Skins.Short mesh: Texture Skins.Short (export 1) at byte 239: expected an object of class Mesh or LodMesh or SkeletalMesh
+        Skins.BadProp texture: Texture Skins.BadProp (export 2) at byte 430: expected a property name indexing one of 13 names, found 9999
+        Skins.BadProp palette: Texture Skins.BadProp (export 2) at byte 430: expected an object of class Palette
+        Skins.BadProp header: Texture Skins.BadProp (export 2) at byte 430: expected a property name indexing one of 13 names, found 9999
+        Skins.BadProp sound: Texture Skins.BadProp (export 2) at byte 430: expected an object of class Sound or Music
+        Skins.BadProp mesh: Texture Skins.BadProp (export 2) at byte 430: expected an object of class Mesh or LodMesh or SkeletalMesh
+        Empty texture: Texture Empty (export 3) at byte 0: expected object data (the export has SerialSize 0)
+        Empty palette: Texture Empty (export 3) at byte 0: expected an object of class Palette
+        Empty header: Texture Empty (export 3) at byte 0: expected object data (the export has SerialSize 0)
+        Empty sound: Texture Empty (export 3) at byte 0: expected an object of class Sound or Music
+        Empty mesh: Texture Empty (export 3) at byte 0: expected an object of class Mesh or LodMesh or SkeletalMesh
+        Noise texture: Sound Noise (export 4) at byte 435: expected Mips count of 11 items of at least 11 bytes to fit in the 11 bytes left
+        Noise palette: Sound Noise (export 4) at byte 433: expected an object of class Palette
+        Noise sound: Sound Noise (export 4): WAV header at byte 444: expected RIFF size (4 bytes), but the file ends after 2 more
+        Noise mesh: Sound Noise (export 4) at byte 433: expected an object of class Mesh or LodMesh or SkeletalMesh
+        name table entry 0 at byte 64: expected name length as a compact index of at most 5 bytes within 32 bits, found fifth byte 0xff
+        import table entry 3 at byte 0: expected Package to reference one of 5 exports or 4 imports, found 1000
+        export table entry 0 (Skins) at byte 0: expected Class to reference one of 5 exports or 4 imports, found 63
+    "#]].assert_eq(&out);
+}

@@ -43,11 +43,18 @@ fn decode_png(data: &[u8]) -> Result<RgbaImage> {
         png::Limits { bytes: (MAX_PIXELS * 4) as usize },
     );
     decoder.set_transformations(png::Transformations::normalize_to_color8());
+    // As `ImageInfo::parse`: the colour profile and the text are not used (nor inflated).
+    decoder.set_ignore_iccp_chunk(true);
+    decoder.set_ignore_text_chunk(true);
     let mut reader = decoder.read_info().map_err(fail)?;
-    let mut buf = vec![0; reader.output_buffer_size()];
-    let out = reader.next_frame(&mut buf).map_err(fail)?;
-    let mut image = RgbaImage::new(out.width, out.height, "PNG image", 0)?;
-    let channels = match out.color_type {
+    // The image data read first: an APNG's first frame control overrides the header's size.
+    let info = reader.info();
+    let (width, height) =
+        info.frame_control.map_or((info.width, info.height), |fc| (fc.width, fc.height));
+    let interlaced = info.interlaced;
+    let mut image = RgbaImage::new(width, height, "PNG image", 0)?;
+    let (color_type, depth) = reader.output_color_type();
+    let channels = match color_type {
         png::ColorType::Grayscale => 1,
         png::ColorType::GrayscaleAlpha => 2,
         png::ColorType::Rgb => 3,
@@ -56,20 +63,81 @@ fn decode_png(data: &[u8]) -> Result<RgbaImage> {
             return Err(Error::new("PNG image", 0, "indexed colour expanded to RGB"));
         }
     };
-    let rows = buf.chunks(out.line_size).take(out.height as usize);
-    for (y, row) in rows.enumerate() {
-        for (x, px) in row.chunks_exact(channels).take(out.width as usize).enumerate() {
-            let rgba = match *px {
-                [l] => [l, l, l, 255],
-                [l, a] => [l, l, l, a],
-                [r, g, b] => [r, g, b, 255],
-                [r, g, b, a] => [r, g, b, a],
-                _ => [0; 4],
-            };
-            image.put(x as u32, y as u32, rgba);
+    let line_size = reader.output_line_size(width);
+    // Exactly the rows the image has, not `next_frame`: after the last row, that (and asking
+    // for one row more) inflates and discards whatever compressed data the file has left,
+    // up to about a thousand times its size in work that shows nothing.
+    let rows = png_rows(width, height, interlaced);
+    let missing =
+        || Error::new("PNG image", 0, format!("{rows} rows of image data for {width}x{height}"));
+    if !interlaced {
+        // Each row straight into the image: no second buffer of the whole image.
+        for y in 0..height {
+            let row = reader.next_interlaced_row().map_err(fail)?.ok_or_else(missing)?;
+            put_png_row(&mut image, y, row.data(), channels);
+        }
+        return Ok(image);
+    }
+    // Adam7: the passes' rows spread over the whole image first.
+    let mut buf = vec![0; line_size * height as usize];
+    let bits_per_pixel = color_type.samples() as u8 * depth as u8;
+    for _ in 0..rows {
+        let row = reader.next_interlaced_row().map_err(fail)?.ok_or_else(missing)?;
+        if let png::InterlaceInfo::Adam7(pass) = row.interlace() {
+            png::expand_interlaced_row(&mut buf, line_size, row.data(), pass, bits_per_pixel);
         }
     }
+    for (y, row) in (0..height).zip(buf.chunks(line_size.max(1))) {
+        put_png_row(&mut image, y, row, channels);
+    }
     Ok(image)
+}
+
+/// One row of 8-bit samples (grey, grey and alpha, RGB or RGBA) as line `y` of `image`.
+/// By rows, not `put` by pixel: an RGBA row is one copy.
+fn put_png_row(image: &mut RgbaImage, y: u32, row: &[u8], channels: usize) {
+    let stride = image.width as usize * 4;
+    let at = y as usize * stride;
+    let Some(out) = image.pixels.get_mut(at..at + stride) else { return };
+    if channels == 4 {
+        if let Some(row) = row.get(..stride) {
+            out.copy_from_slice(row);
+            return;
+        }
+    }
+    for (rgba, px) in out.chunks_exact_mut(4).zip(row.chunks_exact(channels)) {
+        let value = match *px {
+            [l] => [l, l, l, 255],
+            [l, a] => [l, l, l, a],
+            [r, g, b] => [r, g, b, 255],
+            [r, g, b, a] => [r, g, b, a],
+            _ => [0; 4],
+        };
+        rgba.copy_from_slice(&value);
+    }
+}
+
+/// The rows a PNG of `width` x `height` stores: one per line, or for Adam7 those of its seven
+/// passes (pass `p` takes every `dx`-th pixel from `x0` of every `dy`-th line from `y0`; a
+/// pass with no pixel in a line stores no row).
+fn png_rows(width: u32, height: u32, interlaced: bool) -> u32 {
+    const PASSES: [(u32, u32, u32, u32); 7] = [
+        (0, 8, 0, 8),
+        (4, 8, 0, 8),
+        (0, 4, 4, 8),
+        (2, 4, 0, 4),
+        (0, 2, 2, 4),
+        (1, 2, 0, 2),
+        (0, 1, 1, 2),
+    ];
+    if !interlaced {
+        return height;
+    }
+    PASSES
+        .iter()
+        .filter(|&&(x0, dx, _, _)| width.saturating_sub(x0).div_ceil(dx) > 0)
+        .map(|&(_, _, y0, dy)| height.saturating_sub(y0).div_ceil(dy))
+        .sum()
 }
 
 /// Some editors write paletted (1-, 4- or 8-bit) BMPs that claim `BI_BITFIELDS` compression

@@ -298,7 +298,8 @@ impl<'a> Package<'a> {
     }
 
     fn validate_refs(&self) -> Result<()> {
-        let check = |r: ObjectRef, what: &str, structure: &str| -> Result<()> {
+        // The entry's name is formatted only for an error (a package has thousands).
+        let check = |r: ObjectRef, what: &str, structure: &dyn Fn() -> String| -> Result<()> {
             let ok = match r.resolve() {
                 Resolved::None => true,
                 Resolved::Export(i) => i < self.exports.len(),
@@ -308,7 +309,7 @@ impl<'a> Package<'a> {
                 Ok(())
             } else {
                 Err(Error::new(
-                    structure,
+                    structure(),
                     0,
                     format!(
                         "{what} to reference one of {} exports or {} imports, found {}",
@@ -320,11 +321,10 @@ impl<'a> Package<'a> {
             }
         };
         for (i, imp) in self.imports.iter().enumerate() {
-            let s = format!("import table entry {i}");
-            check(imp.outer, "Package", &s)?;
+            check(imp.outer, "Package", &|| format!("import table entry {i}"))?;
         }
         for (i, e) in self.exports.iter().enumerate() {
-            let s = format!("export table entry {i} ({})", self.name(e.object_name));
+            let s = || format!("export table entry {i} ({})", self.name(e.object_name));
             check(e.class, "Class", &s)?;
             check(e.super_, "Super", &s)?;
             check(e.outer, "Package", &s)?;
@@ -444,7 +444,7 @@ fn read_names(data: &[u8], header: &PackageHeader) -> Result<Vec<NameEntry>> {
     let n = header.name_count as usize;
     let mut names = Vec::with_capacity(n);
     for i in 0..n {
-        r.set_structure(format!("name table entry {i}"));
+        r.set_entry("name table entry", i);
         let bytes = if header.version < 64 {
             r.cstring("name", 1024)?
         } else {
@@ -477,7 +477,7 @@ fn read_imports(data: &[u8], header: &PackageHeader, name_count: usize) -> Resul
     let n = header.import_count as usize;
     let mut imports = Vec::with_capacity(n);
     for i in 0..n {
-        r.set_structure(format!("import table entry {i}"));
+        r.set_entry("import table entry", i);
         let class_package = name_index(&mut r, "ClassPackage", name_count)?;
         let class_name = name_index(&mut r, "ClassName", name_count)?;
         let outer = ObjectRef(r.i32("Package")?);
@@ -492,7 +492,7 @@ fn read_exports(data: &[u8], header: &PackageHeader, name_count: usize) -> Resul
     let n = header.export_count as usize;
     let mut exports = Vec::with_capacity(n);
     for i in 0..n {
-        r.set_structure(format!("export table entry {i}"));
+        r.set_entry("export table entry", i);
         let class = ObjectRef(r.compact_index("Class")?);
         let super_ = ObjectRef(r.compact_index("Super")?);
         let outer = ObjectRef(r.i32("Package")?);

@@ -30,23 +30,42 @@ pub struct ObjectReader<'a> {
 }
 
 impl<'a> Package<'a> {
+    /// How errors name object `export`: `Texture Skins.Wood (export 12)`. Built only for an
+    /// error: the object readers' own readers name no structure (see [`Self::labelled`]).
+    fn object_label(&self, export: usize) -> String {
+        format!("{} {} (export {export})", self.class_name(export), self.export_path(export))
+    }
+
+    /// Runs an object reader, naming the object in its errors: those raised by the object's
+    /// [`Reader`] (made by [`Self::object_reader`]) have an empty structure until here, so
+    /// that reading an object formats nothing unless it fails.
+    fn labelled<T>(&self, export: usize, read: impl FnOnce() -> Result<T>) -> Result<T> {
+        read().map_err(|mut e| {
+            if e.structure.is_empty() {
+                e.structure = self.object_label(export);
+            }
+            e
+        })
+    }
+
+    /// A reader of object `export`'s data, past its header; errors it raises name no
+    /// structure (the public readers add the object's name, [`Self::labelled`]).
     fn object_reader(&self, export: usize, expect_class: &[&str]) -> Result<ObjectReader<'a>> {
         let e = self
             .exports
             .get(export)
             .ok_or_else(|| Error::new("export table", 0, format!("an export numbered {export}")))?;
         let class = self.class_name(export);
-        let label = format!("{class} {} (export {export})", self.export_path(export));
         if !expect_class.is_empty() && !expect_class.iter().any(|c| c.eq_ignore_ascii_case(class)) {
             return Err(Error::new(
-                label,
+                self.object_label(export),
                 e.serial_offset,
                 format!("an object of class {}", expect_class.join(" or ")),
             ));
         }
         if e.serial_size == 0 {
             return Err(Error::new(
-                label,
+                self.object_label(export),
                 e.serial_offset,
                 "object data (the export has SerialSize 0)",
             ));
@@ -55,9 +74,9 @@ impl<'a> Package<'a> {
         // and nothing past the object can be read.
         let end = e.serial_offset + e.serial_size;
         let data = self.data.get(..end).ok_or_else(|| {
-            Error::new(label.clone(), e.serial_offset, "object data inside the file")
+            Error::new(self.object_label(export), e.serial_offset, "object data inside the file")
         })?;
-        let mut r = Reader::new(data, e.serial_offset, label);
+        let mut r = Reader::new(data, e.serial_offset, "");
         let state_frame = if e.object_flags & RF_HAS_STACK != 0 {
             let node = ObjectRef(r.compact_index("state frame Node")?);
             let state_node = ObjectRef(r.compact_index("state frame StateNode")?);
@@ -75,7 +94,7 @@ impl<'a> Package<'a> {
 
     /// The state frame and properties of any non-class object.
     pub fn read_object_header(&self, export: usize) -> Result<ObjectHeader> {
-        self.object_reader(export, &[]).map(|o| o.header)
+        self.labelled(export, || self.object_reader(export, &[]).map(|o| o.header))
     }
 
     /// Reads a lazy array's skip position (version 62 and later): the absolute offset just
@@ -156,6 +175,10 @@ impl<'a> Package<'a> {
 
     /// A Texture (or any subclass: its own data after the mips is not read).
     pub fn read_texture(&self, export: usize) -> Result<Texture<'a>> {
+        self.labelled(export, || self.unlabelled_texture(export))
+    }
+
+    fn unlabelled_texture(&self, export: usize) -> Result<Texture<'a>> {
         let ObjectReader { header, reader: mut r } = self.object_reader(export, &[])?;
         let props = &header.properties;
         let format = TextureFormat::from_byte(props.byte("Format").unwrap_or(0), self.is_ue2());
@@ -231,6 +254,10 @@ impl<'a> Package<'a> {
     }
 
     pub fn read_palette(&self, export: usize) -> Result<Palette> {
+        self.labelled(export, || self.unlabelled_palette(export))
+    }
+
+    fn unlabelled_palette(&self, export: usize) -> Result<Palette> {
         let ObjectReader { header, reader: mut r } = self.object_reader(export, &["Palette"])?;
         let count = r.compact_index("Colors count")?;
         let n = r.check_count("Colors count", i64::from(count), 4)?;
@@ -246,6 +273,10 @@ impl<'a> Package<'a> {
 
     /// A Sound or Music object: its format name (file extension) and embedded file.
     pub fn read_sound(&self, export: usize) -> Result<SoundData<'a>> {
+        self.labelled(export, || self.unlabelled_sound(export))
+    }
+
+    fn unlabelled_sound(&self, export: usize) -> Result<SoundData<'a>> {
         let ObjectReader { header, reader: mut r } =
             self.object_reader(export, &["Sound", "Music"])?;
         let format = self.name_at(&mut r, "Format")?;
@@ -255,14 +286,13 @@ impl<'a> Package<'a> {
             let _likelihood = r.f32("Likelihood")?;
         }
         let (data_offset, data) = self.lazy_bytes(&mut r, "Data")?;
-        let wav =
-            if format.eq_ignore_ascii_case("wav") {
-                Some(crate::wav::Wav::parse(data).map_err(|e| {
-                    Error { offset: e.offset + data_offset, ..e }.within(r.structure())
-                }))
-            } else {
-                None
-            };
+        let wav = if format.eq_ignore_ascii_case("wav") {
+            Some(crate::wav::Wav::parse(data).map_err(|e| {
+                Error { offset: e.offset + data_offset, ..e }.within(self.object_label(export))
+            }))
+        } else {
+            None
+        };
         Ok(SoundData { header, format, data_offset, data, wav })
     }
 
@@ -271,6 +301,10 @@ impl<'a> Package<'a> {
     }
 
     pub fn read_font(&self, export: usize) -> Result<Font> {
+        self.labelled(export, || self.unlabelled_font(export))
+    }
+
+    fn unlabelled_font(&self, export: usize) -> Result<Font> {
         let ObjectReader { header, reader: mut r } = self.object_reader(export, &["Font"])?;
         if self.is_ue2() {
             return Err(r.error("a UE1 font (UE2 fonts are not read)"));
@@ -299,6 +333,10 @@ impl<'a> Package<'a> {
 
     /// The UnrealScript source (or other text) stored in a TextBuffer.
     pub fn read_text_buffer(&self, export: usize) -> Result<TextBuffer> {
+        self.labelled(export, || self.unlabelled_text_buffer(export))
+    }
+
+    fn unlabelled_text_buffer(&self, export: usize) -> Result<TextBuffer> {
         let ObjectReader { header, reader: mut r } = self.object_reader(export, &["TextBuffer"])?;
         let pos = r.u32("Pos")?;
         let top = r.u32("Top")?;
@@ -329,6 +367,10 @@ impl<'a> Package<'a> {
 
     /// A vertex Mesh or LodMesh: counts and sequences.
     pub fn read_mesh(&self, export: usize) -> Result<MeshInfo> {
+        self.labelled(export, || self.unlabelled_mesh(export))
+    }
+
+    fn unlabelled_mesh(&self, export: usize) -> Result<MeshInfo> {
         let class = self.class_name(export).to_owned();
         let ObjectReader { header, reader: mut r } =
             self.object_reader(export, &["Mesh", "LodMesh", "SkeletalMesh"])?;
@@ -504,6 +546,10 @@ impl<'a> Package<'a> {
 
     /// A UE1 (OldUnreal) skeletal Animation: its bones and sequences.
     pub fn read_animation(&self, export: usize) -> Result<AnimationInfo> {
+        self.labelled(export, || self.unlabelled_animation(export))
+    }
+
+    fn unlabelled_animation(&self, export: usize) -> Result<AnimationInfo> {
         let ObjectReader { header, reader: mut r } = self.object_reader(export, &["Animation"])?;
         if self.is_ue2() {
             return Err(r.error("a UE1 animation (UE2 animations are not read)"));
