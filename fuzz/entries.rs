@@ -148,7 +148,16 @@ pub fn u3d(data: &[u8]) {
 /// Image headers (every format, whatever the signature says), pixel decoding, WAV headers,
 /// and the format detection.
 pub fn image_wav(data: &[u8]) {
+    // The format comes from the signature, or else from the extension: a PNG, BMP or DDS
+    // signature gives one format whatever the extension, and the readers of the same format
+    // read the same bytes alike, so each format is read once (a PNG was decoded five times).
+    let mut read = Vec::new();
     for ext in ["pcx", "bmp", "tga", "dds", "png"] {
+        let format = image::detect(data, ext);
+        if format.is_some() && read.contains(&format) {
+            continue;
+        }
+        read.push(format);
         if let Ok(info) = image::ImageInfo::parse(data, ext) {
             let _ = summary::image_summary(&info);
             // Pixels are decoded for images of up to 256x256 (every path of our decoders and
