@@ -65,7 +65,10 @@ impl OutlinePlan {
             .collect();
         cuts.sort_unstable();
         cuts.dedup();
-        let open = first_open_block(text, cuts.first().copied().unwrap_or(text.len()))
+        // Without a cut there is one piece, read from the start: nothing to assume.
+        let open = cuts
+            .first()
+            .and_then(|&first| first_open_block(text, first))
             .filter(|b| matches!(b.kind, BlockKind::Map | BlockKind::Level))
             .into_iter()
             .collect();
