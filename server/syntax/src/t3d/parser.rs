@@ -127,11 +127,7 @@ impl<'t> Parser<'t> {
             if line_start >= end {
                 break;
             }
-            let mut content_end = line_end;
-            if content_end > line_start && bytes.get(content_end - 1) == Some(&b'\r') {
-                content_end -= 1;
-            }
-            self.line(line_start, content_end);
+            self.line(line_start, content_end(bytes, line_start, line_end));
             line_start = line_end + 1;
         }
     }
@@ -606,6 +602,16 @@ impl<'t> Parser<'t> {
             input = &input[token_len..];
             offset += token_len;
         }
+    }
+}
+
+/// The end of a line's content: `end` (its line feed, or the end of the text) less a CR
+/// just before it.
+pub(super) fn content_end(bytes: &[u8], start: usize, end: usize) -> usize {
+    if end > start && bytes.get(end - 1) == Some(&b'\r') {
+        end - 1
+    } else {
+        end
     }
 }
 

@@ -13,8 +13,9 @@
 //! where the cuts fall: the tests join at every actor and compare.
 
 use super::ast::{Block, BlockKind, Item};
-use super::parser::{is_actor_begin, line_content, Parser};
+use super::parser::{content_end, is_actor_begin, line_content, Parser};
 use super::Parse;
+use crate::text::line_end_with_break;
 
 /// Where a document is cut into pieces, and the state each piece after the first starts
 /// from.
@@ -60,7 +61,7 @@ impl OutlinePlan {
                 at > 0
                     && at < text.len()
                     && bytes.get(at - 1) == Some(&b'\n')
-                    && is_actor_begin(text, at, line_end(text, at).1)
+                    && is_actor_begin(text, at, content_end_at(text, at))
             })
             .collect();
         cuts.sort_unstable();
@@ -142,7 +143,7 @@ impl OutlinePlan {
         if !same {
             return false;
         }
-        let Some((_, _, span)) = line_content(text, cut, line_end(text, cut).1) else {
+        let Some((_, _, span)) = line_content(text, cut, content_end_at(text, cut)) else {
             return false;
         };
         parser.close_before_actor(span);
@@ -189,14 +190,12 @@ impl OutlinePlan {
     }
 }
 
-/// The end of the line starting at `start` (at its `\n`, or the end of the text), and the end
-/// of its content: before a `\r` that ends it, as [`Parser::lines`] reads it.
-fn line_end(text: &str, start: usize) -> (usize, usize) {
+/// The end of the content of the line starting at `start`, as [`Parser::lines`] reads it.
+fn content_end_at(text: &str, start: usize) -> usize {
     let bytes = text.as_bytes();
     let end = memchr::memchr(b'\n', bytes.get(start..).unwrap_or_default())
         .map_or(text.len(), |i| start + i);
-    let content_end = if end > start && bytes.get(end - 1) == Some(&b'\r') { end - 1 } else { end };
-    (end, content_end)
+    content_end(bytes, start, end)
 }
 
 /// The start of the first `Begin Actor` line that starts in `from..limit`.
@@ -206,14 +205,13 @@ fn next_actor_line(text: &str, from: usize, limit: usize) -> Option<usize> {
     let mut at = if from == 0 || bytes.get(from - 1) == Some(&b'\n') {
         from
     } else {
-        line_end(text, from).0 + 1
+        line_end_with_break(text, from)
     };
     while at < limit.min(text.len()) {
-        let (end, content_end) = line_end(text, at);
-        if is_actor_begin(text, at, content_end) {
+        if is_actor_begin(text, at, content_end_at(text, at)) {
             return Some(at);
         }
-        at = end + 1;
+        at = line_end_with_break(text, at);
     }
     None
 }
@@ -223,9 +221,9 @@ fn first_open_block(text: &str, limit: usize) -> Option<Block> {
     let mut parser = Parser::shallow(text);
     let mut at = 0;
     while at < limit && parser.stack.is_empty() {
-        let end = line_end(text, at).0;
-        parser.lines(at, end);
-        at = end + 1;
+        let next = line_end_with_break(text, at);
+        parser.lines(at, next);
+        at = next;
     }
     parser.stack.into_iter().next()
 }
