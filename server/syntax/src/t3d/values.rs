@@ -326,13 +326,18 @@ impl<'t> ValueParser<'t> {
             let rest = skip_balanced(input);
             return (rest, Value::Raw { span: self.span(input, rest) });
         }
-        let stop = |c: char| if nested { c == ',' || c == ')' } else { false };
+        // A bare value's text: up to the end (inside a struct, up to `,` or `)`), without
+        // trailing blanks.
+        let bare = |input: &'t str| {
+            let stop = |c: char| if nested { c == ',' || c == ')' } else { false };
+            let len = input.find(stop).unwrap_or(input.len());
+            input[..len].trim_end_matches([' ', '\t'])
+        };
         // Numbers first, cheaply: most values of a map are numbers, and a token that reads
         // whole as one cannot be a string or an object reference (neither starts with a
         // digit, sign or point and ends without a quote).
         if input.starts_with(|c: char| c.is_ascii_digit() || matches!(c, '+' | '-' | '.')) {
-            let token_len = input.find(stop).unwrap_or(input.len());
-            let token = input[..token_len].trim_end_matches([' ', '\t']);
+            let token = bare(input);
             if let Some(value) = parse_number(token) {
                 let rest = &input[token.len()..];
                 return (rest, Value::Number { span: self.span(input, rest), value });
@@ -354,8 +359,7 @@ impl<'t> ValueParser<'t> {
                 },
             );
         }
-        let token_len = input.find(stop).unwrap_or(input.len());
-        let token = input[..token_len].trim_end_matches([' ', '\t']);
+        let token = bare(input);
         let rest = &input[token.len()..];
         let span = self.span(input, rest);
         if token.is_empty() {
