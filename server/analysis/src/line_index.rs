@@ -19,6 +19,7 @@
 //! character (between the halves of a UTF-16 surrogate pair, or inside a UTF-8 sequence)
 //! lands at the character's start.
 
+use rayon::prelude::*;
 use unreal_syntax::Span;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,14 +49,11 @@ pub struct LineIndex {
 
 impl LineIndex {
     pub fn new(text: &str) -> Self {
-        let bytes = text.as_bytes();
-        let mut starts = vec![0];
-        starts.extend(
-            memchr::memchr2_iter(b'\n', b'\r', bytes)
-                .filter(|&i| is_line_start(bytes, i + 1))
-                .map(|i| saturate(i + 1)),
-        );
-        Self { starts }
+        // A big text (a map the CLI reports on) is scanned in pieces on every core: the
+        // index is built after the checks, with the other cores idle.
+        let pieces =
+            if text.len() < PARALLEL_FROM { 1 } else { rayon::current_num_threads().max(1) * 2 };
+        Self { starts: line_starts(text.as_bytes(), pieces) }
     }
 
     pub fn line_count(&self) -> usize {
@@ -154,6 +152,41 @@ impl LineIndex {
 }
 
 /// Whether a line starts at byte `p`: after an LF, or after a CR that no LF follows.
+/// Texts of at least this many bytes are indexed on every core.
+const PARALLEL_FROM: usize = 1 << 20;
+
+/// Where each line starts (0 first), scanned in `pieces` pieces in parallel. A piece may end
+/// anywhere, even between a CR and its LF: whether a line starts after a break is read from
+/// the whole text.
+fn line_starts(bytes: &[u8], pieces: usize) -> Vec<u32> {
+    let mut starts = vec![0];
+    if pieces <= 1 {
+        starts.extend(line_starts_in(bytes, 0, bytes.len()));
+        return starts;
+    }
+    let piece = bytes.len().div_ceil(pieces);
+    let parts: Vec<Vec<u32>> = (0..pieces)
+        .into_par_iter()
+        .map(|i| {
+            let (a, b) = ((i * piece).min(bytes.len()), ((i + 1) * piece).min(bytes.len()));
+            line_starts_in(bytes, a, b).collect()
+        })
+        .collect();
+    starts.reserve_exact(parts.iter().map(Vec::len).sum());
+    for part in parts {
+        starts.extend(part);
+    }
+    starts
+}
+
+/// The starts of the lines that begin after a line break found in `bytes[a..b]`.
+fn line_starts_in(bytes: &[u8], a: usize, b: usize) -> impl Iterator<Item = u32> + '_ {
+    memchr::memchr2_iter(b'\n', b'\r', bytes.get(a..b).unwrap_or_default())
+        .map(move |i| a + i)
+        .filter(|&i| is_line_start(bytes, i + 1))
+        .map(|i| saturate(i + 1))
+}
+
 fn is_line_start(bytes: &[u8], p: usize) -> bool {
     match p.checked_sub(1).and_then(|i| bytes.get(i)) {
         Some(b'\n') => true,
@@ -200,6 +233,26 @@ mod tests {
         // The CR of a CRLF is part of the line break: no line starts between it and the LF.
         let cr = text.find("\r\n").unwrap() as u32;
         assert_eq!(index.line_col(text, cr + 1, ColumnUnit::Chars), LineCol { line: 1, col: 2 });
+    }
+
+    #[test]
+    fn a_text_indexed_in_pieces_equals_one_scan() {
+        // Line breaks of every kind everywhere, cut into 2 to 9 pieces at every length, so
+        // that pieces end between a CR and its LF, after a lone CR, after an LF, in the middle
+        // of a character.
+        let unit = "ab\r\n\r\r\n\n\rc\u{e9}\n\r\r";
+        let mut text = String::new();
+        while text.len() < 200 {
+            let one_scan = line_starts(text.as_bytes(), 1);
+            for pieces in 2..10 {
+                assert_eq!(line_starts(text.as_bytes(), pieces), one_scan, "{text:?} {pieces}");
+            }
+            text.push(unit.chars().nth(text.len() % 11).unwrap_or('x'));
+        }
+        assert_eq!(LineIndex::new(&text.repeat(PARALLEL_FROM / text.len() + 1)).starts, {
+            let big = text.repeat(PARALLEL_FROM / text.len() + 1);
+            line_starts(big.as_bytes(), 1)
+        });
     }
 
     #[test]
