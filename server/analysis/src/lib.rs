@@ -19,10 +19,12 @@ pub mod mesh_files;
 pub mod options;
 pub mod preview;
 pub mod rules;
+pub mod source_text;
 pub mod t3d;
 
 pub use diagnostic::{Diagnostic, Fix, Label, Severity, TextEdit};
 pub use engine::{EngineGeneration, EngineSetting};
 pub use line_index::{LineCol, LineIndex};
+pub use source_text::SourceText;
 /// The engine crate's game, which the CLI's `--game` and `unreal-ls.toml` name.
 pub use unreal_engine::Game;

@@ -6,7 +6,7 @@ use std::path::Path;
 use unreal_syntax::text::{self, SourceEncoding};
 
 pub use crate::options::LintOptions;
-use crate::Diagnostic;
+use crate::{Diagnostic, SourceText};
 
 /// The kinds of text file unreal-ls checks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,7 +65,7 @@ impl LintSession {
 /// was found.
 #[derive(Debug)]
 pub struct LintedFile {
-    pub text: String,
+    pub text: SourceText,
     pub encoding: SourceEncoding,
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -79,7 +79,7 @@ fn binary_t3d(kind: FileKind, bytes: &[u8]) -> Option<LintedFile> {
     let diagnostic = crate::rules::t3d_not_t3d::RULE
         .diagnostic(unreal_syntax::Span::empty_at(0), crate::rules::t3d_not_t3d::BINARY_MESSAGE);
     Some(LintedFile {
-        text: String::new(),
+        text: SourceText::default(),
         encoding: SourceEncoding::Windows1252,
         diagnostics: vec![diagnostic],
     })
@@ -94,7 +94,7 @@ pub fn lint_file(kind: FileKind, bytes: &[u8], options: &LintOptions) -> LintedF
     let encoding = decoded.encoding;
     let text = decoded.text.into_owned();
     let diagnostics = lint_text(kind, &text, options);
-    LintedFile { text, encoding, diagnostics }
+    LintedFile { text: text.into(), encoding, diagnostics }
 }
 
 /// Decodes and checks the file at `path`, with what surrounds it: for UnrealScript, the
@@ -129,6 +129,19 @@ pub fn lint_path_owned(
         return binary;
     }
     let (text, encoding) = text::decode_owned(bytes);
+    lint_source(kind, path, text.into(), encoding, options, session)
+}
+
+/// [`lint_path_owned`] on text already decoded (or mapped: see [`SourceText`]), read from a
+/// file in `encoding`.
+pub fn lint_source(
+    kind: FileKind,
+    path: &Path,
+    text: SourceText,
+    encoding: SourceEncoding,
+    options: &LintOptions,
+    session: &LintSession,
+) -> LintedFile {
     match kind {
         FileKind::T3d => {
             let mut options = options.clone();

@@ -79,6 +79,56 @@ impl MappedFile {
     }
 }
 
+/// A file's text mapped read-only instead of read: the pages the kernel already holds for the
+/// file are the text, so nothing is copied or zeroed (a 4 MB map read into fresh memory cost
+/// 2 to 3 ms of a 20 ms lint here, mapped 0.4 ms). Only for text that needs no decoding: UTF-8,
+/// after an optional UTF-8 byte order mark (which is not part of the text).
+pub struct MappedText {
+    map: memmap2::Mmap,
+    /// 3 after a byte order mark, else 0.
+    start: usize,
+}
+
+impl MappedText {
+    /// Maps `file` when it is long enough to gain from it ([`MAP_THRESHOLD`]) and its bytes
+    /// are UTF-8 (checked here, once); `None` otherwise (too short, another encoding, a file
+    /// system that cannot map), and the caller reads and decodes the file instead.
+    pub fn map(file: &File) -> Option<Self> {
+        if file.metadata().ok()?.len() < MAP_THRESHOLD {
+            return None;
+        }
+        // SAFETY: read-only and private to this process, as in `MappedFile::open`. The text is
+        // checked as UTF-8 below and handed out as `&str` afterwards: a file rewritten by
+        // another process while it is checked could break that; game content is not rewritten
+        // while a tool reads it, and every memory-mapping tool takes the same risk.
+        #[allow(unsafe_code)]
+        let map = unsafe { memmap2::Mmap::map(file) }.ok()?;
+        let start = if map.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
+        std::str::from_utf8(map.get(start..)?).ok()?;
+        Some(Self { map, start })
+    }
+
+    /// Whether the file starts with a UTF-8 byte order mark (not part of [`Self::as_str`]).
+    pub fn has_bom(&self) -> bool {
+        self.start == 3
+    }
+
+    pub fn as_str(&self) -> &str {
+        let bytes = self.map.get(self.start..).unwrap_or_default();
+        // SAFETY: `map` checked these bytes as UTF-8 and the mapping is read-only (see there).
+        #[allow(unsafe_code)]
+        unsafe {
+            std::str::from_utf8_unchecked(bytes)
+        }
+    }
+}
+
+impl std::fmt::Debug for MappedText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MappedText").field("len", &self.as_str().len()).finish()
+    }
+}
+
 impl Deref for MappedFile {
     type Target = [u8];
     fn deref(&self) -> &[u8] {

@@ -329,6 +329,53 @@ fn binary_garbage_and_utf16() {
     "#]].assert_eq(&run(&dir, &["--format", "json", "garbage.t3d", "utf16.t3d"]));
 }
 
+/// Files of 64 KB and more are mapped instead of read when they are UTF-8 (with or without
+/// a byte order mark); others are read and decoded. Every encoding of the same big map must
+/// give the same findings at the same lines and columns, in JSON and in code frames.
+#[test]
+fn big_files_report_the_same_in_every_encoding() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli-lint-big");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut text = String::from("Begin Map\r\n");
+    for i in 0..1200 {
+        let actor = format!(
+            "Begin Actor Class=Light Name=Lumi\u{e8}re{i}\r\n    Location=(X={i}.0,Y=2.0)\r\nEnd Actor\r\n"
+        );
+        text.push_str(&actor);
+    }
+    text.push_str("Begin Actor Class=Light Name=Lumi\u{e8}re7\r\nEnd Actor\r\nEnd Mop\r\n");
+    assert!(text.len() > 64 * 1024);
+    let mut bom = b"\xEF\xBB\xBF".to_vec();
+    bom.extend(text.as_bytes());
+    let cp1252: Vec<u8> =
+        text.chars().map(|c| if c == '\u{e8}' { 0xE8 } else { c as u8 }).collect();
+    let mut utf16 = vec![0xFF, 0xFE];
+    utf16.extend(text.encode_utf16().flat_map(u16::to_le_bytes));
+    let files = [("utf8", text.into_bytes()), ("bom", bom), ("cp1252", cp1252), ("utf16", utf16)];
+    let mut outputs = Vec::new();
+    for (name, bytes) in files {
+        let file = format!("{name}.t3d");
+        std::fs::write(dir.join(&file), bytes).unwrap();
+        let json = run(&dir, &["--format", "json", &file]).replace(&file, "MAP");
+        let human = run(&dir, &[&file]).replace(&file, "MAP");
+        outputs.push((name, json, human));
+    }
+    for (name, json, human) in &outputs[1..] {
+        assert_eq!(json, &outputs[0].1, "{name}");
+        assert_eq!(human, &outputs[0].2, "{name}");
+    }
+    expect![[r#"
+        exit: 0
+        --- stdout
+        {"version":1,"files":1,"diagnostics":[
+        {"file":"MAP","line":1,"column":1,"end_line":1,"end_column":10,"severity":"hint","code":"t3d-unbalanced-block","message":"`Begin Map` is never closed; UnrealEd reads the map to the end of the text, so nothing is lost"},
+        {"file":"MAP","line":3602,"column":30,"end_line":3602,"end_column":38,"severity":"warning","code":"t3d-duplicate-actor-name","message":"actor name `Lumière7` is used twice in this map"},
+        {"file":"MAP","line":3604,"column":1,"end_line":3604,"end_column":8,"severity":"hint","code":"t3d-unbalanced-block","message":"`End Mop` does not match the open `Begin Map`: expected `End Map`; UnrealEd skips this line"}
+        ]}
+    "#]]
+    .assert_eq(&outputs[0].1);
+}
+
 #[test]
 fn usage_errors() {
     check(

@@ -36,7 +36,7 @@ use unreal_syntax::Span;
 use self::diagnostics::{shift_diagnostic, CacheKey, SegmentFacts};
 use self::outline::SegmentOutline;
 use crate::t3d::generation::{self, Markers};
-use crate::{Diagnostic, EngineGeneration, EngineSetting};
+use crate::{Diagnostic, EngineGeneration, EngineSetting, SourceText};
 
 /// How an edit was applied.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -120,7 +120,7 @@ impl Segment {
 pub struct T3dDocument {
     /// Shared with the snapshots taken by [`Self::detached`]: taking one costs a reference
     /// count, and an edit copies the text only while a snapshot still holds it.
-    text: Arc<String>,
+    text: Arc<SourceText>,
     /// The single closed `Begin Map`/`Begin Level` that holds everything, without children.
     frame: Option<Block>,
     /// Syntax errors on the frame's own lines.
@@ -146,13 +146,13 @@ impl T3dDocument {
 
     /// A document read to be checked once ([`Self::diagnostics`]) and dropped: its segments
     /// keep no outline (an outline or folding request on it parses the whole text).
-    pub fn for_checking(text: impl Into<String>) -> Self {
+    pub fn for_checking(text: impl Into<SourceText>) -> Self {
         Self::with_outlines(text.into(), false)
     }
 
-    fn with_outlines(text: String, keep_outlines: bool) -> Self {
+    fn with_outlines(text: impl Into<SourceText>, keep_outlines: bool) -> Self {
         let mut doc = Self {
-            text: Arc::new(text),
+            text: Arc::new(text.into()),
             frame: None,
             frame_errors: Vec::new(),
             frame_markers: Markers::default(),
@@ -171,13 +171,13 @@ impl T3dDocument {
 
     /// The text, shared: a reader that needs nothing else of the document (the whole
     /// document's formatting) holds it without a copy while edits go on.
-    pub fn shared_text(&self) -> Arc<String> {
+    pub fn shared_text(&self) -> Arc<SourceText> {
         Arc::clone(&self.text)
     }
 
-    /// The text, taking the document apart.
-    pub fn into_text(self) -> String {
-        Arc::try_unwrap(self.text).unwrap_or_else(|shared| shared.as_str().to_owned())
+    /// The text, taking the document apart (a mapped text stays mapped).
+    pub fn into_text(self) -> SourceText {
+        Arc::try_unwrap(self.text).unwrap_or_else(|shared| (*shared).clone())
     }
 
     /// The generation the setting fixes, or the one the document's markers show (those of
@@ -433,7 +433,7 @@ impl T3dDocument {
         // What to re-parse is decided on the old text.
         let plan = self.plan(start, end);
         // In place unless a snapshot holds the text (then it is copied once, here).
-        Arc::make_mut(&mut self.text).replace_range(start..end, new_text);
+        Arc::make_mut(&mut self.text).to_mut().replace_range(start..end, new_text);
         let delta = new_text.len() as i64 - (end - start) as i64;
         if let Some(n) = plan.and_then(|plan| self.reparse(plan, delta)) {
             Reparse::Segments(n)

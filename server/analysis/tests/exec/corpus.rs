@@ -42,7 +42,7 @@ fn lint_all(root: &Path, options: &LintOptions) -> Vec<(String, String, Vec<Diag
             let bytes = std::fs::read(path).unwrap();
             let linted = lint_path(FileKind::UnrealScript, path, &bytes, options, &session);
             let name = path.strip_prefix(root).unwrap().display().to_string().replace('\\', "/");
-            (name, linted.text, linted.diagnostics)
+            (name, linted.text.into_string(), linted.diagnostics)
         })
         .collect()
 }

@@ -143,7 +143,7 @@ fn safe_fixes_resolve_their_diagnostic() {
         let bytes = std::fs::read(path).unwrap();
         let linted = lint_file(FileKind::T3d, &bytes, &options);
         for d in linted.diagnostics.iter().filter(|d| d.fix.as_ref().is_some_and(|f| f.safe)) {
-            let mut text = linted.text.clone();
+            let mut text = linted.text.to_string();
             let mut edits = d.fix.as_ref().unwrap().edits.clone();
             edits.sort_by_key(|e| std::cmp::Reverse(e.span.start));
             for edit in edits {

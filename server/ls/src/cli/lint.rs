@@ -19,9 +19,10 @@ use std::sync::Arc;
 use rayon::prelude::*;
 use unreal_analysis::config::{apply_severity, Config, ConfigResolver};
 use unreal_analysis::lint::{
-    detect_kind, lint_path, lint_path_owned, FileKind, LintOptions, LintSession,
+    detect_kind, lint_path, lint_path_owned, lint_source, FileKind, LintOptions, LintSession,
 };
-use unreal_analysis::{Diagnostic, EngineSetting, LineIndex};
+use unreal_analysis::{Diagnostic, EngineSetting, LineIndex, SourceText};
+use unreal_syntax::text::SourceEncoding;
 
 use super::baseline::{self, Baseline, BaselineArgs};
 use super::fix::{self, FixArgs, FixMode, FixTarget};
@@ -512,7 +513,8 @@ pub(super) use unreal_formats::mapped::io_message;
 const SNIFF_BYTES: usize = 8192;
 
 fn check(candidate: &Candidate, setup: &Setup, fix_mode: Option<FixMode>) -> Outcome {
-    let (kind, bytes) = match read_candidate(&candidate.path) {
+    // Only the findings are needed without fixes: a UTF-8 file is mapped, not read.
+    let (kind, content) = match read_candidate(&candidate.path, fix_mode.is_none()) {
         Ok(Some(read)) => read,
         Ok(None) => return Outcome::NotRecognized,
         Err(message) => return Outcome::Failed(message),
@@ -523,12 +525,20 @@ fn check(candidate: &Candidate, setup: &Setup, fix_mode: Option<FixMode>) -> Out
             apply_severity(config, &candidate.absolute, diagnostics);
         }
     };
+    let bytes = match content {
+        Content::Mapped(text) => {
+            let encoding =
+                if text.has_bom() { SourceEncoding::Utf8Bom } else { SourceEncoding::Utf8 };
+            let linted =
+                lint_source(kind, &candidate.path, text.into(), encoding, options, session);
+            return finish(candidate, linted.text, linted.diagnostics, &configure);
+        }
+        Content::Read(bytes) => bytes,
+    };
     let Some(mode) = fix_mode else {
-        // Only the findings are needed: the bytes become the text (no copy of a UTF-8 map).
+        // The bytes become the text (no copy of a UTF-8 map).
         let linted = lint_path_owned(kind, &candidate.path, bytes, options, session);
-        let mut diagnostics = linted.diagnostics;
-        configure(&mut diagnostics);
-        return report(candidate, linted.text, diagnostics, FixReport::default());
+        return finish(candidate, linted.text, linted.diagnostics, &configure);
     };
     let linted = lint_path(kind, &candidate.path, &bytes, options, session);
     let check_text = |text: &str| {
@@ -543,7 +553,7 @@ fn check(candidate: &Candidate, setup: &Setup, fix_mode: Option<FixMode>) -> Out
         check: &check_text,
         configure: &configure,
     };
-    let result = fix::fix_file(&target, linted.text, linted.diagnostics, mode);
+    let result = fix::fix_file(&target, linted.text.into_string(), linted.diagnostics, mode);
     let fixed = FixReport {
         fixes: result.fixes,
         written: result.written,
@@ -553,12 +563,23 @@ fn check(candidate: &Candidate, setup: &Setup, fix_mode: Option<FixMode>) -> Out
             (None, None) => None,
         },
     };
-    report(candidate, result.text, result.diagnostics, fixed)
+    report(candidate, result.text.into(), result.diagnostics, fixed)
+}
+
+/// The outcome of a check without fixes.
+fn finish(
+    candidate: &Candidate,
+    text: SourceText,
+    mut diagnostics: Vec<Diagnostic>,
+    configure: &dyn Fn(&mut Vec<Diagnostic>),
+) -> Outcome {
+    configure(&mut diagnostics);
+    report(candidate, text, diagnostics, FixReport::default())
 }
 
 fn report(
     candidate: &Candidate,
-    text: String,
+    text: SourceText,
     mut diagnostics: Vec<Diagnostic>,
     fixed: FixReport,
 ) -> Outcome {
@@ -584,7 +605,7 @@ fn compare_position(a: &Diagnostic, b: &Diagnostic) -> std::cmp::Ordering {
 
 /// Reads a file if it is one unreal-ls checks: by extension without looking inside, else by
 /// its first bytes.
-fn read_candidate(path: &Path) -> Result<Option<(FileKind, Vec<u8>)>, String> {
+fn read_candidate(path: &Path, may_map: bool) -> Result<Option<(FileKind, Content)>, String> {
     let mut file = unreal_formats::mapped::open_regular(path).map_err(|e| io_message(&e))?;
     let len = file.metadata().map_err(|e| io_message(&e))?.len();
     if len > u64::from(u32::MAX) {
@@ -596,12 +617,24 @@ fn read_candidate(path: &Path) -> Result<Option<(FileKind, Vec<u8>)>, String> {
     // A binary file named `.t3d` is reported from its first bytes: a gigabyte of zeros is
     // never read whole, decoded and parsed.
     if kind == FileKind::T3d && !unreal_syntax::text::looks_like_text(&bytes) {
-        return Ok(Some((kind, bytes)));
+        return Ok(Some((kind, Content::Read(bytes))));
+    }
+    if may_map {
+        if let Some(text) = unreal_formats::mapped::MappedText::map(&file) {
+            return Ok(Some((kind, Content::Mapped(text))));
+        }
     }
     // The length is the file's own (checked above), so reserving it up front is safe.
     bytes.reserve((len as usize).saturating_sub(bytes.len()));
     file.read_to_end(&mut bytes).map_err(|e| io_message(&e))?;
-    Ok(Some((kind, bytes)))
+    Ok(Some((kind, Content::Read(bytes))))
+}
+
+/// A file to check: its text mapped (UTF-8 of at least 64 KB, when only findings are
+/// wanted), or its bytes.
+enum Content {
+    Mapped(unreal_formats::mapped::MappedText),
+    Read(Vec<u8>),
 }
 
 fn parse_game(name: &str) -> Result<unreal_analysis::Game, String> {

@@ -13,7 +13,7 @@ pub mod statistics;
 use std::io::{self, Write};
 
 use unreal_analysis::line_index::ColumnUnit;
-use unreal_analysis::{Diagnostic, LineIndex, Severity};
+use unreal_analysis::{Diagnostic, LineIndex, Severity, SourceText};
 use unreal_syntax::Span;
 
 /// The output formats of `unreal-ls lint`.
@@ -42,8 +42,8 @@ pub struct Report {
 pub struct FileReport {
     /// The path as the user gave it (relative stays relative), with forward slashes.
     pub path: String,
-    /// The decoded text; diagnostic spans are byte offsets into it.
-    pub text: String,
+    /// The decoded (or mapped) text; diagnostic spans are byte offsets into it.
+    pub text: SourceText,
     pub line_index: LineIndex,
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -243,7 +243,10 @@ mod tests {
         Report {
             files_checked: 3,
             files: vec![FileReport {
-                path: "maps/Café.t3d".into(), text, line_index, diagnostics
+                path: "maps/Café.t3d".into(),
+                text: text.into(),
+                line_index,
+                diagnostics,
             }],
         }
     }
@@ -254,7 +257,7 @@ mod tests {
             files_checked: 1,
             files: vec![FileReport {
                 path: path.into(),
-                text: text.into(),
+                text: text.to_owned().into(),
                 line_index: LineIndex::new(text),
                 diagnostics: vec![diagnostic],
             }],
