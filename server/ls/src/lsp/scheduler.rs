@@ -1,6 +1,6 @@
 //! Coalesced diagnostics. Edits only tell the scheduler "this document changed"; one worker
-//! task waits a short settle per document (a few milliseconds, so that the changes of one
-//! keystroke arrive together), then analyses the document as it is at that moment on a
+//! task takes in every message already queued (the changes that arrived together), waits
+//! the settle if one is set (none by default), then analyses the document as it is at that moment on a
 //! blocking thread and publishes the result if the document is still at the analysed
 //! version. The async threads never run analysis and a document is never analysed twice at
 //! once: a change during an analysis queues one more run, right after it, of whatever is
@@ -78,43 +78,54 @@ async fn run(
     let mut due_at: HashMap<Uri, Instant> = HashMap::new();
     let mut running: HashSet<Uri> = HashSet::new();
     loop {
+        // Whatever is due starts now, without a trip through the timer: tokio's timer
+        // rounds a deadline up to its next millisecond tick, so even a deadline already
+        // reached (no settle) waited up to a millisecond more before its analysis started.
+        let now = Instant::now();
+        let ready: Vec<Uri> = due_at
+            .iter()
+            .filter(|(uri, at)| **at <= now && !running.contains(*uri))
+            .map(|(uri, _)| uri.clone())
+            .collect();
+        for uri in ready {
+            due_at.remove(&uri);
+            running.insert(uri.clone());
+            let (shared, tx) = (Arc::clone(&shared), tx.clone());
+            tokio::spawn(async move {
+                analyse_and_publish(&shared, &uri).await;
+                let _ = tx.send(Message::Done(uri));
+            });
+        }
         let next_due =
             due_at.iter().filter(|(uri, _)| !running.contains(*uri)).map(|(_, at)| *at).min();
         let message = match next_due {
             Some(at) => tokio::select! {
                 message = rx.recv() => message,
-                () = tokio::time::sleep_until(at) => {
-                    let now = Instant::now();
-                    let ready: Vec<Uri> = due_at
-                        .iter()
-                        .filter(|(uri, at)| **at <= now && !running.contains(*uri))
-                        .map(|(uri, _)| uri.clone())
-                        .collect();
-                    for uri in ready {
-                        due_at.remove(&uri);
-                        running.insert(uri.clone());
-                        let (shared, tx) = (Arc::clone(&shared), tx.clone());
-                        tokio::spawn(async move {
-                            analyse_and_publish(&shared, &uri).await;
-                            let _ = tx.send(Message::Done(uri));
-                        });
-                    }
-                    continue;
-                }
+                () = tokio::time::sleep_until(at) => continue,
             },
             None => rx.recv().await,
         };
-        match message {
-            Some(Message::Changed { uri, delay }) => {
-                due_at.insert(uri, Instant::now() + delay);
+        // The messages already queued behind this one are taken in before anything starts,
+        // so that the changes that arrived together are analysed once.
+        // `None`: every sender is gone, the server is stopping.
+        let stopping = message.is_none();
+        let mut message = message;
+        while let Some(current) = message {
+            match current {
+                Message::Changed { uri, delay } => {
+                    due_at.insert(uri, Instant::now() + delay);
+                }
+                Message::Closed(uri) => {
+                    due_at.remove(&uri);
+                }
+                Message::Done(uri) => {
+                    running.remove(&uri);
+                }
             }
-            Some(Message::Closed(uri)) => {
-                due_at.remove(&uri);
-            }
-            Some(Message::Done(uri)) => {
-                running.remove(&uri);
-            }
-            None => break,
+            message = rx.try_recv().ok();
+        }
+        if stopping {
+            break;
         }
     }
 }
