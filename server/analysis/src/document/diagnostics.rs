@@ -9,7 +9,7 @@
 use unreal_syntax::t3d::{Block, Item, Parse, SyntaxError, T3dFile};
 use unreal_syntax::Span;
 
-use super::{line_start, shell, T3dDocument};
+use super::{line_start, Segment, T3dDocument};
 use crate::options::LintOptions;
 use crate::rules::summary::Summary;
 use crate::rules::{self, Scope, T3dContext};
@@ -41,7 +41,7 @@ pub(super) struct SegmentFacts {
     /// The one-segment rules' diagnostics.
     diagnostics: Vec<Diagnostic>,
     /// One summary per summarized rule, in [`rules::summarized_rules`] order.
-    summaries: Vec<Summary>,
+    pub(super) summaries: Vec<Summary>,
 }
 
 impl T3dDocument {
@@ -55,11 +55,18 @@ impl T3dDocument {
             let guess =
                 options.engine.fixed().or_else(|| generation::scan(&self.text).generation());
             self.use_cache_key(options, guess);
+            self.settle_unfilled();
             self.fill_in_parallel(guess, options);
         }
         self.read_markers();
         let generation = self.generation(options.engine);
         self.use_cache_key(options, generation);
+        // The segments checked in this pass: their summaries are compared with those of the
+        // segments they replaced, to keep the cross-segment findings.
+        let fresh: Vec<usize> = (0..self.segments.len())
+            .filter(|&i| self.segments.get(i).is_some_and(|s| s.facts.is_none()))
+            .collect();
+        self.settle_unfilled();
         self.fill_in_parallel(generation, options);
         for index in 0..self.segments.len() {
             if self.segments.get(index).is_some_and(|s| s.facts.is_none()) {
@@ -94,12 +101,26 @@ impl T3dDocument {
             }));
         }
         out.extend(self.frame_cache.iter().flatten().cloned());
+        let mut kept = Vec::new();
         for (i, rule) in rules::summarized_rules().enumerate() {
+            let fresh: Vec<&Summary> = fresh
+                .iter()
+                .filter_map(|&f| self.segments.get(f)?.facts.as_ref()?.summaries.get(i))
+                .collect();
+            if let Some(findings) = self.cross.reusable(i, rule, &fresh) {
+                out.extend(findings.iter().cloned());
+                kept.push(findings.to_vec());
+                continue;
+            }
             let summaries: Vec<(&Summary, i64)> = parts()
                 .filter_map(|(facts, delta)| Some((facts.summaries.get(i)?, delta)))
                 .collect();
-            rule.report(&summaries, &mut out);
+            let mut findings = Vec::new();
+            rule.report(&summaries, &mut findings);
+            out.extend(findings.iter().cloned());
+            kept.push(findings);
         }
+        self.cross.keep(kept);
 
         // Stray lines and a file without blocks: the top-level items (without children)
         // and the errors are all they read (any block at all means a top-level one).
@@ -129,6 +150,16 @@ impl T3dDocument {
         out
     }
 
+    /// Settles the segments that [`Self::fill_in_parallel`] may fill (those without markers
+    /// or facts): it replaces their items with new parses, whose spans have no lag.
+    fn settle_unfilled(&mut self) {
+        for segment in &mut self.segments {
+            if segment.markers.is_none() || segment.facts.is_none() {
+                segment.settle();
+            }
+        }
+    }
+
     /// Forgets every cached finding computed for another setting, game, generation or
     /// package index than these.
     fn use_cache_key(&mut self, options: &LintOptions, generation: Option<EngineGeneration>) {
@@ -139,6 +170,7 @@ impl T3dDocument {
                 segment.facts = None;
             }
             self.frame_cache = None;
+            self.cross.forget();
             self.cache_key = key;
         }
     }
@@ -147,7 +179,7 @@ impl T3dDocument {
     fn top_level(&self) -> Parse {
         let items = match &self.frame {
             Some(frame) => vec![Item::Block(Box::new(frame.clone()))],
-            None => self.segments.iter().map(|s| shell(&s.item)).collect(),
+            None => self.segments.iter().map(Segment::shell).collect(),
         };
         let errors = self
             .frame_errors
@@ -172,6 +204,7 @@ impl T3dDocument {
                 Some((item, errors)) => {
                     if let Some(segment) = self.segments.get_mut(index) {
                         segment.item = item;
+                        segment.lag = 0;
                         segment.errors = errors;
                         segment.complete = true;
                     }
@@ -183,6 +216,7 @@ impl T3dDocument {
         if !segment.complete {
             return;
         }
+        segment.settle();
         if self.keep_outlines && segment.outline.is_none() {
             segment.outline = Some(super::outline::SegmentOutline::of(&self.text, &segment.item));
         }

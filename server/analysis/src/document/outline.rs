@@ -53,7 +53,14 @@ impl T3dDocument {
         for (index, segment) in self.segments.iter().enumerate() {
             let outline = match &segment.outline {
                 Some(outline) => Arc::clone(outline),
-                None if segment.complete => SegmentOutline::of(&self.text, &segment.item),
+                None if segment.complete && segment.lag == 0 => {
+                    SegmentOutline::of(&self.text, &segment.item)
+                }
+                None if segment.complete => {
+                    let mut item = segment.item.clone();
+                    item.shift(segment.lag);
+                    SegmentOutline::of(&self.text, &item)
+                }
                 None => SegmentOutline::of(&self.text, &self.parse_segment(index)?.0),
             };
             let delta = i64::from(segment.span().start) - i64::from(outline.start);

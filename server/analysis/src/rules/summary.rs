@@ -19,6 +19,27 @@ pub trait Summarized: Sync {
     /// Reports over every part, given in source order with the distance each part's spans
     /// moved since it was summarized. Summaries of other rules are passed over.
     fn report(&self, parts: &[(&Summary, i64)], out: &mut Vec<Diagnostic>);
+
+    /// Whether the parts `after` say exactly what the parts `before` said, wherever it
+    /// stands (the same things in any order; positions aside): then, when none of the
+    /// report's findings lies in those parts, replacing `before` by `after` leaves the
+    /// report as it was, its findings moved with the text. An incremental document asks
+    /// after an edit, to keep the report instead of reading every part again (most edits
+    /// change no name). `false`, the default, always reports again.
+    fn same_content(&self, before: &[&Summary], after: &[&Summary]) -> bool {
+        let _ = (before, after);
+        false
+    }
+}
+
+/// Whether two lists of items hold the same items in any order.
+pub fn same_items<T: Ord>(mut a: Vec<T>, mut b: Vec<T>) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    a.sort_unstable();
+    b.sort_unstable();
+    a == b
 }
 
 /// What one part of a document contributes to one summarized rule: the rule's own data,

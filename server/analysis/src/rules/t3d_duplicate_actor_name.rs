@@ -172,6 +172,19 @@ impl Summarized for Summarizer {
             parts.iter().filter_map(|&(summary, delta)| Some((summary.get::<Names>()?, delta)));
         report(names, out);
     }
+
+    fn same_content(&self, before: &[&Summary], after: &[&Summary]) -> bool {
+        // The names with their maps; a map that starts inside the parts (a file of several
+        // maps) is a position, so such parts are never the same.
+        fn content<'a>(parts: &[&'a Summary]) -> Option<Vec<(u32, &'a str)>> {
+            let entries = parts.iter().filter_map(|s| s.get::<Names>()).flat_map(|n| &n.entries);
+            entries.map(|e| (!e.scope_moves).then_some((e.scope, &*e.name))).collect()
+        }
+        match (content(before), content(after)) {
+            (Some(before), Some(after)) => super::summary::same_items(before, after),
+            _ => false,
+        }
+    }
 }
 
 #[cfg(test)]

@@ -142,4 +142,21 @@ impl Summarized for Summarizer {
             parts.iter().filter_map(|&(summary, delta)| Some((summary.get::<Models>()?, delta)));
         report(models, out);
     }
+
+    fn same_content(&self, before: &[&Summary], after: &[&Summary]) -> bool {
+        // What is defined and what is referred to (as written: the message quotes it).
+        fn content<'a>(parts: &[&'a Summary]) -> (Vec<&'a str>, Vec<(&'a str, &'a str)>) {
+            let models = || parts.iter().filter_map(|s| s.get::<Models>());
+            let defined = models().flat_map(|m| &m.defined).map(String::as_str).collect();
+            let references = models()
+                .flat_map(|m| &m.references)
+                .map(|r| (r.full.as_str(), r.name.as_str()))
+                .collect();
+            (defined, references)
+        }
+        let (defined_before, references_before) = content(before);
+        let (defined_after, references_after) = content(after);
+        super::summary::same_items(defined_before, defined_after)
+            && super::summary::same_items(references_before, references_after)
+    }
 }

@@ -323,3 +323,52 @@ fn the_scanned_generation_matches_the_parsed_one() {
         assert_eq!(generation::scan(&text), generation::markers(&text, &parse.file.items));
     }
 }
+
+/// The findings of the rules that compare segments (duplicate names, unresolved brush
+/// models) are kept across edits that change no name, moved with the text; edits next to
+/// them, between them, in them, and edits that make or undo a duplicate all give what a whole
+/// parse gives.
+#[test]
+fn cross_segment_findings_follow_edits() {
+    let mut text = String::from("Begin Map\r\n");
+    let names = ["Light0", "Light1", "Light0", "Light2", "light1", "Light3", "Light4", "Light5"];
+    for (i, name) in names.iter().enumerate() {
+        text.push_str(&format!(
+            "Begin Actor Class=Light Name={name}\r\n   LightHue={i}\r\n   Location=(X={i})\r\n"
+        ));
+        if i == 3 || i == 6 {
+            text.push_str("   Brush=Model'MyLevel.Missing'\r\n");
+        }
+        text.push_str("End Actor\r\n");
+    }
+    text.push_str("End Map\r\n");
+    let mut doc = T3dDocument::new(text);
+    let _ = doc.diagnostics(&LintOptions::default());
+    let at = |doc: &T3dDocument, what: &str, n: usize| -> u32 {
+        doc.text().match_indices(what).nth(n).map(|(i, _)| i as u32).unwrap()
+    };
+    // (what to find, which of them, how far into it, what to insert, what to remove).
+    let edits: &[(&str, usize, u32, &str, u32)] = &[
+        ("LightHue=", 0, 9, "7", 0),    // before every finding
+        ("LightHue=", 2, 9, "77", 0),   // between the uses of Light0
+        ("Location=", 7, 12, "5", 0),   // after every finding
+        ("Name=Light0", 1, 11, "x", 0), // the duplicate goes away
+        ("Name=Light0x", 0, 11, "", 1), // and comes back
+        ("Name=light1", 0, 6, "L", 1),  // same name, other case: the message quotes it
+        ("Missing", 1, 7, "2", 0),      // one reference less unresolved... and another name
+        ("Missing2", 0, 7, "", 1),
+        ("LightHue=", 4, 9, "\r\n", 0), // a line break: lines move too
+    ];
+    for &(what, n, into, insert, remove) in edits {
+        let start = at(&doc, what, n) + into;
+        doc.apply_edit(Span::new(start, start + remove), insert);
+        assert_same_as_full_parse(&mut doc, &format!("{what} #{n} +{into} <- {insert:?}"));
+        // Two edits in actors that no finding names (Light3, Light5) before a check: the
+        // findings are kept across both.
+        let start = at(&doc, "LightHue=", 5) + 9;
+        doc.apply_edit(Span::empty_at(start), "1");
+        let start = at(&doc, "LightHue=", 7) + 9;
+        doc.apply_edit(Span::empty_at(start), "1");
+        assert_same_as_full_parse(&mut doc, &format!("after {what} #{n}, two more"));
+    }
+}
