@@ -12,35 +12,128 @@
 use std::sync::Arc;
 
 use unreal_syntax::t3d::{BlockKind, Item, T3dFile};
+use unreal_syntax::Span;
 
 use super::T3dDocument;
 use crate::ide::folding::{self, Fold, FoldingRange};
-use crate::ide::symbols::{self, DocumentSymbol};
+use crate::ide::symbols::{self, DocumentSymbol, SymbolKind};
 use crate::ide::Source;
 
 static NO_ITEMS: T3dFile = T3dFile { items: Vec::new() };
 
-/// What one segment adds to the outline, as of when its item started at `start`.
+/// What one segment adds to the outline, as of when its item started at `start`. Kept for
+/// every segment of an open document as long as it lives, so kept flat: four allocations a
+/// segment (the symbols as a tree of `DocumentSymbol`s were about ten, 5.2 MB for the 10 MB
+/// map of the latency benchmark, more than half of what its segments keep).
 #[derive(Debug)]
 pub(super) struct SegmentOutline {
     start: u32,
-    /// The outline of the segment's item, without polygons.
-    symbols: Vec<DocumentSymbol>,
+    /// The outline of the segment's item without polygons, in pre-order (each symbol
+    /// followed by its descendants).
+    symbols: Box<[FlatSymbol]>,
+    /// Each symbol's name and detail, in the order of `symbols`.
+    strings: Box<str>,
     polygons: usize,
-    folds: Vec<Fold>,
+    folds: Box<[Fold]>,
 }
+
+/// A [`DocumentSymbol`] without its strings and children.
+#[derive(Debug)]
+struct FlatSymbol {
+    kind: SymbolKind,
+    /// How many symbols after this one are its descendants.
+    descendants: u32,
+    span: Span,
+    selection_span: Span,
+    /// The lengths of its name and detail in the strings (the detail's [`NO_DETAIL`] when it
+    /// has none).
+    name_len: u32,
+    detail_len: u32,
+}
+
+const NO_DETAIL: u32 = u32::MAX;
 
 impl SegmentOutline {
     /// The outline of a segment's whole `item`.
     pub(super) fn of(text: &str, item: &Item) -> Arc<Self> {
         let src = Source { text, file: &NO_ITEMS, errors: &[], generation: None };
         let items = std::slice::from_ref(item);
+        let mut flat = Vec::new();
+        let mut strings = String::new();
+        flatten(symbols::symbols_of(&src, items, false), &mut flat, &mut strings);
         Arc::new(Self {
             start: item.span().start,
-            symbols: symbols::symbols_of(&src, items, false),
+            symbols: flat.into_boxed_slice(),
+            strings: strings.into_boxed_str(),
             polygons: symbols::polygons_in(items),
-            folds: folding::folds_of(items),
+            folds: folding::folds_of(items).into_boxed_slice(),
         })
+    }
+
+    /// The segment's symbols, moved by `delta`.
+    fn symbols(&self, delta: i64, out: &mut Vec<DocumentSymbol>) {
+        unflatten(&self.symbols, &self.strings, &mut 0, delta, out);
+    }
+}
+
+/// Appends `symbols` and their descendants to `flat` in pre-order, their strings to
+/// `strings`.
+fn flatten(symbols: Vec<DocumentSymbol>, flat: &mut Vec<FlatSymbol>, strings: &mut String) {
+    for symbol in symbols {
+        let at = flat.len();
+        strings.push_str(&symbol.name);
+        let detail_len = symbol.detail.as_deref().map_or(NO_DETAIL, |detail| {
+            strings.push_str(detail);
+            detail.len() as u32
+        });
+        flat.push(FlatSymbol {
+            kind: symbol.kind,
+            descendants: 0,
+            span: symbol.span,
+            selection_span: symbol.selection_span,
+            name_len: symbol.name.len() as u32,
+            detail_len,
+        });
+        // Symbols nest as blocks do, which the parser bounds.
+        flatten(symbol.children, flat, strings);
+        let descendants = (flat.len() - at - 1) as u32;
+        if let Some(flat) = flat.get_mut(at) {
+            flat.descendants = descendants;
+        }
+    }
+}
+
+/// The symbols of `flat` (siblings, each followed by its descendants) as a tree, moved by
+/// `delta`, their strings read from `strings` at `*at` on.
+fn unflatten(
+    flat: &[FlatSymbol],
+    strings: &str,
+    at: &mut usize,
+    delta: i64,
+    out: &mut Vec<DocumentSymbol>,
+) {
+    let take = |at: &mut usize, len: u32| {
+        let end = *at + len as usize;
+        let taken = strings.get(*at..end).unwrap_or_default().to_owned();
+        *at = end;
+        taken
+    };
+    let mut i = 0;
+    while let Some(symbol) = flat.get(i) {
+        let end = i + 1 + symbol.descendants as usize;
+        let name = take(at, symbol.name_len);
+        let detail = (symbol.detail_len != NO_DETAIL).then(|| take(at, symbol.detail_len));
+        let mut children = Vec::new();
+        unflatten(flat.get(i + 1..end).unwrap_or_default(), strings, at, delta, &mut children);
+        out.push(DocumentSymbol {
+            name,
+            detail,
+            kind: symbol.kind,
+            span: symbol.span.shifted_from(0, delta),
+            selection_span: symbol.selection_span.shifted_from(0, delta),
+            children,
+        });
+        i = end;
     }
 }
 
@@ -83,13 +176,7 @@ impl T3dDocument {
         }
         let mut children = Vec::new();
         for (outline, delta) in &outlines {
-            children.extend(outline.symbols.iter().map(|symbol| {
-                let mut symbol = symbol.clone();
-                if *delta != 0 {
-                    shift(&mut symbol, *delta);
-                }
-                symbol
-            }));
+            outline.symbols(*delta, &mut children);
         }
         let actors = self
             .segments
@@ -116,14 +203,5 @@ impl T3dDocument {
             out.extend(outline.folds.iter().map(|fold| fold.range(&self.text, *delta)));
         }
         Some(out)
-    }
-}
-
-/// Moves a symbol and its children by `delta` (all of them lie inside the segment).
-fn shift(symbol: &mut DocumentSymbol, delta: i64) {
-    symbol.span = symbol.span.shifted_from(0, delta);
-    symbol.selection_span = symbol.selection_span.shifted_from(0, delta);
-    for child in &mut symbol.children {
-        shift(child, delta);
     }
 }
