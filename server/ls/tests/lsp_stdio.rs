@@ -266,7 +266,8 @@ fn survives_ten_thousand_fuzzed_frames() {
 /// over stdio (`lsp/direct.rs`), without the protocol library's JSON tree: their answers equal
 /// the library's own (the in-process service), for two generated maps (lines out of
 /// UnrealEd's layout for formatting to fix), for a document that is not open, and before
-/// `initialize` (the library's error).
+/// `initialize` (the library's error). A map with more polygons than the outline shows has
+/// its outline and folds written in pieces from what its segments keep.
 #[test]
 fn whole_document_answers_over_stdio_equal_the_in_process_ones() {
     let map = unreal_mapgen::generate_map(128 << 10, 11);
@@ -306,6 +307,25 @@ fn whole_document_answers_over_stdio_equal_the_in_process_ones() {
             over_stdio.push(server.request(method, &params(uri))["result"].clone());
         }
     }
+    // More polygons than the outline shows (`OUTLINE_POLYGONS_UP_TO`), after an edit.
+    let big_uri = "file:///work/maps/Big.t3d";
+    let big = unreal_mapgen::generate_map(4_500_000, 13);
+    let open = json!({ "textDocument": {
+        "uri": big_uri, "languageId": "t3d", "version": 1, "text": big } });
+    server.notify("textDocument/didOpen", &open);
+    let change = json!({
+        "textDocument": { "uri": big_uri, "version": 2 },
+        "contentChanges": [{ "range": { "start": { "line": 7, "character": 0 },
+            "end": { "line": 7, "character": 0 } }, "text": "\u{e9}" }],
+    });
+    server.notify("textDocument/didChange", &change);
+    server.wait_for(|m| {
+        m["method"] == "textDocument/publishDiagnostics" && m["params"]["version"] == 2
+    });
+    let mut big_over_stdio = Vec::new();
+    for method in &methods[..2] {
+        big_over_stdio.push(server.request(method, &params(big_uri))["result"].clone());
+    }
     let missing = server.request(methods[0], &params("file:///work/maps/Missing.t3d"));
     assert_eq!(missing["result"], Value::Null, "{missing}");
     server.request("shutdown", &Value::Null);
@@ -325,6 +345,22 @@ fn whole_document_answers_over_stdio_equal_the_in_process_ones() {
         }
         answers
     });
+    let big_in_process = runtime.block_on(async {
+        let mut client = lsp_client::TestClient::new(unreal_ls::lsp::ServerOptions::default());
+        client.initialize(json!({}), Value::Null).await;
+        let line_7 = big.match_indices('\n').nth(6).map_or(0, |(i, _)| i + 1);
+        let mut edited = big.clone();
+        edited.insert(line_7, '\u{e9}');
+        client.open(big_uri, "t3d", 1, &edited).await;
+        let mut answers = Vec::new();
+        for method in &methods[..2] {
+            answers.push(client.request_ok(method, params(big_uri)).await);
+        }
+        answers
+    });
+    assert!(big_over_stdio == big_in_process, "the big map's outline or folds differ");
+    let polygons_shown = big_over_stdio[0].to_string().matches("\"kind\":8").count();
+    assert_eq!(polygons_shown, 0, "the big map's outline shows its polygons");
     assert_eq!(over_stdio.len(), in_process.len());
     for (i, (stdio, expected)) in over_stdio.iter().zip(&in_process).enumerate() {
         assert!(stdio == expected, "answer {i} differs over stdio");

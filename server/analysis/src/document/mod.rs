@@ -36,6 +36,7 @@ use unreal_syntax::text::{line_end_with_break, line_start};
 use unreal_syntax::Span;
 
 use self::diagnostics::{shift_diagnostic, CacheKey, SegmentFacts};
+pub use self::outline::KeptOutline;
 use self::outline::SegmentOutline;
 use crate::t3d::generation::{self, Markers};
 use crate::{Diagnostic, EngineGeneration, EngineSetting, SourceText};

@@ -18,6 +18,7 @@ use super::T3dDocument;
 use crate::ide::folding::{self, Fold, FoldingRange};
 use crate::ide::symbols::{self, DocumentSymbol, SymbolKind};
 use crate::ide::Source;
+use crate::SourceText;
 
 static NO_ITEMS: T3dFile = T3dFile { items: Vec::new() };
 
@@ -162,46 +163,94 @@ impl T3dDocument {
         Some(out)
     }
 
+    /// What the segments keep of the outline and the folds, taken for reading apart from the
+    /// document: the text and a reference to each segment's outline (the request that reads
+    /// them holds the document's lock for this only). `None` for a document without a single
+    /// map or level around everything, or when a segment cannot be parsed on its own.
+    pub fn kept_outline(&self) -> Option<KeptOutline> {
+        let frame = self.frame.as_ref()?;
+        let outlines = self.outlines()?;
+        let actors = self
+            .segments
+            .iter()
+            .filter(|s| matches!(&s.item, Item::Block(b) if b.kind == BlockKind::Actor))
+            .count();
+        Some(KeptOutline {
+            text: Arc::clone(&self.text),
+            frame: Item::Block(Box::new(frame.clone())),
+            actors,
+            outlines,
+        })
+    }
+
     /// The outline, equal to [`symbols::document_symbols`] on a whole parse, from what the
     /// segments keep. `None` when the outline shows polygons (`polygons_up_to` or fewer in
     /// the document: the polygons are not kept), for a document without a single map or
     /// level around everything, or when a segment cannot be parsed on its own: then a whole
     /// parse answers.
     pub fn outline_symbols(&self, polygons_up_to: usize) -> Option<Vec<DocumentSymbol>> {
-        let frame = self.frame.as_ref()?;
-        let outlines = self.outlines()?;
-        let polygons: usize = outlines.iter().map(|(o, _)| o.polygons).sum();
-        if polygons <= polygons_up_to {
-            return None;
-        }
-        let mut children = Vec::new();
-        for (outline, delta) in &outlines {
-            outline.symbols(*delta, &mut children);
-        }
-        let actors = self
-            .segments
-            .iter()
-            .filter(|s| matches!(&s.item, Item::Block(b) if b.kind == BlockKind::Actor))
-            .count();
-        let src = Source { text: &self.text, file: &NO_ITEMS, errors: &[], generation: None };
-        Some(vec![symbols::frame_symbol(&src, frame, actors, children)])
+        let kept = self.kept_outline()?;
+        let mut frame = kept.frame_symbol(polygons_up_to)?;
+        frame.children = kept.symbols().collect();
+        Some(vec![frame])
     }
 
     /// The folding ranges, equal to [`folding::folding_ranges`] on a whole parse, from what
     /// the segments keep; `None` as for [`Self::outline_symbols`] (polygons aside).
     pub fn folding_ranges(&self) -> Option<Vec<FoldingRange>> {
-        let frame = self.frame.as_ref()?;
-        let outlines = self.outlines()?;
-        let mut out = Vec::new();
-        let frame = Item::Block(Box::new(frame.clone()));
-        out.extend(
-            folding::folds_of(std::slice::from_ref(&frame))
-                .into_iter()
-                .map(|fold| fold.range(&self.text, 0)),
-        );
-        for (outline, delta) in &outlines {
-            out.extend(outline.folds.iter().map(|fold| fold.range(&self.text, *delta)));
+        Some(self.kept_outline()?.folds().collect())
+    }
+}
+
+/// The outline and the folds of a framed document as its segments keep them
+/// ([`T3dDocument::kept_outline`]), given one piece at a time: a request that writes them out
+/// as it goes holds no more than one segment's symbols besides its answer (the whole
+/// outline of the 10 MB map of the latency benchmark, with its copy in protocol types, was
+/// most of 8 MB that its requests held for a moment).
+#[derive(Debug)]
+pub struct KeptOutline {
+    text: Arc<SourceText>,
+    /// The frame, without children.
+    frame: Item,
+    actors: usize,
+    outlines: Vec<(Arc<SegmentOutline>, i64)>,
+}
+
+impl KeptOutline {
+    /// The text the outline was taken from.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The frame's own symbol, without its children ([`Self::symbols`]); `None` when the
+    /// outline shows polygons (`polygons_up_to` or fewer in the document), which are not kept.
+    pub fn frame_symbol(&self, polygons_up_to: usize) -> Option<DocumentSymbol> {
+        let polygons: usize = self.outlines.iter().map(|(o, _)| o.polygons).sum();
+        if polygons <= polygons_up_to {
+            return None;
         }
-        Some(out)
+        let Item::Block(frame) = &self.frame else { return None };
+        let src = Source { text: &self.text, file: &NO_ITEMS, errors: &[], generation: None };
+        Some(symbols::frame_symbol(&src, frame, self.actors, Vec::new()))
+    }
+
+    /// The frame's children's symbols, in order.
+    pub fn symbols(&self) -> impl Iterator<Item = DocumentSymbol> + '_ {
+        self.outlines.iter().flat_map(|(outline, delta)| {
+            let mut symbols = Vec::new();
+            outline.symbols(*delta, &mut symbols);
+            symbols
+        })
+    }
+
+    /// The folding ranges, in order: the frame's, then every segment's.
+    pub fn folds(&self) -> impl Iterator<Item = FoldingRange> + '_ {
+        let text = self.text();
+        let frame = folding::folds_of(std::slice::from_ref(&self.frame));
+        let frame = frame.into_iter().map(move |fold| fold.range(text, 0));
+        let segments = self.outlines.iter().flat_map(move |(outline, delta)| {
+            outline.folds.iter().map(move |f| f.range(text, *delta))
+        });
+        frame.chain(segments)
     }
 }

@@ -31,11 +31,14 @@ use tower_lsp_server::ls_types::{
     FoldingRangeParams, MessageType, Uri,
 };
 
+use unreal_analysis::document::KeptOutline;
 use unreal_analysis::ide::formatting::EditSink;
+use unreal_analysis::ide::symbols;
 use unreal_syntax::Span;
 
 use super::documents::DocumentSnapshot;
 use super::features;
+use super::framing::Outgoing;
 use super::opening::{self, TakenOpens};
 use super::shared::Shared;
 
@@ -79,7 +82,7 @@ impl Direct {
 
     /// The framed response to `request` when this layer answers it, `None` to leave it to
     /// the library.
-    fn answer(&self, request: &Request) -> Option<BoxFuture<'static, Vec<u8>>> {
+    fn answer(&self, request: &Request) -> Option<BoxFuture<'static, Option<Vec<u8>>>> {
         let method = request.method();
         if !METHODS.contains(&method) || !self.serving.load(Ordering::SeqCst) {
             return None;
@@ -91,7 +94,8 @@ impl Direct {
             "textDocument/documentSymbol" => {
                 let params: DocumentSymbolParams = read(params)?;
                 let uri = params.text_document.uri.clone();
-                answer(shared, "textDocument/documentSymbol", uri, id, move |snapshot| {
+                let method = ("textDocument/documentSymbol", Reads::Kept(Kept::Symbols));
+                answer_with(shared, method, uri, id, move |snapshot| {
                     let answer: Result<Option<DocumentSymbolResponse>> =
                         features::document_symbol::handle(snapshot, &params);
                     answer.map(|a| a.map(Json::Value))
@@ -101,7 +105,8 @@ impl Direct {
             "textDocument/foldingRange" => {
                 let params: FoldingRangeParams = read(params)?;
                 let uri = params.text_document.uri.clone();
-                answer(shared, "textDocument/foldingRange", uri, id, move |snapshot| {
+                let method = ("textDocument/foldingRange", Reads::Kept(Kept::Folds));
+                answer_with(shared, method, uri, id, move |snapshot| {
                     let answer = features::folding_range::handle(snapshot, &params);
                     // About 90 bytes a range.
                     answer.map(|a| a.map(|ranges| Json::Array(ranges, 96)))
@@ -246,32 +251,38 @@ enum Json<T> {
 /// Runs `feature` on a copy of the document on a blocking thread, as the library's handler
 /// does ([`super::server::Backend::with_document_reading`] with `Reads::Whole`), and frames
 /// its answer there.
-async fn answer<T, F>(
+async fn answer_with<T, F>(
     shared: Arc<Shared>,
-    method: &'static str,
+    method: (&'static str, Reads),
     uri: Uri,
     id: Id,
     feature: F,
-) -> Vec<u8>
+) -> Option<Vec<u8>>
 where
     T: Serialize + Send + 'static,
     F: FnOnce(&DocumentSnapshot<'_>) -> Result<Option<Json<T>>> + Send + 'static,
 {
-    answer_frame(shared, (method, Reads::Document), uri, id, move |snapshot, id| {
-        match feature(snapshot) {
-            Ok(answer) => frame_result(id, answer),
-            Err(error) => frame_response(&Response::from_error(id.clone(), error)),
-        }
+    answer_frame(shared, method, uri, id, move |snapshot, id| match feature(snapshot) {
+        Ok(answer) => frame_result(id, answer),
+        Err(error) => frame_response(&Response::from_error(id.clone(), error)),
     })
     .await
 }
 
-/// What a feature reads of the document: the copy for whole-document requests, or the text
-/// alone (the whole document's formatting, which copies nothing else).
+/// What a feature reads of the document: the copy for whole-document requests, the text
+/// alone (the whole document's formatting, which copies nothing else), or what the segments
+/// of a T3D map keep of its outline and folds (the copy when they cannot answer).
 #[derive(Clone, Copy)]
 enum Reads {
-    Document,
     Text,
+    Kept(Kept),
+}
+
+/// The answers written from what the segments keep ([`kept_frame`]).
+#[derive(Clone, Copy)]
+enum Kept {
+    Symbols,
+    Folds,
 }
 
 /// [`answer`] for a feature that writes its framed answer itself.
@@ -281,26 +292,154 @@ async fn answer_frame<F>(
     uri: Uri,
     id: Id,
     feature: F,
-) -> Vec<u8>
+) -> Option<Vec<u8>>
 where
     F: FnOnce(&DocumentSnapshot<'_>, &Id) -> Vec<u8> + Send + 'static,
 {
     let Some(handle) = shared.handle(&uri) else {
-        return frame_result(&id, None::<Json<()>>);
+        return Some(frame_result(&id, None::<Json<()>>));
     };
     let id_in = id.clone();
-    let run = move || match reads {
-        Reads::Document => handle.read_copy(|snapshot| feature(snapshot, &id_in)),
-        Reads::Text => handle.read_text_copy(|snapshot| feature(snapshot, &id_in)),
+    let out = shared.direct_out.get().cloned();
+    let run = move || match (reads, out) {
+        (Reads::Kept(kept), Some(out)) => {
+            let streamed = handle.read_kept_outline(|snapshot, outline| {
+                stream_kept(snapshot, outline, kept, &id_in, &out)
+            });
+            match streamed {
+                Some(()) => None,
+                None => Some(handle.read_copy(|snapshot| feature(snapshot, &id_in))),
+            }
+        }
+        (Reads::Kept(_), None) => Some(handle.read_copy(|snapshot| feature(snapshot, &id_in))),
+        (Reads::Text, _) => Some(handle.read_text_copy(|snapshot| feature(snapshot, &id_in))),
     };
     match super::guard::off_thread(run).await {
         Ok(frame) => frame,
         Err(reason) => {
             let message = format!("{method} on {} failed: internal error: {reason}", uri.as_str());
             shared.log(MessageType::ERROR, &message).await;
-            frame_response(&Response::from_error(id, super::guard::internal_error(message)))
+            Some(frame_response(&Response::from_error(id, super::guard::internal_error(message))))
         }
     }
+}
+
+/// The outline or folding ranges of a T3D map from what its segments keep, sent to the
+/// writer in pieces as they are written ([`Outgoing::Pieces`]): the answer is never held
+/// whole (the outline of the 10 MB map of the latency benchmark was held as the analysis'
+/// symbols, as the protocol's and as a 2.3 MB frame, 8 MB in all for a moment). It is
+/// written twice, first only to count its bytes for the header. The bytes are those of the
+/// feature's answer (the oracle tests hold the kept outline to a whole parse's, a stdio test
+/// the answers to the library's). `None`, having sent nothing, when the outline shows
+/// polygons (a small map: its segments keep none).
+fn stream_kept(
+    snapshot: &DocumentSnapshot<'_>,
+    outline: &KeptOutline,
+    kept: Kept,
+    id: &Id,
+    out: &UnboundedSender<Outgoing>,
+) -> Option<()> {
+    let mut count = Count(0);
+    write_kept(snapshot, outline, kept, id, &mut count)?;
+    // A few pieces ahead of the writer at most.
+    let (tx, rx) = std::sync::mpsc::sync_channel(2);
+    out.send(Outgoing::Pieces(rx)).ok()?;
+    let mut pieces = Pieces { piece: Vec::with_capacity(PIECE), tx };
+    let _ = write!(pieces.piece, "Content-Length: {}\r\n\r\n", count.0);
+    // Only a writer gone (the server stopping) ends it early.
+    let _ = write_kept(snapshot, outline, kept, id, &mut pieces);
+    pieces.send();
+    Some(())
+}
+
+/// How big a piece of a streamed answer is.
+const PIECE: usize = 64 * 1024;
+
+/// Counts the bytes written.
+struct Count(usize);
+
+impl std::io::Write for Count {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 += buf.len();
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Sends what is written in pieces of [`PIECE`] bytes.
+struct Pieces {
+    piece: Vec<u8>,
+    tx: std::sync::mpsc::SyncSender<Vec<u8>>,
+}
+
+impl Pieces {
+    fn send(&mut self) -> bool {
+        let piece = std::mem::replace(&mut self.piece, Vec::with_capacity(PIECE));
+        piece.is_empty() || self.tx.send(piece).is_ok()
+    }
+}
+
+impl std::io::Write for Pieces {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.piece.extend_from_slice(buf);
+        if self.piece.len() >= PIECE && !self.send() {
+            return Err(std::io::ErrorKind::BrokenPipe.into());
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The body of the answer [`stream_kept`] sends.
+fn write_kept(
+    snapshot: &DocumentSnapshot<'_>,
+    outline: &KeptOutline,
+    kept: Kept,
+    id: &Id,
+    out: &mut impl std::io::Write,
+) -> Option<()> {
+    out.write_all(br#"{"jsonrpc":"2.0","result":["#).ok()?;
+    match kept {
+        Kept::Symbols => {
+            let frame = outline.frame_symbol(symbols::OUTLINE_POLYGONS_UP_TO)?;
+            let frame = features::document_symbol::convert(snapshot, frame);
+            // The frame's symbol without children ends with `"children":[]}`: the children
+            // are written between the brackets.
+            let head = serde_json::to_vec(&frame).ok()?;
+            let head = head.strip_suffix(b"]}")?;
+            if !head.ends_with(b"[") {
+                return None;
+            }
+            out.write_all(head).ok()?;
+            for (i, symbol) in outline.symbols().enumerate() {
+                if i > 0 {
+                    out.write_all(b",").ok()?;
+                }
+                let symbol = features::document_symbol::convert(snapshot, symbol);
+                serde_json::to_writer(&mut *out, &symbol).ok()?;
+            }
+            out.write_all(b"]}").ok()?;
+        }
+        Kept::Folds => {
+            let ranges =
+                outline.folds().filter_map(|r| features::folding_range::convert(snapshot, r));
+            for (i, range) in ranges.enumerate() {
+                if i > 0 {
+                    out.write_all(b",").ok()?;
+                }
+                serde_json::to_writer(&mut *out, &range).ok()?;
+            }
+        }
+    }
+    out.write_all(br#"],"id":"#).ok()?;
+    serde_json::to_writer(&mut *out, id).ok()?;
+    out.write_all(b"}").ok()
 }
 
 /// Room kept before the body for its `Content-Length` header.
@@ -392,11 +531,11 @@ pub fn diagnostics_frame<'a>(
 pub struct DirectAnswers<S> {
     inner: S,
     direct: Direct,
-    out: UnboundedSender<Vec<u8>>,
+    out: UnboundedSender<Outgoing>,
 }
 
 impl<S> DirectAnswers<S> {
-    pub fn new(inner: S, direct: Direct, out: UnboundedSender<Vec<u8>>) -> Self {
+    pub fn new(inner: S, direct: Direct, out: UnboundedSender<Outgoing>) -> Self {
         Self { inner, direct, out }
     }
 }
@@ -424,7 +563,10 @@ where
                 let out = self.out.clone();
                 async move {
                     // The writer is gone only when the server is stopping.
-                    let _ = out.send(frame.await);
+                    // `None`: it was sent in pieces as it was written.
+                    if let Some(frame) = frame.await {
+                        let _ = out.send(frame.into());
+                    }
                     Ok(None)
                 }
                 .boxed()

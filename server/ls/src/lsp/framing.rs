@@ -410,7 +410,7 @@ pub fn framed(body: &[u8]) -> Vec<u8> {
 pub async fn pump<R, W>(
     mut input: R,
     mut to_server: W,
-    replies: mpsc::UnboundedSender<Vec<u8>>,
+    replies: mpsc::UnboundedSender<Outgoing>,
     log: impl Fn(&str),
     take: impl Fn(Vec<u8>) -> Vec<u8>,
 ) -> io::Result<()>
@@ -445,7 +445,7 @@ where
                     log(&line);
                     if let Some(response) = response {
                         // The writer is gone only when the server is stopping.
-                        let _ = replies.send(framed(&response));
+                        let _ = replies.send(framed(&response).into());
                     }
                 }
             }
@@ -460,11 +460,11 @@ where
 /// never land inside one of its messages.
 pub struct FrameSink {
     buf: Vec<u8>,
-    out: mpsc::UnboundedSender<Vec<u8>>,
+    out: mpsc::UnboundedSender<Outgoing>,
 }
 
 impl FrameSink {
-    pub fn new(out: mpsc::UnboundedSender<Vec<u8>>) -> Self {
+    pub fn new(out: mpsc::UnboundedSender<Outgoing>) -> Self {
         Self { buf: Vec::new(), out }
     }
 
@@ -481,7 +481,7 @@ impl FrameSink {
             let Some(len) = len else {
                 // Not our library's framing: pass it on as it is.
                 let all = std::mem::take(&mut self.buf);
-                let _ = self.out.send(all);
+                let _ = self.out.send(all.into());
                 return;
             };
             let total = end + 4 + len;
@@ -489,7 +489,7 @@ impl FrameSink {
                 return;
             }
             let frame: Vec<u8> = self.buf.drain(..total).collect();
-            let _ = self.out.send(frame);
+            let _ = self.out.send(frame.into());
         }
     }
 }
@@ -519,9 +519,25 @@ impl AsyncWrite for FrameSink {
     ) -> std::task::Poll<io::Result<()>> {
         let this = self.get_mut();
         if !this.buf.is_empty() {
-            let _ = this.out.send(std::mem::take(&mut this.buf));
+            let _ = this.out.send(std::mem::take(&mut this.buf).into());
         }
         std::task::Poll::Ready(Ok(()))
+    }
+}
+
+/// What the writer thread writes.
+pub enum Outgoing {
+    /// A whole frame (an empty one stops the writer).
+    Frame(Vec<u8>),
+    /// One frame in pieces, made as it is written (a big answer that is never held whole): its
+    /// header, then its body. The writer writes every piece until the sender is dropped,
+    /// before anything else; the sender must make exactly the bytes its header announces.
+    Pieces(std::sync::mpsc::Receiver<Vec<u8>>),
+}
+
+impl From<Vec<u8>> for Outgoing {
+    fn from(frame: Vec<u8>) -> Self {
+        Self::Frame(frame)
     }
 }
 
@@ -532,15 +548,20 @@ impl AsyncWrite for FrameSink {
 /// a thread of the blocking pool, a hop for every published diagnostics.
 pub fn write_frames(
     mut output: impl io::Write,
-    mut frames: mpsc::UnboundedReceiver<Vec<u8>>,
+    mut frames: mpsc::UnboundedReceiver<Outgoing>,
     done: &std::sync::mpsc::Sender<()>,
 ) -> io::Result<()> {
     let written = (|| {
         while let Some(frame) = frames.blocking_recv() {
-            if frame.is_empty() {
-                break;
+            match frame {
+                Outgoing::Frame(frame) if frame.is_empty() => break,
+                Outgoing::Frame(frame) => output.write_all(&frame)?,
+                Outgoing::Pieces(pieces) => {
+                    while let Ok(piece) = pieces.recv() {
+                        output.write_all(&piece)?;
+                    }
+                }
             }
-            output.write_all(&frame)?;
             output.flush()?;
         }
         Ok(())

@@ -110,7 +110,7 @@ pub fn run(_args: &LspArgs) -> ExitCode {
         // Everything the server wrote goes out before the process ends: the writer stops at
         // the empty frame, after every frame queued before it.
         pump.abort();
-        let _ = frames_tx.send(Vec::new());
+        let _ = frames_tx.send(framing::Outgoing::Frame(Vec::new()));
         let _ =
             tokio::task::spawn_blocking(move || all_written.recv_timeout(Duration::from_secs(2)))
                 .await;

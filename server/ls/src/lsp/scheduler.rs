@@ -175,7 +175,7 @@ async fn analyse_and_publish(shared: &Shared, uri: &Uri) {
     }
     match (out, frame) {
         // The writer is gone only when the server is stopping.
-        (Some(out), Some(frame)) => drop(out.send(frame)),
+        (Some(out), Some(frame)) => drop(out.send(frame.into())),
         _ => shared.client.publish_diagnostics(uri.clone(), diagnostics, Some(version)).await,
     }
 }

@@ -21,7 +21,8 @@ pub struct Shared {
     /// Over stdio, the writer of whole frames: published diagnostics are serialized straight
     /// into a frame for it ([`super::direct`]) instead of going through the protocol
     /// library's JSON tree. Unset in-process (tests), where the library sends them.
-    pub direct_out: std::sync::OnceLock<tokio::sync::mpsc::UnboundedSender<Vec<u8>>>,
+    pub direct_out:
+        std::sync::OnceLock<tokio::sync::mpsc::UnboundedSender<super::framing::Outgoing>>,
 }
 
 impl Shared {

@@ -35,7 +35,7 @@ pub fn handle(
 }
 
 /// Symbols nest as blocks do, which the parser bounds, so the recursion is bounded too.
-fn convert(snapshot: &DocumentSnapshot, symbol: symbols::DocumentSymbol) -> DocumentSymbol {
+pub fn convert(snapshot: &DocumentSnapshot, symbol: symbols::DocumentSymbol) -> DocumentSymbol {
     #[allow(deprecated)] // `deprecated` is a required field of the protocol type
     DocumentSymbol {
         name: symbol.name,

@@ -28,21 +28,22 @@ pub fn handle(
         let Some(parsed) = Parsed::whole(snapshot) else { return Ok(None) };
         unreal_analysis::ide::folding::folding_ranges(&parsed.source())
     };
-    Ok(Some(
-        ranges
-            .into_iter()
-            .map(|r| {
-                let range = t3d::range(snapshot, r.span);
-                FoldingRange {
-                    start_line: range.start.line,
-                    start_character: None,
-                    end_line: range.end.line,
-                    end_character: None,
-                    kind: Some(FoldingRangeKind::Region),
-                    collapsed_text: Some(r.collapsed_text),
-                }
-            })
-            .filter(|r| r.end_line > r.start_line)
-            .collect(),
-    ))
+    Ok(Some(ranges.into_iter().filter_map(|r| convert(snapshot, r)).collect()))
+}
+
+/// The protocol's range, `None` for a block on one line (in LSP lines).
+pub fn convert(
+    snapshot: &DocumentSnapshot,
+    r: unreal_analysis::ide::folding::FoldingRange,
+) -> Option<FoldingRange> {
+    let range = t3d::range(snapshot, r.span);
+    let range = FoldingRange {
+        start_line: range.start.line,
+        start_character: None,
+        end_line: range.end.line,
+        end_character: None,
+        kind: Some(FoldingRangeKind::Region),
+        collapsed_text: Some(r.collapsed_text),
+    };
+    (range.end_line > range.start_line).then_some(range)
 }
