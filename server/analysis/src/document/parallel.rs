@@ -207,6 +207,10 @@ impl T3dDocument {
             document.relayout();
         }
         let diagnostics = document.diagnostics(options);
+        // Freeing the segments (a few allocations each) is left to another core: the caller
+        // goes on to render the findings meanwhile.
+        let segments = std::mem::take(&mut document.segments);
+        rayon::spawn(move || drop(segments));
         (document.into_text(), diagnostics)
     }
 
