@@ -653,5 +653,31 @@ pub(super) fn is_actor_begin(text: &str, start: usize, end: usize) -> bool {
 /// every identifier character is ASCII (a byte of a longer character is none), so this is
 /// also a character boundary.
 fn ident_len(text: &str) -> usize {
-    text.bytes().take_while(|&b| values::is_ident_char(char::from(b))).count()
+    // Every line's first word goes through here: one table look-up a byte.
+    const IDENT: [bool; 256] = {
+        let mut table = [false; 256];
+        let mut b = 0;
+        while b < 256 {
+            table[b] = (b as u8).is_ascii_alphanumeric() || b == b'_' as usize;
+            b += 1;
+        }
+        table
+    };
+    text.bytes().take_while(|&b| IDENT[usize::from(b)]).count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ident_len_reads_what_is_ident_char_accepts() {
+        for b in 0..=255u8 {
+            let text = String::from_utf8_lossy(&[b, b'a', b' ']).into_owned();
+            let expected = text.chars().take_while(|&c| values::is_ident_char(c)).count();
+            assert_eq!(ident_len(&text), expected, "byte {b}");
+        }
+        assert_eq!(ident_len("Vertex_2 +1"), 8);
+        assert_eq!(ident_len("caf\u{e9}"), 3);
+    }
 }
