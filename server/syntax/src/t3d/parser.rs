@@ -205,7 +205,12 @@ impl<'t> Parser<'t> {
             self.end(content, content_start, span);
         } else if self.shallow {
             self.attach(Item::Unknown(span));
-        } else if let Some(property) = self.property(content, content_start, span) {
+        } else if let Some(property) = (!word_ends_line)
+            .then(|| self.property(content, content_start, span, word_len))
+            .flatten()
+        {
+            // (A property's name is followed by `=`, `(` or `[`: a word that ends the line or
+            // is followed by a blank starts a keyword line, never a property.)
             self.attach(Item::Property(Box::new(property)));
         } else if !word.is_empty() && word_ends_line {
             let item = self.keyword_line(content, content_start, span, word_len);
@@ -432,8 +437,19 @@ impl<'t> Parser<'t> {
         }
     }
 
-    fn property(&mut self, content: &'t str, content_start: usize, span: Span) -> Option<Property> {
-        let (after_name, name) = values::ident(content).ok()?;
+    /// `content` as `Key=Value`, `Key(3)=Value` or `Key[3]=Value`, whose key is the line's
+    /// first word (`name_len` bytes, [`ident_len`]).
+    fn property(
+        &mut self,
+        content: &'t str,
+        content_start: usize,
+        span: Span,
+        name_len: usize,
+    ) -> Option<Property> {
+        if name_len == 0 {
+            return None;
+        }
+        let (name, after_name) = content.split_at_checked(name_len)?;
         let (after_index, index) = match values::array_index(after_name) {
             Ok((rest, digits)) => {
                 let digits_at = content_start
