@@ -148,9 +148,8 @@ pub fn lint_source(
             if let Some(packages) = session.exec.packages_if_configured() {
                 options.packages = Some(std::sync::Arc::clone(packages));
             }
-            let mut document = crate::document::T3dDocument::for_checking(text);
-            let diagnostics = document.diagnostics(&options);
-            LintedFile { text: document.into_text(), encoding, diagnostics }
+            let (text, diagnostics) = crate::document::T3dDocument::check_once(text, &options);
+            LintedFile { text, encoding, diagnostics }
         }
         FileKind::UnrealScript => {
             let diagnostics = crate::rules::check_uc(path, &text, &session.exec);

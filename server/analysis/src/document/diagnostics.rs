@@ -162,7 +162,11 @@ impl T3dDocument {
 
     /// Forgets every cached finding computed for another setting, game, generation or
     /// package index than these.
-    fn use_cache_key(&mut self, options: &LintOptions, generation: Option<EngineGeneration>) {
+    pub(super) fn use_cache_key(
+        &mut self,
+        options: &LintOptions,
+        generation: Option<EngineGeneration>,
+    ) {
         let index = options.packages.as_ref().map(|p| std::sync::Arc::as_ptr(p) as usize);
         let key = Some((options.engine, options.game, generation, index));
         if self.cache_key != key {

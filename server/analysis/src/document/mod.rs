@@ -188,7 +188,14 @@ impl T3dDocument {
     }
 
     fn with_outlines(text: impl Into<SourceText>, keep_outlines: bool) -> Self {
-        let mut doc = Self {
+        let mut doc = Self::unlaid(text, keep_outlines);
+        doc.relayout();
+        doc
+    }
+
+    /// A document whose text is not read yet: no frame, no segments.
+    fn unlaid(text: impl Into<SourceText>, keep_outlines: bool) -> Self {
+        Self {
             text: Arc::new(text.into()),
             frame: None,
             frame_errors: Vec::new(),
@@ -198,9 +205,7 @@ impl T3dDocument {
             frame_cache: None,
             cross: cross::CrossFindings::default(),
             keep_outlines,
-        };
-        doc.relayout();
-        doc
+        }
     }
 
     pub fn text(&self) -> &str {

@@ -302,6 +302,10 @@ fn a_large_map_checked_in_parallel_equals_a_full_parse() {
             // `unreal-ls lint`'s document, which keeps no outlines, finds the same.
             let checked = T3dDocument::for_checking(text.clone()).diagnostics(&options);
             assert!(checked == expected, "seed {seed}, {engine:?}: for_checking differs");
+            // Its one read of the map in pieces (or, where they do not join, the usual way).
+            let (same_text, once) = T3dDocument::check_once(text.clone(), &options);
+            assert!(once == expected, "seed {seed}, {engine:?}: check_once differs");
+            assert!(*same_text == *text);
         }
     }
 }

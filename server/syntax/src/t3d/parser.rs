@@ -205,7 +205,12 @@ impl<'t> Parser<'t> {
             self.end(content, content_start, span);
         } else if self.shallow {
             self.attach(Item::Unknown(span));
-        } else if let Some(property) = self.property(content, content_start, span) {
+        } else if let Some(property) = (!word_ends_line)
+            .then(|| self.property(content, content_start, span, word_len))
+            .flatten()
+        {
+            // (A property's name is followed by `=`, `(` or `[`: a word that ends the line or
+            // is followed by a blank starts a keyword line, never a property.)
             self.attach(Item::Property(Box::new(property)));
         } else if !word.is_empty() && word_ends_line {
             let item = self.keyword_line(content, content_start, span, word_len);
@@ -432,8 +437,19 @@ impl<'t> Parser<'t> {
         }
     }
 
-    fn property(&mut self, content: &'t str, content_start: usize, span: Span) -> Option<Property> {
-        let (after_name, name) = values::ident(content).ok()?;
+    /// `content` as `Key=Value`, `Key(3)=Value` or `Key[3]=Value`, whose key is the line's
+    /// first word (`name_len` bytes, [`ident_len`]).
+    fn property(
+        &mut self,
+        content: &'t str,
+        content_start: usize,
+        span: Span,
+        name_len: usize,
+    ) -> Option<Property> {
+        if name_len == 0 {
+            return None;
+        }
+        let (name, after_name) = content.split_at_checked(name_len)?;
         let (after_index, index) = match values::array_index(after_name) {
             Ok((rest, digits)) => {
                 let digits_at = content_start
@@ -653,5 +669,31 @@ pub(super) fn is_actor_begin(text: &str, start: usize, end: usize) -> bool {
 /// every identifier character is ASCII (a byte of a longer character is none), so this is
 /// also a character boundary.
 fn ident_len(text: &str) -> usize {
-    text.bytes().take_while(|&b| values::is_ident_char(char::from(b))).count()
+    // Every line's first word goes through here: one table look-up a byte.
+    const IDENT: [bool; 256] = {
+        let mut table = [false; 256];
+        let mut b = 0;
+        while b < 256 {
+            table[b] = (b as u8).is_ascii_alphanumeric() || b == b'_' as usize;
+            b += 1;
+        }
+        table
+    };
+    text.bytes().take_while(|&b| IDENT[usize::from(b)]).count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ident_len_reads_what_is_ident_char_accepts() {
+        for b in 0..=255u8 {
+            let text = String::from_utf8_lossy(&[b, b'a', b' ']).into_owned();
+            let expected = text.chars().take_while(|&c| values::is_ident_char(c)).count();
+            assert_eq!(ident_len(&text), expected, "byte {b}");
+        }
+        assert_eq!(ident_len("Vertex_2 +1"), 8);
+        assert_eq!(ident_len("caf\u{e9}"), 3);
+    }
 }

@@ -28,9 +28,30 @@ pub struct OutlinePlan {
     open: Vec<Block>,
 }
 
-/// One piece's outline: the parser's state after its lines.
+/// One piece's outline (or parse): the parser's state after its lines.
 pub struct OutlinePiece<'t> {
     parser: Parser<'t>,
+}
+
+impl OutlinePiece<'_> {
+    /// The items the piece finished inside the document's frame (the map or level every
+    /// piece after the first assumes open), in order; `None` when the piece holds no frame.
+    /// A one-time check takes their children once it has read them.
+    pub fn frame_children(&mut self) -> Option<&mut Vec<Item>> {
+        let frame = match (self.parser.stack.first_mut(), self.parser.top.as_mut_slice()) {
+            (Some(open), []) => open,
+            // The frame closed in this piece (the last): it went to the top level.
+            (None, [Item::Block(closed)]) => closed,
+            _ => return None,
+        };
+        matches!(frame.kind, BlockKind::Map | BlockKind::Level).then_some(&mut frame.children)
+    }
+
+    /// The syntax errors met in the piece, in text order.
+    pub fn sorted_errors(&mut self) -> &[super::SyntaxError] {
+        self.parser.errors.sort_by_key(|e| (e.span.start, e.span.end));
+        &self.parser.errors
+    }
 }
 
 impl OutlinePlan {
@@ -103,6 +124,26 @@ impl OutlinePlan {
         OutlinePiece { parser }
     }
 
+    /// Parses piece `index` in full (every value, every level), as [`super::parse`] reads
+    /// those lines from the state the plan assumes there: for a one-time check that reads
+    /// each piece's top-level blocks as soon as they are parsed ([`OutlinePiece::frame_children`])
+    /// and joins the pieces with [`Self::join_parsed`].
+    pub fn parse_piece<'t>(&self, text: &'t str, index: usize) -> OutlinePiece<'t> {
+        let mut parser = Parser::new(text);
+        if index > 0 {
+            parser.stack.clone_from(&self.open);
+        }
+        let (start, end) = self.range(text, index);
+        parser.lines(start, end);
+        OutlinePiece { parser }
+    }
+
+    /// The block every piece after the first assumes open (the document's first block, when
+    /// it is a map or level), without children.
+    pub fn frame(&self) -> Option<&Block> {
+        self.open.first()
+    }
+
     /// Joins every piece, in order, into the outline of the whole text
     /// ([`super::outline`]'s result, whatever the cuts).
     pub fn join<'t>(&self, text: &'t str, pieces: Vec<OutlinePiece<'t>>) -> Parse {
@@ -124,6 +165,27 @@ impl OutlinePlan {
         }
         let (file, errors) = joined.finish(text.len());
         Parse { file, errors }
+    }
+
+    /// Joins pieces made by [`Self::parse_piece`] (all of them, in order) into what
+    /// [`super::parse`] gives the whole text, with what the pieces' owners left of their
+    /// children; `None` where the state a piece assumed is not the one the pieces before it
+    /// reach (then only a parse from the true state is right, which this does not do).
+    pub fn join_parsed<'t>(&self, text: &'t str, pieces: Vec<OutlinePiece<'t>>) -> Option<Parse> {
+        if pieces.len() != self.len() {
+            return None;
+        }
+        let mut pieces = pieces.into_iter();
+        let mut joined = pieces.next()?.parser;
+        for (&cut, piece) in self.cuts.iter().zip(pieces) {
+            if !(self.reaches_open(&mut joined, text, cut)
+                && self.append(&mut joined, piece.parser))
+            {
+                return None;
+            }
+        }
+        let (file, errors) = joined.finish(text.len());
+        Some(Parse { file, errors })
     }
 
     /// Whether, at the `Begin Actor` line at `cut`, `parser` holds exactly the blocks the

@@ -490,6 +490,52 @@ mod tests {
 
     /// The one-pass reader gives exactly what the standard library's parser gives, on
     /// numbers as UnrealEd writes them and on every shape around its limits.
+    /// A number read from the start of any bytes ends exactly at the first byte that is not
+    /// part of it, whatever it is and wherever it stands (the bytes next to '0' and '9'
+    /// among them), with the value `str::parse` gives that prefix.
+    #[test]
+    fn digit_runs_end_at_the_first_non_digit() {
+        fn reference(bytes: &[u8]) -> Option<(f64, usize)> {
+            let start = usize::from(matches!(bytes.first(), Some(b'-' | b'+')));
+            let run = |from: usize| bytes[from..].iter().take_while(|b| b.is_ascii_digit()).count();
+            let mut end = start + run(start);
+            let point = bytes.get(end) == Some(&b'.');
+            if point {
+                end += 1 + run(end + 1);
+            }
+            let text = std::str::from_utf8(&bytes[..end]).ok()?;
+            let mantissa: u128 = text
+                .bytes()
+                .filter(u8::is_ascii_digit)
+                .fold(0, |m, d| m.saturating_mul(10).saturating_add(u128::from(d - b'0')));
+            let used = end - start;
+            if used > 19 || used == usize::from(point) || mantissa > 999_999_999_999_999 {
+                return None;
+            }
+            Some((text.parse::<f64>().ok()?, end))
+        }
+        let intruders = [b'/', b':', b'.', b'?', b'@', b' ', b',', 0xB0, 0x39 + 0x80, b'e'];
+        let mut seed: u64 = 0x2545_F491_4F6C_DD1D;
+        for _ in 0..100_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let len = (seed % 16) as usize;
+            let mut token: Vec<u8> =
+                (0..len).map(|i| b'0' + ((seed >> (4 + i * 3)) % 10) as u8).collect();
+            if (seed >> 60).is_multiple_of(2) && len > 0 {
+                let at = ((seed >> 50) as usize) % len;
+                token[at] = intruders[((seed >> 40) % intruders.len() as u64) as usize];
+            }
+            if (seed >> 62).is_multiple_of(2) {
+                token.insert(0, b'-');
+            }
+            let got = fast_number_prefix(&token).map(|(v, used)| (v.to_bits(), used));
+            let want = reference(&token).map(|(v, used)| (v.to_bits(), used));
+            assert_eq!(got, want, "{:?}", String::from_utf8_lossy(&token));
+        }
+    }
+
     #[test]
     fn fast_numbers_equal_the_full_parse() {
         let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;

@@ -424,4 +424,48 @@ mod tests {
         "#]]
         .assert_eq(&String::from_utf8(out).unwrap());
     }
+
+    /// Many findings in several files (empty ones among them) are rendered in chunks; the
+    /// JSON is one finding per line, in order, each the one it stands for.
+    #[test]
+    fn json_of_many_findings_keeps_their_order() {
+        let text = "Begin Map\nEnd Map\n".repeat(1000);
+        let file = |path: &str, count: u32| FileReport {
+            path: path.into(),
+            text: text.clone().into(),
+            line_index: LineIndex::new(&text),
+            diagnostics: (0..count)
+                .map(|i| {
+                    Diagnostic::warning("t3d-x", Span::new(i * 18, i * 18 + 9), format!("n{i}"))
+                })
+                .collect(),
+        };
+        let report = Report {
+            files_checked: 4,
+            files: vec![
+                file("empty.t3d", 0),
+                file("a.t3d", 700),
+                file("b.t3d", 3),
+                file("c.t3d", 257),
+            ],
+        };
+        let mut out = Vec::new();
+        render(OutputFormat::Json, &report, false, &mut out).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        assert!(out.starts_with("{\"version\":1,\"files\":4,\"diagnostics\":[\n{"), "{out}");
+        assert!(out.ends_with("}\n]}\n"));
+        let parsed: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let all = parsed["diagnostics"].as_array().unwrap();
+        assert_eq!(all.len(), 960);
+        let expected = [("a.t3d", 700), ("b.t3d", 3), ("c.t3d", 257)]
+            .into_iter()
+            .flat_map(|(path, count)| (0..count).map(move |i| (path, i)));
+        for (diagnostic, (path, i)) in all.iter().zip(expected) {
+            assert_eq!(diagnostic["file"], path);
+            assert_eq!(diagnostic["message"], format!("n{i}"));
+            assert_eq!(diagnostic["line"], 2 * i + 1);
+        }
+        // One finding a line.
+        assert_eq!(out.lines().count(), 962);
+    }
 }
