@@ -84,19 +84,16 @@ impl LineFacts {
         line: ExecLine,
         command: Option<CommandMatch>,
     ) -> Self {
-        let mut lookups: Vec<(&'static KeySpec, Option<Lookup>)> = Vec::new();
-        let mut search = String::with_capacity(24);
+        let mut keys: Vec<&'static KeySpec> = Vec::new();
         for key in command.iter().flat_map(|m| m.spec.keys) {
-            if lookups.iter().any(|(k, _)| k.name == key.name && k.kind == key.kind) {
-                continue;
+            if !keys.iter().any(|k| k.name == key.name && k.kind == key.kind) {
+                keys.push(key);
             }
-            search.clear();
-            search.push_str(key.name);
-            if key.kind != KeyKind::Switch {
-                search.push('=');
-            }
-            lookups.push((key, line.lookup(text, &search)));
         }
+        // All of them in one pass over the line (a search of the whole line per key was the
+        // largest part of building a file's analysis).
+        let found = line.lookup_each(text, &keys);
+        let lookups = keys.into_iter().zip(found).collect();
         Self { directive, line, command, paths: Vec::new(), lookups, verdicts: OnceLock::new() }
     }
 

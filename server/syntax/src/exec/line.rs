@@ -18,6 +18,8 @@ use std::ops::Range;
 use nom::bytes::complete::{take_till, take_while};
 use nom::{IResult, Parser};
 
+use unreal_engine::exec::{KeyKind, KeySpec};
+
 use super::scan::{Directive, DirectiveKind};
 use crate::Span;
 
@@ -207,35 +209,115 @@ pub fn lookup(args: &str, key: &str) -> Option<Lookup> {
             i.checked_sub(1).and_then(|p| hay.get(p)).is_some_and(u8::is_ascii_alphanumeric);
         !after_alnum && hay.get(i..i + needle.len()).is_some_and(|w| w.eq_ignore_ascii_case(needle))
     })?;
-    let key_end = start + needle.len();
-    if !key.ends_with('=') {
-        return Some(Lookup {
+    Some(read_found(args, start, start + needle.len(), key.ends_with('=')))
+}
+
+/// The engine's lookup ([`lookup`]) of each of `keys` (entries of the command table: `NAME=`,
+/// or the name alone for a switch) in `args`, in the order of `keys`.
+///
+/// A line's keys used to be looked up one by one, each a search of the whole line; the
+/// `NAME=` keys whose name is all letters and digits (every key of the command table) are
+/// now found in one pass over the line's `=` signs: the engine matches `NAME=` only where no
+/// letter or digit stands before it, so the name is then exactly the run of letters and
+/// digits that ends at an `=`, and the first `=` whose run is the name is the first match.
+/// Other keys (switches, other names) are looked up one by one as before.
+pub fn lookup_each(args: &str, keys: &[&KeySpec]) -> Vec<Option<Lookup>> {
+    lookup_each_at(args, keys, 0)
+}
+
+/// [`lookup_each`] with every offset moved by `delta`.
+fn lookup_each_at(args: &str, keys: &[&KeySpec], delta: usize) -> Vec<Option<Lookup>> {
+    let hay = args.as_bytes();
+    let by_equals = |key: &KeySpec| {
+        key.kind != KeyKind::Switch
+            && !key.name.is_empty()
+            && key.name.bytes().all(|b| b.is_ascii_alphanumeric())
+    };
+    let mut found: Vec<Option<Lookup>> = vec![None; keys.len()];
+    // The lengths of the names still looked for (bit n: a name of n letters; longer names,
+    // which the table does not have, are looked up one by one below). A run of another
+    // length before an `=` is no key, and is not compared with any name.
+    let mut lengths = 0u64;
+    let mut pending = 0usize;
+    for key in keys.iter().filter(|k| by_equals(k) && k.name.len() < 64) {
+        lengths |= 1 << key.name.len();
+        pending += 1;
+    }
+    let longest = (u64::BITS - lengths.leading_zeros()).saturating_sub(1) as usize;
+    if pending > 0 {
+        for equals in memchr::memchr_iter(b'=', hay) {
+            let mut start = equals;
+            while equals - start <= longest
+                && start
+                    .checked_sub(1)
+                    .and_then(|p| hay.get(p))
+                    .is_some_and(u8::is_ascii_alphanumeric)
+            {
+                start -= 1;
+            }
+            let length = equals - start;
+            if length > longest || lengths & (1 << length) == 0 {
+                continue;
+            }
+            let Some(run) = hay.get(start..equals) else { continue };
+            for (key, slot) in keys.iter().zip(found.iter_mut()) {
+                if slot.is_none()
+                    && key.name.len() == length
+                    && run.eq_ignore_ascii_case(key.name.as_bytes())
+                    && by_equals(key)
+                {
+                    *slot = Some(read_found(args, start, equals + 1, true).shifted(delta));
+                    pending -= 1;
+                }
+            }
+            if pending == 0 {
+                break;
+            }
+        }
+    }
+    for (key, slot) in keys.iter().zip(found.iter_mut()) {
+        if !(by_equals(key) && key.name.len() < 64) {
+            *slot = lookup(args, &key.search_text()).map(|f| f.shifted(delta));
+        }
+    }
+    found
+}
+
+/// What the engine reads for a key found at `start..key_end` of `args` (`=` included when
+/// `has_value`): the value after it, or nothing for a switch.
+fn read_found(args: &str, start: usize, key_end: usize, has_value: bool) -> Lookup {
+    if !has_value {
+        return Lookup {
             key: start..key_end,
             value: key_end..key_end,
             content: key_end..key_end,
             quoting: Quoting::Unquoted,
             has_escapes: false,
-        });
+        };
     }
     let rest = args.get(key_end..).unwrap_or("");
     if rest.starts_with('"') {
         let q = scan_quoted(rest);
-        return Some(Lookup {
+        return Lookup {
             key: start..key_end,
             value: key_end..key_end + q.len,
             content: key_end + 1..key_end + 1 + q.content_len,
             quoting: Quoting::of(true, q.terminated),
             has_escapes: !q.escapes.is_empty(),
-        });
+        };
     }
-    let len = rest.find([' ', '\t', ',', '\r', '\n']).unwrap_or(rest.len());
-    Some(Lookup {
+    // The stops are ASCII, so a byte search ends the value where a search by characters would.
+    let len = rest
+        .bytes()
+        .position(|b| matches!(b, b' ' | b'\t' | b',' | b'\r' | b'\n'))
+        .unwrap_or(rest.len());
+    Lookup {
         key: start..key_end,
         value: key_end..key_end + len,
         content: key_end..key_end + len,
         quoting: Quoting::Unquoted,
         has_escapes: false,
-    })
+    }
 }
 
 fn unescape(content: &str) -> String {
@@ -472,6 +554,11 @@ impl ExecLine {
         lookup(self.args_span.text(src), key).map(|found| found.shifted(start))
     }
 
+    /// [`lookup_each`] on this line, in document offsets.
+    pub fn lookup_each(&self, src: &str, keys: &[&KeySpec]) -> Vec<Option<Lookup>> {
+        lookup_each_at(self.args_span.text(src), keys, self.args_span.start as usize)
+    }
+
     /// The index in [`ExecLine::args`] of the token the engine's lookup found, or `None` when
     /// the engine matched text inside another token (e.g. `NAME=` inside a quoted value).
     pub fn arg_of(&self, found: &Lookup) -> Option<usize> {
@@ -554,5 +641,75 @@ mod tests {
             }
         }
         assert!(found_some > 10_000, "{found_some}");
+    }
+
+    /// [`super::lookup_each`] finds, for every key, what [`super::lookup`] finds for it alone:
+    /// keys written `NAME=`, switches, names with other characters, an empty name, on lines
+    /// built of pieces that put keys inside other words, values and quotes.
+    #[test]
+    fn lookup_each_finds_what_each_lookup_finds() {
+        use unreal_engine::exec::{KeyKind, KeySpec};
+        use unreal_engine::Engines;
+        let pieces = [
+            "NAME=",
+            "name=",
+            "ANIMNAME=",
+            "_NAME=",
+            "N",
+            "AME",
+            "SEQ=",
+            "seq",
+            "VERBOSE",
+            "verbosex",
+            "A_B=",
+            "X=",
+            " ",
+            "\t",
+            ",",
+            "\"",
+            "=",
+            "x",
+            "1",
+            "é",
+            "ÉNAME=",
+        ];
+        let key = |name: &'static str, kind: KeyKind| KeySpec {
+            name,
+            kind,
+            required: false,
+            engines: Engines::Both,
+            ignored: None,
+            doc: "",
+        };
+        let specs = [
+            key("NAME", KeyKind::Name),
+            key("SEQ", KeyKind::Name),
+            key("X", KeyKind::Float),
+            key("VERBOSE", KeyKind::Switch),
+            key("A_B", KeyKind::Int),
+            key("", KeyKind::Name),
+            key("AME", KeyKind::Text),
+            key("NAME", KeyKind::Path),
+            key("N", KeyKind::Switch),
+        ];
+        let keys: Vec<&KeySpec> = specs.iter().collect();
+        let mut state = 0x2545_F491_4F6C_DD1D_u64;
+        let mut found_some = 0;
+        for _ in 0..20_000 {
+            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            let mut line = String::new();
+            for _ in 0..((state >> 40) % 12) {
+                state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                line.push_str(pieces[(state >> 33) as usize % pieces.len()]);
+            }
+            let each = super::lookup_each(&line, &keys);
+            assert_eq!(each.len(), keys.len());
+            for (key, found) in keys.iter().zip(&each) {
+                let search = key.search_text();
+                assert_eq!(found, &super::lookup(&line, &search), "{search:?} in {line:?}");
+                found_some += usize::from(found.is_some());
+            }
+        }
+        assert!(found_some > 20_000, "{found_some}");
     }
 }
