@@ -104,13 +104,31 @@ impl LineFacts {
             Some(name) => (name, false),
             None => (search, true),
         };
-        let cached = self.lookups.iter().find(|(k, _)| {
-            (k.kind == KeyKind::Switch) == switch && k.name.eq_ignore_ascii_case(name)
-        });
-        match cached {
-            Some((_, found)) => found.clone(),
+        match self.cached(name, switch) {
+            Some(found) => found.clone(),
             None => self.line.lookup(text, search),
         }
+    }
+
+    /// The engine's lookup of `key` (a key of this line's command, or of another), from the
+    /// cache when it holds the key: as [`LineFacts::lookup`] with the key's search text,
+    /// without building that text.
+    pub fn lookup_key(&self, text: &str, key: &KeySpec) -> Option<Lookup> {
+        match self.cached(key.name, key.kind == KeyKind::Switch) {
+            Some(found) => found.clone(),
+            None => self.line.lookup(text, &key.search_text()),
+        }
+    }
+
+    /// The cached lookup of the key `name` (a switch or a `NAME=` key), when the command has
+    /// that key.
+    fn cached(&self, name: &str, switch: bool) -> Option<&Option<Lookup>> {
+        self.lookups
+            .iter()
+            .find(|(k, _)| {
+                (k.kind == KeyKind::Switch) == switch && k.name.eq_ignore_ascii_case(name)
+            })
+            .map(|(_, found)| found)
     }
 
     /// The verdict on every argument token (see [`keys::verdicts`]), computed once.
