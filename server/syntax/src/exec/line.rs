@@ -212,75 +212,104 @@ pub fn lookup(args: &str, key: &str) -> Option<Lookup> {
     Some(read_found(args, start, start + needle.len(), key.ends_with('=')))
 }
 
-/// The engine's lookup ([`lookup`]) of each of `keys` (entries of the command table: `NAME=`,
-/// or the name alone for a switch) in `args`, in the order of `keys`.
+/// The engine's lookup ([`lookup`]) of a set of keys (entries of the command table: `NAME=`,
+/// or the name alone for a switch), prepared once and run on any number of lines
+/// ([`KeySearch::find`], [`ExecLine::lookup_each`]).
 ///
-/// A line's keys used to be looked up one by one, each a search of the whole line; the
+/// A line's keys used to be looked up one by one, each a search of the whole line. The
 /// `NAME=` keys whose name is all letters and digits (every key of the command table) are
-/// now found in one pass over the line's `=` signs: the engine matches `NAME=` only where no
+/// found in one pass over the line's `=` signs: the engine matches `NAME=` only where no
 /// letter or digit stands before it, so the name is then exactly the run of letters and
 /// digits that ends at an `=`, and the first `=` whose run is the name is the first match.
 /// Other keys (switches, other names) are looked up one by one as before.
-pub fn lookup_each(args: &str, keys: &[&KeySpec]) -> Vec<Option<Lookup>> {
-    lookup_each_at(args, keys, 0)
+#[derive(Clone, Debug)]
+pub struct KeySearch<'k> {
+    keys: Vec<&'k KeySpec>,
+    /// The keys found through `=`, by the length of their name (index: the length; the
+    /// table's names are far shorter than 64 letters, longer ones are looked up alone).
+    by_length: [Vec<usize>; 64],
+    by_equals: usize,
+    /// No name found through `=` is longer: a longer run before an `=` is no key.
+    longest: usize,
+    /// The keys looked up one by one.
+    alone: Vec<usize>,
 }
 
-/// [`lookup_each`] with every offset moved by `delta`.
-fn lookup_each_at(args: &str, keys: &[&KeySpec], delta: usize) -> Vec<Option<Lookup>> {
-    let hay = args.as_bytes();
-    let by_equals = |key: &KeySpec| {
-        key.kind != KeyKind::Switch
-            && !key.name.is_empty()
-            && key.name.bytes().all(|b| b.is_ascii_alphanumeric())
-    };
-    let mut found: Vec<Option<Lookup>> = vec![None; keys.len()];
-    // The lengths of the names still looked for (bit n: a name of n letters; longer names,
-    // which the table does not have, are looked up one by one below). A run of another
-    // length before an `=` is no key, and is not compared with any name.
-    let mut lengths = 0u64;
-    let mut pending = 0usize;
-    for key in keys.iter().filter(|k| by_equals(k) && k.name.len() < 64) {
-        lengths |= 1 << key.name.len();
-        pending += 1;
+impl<'k> KeySearch<'k> {
+    pub fn new(keys: Vec<&'k KeySpec>) -> Self {
+        let mut by_length: [Vec<usize>; 64] = std::array::from_fn(|_| Vec::new());
+        let mut alone = Vec::new();
+        let (mut by_equals, mut longest) = (0, 0);
+        for (index, key) in keys.iter().enumerate() {
+            let length = key.name.len();
+            let through_equals = key.kind != KeyKind::Switch
+                && length > 0
+                && key.name.bytes().all(|b| b.is_ascii_alphanumeric());
+            match by_length.get_mut(length).filter(|_| through_equals) {
+                Some(same_length) => {
+                    same_length.push(index);
+                    by_equals += 1;
+                    longest = longest.max(length);
+                }
+                None => alone.push(index),
+            }
+        }
+        Self { keys, by_length, by_equals, longest, alone }
     }
-    let longest = (u64::BITS - lengths.leading_zeros()).saturating_sub(1) as usize;
-    if pending > 0 {
-        for equals in memchr::memchr_iter(b'=', hay) {
-            let mut start = equals;
-            while equals - start <= longest
-                && start
-                    .checked_sub(1)
-                    .and_then(|p| hay.get(p))
-                    .is_some_and(u8::is_ascii_alphanumeric)
-            {
-                start -= 1;
-            }
-            let length = equals - start;
-            if length > longest || lengths & (1 << length) == 0 {
-                continue;
-            }
-            let Some(run) = hay.get(start..equals) else { continue };
-            for (key, slot) in keys.iter().zip(found.iter_mut()) {
-                if slot.is_none()
-                    && key.name.len() == length
-                    && run.eq_ignore_ascii_case(key.name.as_bytes())
-                    && by_equals(key)
+
+    /// The keys, in the order [`KeySearch::find`] answers.
+    pub fn keys(&self) -> &[&'k KeySpec] {
+        &self.keys
+    }
+
+    /// What the engine's lookup finds in `args` for each key, in the order of the keys.
+    pub fn find(&self, args: &str) -> Vec<Option<Lookup>> {
+        self.find_at(args, 0)
+    }
+
+    /// [`KeySearch::find`] with every offset moved by `delta`.
+    fn find_at(&self, args: &str, delta: usize) -> Vec<Option<Lookup>> {
+        let hay = args.as_bytes();
+        let mut found: Vec<Option<Lookup>> = vec![None; self.keys.len()];
+        let mut pending = self.by_equals;
+        if pending > 0 {
+            for equals in memchr::memchr_iter(b'=', hay) {
+                let mut start = equals;
+                while equals - start <= self.longest
+                    && start
+                        .checked_sub(1)
+                        .and_then(|p| hay.get(p))
+                        .is_some_and(u8::is_ascii_alphanumeric)
                 {
-                    *slot = Some(read_found(args, start, equals + 1, true).shifted(delta));
-                    pending -= 1;
+                    start -= 1;
+                }
+                let (Some(run), Some(candidates)) =
+                    (hay.get(start..equals), self.by_length.get(equals - start))
+                else {
+                    continue;
+                };
+                for &index in candidates {
+                    let (Some(slot), Some(key)) = (found.get_mut(index), self.keys.get(index))
+                    else {
+                        continue;
+                    };
+                    if slot.is_none() && run.eq_ignore_ascii_case(key.name.as_bytes()) {
+                        *slot = Some(read_found(args, start, equals + 1, true).shifted(delta));
+                        pending -= 1;
+                    }
+                }
+                if pending == 0 {
+                    break;
                 }
             }
-            if pending == 0 {
-                break;
+        }
+        for &index in &self.alone {
+            if let (Some(slot), Some(key)) = (found.get_mut(index), self.keys.get(index)) {
+                *slot = lookup(args, &key.search_text()).map(|f| f.shifted(delta));
             }
         }
+        found
     }
-    for (key, slot) in keys.iter().zip(found.iter_mut()) {
-        if !(by_equals(key) && key.name.len() < 64) {
-            *slot = lookup(args, &key.search_text()).map(|f| f.shifted(delta));
-        }
-    }
-    found
 }
 
 /// What the engine reads for a key found at `start..key_end` of `args` (`=` included when
@@ -554,9 +583,10 @@ impl ExecLine {
         lookup(self.args_span.text(src), key).map(|found| found.shifted(start))
     }
 
-    /// [`lookup_each`] on this line, in document offsets.
-    pub fn lookup_each(&self, src: &str, keys: &[&KeySpec]) -> Vec<Option<Lookup>> {
-        lookup_each_at(self.args_span.text(src), keys, self.args_span.start as usize)
+    /// The engine's lookup of every key of `search` on this line ([`KeySearch::find`]), in
+    /// document offsets.
+    pub fn lookup_each(&self, src: &str, search: &KeySearch<'_>) -> Vec<Option<Lookup>> {
+        search.find_at(self.args_span.text(src), self.args_span.start as usize)
     }
 
     /// The index in [`ExecLine::args`] of the token the engine's lookup found, or `None` when
@@ -643,11 +673,12 @@ mod tests {
         assert!(found_some > 10_000, "{found_some}");
     }
 
-    /// [`super::lookup_each`] finds, for every key, what [`super::lookup`] finds for it alone:
-    /// keys written `NAME=`, switches, names with other characters, an empty name, on lines
-    /// built of pieces that put keys inside other words, values and quotes.
+    /// [`super::KeySearch`] finds, for every key, what [`super::lookup`] finds for it alone:
+    /// keys written `NAME=`, switches, names with other characters, an empty name, a name of
+    /// 64 letters, on lines built of pieces that put keys inside other words, values and
+    /// quotes.
     #[test]
-    fn lookup_each_finds_what_each_lookup_finds() {
+    fn key_search_finds_what_each_lookup_finds() {
         use unreal_engine::exec::{KeyKind, KeySpec};
         use unreal_engine::Engines;
         let pieces = [
@@ -672,6 +703,7 @@ mod tests {
             "1",
             "é",
             "ÉNAME=",
+            "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijkl=",
         ];
         let key = |name: &'static str, kind: KeyKind| KeySpec {
             name,
@@ -691,8 +723,10 @@ mod tests {
             key("AME", KeyKind::Text),
             key("NAME", KeyKind::Path),
             key("N", KeyKind::Switch),
+            key("ABCDEFGHIJKLMNOPQRSTUVWXYZABCDEFGHIJKLMNOPQRSTUVWXYZABCDEFGHIJKL", KeyKind::Name),
         ];
         let keys: Vec<&KeySpec> = specs.iter().collect();
+        let search = super::KeySearch::new(keys.clone());
         let mut state = 0x2545_F491_4F6C_DD1D_u64;
         let mut found_some = 0;
         for _ in 0..20_000 {
@@ -702,7 +736,7 @@ mod tests {
                 state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
                 line.push_str(pieces[(state >> 33) as usize % pieces.len()]);
             }
-            let each = super::lookup_each(&line, &keys);
+            let each = search.find(&line);
             assert_eq!(each.len(), keys.len());
             for (key, found) in keys.iter().zip(&each) {
                 let search = key.search_text();
