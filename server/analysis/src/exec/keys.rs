@@ -29,11 +29,6 @@ pub enum KeyVerdict {
     Shadowed { at: Span, inside_other: bool },
 }
 
-/// The key variants of `name` that `generation` knows (all of them when it is unknown).
-fn variants(m: CommandMatch, name: &str, generation: Option<Generation>) -> Vec<&'static KeySpec> {
-    m.spec.key_variants(name).filter(|k| generation.is_none_or(|g| k.engines.includes(g))).collect()
-}
-
 /// The verdict on every argument of `line`, in order, with the token's span.
 pub fn verdicts(
     text: &str,
@@ -62,9 +57,22 @@ fn verdict(
     arg: Arg,
     name: &str,
 ) -> KeyVerdict {
-    let all: Vec<&KeySpec> = m.spec.key_variants(name).collect();
+    // The command's entries named `name` (for every generation), read in one pass: the first,
+    // whether one is a switch, and the first and the ignoring of those `generation` knows.
+    let mut first_any: Option<&KeySpec> = None;
+    let mut any_switch = false;
+    let mut first_known: Option<&KeySpec> = None;
+    let mut all_known_ignored = true;
+    for key in m.spec.key_variants(name) {
+        first_any.get_or_insert(key);
+        any_switch |= key.kind == KeyKind::Switch;
+        if generation.is_none_or(|g| key.engines.includes(g)) {
+            first_known.get_or_insert(key);
+            all_known_ignored &= key.ignored.is_some();
+        }
+    }
     let is_bare = matches!(arg, Arg::Bare { .. });
-    if all.is_empty() || (is_bare && all.iter().all(|k| k.kind != KeyKind::Switch)) {
+    if first_any.is_none() || (is_bare && !any_switch) {
         if !m.spec.keys_complete {
             return KeyVerdict::Read;
         }
@@ -82,16 +90,14 @@ fn verdict(
         });
         return KeyVerdict::Unknown { read_as };
     }
-    let known = variants(m, name, generation);
-    let Some(first) = known.first() else {
-        let engines = all.first().map_or(Engines::Both, |k| k.engines);
+    let Some(first) = first_known else {
+        let engines = first_any.map_or(Engines::Both, |k| k.engines);
         return KeyVerdict::OtherGeneration { engines };
     };
-    if known.iter().all(|k| k.ignored.is_some()) {
+    if all_known_ignored {
         return KeyVerdict::Ignored { reason: first.ignored.unwrap_or("") };
     }
-    let search = first.search_text();
-    if let Some(found) = line.lookup(text, &search) {
+    if let Some(found) = line.lookup_key(text, first) {
         match line.line.arg_of(&found) {
             Some(i) if i == index => {}
             Some(_) => {

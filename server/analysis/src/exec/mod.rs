@@ -18,9 +18,11 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use unreal_engine::exec::{CommandMatch, KeyKind, KeySpec, Sub};
+use unreal_engine::exec::{CommandMatch, CommandSpec, KeyKind, KeySpec, Sub};
 use unreal_engine::Generation;
-use unreal_syntax::exec::{self, Arg, Directive, DirectiveKind, ExecLine, Lookup, ScanError};
+use unreal_syntax::exec::{
+    self, Arg, Directive, DirectiveKind, ExecLine, KeySearch, Lookup, ScanError,
+};
 use unreal_syntax::Span;
 
 pub use crate::fs::{DirEntry, FileSystem, MemoryFs, RealFs};
@@ -78,25 +80,22 @@ pub struct LineFacts {
 }
 
 impl LineFacts {
+    /// `search`: the keys of `command` ([`key_search`]).
     fn new(
         text: &str,
         directive: Directive,
         line: ExecLine,
         command: Option<CommandMatch>,
+        search: Option<&KeySearch<'static>>,
     ) -> Self {
-        let mut lookups: Vec<(&'static KeySpec, Option<Lookup>)> = Vec::new();
-        let mut search = String::with_capacity(24);
-        for key in command.iter().flat_map(|m| m.spec.keys) {
-            if lookups.iter().any(|(k, _)| k.name == key.name && k.kind == key.kind) {
-                continue;
+        // All of them in one pass over the line (a search of the whole line per key was the
+        // largest part of building a file's analysis).
+        let lookups = match search {
+            Some(search) => {
+                search.keys().iter().copied().zip(line.lookup_each(text, search)).collect()
             }
-            search.clear();
-            search.push_str(key.name);
-            if key.kind != KeyKind::Switch {
-                search.push('=');
-            }
-            lookups.push((key, line.lookup(text, &search)));
-        }
+            None => Vec::new(),
+        };
         Self { directive, line, command, paths: Vec::new(), lookups, verdicts: OnceLock::new() }
     }
 
@@ -107,13 +106,31 @@ impl LineFacts {
             Some(name) => (name, false),
             None => (search, true),
         };
-        let cached = self.lookups.iter().find(|(k, _)| {
-            (k.kind == KeyKind::Switch) == switch && k.name.eq_ignore_ascii_case(name)
-        });
-        match cached {
-            Some((_, found)) => found.clone(),
+        match self.cached(name, switch) {
+            Some(found) => found.clone(),
             None => self.line.lookup(text, search),
         }
+    }
+
+    /// The engine's lookup of `key` (a key of this line's command, or of another), from the
+    /// cache when it holds the key: as [`LineFacts::lookup`] with the key's search text,
+    /// without building that text.
+    pub fn lookup_key(&self, text: &str, key: &KeySpec) -> Option<Lookup> {
+        match self.cached(key.name, key.kind == KeyKind::Switch) {
+            Some(found) => found.clone(),
+            None => self.line.lookup(text, &key.search_text()),
+        }
+    }
+
+    /// The cached lookup of the key `name` (a switch or a `NAME=` key), when the command has
+    /// that key.
+    fn cached(&self, name: &str, switch: bool) -> Option<&Option<Lookup>> {
+        self.lookups
+            .iter()
+            .find(|(k, _)| {
+                (k.kind == KeyKind::Switch) == switch && k.name.eq_ignore_ascii_case(name)
+            })
+            .map(|(_, found)| found)
     }
 
     /// The verdict on every argument token (see [`keys::verdicts`]), computed once.
@@ -205,6 +222,18 @@ impl LineFacts {
     }
 }
 
+/// The keys of a command whose lookups a line caches: each name and kind once, in table order
+/// (a key listed once per generation is looked up once).
+fn key_search(spec: &'static CommandSpec) -> KeySearch<'static> {
+    let mut keys: Vec<&'static KeySpec> = Vec::new();
+    for key in spec.keys {
+        if !keys.iter().any(|k| k.name == key.name && k.kind == key.kind) {
+            keys.push(key);
+        }
+    }
+    KeySearch::new(keys)
+}
+
 /// One file's directives, read and resolved.
 #[derive(Clone, Debug)]
 pub struct FileAnalysis {
@@ -272,10 +301,20 @@ impl FileAnalysis {
         };
         let package_name = location.as_ref().and_then(|l| l.package_name()).map(str::to_owned);
         let mut lines = Vec::with_capacity(scan.directives.len());
+        // The key search of each command the file uses, prepared once for all its lines.
+        let mut searches: Vec<(&'static CommandSpec, KeySearch<'static>)> = Vec::new();
         for directive in &scan.directives {
             let line = exec::parse_line(text, directive);
             let command = if directive.kind.runs_command() { line.spec(text) } else { None };
-            let mut facts = LineFacts::new(text, *directive, line, command);
+            let search = command.map(|m| {
+                let at = searches.iter().position(|(spec, _)| std::ptr::eq(*spec, m.spec));
+                let at = at.unwrap_or_else(|| {
+                    searches.push((m.spec, key_search(m.spec)));
+                    searches.len() - 1
+                });
+                &searches[at].1
+            });
+            let mut facts = LineFacts::new(text, *directive, line, command, search);
             if let Some(m) = command {
                 let sub = match m.spec.sub {
                     Sub::Word(w) => Some(w),

@@ -48,10 +48,13 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
                 continue;
             }
             seen.push(key.name);
-            let Some(value) = line.value(ctx.text, key.name) else { continue };
-            if parse_bool(&value.text) || !means_true(&value.text) {
+            // The engine's reading, judged before the value is copied out for a finding.
+            let Some(found) = line.lookup_key(ctx.text, key) else { continue };
+            let read = found.text(ctx.text);
+            if parse_bool(&read) || !means_true(&read) {
                 continue;
             }
+            let Some(value) = line.value(ctx.text, key.name) else { continue };
             out.push(
                 RULE.diagnostic(
                     value.mark(),

@@ -98,12 +98,17 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
         if m.spec.ignored.is_some() {
             continue;
         }
+        let verdicts = line.verdicts(ctx.text, ctx.generation);
+        // Most lines have no ignored key: the command's name is written only for a finding.
+        if !verdicts.iter().any(|(_, verdict)| matches!(verdict, KeyVerdict::Ignored { .. })) {
+            continue;
+        }
         let command = m.spec.display_name();
         let mut boilerplate: Vec<Arg> = Vec::new();
         // Ignored keys that would have changed the result, grouped by name in line order: a
         // key written again is the same problem, one finding.
         let mut lost: Vec<(String, Vec<KeyUse<'_>>)> = Vec::new();
-        for (arg, verdict) in line.verdicts(ctx.text, ctx.generation) {
+        for (arg, verdict) in verdicts {
             let KeyVerdict::Ignored { reason } = verdict else { continue };
             let name = arg.name_span().text(ctx.text);
             let value = arg.value().map(|v| v.text(ctx.text).into_owned()).unwrap_or_default();

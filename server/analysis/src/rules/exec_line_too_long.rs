@@ -53,8 +53,15 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
     for line in &ctx.file.lines {
         let command = line.line.raw_command;
         let text = command.text(ctx.text);
+        // No character takes more UTF-16 units than UTF-8 bytes, so a command shorter than the
+        // smaller buffer in bytes fits every buffer (nearly every line), and an ASCII one has
+        // as many units as bytes: only other text is counted character by character.
+        if text.len() < COMMAND_BUFFER_UE1 {
+            continue;
+        }
+        let ascii = text.is_ascii();
         // The compiler's characters are UTF-16 units.
-        let chars: usize = text.chars().map(char::len_utf16).sum();
+        let chars: usize = if ascii { text.len() } else { text.chars().map(char::len_utf16).sum() };
         let (limit, known) = match ctx.generation {
             Some(Generation::Ue1) => (COMMAND_BUFFER_UE1, true),
             Some(Generation::Ue2) => (COMMAND_BUFFER_UE2, true),
@@ -64,15 +71,18 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
         if chars < limit {
             continue;
         }
-        // The span starts at the character that fills the buffer.
-        let mut units = 0;
-        let fill = text
-            .char_indices()
-            .find(|(_, c)| {
-                units += c.len_utf16();
-                units >= limit
-            })
-            .map_or(command.end as usize, |(at, _)| command.start as usize + at);
+        // The span starts at the character that fills the buffer (in ASCII, the limit-th byte).
+        let fill = if ascii {
+            command.start as usize + limit - 1
+        } else {
+            let mut units = 0;
+            text.char_indices()
+                .find(|(_, c)| {
+                    units += c.len_utf16();
+                    units >= limit
+                })
+                .map_or(command.end as usize, |(at, _)| command.start as usize + at)
+        };
         let span = Span::from_range(fill..command.end as usize);
         let diagnostic = if known {
             RULE.diagnostic(

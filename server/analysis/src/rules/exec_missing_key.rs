@@ -49,16 +49,18 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
         if m.spec.ignored.is_some() {
             continue;
         }
-        let engine_says = m
-            .spec
-            .missing_warning
-            .map_or_else(String::new, |w| format!("; the engine logs \"{w}\" and does nothing"));
+        // Written only for a finding (most lines have none).
+        let engine_says = || {
+            m.spec
+                .missing_warning
+                .map_or_else(String::new, |w| format!("; the engine logs \"{w}\" and does nothing"))
+        };
         let mut missing: Vec<&str> = Vec::new();
         for key in m.spec.keys {
             if missing.contains(&key.name) || !required(m.spec.keys, key, ctx.generation) {
                 continue;
             }
-            if line.lookup(ctx.text, &key.search_text()).is_none() {
+            if line.lookup_key(ctx.text, key).is_none() {
                 missing.push(key.name);
             }
         }
@@ -68,9 +70,10 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
                 out.push(RULE.diagnostic(
                     line.words_span(),
                     format!(
-                        "{} needs one of {}{engine_says}",
+                        "{} needs one of {}{}",
                         m.spec.display_name(),
-                        group.iter().map(|k| format!("`{k}=`")).collect::<Vec<_>>().join(" or ")
+                        group.iter().map(|k| format!("`{k}=`")).collect::<Vec<_>>().join(" or "),
+                        engine_says()
                     ),
                 ));
             }
@@ -79,7 +82,7 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
             let keys: Vec<String> = missing.iter().map(|k| format!("`{k}=`")).collect();
             out.push(RULE.diagnostic(
                 line.words_span(),
-                format!("{} needs {}{engine_says}", m.spec.display_name(), keys.join(", ")),
+                format!("{} needs {}{}", m.spec.display_name(), keys.join(", "), engine_says()),
             ));
         }
     }

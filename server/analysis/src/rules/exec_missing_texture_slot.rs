@@ -47,6 +47,12 @@ fn names_a_skin(text: &str) -> bool {
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
     let Some(current) = ctx.table.current_file() else { return };
+    // Slots are known only from mesh files read through the package (`mesh_slots`): without
+    // them, or without a mesh import, there is nothing to check, and the whole text need not
+    // be searched for a skin.
+    if ctx.env.is_none() || current.definitions.iter().all(|d| d.mesh.is_none()) {
+        return;
+    }
     if names_a_skin(ctx.text) {
         return;
     }

@@ -36,8 +36,14 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
         if m.spec.ignored.is_some() {
             continue;
         }
-        let command = m.spec.display_name();
         let verdicts = line.verdicts(ctx.text, ctx.generation);
+        // Most lines have nothing to report: the command's name and its key list are written
+        // only for a finding, and once a line.
+        if verdicts.iter().all(|(_, verdict)| !reported(verdict)) {
+            continue;
+        }
+        let command = m.spec.display_name();
+        let mut key_list: Option<String> = None;
         let mut index = 0;
         while let Some(&(arg, ref verdict)) = verdicts.get(index) {
             index += 1;
@@ -47,11 +53,11 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
                     "{command} has no key `{name}=`; the engine reads it as `{key}=` (a key matches after any character that is not a letter or digit)"
                 ),
                 KeyVerdict::Unknown { read_as: None } => {
-                    let known: Vec<&str> = m.spec.keys.iter().map(|k| k.name).collect();
-                    format!(
-                        "{command} has no key `{name}=`; the engine ignores it (keys: {})",
+                    let keys = key_list.get_or_insert_with(|| {
+                        let known: Vec<&str> = m.spec.keys.iter().map(|k| k.name).collect();
                         dedup(&known).join(", ")
-                    )
+                    });
+                    format!("{command} has no key `{name}=`; the engine ignores it (keys: {keys})")
                 }
                 KeyVerdict::StrayWord => {
                     // A run of stray words is one problem: `TLOD 6` (a key written without
@@ -104,6 +110,17 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
             out.push(RULE.diagnostic(span, message));
         }
     }
+}
+
+/// The verdicts this rule reports.
+fn reported(verdict: &KeyVerdict) -> bool {
+    matches!(
+        verdict,
+        KeyVerdict::Unknown { .. }
+            | KeyVerdict::StrayWord
+            | KeyVerdict::EmptyKey
+            | KeyVerdict::OtherGeneration { .. }
+    )
 }
 
 fn dedup<'a>(names: &[&'a str]) -> Vec<&'a str> {

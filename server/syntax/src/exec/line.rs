@@ -18,6 +18,8 @@ use std::ops::Range;
 use nom::bytes::complete::{take_till, take_while};
 use nom::{IResult, Parser};
 
+use unreal_engine::exec::{KeyKind, KeySpec};
+
 use super::scan::{Directive, DirectiveKind};
 use crate::Span;
 
@@ -207,35 +209,144 @@ pub fn lookup(args: &str, key: &str) -> Option<Lookup> {
             i.checked_sub(1).and_then(|p| hay.get(p)).is_some_and(u8::is_ascii_alphanumeric);
         !after_alnum && hay.get(i..i + needle.len()).is_some_and(|w| w.eq_ignore_ascii_case(needle))
     })?;
-    let key_end = start + needle.len();
-    if !key.ends_with('=') {
-        return Some(Lookup {
+    Some(read_found(args, start, start + needle.len(), key.ends_with('=')))
+}
+
+/// The engine's lookup ([`lookup`]) of a set of keys (entries of the command table: `NAME=`,
+/// or the name alone for a switch), prepared once and run on any number of lines
+/// ([`KeySearch::find`], [`ExecLine::lookup_each`]).
+///
+/// A line's keys used to be looked up one by one, each a search of the whole line. The
+/// `NAME=` keys whose name is all letters and digits (every key of the command table) are
+/// found in one pass over the line's `=` signs: the engine matches `NAME=` only where no
+/// letter or digit stands before it, so the name is then exactly the run of letters and
+/// digits that ends at an `=`, and the first `=` whose run is the name is the first match.
+/// Other keys (switches, other names) are looked up one by one as before.
+#[derive(Clone, Debug)]
+pub struct KeySearch<'k> {
+    keys: Vec<&'k KeySpec>,
+    /// The keys found through `=`, by the length of their name (index: the length; the
+    /// table's names are far shorter than 64 letters, longer ones are looked up alone).
+    by_length: [Vec<usize>; 64],
+    by_equals: usize,
+    /// No name found through `=` is longer: a longer run before an `=` is no key.
+    longest: usize,
+    /// The keys looked up one by one.
+    alone: Vec<usize>,
+}
+
+impl<'k> KeySearch<'k> {
+    pub fn new(keys: Vec<&'k KeySpec>) -> Self {
+        let mut by_length: [Vec<usize>; 64] = std::array::from_fn(|_| Vec::new());
+        let mut alone = Vec::new();
+        let (mut by_equals, mut longest) = (0, 0);
+        for (index, key) in keys.iter().enumerate() {
+            let length = key.name.len();
+            let through_equals = key.kind != KeyKind::Switch
+                && length > 0
+                && key.name.bytes().all(|b| b.is_ascii_alphanumeric());
+            match by_length.get_mut(length).filter(|_| through_equals) {
+                Some(same_length) => {
+                    same_length.push(index);
+                    by_equals += 1;
+                    longest = longest.max(length);
+                }
+                None => alone.push(index),
+            }
+        }
+        Self { keys, by_length, by_equals, longest, alone }
+    }
+
+    /// The keys, in the order [`KeySearch::find`] answers.
+    pub fn keys(&self) -> &[&'k KeySpec] {
+        &self.keys
+    }
+
+    /// What the engine's lookup finds in `args` for each key, in the order of the keys.
+    pub fn find(&self, args: &str) -> Vec<Option<Lookup>> {
+        self.find_at(args, 0)
+    }
+
+    /// [`KeySearch::find`] with every offset moved by `delta`.
+    fn find_at(&self, args: &str, delta: usize) -> Vec<Option<Lookup>> {
+        let hay = args.as_bytes();
+        let mut found: Vec<Option<Lookup>> = vec![None; self.keys.len()];
+        let mut pending = self.by_equals;
+        if pending > 0 {
+            for equals in memchr::memchr_iter(b'=', hay) {
+                let mut start = equals;
+                while equals - start <= self.longest
+                    && start
+                        .checked_sub(1)
+                        .and_then(|p| hay.get(p))
+                        .is_some_and(u8::is_ascii_alphanumeric)
+                {
+                    start -= 1;
+                }
+                let (Some(run), Some(candidates)) =
+                    (hay.get(start..equals), self.by_length.get(equals - start))
+                else {
+                    continue;
+                };
+                for &index in candidates {
+                    let (Some(slot), Some(key)) = (found.get_mut(index), self.keys.get(index))
+                    else {
+                        continue;
+                    };
+                    if slot.is_none() && run.eq_ignore_ascii_case(key.name.as_bytes()) {
+                        *slot = Some(read_found(args, start, equals + 1, true).shifted(delta));
+                        pending -= 1;
+                    }
+                }
+                if pending == 0 {
+                    break;
+                }
+            }
+        }
+        for &index in &self.alone {
+            if let (Some(slot), Some(key)) = (found.get_mut(index), self.keys.get(index)) {
+                *slot = lookup(args, &key.search_text()).map(|f| f.shifted(delta));
+            }
+        }
+        found
+    }
+}
+
+/// What the engine reads for a key found at `start..key_end` of `args` (`=` included when
+/// `has_value`): the value after it, or nothing for a switch.
+fn read_found(args: &str, start: usize, key_end: usize, has_value: bool) -> Lookup {
+    if !has_value {
+        return Lookup {
             key: start..key_end,
             value: key_end..key_end,
             content: key_end..key_end,
             quoting: Quoting::Unquoted,
             has_escapes: false,
-        });
+        };
     }
     let rest = args.get(key_end..).unwrap_or("");
     if rest.starts_with('"') {
         let q = scan_quoted(rest);
-        return Some(Lookup {
+        return Lookup {
             key: start..key_end,
             value: key_end..key_end + q.len,
             content: key_end + 1..key_end + 1 + q.content_len,
             quoting: Quoting::of(true, q.terminated),
             has_escapes: !q.escapes.is_empty(),
-        });
+        };
     }
-    let len = rest.find([' ', '\t', ',', '\r', '\n']).unwrap_or(rest.len());
-    Some(Lookup {
+    // The stops are ASCII, so a byte search ends the value where a search by characters would.
+    let len = rest
+        .bytes()
+        .position(|b| matches!(b, b' ' | b'\t' | b',' | b'\r' | b'\n'))
+        .unwrap_or(rest.len());
+    Lookup {
         key: start..key_end,
         value: key_end..key_end + len,
         content: key_end..key_end + len,
         quoting: Quoting::Unquoted,
         has_escapes: false,
-    })
+    }
 }
 
 fn unescape(content: &str) -> String {
@@ -472,6 +583,12 @@ impl ExecLine {
         lookup(self.args_span.text(src), key).map(|found| found.shifted(start))
     }
 
+    /// The engine's lookup of every key of `search` on this line ([`KeySearch::find`]), in
+    /// document offsets.
+    pub fn lookup_each(&self, src: &str, search: &KeySearch<'_>) -> Vec<Option<Lookup>> {
+        search.find_at(self.args_span.text(src), self.args_span.start as usize)
+    }
+
     /// The index in [`ExecLine::args`] of the token the engine's lookup found, or `None` when
     /// the engine matched text inside another token (e.g. `NAME=` inside a quoted value).
     pub fn arg_of(&self, found: &Lookup) -> Option<usize> {
@@ -554,5 +671,79 @@ mod tests {
             }
         }
         assert!(found_some > 10_000, "{found_some}");
+    }
+
+    /// [`super::KeySearch`] finds, for every key, what [`super::lookup`] finds for it alone:
+    /// keys written `NAME=`, switches, names with other characters, an empty name, a name of
+    /// 64 letters, on lines built of pieces that put keys inside other words, values and
+    /// quotes.
+    #[test]
+    fn key_search_finds_what_each_lookup_finds() {
+        use unreal_engine::exec::{KeyKind, KeySpec};
+        use unreal_engine::Engines;
+        let pieces = [
+            "NAME=",
+            "name=",
+            "ANIMNAME=",
+            "_NAME=",
+            "N",
+            "AME",
+            "SEQ=",
+            "seq",
+            "VERBOSE",
+            "verbosex",
+            "A_B=",
+            "X=",
+            " ",
+            "\t",
+            ",",
+            "\"",
+            "=",
+            "x",
+            "1",
+            "é",
+            "ÉNAME=",
+            "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijkl=",
+        ];
+        let key = |name: &'static str, kind: KeyKind| KeySpec {
+            name,
+            kind,
+            required: false,
+            engines: Engines::Both,
+            ignored: None,
+            doc: "",
+        };
+        let specs = [
+            key("NAME", KeyKind::Name),
+            key("SEQ", KeyKind::Name),
+            key("X", KeyKind::Float),
+            key("VERBOSE", KeyKind::Switch),
+            key("A_B", KeyKind::Int),
+            key("", KeyKind::Name),
+            key("AME", KeyKind::Text),
+            key("NAME", KeyKind::Path),
+            key("N", KeyKind::Switch),
+            key("ABCDEFGHIJKLMNOPQRSTUVWXYZABCDEFGHIJKLMNOPQRSTUVWXYZABCDEFGHIJKL", KeyKind::Name),
+        ];
+        let keys: Vec<&KeySpec> = specs.iter().collect();
+        let search = super::KeySearch::new(keys.clone());
+        let mut state = 0x2545_F491_4F6C_DD1D_u64;
+        let mut found_some = 0;
+        for _ in 0..20_000 {
+            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            let mut line = String::new();
+            for _ in 0..((state >> 40) % 12) {
+                state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                line.push_str(pieces[(state >> 33) as usize % pieces.len()]);
+            }
+            let each = search.find(&line);
+            assert_eq!(each.len(), keys.len());
+            for (key, found) in keys.iter().zip(&each) {
+                let search = key.search_text();
+                assert_eq!(found, &super::lookup(&line, &search), "{search:?} in {line:?}");
+                found_some += usize::from(found.is_some());
+            }
+        }
+        assert!(found_some > 20_000, "{found_some}");
     }
 }

@@ -10,7 +10,7 @@ mod line;
 mod scan;
 
 pub use line::{
-    lookup, parse_line, Arg, ExecLine, LineIssue, Lookup, Quoting, Value, COMMAND_BUFFER_UE1,
-    COMMAND_BUFFER_UE2,
+    lookup, parse_line, Arg, ExecLine, KeySearch, LineIssue, Lookup, Quoting, Value,
+    COMMAND_BUFFER_UE1, COMMAND_BUFFER_UE2,
 };
 pub use scan::{scan, Directive, DirectiveKind, ScanError, ScanResult};
