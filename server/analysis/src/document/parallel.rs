@@ -165,15 +165,7 @@ impl T3dDocument {
         let mut filled = Vec::with_capacity(items.len());
         for ((offset, item), segment) in items.into_iter().enumerate().zip(segments) {
             let lines = segment.lines(text);
-            let mut own = Vec::new();
-            let here = |e: &SyntaxError| {
-                (e.span.start as usize) < lines.1 || on_lines(text, lines, e.span.start)
-            };
-            while let Some(error) = errors.next_if(here) {
-                if on_lines(text, lines, error.span.start) {
-                    own.push(error);
-                }
-            }
+            let own = errors_on(text, lines, &mut errors);
             let markers = generation::markers(text, std::slice::from_ref(&item));
             let outline = self.keep_outlines.then(|| SegmentOutline::of(text, &item));
             let (mut item, facts) =
@@ -270,6 +262,24 @@ impl T3dDocument {
     }
 }
 
+/// The errors standing on `lines`, taken from the sorted `errors`; those before the lines
+/// (on no segment's lines) are dropped, those after stay for the next segment.
+fn errors_on(
+    text: &str,
+    lines: (usize, usize),
+    errors: &mut std::iter::Peekable<std::vec::IntoIter<SyntaxError>>,
+) -> Vec<SyntaxError> {
+    let mut own = Vec::new();
+    let here =
+        |e: &SyntaxError| (e.span.start as usize) < lines.1 || on_lines(text, lines, e.span.start);
+    while let Some(error) = errors.next_if(here) {
+        if on_lines(text, lines, error.span.start) {
+            own.push(error);
+        }
+    }
+    own
+}
+
 /// Checks every segment a piece finished inside the frame (as [`T3dDocument::fill_run`]
 /// does a run's) and leaves each one's item in the piece without its children; empty when
 /// the piece holds no frame (the join then fails too).
@@ -290,15 +300,7 @@ fn check_piece(
         let span = item.span();
         let lines =
             (line_start(text, span.start as usize), line_end_with_break(text, span.end as usize));
-        let mut own = Vec::new();
-        let here = |e: &SyntaxError| {
-            (e.span.start as usize) < lines.1 || on_lines(text, lines, e.span.start)
-        };
-        while let Some(error) = errors.next_if(here) {
-            if on_lines(text, lines, error.span.start) {
-                own.push(error);
-            }
-        }
+        let own = errors_on(text, lines, &mut errors);
         let markers = generation::markers(text, std::slice::from_ref(&item));
         let (mut item, facts) = segment_facts(text, Some(frame), item, &own, generation, options);
         if let Item::Block(block) = &mut item {

@@ -115,7 +115,11 @@ impl OutlinePlan {
 
     /// Reads piece `index` (independent of every other piece: any order, any thread).
     pub fn piece<'t>(&self, text: &'t str, index: usize) -> OutlinePiece<'t> {
-        let mut parser = Parser::shallow(text);
+        self.read(text, index, Parser::shallow(text))
+    }
+
+    /// Piece `index` read by `parser` from the state the plan assumes there.
+    fn read<'t>(&self, text: &'t str, index: usize, mut parser: Parser<'t>) -> OutlinePiece<'t> {
         if index > 0 {
             parser.stack.clone_from(&self.open);
         }
@@ -129,13 +133,7 @@ impl OutlinePlan {
     /// each piece's top-level blocks as soon as they are parsed ([`OutlinePiece::frame_children`])
     /// and joins the pieces with [`Self::join_parsed`].
     pub fn parse_piece<'t>(&self, text: &'t str, index: usize) -> OutlinePiece<'t> {
-        let mut parser = Parser::new(text);
-        if index > 0 {
-            parser.stack.clone_from(&self.open);
-        }
-        let (start, end) = self.range(text, index);
-        parser.lines(start, end);
-        OutlinePiece { parser }
+        self.read(text, index, Parser::new(text))
     }
 
     /// The block every piece after the first assumes open (the document's first block, when
