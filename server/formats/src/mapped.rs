@@ -101,8 +101,10 @@ impl MappedText {
         // checked as UTF-8 below and handed out as `&str` afterwards: a file rewritten by
         // another process while it is checked could break that; game content is not rewritten
         // while a tool reads it, and every memory-mapping tool takes the same risk.
+        // Populated: every page of the file is mapped in one call (the whole text is read
+        // at once below), not one page fault per 64 KB while the UTF-8 check walks it.
         #[allow(unsafe_code)]
-        let map = unsafe { memmap2::Mmap::map(file) }.ok()?;
+        let map = unsafe { memmap2::MmapOptions::new().populate().map(file) }.ok()?;
         let start = if map.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
         std::str::from_utf8(map.get(start..)?).ok()?;
         Some(Self { map, start })
