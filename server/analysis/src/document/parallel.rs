@@ -322,7 +322,14 @@ mod tests {
     /// not join.
     #[test]
     fn a_well_formed_map_is_laid_out_from_its_pieces() {
-        let text = unreal_mapgen::generate_map(1_500_000, 7);
+        let mut text = unreal_mapgen::generate_map(1_500_000, 7);
+        // An actor named twice, far apart (in different pieces): the cross-segment finding
+        // comes from the pieces' summaries.
+        let first = text.find("Begin Actor").unwrap_or(0);
+        let line_end = first + text[first..].find('\n').unwrap_or(0);
+        let again = format!("{}\nEnd Actor\r\n", &text[first..line_end]);
+        let end = text.rfind("End Map").unwrap_or(text.len());
+        text.insert_str(end, &again);
         let options = LintOptions::default();
         let mut pieces = T3dDocument::unlaid(text.clone(), false);
         assert!(pieces.lay_out_checked(&options), "the pieces of a generated map join");
@@ -334,7 +341,9 @@ mod tests {
         for (a, b) in pieces.segments.iter().zip(&usual.segments) {
             assert_eq!(a.item, b.item);
         }
-        assert_eq!(pieces.diagnostics(&options), usual.diagnostics(&options));
+        let found = pieces.diagnostics(&options);
+        assert!(found.iter().any(|d| d.code == "t3d-duplicate-actor-name"), "{found:#?}");
+        assert_eq!(found, usual.diagnostics(&options));
         for (a, b) in pieces.segments.iter().zip(&usual.segments) {
             assert_eq!((&a.errors, a.markers), (&b.errors, b.markers));
         }
