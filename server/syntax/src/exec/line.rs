@@ -469,8 +469,11 @@ pub fn parse_line(text: &str, directive: &Directive) -> ExecLine {
     let body_start = (body.start as usize).min(effective_end);
     let body_text = text.get(body_start..effective_end).unwrap_or("");
 
-    // `//` and `/*` end the line wherever they are, quotes or not.
-    let comment_rel = [body_text.find("//"), body_text.find("/*")].into_iter().flatten().min();
+    // `//` and `/*` end the line wherever they are, quotes or not: the first `/` followed by
+    // `/` or `*`.
+    let body_bytes = body_text.as_bytes();
+    let comment_rel = memchr::memchr_iter(b'/', body_bytes)
+        .find(|&at| matches!(body_bytes.get(at + 1), Some(b'/' | b'*')));
     let comment_at = comment_rel.map(|rel| body_start + rel);
     let comment = comment_at.map(|at| Span::from_range(at..body.end as usize));
     if let Some(at) = comment_at {
