@@ -234,22 +234,29 @@ pub fn resolve_command(command: &str, subcommand: Option<&str>) -> Option<Comman
 }
 
 fn lookup_spec(command: &str, subcommand: Option<&str>) -> Option<CommandMatch> {
-    let same_command = || COMMANDS.iter().filter(|spec| spec.command.eq_ignore_ascii_case(command));
-    if let Some(sub) = subcommand {
-        if let Some(spec) = same_command()
-            .find(|spec| matches!(spec.sub, Sub::Word(w) if w.eq_ignore_ascii_case(sub)))
-        {
-            return Some(CommandMatch { spec, alias: None, uses_subcommand: true });
-        }
-        if let Some(spec) = same_command().find(|spec| spec.sub == Sub::AnyClass) {
-            return Some(CommandMatch { spec, alias: None, uses_subcommand: true });
+    // In order of preference: the entry for the two words, then one taking any class as the
+    // second word, then one without a second word; the first of each in table order. One pass
+    // over the table finds all three (every line of every file is looked up).
+    let mut any_class = None;
+    let mut no_sub = None;
+    for spec in COMMANDS.iter().filter(|spec| spec.command.eq_ignore_ascii_case(command)) {
+        match (spec.sub, subcommand) {
+            (Sub::Word(w), Some(sub)) if w.eq_ignore_ascii_case(sub) => {
+                return Some(CommandMatch { spec, alias: None, uses_subcommand: true });
+            }
+            (Sub::AnyClass, Some(_)) => {
+                any_class.get_or_insert(spec);
+            }
+            (Sub::None, _) => {
+                no_sub.get_or_insert(spec);
+            }
+            _ => {}
         }
     }
-    same_command().find(|spec| spec.sub == Sub::None).map(|spec| CommandMatch {
-        spec,
-        alias: None,
-        uses_subcommand: false,
-    })
+    if let Some(spec) = any_class {
+        return Some(CommandMatch { spec, alias: None, uses_subcommand: true });
+    }
+    no_sub.map(|spec| CommandMatch { spec, alias: None, uses_subcommand: false })
 }
 
 /// Every spec for a command word (for completion of the second word).

@@ -116,6 +116,12 @@ impl LineFacts {
     /// cache when it holds the key: as [`LineFacts::lookup`] with the key's search text,
     /// without building that text.
     pub fn lookup_key(&self, text: &str, key: &KeySpec) -> Option<Lookup> {
+        // The cache holds the command's own entries, so the entry itself is usually there:
+        // found by address, without comparing names. (Any entry of the same name and kind of
+        // search has the same lookup, so this is the answer a search by name gives.)
+        if let Some((_, found)) = self.lookups.iter().find(|(k, _)| std::ptr::eq(*k, key)) {
+            return found.clone();
+        }
         match self.cached(key.name, key.kind == KeyKind::Switch) {
             Some(found) => found.clone(),
             None => self.line.lookup(text, &key.search_text()),
@@ -128,7 +134,9 @@ impl LineFacts {
         self.lookups
             .iter()
             .find(|(k, _)| {
-                (k.kind == KeyKind::Switch) == switch && k.name.eq_ignore_ascii_case(name)
+                k.name.len() == name.len()
+                    && (k.kind == KeyKind::Switch) == switch
+                    && k.name.eq_ignore_ascii_case(name)
             })
             .map(|(_, found)| found)
     }
@@ -147,12 +155,8 @@ impl LineFacts {
 
     /// The engine's reading of `KEY=` (give the name without `=`).
     pub fn value(&self, text: &str, key: &str) -> Option<KeyValue> {
-        let cached = self
-            .lookups
-            .iter()
-            .find(|(k, _)| k.kind != KeyKind::Switch && k.name.eq_ignore_ascii_case(key));
-        let found = match cached {
-            Some((_, found)) => found.clone()?,
+        let found = match self.cached(key, false) {
+            Some(found) => found.clone()?,
             None => self.line.lookup(text, &format!("{key}="))?,
         };
         Some(KeyValue {

@@ -15,7 +15,7 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
-use nom::bytes::complete::{take_till, take_while};
+use nom::bytes::complete::take_while;
 use nom::{IResult, Parser};
 
 use unreal_engine::exec::{KeyKind, KeySpec};
@@ -400,13 +400,26 @@ fn blanks(i: &str) -> IResult<&str, &str> {
     take_while(is_blank).parse(i)
 }
 
-/// A key or bare word: everything up to `=` or a blank.
-fn word(i: &str) -> IResult<&str, &str> {
-    take_till(|c| c == '=' || is_blank(c)).parse(i)
+/// A key or bare word: everything up to `=` or a blank (the rest, then the word).
+fn word(i: &str) -> (&str, &str) {
+    take_till_any3(i, b'=', b' ', b'\t')
 }
 
-fn unquoted_value(i: &str) -> IResult<&str, &str> {
-    take_till(|c| is_blank(c) || c == ',').parse(i)
+/// An unquoted value: everything up to a blank or a comma (the rest, then the value).
+fn unquoted_value(i: &str) -> (&str, &str) {
+    take_till_any3(i, b' ', b'\t', b',')
+}
+
+/// nom's `take_till` for three ASCII stops, which cannot fail, found with memchr rather than
+/// by decoding and testing each character (a line's words and values are most of what the
+/// tokenizer reads). An ASCII byte is always a whole character, so the cut is where
+/// `take_till` cuts.
+fn take_till_any3(i: &str, a: u8, b: u8, c: u8) -> (&str, &str) {
+    let end = memchr::memchr3(a, b, c, i.as_bytes()).unwrap_or(i.len());
+    match (i.get(..end), i.get(end..)) {
+        (Some(taken), Some(rest)) => (rest, taken),
+        _ => ("", i),
+    }
 }
 
 /// Raw tokens of the effective body, before command words are told apart from arguments.
@@ -427,7 +440,7 @@ fn tokenize(body: &str) -> Vec<(Range<usize>, Token)> {
             break;
         }
         let start = offset(input);
-        let Ok((rest, name)) = word(input) else { break };
+        let (rest, name) = word(input);
         let key = start..start + name.len();
         let Some(after_eq) = rest.strip_prefix('=') else {
             // A bare word; `word` consumed at least one character because `input` starts
@@ -446,7 +459,7 @@ fn tokenize(body: &str) -> Vec<(Range<usize>, Token)> {
             input = after_eq.get(q.len..).unwrap_or("");
             tokens.push((start..value.end, Token::Key { key, value, quoted: Some(q) }));
         } else {
-            let Ok((rest, raw)) = unquoted_value(after_eq) else { break };
+            let (rest, raw) = unquoted_value(after_eq);
             let value = value_start..value_start + raw.len();
             input = rest;
             tokens.push((start..value.end, Token::Key { key, value, quoted: None }));
@@ -469,8 +482,11 @@ pub fn parse_line(text: &str, directive: &Directive) -> ExecLine {
     let body_start = (body.start as usize).min(effective_end);
     let body_text = text.get(body_start..effective_end).unwrap_or("");
 
-    // `//` and `/*` end the line wherever they are, quotes or not.
-    let comment_rel = [body_text.find("//"), body_text.find("/*")].into_iter().flatten().min();
+    // `//` and `/*` end the line wherever they are, quotes or not: the first `/` followed by
+    // `/` or `*`.
+    let body_bytes = body_text.as_bytes();
+    let comment_rel = memchr::memchr_iter(b'/', body_bytes)
+        .find(|&at| matches!(body_bytes.get(at + 1), Some(b'/' | b'*')));
     let comment_at = comment_rel.map(|rel| body_start + rel);
     let comment = comment_at.map(|at| Span::from_range(at..body.end as usize));
     if let Some(at) = comment_at {
@@ -617,6 +633,29 @@ impl ExecLine {
 
 #[cfg(test)]
 mod tests {
+
+    /// The memchr cut of words and values is nom's `take_till` cut, on any text.
+    #[test]
+    fn words_and_values_end_where_take_till_ends_them() {
+        use nom::bytes::complete::take_till;
+        use nom::{IResult, Parser};
+        let pieces = ["a", "=", " ", "\t", ",", "é", "\"", "x=y", "€", "\r", "1"];
+        let mut state = 0x5851_F42D_4C95_7F2D_u64;
+        for _ in 0..20_000 {
+            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            let mut text = String::new();
+            for _ in 0..((state >> 40) % 10) {
+                state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                text.push_str(pieces[(state >> 33) as usize % pieces.len()]);
+            }
+            let nom_word: IResult<&str, &str> =
+                take_till(|c| c == '=' || c == ' ' || c == '\t').parse(text.as_str());
+            assert_eq!(Ok(super::word(&text)), nom_word, "{text:?}");
+            let nom_value: IResult<&str, &str> =
+                take_till(|c| c == ' ' || c == '\t' || c == ',').parse(text.as_str());
+            assert_eq!(Ok(super::unquoted_value(&text)), nom_value, "{text:?}");
+        }
+    }
     /// The engine's scan as first written (a comparison at every byte), against which the
     /// memchr search of [`super::lookup`] must find the same key on any line.
     fn reference(hay: &[u8], needle: &[u8]) -> Option<usize> {

@@ -126,8 +126,31 @@ struct Scanner<'a, 'r> {
 }
 
 fn is_ident_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_'
+    IDENT[usize::from(b)]
 }
+
+/// The bytes of identifiers and numbers: ASCII letters, digits and `_`.
+static IDENT: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = (b as u8).is_ascii_alphanumeric() || b == b'_' as usize;
+        b += 1;
+    }
+    table
+};
+
+/// The bytes at which the scanner's main loop does something: comment and literal openers,
+/// `#`, identifiers and numbers. Every other byte is stepped over, so runs of them are
+/// skipped in one search.
+static STOPS: [bool; 256] = {
+    let mut table = IDENT;
+    table[b'/' as usize] = true;
+    table[b'"' as usize] = true;
+    table[b'\'' as usize] = true;
+    table[b'#' as usize] = true;
+    table
+};
 
 fn span(start: usize, end: usize) -> Span {
     Span::from_range(start..end)
@@ -140,14 +163,25 @@ impl Scanner<'_, '_> {
 
     fn find(&self, from: usize, needle: &[u8]) -> Option<usize> {
         let hay = self.bytes.get(from..)?;
-        hay.windows(needle.len()).position(|w| w == needle).map(|p| p + from)
+        memchr::memmem::find(hay, needle).map(|p| p + from)
     }
 
     fn line_end(&self, from: usize) -> usize {
         self.bytes
             .get(from..)
-            .and_then(|rest| rest.iter().position(|&b| b == b'\n'))
+            .and_then(|rest| memchr::memchr(b'\n', rest))
             .map_or(self.bytes.len(), |p| p + from)
+    }
+
+    /// The start of the line holding `at`: just after the line feed before it, or 0.
+    fn line_start(&self, at: usize) -> usize {
+        memchr::memrchr(b'\n', self.bytes.get(..at).unwrap_or_default()).map_or(0, |p| p + 1)
+    }
+
+    /// The end of the run of identifier bytes starting at `from`.
+    fn ident_end(&self, from: usize) -> usize {
+        let rest = self.bytes.get(from..).unwrap_or_default();
+        from + rest.iter().position(|&b| !is_ident_byte(b)).unwrap_or(rest.len())
     }
 
     fn run(&mut self) {
@@ -161,13 +195,14 @@ impl Scanner<'_, '_> {
                 b'"' | b'\'' => i = self.skip_string(i, b),
                 b'#' => i = self.directive(i),
                 b if b.is_ascii_alphabetic() || b == b'_' => i = self.identifier(i),
-                b if b.is_ascii_digit() => {
-                    // A number like `1e5` must not be read as an identifier start.
-                    while i < len && is_ident_byte(self.bytes[i]) {
-                        i += 1;
-                    }
+                // A number like `1e5` must not be read as an identifier start.
+                b if b.is_ascii_digit() => i = self.ident_end(i),
+                _ => {
+                    // Up to the next byte where something happens (a `/` that opens no
+                    // comment is stepped over like any other).
+                    let rest = self.bytes.get(i + 1..).unwrap_or_default();
+                    i += 1 + rest.iter().position(|&b| STOPS[usize::from(b)]).unwrap_or(rest.len());
                 }
-                _ => i += 1,
             }
         }
     }
@@ -188,46 +223,52 @@ impl Scanner<'_, '_> {
     fn block_comment_end(&self, open: usize) -> Option<usize> {
         let mut depth = 1usize;
         let mut i = open + 2;
-        while i + 1 < self.bytes.len() {
-            match (self.bytes[i], self.bytes[i + 1]) {
-                (b'/', b'*') => {
+        loop {
+            // Only a `/` or a `*` can start `/*` or `*/`: the bytes before the next one are
+            // stepped over.
+            let at = i + memchr::memchr2(b'/', b'*', self.bytes.get(i..)?)?;
+            match (self.bytes.get(at), self.bytes.get(at + 1)) {
+                (Some(b'/'), Some(b'*')) => {
                     depth += 1;
-                    i += 2;
+                    i = at + 2;
                 }
-                (b'*', b'/') => {
+                (Some(b'*'), Some(b'/')) => {
                     depth -= 1;
-                    i += 2;
+                    i = at + 2;
                     if depth == 0 {
                         return Some(i);
                     }
                 }
-                _ => i += 1,
+                (_, Some(_)) => i = at + 1,
+                // The last byte: no pair starts there.
+                _ => return None,
             }
         }
-        None
     }
 
     /// Skips a string or name literal. UnrealScript literals cannot span lines, so an
     /// unterminated one ends at the line break (and the next line is scanned normally).
     fn skip_string(&self, open: usize, quote: u8) -> usize {
+        let len = self.bytes.len();
         let mut i = open + 1;
-        while i < self.bytes.len() {
-            match self.bytes[i] {
-                b'\\' => i += 2,
-                b'\n' => return i,
-                b if b == quote => return i + 1,
-                _ => i += 1,
+        // From one backslash, line feed or quote to the next; a backslash escapes the byte
+        // after it, whatever it is.
+        while let Some(rest) = self.bytes.get(i..) {
+            let Some(at) = memchr::memchr3(b'\\', b'\n', quote, rest).map(|p| i + p) else {
+                return len;
+            };
+            match self.bytes.get(at) {
+                Some(b'\\') => i = at + 2,
+                Some(b'\n') => return at,
+                _ => return at + 1,
             }
         }
-        self.bytes.len()
+        len
     }
 
     fn identifier(&mut self, start: usize) -> usize {
-        let mut end = start;
-        while end < self.bytes.len() && is_ident_byte(self.bytes[end]) {
-            end += 1;
-        }
-        let word = &self.bytes[start..end];
+        let end = self.ident_end(start);
+        let word = self.bytes.get(start..end).unwrap_or_default();
         let is_cpp = [&b"cpptext"[..], b"cppstruct", b"structcpptext"]
             .iter()
             .any(|k| word.eq_ignore_ascii_case(k));
@@ -249,8 +290,7 @@ impl Scanner<'_, '_> {
     /// and the block ends at the first later line that begins with `}`, whatever braces stand
     /// between. Returns `None` when the text is not laid out so (then braces are counted).
     fn skip_cpptext_lines(&mut self, keyword_start: usize, keyword_end: usize) -> Option<usize> {
-        let line_start =
-            self.bytes[..keyword_start].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+        let line_start = self.line_start(keyword_start);
         if !self.bytes[line_start..keyword_start].iter().all(|&b| b == b' ' || b == b'\t') {
             return None;
         }
@@ -339,7 +379,7 @@ impl Scanner<'_, '_> {
         let newline = self.line_end(word_end);
         let line_end =
             if newline > word_end && self.at(newline - 1) == b'\r' { newline - 1 } else { newline };
-        let line_start = self.bytes[..hash].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+        let line_start = self.line_start(hash);
         let at_line_start = self.bytes[line_start..hash].iter().all(|&b| b == b' ' || b == b'\t');
         self.result.directives.push(Directive {
             kind,
@@ -352,7 +392,8 @@ impl Scanner<'_, '_> {
         // reading characters as code (`CompileDirective`, `Editor/Src/UnScrCom.cpp`), so a `/*`
         // there opens a block comment, which may run over the following lines.
         let body = &self.bytes[word_end..line_end];
-        let first_comment = body.windows(2).position(|w| w == b"//" || w == b"/*");
+        let first_comment = memchr::memchr_iter(b'/', body)
+            .find(|&at| matches!(body.get(at + 1), Some(b'/' | b'*')));
         match first_comment {
             Some(at) if body[at + 1] == b'*' => {
                 let comment_end = self.skip_block_comment(word_end + at);
@@ -360,5 +401,346 @@ impl Scanner<'_, '_> {
             }
             _ => newline,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{scan, ScanResult};
+
+    /// The scanner as it was before its searches used memchr and byte tables (a comparison at
+    /// every byte), against which [`scan`] must find the same directives and errors.
+    mod reference {
+        use super::super::{Directive, DirectiveKind, ScanError, ScanResult};
+        use crate::Span;
+
+        pub(super) fn scan(text: &str) -> ScanResult {
+            let bytes = text.as_bytes();
+            let mut result = ScanResult::default();
+            if !bytes.contains(&b'#') {
+                return result;
+            }
+            let mut scanner = Scanner { bytes, result: &mut result };
+            scanner.run();
+            result
+        }
+
+        pub(super) struct Scanner<'a, 'r> {
+            bytes: &'a [u8],
+            result: &'r mut ScanResult,
+        }
+
+        fn is_ident_byte(b: u8) -> bool {
+            b.is_ascii_alphanumeric() || b == b'_'
+        }
+
+        fn span(start: usize, end: usize) -> Span {
+            Span::from_range(start..end)
+        }
+
+        impl Scanner<'_, '_> {
+            fn at(&self, i: usize) -> u8 {
+                self.bytes.get(i).copied().unwrap_or(0)
+            }
+
+            fn find(&self, from: usize, needle: &[u8]) -> Option<usize> {
+                let hay = self.bytes.get(from..)?;
+                hay.windows(needle.len()).position(|w| w == needle).map(|p| p + from)
+            }
+
+            fn line_end(&self, from: usize) -> usize {
+                self.bytes
+                    .get(from..)
+                    .and_then(|rest| rest.iter().position(|&b| b == b'\n'))
+                    .map_or(self.bytes.len(), |p| p + from)
+            }
+
+            pub(super) fn run(&mut self) {
+                let len = self.bytes.len();
+                let mut i = 0;
+                while i < len {
+                    let b = self.bytes[i];
+                    match b {
+                        b'/' if self.at(i + 1) == b'/' => i = self.line_end(i),
+                        b'/' if self.at(i + 1) == b'*' => i = self.skip_block_comment(i),
+                        b'"' | b'\'' => i = self.skip_string(i, b),
+                        b'#' => i = self.directive(i),
+                        b if b.is_ascii_alphabetic() || b == b'_' => i = self.identifier(i),
+                        b if b.is_ascii_digit() => {
+                            // A number like `1e5` must not be read as an identifier start.
+                            while i < len && is_ident_byte(self.bytes[i]) {
+                                i += 1;
+                            }
+                        }
+                        _ => i += 1,
+                    }
+                }
+            }
+
+            /// Skips a block comment. The compiler counts `/*` and `*/` (`GetChar`,
+            /// `Editor/Src/UnScrCom.cpp`), so comments nest: `/* a /* b */ c */` is one comment.
+            fn skip_block_comment(&mut self, open: usize) -> usize {
+                let end = self.block_comment_end(open);
+                if end.is_none() {
+                    self.result
+                        .errors
+                        .push(ScanError::UnterminatedBlockComment { open: span(open, open + 2) });
+                }
+                end.unwrap_or(self.bytes.len())
+            }
+
+            /// The end of the nested block comment opened at `open`, or `None` when it never closes.
+            fn block_comment_end(&self, open: usize) -> Option<usize> {
+                let mut depth = 1usize;
+                let mut i = open + 2;
+                while i + 1 < self.bytes.len() {
+                    match (self.bytes[i], self.bytes[i + 1]) {
+                        (b'/', b'*') => {
+                            depth += 1;
+                            i += 2;
+                        }
+                        (b'*', b'/') => {
+                            depth -= 1;
+                            i += 2;
+                            if depth == 0 {
+                                return Some(i);
+                            }
+                        }
+                        _ => i += 1,
+                    }
+                }
+                None
+            }
+
+            /// Skips a string or name literal. UnrealScript literals cannot span lines, so an
+            /// unterminated one ends at the line break (and the next line is scanned normally).
+            fn skip_string(&self, open: usize, quote: u8) -> usize {
+                let mut i = open + 1;
+                while i < self.bytes.len() {
+                    match self.bytes[i] {
+                        b'\\' => i += 2,
+                        b'\n' => return i,
+                        b if b == quote => return i + 1,
+                        _ => i += 1,
+                    }
+                }
+                self.bytes.len()
+            }
+
+            fn identifier(&mut self, start: usize) -> usize {
+                let mut end = start;
+                while end < self.bytes.len() && is_ident_byte(self.bytes[end]) {
+                    end += 1;
+                }
+                let word = &self.bytes[start..end];
+                let is_cpp = [&b"cpptext"[..], b"cppstruct", b"structcpptext"]
+                    .iter()
+                    .any(|k| word.eq_ignore_ascii_case(k));
+                if is_cpp {
+                    if word.eq_ignore_ascii_case(b"cpptext") {
+                        if let Some(after) = self.skip_cpptext_lines(start, end) {
+                            return after;
+                        }
+                    }
+                    if let Some(after) = self.skip_cpp_block(start, end) {
+                        return after;
+                    }
+                }
+                end
+            }
+
+            /// `cpptext` as UE2's class importer cuts it out (`UClassFactoryUC`,
+            /// `Editor/Src/UnEdFact.cpp`): the keyword begins its line, the next line begins with `{`,
+            /// and the block ends at the first later line that begins with `}`, whatever braces stand
+            /// between. Returns `None` when the text is not laid out so (then braces are counted).
+            fn skip_cpptext_lines(
+                &mut self,
+                keyword_start: usize,
+                keyword_end: usize,
+            ) -> Option<usize> {
+                let line_start = self.bytes[..keyword_start]
+                    .iter()
+                    .rposition(|&b| b == b'\n')
+                    .map_or(0, |p| p + 1);
+                if !self.bytes[line_start..keyword_start].iter().all(|&b| b == b' ' || b == b'\t') {
+                    return None;
+                }
+                let open_line = self.line_end(keyword_end) + 1;
+                if self.at(open_line) != b'{' {
+                    return None;
+                }
+                let mut line = self.line_end(open_line) + 1;
+                while line < self.bytes.len() {
+                    if self.bytes[line] == b'}' {
+                        return Some(self.line_end(line));
+                    }
+                    line = self.line_end(line) + 1;
+                }
+                self.result.errors.push(ScanError::UnterminatedCppBlock {
+                    keyword: span(keyword_start, keyword_end),
+                });
+                Some(self.bytes.len())
+            }
+
+            /// After a C++ block keyword: skips whitespace and comments to `{`, then the balanced block.
+            /// Returns `None` when no `{` follows (then the keyword was an ordinary identifier).
+            fn skip_cpp_block(
+                &mut self,
+                keyword_start: usize,
+                keyword_end: usize,
+            ) -> Option<usize> {
+                let len = self.bytes.len();
+                let mut i = keyword_end;
+                loop {
+                    match self.at(i) {
+                        b' ' | b'\t' | b'\r' | b'\n' => i += 1,
+                        b'/' if self.at(i + 1) == b'/' => i = self.line_end(i),
+                        b'/' if self.at(i + 1) == b'*' => {
+                            i = self.find(i + 2, b"*/").map_or(len, |c| c + 2);
+                        }
+                        b'{' => break,
+                        _ => return None,
+                    }
+                    if i >= len {
+                        return None;
+                    }
+                }
+                let mut depth = 0usize;
+                while i < len {
+                    match self.bytes[i] {
+                        b'{' => {
+                            depth += 1;
+                            i += 1;
+                        }
+                        b'}' => {
+                            depth = depth.saturating_sub(1);
+                            i += 1;
+                            if depth == 0 {
+                                return Some(i);
+                            }
+                        }
+                        b'/' if self.at(i + 1) == b'/' => i = self.line_end(i),
+                        b'/' if self.at(i + 1) == b'*' => {
+                            i = self.find(i + 2, b"*/").map_or(len, |c| c + 2);
+                        }
+                        q @ (b'"' | b'\'') => i = self.skip_string(i, q),
+                        _ => i += 1,
+                    }
+                }
+                self.result.errors.push(ScanError::UnterminatedCppBlock {
+                    keyword: span(keyword_start, keyword_end),
+                });
+                Some(len)
+            }
+
+            fn directive(&mut self, hash: usize) -> usize {
+                // The compiler reads the word after `#` as an identifier, blanks skipped: `# exec`.
+                let mut word_start = hash + 1;
+                while matches!(self.at(word_start), b' ' | b'\t') {
+                    word_start += 1;
+                }
+                let mut word_end = word_start;
+                while word_end < self.bytes.len() && is_ident_byte(self.bytes[word_end]) {
+                    word_end += 1;
+                }
+                // The word is ASCII by construction, so this slice is on char boundaries.
+                let word = std::str::from_utf8(&self.bytes[word_start..word_end]).unwrap_or("");
+                let Some(kind) = DirectiveKind::from_word(word) else {
+                    if !word.is_empty() {
+                        self.result
+                            .errors
+                            .push(ScanError::UnknownDirective { span: span(hash, word_end) });
+                    }
+                    return if word.is_empty() { hash + 1 } else { word_end };
+                };
+                let newline = self.line_end(word_end);
+                let line_end = if newline > word_end && self.at(newline - 1) == b'\r' {
+                    newline - 1
+                } else {
+                    newline
+                };
+                let line_start =
+                    self.bytes[..hash].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+                let at_line_start =
+                    self.bytes[line_start..hash].iter().all(|&b| b == b' ' || b == b'\t');
+                self.result.directives.push(Directive {
+                    kind,
+                    span: span(line_start, line_end),
+                    hash_span: span(hash, word_end),
+                    body_span: span(word_end, line_end),
+                    at_line_start,
+                });
+                // The command ends at the first `//` or `/*`; the compiler then skips to the line end
+                // reading characters as code (`CompileDirective`, `Editor/Src/UnScrCom.cpp`), so a `/*`
+                // there opens a block comment, which may run over the following lines.
+                let body = &self.bytes[word_end..line_end];
+                let first_comment = body.windows(2).position(|w| w == b"//" || w == b"/*");
+                match first_comment {
+                    Some(at) if body[at + 1] == b'*' => {
+                        let comment_end = self.skip_block_comment(word_end + at);
+                        self.line_end(comment_end)
+                    }
+                    _ => newline,
+                }
+            }
+        }
+    }
+
+    /// Texts built of the pieces the scanner reacts to (comments, nested and unclosed; strings
+    /// and names with escapes and line breaks; directives, known and not, with comments in
+    /// them; C++ blocks laid out as UE2 cuts them and not; numbers and identifiers next to
+    /// them) give the same directives and errors as the reference.
+    #[test]
+    fn scan_finds_what_the_reference_finds() {
+        let pieces = [
+            "#exec",
+            "#EXEC ",
+            "# exec",
+            "#AlwaysExec",
+            "#exce",
+            "#",
+            "#1",
+            "#include",
+            "//",
+            "/*",
+            "*/",
+            "/",
+            "*",
+            "\"",
+            "'",
+            "\\",
+            "\n",
+            "\r\n",
+            " ",
+            "\t",
+            "{",
+            "}",
+            "cpptext",
+            "CppText\n{\n",
+            "cppstruct",
+            "structcpptext",
+            "\n}",
+            "1e5",
+            "x1",
+            "_",
+            "MESH IMPORT MESH=A FILE=\"a b\"",
+            " NAME=x // c",
+            "é",
+            ";",
+        ];
+        let mut state = 0x9E37_79B9_7F4A_7C15_u64;
+        let mut directives = 0;
+        for _ in 0..30_000 {
+            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            let mut text = String::new();
+            for _ in 0..((state >> 40) % 24) {
+                state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                text.push_str(pieces[(state >> 33) as usize % pieces.len()]);
+            }
+            let found: ScanResult = scan(&text);
+            assert_eq!(found, reference::scan(&text), "{text:?}");
+            directives += found.directives.len();
+        }
+        assert!(directives > 10_000, "{directives}");
     }
 }
