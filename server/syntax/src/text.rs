@@ -144,6 +144,18 @@ fn levenshtein<T: PartialEq>(a: &[T], b: &[T]) -> usize {
     previous[b.len()]
 }
 
+/// The bytes of identifiers and numbers: ASCII letters, digits and `_`, as a table (the T3D
+/// parser measures every line's first word with it, the `#exec` scanner every identifier).
+pub(crate) const IDENT_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = (b as u8).is_ascii_alphanumeric() || b == b'_' as usize;
+        b += 1;
+    }
+    table
+};
+
 #[cfg(test)]
 mod tests {
 

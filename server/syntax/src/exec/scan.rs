@@ -7,6 +7,7 @@
 //! UnrealScript directives. Everything else is skipped byte by byte. A file without a `#` at all
 //! costs one byte search.
 
+use crate::text::IDENT_BYTES;
 use crate::Span;
 
 /// The directive words UCC knows.
@@ -126,25 +127,14 @@ struct Scanner<'a, 'r> {
 }
 
 fn is_ident_byte(b: u8) -> bool {
-    IDENT[usize::from(b)]
+    IDENT_BYTES[usize::from(b)]
 }
-
-/// The bytes of identifiers and numbers: ASCII letters, digits and `_`.
-static IDENT: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut b = 0;
-    while b < 256 {
-        table[b] = (b as u8).is_ascii_alphanumeric() || b == b'_' as usize;
-        b += 1;
-    }
-    table
-};
 
 /// The bytes at which the scanner's main loop does something: comment and literal openers,
 /// `#`, identifiers and numbers. Every other byte is stepped over, so runs of them are
 /// skipped in one search.
 static STOPS: [bool; 256] = {
-    let mut table = IDENT;
+    let mut table = IDENT_BYTES;
     table[b'/' as usize] = true;
     table[b'"' as usize] = true;
     table[b'\'' as usize] = true;

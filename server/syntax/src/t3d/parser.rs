@@ -670,16 +670,7 @@ pub(super) fn is_actor_begin(text: &str, start: usize, end: usize) -> bool {
 /// also a character boundary.
 fn ident_len(text: &str) -> usize {
     // Every line's first word goes through here: one table look-up a byte.
-    const IDENT: [bool; 256] = {
-        let mut table = [false; 256];
-        let mut b = 0;
-        while b < 256 {
-            table[b] = (b as u8).is_ascii_alphanumeric() || b == b'_' as usize;
-            b += 1;
-        }
-        table
-    };
-    text.bytes().take_while(|&b| IDENT[usize::from(b)]).count()
+    text.bytes().take_while(|&b| crate::text::IDENT_BYTES[usize::from(b)]).count()
 }
 
 #[cfg(test)]
