@@ -274,15 +274,16 @@ impl<'k> KeySearch<'k> {
         let mut pending = self.by_equals;
         if pending > 0 {
             for equals in memchr::memchr_iter(b'=', hay) {
-                let mut start = equals;
-                while equals - start <= self.longest
-                    && start
-                        .checked_sub(1)
-                        .and_then(|p| hay.get(p))
-                        .is_some_and(u8::is_ascii_alphanumeric)
-                {
-                    start -= 1;
-                }
+                // The run of letters and digits before the `=`, counted up to one more than
+                // the longest name.
+                let before = hay.get(..equals).unwrap_or_default();
+                let length = before
+                    .iter()
+                    .rev()
+                    .take(self.longest + 1)
+                    .take_while(|&&b| ALPHANUMERIC[usize::from(b)])
+                    .count();
+                let start = equals - length;
                 let (Some(run), Some(candidates)) =
                     (hay.get(start..equals), self.by_length.get(equals - start))
                 else {
@@ -402,20 +403,36 @@ fn blanks(i: &str) -> IResult<&str, &str> {
 
 /// A key or bare word: everything up to `=` or a blank (the rest, then the word).
 fn word(i: &str) -> (&str, &str) {
-    take_till_any3(i, b'=', b' ', b'\t')
+    take_till_byte(i, &WORD_STOPS)
 }
 
 /// An unquoted value: everything up to a blank or a comma (the rest, then the value).
 fn unquoted_value(i: &str) -> (&str, &str) {
-    take_till_any3(i, b' ', b'\t', b',')
+    take_till_byte(i, &VALUE_STOPS)
 }
 
-/// nom's `take_till` for three ASCII stops, which cannot fail, found with memchr rather than
-/// by decoding and testing each character (a line's words and values are most of what the
-/// tokenizer reads). An ASCII byte is always a whole character, so the cut is where
+/// A table of the ASCII bytes given: true at each.
+const fn byte_set(bytes: &[u8]) -> [bool; 256] {
+    let mut table = [false; 256];
+    let mut i = 0;
+    while i < bytes.len() {
+        table[bytes[i] as usize] = true;
+        i += 1;
+    }
+    table
+}
+
+static WORD_STOPS: [bool; 256] = byte_set(b"= \t");
+static VALUE_STOPS: [bool; 256] = byte_set(b" \t,");
+static ALPHANUMERIC: [bool; 256] =
+    byte_set(b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz");
+
+/// nom's `take_till` for a set of ASCII stops, which cannot fail, by a table lookup per byte
+/// rather than decoding and testing each character (a line's words and values are most of
+/// what the tokenizer reads). An ASCII byte is always a whole character, so the cut is where
 /// `take_till` cuts.
-fn take_till_any3(i: &str, a: u8, b: u8, c: u8) -> (&str, &str) {
-    let end = memchr::memchr3(a, b, c, i.as_bytes()).unwrap_or(i.len());
+fn take_till_byte<'a>(i: &'a str, stops: &[bool; 256]) -> (&'a str, &'a str) {
+    let end = i.bytes().position(|b| stops[usize::from(b)]).unwrap_or(i.len());
     match (i.get(..end), i.get(end..)) {
         (Some(taken), Some(rest)) => (rest, taken),
         _ => ("", i),
