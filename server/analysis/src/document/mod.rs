@@ -500,11 +500,7 @@ impl T3dDocument {
     fn layout(&mut self, parse: Parse, complete: bool) {
         let Parse { file, errors } = parse;
         let mut items = file.items;
-        let framed = matches!(
-            items.as_slice(),
-            [Item::Block(block)]
-                if matches!(block.kind, BlockKind::Map | BlockKind::Level) && block.end.is_some()
-        );
+        let framed = matches!(items.as_slice(), [Item::Block(block)] if is_frame(block));
         self.frame = None;
         if framed {
             if let Some(Item::Block(mut block)) = items.pop() {
@@ -684,17 +680,18 @@ impl T3dDocument {
             }
         } else if let [only] = self.segments.as_slice() {
             // The file became one closed `Begin Map`: from now on it has a frame.
-            let framed = matches!(
-                &only.item,
-                Item::Block(block)
-                    if matches!(block.kind, BlockKind::Map | BlockKind::Level) && block.end.is_some()
-            );
+            let framed = matches!(&only.item, Item::Block(block) if is_frame(block));
             if framed {
                 return None;
             }
         }
         Some(count)
     }
+}
+
+/// Whether `block`, the only top-level item, is a document's frame: a closed map or level.
+fn is_frame(block: &Block) -> bool {
+    matches!(block.kind, BlockKind::Map | BlockKind::Level) && block.end.is_some()
 }
 
 /// An item without its children (a block's `Begin`/`End` lines and attributes).

@@ -14,15 +14,13 @@
 use std::sync::Arc;
 
 use rayon::prelude::*;
-use unreal_syntax::t3d::{
-    self, Block, BlockKind, FrameParse, Item, OutlinePiece, Parse, SyntaxError,
-};
+use unreal_syntax::t3d::{self, Block, FrameParse, Item, OutlinePiece, Parse, SyntaxError};
 use unreal_syntax::text::{line_end_with_break, line_start};
 use unreal_syntax::Span;
 
 use super::diagnostics::{segment_facts, SegmentFacts};
 use super::outline::SegmentOutline;
-use super::{on_lines, split_errors, Segment, T3dDocument};
+use super::{is_frame, on_lines, split_errors, Segment, T3dDocument};
 use crate::options::LintOptions;
 use crate::t3d::generation::{self, Markers};
 use crate::{Diagnostic, EngineGeneration, SourceText};
@@ -231,9 +229,7 @@ impl T3dDocument {
         let mut items = file.items;
         // Framed exactly as `layout` requires: one closed map or level holding everything.
         let Some(Item::Block(mut frame)) = items.pop() else { return false };
-        let framed = items.is_empty()
-            && matches!(frame.kind, BlockKind::Map | BlockKind::Level)
-            && frame.end.is_some();
+        let framed = items.is_empty() && is_frame(&frame);
         if !framed || frame.children.len() != checked.iter().map(Vec::len).sum::<usize>() {
             return false;
         }
