@@ -151,32 +151,51 @@ impl LineIndex {
     }
 }
 
-/// Whether a line starts at byte `p`: after an LF, or after a CR that no LF follows.
+/// The line starts found in one piece of a text: see [`LineIndex::piece`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PieceStarts(Vec<u32>);
+
+impl LineIndex {
+    /// The starts of the lines that begin after a line break in `text[start..end]`: one
+    /// piece of an index built elsewhere, such as on the core that has just parsed those
+    /// bytes (`unreal-ls lint` indexes a map's pieces as it checks them, instead of scanning
+    /// the map again afterwards). A piece may end anywhere, even between a CR and its LF:
+    /// whether a line starts after a break is read from the whole text.
+    pub fn piece(text: &str, start: usize, end: usize) -> PieceStarts {
+        PieceStarts(line_starts_in(text.as_bytes(), start, end).collect())
+    }
+
+    /// The index of a text from the starts of its pieces, which cover the text in order
+    /// (each piece starting where the one before ends, the first at 0, the last at the end).
+    pub fn from_pieces(pieces: Vec<PieceStarts>) -> Self {
+        let mut starts = Vec::with_capacity(1 + pieces.iter().map(|p| p.0.len()).sum::<usize>());
+        starts.push(0);
+        for piece in pieces {
+            starts.extend(piece.0);
+        }
+        Self { starts }
+    }
+}
+
 /// Texts of at least this many bytes are indexed on every core.
 const PARALLEL_FROM: usize = 1 << 20;
 
-/// Where each line starts (0 first), scanned in `pieces` pieces in parallel. A piece may end
-/// anywhere, even between a CR and its LF: whether a line starts after a break is read from
-/// the whole text.
+/// Where each line starts (0 first), scanned in `pieces` pieces in parallel.
 fn line_starts(bytes: &[u8], pieces: usize) -> Vec<u32> {
-    let mut starts = vec![0];
     if pieces <= 1 {
+        let mut starts = vec![0];
         starts.extend(line_starts_in(bytes, 0, bytes.len()));
         return starts;
     }
     let piece = bytes.len().div_ceil(pieces);
-    let parts: Vec<Vec<u32>> = (0..pieces)
+    let parts: Vec<PieceStarts> = (0..pieces)
         .into_par_iter()
         .map(|i| {
             let (a, b) = ((i * piece).min(bytes.len()), ((i + 1) * piece).min(bytes.len()));
-            line_starts_in(bytes, a, b).collect()
+            PieceStarts(line_starts_in(bytes, a, b).collect())
         })
         .collect();
-    starts.reserve_exact(parts.iter().map(Vec::len).sum());
-    for part in parts {
-        starts.extend(part);
-    }
-    starts
+    LineIndex::from_pieces(parts).starts
 }
 
 /// The starts of the lines that begin after a line break found in `bytes[a..b]`.
@@ -187,6 +206,7 @@ fn line_starts_in(bytes: &[u8], a: usize, b: usize) -> impl Iterator<Item = u32>
         .map(|i| saturate(i + 1))
 }
 
+/// Whether a line starts at byte `p`: after an LF, or after a CR that no LF follows.
 fn is_line_start(bytes: &[u8], p: usize) -> bool {
     match p.checked_sub(1).and_then(|i| bytes.get(i)) {
         Some(b'\n') => true,

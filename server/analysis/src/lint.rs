@@ -68,6 +68,9 @@ pub struct LintedFile {
     pub text: SourceText,
     pub encoding: SourceEncoding,
     pub diagnostics: Vec<Diagnostic>,
+    /// The text's line index, when the check built it on the way (see
+    /// [`crate::document::CheckedOnce`]); the caller builds one otherwise.
+    pub line_index: Option<crate::LineIndex>,
 }
 
 /// A `.t3d` whose first bytes are binary: one finding, and the rest is never decoded (a
@@ -82,6 +85,7 @@ fn binary_t3d(kind: FileKind, bytes: &[u8]) -> Option<LintedFile> {
         text: SourceText::default(),
         encoding: SourceEncoding::Windows1252,
         diagnostics: vec![diagnostic],
+        line_index: None,
     })
 }
 
@@ -94,7 +98,7 @@ pub fn lint_file(kind: FileKind, bytes: &[u8], options: &LintOptions) -> LintedF
     let encoding = decoded.encoding;
     let text = decoded.text.into_owned();
     let diagnostics = lint_text(kind, &text, options);
-    LintedFile { text: text.into(), encoding, diagnostics }
+    LintedFile { text: text.into(), encoding, diagnostics, line_index: None }
 }
 
 /// Decodes and checks the file at `path`, with what surrounds it: for UnrealScript, the
@@ -148,12 +152,13 @@ pub fn lint_source(
             if let Some(packages) = session.exec.packages_if_configured() {
                 options.packages = Some(std::sync::Arc::clone(packages));
             }
-            let (text, diagnostics) = crate::document::T3dDocument::check_once(text, &options);
-            LintedFile { text, encoding, diagnostics }
+            let once = crate::document::T3dDocument::check_once(text, &options);
+            let crate::document::CheckedOnce { text, diagnostics, line_index } = once;
+            LintedFile { text, encoding, diagnostics, line_index }
         }
         FileKind::UnrealScript => {
             let diagnostics = crate::rules::check_uc(path, &text, &session.exec);
-            LintedFile { text, encoding, diagnostics }
+            LintedFile { text, encoding, diagnostics, line_index: None }
         }
     }
 }

@@ -38,6 +38,7 @@ use unreal_syntax::Span;
 use self::diagnostics::{shift_diagnostic, CacheKey, SegmentFacts};
 pub use self::outline::KeptOutline;
 use self::outline::SegmentOutline;
+pub use self::parallel::CheckedOnce;
 use crate::t3d::generation::{self, Markers};
 use crate::{Diagnostic, EngineGeneration, EngineSetting, SourceText};
 

@@ -21,9 +21,19 @@ use unreal_syntax::Span;
 use super::diagnostics::{segment_facts, SegmentFacts};
 use super::outline::SegmentOutline;
 use super::{is_frame, on_lines, split_errors, Segment, T3dDocument};
+use crate::line_index::PieceStarts;
 use crate::options::LintOptions;
 use crate::t3d::generation::{self, Markers};
-use crate::{Diagnostic, EngineGeneration, SourceText};
+use crate::{Diagnostic, EngineGeneration, LineIndex, SourceText};
+
+/// What [`T3dDocument::check_once`] gives back.
+#[derive(Debug)]
+pub struct CheckedOnce {
+    pub text: SourceText,
+    pub diagnostics: Vec<Diagnostic>,
+    /// The text's line index, when the check built it on the way (a map read in pieces).
+    pub line_index: Option<LineIndex>,
+}
 
 /// Below this many bytes of segments to parse, the segments are parsed one by one: threads
 /// cost more than they save, and an edit re-parses a few segments only.
@@ -188,43 +198,68 @@ impl T3dDocument {
     /// and the pieces joined with the plan's check of every assumed state. Where a check
     /// fails (a broken or hostile map) the document is laid out the usual way: the same
     /// diagnostics either way. What `unreal-ls lint` calls.
-    pub fn check_once(
-        text: impl Into<SourceText>,
-        options: &LintOptions,
-    ) -> (SourceText, Vec<Diagnostic>) {
+    pub fn check_once(text: impl Into<SourceText>, options: &LintOptions) -> CheckedOnce {
         let mut document = Self::unlaid(text, false);
-        if !document.lay_out_checked(options) {
+        let (laid_out, line_index) = document.lay_out_checked(options);
+        if !laid_out {
             document.relayout();
         }
-        let diagnostics = document.diagnostics(options);
+        let diagnostics = document.take_diagnostics(options);
         // Freeing the segments (a few allocations each) is left to another core: the caller
         // goes on to render the findings meanwhile.
         let segments = std::mem::take(&mut document.segments);
         rayon::spawn(move || drop(segments));
-        (document.into_text(), diagnostics)
+        CheckedOnce { text: document.into_text(), diagnostics, line_index }
     }
 
     /// Lays the document out from a parse of its pieces with every segment's facts
     /// computed (for the generation the text suggests, as [`Self::diagnostics`] guesses
     /// first); `false`, with nothing changed, for a small text or where the pieces do not
-    /// join.
-    fn lay_out_checked(&mut self, options: &LintOptions) -> bool {
+    /// join. The text's line index comes along whenever the pieces were read (whether or not
+    /// they joined): each piece's lines are indexed by the core that parsed them, while they
+    /// are still in its cache, instead of in a pass over the whole text afterwards.
+    fn lay_out_checked(&mut self, options: &LintOptions) -> (bool, Option<LineIndex>) {
         let shared = Arc::clone(&self.text);
         let text = shared.as_str();
         if !(PARALLEL_FROM..PIECES_UP_TO).contains(&text.len()) {
-            return false;
+            return (false, None);
         }
         let guess = options.engine.fixed().or_else(|| generation::scan(text).generation());
         let plan = t3d::OutlinePlan::new(text, text.len() / RUN_BYTES + 1);
-        let Some(frame) = plan.frame() else { return false };
-        let (pieces, checked): (Vec<OutlinePiece<'_>>, Vec<Vec<Checked>>) = (0..plan.len())
+        let Some(frame) = plan.frame() else { return (false, None) };
+        let read: Vec<(OutlinePiece<'_>, Vec<Checked>, PieceStarts)> = (0..plan.len())
             .into_par_iter()
             .map(|index| {
                 let mut piece = plan.parse_piece(text, index);
                 let checked = check_piece(text, frame, &mut piece, guess, options);
-                (piece, checked)
+                let (start, end) = plan.range(text, index);
+                (piece, checked, LineIndex::piece(text, start, end))
             })
-            .unzip();
+            .collect();
+        let mut pieces = Vec::with_capacity(read.len());
+        let mut checked = Vec::with_capacity(read.len());
+        let mut starts = Vec::with_capacity(read.len());
+        for (piece, piece_checked, piece_starts) in read {
+            pieces.push(piece);
+            checked.push(piece_checked);
+            starts.push(piece_starts);
+        }
+        let line_index = Some(LineIndex::from_pieces(starts));
+        (self.join_checked(text, &plan, pieces, checked, guess, options), line_index)
+    }
+
+    /// The rest of [`Self::lay_out_checked`]: joins the pieces and lays the document out from
+    /// them and what their checks computed; `false`, with nothing changed, where they do not
+    /// join.
+    fn join_checked(
+        &mut self,
+        text: &str,
+        plan: &t3d::OutlinePlan,
+        pieces: Vec<OutlinePiece<'_>>,
+        checked: Vec<Vec<Checked>>,
+        guess: Option<EngineGeneration>,
+        options: &LintOptions,
+    ) -> bool {
         let Some(Parse { file, errors }) = plan.join_parsed(text, pieces) else { return false };
         let mut items = file.items;
         // Framed exactly as `layout` requires: one closed map or level holding everything.
@@ -328,7 +363,9 @@ mod tests {
         text.insert_str(end, &again);
         let options = LintOptions::default();
         let mut pieces = T3dDocument::unlaid(text.clone(), false);
-        assert!(pieces.lay_out_checked(&options), "the pieces of a generated map join");
+        let (joined, line_index) = pieces.lay_out_checked(&options);
+        assert!(joined, "the pieces of a generated map join");
+        assert_eq!(line_index, Some(LineIndex::new(&text)), "the index built in pieces");
         assert!(pieces.segments.len() > 100);
         let mut usual = T3dDocument::for_checking(text.clone());
         assert_eq!(pieces.frame, usual.frame);
@@ -349,17 +386,21 @@ mod tests {
         let middle = text.len() / 2;
         let at = middle + text[middle..].find("End Actor").unwrap_or(0);
         let broken = format!("{}{}", &text[..at], &text[at + "End Actor".len()..]);
-        let (_, once) = T3dDocument::check_once(broken.clone(), &options);
+        let once = T3dDocument::check_once(broken.clone(), &options);
+        assert_eq!(once.line_index, Some(LineIndex::new(&broken)));
         let expected = T3dDocument::for_checking(broken).diagnostics(&options);
         assert!(expected.iter().any(|d| d.code == "t3d-unbalanced-block"));
-        assert_eq!(once, expected);
+        assert_eq!(once.diagnostics, expected);
 
         // An `End Map` in the middle: the pieces after it assume a map that is closed.
         let at = middle + text[middle..].find("Begin Actor").unwrap_or(0);
         let halved = format!("{}End Map\r\n{}", &text[..at], &text[at..]);
         let mut pieces = T3dDocument::unlaid(halved.clone(), false);
-        assert!(!pieces.lay_out_checked(&options));
-        let (_, once) = T3dDocument::check_once(halved.clone(), &options);
-        assert_eq!(once, T3dDocument::for_checking(halved).diagnostics(&options));
+        let (joined, line_index) = pieces.lay_out_checked(&options);
+        assert!(!joined);
+        // The pieces were read: their index is the text's, joined or not.
+        assert_eq!(line_index, Some(LineIndex::new(&halved)));
+        let once = T3dDocument::check_once(halved.clone(), &options);
+        assert_eq!(once.diagnostics, T3dDocument::for_checking(halved).diagnostics(&options));
     }
 }

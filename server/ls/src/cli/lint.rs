@@ -20,6 +20,7 @@ use rayon::prelude::*;
 use unreal_analysis::config::{apply_severity, Config, ConfigResolver};
 use unreal_analysis::lint::{
     detect_kind, lint_path, lint_path_owned, lint_source, FileKind, LintOptions, LintSession,
+    LintedFile,
 };
 use unreal_analysis::{Diagnostic, EngineSetting, LineIndex, SourceText};
 use unreal_syntax::text::SourceEncoding;
@@ -531,14 +532,14 @@ fn check(candidate: &Candidate, setup: &Setup, fix_mode: Option<FixMode>) -> Out
                 if text.has_bom() { SourceEncoding::Utf8Bom } else { SourceEncoding::Utf8 };
             let linted =
                 lint_source(kind, &candidate.path, text.into(), encoding, options, session);
-            return finish(candidate, linted.text, linted.diagnostics, &configure);
+            return finish(candidate, linted, &configure);
         }
         Content::Read(bytes) => bytes,
     };
     let Some(mode) = fix_mode else {
         // The bytes become the text (no copy of a UTF-8 map).
         let linted = lint_path_owned(kind, &candidate.path, bytes, options, session);
-        return finish(candidate, linted.text, linted.diagnostics, &configure);
+        return finish(candidate, linted, &configure);
     };
     let linted = lint_path(kind, &candidate.path, &bytes, options, session);
     let check_text = |text: &str| {
@@ -563,31 +564,33 @@ fn check(candidate: &Candidate, setup: &Setup, fix_mode: Option<FixMode>) -> Out
             (None, None) => None,
         },
     };
-    report(candidate, result.text.into(), result.diagnostics, fixed)
+    report(candidate, result.text.into(), result.diagnostics, None, fixed)
 }
 
 /// The outcome of a check without fixes.
 fn finish(
     candidate: &Candidate,
-    text: SourceText,
-    mut diagnostics: Vec<Diagnostic>,
+    linted: LintedFile,
     configure: &dyn Fn(&mut Vec<Diagnostic>),
 ) -> Outcome {
+    let LintedFile { text, mut diagnostics, line_index, .. } = linted;
     configure(&mut diagnostics);
-    report(candidate, text, diagnostics, FixReport::default())
+    report(candidate, text, diagnostics, line_index, FixReport::default())
 }
 
+/// `line_index` is the text's when the check built one on the way.
 fn report(
     candidate: &Candidate,
     text: SourceText,
     mut diagnostics: Vec<Diagnostic>,
+    line_index: Option<LineIndex>,
     fixed: FixReport,
 ) -> Outcome {
     if diagnostics.is_empty() {
         return Outcome::Checked(None, fixed);
     }
     diagnostics.sort_by(compare_position);
-    let line_index = LineIndex::new(&text);
+    let line_index = line_index.unwrap_or_else(|| LineIndex::new(&text));
     Outcome::Checked(
         Some(FileReport { path: candidate.display.clone(), text, line_index, diagnostics }),
         fixed,

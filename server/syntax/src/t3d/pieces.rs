@@ -106,8 +106,8 @@ impl OutlinePlan {
         false
     }
 
-    /// The byte range of piece `index`.
-    fn range(&self, text: &str, index: usize) -> (usize, usize) {
+    /// The byte range of piece `index`: the pieces' ranges cover the text in order.
+    pub fn range(&self, text: &str, index: usize) -> (usize, usize) {
         let start = if index == 0 { 0 } else { self.cuts.get(index - 1).copied().unwrap_or(0) };
         let end = self.cuts.get(index).copied().unwrap_or(text.len());
         (start, end.max(start))
