@@ -244,8 +244,12 @@ impl T3dDocument {
             checked.push(piece_checked);
             starts.push(piece_starts);
         }
-        let line_index = Some(LineIndex::from_pieces(starts));
-        (self.join_checked(text, &plan, pieces, checked, guess, options), line_index)
+        // The index is put together on another core while this one joins the pieces.
+        let (joined, line_index) = rayon::join(
+            || self.join_checked(text, &plan, pieces, checked, guess, options),
+            || LineIndex::from_pieces(starts),
+        );
+        (joined, Some(line_index))
     }
 
     /// The rest of [`Self::lay_out_checked`]: joins the pieces and lays the document out from

@@ -258,9 +258,29 @@ fn content_end_at(text: &str, start: usize) -> usize {
     content_end(bytes, start, end)
 }
 
-/// The start of the first `Begin Actor` line that starts in `from..limit`.
+/// The start of a `Begin Actor` line that starts in `from..limit`: the first one spelled as
+/// UnrealEd writes it, else the first in any case.
 fn next_actor_line(text: &str, from: usize, limit: usize) -> Option<usize> {
     let bytes = text.as_bytes();
+    // Found by a search for the words rather than line by line: an actor's brush can hold
+    // thousands of lines, and the plan is made on one core before any other can start.
+    let limit_at = limit.min(text.len());
+    let mut search = from;
+    while let Some(found) = bytes
+        .get(search..limit_at)
+        .and_then(|window| memchr::memmem::find(window, b"Begin Actor"))
+        .map(|i| search + i)
+    {
+        let start = line_start_at(bytes, found);
+        let blanks_before = bytes.get(start..found).unwrap_or_default();
+        if start >= from
+            && blanks_before.iter().all(|&b| b == b' ' || b == b'\t')
+            && is_actor_begin(text, start, content_end_at(text, start))
+        {
+            return Some(start);
+        }
+        search = found + 1;
+    }
     // The first line start at or after `from`.
     let mut at = if from == 0 || bytes.get(from - 1) == Some(&b'\n') {
         from
@@ -276,6 +296,11 @@ fn next_actor_line(text: &str, from: usize, limit: usize) -> Option<usize> {
     None
 }
 
+/// The start of the line holding byte `at` (lines end at LF, as [`Parser::lines`] reads them).
+fn line_start_at(bytes: &[u8], at: usize) -> usize {
+    memchr::memrchr(b'\n', bytes.get(..at).unwrap_or_default()).map_or(0, |i| i + 1)
+}
+
 /// The first block opened before `limit`, as the parser has it right after its `Begin` line.
 fn first_open_block(text: &str, limit: usize) -> Option<Block> {
     let mut parser = Parser::shallow(text);
@@ -286,4 +311,36 @@ fn first_open_block(text: &str, limit: usize) -> Option<Block> {
         at = next;
     }
     parser.stack.into_iter().next()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The first `Begin Actor` line starting in the range: found by the words where they are
+    /// spelled as UnrealEd writes them (not inside a line, not in a line started before the
+    /// range), else line by line in any case.
+    #[test]
+    fn the_next_actor_line_is_the_first_one_in_the_range() {
+        let text = "Begin Map\r\n\
+                    Begin Actor Class=A Name=A0\r\n\
+                    x=\"Begin Actor\"\r\n\
+                    End Actor\r\n\
+                    \t  Begin Actor Class=B Name=B0\r\n\
+                    End Actor\r\n\
+                    begin actor Class=C Name=C0\n\
+                    End Actor\n\
+                    End Map\n";
+        let line =
+            |needle: &str| text.find(needle).map(|i| text[..i].rfind('\n').map_or(0, |n| n + 1));
+        let (a, b, c) = (line("Class=A"), line("Class=B"), line("Class=C"));
+        assert_eq!(next_actor_line(text, 0, text.len()), a);
+        // From inside A's line: the quoted words are no line of their own.
+        assert_eq!(next_actor_line(text, a.unwrap_or(0) + 1, text.len()), b);
+        // Only the lower-case line is left: read line by line.
+        assert_eq!(next_actor_line(text, b.unwrap_or(0) + 1, text.len()), c);
+        // A line starting at the limit is not in the range.
+        assert_eq!(next_actor_line(text, a.unwrap_or(0) + 1, b.unwrap_or(0)), None);
+        assert_eq!(next_actor_line(text, c.unwrap_or(0) + 1, text.len()), None);
+    }
 }
