@@ -709,12 +709,7 @@ mod tests {
         let mut state = 0x9E37_79B9_7F4A_7C15_u64;
         let mut found_some = 0;
         for _ in 0..20_000 {
-            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-            let mut line = String::new();
-            for _ in 0..((state >> 40) % 9) {
-                state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-                line.push_str(pieces[(state >> 33) as usize % pieces.len()]);
-            }
+            let line = crate::exec::random_text(&mut state, &pieces, 9);
             for key in keys {
                 let expected = if key.len() > line.len() {
                     None
@@ -786,12 +781,7 @@ mod tests {
         let mut state = 0x2545_F491_4F6C_DD1D_u64;
         let mut found_some = 0;
         for _ in 0..20_000 {
-            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-            let mut line = String::new();
-            for _ in 0..((state >> 40) % 12) {
-                state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-                line.push_str(pieces[(state >> 33) as usize % pieces.len()]);
-            }
+            let line = crate::exec::random_text(&mut state, &pieces, 12);
             let each = search.find(&line);
             assert_eq!(each.len(), keys.len());
             for (key, found) in keys.iter().zip(&each) {

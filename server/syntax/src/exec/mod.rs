@@ -14,3 +14,20 @@ pub use line::{
     COMMAND_BUFFER_UE1, COMMAND_BUFFER_UE2,
 };
 pub use scan::{scan, Directive, DirectiveKind, ScanError, ScanResult};
+
+/// Texts for the tests that compare a fast path with its reference: a random number (below
+/// `below`) of `pieces` joined, drawn from `state` (a linear congruential generator, so a
+/// failure repeats).
+#[cfg(test)]
+fn random_text(state: &mut u64, pieces: &[&str], below: u64) -> String {
+    let mut step = || {
+        *state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        *state
+    };
+    let count = (step() >> 40) % below;
+    let mut text = String::new();
+    for _ in 0..count {
+        text.push_str(pieces[(step() >> 33) as usize % pieces.len()]);
+    }
+    text
+}

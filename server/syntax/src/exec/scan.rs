@@ -721,12 +721,7 @@ mod tests {
         let mut state = 0x9E37_79B9_7F4A_7C15_u64;
         let mut directives = 0;
         for _ in 0..30_000 {
-            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-            let mut text = String::new();
-            for _ in 0..((state >> 40) % 24) {
-                state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-                text.push_str(pieces[(state >> 33) as usize % pieces.len()]);
-            }
+            let text = crate::exec::random_text(&mut state, &pieces, 24);
             let found: ScanResult = scan(&text);
             assert_eq!(found, reference::scan(&text), "{text:?}");
             directives += found.directives.len();
