@@ -95,22 +95,28 @@ impl T3dDocument {
             self.frame_cache = Some(out);
         }
 
+        // Each segment's findings, moved as far as the segment moved since they were computed;
+        // taken out of the segment when the document is about to be dropped.
         let mut out = Vec::new();
-        if take {
-            for segment in &mut self.segments {
-                let start = segment.span().start;
-                let Some(facts) = segment.facts.as_mut() else { continue };
-                let delta = i64::from(start) - i64::from(facts.start);
-                let from = facts.from;
-                out.extend(std::mem::take(&mut facts.diagnostics).into_iter().map(|mut d| {
-                    if delta != 0 {
-                        shift_diagnostic(&mut d, from, delta);
-                    }
-                    d
-                }));
-            }
-            out.extend(self.frame_cache.take().into_iter().flatten());
+        for segment in &mut self.segments {
+            let start = segment.span().start;
+            let Some(facts) = segment.facts.as_mut() else { continue };
+            let delta = i64::from(start) - i64::from(facts.start);
+            let from = facts.from;
+            let found = if take {
+                std::mem::take(&mut facts.diagnostics)
+            } else {
+                facts.diagnostics.clone()
+            };
+            out.extend(found.into_iter().map(|mut d| {
+                if delta != 0 {
+                    shift_diagnostic(&mut d, from, delta);
+                }
+                d
+            }));
         }
+        let frame = if take { self.frame_cache.take() } else { self.frame_cache.clone() };
+        out.extend(frame.into_iter().flatten());
         // Each segment's facts with how far the segment moved since they were computed.
         let parts = || {
             self.segments.iter().filter_map(|segment| {
@@ -118,18 +124,6 @@ impl T3dDocument {
                 Some((facts, i64::from(segment.span().start) - i64::from(facts.start)))
             })
         };
-        if !take {
-            for (facts, delta) in parts() {
-                out.extend(facts.diagnostics.iter().map(|d| {
-                    let mut d = d.clone();
-                    if delta != 0 {
-                        shift_diagnostic(&mut d, facts.from, delta);
-                    }
-                    d
-                }));
-            }
-            out.extend(self.frame_cache.iter().flatten().cloned());
-        }
         let mut kept = Vec::new();
         for (i, rule) in rules::summarized_rules().enumerate() {
             let fresh: Vec<&Summary> = fresh
