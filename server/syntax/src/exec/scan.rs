@@ -259,6 +259,11 @@ impl Scanner<'_, '_> {
     fn identifier(&mut self, start: usize) -> usize {
         let end = self.ident_end(start);
         let word = self.bytes.get(start..end).unwrap_or_default();
+        if word.eq_ignore_ascii_case(b"defaultproperties") {
+            if let Some(after) = self.skip_defaultproperties(start, end) {
+                return after;
+            }
+        }
         let is_cpp = [&b"cpptext"[..], b"cppstruct", b"structcpptext"]
             .iter()
             .any(|k| word.eq_ignore_ascii_case(k));
@@ -273,6 +278,30 @@ impl Scanner<'_, '_> {
             }
         }
         end
+    }
+
+    /// `defaultproperties` as the class importer cuts it out before the compiler sees the
+    /// script (`UClassFactoryUC::FactoryCreateText`, UT2004 `Editor/Src/UnEdFact.cpp:260-326`,
+    /// UT v400 `Editor/Src/UnEdFact.cpp:222-233`): a line whose first word is the keyword
+    /// starts the block (the rest of that line is dropped), and every later line up to and
+    /// including the first whose first non-blank byte is `}` is default-property text, never
+    /// compiled: a `#` there (`IRCChannel=#utgames`) is no directive. Without such a line the
+    /// block runs to the end of the text. Returns `None` when the keyword does not begin its
+    /// line (an ordinary identifier).
+    fn skip_defaultproperties(&self, keyword_start: usize, keyword_end: usize) -> Option<usize> {
+        let line_start = self.line_start(keyword_start);
+        if !self.bytes[line_start..keyword_start].iter().all(|&b| b == b' ' || b == b'\t') {
+            return None;
+        }
+        let mut line = self.line_end(keyword_end) + 1;
+        while line < self.bytes.len() {
+            let first = self.bytes[line..].iter().position(|&b| !matches!(b, b' ' | b'\t' | b'\r'));
+            if first.is_some_and(|at| self.bytes[line + at] == b'}') {
+                return Some(self.line_end(line));
+            }
+            line = self.line_end(line) + 1;
+        }
+        Some(self.bytes.len())
     }
 
     /// `cpptext` as UE2's class importer cuts it out (`UClassFactoryUC`,
@@ -523,6 +552,25 @@ mod tests {
                     end += 1;
                 }
                 let word = &self.bytes[start..end];
+                if word.eq_ignore_ascii_case(b"defaultproperties") {
+                    let line_start =
+                        self.bytes[..start].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+                    if self.bytes[line_start..start].iter().all(|&b| b == b' ' || b == b'\t') {
+                        // Every later line up to the first that begins (after blanks) with `}`.
+                        let mut line = self.line_end(end) + 1;
+                        while line < self.bytes.len() {
+                            let mut i = line;
+                            while matches!(self.at(i), b' ' | b'\t' | b'\r') {
+                                i += 1;
+                            }
+                            if self.at(i) == b'}' {
+                                return self.line_end(line);
+                            }
+                            line = self.line_end(line) + 1;
+                        }
+                        return self.bytes.len();
+                    }
+                }
                 let is_cpp = [&b"cpptext"[..], b"cppstruct", b"structcpptext"]
                     .iter()
                     .any(|k| word.eq_ignore_ascii_case(k));
@@ -710,6 +758,9 @@ mod tests {
             "cppstruct",
             "structcpptext",
             "\n}",
+            "defaultproperties",
+            "\ndefaultproperties\n{\n",
+            "\n  }",
             "1e5",
             "x1",
             "_",
