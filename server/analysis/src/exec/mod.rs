@@ -11,6 +11,7 @@ pub mod env;
 pub mod facts;
 pub mod keys;
 pub mod package;
+pub mod references;
 pub mod resolution;
 pub mod symbols;
 
@@ -402,11 +403,33 @@ fn collect_symbols(
     own_package: Option<&str>,
     lines: &[LineFacts],
 ) -> FileSymbols {
-    let mut out = FileSymbols { file: path.map(Path::to_path_buf), ..FileSymbols::default() };
+    let mut out = FileSymbols {
+        file: path.map(Path::to_path_buf),
+        references: references::collect(text),
+        ..FileSymbols::default()
+    };
     for line in lines {
         let Some(m) = line.command else { continue };
         if m.spec.ignored.is_some() {
             continue;
+        }
+        // The objects the line names by its object keys (`TEXTURE=`, `DETAIL=`, ...).
+        let mut seen: Vec<&str> = Vec::new();
+        for key in m.spec.keys.iter().filter(|k| matches!(k.kind, KeyKind::Object(_))) {
+            if seen.contains(&key.name) {
+                continue;
+            }
+            seen.push(key.name);
+            let Some(value) = line.value(text, key.name) else { continue };
+            if value.text.is_empty() || value.text.eq_ignore_ascii_case("none") {
+                continue;
+            }
+            out.references.push(references::Reference {
+                path: value.text.clone(),
+                span: value.mark(),
+                how: references::ReferenceKind::Directive { key: key.name },
+                property: None,
+            });
         }
         let package = line.value(text, "PACKAGE").map(|v| v.text).filter(|p| {
             !p.is_empty() && own_package.is_none_or(|own| !own.eq_ignore_ascii_case(p))
@@ -493,6 +516,7 @@ fn collect_symbols(
                         mesh: mesh.text,
                         num: atoi(&num.text),
                         span: num.mark(),
+                        texture: line.value(text, "TEXTURE").map(|v| v.text),
                     });
                 }
                 None

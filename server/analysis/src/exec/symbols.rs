@@ -94,6 +94,8 @@ pub struct SlotAssignment {
     pub mesh: String,
     pub num: i64,
     pub span: Span,
+    /// `TEXTURE=`, when given.
+    pub texture: Option<String>,
 }
 
 /// `LOAD FILE=...` / `OBJ LOAD FILE=...`.
@@ -111,6 +113,9 @@ pub struct FileSymbols {
     pub definitions: Vec<Definition>,
     pub slots: Vec<SlotAssignment>,
     pub loads: Vec<LoadedPackage>,
+    /// Where the class names objects outside the directives that define them
+    /// ([`super::references`]).
+    pub references: Vec<super::references::Reference>,
 }
 
 /// FNV-1a of the ASCII-lowercased name: names compare case-insensitively.
@@ -246,10 +251,47 @@ impl SymbolTable {
             })
     }
 
+    /// Every `SETTEXTURE` of a mesh, in any file.
+    pub fn assignments_of<'a>(
+        &'a self,
+        mesh: &'a str,
+    ) -> impl Iterator<Item = &'a SlotAssignment> + 'a {
+        self.files
+            .iter()
+            .flat_map(move |f| f.slots.iter().filter(move |s| s.mesh.eq_ignore_ascii_case(mesh)))
+    }
+
     /// Every `SETTEXTURE` slot given to a mesh, in any file.
     pub fn slots_of<'a>(&'a self, mesh: &'a str) -> impl Iterator<Item = i64> + 'a {
         self.files.iter().flat_map(move |f| {
             f.slots.iter().filter(move |s| s.mesh.eq_ignore_ascii_case(mesh)).map(|s| s.num)
+        })
+    }
+
+    /// Every reference to an object named `name` (case-insensitive) in the package, with the
+    /// index of its file, current file first.
+    pub fn references_to<'a>(
+        &'a self,
+        name: &'a str,
+    ) -> impl Iterator<Item = (usize, &'a super::references::Reference)> + 'a {
+        let order = std::iter::once(self.current)
+            .chain((0..self.files.len()).filter(move |&i| i != self.current));
+        order.flat_map(move |i| {
+            self.files.get(i).into_iter().flat_map(move |f| {
+                f.references.iter().filter(move |r| r.names(name)).map(move |r| (i, r))
+            })
+        })
+    }
+
+    /// Every reference in the package, with the index of its file, current file first.
+    pub fn references(&self) -> impl Iterator<Item = (usize, &super::references::Reference)> {
+        let order = std::iter::once(self.current)
+            .chain((0..self.files.len()).filter(move |&i| i != self.current));
+        order.flat_map(move |i| {
+            self.files
+                .get(i)
+                .into_iter()
+                .flat_map(move |f| f.references.iter().map(move |r| (i, r)))
         })
     }
 

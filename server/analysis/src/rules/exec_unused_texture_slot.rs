@@ -1,6 +1,8 @@
 //! `exec-unused-texture-slot`: `SETTEXTURE NUM=n` for a slot no triangle of the mesh uses
 //! (texture numbers in the `_d.3d`, material indices in the `.psk`). The texture never shows;
-//! usually the slot number is off by one (slots count from 0).
+//! usually the slot number is off by one (slots count from 0). When the texture shows anyway
+//! (another SETTEXTURE puts it on a slot the triangles use, or the package draws it as a
+//! `Skin`/`MultiSkins`/`Skins`), nothing visible is lost: a hint tagged unnecessary.
 
 use super::RuleMeta;
 use crate::exec::{atoi, ExecContext};
@@ -17,7 +19,9 @@ pub static RULE: RuleMeta = RuleMeta {
 /// The rule's documentation: its `docs/rules.md` section after the `Severity:` lead.
 const DOCS: &str = r#"`SETTEXTURE NUM=n` names a slot that no triangle of the mesh uses (texture
 numbers in the `_d.3d`, material indices of a `.psk`). The texture never shows; usually the
-slot is off by one.
+slot is off by one. When the texture shows anyway, because another `SETTEXTURE` of the mesh
+puts it on a slot the triangles use, or a default property of the package draws it as `Skin`,
+`MultiSkins` or `Skins`, nothing visible is lost: a hint tagged unnecessary.
 
 Engine basis: a vertex mesh gets material slots up to the highest texture number its triangles
 use, after `ZEROTEX=` has set every number to 0 (UT2004 `Editor/Src/UnMeshEd.cpp:192-205`,
@@ -48,15 +52,39 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         }
         let used: Vec<String> = slots.iter().map(u8::to_string).collect();
-        let mut diagnostic = RULE.diagnostic(
-            num.mark(),
-            format!(
-                "no triangle of mesh `{}` uses slot {n}; its triangles use slot{} {}",
-                found.definition.name,
-                if used.len() == 1 { "" } else { "s" },
-                if used.is_empty() { "none".to_owned() } else { used.join(", ") }
-            ),
+        let message = format!(
+            "no triangle of mesh `{}` uses slot {n}; its triangles use slot{} {}",
+            found.definition.name,
+            if used.len() == 1 { "" } else { "s" },
+            if used.is_empty() { "none".to_owned() } else { used.join(", ") }
         );
+        let texture = line.value(ctx.text, "TEXTURE").map(|v| v.text).filter(|t| !t.is_empty());
+        let shown_anyway = texture.as_deref().and_then(|texture| {
+            let texture = texture.rsplit('.').next().unwrap_or(texture);
+            let on_used_slot = ctx.table.assignments_of(&mesh.text).find(|a| {
+                u8::try_from(a.num).is_ok_and(|n| slots.contains(&n))
+                    && a.texture.as_deref().is_some_and(|t| {
+                        t.rsplit('.').next().unwrap_or(t).eq_ignore_ascii_case(texture)
+                    })
+            });
+            if let Some(a) = on_used_slot {
+                return Some(format!("`{texture}` shows on slot {} anyway", a.num));
+            }
+            ctx.table
+                .references_to(texture)
+                .find(|(_, r)| {
+                    r.property.as_deref().is_some_and(|p| {
+                        ["Skin", "MultiSkins", "Skins"].iter().any(|s| s.eq_ignore_ascii_case(p))
+                    })
+                })
+                .map(|(_, r)| format!("the package draws `{texture}` as `{}` anyway", r.describe()))
+        });
+        let mut diagnostic = match shown_anyway {
+            Some(why) => RULE
+                .diagnostic(num.mark(), format!("{message}; nothing visible is lost: {why}"))
+                .unnecessary(),
+            None => RULE.diagnostic(num.mark(), message),
+        };
         diagnostic.labels.push(Label {
             file: found.file.map(std::path::Path::to_path_buf),
             span: found.definition.span,
