@@ -1,6 +1,7 @@
 //! Writers of tiny binary files for fixture trees, from one-line specs such as
 //! `mesh-data verts=4 tris=2 slots=1` or `bmp 64x64 bpp=24`. Every file is the smallest one
-//! the readers accept; pixels and samples are zero.
+//! the readers accept; pixels and samples are zero (an 8-bit BMP's pixels hold index `fill=N`
+//! when given).
 
 fn u16le(out: &mut Vec<u8>, v: u16) {
     out.extend_from_slice(&v.to_le_bytes());
@@ -39,10 +40,26 @@ pub fn build(spec: &str) -> Vec<u8> {
         "mesh-data" => {
             mesh_data(num(&words, "verts", 3), num(&words, "tris", 1), &list(&words, "slots"))
         }
-        "mesh-anim" => mesh_anim(num(&words, "verts", 3), num(&words, "frames", 1)),
+        "mesh-anim" => {
+            // `cut=N`: the last N bytes missing (a file shorter than its header counts).
+            let mut anim = mesh_anim(num(&words, "verts", 3), num(&words, "frames", 1));
+            anim.truncate(anim.len().saturating_sub(num(&words, "cut", 0) as usize));
+            anim
+        }
         "bmp" => {
             let (w, h) = size(&words);
-            bmp(w, h, num(&words, "bpp", 8))
+            let mut image = bmp(w, h, num(&words, "bpp", 8));
+            // `fill=N`: every pixel of an 8-bit image holds palette index N (not 0), rows'
+            // padding aside.
+            let fill = num(&words, "fill", 0);
+            if fill != 0 && num(&words, "bpp", 8) == 8 {
+                let stride = w.div_ceil(4) * 4;
+                let offset = image.len() - (stride * h) as usize;
+                for row in image[offset..].chunks_mut(stride as usize) {
+                    row[..w as usize].fill(fill as u8);
+                }
+            }
+            image
         }
         "pcx" => {
             let (w, h) = size(&words);

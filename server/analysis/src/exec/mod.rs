@@ -382,7 +382,17 @@ fn resolve_path(
     if let Some(path) = env.game_index().get(&name.to_ascii_lowercase()) {
         return Resolution::Indexed { path: path.clone() };
     }
-    if env.game_dir.is_some() && !leaves {
+    // The folders the path names exist under the package folder, only the file is absent:
+    // the engine's LoadPackage tries the path as written (from the package folder, where UCC
+    // runs the directive) and then each package path with the whole relative path appended,
+    // which a path with folders in it never matches (`appFindPackageFile`, UT2004
+    // `Core/Src/UnMisc.cpp:1810-1880`): the package is not loaded.
+    let folders_present = location.is_package()
+        && package::split_relative(&value.text).is_some_and(|parts| {
+            parts.len() > 1
+                && package::folders_exist(env, location.read_root(), &parts[..parts.len() - 1])
+        });
+    if (env.game_dir.is_some() || folders_present) && !leaves {
         Resolution::Missing { beside: None }
     } else if leaves {
         // Not under the package folder and not in the game's packages; the engine may still
@@ -391,6 +401,19 @@ fn resolve_path(
     } else {
         Resolution::Unchecked
     }
+}
+
+/// True when a `MESH IMPORT` names a `_d.3d` as its `ANIVFILE=` and an `_a.3d` as its
+/// `DATAFILE=`: the two files swapped.
+pub fn mesh_files_swapped(line: &LineFacts, text: &str) -> bool {
+    let ends = |key: &str, suffix: &str| {
+        line.value(text, key).is_some_and(|v| {
+            let t = v.text.trim();
+            t.len() >= suffix.len()
+                && t.get(t.len() - suffix.len()..).is_some_and(|e| e.eq_ignore_ascii_case(suffix))
+        })
+    };
+    ends("ANIVFILE", "_d.3d") && ends("DATAFILE", "_a.3d")
 }
 
 fn group_of(line: &LineFacts, text: &str) -> Option<String> {
@@ -585,6 +608,9 @@ impl ExecContext<'_> {
     /// The texture slots a mesh's triangles (or skin faces) use, when its files were read.
     pub fn mesh_slots(&self, mesh: &MeshSource) -> Option<BTreeSet<u8>> {
         let env = self.env?;
+        if mesh.swapped() {
+            return None;
+        }
         let slots = if mesh.skeletal {
             match &*env.facts(mesh.skin.as_deref()?, Expect::Skin) {
                 FileFacts::Skin { slots, .. } => slots.clone(),
@@ -605,6 +631,9 @@ impl ExecContext<'_> {
     /// The frame count of a vertex mesh, when its `_a.3d` was read.
     pub fn mesh_frames(&self, mesh: &MeshSource) -> Option<u16> {
         let env = self.env?;
+        if mesh.swapped() {
+            return None;
+        }
         match &*env.facts(mesh.aniv.as_deref()?, Expect::MeshAnimation) {
             FileFacts::MeshAnimation { frames, .. } => Some(*frames),
             _ => None,

@@ -56,6 +56,22 @@ pub struct MeshSource {
     pub skin: Option<PathBuf>,
 }
 
+impl MeshSource {
+    /// `ANIVFILE=` found a `_d.3d` and `DATAFILE=` an `_a.3d`: the files are swapped, and
+    /// nothing read from them describes the mesh the engine builds.
+    pub fn swapped(&self) -> bool {
+        let ends = |path: &Option<PathBuf>, suffix: &str| {
+            path.as_ref().and_then(|p| p.file_name()).is_some_and(|n| {
+                let n = n.to_string_lossy();
+                n.len() >= suffix.len()
+                    && n.get(n.len() - suffix.len()..)
+                        .is_some_and(|e| e.eq_ignore_ascii_case(suffix))
+            })
+        };
+        ends(&self.aniv, "_d.3d") && ends(&self.data, "_a.3d")
+    }
+}
+
 /// One defined name.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Definition {

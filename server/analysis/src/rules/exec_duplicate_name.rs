@@ -41,12 +41,18 @@ the engine ignores and the name's own key do not count.
 #exec TEXTURE IMPORT NAME=JTapB FILE=MODELS\tap_green.PCX GROUP=Skins FLAGS=2   // same as the first: quiet
 ```
 
+A `MESH SEQUENCE` that names a sequence the mesh already has, with other frames, rate or
+group, overwrites it (the handler looks the name up among the mesh's sequences, UT2004
+`Editor/Src/UnEdSrv.cpp:1406-1413`, UT v400 `Editor/Src/UnEdSrv.cpp:435-441`): a warning on the
+later line, the first labelled. The message names what differs.
+
 Fix: give each distinct import its own name (and use that name where it is applied)."#;
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
     let Some(current) = ctx.table.current_file() else { return };
     for (index, definition) in current.definitions.iter().enumerate() {
         if definition.kind == SymbolKind::Sequence {
+            check_sequence(ctx, index, definition, out);
             continue;
         }
         // The first definition of the same name and outer, in file order, before this one,
@@ -63,9 +69,10 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
             definition.group.as_ref().map_or_else(String::new, |g| format!(" in group `{g}`"));
         let message = if first.kind == definition.kind {
             format!(
-                "{} `{}` is already defined{group} from another file or with other options; this import replaces it",
+                "{} `{}` is already defined{group} differently ({}); this import replaces it",
                 definition.kind.name(),
-                definition.name
+                definition.name,
+                differences(&first.import, &definition.import)
             )
         } else {
             format!(
@@ -82,5 +89,121 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
             message: format!("first defined here ({})", first.kind.name()),
         });
         out.push(diagnostic);
+    }
+}
+
+/// A `MESH SEQUENCE` naming a sequence the mesh already has with other frames, rate or
+/// group: the handler looks the name up among the mesh's sequences and overwrites it
+/// (UT2004 `Editor/Src/UnEdSrv.cpp:1406-1413`, UT v400 `Editor/Src/UnEdSrv.cpp:435-441`), so
+/// the earlier line's frames are lost.
+fn check_sequence(
+    ctx: &ExecContext<'_>,
+    index: usize,
+    definition: &crate::exec::Definition,
+    out: &mut Vec<Diagnostic>,
+) {
+    let Some(mesh) = definition.owner.as_deref() else { return };
+    let first = ctx.table.sequences(mesh).find(|f| {
+        f.definition.name.eq_ignore_ascii_case(&definition.name)
+            && (f.file_index, f.index) < (ctx.table.current, index)
+            && f.definition.import != definition.import
+    });
+    let Some(first) = first else { return };
+    let mut diagnostic = RULE.diagnostic(
+        definition.span,
+        format!(
+            "mesh `{mesh}` already has a sequence `{}`, defined differently ({}); the engine overwrites it with this one, so the earlier definition is lost",
+            definition.name,
+            differences(&first.definition.import, &definition.import)
+        ),
+    );
+    diagnostic.labels.push(Label {
+        file: first.file.map(std::path::Path::to_path_buf),
+        span: first.definition.span,
+        message: "first defined here".to_owned(),
+    });
+    out.push(diagnostic);
+}
+
+/// An import signature's keys and values, in order (`FILE=/game/p/a.pcx` -> (`FILE`,
+/// `/game/p/a.pcx`)); a value with blanks continues until the next `KEY=`.
+fn keys_of(signature: &str) -> Vec<(&str, String)> {
+    let mut out: Vec<(&str, String)> = Vec::new();
+    // The command's own words come first, up to the first `KEY=`.
+    for token in signature.split(' ') {
+        let key = token.split_once('=').filter(|(k, _)| {
+            !k.is_empty()
+                && k.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+        });
+        match (key, out.last_mut()) {
+            (Some((k, v)), _) => out.push((k, v.to_owned())),
+            (None, Some((_, value))) => {
+                value.push(' ');
+                value.push_str(token);
+            }
+            (None, None) => {}
+        }
+    }
+    out
+}
+
+/// A value for a message: a path by its last two parts (the folder and the file).
+fn shown(value: &str) -> String {
+    let parts: Vec<&str> = value.split(['/', '\\']).filter(|p| !p.is_empty()).collect();
+    if parts.len() > 2 {
+        parts[parts.len() - 2..].join("/")
+    } else {
+        value.to_owned()
+    }
+}
+
+/// What makes two import signatures differ, for the message: the keys whose values differ,
+/// then the keys only one of them gives.
+fn differences(first: &str, later: &str) -> String {
+    let (a, b) = (keys_of(first), keys_of(later));
+    let mut out: Vec<String> = Vec::new();
+    for (key, value) in &b {
+        match a.iter().find(|(k, _)| k == key) {
+            Some((_, earlier)) if earlier != value => {
+                out.push(format!(
+                    "`{key}={}` there, `{key}={}` here",
+                    shown(earlier),
+                    shown(value)
+                ));
+            }
+            Some(_) => {}
+            None => out.push(format!("`{key}={}` only here", shown(value))),
+        }
+    }
+    for (key, value) in &a {
+        if !b.iter().any(|(k, _)| k == key) {
+            out.push(format!("`{key}={}` only there", shown(value)));
+        }
+    }
+    if out.is_empty() {
+        // The same keys and values under another command (`AUDIO IMPORT` and `NEW SOUND`).
+        return "another command".to_owned();
+    }
+    out.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::differences;
+
+    #[test]
+    fn differences_name_the_keys() {
+        assert_eq!(
+            differences(
+                "TEXTURE IMPORT FILE=/game/p/models/tap_green.pcx GROUP=skins FLAGS=2",
+                "TEXTURE IMPORT FILE=/game/p/models/tap_blue.pcx GROUP=skins MIPS=false"
+            ),
+            "`FILE=models/tap_green.pcx` there, `FILE=models/tap_blue.pcx` here, `MIPS=false` only here, `FLAGS=2` only there"
+        );
+        assert_eq!(differences("AUDIO IMPORT FILE=a", "NEW SOUND FILE=a"), "another command");
+        assert_eq!(
+            differences("X GROUP=a b", "X GROUP=a c"),
+            "`GROUP=a b` there, `GROUP=a c` here"
+        );
     }
 }

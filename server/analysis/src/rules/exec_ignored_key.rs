@@ -14,7 +14,7 @@ use unreal_syntax::Span;
 
 use super::{Fixability, RuleMeta};
 use crate::exec::keys::KeyVerdict;
-use crate::exec::{atof, atoi, parse_bool, ExecContext, LineFacts};
+use crate::exec::{atof, atoi, parse_bool, ExecContext, Expect, FileFacts, LineFacts, Resolution};
 use crate::{Diagnostic, Fix, Severity, TextEdit};
 
 pub static RULE: RuleMeta = RuleMeta {
@@ -35,8 +35,11 @@ generations: UT2004 Editor/Src/UnEdSrv.cpp:611), `FLAGS=` in UE2.
 What it costs depends on the value. A key that would change the result (a non-zero `X=` or
 `YAW=`, `MASK=On` without the masked flag, a `PALETTE=`) is lost: a warning. Keys that could
 change nothing (`X=0 Y=0 Z=0`, which Epic writes on every `MESH IMPORT`; `MASK=On` next to
-`FLAGS=2`, which already masks; `FAMILY=`, dead since before UE1 v200) are boilerplate: one
-hint per line, tagged unnecessary, spanning them.
+`FLAGS=2`, which already masks; `FAMILY=`, dead since before UE1 v200; `PALETTE=` naming the
+texture being imported, whose palette is its image's own; UE2 `FLAGS=2` where masking changes
+nothing: `MASKED=1` on the line, an alpha texture (`ALPHA=1`) of a 32-bit image, or a
+palettized image with no pixel of index 0) are boilerplate: one hint per line, tagged
+unnecessary, spanning them.
 
 ```unrealscript
 #exec MESH IMPORT MESH=Skull ANIVFILE=Models\Skull_a.3d DATAFILE=Models\Skull_d.3d X=0 Y=0 Z=0   // hint
@@ -58,6 +61,22 @@ fn changes_nothing(
     match upper.as_str() {
         // Texture families were removed before UE1 v200: the key is dead whatever it says.
         "FAMILY" => true,
+        // The palette a texture gets is its image's own: naming the texture itself asks for
+        // nothing else.
+        "PALETTE" => {
+            let own = line.value(ctx.text, "NAME").map(|v| v.text).filter(|n| !n.is_empty());
+            let own = own.or_else(|| {
+                line.path("FILE")
+                    .map(|p| crate::exec::package::default_name(&p.value.text).to_owned())
+            });
+            value.trim().is_empty() || own.is_some_and(|own| own.eq_ignore_ascii_case(value.trim()))
+        }
+        // UE2 reads no `FLAGS=`: only the masked bit (2) has a UE2 counterpart, and it is
+        // lost only when masking would change what shows.
+        "FLAGS" => {
+            let flags = atoi(value);
+            flags == 0 || (flags == 2 && masking_changes_nothing(ctx, line))
+        }
         // Masked already, by `FLAGS=` with bit 2 (UE1) or `MASKED=` (UE2).
         "MASK" => {
             !parse_bool(value)
@@ -70,6 +89,29 @@ fn changes_nothing(
             _ => value.trim().is_empty(),
         },
     }
+}
+
+/// True when masking the texture this line imports would change nothing that shows: it is
+/// masked already (`MASKED=1`), it is an alpha texture of an image with an alpha channel
+/// (`ALPHA=1` or `ALPHATEXTURE=1` on a 32-bit image: the alpha decides), or it is a
+/// palettized image with no pixel of index 0 (masking makes index 0 transparent, UT2004
+/// `Engine/Src/UnTex.cpp`, `bMasked`).
+fn masking_changes_nothing(ctx: &ExecContext<'_>, line: &LineFacts) -> bool {
+    let on = |key: &str| line.value(ctx.text, key).is_some_and(|v| parse_bool(&v.text));
+    if on("MASKED") {
+        return true;
+    }
+    let (Some(env), Some(file)) = (ctx.env, line.path("FILE")) else { return false };
+    let Resolution::Found { path, .. } = &file.resolution else { return false };
+    let FileFacts::Image(info) = &*env.facts(path, Expect::Image) else { return false };
+    if info.bit_depth == 32 && (on("ALPHA") || on("ALPHATEXTURE")) {
+        return true;
+    }
+    info.paletted
+        && env
+            .read(path)
+            .and_then(|bytes| unreal_formats::decode::indices::palette_indices_used(&bytes))
+            .is_some_and(|used| !used[0])
 }
 
 /// The span to remove for an argument: the token and the blanks before it.

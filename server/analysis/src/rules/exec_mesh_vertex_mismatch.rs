@@ -34,6 +34,10 @@ frame and then seeks `FrameSize - NumVertices x 4` bytes on, so:
   harmless when no triangle uses those vertices (an info), a scrambled mesh when one does (an
   error).
 
+`ANIVFILE=` naming a `_d.3d` and `DATAFILE=` an `_a.3d` is reported once as the swap it is
+(an error: each file is read as the other), and the slot and frame checks stay quiet on that
+mesh.
+
 ```unrealscript
 #exec MESH IMPORT MESH=Box ANIVFILE=Models\Other_a.3d DATAFILE=Models\Box_d.3d
 ```
@@ -46,6 +50,19 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
         let (Some(data), Some(aniv)) = (line.path("DATAFILE"), line.path("ANIVFILE")) else {
             continue;
         };
+        if crate::exec::mesh_files_swapped(line, ctx.text) {
+            out.push(
+                RULE.diagnostic(
+                    aniv.value.mark(),
+                    format!(
+                        "`ANIVFILE=` and `DATAFILE=` are swapped: `{}` is the mesh data (`_d.3d`) and `{}` the animation (`_a.3d`); the engine reads each as the other and builds a scrambled mesh",
+                        aniv.value.text, data.value.text
+                    ),
+                )
+                .with_label(data.value.mark(), "the animation file, given as the data file"),
+            );
+            continue;
+        }
         let (Resolution::Found { path: data_path, .. }, Resolution::Found { path: aniv_path, .. }) =
             (&data.resolution, &aniv.resolution)
         else {

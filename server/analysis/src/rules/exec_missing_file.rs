@@ -3,7 +3,7 @@
 //! fails after it.
 
 use super::RuleMeta;
-use crate::exec::{ExecContext, Resolution};
+use crate::exec::{ExecContext, Expect, Resolution};
 use crate::{Diagnostic, Severity};
 
 pub static RULE: RuleMeta = RuleMeta {
@@ -28,8 +28,17 @@ error in UT2004, `Editor/Src/UnEdSrv.cpp:712`; a warning in UT v400,
 (UT2004 `Editor/Src/UnMeshEd.cpp:105-123`, UT v400 `Editor/Src/UnMeshEd.cpp:112-130`); a
 skeletal mesh or animation file stops UCC with a fatal error (UT2004 UnMeshEd.cpp:342, 548).
 
+`OBJ LOAD FILE=` of a package is searched from the package folder too; where the folders the
+path names exist there but the file does not, the engine cannot load it either: LoadPackage
+tries the path as written and then each package path with the whole relative path appended,
+which a path with folders never matches (`appFindPackageFile`, UT2004
+`Core/Src/UnMisc.cpp:1810-1880`), so every object taken from it is lost: an error. Where the
+file is not under the package folder and no game directory is set, the engine's package paths
+cannot be searched: an info saying so.
+
 ```unrealscript
 #exec TEXTURE IMPORT NAME=Jtex1 FILE=texture1.pcx GROUP=Skins
+#exec OBJ LOAD FILE=Textures\Missing.utx PACKAGE=Mine   // Textures\ exists, Missing.utx does not
 ```
 
 Fix: ship the file, or point the path at the file that exists (relative to the folder above
@@ -39,6 +48,24 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
     let package = ctx.root().map(|r| ctx.show_dir(r));
     for line in &ctx.file.lines {
         for path in &line.paths {
+            if path.resolution == Resolution::Unchecked
+                && path.expect == Expect::Package
+                && ctx.env.is_some()
+                && ctx.file.is_package_class()
+            {
+                out.push(
+                    RULE.diagnostic(
+                        path.value.mark(),
+                        format!(
+                            "cannot check `{}`: no such file under the package folder {}, and the engine may find it on its package paths, which only a game directory shows (set `game-dir`)",
+                            path.value.text,
+                            package.as_deref().unwrap_or("")
+                        ),
+                    )
+                    .with_severity(Severity::Info),
+                );
+                continue;
+            }
             if path.resolution != (Resolution::Missing { beside: None }) {
                 continue;
             }

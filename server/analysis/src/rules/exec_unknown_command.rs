@@ -22,6 +22,11 @@ has (`STATICMESH IMPORT` in UE1). The engine imports nothing. The commands known
 UT2004 Editor/Src/UnEdSrv.cpp:387), among them `MACRO file` / `EXEC file` (both) and
 `FONT INFO`, `FONT UPDATE`, `PREFAB IMPORT` (UE2).
 
+A mistyped sub-command whose keys are all those of a command that itself does nothing
+(`MESHMAP Foo MESHMAP=Foo MESH=Foo`, meant as `MESHMAP NEW`) loses nothing: UCC ignores the
+editor's answer to a directive (`CompileDirective`, UT2004 `Editor/Src/UnScrCom.cpp:3697-3712`),
+so it is a hint tagged unnecessary.
+
 ```unrealscript
 #exec TEXTUER IMPORT NAME=Skin FILE=Textures\Skin.pcx
 ```
@@ -42,6 +47,38 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
             let known: Vec<String> = commands::commands_named(word.text(ctx.text))
                 .map(unreal_engine::exec::CommandSpec::display_name)
                 .collect();
+            // A mistyped sub-command whose keys are those of a command that is itself a no-op
+            // (`MESHMAP Foo MESHMAP=Foo MESH=Foo` for `MESHMAP NEW`): UCC ignores what the
+            // editor answers (`CompileDirective`, UT2004 `Editor/Src/UnScrCom.cpp:3697-3712`),
+            // so nothing is lost either way.
+            let keys: Vec<&str> = line
+                .line
+                .args
+                .iter()
+                .filter(|a| matches!(a, unreal_syntax::exec::Arg::Key { .. }))
+                .map(|a| a.name_span().text(ctx.text))
+                .collect();
+            let no_op = commands::commands_named(word.text(ctx.text)).find(|spec| {
+                spec.ignored.is_some()
+                    && !keys.is_empty()
+                    && keys.iter().all(|k| spec.key_variants(k).next().is_some())
+            });
+            if let Some(spec) = no_op {
+                out.push(
+                    RULE.diagnostic(
+                        line.words_span(),
+                        format!(
+                            "unknown command `{} {}`; its keys are those of `{}`, which does nothing either ({}): the line changes nothing",
+                            word.text(ctx.text),
+                            sub.unwrap_or(""),
+                            spec.display_name(),
+                            spec.ignored.unwrap_or("")
+                        ),
+                    )
+                    .unnecessary(),
+                );
+                continue;
+            }
             let message = if known.is_empty() {
                 format!("unknown command `{}`", word.text(ctx.text))
             } else {

@@ -15,19 +15,21 @@ pub static RULE: RuleMeta = RuleMeta {
 };
 
 /// The rule's documentation: its `docs/rules.md` section after the `Severity:` lead.
-const DOCS: &str = r"The file exists but is not what the key expects: a `_d.3d` shorter than its
+const DOCS: &str = r#"The file exists but is not what the key expects: a `_d.3d` shorter than its
 triangle count says, a WAV without a `fmt ` chunk, an image with a broken header. The message
 gives the reader's error (structure, byte offset, what was expected). Files are read as the
 engine reads them: a `_d.3d` or `_a.3d` with bytes after the triangles or frames its header
 counts is fine (`meshVertImport` in UnMeshEd.cpp reads by the counts and never looks at the
 file size; UT2004's SkaarjPack_rc ships such files), and `unreal-ls info` shows how many bytes
-are unused.
+are unused. An `_a.3d` whose header reads but whose frames end early is a warning, not an
+error: the engine logs "Vertex error in mesh" at the first frame it cannot read whole, stops
+there and keeps the mesh with those frames wrong (UT2004 `Editor/Src/UnMeshEd.cpp:242-256`).
 
 ```unrealscript
 #exec MESH IMPORT MESH=Box ANIVFILE=Models\Box_a.3d DATAFILE=Models\Box_d.3d
 ```
 
-Fix: re-export the file.";
+Fix: re-export the file."#;
 
 fn expected(expect: Expect) -> &'static str {
     match expect {
@@ -51,8 +53,20 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
             else {
                 continue;
             };
-            if path.expect == Expect::Any {
+            // Swapped mesh files are one finding, the swap (`exec-mesh-vertex-mismatch`).
+            if path.expect == Expect::Any
+                || (matches!(path.expect, Expect::MeshData | Expect::MeshAnimation)
+                    && crate::exec::mesh_files_swapped(line, ctx.text))
+            {
                 continue;
+            }
+            if let (Expect::MeshAnimation, FileFacts::Unreadable(_)) =
+                (path.expect, &*env.facts(file, path.expect))
+            {
+                if let Some(diagnostic) = short_animation(ctx, env, file, path) {
+                    out.push(diagnostic);
+                    continue;
+                }
             }
             let message = match &*env.facts(file, path.expect) {
                 FileFacts::Unreadable(error) => format!(
@@ -66,4 +80,42 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
             out.push(RULE.diagnostic(path.value.mark(), message));
         }
     }
+}
+
+/// An `_a.3d` whose header reads but whose frames end early. The engine reads frame after
+/// frame, and at the first it cannot read whole it logs "Vertex error in mesh ..., frame N:
+/// expecting V verts" and stops, keeping the mesh (UT2004 `Editor/Src/UnMeshEd.cpp:242-256`,
+/// UT v400 the same loop): the mesh imports with the frames from there on wrong, a warning.
+fn short_animation(
+    ctx: &ExecContext<'_>,
+    env: &crate::exec::ExecEnv,
+    file: &std::path::Path,
+    path: &crate::exec::PathRef,
+) -> Option<Diagnostic> {
+    let bytes = env.read(file)?;
+    let header = bytes.get(..4)?;
+    let frames = u64::from(u16::from_le_bytes([header[0], header[1]]));
+    let frame_size = u64::from(u16::from_le_bytes([header[2], header[3]]));
+    let body = bytes.len() as u64 - 4;
+    let needed = frames * frame_size;
+    if frame_size == 0 || body >= needed {
+        return None;
+    }
+    let first_short = body / frame_size;
+    let missing = needed - body;
+    Some(
+        RULE.diagnostic(
+            path.value.mark(),
+            format!(
+                "`{}` ends {missing} bytes before the {frames} frames of {frame_size} bytes its header counts; the engine logs \"Vertex error in mesh\" at frame {first_short}, stops reading there and keeps the mesh with {} wrong",
+                ctx.show(file),
+                if first_short + 1 == frames {
+                    format!("frame {first_short}")
+                } else {
+                    format!("frames {first_short} to {}", frames - 1)
+                }
+            ),
+        )
+        .with_severity(Severity::Warning),
+    )
 }

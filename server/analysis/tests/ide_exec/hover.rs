@@ -184,7 +184,7 @@ fn missing_file() {
             ---
             **FILE=** `Textures\Decor.utx`
 
-            Not in the package folder, and no game directory is set to look for the package in.
+            No such file under `/Game/Monsters`.
         "#]],
     );
 }

@@ -8,6 +8,7 @@
 //!   palette, any mip level, plain or compressed mips.
 //! - [`image`]: the import sources `#exec TEXTURE IMPORT` names (PCX, BMP, TGA, DDS, PNG).
 //! - [`dxt`]: DXT1/DXT3/DXT5 blocks (through `bcdec_rs`).
+//! - [`indices`]: the palette indices an 8-bit BMP or PCX uses (does a pixel hold index 0).
 //! - [`mesh`]: vertex-animated meshes (`_d.3d` + `_a.3d`, or a package `Mesh`/`LodMesh`) as
 //!   one shape: frames of positions, faces with per-corner UVs, material slots.
 //! - [`skeletal`]: PSA key tracks (the PSK reader keeps counts only).
@@ -17,6 +18,7 @@
 
 pub mod dxt;
 pub mod image;
+pub mod indices;
 pub mod mesh;
 pub mod skeletal;
 pub mod texture;
