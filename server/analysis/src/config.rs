@@ -4,8 +4,8 @@
 //!
 //! ```toml
 //! engine = "ue1"                   # ue1, ue2 or auto
-//! game = "ut99"                     # optional: unreal, ut99, deusex, rune, ut2003, ut2004,
-//!                                   # swat4, tribes-vengeance, xiii or other
+//! game = "ut99"                     # optional: unreal, ut99, ut469, unreal227, deusex, rune,
+//!                                   # ut2003, ut2004, swat4, tribes-vengeance, xiii or other
 //! engine-build = 469               # optional: the engine build (436, 469, 3369, ...)
 //! game-dir = "../UnrealTournament" # the installation whose packages #exec may name
 //! package-paths = ["../System"]    # more folders of packages
@@ -938,7 +938,7 @@ colour = true
         check_errors(
             "game = \"ut3\"\n",
             &expect![[r#"
-                proj/unreal-ls.toml:1:8: unknown game `ut3`; expected one of `unreal`, `ut99`, `deusex`, `rune`, `ut2003`, `ut2004`, `swat4`, `tribes-vengeance`, `xiii`, `other`
+                proj/unreal-ls.toml:1:8: unknown game `ut3`; expected one of `unreal`, `ut99`, `ut469`, `unreal227`, `deusex`, `rune`, `ut2003`, `ut2004`, `swat4`, `tribes-vengeance`, `xiii`, `other`
             "#]],
         );
     }

@@ -19,7 +19,7 @@
 //! (factory properties set by name) or the list is not confirmed from engine source; the
 //! analysis layer must not call other keys "unknown" there.
 
-use crate::{Engines, Generation};
+use crate::{Engines, Generation, Patch};
 
 /// How the engine reads a key's value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,6 +72,8 @@ pub struct KeySpec {
     pub engines: Engines,
     /// `Some(reason)`: real code writes this key but the engine does not read it.
     pub ignored: Option<&'static str>,
+    /// `Some(patch)`: only that OldUnreal build reads the key (Epic's builds ignore it).
+    pub only_in: Option<Patch>,
     /// One line for hover and completion.
     pub doc: &'static str,
 }
@@ -105,10 +107,27 @@ impl KeySpec {
     const fn ignored(self, reason: &'static str) -> Self {
         KeySpec { ignored: Some(reason), ..self }
     }
+
+    const fn only(self, patch: Patch) -> Self {
+        KeySpec { only_in: Some(patch), ..self }
+    }
+
+    /// True when a build of `patch` (`None`: one of Epic's) has this key.
+    pub fn in_build(&self, patch: Option<Patch>) -> bool {
+        self.only_in.is_none() || self.only_in == patch
+    }
 }
 
 const fn k(name: &'static str, kind: KeyKind, doc: &'static str) -> KeySpec {
-    KeySpec { name, kind, required: false, engines: Engines::Both, ignored: None, doc }
+    KeySpec {
+        name,
+        kind,
+        required: false,
+        engines: Engines::Both,
+        ignored: None,
+        only_in: None,
+        doc,
+    }
 }
 
 /// The second word of a command.
@@ -140,6 +159,9 @@ pub struct CommandSpec {
     pub doc: &'static str,
     /// Where the key set was taken from.
     pub source: &'static str,
+    /// `Some(patch)`: only that OldUnreal build has the command (Epic's builds log
+    /// "Unrecognized command").
+    pub only_in: Option<Patch>,
 }
 
 impl CommandSpec {
@@ -272,6 +294,10 @@ const SRC_UE2: &str = "UE2 UnEdSrv.cpp UEditorEngine::SafeExec (UT2003-era build
 const SRC_BOTH: &str = "UE1 and UE2 UnEdSrv.cpp UEditorEngine::SafeExec";
 const SRC_FACTORY: &str =
     "factory properties, set by name from the line (UObject::ParseParms); common ones listed";
+const SRC_469: &str =
+    "UT v469: OldUnreal/UnrealTournamentPatches ReleaseNotes.md (editor source not public)";
+const SRC_227: &str =
+    "Unreal 227: the stock classes of OldUnreal/Unreal-PubSrc (editor source not public)";
 const SRC_UNVERIFIED: &str = "seen in real sources; key set not confirmed from engine source";
 
 // ---------------------------------------------------------------------------------------------
@@ -367,6 +393,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         missing_warning: Some("Bad MESH IMPORT"),
         doc: "Imports a vertex-animated mesh from a `_d.3d` / `_a.3d` pair.",
         source: SRC_BOTH,
+        only_in: None,
     },
     CommandSpec {
         command: "MESH",
@@ -390,6 +417,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         missing_warning: Some("Bad MODEL IMPORT"),
         doc: "Imports a skeletal mesh from an ActorX `.psk` file.",
         source: SRC_UE1_SKEL,
+        only_in: None,
     },
     CommandSpec {
         command: "MESH",
@@ -402,6 +430,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         missing_warning: Some("Bad MESH ORIGIN"),
         doc: "Sets the mesh origin (X/Y/Z, before scaling) and its rotation (PITCH/YAW/ROLL).",
         source: SRC_BOTH,
+        only_in: None,
     },
     CommandSpec {
         command: "MESH",
@@ -421,6 +450,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         missing_warning: Some("Bad MESH SEQUENCE"),
         doc: "Defines (or redefines) a named animation sequence of a vertex mesh.",
         source: SRC_BOTH,
+        only_in: None,
     },
     CommandSpec {
         command: "MESH",
@@ -438,6 +468,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         missing_warning: Some("Bad MESH NOTIFY"),
         doc: "Calls a function on the actor at a point of an animation sequence. Logs \"Unknown sequence in MESH NOTIFY\" when SEQ is not defined.",
         source: SRC_BOTH,
+        only_in: None,
     },
     CommandSpec {
         command: "MESH",
@@ -457,6 +488,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         missing_warning: Some("Bad MESH LODPARAMS"),
         doc: "Tunes the level of detail of a mesh. Needs an LOD mesh: warns for a mesh imported with MLOD=0.",
         source: SRC_BOTH,
+        only_in: None,
     },
     CommandSpec {
         command: "MESH",
@@ -473,6 +505,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         missing_warning: None,
         doc: "Removes animation frames from a vertex mesh.",
         source: SRC_BOTH,
+        only_in: None,
     },
     CommandSpec {
         command: "MESH",
@@ -485,6 +518,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         missing_warning: Some("Bad MESH DEFAULTANIM"),
         doc: "Makes an animation set the default animation of a skeletal mesh.",
         source: SRC_UE1_SKEL,
+        only_in: None,
     },
     CommandSpec {
         command: "MESH",
@@ -497,6 +531,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         missing_warning: Some("Missing Mesh"),
         doc: "Sets the draw scale of a mesh (UE2 spelling of MESHMAP SCALE).",
         source: SRC_UE2,
+        only_in: None,
     },
     CommandSpec {
         command: "MESH",
@@ -514,6 +549,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         missing_warning: Some("Missing meshmap, texture, or num"),
         doc: "Assigns a material to a mesh slot (UE2 spelling of MESHMAP SETTEXTURE).",
         source: SRC_UE2,
+        only_in: None,
     },
     CommandSpec {
         command: "MESH",
@@ -536,6 +572,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         missing_warning: Some("Bad MESH ATTACHNAME parameters."),
         doc: "Names an attachment point on a bone, with an optional offset and rotation.",
         source: SRC_UE2,
+        only_in: None,
     },
     CommandSpec {
         command: "MESH",
@@ -557,6 +594,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         missing_warning: Some("Bad LODMODEL generation command."),
         doc: "Generates or imports one discrete LOD level of a skeletal mesh.",
         source: SRC_UE2,
+        only_in: None,
     },
     CommandSpec {
         command: "MESH",
@@ -577,6 +615,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         missing_warning: Some("Bad MESH Bounding Box"),
         doc: "Overrides the computed bounding box of a mesh.",
         source: SRC_UE2,
+        only_in: None,
     },
     CommandSpec {
         command: "MESH",
@@ -589,6 +628,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         missing_warning: Some("Bad MODEL IMPORT"),
         doc: "Reverses the winding of every triangle of a skeletal mesh.",
         source: SRC_UE2,
+        only_in: None,
     },
     // ----------------------------------------------------------------- MESHMAP
     CommandSpec {
@@ -605,6 +645,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         missing_warning: None,
         doc: "Obsolete: created a meshmap in pre-release Unreal. Written by old exporters; does nothing.",
         source: SRC_BOTH,
+        only_in: None,
     },
     CommandSpec {
         command: "MESHMAP",
@@ -625,6 +666,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         missing_warning: Some("Missing meshmap"),
         doc: "Sets the draw scale of a mesh; a missing axis is 0.",
         source: SRC_BOTH,
+        only_in: None,
     },
     CommandSpec {
         command: "MESHMAP",
@@ -643,6 +685,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         missing_warning: Some("Missing meshmap, texture, or num"),
         doc: "Assigns a texture to a mesh skin slot.",
         source: SRC_BOTH,
+        only_in: None,
     },
     // ----------------------------------------------------------------- TEXTURE
     CommandSpec {
@@ -676,6 +719,8 @@ pub static COMMANDS: &[CommandSpec] = &[
             k("PALETTE", Name, "Palette.").ignored("TEXTURE IMPORT reads no PALETTE=; the palette comes from the image"),
             k("MASK", Bool, "Mask.").ignored("TEXTURE IMPORT reads no MASK= (UE1: FLAGS=2 makes it masked; UE2: MASKED=1)"),
             k("FAMILY", Name, "Texture family.").ignored("texture families were removed before UE1 v200; FAMILY= is not read"),
+            k("HD", Object("Texture"), "Unreal 227: the high-resolution texture drawn in place of this one.").only(Patch::Unreal227),
+            k("BTC", Int, "UT v469: block texture compression of the imported texture (written by its editor).").only(Patch::Ut469),
         ],
         one_of: &[],
         keys_complete: true,
@@ -683,18 +728,25 @@ pub static COMMANDS: &[CommandSpec] = &[
         missing_warning: Some("Missing file or name"),
         doc: "Imports an image as a texture.",
         source: "UE1: UT v400 Editor/Src/UnEdSrv.cpp:159-215 (SafeExec, Texture Import); UE2: UT2004 Editor/Src/UnEdSrv.cpp:528-719 (MODULATED= and ADDITIVE= at 625-626, read with ParseUBOOL)",
+        only_in: None,
     },
     CommandSpec {
         command: "TEXTURE",
         sub: Sub::Word("MERGECOMPRESSED"),
-        engines: Engines::Both,
-        keys: &[k("NAME", Name, "Texture name."), PACKAGE, GROUP],
+        engines: Engines::Ue1,
+        keys: &[
+            k("NAME", Name, "The existing texture whose compressed mipmaps receive the image."),
+            k("FILE", Path, "The high-resolution image to compress and merge (PNG, DDS, BMP)."),
+            PACKAGE,
+            GROUP,
+        ],
         one_of: &[],
         keys_complete: false,
         ignored: None,
         missing_warning: None,
-        doc: "Texture command seen in real sources (key set not confirmed).",
-        source: SRC_UNVERIFIED,
+        doc: "UT v469: imports and compresses a high-resolution image into an existing texture's compressed mipmaps.",
+        source: SRC_469,
+        only_in: Some(Patch::Ut469),
     },
     CommandSpec {
         command: "TEXTURE",
@@ -707,6 +759,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         missing_warning: None,
         doc: "Texture command seen in real sources (key set not confirmed).",
         source: SRC_UNVERIFIED,
+        only_in: None,
     },
     // ----------------------------------------------------------------- AUDIO
     CommandSpec {
@@ -725,6 +778,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         missing_warning: None,
         doc: "Imports a `.wav` file as a sound (rewritten to NEW SOUND).",
         source: SRC_BOTH,
+        only_in: None,
     },
     // ----------------------------------------------------------------- MACRO / EXEC, FONT, PREFAB
     CommandSpec {
@@ -739,6 +793,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         missing_warning: None,
         doc: "Runs the editor commands of a macro file (`MACRO file`; `EXEC file` is the old spelling).",
         source: "UE1: UT v400 Editor/Src/UnEdSrv.cpp:57-62; UE2: UT2004 Editor/Src/UnEdSrv.cpp:392-398 (SafeExec, MACRO or EXEC, then ExecMacro)",
+        only_in: None,
     },
     CommandSpec {
         command: "FONT",
@@ -751,6 +806,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         missing_warning: Some("Couldn't locate font"),
         doc: "Logs the page textures of a font.",
         source: "UE2: UT2004 Editor/Src/UnEdSrv.cpp:724-737 (SafeExec, FONT INFO)",
+        only_in: None,
     },
     CommandSpec {
         command: "FONT",
@@ -767,6 +823,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         missing_warning: Some("Couldn't locate font"),
         doc: "Replaces one page texture of a font.",
         source: "UE2: UT2004 Editor/Src/UnEdSrv.cpp:739-774 (SafeExec, FONT UPDATE)",
+        only_in: None,
     },
     CommandSpec {
         command: "PREFAB",
@@ -784,6 +841,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         missing_warning: None,
         doc: "Imports a prefab (rewritten to NEW PREFAB).",
         source: "UE2: UT2004 Editor/Src/UnEdSrv.cpp:1461-1479 (SafeExec, PREFAB IMPORT)",
+        only_in: None,
     },
     // ----------------------------------------------------------------- LOAD / OBJ
     CommandSpec {
@@ -800,6 +858,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         missing_warning: Some("Missing filename"),
         doc: "Loads a package so that its objects can be referenced (`OBJ LOAD` is the usual spelling).",
         source: SRC_BOTH,
+        only_in: None,
     },
     CommandSpec {
         command: "OBJ",
@@ -817,6 +876,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         missing_warning: None,
         doc: "Old spelling of NEW STANDALONE <TYPE> ...",
         source: SRC_BOTH,
+        only_in: None,
     },
     // ----------------------------------------------------------------- NEW (factories)
     CommandSpec {
@@ -853,6 +913,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         missing_warning: None,
         doc: "Renders a Windows TrueType font into a font object.",
         source: SRC_FACTORY,
+        only_in: None,
     },
     CommandSpec {
         command: "NEW",
@@ -862,6 +923,7 @@ pub static COMMANDS: &[CommandSpec] = &[
             k("FILE", Path, "Image holding the glyphs.").req(),
             k("NAME", Name, "Font name; defaults to the file's base name."),
             PACKAGE,
+            k("HD", Object("Font"), "Unreal 227: the high-resolution font drawn in place of this one.").only(Patch::Unreal227),
         ],
         one_of: &[],
         keys_complete: false,
@@ -869,6 +931,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         missing_warning: None,
         doc: "Imports a bitmap font (FONT IMPORT is the old spelling).",
         source: SRC_FACTORY,
+        only_in: None,
     },
     CommandSpec {
         command: "NEW",
@@ -885,6 +948,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         missing_warning: None,
         doc: "Imports a static mesh through the factory for its file type.",
         source: SRC_FACTORY,
+        only_in: None,
     },
     CommandSpec {
         command: "NEW",
@@ -901,6 +965,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         missing_warning: None,
         doc: "Imports a sound (what AUDIO IMPORT becomes).",
         source: SRC_FACTORY,
+        only_in: None,
     },
     CommandSpec {
         command: "NEW",
@@ -919,6 +984,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         missing_warning: Some("Unrecognized or missing factor class"),
         doc: "Creates an object with a factory class (or of a class, through the factory for the file type).",
         source: SRC_BOTH,
+        only_in: None,
     },
     // ----------------------------------------------------------------- STATICMESH
     CommandSpec {
@@ -938,6 +1004,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         missing_warning: None,
         doc: "Imports a static mesh.",
         source: SRC_UE2,
+        only_in: None,
     },
     CommandSpec {
         command: "STATICMESH",
@@ -950,6 +1017,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         missing_warning: None,
         doc: "Does nothing in an `#exec` line: SafeExec's STATICMESH branch handles only IMPORT.",
         source: "UE2: UT2004 Editor/Src/UnEdSrv.cpp:422-429 (SafeExec, STATICMESH)",
+        only_in: None,
     },
     // ----------------------------------------------------------------- ANIM (skeletal)
     CommandSpec {
@@ -974,6 +1042,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         missing_warning: Some("Bad ANIM IMPORT"),
         doc: "Imports skeletal animation from an ActorX `.psa` file.",
         source: SRC_UE1_SKEL,
+        only_in: None,
     },
     CommandSpec {
         command: "ANIM",
@@ -1002,6 +1071,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         missing_warning: Some("Bad ANIM SEQUENCE"),
         doc: "Defines a skeletal animation sequence from raw PSA frames (UE2: or overrides a PSA sequence).",
         source: SRC_UE1_SKEL,
+        only_in: None,
     },
     CommandSpec {
         command: "ANIM",
@@ -1024,6 +1094,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         missing_warning: Some("Bad ANIM NOTIFY"),
         doc: "Calls a function (UE2: or an AnimNotify object) at a point of a skeletal sequence. UE1 needs TIME and FUNCTION; UE2 TIME or FRAME, and FUNCTION or OBJECT.",
         source: SRC_UE1_SKEL,
+        only_in: None,
     },
     CommandSpec {
         command: "ANIM",
@@ -1041,6 +1112,143 @@ pub static COMMANDS: &[CommandSpec] = &[
         missing_warning: Some("Bad ANIM AnimCompress"),
         doc: "Compresses the imported animation into its final form; comes after the ANIM SEQUENCE lines.",
         source: SRC_UE1_SKEL,
+        only_in: None,
+    },
+    CommandSpec {
+        command: "BRUSH",
+        sub: Sub::Word("TOMESH"),
+        engines: Engines::Ue1,
+        keys: &[
+            k("BRUSH", Object("Brush"), "The brush to convert."),
+            k("MESH", Name, "The skeletal mesh to create."),
+        ],
+        one_of: &[],
+        keys_complete: false,
+        ignored: None,
+        missing_warning: None,
+        doc: "UT v469: converts a brush into a skeletal mesh.",
+        source: SRC_469,
+        only_in: Some(Patch::Ut469),
+    },
+    CommandSpec {
+        command: "MESH",
+        sub: Sub::Word("WEAPONATTACH"),
+        engines: Engines::Ue1,
+        keys: &[
+            k("MESH", Object("Mesh"), "The mesh."),
+        ],
+        one_of: &[],
+        keys_complete: false,
+        ignored: None,
+        missing_warning: None,
+        doc: "UT v469: the bone a skeletal mesh's weapon attaches to.",
+        source: SRC_469,
+        only_in: Some(Patch::Ut469),
+    },
+    CommandSpec {
+        command: "MESH",
+        sub: Sub::Word("WEAPONPOSITION"),
+        engines: Engines::Ue1,
+        keys: &[
+            k("MESH", Object("Mesh"), "The mesh."),
+        ],
+        one_of: &[],
+        keys_complete: false,
+        ignored: None,
+        missing_warning: None,
+        doc: "UT v469: the offset and rotation of a skeletal mesh's attached weapon.",
+        source: SRC_469,
+        only_in: Some(Patch::Ut469),
+    },
+    CommandSpec {
+        command: "MESH",
+        sub: Sub::Word("BOUNDINGSPHERE"),
+        engines: Engines::Ue1,
+        keys: &[
+            k("MESH", Object("Mesh"), "The mesh."),
+        ],
+        one_of: &[],
+        keys_complete: false,
+        ignored: None,
+        missing_warning: None,
+        doc: "UT v469: sets a skeletal mesh's bounding sphere.",
+        source: SRC_469,
+        only_in: Some(Patch::Ut469),
+    },
+    CommandSpec {
+        command: "MESH",
+        sub: Sub::Word("SOCKET"),
+        engines: Engines::Ue1,
+        keys: &[
+            k("MESH", Object("Mesh"), "The mesh."),
+            k("SOCKETNAME", Name, "The socket's name."),
+            k("VERT0", Int, "First vertex of the triangle the socket follows."),
+            k("VERT1", Int, "Second vertex."),
+            k("VERT2", Int, "Third vertex."),
+            X,
+            Y,
+            Z,
+            PITCH,
+            YAW,
+            ROLL,
+        ],
+        one_of: &[],
+        keys_complete: false,
+        ignored: None,
+        missing_warning: None,
+        doc: "Unreal 227: a named attachment point that follows a triangle of a vertex mesh.",
+        source: SRC_227,
+        only_in: Some(Patch::Unreal227),
+    },
+    CommandSpec {
+        command: "MESH",
+        sub: Sub::Word("COLLISION"),
+        engines: Engines::Ue1,
+        keys: &[
+            k("MESH", Object("Mesh"), "The mesh."),
+            k("MODEL", Object("Model"), "The collision model (from OBJ COLLISIONBRUSH)."),
+        ],
+        one_of: &[],
+        keys_complete: false,
+        ignored: None,
+        missing_warning: None,
+        doc: "Unreal 227: gives a mesh a collision model.",
+        source: SRC_227,
+        only_in: Some(Patch::Unreal227),
+    },
+    CommandSpec {
+        command: "OBJ",
+        sub: Sub::Word("COLLISIONBRUSH"),
+        engines: Engines::Ue1,
+        keys: &[
+            k("FILE", Path, "A T3D file holding the collision brush."),
+            k("NAME", Name, "The collision model's name."),
+        ],
+        one_of: &[],
+        keys_complete: false,
+        ignored: None,
+        missing_warning: None,
+        doc: "Unreal 227: imports a brush from a T3D file as a collision model.",
+        source: SRC_227,
+        only_in: Some(Patch::Unreal227),
+    },
+    CommandSpec {
+        command: "OBJ",
+        sub: Sub::Word("SET"),
+        engines: Engines::Ue1,
+        keys: &[
+            k("CLASS", Object("Class"), "The object's class."),
+            k("NAME", Name, "The object."),
+            k("PROPERTY", Name, "The property to set."),
+            k("VALUE", Text, "The value, as default properties write it."),
+        ],
+        one_of: &[],
+        keys_complete: false,
+        ignored: None,
+        missing_warning: None,
+        doc: "Unreal 227: sets a property of an existing object.",
+        source: SRC_227,
+        only_in: Some(Patch::Unreal227),
     },
 ];
 

@@ -13,6 +13,10 @@ pub enum Game {
     Ut99,
     DeusEx,
     Rune,
+    /// UT with OldUnreal's v469 patch (469a to 469f): Epic's UT v436 engine extended.
+    Ut469,
+    /// Unreal with OldUnreal's 227 patch (227a to 227k).
+    Unreal227,
     Ut2003,
     Ut2004,
     Swat4,
@@ -24,9 +28,11 @@ pub enum Game {
 
 impl Game {
     /// Every accepted name, as `unreal-ls.toml` and `--game` spell them.
-    pub const NAMES: [&'static str; 10] = [
+    pub const NAMES: [&'static str; 12] = [
         "unreal",
         "ut99",
+        "ut469",
+        "unreal227",
         "deusex",
         "rune",
         "ut2003",
@@ -41,6 +47,8 @@ impl Game {
         Some(match name.to_ascii_lowercase().as_str() {
             "unreal" => Game::Unreal,
             "ut99" | "ut" => Game::Ut99,
+            "ut469" => Game::Ut469,
+            "unreal227" => Game::Unreal227,
             "deusex" => Game::DeusEx,
             "rune" => Game::Rune,
             "ut2003" => Game::Ut2003,
@@ -57,6 +65,8 @@ impl Game {
         match self {
             Game::Unreal => "unreal",
             Game::Ut99 => "ut99",
+            Game::Ut469 => "ut469",
+            Game::Unreal227 => "unreal227",
             Game::DeusEx => "deusex",
             Game::Rune => "rune",
             Game::Ut2003 => "ut2003",
@@ -71,7 +81,12 @@ impl Game {
     /// The generation of its engine, when the game fixes it.
     pub fn generation(self) -> Option<Generation> {
         match self {
-            Game::Unreal | Game::Ut99 | Game::DeusEx | Game::Rune => Some(Generation::Ue1),
+            Game::Unreal
+            | Game::Ut99
+            | Game::Ut469
+            | Game::Unreal227
+            | Game::DeusEx
+            | Game::Rune => Some(Generation::Ue1),
             Game::Ut2003 | Game::Ut2004 | Game::Swat4 | Game::TribesVengeance | Game::Xiii => {
                 Some(Generation::Ue2)
             }
@@ -79,8 +94,61 @@ impl Game {
         }
     }
 
-    /// Epic's own engine builds, whose headers the flag and polygon-line checks follow.
+    /// Epic's own engine builds, whose headers the flag and polygon-line checks follow (the
+    /// OldUnreal builds keep Epic's flags and polygon lines; 227 names 0x20000 `AlphaBlend`
+    /// where UE1 has `CloudWavy`, the same bit).
     pub fn is_stock(self) -> bool {
-        matches!(self, Game::Unreal | Game::Ut99 | Game::Ut2003 | Game::Ut2004)
+        matches!(
+            self,
+            Game::Unreal | Game::Ut99 | Game::Ut469 | Game::Unreal227 | Game::Ut2003 | Game::Ut2004
+        )
+    }
+
+    /// The OldUnreal patch build the game names, whose commands, keys and image types are
+    /// added to Epic's.
+    pub fn patch(self) -> Option<Patch> {
+        match self {
+            Game::Ut469 => Some(Patch::Ut469),
+            Game::Unreal227 => Some(Patch::Unreal227),
+            _ => None,
+        }
+    }
+
+    /// The engine build number the game implies, when it fixes one (`engine-build` gives it
+    /// otherwise).
+    pub fn engine_build(self) -> Option<u32> {
+        match self {
+            Game::Ut469 => Some(469),
+            Game::Unreal227 => Some(227),
+            _ => None,
+        }
+    }
+}
+
+/// The OldUnreal patch builds the community runs today. Their editor sources are not public:
+/// what they add is taken from OldUnreal's release notes (UT v469) and the public 227 tree
+/// (OldUnreal/Unreal-PubSrc: headers and the stock classes' `#exec` lines), so where a patch
+/// build's handler could read more than is listed, its keys are not judged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Patch {
+    /// OldUnreal's UT v469.
+    Ut469,
+    /// OldUnreal's Unreal 227.
+    Unreal227,
+}
+
+impl Patch {
+    pub fn name(self) -> &'static str {
+        match self {
+            Patch::Ut469 => "OldUnreal's UT v469",
+            Patch::Unreal227 => "OldUnreal's Unreal 227",
+        }
+    }
+
+    /// True when every key the build's handlers read is known (its handlers are Epic's plus
+    /// what its release notes list); false when its handlers may read keys no public source
+    /// shows (Unreal 227's stock classes use `HD=`, `CURVY=`, `MINFRAMERATE=` and more).
+    pub fn keys_known(self) -> bool {
+        matches!(self, Patch::Ut469)
     }
 }

@@ -11,5 +11,5 @@ mod game;
 mod generation;
 pub mod poly_flags;
 
-pub use game::Game;
+pub use game::{Game, Patch};
 pub use generation::{Engines, Generation};

@@ -44,6 +44,11 @@ pub fn build(spec: &str) -> Vec<u8> {
             // `cut=N`: the last N bytes missing (a file shorter than its header counts).
             let mut anim = mesh_anim(num(&words, "verts", 3), num(&words, "frames", 1));
             anim.truncate(anim.len().saturating_sub(num(&words, "cut", 0) as usize));
+            // `size=N`: the header states frames of N bytes whatever the data holds.
+            let size = num(&words, "size", 0);
+            if size != 0 {
+                anim[2..4].copy_from_slice(&(size as u16).to_le_bytes());
+            }
             anim
         }
         "bmp" => {
@@ -68,6 +73,14 @@ pub fn build(spec: &str) -> Vec<u8> {
         "tga" => {
             let (w, h) = size(&words);
             tga(w, h, num(&words, "bpp", 24))
+        }
+        "png" => {
+            let (w, h) = size(&words);
+            png_image(w, h)
+        }
+        "dds" => {
+            let (w, h) = size(&words);
+            dds_dxt1(w, h)
         }
         "wav" => wav(num(&words, "format", 1)),
         "psk" => psk(num(&words, "materials", 1), &list(&words, "slots")),
@@ -143,6 +156,40 @@ fn tga(w: u32, h: u32, bpp: u32) -> Vec<u8> {
     u16le(&mut out, h as u16);
     out.extend_from_slice(&[bpp as u8, 0]);
     out.resize(18 + (w * h * bpp / 8) as usize, 0);
+    out
+}
+
+/// An 8-bit RGBA PNG of zero pixels.
+fn png_image(w: u32, h: u32) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut encoder = png::Encoder::new(&mut out, w, h);
+    encoder.set_color(png::ColorType::Rgba);
+    encoder.set_depth(png::BitDepth::Eight);
+    let mut writer = encoder.write_header().unwrap();
+    writer.write_image_data(&vec![0; (w * h * 4) as usize]).unwrap();
+    writer.finish().unwrap();
+    out
+}
+
+/// A DXT1 DDS of one mip level, zero blocks.
+fn dds_dxt1(w: u32, h: u32) -> Vec<u8> {
+    let mut out = b"DDS ".to_vec();
+    u32le(&mut out, 124);
+    u32le(&mut out, 0x1 | 0x2 | 0x4 | 0x1000 | 0x80000); // caps, height, width, pixel format, linear size
+    u32le(&mut out, h);
+    u32le(&mut out, w);
+    let blocks = w.div_ceil(4) * h.div_ceil(4);
+    u32le(&mut out, blocks * 8);
+    u32le(&mut out, 0); // depth
+    u32le(&mut out, 1); // mips
+    out.resize(4 + 72, 0); // reserved
+    u32le(&mut out, 32);
+    u32le(&mut out, 0x4); // FourCC
+    out.extend_from_slice(b"DXT1");
+    out.resize(4 + 124 - 20, 0);
+    u32le(&mut out, 0x1000); // caps: texture
+    out.resize(4 + 124, 0);
+    out.resize(4 + 124 + (blocks * 8) as usize, 0);
     out
 }
 

@@ -42,6 +42,8 @@ pub struct ExecEnv {
     /// The engine build (`436`, `469`); `None` when unknown (checks then accept what the most
     /// permissive build of the generation imports).
     pub engine_build: Option<u32>,
+    /// The game the settings name (`None`: not declared).
+    pub game: Option<unreal_engine::Game>,
     /// The game installation whose packages `OBJ LOAD` and bare names may refer to.
     pub game_dir: Option<PathBuf>,
     /// Where the package index looks: the game directory and the configured package paths.
@@ -77,7 +79,8 @@ impl ExecEnv {
         Self {
             fs,
             generation,
-            engine_build: options.engine_build,
+            engine_build: options.engine_build.or_else(|| options.game.and_then(super::build_of)),
+            game: options.game,
             game_dir: options.game_dir.clone(),
             roots: IndexRoots {
                 game_dir: options.game_dir.clone(),

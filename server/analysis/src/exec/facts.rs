@@ -103,6 +103,19 @@ pub fn read(bytes: &[u8], file_name: &str, expect: Expect) -> FileFacts {
             },
             Err(e) => fail(e),
         },
+        // Unreal 227 imports a texture object written as text (`Begin Object
+        // Class=IceTexture ...`) from a `.fx` file.
+        Expect::Image if ext.eq_ignore_ascii_case("fx") => {
+            let text = unreal_syntax::text::decode(bytes).text;
+            let first = text.trim_start().get(..12).unwrap_or_default();
+            if first.eq_ignore_ascii_case("begin object") {
+                FileFacts::Other
+            } else {
+                FileFacts::Unreadable(
+                    "a .fx texture is text that begins with `Begin Object` (Unreal 227)".to_owned(),
+                )
+            }
+        }
         Expect::Image => match ImageInfo::parse(bytes, ext) {
             Ok(info) => FileFacts::Image(info),
             Err(e) => fail(e),

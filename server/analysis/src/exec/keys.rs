@@ -2,7 +2,7 @@
 //! it does not know, or one it never reaches because its lookup stops earlier.
 
 use unreal_engine::exec::{CommandMatch, KeyKind, KeySpec};
-use unreal_engine::{Engines, Generation};
+use unreal_engine::{Engines, Generation, Patch};
 use unreal_syntax::exec::Arg;
 use unreal_syntax::Span;
 
@@ -22,6 +22,9 @@ pub enum KeyVerdict {
     EmptyKey,
     /// Only another generation reads it.
     OtherGeneration { engines: Engines },
+    /// Only an OldUnreal build other than the one targeted (or, when none is, an OldUnreal
+    /// build) reads it.
+    OtherBuild { patch: Patch },
     /// The engine does not read it, for this reason.
     Ignored { reason: &'static str },
     /// The engine's lookup finds the key earlier on the line (`at`): a repeated key, or the
@@ -35,13 +38,14 @@ pub fn verdicts(
     line: &LineFacts,
     m: CommandMatch,
     generation: Option<Generation>,
+    patch: Option<Patch>,
 ) -> Vec<(Arg, KeyVerdict)> {
     let mut out = Vec::with_capacity(line.line.args.len());
     for (index, arg) in line.line.args.iter().copied().enumerate() {
         let name = arg.name_span().text(text);
         let verdict = match arg {
             Arg::Key { key, .. } if key.is_empty() => KeyVerdict::EmptyKey,
-            _ => verdict(text, line, m, generation, index, arg, name),
+            _ => verdict(text, line, m, (generation, patch), index, arg, name),
         };
         out.push((arg, verdict));
     }
@@ -52,28 +56,39 @@ fn verdict(
     text: &str,
     line: &LineFacts,
     m: CommandMatch,
-    generation: Option<Generation>,
+    (generation, patch): (Option<Generation>, Option<Patch>),
     index: usize,
     arg: Arg,
     name: &str,
 ) -> KeyVerdict {
+    // A build whose handlers are not public may read keys no source shows: its unknown keys
+    // and the keys only the other generation reads are not judged.
+    let judged = patch.is_none_or(Patch::keys_known);
     // The command's entries named `name` (for every generation), read in one pass: the first,
     // whether one is a switch, and the first and the ignoring of those `generation` knows.
     let mut first_any: Option<&KeySpec> = None;
     let mut any_switch = false;
     let mut first_known: Option<&KeySpec> = None;
     let mut all_known_ignored = true;
+    let mut other_build: Option<Patch> = None;
     for key in m.spec.key_variants(name) {
         first_any.get_or_insert(key);
         any_switch |= key.kind == KeyKind::Switch;
+        if !key.in_build(patch) {
+            other_build = other_build.or(key.only_in);
+            continue;
+        }
         if generation.is_none_or(|g| key.engines.includes(g)) {
             first_known.get_or_insert(key);
             all_known_ignored &= key.ignored.is_some();
         }
     }
+    if let (None, Some(patch)) = (first_known, other_build) {
+        return KeyVerdict::OtherBuild { patch };
+    }
     let is_bare = matches!(arg, Arg::Bare { .. });
     if first_any.is_none() || (is_bare && !any_switch) {
-        if !m.spec.keys_complete {
+        if !m.spec.keys_complete || !judged {
             return KeyVerdict::Read;
         }
         if is_bare {
@@ -91,6 +106,9 @@ fn verdict(
         return KeyVerdict::Unknown { read_as };
     }
     let Some(first) = first_known else {
+        if !judged {
+            return KeyVerdict::Read;
+        }
         let engines = first_any.map_or(Engines::Both, |k| k.engines);
         return KeyVerdict::OtherGeneration { engines };
     };

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use unreal_engine::exec::{CommandMatch, CommandSpec, KeyKind, KeySpec, Sub};
-use unreal_engine::Generation;
+use unreal_engine::{Generation, Patch};
 use unreal_syntax::exec::{
     self, Arg, Directive, DirectiveKind, ExecLine, KeySearch, Lookup, ScanError,
 };
@@ -147,9 +147,10 @@ impl LineFacts {
         &self,
         text: &str,
         generation: Option<Generation>,
+        patch: Option<Patch>,
     ) -> &[(Arg, keys::KeyVerdict)] {
         self.verdicts.get_or_init(|| match self.command {
-            Some(m) => keys::verdicts(text, self, m, generation),
+            Some(m) => keys::verdicts(text, self, m, generation, patch),
             None => Vec::new(),
         })
     }
@@ -573,6 +574,12 @@ pub struct ExecContext<'a> {
     pub env: Option<&'a ExecEnv>,
     pub generation: Option<Generation>,
     pub engine_build: Option<u32>,
+    /// The OldUnreal build the settings name (`game = "ut469"` / `"unreal227"`); `None` for
+    /// Epic's builds or when no game is set.
+    pub patch: Option<Patch>,
+    /// True when a game is set: a command or key only an OldUnreal build has is then judged
+    /// against it; without one, it cannot be.
+    pub game_known: bool,
     pub table: SymbolTable,
 }
 
@@ -690,6 +697,8 @@ pub fn with_context<T>(
         env: Some(env),
         generation: env.generation,
         engine_build: env.engine_build,
+        patch: env.game.and_then(unreal_engine::Game::patch),
+        game_known: env.game.is_some(),
         table,
     })
 }
@@ -707,9 +716,18 @@ pub fn with_text_context<T>(
         file: &file,
         env: None,
         generation: options.engine.fixed(),
-        engine_build: options.engine_build,
+        engine_build: options.engine_build.or_else(|| options.game.and_then(build_of)),
+        patch: options.game.and_then(unreal_engine::Game::patch),
+        game_known: options.game.is_some(),
         table: SymbolTable::single(file.symbols.clone()),
     })
+}
+
+/// The engine build a game implies for the image-type checks: UT v469's (469). Unreal 227's
+/// number (227) would read as an Unreal v1.200-era build, so its image types are decided by
+/// the patch instead.
+pub(crate) fn build_of(game: unreal_engine::Game) -> Option<u32> {
+    game.engine_build().filter(|&build| build >= 400)
 }
 
 /// Whether a directive kind exists in `generation` (`None`: in either).

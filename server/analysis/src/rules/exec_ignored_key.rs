@@ -140,7 +140,7 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
         if m.spec.ignored.is_some() {
             continue;
         }
-        let verdicts = line.verdicts(ctx.text, ctx.generation);
+        let verdicts = line.verdicts(ctx.text, ctx.generation, ctx.patch);
         // Most lines have no ignored key: the command's name is written only for a finding.
         if !verdicts.iter().any(|(_, verdict)| matches!(verdict, KeyVerdict::Ignored { .. })) {
             continue;
@@ -172,14 +172,25 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
                 1 => String::new(),
                 n => format!(" (written {n} times)"),
             };
+            // A build whose handlers are not public may read what Epic's ignore.
+            let unknown_build = ctx.patch.filter(|p| !p.keys_known());
             let mut diagnostic = RULE
                 .diagnostic(
                     first.span(),
-                    format!(
-                        "{command} ignores `{name}={value}`{times}, so it has no effect: {reason}"
-                    ),
+                    match unknown_build {
+                        Some(patch) => format!(
+                            "Epic's {command} ignores `{name}={value}`{times} ({reason}); whether {} reads it cannot be checked: its editor source is not public",
+                            patch.name()
+                        ),
+                        None => format!(
+                            "{command} ignores `{name}={value}`{times}, so it has no effect: {reason}"
+                        ),
+                    },
                 )
-                .with_fix(Fix {
+                .with_severity(if unknown_build.is_some() { Severity::Info } else { RULE.severity });
+            // Removing a key the build may read is no safe fix.
+            if unknown_build.is_none() {
+                diagnostic = diagnostic.with_fix(Fix {
                     title: "Remove the key".to_owned(),
                     edits: uses
                         .iter()
@@ -190,6 +201,7 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
                         .collect(),
                     safe: true,
                 });
+            }
             for (arg, _, _) in uses.iter().skip(1).take(super::MAX_LABELS) {
                 diagnostic = diagnostic.with_label(arg.span(), "written again here");
             }

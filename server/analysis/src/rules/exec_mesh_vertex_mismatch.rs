@@ -32,7 +32,10 @@ frame and then seeks `FrameSize - NumVertices x 4` bytes on, so:
   (UT2004's SkaarjPack_rc ships such pairs): an info;
 - a smaller frame makes the last vertices of each frame the first ones of the next frame:
   harmless when no triangle uses those vertices (an info), a scrambled mesh when one does (an
-  error).
+  error);
+- with one frame, the size is never used (the frame is read from just after the header), so a
+  single-frame `_a.3d` whose bytes are all there is right whatever size it states: no finding
+  (Unreal's own UnrealI `Chunk1_a.3d` to `Chunk4_a.3d` state 3 bytes a vertex).
 
 `ANIVFILE=` naming a `_d.3d` and `DATAFILE=` an `_a.3d` is reported once as the swap it is
 (an error: each file is read as the other), and the slot and frame checks stay quiet on that
@@ -73,7 +76,7 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
         else {
             continue;
         };
-        let FileFacts::MeshAnimation { frame_size, .. } =
+        let FileFacts::MeshAnimation { frame_size, frames } =
             *env.facts(aniv_path, Expect::MeshAnimation)
         else {
             continue;
@@ -81,6 +84,14 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
         let verts = u32::from(vertices);
         let size = u32::from(frame_size);
         if verts > 0 && (size == verts * 4 || size == verts * 8) {
+            continue;
+        }
+        // One frame is read from just after the header whatever the frame size says (the size
+        // only moves the reader to the next frame): with the bytes present, the mesh is right.
+        // Unreal's own single-frame meshes (UnrealI's Chunk1 to Chunk4) carry such sizes.
+        if frames <= 1
+            && env.read(aniv_path).is_some_and(|b| b.len() as u64 >= 4 + u64::from(verts) * 4)
+        {
             continue;
         }
         let in_frame = size / 4;

@@ -10,7 +10,7 @@
 //! (`appCeilLogTwo`), so a 100x64 TGA becomes a texture the renderer treats as 128x64. The
 //! type check runs only when the engine build is set (`--engine-build`).
 
-use unreal_engine::Generation;
+use unreal_engine::{Generation, Patch};
 use unreal_formats::image::{ImageFormat, ImageInfo};
 
 use super::RuleMeta;
@@ -50,6 +50,11 @@ the available sources: the image types of OldUnreal's v469.
 #exec TEXTURE IMPORT NAME=Skin FILE=Textures\Skin.bmp   // 24-bit, with engine build 226
 ```
 
+With `game = "ut469"` or `"unreal227"` the image type is not judged (both import PNG, DDS
+and 32-bit images; their importers are not public). A `.fx` file (a texture written as text,
+`Begin Object Class=IceTexture`) only Unreal 227 imports: an error for another game, an info
+when no game is set.
+
 Fix: convert the image to 8-bit palettized PCX or BMP with power-of-two sizes."#;
 
 /// The first UE1 build (UT v400) that imports 24-bit BMP and three-plane PCX.
@@ -58,6 +63,11 @@ const FIRST_24_BIT_BUILD: u32 = 400;
 const FIRST_TRUE_COLOUR_BUILD: u32 = 469;
 
 fn type_problem(info: &ImageInfo, ctx: &ExecContext<'_>) -> Option<String> {
+    // The OldUnreal builds import PNG, DDS and 32-bit images (UT v469's release notes; Unreal
+    // 227's stock classes import DDS), and their importers are not public.
+    if ctx.patch.is_some() {
+        return None;
+    }
     let build = ctx.engine_build?;
     if ctx.generation == Some(Generation::Ue2) || build >= FIRST_TRUE_COLOUR_BUILD {
         return None;
@@ -97,6 +107,25 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
     for (line, _) in ctx.commands().filter(|(l, _)| l.is("TEXTURE", Some("IMPORT"))) {
         let Some(file) = line.path("FILE") else { continue };
         let Resolution::Found { path, .. } = &file.resolution else { continue };
+        let is_fx = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("fx"));
+        if is_fx && ctx.patch != Some(Patch::Unreal227) {
+            let (severity, why) = if ctx.game_known {
+                (RULE.severity, "the texture factory of the targeted build has no .fx importer")
+            } else {
+                (Severity::Info, "set the game (`game = \"unreal227\"`) to check it")
+            };
+            out.push(
+                RULE.diagnostic(
+                    file.value.mark(),
+                    format!(
+                        "`{}` is a .fx texture, which only Unreal 227 imports; {why}",
+                        ctx.show(path)
+                    ),
+                )
+                .with_severity(severity),
+            );
+            continue;
+        }
         let FileFacts::Image(info) = &*env.facts(path, Expect::Image) else { continue };
         let mut problems = Vec::new();
         let power_of_two = info.width.is_power_of_two() && info.height.is_power_of_two();
@@ -106,6 +135,7 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
         }
         // UE1 builds before v469 and UT2004 refuse it; what v469 does is not in the sources.
         let refuses_compressed = match ctx.engine_build {
+            _ if ctx.patch.is_some() => false,
             Some(build) => build < FIRST_TRUE_COLOUR_BUILD,
             None => ctx.generation == Some(Generation::Ue2),
         };

@@ -16,7 +16,7 @@ pub static RULE: RuleMeta = RuleMeta {
 };
 
 /// The rule's documentation: its `docs/rules.md` section after the `Severity:` lead.
-const DOCS: &str = r"The command words name no editor command, or one only the other generation
+const DOCS: &str = r#"The command words name no editor command, or one only the other generation
 has (`STATICMESH IMPORT` in UE1). The engine imports nothing. The commands known are those of
 `UEditorEngine::SafeExec`, which runs `#exec` lines (UT v400 Editor/Src/UnEdSrv.cpp:52;
 UT2004 Editor/Src/UnEdSrv.cpp:387), among them `MACRO file` / `EXEC file` (both) and
@@ -27,11 +27,17 @@ A mistyped sub-command whose keys are all those of a command that itself does no
 editor's answer to a directive (`CompileDirective`, UT2004 `Editor/Src/UnScrCom.cpp:3697-3712`),
 so it is a hint tagged unnecessary.
 
+Commands that only an OldUnreal build has (UT v469: `TEXTURE MERGECOMPRESSED`, `BRUSH
+TOMESH`, `MESH WEAPONATTACH`, `MESH WEAPONPOSITION`, `MESH BOUNDINGSPHERE`, from its release
+notes; Unreal 227: `MESH SOCKET`, `MESH COLLISION`, `OBJ COLLISIONBRUSH`, `OBJ SET`, from its
+stock classes) are errors when the workspace targets another game, and an info when no game is
+set (`game = "ut469"` or `"unreal227"` in `unreal-ls.toml`, or `--game`).
+
 ```unrealscript
 #exec TEXTUER IMPORT NAME=Skin FILE=Textures\Skin.pcx
 ```
 
-Fix: correct the command (`TEXTURE IMPORT`).";
+Fix: correct the command (`TEXTURE IMPORT`)."#;
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
     for line in ctx.file.lines.iter().filter(|l| l.directive.kind.runs_command()) {
@@ -92,6 +98,33 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
             out.push(RULE.diagnostic(line.words_span(), message));
             continue;
         };
+        if let Some(patch) = m.spec.only_in {
+            if ctx.patch != Some(patch) {
+                let words = line.words_span().text(ctx.text);
+                let (severity, targets) = match ctx.patch {
+                    Some(other) => {
+                        (RULE.severity, format!("this workspace targets {}", other.name()))
+                    }
+                    None if ctx.game_known => (
+                        RULE.severity,
+                        "this workspace targets Epic's builds, which log \"Unrecognized command\""
+                            .to_owned(),
+                    ),
+                    None => (
+                        Severity::Info,
+                        format!("set the game (`game = \"{}\"`) to check it", game_name(patch)),
+                    ),
+                };
+                out.push(
+                    RULE.diagnostic(
+                        line.words_span(),
+                        format!("`{words}` exists only in {}; {targets}", patch.name()),
+                    )
+                    .with_severity(severity),
+                );
+                continue;
+            }
+        }
         let Some(generation) = ctx.generation else { continue };
         let engines = m.alias.map_or(m.spec.engines, |a| a.engines);
         if !engines.includes(generation) || !m.spec.engines.includes(generation) {
@@ -105,5 +138,13 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
                 ),
             ));
         }
+    }
+}
+
+/// The `game` setting that names an OldUnreal build.
+fn game_name(patch: unreal_engine::Patch) -> &'static str {
+    match patch {
+        unreal_engine::Patch::Ut469 => "ut469",
+        unreal_engine::Patch::Unreal227 => "unreal227",
     }
 }

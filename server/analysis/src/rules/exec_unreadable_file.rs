@@ -63,7 +63,7 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
             if let (Expect::MeshAnimation, FileFacts::Unreadable(_)) =
                 (path.expect, &*env.facts(file, path.expect))
             {
-                if let Some(diagnostic) = short_animation(ctx, env, file, path) {
+                if let Some(diagnostic) = short_animation(ctx, env, line, file, path) {
                     out.push(diagnostic);
                     continue;
                 }
@@ -89,6 +89,7 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
 fn short_animation(
     ctx: &ExecContext<'_>,
     env: &crate::exec::ExecEnv,
+    line: &crate::exec::LineFacts,
     file: &std::path::Path,
     path: &crate::exec::PathRef,
 ) -> Option<Diagnostic> {
@@ -103,19 +104,42 @@ fn short_animation(
     }
     let first_short = body / frame_size;
     let missing = needed - body;
-    Some(
-        RULE.diagnostic(
-            path.value.mark(),
-            format!(
-                "`{}` ends {missing} bytes before the {frames} frames of {frame_size} bytes its header counts; the engine logs \"Vertex error in mesh\" at frame {first_short}, stops reading there and keeps the mesh with {} wrong",
-                ctx.show(file),
-                if first_short + 1 == frames {
-                    format!("frame {first_short}")
-                } else {
-                    format!("frames {first_short} to {}", frames - 1)
-                }
-            ),
-        )
-        .with_severity(Severity::Warning),
-    )
+    let wrong = if first_short + 1 == frames {
+        format!("frame {first_short}")
+    } else {
+        format!("frames {first_short} to {}", frames - 1)
+    };
+    let message = format!(
+        "`{}` ends {missing} bytes before the {frames} frames of {frame_size} bytes its header counts; the engine logs \"Vertex error in mesh\" at frame {first_short}, stops reading there and keeps the mesh with {wrong} wrong",
+        ctx.show(file),
+    );
+    // The sequences of the mesh say which frames are ever shown: when none reaches the wrong
+    // frames, only the mesh's bounds (computed over every frame) may differ.
+    let mesh = line.value(ctx.text, "MESH").map(|v| v.text)?;
+    let played = ctx
+        .table
+        .sequences(&mesh)
+        .map(|s| sequence_end(&s.definition.import))
+        .collect::<Option<Vec<u64>>>()
+        .and_then(|ends| ends.into_iter().max());
+    Some(match played {
+        Some(end) if end <= first_short => RULE
+            .diagnostic(
+                path.value.mark(),
+                format!("{message}; no MESH SEQUENCE of `{mesh}` plays them (the last frame played is {}), so only the mesh's bounds, computed over every frame, may differ", end.saturating_sub(1)),
+            )
+            .with_severity(Severity::Info),
+        _ => RULE.diagnostic(path.value.mark(), message).with_severity(Severity::Warning),
+    })
+}
+
+/// One past the last frame a `MESH SEQUENCE` plays, from its import signature (`STARTFRAME=`
+/// and `NUMFRAMES=` as the engine reads them); `None` when either is missing.
+fn sequence_end(signature: &str) -> Option<u64> {
+    let value = |key: &str| {
+        signature.split(' ').find_map(|t| t.strip_prefix(key)).and_then(|v| v.parse::<i64>().ok())
+    };
+    let start = value("STARTFRAME=")?;
+    let count = value("NUMFRAMES=")?;
+    u64::try_from(start.saturating_add(count)).ok()
 }

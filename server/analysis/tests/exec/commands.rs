@@ -36,7 +36,8 @@ fn setting(engines: Engines) -> EngineSetting {
 #[test]
 fn every_command_with_its_required_keys() {
     let mut out = String::new();
-    let mut lines: Vec<(String, EngineSetting)> = Vec::new();
+    // The line, its engine, and the game of an OldUnreal-only command.
+    let mut lines: Vec<(String, EngineSetting, Option<unreal_analysis::Game>)> = Vec::new();
     for spec in COMMANDS {
         let words = match spec.sub {
             Sub::None => spec.command.to_owned(),
@@ -69,18 +70,22 @@ fn every_command_with_its_required_keys() {
                 }
             }
         }
-        lines.push((format!("#exec {words} {}", keys.join(" ")), engine));
+        let game = spec.only_in.map(|patch| match patch {
+            unreal_engine::Patch::Ut469 => unreal_analysis::Game::Ut469,
+            unreal_engine::Patch::Unreal227 => unreal_analysis::Game::Unreal227,
+        });
+        lines.push((format!("#exec {words} {}", keys.join(" ")), engine, game));
     }
     for alias in ALIASES {
         let words = match alias.sub {
             Some(sub) => format!("{} {sub}", alias.command),
             None => format!("{} IMPORT", alias.command),
         };
-        lines.push((format!("#exec {words} FILE=Files\\Some.file MESH=Thing ANIM=Thing ANIMFILE=Files\\Some.file ANIVFILE=Files\\Some.file DATAFILE=Files\\Some.file"), setting(alias.engines)));
+        lines.push((format!("#exec {words} FILE=Files\\Some.file MESH=Thing ANIM=Thing ANIMFILE=Files\\Some.file ANIVFILE=Files\\Some.file DATAFILE=Files\\Some.file"), setting(alias.engines), None));
     }
-    for (line, engine) in lines {
+    for (line, engine, game) in lines {
         let text = format!("{line}\n");
-        let options = LintOptions { engine, ..LintOptions::default() };
+        let options = LintOptions { engine, game, ..LintOptions::default() };
         let diagnostics = check_uc_text(&text, &options);
         let _ = writeln!(out, "{line}    [{engine:?}]");
         for d in &diagnostics {

@@ -2,7 +2,7 @@
 //! `//- /Path/File.uc` starts a text file (the lines up to the next `//-` header; add `crlf`
 //! to write CRLF line ends), `//- /Path/File_d.3d = mesh-data verts=4 tris=2 slots=1` a
 //! binary file built by `build.rs`, `//- /Path/Link -> ../Target` a symbolic link (absolute or
-//! relative to the link's folder), and `//- options engine=ue1 engine_build=436` sets the
+//! relative to the link's folder), and `//- options engine=ue1 engine_build=436 game=ut99` sets the
 //! lint options. `<<X*600>>` in text expands to 600 `X`s. Every `.uc` of the tree is linted
 //! with the package around it, and the rendering is compared with `<name>.diagnostics`.
 
@@ -63,6 +63,7 @@ pub fn parse(source: &str) -> Tree {
                 match key {
                     "engine" => options.engine = EngineSetting::parse(value).unwrap(),
                     "engine_build" => options.engine_build = Some(value.parse().unwrap()),
+                    "game" => options.game = Some(unreal_analysis::Game::parse(value).unwrap()),
                     "game_dir" => options.game_dir = Some(PathBuf::from(value)),
                     _ => panic!("unknown option {key}"),
                 }

@@ -762,6 +762,7 @@ mod tests {
             required: false,
             engines: Engines::Both,
             ignored: None,
+            only_in: None,
             doc: "",
         };
         let specs = [
