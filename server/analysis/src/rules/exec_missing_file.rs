@@ -32,9 +32,11 @@ skeletal mesh or animation file stops UCC with a fatal error (UT2004 UnMeshEd.cp
 path names exist there but the file does not, the engine cannot load it either: LoadPackage
 tries the path as written and then each package path with the whole relative path appended,
 which a path with folders never matches (`appFindPackageFile`, UT2004
-`Core/Src/UnMisc.cpp:1810-1880`), so every object taken from it is lost: an error. Where the
-file is not under the package folder and no game directory is set, the engine's package paths
-cannot be searched: an info saying so.
+`Core/Src/UnMisc.cpp:1810-1880`), so every object taken from it is lost: an error. Where such a
+path's folders are not under the package folder either and no game directory is set, the
+engine's package paths cannot be searched: an info saying so. A bare package name
+(`FILE=XEffects.utx`, the usual way to load a game package) is checked only with a game
+directory.
 
 ```unrealscript
 #exec TEXTURE IMPORT NAME=Jtex1 FILE=texture1.pcx GROUP=Skins
@@ -48,8 +50,14 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
     let package = ctx.root().map(|r| ctx.show_dir(r));
     for line in &ctx.file.lines {
         for path in &line.paths {
+            // A bare package name (`OBJ LOAD FILE=XEffects.utx`) is how classes load game
+            // packages through the engine's package paths: without a game directory that is
+            // simply not checked. A path through folders that are not under the package folder
+            // may still be found there, which cannot be checked: an info.
+            let through_folders = path.value.text.contains(['\\', '/']);
             if path.resolution == Resolution::Unchecked
                 && path.expect == Expect::Package
+                && through_folders
                 && ctx.env.is_some()
                 && ctx.file.is_package_class()
             {
