@@ -82,6 +82,12 @@ pub fn build(spec: &str) -> Vec<u8> {
             let (w, h) = size(&words);
             dds_dxt1(w, h)
         }
+        // `package version=69 licensee=227`: an empty package with that version word.
+        "package" => crate::writers::PackageWriter::new(
+            num(&words, "version", 69) as u16,
+            num(&words, "licensee", 0) as u16,
+        )
+        .finish(),
         "wav" => wav(num(&words, "format", 1)),
         "psk" => psk(num(&words, "materials", 1), &list(&words, "slots")),
         "psa" => chunk("ANIMHEAD", 0, 0),

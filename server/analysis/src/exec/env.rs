@@ -72,6 +72,9 @@ impl ExecEnv {
     /// An environment over the given file system.
     pub fn new(fs: Arc<dyn FileSystem>, options: &LintOptions) -> Self {
         let generation = options.engine.fixed();
+        let game = options.game.or_else(|| {
+            options.game_dir.as_deref().and_then(|dir| game_of_folder(fs.as_ref(), dir))
+        });
         let packages = OnceLock::new();
         if let Some(index) = &options.packages {
             let _ = packages.set(Arc::clone(index));
@@ -79,8 +82,8 @@ impl ExecEnv {
         Self {
             fs,
             generation,
-            engine_build: options.engine_build.or_else(|| options.game.and_then(super::build_of)),
-            game: options.game,
+            engine_build: options.engine_build.or_else(|| game.and_then(super::build_of)),
+            game,
             game_dir: options.game_dir.clone(),
             roots: IndexRoots {
                 game_dir: options.game_dir.clone(),
@@ -230,4 +233,23 @@ impl ExecEnv {
     pub fn game_index(&self) -> &PackageIndex {
         self.packages()
     }
+}
+
+/// The game a game folder shows, when its packages say it: Unreal 227 writes licensee 227 into
+/// every package (`PACKAGE_FILE_VERSION_LICENSEE`, OldUnreal/Unreal-PubSrc
+/// `Core/Inc/UnObjVer.h`), so `System/Core.u` tells. `None` for anything else (Epic's builds
+/// and UT v469 write licensee 0).
+pub fn game_of_folder(fs: &dyn FileSystem, dir: &Path) -> Option<unreal_engine::Game> {
+    let find = |dir: &Path, name: &str| {
+        fs.read_dir(dir)?
+            .into_iter()
+            .find(|e| e.name.eq_ignore_ascii_case(name))
+            .map(|e| dir.join(e.name))
+    };
+    let core = find(&find(dir, "System")?, "Core.u")?;
+    let bytes = fs.read(&core)?;
+    let header = bytes.get(..8)?;
+    let licensee = u16::from_le_bytes([header[6], header[7]]);
+    (header[..4] == [0xC1, 0x83, 0x2A, 0x9E] && licensee == 227)
+        .then_some(unreal_engine::Game::Unreal227)
 }
