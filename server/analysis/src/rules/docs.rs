@@ -93,7 +93,23 @@ any character that is not a letter or digit; `//` and `/*` end the line even ins
 Only files under the package folder are read; a class outside `Classes/` is never compiled by
 UCC, so its findings are warnings at most. `--engine ue1|ue2` selects the key set of a
 generation (by default keys either reads are accepted); the engine build (`engine_build`,
-e.g. `436` or `469`) selects which image types `TEXTURE IMPORT` takes.",
+e.g. `436` or `469`) selects which image types `TEXTURE IMPORT` takes. A `defaultproperties`
+block is cut out before the compiler runs (`UClassFactoryUC`, UT2004
+`Editor/Src/UnEdFact.cpp:260-326`), so nothing in it is a directive.
+
+Which builds the rules know. Epic's builds are checked against their editor sources (Unreal
+v1.200, UT v400 and UT2004 in fluddsskark/UniversalED and jmarshall23/Unreal2004). OldUnreal's
+patch builds are named with `game = "ut469"` or `game = "unreal227"` (also `--game`;
+Unreal 227 is also recognised from a game folder whose `System/Core.u` carries licensee 227);
+their editor sources are not public, so what they add comes from UT v469's release notes
+(OldUnreal/UnrealTournamentPatches `ReleaseNotes.md`: `TEXTURE MERGECOMPRESSED ... FILE=`,
+`BRUSH TOMESH`, PNG and DDS imports, every `.uc` under the package folder compiled) and from
+Unreal 227's stock classes (OldUnreal/Unreal-PubSrc: `MESH SOCKET`, `MESH COLLISION`, `OBJ
+COLLISIONBRUSH`, `OBJ SET`, `HD=`, `.fx` textures). UT v469 keeps Epic's v436 handlers, so every
+rule applies to it as to UT99, plus its additions; under Unreal 227, keys its handlers might
+read are not judged (`exec-unknown-key` stays quiet, `exec-ignored-key` is an info) and image
+types are not checked. Without a game, a command or key only an OldUnreal build has is an
+info.",
         rules: &[
             &super::exec_unknown_directive::RULE,
             &super::exec_unterminated_comment::RULE,
