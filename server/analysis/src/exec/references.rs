@@ -187,8 +187,14 @@ fn property_before(text: &str, line_start: usize, at: usize) -> Option<String> {
         Some(indexed) => indexed.rfind(['(', '[']).map_or(indexed, |open| &indexed[..open]),
         None => key,
     };
-    let start = key.rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).map_or(0, |p| p + 1);
-    let name = &key[start..];
+    // The identifier at the end of `key`: after its last character that is not one (which may
+    // be several bytes long).
+    let start = key
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| !(c.is_ascii_alphanumeric() || c == '_'))
+        .map_or(0, |(at, c)| at + c.len_utf8());
+    let name = key.get(start..)?;
     (!name.is_empty()).then(|| name.to_owned())
 }
 
@@ -297,9 +303,17 @@ var int AfterDefaults; // Texture'Commented'
 
     #[test]
     fn hostile_text_never_panics() {
-        for text in
-            ["'", "\"", "defaultproperties", "defaultproperties\n=", "a'\\", "=é'x'", "/*", "x=\n"]
-        {
+        for text in [
+            "'",
+            "\"",
+            "defaultproperties",
+            "defaultproperties\n=",
+            "a'\\",
+            "=é'x'",
+            "/*",
+            "x=\n",
+            "defaultproperties\n{\n é=Texture'A'\n Aé(1)=B\n €=\"C.D\"\n}",
+        ] {
             let _ = collect(text);
         }
         let mut state = 0x1234_5678_9abc_def0_u64;
@@ -325,10 +339,11 @@ var int AfterDefaults; // Texture'Commented'
             "\\",
             "#exec",
             " ",
+            "é=",
         ];
-        for _ in 0..2_000 {
+        for _ in 0..20_000 {
             let count = next() % 16;
-            let text: String = (0..count).map(|_| pieces[(next() % 15) as usize]).collect();
+            let text: String = (0..count).map(|_| pieces[(next() % 16) as usize]).collect();
             for r in collect(&text) {
                 assert!(text.get(r.span.range()).is_some(), "{text:?}");
             }

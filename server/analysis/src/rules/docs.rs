@@ -84,7 +84,7 @@ distance) and the nearest as an unsafe fix.",
     },
     Section {
         title: "#exec directives",
-        intro: r"`#exec` lines at the top of UnrealScript classes import meshes, textures, sounds and packages
+        intro: r#"`#exec` lines at the top of UnrealScript classes import meshes, textures, sounds and packages
 when UCC compiles. `unreal-ls lint` checks every `.uc` with its package around it: the package
 folder is the parent of `Classes/` (its name is the folder's), paths in directives are
 relative to it, and the names directives define form one table across all the package's
@@ -109,7 +109,7 @@ COLLISIONBRUSH`, `OBJ SET`, `HD=`, `.fx` textures). UT v469 keeps Epic's v436 ha
 rule applies to it as to UT99, plus its additions; under Unreal 227, keys its handlers might
 read are not judged (`exec-unknown-key` stays quiet, `exec-ignored-key` is an info) and image
 types are not checked. Without a game, a command or key only an OldUnreal build has is an
-info.",
+info."#,
         rules: &[
             &super::exec_unknown_directive::RULE,
             &super::exec_unterminated_comment::RULE,
