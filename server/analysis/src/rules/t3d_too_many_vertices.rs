@@ -17,7 +17,7 @@ pub static RULE: RuleMeta = RuleMeta {
 };
 
 /// The rule's documentation: its `docs/rules.md` section after the `Severity:` lead.
-const DOCS: &str = r"More than 16 vertices (`FPoly::MAX_VERTICES` in UE1 and UE2); the engine
+const DOCS: &str = r#"More than 16 vertices (`FPoly::MAX_VERTICES` in UE1 and UE2); the engine
 keeps the first 16 without a word and builds a cut surface. The label marks vertex 17.
 
 Engine basis: `Vertex` lines are stored only while the polygon holds fewer than
@@ -26,21 +26,37 @@ message (UT2004 `Editor/Src/UnEdFact.cpp:1625-1632`, UT v400
 `Editor/Src/UnEdFact.cpp:749-756`). The polygon is built from its first 16 vertices; nothing
 fails.
 
-Fix: split the polygon into convex polygons of at most 16 vertices.";
+Unreal 227 raised the limit to 32 (`FPoly::MAX_VERTICES`, OldUnreal/Unreal-PubSrc
+`Engine/Inc/UnObj.h:547`): with `game = "unreal227"` the rule counts to 32.
+
+Fix: split the polygon into convex polygons of at most 16 vertices."#;
+
+/// The most vertices a polygon of the targeted build holds: 16 in Epic's builds, 32 in
+/// Unreal 227 (`FPoly::MAX_VERTICES`, OldUnreal/Unreal-PubSrc `Engine/Inc/UnObj.h:547`).
+fn max_vertices(ctx: &T3dContext<'_>) -> usize {
+    if ctx.game == Some(unreal_engine::Game::Unreal227) {
+        32
+    } else {
+        MAX_VERTICES
+    }
+}
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
-    for polygon in ctx.polygons.iter().filter(|p| p.vertices.len() > MAX_VERTICES) {
+    let max = max_vertices(ctx);
+    for polygon in ctx.polygons.iter().filter(|p| p.vertices.len() > max) {
         let mut diagnostic = RULE.diagnostic(
             polygon.block.begin_span,
             format!(
-                "polygon has {} vertices; the engine keeps at most {MAX_VERTICES} (FPoly::MAX_VERTICES). \
-                 Split it into convex polygons of {MAX_VERTICES} or fewer",
+                "polygon has {} vertices; the engine keeps at most {max} (FPoly::MAX_VERTICES). \
+                 Split it into convex polygons of {max} or fewer",
                 polygon.vertices.len()
             ),
         );
-        if let Some(first_dropped) = polygon.block.vectors(LineKeyword::Vertex).nth(MAX_VERTICES) {
-            diagnostic =
-                diagnostic.with_label(first_dropped.span, "vertex 17 and after are dropped");
+        if let Some(first_dropped) = polygon.block.vectors(LineKeyword::Vertex).nth(max) {
+            diagnostic = diagnostic.with_label(
+                first_dropped.span,
+                format!("vertex {} and after are dropped", max + 1),
+            );
         }
         out.push(diagnostic);
     }

@@ -89,7 +89,7 @@ fn fixture_index() -> std::sync::Arc<PackageIndex> {
 }
 
 /// Options from the fixture's name: `*.ue1.t3d` and `*.ue2.t3d` fix the engine generation;
-/// `*.ut99.t3d` and `*.ut2004.t3d` declare that stock game (and its generation);
+/// `*.ut99.t3d`, `*.ut2004.t3d` and `*.unreal227.t3d` declare that game (and its generation);
 /// `*.indexed.*` resolve references against [`fixture_index`].
 fn options_for(path: &Path) -> LintOptions {
     let name = path.file_name().unwrap().to_string_lossy();
@@ -97,10 +97,14 @@ fn options_for(path: &Path) -> LintOptions {
         Some(unreal_analysis::Game::Ut99)
     } else if name.ends_with(".ut2004.t3d") {
         Some(unreal_analysis::Game::Ut2004)
+    } else if name.ends_with(".unreal227.t3d") {
+        Some(unreal_analysis::Game::Unreal227)
     } else {
         None
     };
-    let engine = if name.ends_with(".ue1.t3d") || game == Some(unreal_analysis::Game::Ut99) {
+    let engine = if name.ends_with(".ue1.t3d")
+        || matches!(game, Some(unreal_analysis::Game::Ut99 | unreal_analysis::Game::Unreal227))
+    {
         EngineSetting::Ue1
     } else if name.ends_with(".ue2.t3d") || game == Some(unreal_analysis::Game::Ut2004) {
         EngineSetting::Ue2
