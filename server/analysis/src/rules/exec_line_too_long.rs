@@ -46,6 +46,10 @@ line at 512 characters.
 #exec TEXTURE IMPORT NAME=T FILE=Textures\T.pcx GROUP=Skins ... (300 characters, UE1)
 ```
 
+Under `game = "ut469"` or `"unreal227"` a UE1 command over the limit is an info: UT v469's
+release notes say its editor takes commands longer than 256 characters, and neither build's
+compiler source is public.
+
 Fix: shorten the command: shorter names and groups, or split it (`TEXTURE IMPORT` first,
 then `MESHMAP SETTEXTURE` and the like on their own lines)."#;
 
@@ -84,6 +88,23 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
                 .map_or(command.end as usize, |(at, _)| command.start as usize + at)
         };
         let span = Span::from_range(fill..command.end as usize);
+        // The OldUnreal builds' compilers are not public; UT v469's editor takes commands over
+        // 256 characters (its release notes), and whether its UCC's directive buffer grew too
+        // is not said.
+        if let (Some(patch), Some(Generation::Ue1)) = (ctx.patch, ctx.generation) {
+            out.push(
+                RULE.diagnostic(
+                    span,
+                    format!(
+                        "the command has {chars} characters; Epic's UE1 UCC holds {} and stops the compile; whether {}'s compiler holds more cannot be checked",
+                        limit - 1,
+                        patch.name()
+                    ),
+                )
+                .with_severity(Severity::Info),
+            );
+            continue;
+        }
         let diagnostic = if known {
             RULE.diagnostic(
                 span,
