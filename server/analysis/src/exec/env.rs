@@ -71,10 +71,12 @@ impl std::fmt::Debug for ExecEnv {
 impl ExecEnv {
     /// An environment over the given file system.
     pub fn new(fs: Arc<dyn FileSystem>, options: &LintOptions) -> Self {
-        let generation = options.engine.fixed();
         let game = options.game.or_else(|| {
             options.game_dir.as_deref().and_then(|dir| game_of_folder(fs.as_ref(), dir))
         });
+        // The game fixes the generation when the settings leave it to detection.
+        let generation =
+            options.engine.fixed().or_else(|| game.and_then(unreal_engine::Game::generation));
         let packages = OnceLock::new();
         if let Some(index) = &options.packages {
             let _ = packages.set(Arc::clone(index));

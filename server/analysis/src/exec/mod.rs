@@ -715,7 +715,10 @@ pub fn with_text_context<T>(
         text,
         file: &file,
         env: None,
-        generation: options.engine.fixed(),
+        generation: options
+            .engine
+            .fixed()
+            .or_else(|| options.game.and_then(unreal_engine::Game::generation)),
         engine_build: options.engine_build.or_else(|| options.game.and_then(build_of)),
         patch: options.game.and_then(unreal_engine::Game::patch),
         game_known: options.game.is_some(),
