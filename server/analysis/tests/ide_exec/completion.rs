@@ -83,7 +83,7 @@ fn commands_after_exec() {
     check(
         "#exec M$0\n",
         expect![[r#"
-            MESH Command [M] (IMPORT, MODELIMPORT, ORIGIN, SEQUENCE, NOTIFY, LODPARAMS, DROPFRAMES, DEFAULTANIM, SCALE, SETTEXTURE, ATTACHNAME, LODMODEL, BOUNDINGBOX, FLIPFACES)
+            MESH Command [M] (IMPORT, MODELIMPORT, ORIGIN, SEQUENCE, NOTIFY, LODPARAMS, DROPFRAMES, DEFAULTANIM, SCALE, SETTEXTURE, ATTACHNAME, LODMODEL, BOUNDINGBOX, FLIPFACES, WEAPONATTACH, WEAPONPOSITION, BOUNDINGSPHERE, SOCKET, COLLISION)
             MESHMAP Command [M] (NEW, SCALE, SETTEXTURE)
             TEXTURE Command [M] (IMPORT, MERGECOMPRESSED, SETHITSOUND)
             AUDIO Command [M] (AUDIO IMPORT)
@@ -91,10 +91,11 @@ fn commands_after_exec() {
             FONT Command [M] (INFO, UPDATE)
             PREFAB Command [M] (PREFAB IMPORT)
             LOAD Command [M] (LOAD)
-            OBJ Command [M] (OBJ IMPORT)
+            OBJ Command [M] (IMPORT, COLLISIONBRUSH, SET)
             NEW Command [M] (TRUETYPEFONTFACTORY, FONTFACTORY, STATICMESH, SOUND, <class>)
             STATICMESH Command [M] (IMPORT, SETPROJECTION)
             ANIM Command [M] (IMPORT, SEQUENCE, NOTIFY, DIGEST)
+            BRUSH Command [M] (BRUSH TOMESH)
             EXEC Command [M]
             DECAMESH Command [M]
             DECAANIM Command [M]
@@ -107,21 +108,26 @@ fn subcommands() {
     check(
         "#exec MESH $0\n",
         expect![[r#"
-        IMPORT Command [] (MESH IMPORT)
-        MODELIMPORT Command [] (MESH MODELIMPORT)
-        ORIGIN Command [] (MESH ORIGIN)
-        SEQUENCE Command [] (MESH SEQUENCE)
-        NOTIFY Command [] (MESH NOTIFY)
-        LODPARAMS Command [] (MESH LODPARAMS)
-        DROPFRAMES Command [] (MESH DROPFRAMES)
-        DEFAULTANIM Command [] (MESH DEFAULTANIM)
-        SCALE Command [] (MESH SCALE)
-        SETTEXTURE Command [] (MESH SETTEXTURE)
-        ATTACHNAME Command [] (MESH ATTACHNAME)
-        LODMODEL Command [] (MESH LODMODEL)
-        BOUNDINGBOX Command [] (MESH BOUNDINGBOX)
-        FLIPFACES Command [] (MESH FLIPFACES)
-    "#]],
+            IMPORT Command [] (MESH IMPORT)
+            MODELIMPORT Command [] (MESH MODELIMPORT)
+            ORIGIN Command [] (MESH ORIGIN)
+            SEQUENCE Command [] (MESH SEQUENCE)
+            NOTIFY Command [] (MESH NOTIFY)
+            LODPARAMS Command [] (MESH LODPARAMS)
+            DROPFRAMES Command [] (MESH DROPFRAMES)
+            DEFAULTANIM Command [] (MESH DEFAULTANIM)
+            SCALE Command [] (MESH SCALE)
+            SETTEXTURE Command [] (MESH SETTEXTURE)
+            ATTACHNAME Command [] (MESH ATTACHNAME)
+            LODMODEL Command [] (MESH LODMODEL)
+            BOUNDINGBOX Command [] (MESH BOUNDINGBOX)
+            FLIPFACES Command [] (MESH FLIPFACES)
+            WEAPONATTACH Command [] (MESH WEAPONATTACH (OldUnreal's UT v469))
+            WEAPONPOSITION Command [] (MESH WEAPONPOSITION (OldUnreal's UT v469))
+            BOUNDINGSPHERE Command [] (MESH BOUNDINGSPHERE (OldUnreal's UT v469))
+            SOCKET Command [] (MESH SOCKET (OldUnreal's Unreal 227))
+            COLLISION Command [] (MESH COLLISION (OldUnreal's Unreal 227))
+        "#]],
     );
 }
 

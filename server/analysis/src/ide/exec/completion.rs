@@ -205,7 +205,10 @@ fn subcommand_items(
     for spec in commands::commands_named(&target).filter(|s| known(s.engines, generation)) {
         let Sub::Word(word) = spec.sub else { continue };
         let mut it = CompletionItem::new(word, CompletionKind::Command, replace, word);
-        it.detail = Some(spec.display_name());
+        it.detail = Some(match spec.only_in {
+            Some(patch) => format!("{} ({})", spec.display_name(), patch.name()),
+            None => spec.display_name(),
+        });
         it.documentation = Some(spec.doc.to_owned());
         items.push(it);
     }
@@ -240,7 +243,10 @@ fn key_items(
         if key.required {
             detail.push_str(", required");
         }
-        if key.engines != Engines::Both {
+        if let Some(patch) = key.only_in {
+            detail.push_str(", ");
+            detail.push_str(patch.name());
+        } else if key.engines != Engines::Both {
             detail.push_str(", ");
             detail.push_str(key.engines.name());
         }
