@@ -41,6 +41,11 @@ the engine ignores and the name's own key do not count.
 #exec TEXTURE IMPORT NAME=JTapB FILE=MODELS\tap_green.PCX GROUP=Skins FLAGS=2   // same as the first: quiet
 ```
 
+Under Unreal 227, whose editor source is not public, an import of the same file under the same
+name with other options is an info: UT2004 keeps several of a texture's earlier options on such
+a re-import (`Editor/Src/UnEdSrv.cpp:582-592`, 681-692), and what 227 does cannot be checked
+(its stock classes import `TranslatorHUD3` with and without `HD=`).
+
 A `MESH SEQUENCE` that names a sequence the mesh already has, with other frames, rate or
 group, overwrites it (the handler looks the name up among the mesh's sequences, UT2004
 `Editor/Src/UnEdSrv.cpp:1406-1413`, UT v400 `Editor/Src/UnEdSrv.cpp:435-441`): a warning on the
@@ -83,6 +88,18 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
             )
         };
         let mut diagnostic = RULE.diagnostic(definition.span, message);
+        // A build whose editor source is not public may keep an object's earlier options when
+        // the same file is imported again under its name (UT2004 keeps several, `UnEdSrv.cpp:
+        // 582-592`, 681-692): with the same files, what is lost cannot be checked.
+        if let Some(patch) = ctx.patch.filter(|p| !p.keys_known()) {
+            if first.kind == definition.kind && same_files(&first.import, &definition.import) {
+                diagnostic.message.push_str(&format!(
+                    "; whether {} keeps the earlier options when the same file is imported again cannot be checked: its editor source is not public",
+                    patch.name()
+                ));
+                diagnostic = diagnostic.with_severity(Severity::Info);
+            }
+        }
         diagnostic.labels.push(Label {
             file,
             span: first.span,
@@ -145,6 +162,21 @@ fn keys_of(signature: &str) -> Vec<(&str, String)> {
         }
     }
     out
+}
+
+/// True when two import signatures name the same files (every file key equal).
+fn same_files(first: &str, later: &str) -> bool {
+    fn files(signature: &str) -> Vec<(&str, String)> {
+        let mut keys: Vec<(&str, String)> = keys_of(signature)
+            .into_iter()
+            .filter(|(k, _)| {
+                matches!(*k, "FILE" | "ANIVFILE" | "DATAFILE" | "MODELFILE" | "ANIMFILE")
+            })
+            .collect();
+        keys.sort();
+        keys
+    }
+    files(first) == files(later)
 }
 
 /// A value for a message: a path by its last two parts (the folder and the file).
