@@ -10,6 +10,8 @@
 //! finding. The comparison is the engine's reading of each line
 //! ([`crate::exec::LineFacts::import_signature`]).
 
+use std::fmt::Write as _;
+
 use super::RuleMeta;
 use crate::exec::{ExecContext, SymbolKind};
 use crate::{Diagnostic, Label, Severity};
@@ -93,10 +95,11 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
         // 582-592`, 681-692): with the same files, what is lost cannot be checked.
         if let Some(patch) = ctx.patch.filter(|p| !p.keys_known()) {
             if first.kind == definition.kind && same_files(&first.import, &definition.import) {
-                diagnostic.message.push_str(&format!(
+                let _ = write!(
+                    diagnostic.message,
                     "; whether {} keeps the earlier options when the same file is imported again cannot be checked: its editor source is not public",
                     patch.name()
-                ));
+                );
                 diagnostic = diagnostic.with_severity(Severity::Info);
             }
         }
