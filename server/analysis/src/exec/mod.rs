@@ -212,9 +212,13 @@ impl LineFacts {
                 KeyKind::Int => atoi(&raw).to_string(),
                 KeyKind::Float => format!("{}", atof(&raw)),
                 KeyKind::Path => match self.path(key.name).map(|p| &p.resolution) {
-                    Some(Resolution::Found { path, .. } | Resolution::Indexed { path }) => {
-                        path.to_string_lossy().to_ascii_lowercase()
-                    }
+                    // By its components: `Pkg/./Textures/A.pcx` (a tree given as `DIR/.`) is
+                    // the same file as `Pkg/Textures/A.pcx`.
+                    Some(Resolution::Found { path, .. } | Resolution::Indexed { path }) => path
+                        .components()
+                        .collect::<PathBuf>()
+                        .to_string_lossy()
+                        .to_ascii_lowercase(),
                     _ => raw.replace('\\', "/").to_ascii_lowercase(),
                 },
                 _ => raw.to_ascii_lowercase(),

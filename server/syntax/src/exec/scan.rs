@@ -377,6 +377,19 @@ impl Scanner<'_, '_> {
         Some(len)
     }
 
+    /// True when `at` stands where a declaration or statement begins: only blanks before it on
+    /// its line, or a `;`, `{` or `}` right before (blanks aside). The compiler takes `#` as a
+    /// directive only there (`CompileDeclaration`, UT v400 `Editor/Src/UnScrCom.cpp:4450`,
+    /// UT2004 `:5662`); inside an expression (`count = #localSkills;`, a licensee's operator)
+    /// it is not one.
+    fn begins_statement(&self, at: usize) -> bool {
+        let before = self.bytes.get(self.line_start(at)..at).unwrap_or_default();
+        match before.iter().rev().find(|&&b| !matches!(b, b' ' | b'\t' | b'\r')) {
+            None => true,
+            Some(b) => matches!(b, b';' | b'{' | b'}'),
+        }
+    }
+
     fn directive(&mut self, hash: usize) -> usize {
         // The compiler reads the word after `#` as an identifier, blanks skipped: `# exec`.
         let mut word_start = hash + 1;
@@ -390,7 +403,7 @@ impl Scanner<'_, '_> {
         // The word is ASCII by construction, so this slice is on char boundaries.
         let word = std::str::from_utf8(&self.bytes[word_start..word_end]).unwrap_or("");
         let Some(kind) = DirectiveKind::from_word(word) else {
-            if !word.is_empty() {
+            if !word.is_empty() && self.begins_statement(hash) {
                 self.result.errors.push(ScanError::UnknownDirective { span: span(hash, word_end) });
             }
             return if word.is_empty() { hash + 1 } else { word_end };
@@ -684,7 +697,15 @@ mod tests {
                 // The word is ASCII by construction, so this slice is on char boundaries.
                 let word = std::str::from_utf8(&self.bytes[word_start..word_end]).unwrap_or("");
                 let Some(kind) = DirectiveKind::from_word(word) else {
-                    if !word.is_empty() {
+                    // Only where a declaration or statement begins.
+                    let line_start =
+                        self.bytes[..hash].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+                    let mut i = hash;
+                    while i > line_start && matches!(self.bytes[i - 1], b' ' | b'\t' | b'\r') {
+                        i -= 1;
+                    }
+                    let begins = i == line_start || matches!(self.bytes[i - 1], b';' | b'{' | b'}');
+                    if !word.is_empty() && begins {
                         self.result
                             .errors
                             .push(ScanError::UnknownDirective { span: span(hash, word_end) });
@@ -759,6 +780,8 @@ mod tests {
             "structcpptext",
             "\n}",
             "defaultproperties",
+            "x = ",
+            ";",
             "\ndefaultproperties\n{\n",
             "\n  }",
             "1e5",
