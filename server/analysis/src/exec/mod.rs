@@ -584,6 +584,8 @@ pub struct ExecContext<'a> {
     /// True when a game is set: a command or key only an OldUnreal build has is then judged
     /// against it; without one, it cannot be.
     pub game_known: bool,
+    /// The game, when it is a licensee's (not Epic's or OldUnreal's build).
+    pub licensee: Option<unreal_engine::Game>,
     pub table: SymbolTable,
 }
 
@@ -703,6 +705,7 @@ pub fn with_context<T>(
         engine_build: env.engine_build,
         patch: env.game.and_then(unreal_engine::Game::patch),
         game_known: env.game.is_some(),
+        licensee: env.game.filter(|g| !g.is_stock()),
         table,
     })
 }
@@ -726,6 +729,7 @@ pub fn with_text_context<T>(
         engine_build: options.engine_build.or_else(|| options.game.and_then(build_of)),
         patch: options.game.and_then(unreal_engine::Game::patch),
         game_known: options.game.is_some(),
+        licensee: options.game.filter(|g| !g.is_stock()),
         table: SymbolTable::single(file.symbols.clone()),
     })
 }

@@ -27,6 +27,11 @@ A mistyped sub-command whose keys are all those of a command that itself does no
 editor's answer to a directive (`CompileDirective`, UT2004 `Editor/Src/UnScrCom.cpp:3697-3712`),
 so it is a hint tagged unnecessary.
 
+A word that is no misspelling of any command (within two edits: `TEXTUER`, `MESHMAP
+SETTEXTUER`) is an info: SafeExec ignores the line and UCC goes on (`CompileDirective`, UT v400
+`Editor/Src/UnScrCom.cpp:3033`), and a tool's marker (XC_Engine's `#exec _cpptext`) is no
+mistake.
+
 Commands that only an OldUnreal build has (UT v469: `TEXTURE MERGECOMPRESSED`, `BRUSH
 TOMESH`, `MESH WEAPONATTACH`, `MESH WEAPONPOSITION`, `MESH BOUNDINGSPHERE`, from its release
 notes; Unreal 227: `MESH SOCKET`, `MESH COLLISION`, `OBJ COLLISIONBRUSH`, `OBJ SET`, from its
@@ -85,17 +90,41 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
                 );
                 continue;
             }
-            let message = if known.is_empty() {
-                format!("unknown command `{}`", word.text(ctx.text))
+            // A misspelling of a real command meant an import that is lost; a word that is no
+            // command at all (XC_Engine's `_cpptext` marker) is a line SafeExec ignores, and UCC
+            // goes on (`CompileDirective`, UT v400 `Editor/Src/UnScrCom.cpp:3033`).
+            let word_text = word.text(ctx.text);
+            let (close, message) = if known.is_empty() {
+                let near = commands::COMMANDS
+                    .iter()
+                    .map(|c| c.command)
+                    .chain(commands::ALIASES.iter().map(|a| a.command))
+                    .find(|c| near_miss(word_text, c));
+                (
+                    near.is_some(),
+                    match near {
+                        Some(c) => format!("unknown command `{word_text}` (`{c}`?)"),
+                        None => format!(
+                            "unknown command `{word_text}`: no editor command has that name, so the engine ignores the line"
+                        ),
+                    },
+                )
             } else {
-                format!(
-                    "unknown command `{} {}`; known: {}",
-                    word.text(ctx.text),
-                    sub.unwrap_or(""),
-                    known.join(", ")
+                let sub_text = sub.unwrap_or("");
+                let near = commands::commands_named(word_text).any(|spec| match spec.sub {
+                    unreal_engine::exec::Sub::Word(w) => near_miss(sub_text, w),
+                    _ => false,
+                });
+                (
+                    near || sub_text.is_empty(),
+                    format!(
+                        "unknown command `{word_text} {sub_text}`; known: {}",
+                        known.join(", ")
+                    ),
                 )
             };
-            out.push(RULE.diagnostic(line.words_span(), message));
+            let diagnostic = RULE.diagnostic(line.words_span(), message);
+            out.push(if close { diagnostic } else { diagnostic.with_severity(Severity::Info) });
             continue;
         };
         if let Some(patch) = m.spec.only_in {
@@ -147,4 +176,27 @@ fn game_name(patch: unreal_engine::Patch) -> &'static str {
         unreal_engine::Patch::Ut469 => "ut469",
         unreal_engine::Patch::Unreal227 => "unreal227",
     }
+}
+
+/// True when `written` is a misspelling of `name`: within two edits, ignoring case, and not
+/// too short to tell.
+fn near_miss(written: &str, name: &str) -> bool {
+    let a: Vec<u8> = written.bytes().map(|b| b.to_ascii_uppercase()).collect();
+    let b = name.as_bytes();
+    if a.len() < 3 || a.len().abs_diff(b.len()) > 2 {
+        return false;
+    }
+    // Levenshtein distance, one row at a time.
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, &ca) in a.iter().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != cb.to_ascii_uppercase());
+            let next = (prev + cost).min(row[j] + 1).min(row[j + 1] + 1);
+            prev = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()] <= 2
 }

@@ -1,8 +1,9 @@
 //! `exec-unused-texture-slot`: `SETTEXTURE NUM=n` for a slot no triangle of the mesh uses
 //! (texture numbers in the `_d.3d`, material indices in the `.psk`). The texture never shows;
-//! usually the slot number is off by one (slots count from 0). When the texture shows anyway
-//! (another SETTEXTURE puts it on a slot the triangles use, or the package draws it as a
-//! `Skin`/`MultiSkins`/`Skins`), nothing visible is lost: a hint tagged unnecessary.
+//! usually the slot number is off by one (slots count from 0). The line itself only stores a
+//! texture no triangle draws, so it is a warning only with evidence that a texture is missing
+//! where it shows: a slot the triangles use that nothing fills. Otherwise it changes nothing
+//! (Epic's own DispersionPistol and EscapePod do it): a hint tagged unnecessary.
 
 use super::RuleMeta;
 use crate::exec::{atoi, ExecContext};
@@ -19,9 +20,12 @@ pub static RULE: RuleMeta = RuleMeta {
 /// The rule's documentation: its `docs/rules.md` section after the `Severity:` lead.
 const DOCS: &str = r#"`SETTEXTURE NUM=n` names a slot that no triangle of the mesh uses (texture
 numbers in the `_d.3d`, material indices of a `.psk`). The texture never shows; usually the
-slot is off by one. When the texture shows anyway, because another `SETTEXTURE` of the mesh
-puts it on a slot the triangles use, or a default property of the package draws it as `Skin`,
-`MultiSkins` or `Skins`, nothing visible is lost: a hint tagged unnecessary.
+slot is off by one. The line only stores a texture no triangle draws, so it is a warning only
+when a slot the triangles use gets no texture from any `SETTEXTURE` of the package while the
+package sets no `Skin`, `MultiSkins` or `Skins` either (those triangles draw the default
+texture: the number is evidently off). Otherwise nothing visible changes (Epic's own
+DispersionPistol, EscapePod and SmokeTrail set an unused slot 0): a hint tagged unnecessary,
+naming where the texture shows anyway when another `SETTEXTURE` or a skin property draws it.
 
 Engine basis: a vertex mesh gets material slots up to the highest texture number its triangles
 use, after `ZEROTEX=` has set every number to 0 (UT2004 `Editor/Src/UnMeshEd.cpp:192-205`,
@@ -79,11 +83,41 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
                 })
                 .map(|(_, r)| format!("the package draws `{texture}` as `{}` anyway", r.describe()))
         });
+        // Slots the triangles use that no SETTEXTURE of the package fills, when the package
+        // sets no skins either: drawn with the default texture, so this line's slot number is
+        // probably off.
+        let sets_skins = ctx.table.references().any(|(_, r)| {
+            r.property.as_deref().is_some_and(|p| {
+                ["Skin", "MultiSkins", "Skins"].iter().any(|s| s.eq_ignore_ascii_case(p))
+            })
+        });
+        let unfilled: Vec<String> = slots
+            .iter()
+            .filter(|&&slot| {
+                !sets_skins
+                    && !ctx.table.assignments_of(&mesh.text).any(|a| a.num == i64::from(slot))
+            })
+            .map(u8::to_string)
+            .collect();
         let mut diagnostic = match shown_anyway {
             Some(why) => RULE
                 .diagnostic(num.mark(), format!("{message}; nothing visible is lost: {why}"))
                 .unnecessary(),
-            None => RULE.diagnostic(num.mark(), message),
+            None if unfilled.is_empty() => RULE
+                .diagnostic(
+                    num.mark(),
+                    format!("{message}; the texture set here is never drawn and every slot the triangles use has its texture, so the line changes nothing"),
+                )
+                .unnecessary(),
+            None => RULE.diagnostic(
+                num.mark(),
+                format!(
+                    "{message}, and slot{} {} that the triangles use get{} no texture: the slot number is probably off",
+                    if unfilled.len() == 1 { "" } else { "s" },
+                    unfilled.join(", "),
+                    if unfilled.len() == 1 { "s" } else { "" },
+                ),
+            ),
         };
         diagnostic.labels.push(Label {
             file: found.file.map(std::path::Path::to_path_buf),

@@ -4,6 +4,8 @@
 //! and `check`, which appends what it finds. `docs/rules.md` is printed from this registry
 //! ([`docs::markdown`]), and so are `unreal-ls rules` and the SARIF rule help.
 
+use std::fmt::Write as _;
+
 mod context;
 pub mod docs;
 pub mod exec_bool_read_as_false;
@@ -331,6 +333,11 @@ pub fn check_uc_text(text: &str, options: &LintOptions) -> Vec<Diagnostic> {
     crate::exec::with_text_context(text, options, run_exec_rules)
 }
 
+/// The `#exec` rules whose findings follow from the key and command tables of Epic's handlers,
+/// which a licensee's editor may extend.
+const HANDLER_KEY_RULES: [&str; 4] =
+    ["exec-unknown-key", "exec-missing-key", "exec-ignored-key", "exec-unknown-command"];
+
 fn run_exec_rules(context: &crate::exec::ExecContext<'_>) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
     if context.file.lines.is_empty() && context.file.scan_errors.is_empty() {
@@ -339,11 +346,28 @@ fn run_exec_rules(context: &crate::exec::ExecContext<'_>) -> Vec<Diagnostic> {
     for rule in EXEC_RULES {
         (rule.check)(context, &mut diagnostics);
     }
-    // UCC never compiles a file outside `Classes/`: nothing in it can fail a build.
+    // UCC never compiles a file outside `Classes/`: nothing in it can fail or change a build,
+    // so what it would do is only information.
     let orphan = context.env.is_some() && !context.file.is_package_class();
     if orphan {
         for d in &mut diagnostics {
-            d.severity = d.severity.min(Severity::Warning);
+            d.severity = d.severity.min(Severity::Info);
+        }
+    }
+    // A licensee's editor (Deus Ex, XIII, Undying, Unreal 2...) reads keys and commands Epic's
+    // do not (XIII's `COMPRESS=`, Undying's `SKELFILE=`, an early UE2's `FLAGS=`), and its
+    // source is not public: what the checks know from Epic's handlers cannot be checked there.
+    if let Some(game) = context.licensee {
+        for d in diagnostics
+            .iter_mut()
+            .filter(|d| d.severity > Severity::Info && HANDLER_KEY_RULES.contains(&d.code))
+        {
+            d.severity = Severity::Info;
+            let _ = write!(
+                d.message,
+                " (so Epic's handlers say; the editor of game `{}`, which is not public, may read it otherwise)",
+                game.name()
+            );
         }
     }
     diagnostics.sort_by(|a, b| {
