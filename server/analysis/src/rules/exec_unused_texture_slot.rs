@@ -3,7 +3,7 @@
 //! usually the slot number is off by one (slots count from 0). The line itself only stores a
 //! texture no triangle draws, so it is a warning only with evidence that a texture is missing
 //! where it shows: a slot the triangles use that nothing fills. Otherwise it changes nothing
-//! (Epic's own DispersionPistol and EscapePod do it): a hint tagged unnecessary.
+//! (Epic's own `DispersionPistol` and `EscapePod` do it): a hint tagged unnecessary.
 
 use super::RuleMeta;
 use crate::exec::{atoi, ExecContext};
