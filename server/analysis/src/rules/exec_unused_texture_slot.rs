@@ -1,9 +1,9 @@
 //! `exec-unused-texture-slot`: `SETTEXTURE NUM=n` for a slot no triangle of the mesh uses
 //! (texture numbers in the `_d.3d`, material indices in the `.psk`). The texture never shows;
 //! usually the slot number is off by one (slots count from 0). The line itself only stores a
-//! texture no triangle draws, so it is a warning only with evidence that a texture is missing
-//! where it shows: a slot the triangles use that nothing fills. Otherwise it changes nothing
-//! (Epic's own `DispersionPistol` and `EscapePod` do it): a hint tagged unnecessary.
+//! texture no triangle draws: it changes nothing (Epic's own `DispersionPistol` and
+//! `EscapePod` do it), a hint tagged unnecessary; when a slot the triangles use is left
+//! without a texture by the package, an info (a skin set at run time may still fill it).
 
 use super::RuleMeta;
 use crate::exec::{atoi, ExecContext};
@@ -11,7 +11,7 @@ use crate::{Diagnostic, Label, Severity};
 
 pub static RULE: RuleMeta = RuleMeta {
     code: "exec-unused-texture-slot",
-    severity: Severity::Warning,
+    severity: Severity::Hint,
     summary: "`SETTEXTURE NUM=` names a slot no triangle of the mesh uses",
     docs: DOCS,
     ..RuleMeta::UNREALSCRIPT
@@ -20,12 +20,12 @@ pub static RULE: RuleMeta = RuleMeta {
 /// The rule's documentation: its `docs/rules.md` section after the `Severity:` lead.
 const DOCS: &str = r#"`SETTEXTURE NUM=n` names a slot that no triangle of the mesh uses (texture
 numbers in the `_d.3d`, material indices of a `.psk`). The texture never shows; usually the
-slot is off by one. The line only stores a texture no triangle draws, so it is a warning only
-when a slot the triangles use gets no texture from any `SETTEXTURE` of the package while the
-package sets no `Skin`, `MultiSkins` or `Skins` either (those triangles draw the default
-texture: the number is evidently off). Otherwise nothing visible changes (Epic's own
-DispersionPistol, EscapePod and SmokeTrail set an unused slot 0): a hint tagged unnecessary,
-naming where the texture shows anyway when another `SETTEXTURE` or a skin property draws it.
+slot is off by one. The line only stores a texture no triangle draws, so nothing in the built
+mesh changes (Epic's own DispersionPistol, EscapePod and SmokeTrail set an unused slot 0): a
+hint tagged unnecessary, naming where the texture shows anyway when another `SETTEXTURE` or a
+skin property draws it. When a slot the triangles use gets no texture from any `SETTEXTURE` of
+the package and the package sets no `Skin`, `MultiSkins` or `Skins`, the number is probably
+off, but a skin set at run time may fill that slot: an info.
 
 Engine basis: a vertex mesh gets material slots up to the highest texture number its triangles
 use, after `ZEROTEX=` has set every number to 0 (UT2004 `Editor/Src/UnMeshEd.cpp:192-205`,
@@ -109,15 +109,19 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
                     format!("{message}; the texture set here is never drawn and every slot the triangles use has its texture, so the line changes nothing"),
                 )
                 .unnecessary(),
-            None => RULE.diagnostic(
-                num.mark(),
-                format!(
-                    "{message}, and slot{} {} that the triangles use get{} no texture: the slot number is probably off",
-                    if unfilled.len() == 1 { "" } else { "s" },
-                    unfilled.join(", "),
-                    if unfilled.len() == 1 { "s" } else { "" },
-                ),
-            ),
+            // The runtime may still fill the slot (a skin set in code or in a subclass): what
+            // is drawn there cannot be checked, an info.
+            None => RULE
+                .diagnostic(
+                    num.mark(),
+                    format!(
+                        "{message}, and slot{} {} that the triangles use get{} no texture here: unless a skin is set at run time, the slot number is probably off",
+                        if unfilled.len() == 1 { "" } else { "s" },
+                        unfilled.join(", "),
+                        if unfilled.len() == 1 { "s" } else { "" },
+                    ),
+                )
+                .with_severity(Severity::Info),
         };
         diagnostic.labels.push(Label {
             file: found.file.map(std::path::Path::to_path_buf),
