@@ -178,12 +178,6 @@ impl ExecEnv {
         self.facts.lock().unwrap_or_else(PoisonError::into_inner).entry(key).or_insert(read).clone()
     }
 
-    /// True when the targeted build compiles every `.uc` under a package folder (UT v469f),
-    /// not only `Classes/*.uc`.
-    pub fn compiles_whole_package(&self) -> bool {
-        self.game == Some(unreal_engine::Game::Ut469)
-    }
-
     /// The symbols of every class of the package at `root`, read from disk once.
     pub(crate) fn package_files(&self, root: &Path) -> Arc<[Arc<FileSymbols>]> {
         if let Some(found) = lock(&self.package_files).get(root) {
@@ -196,28 +190,15 @@ impl ExecEnv {
                 .find(|e| e.is_dir && e.name.eq_ignore_ascii_case("classes"))
                 .map(|e| root.join(&e.name))
         });
-        // `Classes/`, or under UT v469 every folder of the package (a few levels down, links
-        // not followed).
-        let mut folders: Vec<(PathBuf, usize)> = match (self.compiles_whole_package(), classes) {
-            (true, _) => vec![(root.to_path_buf(), 0)],
-            (false, Some(classes)) => vec![(classes, 0)],
-            (false, None) => Vec::new(),
-        };
-        while let Some((folder, depth)) = folders.pop() {
-            for entry in self.list_dir(&folder).iter().flat_map(|e| e.iter()) {
-                if entry.is_dir {
-                    if depth < 8 && !entry.is_link && self.compiles_whole_package() {
-                        folders.push((folder.join(&entry.name), depth + 1));
-                    }
-                    continue;
-                }
+        if let Some(classes) = classes {
+            for entry in self.list_dir(&classes).iter().flat_map(|e| e.iter()) {
                 let is_uc = Path::new(&entry.name)
                     .extension()
                     .is_some_and(|e| e.eq_ignore_ascii_case("uc"));
-                if !is_uc {
+                if entry.is_dir || !is_uc {
                     continue;
                 }
-                let path = folder.join(&entry.name);
+                let path = classes.join(&entry.name);
                 let Some(bytes) = self.fs.read(&path) else { continue };
                 let text = unreal_syntax::text::decode(&bytes).text.into_owned();
                 let analysis = super::FileAnalysis::new(&text, Some(&path), Some(self));

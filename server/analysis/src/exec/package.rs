@@ -69,19 +69,6 @@ impl Location {
                 candidates.truncate(1);
             }
         }
-        // UT v469f's `ucc make` builds every `.uc` under the package folder, not only those
-        // in `Classes/` (OldUnreal/UnrealTournamentPatches ReleaseNotes.md, "UCC make will
-        // now recursively find and build all .uc files in the root folder of the package").
-        let package_folder = if env.has_classes_dir(&dir) {
-            Some(dir.clone())
-        } else {
-            (read_root != dir).then(|| read_root.clone())
-        };
-        if let (Some(root), true) = (package_folder, env.compiles_whole_package()) {
-            let name =
-                root.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-            return Location::Package { root, name };
-        }
         Location::Orphan { dir, candidates, read_root }
     }
 
