@@ -103,7 +103,8 @@ patch builds are named with `game = "ut469"` or `game = "unreal227"` (also `--ga
 Unreal 227 is also recognised from a game folder whose `System/Core.u` carries licensee 227);
 their editor sources are not public, so what they add comes from UT v469's release notes
 (OldUnreal/UnrealTournamentPatches `ReleaseNotes.md`: `TEXTURE MERGECOMPRESSED ... FILE=`,
-`BRUSH TOMESH`, PNG and DDS imports, every `.uc` under the package folder compiled) and from
+`BRUSH TOMESH`, PNG and DDS imports; 469f, a release candidate, also compiles every `.uc`
+under the package folder, which `ut469` does not assume: it follows 469a-e) and from
 Unreal 227's stock classes (OldUnreal/Unreal-PubSrc: `MESH SOCKET`, `MESH COLLISION`, `OBJ
 COLLISIONBRUSH`, `OBJ SET`, `HD=`, `.fx` textures). UT v469 keeps Epic's v436 handlers, so every
 rule applies to it as to UT99, plus its additions; under Unreal 227, keys its handlers might
