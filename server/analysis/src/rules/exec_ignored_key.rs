@@ -9,6 +9,7 @@
 //! line, tagged unnecessary, with the keys as its span and a fix that removes them.
 
 use unreal_engine::exec::KeyKind;
+use unreal_engine::Engines;
 use unreal_syntax::exec::Arg;
 use unreal_syntax::Span;
 
@@ -172,15 +173,27 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
                 1 => String::new(),
                 n => format!(" (written {n} times)"),
             };
-            // A build whose handlers are not public may read what Epic's ignore.
-            let unknown_build = ctx.patch.filter(|p| !p.keys_known());
+            // A build whose handlers are not public may read what Epic's ignore: OldUnreal's
+            // 227, and a licensee's editor for a key only one generation's handler ignores (an
+            // early UE2 still reads `FLAGS=`, UniversalED `unreal2_old/Editor/Src/UnEdSrv.cpp:
+            // 207`). A key every known handler ignores (a rotation on MESHMAP SCALE, X/Y/Z on
+            // MESH IMPORT) stays lost there too.
+            let ignored_everywhere = m
+                .spec
+                .key_variants(name)
+                .all(|k| k.ignored.is_some() && k.engines == Engines::Both);
+            let unknown_build =
+                ctx.patch.filter(|p| !p.keys_known()).map(|p| p.name().to_owned()).or_else(|| {
+                    ctx.licensee
+                        .filter(|_| !ignored_everywhere)
+                        .map(|game| format!("the editor of game `{}`", game.name()))
+                });
             let mut diagnostic = RULE
                 .diagnostic(
                     first.span(),
-                    match unknown_build {
-                        Some(patch) => format!(
-                            "Epic's {command} ignores `{name}={value}`{times} ({reason}); whether {} reads it cannot be checked: its editor source is not public",
-                            patch.name()
+                    match &unknown_build {
+                        Some(editor) => format!(
+                            "Epic's {command} ignores `{name}={value}`{times} ({reason}); whether {editor} reads it cannot be checked: its editor source is not public"
                         ),
                         None => format!(
                             "{command} ignores `{name}={value}`{times}, so it has no effect: {reason}"
