@@ -141,6 +141,10 @@ pub enum Sub {
     AnyClass,
 }
 
+/// Commands of Epic's UE2 table that OldUnreal's UT v469 added to its UE1 editor for skeletal
+/// meshes (its release notes and the issue tracker: `MESH BOUNDINGBOX`), with the same keys.
+pub const UT469_UE2_COMMANDS: &[(&str, &str)] = &[("MESH", "BOUNDINGBOX")];
+
 /// One command (or command + subcommand).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CommandSpec {

@@ -155,6 +155,13 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
             }
         }
         let Some(generation) = ctx.generation else { continue };
+        let in_469 = ctx.patch == Some(unreal_engine::Patch::Ut469)
+            && commands::UT469_UE2_COMMANDS.iter().any(|&(c, sub)| {
+                m.spec.command == c && m.spec.sub == unreal_engine::exec::Sub::Word(sub)
+            });
+        if in_469 {
+            continue;
+        }
         let engines = m.alias.map_or(m.spec.engines, |a| a.engines);
         if !engines.includes(generation) || !m.spec.engines.includes(generation) {
             out.push(RULE.diagnostic(
