@@ -301,6 +301,7 @@ pub(super) fn segment_facts(
         for rule in rules::T3D_RULES.iter().filter(|r| is_local(r)) {
             (rule.check)(&context, &mut diagnostics);
         }
+        rules::soften_on_builder_brush(&context, &mut diagnostics);
         rules::summarized_rules().map(|rule| rule.summarize(&context, from)).collect()
     };
     let item = parse.file.items.into_iter().next().unwrap_or(Item::Unknown(Span::default()));

@@ -309,11 +309,57 @@ pub fn check_t3d_parsed(
     run_t3d_rules(&T3dContext::new(text, parse, options))
 }
 
+/// The rules that judge a polygon's geometry: on the builder brush they are hints at most.
+const GEOMETRY_RULES: [&str; 8] = [
+    "t3d-non-planar-polygon",
+    "t3d-non-convex-polygon",
+    "t3d-degenerate-polygon",
+    "t3d-normal-mismatch",
+    "t3d-too-few-vertices",
+    "t3d-too-many-vertices",
+    "t3d-origin-off-plane",
+    "t3d-bad-texture-axes",
+];
+
+/// Geometry findings on the builder (red) brush are hints at most: it is a `Brush` actor with
+/// no `CsgOper` (`CSG_Active`), the tool the mapper shapes the next brush with, and CSG never
+/// builds it into the level (`csgRebuild` takes only the level's other brushes, UT v400
+/// `Editor/Src/UnEdCsg.cpp`; `Level->Brush()` is the builder).
+pub(crate) fn soften_on_builder_brush(context: &T3dContext<'_>, diagnostics: &mut [Diagnostic]) {
+    let text = context.text;
+    let builders: Vec<std::ops::Range<usize>> = context
+        .blocks
+        .iter()
+        .filter(|(b, _)| {
+            b.kind == unreal_syntax::t3d::BlockKind::Actor
+                && b.attribute_value(text, "Class").is_some_and(|c| c.eq_ignore_ascii_case("Brush"))
+                && b.properties()
+                    .find(|p| p.key.text(text).eq_ignore_ascii_case("CsgOper"))
+                    .is_none_or(|p| {
+                        p.value.span().text(text).trim().eq_ignore_ascii_case("CSG_Active")
+                    })
+        })
+        .map(|(b, _)| b.span.range())
+        .collect();
+    if builders.is_empty() {
+        return;
+    }
+    for d in diagnostics.iter_mut().filter(|d| {
+        d.severity > Severity::Hint
+            && GEOMETRY_RULES.contains(&d.code)
+            && builders.iter().any(|r| r.contains(&d.span.range().start))
+    }) {
+        d.severity = Severity::Hint;
+        d.message.push_str(" (on the builder brush, which CSG never builds into the level)");
+    }
+}
+
 fn run_t3d_rules(context: &T3dContext<'_>) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
     for rule in T3D_RULES {
         (rule.check)(context, &mut diagnostics);
     }
+    soften_on_builder_brush(context, &mut diagnostics);
     diagnostics.sort_by(|a, b| {
         (a.span.start, a.span.end, a.code).cmp(&(b.span.start, b.span.end, b.code))
     });
