@@ -339,9 +339,9 @@ def main():
     readme += [
         "",
         "Not shown here: rules that need a file of their own (`t3d-not-t3d`, `t3d-stray-line`,",
-        "`t3d-nesting-too-deep`), a game folder with packages (`t3d-unknown-texture`,",
-        "`t3d-unknown-class`, `t3d-unknown-object`), or a hint that fires on most real maps",
-        "(`t3d-origin-off-plane`); each has its own fixture in `server/analysis/tests/rules/`.",
+        "`t3d-nesting-too-deep`) or a game folder with packages (`t3d-unknown-texture`,",
+        "`t3d-unknown-class`, `t3d-unknown-object`); each has its own fixture in",
+        "`server/analysis/tests/rules/`.",
     ]
     write("defects/README.md", "\n".join(readme) + "\n")
 

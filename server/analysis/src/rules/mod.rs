@@ -45,7 +45,6 @@ pub mod t3d_non_convex_polygon;
 pub mod t3d_non_planar_polygon;
 pub mod t3d_normal_mismatch;
 pub mod t3d_not_t3d;
-pub mod t3d_origin_off_plane;
 pub mod t3d_polygon_outside_polylist;
 pub mod t3d_stray_line;
 pub mod t3d_too_few_vertices;
@@ -192,7 +191,6 @@ t3d_rules![
     t3d_non_convex_polygon,
     t3d_non_planar_polygon,
     t3d_normal_mismatch,
-    t3d_origin_off_plane,
     t3d_bad_texture_axes,
     t3d_unknown_poly_flag,
     t3d_duplicate_actor_name summarized,
@@ -270,6 +268,16 @@ pub struct RetiredRule {
 /// `unreal-ls.toml` files written for earlier versions keep working.
 pub static RETIRED_RULES: &[RetiredRule] = &[
     RetiredRule {
+        code: "t3d-origin-off-plane",
+        docs: r"a texture `Origin` off the polygon's plane is no defect: import
+keeps it as written as the polygon's texture base (UT2004 `Editor/Src/UnEdFact.cpp:1620-1624`),
+CSG stores it as the surface's `pBase` (`Editor/Src/UnBsp.cpp:218`), and every texture
+coordinate is `(P - Base) . Axis` (`Engine/Src/UnModel.cpp:1034-1040`), so the map shows
+exactly the mapping its lines write, wherever the base lies along the normal; with both axes in
+the plane the offset changes no coordinate at all. UnrealEd keeps the origin when a brush
+moves, so shipped maps are full of them (DM-Deck17: 1,700).",
+    },
+    RetiredRule {
         code: "t3d-editor-poly-flag",
         docs: r"editor-only poly flags (`PF_Memorized`, `PF_Selected`,
 `PF_EdProcessed`/`PF_FlatShaded`, UE1's `PF_Highlighted`) are what UnrealEd's own exporter
@@ -310,14 +318,13 @@ pub fn check_t3d_parsed(
 }
 
 /// The rules that judge a polygon's geometry: on the builder brush they are hints at most.
-const GEOMETRY_RULES: [&str; 8] = [
+const GEOMETRY_RULES: [&str; 7] = [
     "t3d-non-planar-polygon",
     "t3d-non-convex-polygon",
     "t3d-degenerate-polygon",
     "t3d-normal-mismatch",
     "t3d-too-few-vertices",
     "t3d-too-many-vertices",
-    "t3d-origin-off-plane",
     "t3d-bad-texture-axes",
 ];
 
