@@ -11,6 +11,7 @@
 use unreal_analysis::document::T3dDocument;
 use unreal_analysis::lint::{lint_text, FileKind, LintOptions};
 use unreal_analysis::EngineSetting;
+use unreal_formats::decode::texture::MipSource;
 use unreal_formats::vertex_mesh::{AnivFile, DataFile, VertexMesh};
 use unreal_formats::{image, psk, summary, u3d, wav, Package};
 use unreal_syntax::{text, Span};
@@ -81,8 +82,20 @@ pub fn package(data: &[u8]) {
             // The object header alone (`read_texture` reads it first on every export).
             let _ = p.read_object_header(i);
         }
-        // Any object, read as a texture.
-        let _ = p.read_texture(i);
+        // Any object, read as a texture; a small one's first mip, plain and compressed, to
+        // pixels (every block decoder, DXT1 to BC7, runs on what the mutations make of it;
+        // a large texture would only repeat the same blocks).
+        if let Ok(t) = p.read_texture(i) {
+            let small = |mips: &[unreal_formats::package::Mip<'_>]| {
+                mips.first().is_some_and(|m| u64::from(m.width) * u64::from(m.height) <= 256 * 256)
+            };
+            if small(&t.mips) {
+                let _ = p.decode_texture(i, 0, MipSource::Plain);
+            }
+            if small(&t.comp_mips) {
+                let _ = p.decode_texture(i, 0, MipSource::Compressed);
+            }
+        }
         let class = p.class_name(i);
         for (classes, read) in CLASS_READERS {
             if every || classes.iter().any(|c| c.eq_ignore_ascii_case(class)) {

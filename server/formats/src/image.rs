@@ -35,7 +35,8 @@ pub struct ImageInfo {
     pub bit_depth: u32,
     /// True for indexed-colour images with a palette.
     pub paletted: bool,
-    /// DDS: the `FourCC` or pixel layout (`DXT1`, `RGBA8`); others: `None`.
+    /// DDS: the `FourCC` (`DXT1`, `ATI2`), the DXGI format of a DX10 header (`BC7_UNORM`), or
+    /// the pixel layout (`RGB32`); others: `None`.
     pub pixel_format: Option<String>,
     /// DDS: mip levels stored.
     pub mips: u32,
@@ -331,10 +332,11 @@ fn parse_dds(data: &[u8]) -> Result<ImageInfo> {
     r.u32("depth")?;
     let mips = r.u32("mip count")?.max(1);
     r.skip("reserved", 44)?;
-    let pf_size = r.u32("pixel format size")?;
-    if pf_size != 32 {
-        return Err(r.error_at(76, format!("pixel format size 32, found {pf_size}")));
-    }
+    // The pixel format's own size field (32 by the format's document) is not checked: UT2004's
+    // DDS importer reads only the magic, the linear-size flag and the FourCC, and its DDS
+    // exporter leaves the field (and the pixel format flags) 0 (UnEdFact.cpp, the
+    // `FDDSFileHeader` import and `UTextureExporterDDS`).
+    r.u32("pixel format size")?;
     let pf_flags = r.u32("pixel format flags")?;
     let fourcc = r.array::<4>("FourCC")?;
     let rgb_bits = r.u32("RGB bit count")?;
@@ -342,30 +344,46 @@ fn parse_dds(data: &[u8]) -> Result<ImageInfo> {
     if mips > 32 {
         return Err(r.error_at(28, format!("at most 32 mips, found {mips}")));
     }
-    let (pixel_format, block, bit_depth) = if pf_flags & 0x4 != 0 {
-        let name = String::from_utf8_lossy(&fourcc).into_owned();
-        let block = match &fourcc {
-            b"DXT1" => Some(8),
-            b"DXT2" | b"DXT3" | b"DXT4" | b"DXT5" => Some(16),
-            _ => None,
+    // The FourCC counts when its flag says so, and also when no other layout flag (RGB,
+    // luminance, alpha only) is set and it names a block format: the UT2004 exporter writes
+    // the FourCC without its flag.
+    let uses_fourcc = pf_flags & 0x4 != 0
+        || (pf_flags & (0x40 | 0x2_0000 | 0x2) == 0 && dds_block_format(&fourcc, None).is_some());
+    let (pixel_format, block, bit_depth) = if uses_fourcc {
+        let dxgi = if &fourcc == b"DX10" {
+            if data.len() < 148 {
+                return Err(Error::new(
+                    "DDS DX10 header",
+                    128,
+                    format!(
+                        "the 20-byte DX10 header after the 128-byte header, the file has {} bytes",
+                        data.len()
+                    ),
+                ));
+            }
+            Some(Reader::new(data, 128, "DDS DX10 header").u32("DXGI format")?)
+        } else {
+            None
         };
-        let bits = match block {
-            Some(8) => 4,
-            Some(_) => 8,
-            None => 0,
-        };
-        (name, block, bits)
+        match dds_block_format(&fourcc, dxgi) {
+            Some((name, bytes)) => (name.to_owned(), Some(bytes), if bytes == 8 { 4 } else { 8 }),
+            None => match dxgi {
+                Some(n) => (format!("DX10 DXGI format {n}"), None, 0),
+                None => (String::from_utf8_lossy(&fourcc).into_owned(), None, 0),
+            },
+        }
     } else {
         (format!("RGB{rgb_bits}"), None, rgb_bits)
     };
     // The first mip must be present whole (block formats).
     if let Some(block) = block {
+        let start = dds_data_offset(data);
         let needed = u64::from(width.div_ceil(4)) * u64::from(height.div_ceil(4)) * block;
-        let available = data.len().saturating_sub(128) as u64;
+        let available = data.len().saturating_sub(start) as u64;
         if needed > available {
             return Err(Error::new(
                 "DDS data",
-                128,
+                start,
                 format!("{needed} bytes for the first {pixel_format} mip of {width}x{height}, the file has {available}"),
             ));
         }
@@ -380,4 +398,67 @@ fn parse_dds(data: &[u8]) -> Result<ImageInfo> {
         mips,
         compressed: false,
     })
+}
+
+/// Where a DDS file's pixels start: after the 128-byte header, and the 20-byte DX10 header
+/// when the `FourCC` is `DX10`.
+pub fn dds_data_offset(data: &[u8]) -> usize {
+    if data.get(84..88) == Some(b"DX10") {
+        148
+    } else {
+        128
+    }
+}
+
+/// The block format a DDS `FourCC` (or, for `DX10`, its DXGI format) names, as the name
+/// [`ImageInfo::pixel_format`] carries and its bytes per 4x4 block. The legacy `FourCC`s:
+/// `DXT1` to `DXT5`, `ATI1`/`BC4U`/`BC4S` (BC4) and `ATI2`/`BC5U`/`BC5S` (BC5); DXGI formats
+/// 70 to 78 (BC1 to BC3), 79 to 84 (BC4, BC5), 94 to 99 (BC6H, BC7), typeless ones read as
+/// unsigned.
+pub fn dds_block_format(fourcc: &[u8; 4], dxgi: Option<u32>) -> Option<(&'static str, u64)> {
+    let name = match (fourcc, dxgi) {
+        (b"DX10", Some(n)) => match n {
+            70 => "BC1_TYPELESS",
+            71 => "BC1_UNORM",
+            72 => "BC1_UNORM_SRGB",
+            73 => "BC2_TYPELESS",
+            74 => "BC2_UNORM",
+            75 => "BC2_UNORM_SRGB",
+            76 => "BC3_TYPELESS",
+            77 => "BC3_UNORM",
+            78 => "BC3_UNORM_SRGB",
+            79 => "BC4_TYPELESS",
+            80 => "BC4_UNORM",
+            81 => "BC4_SNORM",
+            82 => "BC5_TYPELESS",
+            83 => "BC5_UNORM",
+            84 => "BC5_SNORM",
+            94 => "BC6H_TYPELESS",
+            95 => "BC6H_UF16",
+            96 => "BC6H_SF16",
+            97 => "BC7_TYPELESS",
+            98 => "BC7_UNORM",
+            99 => "BC7_UNORM_SRGB",
+            _ => return None,
+        },
+        (b"DXT1", _) => "DXT1",
+        (b"DXT2", _) => "DXT2",
+        (b"DXT3", _) => "DXT3",
+        (b"DXT4", _) => "DXT4",
+        (b"DXT5", _) => "DXT5",
+        (b"ATI1", _) => "ATI1",
+        (b"BC4U", _) => "BC4U",
+        (b"BC4S", _) => "BC4S",
+        (b"ATI2", _) => "ATI2",
+        (b"BC5U", _) => "BC5U",
+        (b"BC5S", _) => "BC5S",
+        _ => return None,
+    };
+    let bytes =
+        if name.starts_with("BC1") || name.starts_with("BC4") || name == "DXT1" || name == "ATI1" {
+            8
+        } else {
+            16
+        };
+    Some((name, bytes))
 }

@@ -38,7 +38,14 @@ fn synthetic_seeds(target: &str) -> Vec<Vec<u8>> {
             w.export(class, 0, "Wood", 0x0007_0004, Box::new(|_o, _w| {}));
             let mut old = writers::PackageWriter::new(61, 0);
             old.name("Core");
-            vec![w.finish(), old.finish()]
+            // UT v469's BC7 (12) and BC6H (14) and, as Unreal 227 numbers them (licensee
+            // 227), MONO (19) beside BC5 (10).
+            vec![
+                w.finish(),
+                old.finish(),
+                block_texture_package(0, &[12, 14]),
+                block_texture_package(227, &[19, 10]),
+            ]
         }
         "vertex_mesh" => {
             let mut out = Vec::new();
@@ -50,7 +57,19 @@ fn synthetic_seeds(target: &str) -> Vec<Vec<u8>> {
         }
         "psk_psa" => vec![writers::psk(false), writers::psk(true), writers::psa(true)],
         "u3d" => vec![writers::u3d(2, 0), writers::u3d(2, 2)],
-        "image_wav" => vec![writers::wav(8000, 16, 2, 20), writers::wav(22050, 8, 1, 10), bmp_2x2()],
+        "image_wav" => {
+            let blocks: Vec<u8> = (0..128u8).map(|i| i.wrapping_mul(37) ^ 0x5a).collect();
+            let dds = |fourcc: &[u8; 4], dxgi, style| writers::dds(8, 8, fourcc, dxgi, style, &blocks);
+            vec![
+                writers::wav(8000, 16, 2, 20),
+                writers::wav(22050, 8, 1, 10),
+                bmp_2x2(),
+                dds(b"DX10", 98, writers::DdsStyle::Standard),
+                dds(b"DX10", 96, writers::DdsStyle::Standard),
+                dds(b"ATI2", 0, writers::DdsStyle::Ut2004Exporter),
+                dds(b"BC4S", 0, writers::DdsStyle::Standard),
+            ]
+        }
         "t3d" | "t3d_incremental" => vec![
             b"Begin Map\r\nBegin Actor Class=Brush Name=Brush0\r\n   Begin Brush Name=Model0\r\n      Begin PolyList\r\n         Begin Polygon Flags=-2147483648 Texture=Pkg.G.T Link=1\r\n            Origin   +00000.000000,+00000.000000,+00000.000000\r\n            Normal   +00000.000000,+00000.000000,+00001.000000\r\n            Pan      U=1 V=-2\r\n            Vertex   +00000.000000,+00000.000000,+00000.000000\r\n            Vertex   +00128.000000,+00000.000000,+00000.000000\r\n            Vertex   +00128.000000,+00128.000000,+00000.000000\r\n         End Polygon\r\n      End PolyList\r\n   End Brush\r\n   Brush=Model'MyLevel.Model0'\r\n   Location=(X=1.5,Y=-2,Z=3)\r\nEnd Actor\r\nBegin Object Class=Foo Name=Bar\r\nEnd Object\r\nEnd Map\r\n".to_vec(),
         ],
@@ -72,6 +91,38 @@ fn synthetic_seeds(target: &str) -> Vec<Vec<u8>> {
         }
         _ => Vec::new(),
     }
+}
+
+/// A v69 package with one 8x8 texture of each `Format` byte in `formats`, its one mip 64
+/// bytes of varied values (one mip of a 16-byte block format; any layout for the others).
+fn block_texture_package(licensee: u16, formats: &[u8]) -> Vec<u8> {
+    let mut w = writers::PackageWriter::new(69, licensee);
+    let texture = w.engine_class("Texture");
+    let format_name = w.name("Format");
+    for (i, &format) in formats.iter().enumerate() {
+        w.export(
+            texture,
+            0,
+            &format!("T{i}"),
+            0,
+            Box::new(move |o, w| {
+                let prop = writers::Prop {
+                    name: format_name,
+                    type_id: 1,
+                    struct_name: None,
+                    array_index: 0,
+                    bool_value: false,
+                    value: vec![format],
+                };
+                writers::write_props(o, &[prop], w.none());
+                let pixels: Vec<u8> = (0..64u8).map(|b| b.wrapping_mul(91) ^ format).collect();
+                o.index(1);
+                o.lazy(pixels.len(), &pixels);
+                o.u32(8).u32(8).u8(3).u8(3);
+            }),
+        );
+    }
+    w.finish()
 }
 
 /// A 2x2 24-bit BMP.

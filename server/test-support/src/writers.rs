@@ -289,6 +289,59 @@ pub fn wav(rate: u32, bits: u16, channels: u16, samples: usize) -> Vec<u8> {
     w
 }
 
+/// How [`dds`] writes its header.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DdsStyle {
+    /// As the format's document says: pixel format size 32, the `FourCC` flag set.
+    Standard,
+    /// As UT2004's DDS exporter (`UTextureExporterDDS`, UnEdFact.cpp) writes it: the pixel
+    /// format's size and flags left 0, only the `FourCC` filled in.
+    Ut2004Exporter,
+}
+
+/// A DDS file of one mip in a block format: `fourcc` (`DXT1`, `ATI2`...), or `DX10` followed
+/// by the 20-byte DX10 header with DXGI format `dxgi` (a 2D texture, one array element),
+/// then `blocks` as they are.
+pub fn dds(
+    width: u32,
+    height: u32,
+    fourcc: &[u8; 4],
+    dxgi: u32,
+    style: DdsStyle,
+    blocks: &[u8],
+) -> Vec<u8> {
+    let mut out = b"DDS ".to_vec();
+    let u32le = |out: &mut Vec<u8>, v: u32| out.extend_from_slice(&v.to_le_bytes());
+    u32le(&mut out, 124);
+    // Caps, height, width, pixel format, linear size.
+    u32le(&mut out, 0x1 | 0x2 | 0x4 | 0x1000 | 0x8_0000);
+    u32le(&mut out, height);
+    u32le(&mut out, width);
+    u32le(&mut out, blocks.len() as u32);
+    u32le(&mut out, 0); // depth
+    u32le(&mut out, 1); // mips
+    out.resize(76, 0); // reserved
+    let (size, flags) = match style {
+        DdsStyle::Standard => (32, 0x4),
+        DdsStyle::Ut2004Exporter => (0, 0),
+    };
+    u32le(&mut out, size);
+    u32le(&mut out, flags);
+    out.extend_from_slice(fourcc);
+    out.resize(108, 0); // bit count, masks
+    u32le(&mut out, 0x1000); // caps: texture
+    out.resize(128, 0);
+    if fourcc == b"DX10" {
+        u32le(&mut out, dxgi);
+        u32le(&mut out, 3); // D3D10_RESOURCE_DIMENSION_TEXTURE2D
+        u32le(&mut out, 0); // misc flags
+        u32le(&mut out, 1); // array size
+        u32le(&mut out, 0); // misc flags 2
+    }
+    out.extend_from_slice(blocks);
+    out
+}
+
 /// A `_d.3d` file and an `_a.3d` file; `deus_ex` writes 8 bytes per vertex.
 pub fn vertex_mesh(
     tris: &[([u16; 3], u8)],

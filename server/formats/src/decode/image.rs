@@ -1,7 +1,8 @@
 //! Import sources to RGBA: the PCX, BMP, TGA, DDS and PNG files `#exec TEXTURE IMPORT` names.
 //!
 //! PNG goes through the `png` crate, BMP and TGA through the `image` crate (only those two
-//! codecs), DXT blocks in DDS through [`super::dxt`]. PCX and the DDS container are decoded
+//! codecs), compressed blocks in DDS (DXT1 to DXT5, BC4, BC5, BC6H, BC7) through
+//! [`super::dxt`]. PCX and the DDS container are decoded
 //! here: no maintained crate reads PCX without panicking on truncated files, and the DDS
 //! container is 128 bytes of header that [`crate::image`] already validates. Every
 //! decoder sees the image size before allocating and refuses more than [`MAX_PIXELS`].
@@ -285,29 +286,50 @@ fn decode_pcx(data: &[u8], info: &ImageInfo) -> Result<RgbaImage> {
     Ok(image)
 }
 
-/// DDS: the first mip, DXT1/3/5 (DXT2/4 read as 3/5, premultiplied alpha left as is) or an
-/// uncompressed layout described by channel masks.
+/// DDS: the first mip, in a block format (DXT1 to DXT5, DXT2/4 read as 3/5 with their
+/// premultiplied alpha left as is; BC4, BC5, BC6H and BC7 by legacy `FourCC` or DX10 header) or
+/// an uncompressed layout described by channel masks.
 fn decode_dds(data: &[u8], info: &ImageInfo) -> Result<RgbaImage> {
-    let pixels = data.get(128..).unwrap_or_default();
     let block = match info.pixel_format.as_deref() {
-        Some("DXT1") => Some(BlockFormat::Dxt1),
-        Some("DXT2" | "DXT3") => Some(BlockFormat::Dxt3),
-        Some("DXT4" | "DXT5") => Some(BlockFormat::Dxt5),
+        Some("DXT1" | "BC1_TYPELESS" | "BC1_UNORM" | "BC1_UNORM_SRGB") => Some(BlockFormat::Dxt1),
+        Some("DXT2" | "DXT3" | "BC2_TYPELESS" | "BC2_UNORM" | "BC2_UNORM_SRGB") => {
+            Some(BlockFormat::Dxt3)
+        }
+        Some("DXT4" | "DXT5" | "BC3_TYPELESS" | "BC3_UNORM" | "BC3_UNORM_SRGB") => {
+            Some(BlockFormat::Dxt5)
+        }
+        Some("ATI1" | "BC4U" | "BC4_TYPELESS" | "BC4_UNORM") => {
+            Some(BlockFormat::Bc4 { signed: false })
+        }
+        Some("BC4S" | "BC4_SNORM") => Some(BlockFormat::Bc4 { signed: true }),
+        Some("ATI2" | "BC5U" | "BC5_TYPELESS" | "BC5_UNORM") => {
+            Some(BlockFormat::Bc5 { signed: false })
+        }
+        Some("BC5S" | "BC5_SNORM") => Some(BlockFormat::Bc5 { signed: true }),
+        Some("BC6H_TYPELESS" | "BC6H_UF16") => Some(BlockFormat::Bc6h { signed: false }),
+        Some("BC6H_SF16") => Some(BlockFormat::Bc6h { signed: true }),
+        // sRGB is not converted: the preview shows the stored values, as for every other
+        // format here.
+        Some("BC7_TYPELESS" | "BC7_UNORM" | "BC7_UNORM_SRGB") => Some(BlockFormat::Bc7),
         _ => None,
     };
+    let start = crate::image::dds_data_offset(data);
     if let Some(block) = block {
-        return dxt::decode(block, info.width, info.height, pixels, "DDS data", 128);
+        let pixels = data.get(start..).unwrap_or_default();
+        return dxt::decode(block, info.width, info.height, pixels, "DDS data", start);
     }
+    let pixels = data.get(128..).unwrap_or_default();
     let u32_at = |pos: usize| -> u32 {
         data.get(pos..pos + 4).map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     };
     let flags = u32_at(80);
-    if flags & 0x4 != 0 {
+    if flags & 0x4 != 0 || start != 128 {
         return Err(Error::new(
             "DDS header",
             84,
             format!(
-                "a FourCC of DXT1 to DXT5, found {}",
+                "a FourCC of DXT1 to DXT5, ATI1, ATI2, BC4U, BC4S, BC5U or BC5S, or a DX10 \
+                 header of a BC1 to BC7 format, found {}",
                 info.pixel_format.as_deref().unwrap_or("?")
             ),
         ));

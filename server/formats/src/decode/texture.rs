@@ -1,5 +1,7 @@
 //! Package textures to RGBA: every `ETextureFormat` whose layout is fixed, any mip level, from
-//! the plain mips or the compressed ones (`CompMips`).
+//! the plain mips or the compressed ones (`CompMips`). The block formats (DXT1/3/5, and UT v469's
+//! and Unreal 227's BC4, BC5, BC6H, BC7) go through [`super::dxt`]. Which number means which
+//! format depends on the package ([`crate::package::TextureNumbering`]).
 //!
 //! Byte orders follow the engine's `FColor` on little-endian machines: `RGBA8` is stored B, G,
 //! R, A; `RGB8` B, G, R; `RGBA7` B, G, R, A with 7-bit channels (UE1 lightmaps); `RGB16` is
@@ -34,7 +36,14 @@ pub struct MipFormat<'p> {
 
 /// True when [`decode_mip`] reads this format.
 pub fn is_decodable(format: TextureFormat) -> bool {
-    !matches!(format, TextureFormat::NoData | TextureFormat::Rrrgggbbb | TextureFormat::Unknown(_))
+    !matches!(
+        format,
+        TextureFormat::NoData
+            | TextureFormat::Rrrgggbbb
+            | TextureFormat::Mono
+            | TextureFormat::Other(_)
+            | TextureFormat::Unknown(_)
+    )
 }
 
 /// One mip's pixels to RGBA.
@@ -46,6 +55,18 @@ pub fn decode_mip(mip: &Mip<'_>, how: MipFormat<'_>, structure: &str) -> Result<
         TextureFormat::Dxt1 => return block(BlockFormat::Dxt1),
         TextureFormat::Dxt3 => return block(BlockFormat::Dxt3),
         TextureFormat::Dxt5 => return block(BlockFormat::Dxt5),
+        TextureFormat::Bc4 { signed } => return block(BlockFormat::Bc4 { signed }),
+        TextureFormat::Bc5 { signed } => return block(BlockFormat::Bc5 { signed }),
+        TextureFormat::Bc6h { signed } => return block(BlockFormat::Bc6h { signed }),
+        TextureFormat::Bc7 => return block(BlockFormat::Bc7),
+        TextureFormat::Mono => {
+            return Err(Error::new(
+                structure,
+                at,
+                "a texture format with pixels to decode, found MONO (Unreal 227's \
+                 monochrome format, whose layout its public headers do not give)",
+            ))
+        }
         _ => {}
     }
     let bytes_per_pixel: usize = match how.format {

@@ -155,6 +155,19 @@ impl<'a> Package<'a> {
         self.header.version >= 100
     }
 
+    /// How this package numbers texture formats: UE2 from version 100; a UE1 package with
+    /// licensee 227 was saved by Unreal 227; any other UE1 package follows Epic's and UT
+    /// v469's numbering (which agree where both define a format).
+    pub fn texture_numbering(&self) -> TextureNumbering {
+        if self.is_ue2() {
+            TextureNumbering::Ue2
+        } else if self.header.licensee == 227 {
+            TextureNumbering::Unreal227
+        } else {
+            TextureNumbering::Ue1
+        }
+    }
+
     /// True when objects of texture class `class` hold no image in this package: UE2's
     /// `ScriptedTexture` is a `UBitmapMaterial` drawn by script at run time (a size and a
     /// client, no mips), while UE1's is a `UTexture` with mips like any other.

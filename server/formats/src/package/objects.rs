@@ -181,10 +181,11 @@ impl<'a> Package<'a> {
     fn unlabelled_texture(&self, export: usize) -> Result<Texture<'a>> {
         let ObjectReader { header, reader: mut r } = self.object_reader(export, &[])?;
         let props = &header.properties;
-        let format = TextureFormat::from_byte(props.byte("Format").unwrap_or(0), self.is_ue2());
+        let format =
+            TextureFormat::from_byte(props.byte("Format").unwrap_or(0), self.texture_numbering());
         let has_comp = props.bool("bHasComp").unwrap_or(false);
         let comp_format =
-            props.byte("CompFormat").map(|b| TextureFormat::from_byte(b, self.is_ue2()));
+            props.byte("CompFormat").map(|b| TextureFormat::from_byte(b, self.texture_numbering()));
         let palette = props.object("Palette");
         let mips = self.read_mips(&mut r, "Mips", format)?;
         let comp_mips = if has_comp {
@@ -612,6 +613,22 @@ impl<'a> Package<'a> {
     }
 }
 
+/// Which `ETextureFormat` numbering a package's texture bytes follow. The numbering is not
+/// stored in the file; it follows from the package's version and licensee.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextureNumbering {
+    /// UE1 packages of Epic's builds (0 to 5) and OldUnreal's UT v469, which extended the same
+    /// enum (`Engine/Classes/Bitmap.uc` of v469: 6 BC2, 7 BC3, 8 to 14 BC4 to BC6H, 19 NODATA).
+    Ue1,
+    /// UE1 packages saved by OldUnreal's Unreal 227 (licensee 227, `PACKAGE_FILE_VERSION_LICENSEE`
+    /// in its `Core/Inc/UnObjVer.h`): the v469 numbering except 19, which is MONO, and 122,
+    /// NODATA (`Engine/Inc/EngineClasses.h` of 227k).
+    Unreal227,
+    /// UE2 (UT2003/UT2004's `ETextureFormat`: 6 NODATA, 7 DXT3, 8 DXT5, 9 L8, 10 G16, 11
+    /// RRRGGGBBB).
+    Ue2,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TextureFormat {
     P8,
@@ -627,26 +644,184 @@ pub enum TextureFormat {
     L8,
     G16,
     Rrrgggbbb,
+    /// BC4 (RGTC1): one channel, unsigned (`Bc4 { signed: false }`) or signed (`BC4_S`).
+    Bc4 {
+        signed: bool,
+    },
+    /// BC5 (RGTC2): two channels, unsigned or signed (`BC5_S`).
+    Bc5 {
+        signed: bool,
+    },
+    /// BC6H (BPTC float): RGB half floats, unsigned (`BC6H`) or signed (`BC6H_S`).
+    Bc6h {
+        signed: bool,
+    },
+    /// BC7 (BPTC): RGBA.
+    Bc7,
+    /// Unreal 227's `TEXF_MONO` ("Monochrome texture (fonts mainly)"), whose layout its public
+    /// headers do not give (`FTextureBlockBytes` has no case for it).
+    Mono,
+    /// A format of OldUnreal's numbering (UT v469, Unreal 227) that is named but not decoded.
+    Other(u8),
     Unknown(u8),
 }
 
+/// The OldUnreal `ETextureFormat` names, 0 to 121, identical in UT v469's `Bitmap.uc` and
+/// Unreal 227's `EngineClasses.h` except for 19 (NODATA in v469, MONO in 227). 40 and 44 use
+/// 227's spelling (`RGB16_`, `RGBA8_`): the plain names are the legacy ones of 2 and 5.
+const OLDUNREAL_FORMATS: [&str; 122] = [
+    "P8",
+    "BGRA8_LM",
+    "R5G6B5",
+    "BC1",
+    "RGB8",
+    "BGRA8",
+    "BC2",
+    "BC3",
+    "BC4",
+    "BC4_S",
+    "BC5",
+    "BC5_S",
+    "BC7",
+    "BC6H_S",
+    "BC6H",
+    "RGBA16",
+    "RGBA16_S",
+    "RGBA32",
+    "RGBA32_S",
+    "NODATA",
+    "UNCOMPRESSED",
+    "UNCOMPRESSED_LOW",
+    "UNCOMPRESSED_HIGH",
+    "COMPRESSED",
+    "COMPRESSED_LOW",
+    "COMPRESSED_HIGH",
+    "BC1_PA",
+    "R8",
+    "R8_S",
+    "R16",
+    "R16_S",
+    "R32",
+    "R32_S",
+    "RG8",
+    "RG8_S",
+    "RG16",
+    "RG16_S",
+    "RG32",
+    "RG32_S",
+    "RGB8_S",
+    "RGB16_",
+    "RGB16_S",
+    "RGB32",
+    "RGB32_S",
+    "RGBA8_",
+    "RGBA8_S",
+    "R16_F",
+    "R32_F",
+    "RG16_F",
+    "RG32_F",
+    "RGB16_F",
+    "RGB32_F",
+    "RGBA16_F",
+    "RGBA32_F",
+    "ETC1",
+    "ETC2",
+    "ETC2_PA",
+    "ETC2_RGB_EAC_A",
+    "EAC_R",
+    "EAC_R_S",
+    "EAC_RG",
+    "EAC_RG_S",
+    "ASTC_4x4",
+    "ASTC_5x4",
+    "ASTC_5x5",
+    "ASTC_6x5",
+    "ASTC_6x6",
+    "ASTC_8x5",
+    "ASTC_8x6",
+    "ASTC_8x8",
+    "ASTC_10x5",
+    "ASTC_10x6",
+    "ASTC_10x8",
+    "ASTC_10x10",
+    "ASTC_12x10",
+    "ASTC_12x12",
+    "ASTC_3x3x3",
+    "ASTC_4x3x3",
+    "ASTC_4x4x3",
+    "ASTC_4x4x4",
+    "ASTC_5x4x4",
+    "ASTC_5x5x4",
+    "ASTC_5x5x5",
+    "ASTC_6x5x5",
+    "ASTC_6x6x5",
+    "ASTC_6x6x6",
+    "PVRTC1_2BPP",
+    "PVRTC1_4BPP",
+    "PVRTC2_2BPP",
+    "PVRTC2_4BPP",
+    "R8_UI",
+    "R8_I",
+    "R16_UI",
+    "R16_I",
+    "R32_UI",
+    "R32_I",
+    "RG8_UI",
+    "RG8_I",
+    "RG16_UI",
+    "RG16_I",
+    "RG32_UI",
+    "RG32_I",
+    "RGB8_UI",
+    "RGB8_I",
+    "RGB16_UI",
+    "RGB16_I",
+    "RGB32_UI",
+    "RGB32_I",
+    "RGBA8_UI",
+    "RGBA8_I",
+    "RGBA16_UI",
+    "RGBA16_I",
+    "RGBA32_UI",
+    "RGBA32_I",
+    "ARGB8",
+    "ABGR8",
+    "RGB10A2",
+    "RGB10A2_UI",
+    "RGB10A2_LM",
+    "RGB9E5",
+    "P8_RGB9E5",
+    "R1",
+];
+
 impl TextureFormat {
-    /// The engine's `ETextureFormat` byte. UE1 (with OldUnreal 469's extensions) and UE2
-    /// agree up to 5 and differ above it.
-    pub fn from_byte(b: u8, ue2: bool) -> Self {
-        match (b, ue2) {
+    /// The engine's `ETextureFormat` byte in `numbering`. All agree up to 5; UE1 and UE2
+    /// differ above it, and UT v469 and Unreal 227 differ at 19 (and 122).
+    pub fn from_byte(b: u8, numbering: TextureNumbering) -> Self {
+        use TextureNumbering::{Ue1, Ue2, Unreal227};
+        match (b, numbering) {
             (0, _) => Self::P8,
             (1, _) => Self::Rgba7,
             (2, _) => Self::Rgb16,
             (3, _) => Self::Dxt1,
             (4, _) => Self::Rgb8,
             (5, _) => Self::Rgba8,
-            (6, true) => Self::NoData,
-            (7, true) | (6, false) => Self::Dxt3,
-            (8, true) | (7, false) => Self::Dxt5,
-            (9, true) => Self::L8,
-            (10, true) => Self::G16,
-            (11, true) => Self::Rrrgggbbb,
+            (6, Ue2) | (19, Ue1) | (122, Unreal227) => Self::NoData,
+            (7, Ue2) | (6, Ue1 | Unreal227) => Self::Dxt3,
+            (8, Ue2) | (7, Ue1 | Unreal227) => Self::Dxt5,
+            (9, Ue2) => Self::L8,
+            (10, Ue2) => Self::G16,
+            (11, Ue2) => Self::Rrrgggbbb,
+            (b, Ue2) => Self::Unknown(b),
+            (8, _) => Self::Bc4 { signed: false },
+            (9, _) => Self::Bc4 { signed: true },
+            (10, _) => Self::Bc5 { signed: false },
+            (11, _) => Self::Bc5 { signed: true },
+            (12, _) => Self::Bc7,
+            (13, _) => Self::Bc6h { signed: true },
+            (14, _) => Self::Bc6h { signed: false },
+            (19, Unreal227) => Self::Mono,
+            (b, _) if usize::from(b) < OLDUNREAL_FORMATS.len() => Self::Other(b),
             (b, _) => Self::Unknown(b),
         }
     }
@@ -665,6 +840,15 @@ impl TextureFormat {
             Self::L8 => "L8",
             Self::G16 => "G16",
             Self::Rrrgggbbb => "RRRGGGBBB",
+            Self::Bc4 { signed: false } => "BC4",
+            Self::Bc4 { signed: true } => "BC4_S",
+            Self::Bc5 { signed: false } => "BC5",
+            Self::Bc5 { signed: true } => "BC5_S",
+            Self::Bc6h { signed: false } => "BC6H",
+            Self::Bc6h { signed: true } => "BC6H_S",
+            Self::Bc7 => "BC7",
+            Self::Mono => "MONO",
+            Self::Other(b) => OLDUNREAL_FORMATS.get(usize::from(b)).copied().unwrap_or("unknown"),
             Self::Unknown(_) => "unknown",
         }
     }
@@ -678,9 +862,11 @@ impl TextureFormat {
             Self::Rgb16 | Self::G16 => Some(w * h * 2),
             Self::Rgb8 => Some(w * h * 3),
             Self::Rgba7 | Self::Rgba8 => Some(w * h * 4),
-            Self::Dxt1 => Some(blocks * 8),
-            Self::Dxt3 | Self::Dxt5 => Some(blocks * 16),
-            Self::NoData | Self::Rrrgggbbb | Self::Unknown(_) => None,
+            Self::Dxt1 | Self::Bc4 { .. } => Some(blocks * 8),
+            Self::Dxt3 | Self::Dxt5 | Self::Bc5 { .. } | Self::Bc6h { .. } | Self::Bc7 => {
+                Some(blocks * 16)
+            }
+            Self::NoData | Self::Rrrgggbbb | Self::Mono | Self::Other(_) | Self::Unknown(_) => None,
         }
     }
 }
