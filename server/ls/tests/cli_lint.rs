@@ -78,16 +78,16 @@ fn file_with_errors() {
             exit: 0
             --- stdout
             warning[t3d-too-few-vertices]: polygon has 2 vertices; a polygon needs at least 3
-             --> error.t3d:9:11
-              |
-            9 |           Begin Polygon
-              |           ^^^^^^^^^^^^^
-              |
+              --> error.t3d:10:11
+               |
+            10 |           Begin Polygon
+               |           ^^^^^^^^^^^^^
+               |
 
             warning[t3d-malformed-number]: malformed `Vertex` vector: found `+00000.00.000` where a number was expected (vectors are three numbers `X,Y,Z`, as in `+00128.000000,-00064.000000,+00000.000000`); UnrealEd reads it as 0
-              --> error.t3d:24:51
+              --> error.t3d:25:51
                |
-            24 |              Vertex   +00128.000000,+00128.000000,+00000.00.000
+            25 |              Vertex   +00128.000000,+00128.000000,+00000.00.000
                |                                                   ^^^^^^^^^^^^^
                |
 
@@ -100,8 +100,8 @@ fn file_with_errors() {
             exit: 0
             --- stdout
             {"version":1,"files":1,"diagnostics":[
-            {"file":"error.t3d","line":9,"column":11,"end_line":9,"end_column":24,"severity":"warning","code":"t3d-too-few-vertices","message":"polygon has 2 vertices; a polygon needs at least 3"},
-            {"file":"error.t3d","line":24,"column":51,"end_line":24,"end_column":64,"severity":"warning","code":"t3d-malformed-number","message":"malformed `Vertex` vector: found `+00000.00.000` where a number was expected (vectors are three numbers `X,Y,Z`, as in `+00128.000000,-00064.000000,+00000.000000`); UnrealEd reads it as 0"}
+            {"file":"error.t3d","line":10,"column":11,"end_line":10,"end_column":24,"severity":"warning","code":"t3d-too-few-vertices","message":"polygon has 2 vertices; a polygon needs at least 3"},
+            {"file":"error.t3d","line":25,"column":51,"end_line":25,"end_column":64,"severity":"warning","code":"t3d-malformed-number","message":"malformed `Vertex` vector: found `+00000.00.000` where a number was expected (vectors are three numbers `X,Y,Z`, as in `+00128.000000,-00064.000000,+00000.000000`); UnrealEd reads it as 0"}
             ]}
         "#]],
     );
@@ -126,21 +126,21 @@ fn file_with_only_warnings() {
               |
 
             warning[t3d-non-planar-polygon]: polygon is not planar: vertex 4 is 1.000 units off the polygon's plane (at most 0.1 allowed); triangulate it or move the vertex
-              --> warnings.t3d:15:11
+              --> warnings.t3d:16:11
                |
-            15 |           Begin Polygon Texture=GenFloor.Floor.Flr06
+            16 |           Begin Polygon Texture=GenFloor.Floor.Flr06
                |           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
-            16 |              Origin   +00000.000000,+00000.000000,+00000.000000
+            17 |              Origin   +00000.000000,+00000.000000,+00000.000000
             ...
-            22 |              Vertex   +00128.000000,+00128.000000,+00000.000000
-            23 |              Vertex   +00128.000000,+00000.000000,+00004.000000
+            23 |              Vertex   +00128.000000,+00128.000000,+00000.000000
+            24 |              Vertex   +00128.000000,+00000.000000,+00004.000000
                |              -------------------------------------------------- off the plane
                |
 
             note[t3d-normal-mismatch]: stored normal +00000.000000,+00000.000000,-00001.000000 differs from the normal of the vertices +00000.015621,-00000.015621,-00000.999756; import recomputes it
-              --> warnings.t3d:17:23
+              --> warnings.t3d:18:23
                |
-            17 |              Normal   +00000.000000,+00000.000000,-00001.000000
+            18 |              Normal   +00000.000000,+00000.000000,-00001.000000
                |                       ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
                |
                = help: Recompute the normal from the vertices
@@ -155,8 +155,8 @@ fn file_with_only_warnings() {
             --- stdout
             {"version":1,"files":1,"diagnostics":[
             {"file":"warnings.t3d","line":9,"column":30,"end_line":9,"end_column":34,"severity":"warning","code":"t3d-duplicate-actor-name","message":"actor name `lamp` is used twice in this map"},
-            {"file":"warnings.t3d","line":15,"column":11,"end_line":15,"end_column":53,"severity":"warning","code":"t3d-non-planar-polygon","message":"polygon is not planar: vertex 4 is 1.000 units off the polygon's plane (at most 0.1 allowed); triangulate it or move the vertex"},
-            {"file":"warnings.t3d","line":17,"column":23,"end_line":17,"end_column":64,"severity":"hint","code":"t3d-normal-mismatch","message":"stored normal +00000.000000,+00000.000000,-00001.000000 differs from the normal of the vertices +00000.015621,-00000.015621,-00000.999756; import recomputes it","tags":["unnecessary"]}
+            {"file":"warnings.t3d","line":16,"column":11,"end_line":16,"end_column":53,"severity":"warning","code":"t3d-non-planar-polygon","message":"polygon is not planar: vertex 4 is 1.000 units off the polygon's plane (at most 0.1 allowed); triangulate it or move the vertex"},
+            {"file":"warnings.t3d","line":18,"column":23,"end_line":18,"end_column":64,"severity":"hint","code":"t3d-normal-mismatch","message":"stored normal +00000.000000,+00000.000000,-00001.000000 differs from the normal of the vertices +00000.015621,-00000.015621,-00000.999756; import recomputes it","tags":["unnecessary"]}
             ]}
         "#]],
     );
@@ -443,8 +443,8 @@ fn missing_path() {
             --- stdout
             {"version":1,"files":1,"diagnostics":[
             {"file":"warnings.t3d","line":9,"column":30,"end_line":9,"end_column":34,"severity":"warning","code":"t3d-duplicate-actor-name","message":"actor name `lamp` is used twice in this map"},
-            {"file":"warnings.t3d","line":15,"column":11,"end_line":15,"end_column":53,"severity":"warning","code":"t3d-non-planar-polygon","message":"polygon is not planar: vertex 4 is 1.000 units off the polygon's plane (at most 0.1 allowed); triangulate it or move the vertex"},
-            {"file":"warnings.t3d","line":17,"column":23,"end_line":17,"end_column":64,"severity":"hint","code":"t3d-normal-mismatch","message":"stored normal +00000.000000,+00000.000000,-00001.000000 differs from the normal of the vertices +00000.015621,-00000.015621,-00000.999756; import recomputes it","tags":["unnecessary"]}
+            {"file":"warnings.t3d","line":16,"column":11,"end_line":16,"end_column":53,"severity":"warning","code":"t3d-non-planar-polygon","message":"polygon is not planar: vertex 4 is 1.000 units off the polygon's plane (at most 0.1 allowed); triangulate it or move the vertex"},
+            {"file":"warnings.t3d","line":18,"column":23,"end_line":18,"end_column":64,"severity":"hint","code":"t3d-normal-mismatch","message":"stored normal +00000.000000,+00000.000000,-00001.000000 differs from the normal of the vertices +00000.015621,-00000.015621,-00000.999756; import recomputes it","tags":["unnecessary"]}
             ]}
             --- stderr
             error: missing.t3d: no such file or directory
@@ -471,8 +471,8 @@ fn engine_flag() {
             --- stdout
             {"version":1,"files":1,"diagnostics":[
             {"file":"warnings.t3d","line":9,"column":30,"end_line":9,"end_column":34,"severity":"warning","code":"t3d-duplicate-actor-name","message":"actor name `lamp` is used twice in this map"},
-            {"file":"warnings.t3d","line":15,"column":11,"end_line":15,"end_column":53,"severity":"warning","code":"t3d-non-planar-polygon","message":"polygon is not planar: vertex 4 is 1.000 units off the polygon's plane (at most 0.1 allowed); triangulate it or move the vertex"},
-            {"file":"warnings.t3d","line":17,"column":23,"end_line":17,"end_column":64,"severity":"hint","code":"t3d-normal-mismatch","message":"stored normal +00000.000000,+00000.000000,-00001.000000 differs from the normal of the vertices +00000.015621,-00000.015621,-00000.999756; import recomputes it","tags":["unnecessary"]}
+            {"file":"warnings.t3d","line":16,"column":11,"end_line":16,"end_column":53,"severity":"warning","code":"t3d-non-planar-polygon","message":"polygon is not planar: vertex 4 is 1.000 units off the polygon's plane (at most 0.1 allowed); triangulate it or move the vertex"},
+            {"file":"warnings.t3d","line":18,"column":23,"end_line":18,"end_column":64,"severity":"hint","code":"t3d-normal-mismatch","message":"stored normal +00000.000000,+00000.000000,-00001.000000 differs from the normal of the vertices +00000.015621,-00000.015621,-00000.999756; import recomputes it","tags":["unnecessary"]}
             ]}
         "#]],
     );
