@@ -145,6 +145,29 @@ pub enum Sub {
 /// meshes (its release notes and the issue tracker: `MESH BOUNDINGBOX`), with the same keys.
 pub const UT469_UE2_COMMANDS: &[(&str, &str)] = &[("MESH", "BOUNDINGBOX")];
 
+/// A command only an OldUnreal build has: UE1, its key list not confirmed from a handler's
+/// source (none is public), `(source, build)` naming where it was seen.
+const fn patch_command(
+    (command, sub): (&'static str, &'static str),
+    keys: &'static [KeySpec],
+    doc: &'static str,
+    (source, patch): (&'static str, Patch),
+) -> CommandSpec {
+    CommandSpec {
+        command,
+        sub: Sub::Word(sub),
+        engines: Engines::Ue1,
+        keys,
+        one_of: &[],
+        keys_complete: false,
+        ignored: None,
+        missing_warning: None,
+        doc,
+        source,
+        only_in: Some(patch),
+    }
+}
+
 /// One command (or command + subcommand).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CommandSpec {
@@ -734,24 +757,17 @@ pub static COMMANDS: &[CommandSpec] = &[
         source: "UE1: UT v400 Editor/Src/UnEdSrv.cpp:159-215 (SafeExec, Texture Import); UE2: UT2004 Editor/Src/UnEdSrv.cpp:528-719 (MODULATED= and ADDITIVE= at 625-626, read with ParseUBOOL)",
         only_in: None,
     },
-    CommandSpec {
-        command: "TEXTURE",
-        sub: Sub::Word("MERGECOMPRESSED"),
-        engines: Engines::Ue1,
-        keys: &[
+    patch_command(
+        ("TEXTURE", "MERGECOMPRESSED"),
+        &[
             k("NAME", Name, "The existing texture whose compressed mipmaps receive the image."),
             k("FILE", Path, "The high-resolution image to compress and merge (PNG, DDS, BMP)."),
             PACKAGE,
             GROUP,
         ],
-        one_of: &[],
-        keys_complete: false,
-        ignored: None,
-        missing_warning: None,
-        doc: "UT v469: imports and compresses a high-resolution image into an existing texture's compressed mipmaps.",
-        source: SRC_469,
-        only_in: Some(Patch::Ut469),
-    },
+        "UT v469: imports and compresses a high-resolution image into an existing texture's compressed mipmaps.",
+        (SRC_469, Patch::Ut469),
+    ),
     CommandSpec {
         command: "TEXTURE",
         sub: Sub::Word("SETHITSOUND"),
@@ -1118,72 +1134,42 @@ pub static COMMANDS: &[CommandSpec] = &[
         source: SRC_UE1_SKEL,
         only_in: None,
     },
-    CommandSpec {
-        command: "BRUSH",
-        sub: Sub::Word("TOMESH"),
-        engines: Engines::Ue1,
-        keys: &[
+    patch_command(
+        ("BRUSH", "TOMESH"),
+        &[
             k("BRUSH", Object("Brush"), "The brush to convert."),
             k("MESH", Name, "The skeletal mesh to create."),
         ],
-        one_of: &[],
-        keys_complete: false,
-        ignored: None,
-        missing_warning: None,
-        doc: "UT v469: converts a brush into a skeletal mesh.",
-        source: SRC_469,
-        only_in: Some(Patch::Ut469),
-    },
-    CommandSpec {
-        command: "MESH",
-        sub: Sub::Word("WEAPONATTACH"),
-        engines: Engines::Ue1,
-        keys: &[
+        "UT v469: converts a brush into a skeletal mesh.",
+        (SRC_469, Patch::Ut469),
+    ),
+    patch_command(
+        ("MESH", "WEAPONATTACH"),
+        &[
             k("MESH", Object("Mesh"), "The mesh."),
         ],
-        one_of: &[],
-        keys_complete: false,
-        ignored: None,
-        missing_warning: None,
-        doc: "UT v469: the bone a skeletal mesh's weapon attaches to.",
-        source: SRC_469,
-        only_in: Some(Patch::Ut469),
-    },
-    CommandSpec {
-        command: "MESH",
-        sub: Sub::Word("WEAPONPOSITION"),
-        engines: Engines::Ue1,
-        keys: &[
+        "UT v469: the bone a skeletal mesh's weapon attaches to.",
+        (SRC_469, Patch::Ut469),
+    ),
+    patch_command(
+        ("MESH", "WEAPONPOSITION"),
+        &[
             k("MESH", Object("Mesh"), "The mesh."),
         ],
-        one_of: &[],
-        keys_complete: false,
-        ignored: None,
-        missing_warning: None,
-        doc: "UT v469: the offset and rotation of a skeletal mesh's attached weapon.",
-        source: SRC_469,
-        only_in: Some(Patch::Ut469),
-    },
-    CommandSpec {
-        command: "MESH",
-        sub: Sub::Word("BOUNDINGSPHERE"),
-        engines: Engines::Ue1,
-        keys: &[
+        "UT v469: the offset and rotation of a skeletal mesh's attached weapon.",
+        (SRC_469, Patch::Ut469),
+    ),
+    patch_command(
+        ("MESH", "BOUNDINGSPHERE"),
+        &[
             k("MESH", Object("Mesh"), "The mesh."),
         ],
-        one_of: &[],
-        keys_complete: false,
-        ignored: None,
-        missing_warning: None,
-        doc: "UT v469: sets a skeletal mesh's bounding sphere.",
-        source: SRC_469,
-        only_in: Some(Patch::Ut469),
-    },
-    CommandSpec {
-        command: "MESH",
-        sub: Sub::Word("SOCKET"),
-        engines: Engines::Ue1,
-        keys: &[
+        "UT v469: sets a skeletal mesh's bounding sphere.",
+        (SRC_469, Patch::Ut469),
+    ),
+    patch_command(
+        ("MESH", "SOCKET"),
+        &[
             k("MESH", Object("Mesh"), "The mesh."),
             k("SOCKETNAME", Name, "The socket's name."),
             k("VERT0", Int, "First vertex of the triangle the socket follows."),
@@ -1196,64 +1182,38 @@ pub static COMMANDS: &[CommandSpec] = &[
             YAW,
             ROLL,
         ],
-        one_of: &[],
-        keys_complete: false,
-        ignored: None,
-        missing_warning: None,
-        doc: "Unreal 227: a named attachment point that follows a triangle of a vertex mesh.",
-        source: SRC_227,
-        only_in: Some(Patch::Unreal227),
-    },
-    CommandSpec {
-        command: "MESH",
-        sub: Sub::Word("COLLISION"),
-        engines: Engines::Ue1,
-        keys: &[
+        "Unreal 227: a named attachment point that follows a triangle of a vertex mesh.",
+        (SRC_227, Patch::Unreal227),
+    ),
+    patch_command(
+        ("MESH", "COLLISION"),
+        &[
             k("MESH", Object("Mesh"), "The mesh."),
             k("MODEL", Object("Model"), "The collision model (from OBJ COLLISIONBRUSH)."),
         ],
-        one_of: &[],
-        keys_complete: false,
-        ignored: None,
-        missing_warning: None,
-        doc: "Unreal 227: gives a mesh a collision model.",
-        source: SRC_227,
-        only_in: Some(Patch::Unreal227),
-    },
-    CommandSpec {
-        command: "OBJ",
-        sub: Sub::Word("COLLISIONBRUSH"),
-        engines: Engines::Ue1,
-        keys: &[
+        "Unreal 227: gives a mesh a collision model.",
+        (SRC_227, Patch::Unreal227),
+    ),
+    patch_command(
+        ("OBJ", "COLLISIONBRUSH"),
+        &[
             k("FILE", Path, "A T3D file holding the collision brush."),
             k("NAME", Name, "The collision model's name."),
         ],
-        one_of: &[],
-        keys_complete: false,
-        ignored: None,
-        missing_warning: None,
-        doc: "Unreal 227: imports a brush from a T3D file as a collision model.",
-        source: SRC_227,
-        only_in: Some(Patch::Unreal227),
-    },
-    CommandSpec {
-        command: "OBJ",
-        sub: Sub::Word("SET"),
-        engines: Engines::Ue1,
-        keys: &[
+        "Unreal 227: imports a brush from a T3D file as a collision model.",
+        (SRC_227, Patch::Unreal227),
+    ),
+    patch_command(
+        ("OBJ", "SET"),
+        &[
             k("CLASS", Object("Class"), "The object's class."),
             k("NAME", Name, "The object."),
             k("PROPERTY", Name, "The property to set."),
             k("VALUE", Text, "The value, as default properties write it."),
         ],
-        one_of: &[],
-        keys_complete: false,
-        ignored: None,
-        missing_warning: None,
-        doc: "Unreal 227: sets a property of an existing object.",
-        source: SRC_227,
-        only_in: Some(Patch::Unreal227),
-    },
+        "Unreal 227: sets a property of an existing object.",
+        (SRC_227, Patch::Unreal227),
+    ),
 ];
 
 /// Spellings the engine rewrites.
