@@ -320,6 +320,7 @@ fn baseline_round_trip() {
         exit: 0
         --- stdout
         0 errors, 0 warnings in 3 files checked
+        references into packages (textures, classes, OBJ LOAD) were not checked: no game folder is set (--game-dir, or game-dir in unreal-ls.toml)
         --- stderr
         note: 8 findings recorded in the baseline not shown
     "#]];
@@ -504,6 +505,7 @@ fn fix_format_rewrites_the_layout_once() {
            |
 
         0 errors, 1 warning, 1 info in 2 files checked
+        references into packages (textures, classes, OBJ LOAD) were not checked: no game folder is set (--game-dir, or game-dir in unreal-ls.toml)
         --- stderr
         fixed 2 findings in 2 files
     "#]]
@@ -541,7 +543,13 @@ fn corpus_in_every_format() {
                 assert_eq!(validate_sarif(&sarif), Vec::<String>::new());
                 assert_eq!(sarif["runs"][0]["results"].as_array().unwrap().len(), count);
             }
-            _ => assert!(result.stdout.ends_with(" files checked\n")),
+            // The summary, then the line saying references were not checked (no game folder).
+            _ => assert!(
+                result.stdout.contains(" files checked\n")
+                    && result.stdout.ends_with("game-dir in unreal-ls.toml)\n"),
+                "{}",
+                result.stdout
+            ),
         }
     }
     let statistics = run(Path::new("."), &["lint", "--statistics", "--format", "json", corpus]);

@@ -58,6 +58,7 @@ fn clean_file() {
             exit: 0
             --- stdout
             0 errors, 0 warnings in 1 file checked
+            references into packages (textures, classes, OBJ LOAD) were not checked: no game folder is set (--game-dir, or game-dir in unreal-ls.toml)
         "#]],
     );
     check(
@@ -92,6 +93,7 @@ fn file_with_errors() {
                |
 
             0 errors, 2 warnings in 1 file checked
+            references into packages (textures, classes, OBJ LOAD) were not checked: no game folder is set (--game-dir, or game-dir in unreal-ls.toml)
         "#]],
     );
     check(
@@ -146,6 +148,7 @@ fn file_with_only_warnings() {
                = help: Recompute the normal from the vertices
 
             0 errors, 2 warnings, 1 hint in 1 file checked
+            references into packages (textures, classes, OBJ LOAD) were not checked: no game folder is set (--game-dir, or game-dir in unreal-ls.toml)
         "#]],
     );
     check(
@@ -192,6 +195,7 @@ fn directory() {
               |
 
             0 errors, 2 warnings in 2 files checked
+            references into packages (textures, classes, OBJ LOAD) were not checked: no game folder is set (--game-dir, or game-dir in unreal-ls.toml)
         "#]],
     );
     check(
@@ -235,6 +239,7 @@ fn empty_file() {
              |
 
             1 error, 0 warnings in 1 file checked
+            references into packages (textures, classes, OBJ LOAD) were not checked: no game folder is set (--game-dir, or game-dir in unreal-ls.toml)
         "#]],
     );
     check(
@@ -316,6 +321,7 @@ fn binary_garbage_and_utf16() {
           |
 
         1 error, 1 warning, 2 hints in 2 files checked
+        references into packages (textures, classes, OBJ LOAD) were not checked: no game folder is set (--game-dir, or game-dir in unreal-ls.toml)
     "#]].assert_eq(&run(&dir, &["garbage.t3d", "utf16.t3d"]));
     expect![[r#"
         exit: 1
@@ -431,6 +437,7 @@ fn missing_path() {
             exit: 2
             --- stdout
             0 errors, 0 warnings in 1 file checked
+            references into packages (textures, classes, OBJ LOAD) were not checked: no game folder is set (--game-dir, or game-dir in unreal-ls.toml)
             --- stderr
             error: missing.t3d: no such file or directory
             error: no/such/dir: no such file or directory

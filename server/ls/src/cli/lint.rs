@@ -41,10 +41,11 @@ pub struct LintArgs {
     /// [default: unreal-ls.toml's `engine`, else auto]
     #[arg(long, value_enum)]
     pub engine: Option<EngineArg>,
-    /// The game the files target: unreal, ut99, deusex, rune, ut2003, ut2004, swat4,
-    /// tribes-vengeance, xiii or other. Sets the engine generation when --engine does not,
-    /// and only a stock game (unreal, ut99, ut2003, ut2004) makes unknown poly flags and
-    /// polygon lines warnings [default: unreal-ls.toml's `game`]
+    /// The game the files target: unreal, ut99, ut469, unreal227, deusex, rune, ut2003,
+    /// ut2004, swat4, tribes-vengeance, xiii or other. Sets the engine generation when
+    /// --engine does not; only a stock game (Epic's, or OldUnreal's ut469 and unreal227) makes
+    /// unknown poly flags and polygon lines warnings; ut469 and unreal227 know their own
+    /// #exec commands and keys [default: unreal-ls.toml's `game`]
     #[arg(long, value_name = "GAME", value_parser = parse_game)]
     pub game: Option<unreal_analysis::Game>,
     /// Engine build the files target (436, 469): which image types #exec may import.
@@ -219,7 +220,10 @@ pub fn run(args: &LintArgs) -> ExitCode {
         }
     }
 
-    let report = Report { files_checked, files };
+    // What was not checked is said once, not left to silence.
+    let references_unchecked =
+        setups.iter().all(|s| s.options.game_dir.is_none() && s.options.package_paths.is_empty());
+    let report = Report { files_checked, files, references_unchecked };
     let summary = Summary::of(&report);
     let color = anstream::AutoStream::choice(&io::stdout()) != anstream::ColorChoice::Never
         && args.format == OutputFormat::Human;

@@ -38,10 +38,17 @@ pub fn render(report: &Report, color: bool, out: &mut dyn Write) -> io::Result<(
         } else {
             Style::new().bold()
         };
-        writeln!(out, "{style}{}{style:#}", summary.line())
+        writeln!(out, "{style}{}{style:#}", summary.line())?;
     } else {
-        writeln!(out, "{}", summary.line())
+        writeln!(out, "{}", summary.line())?;
     }
+    if report.references_unchecked && report.files_checked > 0 {
+        writeln!(
+            out,
+            "references into packages (textures, classes, OBJ LOAD) were not checked: no game folder is set (--game-dir, or game-dir in unreal-ls.toml)"
+        )?;
+    }
+    Ok(())
 }
 
 /// The library draws `^` only under `Error` annotations and prefixes labels of the other

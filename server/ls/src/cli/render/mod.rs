@@ -36,6 +36,9 @@ pub struct Report {
     /// Files with at least one diagnostic, sorted by path; their diagnostics sorted by
     /// position.
     pub files: Vec<FileReport>,
+    /// True when no game folder or package path was set: references into packages were not
+    /// looked up, which the human summary says in one line.
+    pub references_unchecked: bool,
 }
 
 /// One checked file with findings.
@@ -241,6 +244,7 @@ mod tests {
         ];
         let line_index = LineIndex::new(&text);
         Report {
+            references_unchecked: false,
             files_checked: 3,
             files: vec![FileReport {
                 path: "maps/Café.t3d".into(),
@@ -254,6 +258,7 @@ mod tests {
     /// A report of one checked file with one finding.
     fn one_file(path: &str, text: &str, diagnostic: Diagnostic) -> Report {
         Report {
+            references_unchecked: false,
             files_checked: 1,
             files: vec![FileReport {
                 path: path.into(),
@@ -414,7 +419,7 @@ mod tests {
 
     #[test]
     fn no_files() {
-        let report = Report { files_checked: 0, files: Vec::new() };
+        let report = Report { files_checked: 0, files: Vec::new(), references_unchecked: false };
         let mut out = Vec::new();
         render(OutputFormat::Human, &report, false, &mut out).unwrap();
         render(OutputFormat::Json, &report, false, &mut out).unwrap();
@@ -448,6 +453,7 @@ mod tests {
                 file("b.t3d", 3),
                 file("c.t3d", 257),
             ],
+            references_unchecked: false,
         };
         let mut out = Vec::new();
         render(OutputFormat::Json, &report, false, &mut out).unwrap();
