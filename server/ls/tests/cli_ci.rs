@@ -301,6 +301,35 @@ fn rules_lists_every_rule() {
     assert_eq!(markdown.stdout, unreal_analysis::rules::docs::markdown());
 }
 
+/// `--write-baseline` onto a folder or a FIFO writes nothing and says what the path is (it
+/// said "the file has 2 hard links" for a folder; a FIFO or `/dev/null` was replaced by a file).
+#[cfg(unix)]
+#[test]
+fn write_baseline_refuses_a_folder_and_a_fifo() {
+    let project = scratch("baseline-targets", "project");
+    fs::create_dir_all(project.join("out")).unwrap();
+    check(
+        &project,
+        &["lint", "--write-baseline", "out"],
+        &expect![[r#"
+            exit: 2
+            --- stdout
+            --- stderr
+            error: out: writing the baseline: it is a folder, not a file
+        "#]],
+    );
+    assert!(project.join("out").is_dir());
+    let fifo = project.join("pipe");
+    if Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success()) {
+        let result = run(&project, &["lint", "--write-baseline", "pipe"]);
+        assert_eq!(result.code, 2, "{}", result.stderr);
+        assert!(result.stderr.contains("not a regular file"), "{}", result.stderr);
+        assert!(std::os::unix::fs::FileTypeExt::is_fifo(
+            &fs::symlink_metadata(&fifo).unwrap().file_type()
+        ));
+    }
+}
+
 #[test]
 fn baseline_round_trip() {
     let project = scratch("baseline", "project");

@@ -515,6 +515,17 @@ fn replace_file_via(
         path.to_path_buf()
     };
     let metadata = fs::metadata(&real).map_err(|e| io("cannot read the file", e))?;
+    // Only a regular file is replaced: a rename onto a folder fails, and one onto a device or a
+    // FIFO (`/dev/null`) would swap it for a plain file.
+    if metadata.is_dir() {
+        return Err(NotWritten::failed("it is a folder, not a file".to_owned()));
+    }
+    if !metadata.is_file() {
+        return Err(NotWritten::failed(
+            "it is not a regular file (a device, FIFO or socket); nothing is written to it"
+                .to_owned(),
+        ));
+    }
     if metadata.permissions().readonly() {
         return Err(NotWritten::skipped("not fixed: the file is read-only".to_owned()));
     }
