@@ -138,6 +138,14 @@ pub enum Patch {
 }
 
 impl Patch {
+    /// The game setting that names the build (`game = "ut469"`).
+    pub fn game(self) -> Game {
+        match self {
+            Patch::Ut469 => Game::Ut469,
+            Patch::Unreal227 => Game::Unreal227,
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Patch::Ut469 => "OldUnreal's UT v469",

@@ -74,9 +74,7 @@ impl ExecEnv {
         let game = options.game.or_else(|| {
             options.game_dir.as_deref().and_then(|dir| game_of_folder(fs.as_ref(), dir))
         });
-        // The game fixes the generation when the settings leave it to detection.
-        let generation =
-            options.engine.fixed().or_else(|| game.and_then(unreal_engine::Game::generation));
+        let generation = super::generation_of(options, game);
         let packages = OnceLock::new();
         if let Some(index) = &options.packages {
             let _ = packages.set(Arc::clone(index));
@@ -84,7 +82,7 @@ impl ExecEnv {
         Self {
             fs,
             generation,
-            engine_build: options.engine_build.or_else(|| game.and_then(super::build_of)),
+            engine_build: super::engine_build_of(options, game),
             game,
             game_dir: options.game_dir.clone(),
             roots: IndexRoots {

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use unreal_engine::exec::{CommandMatch, CommandSpec, KeyKind, KeySpec, Sub};
-use unreal_engine::{Generation, Patch};
+use unreal_engine::{Game, Generation, Patch};
 use unreal_syntax::exec::{
     self, Arg, Directive, DirectiveKind, ExecLine, KeySearch, Lookup, ScanError,
 };
@@ -578,18 +578,29 @@ pub struct ExecContext<'a> {
     pub env: Option<&'a ExecEnv>,
     pub generation: Option<Generation>,
     pub engine_build: Option<u32>,
-    /// The OldUnreal build the settings name (`game = "ut469"` / `"unreal227"`); `None` for
-    /// Epic's builds or when no game is set.
-    pub patch: Option<Patch>,
-    /// True when a game is set: a command or key only an OldUnreal build has is then judged
-    /// against it; without one, it cannot be.
-    pub game_known: bool,
-    /// The game, when it is a licensee's (not Epic's or OldUnreal's build).
-    pub licensee: Option<unreal_engine::Game>,
+    /// The game the settings name, or the game folder shows (`None`: not known).
+    pub game: Option<Game>,
     pub table: SymbolTable,
 }
 
 impl ExecContext<'_> {
+    /// The OldUnreal build the game names (`game = "ut469"` / `"unreal227"`); `None` for
+    /// Epic's builds or when no game is known.
+    pub fn patch(&self) -> Option<Patch> {
+        self.game.and_then(Game::patch)
+    }
+
+    /// True when a game is known: a command or key only an OldUnreal build has is then judged
+    /// against it; without one, it cannot be.
+    pub fn game_known(&self) -> bool {
+        self.game.is_some()
+    }
+
+    /// The game, when it is a licensee's (not Epic's or OldUnreal's build).
+    pub fn licensee(&self) -> Option<Game> {
+        self.game.filter(|g| !g.is_stock())
+    }
+
     /// The lines that run an editor command.
     pub fn commands(&self) -> impl Iterator<Item = (&LineFacts, CommandMatch)> {
         self.file.lines.iter().filter_map(|l| l.command.map(|m| (l, m)))
@@ -703,9 +714,7 @@ pub fn with_context<T>(
         env: Some(env),
         generation: env.generation,
         engine_build: env.engine_build,
-        patch: env.game.and_then(unreal_engine::Game::patch),
-        game_known: env.game.is_some(),
-        licensee: env.game.filter(|g| !g.is_stock()),
+        game: env.game,
         table,
     })
 }
@@ -722,23 +731,24 @@ pub fn with_text_context<T>(
         text,
         file: &file,
         env: None,
-        generation: options
-            .engine
-            .fixed()
-            .or_else(|| options.game.and_then(unreal_engine::Game::generation)),
-        engine_build: options.engine_build.or_else(|| options.game.and_then(build_of)),
-        patch: options.game.and_then(unreal_engine::Game::patch),
-        game_known: options.game.is_some(),
-        licensee: options.game.filter(|g| !g.is_stock()),
+        generation: generation_of(options, options.game),
+        engine_build: engine_build_of(options, options.game),
+        game: options.game,
         table: SymbolTable::single(file.symbols.clone()),
     })
 }
 
-/// The engine build a game implies for the image-type checks: UT v469's (469). Unreal 227's
-/// number (227) would read as an Unreal v1.200-era build, so its image types are decided by
-/// the patch instead.
-pub(crate) fn build_of(game: unreal_engine::Game) -> Option<u32> {
-    game.engine_build().filter(|&build| build >= 400)
+/// The generation the settings fix, else the game's (a game fixes it when the settings leave
+/// it to detection, as `config::resolve_engine` does for the CLI).
+pub(crate) fn generation_of(options: &LintOptions, game: Option<Game>) -> Option<Generation> {
+    options.engine.fixed().or_else(|| game.and_then(Game::generation))
+}
+
+/// The engine build the settings give, else the one the game implies for the image-type
+/// checks: UT v469's (469). Unreal 227's number (227) would read as an Unreal v1.200-era
+/// build, so its image types are decided by the patch instead.
+pub(crate) fn engine_build_of(options: &LintOptions, game: Option<Game>) -> Option<u32> {
+    options.engine_build.or_else(|| game.and_then(Game::engine_build).filter(|&build| build >= 400))
 }
 
 /// Whether a directive kind exists in `generation` (`None`: in either).

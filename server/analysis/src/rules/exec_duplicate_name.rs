@@ -93,7 +93,7 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
         // A build whose editor source is not public may keep an object's earlier options when
         // the same file is imported again under its name (UT2004 keeps several, `UnEdSrv.cpp:
         // 582-592`, 681-692): with the same files, what is lost cannot be checked.
-        if let Some(patch) = ctx.patch.filter(|p| !p.keys_known()) {
+        if let Some(patch) = ctx.patch().filter(|p| !p.keys_known()) {
             if first.kind == definition.kind && same_files(&first.import, &definition.import) {
                 let _ = write!(
                     diagnostic.message,

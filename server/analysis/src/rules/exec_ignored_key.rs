@@ -141,7 +141,7 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
         if m.spec.ignored.is_some() {
             continue;
         }
-        let verdicts = line.verdicts(ctx.text, ctx.generation, ctx.patch);
+        let verdicts = line.verdicts(ctx.text, ctx.generation, ctx.patch());
         // Most lines have no ignored key: the command's name is written only for a finding.
         if !verdicts.iter().any(|(_, verdict)| matches!(verdict, KeyVerdict::Ignored { .. })) {
             continue;
@@ -183,11 +183,13 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
                 .key_variants(name)
                 .all(|k| k.ignored.is_some() && k.engines == Engines::Both);
             let unknown_build =
-                ctx.patch.filter(|p| !p.keys_known()).map(|p| p.name().to_owned()).or_else(|| {
-                    ctx.licensee
-                        .filter(|_| !ignored_everywhere)
-                        .map(|game| format!("the editor of game `{}`", game.name()))
-                });
+                ctx.patch().filter(|p| !p.keys_known()).map(|p| p.name().to_owned()).or_else(
+                    || {
+                        ctx.licensee()
+                            .filter(|_| !ignored_everywhere)
+                            .map(|game| format!("the editor of game `{}`", game.name()))
+                    },
+                );
             let mut diagnostic = RULE
                 .diagnostic(
                     first.span(),

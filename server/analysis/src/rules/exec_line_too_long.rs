@@ -91,7 +91,7 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
         // The OldUnreal builds' compilers are not public; UT v469's editor takes commands over
         // 256 characters (its release notes), and whether its UCC's directive buffer grew too
         // is not said.
-        if let (Some(patch), Some(Generation::Ue1)) = (ctx.patch, ctx.generation) {
+        if let (Some(patch), Some(Generation::Ue1)) = (ctx.patch(), ctx.generation) {
             out.push(
                 RULE.diagnostic(
                     span,

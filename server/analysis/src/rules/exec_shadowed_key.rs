@@ -107,7 +107,7 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
         }
         // Repeats of one key, by where the engine reads it: (read at, the repeats).
         let mut repeats: Vec<(unreal_syntax::Span, Vec<unreal_syntax::exec::Arg>)> = Vec::new();
-        for (arg, verdict) in line.verdicts(ctx.text, ctx.generation, ctx.patch) {
+        for (arg, verdict) in line.verdicts(ctx.text, ctx.generation, ctx.patch()) {
             let KeyVerdict::Shadowed { at, inside_other } = verdict else { continue };
             let name = arg.name_span().text(ctx.text);
             if *inside_other {

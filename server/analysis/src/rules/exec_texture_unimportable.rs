@@ -65,7 +65,7 @@ const FIRST_TRUE_COLOUR_BUILD: u32 = 469;
 fn type_problem(info: &ImageInfo, ctx: &ExecContext<'_>) -> Option<String> {
     // The OldUnreal builds import PNG, DDS and 32-bit images (UT v469's release notes; Unreal
     // 227's stock classes import DDS), and their importers are not public.
-    if ctx.patch.is_some() {
+    if ctx.patch().is_some() {
         return None;
     }
     let build = ctx.engine_build?;
@@ -108,8 +108,8 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
         let Some(file) = line.path("FILE") else { continue };
         let Resolution::Found { path, .. } = &file.resolution else { continue };
         let is_fx = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("fx"));
-        if is_fx && ctx.patch != Some(Patch::Unreal227) {
-            let (severity, why) = if ctx.game_known {
+        if is_fx && ctx.patch() != Some(Patch::Unreal227) {
+            let (severity, why) = if ctx.game_known() {
                 (RULE.severity, "the texture factory of the targeted build has no .fx importer")
             } else {
                 (Severity::Info, "set the game (`game = \"unreal227\"`) to check it")
@@ -135,7 +135,7 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
         }
         // UE1 builds before v469 and UT2004 refuse it; what v469 does is not in the sources.
         let refuses_compressed = match ctx.engine_build {
-            _ if ctx.patch.is_some() => false,
+            _ if ctx.patch().is_some() => false,
             Some(build) => build < FIRST_TRUE_COLOUR_BUILD,
             None => ctx.generation == Some(Generation::Ue2),
         };

@@ -128,20 +128,20 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         };
         if let Some(patch) = m.spec.only_in {
-            if ctx.patch != Some(patch) {
+            if ctx.patch() != Some(patch) {
                 let words = line.words_span().text(ctx.text);
-                let (severity, targets) = match ctx.patch {
+                let (severity, targets) = match ctx.patch() {
                     Some(other) => {
                         (RULE.severity, format!("this workspace targets {}", other.name()))
                     }
-                    None if ctx.game_known => (
+                    None if ctx.game_known() => (
                         RULE.severity,
                         "this workspace targets Epic's builds, which log \"Unrecognized command\""
                             .to_owned(),
                     ),
                     None => (
                         Severity::Info,
-                        format!("set the game (`game = \"{}\"`) to check it", game_name(patch)),
+                        format!("set the game (`game = \"{}\"`) to check it", patch.game().name()),
                     ),
                 };
                 out.push(
@@ -155,7 +155,7 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
             }
         }
         let Some(generation) = ctx.generation else { continue };
-        let in_469 = ctx.patch == Some(unreal_engine::Patch::Ut469)
+        let in_469 = ctx.patch() == Some(unreal_engine::Patch::Ut469)
             && commands::UT469_UE2_COMMANDS.iter().any(|&(c, sub)| {
                 m.spec.command == c && m.spec.sub == unreal_engine::exec::Sub::Word(sub)
             });
@@ -174,14 +174,6 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
                 ),
             ));
         }
-    }
-}
-
-/// The `game` setting that names an OldUnreal build.
-fn game_name(patch: unreal_engine::Patch) -> &'static str {
-    match patch {
-        unreal_engine::Patch::Ut469 => "ut469",
-        unreal_engine::Patch::Unreal227 => "unreal227",
     }
 }
 

@@ -36,7 +36,7 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
         if m.spec.ignored.is_some() {
             continue;
         }
-        let verdicts = line.verdicts(ctx.text, ctx.generation, ctx.patch);
+        let verdicts = line.verdicts(ctx.text, ctx.generation, ctx.patch());
         // Most lines have nothing to report: the command's name and its key list are written
         // only for a finding, and once a line.
         if verdicts.iter().all(|(_, verdict)| !reported(verdict)) {
@@ -103,16 +103,16 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
                 ),
                 KeyVerdict::OtherBuild { patch } => {
                     let span = arg.span();
-                    out.push(match ctx.patch {
+                    out.push(match ctx.patch() {
                         Some(_) => RULE.diagnostic(
                             span,
                             format!(
                                 "`{name}=` is read only by {}'s {command}; this workspace targets {}, whose {command} ignores it",
                                 patch.name(),
-                                ctx.patch.map_or("Epic's builds", unreal_engine::Patch::name)
+                                ctx.patch().map_or("Epic's builds", unreal_engine::Patch::name)
                             ),
                         ),
-                        None if ctx.game_known => RULE.diagnostic(
+                        None if ctx.game_known() => RULE.diagnostic(
                             span,
                             format!(
                                 "`{name}=` is read only by {}'s {command}; Epic's builds, which this workspace targets, ignore it",
@@ -125,10 +125,7 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
                                 format!(
                                     "`{name}=` is read only by {}'s {command}; set the game (`game = \"{}\"`) to check it",
                                     patch.name(),
-                                    match patch {
-                                        unreal_engine::Patch::Ut469 => "ut469",
-                                        unreal_engine::Patch::Unreal227 => "unreal227",
-                                    }
+                                    patch.game().name()
                                 ),
                             )
                             .with_severity(crate::Severity::Info),

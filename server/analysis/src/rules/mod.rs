@@ -411,7 +411,7 @@ fn run_exec_rules(context: &crate::exec::ExecContext<'_>) -> Vec<Diagnostic> {
     // A licensee's editor (Deus Ex, XIII, Undying, Unreal 2...) reads keys and commands Epic's
     // do not (XIII's `COMPRESS=`, Undying's `SKELFILE=`, an early UE2's `FLAGS=`), and its
     // source is not public: what the checks know from Epic's handlers cannot be checked there.
-    if let Some(game) = context.licensee {
+    if let Some(game) = context.licensee() {
         for d in diagnostics
             .iter_mut()
             .filter(|d| d.severity > Severity::Info && HANDLER_KEY_RULES.contains(&d.code))

@@ -70,10 +70,7 @@ fn every_command_with_its_required_keys() {
                 }
             }
         }
-        let game = spec.only_in.map(|patch| match patch {
-            unreal_engine::Patch::Ut469 => unreal_analysis::Game::Ut469,
-            unreal_engine::Patch::Unreal227 => unreal_analysis::Game::Unreal227,
-        });
+        let game = spec.only_in.map(unreal_engine::Patch::game);
         lines.push((format!("#exec {words} {}", keys.join(" ")), engine, game));
     }
     for alias in ALIASES {
