@@ -411,14 +411,10 @@ fn resolve_path(
 /// True when a `MESH IMPORT` names a `_d.3d` as its `ANIVFILE=` and an `_a.3d` as its
 /// `DATAFILE=`: the two files swapped.
 pub fn mesh_files_swapped(line: &LineFacts, text: &str) -> bool {
-    let ends = |key: &str, suffix: &str| {
-        line.value(text, key).is_some_and(|v| {
-            let t = v.text.trim();
-            t.len() >= suffix.len()
-                && t.get(t.len() - suffix.len()..).is_some_and(|e| e.eq_ignore_ascii_case(suffix))
-        })
-    };
-    ends("ANIVFILE", "_d.3d") && ends("DATAFILE", "_a.3d")
+    match (line.value(text, "ANIVFILE"), line.value(text, "DATAFILE")) {
+        (Some(aniv), Some(data)) => symbols::mesh_names_swapped(&aniv.text, &data.text),
+        _ => false,
+    }
 }
 
 fn group_of(line: &LineFacts, text: &str) -> Option<String> {

@@ -60,16 +60,25 @@ impl MeshSource {
     /// `ANIVFILE=` found a `_d.3d` and `DATAFILE=` an `_a.3d`: the files are swapped, and
     /// nothing read from them describes the mesh the engine builds.
     pub fn swapped(&self) -> bool {
-        let ends = |path: &Option<PathBuf>, suffix: &str| {
-            path.as_ref().and_then(|p| p.file_name()).is_some_and(|n| {
-                let n = n.to_string_lossy();
-                n.len() >= suffix.len()
-                    && n.get(n.len() - suffix.len()..)
-                        .is_some_and(|e| e.eq_ignore_ascii_case(suffix))
-            })
+        let name = |path: &Option<PathBuf>| {
+            path.as_ref().and_then(|p| p.file_name()).map(|n| n.to_string_lossy().into_owned())
         };
-        ends(&self.aniv, "_d.3d") && ends(&self.data, "_a.3d")
+        match (name(&self.aniv), name(&self.data)) {
+            (Some(aniv), Some(data)) => mesh_names_swapped(&aniv, &data),
+            _ => false,
+        }
     }
+}
+
+/// True when the file named as the animation (`ANIVFILE=`) is a `_d.3d` and the one named as
+/// the data (`DATAFILE=`) an `_a.3d`: the two files of a vertex mesh swapped.
+pub fn mesh_names_swapped(aniv: &str, data: &str) -> bool {
+    let ends = |name: &str, suffix: &str| {
+        let name = name.trim();
+        name.len() >= suffix.len()
+            && name.get(name.len() - suffix.len()..).is_some_and(|e| e.eq_ignore_ascii_case(suffix))
+    };
+    ends(aniv, "_d.3d") && ends(data, "_a.3d")
 }
 
 /// One defined name.
