@@ -323,6 +323,39 @@ async function main() {
       .replace("Location=(X=640.000000,Y=256.000000,Z=128.000000)", "Location=(X=512.000000,Y=256.000000,Z=128.000000)"),
     "latin1",
   );
+  // A big map: a real one when E2E_BIG_MAP names it (DM-Deck17 for the figures in
+  // docs/performance.md), else a generated one of the same size; one brush with a defect
+  // (a polygon of two vertices) near its end, so that it has a squiggle to wait for.
+  const bigMap = (() => {
+    const name = process.env.E2E_BIG_MAP ? path.basename(process.env.E2E_BIG_MAP) : "DM-Generated.t3d";
+    const file = path.join(workspace, name);
+    if (process.env.E2E_BIG_MAP) fs.copyFileSync(process.env.E2E_BIG_MAP, file);
+    else {
+      const made = spawnSync("cargo", ["run", "--quiet", "-p", "unreal-mapgen", "--", "--size", "4MB", "--seed", "17", "-o", file], { cwd: root, encoding: "utf8" });
+      assert(made.status === 0, `mapgen failed: ${made.stderr}`);
+    }
+    const text = fs.readFileSync(file, "latin1");
+    const end = text.lastIndexOf("End Map");
+    assert(end > 0, `${name} has no End Map`);
+    const defectActor = "BrushDefect";
+    const defect = [
+      `Begin Actor Class=Brush Name=${defectActor}`,
+      "    CsgOper=CSG_Add",
+      "    Begin Brush Name=ModelDefect",
+      "       Begin PolyList",
+      "          Begin Polygon",
+      "             Vertex   +00000.000000,+00000.000000,+00000.000000",
+      "             Vertex   +00128.000000,+00000.000000,+00000.000000",
+      "          End Polygon",
+      "       End PolyList",
+      "    End Brush",
+      "End Actor",
+      "",
+    ].join("\r\n");
+    const defectLine = text.slice(0, end).split("\n").length; // 1-based line of `Begin Actor`
+    fs.writeFileSync(file, text.slice(0, end) + defect + text.slice(end), "latin1");
+    return { name, bytes: fs.statSync(file).size, defectActor, defectLine };
+  })();
   const haveCorpus = fs.existsSync(corpusUtx);
   if (haveCorpus) {
     // Copied into the throw-away workspace only; corpus files never enter the repository.
@@ -560,6 +593,51 @@ async function main() {
       await page.locator(".editor-group-container.active .monaco-editor .view-lines").first().click();
       await page.keyboard.press("Escape");
       return { detail: `${message.replace(/\s+/g, " ")}; ${moved.replace(/\s+/g, " ")}; click revealed line 76` };
+    });
+
+    await check("a big map: squiggles right after the text shows, an outline of actors that follows the cursor", async () => {
+      // The figures are recorded, not asserted (timings belong to benchmarks): from pressing
+      // Enter on the file to its text on screen (VS Code's own loading), and to its row in the
+      // Problems panel (the squiggles).
+      await page.keyboard.press("Control+Shift+M");
+      await page.locator(".markers-panel").first().waitFor({ timeout: 20_000 });
+      await page.keyboard.press("Control+P");
+      const input = page.locator(".quick-input-widget input");
+      await input.waitFor({ timeout: 10_000 });
+      await input.fill(bigMap.name);
+      await page.locator(".quick-input-list .monaco-list-row", { hasText: bigMap.name }).first().waitFor({ timeout: 20_000 });
+      await sleep(300);
+      const started = Date.now();
+      await page.keyboard.press("Enter");
+      await page.waitForFunction(
+        () => (document.querySelector(".editor-group-container.active .view-lines")?.textContent.length ?? 0) > 100,
+        undefined,
+        { timeout: 60_000, polling: 20 },
+      );
+      const shown = Date.now() - started;
+      await page.locator(".markers-panel .monaco-list-row", { hasText: bigMap.name }).first().waitFor({ timeout: 60_000 });
+      const squiggles = Date.now() - started;
+      await shot("05e-big-map-problems");
+      await page.keyboard.press("Control+J");
+      // The outline lists the map's actors; moving the cursor into one selects it there.
+      await runCommand("Explorer: Focus on Outline View");
+      const outline = page.locator(".outline-pane, .pane-body.outline-pane, [id='outline']").first();
+      await outline.waitFor({ timeout: 20_000 });
+      await page.locator(".editor-group-container.active .monaco-editor .view-lines").first().click();
+      await runCommand("Go to Line/Column...");
+      await page.keyboard.type(String(bigMap.defectLine + 3));
+      await page.keyboard.press("Enter");
+      const selected = await until("the outline to follow the cursor", 20_000, async () => {
+        const rows = await page.locator(".outline-pane .monaco-list-row.selected, .outline-pane .monaco-list-row.focused").allInnerTexts();
+        const row = rows.find((r) => r.includes(bigMap.defectActor));
+        return row ?? null;
+      });
+      const rows = await page.locator(".outline-pane .monaco-list-row").allInnerTexts();
+      await shot("05f-big-map-outline");
+      assert(!rows.some((r) => /^Polygon \d/.test(r.trim())), `the outline shows polygons: ${JSON.stringify(rows.slice(0, 20))}`);
+      return {
+        detail: `${bigMap.name} (${(bigMap.bytes / 1_048_576).toFixed(1)} MB): text shown ${shown} ms after Enter, squiggles ${squiggles} ms (${squiggles - shown} ms after the text); outline row under the cursor: ${selected.replace(/\s+/g, " ")}`,
+      };
     });
 
     await check("the package preview lists the textures of a corpus .utx", async () => {

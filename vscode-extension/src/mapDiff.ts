@@ -48,6 +48,9 @@ interface GitApi {
   getRepository(uri: vscode.Uri): { show(ref: string, path: string): Promise<string> } | null;
 }
 
+/** The picker's entry that opens a file dialog. */
+export const BROWSE_LABEL = "$(folder-opened) Browse...";
+
 export class MapChanges {
   private readonly provider = new ChangesProvider();
   private view: vscode.TreeView<ChangeNode> | undefined;
@@ -80,11 +83,28 @@ export class MapChanges {
     const current = this.current(arg);
     if (current === undefined) return;
     const others = (await vscode.workspace.findFiles("**/*.t3d", "**/node_modules/**", 500)).filter((u) => u.toString() !== current.toString());
+    // The first entry opens a file dialog: the older version may be anywhere (a backup, a
+    // download, another checkout), under any name (a clipboard dump saved as .txt).
+    const browse = { label: BROWSE_LABEL, description: "any file, inside the workspace or not", uri: undefined };
     const picked = await vscode.window.showQuickPick(
-      others.map((uri) => ({ label: vscode.workspace.asRelativePath(uri), uri })),
+      [browse, ...others.map((uri) => ({ label: vscode.workspace.asRelativePath(uri), description: undefined, uri }))],
       { title: `Compare ${path.basename(current.fsPath)} with...`, placeHolder: "the older version of the map" },
     );
-    if (picked !== undefined) await this.compare(picked.uri, current);
+    if (picked === undefined) return;
+    let older = picked.uri;
+    if (older === undefined) {
+      const chosen = await vscode.window.showOpenDialog({
+        canSelectFiles: true,
+        canSelectFolders: false,
+        canSelectMany: false,
+        defaultUri: vscode.Uri.joinPath(current, ".."),
+        openLabel: "Compare",
+        title: `The older version of ${path.basename(current.fsPath)}`,
+        filters: { "T3D maps": ["t3d", "T3D", "txt"], "All files": ["*"] },
+      });
+      older = chosen?.[0];
+    }
+    if (older !== undefined) await this.compare(older, current);
   }
 
   /** Compares the committed version of the active map with it, through the git extension. */

@@ -1,7 +1,9 @@
 // The "Map overview" view: the picture of the active T3D map that the server draws
-// (`unrealLs/mapPreview`, docs/protocol.md) in a panel beside the text. It follows edits of
-// the map (redrawn a moment after typing stops) and a click on an actor's mark reveals its
-// `Begin Actor` line in the editor.
+// (`unrealLs/mapPreview`, docs/protocol.md) in a panel beside the text, fitted to the panel,
+// with zoom and pan, and the actors drawn over it by kind (media/map.js). It follows the
+// active map (switching editors switches the picture) and its edits (redrawn a moment after
+// typing stops, keeping the zoom), and a click on an actor's mark reveals its `Begin Actor`
+// line in the editor.
 
 import * as path from "node:path";
 import * as vscode from "vscode";
@@ -11,13 +13,24 @@ import { ServerManager } from "./server";
 export const MAP_VIEW_TYPE = "unrealLs.mapOverview";
 /** How long after the last edit the picture is redrawn. */
 const REDRAW_DELAY_MS = 400;
-const PICTURE_SIZE = 1024;
+/** Big enough to zoom in a few times before the brushes' lines blur. */
+const PICTURE_SIZE = 2048;
 
 type ToWebview =
-  | { type: "picture"; pngBase64: string; width: number; height: number; status: string; marks: { x: number; y: number; line: number; name: string }[] }
+  | {
+      type: "picture";
+      pngBase64: string;
+      width: number;
+      height: number;
+      view: string;
+      /** Keep the zoom and pan (a redraw of the same map after an edit). */
+      keepZoom: boolean;
+      status: string;
+      marks: { x: number; y: number; line: number; name: string; kind: string }[];
+    }
   | { type: "error"; message: string };
 
-type FromWebview = { type: "ready" } | { type: "view"; view: string } | { type: "click"; x: number; y: number };
+type FromWebview = { type: "ready" } | { type: "view"; view: string } | { type: "click"; x: number; y: number; radius?: number };
 
 export class MapOverview {
   private panel: vscode.WebviewPanel | undefined;
@@ -26,6 +39,8 @@ export class MapOverview {
   private actors: MapPreviewResult["actors"] = [];
   private timer: NodeJS.Timeout | undefined;
   private generation = 0;
+  /** The document the picture on screen was drawn from (a redraw of it keeps the zoom). */
+  private drawn: vscode.TextDocument | undefined;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -37,6 +52,15 @@ export class MapOverview {
       vscode.commands.registerCommand("unrealLs.showMapOverview", (arg?: vscode.Uri) => this.show(arg)),
       vscode.workspace.onDidChangeTextDocument((event) => {
         if (this.panel !== undefined && event.document === this.document) this.scheduleRedraw();
+      }),
+      // The overview follows the active map.
+      vscode.window.onDidChangeActiveTextEditor((editor) => {
+        const document = editor?.document;
+        if (this.panel === undefined || document === undefined || document.languageId !== "t3d") return;
+        if (document === this.document) return;
+        this.document = document;
+        this.panel.title = overviewTitle(document);
+        void this.redraw();
       }),
       this.server.onDidChangeServer(() => this.scheduleRedraw()),
       { dispose: () => this.panel?.dispose() },
@@ -52,7 +76,7 @@ export class MapOverview {
       return;
     }
     this.document = document;
-    const title = `Map overview: ${path.basename(document.uri.fsPath)}`;
+    const title = overviewTitle(document);
     if (this.panel === undefined) {
       const media = vscode.Uri.joinPath(this.context.extensionUri, "media");
       this.panel = vscode.window.createWebviewPanel(
@@ -65,6 +89,7 @@ export class MapOverview {
       this.panel.onDidDispose(() => {
         this.panel = undefined;
         this.document = undefined;
+        this.drawn = undefined;
       });
       this.panel.webview.onDidReceiveMessage((message: FromWebview) => void this.received(message));
     } else {
@@ -98,18 +123,22 @@ export class MapOverview {
       return;
     }
     try {
-      const params: MapPreviewParams = { uri: document.uri.toString(), view: this.view, maxSize: PICTURE_SIZE };
+      const params: MapPreviewParams = { uri: document.uri.toString(), view: this.view, maxSize: PICTURE_SIZE, actorSymbols: false };
       const result = await client.sendRequest<MapPreviewResult>(MAP_PREVIEW, params);
       if (mine !== this.generation) return;
       this.actors = result.actors;
+      const keepZoom = this.drawn === document;
+      this.drawn = document;
       const scale = Math.round(result.unitsPerPixel * 10) / 10;
       this.post({
         type: "picture",
         pngBase64: result.pngBase64,
         width: result.width,
         height: result.height,
-        status: `${this.view} view, ${result.brushes} brushes, ${result.actors.length} actors, ${scale} units a pixel (from ${MAP_PREVIEW})`,
-        marks: result.actors.map((a) => ({ x: a.x, y: a.y, line: a.line, name: a.name })),
+        view: this.view ?? "top",
+        keepZoom,
+        status: `${path.basename(document.uri.fsPath)}: ${this.view} view, ${result.brushes} brushes, ${result.actors.length} actors marked, ${scale} units a pixel`,
+        marks: result.actors.map((a) => ({ x: a.x, y: a.y, line: a.line, name: a.name, kind: a.kind })),
       });
     } catch (error) {
       if (mine === this.generation) this.post({ type: "error", message: error instanceof Error ? error.message : String(error) });
@@ -124,11 +153,15 @@ export class MapOverview {
       case "view":
         if (message.view === "top" || message.view === "side" || message.view === "front" || message.view === "iso") {
           this.view = message.view;
+          // Another view is another picture: fitted anew.
+          this.drawn = undefined;
           await this.redraw();
         }
         break;
       case "click": {
-        const actor = markAt(this.actors, message.x, message.y);
+        // The radius is 10 screen pixels, in the picture's pixels at the current zoom.
+        const radius = typeof message.radius === "number" && message.radius > 0 ? Math.min(message.radius, 200) : 10;
+        const actor = markAt(this.actors, message.x, message.y, radius);
         if (actor === undefined || this.document === undefined) return;
         const position = new vscode.Position(actor.line, 0);
         const shown = vscode.window.visibleTextEditors.find((e) => e.document === this.document);
@@ -140,6 +173,10 @@ export class MapOverview {
       }
     }
   }
+}
+
+function overviewTitle(document: vscode.TextDocument): string {
+  return `Map overview: ${path.basename(document.uri.fsPath)}`;
 }
 
 function overviewHtml(webview: vscode.Webview, media: vscode.Uri): string {
@@ -161,13 +198,16 @@ function overviewHtml(webview: vscode.Webview, media: vscode.Uri): string {
 <link rel="stylesheet" href="${style.toString()}">
 <title>Map overview</title>
 </head>
-<body>
+<body class="map-overview">
 <header class="toolbar">
 <label for="view">View</label>
 <select id="view"><option value="top">Top</option><option value="side">Side</option><option value="front">Front</option><option value="iso">Iso</option></select>
+<button id="fit" title="Fit the map to the panel (or double-click the map)">Fit</button>
 <span id="status" class="muted">Loading…</span>
 </header>
-<main><img id="map" class="map" alt="map overview"><ul id="marks" hidden></ul></main>
+<div id="legend" class="legend"></div>
+<main><div id="viewport"><div id="stage"><img id="map" class="map" alt="map overview" draggable="false"></div><canvas id="overlay"></canvas></div><ul id="marks" hidden></ul></main>
+<div id="thinned" class="muted"></div>
 <script nonce="${nonce}" src="${script.toString()}"></script>
 </body>
 </html>`;

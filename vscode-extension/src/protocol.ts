@@ -64,6 +64,8 @@ export interface MapPreviewParams {
   uri: string;
   view?: "top" | "side" | "front" | "iso";
   maxSize?: number;
+  /** `false`: the picture without the actors' symbols (the client draws them). */
+  actorSymbols?: boolean;
 }
 
 export interface MapActorMark {

@@ -13,6 +13,7 @@ import {
   State,
   TransportKind,
 } from "vscode-languageclient/node";
+import { gameDirectoryMissing, GameDirectoryMissingFeature, GAME_DIRECTORY_MISSING } from "./gameFolder";
 import { advertised, UnrealLsExperimental } from "./protocol";
 import { bundledBinaryName, Candidate, notFoundMessage, resolveServer, skippedMessage } from "./serverPath";
 import { serverSettings, ServerSettings } from "./settings";
@@ -145,6 +146,10 @@ export class ServerManager implements vscode.Disposable {
       },
     };
     const client = new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions);
+    client.registerFeature(new GameDirectoryMissingFeature());
+    client.onNotification(GAME_DIRECTORY_MISSING, (params: { message?: string }) => {
+      void gameDirectoryMissing(this.context, this.output, params.message ?? "no game folder found");
+    });
     this.client = client;
     client.onDidChangeState((event) => {
       if (this.client !== client) return;

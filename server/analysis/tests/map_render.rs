@@ -7,7 +7,8 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use unreal_analysis::preview::map::{render_map, ActorKind, View};
+use unreal_analysis::preview::map::{render_map, ActorSymbols, View};
+use unreal_analysis::t3d::actors::ClassKind;
 
 /// A cube brush of the given half size, as a polygon list.
 fn cube(half: i32) -> String {
@@ -56,7 +57,8 @@ fn golden_path() -> PathBuf {
 
 #[test]
 fn the_picture_has_its_known_pixels() {
-    let picture = render_map("Room", &fixture_map(), View::Top, 256, None).unwrap();
+    let picture =
+        render_map("Room", &fixture_map(), View::Top, 256, None, ActorSymbols::Drawn).unwrap();
     // The room is 512 units wide with a 10% margin (at least 64 units) on each side:
     // 640 units over 256 pixels.
     assert_eq!((picture.width, picture.height), (256, 256));
@@ -71,7 +73,7 @@ fn the_picture_has_its_known_pixels() {
     let wall = at(25, 128);
     assert!(wall[0] > 180 && wall[2] < 120, "the wall is orange: {wall:?}");
     // The light at world (1152, 512): pixel (179.2, 128), blue.
-    let light = picture.actors.iter().find(|a| a.kind == ActorKind::Light).unwrap();
+    let light = picture.actors.iter().find(|a| a.kind == ClassKind::Light).unwrap();
     assert_eq!((light.x.round(), light.y.round()), (179.0, 128.0));
     let blue = at(179, 128);
     assert!(blue[2] > 200 && blue[0] < 60 && blue[1] < 60, "the light is blue: {blue:?}");
@@ -109,9 +111,17 @@ fn the_picture_has_its_known_pixels() {
 fn views_and_nothing_to_draw() {
     let map = fixture_map();
     for view in [View::Side, View::Front, View::Iso] {
-        let picture = render_map("Room", &map, view, 128, None).unwrap();
+        let picture = render_map("Room", &map, view, 128, None, ActorSymbols::Drawn).unwrap();
         assert_eq!(picture.actors.len(), 2, "{view:?}");
         assert!(picture.png.starts_with(b"\x89PNG"));
     }
-    assert!(render_map("Empty", "Begin Map\r\nEnd Map\r\n", View::Top, 128, None).is_none());
+    assert!(render_map(
+        "Empty",
+        "Begin Map\r\nEnd Map\r\n",
+        View::Top,
+        128,
+        None,
+        ActorSymbols::Drawn
+    )
+    .is_none());
 }

@@ -106,11 +106,11 @@ async fn diagnostics_see_the_package_folder() {
         })
         .collect();
     expect![[r#"
+        4 1 "exec-missing-file": "file not found: `Textures\\Skull1.pcx` (searched from the package folder Skulls/, ignoring case)"
+        5 1 "exec-missing-key": "MESH SEQUENCE needs `SEQ=`, `STARTFRAME=`, `NUMFRAMES=`; the engine logs \"Bad MESH SEQUENCE\" and does nothing"
         2 3 "exec-missing-texture-slot": "triangles of mesh `Skull` use slot 0 but no SETTEXTURE gives it a texture and this class sets no skin; unless Skins/MultiSkins are set elsewhere (a subclass, code, the map), those triangles draw with the default texture"
         2 4 "exec-path-case": "`MODELS\\Skull_d.3d` differs in case from the file on disk `Models\\Skull_d.3d`; Windows ignores case; a build or tool on a case-sensitive file system may not find it"
-        2 4 "exec-ignored-key" tags=[1]: "MESH IMPORT does not read `X=0 Y=0 Z=0`, and they would change nothing: the line builds the same without them"
-        4 1 "exec-missing-file": "file not found: `Textures\\Skull1.pcx` (searched from the package folder Skulls/, ignoring case)"
-        5 1 "exec-missing-key": "MESH SEQUENCE needs `SEQ=`, `STARTFRAME=`, `NUMFRAMES=`; the engine logs \"Bad MESH SEQUENCE\" and does nothing""#]].assert_eq(&lines.join("\n"));
+        2 4 "exec-ignored-key" tags=[1]: "MESH IMPORT does not read `X=0 Y=0 Z=0`, and they would change nothing: the line builds the same without them""#]].assert_eq(&lines.join("\n"));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

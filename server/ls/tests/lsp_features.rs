@@ -170,13 +170,13 @@ async fn symbols_folding_and_selection() {
     check(
         &client.request_ok("textDocument/documentSymbol", doc()).await,
         &expect![[
-            r#"[{"children":[{"children":[],"detail":"Light","kind":19,"name":"Light0","range":{"end":{"character":9,"line":4},"start":{"character":0,"line":1}},"selectionRange":{"end":{"character":35,"line":1},"start":{"character":29,"line":1}}},{"children":[{"children":[{"children":[{"children":[],"detail":"Wall, 3 vertices","kind":8,"name":"Polygon 0","range":{"end":{"character":20,"line":14},"start":{"character":9,"line":9}},"selectionRange":{"end":{"character":22,"line":9},"start":{"character":15,"line":9}}}],"detail":"1 polygon","kind":18,"name":"PolyList","range":{"end":{"character":18,"line":15},"start":{"character":6,"line":8}},"selectionRange":{"end":{"character":20,"line":8},"start":{"character":12,"line":8}}}],"detail":"Brush","kind":23,"name":"Brush0","range":{"end":{"character":12,"line":16},"start":{"character":3,"line":7}},"selectionRange":{"end":{"character":26,"line":7},"start":{"character":20,"line":7}}}],"detail":"Brush","kind":19,"name":"Brush0","range":{"end":{"character":9,"line":17},"start":{"character":0,"line":5}},"selectionRange":{"end":{"character":35,"line":5},"start":{"character":29,"line":5}}}],"detail":"2 actors","kind":3,"name":"Map","range":{"end":{"character":7,"line":18},"start":{"character":0,"line":0}},"selectionRange":{"end":{"character":9,"line":0},"start":{"character":6,"line":0}}}]"#
+            r#"[{"children":[{"children":[],"detail":"Light","kind":24,"name":"Light0","range":{"end":{"character":9,"line":4},"start":{"character":0,"line":1}},"selectionRange":{"end":{"character":35,"line":1},"start":{"character":29,"line":1}}},{"children":[],"detail":"Brush, builder brush, 1 polygon","kind":23,"name":"Brush0","range":{"end":{"character":9,"line":17},"start":{"character":0,"line":5}},"selectionRange":{"end":{"character":35,"line":5},"start":{"character":29,"line":5}}}],"detail":"2 actors","kind":3,"name":"Map","range":{"end":{"character":7,"line":18},"start":{"character":0,"line":0}},"selectionRange":{"end":{"character":9,"line":0},"start":{"character":6,"line":0}}}]"#
         ]],
     );
     check(
         &client.request_ok("workspace/symbol", json!({ "query": "lig" })).await,
         &expect![[
-            r#"[{"containerName":"Light","kind":19,"location":{"range":{"end":{"character":35,"line":1},"start":{"character":29,"line":1}},"uri":"file:///work/maps/Room.t3d"},"name":"Light0"}]"#
+            r#"[{"containerName":"Light","kind":24,"location":{"range":{"end":{"character":35,"line":1},"start":{"character":29,"line":1}},"uri":"file:///work/maps/Room.t3d"},"name":"Light0"}]"#
         ]],
     );
     check(

@@ -250,8 +250,9 @@ async fn position_encoding_is_negotiated() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn burst_of_edits_then_request() {
     let recorder = Arc::new(Recorder::default());
-    // A debounce long enough that the request below is certain to beat the analysis.
-    let mut client = TestClient::new(options(&recorder, Duration::from_secs(1)));
+    // A debounce longer than a request waits for the diagnostics to go first (2 s), so that
+    // the request below is certain to be answered before the analysis.
+    let mut client = TestClient::new(options(&recorder, Duration::from_secs(3)));
     client.initialize(json!({}), Value::Null).await;
     let mut model = Model {
         text: "Begin Map\r\n   Begin Actor Class=Light Name=Light0\r\n      Tag=\u{e9}t\u{e9}\r\n   End Actor\r\nEnd Map\r\n"
@@ -433,9 +434,9 @@ async fn settings_from_initialization_options_and_did_change_configuration() {
         &render(&published),
         &expect![[r#"
             version 1
-            0:0-0:3 sev4 test-bad [unreal-ls] "BAD is bad (T3d, engine Auto)"
             0:4-0:8 sev3 test-note [unreal-ls] "a note\nTextures/Missing.utx: no such package"
                 file:///work/maps/DM-Test.t3d 0:0-0:5 "the file starts here"
+            0:0-0:3 sev4 test-bad [unreal-ls] "BAD is bad (T3d, engine Auto)"
         "#]],
     );
 }
@@ -591,18 +592,21 @@ async fn incremental_diagnostics_equal_lint_text_after_random_edits() {
                 client.notify("textDocument/didChange", params).await;
             }
             let published = client.diagnostics_for(&uri, Some(version)).await;
-            let expected: Vec<String> = unreal_analysis::lint::lint_text(
+            let mut found = unreal_analysis::lint::lint_text(
                 unreal_analysis::lint::FileKind::T3d,
                 &model.text,
                 &unreal_analysis::lint::LintOptions::default(),
-            )
-            .iter()
-            .map(|d| {
-                let (l0, c0) = model.position(d.span.start as usize);
-                let (l1, c1) = model.position(d.span.end as usize);
-                format!("{l0}:{c0}-{l1}:{c1} {} {}", d.code, d.message)
-            })
-            .collect();
+            );
+            // Published errors first, then warnings, infos and hints, each in document order.
+            found.sort_by_key(|d| std::cmp::Reverse(d.severity));
+            let expected: Vec<String> = found
+                .iter()
+                .map(|d| {
+                    let (l0, c0) = model.position(d.span.start as usize);
+                    let (l1, c1) = model.position(d.span.end as usize);
+                    format!("{l0}:{c0}-{l1}:{c1} {} {}", d.code, d.message)
+                })
+                .collect();
             let actual: Vec<String> = published["diagnostics"]
                 .as_array()
                 .unwrap()

@@ -423,3 +423,59 @@ fn did_open_is_taken_from_its_frame_in_order() {
     server.notify("exit", &Value::Null);
     assert_eq!(server.wait_exit(), Some(0));
 }
+
+/// Opening a map, an editor asks at once for its outline, folds, semantic tokens, inlay
+/// hints and code actions: the diagnostics are published before any of those answers (they
+/// wait for them), and the outline lists the map's actors, nothing inside them.
+#[test]
+fn diagnostics_go_out_before_the_answers_an_editor_asks_for_on_opening() {
+    let map = unreal_mapgen::generate_map(2 << 20, 11);
+    let actors = map.lines().filter(|l| l.trim_start().starts_with("Begin Actor")).count();
+    let mut server = start();
+    initialize(&mut server);
+    let uri = "file:///work/maps/DM-Big.t3d";
+    server.notify(
+        "textDocument/didOpen",
+        &json!({ "textDocument": { "uri": uri, "languageId": "t3d", "version": 1, "text": map } }),
+    );
+    let document = json!({ "textDocument": { "uri": uri } });
+    let top =
+        json!({ "start": { "line": 0, "character": 0 }, "end": { "line": 60, "character": 0 } });
+    let requests = [
+        ("textDocument/documentSymbol", document.clone()),
+        ("textDocument/foldingRange", document.clone()),
+        ("textDocument/semanticTokens/full", document.clone()),
+        ("textDocument/inlayHint", json!({ "textDocument": { "uri": uri }, "range": top })),
+        (
+            "textDocument/codeAction",
+            json!({ "textDocument": { "uri": uri }, "range": top, "context": { "diagnostics": [] } }),
+        ),
+    ];
+    for (id, (method, params)) in requests.iter().enumerate() {
+        server
+            .send(&json!({ "jsonrpc": "2.0", "id": 100 + id, "method": method, "params": params }));
+    }
+    let mut order = Vec::new();
+    let mut outline = Value::Null;
+    while order.len() < requests.len() + 1 {
+        let message = server.wait_for(|m| {
+            m["method"] == "textDocument/publishDiagnostics" || m["id"].as_u64().is_some()
+        });
+        if message["method"] == "textDocument/publishDiagnostics" {
+            order.push("diagnostics".to_owned());
+        } else {
+            let id = usize::try_from(message["id"].as_u64().unwrap()).unwrap();
+            order.push(requests[id - 100].0.to_owned());
+            if id == 100 {
+                outline = message["result"].clone();
+            }
+        }
+    }
+    assert_eq!(order[0], "diagnostics", "{order:?}");
+    let listed = outline[0]["children"].as_array().unwrap();
+    assert_eq!(listed.len(), actors);
+    assert!(listed.iter().all(|a| a["children"].as_array().is_some_and(Vec::is_empty)));
+    server.request("shutdown", &Value::Null);
+    server.notify("exit", &Value::Null);
+    assert_eq!(server.wait_exit(), Some(0));
+}

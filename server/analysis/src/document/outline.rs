@@ -61,12 +61,13 @@ impl SegmentOutline {
         let items = std::slice::from_ref(item);
         let mut flat = Vec::new();
         let mut strings = String::new();
-        flatten(symbols::symbols_of(&src, items, false), &mut flat, &mut strings);
+        let symbols = symbols::symbols_of(&src, items, symbols::Within::Map, false);
+        flatten(symbols, &mut flat, &mut strings);
         Arc::new(Self {
             start: item.span().start,
             symbols: flat.into_boxed_slice(),
             strings: strings.into_boxed_str(),
-            polygons: symbols::polygons_in(items),
+            polygons: symbols::polygons_shown(items, symbols::Within::Map),
             folds: folding::folds_of(items).into_boxed_slice(),
         })
     }
@@ -184,8 +185,8 @@ impl T3dDocument {
     }
 
     /// The outline, equal to [`symbols::document_symbols`] on a whole parse, from what the
-    /// segments keep. `None` when the outline shows polygons (`polygons_up_to` or fewer in
-    /// the document: the polygons are not kept), for a document without a single map or
+    /// segments keep. `None` when the outline shows polygons (between 1 and `polygons_up_to`
+    /// outside the actors: the polygons are not kept), for a document without a single map or
     /// level around everything, or when a segment cannot be parsed on its own: then a whole
     /// parse answers.
     pub fn outline_symbols(&self, polygons_up_to: usize) -> Option<Vec<DocumentSymbol>> {
@@ -223,10 +224,11 @@ impl KeptOutline {
     }
 
     /// The frame's own symbol, without its children ([`Self::symbols`]); `None` when the
-    /// outline shows polygons (`polygons_up_to` or fewer in the document), which are not kept.
+    /// outline shows polygons (between 1 and `polygons_up_to` outside the actors), which are
+    /// not kept.
     pub fn frame_symbol(&self, polygons_up_to: usize) -> Option<DocumentSymbol> {
         let polygons: usize = self.outlines.iter().map(|(o, _)| o.polygons).sum();
-        if polygons <= polygons_up_to {
+        if polygons > 0 && polygons <= polygons_up_to {
             return None;
         }
         let Item::Block(frame) = &self.frame else { return None };

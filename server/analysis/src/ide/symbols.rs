@@ -1,16 +1,25 @@
-//! Document symbols (the outline: Map > Actor > Brush > PolyList > Polygon) and workspace
-//! symbols (the actors of every open document, found by name).
+//! Document symbols and workspace symbols (the actors of every open document, found by
+//! name).
+//!
+//! The outline of a map lists its actors and stops there: an actor's symbol says its class
+//! and, for a brush, its CSG operation and number of polygons, and its kind sorts brushes,
+//! lights and the rest apart ([`ActorKind`]), so that a client that sorts by kind groups them
+//! while the outline stays in file order and follows the cursor (a client finds the symbol
+//! under the cursor by descending into the first symbol whose range holds it: groups that
+//! interleave in the file would break that). A brush file or an UnrealEd clipboard dump
+//! (actors or polygon lists with no map around them) shows everything down to each polygon.
 
 use unreal_syntax::t3d::{Block, BlockKind, Item, LineKeyword};
 use unreal_syntax::Span;
 
 use super::{plural, Source};
+use crate::t3d::actors::{self, ActorKind};
 
 /// What a symbol is; the language server maps these to its protocol's symbol kinds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SymbolKind {
     Map,
-    Actor,
+    Actor(ActorKind),
     Brush,
     PolyList,
     Polygon,
@@ -33,31 +42,58 @@ pub struct DocumentSymbol {
     pub children: Vec<DocumentSymbol>,
 }
 
-/// Beyond this many polygons a document's outline stops at the polygon lists (whose detail
-/// still counts their polygons): a generated 10 MB map has about 13,000, whose symbols make an
-/// answer of megabytes that no one scrolls through.
+/// Beyond this many polygons (outside a map's actors) the outline stops at the polygon
+/// lists, whose detail still counts their polygons: their symbols would make an answer of
+/// megabytes that no one scrolls through.
 pub const OUTLINE_POLYGONS_UP_TO: usize = 5_000;
 
-/// The outline of a document: one symbol per block, nested as the blocks are (without the
-/// polygons when there are more than [`OUTLINE_POLYGONS_UP_TO`]).
+/// Where a list of items sits: at the top of the document, or inside a map or level, where
+/// an actor's symbol has no children.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Within {
+    Document,
+    Map,
+}
+
+/// The outline of a document: one symbol per block, nested as the blocks are, a map's
+/// actors without their insides, and no polygons when more than [`OUTLINE_POLYGONS_UP_TO`]
+/// would show.
 pub fn document_symbols(src: &Source<'_>) -> Vec<DocumentSymbol> {
-    let polygons = polygons_in(&src.file.items);
-    symbols_of(src, &src.file.items, polygons <= OUTLINE_POLYGONS_UP_TO)
+    let polygons = polygons_shown(&src.file.items, Within::Document);
+    symbols_of(src, &src.file.items, Within::Document, polygons <= OUTLINE_POLYGONS_UP_TO)
 }
 
 /// The outline with or without the polygons, whatever their number.
 pub fn outline(src: &Source<'_>, with_polygons: bool) -> Vec<DocumentSymbol> {
-    symbols_of(src, &src.file.items, with_polygons)
+    symbols_of(src, &src.file.items, Within::Document, with_polygons)
 }
 
-/// The number of polygon blocks in `items`, at any depth.
-pub fn polygons_in(items: &[Item]) -> usize {
+/// The number of polygon blocks the outline of `items` would show with its polygons: those
+/// at any depth except inside a map's actors.
+pub fn polygons_shown(items: &[Item], within: Within) -> usize {
     let mut count = 0;
-    let mut stack: Vec<&[Item]> = vec![items];
-    while let Some(items) = stack.pop() {
+    let mut stack: Vec<(&[Item], Within)> = vec![(items, within)];
+    while let Some((items, within)) = stack.pop() {
         for block in items.iter().filter_map(Item::as_block) {
             count += usize::from(block.kind == BlockKind::Polygon);
-            stack.push(&block.children);
+            match block.kind {
+                BlockKind::Actor if within == Within::Map => {}
+                BlockKind::Map | BlockKind::Level => stack.push((&block.children, Within::Map)),
+                _ => stack.push((&block.children, within)),
+            }
+        }
+    }
+    count
+}
+
+/// The number of polygon blocks inside `block`, at any depth.
+fn polygons_inside(block: &Block) -> usize {
+    let mut count = 0;
+    let mut stack: Vec<&Block> = vec![block];
+    while let Some(block) = stack.pop() {
+        for child in block.blocks() {
+            count += usize::from(child.kind == BlockKind::Polygon);
+            stack.push(child);
         }
     }
     count
@@ -75,7 +111,12 @@ pub fn frame_symbol(
 }
 
 /// The symbols of `items` (the children of one block, or the top-level items), nested.
-pub fn symbols_of(src: &Source<'_>, items: &[Item], with_polygons: bool) -> Vec<DocumentSymbol> {
+pub fn symbols_of(
+    src: &Source<'_>,
+    items: &[Item],
+    within: Within,
+    with_polygons: bool,
+) -> Vec<DocumentSymbol> {
     let mut polygon_index = 0usize;
     items
         .iter()
@@ -87,7 +128,13 @@ pub fn symbols_of(src: &Source<'_>, items: &[Item], with_polygons: bool) -> Vec<
                 polygon_index += 1;
             }
             // The parser bounds nesting (MAX_DEPTH), so this recursion is bounded too.
-            let children = symbols_of(src, &block.children, with_polygons);
+            let children = match block.kind {
+                BlockKind::Actor if within == Within::Map => Vec::new(),
+                BlockKind::Map | BlockKind::Level => {
+                    symbols_of(src, &block.children, Within::Map, with_polygons)
+                }
+                _ => symbols_of(src, &block.children, within, with_polygons),
+            };
             symbol(src, block, index, None, children)
         })
         .collect()
@@ -111,11 +158,14 @@ fn symbol(
                 .unwrap_or_else(|| block.blocks().filter(|b| b.kind == BlockKind::Actor).count());
             (SymbolKind::Map, kind_text.to_owned(), Some(plural(actors, "actor", "actors")))
         }
-        BlockKind::Actor => (
-            SymbolKind::Actor,
-            name_attr.map_or_else(|| "Actor".to_owned(), |(_, n)| n.to_owned()),
-            class.map(str::to_owned),
-        ),
+        BlockKind::Actor => {
+            let kind = ActorKind::of(block, src.text);
+            (
+                SymbolKind::Actor(kind),
+                name_attr.map_or_else(|| "Actor".to_owned(), |(_, n)| n.to_owned()),
+                actor_detail(src, block, kind, class),
+            )
+        }
         BlockKind::Brush => (
             SymbolKind::Brush,
             name_attr.map_or_else(|| "Brush".to_owned(), |(_, n)| n.to_owned()),
@@ -155,6 +205,30 @@ fn symbol(
     DocumentSymbol { name, detail, kind, span: block.span, selection_span, children }
 }
 
+/// An actor's class and, for one holding a brush, what CSG does with it and its polygons:
+/// `Brush, Subtract, 6 polygons`, `Brush, builder brush, 6 polygons`, `Mover, 12 polygons`.
+fn actor_detail(
+    src: &Source<'_>,
+    block: &Block,
+    kind: ActorKind,
+    class: Option<&str>,
+) -> Option<String> {
+    let polygons = || plural(polygons_inside(block), "polygon", "polygons");
+    let class_name = class.unwrap_or("no class");
+    Some(match kind {
+        ActorKind::BuilderBrush => format!("{class_name}, builder brush, {}", polygons()),
+        ActorKind::Brush => match actors::csg_operation(block, src.text) {
+            Some(op) if !op.is_empty() => {
+                let op = op.strip_prefix("CSG_").unwrap_or(op);
+                format!("{class_name}, {op}, {}", polygons())
+            }
+            _ => format!("{class_name}, {}", polygons()),
+        },
+        _ if actors::holds_brush(block) => format!("{class_name}, {}", polygons()),
+        _ => return class.map(str::to_owned),
+    })
+}
+
 /// One actor found by a workspace symbol query.
 #[derive(Clone, Debug, PartialEq)]
 pub struct WorkspaceSymbol {
@@ -185,7 +259,7 @@ pub fn workspace_symbols(src: &Source<'_>, query: &str) -> Vec<WorkspaceSymbol> 
                         out.push(WorkspaceSymbol {
                             name: name.to_owned(),
                             class: class.map(str::to_owned),
-                            kind: SymbolKind::Actor,
+                            kind: SymbolKind::Actor(ActorKind::of(block, src.text)),
                             span: block.span,
                             selection_span: attribute.value,
                         });

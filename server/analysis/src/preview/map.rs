@@ -18,6 +18,7 @@ use unreal_syntax::t3d::{BlockKind, Value};
 use unreal_syntax::Span;
 
 use crate::export::map::{placed_brushes, BrushRole, PlacedBrush};
+use crate::t3d::actors::ClassKind;
 use crate::t3d::walk;
 use crate::EngineGeneration;
 
@@ -68,76 +69,12 @@ impl View {
     }
 }
 
-/// What an actor is drawn as.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ActorKind {
-    PlayerStart,
-    Light,
-    Pickup,
-    Mover,
-    PathNode,
-    Trigger,
-}
-
-impl ActorKind {
-    /// The kind of an actor class, by the names the stock games use; `None` for the rest
-    /// (decorations, zone infos, sounds...), which the picture leaves out.
-    pub fn of_class(class: &str) -> Option<ActorKind> {
-        let c = class.rsplit('.').next().unwrap_or(class).to_ascii_lowercase();
-        let ends = |suffixes: &[&str]| suffixes.iter().any(|s| c.ends_with(s));
-        if ends(&["playerstart"]) {
-            Some(ActorKind::PlayerStart)
-        } else if c == "mover" || ends(&["mover"]) {
-            Some(ActorKind::Mover)
-        } else if ends(&["light", "spotlight", "sunlight"]) && c != "flashlight" {
-            Some(ActorKind::Light)
-        } else if c.contains("trigger") {
-            Some(ActorKind::Trigger)
-        } else if ends(&[
-            "pathnode",
-            "inventoryspot",
-            "liftexit",
-            "liftcenter",
-            "jumpspot",
-            "jumpdest",
-            "teleporter",
-            "ambushpoint",
-            "defensepoint",
-            "alternatepath",
-        ]) {
-            Some(ActorKind::PathNode)
-        } else if ends(&[
-            "pickup",
-            "ammo",
-            "armor",
-            "armor2",
-            "health",
-            "healthpack",
-            "healthvial",
-            "medbox",
-            "shieldbelt",
-            "udamage",
-            "thighpads",
-            "boots",
-            "weaponbase",
-            "pickupbase",
-            "weaponlocker",
-        ]) || c.starts_with("ut_")
-            || c.contains("weapon")
-        {
-            Some(ActorKind::Pickup)
-        } else {
-            None
-        }
-    }
-}
-
 /// An actor the picture shows, and where.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ActorMark {
     pub name: String,
     pub class: String,
-    pub kind: ActorKind,
+    pub kind: ClassKind,
     /// The actor's `Begin Actor` line (a click on the mark reveals it).
     pub begin_span: Span,
     /// Its place on the picture, in pixels.
@@ -162,7 +99,7 @@ pub struct MapPicture {
 struct MapActor {
     name: String,
     class: String,
-    kind: ActorKind,
+    kind: ClassKind,
     location: [f64; 3],
     color: [u8; 3],
     begin_span: Span,
@@ -208,7 +145,7 @@ fn actors(text: &str) -> (Vec<MapActor>, Option<String>) {
                 .map(|p| p.value.span().text(text).trim_matches('"').to_owned())
                 .filter(|t| !t.is_empty());
         }
-        let Some(kind) = ActorKind::of_class(&class) else { continue };
+        let Some(kind) = ClassKind::of_class(&class) else { continue };
         let mut location = [0.0; 3];
         let (mut hue, mut saturation) = (0.0, 255.0);
         for property in block.properties() {
@@ -289,6 +226,14 @@ fn draw_label(pixmap: &mut Pixmap, label: &str, x: f32, y: f32, scale: f32) {
     }
 }
 
+/// Whether the picture carries the actors' symbols, or leaves them to a client that draws
+/// them over it (grouped, thinned as it zooms); their marks are returned either way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ActorSymbols {
+    Drawn,
+    Left,
+}
+
 /// Renders the map in `text` (named `name` when its `LevelInfo` has no `Title`) from `view`,
 /// at most `max_size` pixels a side. `None` when the text holds no brush and no actor to show.
 pub fn render_map(
@@ -297,6 +242,7 @@ pub fn render_map(
     view: View,
     max_size: u32,
     generation: Option<EngineGeneration>,
+    symbols: ActorSymbols,
 ) -> Option<MapPicture> {
     let (brushes, _) = placed_brushes(text, generation);
     let (map_actors, title) = actors(text);
@@ -376,7 +322,9 @@ pub fn render_map(
         if !(0.0..=width as f32).contains(&x) || !(0.0..=height as f32).contains(&y) {
             continue;
         }
-        draw_actor(&mut pixmap, actor, x, y);
+        if symbols == ActorSymbols::Drawn {
+            draw_actor(&mut pixmap, actor, x, y);
+        }
         marks.push(ActorMark {
             name: actor.name.clone(),
             class: actor.class.clone(),
@@ -470,45 +418,45 @@ fn draw_actor(pixmap: &mut Pixmap, actor: &MapActor, x: f32, y: f32) {
         pb.finish()
     };
     let (path, color) = match actor.kind {
-        ActorKind::PlayerStart => {
+        ClassKind::PlayerStart => {
             (shape(&[(0.0, -7.0), (6.0, 5.0), (-6.0, 5.0)]), [40, 180, 60, 255])
         }
-        ActorKind::Light => {
+        ClassKind::Light => {
             let [r, g, b] = actor.color;
             (PathBuilder::from_circle(x, y, 5.0), [r, g, b, 255])
         }
-        ActorKind::Pickup => {
+        ClassKind::Pickup => {
             (shape(&[(0.0, -6.0), (6.0, 0.0), (0.0, 6.0), (-6.0, 0.0)]), [250, 210, 30, 255])
         }
-        ActorKind::Mover => {
+        ClassKind::Mover => {
             (shape(&[(-5.0, -5.0), (5.0, -5.0), (5.0, 5.0), (-5.0, 5.0)]), [170, 60, 200, 255])
         }
-        ActorKind::PathNode => (PathBuilder::from_circle(x, y, 2.0), [130, 130, 130, 255]),
-        ActorKind::Trigger => {
+        ClassKind::PathNode => (PathBuilder::from_circle(x, y, 2.0), [130, 130, 130, 255]),
+        ClassKind::Trigger => {
             (shape(&[(-4.0, -4.0), (4.0, -4.0), (4.0, 4.0), (-4.0, 4.0)]), [220, 40, 40, 255])
         }
     };
     let Some(path) = path else { return };
     pixmap.fill_path(&path, &paint(color), FillRule::Winding, Transform::identity(), None);
-    if actor.kind != ActorKind::PathNode {
+    if actor.kind != ClassKind::PathNode {
         pixmap.stroke_path(&path, &dark, &outline, Transform::identity(), None);
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{light_color, ActorKind};
+    use super::{light_color, ClassKind};
 
     #[test]
     fn light_colours_and_kinds() {
         assert_eq!(light_color(0.0, 255.0), [255, 255, 255]);
         assert_eq!(light_color(0.0, 0.0), [255, 0, 0]);
         assert_eq!(light_color(170.0, 0.0), [0, 0, 255]);
-        assert_eq!(ActorKind::of_class("Botpack.PlayerStart"), Some(ActorKind::PlayerStart));
-        assert_eq!(ActorKind::of_class("TriggerLight"), Some(ActorKind::Light));
-        assert_eq!(ActorKind::of_class("Trigger"), Some(ActorKind::Trigger));
-        assert_eq!(ActorKind::of_class("Flashlight"), None);
-        assert_eq!(ActorKind::of_class("HealthVial"), Some(ActorKind::Pickup));
-        assert_eq!(ActorKind::of_class("Decoration"), None);
+        assert_eq!(ClassKind::of_class("Botpack.PlayerStart"), Some(ClassKind::PlayerStart));
+        assert_eq!(ClassKind::of_class("TriggerLight"), Some(ClassKind::Light));
+        assert_eq!(ClassKind::of_class("Trigger"), Some(ClassKind::Trigger));
+        assert_eq!(ClassKind::of_class("Flashlight"), None);
+        assert_eq!(ClassKind::of_class("HealthVial"), Some(ClassKind::Pickup));
+        assert_eq!(ClassKind::of_class("Decoration"), None);
     }
 }

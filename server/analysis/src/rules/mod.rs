@@ -328,24 +328,14 @@ const GEOMETRY_RULES: [&str; 7] = [
     "t3d-bad-texture-axes",
 ];
 
-/// Geometry findings on the builder (red) brush are hints at most: it is a `Brush` actor with
-/// no `CsgOper` (`CSG_Active`), the tool the mapper shapes the next brush with, and CSG never
-/// builds it into the level (`csgRebuild` takes only the level's other brushes, UT v400
-/// `Editor/Src/UnEdCsg.cpp`; `Level->Brush()` is the builder).
+/// Geometry findings on the builder (red) brush are hints at most: CSG never builds it into
+/// the level ([`crate::t3d::actors::ActorKind::BuilderBrush`]).
 pub(crate) fn soften_on_builder_brush(context: &T3dContext<'_>, diagnostics: &mut [Diagnostic]) {
     let text = context.text;
     let builders: Vec<std::ops::Range<usize>> = context
         .blocks
         .iter()
-        .filter(|(b, _)| {
-            b.kind == unreal_syntax::t3d::BlockKind::Actor
-                && b.attribute_value(text, "Class").is_some_and(|c| c.eq_ignore_ascii_case("Brush"))
-                && b.properties()
-                    .find(|p| p.key.text(text).eq_ignore_ascii_case("CsgOper"))
-                    .is_none_or(|p| {
-                        p.value.span().text(text).trim().eq_ignore_ascii_case("CSG_Active")
-                    })
-        })
+        .filter(|(b, _)| crate::t3d::actors::is_builder_brush(b, text))
         .map(|(b, _)| b.span.range())
         .collect();
     if builders.is_empty() {

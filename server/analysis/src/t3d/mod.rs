@@ -2,6 +2,7 @@
 //! detection, and a walk over a parsed document (the poly flag tables of each generation are
 //! engine facts, in `unreal_engine::poly_flags`).
 
+pub mod actors;
 pub mod generation;
 pub mod geometry;
 pub mod placement;

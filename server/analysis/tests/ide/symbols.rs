@@ -29,16 +29,12 @@ fn outline_of_a_map() {
     check(
         ROOM,
         expect![[r#"
-        Map "Map" [4 actors] sel 1:7..1:10 "Map"
-          Actor "LevelInfo0" [LevelInfo] sel 2:34..2:44 "LevelInfo0"
-          Actor "Light0" [Light] sel 7:30..7:36 "Light0"
-          Actor "Light1" [Light] sel 14:30..14:36 "Light1"
-          Actor "Brush0" [Brush] sel 18:30..18:36 "Brush0"
-            Brush "Brush0" [Brush] sel 20:22..20:28 "Brush0"
-              PolyList "PolyList" [2 polygons] sel 21:14..21:22 "PolyList"
-                Polygon "Polygon 0" [Wall01, 4 vertices] sel 22:17..22:24 "Polygon"
-                Polygon "Polygon 1" [Floor02, 4 vertices] sel 33:17..33:24 "Polygon"
-    "#]],
+            Map "Map" [4 actors] sel 1:7..1:10 "Map"
+              Actor(Other) "LevelInfo0" [LevelInfo] sel 2:34..2:44 "LevelInfo0"
+              Actor(Named(Light)) "Light0" [Light] sel 7:30..7:36 "Light0"
+              Actor(Named(Light)) "Light1" [Light] sel 14:30..14:36 "Light1"
+              Actor(BuilderBrush) "Brush0" [Brush, builder brush, 2 polygons] sel 18:30..18:36 "Brush0"
+        "#]],
     );
 }
 
@@ -50,7 +46,7 @@ fn outline_of_a_brush_export_and_odd_blocks() {
             PolyList "PolyList" [1 polygon] sel 1:7..1:15 "PolyList"
               Polygon "Polygon 0" [A.B.C, 1 vertex] sel 2:7..2:14 "Polygon"
             Block "Foo Bar" [-] sel 6:16..6:19 "Bar"
-            Actor "Actor" [-] sel 8:7..8:12 "Actor"
+            Actor(Other) "Actor" [-] sel 8:7..8:12 "Actor"
         "#]],
     );
 }
@@ -72,26 +68,49 @@ fn workspace_symbols_match_names_and_classes() {
 }
 
 #[test]
-fn a_big_map_is_outlined_down_to_its_polygon_lists() {
+fn a_clipboard_dump_of_actors_shows_their_polygons_and_kinds() {
+    // What UnrealEd puts on the clipboard for selected actors: no map around them.
+    check(
+        "Begin Actor Class=Brush Name=Brush3\n CsgOper=CSG_Subtract\n Begin Brush Name=Model5\n  Begin PolyList\n   Begin Polygon\n   End Polygon\n  End PolyList\n End Brush\nEnd Actor\nBegin Actor Class=Mover Name=Mover0\n Begin Brush Name=Model6\n  Begin PolyList\n  End PolyList\n End Brush\nEnd Actor\nBegin Actor Class=UnrealShare.TriggerLight Name=TriggerLight0\nEnd Actor\nBegin Actor Class=Brush Name=Brush0\nEnd Actor\n",
+        expect![[r#"
+            Actor(Brush) "Brush3" [Brush, Subtract, 1 polygon] sel 1:30..1:36 "Brush3"
+              Brush "Model5" [Brush] sel 3:19..3:25 "Model5"
+                PolyList "PolyList" [1 polygon] sel 4:9..4:17 "PolyList"
+                  Polygon "Polygon 0" [0 vertices] sel 5:10..5:17 "Polygon"
+            Actor(Named(Mover)) "Mover0" [Mover, 0 polygons] sel 10:30..10:36 "Mover0"
+              Brush "Model6" [Brush] sel 11:19..11:25 "Model6"
+                PolyList "PolyList" [0 polygons] sel 12:9..12:17 "PolyList"
+            Actor(Named(Light)) "TriggerLight0" [UnrealShare.TriggerLight] sel 16:49..16:62 "TriggerLight0"
+            Actor(BuilderBrush) "Brush0" [Brush, builder brush, 0 polygons] sel 18:30..18:36 "Brush0"
+        "#]],
+    );
+}
+
+#[test]
+fn a_big_map_is_outlined_down_to_its_actors() {
     let map = unreal_mapgen::generate_map(5 << 20, 7);
     let f = Fixture::new(&map);
     let symbols = document_symbols(&f.source());
     let mut kinds = std::collections::BTreeMap::new();
     count(&symbols, &mut kinds);
-    assert!(
-        kinds["polygons in the lists"] > unreal_analysis::ide::symbols::OUTLINE_POLYGONS_UP_TO,
-        "{kinds:?}"
-    );
-    assert!(!kinds.contains_key("Polygon"), "{kinds:?}");
-    assert!(kinds["PolyList"] > 0 && kinds["Actor"] > 0, "{kinds:?}");
+    let actors = map.lines().filter(|l| l.trim_start().starts_with("Begin Actor")).count();
+    let polygons = map.lines().filter(|l| l.trim_start().starts_with("Begin Polygon")).count();
+    // One map, its actors, nothing inside them; the brushes' details count every polygon.
+    assert_eq!(symbols.len(), 1, "{kinds:?}");
+    assert_eq!(symbols[0].children.len(), actors, "{kinds:?}");
+    assert!(symbols[0].children.iter().all(|a| a.children.is_empty()), "{kinds:?}");
+    assert_eq!(kinds["polygons in the details"], polygons, "{kinds:?}");
 }
 
 /// Counts symbols by kind, and the polygons the lists say they hold.
 fn count(symbols: &[DocumentSymbol], kinds: &mut std::collections::BTreeMap<String, usize>) {
     for s in symbols {
         *kinds.entry(format!("{:?}", s.kind)).or_default() += 1;
-        if let Some(n) = s.detail.as_deref().and_then(|d| d.strip_suffix(" polygons")) {
-            *kinds.entry("polygons in the lists".to_owned()).or_default() +=
+        let counted = s.detail.as_deref().and_then(|d| d.rsplit(", ").next());
+        let counted =
+            counted.and_then(|d| d.strip_suffix(" polygons").or(d.strip_suffix(" polygon")));
+        if let Some(n) = counted {
+            *kinds.entry("polygons in the details".to_owned()).or_default() +=
                 n.parse::<usize>().unwrap();
         }
         count(&s.children, kinds);

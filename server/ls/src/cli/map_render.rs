@@ -8,7 +8,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use unreal_analysis::preview::map::{render_map, View};
+use unreal_analysis::preview::map::{render_map, ActorSymbols, View};
 use unreal_analysis::EngineSetting;
 
 use super::lint::EngineArg;
@@ -67,7 +67,8 @@ pub fn run(args: &MapRenderArgs) -> ExitCode {
         ViewArg::Iso => View::Iso,
     };
     let generation = EngineSetting::from(args.engine).fixed();
-    let Some(picture) = render_map(&name, &text, view, args.size, generation) else {
+    let Some(picture) = render_map(&name, &text, view, args.size, generation, ActorSymbols::Drawn)
+    else {
         eprintln!("error: {}: no brush or actor to draw (is it a T3D map?)", args.file.display());
         return ExitCode::from(EXIT_FINDINGS);
     };

@@ -296,6 +296,11 @@ async fn answer_frame<F>(
 where
     F: FnOnce(&DocumentSnapshot<'_>, &Id) -> Vec<u8> + Send + 'static,
 {
+    if let Reads::Kept(_) = reads {
+        // The outline and the folds are asked for by the editor on its own: the squiggles
+        // go first.
+        shared.after_diagnostics(&uri).await;
+    }
     let Some(handle) = shared.handle(&uri) else {
         return Some(frame_result(&id, None::<Json<()>>));
     };

@@ -78,9 +78,7 @@ pub async fn update(shared: &Arc<Shared>, scheduler: &Scheduler) {
     }
     if roots.is_empty() {
         if !workspace.noted_missing.swap(true, Ordering::SeqCst) {
-            let note = "no game directory: texture, class and object references in T3D files are \
-                        not checked (set unrealLs.gameDirectory or game-dir in unreal-ls.toml)";
-            shared.log(MessageType::INFO, note).await;
+            say_game_directory_missing(shared, &workspace).await;
         }
         recheck_all(shared, scheduler);
         return;
@@ -90,6 +88,42 @@ pub async fn update(shared: &Arc<Shared>, scheduler: &Scheduler) {
     let requeue = scheduler.requeue_handle();
     let shared = Arc::clone(shared);
     tokio::spawn(async move { build(&shared, &requeue, &workspace, roots, source).await });
+}
+
+/// What is not checked without a game folder.
+pub const GAME_DIRECTORY_MISSING: &str = "no game folder found: texture, class and object \
+    references (T3D actors and textures, #exec OBJ LOAD and packages) are not checked; set \
+    unrealLs.gameDirectory (or game-dir in unreal-ls.toml) to the game's folder, the one that \
+    holds System/";
+
+/// Says once per connection that references are not checked: in the log, and on screen (a
+/// client that offers to set the game folder gets `unrealLs/gameDirectoryMissing` and shows
+/// it with its own action, any other client a `window/showMessage`).
+async fn say_game_directory_missing(shared: &Shared, workspace: &Workspace) {
+    shared.log(MessageType::INFO, GAME_DIRECTORY_MISSING).await;
+    if workspace.notice_by_client.load(Ordering::SeqCst) {
+        shared
+            .client
+            .send_notification::<GameDirectoryMissing>(GameDirectoryMissingParams {
+                message: GAME_DIRECTORY_MISSING.to_owned(),
+            })
+            .await;
+    } else {
+        shared.client.show_message(MessageType::INFO, GAME_DIRECTORY_MISSING).await;
+    }
+}
+
+/// `unrealLs/gameDirectoryMissing` (docs/protocol.md).
+enum GameDirectoryMissing {}
+
+#[derive(serde::Serialize, serde::Deserialize)]
+struct GameDirectoryMissingParams {
+    message: String,
+}
+
+impl tower_lsp_server::ls_types::notification::Notification for GameDirectoryMissing {
+    type Params = GameDirectoryMissingParams;
+    const METHOD: &'static str = "unrealLs/gameDirectoryMissing";
 }
 
 /// Builds the index for `roots`, reporting progress, then stores it and checks every open

@@ -93,6 +93,8 @@ async fn run(
             let (shared, tx) = (Arc::clone(&shared), tx.clone());
             tokio::spawn(async move {
                 analyse_and_publish(&shared, &uri).await;
+                // Published or not, whoever waits for this document's diagnostics looks again.
+                shared.diagnostics_sent.notify_waiters();
                 let _ = tx.send(Message::Done(uri));
             });
         }

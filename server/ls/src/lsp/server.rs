@@ -75,6 +75,7 @@ impl Backend {
                 documents: Mutex::default(),
                 session: RwLock::default(),
                 publish_gate: tokio::sync::Mutex::default(),
+                diagnostics_sent: tokio::sync::Notify::new(),
                 direct_out: std::sync::OnceLock::new(),
             }),
             scheduler: Scheduler::default(),
@@ -251,7 +252,14 @@ impl LanguageServer for Backend {
             };
         });
         let progress = capabilities.window.as_ref().and_then(|w| w.work_done_progress);
-        self.shared.session().workspace.progress.store(progress == Some(true), Ordering::SeqCst);
+        let workspace = &self.shared.session().workspace;
+        workspace.progress.store(progress == Some(true), Ordering::SeqCst);
+        let notice = capabilities
+            .experimental
+            .as_ref()
+            .and_then(|e| e.pointer("/unrealLs/gameDirectoryMissing"))
+            .and_then(serde_json::Value::as_bool);
+        workspace.notice_by_client.store(notice == Some(true), Ordering::SeqCst);
         self.scheduler.start(Arc::clone(&self.shared));
         self.serving.store(true, Ordering::SeqCst);
         Ok(InitializeResult {
@@ -388,6 +396,8 @@ impl LanguageServer for Backend {
 
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
         let uri = params.text_document.uri.clone();
+        // Asked by the editor on its own: the squiggles go first.
+        self.shared.after_diagnostics(&uri).await;
         self.with_document("textDocument/codeAction", &uri, move |snapshot| {
             features::code_action::handle(snapshot, &params)
         })
@@ -489,6 +499,8 @@ impl LanguageServer for Backend {
         params: DocumentSymbolParams,
     ) -> Result<Option<DocumentSymbolResponse>> {
         let uri = params.text_document.uri.clone();
+        // Asked by the editor on its own: the squiggles go first.
+        self.shared.after_diagnostics(&uri).await;
         self.with_document_reading(
             "textDocument/documentSymbol",
             &uri,
@@ -500,6 +512,8 @@ impl LanguageServer for Backend {
 
     async fn folding_range(&self, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
         let uri = params.text_document.uri.clone();
+        // Asked by the editor on its own: the squiggles go first.
+        self.shared.after_diagnostics(&uri).await;
         self.with_document_reading(
             "textDocument/foldingRange",
             &uri,
@@ -525,6 +539,8 @@ impl LanguageServer for Backend {
         params: SemanticTokensParams,
     ) -> Result<Option<SemanticTokensResult>> {
         let uri = params.text_document.uri.clone();
+        // Asked by the editor on its own: the squiggles go first.
+        self.shared.after_diagnostics(&uri).await;
         self.with_document_reading(
             "textDocument/semanticTokens/full",
             &uri,
@@ -539,6 +555,8 @@ impl LanguageServer for Backend {
         params: SemanticTokensDeltaParams,
     ) -> Result<Option<SemanticTokensFullDeltaResult>> {
         let uri = params.text_document.uri.clone();
+        // Asked by the editor on its own: the squiggles go first.
+        self.shared.after_diagnostics(&uri).await;
         let method = "textDocument/semanticTokens/full/delta";
         self.with_document_reading(method, &uri, Reads::Whole, move |snapshot| {
             features::semantic_tokens::full_delta(snapshot, &params)
@@ -551,6 +569,8 @@ impl LanguageServer for Backend {
         params: SemanticTokensRangeParams,
     ) -> Result<Option<SemanticTokensRangeResult>> {
         let uri = params.text_document.uri.clone();
+        // Asked by the editor on its own: the squiggles go first.
+        self.shared.after_diagnostics(&uri).await;
         self.with_document("textDocument/semanticTokens/range", &uri, move |snapshot| {
             features::semantic_tokens::range(snapshot, &params)
         })
@@ -559,6 +579,8 @@ impl LanguageServer for Backend {
 
     async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
         let uri = params.text_document.uri.clone();
+        // Asked by the editor on its own: the squiggles go first.
+        self.shared.after_diagnostics(&uri).await;
         self.with_document("textDocument/inlayHint", &uri, move |snapshot| {
             features::inlay_hint::handle(snapshot, &params)
         })

@@ -30,6 +30,10 @@ pub struct Workspace {
     pub progress: AtomicBool,
     /// The "no game directory" note was logged (at most once per connection).
     pub(crate) noted_missing: AtomicBool,
+    /// The client shows the `unrealLs/gameDirectoryMissing` notice itself, with a way to set
+    /// the game folder (`experimental.unrealLs.gameDirectoryMissing` in its capabilities);
+    /// other clients get a `window/showMessage`.
+    pub notice_by_client: AtomicBool,
 }
 
 #[derive(Default)]

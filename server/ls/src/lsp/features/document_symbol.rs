@@ -1,4 +1,4 @@
-//! `textDocument/documentSymbol`: the outline Map > Actor > Brush > PolyList > Polygon.
+//! `textDocument/documentSymbol`: the outline (a map's actors; a brush file's polygons).
 
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{
@@ -6,6 +6,7 @@ use tower_lsp_server::ls_types::{
     SymbolKind,
 };
 use unreal_analysis::ide::symbols::{self, SymbolKind as Kind};
+use unreal_analysis::t3d::actors::{ActorKind, ClassKind};
 
 use super::exec::UcDocument;
 use super::t3d::{self, Parsed};
@@ -52,12 +53,23 @@ pub fn convert(snapshot: &DocumentSnapshot, symbol: symbols::DocumentSymbol) -> 
 pub fn kind(kind: Kind) -> SymbolKind {
     match kind {
         Kind::Map => SymbolKind::NAMESPACE,
-        Kind::Actor => SymbolKind::OBJECT,
-        Kind::Brush => SymbolKind::STRUCT,
+        // Kinds a client sorts by (VS Code's "Sort By: Category"), with icons that read as
+        // what they are: a brush as a structure, a mover or volume as an interface, a light
+        // as an event (a flash), a player start as a constructor, a pickup as a package (a
+        // box), a trigger as a function, a path node as an enum member.
+        Kind::Actor(ActorKind::Brush | ActorKind::BuilderBrush) | Kind::Brush => SymbolKind::STRUCT,
+        Kind::Actor(ActorKind::BrushShaped | ActorKind::Named(ClassKind::Mover)) => {
+            SymbolKind::INTERFACE
+        }
+        Kind::Actor(ActorKind::Named(ClassKind::Light)) => SymbolKind::EVENT,
+        Kind::Actor(ActorKind::Named(ClassKind::PlayerStart)) => SymbolKind::CONSTRUCTOR,
+        Kind::Actor(ActorKind::Named(ClassKind::Pickup)) => SymbolKind::PACKAGE,
+        Kind::Actor(ActorKind::Named(ClassKind::Trigger)) | Kind::Directive => SymbolKind::FUNCTION,
+        Kind::Actor(ActorKind::Named(ClassKind::PathNode)) => SymbolKind::ENUM_MEMBER,
+        Kind::Actor(ActorKind::Other) => SymbolKind::OBJECT,
         Kind::PolyList => SymbolKind::ARRAY,
         Kind::Polygon => SymbolKind::FIELD,
         Kind::Object => SymbolKind::CLASS,
         Kind::Block => SymbolKind::MODULE,
-        Kind::Directive => SymbolKind::FUNCTION,
     }
 }

@@ -58,6 +58,9 @@ pub struct MapPreviewParams {
     /// `top` (default), `side`, `front` or `iso`.
     pub view: Option<String>,
     pub max_size: Option<u32>,
+    /// `false`: the picture without the actors' symbols, which the client draws over it
+    /// from `actors` (default `true`).
+    pub actor_symbols: Option<bool>,
 }
 
 impl Backend {
@@ -359,7 +362,11 @@ fn map_preview(params: &MapPreviewParams, open: Option<String>) -> Result<Value>
         .and_then(Path::file_stem)
         .map_or_else(|| "map".to_owned(), |s| s.to_string_lossy().into_owned());
     let size = params.max_size.unwrap_or(LIMIT_MAX_SIZE).clamp(64, 4096);
-    let picture = preview::map::render_map(&name, &text, view, size, None)
+    let symbols = match params.actor_symbols {
+        Some(false) => preview::map::ActorSymbols::Left,
+        _ => preview::map::ActorSymbols::Drawn,
+    };
+    let picture = preview::map::render_map(&name, &text, view, size, None, symbols)
         .ok_or_else(|| failed(format!("{name}: no brush or actor to draw")))?;
     let index = unreal_analysis::line_index::LineIndex::new(&text);
     let actors: Vec<Value> = picture

@@ -2,7 +2,8 @@
 //! defines. Full results carry a result id and are kept per document, so that the next
 //! request sends one edit (the tokens between the unchanged start and end) instead of every
 //! token again; documents above [`KEEP_TOKENS_UP_TO`] are answered in full each time instead,
-//! because their tokens would take more memory than their text.
+//! because their tokens would take more memory than their text. Maps above
+//! [`T3D_TOKENS_UP_TO`] get none.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::PoisonError;
@@ -119,8 +120,18 @@ pub fn range(
     Ok(tokens(snapshot, Some(span)).map(SemanticTokensRangeResult::Tokens))
 }
 
+/// T3D documents above this size get no semantic tokens: the editor's grammar colours them
+/// as well (T3D's tokens add nothing a grammar cannot tell), and opening DM-Deck17 (4.2 MB)
+/// in VS Code its full tokens were 3.4 MB of JSON that the editor decoded while the user
+/// waited for the squiggles. None for the ranges either: VS Code drops range tokens once a
+/// full answer arrives, so they would flash and vanish.
+pub const T3D_TOKENS_UP_TO: usize = 1 << 20;
+
 /// Tokens in the protocol's relative encoding; lengths in the negotiated position unit.
 fn tokens(snapshot: &DocumentSnapshot, range: Option<Span>) -> Option<SemanticTokens> {
+    if snapshot.t3d().is_some() && snapshot.text().len() > T3D_TOKENS_UP_TO {
+        return None;
+    }
     let found = if let Some(uc) = UcDocument::of(snapshot) {
         unreal_analysis::ide::exec::semantic_tokens::semantic_tokens(&uc.source(), range)
     } else {
