@@ -12,6 +12,12 @@ M.failures = {}
 
 --- Adds nvim/ to 'runtimepath' and loads its ftdetect, as a plugin manager does at startup.
 function M.setup_runtime()
+  -- Headless, a message goes to stderr without a line break, and the next output line was
+  -- glued to it in the suite's log: one message a line, with its level.
+  vim.notify = function(message, level)
+    local names = { [vim.log.levels.ERROR] = 'ERROR', [vim.log.levels.WARN] = 'WARN' }
+    io.stderr:write(string.format('[%s] %s\n', names[level] or 'INFO', tostring(message)))
+  end
   vim.opt.runtimepath:prepend(M.root .. '/nvim')
   vim.cmd('runtime! ftdetect/*.lua')
   -- What Neovim sources at startup from a plugin's plugin/ folder (:UnrealDiff).

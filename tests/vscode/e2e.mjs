@@ -564,7 +564,16 @@ async function main() {
       // The editor's cursor moves to the actor's `Begin Actor` line (1-based in the status bar).
       await page.locator(`.statusbar-item:has-text("Ln ${light.line + 1},")`).first().waitFor({ timeout: 20_000 });
       await shot("05c-map-overview-reveal");
-      return { detail: `${natural.w}x${natural.h} picture; ${status}; click on Light0 revealed line ${light.line + 1}` };
+      // Fitted to the panel, with a legend of the kinds drawn over it.
+      const viewport = await frame.locator("#viewport").boundingBox();
+      assert(viewport && box.width <= viewport.width + 1 && box.height <= viewport.height + 1, `the picture (${JSON.stringify(box)}) does not fit the panel (${JSON.stringify(viewport)})`);
+      const legend = await frame.locator(".legend-entry").allInnerTexts();
+      assert(legend.some((l) => /Lights \(\d+\)/.test(l)), `no Lights entry in the legend: ${JSON.stringify(legend)}`);
+      // It follows the active map.
+      await openFile("Defects.t3d");
+      await until("the overview of Defects.t3d", 30_000, async () => /Defects\.t3d/.test(await frame.locator("#status").innerText()));
+      await shot("05c2-map-overview-follows");
+      return { detail: `${natural.w}x${natural.h} picture shown at ${Math.round(box.width)}x${Math.round(box.height)} in a ${Math.round(viewport.width)}x${Math.round(viewport.height)} panel; legend: ${legend.join(", ")}; ${status}; click on Light0 revealed line ${light.line + 1}; switching to Defects.t3d redrew it` };
     });
 
     await check("comparing two versions of a map shows the Map Changes tree, and a click reveals the actor", async () => {
