@@ -26,6 +26,8 @@ pub enum Summary {
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ObjectSummary {
+    /// The index in the export table: the one key that tells apart objects sharing a path.
+    pub export: usize,
     pub name: String,
     pub path: String,
     pub class: String,
@@ -247,6 +249,7 @@ pub fn package_summary(package: &Package<'_>) -> PackageSummary {
                 None => None,
             };
             ObjectSummary {
+                export: o.export,
                 name: o.name.to_owned(),
                 path: o.path,
                 class: o.class.to_owned(),

@@ -466,3 +466,119 @@ fn render_draws_the_example_room() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// A UT2004-style `.ukx`: a SkeletalMesh and a MeshAnimation share the name
+/// `AssaultRifle_1st` (as in `Weapons.ukx`), and another MeshAnimation, all with empty bodies
+/// past their properties.
+fn write_shared_name_ukx(dir: &Path) {
+    use writers::{write_props, PackageWriter};
+    let mut w = PackageWriter::new(126, 29);
+    let animation = w.engine_class("MeshAnimation");
+    let mesh = w.engine_class("SkeletalMesh");
+    w.export(animation, 0, "AssaultRifle_1st", 0, Box::new(|o, w| write_props(o, &[], w.none())));
+    w.export(mesh, 0, "AssaultRifle_1st", 0, Box::new(|o, w| write_props(o, &[], w.none())));
+    w.export(animation, 0, "Sniper_1st", 0, Box::new(|o, w| write_props(o, &[], w.none())));
+    std::fs::write(dir.join("Weapons.ukx"), w.finish()).unwrap();
+}
+
+/// Objects that share a path are named with their class (`Class'Path'`, any case, or
+/// `--class`); a bare shared name is a usage error listing the candidates.
+#[test]
+fn objects_sharing_a_name_are_told_apart_by_class() {
+    let dir = fixture_dir("shared-name");
+    write_shared_name_ukx(&dir);
+    run(
+        &dir,
+        &["export", "Weapons.ukx", "--object", "AssaultRifle_1st", "-o", "a.glb"],
+        expect![[r#"
+            exit 2
+            --- stdout
+            --- stderr
+            error: Weapons.ukx: AssaultRifle_1st names 2 objects: MeshAnimation'AssaultRifle_1st', SkeletalMesh'AssaultRifle_1st'; name one with its class, as Class'Path' (or pass --class)
+        "#]],
+    );
+    run(
+        &dir,
+        &[
+            "export",
+            "Weapons.ukx",
+            "--object",
+            "meshanimation'Weapons.assaultrifle_1st'",
+            "-o",
+            "a.glb",
+        ],
+        expect![[r#"
+            exit 1
+            --- stdout
+            --- stderr
+            error: Weapons.ukx: MeshAnimation'AssaultRifle_1st' is a MeshAnimation, which has nothing to export
+        "#]],
+    );
+    run(
+        &dir,
+        &[
+            "export",
+            "Weapons.ukx",
+            "--object",
+            "AssaultRifle_1st",
+            "--class",
+            "Sound",
+            "-o",
+            "a.glb",
+        ],
+        expect![[r#"
+            exit 1
+            --- stdout
+            --- stderr
+            error: Weapons.ukx: no object Sound'AssaultRifle_1st'; at that path: MeshAnimation'AssaultRifle_1st', SkeletalMesh'AssaultRifle_1st'
+        "#]],
+    );
+    run(
+        &dir,
+        &[
+            "export",
+            "Weapons.ukx",
+            "--object",
+            "Texture'Sniper_1st'",
+            "--class",
+            "MeshAnimation",
+            "-o",
+            "a.png",
+        ],
+        expect![[r#"
+            exit 2
+            --- stdout
+            --- stderr
+            error: the object is named as a Texture (`Texture'Sniper_1st'`) and the class given is MeshAnimation
+        "#]],
+    );
+}
+
+/// A whole-package export that writes nothing says why and exits 1 (it printed "0 objects
+/// written" and exited 0); `--to` that fits nothing says so too.
+#[test]
+fn whole_package_export_that_writes_nothing_fails() {
+    let dir = fixture_dir("nothing-written");
+    write_shared_name_ukx(&dir);
+    run(
+        &dir,
+        &["export", "Weapons.ukx", "-o", "out"],
+        expect![[r#"
+            exit 1
+            --- stdout
+            --- stderr
+            error: Weapons.ukx: nothing to write: the package holds 2 MeshAnimation and 1 SkeletalMesh objects; MeshAnimation and SkeletalMesh have nothing to export (textures export to PNG, TextBuffers to .uc, meshes to glTF)
+        "#]],
+    );
+    assert!(!dir.join("out").exists());
+    run(
+        &dir,
+        &["export", "Weapons.ukx", "--to", "txt", "-o", "out"],
+        expect![[r#"
+            exit 1
+            --- stdout
+            --- stderr
+            error: Weapons.ukx: nothing to write: the package holds 2 MeshAnimation and 1 SkeletalMesh objects; none of them exports to txt (textures export to PNG, TextBuffers to .uc, meshes to glTF)
+        "#]],
+    );
+}

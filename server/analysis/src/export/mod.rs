@@ -35,6 +35,37 @@ pub use u3d::u3d_model;
 
 use crate::preview::png::encode_png;
 
+/// What a package object exports to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExportKind {
+    /// A PNG: textures (in every format with a fixed layout) and palettes.
+    Image,
+    /// UnrealScript text: a TextBuffer.
+    Text,
+    /// A model (glTF or OBJ): vertex meshes, and UE2 skeletal and static meshes.
+    Model,
+}
+
+/// What the object at `export` exports to, from its class; `None` for objects with nothing
+/// to export (animations, sounds, classes, UE2 `ScriptedTexture`s, which hold no image).
+pub fn export_kind(package: &Package<'_>, export: usize) -> Option<ExportKind> {
+    let class = package.class_name(export);
+    let is = |c: &str| class.eq_ignore_ascii_case(c);
+    if is("TextBuffer") {
+        Some(ExportKind::Text)
+    } else if is("Palette") {
+        Some(ExportKind::Image)
+    } else if is("Mesh") || is("LodMesh") {
+        Some(ExportKind::Model)
+    } else if package.texture_class_is_imageless(class) {
+        None
+    } else if class.to_ascii_lowercase().ends_with("texture") {
+        Some(ExportKind::Image)
+    } else {
+        None
+    }
+}
+
 /// Mip `level` of a package texture as a PNG file.
 pub fn texture_png(package: &Package<'_>, export: usize, level: usize) -> Result<Vec<u8>> {
     Ok(encode_png(&package.decode_texture(export, level, MipSource::Auto)?))
