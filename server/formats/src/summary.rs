@@ -233,6 +233,20 @@ pub fn package_summary(package: &Package<'_>) -> PackageSummary {
                         s
                     }))
                 }
+                "SkeletalMesh" => Some(package.read_skeletal_mesh_ue2(o.export).map(|m| {
+                    format!(
+                        "{} points, {} wedges, {} faces, {} bones, {} influences, {} material{}, {} LOD{}",
+                        m.points.len(),
+                        m.wedges.len(),
+                        m.faces.len(),
+                        m.bones.len(),
+                        m.influences.len(),
+                        m.materials.len(),
+                        if m.materials.len() == 1 { "" } else { "s" },
+                        m.lods,
+                        if m.lods == 1 { "" } else { "s" },
+                    )
+                })),
                 "Animation" if !package.is_ue2() => {
                     Some(package.read_animation(o.export).map(|a| {
                         format!("{} bones, {} sequences", a.bones.len(), a.sequences.len())

@@ -180,7 +180,7 @@ fn object_preview(params: &ObjectPreviewParams) -> Result<Value> {
             return Ok(json!({ "kind": "text", "text": text, "summary": { "class": class } }));
         }
     }
-    match preview::object_preview(&package, export).map_err(fail)? {
+    match preview::object_preview_sized(&package, export, max).map_err(fail)? {
         ObjectPreview::Texture { width, height, format, mips, compressed, .. } => {
             let image = preview::texture_thumbnail(&package, export, max).map_err(fail)?;
             let png = preview::encode_png(&preview::thumbnail(&image, max));
