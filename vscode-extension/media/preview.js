@@ -7,11 +7,12 @@
   const vscode = acquireVsCodeApi();
   const content = /** @type {HTMLElement} */ (document.getElementById("content"));
   const status = /** @type {HTMLElement} */ (document.getElementById("status"));
-  /** Thumbnail slots on screen, by object path. @type {Map<string, HTMLElement>} */
+  /** Thumbnail slots on screen, by object key (unique in the package; a path is not: a .ukx
+   * holds a SkeletalMesh and a MeshAnimation of one name). @type {Map<string, HTMLElement>} */
   const thumbs = new Map();
-  /** Thumbnails received (path -> base64 PNG, "" when the server had none), kept across redraws. */
+  /** Thumbnails received (key -> base64 PNG, "" when the server had none), kept across redraws. */
   const thumbCache = new Map();
-  /** Paths asked for and not answered yet. */
+  /** Keys asked for and not answered yet. */
   const requested = new Set();
 
   function thumbImage(path, png) {
@@ -77,15 +78,15 @@
       ]);
       list.append(el("li", { class: "group" }, [details]));
     }
-    for (const leaf of node.leaves.sort((a, b) => a.name.localeCompare(b.name))) {
+    for (const leaf of node.leaves.sort((a, b) => a.name.localeCompare(b.name) || a.class.localeCompare(b.class))) {
       // A checkerboard where a thumbnail is on its way, a blank cell in the same column for the rest.
-      const cached = thumbCache.get(leaf.path);
+      const cached = thumbCache.get(leaf.key);
       const waiting = leaf.thumbnail && cached === undefined;
       const thumb = cached ? thumbImage(leaf.path, cached) : el("span", { class: waiting ? "thumb pending" : "thumb blank" });
-      if (waiting) thumbs.set(leaf.path, thumb);
+      if (waiting) thumbs.set(leaf.key, thumb);
       const row = el(
         "li",
-        { class: "object", "data-path": leaf.path, "data-class": leaf.class, title: `${leaf.path} (${leaf.class}), click to open` },
+        { class: "object", "data-key": leaf.key, "data-path": leaf.path, "data-class": leaf.class, title: `${leaf.class}'${leaf.path}', click to open` },
         [
           ...(withThumbs ? [thumb] : []),
           el("span", { class: "name" }, [leaf.name]),
@@ -94,7 +95,7 @@
           el("span", { class: "detail" }, [leaf.detail || ""]),
         ],
       );
-      row.addEventListener("click", () => vscode.postMessage({ type: "open", path: leaf.path }));
+      row.addEventListener("click", () => vscode.postMessage({ type: "open", key: leaf.key }));
       list.append(row);
     }
     return list;
@@ -124,7 +125,7 @@
       treeHost.replaceChildren(renderNode(buildTree(shown), objects.some((o) => o.thumbnail)));
       const wanted = [...thumbs.keys()].filter((p) => !requested.has(p));
       for (const p of wanted) requested.add(p);
-      if (wanted.length > 0) vscode.postMessage({ type: "thumbnails", paths: wanted });
+      if (wanted.length > 0) vscode.postMessage({ type: "thumbnails", keys: wanted });
     };
     filter.addEventListener("input", draw);
     content.replaceChildren(
@@ -153,8 +154,8 @@
   function renderDetail(message) {
     const host = document.getElementById("detail");
     if (!host) return;
-    const parts = [el("h2", {}, [message.path])];
-    if (message.pngBase64) parts.push(el("img", { class: "render", alt: message.path, src: `data:image/png;base64,${message.pngBase64}` }));
+    const parts = [el("h2", {}, [message.title])];
+    if (message.pngBase64) parts.push(el("img", { class: "render", alt: message.title, src: `data:image/png;base64,${message.pngBase64}` }));
     if (Object.keys(message.summary || {}).length > 0) parts.push(summaryTable(message.summary));
     if (message.note) parts.push(el("p", { class: "note muted" }, [message.note]));
     host.replaceChildren(...parts);
@@ -174,11 +175,11 @@
         status.textContent = "could not be read";
         break;
       case "thumbnail": {
-        requested.delete(message.path);
-        thumbCache.set(message.path, message.pngBase64 || "");
-        const slot = thumbs.get(message.path);
-        thumbs.delete(message.path);
-        if (slot && message.pngBase64) slot.replaceWith(thumbImage(message.path, message.pngBase64));
+        requested.delete(message.key);
+        thumbCache.set(message.key, message.pngBase64 || "");
+        const slot = thumbs.get(message.key);
+        thumbs.delete(message.key);
+        if (slot && message.pngBase64) slot.replaceWith(thumbImage(message.key, message.pngBase64));
         else if (slot) slot.className = "thumb blank";
         break;
       }

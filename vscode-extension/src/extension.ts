@@ -53,10 +53,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         if (objectPath === undefined) {
           const objects = await previews.packageObjects(packageUri);
           const picked = await vscode.window.showQuickPick(
-            objects.map((object) => ({ label: object.path, description: object.class, detail: `${object.size} bytes` })),
+            objects.map((object) => ({ label: object.path, description: object.class, detail: `${object.size} bytes`, key: object.key })),
             { title: `Objects in ${path.basename(packageUri.fsPath)}`, matchOnDescription: true },
           );
-          objectPath = picked?.label;
+          objectPath = picked?.key;
         }
         if (objectPath !== undefined) await previews.openObject(packageUri, objectPath);
       },

@@ -7,7 +7,7 @@ import { execFile, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { PackageObject, PackageTreeResult } from "./protocol";
+import { objectKey, PackageObject, PackageTreeResult } from "./protocol";
 
 export type SummaryValue = string | number | boolean;
 
@@ -41,12 +41,15 @@ export function parseInfoJson(stdout: string): FileView {
       if (raw === null || typeof raw !== "object") continue;
       const object = raw as Record<string, unknown>;
       const path = typeof object.path === "string" ? object.path : String(object.name ?? "");
-      objects.push({
+      const entry: PackageObject = {
         path,
         class: typeof object.class === "string" ? object.class : "?",
         size: typeof object.size === "number" ? object.size : 0,
-      });
-      if (typeof object.detail === "string") details[path] = object.detail;
+      };
+      if (typeof object.export === "number") entry.export = object.export;
+      objects.push(entry);
+      // Details by the object's key (a path may be shared), and by path for older binaries.
+      if (typeof object.detail === "string") details[entry.export !== undefined ? objectKey(entry) : path] = object.detail;
     }
     const header: Record<string, string | number> = {};
     for (const key of ["version", "licensee", "flags", "names", "imports", "exports"]) {

@@ -9,9 +9,12 @@ import * as vscode from "vscode";
 import { exportToBuffer, FileView, hasExport, runInfo } from "./info";
 import {
   OBJECT_PREVIEW,
+  objectKey,
   ObjectPreviewParams,
   ObjectPreviewResult,
+  objectReference,
   PACKAGE_TREE,
+  PackageObject,
   PackageTreeParams,
   PackageTreeResult,
 } from "./protocol";
@@ -23,10 +26,26 @@ export const OBJECT_SCHEME = "unreal-ls-object";
 export const PACKAGE_EXTENSIONS = ["u", "utx", "unr", "uax", "umx", "usx", "ukx"];
 export const MODEL_PATTERNS = [".psk", ".psa", "_d.3d", ".u3d"];
 const THUMBNAIL_SIZE = 128;
+/** The size of the picture in an object's detail pane (a mesh rendered for the panel, not a
+ * thumbnail scaled up). */
+const DETAIL_SIZE = 512;
+
+/** One object of a package as the previews keep it: `key` is unique in the package (the
+ * export index when the server gave one), `path` is what is shown. */
+type ObjectEntry = PackageObject & { key: string };
 
 /** Classes whose objects get a thumbnail request. */
 function isTextureClass(className: string): boolean {
   return /texture$/i.test(className) || /^(Material|Shader|Combiner|FinalBlend|TexModifier)/i.test(className);
+}
+
+/** Meshes, which the server renders (the export fallback cannot). */
+function isMeshClass(className: string): boolean {
+  return /^(Mesh|LodMesh|SkeletalMesh|StaticMesh)$/i.test(className);
+}
+
+function hasThumbnail(className: string, serverThumbnails: boolean, thumbnails: boolean): boolean {
+  return (thumbnails && isTextureClass(className)) || (serverThumbnails && isMeshClass(className));
 }
 
 /** Messages between the extension and the webview (media/preview.js). */
@@ -36,7 +55,7 @@ type ToWebview =
       file: string;
       source: string;
       header: Record<string, string | number>;
-      objects: { path: string; class: string; size: number; detail?: string; thumbnail: boolean }[];
+      objects: { key: string; path: string; class: string; size: number; detail?: string; thumbnail: boolean }[];
       problems: string[];
       note?: string;
     }
@@ -51,14 +70,14 @@ type ToWebview =
       note?: string;
     }
   | { type: "error"; file: string; message: string }
-  | { type: "thumbnail"; path: string; pngBase64?: string }
-  | { type: "detail"; path: string; summary: Record<string, string | number | boolean>; pngBase64?: string; note?: string };
+  | { type: "thumbnail"; key: string; pngBase64?: string }
+  | { type: "detail"; key: string; title: string; summary: Record<string, string | number | boolean>; pngBase64?: string; note?: string };
 
 type FromWebview =
   | { type: "ready" }
   | { type: "reload" }
-  | { type: "thumbnails"; paths: string[] }
-  | { type: "open"; path: string };
+  | { type: "thumbnails"; keys: string[] }
+  | { type: "open"; key: string };
 
 class PreviewDocument implements vscode.CustomDocument {
   constructor(readonly uri: vscode.Uri) {}
@@ -70,9 +89,10 @@ export class Previews implements vscode.CustomReadonlyEditorProvider<PreviewDocu
   readonly onDidChange = this.changeEmitter.event;
   /** Webviews of open previews, reloaded when the server restarts. */
   private readonly panels = new Set<{ reload: () => void }>();
-  /** Package URI -> object path -> class, from the last tree shown (the export fallback needs
-   * the class to choose PNG or text). */
-  private readonly classes = new Map<string, Map<string, string>>();
+  /** Package URI -> object key -> object, from the last tree shown: requests name an object by
+   * its key's export index (or class and path), and the export fallback needs the class to
+   * choose PNG or text. */
+  private readonly objects = new Map<string, Map<string, ObjectEntry>>();
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -132,83 +152,107 @@ export class Previews implements vscode.CustomReadonlyEditorProvider<PreviewDocu
           await load();
           break;
         case "thumbnails":
-          for (const objectPath of message.paths) {
-            const result = await this.objectPreview(document.uri, objectPath).catch(() => undefined);
-            post({ type: "thumbnail", path: objectPath, pngBase64: result?.pngBase64 });
+          for (const key of message.keys) {
+            const object = this.objectOf(document.uri, key);
+            const result = object === undefined ? undefined : await this.objectPreview(document.uri, object).catch(() => undefined);
+            post({ type: "thumbnail", key, pngBase64: result?.pngBase64 });
           }
           break;
         case "open":
-          await this.openObject(document.uri, message.path, post);
+          await this.openObject(document.uri, message.key, post);
           break;
       }
     });
   }
 
   /** Opens one object of a package: a TextBuffer as a read-only document, anything else as a
-   * detail pane in the preview (or, without a preview, a message). */
-  async openObject(packageUri: vscode.Uri, objectPath: string, post?: (message: ToWebview) => void): Promise<void> {
-    if (!this.server.features.objectPreview && !this.canExport()) {
-      const message = this.server.unavailableReason ?? `Opening '${objectPath}' needs a server that answers ${OBJECT_PREVIEW} or has the export command (this one has neither).`;
-      if (post !== undefined) post({ type: "detail", path: objectPath, summary: {}, note: message });
+   * detail pane in the preview (or, without a preview, a message). `wanted` is an object's key
+   * (from the tree), or as a user or command writes it: `Class'Path'` or a path. */
+  async openObject(packageUri: vscode.Uri, wanted: string, post?: (message: ToWebview) => void): Promise<void> {
+    const tell = (title: string, message: string) => {
+      if (post !== undefined) post({ type: "detail", key: wanted, title, summary: {}, note: message });
       else void vscode.window.showInformationMessage(message);
+    };
+    if (!this.server.features.objectPreview && !this.canExport()) {
+      tell(wanted, this.server.unavailableReason ?? `Opening '${wanted}' needs a server that answers ${OBJECT_PREVIEW} or has the export command (this one has neither).`);
       return;
     }
-    if (!this.classes.has(packageUri.toString())) await this.packageView(packageUri);
-    const result = await this.objectPreview(packageUri, objectPath);
+    if (!this.objects.has(packageUri.toString())) await this.packageView(packageUri);
+    const object = this.objectOf(packageUri, wanted);
+    if (object === undefined) {
+      const sharing = this.objectsAt(packageUri, wanted).map(objectReference);
+      tell(
+        wanted,
+        sharing.length > 1
+          ? `'${wanted}' names ${sharing.length} objects (${sharing.join(", ")}); name one as Class'Path'.`
+          : `'${wanted}' is not an object of ${path.basename(packageUri.fsPath)}.`,
+      );
+      return;
+    }
+    const title = objectReference(object);
+    const result = await this.objectPreview(packageUri, object, DETAIL_SIZE);
     if (result === undefined) {
-      const message = `'${objectPath}' has no preview (neither ${OBJECT_PREVIEW} nor unreal-ls export can show a ${this.classOf(packageUri, objectPath) ?? "object of this class"}).`;
-      if (post !== undefined) post({ type: "detail", path: objectPath, summary: {}, note: message });
-      else void vscode.window.showInformationMessage(message);
+      tell(title, `'${title}' has no preview (neither ${OBJECT_PREVIEW} nor unreal-ls export can show a ${object.class}).`);
       return;
     }
     if (result.kind === "text") {
-      const document = await vscode.workspace.openTextDocument(objectUri(packageUri, objectPath));
+      const document = await vscode.workspace.openTextDocument(objectUri(packageUri, object));
       await vscode.window.showTextDocument(document, { preview: true, preserveFocus: false });
       return;
     }
     if (post !== undefined) {
-      post({ type: "detail", path: objectPath, summary: result.summary ?? {}, pngBase64: result.pngBase64 });
+      post({ type: "detail", key: object.key, title, summary: result.summary ?? {}, pngBase64: result.pngBase64 });
     } else {
-      showObjectPanel(this.context, packageUri, objectPath, result);
+      showObjectPanel(this.context, packageUri, title, result);
     }
   }
 
   /** The object paths of a package, for the Open Object Preview command's quick pick. */
-  async packageObjects(uri: vscode.Uri): Promise<{ path: string; class: string; size: number }[]> {
+  async packageObjects(uri: vscode.Uri): Promise<ObjectEntry[]> {
     const unavailable = this.server.unavailableReason;
     if (unavailable !== undefined) {
       void vscode.window.showWarningMessage(unavailable);
       return [];
     }
     const view = await this.packageView(uri);
-    return view.type === "package" ? view.objects : [];
+    return view.type === "package" ? [...(this.objects.get(uri.toString())?.values() ?? [])] : [];
   }
 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
-    const { packageUri, objectPath } = parseObjectUri(uri);
-    const result = await this.objectPreview(packageUri, objectPath);
+    const { packageUri, object } = parseObjectUri(uri);
+    const result = await this.objectPreview(packageUri, object);
     if (result?.kind === "text" && typeof result.text === "string") return result.text;
-    return `// ${objectPath} in ${packageUri.fsPath} has no text (the server answered ${result?.kind ?? "nothing"})\n`;
+    return `// ${object.path} in ${packageUri.fsPath} has no text (the server answered ${result?.kind ?? "nothing"})\n`;
   }
 
   /** The server's `unrealLs/objectPreview` when it advertises it; else, for a texture or a
    * TextBuffer in a package, `unreal-ls export` to PNG or text. */
-  private async objectPreview(uri: vscode.Uri, objectPath?: string): Promise<ObjectPreviewResult | undefined> {
+  private async objectPreview(
+    uri: vscode.Uri,
+    object?: { path: string; class?: string; export?: number },
+    maxSize = THUMBNAIL_SIZE,
+  ): Promise<ObjectPreviewResult | undefined> {
     const client = this.server.languageClient;
     if (client !== undefined && this.server.features.objectPreview) {
-      const params: ObjectPreviewParams = { uri: uri.toString(), object: objectPath, maxSize: THUMBNAIL_SIZE };
+      const params: ObjectPreviewParams = { uri: uri.toString(), maxSize };
+      if (object !== undefined) {
+        params.object = object.path;
+        if (object.export !== undefined) params.export = object.export;
+        if (object.class !== undefined) params.class = object.class;
+      }
       return client.sendRequest<ObjectPreviewResult>(OBJECT_PREVIEW, params);
     }
     const binary = this.server.serverBinary;
-    const className = objectPath !== undefined ? this.classOf(uri, objectPath) : undefined;
-    if (binary === undefined || className === undefined || !this.canExport()) return undefined;
+    const className = object?.class;
+    if (binary === undefined || object === undefined || className === undefined || !this.canExport()) return undefined;
+    const named = objectReference(object);
     if (/^TextBuffer$/i.test(className)) {
-      const { bytes, error } = await exportToBuffer(binary, uri.fsPath, objectPath, "txt");
+      const { bytes, error } = await exportToBuffer(binary, uri.fsPath, named, "txt");
       if (bytes === undefined) throw new Error(error);
       return { kind: "text", text: bytes.toString("utf8"), summary: {} };
     }
     if (isTextureClass(className) || /^Palette$/i.test(className)) {
-      const { bytes, error } = await exportToBuffer(binary, uri.fsPath, objectPath, "png");
+      const { bytes, error } = await exportToBuffer(binary, uri.fsPath, named, "png");
       if (bytes === undefined) throw new Error(error);
       return { kind: "texture", pngBase64: bytes.toString("base64"), summary: { source: "unreal-ls export" } };
     }
@@ -220,12 +264,31 @@ export class Previews implements vscode.CustomReadonlyEditorProvider<PreviewDocu
     return binary !== undefined && hasExport(binary);
   }
 
-  private classOf(uri: vscode.Uri, objectPath: string): string | undefined {
-    return this.classes.get(uri.toString())?.get(objectPath);
+  /** The object `wanted` names: a key from the tree, or `Class'Path'`, or a path that one
+   * object alone has (any case). */
+  private objectOf(uri: vscode.Uri, wanted: string): ObjectEntry | undefined {
+    const known = this.objects.get(uri.toString());
+    const byKey = known?.get(wanted);
+    if (byKey !== undefined) return byKey;
+    const sharing = this.objectsAt(uri, wanted);
+    return sharing.length === 1 ? sharing[0] : undefined;
   }
 
-  private remember(uri: vscode.Uri, objects: { path: string; class: string }[]): void {
-    this.classes.set(uri.toString(), new Map(objects.map((object) => [object.path, object.class])));
+  /** The objects at the path `wanted` names (with its class, when written `Class'Path'`). */
+  private objectsAt(uri: vscode.Uri, wanted: string): ObjectEntry[] {
+    const quoted = /^(\w+)'(.+)'$/.exec(wanted.trim());
+    const wantedPath = (quoted ? quoted[2] : wanted.trim()).toLowerCase();
+    const wantedClass = quoted?.[1].toLowerCase();
+    return [...(this.objects.get(uri.toString())?.values() ?? [])].filter(
+      (object) =>
+        object.path.toLowerCase() === wantedPath && (wantedClass === undefined || object.class.toLowerCase() === wantedClass),
+    );
+  }
+
+  private remember(uri: vscode.Uri, objects: PackageObject[]): ObjectEntry[] {
+    const entries = objects.map((object) => ({ ...object, key: objectKey(object) }));
+    this.objects.set(uri.toString(), new Map(entries.map((entry) => [entry.key, entry])));
+    return entries;
   }
 
   private async packageView(uri: vscode.Uri): Promise<ToWebview> {
@@ -238,13 +301,13 @@ export class Previews implements vscode.CustomReadonlyEditorProvider<PreviewDocu
       const params: PackageTreeParams = { uri: uri.toString() };
       try {
         const tree = await client.sendRequest<PackageTreeResult>(PACKAGE_TREE, params);
-        this.remember(uri, tree.objects);
+        const entries = this.remember(uri, tree.objects);
         return {
           type: "package",
           file,
           source: `server (${PACKAGE_TREE})`,
           header: tree.header ?? {},
-          objects: tree.objects.map((object) => ({ ...object, thumbnail: thumbnails && isTextureClass(object.class) })),
+          objects: entries.map((object) => ({ ...object, thumbnail: hasThumbnail(object.class, serverThumbnails, thumbnails) })),
           problems: [],
         };
       } catch (error) {
@@ -257,16 +320,16 @@ export class Previews implements vscode.CustomReadonlyEditorProvider<PreviewDocu
     if (view.kind === "summary") {
       return { type: "summary", file, source: "unreal-ls info --json", format: view.format, summary: view.summary, problems: view.problems };
     }
-    this.remember(uri, view.tree.objects);
+    const entries = this.remember(uri, view.tree.objects);
     return {
       type: "package",
       file,
       source: thumbnails && !serverThumbnails ? "unreal-ls info --json and export" : "unreal-ls info --json",
       header: view.tree.header ?? {},
-      objects: view.tree.objects.map((object) => ({
+      objects: entries.map((object) => ({
         ...object,
-        detail: view.details[object.path],
-        thumbnail: thumbnails && isTextureClass(object.class),
+        detail: view.details[object.key] ?? view.details[object.path],
+        thumbnail: hasThumbnail(object.class, serverThumbnails, thumbnails),
       })),
       problems: view.problems,
       note: failure ?? (thumbnails ? undefined : `Thumbnails and sources appear when the server answers ${OBJECT_PREVIEW}.`),
@@ -326,42 +389,53 @@ export function isModelFile(uri: vscode.Uri): boolean {
   return MODEL_PATTERNS.some((suffix) => name.endsWith(suffix));
 }
 
-/** `unreal-ls-object:/Package/Group.Name.uc?<package uri>`: the `.uc` suffix gives the
- * document the UnrealScript language. */
-export function objectUri(packageUri: vscode.Uri, objectPath: string): vscode.Uri {
+/** `unreal-ls-object:/Package/Group.Name.uc?<package uri>#<class>:<export>`: the `.uc`
+ * suffix gives the document the UnrealScript language; the fragment keeps the object's class
+ * and export index (a path is not unique in a package). */
+export function objectUri(packageUri: vscode.Uri, object: { path: string; class?: string; export?: number }): vscode.Uri {
   const packageName = path.basename(packageUri.fsPath);
   return vscode.Uri.from({
     scheme: OBJECT_SCHEME,
-    path: `/${packageName}/${objectPath}.uc`,
+    path: `/${packageName}/${object.path}.uc`,
     query: packageUri.toString(),
+    fragment: `${object.class ?? ""}:${object.export ?? ""}`,
   });
 }
 
-function parseObjectUri(uri: vscode.Uri): { packageUri: vscode.Uri; objectPath: string } {
+function parseObjectUri(uri: vscode.Uri): { packageUri: vscode.Uri; object: { path: string; class?: string; export?: number } } {
   const segments = uri.path.split("/");
   const last = segments[segments.length - 1] ?? "";
-  return { packageUri: vscode.Uri.parse(uri.query), objectPath: last.replace(/\.uc$/, "") };
+  const [className, exportIndex] = uri.fragment.split(":");
+  const index = Number.parseInt(exportIndex ?? "", 10);
+  return {
+    packageUri: vscode.Uri.parse(uri.query),
+    object: {
+      path: last.replace(/\.uc$/, ""),
+      class: className ? className : undefined,
+      export: Number.isInteger(index) ? index : undefined,
+    },
+  };
 }
 
 function showObjectPanel(
   context: vscode.ExtensionContext,
   packageUri: vscode.Uri,
-  objectPath: string,
+  objectTitle: string,
   result: ObjectPreviewResult,
 ): void {
   const media = vscode.Uri.joinPath(context.extensionUri, "media");
   const panel = vscode.window.createWebviewPanel(
     "unrealLs.objectPreview",
-    `${objectPath} (${path.basename(packageUri.fsPath)})`,
+    `${objectTitle} (${path.basename(packageUri.fsPath)})`,
     vscode.ViewColumn.Active,
     { enableScripts: true, localResourceRoots: [media] },
   );
-  panel.webview.html = previewHtml(panel.webview, media, objectPath);
+  panel.webview.html = previewHtml(panel.webview, media, objectTitle);
   panel.webview.onDidReceiveMessage((message: FromWebview) => {
     if (message.type === "ready") {
       void panel.webview.postMessage({
         type: "summary",
-        file: `${packageUri.fsPath} : ${objectPath}`,
+        file: `${packageUri.fsPath} : ${objectTitle}`,
         source: `server (${OBJECT_PREVIEW})`,
         format: result.kind,
         summary: result.summary ?? {},

@@ -9,11 +9,26 @@ export interface PackageTreeParams {
 }
 
 export interface PackageObject {
-  /** `Group.Name` inside the package (`Name` when it has no group). */
+  /** `Group.Name` inside the package (`Name` when it has no group). Not unique: a `.ukx` holds
+   * a SkeletalMesh and a MeshAnimation of the same name. */
   path: string;
   class: string;
   /** Serialised size in bytes. */
   size: number;
+  /** The object's index in the export table: the unique key (absent from older servers and
+   * from `unreal-ls info --json`). */
+  export?: number;
+}
+
+/** How an object is told apart from others of its path: `Class'Group.Name'`. */
+export function objectReference(object: { path: string; class?: string }): string {
+  return object.class !== undefined && /^\w+$/.test(object.class) ? `${object.class}'${object.path}'` : object.path;
+}
+
+/** The key a client keeps an object under: its export index when the server gave one, else
+ * `Class'Path'`. */
+export function objectKey(object: { path: string; class?: string; export?: number }): string {
+  return object.export !== undefined ? `#${object.export}` : objectReference(object);
 }
 
 export interface PackageTreeResult {
@@ -26,9 +41,14 @@ export const PACKAGE_TREE = "unrealLs/packageTree";
 
 export interface ObjectPreviewParams {
   uri: string;
-  /** An object's `path` from `unrealLs/packageTree`; absent for a file that is one object
-   * (a .psk, .psa, _d.3d or .u3d). */
+  /** An object's `path` from `unrealLs/packageTree` (or `Class'Path'`); absent for a file
+   * that is one object (a .psk, .psa, _d.3d or .u3d). */
   object?: string;
+  /** The object's `export` index from `unrealLs/packageTree`, which tells apart objects that
+   * share a path. */
+  export?: number;
+  /** The object's class, when it is named by path alone. */
+  class?: string;
   /** The longest side of a thumbnail the client wants, in pixels (the server may send less). */
   maxSize?: number;
 }

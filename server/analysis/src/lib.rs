@@ -16,6 +16,7 @@ pub mod index;
 pub mod line_index;
 pub mod lint;
 pub mod mesh_files;
+pub mod object_select;
 pub mod options;
 pub mod preview;
 pub mod rules;

@@ -26,6 +26,8 @@ pub enum Summary {
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ObjectSummary {
+    /// The index in the export table: the one key that tells apart objects sharing a path.
+    pub export: usize,
     pub name: String,
     pub path: String,
     pub class: String,
@@ -231,6 +233,20 @@ pub fn package_summary(package: &Package<'_>) -> PackageSummary {
                         s
                     }))
                 }
+                "SkeletalMesh" => Some(package.read_skeletal_mesh_ue2(o.export).map(|m| {
+                    format!(
+                        "{} points, {} wedges, {} faces, {} bones, {} influences, {} material{}, {} LOD{}",
+                        m.points.len(),
+                        m.wedges.len(),
+                        m.faces.len(),
+                        m.bones.len(),
+                        m.influences.len(),
+                        m.materials.len(),
+                        if m.materials.len() == 1 { "" } else { "s" },
+                        m.lods,
+                        if m.lods == 1 { "" } else { "s" },
+                    )
+                })),
                 "Animation" if !package.is_ue2() => {
                     Some(package.read_animation(o.export).map(|a| {
                         format!("{} bones, {} sequences", a.bones.len(), a.sequences.len())
@@ -247,6 +263,7 @@ pub fn package_summary(package: &Package<'_>) -> PackageSummary {
                 None => None,
             };
             ObjectSummary {
+                export: o.export,
                 name: o.name.to_owned(),
                 path: o.path,
                 class: o.class.to_owned(),

@@ -466,3 +466,184 @@ fn render_draws_the_example_room() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// A UT2004-style `.ukx`: a MeshAnimation and an object of `class` share the name
+/// `AssaultRifle_1st` (as a SkeletalMesh does in `Weapons.ukx`), and another MeshAnimation,
+/// all with empty bodies past their properties.
+fn write_shared_name_ukx(dir: &Path, class: &str) {
+    use writers::{write_props, PackageWriter};
+    let mut w = PackageWriter::new(126, 29);
+    let animation = w.engine_class("MeshAnimation");
+    let mesh = w.engine_class(class);
+    w.export(animation, 0, "AssaultRifle_1st", 0, Box::new(|o, w| write_props(o, &[], w.none())));
+    w.export(mesh, 0, "AssaultRifle_1st", 0, Box::new(|o, w| write_props(o, &[], w.none())));
+    w.export(animation, 0, "Sniper_1st", 0, Box::new(|o, w| write_props(o, &[], w.none())));
+    std::fs::write(dir.join("Weapons.ukx"), w.finish()).unwrap();
+}
+
+/// Objects that share a path are named with their class (`Class'Path'`, any case, or
+/// `--class`); a bare shared name is a usage error listing the candidates, unless exactly one
+/// of them exports to what is asked for.
+#[test]
+fn objects_sharing_a_name_are_told_apart_by_class() {
+    let dir = fixture_dir("shared-name");
+    write_shared_name_ukx(&dir, "SkeletalMesh");
+    run(
+        &dir,
+        &["export", "Weapons.ukx", "--object", "AssaultRifle_1st", "-o", "a.png"],
+        expect![[r#"
+            exit 2
+            --- stdout
+            --- stderr
+            error: Weapons.ukx: AssaultRifle_1st names 2 objects: MeshAnimation'AssaultRifle_1st', SkeletalMesh'AssaultRifle_1st'; name one with its class, as Class'Path' (or pass --class)
+        "#]],
+    );
+    // Of the two, only the mesh exports to glTF: the bare name is the mesh (whose empty body
+    // then fails to read, naming it).
+    run(
+        &dir,
+        &["export", "Weapons.ukx", "--object", "AssaultRifle_1st", "-o", "a.glb"],
+        expect![[r#"
+            exit 1
+            --- stdout
+            --- stderr
+            error: Weapons.ukx: SkeletalMesh AssaultRifle_1st (export 1) at byte 218: expected BoundingBox (25 bytes), but the file ends after 0 more
+        "#]],
+    );
+    run(
+        &dir,
+        &[
+            "export",
+            "Weapons.ukx",
+            "--object",
+            "meshanimation'Weapons.assaultrifle_1st'",
+            "-o",
+            "a.glb",
+        ],
+        expect![[r#"
+            exit 1
+            --- stdout
+            --- stderr
+            error: Weapons.ukx: MeshAnimation'AssaultRifle_1st' is a MeshAnimation, which has nothing to export
+        "#]],
+    );
+    run(
+        &dir,
+        &[
+            "export",
+            "Weapons.ukx",
+            "--object",
+            "AssaultRifle_1st",
+            "--class",
+            "Sound",
+            "-o",
+            "a.glb",
+        ],
+        expect![[r#"
+            exit 1
+            --- stdout
+            --- stderr
+            error: Weapons.ukx: no object Sound'AssaultRifle_1st'; at that path: MeshAnimation'AssaultRifle_1st', SkeletalMesh'AssaultRifle_1st'
+        "#]],
+    );
+    run(
+        &dir,
+        &[
+            "export",
+            "Weapons.ukx",
+            "--object",
+            "Texture'Sniper_1st'",
+            "--class",
+            "MeshAnimation",
+            "-o",
+            "a.png",
+        ],
+        expect![[r#"
+            exit 2
+            --- stdout
+            --- stderr
+            error: the object is named as a Texture (`Texture'Sniper_1st'`) and the class given is MeshAnimation
+        "#]],
+    );
+}
+
+/// A whole-package export that writes nothing says why and exits 1 (it printed "0 objects
+/// written" and exited 0); `--to` that fits nothing says so too.
+#[test]
+fn whole_package_export_that_writes_nothing_fails() {
+    let dir = fixture_dir("nothing-written");
+    write_shared_name_ukx(&dir, "Sound");
+    run(
+        &dir,
+        &["export", "Weapons.ukx", "-o", "out"],
+        expect![[r#"
+            exit 1
+            --- stdout
+            --- stderr
+            error: Weapons.ukx: nothing to write: the package holds 2 MeshAnimation and 1 Sound objects; MeshAnimation and Sound have nothing to export (textures export to PNG, TextBuffers to .uc, meshes to glTF)
+        "#]],
+    );
+    assert!(!dir.join("out").exists());
+    run(
+        &dir,
+        &["export", "Weapons.ukx", "--to", "txt", "-o", "out"],
+        expect![[r#"
+            exit 1
+            --- stdout
+            --- stderr
+            error: Weapons.ukx: nothing to write: the package holds 2 MeshAnimation and 1 Sound objects; none of them exports to txt (textures export to PNG, TextBuffers to .uc, meshes to glTF)
+        "#]],
+    );
+}
+
+/// A `.ukx` whose SkeletalMesh shares its name with a MeshAnimation (UT2004's layout, built
+/// by the test-support writer as measured in `Weapons.ukx`): the bare name exports the mesh
+/// (the one of the two that exports), skinned, textured by the package's own texture; the
+/// whole package writes the mesh and the texture; `info` describes the mesh.
+#[test]
+fn ue2_skeletal_mesh_exports_to_gltf() {
+    let dir = fixture_dir("ue2-skeletal");
+    std::fs::write(
+        dir.join("Weapons.ukx"),
+        writers::ue2_skeletal_package(126, 29, "AssaultRifle_1st"),
+    )
+    .unwrap();
+    run(
+        &dir,
+        &["export", "Weapons.ukx", "--object", "AssaultRifle_1st", "-o", "rifle.glb"],
+        expect![[r#"
+            exit 0
+            --- stdout
+            --- stderr
+        "#]],
+    );
+    let json = glb_json(&dir.join("rifle.glb"));
+    assert_eq!(json["skins"][0]["joints"].as_array().unwrap().len(), 2);
+    assert_eq!(json["images"].as_array().unwrap().len(), 1);
+    let primitive = &json["meshes"][0]["primitives"][0];
+    assert!(primitive["attributes"]["JOINTS_0"].is_u64(), "{primitive}");
+    let position = primitive["attributes"]["POSITION"].as_u64().unwrap() as usize;
+    assert_eq!(json["accessors"][position]["count"], 4);
+    run(
+        &dir,
+        &["export", "Weapons.ukx", "-o", "out"],
+        expect![[r#"
+            exit 0
+            --- stdout
+            2 objects written to out
+            --- stderr
+        "#]],
+    );
+    assert!(dir.join("out/AssaultRifle_1st.glb").is_file());
+    assert_eq!(png_size(&dir.join("out/Skin.png")), (2, 2));
+    run(
+        &dir,
+        &["export", "Weapons.ukx", "--object", "AssaultRifle_1st", "-o", "rifle.png"],
+        expect![[r#"
+            exit 2
+            --- stdout
+            --- stderr
+            error: Weapons.ukx: AssaultRifle_1st names 2 objects: MeshAnimation'AssaultRifle_1st', SkeletalMesh'AssaultRifle_1st'; name one with its class, as Class'Path' (or pass --class)
+        "#]],
+    );
+}

@@ -190,3 +190,47 @@ async fn symbols_and_folding() {
         ]],
     );
 }
+
+/// Hovering an image path shows the image itself, as a PNG `data:` URI in the Markdown, for a
+/// client whose hover formats include Markdown; a plain-text client gets the text alone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hover_on_an_image_path_shows_the_picture() {
+    let package = Package::new("hover-image");
+    std::fs::create_dir_all(package.dir.join("Textures")).unwrap();
+    std::fs::write(
+        package.dir.join("Textures/Skin.bmp"),
+        unreal_test_support::spec_files::build("bmp 640x320 bpp=8 fill=7"),
+    )
+    .unwrap();
+    let text =
+        "class Skin extends Actor;\n#exec TEXTURE IMPORT NAME=Skin FILE=Textures\\Skin.bmp\n";
+    let uri = package.uri("Skin.uc");
+    let position =
+        json!({ "textDocument": { "uri": uri }, "position": { "line": 1, "character": 45 } });
+    for (formats, picture) in [
+        (json!(["markdown", "plaintext"]), true),
+        (json!(["plaintext"]), false),
+        (Value::Null, false),
+    ] {
+        let mut client = TestClient::new(ServerOptions::default());
+        let capabilities = if formats.is_null() {
+            json!({})
+        } else {
+            json!({ "textDocument": { "hover": { "contentFormat": formats } } })
+        };
+        client.initialize(capabilities, Value::Null).await;
+        client.open(&uri, "unrealscript", 1, text).await;
+        let answer = client.request_ok("textDocument/hover", position.clone()).await;
+        let value = answer["contents"]["value"].as_str().unwrap();
+        assert!(value.contains("BMP image: 640x320"), "{formats}: {value}");
+        let kind = answer["contents"]["kind"].as_str().unwrap();
+        assert_eq!(kind, if formats == json!(["plaintext"]) { "plaintext" } else { "markdown" });
+        let image = value.find("![Skin.bmp](data:image/png;base64,");
+        assert_eq!(image.is_some(), picture, "{formats}: {value}");
+        if picture {
+            // 640x320 scaled to 256x128: far under the cap, and it ends the hover.
+            assert!(value.ends_with(')'), "{value}");
+            assert!(value.len() < 8 << 10, "{}", value.len());
+        }
+    }
+}

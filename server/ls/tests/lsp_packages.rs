@@ -74,7 +74,7 @@ async fn preview_requests_on_a_texture_package() {
     );
 
     let tree = client.request_ok("unrealLs/packageTree", json!({ "uri": utx })).await;
-    expect_test::expect![[r#"{"header":{"exports":10,"flags":1,"imports":3,"licensee":0,"names":30,"version":69},"objects":[{"class":"Palette","path":"Palette0","size":1027},{"class":"Palette","path":"Palette4","size":1027},{"class":"Palette","path":"Palette2","size":1027},{"class":"Palette","path":"Palette5","size":1027},{"class":"Palette","path":"Palette6","size":1027},{"class":"Texture","path":"checkers_abcd","size":87586},{"class":"Texture","path":"checkers_circle","size":87586},{"class":"Texture","path":"coordinates","size":87579},{"class":"Texture","path":"rectangle_128x64","size":11103},{"class":"Texture","path":"checkers_base","size":131393}]}"#]]
+    expect_test::expect![[r#"{"header":{"exports":10,"flags":1,"imports":3,"licensee":0,"names":30,"version":69},"objects":[{"class":"Palette","export":0,"path":"Palette0","size":1027},{"class":"Palette","export":1,"path":"Palette4","size":1027},{"class":"Palette","export":2,"path":"Palette2","size":1027},{"class":"Palette","export":3,"path":"Palette5","size":1027},{"class":"Palette","export":4,"path":"Palette6","size":1027},{"class":"Texture","export":5,"path":"checkers_abcd","size":87586},{"class":"Texture","export":6,"path":"checkers_circle","size":87586},{"class":"Texture","export":7,"path":"coordinates","size":87579},{"class":"Texture","export":8,"path":"rectangle_128x64","size":11103},{"class":"Texture","export":9,"path":"checkers_base","size":131393}]}"#]]
         .assert_eq(&tree.to_string());
 
     let preview = client
@@ -381,4 +381,56 @@ async fn map_preview_follows_the_open_document() {
     let bad =
         client.request("unrealLs/mapPreview", json!({ "uri": MAP_URI, "view": "upside" })).await;
     assert_eq!(bad["error"]["code"], -32602, "{bad}");
+}
+
+/// A SkeletalMesh and a MeshAnimation sharing the path `AssaultRifle_1st` (as in UT2004's
+/// `Weapons.ukx`): the tree gives each its export index, and the preview request selects by
+/// index, by `Class'Path'` or by path and `class`; a bare shared path is the mesh (the one of
+/// the two with a preview), never the animation.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn objects_sharing_a_path_are_previewed_by_index_or_class() {
+    use writers::{write_props, PackageWriter};
+    let dir = std::env::temp_dir().join(format!("unreal-ls-lsp-shared-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut w = PackageWriter::new(126, 29);
+    let animation = w.engine_class("MeshAnimation");
+    let mesh = w.engine_class("SkeletalMesh");
+    w.export(animation, 0, "AssaultRifle_1st", 0, Box::new(|o, w| write_props(o, &[], w.none())));
+    w.export(mesh, 0, "AssaultRifle_1st", 0, Box::new(|o, w| write_props(o, &[], w.none())));
+    std::fs::write(dir.join("Weapons.ukx"), w.finish()).unwrap();
+    let ukx = file_uri(&dir.join("Weapons.ukx"));
+    let mut client = TestClient::new(ServerOptions::default());
+    client.initialize(json!({}), Value::Null).await;
+    let tree = client.request_ok("unrealLs/packageTree", json!({ "uri": ukx })).await;
+    expect_test::expect![[r#"[{"class":"MeshAnimation","export":0,"path":"AssaultRifle_1st","size":1},{"class":"SkeletalMesh","export":1,"path":"AssaultRifle_1st","size":1}]"#]]
+        .assert_eq(&tree["objects"].to_string());
+    let animation = client
+        .request_ok(
+            "unrealLs/objectPreview",
+            json!({ "uri": ukx, "object": "AssaultRifle_1st", "export": 0 }),
+        )
+        .await;
+    assert_eq!(animation["summary"]["class"], "MeshAnimation", "{animation}");
+    // The mesh's body is empty, so its preview fails: naming the mesh, not the animation.
+    let message = |answer: &Value| answer["error"]["message"].as_str().unwrap_or("").to_owned();
+    for params in [
+        json!({ "uri": ukx, "export": 1 }),
+        json!({ "uri": ukx, "object": "SkeletalMesh'AssaultRifle_1st'" }),
+        json!({ "uri": ukx, "object": "AssaultRifle_1st", "class": "skeletalmesh" }),
+        json!({ "uri": ukx, "object": "AssaultRifle_1st" }),
+    ] {
+        let answer = client.request("unrealLs/objectPreview", params.clone()).await;
+        assert!(message(&answer).contains("SkeletalMesh'AssaultRifle_1st'"), "{params}: {answer}");
+    }
+    let wrong = client
+        .request(
+            "unrealLs/objectPreview",
+            json!({ "uri": ukx, "object": "Sniper_1st", "export": 1 }),
+        )
+        .await;
+    assert_eq!(wrong["error"]["code"], -32602, "{wrong}");
+    let out_of_range =
+        client.request("unrealLs/objectPreview", json!({ "uri": ukx, "export": 7 })).await;
+    assert_eq!(out_of_range["error"]["code"], -32602, "{out_of_range}");
 }

@@ -45,6 +45,8 @@ fn synthetic_seeds(target: &str) -> Vec<Vec<u8>> {
                 old.finish(),
                 block_texture_package(0, &[12, 14]),
                 block_texture_package(227, &[19, 10]),
+                // A UT2004 .ukx: a SkeletalMesh and a MeshAnimation of one name, a texture.
+                writers::ue2_skeletal_package(126, 29, "AssaultRifle_1st"),
             ]
         }
         "vertex_mesh" => {

@@ -776,3 +776,144 @@ pub fn u3d_with(o: &U3dOptions) -> Vec<u8> {
     }
     out
 }
+
+/// A UE2 `SkeletalMesh` body (after its properties), laid out as UT2004's serializers write it
+/// and as measured in its `.ukx` files (`InternalVersion` 4, one static LOD model whose render
+/// arrays are empty here, the raw import arrays holding the geometry): a quad of 4 points in
+/// the XY plane, 4 wedges, 2 faces on material 0, `bones` bones in a chain (bone `i` 10 units
+/// along X from its parent), each point weighted fully to bone `i % bones`.
+pub fn ue2_skeletal_mesh(o: &mut Obj, materials: &[i32], bones: &[usize]) {
+    let v = o.version;
+    o.bytes(&[0; 25]).bytes(&[0; 16]); // BoundingBox, BoundingSphere
+    o.i32(4).i32(4); // InternalVersion, ModelVerts
+    o.index(0); // Verts
+    o.index(materials.len() as i32);
+    for &m in materials {
+        o.index(m);
+    }
+    for f in [1.0f32, 1.0, 1.0, 0.0, 0.0, 0.0] {
+        o.f32(f); // Scale, Origin
+    }
+    o.i32(0).i32(0).i32(0); // RotOrigin
+    o.index(0).index(0).index(0).index(0).index(0); // FaceLevel .. MeshMaterials
+    o.bytes(&[0; 24]); // MeshScaleMax, LOD parameters
+    o.i32(0).index(0).bytes(&[0; 52]); // bImpostorPresent, ImpostorProps
+    o.f32(0.0); // SkinTesselationFactor
+    o.index(0); // Points
+    o.index(bones.len() as i32);
+    for (i, &name) in bones.iter().enumerate() {
+        o.index(name as i32).u32(0);
+        o.f32(0.0).f32(0.0).f32(0.0).f32(1.0); // Orientation
+        o.f32(if i == 0 { 0.0 } else { 10.0 }).f32(0.0).f32(0.0); // Position
+        o.bytes(&[0; 16]); // Length, sizes
+        o.i32(i32::from(i + 1 < bones.len())).i32(i.saturating_sub(1) as i32);
+    }
+    o.index(0).i32(bones.len() as i32); // DefaultAnim, SkeletalDepth
+    o.index(0).index(0).index(0).index(0).index(0); // MultiBlends, Weights, TagAliases, TagNames, TagCoords
+    o.index(1); // LODModels
+    o.index(0).index(0).i32(0).index(0).index(0); // SkinningStream .. RigidSections
+    o.index(0).i32(0).index(0).i32(0); // index buffers
+    o.i32(0).i32(0).i32(0).index(0); // RigidVertexStream
+    for _ in 0..4 {
+        o.lazy(0, &[]); // Influences, Wedges, Faces, Points
+    }
+    o.f32(1.0).bytes(&[0; 20]);
+    o.index(0); // DefaultRefMesh
+    let points = [[0.0f32, 0.0, 0.0], [64.0, 0.0, 0.0], [64.0, 64.0, 0.0], [0.0, 64.0, 0.0]];
+    let mut raw = Vec::new();
+    for p in points {
+        for c in p {
+            raw.extend_from_slice(&c.to_le_bytes());
+        }
+    }
+    o.lazy(4, &raw);
+    raw.clear();
+    for (i, uv) in [[0.0f32, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]].iter().enumerate() {
+        raw.extend_from_slice(&(i as u16).to_le_bytes());
+        for c in uv {
+            raw.extend_from_slice(&c.to_le_bytes());
+        }
+    }
+    o.lazy(4, &raw);
+    raw.clear();
+    for face in [[0u16, 1, 2], [0, 2, 3]] {
+        for c in face {
+            raw.extend_from_slice(&c.to_le_bytes());
+        }
+        raw.extend_from_slice(&[0, 0, 1, 0, 0, 0]); // MatIndex, AuxMatIndex, SmoothingGroups
+    }
+    o.lazy(2, &raw);
+    raw.clear();
+    for p in 0..4u16 {
+        raw.extend_from_slice(&1.0f32.to_le_bytes());
+        raw.extend_from_slice(&p.to_le_bytes());
+        raw.extend_from_slice(&((usize::from(p) % bones.len().max(1)) as u16).to_le_bytes());
+    }
+    o.lazy(if bones.is_empty() { 0 } else { 4 }, if bones.is_empty() { &[] } else { &raw });
+    o.lazy(0, &[]).lazy(0, &[]); // RawCollapseWedges, RawFaceLevel
+    if v >= 120 {
+        o.u32(0); // AuthenticationKey
+    }
+    if v >= 122 {
+        o.index(0).index(0).index(0).index(0); // KPhysicsProps, spheres, boxes, box models
+    }
+    if v >= 127 {
+        o.index(0); // CollisionStaticMesh
+    }
+}
+
+/// A UT2004-style `.ukx` (version 126, licensee 29): a `SkeletalMesh` and a `MeshAnimation`
+/// both named `name` (as `Weapons.ukx` pairs them), the mesh skinned by a texture `Skin` of
+/// the package.
+pub fn ue2_skeletal_package(version: u16, licensee: u16, name: &str) -> Vec<u8> {
+    let mut w = PackageWriter::new(version, licensee);
+    let animation = w.engine_class("MeshAnimation");
+    let mesh = w.engine_class("SkeletalMesh");
+    let texture = w.engine_class("Texture");
+    let bones = vec![w.name("Bone_Root"), w.name("Bone_Tip")];
+    let format = w.name("Format");
+    let usize_name = w.name("USize");
+    let vsize_name = w.name("VSize");
+    w.export(animation, 0, name, 0, Box::new(|o, w| write_props(o, &[], w.none())));
+    // The texture is export 3: the mesh names it as its material 0.
+    w.export(
+        mesh,
+        0,
+        name,
+        0,
+        Box::new(move |o, w| {
+            write_props(o, &[], w.none());
+            ue2_skeletal_mesh(o, &[3], &bones);
+        }),
+    );
+    w.export(
+        texture,
+        0,
+        "Skin",
+        0,
+        Box::new(move |o, w| {
+            // RGBA8 (format 5), 2x2, one mip.
+            let int = |name: usize, v: i32| Prop {
+                name,
+                type_id: 2,
+                struct_name: None,
+                array_index: 0,
+                bool_value: false,
+                value: v.to_le_bytes().to_vec(),
+            };
+            let format = Prop {
+                name: format,
+                type_id: 1,
+                struct_name: None,
+                array_index: 0,
+                bool_value: false,
+                value: vec![5],
+            };
+            write_props(o, &[format, int(usize_name, 2), int(vsize_name, 2)], w.none());
+            o.index(1);
+            let pixels = [255u8, 0, 0, 255].repeat(4);
+            o.lazy(16, &pixels).i32(2).i32(2).u8(1).u8(1);
+        }),
+    );
+    w.finish()
+}

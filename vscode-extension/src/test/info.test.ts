@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { parseInfoJson } from "../info";
-import { advertised, markAt } from "../protocol";
+import { advertised, markAt, objectKey, objectReference } from "../protocol";
 
 test("a package becomes a tree with header, objects and details", () => {
   const view = parseInfoJson(
@@ -96,4 +96,28 @@ test("exportArgs: one object, or the whole file", async () => {
     "export", "/p/Skins.utx", "--object", "Group.Wall", "--to", "png", "--output", "/tmp/o.png",
   ]);
   assert.deepEqual(exportArgs("/p/Mesh.psk", undefined, "glb", "/p/Mesh.glb"), ["export", "/p/Mesh.psk", "--to", "glb", "--output", "/p/Mesh.glb"]);
+});
+
+test("objects are keyed by export index, and named Class'Path' where a path is shared", () => {
+  const mesh = { path: "AssaultRifle_1st", class: "SkeletalMesh", size: 10, export: 1 };
+  const animation = { path: "AssaultRifle_1st", class: "MeshAnimation", size: 10, export: 0 };
+  assert.equal(objectKey(mesh), "#1");
+  assert.notEqual(objectKey(mesh), objectKey(animation));
+  assert.equal(objectReference(mesh), "SkeletalMesh'AssaultRifle_1st'");
+  assert.equal(objectKey({ path: "Skins.Wood", class: "Texture" }), "Texture'Skins.Wood'");
+  const view = parseInfoJson(
+    JSON.stringify([
+      {
+        kind: "package",
+        objects: [
+          { name: "AssaultRifle_1st", path: "AssaultRifle_1st", class: "MeshAnimation", size: 5, export: 0, detail: "12 sequences" },
+          { name: "AssaultRifle_1st", path: "AssaultRifle_1st", class: "SkeletalMesh", size: 9, export: 1, detail: "3 LODs" },
+        ],
+      },
+    ]),
+  );
+  assert.equal(view.kind, "package");
+  if (view.kind !== "package") return;
+  assert.deepEqual(view.tree.objects.map(objectKey), ["#0", "#1"]);
+  assert.deepEqual(view.details, { "#0": "12 sequences", "#1": "3 LODs" });
 });

@@ -161,6 +161,12 @@ impl ExecEnv {
         self.fs.read(path)
     }
 
+    /// The file's bytes mapped rather than read (what a size check needs before anything is
+    /// copied).
+    pub fn open(&self, path: &Path) -> Option<crate::fs::FileBytes> {
+        self.fs.open(path)
+    }
+
     /// The facts of a file, read once per path and expected kind.
     pub fn facts(&self, path: &Path, expect: Expect) -> Arc<FileFacts> {
         let key = (path.to_path_buf(), expect);

@@ -35,6 +35,37 @@ pub use u3d::u3d_model;
 
 use crate::preview::png::encode_png;
 
+/// What a package object exports to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExportKind {
+    /// A PNG: textures (in every format with a fixed layout) and palettes.
+    Image,
+    /// UnrealScript text: a TextBuffer.
+    Text,
+    /// A model (glTF or OBJ): vertex meshes, and UE2 skeletal and static meshes.
+    Model,
+}
+
+/// What the object at `export` exports to, from its class; `None` for objects with nothing
+/// to export (animations, sounds, classes, UE2 `ScriptedTexture`s, which hold no image).
+pub fn export_kind(package: &Package<'_>, export: usize) -> Option<ExportKind> {
+    let class = package.class_name(export);
+    let is = |c: &str| class.eq_ignore_ascii_case(c);
+    if is("TextBuffer") {
+        Some(ExportKind::Text)
+    } else if is("Palette") {
+        Some(ExportKind::Image)
+    } else if is("Mesh") || is("LodMesh") || (package.is_ue2() && is("SkeletalMesh")) {
+        Some(ExportKind::Model)
+    } else if package.texture_class_is_imageless(class) {
+        None
+    } else if class.to_ascii_lowercase().ends_with("texture") {
+        Some(ExportKind::Image)
+    } else {
+        None
+    }
+}
+
 /// Mip `level` of a package texture as a PNG file.
 pub fn texture_png(package: &Package<'_>, export: usize, level: usize) -> Result<Vec<u8>> {
     Ok(encode_png(&package.decode_texture(export, level, MipSource::Auto)?))
@@ -86,6 +117,9 @@ fn animated_model(
 /// A package `Mesh` or `LodMesh` as a model with its own sequences and the textures it
 /// names that are inside the same package.
 pub fn package_mesh_model(package: &Package<'_>, export: usize) -> Result<Model> {
+    if package.is_ue2() && package.class_name(export).eq_ignore_ascii_case("SkeletalMesh") {
+        return ue2_skeletal_model(package, export);
+    }
     let mesh = package.read_mesh_geometry(export)?;
     let sequences: Vec<FrameSequence> = mesh
         .sequences
@@ -106,6 +140,23 @@ pub fn package_mesh_model(package: &Package<'_>, export: usize) -> Result<Model>
         })
         .collect();
     Ok(Model::from_animated_mesh(package.export_name(export), &mesh, &sequences, &textures))
+}
+
+/// A UE2 `SkeletalMesh` in its reference pose, skinned, with the skins of the package's own
+/// textures (materials in other packages are left untextured).
+fn ue2_skeletal_model(package: &Package<'_>, export: usize) -> Result<Model> {
+    let mesh = package.read_skeletal_mesh_ue2(export)?;
+    let textures: Vec<Option<RgbaImage>> = mesh
+        .materials
+        .iter()
+        .map(|m| match m.resolve() {
+            Resolved::Export(t) if package.class_name(t).ends_with("Texture") => {
+                package.decode_texture(t, 0, MipSource::Auto).ok()
+            }
+            _ => None,
+        })
+        .collect();
+    Ok(Model::from_psk(package.export_name(export), &mesh.to_psk(), None, &textures))
 }
 
 /// A PSK (and optionally its PSA) as a skinned model; `textures` by PSK material index.

@@ -14,11 +14,30 @@ use crate::t3d::geometry::{self, Vec3};
 use crate::EngineGeneration;
 use unreal_engine::poly_flags::{self as flags, FlagRole};
 
-/// A hover: the span it describes and Markdown text.
+/// A hover: the span it describes, Markdown text, and a picture of what it names when there
+/// is one (the protocol layer shows it where the client renders Markdown images).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Hover {
     pub span: Span,
     pub markdown: String,
+    pub image: Option<HoverImage>,
+}
+
+/// A thumbnail for a hover: a PNG, already scaled down and size-capped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HoverImage {
+    /// What the picture shows (the file's name), for its alternative text.
+    pub alt: String,
+    pub png: Vec<u8>,
+    pub width: u32,
+    pub height: u32,
+}
+
+impl Hover {
+    /// A hover of text alone.
+    pub fn text(span: Span, markdown: String) -> Self {
+        Self { span, markdown, image: None }
+    }
 }
 
 /// The hover at `offset`, or `None` where there is nothing to say.
@@ -54,7 +73,7 @@ fn block_line(
     } else {
         block.end.map_or(block.begin_span, |e| e.span)
     };
-    Hover { span, markdown: block_summary(src, block) }
+    Hover::text(span, block_summary(src, block))
 }
 
 fn attribute_hover(
@@ -85,7 +104,7 @@ fn attribute_hover(
     } else {
         return None;
     };
-    Some(Hover { span, markdown })
+    Some(Hover::text(span, markdown))
 }
 
 fn property_hover(
@@ -97,17 +116,17 @@ fn property_hover(
     let key = src.slice(property.key);
     if let Some((span, class, path)) = object_ref_at(&property.value, offset) {
         let markdown = object_ref_markdown(src.slice(class), src.slice(path), packages);
-        return Some(Hover { span, markdown });
+        return Some(Hover::text(span, markdown));
     }
     let span = property.span;
     if key.eq_ignore_ascii_case("PolyFlags") {
         let value = src.slice(property.value.span());
-        return Some(Hover { span, markdown: flags_markdown(key, value, src.generation) });
+        return Some(Hover::text(span, flags_markdown(key, value, src.generation)));
     }
     if let Some(v) = struct_vector(src.text, &property.value) {
         let mut markdown = format!("**{key}** `({}, {}, {})`", num(v.x), num(v.y), num(v.z));
         let _ = write!(markdown, "\n\nlength {}", num(v.length()));
-        return Some(Hover { span, markdown });
+        return Some(Hover::text(span, markdown));
     }
     None
 }
@@ -148,7 +167,7 @@ fn vector_hover(src: &Source<'_>, path: &CursorPath<'_>, line: &VectorLine) -> H
             }
         }
     }
-    Hover { span: line.span, markdown }
+    Hover::text(line.span, markdown)
 }
 
 fn keyword_hover(src: &Source<'_>, line: &KeywordLine, offset: u32) -> Option<Hover> {
@@ -158,22 +177,22 @@ fn keyword_hover(src: &Source<'_>, line: &KeywordLine, offset: u32) -> Option<Ho
         })
     }) {
         let key = arg.key.unwrap_or(arg.value);
-        return Some(Hover {
-            span: key.cover(arg.value),
-            markdown: flags_markdown("PolyFlags", src.slice(arg.value), src.generation),
-        });
+        return Some(Hover::text(
+            key.cover(arg.value),
+            flags_markdown("PolyFlags", src.slice(arg.value), src.generation),
+        ));
     }
     match line.keyword {
         LineKeyword::Pan => {
             let u = line.arg(src.text, "U").map_or("0", |(_, v)| v);
             let v = line.arg(src.text, "V").map_or("0", |(_, v)| v);
-            Some(Hover {
-                span: line.span,
-                markdown: format!(
+            Some(Hover::text(
+                line.span,
+                format!(
                     "**Pan** U={u} V={v}\n\nThe texture offset in texels along TextureU and TextureV \
                      (UE1; UE2 exports from package version 78 drop it)."
                 ),
-            })
+            ))
         }
         _ => None,
     }

@@ -469,10 +469,22 @@ impl PackageIndex {
 
     /// The object at `Package.Group.Name` (case-insensitive; the groups must match).
     pub fn find(&self, full: &str) -> Option<ObjectId> {
+        self.find_of_class(full, None)
+    }
+
+    /// [`Self::find`], preferring an object of `class` where several share the path (a
+    /// `.ukx` holds a `SkeletalMesh` and a `MeshAnimation` of one name): a reference written
+    /// `SkeletalMesh'Weapons.AssaultRifle_1st'` is the mesh.
+    pub fn find_of_class(&self, full: &str, class: Option<&str>) -> Option<ObjectId> {
         let (package, rest) = full.split_once('.')?;
         let number = *self.by_name.get(&package.to_ascii_lowercase())?;
         let found = self.packages.get(number as usize)?;
-        let object = found.objects.iter().position(|o| o.path.eq_ignore_ascii_case(rest))?;
+        let at = |o: &IndexedObject| o.path.eq_ignore_ascii_case(rest);
+        let object = class
+            .and_then(|c| {
+                found.objects.iter().position(|o| at(o) && o.class.eq_ignore_ascii_case(c))
+            })
+            .or_else(|| found.objects.iter().position(at))?;
         Some(ObjectId { package: number, object: u32::try_from(object).ok()? })
     }
 

@@ -91,7 +91,12 @@ impl crate::ide::ObjectFacts for PackageIndex {
             Some(c) if c.eq_ignore_ascii_case("Class") => ObjectKind::Class,
             _ => ObjectKind::Any,
         };
-        let id = self.resolve(kind, path)?;
+        let id = match class {
+            Some(c) if kind == ObjectKind::Any && path.contains('.') => {
+                self.find_of_class(path, Some(c))?
+            }
+            _ => self.resolve(kind, path)?,
+        };
         let (package, object) = self.entry(id)?;
         Some(PackageObject {
             class: object.class.to_string(),

@@ -120,8 +120,18 @@ pub enum ObjectPreview {
     },
 }
 
-/// The preview of the object at `export`.
+/// The preview of the object at `export`, with pictures of at most [`THUMBNAIL_SIZE`].
 pub fn object_preview(package: &Package<'_>, export: usize) -> Result<ObjectPreview> {
+    object_preview_sized(package, export, THUMBNAIL_SIZE)
+}
+
+/// [`object_preview`] with meshes rendered at `size` pixels a side (a panel's picture rather
+/// than a list's thumbnail).
+pub fn object_preview_sized(
+    package: &Package<'_>,
+    export: usize,
+    size: u32,
+) -> Result<ObjectPreview> {
     let class = package.class_name(export).to_owned();
     match class.as_str() {
         "Class" => {
@@ -147,12 +157,26 @@ pub fn object_preview(package: &Package<'_>, export: usize) -> Result<ObjectPrev
             };
             Ok(ObjectPreview::Sound { format: sound.format, bytes: sound.data.len(), details })
         }
+        "SkeletalMesh" if package.is_ue2() => {
+            let mesh = package.read_skeletal_mesh_ue2(export)?;
+            let thumbnail_png = crate::export::package_mesh_model(package, export)
+                .ok()
+                .map(|m| encode_png(&super::render::render_model(&m, size)));
+            Ok(ObjectPreview::Mesh {
+                class,
+                vertices: mesh.points.len(),
+                frames: 1,
+                faces: mesh.faces.len(),
+                sequences: Vec::new(),
+                thumbnail_png,
+            })
+        }
         "Mesh" | "LodMesh" | "SkeletalMesh" => {
             let info = package.read_mesh(export)?;
             let faces = info.lod.as_ref().map_or(info.triangles, |l| l.faces);
             let thumbnail_png = crate::export::package_mesh_model(package, export)
                 .ok()
-                .map(|m| encode_png(&super::render::render_model(&m, THUMBNAIL_SIZE)));
+                .map(|m| encode_png(&super::render::render_model(&m, size)));
             Ok(ObjectPreview::Mesh {
                 class,
                 vertices: info.vertices,

@@ -18,7 +18,9 @@ use unreal_formats::Result;
 
 use crate::export::Model;
 
-pub use browser::{object_preview, package_tree, ObjectPreview, PackageTree, TreeNode};
+pub use browser::{
+    object_preview, object_preview_sized, package_tree, ObjectPreview, PackageTree, TreeNode,
+};
 pub use png::{encode_png, png_data_uri, thumbnail, thumbnail_data_uri, THUMBNAIL_SIZE};
 pub use render::render_model;
 

@@ -1,5 +1,5 @@
 //! Mesh thumbnails: a small software rasterizer (orthographic, depth-buffered, flat-shaded,
-//! textured when the material has a texture). Written here because no maintained crate fits:
+//! textured when the material has a texture, coloured by face direction when not). Written here because no maintained crate fits:
 //! `tiny-skia` has no depth buffer, and `euc`'s releases pull in a large maths crate for what
 //! is a hundred lines of triangle filling.
 
@@ -56,9 +56,18 @@ pub fn render_model(model: &Model, size: u32) -> RgbaImage {
         for tri in &prim.triangles {
             let Some(world) = corners(&model.positions, tri) else { continue };
             let Some(screen) = corners(&projected, tri) else { continue };
-            let normal = cross(sub(world[1], world[0]), sub(world[2], world[0]));
+            let normal = normalize(cross(sub(world[1], world[0]), sub(world[2], world[0])));
             // Either side lit alike: thumbnails should not depend on winding.
-            let shade = 0.35 + 0.65 * dot(normalize(normal), light).abs();
+            let shade = 0.35 + 0.65 * dot(normal, light).abs();
+            // Untextured faces take their colour from their direction (the side that faces
+            // the viewer), so that the form reads without a texture.
+            let facing = if dot(normal, eye) < 0.0 { normal.map(|c| -c) } else { normal };
+            let untextured = [
+                (150.0 + 90.0 * facing[0]) as u8,
+                (150.0 + 90.0 * facing[1]) as u8,
+                (150.0 + 90.0 * facing[2]) as u8,
+                255,
+            ];
             let tri_uv = uvs.and_then(|u| {
                 Some([*u.get(tri[0] as usize)?, *u.get(tri[1] as usize)?, *u.get(tri[2] as usize)?])
             });
@@ -74,7 +83,7 @@ pub fn render_model(model: &Model, size: u32) -> RgbaImage {
                         }
                         px
                     }
-                    _ => [170, 178, 190, 255],
+                    _ => untextured,
                 };
                 Some([
                     (f32::from(base[0]) * shade) as u8,

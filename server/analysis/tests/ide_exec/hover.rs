@@ -7,7 +7,13 @@ fn check_fixture(f: &Fixture, expect: Expect) {
     let env = f.env();
     let src = f.source(&env);
     let actual = match hover(&src, f.cursor()) {
-        Some(h) => format!("{}\n---\n{}\n", show(&f.text, h.span), h.markdown),
+        Some(h) => {
+            let image = h.image.map_or_else(String::new, |i| {
+                assert!(i.png.starts_with(b"\x89PNG"), "a PNG");
+                format!("--- image\n{} {}x{}\n", i.alt, i.width, i.height)
+            });
+            format!("{}\n---\n{}\n{image}", show(&f.text, h.span), h.markdown)
+        }
         None => "no hover\n".to_owned(),
     };
     expect.assert_eq(&actual);
@@ -296,5 +302,45 @@ fn nothing_outside_directives() {
         expect![[r#"
         no hover
     "#]],
+    );
+}
+
+/// An image `FILE=` gets its picture (scaled to at most 256 pixels a side) besides the text;
+/// a file that is not the image it claims to be gets none.
+#[test]
+fn image_file_with_its_picture() {
+    let tree = r#"//- /Game/Art/Classes/Art.uc
+#exec TEXTURE IMPORT NAME=Wide FILE=Textures\Wide.bmp
+#exec TEXTURE IMPORT NAME=Broken FILE=Textures\Broken.tga
+//- /Game/Art/Textures/Wide.bmp = bmp 1024x512 bpp=8 fill=3
+//- /Game/Art/Textures/Broken.tga = text not an image
+"#;
+    check(
+        &crate::at_in(tree, "/Game/Art/Classes/Art.uc", "Wide.bmp", 2),
+        expect![[r#"
+            1:37..1:54 "Textures\\Wide.bmp"
+            ---
+            **FILE=** `Textures\Wide.bmp`
+
+            `Textures/Wide.bmp`
+
+            ```text
+            BMP image: 1024x512, 8 bits per pixel, paletted
+            ```
+            --- image
+            Wide.bmp 256x128
+        "#]],
+    );
+    check(
+        &crate::at_in(tree, "/Game/Art/Classes/Art.uc", "Broken.tga", 2),
+        expect![[r#"
+            2:39..2:58 "Textures\\Broken.tga"
+            ---
+            **FILE=** `Textures\Broken.tga`
+
+            `Textures/Broken.tga`
+
+            The file cannot be read as expected: TGA header at byte 12: expected width (2 bytes), but the file ends after 0 more
+        "#]],
     );
 }

@@ -271,6 +271,35 @@ impl<'a> Package<'a> {
         })
     }
 
+    /// Every export at `Group.Name` (or `Package.Group.Name`), in table order: a path is not
+    /// unique in a package when objects of different classes share it (UT2004's `.ukx` files
+    /// hold a `SkeletalMesh` and a `MeshAnimation` of the same name). When nothing is at the path,
+    /// every export whose own name is `path` in any group.
+    pub fn find_all(&self, path: &str) -> Vec<usize> {
+        let wanted: Vec<&str> = path.split('.').collect();
+        let matching = |parts: &[&str]| -> Vec<usize> {
+            (0..self.exports.len()).filter(|&i| self.export_path_matches(i, parts)).collect()
+        };
+        let mut found = matching(&wanted);
+        if let (Some(own), Some((first, rest))) = (&self.name, wanted.split_first()) {
+            if first.eq_ignore_ascii_case(own) && !rest.is_empty() {
+                found.extend(matching(rest));
+                found.sort_unstable();
+                found.dedup();
+            }
+        }
+        if found.is_empty() && wanted.len() == 1 {
+            found = self.find_by_name(path).collect();
+        }
+        found
+    }
+
+    /// How objects are named everywhere an object must be told apart from another of the
+    /// same path: `Class'Group.Name'`, as UnrealEd and T3D write references.
+    pub fn object_reference(&self, export: usize) -> String {
+        format!("{}'{}'", self.class_name(export), self.export_path(export))
+    }
+
     /// Every export named `name` in any group, case-insensitively (UE1 maps often name
     /// textures without their group).
     pub fn find_by_name<'s>(&'s self, name: &'s str) -> impl Iterator<Item = usize> + 's {

@@ -32,14 +32,14 @@ pub struct ObjectReader<'a> {
 impl<'a> Package<'a> {
     /// How errors name object `export`: `Texture Skins.Wood (export 12)`. Built only for an
     /// error: the object readers' own readers name no structure (see [`Self::labelled`]).
-    fn object_label(&self, export: usize) -> String {
+    pub(crate) fn object_label(&self, export: usize) -> String {
         format!("{} {} (export {export})", self.class_name(export), self.export_path(export))
     }
 
     /// Runs an object reader, naming the object in its errors: those raised by the object's
     /// [`Reader`] (made by [`Self::object_reader`]) have an empty structure until here, so
     /// that reading an object formats nothing unless it fails.
-    fn labelled<T>(&self, export: usize, read: impl FnOnce() -> Result<T>) -> Result<T> {
+    pub(crate) fn labelled<T>(&self, export: usize, read: impl FnOnce() -> Result<T>) -> Result<T> {
         read().map_err(|mut e| {
             if e.structure.is_empty() {
                 e.structure = self.object_label(export);
@@ -50,7 +50,11 @@ impl<'a> Package<'a> {
 
     /// A reader of object `export`'s data, past its header; errors it raises name no
     /// structure (the public readers add the object's name, [`Self::labelled`]).
-    fn object_reader(&self, export: usize, expect_class: &[&str]) -> Result<ObjectReader<'a>> {
+    pub(crate) fn object_reader(
+        &self,
+        export: usize,
+        expect_class: &[&str],
+    ) -> Result<ObjectReader<'a>> {
         let e = self
             .exports
             .get(export)
@@ -99,7 +103,7 @@ impl<'a> Package<'a> {
 
     /// Reads a lazy array's skip position (version 62 and later): the absolute offset just
     /// past the array. Older packages have none.
-    fn lazy_skip(&self, r: &mut Reader<'_>, field: &str) -> Result<Option<usize>> {
+    pub(crate) fn lazy_skip(&self, r: &mut Reader<'_>, field: &str) -> Result<Option<usize>> {
         if self.header.version < 62 {
             return Ok(None);
         }
@@ -114,7 +118,7 @@ impl<'a> Package<'a> {
         Ok(Some(skip as usize))
     }
 
-    fn check_skip(r: &Reader<'_>, skip: Option<usize>, field: &str) -> Result<()> {
+    pub(crate) fn check_skip(r: &Reader<'_>, skip: Option<usize>, field: &str) -> Result<()> {
         match skip {
             Some(skip) if skip != r.pos() => Err(r.error(format!(
                 "the lazy array to end where its skip offset says ({skip}), it ends at {}",
@@ -138,7 +142,7 @@ impl<'a> Package<'a> {
         Ok((start, bytes))
     }
 
-    fn name_at(&self, r: &mut Reader<'_>, field: &str) -> Result<String> {
+    pub(crate) fn name_at(&self, r: &mut Reader<'_>, field: &str) -> Result<String> {
         let pos = r.pos();
         let idx = r.compact_index(field)?;
         usize::try_from(idx)

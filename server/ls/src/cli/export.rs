@@ -10,8 +10,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use unreal_analysis::export::{
-    self, uc::mesh_directives, write_glb, write_obj, FrameSequence, Model,
+    self, uc::mesh_directives, write_glb, write_obj, ExportKind, FrameSequence, Model,
 };
+use unreal_analysis::object_select::{self, ObjectSpec, SelectError};
 use unreal_analysis::preview::{browser::palette_swatch, encode_png};
 use unreal_formats::decode::image::decode_image;
 use unreal_formats::decode::RgbaImage;
@@ -38,9 +39,13 @@ pub struct ExportArgs {
     /// The file to export from: a package, a `_d.3d` or `_a.3d` mesh, a PSK, a u3d, an image
     /// or a T3D.
     pub file: PathBuf,
-    /// The object inside a package (`Name` or `Group.Name`, any case).
+    /// The object inside a package: `Name`, `Group.Name`, or with its class,
+    /// `Class'Group.Name'` (any case). A name several objects share must be given its class.
     #[arg(long)]
     pub object: Option<String>,
+    /// The class of `--object` (`--object AssaultRifle_1st --class SkeletalMesh`).
+    #[arg(long, requires = "object")]
+    pub class: Option<String>,
     /// What to write; by default, from the extension of `-o`.
     #[arg(long = "to", value_enum)]
     pub to: Option<Target>,
@@ -345,6 +350,16 @@ fn export_u3d(args: &ExportArgs, bytes: &[u8], target: Option<Target>) -> Outcom
     write_model(&model, target, &args.output)
 }
 
+/// Whether `kind` can be written as `target` (any kind when no target was asked for).
+fn target_fits(kind: ExportKind, target: Option<Target>) -> bool {
+    match (kind, target) {
+        (_, None) => true,
+        (ExportKind::Image, Some(t)) => t == Target::Png,
+        (ExportKind::Text, Some(t)) => t == Target::Txt,
+        (ExportKind::Model, Some(t)) => matches!(t, Target::Glb | Target::Obj),
+    }
+}
+
 /// What one package object exports to, by class.
 fn export_object(
     package: &Package<'_>,
@@ -355,8 +370,8 @@ fn export_object(
 ) -> Outcome {
     let class = package.class_name(export).to_owned();
     let wrong = |what: &str| format!("usage: a {class} exports to {what}");
-    match class.as_str() {
-        "TextBuffer" => match target {
+    match export::export_kind(package, export) {
+        Some(ExportKind::Text) => match target {
             None | Some(Target::Txt) => {
                 let text =
                     export::text_buffer_source(package, export).map_err(|e| e.to_string())?;
@@ -364,30 +379,30 @@ fn export_object(
             }
             _ => Err(wrong("txt")),
         },
-        "Palette" => match target {
+        Some(ExportKind::Image) if class.eq_ignore_ascii_case("Palette") => match target {
             None | Some(Target::Png) => {
                 let palette = package.read_palette(export).map_err(|e| e.to_string())?;
                 write(output, &encode_png(&palette_swatch(&palette.colors)))
             }
             _ => Err(wrong("png")),
         },
-        "Mesh" | "LodMesh" => {
-            let model = export::package_mesh_model(package, export).map_err(|e| e.to_string())?;
-            write_model(&model, target, output)
-        }
-        _ if package.texture_class_is_imageless(&class) => {
-            Err(no_image(&package.export_path(export), &class))
-        }
-        _ if class.ends_with("Texture") => match target {
+        Some(ExportKind::Image) => match target {
             None | Some(Target::Png) => {
                 let png = export::texture_png(package, export, mip).map_err(|e| e.to_string())?;
                 write(output, &png)
             }
             _ => Err(wrong("png")),
         },
-        _ => Err(format!(
+        Some(ExportKind::Model) => {
+            let model = export::package_mesh_model(package, export).map_err(|e| e.to_string())?;
+            write_model(&model, target, output)
+        }
+        None if package.texture_class_is_imageless(&class) => {
+            Err(no_image(&package.export_path(export), &class))
+        }
+        None => Err(format!(
             "{} is a {class}, which has nothing to export",
-            package.export_path(export)
+            package.object_reference(export)
         )),
     }
 }
@@ -399,10 +414,16 @@ fn no_image(path: &str, class: &str) -> String {
 fn export_package(args: &ExportArgs, bytes: &[u8], target: Option<Target>) -> Outcome {
     let package = Package::parse_named(bytes, &stem(&args.file)).map_err(|e| e.to_string())?;
     if let Some(object) = &args.object {
-        let export = package
-            .find(object)
-            .or_else(|| package.find_by_name(object).next())
-            .ok_or(format!("no object named {object}"))?;
+        let spec = ObjectSpec::with_class(object, args.class.as_deref())
+            .map_err(|e| format!("usage: {e}"))?;
+        let fits =
+            |i: usize| export::export_kind(&package, i).is_some_and(|k| target_fits(k, target));
+        let export = object_select::select(&package, &spec, fits).map_err(|e| match e {
+            SelectError::Ambiguous { .. } => {
+                format!("usage: {}: {e} (or pass --class)", args.file.display())
+            }
+            SelectError::NotFound { .. } => e.to_string(),
+        })?;
         return export_object(&package, export, target, &args.output, args.mip);
     }
     // The whole package: every texture, TextBuffer and mesh into the folder, each under a
@@ -411,6 +432,9 @@ fn export_package(args: &ExportArgs, bytes: &[u8], target: Option<Target>) -> Ou
     let mut written = 0;
     let mut skipped = 0;
     let mut taken: std::collections::HashSet<String> = std::collections::HashSet::new();
+    // What the package holds that nothing was written for, by class, for the message when
+    // nothing at all was written.
+    let mut passed_over: Vec<(String, usize)> = Vec::new();
     for o in package.objects() {
         if package.texture_class_is_imageless(o.class) {
             if target.is_none_or(|t| t == Target::Png) {
@@ -423,17 +447,24 @@ fn export_package(args: &ExportArgs, bytes: &[u8], target: Option<Target>) -> Ou
             }
             continue;
         }
-        let ext = match o.class {
-            "TextBuffer" => "uc",
-            "Mesh" | "LodMesh" => "glb",
-            c if c.ends_with("Texture") => "png",
-            _ => continue,
-        };
-        if target.is_some_and(|t| {
-            !matches!((t, ext), (Target::Png, "png") | (Target::Glb, "glb") | (Target::Txt, "uc"))
-        }) {
+        if o.class.eq_ignore_ascii_case("Palette") {
+            // Written with the textures that use it, not on its own.
             continue;
         }
+        let kind = export::export_kind(&package, o.export);
+        let ext = match (kind, target) {
+            (Some(ExportKind::Text), None | Some(Target::Txt)) => "uc",
+            (Some(ExportKind::Model), None | Some(Target::Glb)) => "glb",
+            (Some(ExportKind::Model), Some(Target::Obj)) => "obj",
+            (Some(ExportKind::Image), None | Some(Target::Png)) => "png",
+            _ => {
+                match passed_over.iter_mut().find(|(c, _)| c == o.class) {
+                    Some((_, n)) => *n += 1,
+                    None => passed_over.push((o.class.to_owned(), 1)),
+                }
+                continue;
+            }
+        };
         let base = safe_file_name(&o.path);
         let mut file_name = format!("{base}.{ext}");
         let mut n = 2;
@@ -442,13 +473,17 @@ fn export_package(args: &ExportArgs, bytes: &[u8], target: Option<Target>) -> Ou
             n += 1;
         }
         let path = args.output.join(file_name);
-        match export_object(&package, o.export, None, &path, args.mip) {
+        let as_target = if ext == "obj" { Some(Target::Obj) } else { None };
+        match export_object(&package, o.export, as_target, &path, args.mip) {
             Ok(()) => written += 1,
             Err(e) => failures.push(format!("{}: {e}", super::printable(&o.path))),
         }
     }
     for f in &failures {
         eprintln!("error: {}: {}", args.file.display(), super::printable(f));
+    }
+    if failures.is_empty() && written == 0 {
+        return Err(nothing_written(&passed_over, skipped, target));
     }
     if failures.is_empty() {
         let skipped = match skipped {
@@ -464,6 +499,51 @@ fn export_package(args: &ExportArgs, bytes: &[u8], target: Option<Target>) -> Ou
             failures.len() + written
         ))
     }
+}
+
+/// Why a whole-package export wrote nothing: what the package holds, by class, and what
+/// those classes export to (nothing, or not to the `--to` asked for).
+fn nothing_written(
+    passed_over: &[(String, usize)],
+    skipped: usize,
+    target: Option<Target>,
+) -> String {
+    let mut counts: Vec<(String, usize)> = passed_over.to_vec();
+    counts.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    let and = |items: Vec<String>| match items.as_slice() {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    };
+    let total: usize = counts.iter().map(|c| c.1).sum::<usize>() + skipped;
+    if total == 0 {
+        return "nothing to write: the package holds no objects".to_owned();
+    }
+    let mut holds: Vec<String> = counts.iter().map(|(class, n)| format!("{n} {class}")).collect();
+    if skipped > 0 {
+        holds.push(format!("{skipped} ScriptedTexture"));
+    }
+    let mut message = format!(
+        "nothing to write: the package holds {} object{}",
+        and(holds),
+        if total == 1 { "" } else { "s" }
+    );
+    let classes: Vec<String> = counts.iter().map(|(c, _)| c.clone()).collect();
+    let why = match target {
+        Some(t) => format!("none of them exports to {}", format!("{t:?}").to_lowercase()),
+        None if classes.len() == 1 => format!("{} has nothing to export", and(classes)),
+        None if classes.is_empty() => String::new(),
+        None => format!("{} have nothing to export", and(classes)),
+    };
+    if !why.is_empty() {
+        message.push_str("; ");
+        message.push_str(&why);
+    }
+    if skipped > 0 {
+        message.push_str("; a ScriptedTexture is drawn by script at run time and holds no image");
+    }
+    message.push_str(" (textures export to PNG, TextBuffers to .uc, meshes to glTF)");
+    message
 }
 
 #[cfg(test)]

@@ -342,6 +342,8 @@ pub struct DocumentSnapshot<'a> {
 #[derive(Clone, Debug, Default)]
 pub struct Session {
     pub encoding: PositionEncoding,
+    /// What the client renders in hovers.
+    pub hover: super::features::hover::HoverFormats,
     pub settings: Settings,
     /// Workspace folders from the client, as paths.
     pub roots: Vec<std::path::PathBuf>,

@@ -229,6 +229,13 @@ impl LanguageServer for Backend {
             }
             (None, None) => Vec::new(),
         };
+        let hover = crate::lsp::features::hover::HoverFormats::negotiate(
+            capabilities
+                .text_document
+                .as_ref()
+                .and_then(|t| t.hover.as_ref())
+                .and_then(|h| h.content_format.as_deref()),
+        );
         let workspace = capabilities.workspace.as_ref();
         let versioned_edits = workspace
             .and_then(|w| w.workspace_edit.as_ref())
@@ -244,6 +251,7 @@ impl LanguageServer for Backend {
             let workspace = std::mem::take(&mut session.workspace);
             *session = Session {
                 encoding,
+                hover,
                 settings,
                 roots,
                 versioned_edits,

@@ -13,7 +13,7 @@ use unreal_syntax::Span;
 
 use super::{key_specs, line_number, name_use_at, part_at, ExecSource, LinePart, NameUse};
 use crate::exec::{Expect, FileFacts, LineFacts, PathRef, Resolution, SymbolKind};
-use crate::ide::hover::Hover;
+use crate::ide::hover::{Hover, HoverImage};
 
 /// How many objects of a package a hover lists.
 const MAX_PACKAGE_OBJECTS: usize = 20;
@@ -23,7 +23,7 @@ pub fn hover(src: &ExecSource<'_>, offset: u32) -> Option<Hover> {
     let line = src.line_at(offset)?;
     match part_at(line, offset)? {
         LinePart::Directive(span) => {
-            Some(Hover { span, markdown: directive_markdown(line.directive.kind) })
+            Some(Hover::text(span, directive_markdown(line.directive.kind)))
         }
         LinePart::Command(span) | LinePart::Subcommand(span) => {
             let m = line.command?;
@@ -32,7 +32,7 @@ pub fn hover(src: &ExecSource<'_>, offset: u32) -> Option<Hover> {
             if let Some(alias) = m.alias {
                 let _ = write!(markdown, "\n\n*{}* ({})", alias.doc, alias.engines.name());
             }
-            Some(Hover { span, markdown })
+            Some(Hover::text(span, markdown))
         }
         LinePart::Key { index, arg } => Some(key_hover(src, line, index, arg)),
         LinePart::Value { index, arg } => value_hover(src, line, index, arg, offset),
@@ -143,7 +143,7 @@ pub fn key_markdown(spec: &CommandSpec, variants: &[&KeySpec]) -> String {
 fn key_hover(src: &ExecSource<'_>, line: &LineFacts, _index: usize, arg: Arg) -> Hover {
     let span = arg.span();
     let Some(m) = line.command else {
-        return Hover { span, markdown: "The line has no command the engine knows.".to_owned() };
+        return Hover::text(span, "The line has no command the engine knows.".to_owned());
     };
     let name = arg.name_span().text(src.text);
     let variants = key_specs(line, src.text, arg, src.generation);
@@ -157,7 +157,7 @@ fn key_hover(src: &ExecSource<'_>, line: &LineFacts, _index: usize, arg: Arg) ->
             "`{name}` is not a key of {} that unreal-ls knows: {complete}.",
             m.spec.display_name()
         );
-        return Hover { span, markdown };
+        return Hover::text(span, markdown);
     }
     let mut markdown = key_markdown(m.spec, &variants);
     if let Some(g) = src.generation {
@@ -169,7 +169,7 @@ fn key_hover(src: &ExecSource<'_>, line: &LineFacts, _index: usize, arg: Arg) ->
             );
         }
     }
-    Hover { span, markdown }
+    Hover::text(span, markdown)
 }
 
 fn value_hover(
@@ -184,11 +184,13 @@ fn value_hover(
     if let Some(path) = line.paths.iter().find(|p| p.key.eq_ignore_ascii_case(key_name)) {
         // Only the token the engine reads has the resolution.
         if path.value.span.start >= value.span.start && path.value.span.end <= value.span.end {
-            return Some(Hover { span: value.content, markdown: file_markdown(src, line, path) });
+            let mut hover = Hover::text(value.content, file_markdown(src, line, path));
+            hover.image = image_thumbnail(src, path);
+            return Some(hover);
         }
     }
     if let Some(name) = name_use_at(src, offset) {
-        return Some(Hover { span: name.span, markdown: name_markdown(src, &name) });
+        return Some(Hover::text(name.span, name_markdown(src, &name)));
     }
     Some(key_hover(src, line, index, arg))
 }
@@ -292,6 +294,42 @@ fn summary_markdown(src: &ExecSource<'_>, line: &LineFacts, path: &PathRef, file
         Ok(summary) => format!("```text\n{summary}```"),
         Err(e) => format!("The file cannot be read as expected: {e}"),
     }
+}
+
+/// The longest side of an image hover's picture, in pixels.
+pub const HOVER_IMAGE_SIZE: u32 = 256;
+/// Image files bigger than this are not decoded for a hover (a source image is rarely above a
+/// few MB; a 4096x4096 32-bit TGA is 64 MB).
+pub const HOVER_IMAGE_MAX_FILE: usize = 32 << 20;
+/// A thumbnail whose PNG is bigger than this (noise compresses badly) is left out: a hover
+/// carries it base64-encoded in every answer.
+pub const HOVER_IMAGE_MAX_PNG: usize = 192 << 10;
+
+/// The picture of an image file a `FILE=` names (`TEXTURE IMPORT`, `FONTFACTORY`): decoded,
+/// scaled to at most [`HOVER_IMAGE_SIZE`] a side, as PNG; `None` when it is not an image
+/// path, cannot be read or decoded, or is over the caps.
+fn image_thumbnail(src: &ExecSource<'_>, path: &PathRef) -> Option<HoverImage> {
+    if path.expect != Expect::Image {
+        return None;
+    }
+    let (Resolution::Found { path: file, .. } | Resolution::Indexed { path: file }) =
+        &path.resolution
+    else {
+        return None;
+    };
+    let bytes = src.env?.open(file)?;
+    if bytes.len() > HOVER_IMAGE_MAX_FILE {
+        return None;
+    }
+    let extension = file.extension()?.to_string_lossy().into_owned();
+    let image = unreal_formats::decode::image::decode_image(&bytes, &extension).ok()?;
+    let small = crate::preview::thumbnail(&image, HOVER_IMAGE_SIZE);
+    let png = crate::preview::encode_png(&small);
+    if png.is_empty() || png.len() > HOVER_IMAGE_MAX_PNG {
+        return None;
+    }
+    let alt = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    Some(HoverImage { alt, png, width: small.width, height: small.height })
 }
 
 fn facts_markdown(facts: &FileFacts) -> String {

@@ -24,10 +24,102 @@ pub fn handle(snapshot: &DocumentSnapshot, params: &HoverParams) -> Result<Optio
         unreal_analysis::ide::hover::hover(&parsed.source(), offset, &*packages)
     };
     Ok(answer.map(|h| Hover {
-        contents: HoverContents::Markup(MarkupContent {
-            kind: MarkupKind::Markdown,
-            value: h.markdown,
-        }),
+        contents: HoverContents::Markup(contents(h.markdown, h.image, snapshot.session.hover)),
         range: Some(t3d::range(snapshot, h.span)),
     }))
+}
+
+/// The hover's text as the client reads it: Markdown (with the picture as a PNG `data:` URI
+/// when the client named Markdown among its hover formats), or plain text for a client that
+/// reads only that.
+fn contents(
+    markdown: String,
+    image: Option<unreal_analysis::ide::hover::HoverImage>,
+    formats: HoverFormats,
+) -> MarkupContent {
+    match (formats, image) {
+        (HoverFormats::PlainText, _) => {
+            MarkupContent { kind: MarkupKind::PlainText, value: without_images(&markdown) }
+        }
+        (HoverFormats::Markdown { images: true }, Some(image)) => {
+            let alt: String =
+                image.alt.chars().filter(|c| !matches!(c, '[' | ']' | '\\')).collect();
+            let uri = unreal_analysis::preview::png_data_uri(&image.png);
+            MarkupContent {
+                kind: MarkupKind::Markdown,
+                value: format!("{markdown}\n\n![{alt}]({uri})"),
+            }
+        }
+        (HoverFormats::Markdown { .. }, _) => {
+            MarkupContent { kind: MarkupKind::Markdown, value: markdown }
+        }
+    }
+}
+
+/// What the client said it renders in hovers (`textDocument.hover.contentFormat`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HoverFormats {
+    /// Markdown; `images` when the client named it (a client that names no format gets
+    /// Markdown, as before, but no pictures it did not ask for).
+    Markdown {
+        images: bool,
+    },
+    PlainText,
+}
+
+impl Default for HoverFormats {
+    fn default() -> Self {
+        Self::Markdown { images: false }
+    }
+}
+
+impl HoverFormats {
+    pub fn negotiate(formats: Option<&[MarkupKind]>) -> Self {
+        match formats {
+            None | Some([]) => Self::default(),
+            Some(list) if list.contains(&MarkupKind::Markdown) => Self::Markdown { images: true },
+            Some(_) => Self::PlainText,
+        }
+    }
+}
+
+/// Markdown with its inline `data:` images (texture thumbnails in T3D hovers) left out, for
+/// a client that shows hovers as plain text.
+fn without_images(markdown: &str) -> String {
+    let mut out = String::with_capacity(markdown.len());
+    let mut rest = markdown;
+    while let Some(start) = rest.find("![") {
+        let image_end = rest[start..].find("](data:").and_then(|mid| {
+            let after = start + mid + 2;
+            rest[after..].find(')').map(|close| after + close + 1)
+        });
+        let Some(end) = image_end else { break };
+        out.push_str(&rest[..start]);
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{without_images, HoverFormats, MarkupKind};
+
+    #[test]
+    fn formats_follow_the_client() {
+        assert_eq!(HoverFormats::negotiate(None), HoverFormats::Markdown { images: false });
+        let both = [MarkupKind::PlainText, MarkupKind::Markdown];
+        assert_eq!(HoverFormats::negotiate(Some(&both)), HoverFormats::Markdown { images: true });
+        let plain = [MarkupKind::PlainText];
+        assert_eq!(HoverFormats::negotiate(Some(&plain)), HoverFormats::PlainText);
+    }
+
+    #[test]
+    fn plain_text_drops_inline_images() {
+        assert_eq!(
+            without_images("- size: 8x8\n- preview: ![Wood](data:image/png;base64,AAAA)\n- end"),
+            "- size: 8x8\n- preview: \n- end"
+        );
+        assert_eq!(without_images("a ![b](http://x) c"), "a ![b](http://x) c");
+    }
 }

@@ -8,6 +8,7 @@ use serde::Deserialize;
 use serde_json::{json, Map, Value};
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::ls_types::{ServerCapabilities, Uri};
+use unreal_analysis::object_select::{self, ObjectSpec, SelectError};
 use unreal_analysis::preview::{self, ObjectPreview};
 use unreal_formats::mapped::{read_regular, MappedFile};
 use unreal_formats::package::{ObjectRef, Package};
@@ -47,7 +48,13 @@ pub struct PackageTreeParams {
 #[serde(rename_all = "camelCase")]
 pub struct ObjectPreviewParams {
     pub uri: Uri,
+    /// `Group.Name`, or `Class'Group.Name'`.
     pub object: Option<String>,
+    /// The object's index in the export table, as `unrealLs/packageTree` gave it: the one
+    /// unambiguous key (a path is shared by objects of different classes).
+    pub export: Option<usize>,
+    /// The object's class, when the client names the object by path.
+    pub class: Option<String>,
     pub max_size: Option<u32>,
 }
 
@@ -130,7 +137,7 @@ fn package_tree(params: &PackageTreeParams) -> Result<Value> {
     let package = parse(&path, &bytes)?;
     let objects: Vec<Value> = package
         .objects()
-        .map(|o| json!({ "path": o.path, "class": o.class, "size": o.size }))
+        .map(|o| json!({ "path": o.path, "class": o.class, "size": o.size, "export": o.export }))
         .collect();
     Ok(json!({
         "header": {
@@ -149,12 +156,26 @@ fn object_preview(params: &ObjectPreviewParams) -> Result<Value> {
     let path = path_of(&params.uri)?;
     let max = params.max_size.unwrap_or(DEFAULT_MAX_SIZE).clamp(1, LIMIT_MAX_SIZE);
     let bytes = open(&path)?;
-    let Some(object) = &params.object else { return file_preview(&path, &bytes, max) };
-    let package = parse(&path, &bytes)?;
-    let export = package.objects().find(|o| o.path.eq_ignore_ascii_case(object)).map(|o| o.export);
-    let Some(export) = export else {
-        return Err(invalid(format!("{}: no object `{object}` in the package", path.display())));
+    let spec = match &params.object {
+        Some(object) => Some(
+            ObjectSpec::with_class(object, params.class.as_deref())
+                .map_err(|e| invalid(format!("{}: {e}", path.display())))?,
+        ),
+        None => None,
     };
+    let package = match (params.export, &spec) {
+        (None, None) => return file_preview(&path, &bytes, max),
+        _ => parse(&path, &bytes)?,
+    };
+    let selected = match (params.export, &spec) {
+        (Some(export), spec) => object_select::select_export(&package, export, spec.as_ref()),
+        // A path that several objects share: the one with a preview of its own (a mesh
+        // rather than its animation) when exactly one has one.
+        (None, Some(spec)) => object_select::select(&package, spec, |i| previewable(&package, i)),
+        (None, None) => Err(SelectError::NotFound { spec: String::new(), others: Vec::new() }),
+    };
+    let export = selected.map_err(|e| invalid(format!("{}: {e}", path.display())))?;
+    let object = package.object_reference(export);
     let class = package.class_name(export).to_owned();
     let fail = |e: unreal_formats::Error| failed(format!("{} {object}: {e}", path.display()));
     if class == "Class" {
@@ -162,7 +183,7 @@ fn object_preview(params: &ObjectPreviewParams) -> Result<Value> {
             return Ok(json!({ "kind": "text", "text": text, "summary": { "class": class } }));
         }
     }
-    match preview::object_preview(&package, export).map_err(fail)? {
+    match preview::object_preview_sized(&package, export, max).map_err(fail)? {
         ObjectPreview::Texture { width, height, format, mips, compressed, .. } => {
             let image = preview::texture_thumbnail(&package, export, max).map_err(fail)?;
             let png = preview::encode_png(&preview::thumbnail(&image, max));
@@ -190,6 +211,14 @@ fn object_preview(params: &ObjectPreviewParams) -> Result<Value> {
         other => Ok(json!({ "kind": "summary",
             "summary": { "class": class, "description": other.summary() } })),
     }
+}
+
+/// Objects whose preview shows more than their class: what a shared path resolves to when
+/// only one of its objects is such.
+fn previewable(package: &Package<'_>, export: usize) -> bool {
+    unreal_analysis::export::export_kind(package, export).is_some()
+        || package.class_name(export).eq_ignore_ascii_case("SkeletalMesh")
+        || package.class_name(export).eq_ignore_ascii_case("StaticMesh")
 }
 
 /// The source of a class: the TextBuffer inside it (`ScriptText`).
