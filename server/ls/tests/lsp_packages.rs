@@ -434,3 +434,34 @@ async fn objects_sharing_a_path_are_previewed_by_index_or_class() {
         client.request("unrealLs/objectPreview", json!({ "uri": ukx, "export": 7 })).await;
     assert_eq!(out_of_range["error"]["code"], -32602, "{out_of_range}");
 }
+
+/// Without a game folder the server says once, on screen, that references are not checked:
+/// to a client that offers to set the folder (`experimental.unrealLs.gameDirectoryMissing`)
+/// as `unrealLs/gameDirectoryMissing`, to any other as `window/showMessage`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_a_game_folder_the_notice_goes_once_to_the_screen() {
+    let mut client = TestClient::new(ServerOptions::default());
+    let offers = json!({ "experimental": { "unrealLs": { "gameDirectoryMissing": true } } });
+    client.initialize(offers, Value::Null).await;
+    let notice = client.next_notification("unrealLs/gameDirectoryMissing").await;
+    let message = notice["message"].as_str().unwrap();
+    assert!(
+        message.contains("not checked") && message.contains("unrealLs.gameDirectory"),
+        "{message}"
+    );
+    // Settings that still name no game folder say nothing again.
+    client
+        .notify("workspace/didChangeConfiguration", json!({ "settings": { "unrealLs": {} } }))
+        .await;
+    client.open(MAP_URI, "t3d", 1, &polygon("Granite")).await;
+    client.diagnostics_for(MAP_URI, Some(1)).await;
+    assert_eq!(client.received_with("unrealLs/gameDirectoryMissing").len(), 1);
+    assert!(client.received_with("window/showMessage").is_empty());
+
+    let mut other = TestClient::new(ServerOptions::default());
+    other.initialize(json!({}), Value::Null).await;
+    let shown = other.next_notification("window/showMessage").await;
+    assert_eq!(shown["type"], 3, "{shown}");
+    assert_eq!(shown["message"], message);
+    assert!(other.received_with("unrealLs/gameDirectoryMissing").is_empty());
+}
