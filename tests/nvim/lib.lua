@@ -9,12 +9,15 @@ M.seen = {}
 --- The built server binary, when tests/nvim/run found one (or $UNREAL_LS was set).
 M.unreal_ls = os.getenv('UNREAL_LS')
 M.failures = {}
+-- Every message shown with vim.notify (the server's window/showMessage among them).
+M.notified = {}
 
 --- Adds nvim/ to 'runtimepath' and loads its ftdetect, as a plugin manager does at startup.
 function M.setup_runtime()
   -- Headless, a message goes to stderr without a line break, and the next output line was
   -- glued to it in the suite's log: one message a line, with its level.
   vim.notify = function(message, level)
+    table.insert(M.notified, tostring(message))
     local names = { [vim.log.levels.ERROR] = 'ERROR', [vim.log.levels.WARN] = 'WARN' }
     io.stderr:write(string.format('[%s] %s\n', names[level] or 'INFO', tostring(message)))
   end

@@ -56,6 +56,22 @@ t.expect_eq('diagnostics (code and line)', lsp.codes_and_lines(diagnostics), {
 })
 t.expect_eq('the normal mismatch is a hint', diagnostics[1].severity, 'HINT')
 
+-- The outline lists the map's actors, nothing inside them.
+local symbols = lsp.document_symbols(buf) or {}
+local outline = {}
+for _, actor in ipairs(symbols[1] and symbols[1].children or {}) do
+  table.insert(outline, string.format('%s (%s, %d inside)', actor.name, actor.detail or '', #(actor.children or {})))
+end
+t.record('outline', outline)
+t.expect_eq('the outline lists the actors', outline, {
+  'Brush0 (Brush, builder brush, 2 polygons, 0 inside)',
+  'Brush1 (Brush, builder brush, 0 polygons, 0 inside)',
+})
+
+-- Without a game folder the server says once, on screen, that references are not checked.
+local noticed = vim.tbl_filter(function(m) return m:find('not checked', 1, true) ~= nil end, t.notified)
+t.expect_eq('the no-game-folder notice is shown once', #noticed, 1)
+
 -- Hover on `Flags=258` (line 5): the decoded flags for UE1.
 local hover = lsp.hover(buf, 4, 40)
 t.record('hover_flags', hover)

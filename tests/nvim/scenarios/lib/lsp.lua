@@ -86,6 +86,11 @@ local function request(buf, method, params)
   return nil
 end
 
+--- The document's outline: the `textDocument/documentSymbol` answer.
+function M.document_symbols(buf)
+  return request(buf, 'textDocument/documentSymbol', { textDocument = { uri = vim.uri_from_bufnr(buf) } })
+end
+
 --- The hover text (Markdown) at a 0-based position, or nil.
 function M.hover(buf, line, character)
   local result = request(buf, 'textDocument/hover', position_params(buf, line, character))
