@@ -154,3 +154,106 @@ pub fn bounded(message: String) -> String {
         &message[tail_start..]
     )
 }
+
+/// More infos or hints of one rule in one file than this, none with a fix, and the editor
+/// shows them as one ([`collapse_floods`]).
+pub const FLOOD_ABOVE: usize = 50;
+/// How many of a collapsed flood's places its finding lists as related locations.
+pub const FLOOD_PLACES_LISTED: usize = 100;
+
+/// Collapses each flood of infos or hints (more than [`FLOOD_ABOVE`] of one rule in one
+/// file, none with a fix) into its first finding, which says how many there are and lists
+/// the first [`FLOOD_PLACES_LISTED`] other places, each with its own message, as related
+/// locations. Warnings, errors and findings with a fix are never collapsed. What an editor
+/// publishes: a client keeps only so many findings a file (VS Code 1,000), and a thousand
+/// "cannot check" infos (a game folder whose packages are incomplete) would hide the rest.
+/// The order of what is kept does not change.
+pub fn collapse_floods(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let collapsible = |d: &Diagnostic| d.severity <= Severity::Info && d.fix.is_none();
+    let mut counts: std::collections::HashMap<(&'static str, Severity), usize> =
+        std::collections::HashMap::new();
+    for d in diagnostics.iter().filter(|d| collapsible(d)) {
+        *counts.entry((d.code, d.severity)).or_default() += 1;
+    }
+    if counts.values().all(|&n| n <= FLOOD_ABOVE) {
+        return diagnostics;
+    }
+    // Where each flood's first finding sits in the output, and how many labels it had.
+    let mut first: std::collections::HashMap<(&'static str, Severity), (usize, usize)> =
+        std::collections::HashMap::new();
+    let mut out: Vec<Diagnostic> = Vec::with_capacity(diagnostics.len());
+    for d in diagnostics {
+        let key = (d.code, d.severity);
+        if !collapsible(&d) || counts.get(&key).is_none_or(|&n| n <= FLOOD_ABOVE) {
+            out.push(d);
+            continue;
+        }
+        match first.get(&key) {
+            None => {
+                first.insert(key, (out.len(), d.labels.len()));
+                out.push(d);
+            }
+            Some(&(at, own)) => {
+                let head = &mut out[at];
+                if head.labels.len() - own < FLOOD_PLACES_LISTED {
+                    head.labels.push(Label { file: None, span: d.span, message: d.message });
+                }
+            }
+        }
+    }
+    for (key, (at, own)) in first {
+        let total = counts[&key];
+        let head = &mut out[at];
+        let listed = head.labels.len() - own;
+        let listed_note = if listed + 1 < total {
+            format!("the first {listed} other places are listed")
+        } else {
+            "each is listed".to_owned()
+        };
+        head.message = bounded(format!(
+            "{} (and {} more like this in this file: {listed_note})",
+            head.message,
+            total - 1
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod flood_tests {
+    use super::{collapse_floods, Diagnostic, FLOOD_ABOVE, FLOOD_PLACES_LISTED};
+    use unreal_syntax::Span;
+
+    fn info(at: u32) -> Diagnostic {
+        Diagnostic::info("t3d-unknown-texture", Span::new(at, at + 1), format!("texture T{at}"))
+    }
+
+    #[test]
+    fn a_flood_of_infos_becomes_one_finding_with_its_places_and_the_rest_stays() {
+        let mut found: Vec<Diagnostic> = (0..300).map(|i| info(i * 10)).collect();
+        found.insert(5, Diagnostic::warning("t3d-non-planar-polygon", Span::new(51, 52), "bent"));
+        found.push(Diagnostic::hint("t3d-normal-mismatch", Span::new(9999, 10000), "normal"));
+        let out = collapse_floods(found);
+        assert_eq!(out.len(), 3, "{out:#?}");
+        assert_eq!(out[0].code, "t3d-unknown-texture");
+        assert_eq!(out[0].message, "texture T0 (and 299 more like this in this file: the first 100 other places are listed)");
+        assert_eq!(out[0].labels.len(), FLOOD_PLACES_LISTED);
+        assert_eq!(out[0].labels[0].message, "texture T10");
+        assert_eq!(out[1].code, "t3d-non-planar-polygon");
+        assert_eq!(out[2].code, "t3d-normal-mismatch");
+    }
+
+    #[test]
+    fn up_to_the_threshold_and_findings_with_fixes_are_kept_as_they_are() {
+        let found: Vec<Diagnostic> = (0..FLOOD_ABOVE as u32).map(|i| info(i * 10)).collect();
+        assert_eq!(collapse_floods(found.clone()), found);
+        let fixed: Vec<Diagnostic> = (0..200)
+            .map(|i| {
+                let mut d = info(i * 10);
+                d.fix = Some(super::Fix { title: "fix".into(), edits: Vec::new(), safe: true });
+                d
+            })
+            .collect();
+        assert_eq!(collapse_floods(fixed.clone()), fixed);
+    }
+}

@@ -592,12 +592,14 @@ async fn incremental_diagnostics_equal_lint_text_after_random_edits() {
                 client.notify("textDocument/didChange", params).await;
             }
             let published = client.diagnostics_for(&uri, Some(version)).await;
-            let mut found = unreal_analysis::lint::lint_text(
+            let found = unreal_analysis::lint::lint_text(
                 unreal_analysis::lint::FileKind::T3d,
                 &model.text,
                 &unreal_analysis::lint::LintOptions::default(),
             );
-            // Published errors first, then warnings, infos and hints, each in document order.
+            // Published: each flood of infos or hints as one finding, errors first, then
+            // warnings, infos and hints, each in document order.
+            let mut found = unreal_analysis::diagnostic::collapse_floods(found);
             found.sort_by_key(|d| std::cmp::Reverse(d.severity));
             let expected: Vec<String> = found
                 .iter()

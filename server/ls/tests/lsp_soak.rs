@@ -158,7 +158,9 @@ fn random_change(model: &mut Model, rng: &mut Rng) -> Value {
 
 /// The diagnostics a fresh lint of the model's text gives, as the protocol shows them.
 fn expected(model: &Model) -> Vec<Value> {
-    let mut out: Vec<Value> = lint_text(FileKind::T3d, &model.text, &LintOptions::default())
+    // What the editor publishes: each flood of infos or hints as one finding.
+    let found = lint_text(FileKind::T3d, &model.text, &LintOptions::default());
+    let mut out: Vec<Value> = unreal_analysis::diagnostic::collapse_floods(found)
         .iter()
         .map(|d| {
             json!({

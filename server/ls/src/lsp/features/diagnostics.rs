@@ -68,16 +68,22 @@ pub fn compute(handle: &DocumentHandle, analyzer: &Analyzer, incremental_t3d: bo
         };
         let snapshot = handle.snapshot(content, kind);
         let mut other_files = OtherFiles::default();
-        let mut items: Vec<PublishedDiagnostic> = diagnostics
-            .iter()
-            .filter_map(|diagnostic| {
-                let severity = handle.session.severity_for(
+        // The severities the settings give, then each flood of infos or hints as one finding.
+        let diagnostics: Vec<Diagnostic> = diagnostics
+            .into_iter()
+            .filter_map(|mut diagnostic| {
+                diagnostic.severity = handle.session.severity_for(
                     diagnostic.code,
                     diagnostic.severity,
                     path.as_deref(),
                 )?;
-                Some(convert(&snapshot, diagnostic, severity, &mut other_files))
+                Some(diagnostic)
             })
+            .collect();
+        let diagnostics = unreal_analysis::diagnostic::collapse_floods(diagnostics);
+        let mut items: Vec<PublishedDiagnostic> = diagnostics
+            .iter()
+            .map(|diagnostic| convert(&snapshot, diagnostic, diagnostic.severity, &mut other_files))
             .collect();
         // Errors first, then warnings, infos and hints, each in the order of the document: a
         // client that keeps only so many a file (VS Code: 1,000) keeps what matters.
