@@ -14,12 +14,17 @@ import {
   TransportKind,
 } from "vscode-languageclient/node";
 import { gameDirectoryMissing, GameDirectoryMissingFeature, GAME_DIRECTORY_MISSING } from "./gameFolder";
+import { leavesSemanticTokensFor } from "./coexistence";
 import { advertised, UnrealLsExperimental } from "./protocol";
 import { bundledBinaryName, Candidate, notFoundMessage, resolveServer, skippedMessage } from "./serverPath";
 import { serverSettings, ServerSettings } from "./settings";
 import { MANAGE_TRUST_COMMAND, RESTRICTED_FEATURE_MESSAGE, RESTRICTED_MODE_MESSAGE } from "./trust";
 
 export const CLIENT_ID = "unrealLs";
+
+function leavesSemanticTokens(languageId: string): boolean {
+  return leavesSemanticTokensFor(languageId, (id) => vscode.extensions.getExtension(id) !== undefined);
+}
 const CLIENT_NAME = "unreal-ls";
 
 type ServerState = "starting" | "running" | "stopped" | "not-found" | "restricted";
@@ -133,6 +138,16 @@ export class ServerManager implements vscode.Disposable {
       initializationOptions: { unrealLs: this.currentSettings() },
       diagnosticCollectionName: CLIENT_NAME,
       middleware: {
+        // Semantic tokens of an UnrealScript file are left to another UnrealScript extension
+        // when one is installed: VS Code shows one provider's tokens a document, the newest
+        // registered that returns any, and ours colour only the #exec lines (which the
+        // injection grammar colours anyway) where theirs colour the whole file.
+        provideDocumentSemanticTokens: (document, token, next) =>
+          leavesSemanticTokens(document.languageId) ? undefined : next(document, token),
+        provideDocumentSemanticTokensEdits: (document, previousResultId, token, next) =>
+          leavesSemanticTokens(document.languageId) ? undefined : next(document, previousResultId, token),
+        provideDocumentRangeSemanticTokens: (document, range, token, next) =>
+          leavesSemanticTokens(document.languageId) ? undefined : next(document, range, token),
         workspace: {
           // The server asks for the `unrealLs` section; answer with the keys it reads.
           configuration: async (params, token, next) => {

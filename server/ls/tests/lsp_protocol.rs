@@ -630,3 +630,38 @@ async fn incremental_diagnostics_equal_lint_text_after_random_edits() {
         }
     }
 }
+
+/// A client that registers formatting dynamically gets a formatter for T3D only (no static
+/// capability that would cover UnrealScript too, where another extension may format); any
+/// other client gets the static capabilities.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn formatting_is_registered_for_t3d_only_when_the_client_can() {
+    let recorder = Arc::new(Recorder::default());
+    let mut client = TestClient::new(options(&recorder, Duration::ZERO));
+    let dynamic = json!({ "dynamicRegistration": true });
+    let capabilities = json!({ "textDocument": {
+        "formatting": dynamic, "rangeFormatting": dynamic } });
+    let result = client.initialize(capabilities, Value::Null).await;
+    assert!(result["capabilities"].get("documentFormattingProvider").is_none(), "{result}");
+    assert!(result["capabilities"].get("documentRangeFormattingProvider").is_none(), "{result}");
+    let registered = client.next_notification("client/registerCapability").await;
+    let formatting: Vec<&Value> = registered["registrations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["method"].as_str().is_some_and(|m| m.ends_with("ormatting")))
+        .collect();
+    let methods: Vec<&str> = formatting.iter().map(|r| r["method"].as_str().unwrap()).collect();
+    assert_eq!(methods, ["textDocument/formatting", "textDocument/rangeFormatting"]);
+    for registration in formatting {
+        assert_eq!(
+            registration["registerOptions"]["documentSelector"],
+            json!([{ "language": "t3d" }])
+        );
+    }
+
+    let mut plain = TestClient::new(options(&recorder, Duration::ZERO));
+    let result = plain.initialize(json!({}), Value::Null).await;
+    assert_eq!(result["capabilities"]["documentFormattingProvider"], true, "{result}");
+    assert_eq!(result["capabilities"]["documentRangeFormattingProvider"], true, "{result}");
+}

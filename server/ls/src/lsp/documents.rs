@@ -351,6 +351,10 @@ pub struct Session {
     pub versioned_edits: bool,
     /// The client answers `workspace/configuration`.
     pub pulls_configuration: bool,
+    /// The client registers formatting dynamically: the server asks for it for T3D only
+    /// (`features::formatting`), so that no formatter is claimed for UnrealScript, where
+    /// another extension's may be the user's.
+    pub formats_by_registration: bool,
     /// The workspace's `unreal-ls.toml` and package index (shared by every copy).
     pub workspace: Arc<super::workspace::Workspace>,
 }

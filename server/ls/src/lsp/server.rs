@@ -247,6 +247,11 @@ impl LanguageServer for Backend {
             .and_then(|w| w.dynamic_registration)
             .unwrap_or(false);
         self.watches_files.store(watches_files, Ordering::SeqCst);
+        let text_document = capabilities.text_document.as_ref();
+        let formats_by_registration = text_document.is_some_and(|t| {
+            t.formatting.as_ref().and_then(|f| f.dynamic_registration) == Some(true)
+                && t.range_formatting.as_ref().and_then(|f| f.dynamic_registration) == Some(true)
+        });
         self.shared.update_session(|session| {
             let workspace = std::mem::take(&mut session.workspace);
             *session = Session {
@@ -256,6 +261,7 @@ impl LanguageServer for Backend {
                 roots,
                 versioned_edits,
                 pulls_configuration,
+                formats_by_registration,
                 workspace,
             };
         });
@@ -296,6 +302,9 @@ impl LanguageServer for Backend {
         self.shared.log(MessageType::INFO, &message).await;
         if session.pulls_configuration {
             self.pull_settings().await;
+        }
+        if session.formats_by_registration {
+            features::formatting::register_for_t3d(&self.shared).await;
         }
         if self.watches_files.load(Ordering::SeqCst) {
             self.watch_package_files().await;

@@ -3,7 +3,8 @@
 
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{
-    DocumentFormattingParams, DocumentRangeFormattingParams, OneOf, ServerCapabilities, TextEdit,
+    DocumentFormattingParams, DocumentRangeFormattingParams, MessageType, OneOf, Registration,
+    ServerCapabilities, TextEdit,
 };
 use unreal_analysis::ide::formatting::{self, EditSink, FormatOptions};
 
@@ -12,9 +13,35 @@ use unreal_analysis::lint::FileKind;
 
 use crate::lsp::documents::{DocumentSnapshot, Session};
 
-pub fn register(caps: &mut ServerCapabilities, _session: &Session) {
-    caps.document_formatting_provider = Some(OneOf::Left(true));
-    caps.document_range_formatting_provider = Some(OneOf::Left(true));
+/// Static formatting capabilities, for clients that cannot register them later: they cover
+/// every document the client sends, and UnrealScript gets `null`.
+pub fn register(caps: &mut ServerCapabilities, session: &Session) {
+    if !session.formats_by_registration {
+        caps.document_formatting_provider = Some(OneOf::Left(true));
+        caps.document_range_formatting_provider = Some(OneOf::Left(true));
+    }
+}
+
+/// The T3D documents a formatter is registered for.
+pub const T3D_SELECTOR: &str = "t3d";
+
+/// Registers formatting and range formatting for T3D documents only (`client/registerCapability`
+/// after `initialized`). A formatter registered for UnrealScript, even one that answers
+/// `null`, makes VS Code ask "There are multiple formatters for 'UnrealScript' files" beside
+/// an extension that formats UnrealScript (ucx).
+pub async fn register_for_t3d(shared: &crate::lsp::shared::Shared) {
+    let selector = serde_json::json!({ "documentSelector": [{ "language": T3D_SELECTOR }] });
+    let registrations = ["textDocument/formatting", "textDocument/rangeFormatting"]
+        .map(|method| Registration {
+            id: format!("unreal-ls-{method}"),
+            method: method.to_owned(),
+            register_options: Some(selector.clone()),
+        })
+        .to_vec();
+    if let Err(err) = shared.client.register_capability(registrations).await {
+        let message = format!("cannot register formatting for T3D: {}", err.message);
+        shared.log(MessageType::WARNING, &message).await;
+    }
 }
 
 pub fn full(
