@@ -482,8 +482,22 @@ impl Session {
         options
     }
 
-    /// The severity a diagnostic of `code` is published with (the settings first, then the
-    /// workspace's `unreal-ls.toml` for the file at `path`), `None` when turned off.
+    /// The configuration that applies to the file at `path` as `lint` finds it (the nearest
+    /// `unreal-ls.toml` in or above its folder); for a document that is no file, the
+    /// workspace's.
+    pub fn config_for(
+        &self,
+        path: Option<&std::path::Path>,
+    ) -> Option<Arc<unreal_analysis::config::Config>> {
+        match path {
+            Some(path) => self.workspace.config_for(path),
+            None => self.workspace.config(),
+        }
+    }
+
+    /// The severity a diagnostic of `code` is published with: the settings first, then the
+    /// configuration that applies to the file at `path` ([`Self::config_for`]); `None` when
+    /// turned off.
     pub fn severity_for(
         &self,
         code: &str,
@@ -493,8 +507,7 @@ impl Session {
         if self.settings.rules.contains_key(code) {
             return self.settings.severity_for(code, default);
         }
-        let config = self.workspace.config();
-        let level = match (&config, path) {
+        let level = match (self.config_for(path), path) {
             (Some(config), Some(path)) => config.rule_level(code, path),
             (Some(config), None) => {
                 config.rules.iter().rev().find(|(c, _)| *c == code).map(|(_, l)| *l)
@@ -506,6 +519,12 @@ impl Session {
             Some(unreal_analysis::config::RuleLevel::Off) => None,
             Some(unreal_analysis::config::RuleLevel::On(severity)) => Some(severity),
         }
+    }
+
+    /// Whether the file at `path` is excluded by the configuration that applies to it, as
+    /// `lint` leaves it out even when named: the editor shows no findings for it either.
+    pub fn excludes(&self, path: Option<&std::path::Path>) -> bool {
+        path.is_some_and(|path| self.config_for(Some(path)).is_some_and(|c| c.excludes(path)))
     }
 
     /// The package provider for hover and completion (answers nothing without an index).

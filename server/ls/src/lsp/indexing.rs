@@ -64,6 +64,8 @@ pub async fn update(shared: &Arc<Shared>, scheduler: &Scheduler) {
     let unchanged = {
         let mut state = workspace.state();
         state.config = config;
+        // A configuration file may have changed: which one applies to a file is found again.
+        workspace.forget_file_configs();
         state.game_dir_source = source;
         let unchanged = state.roots.as_ref() == Some(&roots);
         if !unchanged {

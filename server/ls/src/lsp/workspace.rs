@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-use unreal_analysis::config::Config;
+use unreal_analysis::config::{Config, ConfigResolver};
 use unreal_analysis::index::{IndexRoots, PackageIndex};
 
 use super::lint_sessions::LintSessions;
@@ -28,6 +28,10 @@ pub struct Workspace {
     pub(crate) epoch: AtomicU64,
     /// The client shows `$/progress` (`window.workDoneProgress`).
     pub progress: AtomicBool,
+    /// Which `unreal-ls.toml` applies to each file: the nearest in or above its folder, found
+    /// and read as `unreal-ls lint` does (the same resolver), forgotten when a configuration
+    /// file changes.
+    file_configs: Mutex<ConfigResolver>,
     /// The "no game directory" note was logged (at most once per connection).
     pub(crate) noted_missing: AtomicBool,
     /// The client shows the `unrealLs/gameDirectoryMissing` notice itself, with a way to set
@@ -69,6 +73,19 @@ impl Workspace {
     /// The `unreal-ls.toml` of the workspace, if any.
     pub fn config(&self) -> Option<Arc<Config>> {
         self.state().config.clone()
+    }
+
+    /// The `unreal-ls.toml` that applies to the file at `path` (absolute) as `lint` finds it:
+    /// the nearest in or above its folder. A file that cannot be read or parsed applies none
+    /// (the workspace's own is reported in the log when read).
+    pub fn config_for(&self, path: &std::path::Path) -> Option<Arc<Config>> {
+        self.file_configs.lock().unwrap_or_else(PoisonError::into_inner).for_file(path)
+    }
+
+    /// Forgets which configuration applies to which file (a configuration file changed).
+    pub(crate) fn forget_file_configs(&self) {
+        *self.file_configs.lock().unwrap_or_else(PoisonError::into_inner) =
+            ConfigResolver::discover();
     }
 
     /// The game folder the index reads (from the settings, the configuration or found around

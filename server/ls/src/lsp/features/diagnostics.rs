@@ -56,6 +56,9 @@ pub fn compute(handle: &DocumentHandle, analyzer: &Analyzer, incremental_t3d: bo
         let path = super::exec::document_path(&handle.uri);
         let diagnostics = match kind {
             None => Vec::new(),
+            // What `lint` leaves out (the `exclude` of the file's `unreal-ls.toml`), the editor
+            // shows nothing for either.
+            Some(_) if handle.session.excludes(path.as_deref()) => Vec::new(),
             Some(FileKind::T3d) if incremental_t3d => {
                 let diagnostics = content.t3d_mut().diagnostics(&lint_options);
                 crate::lsp::memory::release_after(content.text().len());
