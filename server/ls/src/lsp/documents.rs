@@ -495,29 +495,28 @@ impl Session {
         }
     }
 
-    /// The severity a diagnostic of `code` is published with: the settings first, then the
-    /// configuration that applies to the file at `path` ([`Self::config_for`]); `None` when
-    /// turned off.
-    pub fn severity_for(
+    /// Gives the file's findings the severities they are published with, as `lint` gives
+    /// them (`config::apply_severity` with the configuration that applies to the file,
+    /// [`Self::config_for`]), then the editor's `unrealLs.rules` over that; drops those turned
+    /// off.
+    pub fn apply_severities(
         &self,
-        code: &str,
-        default: unreal_analysis::Severity,
         path: Option<&std::path::Path>,
-    ) -> Option<unreal_analysis::Severity> {
-        if self.settings.rules.contains_key(code) {
-            return self.settings.severity_for(code, default);
+        diagnostics: &mut Vec<unreal_analysis::Diagnostic>,
+    ) {
+        if let Some(config) = self.config_for(path) {
+            // A document that is no file is judged as if at the configuration's root.
+            let at = path.map_or_else(|| config.root.clone(), std::path::Path::to_path_buf);
+            unreal_analysis::config::apply_severity(&config, &at, diagnostics);
         }
-        let level = match (self.config_for(path), path) {
-            (Some(config), Some(path)) => config.rule_level(code, path),
-            (Some(config), None) => {
-                config.rules.iter().rev().find(|(c, _)| *c == code).map(|(_, l)| *l)
-            }
-            (None, _) => None,
-        };
-        match level {
-            None => Some(default),
-            Some(unreal_analysis::config::RuleLevel::Off) => None,
-            Some(unreal_analysis::config::RuleLevel::On(severity)) => Some(severity),
+        if !self.settings.rules.is_empty() {
+            diagnostics.retain_mut(|d| match self.settings.severity_for(d.code, d.severity) {
+                Some(severity) => {
+                    d.severity = severity;
+                    true
+                }
+                None => false,
+            });
         }
     }
 

@@ -71,18 +71,10 @@ pub fn compute(handle: &DocumentHandle, analyzer: &Analyzer, incremental_t3d: bo
         };
         let snapshot = handle.snapshot(content, kind);
         let mut other_files = OtherFiles::default();
-        // The severities the settings give, then each flood of infos or hints as one finding.
-        let diagnostics: Vec<Diagnostic> = diagnostics
-            .into_iter()
-            .filter_map(|mut diagnostic| {
-                diagnostic.severity = handle.session.severity_for(
-                    diagnostic.code,
-                    diagnostic.severity,
-                    path.as_deref(),
-                )?;
-                Some(diagnostic)
-            })
-            .collect();
+        // The severities the configuration and the settings give, then each flood of infos or
+        // hints as one finding.
+        let mut diagnostics = diagnostics;
+        handle.session.apply_severities(path.as_deref(), &mut diagnostics);
         let diagnostics = unreal_analysis::diagnostic::collapse_floods(diagnostics);
         let mut items: Vec<PublishedDiagnostic> = diagnostics
             .iter()
