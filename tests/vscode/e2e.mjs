@@ -162,7 +162,7 @@ async function cleanup() {
  * code-server on a free loopback port (with `extraEnv` added to its environment), and a
  * Chromium page on the workspace. With `trusted: false`, Workspace Trust is on and the
  * workspace opens in Restricted Mode (no prompt). */
-async function openSession(label, tmp, workspace, vsixes, extraEnv = {}, { trusted = true } = {}) {
+async function openSession(label, tmp, workspace, vsixes, extraEnv = {}, { trusted = true, settings = {} } = {}) {
   const userData = path.join(tmp, label, "user-data");
   const extensions = path.join(tmp, label, "extensions");
   fs.mkdirSync(path.join(userData, "User"), { recursive: true });
@@ -190,6 +190,7 @@ async function openSession(label, tmp, workspace, vsixes, extraEnv = {}, { trust
         // The fixture's Flags=536870912 is only a defect for UE1: this checks that the
         // setting reaches the server.
         "unrealLs.engine": "ue1",
+        ...settings,
       },
       null,
       2,
@@ -732,7 +733,11 @@ async function main() {
     await close();
 
     // A second VS Code with a stand-in for the UnrealScript extension installed first.
-    const other = await openSession("with-unrealscript-extension", tmp, workspace, [buildStubVsix(tmp), vsix]);
+    // Semantic highlighting on here: the stand-in colours the whole file with semantic tokens,
+    // as EliotVU's extension and ucx do, and they must stay its.
+    const other = await openSession("with-unrealscript-extension", tmp, workspace, [buildStubVsix(tmp), vsix], {}, {
+      settings: { "editor.semanticHighlighting.enabled": true },
+    });
     await check("beside another UnrealScript extension: its grammar stays, #exec lines are coloured, the server attaches", async () => {
       await other.openFile("MyMesh.uc");
       await until(".uc tokens", 30_000, async () => (await other.token("MIPZ", "MIPZ")) !== null);
@@ -757,6 +762,30 @@ async function main() {
         assert(samples[text].color !== comment.color, `'${text}' has the comment colour ${comment.color}: the other grammar won the #exec line`);
       }
       return { detail: `class=${samples.class.color} exec=${samples.exec.color} TEXTURE=${samples.TEXTURE.color} comment=${comment.color}; #exec squiggle present` };
+    });
+    await check("beside another UnrealScript extension: its semantic tokens and its formatter stay the only ones", async () => {
+      await other.openFile("MyMesh.uc");
+      // The stand-in's semantic tokens paint `Decoration` as a type; its grammar leaves it plain.
+      const plain = await other.token("MyMesh", "extends Decoration");
+      const painted = await until("the stand-in's semantic tokens", 30_000, async () => {
+        const found = await other.token("Decoration", "extends Decoration");
+        return found && plain && found.color !== plain.color ? found : null;
+      });
+      // Trailing spaces on the first line, then Format Document: the stand-in's formatter
+      // trims them, and VS Code does not ask which of several formatters to use.
+      await other.page.locator(".editor-group-container.active .monaco-editor .view-lines").first().click();
+      await other.page.keyboard.press("Control+Home");
+      await other.page.keyboard.press("End");
+      await other.page.keyboard.type("   ");
+      await other.runCommand("Format Document");
+      await sleep(2_000);
+      const notices = (await other.page.locator(".notifications-toasts .notification-toast").allInnerTexts()).join(" | ");
+      assert(!/multiple formatters/i.test(notices), `VS Code asks which formatter to use: ${notices}`);
+      const firstLine = await other.page.locator(".editor-group-container.active .view-line").first().innerText();
+      await other.shot("07b-beside-unrealscript-extension-tokens-format");
+      assert(!/\s$/.test(firstLine.replace(/\u00a0/g, " ")), `the stand-in's formatter did not run: ${JSON.stringify(firstLine)}`);
+      await other.runCommand("File: Revert File");
+      return { detail: `Decoration=${painted.color} (plain ${plain.color}); Format Document ran the stand-in's formatter, no prompt${notices ? `; notifications: ${notices.slice(0, 120)}` : ""}` };
     });
     await other.close();
 
