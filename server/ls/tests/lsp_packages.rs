@@ -467,7 +467,8 @@ async fn without_a_game_folder_the_notice_goes_once_to_the_screen() {
 }
 
 /// The editor and `lint` agree on a tree with a configuration per folder: `Maps/B`'s
-/// `unreal-ls.toml` turns a rule off and excludes a file, the root's raises another rule.
+/// `unreal-ls.toml` turns a rule off and excludes a file, the root's raises it, and an
+/// override of the root's lowers it again for `Maps/A/Imported`.
 /// What the server publishes for each file is what `unreal-ls lint` reports for it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn each_file_gets_the_configuration_lint_gives_it() {
@@ -478,12 +479,21 @@ async fn each_file_gets_the_configuration_lint_gives_it() {
     let dir = std::fs::canonicalize(&dir).unwrap();
     // A polygon of two vertices (a warning) whose normal points away (a hint).
     let defective = "Begin Map\r\nBegin Actor Class=Brush Name=Brush1\r\n   CsgOper=CSG_Add\r\n   Begin Brush Name=Model1\r\n      Begin PolyList\r\n         Begin Polygon\r\n            Normal   +00000.000000,+00000.000000,+00001.000000\r\n            Vertex   +00000.000000,+00000.000000,+00000.000000\r\n            Vertex   +00128.000000,+00000.000000,+00000.000000\r\n         End Polygon\r\n      End PolyList\r\n   End Brush\r\nEnd Actor\r\nEnd Map\r\n";
-    let files = ["Maps/A/Defects.t3d", "Maps/B/Defects.t3d", "Maps/B/Excluded.t3d"];
+    std::fs::create_dir_all(dir.join("Maps/A/Imported")).unwrap();
+    let files = [
+        "Maps/A/Defects.t3d",
+        "Maps/A/Imported/Defects.t3d",
+        "Maps/B/Defects.t3d",
+        "Maps/B/Excluded.t3d",
+    ];
     for file in files {
         std::fs::write(dir.join(file), defective).unwrap();
     }
-    std::fs::write(dir.join("unreal-ls.toml"), "[rules]\nt3d-too-few-vertices = \"error\"\n")
-        .unwrap();
+    std::fs::write(
+        dir.join("unreal-ls.toml"),
+        "[rules]\nt3d-too-few-vertices = \"error\"\n\n[[overrides]]\nfiles = [\"Maps/A/Imported/**\"]\nrules = { t3d-too-few-vertices = \"info\" }\n",
+    )
+    .unwrap();
     std::fs::write(
         dir.join("Maps/B/unreal-ls.toml"),
         "exclude = [\"Excluded.t3d\"]\n[rules]\nt3d-too-few-vertices = \"off\"\n",
@@ -538,6 +548,7 @@ async fn each_file_gets_the_configuration_lint_gives_it() {
     // Not vacuous: the rule is an error at the root, off in B, and B's excluded file is empty.
     expect_test::expect![[r#"
         Maps/A/Defects.t3d: ["t3d-too-few-vertices error"]
+        Maps/A/Imported/Defects.t3d: ["t3d-too-few-vertices info"]
         Maps/B/Defects.t3d: []
         Maps/B/Excluded.t3d: []"#]]
     .assert_eq(&seen.join("\n"));
