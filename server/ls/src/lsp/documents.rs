@@ -343,7 +343,7 @@ pub struct DocumentSnapshot<'a> {
 pub struct Session {
     pub encoding: PositionEncoding,
     /// What the client renders in hovers.
-    pub hover: super::features::hover::HoverFormats,
+    pub hover: super::hover_formats::HoverFormats,
     pub settings: Settings,
     /// Workspace folders from the client, as paths.
     pub roots: Vec<std::path::PathBuf>,

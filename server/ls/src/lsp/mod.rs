@@ -24,6 +24,7 @@ pub mod documents;
 pub mod features;
 pub mod framing;
 pub mod guard;
+pub mod hover_formats;
 pub mod indexing;
 pub mod lint_sessions;
 pub mod log;

@@ -229,7 +229,7 @@ impl LanguageServer for Backend {
             }
             (None, None) => Vec::new(),
         };
-        let hover = crate::lsp::features::hover::HoverFormats::negotiate(
+        let hover = crate::lsp::hover_formats::HoverFormats::negotiate(
             capabilities
                 .text_document
                 .as_ref()
@@ -304,7 +304,11 @@ impl LanguageServer for Backend {
             self.pull_settings().await;
         }
         if session.formats_by_registration {
-            features::formatting::register_for_t3d(&self.shared).await;
+            let registrations = features::formatting::t3d_registrations();
+            if let Err(err) = self.shared.client.register_capability(registrations).await {
+                let message = format!("cannot register formatting for T3D: {}", err.message);
+                self.shared.log(MessageType::WARNING, &message).await;
+            }
         }
         if self.watches_files.load(Ordering::SeqCst) {
             self.watch_package_files().await;

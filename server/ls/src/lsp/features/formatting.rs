@@ -3,7 +3,7 @@
 
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{
-    DocumentFormattingParams, DocumentRangeFormattingParams, MessageType, OneOf, Registration,
+    DocumentFormattingParams, DocumentRangeFormattingParams, OneOf, Registration,
     ServerCapabilities, TextEdit,
 };
 use unreal_analysis::ide::formatting::{self, EditSink, FormatOptions};
@@ -25,23 +25,19 @@ pub fn register(caps: &mut ServerCapabilities, session: &Session) {
 /// The T3D documents a formatter is registered for.
 pub const T3D_SELECTOR: &str = "t3d";
 
-/// Registers formatting and range formatting for T3D documents only (`client/registerCapability`
-/// after `initialized`). A formatter registered for UnrealScript, even one that answers
-/// `null`, makes VS Code ask "There are multiple formatters for 'UnrealScript' files" beside
-/// an extension that formats UnrealScript (ucx).
-pub async fn register_for_t3d(shared: &crate::lsp::shared::Shared) {
+/// The registrations of formatting and range formatting for T3D documents only, which the
+/// server asks for (`client/registerCapability`) after `initialized`. A formatter registered
+/// for UnrealScript, even one that answers `null`, makes VS Code ask "There are multiple
+/// formatters for 'UnrealScript' files" beside an extension that formats UnrealScript (ucx).
+pub fn t3d_registrations() -> Vec<Registration> {
     let selector = serde_json::json!({ "documentSelector": [{ "language": T3D_SELECTOR }] });
-    let registrations = ["textDocument/formatting", "textDocument/rangeFormatting"]
+    ["textDocument/formatting", "textDocument/rangeFormatting"]
         .map(|method| Registration {
             id: format!("unreal-ls-{method}"),
             method: method.to_owned(),
             register_options: Some(selector.clone()),
         })
-        .to_vec();
-    if let Err(err) = shared.client.register_capability(registrations).await {
-        let message = format!("cannot register formatting for T3D: {}", err.message);
-        shared.log(MessageType::WARNING, &message).await;
-    }
+        .to_vec()
 }
 
 pub fn full(

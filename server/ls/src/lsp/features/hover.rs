@@ -9,6 +9,7 @@ use tower_lsp_server::ls_types::{
 use super::exec::UcDocument;
 use super::t3d::{self, Parsed};
 use crate::lsp::documents::{DocumentSnapshot, Session};
+use crate::lsp::hover_formats::HoverFormats;
 
 pub fn register(caps: &mut ServerCapabilities, _session: &Session) {
     caps.hover_provider = Some(HoverProviderCapability::Simple(true));
@@ -56,33 +57,6 @@ fn contents(
     }
 }
 
-/// What the client said it renders in hovers (`textDocument.hover.contentFormat`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum HoverFormats {
-    /// Markdown; `images` when the client named it (a client that names no format gets
-    /// Markdown, as before, but no pictures it did not ask for).
-    Markdown {
-        images: bool,
-    },
-    PlainText,
-}
-
-impl Default for HoverFormats {
-    fn default() -> Self {
-        Self::Markdown { images: false }
-    }
-}
-
-impl HoverFormats {
-    pub fn negotiate(formats: Option<&[MarkupKind]>) -> Self {
-        match formats {
-            None | Some([]) => Self::default(),
-            Some(list) if list.contains(&MarkupKind::Markdown) => Self::Markdown { images: true },
-            Some(_) => Self::PlainText,
-        }
-    }
-}
-
 /// Markdown with its inline `data:` images (texture thumbnails in T3D hovers) left out, for
 /// a client that shows hovers as plain text.
 fn without_images(markdown: &str) -> String {
@@ -103,16 +77,7 @@ fn without_images(markdown: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{without_images, HoverFormats, MarkupKind};
-
-    #[test]
-    fn formats_follow_the_client() {
-        assert_eq!(HoverFormats::negotiate(None), HoverFormats::Markdown { images: false });
-        let both = [MarkupKind::PlainText, MarkupKind::Markdown];
-        assert_eq!(HoverFormats::negotiate(Some(&both)), HoverFormats::Markdown { images: true });
-        let plain = [MarkupKind::PlainText];
-        assert_eq!(HoverFormats::negotiate(Some(&plain)), HoverFormats::PlainText);
-    }
+    use super::without_images;
 
     #[test]
     fn plain_text_drops_inline_images() {
