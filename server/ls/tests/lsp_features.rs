@@ -314,4 +314,20 @@ async fn the_diff_command_compares_the_open_map_with_a_file() {
         )
         .await;
     check(&bad["error"]["code"], &expect!["-32602"]);
+    // Only `file:` URIs are files: an editor's unsaved buffer or a web address is not read
+    // as a path (`untitled:Untitled-1` was the file `Untitled-1` of the server's folder, and
+    // `http://host/etc/passwd` the file `/etc/passwd`).
+    for uri in ["untitled:Untitled-1", "http://example.com/etc/passwd"] {
+        let answer = client
+            .request(
+                "workspace/executeCommand",
+                json!({ "command": "unrealLs.diff", "arguments": [uri, edited] }),
+            )
+            .await;
+        check(&answer["error"]["code"], &expect!["-32602"]);
+        assert!(answer["error"]["message"].as_str().unwrap().contains("is not a file"), "{answer}");
+        let picture =
+            client.request("unrealLs/mapPreview", json!({ "uri": uri, "maxSize": 128 })).await;
+        check(&picture["error"]["code"], &expect!["-32602"]);
+    }
 }

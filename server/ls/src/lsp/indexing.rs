@@ -228,10 +228,8 @@ fn recheck_all(shared: &Arc<Shared>, scheduler: &Scheduler) {
 /// `workspace/didChangeWatchedFiles`: a changed `unreal-ls.toml` re-reads the configuration;
 /// changed packages under the indexed folders are read again (the others are kept).
 pub async fn files_changed(shared: &Arc<Shared>, scheduler: &Scheduler, changes: &[FileEvent]) {
-    let paths: Vec<PathBuf> = changes
-        .iter()
-        .filter_map(|c| c.uri.to_file_path().map(std::borrow::Cow::into_owned))
-        .collect();
+    let paths: Vec<PathBuf> =
+        changes.iter().filter_map(|c| super::file_uri::file_path(&c.uri)).collect();
     let config_changed = paths
         .iter()
         .any(|p| p.file_name().is_some_and(|n| n.eq_ignore_ascii_case(config::CONFIG_FILE_NAME)));

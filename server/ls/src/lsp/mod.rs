@@ -22,6 +22,7 @@
 pub mod direct;
 pub mod documents;
 pub mod features;
+pub mod file_uri;
 pub mod framing;
 pub mod guard;
 pub mod hover_formats;

@@ -207,7 +207,7 @@ impl Backend {
 }
 
 fn folder_paths(folders: &[WorkspaceFolder]) -> Vec<PathBuf> {
-    folders.iter().filter_map(|f| f.uri.to_file_path().map(std::borrow::Cow::into_owned)).collect()
+    folders.iter().filter_map(|f| super::file_uri::file_path(&f.uri)).collect()
 }
 
 impl LanguageServer for Backend {
@@ -225,7 +225,7 @@ impl LanguageServer for Backend {
         let roots = match (&params.workspace_folders, &params.root_uri) {
             (Some(folders), _) => folder_paths(folders),
             (None, Some(root)) => {
-                root.to_file_path().map(|p| vec![p.into_owned()]).unwrap_or_default()
+                super::file_uri::file_path(root).map(|p| vec![p]).unwrap_or_default()
             }
             (None, None) => Vec::new(),
         };

@@ -40,8 +40,8 @@ pub fn arguments(arguments: &[Value]) -> Result<(Uri, Uri)> {
 
 /// The text of a map that is not open: read from its file.
 pub fn read_file(uri: &Uri) -> Result<String> {
-    let path =
-        uri.to_file_path().ok_or_else(|| invalid(format!("`{}` is not a file", uri.as_str())))?;
+    let path = crate::lsp::file_uri::file_path(uri)
+        .ok_or_else(|| invalid(format!("`{}` is not a file", uri.as_str())))?;
     super::other_files::read_text(&path).map_err(|e| Error {
         code: ErrorCode::ServerError(-32803),
         message: format!("{}: {}", path.display(), unreal_formats::mapped::io_message(&e)).into(),

@@ -17,7 +17,7 @@ use crate::lsp::workspace::Workspace;
 
 /// The file a `file:` URI names; `None` for other schemes (`untitled:`).
 pub fn document_path(uri: &Uri) -> Option<PathBuf> {
-    uri.to_file_path().map(std::borrow::Cow::into_owned)
+    crate::lsp::file_uri::file_path(uri)
 }
 
 /// The diagnostics pass of the server (what `ServerOptions::default` analyses with): a

@@ -113,8 +113,7 @@ fn failed(message: String) -> Error {
 }
 
 fn path_of(uri: &Uri) -> Result<PathBuf> {
-    uri.to_file_path()
-        .map(std::borrow::Cow::into_owned)
+    crate::lsp::file_uri::file_path(uri)
         .ok_or_else(|| invalid(format!("{}: not a file: URI", uri.as_str())))
 }
 
