@@ -13,6 +13,7 @@ pub mod error;
 pub mod image;
 pub mod mapped;
 pub mod package;
+pub mod printable;
 pub mod psk;
 pub mod reader;
 pub mod summary;

@@ -386,16 +386,20 @@ impl fmt::Display for Summary {
                     p.version, p.licensee, p.flags
                 )?;
                 writeln!(f, "names {}, imports {}, exports {}", p.names, p.imports, p.exports)?;
-                let w_path = p.objects.iter().map(|o| o.path.len()).max().unwrap_or(0).max(4);
-                let w_class = p.objects.iter().map(|o| o.class.len()).max().unwrap_or(0).max(5);
+                // Names come from the file: one line each, whatever they hold.
+                let shown = |t: &str| crate::printable::printable_line(t).into_owned();
+                let w_path =
+                    p.objects.iter().map(|o| shown(&o.path).len()).max().unwrap_or(0).max(4);
+                let w_class =
+                    p.objects.iter().map(|o| shown(&o.class).len()).max().unwrap_or(0).max(5);
                 writeln!(f, "  {:<w_path$}  {:<w_class$}  {:>8}  detail", "path", "class", "size")?;
                 for o in &p.objects {
                     let line = format!(
                         "  {:<w_path$}  {:<w_class$}  {:>8}  {}",
-                        o.path,
-                        o.class,
+                        shown(&o.path),
+                        shown(&o.class),
                         o.size,
-                        o.detail.as_deref().unwrap_or("")
+                        shown(o.detail.as_deref().unwrap_or(""))
                     );
                     writeln!(f, "{}", line.trim_end())?;
                 }

@@ -15,7 +15,7 @@ use unreal_analysis::diff::read::{read_map_text, show_number, MapActors};
 use unreal_analysis::diff::{diff, ActorDiff, ActorRef, MapDiff};
 use unreal_ls::diff_json::to_json;
 
-use super::{printable, EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE};
+use super::{printable, printable_line, EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum DiffFormat {
@@ -170,7 +170,7 @@ fn vector(v: [f64; 3]) -> String {
 }
 
 fn actor(a: &ActorRef) -> String {
-    printable(&format!("{} ({})", a.name, a.class)).into_owned()
+    printable_line(&format!("{} ({})", a.name, a.class)).into_owned()
 }
 
 fn write_human(
@@ -181,9 +181,20 @@ fn write_human(
     git: bool,
 ) -> io::Result<()> {
     if git {
-        writeln!(out, "diff --unreal-ls {} {}", printable(old_name), printable(new_name))?;
+        writeln!(
+            out,
+            "diff --unreal-ls {} {}",
+            printable_line(old_name),
+            printable_line(new_name)
+        )?;
     }
-    writeln!(out, "{} -> {}: {}", printable(old_name), printable(new_name), summary_line(result))?;
+    writeln!(
+        out,
+        "{} -> {}: {}",
+        printable_line(old_name),
+        printable_line(new_name),
+        summary_line(result)
+    )?;
     let section = |out: &mut dyn Write, title: &str, lines: &[String]| -> io::Result<()> {
         if lines.is_empty() {
             return Ok(());

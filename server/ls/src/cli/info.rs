@@ -59,7 +59,11 @@ pub fn run(args: &InfoArgs) -> ExitCode {
         match summarize_path(path) {
             Ok(summary) => {
                 for problem in summary.problems() {
-                    eprintln!("error: {}: {}", super::printable(&shown), super::printable(problem));
+                    eprintln!(
+                        "error: {}: {}",
+                        super::printable_line(&shown),
+                        super::printable(problem)
+                    );
                     failed = true;
                 }
                 if args.json {
@@ -73,13 +77,17 @@ pub fn run(args: &InfoArgs) -> ExitCode {
                     if i > 0 {
                         let _ = writeln!(out);
                     }
-                    let _ = writeln!(out, "{}", super::printable(&shown));
+                    let _ = writeln!(out, "{}", super::printable_line(&shown));
                     let _ = write!(out, "{}", super::printable(&summary.to_string()));
                 }
             }
             Err(message) => {
                 failed = true;
-                eprintln!("error: {}: {}", super::printable(&shown), super::printable(&message));
+                eprintln!(
+                    "error: {}: {}",
+                    super::printable_line(&shown),
+                    super::printable(&message)
+                );
                 if args.json {
                     json_entries.push(serde_json::json!({ "file": shown, "error": message }));
                 }

@@ -179,7 +179,7 @@ pub fn run(args: &LintArgs) -> ExitCode {
             stderr,
             "{}: {}: {}",
             problem.kind(),
-            super::printable(&problem.path),
+            super::printable_line(&problem.path),
             super::printable(&problem.message)
         );
     }

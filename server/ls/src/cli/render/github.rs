@@ -31,7 +31,7 @@ pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
                 // A file's name can hold CR, LF, `,` and `:` (escaped for the runner, so the
                 // annotation still names the file) and other control characters (then shown
                 // as `\u{..}`, as in every human output).
-                crate::cli::printable(&escape_property(&file.path)),
+                crate::cli::printable_line(&escape_property(&file.path)),
                 start.line,
                 start.column,
                 end.line,

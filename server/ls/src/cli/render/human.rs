@@ -14,7 +14,7 @@ use unreal_analysis::{Diagnostic, Severity};
 use unreal_syntax::Span;
 
 use super::{FileReport, Report, Summary};
-use crate::cli::printable;
+use crate::cli::{printable, printable_line};
 
 /// Annotations whose lines are at most this far apart share one frame (the library folds
 /// the unannotated lines between them).
@@ -111,7 +111,7 @@ fn write_diagnostic(
             // Another file's text is not at hand here: name the file and say what is there.
             Some(path) => {
                 let path = path.to_string_lossy().replace('\\', "/");
-                elsewhere.push(format!("{}: {text}", printable(&path)));
+                elsewhere.push(format!("{}: {text}", printable_line(&path)));
             }
         }
     }
@@ -119,7 +119,7 @@ fn write_diagnostic(
     let frames = group_into_frames(marks);
     let sources: Vec<(usize, usize, String)> =
         frames.iter().map(|frame| frame_source(file, frame)).collect();
-    let (title, origin) = (printable(&diagnostic.message), printable(&file.path));
+    let (title, origin) = (printable(&diagnostic.message), printable_line(&file.path));
     let mut message = level.title(&title).id(diagnostic.code);
     for (frame, source) in frames.iter().zip(&sources) {
         message = message.snippet(frame_snippet(&origin, frame, source));
