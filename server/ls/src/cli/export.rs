@@ -125,6 +125,11 @@ pub fn run(args: &ExportArgs) -> ExitCode {
         }
         _ => Err("not a package, vertex mesh, PSK, u3d, image or T3D file".to_owned()),
     };
+    if let Err(e) = bytes.check() {
+        // What was written came from bytes another program changed meanwhile.
+        eprintln!("error: {}: {e}; what was exported from it may be wrong", args.file.display());
+        return ExitCode::from(EXIT_FINDINGS);
+    }
     match result {
         Ok(()) => ExitCode::from(EXIT_CLEAN),
         Err(message) if message.starts_with("usage: ") => {

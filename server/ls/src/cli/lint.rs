@@ -539,6 +539,9 @@ fn check(candidate: &Candidate, setup: &Setup, fix_mode: Option<FixMode>) -> Out
                 if text.has_bom() { SourceEncoding::Utf8Bom } else { SourceEncoding::Utf8 };
             let linted =
                 lint_source(kind, &candidate.path, text.into(), encoding, options, session);
+            if let Err(err) = linted.text.check() {
+                return Outcome::Failed(io_message(&err));
+            }
             return finish(candidate, linted, &configure);
         }
         Content::Read(bytes) => bytes,
