@@ -52,6 +52,17 @@ pub enum FileBytes {
     Mapped(unreal_formats::mapped::MappedFile),
 }
 
+impl FileBytes {
+    /// An error when a mapped file changed while it was read (another program truncated or
+    /// rewrote it): what was computed from the bytes is not the file's.
+    pub fn check(&self) -> std::io::Result<()> {
+        match self {
+            Self::Owned(_) => Ok(()),
+            Self::Mapped(map) => map.check(),
+        }
+    }
+}
+
 impl std::ops::Deref for FileBytes {
     type Target = [u8];
     fn deref(&self) -> &[u8] {

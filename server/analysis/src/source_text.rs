@@ -23,6 +23,12 @@ impl SourceText {
         }
     }
 
+    /// An error when the mapped file changed while it was read (its findings are not the
+    /// file's); an owned text is what it is.
+    pub fn check(&self) -> std::io::Result<()> {
+        self.mapped.as_ref().map_or(Ok(()), |map| map.check())
+    }
+
     /// The text to edit in place: a mapped text is copied into a string first (once).
     pub fn to_mut(&mut self) -> &mut String {
         if let Some(map) = self.mapped.take() {

@@ -39,11 +39,28 @@ enum Command {
     Lsp(lsp::LspArgs),
 }
 
+/// `diff --git` is run by git as `unreal-ls diff --git PATH OLD-FILE OLD-HEX OLD-MODE NEW-FILE
+/// NEW-HEX NEW-MODE`: what follows `--git` are operands, never options, so a tracked map named
+/// `-Map.t3d` or `--help` is compared, not parsed as a flag (git aborted with "external diff
+/// died", or help was printed). A `--` is put right after the first `--git` (options go
+/// before it; a path named `--` stays a path).
+fn operands_after_git(mut args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    if args.get(1).is_none_or(|a| a != "diff") {
+        return args;
+    }
+    let Some(git) = args.iter().skip(2).take_while(|a| *a != "--").position(|a| a == "--git")
+    else {
+        return args;
+    };
+    args.insert((git + 3).min(args.len()), "--".into());
+    args
+}
+
 #[global_allocator]
 static ALLOCATOR: allocator::Allocator = allocator::Allocator;
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match Cli::try_parse_from(operands_after_git(std::env::args_os().collect())) {
         Ok(cli) => cli,
         Err(err) => {
             // clap prints help and version to stdout with exit 0; usage errors get exit 2.

@@ -321,5 +321,35 @@ fn git_diff_runs_the_driver() {
     git(&["add", "-A"]);
     let shown = git(&["diff", "--cached", "-M50%", "HEAD"]);
     assert!(shown.contains("a/Map.t3d -> b/Renamed.t3d:"), "{shown}");
+    // Paths that look like options are operands: git aborted ("external diff died") on a map
+    // named `-Dash.t3d`, and one named `--help.t3d`... printed help.
+    git(&["commit", "-q", "-m", "renamed"]);
+    for name in ["-Dash.t3d", "--help.t3d"] {
+        std::fs::copy(fixtures().join("base.t3d"), repo.join(name)).unwrap();
+        git(&["add", "--", name]);
+        git(&["commit", "-q", "-m", name]);
+        std::fs::copy(fixtures().join("moved.t3d"), repo.join(name)).unwrap();
+        let shown = git(&["diff", "--", name]);
+        assert!(shown.contains(&format!("a/{name} -> b/{name}: 1 moved")), "{shown}");
+    }
     let _ = std::fs::remove_dir_all(&repo);
+}
+
+/// Under `--git` the arguments are operands even when one is `--help` or starts with `-`
+/// (git passes the tracked path first); options go before `--git`.
+#[test]
+fn git_operands_are_never_options() {
+    let (base, moved) = (fixtures().join("base.t3d"), fixtures().join("moved.t3d"));
+    let hex = "0000000000000000000000000000000000000000";
+    for path in ["--help", "-x", "--format=json", "--"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_unreal-ls"))
+            .args(["diff", "--format", "json", "--git", path])
+            .args([base.as_os_str(), hex.as_ref(), "100644".as_ref()])
+            .args([moved.as_os_str(), hex.as_ref(), "100644".as_ref()])
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{path}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(stdout.contains(&format!("\"a/{path}\"")), "{path}: {stdout}");
+    }
 }

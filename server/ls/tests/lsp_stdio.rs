@@ -104,6 +104,51 @@ fn exit_without_shutdown_is_exit_code_1() {
     assert_eq!(server.wait_exit(), Some(1));
 }
 
+/// A client that closes its output while the server's `workspace/configuration` request is
+/// unanswered: the server ran forever. The end of input ends it, with code 1 (no `shutdown`).
+#[test]
+fn the_end_of_input_ends_the_server_with_a_request_to_the_client_unanswered() {
+    let mut server = StdioServer::start(
+        env!("CARGO_BIN_EXE_unreal-ls"),
+        false,
+        std::time::Duration::from_secs(30),
+    );
+    let params = json!({
+        "processId": null,
+        "rootUri": "file:///work/maps",
+        "capabilities": { "workspace": { "configuration": true, "didChangeConfiguration": { "dynamicRegistration": true } } },
+    });
+    server.request("initialize", &params);
+    server.notify("initialized", &json!({}));
+    server.wait_for_unanswered(|m| m["method"] == "workspace/configuration");
+    let started = std::time::Instant::now();
+    assert_eq!(server.wait_exit(), Some(1));
+    // Not the ten-second backstop: the request to the client gave up at once.
+    assert!(started.elapsed() < std::time::Duration::from_secs(8), "{:?}", started.elapsed());
+}
+
+/// A header announcing a body that cannot arrive (1 TiB, 2^64-1): the server answered
+/// "message too large", then swallowed every later message as that body and never answered
+/// again while looking alive. Now it answers, says why on stderr and ends (code 1), so that
+/// the editor sees it stop and can start it again.
+#[test]
+fn a_body_that_cannot_arrive_ends_the_server() {
+    for len in ["1099511627776", "18446744073709551615"] {
+        let mut server = StdioServer::start(
+            env!("CARGO_BIN_EXE_unreal-ls"),
+            false,
+            std::time::Duration::from_secs(30),
+        );
+        initialize(&mut server);
+        let mut bytes = format!("Content-Length: {len}\r\n\r\n{{}}").into_bytes();
+        bytes.extend(frame(br#"{"jsonrpc":"2.0","id":99,"method":"shutdown"}"#));
+        server.send_raw(&bytes);
+        let answer = server.wait_for(|m| m.get("error").is_some());
+        assert_eq!(answer["error"]["message"], "message too large", "{answer}");
+        assert_eq!(server.wait_exit_with_input_open(), Some(1), "{len}");
+    }
+}
+
 /// A T3D line whose `Flags=` a hover decodes: the answer every check below compares.
 const HOVER_T3D: &str = "Begin Map\r\nBegin Actor Class=Brush Name=Brush0\r\n   Begin Brush Name=Brush\r\n      Begin PolyList\r\n         Begin Polygon Flags=264\r\n            Vertex   +00000.000000,+00000.000000,+00000.000000\r\n            Vertex   +00128.000000,+00000.000000,+00000.000000\r\n            Vertex   +00128.000000,+00128.000000,+00000.000000\r\n         End Polygon\r\n      End PolyList\r\n   End Brush\r\nEnd Actor\r\nEnd Map\r\n";
 

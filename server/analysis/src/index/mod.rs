@@ -199,6 +199,10 @@ impl IndexedPackage {
             }
             Err(err) => package.error = Some(err.to_string()),
         }
+        if let Err(err) = bytes.check() {
+            package.objects.clear();
+            package.error = Some(err.to_string());
+        }
         package
     }
 
@@ -498,8 +502,12 @@ impl PackageIndex {
         let path = package.path.display();
         let bytes = self.fs.open(&package.path).ok_or_else(|| format!("{path}: cannot be read"))?;
         let parsed =
-            Package::parse_named(&bytes, &package.name).map_err(|e| format!("{path}: {e}"))?;
-        Ok(f(&parsed))
+            Package::parse_named(&bytes, &package.name).map_err(|e| format!("{path}: {e}"));
+        let result = parsed.map(|parsed| f(&parsed));
+        // A file cut short meanwhile (a rebuild) read as zeros: that is the error, whatever
+        // the parse made of them.
+        bytes.check().map_err(|e| format!("{path}: {e}"))?;
+        result
     }
 
     fn cached_details(

@@ -71,8 +71,10 @@ pub fn baseline_dir(baseline: &Path) -> PathBuf {
     std::fs::canonicalize(&dir).or_else(|_| std::path::absolute(&dir)).unwrap_or(dir)
 }
 
-/// Writes every finding of `files` to `path`; returns how many were written.
-pub fn write(path: &Path, files: &[FileReport]) -> io::Result<usize> {
+/// Writes every finding of `files` to `path`; returns how many were written. `path` is never
+/// one of `checked` (the files the run read) nor a link, folder or special file
+/// ([`super::output::write_output`]).
+pub fn write(path: &Path, files: &[FileReport], checked: &[PathBuf]) -> io::Result<usize> {
     let dir = baseline_dir(path);
     let mut entries = Vec::new();
     for file in files {
@@ -99,7 +101,9 @@ pub fn write(path: &Path, files: &[FileReport]) -> io::Result<usize> {
         out.write_all(b"\n")?;
     }
     out.write_all(b"]}\n")?;
-    super::fix::write_atomically(path, &out)?;
+    let inputs: Vec<&Path> = checked.iter().map(PathBuf::as_path).collect();
+    super::output::write_output(path, &out, super::output::Overwrite::OwnFile, &inputs)
+        .map_err(io::Error::other)?;
     Ok(entries.len())
 }
 

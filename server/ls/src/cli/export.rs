@@ -76,6 +76,12 @@ type Outcome = Result<(), String>;
 
 pub fn run(args: &ExportArgs) -> ExitCode {
     FORCE.store(args.force, std::sync::atomic::Ordering::Relaxed);
+    *INPUTS.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = std::iter::once(&args.file)
+        .chain(&args.uc)
+        .chain(&args.psa)
+        .chain(&args.textures)
+        .cloned()
+        .collect();
     let bytes = match MappedFile::open(&args.file) {
         Ok(b) => b,
         Err(e) => {
@@ -119,6 +125,11 @@ pub fn run(args: &ExportArgs) -> ExitCode {
         }
         _ => Err("not a package, vertex mesh, PSK, u3d, image or T3D file".to_owned()),
     };
+    if let Err(e) = bytes.check() {
+        // What was written came from bytes another program changed meanwhile.
+        eprintln!("error: {}: {e}; what was exported from it may be wrong", args.file.display());
+        return ExitCode::from(EXIT_FINDINGS);
+    }
     match result {
         Ok(()) => ExitCode::from(EXIT_CLEAN),
         Err(message) if message.starts_with("usage: ") => {
@@ -162,34 +173,18 @@ fn is_t3d(name: &str, bytes: &[u8]) -> bool {
 /// `--force`: replace files that exist (set once by [`run`]).
 static FORCE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
-/// Writes a new file at `path`. An existing file is replaced only with `--force`, and then
-/// removed first: a symbolic link at the destination is removed, never written through. The
-/// file is created with create-new semantics (`O_EXCL`), which also refuses a link planted
-/// between the check and the write.
+/// The files the command reads (set once by [`run`]): never written over, even with `--force`.
+static INPUTS: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+/// Writes an output file through the one writer ([`super::output::write_output`]): created new
+/// and renamed into place, never through a link, onto a folder, device or FIFO, or over an
+/// input; an existing file (or a link, which is replaced, not followed) only with `--force`.
 fn write(path: &Path, bytes: &[u8]) -> Outcome {
-    use std::io::Write as _;
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    }
-    match std::fs::symlink_metadata(path) {
-        Ok(meta) if meta.is_dir() => {
-            return Err(format!("cannot write {}: it is a folder", path.display()));
-        }
-        Ok(_) if !FORCE.load(std::sync::atomic::Ordering::Relaxed) => {
-            return Err(format!("{} exists; pass --force to replace it", path.display()));
-        }
-        Ok(_) => std::fs::remove_file(path)
-            .map_err(|e| format!("cannot replace {}: {e}", path.display()))?,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-        Err(e) => return Err(format!("cannot write {}: {e}", path.display())),
-    }
-    let mut file = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(path)
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    file.write_all(bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    let force = FORCE.load(std::sync::atomic::Ordering::Relaxed);
+    let inputs = INPUTS.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
+    let inputs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
+    super::output::write_output(path, bytes, super::output::Overwrite::Force(force), &inputs)
+        .map_err(|reason| format!("{}: {reason}", path.display()))
 }
 
 /// A package object's path (`Group.Name`, names as the package spells them) as one file name

@@ -7,8 +7,11 @@
 //! UTF-16, say): writing it back would change more than the fixes.
 
 use std::fs;
-use std::io::{self, Write};
+use std::io;
 use std::path::{Path, PathBuf};
+
+pub use super::output::{clean_temp_files_on_signals, sweep_stale_temp_files};
+use super::output::{write_and_commit, Commit, NotWritten, Seams, REAL};
 
 use unreal_analysis::ide::formatting::{self, FormatOptions};
 use unreal_analysis::ide::Source;
@@ -270,217 +273,6 @@ pub fn encode(text: &str, encoding: SourceEncoding) -> Option<Vec<u8>> {
     }
 }
 
-/// Temporary files being written, removed by the SIGINT/SIGTERM handler.
-static TEMP_FILES: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
-
-/// Removes the temporary files of writes in progress when the process is interrupted or
-/// terminated, then exits with 130. Installed once, by `lint --fix` and `--write-baseline`.
-pub fn clean_temp_files_on_signals() {
-    static INSTALLED: std::sync::Once = std::sync::Once::new();
-    INSTALLED.call_once(|| {
-        let _ = ctrlc::set_handler(|| {
-            // The lock is held until the exit: a write that registers its temporary file
-            // creates it under the same lock, so no file can appear after this sweep.
-            let temps = TEMP_FILES.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            for temp in temps.iter() {
-                let _ = fs::remove_file(temp);
-            }
-            std::process::exit(130);
-        });
-    });
-}
-
-/// What every temporary file's name holds after the file's own name: `.NAME.unreal-ls-PID-RANDOM.tmp`.
-const TEMP_MARK: &str = ".unreal-ls-";
-
-/// A temporary name next to the file that nobody can guess ahead of time: the process's
-/// randomly keyed hasher over the time, the process and a counter. The name also carries the
-/// process id, so that a later run can tell a file left by a killed process
-/// ([`sweep_stale_temp_files`]).
-fn temp_name(dir: &Path, name: &str) -> PathBuf {
-    use std::hash::{BuildHasher, Hasher};
-    static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
-    hasher.write_u128(
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos()),
-    );
-    hasher.write_u32(std::process::id());
-    hasher.write_u64(COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
-    dir.join(format!(".{name}{TEMP_MARK}{}-{:016x}.tmp", std::process::id(), hasher.finish()))
-}
-
-/// The process that made a temporary file, from a name [`temp_name`] made; `None` for any
-/// other name.
-fn temp_owner(file_name: &str) -> Option<u32> {
-    let rest = file_name.strip_prefix('.')?.strip_suffix(".tmp")?;
-    let (_, tail) = rest.rsplit_once(TEMP_MARK)?;
-    let (pid, random) = tail.split_once('-')?;
-    let digits = |s: &str, hex: bool| {
-        !s.is_empty()
-            && s.bytes().all(|b| if hex { b.is_ascii_hexdigit() } else { b.is_ascii_digit() })
-    };
-    if !digits(pid, false) || random.len() != 16 || !digits(random, true) {
-        return None;
-    }
-    pid.parse().ok()
-}
-
-/// Whether `file_name` is a temporary file's name of the builds of 24 November 2026 (04:26 to
-/// 19:35 UTC on main, ebec4fe to b79ab09), which carried no process id:
-/// `.NAME.unreal-ls-RANDOM.tmp`, RANDOM 16 lower-case hex digits.
-fn pidless_temp_name(file_name: &str) -> bool {
-    let Some(rest) = file_name.strip_prefix('.').and_then(|r| r.strip_suffix(".tmp")) else {
-        return false;
-    };
-    let Some((name, random)) = rest.rsplit_once(TEMP_MARK) else { return false };
-    !name.is_empty()
-        && random.len() == 16
-        && random.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
-}
-
-/// A temporary file without a process id ([`pidless_temp_name`]) is removed only once it has
-/// not been written for this long: no fix takes that long to write one file.
-const PIDLESS_STALE_AFTER: std::time::Duration = std::time::Duration::from_mins(15);
-
-/// Removes the temporary files that a killed `--fix` (SIGKILL cannot be caught) left in `dir`:
-/// regular files (never a link) named as [`temp_name`] names them, whose process no longer
-/// runs, owned by this user (or by anyone, for root, whose fix gives the file its owner); and
-/// files of the same kind named as the builds without a process id in the name named them
-/// ([`pidless_temp_name`]) and not written for [`PIDLESS_STALE_AFTER`].
-/// Each folder is swept once a run, before the first file in it is fixed. Linux only (the
-/// process table is read from `/proc`); returns how many files were removed.
-///
-/// With anonymous temporary files ([`anonymous`]) a kill leaves a named one only in the
-/// instant between its link and its rename; on a file system without them (and before
-/// them), a kill during any write did.
-pub fn sweep_stale_temp_files(dir: &Path) -> usize {
-    #[cfg(target_os = "linux")]
-    {
-        use std::os::unix::fs::MetadataExt as _;
-        static SWEPT: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
-        {
-            let mut swept = SWEPT.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            if swept.iter().any(|d| d == dir) {
-                return 0;
-            }
-            swept.push(dir.to_path_buf());
-        }
-        // Without a process table no process can be told gone.
-        let Ok(me) = fs::metadata("/proc/self") else { return 0 };
-        let Ok(entries) = fs::read_dir(dir) else { return 0 };
-        let mut removed = 0;
-        for entry in entries.flatten() {
-            let Some(file_name) = entry.file_name().to_str().map(str::to_owned) else { continue };
-            let pidless = pidless_temp_name(&file_name);
-            if !pidless {
-                let Some(pid) = temp_owner(&file_name) else { continue };
-                if pid == std::process::id() || Path::new("/proc").join(pid.to_string()).exists() {
-                    continue;
-                }
-            }
-            let Ok(metadata) = fs::symlink_metadata(entry.path()) else { continue };
-            if !metadata.file_type().is_file() || (me.uid() != 0 && metadata.uid() != me.uid()) {
-                continue;
-            }
-            let written = metadata.modified().ok().and_then(|at| at.elapsed().ok());
-            if pidless && written.is_none_or(|age| age < PIDLESS_STALE_AFTER) {
-                continue;
-            }
-            if fs::remove_file(entry.path()).is_ok() {
-                removed += 1;
-            }
-        }
-        removed
-    }
-    #[cfg(not(target_os = "linux"))]
-    {
-        let _ = dir;
-        0
-    }
-}
-
-/// Anonymous temporary files (Linux's `O_TMPFILE`): the new text is written to a file that
-/// has no name until it is complete, checked and about to be renamed over the original, so
-/// a process killed while writing leaves nothing behind.
-#[cfg(target_os = "linux")]
-mod anonymous {
-    use std::fs::{self, File};
-    use std::io;
-    use std::path::Path;
-
-    /// An unnamed file in `dir`, readable and writable by its owner only; `None` when the
-    /// file system (or the kernel, or a missing `/proc`) cannot make or later name one.
-    pub fn create(dir: &Path) -> io::Result<Option<File>> {
-        use std::os::unix::fs::OpenOptionsExt as _;
-        if !Path::new("/proc/self/fd").is_dir() {
-            return Ok(None);
-        }
-        let opened = fs::OpenOptions::new()
-            .write(true)
-            .mode(0o600)
-            .custom_flags(libc::O_TMPFILE)
-            .open(if dir.as_os_str().is_empty() { Path::new(".") } else { dir });
-        match opened {
-            Ok(file) => Ok(Some(file)),
-            Err(e)
-                if matches!(
-                    e.raw_os_error(),
-                    Some(libc::EOPNOTSUPP | libc::EISDIR | libc::EINVAL)
-                ) =>
-            {
-                Ok(None)
-            }
-            Err(e) => Err(e),
-        }
-    }
-
-    /// Gives the unnamed `file` the name `to`. Like a create-new open, this never replaces
-    /// what is at `to`, file or link (`EEXIST`), and never follows a link there.
-    #[allow(unsafe_code)]
-    pub fn link(file: &File, to: &Path) -> io::Result<()> {
-        use std::ffi::CString;
-        use std::os::fd::AsRawFd as _;
-        use std::os::unix::ffi::OsStrExt as _;
-        let from = CString::new(format!("/proc/self/fd/{}", file.as_raw_fd()))?;
-        let to = CString::new(to.as_os_str().as_bytes())?;
-        // SAFETY: both arguments are NUL-terminated strings that outlive the call; linkat
-        // reads them and keeps no pointer.
-        let done = unsafe {
-            libc::linkat(
-                libc::AT_FDCWD,
-                from.as_ptr(),
-                libc::AT_FDCWD,
-                to.as_ptr(),
-                libc::AT_SYMLINK_FOLLOW,
-            )
-        };
-        if done == 0 {
-            Ok(())
-        } else {
-            Err(io::Error::last_os_error())
-        }
-    }
-}
-
-/// Why a file was not rewritten.
-#[derive(Debug)]
-pub struct NotWritten {
-    pub message: String,
-    /// The file was left alone on purpose (read-only, hard-linked): a note, not a failure.
-    pub skipped: bool,
-}
-
-impl NotWritten {
-    fn failed(message: String) -> Self {
-        Self { message, skipped: false }
-    }
-    fn skipped(message: String) -> Self {
-        Self { message, skipped: true }
-    }
-}
-
 /// Replaces the file at `path` with `bytes`, safely:
 /// - a symbolic link is written through: the file it points to is replaced, the link stays;
 /// - a read-only file (as version control checkouts leave them) or one with several hard links
@@ -497,7 +289,7 @@ impl NotWritten {
 /// - SIGINT and SIGTERM remove the temporary file ([`clean_temp_files_on_signals`]); what a
 ///   SIGKILL leaves the next run removes ([`sweep_stale_temp_files`]).
 pub fn replace_file(path: &Path, expected: Option<&[u8]>, bytes: &[u8]) -> Result<(), NotWritten> {
-    replace_file_via(path, expected, bytes, &temp_name)
+    replace_file_via(path, expected, bytes, &super::output::temp_name)
 }
 
 /// [`replace_file`] with the temporary file's name from `temp_name` (tests plant files there).
@@ -544,39 +336,14 @@ fn replace_file_via(
         _ => PathBuf::from("."),
     };
     let name = real.file_name().map_or_else(|| "file".into(), |n| n.to_string_lossy());
-    let temp = temp_name(&dir, &name);
-    sweep_stale_temp_files(&dir);
-    // Anonymous where the file system can (a kill while writing leaves nothing), else named.
-    #[cfg(target_os = "linux")]
-    let anonymous = anonymous::create(&dir).map_err(|e| io("cannot create a temporary file", e))?;
-    #[cfg(not(target_os = "linux"))]
-    let anonymous: Option<fs::File> = None;
-    let named = anonymous.is_none();
-    let mut file = if let Some(file) = anonymous {
-        file
-    } else {
-        // Created and registered under one lock, so the signal handler removes every
-        // temporary file that exists (and none that belongs to someone else: a name taken
-        // is an error).
-        let mut temps = TEMP_FILES.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        let file = fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&temp)
-            .map_err(|e| io("cannot create a temporary file", e))?;
-        temps.push(temp.clone());
-        file
-    };
-    let result = (|| {
-        file.write_all(bytes).map_err(|e| io("cannot write", e))?;
-        file.sync_all().map_err(|e| io("cannot write", e))?;
+    let mut check = |file: &fs::File| {
         #[cfg(unix)]
         {
             use std::os::unix::fs::MetadataExt as _;
             // Only root may give a file away, and only a member may give it to a group: when
             // the new file cannot have the old one's owner and group, the file is left alone
             // rather than silently given to whoever runs the fix.
-            let _ = std::os::unix::fs::fchown(&file, Some(metadata.uid()), Some(metadata.gid()));
+            let _ = std::os::unix::fs::fchown(file, Some(metadata.uid()), Some(metadata.gid()));
             let new = file.metadata().map_err(|e| io("cannot read the temporary file", e))?;
             if (new.uid(), new.gid()) != (metadata.uid(), metadata.gid()) {
                 return Err(NotWritten::skipped(format!(
@@ -599,41 +366,10 @@ fn replace_file_via(
                 ));
             }
         }
-        if named {
-            return fs::rename(&temp, &real).map_err(|e| io("cannot replace the file", e));
-        }
-        #[cfg(target_os = "linux")]
-        {
-            // Named and renamed under the signal handler's lock: an interrupt removes nothing
-            // half-way, and the name exists only between these two calls.
-            let _temps = TEMP_FILES.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            anonymous::link(&file, &temp).map_err(|e| io("cannot create a temporary file", e))?;
-            if let Err(e) = fs::rename(&temp, &real) {
-                let _ = fs::remove_file(&temp);
-                return Err(io("cannot replace the file", e));
-            }
-        }
         Ok(())
-    })();
-    if named {
-        if result.is_err() {
-            let _ = fs::remove_file(&temp);
-        }
-        TEMP_FILES.lock().unwrap_or_else(std::sync::PoisonError::into_inner).retain(|t| t != &temp);
-    }
-    result
-}
-
-/// [`replace_file`] for a file unreal-ls owns (a baseline): no expected content, errors as
-/// I/O errors.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    if fs::symlink_metadata(path).is_err() {
-        // A new file: create it new (never through a link planted there), then write.
-        let mut file = fs::OpenOptions::new().write(true).create_new(true).open(path)?;
-        file.write_all(bytes)?;
-        return file.sync_all();
-    }
-    replace_file(path, None, bytes).map_err(|e| io::Error::other(e.message))
+    };
+    let seams = Seams { temp_name, write: REAL.write };
+    write_and_commit(&dir, &name, 0o600, bytes, &seams, &mut check, &Commit::Replace(&real))
 }
 
 #[cfg(test)]
@@ -665,7 +401,10 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "original");
         assert!(planted.is_symlink(), "someone else's file at the name is left alone");
         // The real names differ from one write to the next.
-        let (a, b) = (super::temp_name(&dir, "Map.t3d"), super::temp_name(&dir, "Map.t3d"));
+        let (a, b) = (
+            super::super::output::temp_name(&dir, "Map.t3d"),
+            super::super::output::temp_name(&dir, "Map.t3d"),
+        );
         assert_ne!(a, b);
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -28,8 +28,10 @@ pub struct InfoArgs {
 fn summarize_path(path: &Path) -> Result<Summary, String> {
     let bytes = MappedFile::open(path).map_err(|e| format!("cannot read: {e}"))?;
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-    match detect(&bytes, name) {
-        Some(kind @ (FormatKind::VertexMeshData | FormatKind::VertexMeshAnimation)) => {
+    let summary =
+        if let Some(kind @ (FormatKind::VertexMeshData | FormatKind::VertexMeshAnimation)) =
+            detect(&bytes, name)
+        {
             let pair = unreal_analysis::mesh_files::vertex_mesh_pair(path)?;
             let partner = if pair.given_is_data { &pair.animation } else { &pair.data };
             let other = MappedFile::open(partner)
@@ -39,10 +41,15 @@ fn summarize_path(path: &Path) -> Result<Summary, String> {
             } else {
                 (&*other, &*bytes)
             };
-            summarize_vertex_mesh(data, aniv).map_err(|e| e.to_string())
-        }
-        _ => summarize(&bytes, name).map_err(|e| e.to_string()),
-    }
+            let summary = summarize_vertex_mesh(data, aniv).map_err(|e| e.to_string());
+            other.check().map_err(|e| format!("{}: {e}", partner.display()))?;
+            summary
+        } else {
+            summarize(&bytes, name).map_err(|e| e.to_string())
+        };
+    // A file cut short meanwhile read as zeros: that is the error, not the summary.
+    bytes.check().map_err(|e| e.to_string())?;
+    summary
 }
 
 pub fn run(args: &InfoArgs) -> ExitCode {

@@ -145,10 +145,13 @@ pub fn run(args: &LintArgs) -> ExitCode {
     let mut files_checked = 0;
     let mut files = Vec::new();
     let (mut fixes, mut files_fixed) = (0, 0);
+    // What a baseline may never be written over.
+    let mut checked_paths = Vec::new();
     for (candidate, outcome) in outcomes {
         match outcome {
             Outcome::Checked(report, fixed) => {
                 files_checked += 1;
+                checked_paths.push(candidate.path.clone());
                 files.extend(report);
                 fixes += fixed.fixes;
                 files_fixed += usize::from(fixed.written);
@@ -197,7 +200,7 @@ pub fn run(args: &LintArgs) -> ExitCode {
     }
     if let Some(path) = &args.baseline.write_baseline {
         let shown = path.to_string_lossy().replace('\\', "/");
-        return match baseline::write(path, &files) {
+        return match baseline::write(path, &files, &checked_paths) {
             Ok(count) => {
                 let _ = writeln!(stderr, "wrote {} to {shown}", plural(count, "finding"));
                 ExitCode::from(if io_failed { EXIT_USAGE } else { EXIT_CLEAN })
@@ -536,6 +539,9 @@ fn check(candidate: &Candidate, setup: &Setup, fix_mode: Option<FixMode>) -> Out
                 if text.has_bom() { SourceEncoding::Utf8Bom } else { SourceEncoding::Utf8 };
             let linted =
                 lint_source(kind, &candidate.path, text.into(), encoding, options, session);
+            if let Err(err) = linted.text.check() {
+                return Outcome::Failed(io_message(&err));
+            }
             return finish(candidate, linted, &configure);
         }
         Content::Read(bytes) => bytes,

@@ -34,6 +34,11 @@ pub struct MapRenderArgs {
     /// Where to write the PNG.
     #[arg(short = 'o', long = "output")]
     pub output: PathBuf,
+    /// Replace a file that exists (without it, an existing file is an error and is left
+    /// alone). A symbolic link there is replaced, never written through; the map itself is
+    /// never replaced.
+    #[arg(long)]
+    pub force: bool,
     /// Which way to look at the map.
     #[arg(long, value_enum, default_value_t = ViewArg::Top)]
     pub view: ViewArg,
@@ -72,8 +77,11 @@ pub fn run(args: &MapRenderArgs) -> ExitCode {
         eprintln!("error: {}: no brush or actor to draw (is it a T3D map?)", args.file.display());
         return ExitCode::from(EXIT_FINDINGS);
     };
-    if let Err(e) = std::fs::write(&args.output, &picture.png) {
-        eprintln!("error: {}: cannot write: {e}", args.output.display());
+    let overwrite = super::output::Overwrite::Force(args.force);
+    if let Err(reason) =
+        super::output::write_output(&args.output, &picture.png, overwrite, &[&args.file])
+    {
+        eprintln!("error: {}: {reason}", args.output.display());
         return ExitCode::from(EXIT_FINDINGS);
     }
     println!(

@@ -8,6 +8,7 @@ pub mod fix;
 pub mod info;
 pub mod lint;
 pub mod map_render;
+pub mod output;
 pub mod render;
 pub mod rules;
 

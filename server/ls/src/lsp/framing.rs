@@ -38,6 +38,12 @@ const MAX_RESERVE: usize = 256 << 20;
 /// arrives). Far above any real document: a 200 MB map opens within it.
 pub const MAX_BODY: usize = 1 << 30;
 
+/// The longest body announced that is still skipped as it arrives (4 GiB: seconds through a
+/// pipe). A longer announcement (`Content-Length: 1099511627776`, or 2^64-1) is a body that
+/// will not arrive: skipping it would swallow every later message while the server looked
+/// alive, so the stream counts as broken instead ([`Deframer::broken`]) and the server ends.
+pub const MAX_SKIP: usize = 1 << 32;
+
 /// What one frame of input became.
 #[derive(Debug, PartialEq)]
 pub enum Frame {
@@ -61,6 +67,9 @@ enum State {
     Discard {
         remaining: usize,
     },
+    /// The input cannot be followed any more (a body announced past [`MAX_SKIP`]): everything
+    /// after is ignored.
+    Broken,
 }
 
 /// Splits a byte stream into checked frames.
@@ -84,6 +93,9 @@ impl Deframer {
     /// Takes the next bytes of input and returns every frame they complete.
     pub fn push(&mut self, bytes: &[u8]) -> Vec<Frame> {
         let mut out = Vec::new();
+        if self.broken() {
+            return out;
+        }
         let mut bytes = bytes;
         if let State::Discard { remaining } = &mut self.state {
             let take = bytes.len().min(*remaining);
@@ -121,6 +133,10 @@ impl Deframer {
                     }
                     self.state = State::Header;
                 }
+                State::Broken => {
+                    self.buf = Vec::new();
+                    return out;
+                }
                 State::Discard { remaining } => {
                     let take = self.buf.len().min(remaining);
                     self.buf.drain(..take);
@@ -148,10 +164,18 @@ impl Deframer {
             State::Header if left.iter().any(|b| !b.is_ascii_whitespace()) => {
                 Some(format!("the input ended with {} bytes that are not a message", left.len()))
             }
-            State::Header => None,
+            State::Header | State::Broken => None,
         };
-        self.state = State::Header;
+        if !self.broken() {
+            self.state = State::Header;
+        }
         cut.map(|log| Frame::Rejected { response: None, log })
+    }
+
+    /// Whether the input can no longer be split into messages (a body announced longer than
+    /// [`MAX_SKIP`]): the caller stops reading, and the server ends as at the end of input.
+    pub fn broken(&self) -> bool {
+        matches!(self.state, State::Broken)
     }
 
     /// Reads one header block from the buffer. `None`: more input is needed.
@@ -202,6 +226,15 @@ impl Deframer {
             }
         }
         match length {
+            Some(Ok(len)) if len > MAX_SKIP => {
+                out.push(Frame::Rejected {
+                    response: Some(error_body(-32600, &Value::Null, "message too large")),
+                    log: format!(
+                        "a message announces {len} bytes, more than the {MAX_SKIP} bytes that can be skipped: the input cannot be followed any further, so the server stops"
+                    ),
+                });
+                Some(State::Broken)
+            }
             Some(Ok(len)) if len > MAX_BODY => {
                 out.push(Frame::Rejected {
                     response: Some(error_body(-32600, &Value::Null, "message too large")),
@@ -450,7 +483,7 @@ where
                 }
             }
         }
-        if read == 0 {
+        if read == 0 || deframer.broken() {
             return to_server.shutdown().await;
         }
     }
@@ -682,5 +715,30 @@ mod tests {
         tail.extend(framed(br#"{"jsonrpc":"2.0","method":"exit"}"#));
         expect_test::expect![[r#"message {"jsonrpc":"2.0","method":"exit"}"#]]
             .assert_eq(&show(&deframer.push(&tail)));
+    }
+
+    /// A body that cannot arrive (1 TiB, 2^64-1) swallowed every later message: hover never
+    /// answered again. Now the answer is "message too large" and the input counts as broken.
+    #[test]
+    fn a_body_that_cannot_arrive_breaks_the_stream() {
+        for len in [1u64 << 40, u64::MAX] {
+            let mut deframer = Deframer::new();
+            let mut input = format!("Content-Length: {len}\r\n\r\n{{}}").into_bytes();
+            input.extend(framed(br#"{"jsonrpc":"2.0","method":"exit"}"#));
+            let frames = deframer.push(&input);
+            assert!(
+                matches!(frames.as_slice(), [Frame::Rejected { response: Some(r), .. }]
+                    if String::from_utf8_lossy(r).contains("message too large")),
+                "{}",
+                show(&frames)
+            );
+            assert!(deframer.broken());
+            assert!(deframer.push(&framed(b"{}")).is_empty());
+            assert!(deframer.finish().is_none());
+        }
+        // Just past the accepted size: skipped as it arrives, not broken.
+        let mut deframer = Deframer::new();
+        deframer.push(format!("Content-Length: {}\r\n\r\n", super::MAX_BODY + 1).as_bytes());
+        assert!(!deframer.broken());
     }
 }

@@ -141,7 +141,7 @@ async fn build(
     let title = "Indexing packages";
     let progress = if workspace.progress.load(Ordering::SeqCst) {
         let token = NumberOrString::String(format!("unreal-ls/index/{epoch}"));
-        match shared.client.create_work_done_progress(token.clone()).await {
+        match shared.ask_client(shared.client.create_work_done_progress(token.clone())).await {
             Ok(()) => Some(shared.client.progress(token, title).with_percentage(0).begin().await),
             Err(_) => None,
         }

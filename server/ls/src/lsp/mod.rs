@@ -69,6 +69,10 @@ pub fn service(options: ServerOptions) -> (Service, ClientSocket) {
     (guard::CatchPanics::new(service), socket)
 }
 
+/// How long the server may go on answering what it was asked once the client's input has
+/// ended (a script that pipes its requests in and reads the answers): then it stops anyway.
+const INPUT_ENDED_GRACE: Duration = Duration::from_secs(10);
+
 /// `unreal-ls lsp`: serves the protocol over stdin/stdout until `exit`. Exit code 0 when the
 /// client sent `shutdown` first, 1 otherwise (as the protocol asks).
 pub fn run(_args: &LspArgs) -> ExitCode {
@@ -101,14 +105,28 @@ pub fn run(_args: &LspArgs) -> ExitCode {
         // A `didOpen` is read straight from its frame (opening.rs); the library gets a marker.
         let opens = std::sync::Arc::clone(&direct.opens);
         let take = move |body| opens.take(body);
-        let pump =
+        let shared = std::sync::Arc::clone(&direct.shared);
+        let mut pump =
             tokio::spawn(framing::pump(tokio::io::stdin(), to_server, replies, log::stderr, take));
         // Big answers skip the library's JSON tree and go to the writer as whole frames.
         let _ = direct.shared.direct_out.set(frames_tx.clone());
         let service = direct::DirectAnswers::new(service, direct, frames_tx.clone());
-        Server::new(from_pump, framing::FrameSink::new(frames_tx.clone()), socket)
-            .serve(service)
-            .await;
+        let serve = Server::new(from_pump, framing::FrameSink::new(frames_tx.clone()), socket)
+            .serve(service);
+        tokio::pin!(serve);
+        // The end of input ends the server (exit code 1 without `shutdown`, as after `exit`):
+        // requests to the client give up at once, answers in flight get `INPUT_ENDED_GRACE`.
+        let input_ended = async {
+            let _ = (&mut pump).await;
+            shared.input_ended.send_replace(true);
+            tokio::time::sleep(INPUT_ENDED_GRACE).await;
+        };
+        tokio::select! {
+            () = &mut serve => {}
+            () = input_ended => {
+                log::stderr("the input ended and the server did not finish in time: stopping");
+            }
+        }
         // Everything the server wrote goes out before the process ends: the writer stops at
         // the empty frame, after every frame queued before it.
         pump.abort();

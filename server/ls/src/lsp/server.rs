@@ -76,6 +76,7 @@ impl Backend {
                 session: RwLock::default(),
                 publish_gate: tokio::sync::Mutex::default(),
                 diagnostics_sent: tokio::sync::Notify::new(),
+                input_ended: tokio::sync::watch::Sender::new(false),
                 direct_out: std::sync::OnceLock::new(),
             }),
             scheduler: Scheduler::default(),
@@ -183,7 +184,9 @@ impl Backend {
             method: "workspace/didChangeWatchedFiles".to_owned(),
             register_options: Some(watchers),
         };
-        if let Err(err) = self.shared.client.register_capability(vec![registration]).await {
+        if let Err(err) =
+            self.shared.ask_client(self.shared.client.register_capability(vec![registration])).await
+        {
             let message = format!("cannot watch package files: {}", err.message);
             self.shared.log(MessageType::WARNING, &message).await;
         }
@@ -193,7 +196,7 @@ impl Backend {
     async fn pull_settings(&self) {
         let item =
             ConfigurationItem { scope_uri: None, section: Some(SETTINGS_SECTION.to_owned()) };
-        match self.shared.client.configuration(vec![item]).await {
+        match self.shared.ask_client(self.shared.client.configuration(vec![item])).await {
             Ok(values) => {
                 let value = values.into_iter().next().unwrap_or(Value::Null);
                 self.apply_settings(&value).await;

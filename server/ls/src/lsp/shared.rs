@@ -26,6 +26,9 @@ pub struct Shared {
     /// Woken whenever a document's diagnostics were published or its analysis ended without
     /// publishing: what [`Shared::after_diagnostics`] waits for.
     pub diagnostics_sent: tokio::sync::Notify,
+    /// Set when the client's input has ended (stdin closed): a request the server sent the
+    /// client can no longer be answered ([`Shared::ask_client`]).
+    pub input_ended: tokio::sync::watch::Sender<bool>,
 }
 
 /// How long a request that [`Shared::after_diagnostics`] holds back waits at most.
@@ -85,6 +88,25 @@ impl Shared {
             if !pending || tokio::time::timeout_at(deadline, sent).await.is_err() {
                 return;
             }
+        }
+    }
+
+    /// A request to the client (`workspace/configuration`, `client/registerCapability`,
+    /// `window/workDoneProgress/create`), given up with an error once the client's input has
+    /// ended: its answer can never come, and a handler waiting for it kept the protocol
+    /// library, so the server, running forever after the client closed stdin.
+    pub async fn ask_client<T>(
+        &self,
+        request: impl std::future::Future<Output = tower_lsp_server::jsonrpc::Result<T>>,
+    ) -> tower_lsp_server::jsonrpc::Result<T> {
+        let mut ended = self.input_ended.subscribe();
+        tokio::select! {
+            answer = request => answer,
+            _ = ended.wait_for(|ended| *ended) => Err(tower_lsp_server::jsonrpc::Error {
+                code: tower_lsp_server::jsonrpc::ErrorCode::InternalError,
+                message: "the client's input ended before it answered".into(),
+                data: None,
+            }),
         }
     }
 

@@ -116,6 +116,19 @@ impl StdioServer {
         }
     }
 
+    /// The next message `wanted` accepts, answering nothing on the way (a request from the
+    /// server stays unanswered).
+    pub fn wait_for_unanswered(&mut self, wanted: impl Fn(&Value) -> bool) -> Value {
+        let deadline = Instant::now() + self.hang_guard;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let (message, _) = self.messages.recv_timeout(left).expect("the server answers");
+            if wanted(&message) {
+                return message;
+            }
+        }
+    }
+
     /// The server process's id (for its `/proc` files).
     pub fn pid(&self) -> u32 {
         self.child.id()
@@ -132,6 +145,21 @@ impl StdioServer {
                 .map_or_else(|| "?".to_owned(), |v| v.trim().to_owned())
         };
         format!("server VmRSS {} (peak VmHWM {})", field("VmRSS:"), field("VmHWM:"))
+    }
+
+    /// Waits for the server to exit on its own, its input still open; its exit code.
+    pub fn wait_exit_with_input_open(&mut self) -> Option<i32> {
+        let deadline = Instant::now() + self.hang_guard;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status.code();
+            }
+            if Instant::now() > deadline {
+                let _ = self.child.kill();
+                panic!("the server did not exit");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
     }
 
     /// Closes the server's input and waits for it to exit; its exit code.

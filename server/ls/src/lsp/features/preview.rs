@@ -130,10 +130,22 @@ fn parse<'a>(path: &Path, bytes: &'a [u8]) -> Result<Package<'a>> {
         .map_err(|e| failed(format!("{}: {e}", path.display())))
 }
 
+/// `answer` unless the file changed while it was read (a rebuild truncated it: the pages
+/// past its new end read as zeros), which is the error then.
+fn unless_changed(path: &Path, bytes: &MappedFile, answer: Result<Value>) -> Result<Value> {
+    bytes.check().map_err(|e| failed(format!("{}: {e}", path.display())))?;
+    answer
+}
+
 fn package_tree(params: &PackageTreeParams) -> Result<Value> {
     let path = path_of(&params.uri)?;
     let bytes = open(&path)?;
-    let package = parse(&path, &bytes)?;
+    let answer = package_tree_of(&path, &bytes);
+    unless_changed(&path, &bytes, answer)
+}
+
+fn package_tree_of(path: &Path, bytes: &[u8]) -> Result<Value> {
+    let package = parse(path, bytes)?;
     let objects: Vec<Value> = package
         .objects()
         .map(|o| json!({ "path": o.path, "class": o.class, "size": o.size, "export": o.export }))
@@ -155,6 +167,16 @@ fn object_preview(params: &ObjectPreviewParams) -> Result<Value> {
     let path = path_of(&params.uri)?;
     let max = params.max_size.unwrap_or(DEFAULT_MAX_SIZE).clamp(1, LIMIT_MAX_SIZE);
     let bytes = open(&path)?;
+    let answer = object_preview_of(params, &path, max, &bytes);
+    unless_changed(&path, &bytes, answer)
+}
+
+fn object_preview_of(
+    params: &ObjectPreviewParams,
+    path: &Path,
+    max: u32,
+    bytes: &[u8],
+) -> Result<Value> {
     let spec = match &params.object {
         Some(object) => Some(
             ObjectSpec::with_class(object, params.class.as_deref())
@@ -163,8 +185,8 @@ fn object_preview(params: &ObjectPreviewParams) -> Result<Value> {
         None => None,
     };
     let package = match (params.export, &spec) {
-        (None, None) => return file_preview(&path, &bytes, max),
-        _ => parse(&path, &bytes)?,
+        (None, None) => return file_preview(path, bytes, max),
+        _ => parse(path, bytes)?,
     };
     let selected = match (params.export, &spec) {
         (Some(export), spec) => object_select::select_export(&package, export, spec.as_ref()),
