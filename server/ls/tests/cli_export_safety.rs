@@ -256,3 +256,28 @@ fn github_annotations_escape_file_names_and_messages() {
     }
     assert!(quoted, "a message quotes the line: {github}");
 }
+
+/// A file name with a line break cannot forge a finding's ` --> path:line:col` line in human
+/// output, and one with U+202E (right-to-left override) cannot show itself reversed: both
+/// are written as escapes (before: raw).
+#[test]
+fn file_names_cannot_forge_lines_or_reverse_themselves() {
+    let dir = scratch("forged-names");
+    let polygon = "Begin PolyList\r\n   Begin Polygon\r\n      Vertex   +00000.000000,+00000.000000,+00000.000000\r\n   End Polygon\r\nEnd PolyList\r\n";
+    let forged = "Map.t3d\n   --> Elsewhere.t3d:1:1\nx.t3d";
+    let reversed = "evil\u{202E}d3t.txt.t3d";
+    std::fs::write(dir.join(forged), polygon).unwrap();
+    std::fs::write(dir.join(reversed), polygon).unwrap();
+    let (_, stdout, _) = run(&dir, &["lint", "."]);
+    assert!(!stdout.contains('\u{202E}'), "a right-to-left override reached the output: {stdout}");
+    assert!(stdout.contains("evil\\u{202e}d3t.txt.t3d"), "{stdout}");
+    let arrows: Vec<&str> = stdout.lines().filter(|l| l.trim_start().starts_with("-->")).collect();
+    assert!(
+        arrows.iter().all(|l| !l.contains("Elsewhere.t3d") || l.contains("\\u{a}")),
+        "a forged location line: {arrows:#?}"
+    );
+    assert!(!stdout.lines().any(|l| l.trim_start() == "--> Elsewhere.t3d:1:1"), "{stdout}");
+    assert!(stdout.contains("Map.t3d\\u{a}   --> Elsewhere.t3d:1:1\\u{a}x.t3d"), "{stdout}");
+    let (_, stdout, stderr) = run(&dir, &["info", reversed]);
+    assert!(!stdout.contains('\u{202E}') && !stderr.contains('\u{202E}'), "{stdout}{stderr}");
+}
