@@ -130,6 +130,11 @@ pub const MAX_PATH_NAMES: usize = 64;
 /// What stands for the outers a path leaves out ([`MAX_PATH_NAMES`]).
 pub const DEEPER_OUTERS: &str = "(more outer groups)";
 
+/// The states of an object in the outer-cycle check (`validate_refs`).
+const UNSEEN: u8 = 0;
+const ON_PATH: u8 = 1;
+const ENDS: u8 = 2;
+
 impl<'a> Package<'a> {
     /// Reads and validates the header and the three tables.
     pub fn parse(data: &'a [u8]) -> Result<Self> {
@@ -392,9 +397,6 @@ impl<'a> Package<'a> {
         // object already known to end (its chain was checked) and fails on one of its own
         // path (a cycle). Walking every chain to its end made a legal chain of 20,000 outers
         // cost 200 million steps.
-        const UNSEEN: u8 = 0;
-        const ON_PATH: u8 = 1;
-        const ENDS: u8 = 2;
         let slot = |r: ObjectRef| match r.resolve() {
             Resolved::None => None,
             Resolved::Export(i) => Some(i),
