@@ -647,3 +647,25 @@ fn ue2_skeletal_mesh_exports_to_gltf() {
         "#]],
     );
 }
+
+/// A PSK of 80,000 bones in one chain exports, each joint listing its one child (issue 30:
+/// the children were found by scanning every bone for each bone, 19 to 33 s).
+#[test]
+fn a_long_chain_of_bones_exports() {
+    let dir = fixture_dir("bone-chain");
+    std::fs::write(dir.join("Chain.psk"), unreal_test_support::writers::psk_chain(80_000)).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_unreal-ls"))
+        .current_dir(&dir)
+        .args(["export", "Chain.psk", "-o", "Chain.glb"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let json = glb_json(&dir.join("Chain.glb"));
+    let joints = json["skins"][0]["joints"].as_array().unwrap();
+    assert_eq!(joints.len(), 80_000);
+    let first = joints[0].as_u64().unwrap() as usize;
+    let last = joints[79_999].as_u64().unwrap() as usize;
+    assert_eq!(json["nodes"][first]["children"], serde_json::json!([first + 1]));
+    assert!(json["nodes"][last].get("children").is_none());
+    let _ = std::fs::remove_dir_all(&dir);
+}

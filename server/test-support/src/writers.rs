@@ -488,6 +488,51 @@ pub fn psk(wide_faces: bool) -> Vec<u8> {
     out
 }
 
+/// A PSK with one quad and `bones` bones in one chain (each the child of the one before):
+/// the hostile-input probe of issue 30 (80,000 of them took 19 to 33 s to export).
+pub fn psk_chain(bones: usize) -> Vec<u8> {
+    let mut out = Vec::new();
+    chunk(&mut out, "ACTRHEAD", 20_210_308, 0, &[]);
+    let pts: Vec<Vec<u8>> = (0..4).map(|i| floats(&[i as f32, (i / 2) as f32, 0.0])).collect();
+    chunk(&mut out, "PNTS0000", 0, 12, &pts);
+    let wedges: Vec<Vec<u8>> = (0..4u16)
+        .map(|i| {
+            let mut w = i.to_le_bytes().to_vec();
+            w.extend_from_slice(&[0, 0]);
+            w.extend(floats(&[0.5, 0.25]));
+            w.extend_from_slice(&[0, 0, 0, 0]);
+            w
+        })
+        .collect();
+    chunk(&mut out, "VTXW0000", 0, 16, &wedges);
+    let faces: Vec<Vec<u8>> = [[0u16, 1, 2], [0, 2, 3]]
+        .iter()
+        .map(|f| {
+            let mut v: Vec<u8> = f.iter().flat_map(|i| i.to_le_bytes()).collect();
+            v.extend_from_slice(&[0, 0, 1, 0, 0, 0]);
+            v
+        })
+        .collect();
+    chunk(&mut out, "FACE0000", 0, 12, &faces);
+    let mut mat = fixed("Skin0", 64);
+    mat.extend_from_slice(&[0u8; 24]);
+    chunk(&mut out, "MATT0000", 0, 88, &[mat]);
+    let skeleton: Vec<Vec<u8>> = (0..bones)
+        .map(|i| bone(&format!("b{i}"), i32::from(i + 1 < bones), i.saturating_sub(1) as i32))
+        .collect();
+    chunk(&mut out, "REFSKELT", 0, 120, &skeleton);
+    let weights: Vec<Vec<u8>> = (0..4u32)
+        .map(|i| {
+            let mut w = floats(&[1.0]);
+            w.extend_from_slice(&i.to_le_bytes());
+            w.extend_from_slice(&0u32.to_le_bytes());
+            w
+        })
+        .collect();
+    chunk(&mut out, "RAWWEIGHTS", 0, 12, &weights);
+    out
+}
+
 /// A PSA with 2 bones, two sequences (3 and 2 frames) and optional scale keys.
 pub fn psa(scale_keys: bool) -> Vec<u8> {
     let mut out = Vec::new();

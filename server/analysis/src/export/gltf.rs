@@ -332,6 +332,14 @@ fn write_skeleton(
     skins: &mut Vec<Value>,
 ) {
     let mut world: Vec<[[f32; 4]; 4]> = Vec::with_capacity(skin.bones.len());
+    // Each bone's children, gathered in one pass (scanning every bone for each bone's
+    // children made a PSK of 80,000 chained bones take 19 to 33 s to export).
+    let mut children_of: Vec<Vec<usize>> = vec![Vec::new(); skin.bones.len()];
+    for (k, bone) in skin.bones.iter().enumerate() {
+        if let Some(list) = bone.parent.and_then(|p| children_of.get_mut(p)) {
+            list.push(first_joint + k);
+        }
+    }
     for (i, bone) in skin.bones.iter().enumerate() {
         let local = trs_matrix(bone.translation, bone.rotation);
         let m = match bone.parent.and_then(|p| world.get(p)) {
@@ -339,13 +347,7 @@ fn write_skeleton(
             None => local,
         };
         world.push(m);
-        let children: Vec<usize> = skin
-            .bones
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| c.parent == Some(i))
-            .map(|(k, _)| first_joint + k)
-            .collect();
+        let children = std::mem::take(&mut children_of[i]);
         let mut node = json!({ "name": bone.name, "translation": bone.translation, "rotation": bone.rotation });
         if !children.is_empty() {
             node["children"] = json!(children);
