@@ -411,14 +411,13 @@ fn bone(name: &str, children: i32, parent: i32) -> Vec<u8> {
     b
 }
 
-/// A PSK with a quad (4 points, 4 wedges, 2 faces), 2 bones, and every optional chunk:
-/// VTXNORMS, VERTEXCOLOR, EXTRAUVS0/1, MRPHINFO, MRPHDATA, an unknown chunk; `wide_faces`
-/// writes FACE3200. Wedge padding bytes hold junk, as real exporters leave them.
-pub fn psk(wide_faces: bool) -> Vec<u8> {
-    let mut out = Vec::new();
-    chunk(&mut out, "ACTRHEAD", 20_210_308, 0, &[]);
+/// The chunks every test PSK starts with: the header, a quad (4 points, 4 wedges whose
+/// padding holds junk, as real exporters leave it, 2 faces; `wide_faces` writes FACE3200)
+/// and one material.
+fn psk_quad(out: &mut Vec<u8>, wide_faces: bool) {
+    chunk(out, "ACTRHEAD", 20_210_308, 0, &[]);
     let pts: Vec<Vec<u8>> = (0..4).map(|i| floats(&[i as f32, 0.0, 1.0])).collect();
-    chunk(&mut out, "PNTS0000", 0, 12, &pts);
+    chunk(out, "PNTS0000", 0, 12, &pts);
     let wedges: Vec<Vec<u8>> = (0..4u16)
         .map(|i| {
             let mut w = i.to_le_bytes().to_vec();
@@ -428,7 +427,7 @@ pub fn psk(wide_faces: bool) -> Vec<u8> {
             w
         })
         .collect();
-    chunk(&mut out, "VTXW0000", 0, 16, &wedges);
+    chunk(out, "VTXW0000", 0, 16, &wedges);
     let faces: Vec<Vec<u8>> = [[0u32, 1, 2], [0, 2, 3]]
         .iter()
         .map(|f| {
@@ -445,7 +444,7 @@ pub fn psk(wide_faces: bool) -> Vec<u8> {
         })
         .collect();
     chunk(
-        &mut out,
+        out,
         if wide_faces { "FACE3200" } else { "FACE0000" },
         0,
         if wide_faces { 18 } else { 12 },
@@ -453,7 +452,15 @@ pub fn psk(wide_faces: bool) -> Vec<u8> {
     );
     let mut mat = fixed("Skin0", 64);
     mat.extend_from_slice(&[0u8; 24]);
-    chunk(&mut out, "MATT0000", 0, 88, &[mat]);
+    chunk(out, "MATT0000", 0, 88, &[mat]);
+}
+
+/// A PSK with a quad (4 points, 4 wedges, 2 faces), 2 bones, and every optional chunk:
+/// VTXNORMS, VERTEXCOLOR, EXTRAUVS0/1, MRPHINFO, MRPHDATA, an unknown chunk; `wide_faces`
+/// writes FACE3200. Wedge padding bytes hold junk, as real exporters leave them.
+pub fn psk(wide_faces: bool) -> Vec<u8> {
+    let mut out = Vec::new();
+    psk_quad(&mut out, wide_faces);
     chunk(&mut out, "REFSKELT", 0, 120, &[bone("root", 1, 0), bone("child", 0, 0)]);
     let weights: Vec<Vec<u8>> = (0..4u32)
         .map(|i| {
@@ -492,31 +499,7 @@ pub fn psk(wide_faces: bool) -> Vec<u8> {
 /// the hostile-input probe of issue 30 (80,000 of them took 19 to 33 s to export).
 pub fn psk_chain(bones: usize) -> Vec<u8> {
     let mut out = Vec::new();
-    chunk(&mut out, "ACTRHEAD", 20_210_308, 0, &[]);
-    let pts: Vec<Vec<u8>> = (0..4).map(|i| floats(&[i as f32, (i / 2) as f32, 0.0])).collect();
-    chunk(&mut out, "PNTS0000", 0, 12, &pts);
-    let wedges: Vec<Vec<u8>> = (0..4u16)
-        .map(|i| {
-            let mut w = i.to_le_bytes().to_vec();
-            w.extend_from_slice(&[0, 0]);
-            w.extend(floats(&[0.5, 0.25]));
-            w.extend_from_slice(&[0, 0, 0, 0]);
-            w
-        })
-        .collect();
-    chunk(&mut out, "VTXW0000", 0, 16, &wedges);
-    let faces: Vec<Vec<u8>> = [[0u16, 1, 2], [0, 2, 3]]
-        .iter()
-        .map(|f| {
-            let mut v: Vec<u8> = f.iter().flat_map(|i| i.to_le_bytes()).collect();
-            v.extend_from_slice(&[0, 0, 1, 0, 0, 0]);
-            v
-        })
-        .collect();
-    chunk(&mut out, "FACE0000", 0, 12, &faces);
-    let mut mat = fixed("Skin0", 64);
-    mat.extend_from_slice(&[0u8; 24]);
-    chunk(&mut out, "MATT0000", 0, 88, &[mat]);
+    psk_quad(&mut out, false);
     let skeleton: Vec<Vec<u8>> = (0..bones)
         .map(|i| bone(&format!("b{i}"), i32::from(i + 1 < bones), i.saturating_sub(1) as i32))
         .collect();
