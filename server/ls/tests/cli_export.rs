@@ -669,3 +669,29 @@ fn a_long_chain_of_bones_exports() {
     assert!(json["nodes"][last].get("children").is_none());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A u3d of 65,534 meshes (32,767 frames of two LODs) exports in proportion to its size: its
+/// frames as morph targets, without the animation that would play each (issue 30: one of
+/// 65,535 meshes took 103 s, a billion morph weights), which a note names.
+#[test]
+fn a_u3d_of_65534_meshes_exports_without_the_quadratic_animation() {
+    let dir = fixture_dir("u3d-many");
+    // Two LODs a frame: 65,534 meshes.
+    let options = unreal_test_support::writers::U3dOptions::new(32_767, 0);
+    std::fs::write(dir.join("Many.u3d"), unreal_test_support::writers::u3d_with(&options)).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_unreal-ls"))
+        .current_dir(&dir)
+        .args(["export", "Many.u3d", "-o", "Many.glb"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("animation `All` left out: 32767 keys of 32767 morph targets"),
+        "{stderr}"
+    );
+    let json = glb_json(&dir.join("Many.glb"));
+    assert_eq!(json["meshes"][0]["weights"].as_array().unwrap().len(), 32_767);
+    assert!(json.get("animations").is_none_or(|a| a.as_array().is_some_and(Vec::is_empty)));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -123,7 +123,32 @@ fn reversed(t: [u32; 3]) -> [u32; 3] {
     [t[0], t[2], t[1]]
 }
 
+/// The most morph weights an animation may carry. glTF animates morph targets through one
+/// weight per target at every key, so an animation that plays each of N frames as its own
+/// target holds N x N weights: a u3d of 32,767 frames made a billion of them (4 GB, minutes).
+pub const MAX_MORPH_WEIGHTS: usize = 16_000_000;
+
 impl Model {
+    /// Leaves out the morph animations that would hold more than [`MAX_MORPH_WEIGHTS`]
+    /// weights, each with a note saying so; the frames stay as morph targets.
+    pub fn limit_morph_animations(&mut self) {
+        let targets = self.morph_targets.len();
+        let (kept, dropped): (Vec<MorphAnimation>, Vec<MorphAnimation>) =
+            std::mem::take(&mut self.morph_animations)
+                .into_iter()
+                .partition(|a| a.times.len().saturating_mul(targets) <= MAX_MORPH_WEIGHTS);
+        self.morph_animations = kept;
+        for animation in dropped {
+            self.notes.push(format!(
+                "animation `{}` left out: {} keys of {targets} morph targets would take {} \
+                 weights, more than {MAX_MORPH_WEIGHTS}; the frames are kept as morph targets",
+                animation.name,
+                animation.times.len(),
+                animation.times.len().saturating_mul(targets)
+            ));
+        }
+    }
+
     pub fn triangle_count(&self) -> usize {
         self.primitives.iter().map(|p| p.triangles.len()).sum()
     }
@@ -206,7 +231,7 @@ impl Model {
                 double_sided: mesh.faces.iter().any(|f| f.material == i && f.two_sided),
             })
             .collect();
-        Self {
+        let mut model = Self {
             name: name.to_owned(),
             positions,
             uvs: Some(corners.iter().map(|&(_, t)| uv(t)).collect()),
@@ -217,7 +242,9 @@ impl Model {
             skin: None,
             skeletal_animations: Vec::new(),
             notes: Vec::new(),
-        }
+        };
+        model.limit_morph_animations();
+        model
     }
 
     /// An ActorX skeletal mesh in its reference pose: one glTF vertex per wedge, a skin

@@ -299,6 +299,7 @@ pub fn u3d_model(name: &str, bytes: &[u8], textures: &[Option<RgbaImage>]) -> Re
     if u3d.bones.is_empty() {
         model.positions = positions.iter().map(|&p| to_gltf(p)).collect();
         frame_animation(&u3d, &base, &firsts, &mut model);
+        model.limit_morph_animations();
     } else {
         skeleton(&u3d, &base, &mut positions, &mut model);
         model.positions = positions.iter().map(|&p| to_gltf(p)).collect();
