@@ -524,3 +524,102 @@ fn diagnostics_go_out_before_the_answers_an_editor_asks_for_on_opening() {
     server.notify("exit", &Value::Null);
     assert_eq!(server.wait_exit(), Some(0));
 }
+
+/// The editor and `lint` agree on a tree with a configuration per folder: `Maps/B`'s
+/// `unreal-ls.toml` turns a rule off and excludes a file, the root's raises it, and an
+/// override of the root's lowers it again for `Maps/A/Imported`.
+/// What the server publishes for each file, over stdio, is what `unreal-ls lint` reports for it.
+#[test]
+fn each_file_gets_the_configuration_lint_gives_it() {
+    let dir = std::env::temp_dir().join(format!("unreal-ls-lsp-configs-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("Maps/A")).unwrap();
+    std::fs::create_dir_all(dir.join("Maps/B")).unwrap();
+    let dir = std::fs::canonicalize(&dir).unwrap();
+    // A polygon of two vertices (a warning) whose normal points away (a hint).
+    let defective = "Begin Map\r\nBegin Actor Class=Brush Name=Brush1\r\n   CsgOper=CSG_Add\r\n   Begin Brush Name=Model1\r\n      Begin PolyList\r\n         Begin Polygon\r\n            Normal   +00000.000000,+00000.000000,+00001.000000\r\n            Vertex   +00000.000000,+00000.000000,+00000.000000\r\n            Vertex   +00128.000000,+00000.000000,+00000.000000\r\n         End Polygon\r\n      End PolyList\r\n   End Brush\r\nEnd Actor\r\nEnd Map\r\n";
+    std::fs::create_dir_all(dir.join("Maps/A/Imported")).unwrap();
+    let files = [
+        "Maps/A/Defects.t3d",
+        "Maps/A/Imported/Defects.t3d",
+        "Maps/B/Defects.t3d",
+        "Maps/B/Excluded.t3d",
+    ];
+    for file in files {
+        std::fs::write(dir.join(file), defective).unwrap();
+    }
+    std::fs::write(
+        dir.join("unreal-ls.toml"),
+        "[rules]\nt3d-too-few-vertices = \"error\"\n\n[[overrides]]\nfiles = [\"Maps/A/Imported/**\"]\nrules = { t3d-too-few-vertices = \"info\" }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("Maps/B/unreal-ls.toml"),
+        "exclude = [\"Excluded.t3d\"]\n[rules]\nt3d-too-few-vertices = \"off\"\n",
+    )
+    .unwrap();
+
+    let lint = std::process::Command::new(env!("CARGO_BIN_EXE_unreal-ls"))
+        .args(["lint", "--format", "json", "Maps"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&lint.stdout).unwrap();
+    let from_lint = |file: &str| {
+        let mut found: Vec<String> = report["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["file"] == file)
+            .map(|d| format!("{} {}", d["code"].as_str().unwrap(), d["severity"].as_str().unwrap()))
+            .collect();
+        found.sort();
+        found
+    };
+
+    // The built binary over stdio, as an editor runs it. No workspace folder: each file
+    // finds its configuration from where it lies.
+    let mut server = start();
+    initialize(&mut server);
+    let mut seen = Vec::new();
+    for (version, file) in (1..).zip(files) {
+        let uri = format!("file://{}", dir.join(file).display());
+        server.notify(
+            "textDocument/didOpen",
+            &json!({ "textDocument": {
+                "uri": uri, "languageId": "t3d", "version": version, "text": defective } }),
+        );
+        let published = server.wait_for(|m| {
+            m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri.as_str()
+        });
+        let published = &published["params"];
+        let mut found: Vec<String> = published["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| {
+                let severity = match d["severity"].as_i64() {
+                    Some(1) => "error",
+                    Some(2) => "warning",
+                    Some(3) => "info",
+                    _ => "hint",
+                };
+                format!("{} {severity}", d["code"].as_str().unwrap())
+            })
+            .collect();
+        found.sort();
+        assert_eq!(found, from_lint(file), "{file}: the editor and lint differ");
+        seen.push(format!("{file}: {found:?}"));
+    }
+    server.request("shutdown", &Value::Null);
+    server.notify("exit", &Value::Null);
+    assert_eq!(server.wait_exit(), Some(0));
+    let _ = std::fs::remove_dir_all(&dir);
+    // Not vacuous: the rule is an error at the root, off in B, and B's excluded file is empty.
+    expect_test::expect![[r#"
+        Maps/A/Defects.t3d: ["t3d-too-few-vertices error"]
+        Maps/A/Imported/Defects.t3d: ["t3d-too-few-vertices info"]
+        Maps/B/Defects.t3d: []
+        Maps/B/Excluded.t3d: []"#]]
+    .assert_eq(&seen.join("\n"));
+}
