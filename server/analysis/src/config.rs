@@ -895,6 +895,26 @@ rules = { t3d-normal-mismatch = "hint", t3d-stray-line = "warning" }
         assert!(config.includes(Path::new("/proj/x.t3d")));
     }
 
+    /// Nesting beyond the TOML reader's recursion limit is an error at its place (issue 30
+    /// saw it at 1:1).
+    #[test]
+    fn too_deep_nesting_is_an_error_where_it_happens() {
+        let arrays = format!("a = {}{}\n", "[".repeat(200), "]".repeat(200));
+        check_errors(
+            &arrays,
+            &expect![[r#"
+                proj/unreal-ls.toml:1:85: invalid TOML: cannot recurse further; max recursion depth met
+            "#]],
+        );
+        let tables = format!("[rules]\nx = 1\na = {}1{}\n", "{b=".repeat(200), "}".repeat(200));
+        check_errors(
+            &tables,
+            &expect![[r#"
+                proj/unreal-ls.toml:3:245: invalid TOML: cannot recurse further; max recursion depth met
+            "#]],
+        );
+    }
+
     #[test]
     fn errors_name_the_line_and_column() {
         check_errors(
