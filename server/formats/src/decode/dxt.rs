@@ -17,6 +17,7 @@
 
 use super::RgbaImage;
 use crate::error::{Error, Result};
+use crate::package::TextureFormat;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BlockFormat {
@@ -37,19 +38,22 @@ impl BlockFormat {
         }
     }
 
-    pub fn name(self) -> &'static str {
+    /// The package texture format that stores these blocks.
+    pub fn texture_format(self) -> TextureFormat {
         match self {
-            Self::Dxt1 => "DXT1",
-            Self::Dxt3 => "DXT3",
-            Self::Dxt5 => "DXT5",
-            Self::Bc4 { signed: false } => "BC4",
-            Self::Bc4 { signed: true } => "BC4_S",
-            Self::Bc5 { signed: false } => "BC5",
-            Self::Bc5 { signed: true } => "BC5_S",
-            Self::Bc6h { signed: false } => "BC6H",
-            Self::Bc6h { signed: true } => "BC6H_S",
-            Self::Bc7 => "BC7",
+            Self::Dxt1 => TextureFormat::Dxt1,
+            Self::Dxt3 => TextureFormat::Dxt3,
+            Self::Dxt5 => TextureFormat::Dxt5,
+            Self::Bc4 { signed } => TextureFormat::Bc4 { signed },
+            Self::Bc5 { signed } => TextureFormat::Bc5 { signed },
+            Self::Bc6h { signed } => TextureFormat::Bc6h { signed },
+            Self::Bc7 => TextureFormat::Bc7,
         }
+    }
+
+    /// The format's name, as the package's texture format tells it (one table of names).
+    pub fn name(self) -> &'static str {
+        self.texture_format().name()
     }
 
     /// Bytes of a `width` x `height` image in this format (at least one block each way).
