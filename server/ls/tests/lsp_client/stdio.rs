@@ -149,33 +149,13 @@ impl StdioServer {
 
     /// Waits for the server to exit on its own, its input still open; its exit code.
     pub fn wait_exit_with_input_open(&mut self) -> Option<i32> {
-        let deadline = Instant::now() + self.hang_guard;
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                return status.code();
-            }
-            if Instant::now() > deadline {
-                let _ = self.child.kill();
-                panic!("the server did not exit");
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        exit_code(&mut self.child, self.hang_guard)
     }
 
     /// Closes the server's input and waits for it to exit; its exit code.
     pub fn wait_exit(mut self) -> Option<i32> {
         drop(self.stdin);
-        let deadline = Instant::now() + self.hang_guard;
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                return status.code();
-            }
-            if Instant::now() > deadline {
-                let _ = self.child.kill();
-                panic!("the server did not exit");
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        exit_code(&mut self.child, self.hang_guard)
     }
 }
 
@@ -200,4 +180,19 @@ fn read_message(reader: &mut impl BufRead) -> Option<(Value, Instant)> {
     reader.read_exact(&mut body).ok()?;
     let arrived = Instant::now();
     serde_json::from_slice(&body).ok().map(|message| (message, arrived))
+}
+
+/// The exit code of `child` once it exits; killed, and a panic, after `hang_guard`.
+fn exit_code(child: &mut std::process::Child, hang_guard: Duration) -> Option<i32> {
+    let deadline = Instant::now() + hang_guard;
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status.code();
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("the server did not exit");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }
