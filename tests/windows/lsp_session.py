@@ -238,6 +238,15 @@ def main():
         fail(f"unrealLs/mapPreview: {str(preview)[:300]}")
     ok(f"unrealLs/mapPreview: {result['width']}x{result['height']} PNG, {result.get('brushes')} brushes")
 
+    # A map on drive C: (the Wine prefix's drive_c), not open: read from disk through a
+    # file:///C:/ URI and through VS Code's file:///c%3A/ spelling of it.
+    for uri in ("file:///C:/unreal-ls-run/Room.t3d", "file:///c%3A/unreal-ls-run/Room.t3d"):
+        preview = server.request("unrealLs/mapPreview", {"uri": uri, "maxSize": 128})
+        result = preview.get("result") or {}
+        if not base64.b64decode(result.get("pngBase64", "")).startswith(b"\x89PNG"):
+            fail(f"unrealLs/mapPreview of {uri} (read from disk): {str(preview)[:300]}")
+    ok(f"unrealLs/mapPreview of C:\\unreal-ls-run\\Room.t3d from disk, as file:///C:/ and file:///c%3A/ ({result.get('brushes')} brushes)")
+
     # A package preview from a file on disk: the texture package, URI with %3A.
     package_uri = uri_of(root + "\\pkg\\Tex.utx", "vscode")
     tree = with_package and server.request("unrealLs/packageTree", {"uri": package_uri})
