@@ -401,9 +401,9 @@ pub fn write_output_via(
         Err(e) => return Err(unreal_formats::mapped::io_message(&e)),
     };
     if let Some(meta) = &existing {
-        if same_file_as_an_input(meta, inputs).is_some() {
+        if same_file_as_an_input(path, meta, inputs).is_some() {
             // Checked before anything else: even `--force` never replaces what is being read.
-            let input = same_file_as_an_input(meta, inputs).unwrap_or(path);
+            let input = same_file_as_an_input(path, meta, inputs).unwrap_or(path);
             return Err(format!(
                 "it is the command's own input ({}); nothing is written",
                 input.display()
@@ -480,19 +480,28 @@ fn device_name_in(path: &Path) -> Option<String> {
     })
 }
 
-/// The input `meta` (an output's own entry, links not followed) is the same file as.
-fn same_file_as_an_input<'a>(meta: &fs::Metadata, inputs: &[&'a Path]) -> Option<&'a Path> {
+/// The input that the output at `path` (whose own entry, links not followed, is `meta`) is
+/// the same file as. On Unix by device and inode; elsewhere by the canonical path, which on
+/// Windows also makes `-o room.T3D` the input `Room.t3d` (the file system ignores case): there
+/// `render Room.t3d -o room.T3D --force` replaced the map with the picture.
+fn same_file_as_an_input<'a>(
+    path: &Path,
+    meta: &fs::Metadata,
+    inputs: &[&'a Path],
+) -> Option<&'a Path> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt as _;
+        let _ = path;
         inputs.iter().copied().find(|input| {
             fs::metadata(input).is_ok_and(|m| m.dev() == meta.dev() && m.ino() == meta.ino())
         })
     }
     #[cfg(not(unix))]
     {
-        let _ = (meta, inputs);
-        None
+        let _ = meta;
+        let output = fs::canonicalize(path).ok()?;
+        inputs.iter().copied().find(|input| fs::canonicalize(input).is_ok_and(|i| i == output))
     }
 }
 
@@ -574,6 +583,25 @@ mod tests {
     }
 
     /// What an output may never be, whatever `--force` says.
+    /// The command's own input is never its output, even with `--force`; on Windows, which
+    /// ignores case, not under another spelling either (`render Map.t3d -o map.T3D --force`
+    /// replaced the map with the picture there).
+    #[test]
+    fn the_input_is_never_the_output() {
+        let dir = scratch("own-input");
+        let input = dir.join("Map.t3d");
+        fs::write(&input, "the map").unwrap();
+        let err = write_output(&input, b"png", Overwrite::Force(true), &[&input]).unwrap_err();
+        assert!(err.contains("own input"), "{err}");
+        if cfg!(windows) {
+            let other_case = dir.join("map.T3D");
+            let err =
+                write_output(&other_case, b"png", Overwrite::Force(true), &[&input]).unwrap_err();
+            assert!(err.contains("own input"), "{err}");
+        }
+        assert_eq!(fs::read_to_string(&input).unwrap(), "the map");
+    }
+
     #[test]
     fn windows_device_names_are_known_whatever_the_extension() {
         use super::{device_name_in, is_windows_device_name};
