@@ -3,9 +3,7 @@
 //! polygons), and nothing of how the file was laid out.
 
 use unreal_engine::poly_flags::EDITOR_ONLY;
-use unreal_syntax::t3d::{
-    Block, BlockKind, Item, LineKeyword, OutlinePiece, OutlinePlan, Parse, Value,
-};
+use unreal_syntax::t3d::{Block, BlockKind, Item, LineKeyword, Parse, Value};
 
 use crate::line_index::LineIndex;
 
@@ -110,41 +108,23 @@ const PIECES_FROM: usize = 4 << 20;
 const PIECE_BYTES: usize = 1 << 20;
 
 /// Reads a map that starts with `Begin Map` (or `Begin Level`) in pieces of about
-/// `piece_bytes` cut at `Begin Actor` lines, on every core: each piece is parsed, its actors
-/// read and its tree dropped, so the map is never held whole as a tree. The same result as
-/// one parse (the pieces are joined as [`OutlinePlan::join_parsed`] joins them); `None` when
-/// the map does not start with a map block or the pieces do not join (a broken file: then
-/// the plain parse reads it).
+/// `piece_bytes` ([`crate::t3d::in_pieces`]): the same result as one parse; `None` when the
+/// map does not start with a map block or the pieces do not join (a broken file: then the
+/// plain parse reads it).
 fn read_in_pieces(text: &str, piece_bytes: usize) -> Option<MapActors> {
-    use rayon::prelude::*;
-    let plan = OutlinePlan::new(text, text.len() / piece_bytes.max(1) + 1);
-    plan.frame()?;
     let lines = LineIndex::new(text);
     let line_of =
         |offset: u32| lines.line_col(text, offset, crate::line_index::ColumnUnit::Utf8).line + 1;
-    let read: Vec<(OutlinePiece<'_>, Vec<MapActor>)> = (0..plan.len())
-        .into_par_iter()
-        .map(|index| {
-            let mut piece = plan.parse_piece(text, index);
-            let mut actors = Vec::new();
-            for child in piece.frame_children().into_iter().flatten() {
-                if let Item::Block(block) = child {
-                    if block.kind == BlockKind::Actor {
-                        actors.push(read_actor(text, block, line_of(block.begin_span.start)));
-                        // Read: only its place is kept for the join.
-                        *child = Item::Unknown(block.span);
-                    }
-                }
-            }
-            (piece, actors)
-        })
-        .collect();
-    let (pieces, actors): (Vec<_>, Vec<_>) = read.into_iter().unzip();
-    let parse = plan.join_parsed(text, pieces)?;
+    // The map's own actors; its other items are nothing the plain reading reads either.
+    let (actors, rest) = crate::t3d::in_pieces::read_map_items(text, piece_bytes, |item| {
+        let Item::Block(block) = item else { return None };
+        (block.kind == BlockKind::Actor)
+            .then(|| read_actor(text, &block, line_of(block.begin_span.start)))
+    })?;
     // What the pieces left: the errors, and actors outside the map (after `End Map`).
-    let rest = read_parsed(&parse, &line_of);
-    let mut out = MapActors { actors: actors.into_iter().flatten().collect(), ..rest };
-    out.actors.extend(rest_actors(text, &parse, &line_of));
+    let mut out = read_parsed(&rest, &line_of);
+    out.actors = actors.into_iter().flatten().collect();
+    out.actors.extend(rest_actors(text, &rest, &line_of));
     Some(out)
 }
 

@@ -14,7 +14,7 @@
 
 use font8x8::UnicodeFonts;
 use tiny_skia::{Color, FillRule, Paint, PathBuilder, Pixmap, Rect, Stroke, StrokeDash, Transform};
-use unreal_syntax::t3d::{BlockKind, Value};
+use unreal_syntax::t3d::{BlockKind, T3dFile, Value};
 use unreal_syntax::Span;
 
 use crate::export::map::{placed_brushes, BrushRole, PlacedBrush};
@@ -100,6 +100,7 @@ pub struct MapPicture {
 }
 
 /// An actor's facts the picture needs.
+#[derive(Debug, PartialEq)]
 struct MapActor {
     name: String,
     class: String,
@@ -133,21 +134,57 @@ fn light_color(hue: f64, saturation: f64) -> [u8; 3] {
     [r, g, b].map(|c: f64| (c * 255.0).round() as u8)
 }
 
+/// The actors the picture marks, and the map's title, from one parse, or for a big map in
+/// pieces whose trees are dropped as they are read (the same result).
 fn actors(text: &str) -> (Vec<MapActor>, Option<String>) {
-    let parse = unreal_syntax::t3d::parse(text);
+    actors_in(text, (text.len() >= PIECES_FROM).then_some(PIECE_BYTES))
+}
+
+/// [`actors`], in pieces of `piece_bytes` when set.
+fn actors_in(text: &str, piece_bytes: Option<usize>) -> (Vec<MapActor>, Option<String>) {
+    if let Some(piece_bytes) = piece_bytes {
+        let read = crate::t3d::in_pieces::read_map_items(text, piece_bytes, |item| {
+            actors_of(text, &T3dFile { items: vec![item] })
+        });
+        if let Some((items, rest)) = read {
+            let (mut out, mut title) = (Vec::new(), None);
+            for (actors, level_title) in items.into_iter().chain([actors_of(text, &rest.file)]) {
+                out.extend(actors);
+                if let Some(level_title) = level_title {
+                    title = level_title;
+                }
+            }
+            return (out, title);
+        }
+    }
+    let (out, title) = actors_of(text, &unreal_syntax::t3d::parse(text).file);
+    (out, title.flatten())
+}
+
+/// From this size a map's actors are read in pieces.
+const PIECES_FROM: usize = 4 << 20;
+/// About this many bytes a piece.
+const PIECE_BYTES: usize = 1 << 20;
+
+/// The actors of a parsed file, and the title of its last `LevelInfo` (`Some(None)`: one
+/// without a `Title`; `None`: no `LevelInfo`).
+#[allow(clippy::option_option)]
+fn actors_of(text: &str, file: &T3dFile) -> (Vec<MapActor>, Option<Option<String>>) {
     let mut out = Vec::new();
     let mut title = None;
-    for (block, _) in walk::blocks(&parse.file) {
+    for (block, _) in walk::blocks(file) {
         if block.kind != BlockKind::Actor {
             continue;
         }
         let class = block.attribute_value(text, "Class").unwrap_or_default().to_owned();
         if class.eq_ignore_ascii_case("LevelInfo") {
-            title = block
-                .properties()
-                .find(|p| p.key.text(text).eq_ignore_ascii_case("Title"))
-                .map(|p| p.value.span().text(text).trim_matches('"').to_owned())
-                .filter(|t| !t.is_empty());
+            title = Some(
+                block
+                    .properties()
+                    .find(|p| p.key.text(text).eq_ignore_ascii_case("Title"))
+                    .map(|p| p.value.span().text(text).trim_matches('"').to_owned())
+                    .filter(|t| !t.is_empty()),
+            );
         }
         let Some(kind) = ClassKind::of_class(&class) else { continue };
         let mut location = [0.0; 3];
@@ -510,7 +547,29 @@ fn draw_actor(pixmap: &mut Pixmap, actor: &MapActor, x: f32, y: f32) {
 
 #[cfg(test)]
 mod tests {
-    use super::{light_color, ClassKind};
+    use super::{actors_in, light_color, ClassKind};
+
+    /// Read in pieces, a map gives the actors and the title one parse gives; the last
+    /// `LevelInfo` names the map even when it has no title.
+    #[test]
+    fn pieces_give_the_actors_one_parse_gives() {
+        let generated = unreal_mapgen::generate_map(300_000, 5);
+        let titled = "Begin Map\nBegin Actor Class=LevelInfo Name=LevelInfo0\n Title=\"First\"\nEnd Actor\nBegin Actor Class=Light Name=L\nEnd Actor\nEnd Map\n";
+        let untitled_last =
+            format!("{titled}Begin Actor Class=LevelInfo Name=LevelInfo1\nEnd Actor\n");
+        for (text, title) in [
+            (generated.as_str(), Some("Synthetic")),
+            (titled, Some("First")),
+            (untitled_last.as_str(), None),
+        ] {
+            let plain = actors_in(text, None);
+            assert_eq!(plain.1.as_deref(), title);
+            for piece_bytes in [256, 4096] {
+                assert_eq!(actors_in(text, Some(piece_bytes)), plain, "pieces of {piece_bytes}");
+            }
+        }
+        assert!(actors_in(&generated, None).0.len() > 20);
+    }
 
     #[test]
     fn light_colours_and_kinds() {
