@@ -53,10 +53,12 @@ fs.chmodSync(path.join(serverDir, exe), 0o755);
 // stripped, and the .vsix (zip-compressed) 3.8 MiB; the last line printed gives the size of
 // each new .vsix.
 if (process.platform !== "win32") {
+  // A Windows binary packaged here is stripped by MinGW-w64's strip (the host's reads ELF).
+  const strip = target.startsWith("win32-") && !native ? "x86_64-w64-mingw32-strip" : "strip";
   try {
-    execFileSync("strip", [path.join(serverDir, exe)], { stdio: "ignore" });
+    execFileSync(strip, [path.join(serverDir, exe)], { stdio: "ignore" });
   } catch {
-    console.warn(`package: \`strip\` failed or is not available; shipping ${binary} as it is`);
+    console.warn(`package: \`${strip}\` failed or is not available; shipping ${binary} as it is`);
   }
 }
 // A binary for another platform cannot run here.

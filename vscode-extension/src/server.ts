@@ -121,7 +121,7 @@ export class ServerManager implements vscode.Disposable {
       return;
     }
     this.binary = chosen;
-    this.output.info(`using ${chosen.version} from ${chosen.source === "bundled" ? "the bundled binary" : chosen.source} (${chosen.path})`);
+    this.output.info(`using ${chosen.version} from ${chosen.source === "bundled" ? "the bundled binary" : chosen.source === "PATH" ? "the PATH" : chosen.source} (${chosen.path})`);
 
     const run = { command: chosen.path, args: ["lsp"], transport: TransportKind.stdio };
     const serverOptions: ServerOptions = { run, debug: run };

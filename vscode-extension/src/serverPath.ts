@@ -2,7 +2,9 @@
 // unit tests can run it under `node --test`.
 //
 // Order: the UNREAL_LS_PATH environment variable, then the `unrealLs.server.path` setting,
-// then the binary bundled in the .vsix (`server/unreal-ls[.exe]`). The first candidate that
+// then the binary bundled in the .vsix (`server/unreal-ls[.exe]`), then `unreal-ls` on the
+// PATH (a .vsix without a server of its own, or one built for another platform; `cargo
+// install` puts it there). The first candidate that
 // runs (`unreal-ls --version` exits 0) is used; a candidate that is set but does not run is
 // reported and the next one is tried, so a stale setting never leaves the user without a
 // server when the bundled one works.
@@ -11,7 +13,7 @@ import { spawnSync } from "node:child_process";
 import * as os from "node:os";
 import * as path from "node:path";
 
-export type CandidateSource = "UNREAL_LS_PATH" | "unrealLs.server.path" | "bundled";
+export type CandidateSource = "UNREAL_LS_PATH" | "unrealLs.server.path" | "bundled" | "PATH";
 
 export interface Candidate {
   source: CandidateSource;
@@ -81,6 +83,8 @@ export function serverCandidates(input: ResolveInput): Candidate[] {
     source: "bundled",
     path: path.join(input.extensionPath, "server", bundledBinaryName(input.platform)),
   });
+  // A bare name: the spawn looks it up on the PATH (Windows adds `.exe`).
+  candidates.push({ source: "PATH", path: "unreal-ls" });
   return candidates;
 }
 
@@ -155,5 +159,7 @@ function describeSource(source: CandidateSource): string {
       return "setting unrealLs.server.path =";
     case "bundled":
       return "bundled binary";
+    case "PATH":
+      return "on the PATH:";
   }
 }

@@ -10,10 +10,14 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+/// `unreal-ls --version`: the version and the commit it was built from (build.rs).
+const VERSION: &str =
+    concat!(env!("CARGO_PKG_VERSION"), " (commit ", env!("UNREAL_LS_COMMIT"), ")");
+
 #[derive(Parser)]
 #[command(
     name = "unreal-ls",
-    version,
+    version = VERSION,
     about = "Language server and linter for classic Unreal T3D maps and #exec directives"
 )]
 struct Cli {

@@ -5,6 +5,8 @@
 //! `src/cli/output.rs` make the write fail half-way). Each probe is bounded in time: a FIFO
 //! output hung `render` forever.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
+// Every probe uses symbolic links, FIFOs or devices: Unix only.
+#![cfg(unix)]
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -7,7 +7,7 @@ import { expandPath, notFoundMessage, probeBinary, Probe, resolveServer, serverC
 
 const base = { extensionPath: "/ext", platform: "linux" as NodeJS.Platform, homedir: "/home/me" };
 
-test("candidates: UNREAL_LS_PATH, then the setting, then the bundled binary", () => {
+test("candidates: UNREAL_LS_PATH, then the setting, then the bundled binary, then the PATH", () => {
   const candidates = serverCandidates({
     ...base,
     env: { UNREAL_LS_PATH: "/opt/unreal-ls" },
@@ -17,12 +17,14 @@ test("candidates: UNREAL_LS_PATH, then the setting, then the bundled binary", ()
     { source: "UNREAL_LS_PATH", path: "/opt/unreal-ls" },
     { source: "unrealLs.server.path", path: "/home/me/bin/unreal-ls" },
     { source: "bundled", path: "/ext/server/unreal-ls" },
+    { source: "PATH", path: "unreal-ls" },
   ]);
 });
 
 test("candidates: blank sources are left out; Windows bundles unreal-ls.exe", () => {
   assert.deepEqual(serverCandidates({ ...base, env: { UNREAL_LS_PATH: "  " }, setting: "" }), [
     { source: "bundled", path: "/ext/server/unreal-ls" },
+    { source: "PATH", path: "unreal-ls" },
   ]);
   const windows = serverCandidates({ ...base, platform: "win32", env: {}, setting: undefined });
   assert.equal(path.basename(windows[0].path), "unreal-ls.exe");
@@ -38,6 +40,17 @@ test("expandPath: ~, ${workspaceFolder}, ${env:X}, relative paths and bare names
   // A bare name is left for the PATH lookup of the process spawn.
   assert.equal(expandPath("unreal-ls", options), "unreal-ls");
   assert.equal(expandPath(" /abs/unreal-ls ", options), "/abs/unreal-ls");
+});
+
+test("resolveServer: without a bundled binary, unreal-ls on the PATH", () => {
+  const probe: Probe = (binary) =>
+    binary === "unreal-ls" ? { ok: true, detail: "unreal-ls 0.1.0" } : { ok: false, detail: "no such file" };
+  const resolution = resolveServer({ ...base, env: {}, setting: "" }, probe);
+  assert.deepEqual(resolution.chosen, { source: "PATH", path: "unreal-ls", version: "unreal-ls 0.1.0" });
+  assert.deepEqual(
+    resolution.failures.map((f) => f.candidate.source),
+    ["bundled"],
+  );
 });
 
 test("resolveServer: the first candidate that runs wins; failures are kept in order", () => {
@@ -62,6 +75,7 @@ test("resolveServer: nothing runs, and the message says what was tried and what 
   const message = notFoundMessage(resolution);
   assert.match(message, /setting unrealLs\.server\.path = \/x\/unreal-ls: no such file/);
   assert.match(message, /bundled binary \/ext\/server\/unreal-ls: no such file/);
+  assert.match(message, /on the PATH: unreal-ls: no such file/);
   assert.match(message, /cargo install --path server\/ls/);
   assert.match(message, /UNREAL_LS_PATH/);
 });

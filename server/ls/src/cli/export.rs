@@ -225,11 +225,7 @@ fn safe_file_name(object_path: &str) -> String {
         .take(MAX_FILE_NAME)
         .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_') { c } else { '_' })
         .collect();
-    let stem = name.split('.').next().unwrap_or_default().to_ascii_uppercase();
-    let device = matches!(stem.as_str(), "CON" | "PRN" | "AUX" | "NUL" | "CONIN$" | "CONOUT$")
-        || (stem.len() == 4
-            && (stem.starts_with("COM") || stem.starts_with("LPT"))
-            && stem.as_bytes()[3].is_ascii_digit());
+    let device = super::output::is_windows_device_name(&name);
     if name.is_empty() || name.starts_with('.') || device {
         name.insert(0, '_');
     }

@@ -64,6 +64,7 @@ pub(super) fn temp_name(dir: &Path, name: &str) -> PathBuf {
 
 /// The process that made a temporary file, from a name [`temp_name`] made; `None` for any
 /// other name.
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))] // the sweep is Linux-only
 fn temp_owner(file_name: &str) -> Option<u32> {
     let rest = file_name.strip_prefix('.')?.strip_suffix(".tmp")?;
     let (_, tail) = rest.rsplit_once(TEMP_MARK)?;
@@ -81,6 +82,7 @@ fn temp_owner(file_name: &str) -> Option<u32> {
 /// Whether `file_name` is a temporary file's name of the builds of 24 November 2026 (04:26 to
 /// 19:35 UTC on main, ebec4fe to b79ab09), which carried no process id:
 /// `.NAME.unreal-ls-RANDOM.tmp`, RANDOM 16 lower-case hex digits.
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))] // the sweep is Linux-only
 fn pidless_temp_name(file_name: &str) -> bool {
     let Some(rest) = file_name.strip_prefix('.').and_then(|r| r.strip_suffix(".tmp")) else {
         return false;
@@ -93,6 +95,7 @@ fn pidless_temp_name(file_name: &str) -> bool {
 
 /// A temporary file without a process id ([`pidless_temp_name`]) is removed only once it has
 /// not been written for this long: no fix takes that long to write one file.
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))] // the sweep is Linux-only
 const PIDLESS_STALE_AFTER: std::time::Duration = std::time::Duration::from_mins(15);
 
 /// Removes the temporary files that a killed `--fix` (SIGKILL cannot be caught) left in `dir`:
@@ -299,9 +302,18 @@ pub fn write_and_commit(
         file.sync_all().map_err(|e| io("cannot write", e))?;
         check(&file)?;
         match (named, commit) {
-            (true, Commit::Replace(path)) => {
-                fs::rename(&temp, path).map_err(|e| io("cannot replace the file", e))
-            }
+            (true, Commit::Replace(path)) => fs::rename(&temp, path).map_err(|e| {
+                // Windows replaces no file that a program holds open without delete sharing
+                // (an editor, UnrealEd), nor a read-only one: access denied (5) or a sharing
+                // violation (32), which alone say nothing of that.
+                if cfg!(windows) && matches!(e.raw_os_error(), Some(5 | 32)) {
+                    NotWritten::failed(format!(
+                        "cannot replace the file: {e}; another program may have it open (Windows replaces no open file), or it is read-only: close it there and run again"
+                    ))
+                } else {
+                    io("cannot replace the file", e)
+                }
+            }),
             (true, Commit::New(path)) => {
                 fs::hard_link(&temp, path).map_err(|e| io("cannot create the file", e))
             }
@@ -376,6 +388,13 @@ pub fn write_output_via(
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .ok_or_else(|| "it names a folder (`.`, `..` or a trailing `/`), not a file".to_owned())?;
+    if cfg!(windows) {
+        if let Some(device) = device_name_in(path) {
+            return Err(format!(
+                "`{device}` is a device name on Windows (CON, PRN, AUX, NUL, COM1 to COM9, LPT1 to LPT9, with any extension): Windows would open the device, not a file; nothing is written, choose another name"
+            ));
+        }
+    }
     let existing = match fs::symlink_metadata(path) {
         Ok(meta) => Some(meta),
         Err(e) if e.kind() == io::ErrorKind::NotFound => None,
@@ -432,6 +451,35 @@ pub fn write_output_via(
     })
 }
 
+/// Whether Windows opens `name` (one file name, no folder) as a device rather than a file:
+/// `CON`, `PRN`, `AUX`, `NUL`, `CONIN$`, `CONOUT$`, `COM0` to `COM9` and `LPT0` to `LPT9`
+/// (and with the superscript digits ¹ ² ³), in any case, with any extension (`nul.png`,
+/// `Com1.Skin.glb`), spaces before the first dot ignored. Platform-independent: an export
+/// folder is often copied to Windows.
+pub fn is_windows_device_name(name: &str) -> bool {
+    let stem = name.split('.').next().unwrap_or_default().trim_end_matches(' ');
+    let upper = stem.to_ascii_uppercase();
+    if matches!(upper.as_str(), "CON" | "PRN" | "AUX" | "NUL" | "CONIN$" | "CONOUT$") {
+        return true;
+    }
+    let mut chars = upper.chars();
+    let prefix: String = chars.by_ref().take(3).collect();
+    (prefix == "COM" || prefix == "LPT")
+        && matches!(chars.next(), Some('0'..='9' | '¹' | '²' | '³'))
+        && chars.next().is_none()
+}
+
+/// The first part of `path` that is a Windows device name ([`is_windows_device_name`]).
+fn device_name_in(path: &Path) -> Option<String> {
+    path.components().find_map(|c| match c {
+        std::path::Component::Normal(part) => {
+            let part = part.to_string_lossy();
+            is_windows_device_name(&part).then(|| part.into_owned())
+        }
+        _ => None,
+    })
+}
+
 /// The input `meta` (an output's own entry, links not followed) is the same file as.
 fn same_file_as_an_input<'a>(meta: &fs::Metadata, inputs: &[&'a Path]) -> Option<&'a Path> {
     #[cfg(unix)]
@@ -473,6 +521,9 @@ mod tests {
         names
     }
 
+    /// `ENOSPC`; on Windows `ERROR_DISK_FULL` (28 is "out of paper" there).
+    const DISK_FULL: i32 = if cfg!(windows) { 112 } else { 28 };
+
     /// A write that fails half-way (what a full disk does: `render` and `export --force` left
     /// a truncated 4 KB file where the old one was): the old file is intact, no temporary file
     /// is left, and a new output leaves nothing at all.
@@ -483,7 +534,7 @@ mod tests {
         fs::write(&old, "the old picture").unwrap();
         let half = |file: &mut fs::File, bytes: &[u8]| -> io::Result<()> {
             file.write_all(&bytes[..bytes.len() / 2])?;
-            Err(io::Error::from_raw_os_error(28)) // ENOSPC
+            Err(io::Error::from_raw_os_error(DISK_FULL))
         };
         let seams = Seams { temp_name: REAL.temp_name, write: &half };
         let new = vec![b'x'; 64 * 1024];
@@ -495,7 +546,7 @@ mod tests {
         let err =
             write_output_via(&dir.join("new.png"), &new, Overwrite::Force(false), &[], &seams)
                 .unwrap_err();
-        assert!(err.contains("No space left"), "{err}");
+        assert!(err.contains(&io::Error::from_raw_os_error(DISK_FULL).to_string()), "{err}");
         assert_eq!(names(&dir), ["old.png"]);
         // And when it succeeds, the new bytes are there whole.
         write_output(&old, &new, Overwrite::Force(true), &[]).unwrap();
@@ -523,6 +574,38 @@ mod tests {
     }
 
     /// What an output may never be, whatever `--force` says.
+    #[test]
+    fn windows_device_names_are_known_whatever_the_extension() {
+        use super::{device_name_in, is_windows_device_name};
+        for name in [
+            "CON",
+            "con.glb",
+            "Nul.Tex.png",
+            "aux",
+            "PRN.txt",
+            "COM1",
+            "com9.obj",
+            "LPT0",
+            "COM¹.png",
+            "CONIN$",
+            "conout$.x",
+            "CON .txt",
+            "NUL.",
+        ] {
+            assert!(is_windows_device_name(name), "{name}");
+        }
+        for name in ["Console.png", "COM10", "LPT", "CONX", "_CON.png", "xCON", "", ".con", "COMA"]
+        {
+            assert!(!is_windows_device_name(name), "{name}");
+        }
+        assert_eq!(device_name_in(Path::new("out/nul/a.png")).as_deref(), Some("nul"));
+        assert_eq!(
+            device_name_in(Path::new("out/Com1.Skin.glb")).as_deref(),
+            Some("Com1.Skin.glb")
+        );
+        assert_eq!(device_name_in(Path::new("out/Console.glb")), None);
+    }
+
     #[cfg(unix)]
     #[test]
     fn special_destinations_are_refused() {
