@@ -137,7 +137,7 @@ export class MapOverview {
         height: result.height,
         view: this.view ?? "top",
         keepZoom,
-        status: `${path.basename(document.uri.fsPath)}: ${this.view} view, ${result.brushes} brushes, ${result.actors.length} actors marked, ${scale} units a pixel`,
+        status: `${path.basename(document.uri.fsPath)}: ${this.view} view, ${result.brushes} brushes, ${result.actors.length} actors marked, ${scale} units a pixel${outsideNote(result.outside ?? [])}`,
         marks: result.actors.map((a) => ({ x: a.x, y: a.y, line: a.line, name: a.name, kind: a.kind })),
       });
     } catch (error) {
@@ -211,4 +211,12 @@ function overviewHtml(webview: vscode.Webview, media: vscode.Uri): string {
 <script nonce="${nonce}" src="${script.toString()}"></script>
 </body>
 </html>`;
+}
+
+/** The status line's note on what the picture left out, far from the rest of the map. */
+function outsideNote(outside: string[]): string {
+  if (outside.length === 0) return "";
+  const named = outside.slice(0, 3).join(", ");
+  const more = outside.length > 3 ? ` and ${outside.length - 3} more` : "";
+  return `; outside the picture (far from the rest of the map): ${named}${more}`;
 }

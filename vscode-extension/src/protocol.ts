@@ -106,6 +106,8 @@ export interface MapPreviewResult {
   unitsPerPixel: number;
   brushes: number;
   actors: MapActorMark[];
+  /** Brushes and actors far from the rest of the map, left outside the picture (older servers: absent). */
+  outside?: string[];
 }
 
 export const MAP_PREVIEW = "unrealLs/mapPreview";

@@ -28,7 +28,7 @@
 //! merged). Unknown keys, unknown rule codes and wrong types are errors with the line and
 //! column in the file, so a misspelt setting never silently does nothing.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -70,7 +70,9 @@ impl RuleLevel {
     }
 }
 
-/// Compiled globs with the patterns they came from.
+/// Compiled globs with the patterns they came from. Each pattern belongs to an owner (a
+/// number: 0 for a plain list such as `exclude`; the entry's index for the `files` of every
+/// `[[overrides]]` entry, compiled together so that many entries cost one set, not one each).
 #[derive(Clone, Debug, Default)]
 pub struct GlobList {
     /// The patterns as written in the file.
@@ -79,13 +81,46 @@ pub struct GlobList {
     /// path matches one of `anchored` when it is that path or lies under it, one of `names`
     /// when one of its parts is that name. Compared as text, they cost no regex at all (long
     /// generated lists are mostly such paths).
-    anchored: HashSet<String>,
-    names: HashSet<String>,
+    anchored: Literals,
+    names: Literals,
     /// The other patterns, compiled, in several sets: one set holds only so much (the regex
     /// engine's size limit), and a list must match with every pattern or fail to build,
     /// never match with none (one set of thousands of long patterns used to fail, and the
-    /// list was then silently empty).
-    sets: Vec<GlobSet>,
+    /// list was then silently empty). Beside each set, the owner of each of its globs.
+    sets: Vec<(GlobSet, Vec<u32>)>,
+}
+
+/// Literal patterns and their owners: the first owner of each, and the further ones of a
+/// literal that several owners name (rare; kept apart so the common case costs no list).
+#[derive(Clone, Debug, Default)]
+struct Literals {
+    first: HashMap<String, u32>,
+    more: HashMap<String, Vec<u32>>,
+}
+
+impl Literals {
+    fn insert(&mut self, literal: String, owner: u32) {
+        match self.first.get(&literal) {
+            None => _ = self.first.insert(literal, owner),
+            Some(&first) if first == owner => {}
+            Some(_) => self.more.entry(literal).or_default().push(owner),
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.first.is_empty()
+    }
+
+    fn contains(&self, literal: &str) -> bool {
+        self.first.contains_key(literal)
+    }
+
+    fn owners_of(&self, literal: &str, out: &mut Vec<u32>) {
+        if let Some(&first) = self.first.get(literal) {
+            out.push(first);
+            out.extend(self.more.get(literal).into_iter().flatten());
+        }
+    }
 }
 
 /// Bytes of patterns compiled into one set. The regex engine's 10 MB limit holds about 65 KB
@@ -107,30 +142,45 @@ impl GlobList {
     /// Like [`GlobList::new`]; the error names the pattern (by index) that does not compile,
     /// not even in a set of its own.
     pub fn compile(patterns: &[&str]) -> Result<GlobList, (usize, globset::Error)> {
-        let (mut anchored, mut names) = (HashSet::new(), HashSet::new());
+        let owned: Vec<(&str, u32)> = patterns.iter().map(|p| (*p, 0)).collect();
+        Self::compile_owned(&owned)
+    }
+
+    /// Like [`GlobList::compile`], each pattern with its owner ([`GlobList::owners_matching`]
+    /// says which owners' patterns match a path).
+    pub fn compile_owned(patterns: &[(&str, u32)]) -> Result<GlobList, (usize, globset::Error)> {
+        let (mut anchored, mut names) = (Literals::default(), Literals::default());
         let mut wild = Vec::new();
-        for (i, pattern) in patterns.iter().enumerate() {
+        for (i, (pattern, owner)) in patterns.iter().enumerate() {
             match literal(pattern) {
-                Some(Literal::Anchored(path)) => _ = anchored.insert(path),
-                Some(Literal::Name(name)) => _ = names.insert(name),
+                Some(Literal::Anchored(path)) => anchored.insert(path, *owner),
+                Some(Literal::Name(name)) => names.insert(name, *owner),
                 None => wild.push((i, expanded_globs(pattern).map_err(|err| (i, err))?)),
             }
         }
+        for literals in [&mut anchored, &mut names] {
+            for owners in literals.more.values_mut() {
+                owners.sort_unstable();
+                owners.dedup();
+            }
+        }
+        let owner_of = |i: usize| patterns.get(i).map_or(0, |(_, owner)| *owner);
         let mut sets = Vec::new();
         let mut start = 0;
         while start < wild.len() {
             let (mut end, mut size) = (start, 0);
-            let len =
-                |j: usize| wild.get(j).and_then(|(i, _)| patterns.get(*i)).map_or(0, |p| p.len());
+            let len = |j: usize| {
+                wild.get(j).and_then(|(i, _)| patterns.get(*i)).map_or(0, |(p, _)| p.len())
+            };
             while end < wild.len() && (end == start || size + len(end) <= SET_BUDGET) {
                 size += len(end);
                 end += 1;
             }
-            build_sets(&wild, start..end, &mut sets)?;
+            build_sets(&wild, start..end, &owner_of, &mut sets)?;
             start = end;
         }
         Ok(GlobList {
-            patterns: patterns.iter().map(|p| (*p).to_owned()).collect(),
+            patterns: patterns.iter().map(|(p, _)| (*p).to_owned()).collect(),
             anchored,
             names,
             sets,
@@ -154,7 +204,32 @@ impl GlobList {
                 return true;
             }
         }
-        self.sets.iter().any(|set| set.is_match(relative))
+        self.sets.iter().any(|(set, _)| set.is_match(relative))
+    }
+
+    /// The owners of the patterns that match a `/`-separated relative path, in increasing
+    /// order, each once.
+    pub fn owners_matching(&self, relative: &str) -> Vec<u32> {
+        let mut owners = Vec::new();
+        if !self.anchored.is_empty() || !self.names.is_empty() {
+            let lower = relative.to_ascii_lowercase();
+            self.anchored.owners_of(&lower, &mut owners);
+            for (at, _) in lower.match_indices('/') {
+                self.anchored.owners_of(&lower[..at], &mut owners);
+            }
+            for part in lower.split('/') {
+                self.names.owners_of(part, &mut owners);
+            }
+        }
+        for (set, of_glob) in &self.sets {
+            if !set.is_empty() {
+                let matched = set.matches(relative);
+                owners.extend(matched.iter().filter_map(|&glob| of_glob.get(glob)));
+            }
+        }
+        owners.sort_unstable();
+        owners.dedup();
+        owners
     }
 }
 
@@ -205,20 +280,24 @@ fn expanded_globs(pattern: &str) -> Result<Vec<globset::Glob>, globset::Error> {
 
 /// Compiles the patterns in `range` into one set, or, when that is too big for the regex
 /// engine, into halves of it, and so on; a single pattern that does not compile is the error.
+/// `owner_of` gives the owner of a pattern (by its index in the list).
 fn build_sets(
     globs: &[(usize, Vec<globset::Glob>)],
     range: std::ops::Range<usize>,
-    sets: &mut Vec<GlobSet>,
+    owner_of: &dyn Fn(usize) -> u32,
+    sets: &mut Vec<(GlobSet, Vec<u32>)>,
 ) -> Result<(), (usize, globset::Error)> {
     let mut builder = GlobSetBuilder::new();
-    for (_, pattern) in globs.get(range.clone()).unwrap_or_default() {
+    let mut owners = Vec::new();
+    for (pattern_index, pattern) in globs.get(range.clone()).unwrap_or_default() {
         for glob in pattern {
             builder.add(glob.clone());
+            owners.push(owner_of(*pattern_index));
         }
     }
     match builder.build() {
         Ok(set) => {
-            sets.push(set);
+            sets.push((set, owners));
             Ok(())
         }
         Err(err) if range.len() <= 1 => {
@@ -226,8 +305,8 @@ fn build_sets(
         }
         Err(_) => {
             let middle = range.start + range.len() / 2;
-            build_sets(globs, range.start..middle, sets)?;
-            build_sets(globs, middle..range.end, sets)
+            build_sets(globs, range.start..middle, owner_of, sets)?;
+            build_sets(globs, middle..range.end, owner_of, sets)
         }
     }
 }
@@ -253,7 +332,9 @@ fn expand_pattern(pattern: &str) -> Vec<String> {
 /// the top-level `[rules]`.
 #[derive(Clone, Debug, Default)]
 pub struct Override {
-    pub files: GlobList,
+    /// The `files` patterns as written (compiled with every entry's, in
+    /// `Config::override_files`).
+    pub files: Vec<String>,
     pub rules: Vec<(&'static str, RuleLevel)>,
 }
 
@@ -279,6 +360,9 @@ pub struct Config {
     pub exclude: GlobList,
     pub rules: Vec<(&'static str, RuleLevel)>,
     pub overrides: Vec<Override>,
+    /// The `files` of every override, compiled together; each pattern's owner is its
+    /// override's index.
+    override_files: GlobList,
 }
 
 /// A problem in a configuration file, with where it is (1-based line and column, counted in
@@ -348,6 +432,17 @@ impl Config {
     /// relative paths and globs start from. Every error is reported, not only the first.
     pub fn parse(text: &str, path: &Path, root: &Path) -> Result<Config, Vec<ConfigError>> {
         let mut reader = Reader { text, path, errors: Vec::new() };
+        // The TOML reader holds each table in a few kilobytes (9 MB of `[[overrides]]`: 440
+        // MB before a setting was read), so the tables are counted first.
+        if let Some(offset) = table_beyond(text, MAX_TABLES) {
+            reader.error(
+                offset,
+                format!(
+                    "the configuration holds more than {MAX_TABLES} tables (`[[overrides]]` entries, `[sections]` and `{{ }}` tables), the most unreal-ls reads; merge overrides that set the same rules (one entry's `files` takes any number of patterns)"
+                ),
+            );
+            return Err(reader.errors);
+        }
         let table = match DeTable::parse(text) {
             Ok(table) => table,
             Err(err) => {
@@ -420,7 +515,7 @@ impl Config {
                 "include" => config.include = reader.globs(value, "include"),
                 "exclude" => config.exclude = reader.globs(value, "exclude"),
                 "rules" => config.rules = reader.rules(value, "rules"),
-                "overrides" => config.overrides = reader.overrides(value),
+                "overrides" => (config.overrides, config.override_files) = reader.overrides(value),
                 other => reader.unknown_key(offset, other, TOP_KEYS),
             }
         }
@@ -464,8 +559,10 @@ impl Config {
         self.level_in(code, &self.matching_overrides(&relative))
     }
 
+    /// The overrides whose `files` match, in the file's order.
     fn matching_overrides(&self, relative: &str) -> Vec<&Override> {
-        self.overrides.iter().filter(|o| o.files.is_match(relative)).collect()
+        let owners = self.override_files.owners_matching(relative);
+        owners.iter().filter_map(|&i| self.overrides.get(i as usize)).collect()
     }
 
     fn level_in(&self, code: &str, overrides: &[&Override]) -> Option<RuleLevel> {
@@ -619,19 +716,43 @@ impl Reader<'_> {
     }
 
     fn globs(&mut self, value: &Spanned<DeValue<'_>>, key: &str) -> GlobList {
+        let patterns = self.glob_patterns(value, key, 0);
+        self.compile_globs(patterns, &format!("`{key}` holds"), key, value.span().start)
+    }
+
+    /// The patterns of an array of globs, each with its offset and `owner`; a pattern that
+    /// does not parse is an error at its place and left out.
+    fn glob_patterns<'v>(
+        &mut self,
+        value: &'v Spanned<DeValue<'_>>,
+        key: &str,
+        owner: u32,
+    ) -> Vec<(usize, &'v str, u32)> {
         let mut patterns = Vec::new();
         for (offset, pattern) in self.strings(value, key) {
             match expanded_globs(pattern) {
-                Ok(_) => patterns.push((offset, pattern)),
+                Ok(_) => patterns.push((offset, pattern, owner)),
                 Err(err) => self.glob_error(offset, pattern, key, &err),
             }
         }
-        let wildcard = wildcard_bytes(patterns.iter().map(|(_, p)| *p));
+        patterns
+    }
+
+    /// Compiles parsed patterns into one list; `holds` starts the error for too many
+    /// wildcards (`` `exclude` holds``), `at` is where that error is reported.
+    fn compile_globs(
+        &mut self,
+        mut patterns: Vec<(usize, &str, u32)>,
+        holds: &str,
+        key: &str,
+        at: usize,
+    ) -> GlobList {
+        let wildcard = wildcard_bytes(patterns.iter().map(|(_, p, _)| *p));
         if wildcard > MAX_WILDCARD_BYTES {
             self.error(
-                value.span().start,
+                at,
                 format!(
-                    "`{key}` holds {} KB of patterns with wildcards, more than the {} KB unreal-ls compiles; name folders and files without wildcards (`Maps/Old`, any number of them), or cover many with one `**` pattern",
+                    "{holds} {} KB of patterns with wildcards, more than the {} KB unreal-ls compiles; name folders and files without wildcards (`Maps/Old`, any number of them), or cover many with one `**` pattern",
                     wildcard / 1024,
                     MAX_WILDCARD_BYTES / 1024
                 ),
@@ -641,15 +762,15 @@ impl Reader<'_> {
         // Every pattern parses; one too big for the regex engine even alone is an error at
         // its place, and the others still compile (never an empty list standing for all).
         loop {
-            let texts: Vec<&str> = patterns.iter().map(|(_, p)| *p).collect();
-            match GlobList::compile(&texts) {
+            let owned: Vec<(&str, u32)> = patterns.iter().map(|(_, p, o)| (*p, *o)).collect();
+            match GlobList::compile_owned(&owned) {
                 Ok(list) => return list,
                 Err((i, err)) if i < patterns.len() => {
-                    let (offset, pattern) = patterns.remove(i);
+                    let (offset, pattern, _) = patterns.remove(i);
                     self.glob_error(offset, pattern, key, &err);
                 }
                 Err((_, err)) => {
-                    self.error(value.span().start, format!("the globs of `{key}`: {err}"));
+                    self.error(at, format!("the globs of `{key}`: {err}"));
                     return GlobList::default();
                 }
             }
@@ -717,27 +838,33 @@ impl Reader<'_> {
         rules
     }
 
-    fn overrides(&mut self, value: &Spanned<DeValue<'_>>) -> Vec<Override> {
+    /// The `[[overrides]]` entries, and the `files` globs of them all compiled as one list
+    /// whose owners are the entries' indices.
+    fn overrides(&mut self, value: &Spanned<DeValue<'_>>) -> (Vec<Override>, GlobList) {
         let DeValue::Array(items) = value.get_ref() else {
             self.error(
                 value.span().start,
                 "`overrides` must be an array of tables (`[[overrides]]` sections)",
             );
-            return Vec::new();
+            return (Vec::new(), GlobList::default());
         };
         let mut overrides = Vec::new();
+        let mut patterns = Vec::new();
         for item in items {
             let DeValue::Table(table) = item.get_ref() else {
                 self.error(item.span().start, "each entry of `overrides` must be a table");
                 continue;
             };
+            let owner = u32::try_from(overrides.len()).unwrap_or(u32::MAX);
             let mut entry = Override::default();
             let mut has_files = false;
             for (key, value) in table {
                 match key.get_ref().as_ref() {
                     "files" => {
                         has_files = true;
-                        entry.files = self.globs(value, "files");
+                        let files = self.glob_patterns(value, "files", owner);
+                        entry.files = files.iter().map(|(_, p, _)| (*p).to_owned()).collect();
+                        patterns.extend(files);
                     }
                     "rules" => entry.rules = self.rules(value, "rules"),
                     other => self.unknown_key(key.span().start, other, OVERRIDE_KEYS),
@@ -751,8 +878,87 @@ impl Reader<'_> {
             }
             overrides.push(entry);
         }
-        overrides
+        let files = self.compile_globs(
+            patterns,
+            "the `files` of `[[overrides]]` hold",
+            "files",
+            value.span().start,
+        );
+        (overrides, files)
     }
+}
+
+/// Tables one configuration may hold: a real one has a handful; 10,000 cost the TOML reader
+/// about 40 MB.
+const MAX_TABLES: usize = 10_000;
+
+/// Where the table after the first `max` starts (a `[` opening a line, or a `{`, outside
+/// strings and comments), if the text has more. A `[` opening a line inside a multi-line
+/// array counts too: the count is never below the real one.
+fn table_beyond(text: &str, max: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let (mut tables, mut at, mut line_start) = (0usize, 0usize, true);
+    while let Some(&byte) = bytes.get(at) {
+        match byte {
+            b'\n' => line_start = true,
+            b' ' | b'\t' | b'\r' => {}
+            b'#' => {
+                at = memchr_from(bytes, at, b'\n');
+                continue;
+            }
+            b'"' | b'\'' => {
+                at = string_end(bytes, at);
+                line_start = false;
+                continue;
+            }
+            b'[' | b'{' if byte == b'{' || line_start => {
+                tables += 1;
+                if tables > max {
+                    return Some(at);
+                }
+                line_start = false;
+                // `[[overrides]]`: one table, not two.
+                if bytes.get(at + 1) == Some(&b'[') {
+                    at += 1;
+                }
+            }
+            _ => line_start = false,
+        }
+        at += 1;
+    }
+    None
+}
+
+/// The offset of the next `byte` at or after `from`, or the end of the text.
+fn memchr_from(bytes: &[u8], from: usize, byte: u8) -> usize {
+    bytes
+        .get(from..)
+        .and_then(|rest| rest.iter().position(|&b| b == byte))
+        .map_or(bytes.len(), |p| from + p)
+}
+
+/// The offset just past the TOML string that starts at `start` (basic `"`, literal `'`, or
+/// their multi-line forms), or the end of the text when it never closes.
+fn string_end(bytes: &[u8], start: usize) -> usize {
+    let quote = bytes.get(start).copied().unwrap_or(b'"');
+    let multi = bytes.get(start..start + 3).is_some_and(|q| q.iter().all(|&b| b == quote));
+    let mut at = start + if multi { 3 } else { 1 };
+    while let Some(&byte) = bytes.get(at) {
+        if byte == b'\\' && quote == b'"' {
+            at += 2;
+            continue;
+        }
+        if byte == b'\n' && !multi {
+            return at;
+        }
+        if byte == quote
+            && (!multi || bytes.get(at..at + 3).is_some_and(|q| q.iter().all(|&b| b == quote)))
+        {
+            return at + if multi { 3 } else { 1 };
+        }
+        at += 1;
+    }
+    bytes.len()
 }
 
 /// The candidate nearest to a misspelt name, when it is close enough to be a likely typo.
@@ -807,7 +1013,7 @@ mod tests {
     use expect_test::{expect, Expect};
     use unreal_syntax::Span;
 
-    use super::{apply_severity, Config, GlobList, RuleLevel};
+    use super::{apply_severity, table_beyond, Config, GlobList, RuleLevel, MAX_TABLES};
     use crate::{Diagnostic, Severity};
 
     fn parse(text: &str) -> Result<Config, Vec<super::ConfigError>> {
@@ -1102,5 +1308,60 @@ colour = true
             assert_eq!(globs.is_match(path), expected, "{path}");
         }
         assert!(!GlobList::default().is_match("a"));
+    }
+
+    /// More tables than a configuration needs are refused before the TOML reader holds them;
+    /// braces and brackets inside strings and comments are not tables.
+    #[test]
+    fn too_many_tables_are_refused_before_they_are_read() {
+        let entry = "[[overrides]]\nfiles = [\"M{a,b}/[x]\", 'Old{1,2}', \"\"\"\n[ab]x\"\"\"] # [ {\nrules = { t3d-stray-line = \"off\" }\n";
+        assert_eq!(table_beyond(entry, 2), None, "two tables: the entry and its rules");
+        assert_eq!(table_beyond(entry, 1), Some(entry.find("{ t3d").unwrap()));
+        assert_eq!(table_beyond(entry, 0), Some(0));
+        let text = entry.repeat(MAX_TABLES / 2);
+        assert_eq!(table_beyond(&text, MAX_TABLES), None);
+        assert!(Config::parse(&text, Path::new("/p/unreal-ls.toml"), Path::new("/p")).is_ok());
+        let text = entry.repeat(MAX_TABLES / 2 + 1);
+        let errors =
+            Config::parse(&text, Path::new("/p/unreal-ls.toml"), Path::new("/p")).unwrap_err();
+        assert_eq!(errors.len(), 1);
+        assert_eq!((errors[0].line, errors[0].column), (4 * MAX_TABLES as u32 / 2 + 1, 1));
+        assert!(errors[0].message.contains("more than 10000 tables"), "{}", errors[0]);
+    }
+
+    /// The `files` of every override are one list; each pattern answers for its entry, a
+    /// literal named by several entries for each of them, and the later entry wins.
+    #[test]
+    fn overrides_share_one_list_and_the_later_entry_wins() {
+        let mut text = String::new();
+        let entries = [
+            ("[\"Maps/**\"]", "hint"),
+            ("[\"Old\", \"Maps/*.t3d\"]", "info"),
+            ("[\"maps/old\"]", "warning"),
+            ("[\"Old\"]", "error"),
+        ];
+        for (files, level) in entries {
+            for line in [
+                "[[overrides]]\nfiles = ",
+                files,
+                "\nrules = { t3d-stray-line = \"",
+                level,
+                "\" }\n",
+            ] {
+                text.push_str(line);
+            }
+        }
+        let config = Config::parse(&text, Path::new("/p/unreal-ls.toml"), Path::new("/p")).unwrap();
+        let owners = |path: &str| config.override_files.owners_matching(path);
+        assert_eq!(owners("Maps/Old/a.t3d"), [0, 1, 2, 3]);
+        assert_eq!(owners("Maps/a.t3d"), [0, 1]);
+        assert_eq!(owners("Old/x/y.t3d"), [1, 3]);
+        assert_eq!(owners("Other/a.t3d"), [] as [u32; 0]);
+        let level = |path: &str| config.rule_level("t3d-stray-line", &Path::new("/p").join(path));
+        assert_eq!(level("Maps/Old/a.t3d"), Some(RuleLevel::On(Severity::Error)));
+        assert_eq!(level("Maps/a.t3d"), Some(RuleLevel::On(Severity::Info)));
+        assert_eq!(level("Maps/Sub/a.t3d"), Some(RuleLevel::On(Severity::Hint)));
+        assert_eq!(level("a.t3d"), None);
+        assert_eq!(config.overrides[1].files, ["Old", "Maps/*.t3d"]);
     }
 }

@@ -125,3 +125,33 @@ fn views_and_nothing_to_draw() {
     )
     .is_none());
 }
+
+/// One actor or brush parked at 1e30 (or beyond the world's edge, or at a coordinate that is
+/// no number: read as 0, as the engine's `atof` reads it) does not shrink the map to a dot: the picture is framed as without them, and names what it left out
+/// (issue 30: "1171874999999999968326713344.0 units a pixel").
+#[test]
+fn a_parked_actor_or_brush_is_left_out_of_the_frame_and_named() {
+    let map = fixture_map();
+    let plain = render_map("Room", &map, View::Top, 256, None, ActorSymbols::Drawn).unwrap();
+    assert!(plain.outside.is_empty(), "{:?}", plain.outside);
+    let parked = format!(
+        "Begin Actor Class=Light Name=Parked\r\n   Location=(X=1e30,Y=1e30)\r\nEnd Actor\r\n\
+Begin Actor Class=Light Name=NotANumber\r\n   Location=(X=1024,Y=512,Z=NaN)\r\nEnd Actor\r\n\
+Begin Actor Class=Brush Name=FarBrush\r\n   CsgOper=CSG_Add\r\n   Location=(X=1e30,Y=-1e30,Z=3e38)\r\n{cube}End Actor\r\n\
+Begin Actor Class=Brush Name=EdgeBrush\r\n   CsgOper=CSG_Add\r\n   Location=(X=250000)\r\n{cube}End Actor\r\n",
+        cube = cube(32)
+    );
+    let at = map.find("End Map").unwrap();
+    let with_parked = format!("{}{parked}{}", &map[..at], &map[at..]);
+    for view in [View::Top, View::Side, View::Front, View::Iso] {
+        let plain = render_map("Room", &map, view, 256, None, ActorSymbols::Drawn).unwrap();
+        let picture =
+            render_map("Room", &with_parked, view, 256, None, ActorSymbols::Drawn).unwrap();
+        assert_eq!(
+            (picture.width, picture.height, picture.units_per_pixel),
+            (plain.width, plain.height, plain.units_per_pixel),
+            "{view:?}"
+        );
+        assert_eq!(picture.outside, ["FarBrush", "EdgeBrush", "Parked"], "{view:?}");
+    }
+}

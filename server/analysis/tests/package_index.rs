@@ -214,4 +214,48 @@ fn a_search_too_wide_stops_at_its_bounds_and_says_so() {
     let found = PackageIndex::discover(&EndlessTree, &roots);
     assert!(found.files.is_empty());
     assert_eq!(found.notes, ["/proc is not searched for packages: it is a pseudo file system"]);
+
+    // Below a pseudo file system too: `/proc/self/root` is the whole disk again, and again
+    // below it (issue 30: it got past a guard that compared the folder with `/proc` only).
+    let roots = IndexRoots {
+        game_dir: Some(PathBuf::from("/proc/self/root")),
+        package_paths: vec![PathBuf::from("/sys/kernel")],
+    };
+    let found = PackageIndex::discover(&EndlessTree, &roots);
+    assert!(found.files.is_empty());
+    assert_eq!(
+        found.notes,
+        [
+            "/proc/self/root is not searched for packages: it is a pseudo file system",
+            "/sys/kernel is not searched for packages: it is a pseudo file system",
+        ]
+    );
+}
+
+/// A folder reached twice (a link back up the tree, a package path inside the game folder, a
+/// game folder named through `/proc/self/root`) is searched once: each package is listed once.
+#[cfg(unix)]
+#[test]
+fn a_folder_reached_again_through_a_link_is_searched_once() {
+    let root = std::env::temp_dir().join(format!("unreal-ls-index-loop-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let textures = root.join("Packages");
+    std::fs::create_dir_all(textures.join("Sub")).unwrap();
+    std::fs::write(textures.join("A.utx"), b"").unwrap();
+    std::fs::write(textures.join("Sub").join("B.utx"), b"").unwrap();
+    std::os::unix::fs::symlink(&textures, textures.join("Sub").join("Loop")).unwrap();
+    let roots = IndexRoots {
+        game_dir: Some(textures.clone()),
+        package_paths: vec![textures.join("Sub"), PathBuf::from("/proc/self/cwd")],
+    };
+    let found = PackageIndex::discover(&unreal_analysis::fs::RealFs, &roots);
+    let _ = std::fs::remove_dir_all(&root);
+    let mut names: Vec<_> =
+        found.files.iter().map(|f| f.strip_prefix(&textures).unwrap().to_owned()).collect();
+    names.sort();
+    assert_eq!(names, [PathBuf::from("A.utx"), PathBuf::from("Sub/B.utx")], "{:?}", found.files);
+    assert_eq!(
+        found.notes,
+        ["/proc/self/cwd is not searched for packages: it is a pseudo file system"]
+    );
 }

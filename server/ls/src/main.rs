@@ -72,7 +72,10 @@ fn main() -> ExitCode {
             return if err.use_stderr() { cli::EXIT_USAGE.into() } else { ExitCode::SUCCESS };
         }
     };
-    if !matches!(cli.command, Command::Lsp(_)) {
+    // `UNREAL_LS_ALLOCATOR=system` keeps glibc's allocator for every command, so that heap
+    // profilers which hook `malloc` (heaptrack, valgrind's massif) see each allocation.
+    let system_only = std::env::var_os("UNREAL_LS_ALLOCATOR").is_some_and(|v| v == "system");
+    if !matches!(cli.command, Command::Lsp(_)) && !system_only {
         allocator::use_mimalloc();
     }
     match cli.command {

@@ -465,3 +465,66 @@ async fn without_a_game_folder_the_notice_goes_once_to_the_screen() {
     assert_eq!(shown["message"], message);
     assert!(other.received_with("unrealLs/gameDirectoryMissing").is_empty());
 }
+
+/// Issue 30, item 2: a package cut short while the server previews it (what a UCC rebuild
+/// does) killed the server with SIGBUS. Now each answer is the preview or an error naming
+/// the file, and the server goes on answering. Bounded: 24 cuts at 0 to 69 ms, then one
+/// more request on a whole copy.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_package_cut_short_during_a_preview_is_an_error_never_a_crash() {
+    let Some(dir) = corpus_packages() else { return };
+    let original = std::fs::read(dir.join("utx/blender_t3d_Checkers.utx")).unwrap();
+    let work = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("lsp_package_cut");
+    let _ = std::fs::remove_dir_all(&work);
+    std::fs::create_dir_all(&work).unwrap();
+    let package = work.join("Checkers.utx");
+    std::fs::write(&package, &original).unwrap();
+    let uri = file_uri(&package);
+    let mut client = TestClient::new(ServerOptions::default());
+    client.initialize(json!({}), Value::Null).await;
+    let (mut previewed, mut refused) = (0, 0);
+    for round in 0..24u64 {
+        // Padded to 32 MB, as a big package is: the cut takes away pages already mapped.
+        let mut bytes = original.clone();
+        bytes.resize(32 << 20, 0);
+        std::fs::write(&package, &bytes).unwrap();
+        let cut = {
+            let package = package.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(std::time::Duration::from_millis(round * 3));
+                std::fs::OpenOptions::new()
+                    .write(true)
+                    .open(&package)
+                    .unwrap()
+                    .set_len(2000)
+                    .unwrap();
+            })
+        };
+        let object = ["checkers_base", "coordinates", "checkers_abcd"][round as usize % 3];
+        let answer = client
+            .request(
+                "unrealLs/objectPreview",
+                json!({ "uri": uri, "object": object, "maxSize": 256 }),
+            )
+            .await;
+        cut.join().unwrap();
+        if answer["result"]["kind"] == "texture" {
+            previewed += 1;
+        } else {
+            let message = answer["error"]["message"].as_str().unwrap_or_default();
+            assert!(message.contains("Checkers.utx"), "{answer}");
+            refused += 1;
+        }
+    }
+    assert_eq!(previewed + refused, 24);
+    std::fs::write(&package, &original).unwrap();
+    let answer = client
+        .request_ok(
+            "unrealLs/objectPreview",
+            json!({ "uri": uri, "object": "checkers_base", "maxSize": 32 }),
+        )
+        .await;
+    assert_eq!(answer["kind"], "texture");
+    eprintln!("{previewed} previewed before the cut, {refused} refused after it");
+    let _ = std::fs::remove_dir_all(&work);
+}

@@ -539,15 +539,24 @@ fn each_file_gets_the_configuration_lint_gives_it() {
     // A polygon of two vertices (a warning) whose normal points away (a hint).
     let defective = "Begin Map\r\nBegin Actor Class=Brush Name=Brush1\r\n   CsgOper=CSG_Add\r\n   Begin Brush Name=Model1\r\n      Begin PolyList\r\n         Begin Polygon\r\n            Normal   +00000.000000,+00000.000000,+00001.000000\r\n            Vertex   +00000.000000,+00000.000000,+00000.000000\r\n            Vertex   +00128.000000,+00000.000000,+00000.000000\r\n         End Polygon\r\n      End PolyList\r\n   End Brush\r\nEnd Actor\r\nEnd Map\r\n";
     std::fs::create_dir_all(dir.join("Maps/A/Imported")).unwrap();
+    std::fs::create_dir_all(dir.join("Maps/C")).unwrap();
+    // A polygon with bit 0x200, which UE1 defines and stock UE2 leaves unused: a warning only
+    // where the file's own configuration says the game is UT2004.
+    let ue2_flag = defective.replace(
+        "         Begin Polygon\r\n",
+        "         Begin Polygon Flags=512\r\n            Vertex   +00000.000000,+00128.000000,+00000.000000\r\n",
+    );
     let files = [
-        "Maps/A/Defects.t3d",
-        "Maps/A/Imported/Defects.t3d",
-        "Maps/B/Defects.t3d",
-        "Maps/B/Excluded.t3d",
+        ("Maps/A/Defects.t3d", defective),
+        ("Maps/A/Imported/Defects.t3d", defective),
+        ("Maps/B/Defects.t3d", defective),
+        ("Maps/B/Excluded.t3d", defective),
+        ("Maps/C/Flags.t3d", ue2_flag.as_str()),
     ];
-    for file in files {
-        std::fs::write(dir.join(file), defective).unwrap();
+    for (file, text) in files {
+        std::fs::write(dir.join(file), text).unwrap();
     }
+    std::fs::write(dir.join("Maps/C/unreal-ls.toml"), "game = \"ut2004\"\n").unwrap();
     std::fs::write(
         dir.join("unreal-ls.toml"),
         "[rules]\nt3d-too-few-vertices = \"error\"\n\n[[overrides]]\nfiles = [\"Maps/A/Imported/**\"]\nrules = { t3d-too-few-vertices = \"info\" }\n",
@@ -582,12 +591,12 @@ fn each_file_gets_the_configuration_lint_gives_it() {
     let mut server = start();
     initialize(&mut server);
     let mut seen = Vec::new();
-    for (version, file) in (1..).zip(files) {
+    for (version, (file, text)) in (1..).zip(files) {
         let uri = format!("file://{}", dir.join(file).display());
         server.notify(
             "textDocument/didOpen",
             &json!({ "textDocument": {
-                "uri": uri, "languageId": "t3d", "version": version, "text": defective } }),
+                "uri": uri, "languageId": "t3d", "version": version, "text": text } }),
         );
         let published = server.wait_for(|m| {
             m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri.as_str()
@@ -615,11 +624,13 @@ fn each_file_gets_the_configuration_lint_gives_it() {
     server.notify("exit", &Value::Null);
     assert_eq!(server.wait_exit(), Some(0));
     let _ = std::fs::remove_dir_all(&dir);
-    // Not vacuous: the rule is an error at the root, off in B, and B's excluded file is empty.
+    // Not vacuous: the rule is an error at the root, off in B, and B's excluded file is empty;
+    // C's own configuration names a UE2 game (before, the editor read the root's only).
     expect_test::expect![[r#"
         Maps/A/Defects.t3d: ["t3d-too-few-vertices error"]
         Maps/A/Imported/Defects.t3d: ["t3d-too-few-vertices info"]
         Maps/B/Defects.t3d: []
-        Maps/B/Excluded.t3d: []"#]]
+        Maps/B/Excluded.t3d: []
+        Maps/C/Flags.t3d: ["t3d-unknown-poly-flag warning"]"#]]
     .assert_eq(&seen.join("\n"));
 }

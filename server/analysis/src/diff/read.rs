@@ -86,8 +86,14 @@ pub struct MapActors {
 }
 
 /// Reads a map's text (decoded); `Err` when the text holds no `Begin` block at all (it is no
-/// map). One plain parse: the two maps of a comparison are already read in parallel.
+/// map). A map of a few megabytes or more is read in pieces (see [`read_in_pieces`]); a
+/// smaller one in one plain parse (the two maps of a comparison are read in parallel).
 pub fn read_map_text(text: &str) -> Result<MapActors, String> {
+    if text.len() >= PIECES_FROM {
+        if let Some(read) = read_in_pieces(text, PIECE_BYTES) {
+            return Ok(read);
+        }
+    }
     let parse = unreal_syntax::t3d::parse(text);
     if parse.file.items.iter().all(|i| i.as_block().is_none()) && !text.trim().is_empty() {
         return Err("no `Begin` block: expected a T3D map starting with `Begin Map`".to_owned());
@@ -95,15 +101,65 @@ pub fn read_map_text(text: &str) -> Result<MapActors, String> {
     Ok(read_actors(text, &parse))
 }
 
+/// From this size a map is read in pieces: its whole tree would take several times the text
+/// (two 200 MB maps compared: 1.55 GB, most of it the two trees).
+const PIECES_FROM: usize = 4 << 20;
+/// About this many bytes a piece: a piece's tree lives only until its actors are read.
+const PIECE_BYTES: usize = 1 << 20;
+
+/// Reads a map that starts with `Begin Map` (or `Begin Level`) in pieces of about
+/// `piece_bytes` ([`crate::t3d::in_pieces`]): the same result as one parse; `None` when the
+/// map does not start with a map block or the pieces do not join (a broken file: then the
+/// plain parse reads it).
+fn read_in_pieces(text: &str, piece_bytes: usize) -> Option<MapActors> {
+    let lines = LineIndex::new(text);
+    let line_of =
+        |offset: u32| lines.line_col(text, offset, crate::line_index::ColumnUnit::Utf8).line + 1;
+    // The map's own actors; its other items are nothing the plain reading reads either.
+    let (actors, rest) = crate::t3d::in_pieces::read_map_items(text, piece_bytes, |item| {
+        let Item::Block(block) = item else { return None };
+        (block.kind == BlockKind::Actor)
+            .then(|| read_actor(text, &block, line_of(block.begin_span.start)))
+    })?;
+    // What the pieces left: the errors, and actors outside the map (after `End Map`).
+    let mut out = read_parsed(&rest, &line_of);
+    out.actors = actors.into_iter().flatten().collect();
+    out.actors.extend(rest_actors(text, &rest, &line_of));
+    Some(out)
+}
+
 /// Reads the actors of a parsed map (`Begin Actor` blocks at the top or inside `Begin Map`).
 pub fn read_actors(text: &str, parse: &Parse) -> MapActors {
     let lines = LineIndex::new(text);
     let line_of =
         |offset: u32| lines.line_col(text, offset, crate::line_index::ColumnUnit::Utf8).line + 1;
+    let mut out = read_parsed(parse, &line_of);
+    out.actors = rest_actors(text, parse, &line_of);
+    out
+}
+
+/// At most this many lines that could not be read are listed a map; one more entry says
+/// how many were left out (400,000 actors never closed were 150 MB of `diff` output).
+const MAX_UNPARSED: usize = 100;
+
+/// A parse's syntax errors as lines that could not be read (the actors are left empty).
+fn read_parsed(parse: &Parse, line_of: &dyn Fn(u32) -> u32) -> MapActors {
     let mut out = MapActors::default();
-    for error in &parse.errors {
+    for error in parse.errors.iter().take(MAX_UNPARSED) {
         out.unparsed.push((line_of(error.span.start), error.message.clone()));
     }
+    if let Some(first_left) = parse.errors.get(MAX_UNPARSED) {
+        let more = parse.errors.len() - MAX_UNPARSED;
+        out.unparsed.push((
+            line_of(first_left.span.start),
+            format!("{more} more lines that could not be read from here on are not listed"),
+        ));
+    }
+    out
+}
+
+/// The actor blocks of a parse, in file order, read.
+fn rest_actors(text: &str, parse: &Parse, line_of: &dyn Fn(u32) -> u32) -> Vec<MapActor> {
     let mut blocks: Vec<&Block> = Vec::new();
     for item in &parse.file.items {
         let Item::Block(block) = item else { continue };
@@ -113,10 +169,10 @@ pub fn read_actors(text: &str, parse: &Parse) -> MapActors {
             blocks.push(block);
         }
     }
-    for block in blocks {
-        out.actors.push(read_actor(text, block, line_of(block.begin_span.start)));
-    }
-    out
+    blocks
+        .into_iter()
+        .map(|block| read_actor(text, block, line_of(block.begin_span.start)))
+        .collect()
 }
 
 fn read_actor(text: &str, block: &Block, line: u32) -> MapActor {
@@ -234,4 +290,78 @@ fn read_polygons(text: &str, brush: &Block) -> Vec<Polygon> {
         });
     }
     polygons
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{read_in_pieces, read_map_text, MAX_UNPARSED};
+
+    /// The plain parse's reading of a map.
+    fn plain(text: &str) -> super::MapActors {
+        super::read_actors(text, &unreal_syntax::t3d::parse(text))
+    }
+
+    /// Read in pieces of a few kilobytes, a map gives what one parse gives; a broken map
+    /// whose pieces do not join is left to the plain parse.
+    #[test]
+    fn pieces_read_what_one_parse_reads() {
+        let mut maps = vec![
+            ("generated".to_owned(), unreal_mapgen::generate_map(400_000, 7)),
+            (
+                "broken".to_owned(),
+                "Begin Map\nBegin Actor Class=Light Name=A\nLocation=(X=1)\nBegin Actor Class=Light Name=B\nEnd Actor\nEnd Map\nBegin Actor Class=Light Name=C\nEnd Actor\n".repeat(300),
+            ),
+            (
+                "after the map".to_owned(),
+                format!(
+                    "{}Begin Actor Class=Light Name=Late\nEnd Actor\n",
+                    "Begin Map\nBegin Actor Class=Light Name=A\nEnd Actor\nEnd Map\n"
+                ),
+            ),
+        ];
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let corpus = root.join("../shared/corpus/t3d");
+        let files = ["examples/defects/Defects.t3d", "examples/clean/Room.t3d"]
+            .map(|f| root.join(f))
+            .into_iter()
+            .chain(["ue1/blender_t3d_test_map.t3d", "ue2/xiii_cubes.t3d"].map(|f| corpus.join(f)));
+        for file in files {
+            match std::fs::read(&file) {
+                Ok(bytes) => maps.push((
+                    file.display().to_string(),
+                    String::from_utf8_lossy(&bytes).into_owned(),
+                )),
+                Err(_) => {
+                    eprintln!("skipped {}: not present (../shared/corpus absent?)", file.display());
+                }
+            }
+        }
+        let mut read_so = 0;
+        for (name, text) in &maps {
+            for piece_bytes in [512, 4096, 65_536] {
+                if let Some(pieces) = read_in_pieces(text, piece_bytes) {
+                    read_so += 1;
+                    let plain = plain(text);
+                    assert_eq!(pieces.actors, plain.actors, "{name}, pieces of {piece_bytes}");
+                    assert_eq!(pieces.unparsed, plain.unparsed, "{name}, pieces of {piece_bytes}");
+                }
+            }
+        }
+        assert!(read_so >= 6, "the generated map and the examples are read in pieces: {read_so}");
+        let generated = &maps[0].1;
+        assert!(plain(generated).actors.len() > 50);
+    }
+
+    /// 400,000 actors never closed are 100 lines and one that counts the rest.
+    #[test]
+    fn the_lines_not_read_are_listed_up_to_a_bound() {
+        let text = format!("Begin Map\n{}", "Begin Actor Class=Light Name=L\n".repeat(1_000));
+        let read = read_map_text(&text).unwrap();
+        assert_eq!(read.unparsed.len(), MAX_UNPARSED + 1);
+        let (line, last) = read.unparsed.last().unwrap();
+        assert_eq!(
+            (*line, last.as_str()),
+            (101, "901 more lines that could not be read from here on are not listed")
+        );
+    }
 }

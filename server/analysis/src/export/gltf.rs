@@ -14,11 +14,27 @@ const FLOAT: u32 = 5126;
 const UNSIGNED_SHORT: u32 = 5123;
 const UNSIGNED_INT: u32 = 5125;
 
+/// A bufferView: where its bytes are in the binary chunk, and its target.
+struct View {
+    offset: usize,
+    length: usize,
+    target: Option<u32>,
+}
+
+/// An accessor over a bufferView.
+struct Accessor {
+    view: usize,
+    component: u32,
+    count: usize,
+    kind: &'static str,
+    min_max: Option<(Vec<f32>, Vec<f32>)>,
+}
+
 #[derive(Default)]
 struct Builder {
     bin: Vec<u8>,
-    views: Vec<Value>,
-    accessors: Vec<Value>,
+    views: Vec<View>,
+    accessors: Vec<Accessor>,
 }
 
 impl Builder {
@@ -26,13 +42,8 @@ impl Builder {
         while !self.bin.len().is_multiple_of(4) {
             self.bin.push(0);
         }
-        let mut view =
-            json!({ "buffer": 0, "byteOffset": self.bin.len(), "byteLength": bytes.len() });
-        if let Some(t) = target {
-            view["target"] = json!(t);
-        }
+        self.views.push(View { offset: self.bin.len(), length: bytes.len(), target });
         self.bin.extend_from_slice(bytes);
-        self.views.push(view);
         self.views.len() - 1
     }
 
@@ -41,17 +52,74 @@ impl Builder {
         view: usize,
         component: u32,
         count: usize,
-        kind: &str,
+        kind: &'static str,
         min_max: Option<(Vec<f32>, Vec<f32>)>,
     ) -> usize {
-        let mut a =
-            json!({ "bufferView": view, "componentType": component, "count": count, "type": kind });
-        if let Some((min, max)) = min_max {
-            a["min"] = json!(min);
-            a["max"] = json!(max);
-        }
-        self.accessors.push(a);
+        self.accessors.push(Accessor { view, component, count, kind, min_max });
         self.accessors.len() - 1
+    }
+
+    /// The `bufferViews` array as JSON text, keys as `serde_json` orders them.
+    fn write_views(&self, out: &mut String) {
+        use std::fmt::Write as _;
+        out.push('[');
+        for (i, v) in self.views.iter().enumerate() {
+            let comma = if i > 0 { "," } else { "" };
+            let _ = write!(
+                out,
+                "{comma}{{\"buffer\":0,\"byteLength\":{},\"byteOffset\":{}",
+                v.length, v.offset
+            );
+            if let Some(t) = v.target {
+                let _ = write!(out, ",\"target\":{t}");
+            }
+            out.push('}');
+        }
+        out.push(']');
+    }
+
+    /// The `accessors` array as JSON text, keys as `serde_json` orders them.
+    fn write_accessors(&self, out: &mut String) {
+        use std::fmt::Write as _;
+        out.push('[');
+        for (i, a) in self.accessors.iter().enumerate() {
+            let comma = if i > 0 { "," } else { "" };
+            let _ = write!(
+                out,
+                "{comma}{{\"bufferView\":{},\"componentType\":{},\"count\":{}",
+                a.view, a.component, a.count
+            );
+            if let Some((min, max)) = &a.min_max {
+                let _ = write!(out, ",\"max\":{},\"min\":{}", json!(max), json!(min));
+            }
+            let _ = write!(out, ",\"type\":\"{}\"}}", a.kind);
+        }
+        out.push(']');
+    }
+
+    /// The `bufferViews` array.
+    fn views_json(&self) -> Value {
+        let views = self.views.iter().map(|v| {
+            let mut view = json!({ "buffer": 0, "byteOffset": v.offset, "byteLength": v.length });
+            if let Some(t) = v.target {
+                view["target"] = json!(t);
+            }
+            view
+        });
+        Value::Array(views.collect())
+    }
+
+    /// The `accessors` array.
+    fn accessors_json(&self) -> Value {
+        let accessors = self.accessors.iter().map(|a| {
+            let mut accessor = json!({ "bufferView": a.view, "componentType": a.component, "count": a.count, "type": a.kind });
+            if let Some((min, max)) = &a.min_max {
+                accessor["min"] = json!(min);
+                accessor["max"] = json!(max);
+            }
+            accessor
+        });
+        Value::Array(accessors.collect())
     }
 
     /// Float vectors of `N` components, with their bounds when `bounds` is set.
@@ -231,8 +299,8 @@ pub fn write_glb(model: &Model) -> Vec<u8> {
         "nodes": nodes,
         "meshes": [mesh],
         "buffers": [{ "byteLength": b.bin.len().next_multiple_of(4) }],
-        "bufferViews": b.views,
-        "accessors": b.accessors,
+        "bufferViews": b.views_json(),
+        "accessors": b.accessors_json(),
     });
     if !materials.is_empty() {
         root["materials"] = Value::Array(materials);
@@ -259,11 +327,12 @@ pub fn write_glb(model: &Model) -> Vec<u8> {
 /// is: `class`, `csgOper`, `polyFlags`.
 pub fn write_map_glb(scene: &super::map::MapScene) -> Vec<u8> {
     use super::map::BrushRole;
+    use std::fmt::Write as _;
     let mut b = Builder::default();
-    let mut nodes = Vec::new();
-    let mut meshes = Vec::new();
+    // Per brush: its position and index accessors and its material.
+    let mut meshes: Vec<(usize, usize, u32)> = Vec::with_capacity(scene.brushes.len());
     let mut groups: Vec<(BrushRole, Vec<usize>)> = Vec::new();
-    for brush in &scene.brushes {
+    for (node, brush) in scene.brushes.iter().enumerate() {
         let position = b.floats(&finite(&brush.positions), Some(ARRAY_BUFFER), true);
         let indices: Vec<u8> =
             brush.triangles.iter().flatten().flat_map(|i| i.to_le_bytes()).collect();
@@ -274,27 +343,13 @@ pub fn write_map_glb(scene: &super::map::MapScene) -> Vec<u8> {
             BrushRole::Subtractive => 1,
             BrushRole::Other | BrushRole::Builder => 2,
         };
-        meshes.push(json!({
-            "name": brush.name,
-            "primitives": [{ "attributes": { "POSITION": position }, "indices": idx, "mode": 4, "material": material }],
-        }));
-        nodes.push(json!({
-            "name": brush.name,
-            "mesh": meshes.len() - 1,
-            "extras": { "class": brush.class, "csgOper": brush.csg_oper, "polyFlags": brush.poly_flags },
-        }));
-        let node = nodes.len() - 1;
+        meshes.push((position, idx, material));
         match groups.iter_mut().find(|(role, _)| *role == brush.role) {
             Some((_, children)) => children.push(node),
             None => groups.push((brush.role, vec![node])),
         }
     }
     groups.sort_by_key(|(role, _)| *role as u8);
-    let mut roots = Vec::new();
-    for (role, children) in groups {
-        nodes.push(json!({ "name": role.group_name(), "children": children }));
-        roots.push(nodes.len() - 1);
-    }
     // UnrealEd's colours: blue for additive, orange for subtractive, grey for the rest.
     let material = |name: &str, rgb: [f32; 3], double_sided: bool| {
         json!({
@@ -303,22 +358,64 @@ pub fn write_map_glb(scene: &super::map::MapScene) -> Vec<u8> {
             "pbrMetallicRoughness": { "baseColorFactor": [rgb[0], rgb[1], rgb[2], 1.0], "metallicFactor": 0.0, "roughnessFactor": 1.0 },
         })
     };
-    let root = json!({
-        "asset": { "version": "2.0", "generator": concat!("unreal-ls ", env!("CARGO_PKG_VERSION")) },
-        "scene": 0,
-        "scenes": [{ "name": scene.name, "nodes": roots }],
-        "nodes": nodes,
-        "meshes": meshes,
-        "materials": [
-            material("Additive", [0.2, 0.4, 1.0], false),
-            material("Subtractive", [1.0, 0.6, 0.2], true),
-            material("Other", [0.6, 0.6, 0.6], true),
-        ],
-        "buffers": [{ "byteLength": b.bin.len().next_multiple_of(4) }],
-        "bufferViews": b.views,
-        "accessors": b.accessors,
-    });
-    glb(&root, &b.bin)
+    let materials = json!([
+        material("Additive", [0.2, 0.4, 1.0], false),
+        material("Subtractive", [1.0, 0.6, 0.2], true),
+        material("Other", [0.6, 0.6, 0.6], true),
+    ]);
+    let asset =
+        json!({ "version": "2.0", "generator": concat!("unreal-ls ", env!("CARGO_PKG_VERSION")) });
+    // The document is written as text, keys in the order `serde_json` gives them: a map of
+    // 100,000 brushes held as `Value`s took 600 MB, several times the map.
+    let text = |value: &str| Value::from(value).to_string();
+    let mut j = String::with_capacity(256 * scene.brushes.len() + 1024);
+    j.push_str("{\"accessors\":");
+    b.write_accessors(&mut j);
+    let _ = write!(j, ",\"asset\":{asset},\"bufferViews\":");
+    b.write_views(&mut j);
+    let _ = write!(
+        j,
+        ",\"buffers\":[{{\"byteLength\":{}}}],\"materials\":{materials},\"meshes\":[",
+        b.bin.len().next_multiple_of(4)
+    );
+    for (i, (brush, (position, idx, material))) in scene.brushes.iter().zip(&meshes).enumerate() {
+        let comma = if i > 0 { "," } else { "" };
+        let _ = write!(
+            j,
+            "{comma}{{\"name\":{},\"primitives\":[{{\"attributes\":{{\"POSITION\":{position}}},\"indices\":{idx},\"material\":{material},\"mode\":4}}]}}",
+            text(&brush.name)
+        );
+    }
+    j.push_str("],\"nodes\":[");
+    for (i, brush) in scene.brushes.iter().enumerate() {
+        let comma = if i > 0 { "," } else { "" };
+        let _ = write!(
+            j,
+            "{comma}{{\"extras\":{{\"class\":{},\"csgOper\":{},\"polyFlags\":{}}},\"mesh\":{i},\"name\":{}}}",
+            text(&brush.class),
+            text(&brush.csg_oper),
+            brush.poly_flags,
+            text(&brush.name)
+        );
+    }
+    let mut roots = Vec::new();
+    for (role, children) in &groups {
+        let comma = if roots.is_empty() && scene.brushes.is_empty() { "" } else { "," };
+        let _ = write!(
+            j,
+            "{comma}{{\"children\":{},\"name\":{}}}",
+            Value::from(children.clone()),
+            text(role.group_name())
+        );
+        roots.push(scene.brushes.len() + roots.len());
+    }
+    let _ = write!(
+        j,
+        "],\"scene\":0,\"scenes\":[{{\"name\":{},\"nodes\":{}}}]}}",
+        text(&scene.name),
+        Value::from(roots)
+    );
+    glb_of_text(j.into_bytes(), &b.bin)
 }
 
 /// Joint nodes (children listed under their parents), and the skin with inverse bind
@@ -413,15 +510,16 @@ fn invert_rigid(m: &[[f32; 4]; 4]) -> [[f32; 4]; 4] {
 
 /// The GLB container: header, JSON chunk (space-padded), BIN chunk (zero-padded).
 fn glb(json: &Value, bin: &[u8]) -> Vec<u8> {
-    let mut text = json.to_string().into_bytes();
+    glb_of_text(json.to_string().into_bytes(), bin)
+}
+
+/// [`glb`] of JSON already written as text.
+fn glb_of_text(mut text: Vec<u8>, bin: &[u8]) -> Vec<u8> {
     while !text.len().is_multiple_of(4) {
         text.push(b' ');
     }
-    let mut bin = bin.to_vec();
-    while !bin.len().is_multiple_of(4) {
-        bin.push(0);
-    }
-    let total = 12 + 8 + text.len() + 8 + bin.len();
+    let bin_len = bin.len().next_multiple_of(4);
+    let total = 12 + 8 + text.len() + 8 + bin_len;
     let mut out = Vec::with_capacity(total);
     out.extend_from_slice(b"glTF");
     out.extend_from_slice(&2u32.to_le_bytes());
@@ -429,8 +527,10 @@ fn glb(json: &Value, bin: &[u8]) -> Vec<u8> {
     out.extend_from_slice(&(text.len() as u32).to_le_bytes());
     out.extend_from_slice(b"JSON");
     out.extend_from_slice(&text);
-    out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
+    drop(text);
+    out.extend_from_slice(&(bin_len as u32).to_le_bytes());
     out.extend_from_slice(b"BIN\0");
-    out.extend_from_slice(&bin);
+    out.extend_from_slice(bin);
+    out.resize(total, 0);
     out
 }

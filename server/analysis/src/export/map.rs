@@ -10,9 +10,10 @@
 //! Actors of other classes with a brush (movers, volumes, zone infos' brushes) are not part of
 //! CSG and are kept apart.
 
-use unreal_syntax::t3d::{Block, BlockKind, LineKeyword};
+use unreal_syntax::t3d::{Block, BlockKind, LineKeyword, T3dFile};
 
 use super::model::point_to_gltf;
+use crate::t3d::generation::Markers;
 use crate::t3d::placement::Placement;
 use crate::t3d::walk;
 use crate::EngineGeneration;
@@ -109,10 +110,25 @@ impl MapScene {
 /// True when the text holds at least one actor with a brush: a map (or a part of one) rather
 /// than a lone brush.
 pub fn has_brush_actors(text: &str) -> bool {
-    let parse = unreal_syntax::t3d::parse(text);
-    walk::blocks(&parse.file).into_iter().any(|(block, parent)| {
-        block.kind == BlockKind::Brush && parent.is_some_and(|p| p.kind == BlockKind::Actor)
-    })
+    brush_actors_in(text, (text.len() >= PIECES_FROM).then_some(PIECE_BYTES))
+}
+
+/// [`has_brush_actors`], in pieces of `piece_bytes` when set.
+fn brush_actors_in(text: &str, piece_bytes: Option<usize>) -> bool {
+    let holds = |file: &T3dFile| {
+        walk::blocks(file).into_iter().any(|(block, parent)| {
+            block.kind == BlockKind::Brush && parent.is_some_and(|p| p.kind == BlockKind::Actor)
+        })
+    };
+    if let Some(piece_bytes) = piece_bytes {
+        let read = crate::t3d::in_pieces::read_map_items(text, piece_bytes, |item| {
+            holds(&T3dFile { items: vec![item] })
+        });
+        if let Some((items, rest)) = read {
+            return items.into_iter().any(|held| held) || holds(&rest.file);
+        }
+    }
+    holds(&unreal_syntax::t3d::parse(text).file)
 }
 
 /// One brush of the map in the world, Unreal's axes: what the map picture and the glTF
@@ -140,22 +156,56 @@ impl PlacedBrush {
 
 /// The brushes of a map text, placed as `generation`'s CSG places them (`None`: detected from
 /// the text, UE1's placement when it cannot tell), builder brushes included, and how many
-/// builder brushes there are.
+/// builder brushes there are. A map of a few megabytes or more is read in pieces whose trees
+/// are dropped as they are read ([`crate::t3d::in_pieces`]; the same brushes).
 pub fn placed_brushes(
     text: &str,
     generation: Option<EngineGeneration>,
 ) -> (Vec<PlacedBrush>, usize) {
-    let parse = unreal_syntax::t3d::parse(text);
-    let generation = generation.or_else(|| crate::t3d::generation::detect(text, &parse.file));
+    let (unplaced, markers) = if text.len() >= PIECES_FROM {
+        unplaced_in_pieces(text, PIECE_BYTES).unwrap_or_else(|| unplaced_brushes(text))
+    } else {
+        unplaced_brushes(text)
+    };
+    let generation = generation.or_else(|| markers.generation());
+    // Every builder brush counts, drawn or not (one without polygons too).
+    let builder_brushes = unplaced.iter().filter(|b| b.role == BrushRole::Builder).count();
     let mut brushes = Vec::new();
-    let mut builder_brushes = 0;
-    for (actor, _) in walk::blocks(&parse.file) {
-        if actor.kind != BlockKind::Actor {
-            continue;
+    for brush in unplaced {
+        if let Some(placed) = brush.place(brushes.len(), generation) {
+            brushes.push(placed);
         }
-        let Some(brush) = actor.blocks().find(|b| b.kind == BlockKind::Brush) else { continue };
+    }
+    (brushes, builder_brushes)
+}
+
+/// From this size a map's brushes are read in pieces: its whole tree takes several times
+/// the text (a glTF export of a 200 MB map: 900 MB, most of it the tree).
+const PIECES_FROM: usize = 4 << 20;
+/// About this many bytes a piece.
+const PIECE_BYTES: usize = 1 << 20;
+
+/// A brush actor as the file gives it, before the generation's placement is known.
+struct UnplacedBrush {
+    name: String,
+    class: String,
+    csg_oper: String,
+    poly_flags: i64,
+    role: BrushRole,
+    placement: Placement,
+    /// Each polygon's `Vertex` lines, as written.
+    polygons: Vec<Vec<[f64; 3]>>,
+    begin_span: unreal_syntax::Span,
+}
+
+impl UnplacedBrush {
+    /// Reads a brush actor (an actor holding a `Begin Brush`); `None` for another block.
+    fn read(text: &str, actor: &Block) -> Option<UnplacedBrush> {
+        if actor.kind != BlockKind::Actor {
+            return None;
+        }
+        let brush = actor.blocks().find(|b| b.kind == BlockKind::Brush)?;
         let class = actor.attribute_value(text, "Class").unwrap_or_default().to_owned();
-        let actor_name = actor.attribute_value(text, "Name").unwrap_or_default().to_owned();
         let word = |key: &str| {
             actor
                 .properties()
@@ -164,49 +214,93 @@ pub fn placed_brushes(
         };
         let csg_oper = word("CsgOper").unwrap_or_default();
         let poly_flags = word("PolyFlags").and_then(|f| f.trim().parse::<i64>().ok()).unwrap_or(0);
-        let is_brush_class = class.eq_ignore_ascii_case("Brush");
         let role = match csg_oper.to_ascii_uppercase().as_str() {
-            _ if !is_brush_class => BrushRole::Other,
+            _ if !class.eq_ignore_ascii_case("Brush") => BrushRole::Other,
             "CSG_ADD" => BrushRole::Additive,
             "CSG_SUBTRACT" => BrushRole::Subtractive,
-            "" | "CSG_ACTIVE" => {
-                builder_brushes += 1;
-                BrushRole::Builder
-            }
+            "" | "CSG_ACTIVE" => BrushRole::Builder,
             _ => BrushRole::Other,
         };
-        let transform = Placement::of_actor(text, actor).transform(generation);
-        let polygons: Vec<Vec<[f64; 3]>> = polygons_of(brush)
+        let polygons = polygons_of(brush)
             .into_iter()
-            .filter_map(|polygon| {
-                let mut points: Vec<[f64; 3]> = polygon
-                    .vectors(LineKeyword::Vertex)
-                    .map(|v| transform.point(v.value))
-                    .collect();
-                if transform.mirrors {
-                    points.reverse();
-                }
-                (points.len() >= 3).then_some(points)
-            })
+            .map(|polygon| polygon.vectors(LineKeyword::Vertex).map(|v| v.value).collect())
             .collect();
-        if polygons.is_empty() {
-            continue;
-        }
-        brushes.push(PlacedBrush {
-            name: if actor_name.is_empty() {
-                format!("Brush{}", brushes.len())
-            } else {
-                actor_name
-            },
+        Some(UnplacedBrush {
+            name: actor.attribute_value(text, "Name").unwrap_or_default().to_owned(),
             class,
             csg_oper,
             poly_flags,
             role,
+            placement: Placement::of_actor(text, actor),
             polygons,
             begin_span: actor.begin_span,
-        });
+        })
     }
-    (brushes, builder_brushes)
+
+    /// The brush placed as `generation` places it (`index`: how many brushes were placed
+    /// before it, for a brush without a name); `None` when no polygon has three vertices.
+    fn place(self, index: usize, generation: Option<EngineGeneration>) -> Option<PlacedBrush> {
+        let transform = self.placement.transform(generation);
+        let polygons: Vec<Vec<[f64; 3]>> = self
+            .polygons
+            .into_iter()
+            .filter(|points| points.len() >= 3)
+            .map(|mut points| {
+                for point in &mut points {
+                    *point = transform.point(*point);
+                }
+                if transform.mirrors {
+                    points.reverse();
+                }
+                points
+            })
+            .collect();
+        if polygons.is_empty() {
+            return None;
+        }
+        Some(PlacedBrush {
+            name: if self.name.is_empty() { format!("Brush{index}") } else { self.name },
+            class: self.class,
+            csg_oper: self.csg_oper,
+            poly_flags: self.poly_flags,
+            role: self.role,
+            polygons,
+            begin_span: self.begin_span,
+        })
+    }
+}
+
+/// Every brush actor of a map text, in file order (CSG's order), and the text's generation
+/// markers, from one parse.
+fn unplaced_brushes(text: &str) -> (Vec<UnplacedBrush>, Markers) {
+    let parse = unreal_syntax::t3d::parse(text);
+    let markers = crate::t3d::generation::markers(text, &parse.file.items);
+    let brushes =
+        walk::blocks(&parse.file).into_iter().filter_map(|(b, _)| UnplacedBrush::read(text, b));
+    (brushes.collect(), markers)
+}
+
+/// [`unplaced_brushes`] from pieces of about `piece_bytes`; `None` where the pieces do not
+/// join.
+fn unplaced_in_pieces(text: &str, piece_bytes: usize) -> Option<(Vec<UnplacedBrush>, Markers)> {
+    let read_items = |items: &T3dFile| {
+        let markers = crate::t3d::generation::markers(text, &items.items);
+        let brushes: Vec<UnplacedBrush> = walk::blocks(items)
+            .into_iter()
+            .filter_map(|(b, _)| UnplacedBrush::read(text, b))
+            .collect();
+        (brushes, markers)
+    };
+    let (read, rest) = crate::t3d::in_pieces::read_map_items(text, piece_bytes, |item| {
+        read_items(&T3dFile { items: vec![item] })
+    })?;
+    let (mut brushes, mut markers) = (Vec::new(), Markers::default());
+    // The map's items, then what the pieces left (the map block itself, anything after it).
+    for (item_brushes, item_markers) in read.into_iter().chain([read_items(&rest.file)]) {
+        brushes.extend(item_brushes);
+        markers = markers.plus(item_markers);
+    }
+    Some((brushes, markers))
 }
 
 /// The brushes of a map text as glTF-ready meshes (see [`placed_brushes`]).
@@ -254,4 +348,67 @@ fn polygons_of(brush: &Block) -> Vec<&Block> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{brush_actors_in, unplaced_brushes, unplaced_in_pieces, UnplacedBrush};
+
+    fn placed(
+        (unplaced, markers): (Vec<UnplacedBrush>, crate::t3d::generation::Markers),
+    ) -> Vec<super::PlacedBrush> {
+        let generation = markers.generation();
+        let mut out = Vec::new();
+        for brush in unplaced {
+            if let Some(placed) = brush.place(out.len(), generation) {
+                out.push(placed);
+            }
+        }
+        out
+    }
+
+    /// Read in pieces of a few kilobytes, a map gives the brushes (and the generation) one
+    /// parse gives.
+    #[test]
+    fn pieces_give_the_brushes_one_parse_gives() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let corpus = root.join("../shared/corpus/t3d");
+        let mut maps = vec![
+            unreal_mapgen::generate_map(300_000, 3),
+            format!(
+                "{}Begin Actor Class=Brush Name=After\n   Begin Brush Name=M\n      Begin Polygon\n         Vertex 0,0,0\n         Vertex 1,0,0\n         Vertex 0,1,0\n      End Polygon\n   End Brush\nEnd Actor\n",
+                unreal_mapgen::generate_map(20_000, 4)
+            ),
+        ];
+        for file in
+            [root.join("examples/defects/Defects.t3d"), root.join("examples/clean/Room.t3d")]
+                .into_iter()
+                .chain(
+                    ["ue1/blender_t3d_test_map.t3d", "ue2/xiii_cubes.t3d"].map(|f| corpus.join(f)),
+                )
+        {
+            match std::fs::read(&file) {
+                Ok(bytes) => maps.push(String::from_utf8_lossy(&bytes).into_owned()),
+                Err(_) => eprintln!("skipped {}: not present", file.display()),
+            }
+        }
+        let mut read_so = 0;
+        for (i, text) in maps.iter().enumerate() {
+            let plain = placed(unplaced_brushes(text));
+            for piece_bytes in [512, 8192] {
+                let has = brush_actors_in(text, None);
+                assert_eq!(brush_actors_in(text, Some(piece_bytes)), has, "map {i}");
+                if let Some(pieces) = unplaced_in_pieces(text, piece_bytes) {
+                    read_so += 1;
+                    assert_eq!(placed(pieces), plain, "map {i}, pieces of {piece_bytes}");
+                }
+            }
+        }
+        assert!(read_so >= 4, "{read_so}");
+        assert!(placed(unplaced_brushes(&maps[0])).len() > 20);
+        assert_eq!(
+            placed(unplaced_brushes(&maps[1])).last().map(|b| b.name.as_str()),
+            Some("After")
+        );
+    }
 }

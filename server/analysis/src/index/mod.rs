@@ -44,9 +44,13 @@ const MAX_WALK_FOLDERS: usize = 20_000;
 const MAX_WALK_PACKAGES: usize = 20_000;
 const MAX_WALK_TIME: std::time::Duration = std::time::Duration::from_secs(10);
 
-/// Folders never searched: the kernel's pseudo file systems, whose files are not packages and
-/// whose trees are endless (`/proc/self/root/...`) or block when read.
-const PSEUDO_FILE_SYSTEMS: &[&str] = &["/proc", "/sys", "/dev", "/run"];
+/// Folders never searched, nor anything under them: the kernel's pseudo file systems, whose
+/// files are not packages and whose trees are endless (`/proc/self/root/...`) or block when
+/// read.
+const PSEUDO_FILE_SYSTEMS: &[&str] = &["/proc", "/sys", "/dev"];
+/// Folders not searched themselves, though what is mounted below them may be a game folder
+/// (removable drives appear under `/run/media/USER/`).
+const PSEUDO_FOLDERS: &[&str] = &["/run"];
 
 /// The package files a search found, and what it left out (said to the user).
 #[derive(Debug, Default)]
@@ -59,6 +63,9 @@ pub struct Discovered {
 struct Walk {
     found: Discovered,
     folders: usize,
+    /// The real paths of the folders searched: a link back to one of them (a loop, or a
+    /// second route to the same packages) is not searched again.
+    searched: std::collections::HashSet<PathBuf>,
     started: std::time::Instant,
     stopped: bool,
 }
@@ -68,13 +75,16 @@ impl Walk {
         Self {
             found: Discovered::default(),
             folders: 0,
+            searched: std::collections::HashSet::new(),
             started: std::time::Instant::now(),
             stopped: false,
         }
     }
 
-    /// False once a bound is reached; the first time, says which and where.
-    fn may_enter(&mut self, dir: &Path) -> bool {
+    /// False once a bound is reached (the first time, says which and where), for a pseudo
+    /// file system (said), and for a folder already searched by another route (`real`: its
+    /// path with links resolved, when the file system knows it).
+    fn may_enter(&mut self, dir: &Path, real: Option<&Path>) -> bool {
         if self.stopped {
             return false;
         }
@@ -95,11 +105,18 @@ impl Walk {
             ));
             return false;
         }
-        if PSEUDO_FILE_SYSTEMS.iter().any(|p| dir == Path::new(p)) {
+        let pseudo = |path: &Path| {
+            PSEUDO_FILE_SYSTEMS.iter().any(|p| path.starts_with(p))
+                || PSEUDO_FOLDERS.iter().any(|p| path == Path::new(p))
+        };
+        if pseudo(dir) || real.is_some_and(pseudo) {
             self.found.notes.push(format!(
                 "{} is not searched for packages: it is a pseudo file system",
                 dir.display()
             ));
+            return false;
+        }
+        if !self.searched.insert(real.unwrap_or(dir).to_path_buf()) {
             return false;
         }
         self.folders += 1;
@@ -527,7 +544,7 @@ impl PackageIndex {
 /// Package files in `dir`, and in its subfolders down to `depth` more levels, within the
 /// walk's bounds.
 fn scan(fs: &dyn FileSystem, dir: &Path, depth: usize, walk: &mut Walk) {
-    if !walk.may_enter(dir) {
+    if !walk.may_enter(dir, fs.real_path(dir).as_deref()) {
         return;
     }
     let Some(entries) = fs.read_dir(dir) else { return };

@@ -14,7 +14,7 @@
 
 use font8x8::UnicodeFonts;
 use tiny_skia::{Color, FillRule, Paint, PathBuilder, Pixmap, Rect, Stroke, StrokeDash, Transform};
-use unreal_syntax::t3d::{BlockKind, Value};
+use unreal_syntax::t3d::{BlockKind, T3dFile, Value};
 use unreal_syntax::Span;
 
 use crate::export::map::{placed_brushes, BrushRole, PlacedBrush};
@@ -93,9 +93,14 @@ pub struct MapPicture {
     pub brushes: usize,
     /// The Unreal units one pixel spans.
     pub units_per_pixel: f64,
+    /// The brushes and actors whose centre lies outside the picture (parked far from the
+    /// map, or at the edge of the world), by name, brushes first: the picture is framed on
+    /// where the map is, and says what it left out.
+    pub outside: Vec<String>,
 }
 
 /// An actor's facts the picture needs.
+#[derive(Debug, PartialEq)]
 struct MapActor {
     name: String,
     class: String,
@@ -129,21 +134,57 @@ fn light_color(hue: f64, saturation: f64) -> [u8; 3] {
     [r, g, b].map(|c: f64| (c * 255.0).round() as u8)
 }
 
+/// The actors the picture marks, and the map's title, from one parse, or for a big map in
+/// pieces whose trees are dropped as they are read (the same result).
 fn actors(text: &str) -> (Vec<MapActor>, Option<String>) {
-    let parse = unreal_syntax::t3d::parse(text);
+    actors_in(text, (text.len() >= PIECES_FROM).then_some(PIECE_BYTES))
+}
+
+/// [`actors`], in pieces of `piece_bytes` when set.
+fn actors_in(text: &str, piece_bytes: Option<usize>) -> (Vec<MapActor>, Option<String>) {
+    if let Some(piece_bytes) = piece_bytes {
+        let read = crate::t3d::in_pieces::read_map_items(text, piece_bytes, |item| {
+            actors_of(text, &T3dFile { items: vec![item] })
+        });
+        if let Some((items, rest)) = read {
+            let (mut out, mut title) = (Vec::new(), None);
+            for (actors, level_title) in items.into_iter().chain([actors_of(text, &rest.file)]) {
+                out.extend(actors);
+                if let Some(level_title) = level_title {
+                    title = level_title;
+                }
+            }
+            return (out, title);
+        }
+    }
+    let (out, title) = actors_of(text, &unreal_syntax::t3d::parse(text).file);
+    (out, title.flatten())
+}
+
+/// From this size a map's actors are read in pieces.
+const PIECES_FROM: usize = 4 << 20;
+/// About this many bytes a piece.
+const PIECE_BYTES: usize = 1 << 20;
+
+/// The actors of a parsed file, and the title of its last `LevelInfo` (`Some(None)`: one
+/// without a `Title`; `None`: no `LevelInfo`).
+#[allow(clippy::option_option)]
+fn actors_of(text: &str, file: &T3dFile) -> (Vec<MapActor>, Option<Option<String>>) {
     let mut out = Vec::new();
     let mut title = None;
-    for (block, _) in walk::blocks(&parse.file) {
+    for (block, _) in walk::blocks(file) {
         if block.kind != BlockKind::Actor {
             continue;
         }
         let class = block.attribute_value(text, "Class").unwrap_or_default().to_owned();
         if class.eq_ignore_ascii_case("LevelInfo") {
-            title = block
-                .properties()
-                .find(|p| p.key.text(text).eq_ignore_ascii_case("Title"))
-                .map(|p| p.value.span().text(text).trim_matches('"').to_owned())
-                .filter(|t| !t.is_empty());
+            title = Some(
+                block
+                    .properties()
+                    .find(|p| p.key.text(text).eq_ignore_ascii_case("Title"))
+                    .map(|p| p.value.span().text(text).trim_matches('"').to_owned())
+                    .filter(|t| !t.is_empty()),
+            );
         }
         let Some(kind) = ClassKind::of_class(&class) else { continue };
         let mut location = [0.0; 3];
@@ -267,18 +308,24 @@ pub fn render_map(
     };
     let centres: Vec<[f64; 3]> =
         framed.iter().map(|b| centre_of(b)).chain(map_actors.iter().map(|a| a.location)).collect();
+    let in_world = |c: &[f64; 3]| c.iter().all(|v| v.abs() <= HALF_WORLD_MAX);
     let median = [0, 1, 2].map(|k| {
-        let mut values: Vec<f64> = centres.iter().map(|c| c[k]).collect();
+        let mut values: Vec<f64> = centres.iter().filter(|c| in_world(c)).map(|c| c[k]).collect();
         values.sort_by(f64::total_cmp);
         values.get(values.len() / 2).copied().unwrap_or(0.0)
     });
     let distance = |c: [f64; 3]| {
+        if !in_world(&c) {
+            return f64::INFINITY;
+        }
         ((c[0] - median[0]).powi(2) + (c[1] - median[1]).powi(2) + (c[2] - median[2]).powi(2))
             .sqrt()
     };
-    let mut distances: Vec<f64> = centres.iter().map(|c| distance(*c)).collect();
+    // Beyond the world's edge is never framed (an infinite distance).
+    let mut distances: Vec<f64> =
+        centres.iter().map(|c| distance(*c)).filter(|d| d.is_finite()).collect();
     distances.sort_by(f64::total_cmp);
-    let near = distances.get(distances.len() * 9 / 10).copied().unwrap_or(0.0) * 3.0 + 512.0;
+    let near = frame_radius(&distances);
     let mut xs = Vec::new();
     let mut ys = Vec::new();
     for brush in framed.iter().filter(|b| distance(centre_of(b)) <= near) {
@@ -306,6 +353,21 @@ pub fn render_map(
         let [x, y] = view.project(p);
         (((x - x0) / units_per_pixel) as f32, ((y - y0) / units_per_pixel) as f32)
     };
+
+    // What lies outside the picture, named (the builder brush aside: UnrealEd parks it
+    // anywhere).
+    let inside = |(x, y): (f32, f32)| {
+        (0.0..=width as f32).contains(&x) && (0.0..=height as f32).contains(&y)
+    };
+    let mut outside: Vec<String> = brushes
+        .iter()
+        .filter(|b| b.role != BrushRole::Builder && !b.polygons.is_empty())
+        .filter(|b| !inside(to_pixel(centre_of(b))))
+        .map(|b| b.name.clone())
+        .collect();
+    outside.extend(
+        map_actors.iter().filter(|a| !inside(to_pixel(a.location))).map(|a| a.name.clone()),
+    );
 
     // Subtractive first, then the rest over it, as the eye reads a plan: rooms, then what
     // stands in them.
@@ -351,6 +413,11 @@ pub fn render_map(
     draw_label(&mut pixmap, &format!("{} uu", units as u64), bx, by - 20.0, 1.0);
     let heading = format!("{} ({} view)", title.as_deref().unwrap_or(name), view.name());
     draw_label(&mut pixmap, &heading, 8.0, 8.0, if width >= 512 { 2.0 } else { 1.0 });
+    if !outside.is_empty() {
+        let note = outside_note(&outside);
+        let x = (width as f32 - note.chars().count() as f32 * 8.0 - 10.0).max(bx + bar + 12.0);
+        draw_label(&mut pixmap, &note, x, by - 8.0, 1.0);
+    }
 
     let image = unreal_formats::decode::RgbaImage {
         width,
@@ -371,7 +438,42 @@ pub fn render_map(
         actors: marks,
         brushes: brushes.iter().filter(|b| b.role != BrushRole::Builder).count(),
         units_per_pixel,
+        outside,
     })
+}
+
+/// Half the world's size, `HALF_WORLD_MAX` (UT2004 `Engine/Inc/Engine.h:58`): the world box is
+/// +-262,144 units. Nothing beyond it is part of the level a player sees, so it never widens
+/// the frame.
+const HALF_WORLD_MAX: f64 = 262_144.0;
+
+/// How far from the map's median centre a brush or actor may lie and still be framed, from
+/// the distances of every centre (sorted): three times the 90th-percentile distance, and no
+/// farther than a jump among the farthest tenth where the distance grows more than eightfold
+/// and by more than 16,384 units (in a map of a few pieces one parked actor is the 90th
+/// percentile itself). Only the farthest tenth: actors left at the origin (no `Location`)
+/// can be most of a map built elsewhere.
+fn frame_radius(sorted: &[f64]) -> f64 {
+    let tenth = sorted.len() * 9 / 10;
+    let p90 = sorted.get(tenth).copied().unwrap_or(0.0);
+    let mut near = p90 * 3.0 + 512.0;
+    for pair in sorted.get(tenth.saturating_sub(1)..).unwrap_or_default().windows(2) {
+        let (before, here) = (pair[0], pair[1]);
+        if here > before * 8.0 + 16_384.0 {
+            near = near.min(f64::midpoint(before, here)).min(before * 3.0 + 16_384.0);
+            break;
+        }
+    }
+    near
+}
+
+/// The picture's note on what lies outside it: how many, and the first names.
+fn outside_note(outside: &[String]) -> String {
+    const NAMED: usize = 3;
+    let names: Vec<&str> = outside.iter().take(NAMED).map(String::as_str).collect();
+    let more = outside.len().saturating_sub(NAMED);
+    let tail = if more > 0 { format!(" and {more} more") } else { String::new() };
+    format!("outside the picture: {}{tail}", names.join(", "))
 }
 
 fn draw_brush(
@@ -445,7 +547,29 @@ fn draw_actor(pixmap: &mut Pixmap, actor: &MapActor, x: f32, y: f32) {
 
 #[cfg(test)]
 mod tests {
-    use super::{light_color, ClassKind};
+    use super::{actors_in, light_color, ClassKind};
+
+    /// Read in pieces, a map gives the actors and the title one parse gives; the last
+    /// `LevelInfo` names the map even when it has no title.
+    #[test]
+    fn pieces_give_the_actors_one_parse_gives() {
+        let generated = unreal_mapgen::generate_map(300_000, 5);
+        let titled = "Begin Map\nBegin Actor Class=LevelInfo Name=LevelInfo0\n Title=\"First\"\nEnd Actor\nBegin Actor Class=Light Name=L\nEnd Actor\nEnd Map\n";
+        let untitled_last =
+            format!("{titled}Begin Actor Class=LevelInfo Name=LevelInfo1\nEnd Actor\n");
+        for (text, title) in [
+            (generated.as_str(), Some("Synthetic")),
+            (titled, Some("First")),
+            (untitled_last.as_str(), None),
+        ] {
+            let plain = actors_in(text, None);
+            assert_eq!(plain.1.as_deref(), title);
+            for piece_bytes in [256, 4096] {
+                assert_eq!(actors_in(text, Some(piece_bytes)), plain, "pieces of {piece_bytes}");
+            }
+        }
+        assert!(actors_in(&generated, None).0.len() > 20);
+    }
 
     #[test]
     fn light_colours_and_kinds() {

@@ -5,5 +5,6 @@
 pub mod actors;
 pub mod generation;
 pub mod geometry;
+pub mod in_pieces;
 pub mod placement;
 pub mod walk;

@@ -82,6 +82,7 @@ pub fn run(args: &ExportArgs) -> ExitCode {
         .chain(&args.textures)
         .cloned()
         .collect();
+    let opened_as = file_state(&args.file);
     let bytes = match MappedFile::open(&args.file) {
         Ok(b) => b,
         Err(e) => {
@@ -89,6 +90,8 @@ pub fn run(args: &ExportArgs) -> ExitCode {
             return ExitCode::from(EXIT_FINDINGS);
         }
     };
+    *READ_AS.lock().unwrap_or_else(std::sync::PoisonError::into_inner) =
+        opened_as.map(|state| (args.file.clone(), state));
     let name = file_name(&args.file);
     let target = args.to.or_else(|| target_of(&args.output));
     let result = match detect(&bytes, &name) {
@@ -176,10 +179,32 @@ static FORCE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new
 /// The files the command reads (set once by [`run`]): never written over, even with `--force`.
 static INPUTS: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
 
+/// The file exported and its size and modification time when it was opened (set once by
+/// [`run`]): each write first checks that they have not changed.
+static READ_AS: std::sync::Mutex<Option<(PathBuf, FileState)>> = std::sync::Mutex::new(None);
+
+type FileState = (u64, Option<std::time::SystemTime>);
+
+fn file_state(path: &Path) -> Option<FileState> {
+    std::fs::metadata(path).ok().map(|m| (m.len(), m.modified().ok()))
+}
+
 /// Writes an output file through the one writer ([`super::output::write_output`]): created new
 /// and renamed into place, never through a link, onto a folder, device or FIFO, or over an
 /// input; an existing file (or a link, which is replaced, not followed) only with `--force`.
 fn write(path: &Path, bytes: &[u8]) -> Outcome {
+    // What was read from an input another program changed meanwhile (a rebuild cutting a
+    // package short) may be wrong: nothing is written from it.
+    let read = READ_AS.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
+    if let Some((input, was)) = read {
+        if file_state(&input) != Some(was) {
+            return Err(format!(
+                "{} changed while it was being read; {} was not written",
+                input.display(),
+                path.display()
+            ));
+        }
+    }
     let force = FORCE.load(std::sync::atomic::Ordering::Relaxed);
     let inputs = INPUTS.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
     let inputs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
@@ -540,6 +565,28 @@ fn nothing_written(
 #[cfg(test)]
 mod tests {
     use super::safe_file_name;
+
+    /// An input changed after it was opened (cut short by a rebuild, or rewritten) is not
+    /// exported from: the write is refused and nothing is created.
+    #[test]
+    fn nothing_is_written_from_an_input_changed_meanwhile() {
+        let dir =
+            std::env::temp_dir().join(format!("unreal-ls-export-changed-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let input = dir.join("in.utx");
+        std::fs::write(&input, vec![7u8; 4096]).unwrap();
+        *super::READ_AS.lock().unwrap() = super::file_state(&input).map(|s| (input.clone(), s));
+        let output = dir.join("out.png");
+        assert_eq!(super::write(&output, b"ok"), Ok(()));
+        std::fs::remove_file(&output).unwrap();
+        std::fs::OpenOptions::new().write(true).open(&input).unwrap().set_len(100).unwrap();
+        let refused = super::write(&output, b"stale").unwrap_err();
+        assert!(refused.contains("changed while it was being read"), "{refused}");
+        assert!(!output.exists());
+        *super::READ_AS.lock().unwrap() = None;
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn crafted_object_paths_become_plain_file_names() {

@@ -10,6 +10,7 @@ use std::process::ExitCode;
 
 use unreal_analysis::preview::map::{render_map, ActorSymbols, View};
 use unreal_analysis::EngineSetting;
+use unreal_formats::printable::printable;
 
 use super::lint::EngineArg;
 
@@ -93,5 +94,15 @@ pub fn run(args: &MapRenderArgs) -> ExitCode {
         picture.actors.len(),
         picture.units_per_pixel
     );
+    if !picture.outside.is_empty() {
+        let named: Vec<String> =
+            picture.outside.iter().take(10).map(|n| printable(n).into_owned()).collect();
+        let more = picture.outside.len().saturating_sub(named.len());
+        let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+        println!(
+            "note: outside the picture, far from the rest of the map: {}{more}",
+            named.join(", ")
+        );
+    }
     ExitCode::from(EXIT_CLEAN)
 }

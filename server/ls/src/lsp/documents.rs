@@ -446,21 +446,19 @@ impl Documents {
 }
 
 impl Session {
-    /// The engine every feature of this session follows: the client's setting, else the
-    /// workspace's `unreal-ls.toml` (`engine`, or the generation of its `game`), else `auto`.
-    /// Diagnostics, hover, completion and the other T3D features all read it here, so an
-    /// engine set only in `unreal-ls.toml` drives them alike.
-    /// Resolves the engine alone (no copy of the package paths): every T3D request asks.
-    pub fn engine(&self) -> unreal_analysis::EngineSetting {
-        unreal_analysis::config::resolve_engine(
-            &self.overrides(),
-            self.workspace.config().as_deref(),
-        )
+    /// The engine every feature follows for the file at `path`: the client's setting, else
+    /// the `unreal-ls.toml` that applies to the file as `lint` finds it (`engine`, or the
+    /// generation of its `game`), else `auto`. Diagnostics, hover, completion and the other
+    /// T3D features all read it here, so an engine set only in `unreal-ls.toml` drives them
+    /// alike. Resolves the engine alone (no copy of the package paths): every T3D request
+    /// asks.
+    pub fn engine(&self, path: Option<&std::path::Path>) -> unreal_analysis::EngineSetting {
+        unreal_analysis::config::resolve_engine(&self.overrides(), self.config_for(path).as_deref())
     }
 
-    /// The client's settings over the workspace's `unreal-ls.toml`, resolved as `lint` does.
-    fn resolved(&self) -> unreal_analysis::lint::LintOptions {
-        unreal_analysis::config::resolve(&self.overrides(), self.workspace.config().as_deref())
+    /// The client's settings over the file's `unreal-ls.toml`, resolved as `lint` does.
+    fn resolved(&self, path: Option<&std::path::Path>) -> unreal_analysis::lint::LintOptions {
+        unreal_analysis::config::resolve(&self.overrides(), self.config_for(path).as_deref())
     }
 
     /// What the client's settings say over `unreal-ls.toml`: the engine, unless `auto`.
@@ -472,11 +470,15 @@ impl Session {
         }
     }
 
-    /// What the checks of this session run with: the settings, the workspace's
-    /// `unreal-ls.toml` where the settings say nothing, the game folder the workspace found
-    /// (from the settings, the configuration or a folder around it) and its package index.
-    pub fn lint_options(&self) -> unreal_analysis::lint::LintOptions {
-        let mut options = self.resolved();
+    /// What the checks of the file at `path` run with: the settings, the file's
+    /// `unreal-ls.toml` where the settings say nothing (engine, game and build, as `lint`
+    /// reads them for that file), the game folder the workspace found (from the settings,
+    /// the configuration or a folder around it) and its package index.
+    pub fn lint_options(
+        &self,
+        path: Option<&std::path::Path>,
+    ) -> unreal_analysis::lint::LintOptions {
+        let mut options = self.resolved(path);
         options.game_dir = self.workspace.game_dir();
         options.packages = self.workspace.packages();
         options

@@ -52,8 +52,8 @@ pub type Analyzer = std::sync::Arc<
 pub fn compute(handle: &DocumentHandle, analyzer: &Analyzer, incremental_t3d: bool) -> Published {
     handle.update(|content, handle| {
         let kind = handle.kind_of(content.text());
-        let lint_options = handle.session.lint_options();
         let path = super::exec::document_path(&handle.uri);
+        let lint_options = handle.session.lint_options(path.as_deref());
         let diagnostics = match kind {
             None => Vec::new(),
             // What `lint` leaves out (the `exclude` of the file's `unreal-ls.toml`), the editor

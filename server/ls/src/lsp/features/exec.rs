@@ -55,10 +55,11 @@ impl<'a> UcDocument<'a> {
         if snapshot.kind() != Some(FileKind::UnrealScript) {
             return None;
         }
-        let options = snapshot.session.lint_options();
+        let path = document_path(snapshot.uri);
+        let options = snapshot.session.lint_options(path.as_deref());
         Some(Self {
             text: snapshot.text(),
-            path: document_path(snapshot.uri),
+            path,
             session: snapshot.session.workspace.lint_sessions.get(&options),
         })
     }

@@ -439,5 +439,6 @@ fn map_preview(params: &MapPreviewParams, open: Option<String>) -> Result<Value>
         "unitsPerPixel": picture.units_per_pixel,
         "brushes": picture.brushes,
         "actors": actors,
+        "outside": picture.outside,
     }))
 }

@@ -45,7 +45,10 @@ impl<'a> Parsed<'a> {
         Self {
             text: snapshot.text(),
             parse,
-            generation: document.and_then(|d| d.generation(snapshot.session.engine())),
+            generation: document.and_then(|d| {
+                let path = super::exec::document_path(snapshot.uri);
+                d.generation(snapshot.session.engine(path.as_deref()))
+            }),
         }
     }
 
