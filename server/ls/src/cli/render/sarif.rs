@@ -52,7 +52,8 @@ struct Driver {
     name: &'static str,
     version: &'static str,
     semantic_version: &'static str,
-    information_uri: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    information_uri: Option<&'static str>,
     rules: Vec<Rule>,
 }
 
@@ -64,7 +65,8 @@ struct Rule {
     short_description: Text,
     full_description: Text,
     help: Help,
-    help_uri: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    help_uri: Option<String>,
     default_configuration: Configuration,
     properties: RuleProperties,
 }
@@ -172,7 +174,7 @@ pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
                     name: "unreal-ls",
                     version: env!("CARGO_PKG_VERSION"),
                     semantic_version: env!("CARGO_PKG_VERSION"),
-                    information_uri: env!("CARGO_PKG_REPOSITORY"),
+                    information_uri: unreal_ls::repository(),
                     rules: rules.iter().map(|r| rule(r)).collect(),
                 },
             },
@@ -247,7 +249,7 @@ fn rule(meta: &RuleMeta) -> Rule {
         short_description: Text { text: capitalise(meta.summary) },
         full_description: Text { text: limit(&full, 1024) },
         help: Help { text: help.clone(), markdown: help },
-        help_uri: format!("{}/blob/main/docs/rules.md#{}", env!("CARGO_PKG_REPOSITORY"), meta.code),
+        help_uri: unreal_ls::rule_documentation_url(meta.code),
         default_configuration: Configuration { level: level(meta.severity) },
         properties: RuleProperties {
             tags: vec![if meta.code.starts_with("exec-") { "exec" } else { "t3d" }],

@@ -153,6 +153,6 @@ pub fn lsp_severity(severity: Severity) -> DiagnosticSeverity {
 
 /// The rule's entry in docs/rules.md (each rule is a heading named by its code).
 fn rule_documentation(code: &str) -> Option<CodeDescription> {
-    let href = format!("{}/blob/main/docs/rules.md#{code}", env!("CARGO_PKG_REPOSITORY"));
+    let href = crate::rule_documentation_url(code)?;
     Uri::from_str(&href).ok().map(|href| CodeDescription { href })
 }
