@@ -8,9 +8,11 @@
 //!
 //! Drawn with `tiny-skia`; labels with an 8x8 bitmap font. The picture is framed on where
 //! the map is (brushes and actors whose centre is within three times the 90th-percentile
-//! distance from the median centre, widened by a tenth): real maps park unused brushes at the
-//! edge of the world (UT2004's DM-Deck17 has some 262,000 units out), which would shrink the
-//! map to a dot.
+//! distance from the median centre, and before any far jump in distance among the farthest
+//! tenth, never beyond the world's edge; widened by a tenth): real maps park unused brushes at
+//! the edge of the world (UT2004's DM-Deck17 has some 262,000 units out), and a broken one
+//! may hold an actor at 1e30, which would shrink the map to a dot. What the frame leaves out
+//! is named on the picture ([`MapPicture::outside`]).
 
 use font8x8::UnicodeFonts;
 use tiny_skia::{Color, FillRule, Paint, PathBuilder, Pixmap, Rect, Stroke, StrokeDash, Transform};
