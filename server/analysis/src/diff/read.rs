@@ -86,7 +86,7 @@ pub struct MapActors {
 }
 
 /// Reads a map's text (decoded); `Err` when the text holds no `Begin` block at all (it is no
-/// map). A map of a few megabytes or more is read in pieces (see [`read_in_pieces`]); a
+/// map). A map of a few megabytes or more is read in pieces (`read_in_pieces`); a
 /// smaller one in one plain parse (the two maps of a comparison are read in parallel).
 pub fn read_map_text(text: &str) -> Result<MapActors, String> {
     if text.len() >= PIECES_FROM {
