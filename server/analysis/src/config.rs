@@ -903,7 +903,10 @@ fn table_beyond(text: &str, max: usize) -> Option<usize> {
             b'\n' => line_start = true,
             b' ' | b'\t' | b'\r' => {}
             b'#' => {
-                at = memchr_from(bytes, at, b'\n');
+                at = bytes
+                    .get(at..)
+                    .and_then(|rest| memchr::memchr(b'\n', rest))
+                    .map_or(bytes.len(), |offset| at + offset);
                 continue;
             }
             b'"' | b'\'' => {
@@ -927,14 +930,6 @@ fn table_beyond(text: &str, max: usize) -> Option<usize> {
         at += 1;
     }
     None
-}
-
-/// The offset of the next `byte` at or after `from`, or the end of the text.
-fn memchr_from(bytes: &[u8], from: usize, byte: u8) -> usize {
-    bytes
-        .get(from..)
-        .and_then(|rest| rest.iter().position(|&b| b == byte))
-        .map_or(bytes.len(), |p| from + p)
 }
 
 /// The offset just past the TOML string that starts at `start` (basic `"`, literal `'`, or

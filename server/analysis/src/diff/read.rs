@@ -89,8 +89,8 @@ pub struct MapActors {
 /// map). A map of a few megabytes or more is read in pieces (`read_in_pieces`); a
 /// smaller one in one plain parse (the two maps of a comparison are read in parallel).
 pub fn read_map_text(text: &str) -> Result<MapActors, String> {
-    if text.len() >= PIECES_FROM {
-        if let Some(read) = read_in_pieces(text, PIECE_BYTES) {
+    if let Some(piece_bytes) = crate::t3d::in_pieces::piece_bytes_for(text) {
+        if let Some(read) = read_in_pieces(text, piece_bytes) {
             return Ok(read);
         }
     }
@@ -100,12 +100,6 @@ pub fn read_map_text(text: &str) -> Result<MapActors, String> {
     }
     Ok(read_actors(text, &parse))
 }
-
-/// From this size a map is read in pieces: its whole tree would take several times the text
-/// (two 200 MB maps compared: 1.55 GB, most of it the two trees).
-const PIECES_FROM: usize = 4 << 20;
-/// About this many bytes a piece: a piece's tree lives only until its actors are read.
-const PIECE_BYTES: usize = 1 << 20;
 
 /// Reads a map that starts with `Begin Map` (or `Begin Level`) in pieces of about
 /// `piece_bytes` ([`crate::t3d::in_pieces`]): the same result as one parse; `None` when the

@@ -110,7 +110,7 @@ impl MapScene {
 /// True when the text holds at least one actor with a brush: a map (or a part of one) rather
 /// than a lone brush.
 pub fn has_brush_actors(text: &str) -> bool {
-    brush_actors_in(text, (text.len() >= PIECES_FROM).then_some(PIECE_BYTES))
+    brush_actors_in(text, crate::t3d::in_pieces::piece_bytes_for(text))
 }
 
 /// [`has_brush_actors`], in pieces of `piece_bytes` when set.
@@ -162,11 +162,9 @@ pub fn placed_brushes(
     text: &str,
     generation: Option<EngineGeneration>,
 ) -> (Vec<PlacedBrush>, usize) {
-    let (unplaced, markers) = if text.len() >= PIECES_FROM {
-        unplaced_in_pieces(text, PIECE_BYTES).unwrap_or_else(|| unplaced_brushes(text))
-    } else {
-        unplaced_brushes(text)
-    };
+    let (unplaced, markers) = crate::t3d::in_pieces::piece_bytes_for(text)
+        .and_then(|piece_bytes| unplaced_in_pieces(text, piece_bytes))
+        .unwrap_or_else(|| unplaced_brushes(text));
     let generation = generation.or_else(|| markers.generation());
     // Every builder brush counts, drawn or not (one without polygons too).
     let builder_brushes = unplaced.iter().filter(|b| b.role == BrushRole::Builder).count();
@@ -178,12 +176,6 @@ pub fn placed_brushes(
     }
     (brushes, builder_brushes)
 }
-
-/// From this size a map's brushes are read in pieces: its whole tree takes several times
-/// the text (a glTF export of a 200 MB map: 900 MB, most of it the tree).
-const PIECES_FROM: usize = 4 << 20;
-/// About this many bytes a piece.
-const PIECE_BYTES: usize = 1 << 20;
 
 /// A brush actor as the file gives it, before the generation's placement is known.
 struct UnplacedBrush {

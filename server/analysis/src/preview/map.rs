@@ -139,7 +139,7 @@ fn light_color(hue: f64, saturation: f64) -> [u8; 3] {
 /// The actors the picture marks, and the map's title, from one parse, or for a big map in
 /// pieces whose trees are dropped as they are read (the same result).
 fn actors(text: &str) -> (Vec<MapActor>, Option<String>) {
-    actors_in(text, (text.len() >= PIECES_FROM).then_some(PIECE_BYTES))
+    actors_in(text, crate::t3d::in_pieces::piece_bytes_for(text))
 }
 
 /// [`actors`], in pieces of `piece_bytes` when set.
@@ -162,11 +162,6 @@ fn actors_in(text: &str, piece_bytes: Option<usize>) -> (Vec<MapActor>, Option<S
     let (out, title) = actors_of(text, &unreal_syntax::t3d::parse(text).file);
     (out, title.flatten())
 }
-
-/// From this size a map's actors are read in pieces.
-const PIECES_FROM: usize = 4 << 20;
-/// About this many bytes a piece.
-const PIECE_BYTES: usize = 1 << 20;
 
 /// The actors of a parsed file, and the title of its last `LevelInfo` (`Some(None)`: one
 /// without a `Title`; `None`: no `LevelInfo`).
