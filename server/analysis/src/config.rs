@@ -644,6 +644,13 @@ impl ConfigResolver {
         found
     }
 
+    /// The same resolver with nothing read yet (a configuration file changed): `--config`'s
+    /// configuration is kept, every found one is looked for and read again.
+    #[must_use]
+    pub fn emptied(&self) -> Self {
+        Self { fixed: self.fixed.clone(), ..Self::default() }
+    }
+
     /// Every error met so far, in the order the files were read.
     pub fn errors(&self) -> &[ConfigError] {
         &self.errors

@@ -546,12 +546,32 @@ fn each_file_gets_the_configuration_lint_gives_it() {
         "         Begin Polygon\r\n",
         "         Begin Polygon Flags=512\r\n            Vertex   +00000.000000,+00128.000000,+00000.000000\r\n",
     );
+    // Two game installations, each with its own `Rocks.utx`, and a map in each that names
+    // `Rocks.Marble`: only the second's package lacks it. No setting or configuration names
+    // a game folder: each map's is the installation it stands in, for lint and the editor.
+    let textured = |texture: &str| {
+        defective.replace("         Begin Polygon\r\n", &format!("         Begin Polygon Texture={texture}\r\n            Vertex   +00000.000000,+00128.000000,+00000.000000\r\n"))
+    };
+    let marble = textured("Rocks.Marble");
+    for (game, textures) in
+        [("Games/UT", &["Granite", "Marble"][..]), ("Games/Other", &["Granite"][..])]
+    {
+        std::fs::create_dir_all(dir.join(game).join("System")).unwrap();
+        std::fs::create_dir_all(dir.join(game).join("Textures")).unwrap();
+        std::fs::create_dir_all(dir.join(game).join("Maps")).unwrap();
+        std::fs::write(dir.join(game).join("Textures/Rocks.utx"), texture_package(textures))
+            .unwrap();
+        // What makes the folder an installation: the engine's own package.
+        std::fs::write(dir.join(game).join("System/Core.u"), texture_package(&[])).unwrap();
+    }
     let files = [
         ("Maps/A/Defects.t3d", defective),
         ("Maps/A/Imported/Defects.t3d", defective),
         ("Maps/B/Defects.t3d", defective),
         ("Maps/B/Excluded.t3d", defective),
         ("Maps/C/Flags.t3d", ue2_flag.as_str()),
+        ("Games/UT/Maps/Marble.t3d", marble.as_str()),
+        ("Games/Other/Maps/Marble.t3d", marble.as_str()),
     ];
     for (file, text) in files {
         std::fs::write(dir.join(file), text).unwrap();
@@ -569,7 +589,7 @@ fn each_file_gets_the_configuration_lint_gives_it() {
     .unwrap();
 
     let lint = std::process::Command::new(env!("CARGO_BIN_EXE_unreal-ls"))
-        .args(["lint", "--format", "json", "Maps"])
+        .args(["lint", "--format", "json", "Maps", "Games"])
         .current_dir(&dir)
         .output()
         .unwrap();
@@ -625,12 +645,26 @@ fn each_file_gets_the_configuration_lint_gives_it() {
     assert_eq!(server.wait_exit(), Some(0));
     let _ = std::fs::remove_dir_all(&dir);
     // Not vacuous: the rule is an error at the root, off in B, and B's excluded file is empty;
-    // C's own configuration names a UE2 game (before, the editor read the root's only).
+    // C's own configuration names a UE2 game (before, the editor read the root's only); the
+    // second installation's map names a texture its packages lack (before, lint found no
+    // game folder around a file, and the editor only one around its workspace).
     expect_test::expect![[r#"
         Maps/A/Defects.t3d: ["t3d-too-few-vertices error"]
         Maps/A/Imported/Defects.t3d: ["t3d-too-few-vertices info"]
         Maps/B/Defects.t3d: []
         Maps/B/Excluded.t3d: []
-        Maps/C/Flags.t3d: ["t3d-unknown-poly-flag warning"]"#]]
+        Maps/C/Flags.t3d: ["t3d-unknown-poly-flag warning"]
+        Games/UT/Maps/Marble.t3d: []
+        Games/Other/Maps/Marble.t3d: ["t3d-unknown-texture warning"]"#]]
     .assert_eq(&seen.join("\n"));
+}
+
+/// A texture package of empty textures, written by the test support's package writer.
+fn texture_package(names: &[&str]) -> Vec<u8> {
+    let mut w = unreal_test_support::writers::PackageWriter::new(69, 0);
+    for name in names {
+        let class = w.engine_class("Texture");
+        w.export(class, 0, name, 0, Box::new(|_, _| {}));
+    }
+    w.finish()
 }

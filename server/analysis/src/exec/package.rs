@@ -185,16 +185,13 @@ pub fn resolve_under(env: &ExecEnv, read_root: &Path, root: &Path, parts: &[&str
     Lookup::Found { path, on_disk: spelled.join("\\"), case_differs }
 }
 
-/// True when `dir` is a game folder: the configured game directory, or a folder with a
-/// `System` folder (where every UE1/UE2 game keeps its packages and executables).
+/// True when `dir` is a game folder: the configured (or found) game directory, or a folder
+/// that is one by [`crate::workspace::game_folder::is_game_folder`].
 pub fn is_game_folder(env: &ExecEnv, dir: &Path) -> bool {
     let configured = env.game_dir.as_deref().is_some_and(|game| {
         game == dir || env.real_path(game).is_some_and(|g| env.real_path(dir) == Some(g))
     });
-    configured
-        || env.list_dir(dir).is_some_and(|entries| {
-            entries.iter().any(|e| e.is_dir && !e.is_link && e.name.eq_ignore_ascii_case("system"))
-        })
+    configured || crate::workspace::game_folder::holds_installation(dir, &mut |d| env.list_dir(d))
 }
 
 /// True when the folders `parts` exist under `root` (ignoring case, no link followed).

@@ -8,7 +8,6 @@
 //! a TextBuffer's source) is read when asked for, through [`PackageIndex::with_package`].
 //! Names compare case-insensitively, as the engine's do.
 
-mod game_dir;
 mod lookup;
 mod provider;
 
@@ -21,7 +20,6 @@ use unreal_formats::package::Package;
 
 use crate::fs::{FileSystem, RealFs};
 
-pub use game_dir::{detect_game_dir, is_game_dir};
 pub use lookup::{edit_distance, nearest, Lookup, ObjectKind};
 
 /// Folders of a game installation that hold packages (`System/*.u`, `Textures/*.utx`, ...),

@@ -70,8 +70,9 @@ into the level (UnrealEd's `csgRebuild` skips `Level->Brush()`).",
     Section {
         title: "T3D: references into packages",
         intro: r"These rules run only with a package index: a game directory (`--game-dir`, `game-dir` in
-`unreal-ls.toml`, the editor's `unrealLs.gameDirectory` or a game folder found around the
-workspace) or `package-paths`. The index holds every package (`.u .utx .uax .umx .unr .usx
+`unreal-ls.toml`, the editor's `unrealLs.gameDirectory`, else the game installation the file
+stands in: the nearest folder in or above it whose `System/` holds the engine's `Core.u`) or
+`package-paths`. The index holds every package (`.u .utx .uax .umx .unr .usx
 .ukx .usm .ut2`) under the game's `System/ Textures/ Sounds/ Music/ Maps/ StaticMeshes/
 Animations/` folders (a folder without them is searched as a plain folder of packages) and
 under the package paths. Without an index nothing is reported, so a T3D linted on its own

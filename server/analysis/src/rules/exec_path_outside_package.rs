@@ -4,7 +4,8 @@
 //! `LOAD` of a game package is exempt: the engine finds those by name in its package paths.
 //!
 //! One level up (`..\Textures\X.utx`) names the game's folder beside the package folder;
-//! when the package stands in a game folder (one with `System/`, or the game directory) that
+//! when the package stands in a game folder (the game directory, or one whose `System/` holds
+//! `Core.u`: [`crate::workspace::game_folder`]) that
 //! path is checked like any other (`exec-missing-file` when the folder exists and the file is
 //! not in it), and this info says only what could not be checked: a folder the game folder
 //! does not have here, or a package the engine may find on its package paths.
@@ -33,8 +34,8 @@ packages by name.
 
 One level up is different: `..\Textures\X.utx` names the game's `Textures` folder beside the
 package folder (Epic's own classes load texture packages so). When the package folder stands in
-a game folder (one with a `System` folder, or the game directory), such a path is checked like
-any other: a file missing from a folder that exists is `exec-missing-file`. This info then
+a game folder (the game directory, or a folder whose `System/` holds the engine's
+`Core.u`), such a path is checked like any other: a file missing from a folder that exists is `exec-missing-file`. This info then
 says only what could not be checked: a folder the game folder does not have here, a package
 folder that is not in a game folder, or a `LOAD` whose package the engine may still find on
 its package paths (which only a game directory's index shows).
@@ -62,7 +63,7 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
             let raw = &path.value.text;
             let message = match (link, one_level_up(ctx, raw)) {
                 (None, Some(Up::NotGameFolder)) => format!(
-                    "`{raw}` names a folder beside the package folder, and the package folder is not in a game folder (no System/ beside it); not checked"
+                    "`{raw}` names a folder beside the package folder, and the package folder is not in a game folder (no System/Core.u beside it); not checked"
                 ),
                 (None, Some(Up::NoFolder(folder))) => format!(
                     "`{raw}` names the game's folder `{folder}`, which this game folder does not have; not checked"

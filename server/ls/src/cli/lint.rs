@@ -18,10 +18,12 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 use unreal_analysis::config::{apply_severity, Config, ConfigResolver};
+use unreal_analysis::fs::RealFs;
 use unreal_analysis::lint::{
     detect_kind, lint_path, lint_path_owned, lint_source, FileKind, LintOptions, LintSession,
     LintedFile,
 };
+use unreal_analysis::workspace::Settings;
 use unreal_analysis::{Diagnostic, EngineSetting, LineIndex, SourceText};
 use unreal_syntax::text::SourceEncoding;
 
@@ -98,13 +100,14 @@ pub fn run(args: &LintArgs) -> ExitCode {
         let _ = writeln!(stderr, "error: --statistics prints with --format human or json only");
         return ExitCode::from(EXIT_USAGE);
     }
-    let mut resolver = match &args.config {
+    let resolver = match &args.config {
         None => ConfigResolver::discover(),
         Some(path) => match Config::load(path) {
             Ok(config) => ConfigResolver::fixed(config),
             Err(errors) => return config_errors(stderr, &errors),
         },
     };
+    let settings = Settings::new(Arc::new(RealFs), resolver);
     let baseline = match &args.baseline.baseline {
         None => None,
         Some(path) => match Baseline::load(path) {
@@ -123,9 +126,10 @@ pub fn run(args: &LintArgs) -> ExitCode {
 
     let mut problems = Vec::new();
     let candidates = collect_candidates(&roots, &mut problems);
-    let (candidates, setups) = configure(args, candidates, &mut resolver);
-    if !resolver.errors().is_empty() {
-        return config_errors(stderr, resolver.errors());
+    let (candidates, setups) = configure(args, candidates, &settings);
+    let errors = settings.errors();
+    if !errors.is_empty() {
+        return config_errors(stderr, &errors);
     }
     let fix_mode = args.fix.mode();
     if fix_mode.is_some() || args.baseline.write_baseline.is_some() {
@@ -307,41 +311,41 @@ struct Setup {
     session: LintSession,
 }
 
-/// Finds each candidate's configuration, drops the files it excludes (and, among the files
-/// found in folders, those its `include` does not name), and makes one [`Setup`] per
-/// configuration. Command-line options win over the configuration's.
+/// Finds each candidate's settings (its configuration and game folder, as the language
+/// server finds them: [`Settings::for_file`]), drops the files its configuration excludes
+/// (and, among the files found in folders, those its `include` does not name), and makes one
+/// [`Setup`] per configuration and game folder. Command-line options win over the
+/// configuration's.
 fn configure(
     args: &LintArgs,
     candidates: Vec<Candidate>,
-    resolver: &mut ConfigResolver,
+    settings: &Settings,
 ) -> (Vec<(Candidate, usize)>, Vec<Setup>) {
+    let overrides = unreal_analysis::options::Overrides {
+        engine: args.engine.map(EngineSetting::from),
+        game: args.game,
+        engine_build: args.engine_build,
+        game_dir: args.game_dir.clone(),
+    };
     let mut setups: Vec<Setup> = Vec::new();
-    let mut by_config: std::collections::HashMap<Option<PathBuf>, usize> =
+    let mut by_key: std::collections::HashMap<(Option<PathBuf>, Option<PathBuf>), usize> =
         std::collections::HashMap::new();
     let mut kept = Vec::new();
     for candidate in candidates {
-        let config = resolver.for_file(&candidate.absolute);
-        if let Some(config) = &config {
-            let skipped = if candidate.explicit {
-                config.excludes(&candidate.absolute)
-            } else {
-                !config.includes(&candidate.absolute)
-            };
-            if skipped {
-                continue;
-            }
+        let file = settings.for_file(&overrides, Some(&candidate.absolute));
+        let skipped = if candidate.explicit {
+            file.excludes(&candidate.absolute)
+        } else {
+            !file.includes(&candidate.absolute)
+        };
+        if skipped {
+            continue;
         }
-        let key = config.as_ref().and_then(|c| c.path.clone());
-        let index = *by_config.entry(key).or_insert_with(|| {
-            let overrides = unreal_analysis::options::Overrides {
-                engine: args.engine.map(EngineSetting::from),
-                game: args.game,
-                engine_build: args.engine_build,
-                game_dir: args.game_dir.clone(),
-            };
-            let options = unreal_analysis::config::resolve(&overrides, config.as_deref());
-            let session = LintSession::new(&options);
-            setups.push(Setup { config: config.clone(), options, session });
+        let key =
+            (file.config.as_ref().and_then(|c| c.path.clone()), file.options.game_dir.clone());
+        let index = *by_key.entry(key).or_insert_with(|| {
+            let session = LintSession::new(&file.options);
+            setups.push(Setup { config: file.config.clone(), options: file.options, session });
             setups.len() - 1
         });
         kept.push((candidate, index));

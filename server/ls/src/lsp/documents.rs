@@ -461,27 +461,63 @@ impl Session {
         unreal_analysis::config::resolve(&self.overrides(), self.config_for(path).as_deref())
     }
 
-    /// What the client's settings say over `unreal-ls.toml`: the engine, unless `auto`.
+    /// What the client's settings say over `unreal-ls.toml`: the engine, unless `auto`, and
+    /// the game folder (`unrealLs.gameDirectory`), as `--engine` and `--game-dir` do for
+    /// `lint`.
     fn overrides(&self) -> unreal_analysis::options::Overrides {
         let engine = self.settings.engine;
         unreal_analysis::options::Overrides {
             engine: (engine != unreal_analysis::EngineSetting::Auto).then_some(engine),
+            game_dir: self.settings.game_directory.clone(),
             ..unreal_analysis::options::Overrides::default()
         }
     }
 
-    /// What the checks of the file at `path` run with: the settings, the file's
-    /// `unreal-ls.toml` where the settings say nothing (engine, game and build, as `lint`
-    /// reads them for that file), the game folder the workspace found (from the settings,
-    /// the configuration or a folder around it) and its package index.
+    /// What the checks of the file at `path` run with, found as `lint` finds them
+    /// ([`unreal_analysis::workspace::Settings::for_file`]): the settings, the file's
+    /// `unreal-ls.toml` where the settings say nothing (engine, game, build, game folder and
+    /// package paths), else the game installation the file stands in; with the workspace's
+    /// package index when it reads that game folder and those package paths. A file under
+    /// another installation is checked with that one's packages
+    /// ([`Self::packages_for_checks`]), as `lint` checks it; a document that is no file with
+    /// the workspace's.
     pub fn lint_options(
         &self,
         path: Option<&std::path::Path>,
     ) -> unreal_analysis::lint::LintOptions {
-        let mut options = self.resolved(path);
-        options.game_dir = self.workspace.game_dir();
-        options.packages = self.workspace.packages();
+        let mut options = if path.is_some() {
+            self.workspace.settings.for_file(&self.overrides(), path).options
+        } else {
+            let mut options = self.resolved(None);
+            options.game_dir = self.workspace.game_dir();
+            options
+        };
+        let roots = unreal_analysis::index::IndexRoots {
+            game_dir: options.game_dir.clone(),
+            package_paths: options.package_paths.clone(),
+        };
+        options.packages = self.workspace.packages_reading(&roots);
         options
+    }
+
+    /// Gives `options` a package index when they name packages the workspace's index does
+    /// not read (a file under another game installation or other package paths): the one
+    /// their lint session builds on first use, as `lint` builds one per game folder. The
+    /// workspace's own index is built in the background; until it is ready the files it
+    /// serves are checked without one.
+    pub fn packages_for_checks(&self, options: &mut unreal_analysis::lint::LintOptions) {
+        if options.packages.is_some() {
+            return;
+        }
+        let roots = unreal_analysis::index::IndexRoots {
+            game_dir: options.game_dir.clone(),
+            package_paths: options.package_paths.clone(),
+        };
+        if roots.is_empty() || self.workspace.indexes(&roots) {
+            return;
+        }
+        let session = self.workspace.lint_sessions.get(options);
+        options.packages = session.exec.packages_if_configured().cloned();
     }
 
     /// The configuration that applies to the file at `path` as `lint` finds it (the nearest

@@ -11,7 +11,8 @@ use std::time::{Duration, Instant};
 
 use tower_lsp_server::ls_types::{FileChangeType, FileEvent, MessageType, NumberOrString};
 use unreal_analysis::config::{self, Config};
-use unreal_analysis::index::{detect_game_dir, IndexRoots, PackageIndex};
+use unreal_analysis::index::{IndexRoots, PackageIndex};
+use unreal_analysis::workspace::game_folder::game_folder_of_workspace;
 
 use super::documents::Session;
 use super::scheduler::Scheduler;
@@ -24,7 +25,8 @@ fn resolve(session: &Session, config: Option<&Config>) -> (IndexRoots, &'static 
         (Some(dir.clone()), "the unrealLs.gameDirectory setting")
     } else if let Some(dir) = config.and_then(|c| c.game_dir.clone()) {
         (Some(dir), "unreal-ls.toml")
-    } else if let Some(dir) = detect_game_dir(&session.roots) {
+    } else if let Some(dir) = game_folder_of_workspace(&unreal_analysis::fs::RealFs, &session.roots)
+    {
         (Some(dir), "found around the workspace")
     } else {
         (None, "")
@@ -65,7 +67,7 @@ pub async fn update(shared: &Arc<Shared>, scheduler: &Scheduler) {
         let mut state = workspace.state();
         state.config = config;
         // A configuration file may have changed: which one applies to a file is found again.
-        workspace.forget_file_configs();
+        workspace.forget_file_settings();
         state.game_dir_source = source;
         let unchanged = state.roots.as_ref() == Some(&roots);
         if !unchanged {

@@ -1,9 +1,10 @@
-//! The workspace around the open documents: its folders, the `unreal-ls.toml` that applies
-//! (found in a workspace folder or above it), the game directory (the `gameDirectory`
-//! setting, else the configuration's `game-dir`, else a game installation found in or above a
-//! workspace folder: a folder with `System/` and one of `Textures/ Sounds/ Music/ Maps/`),
-//! the package index built from it, and the `#exec` lint sessions that cache what the `.uc`
-//! checks read from disk.
+//! The workspace around the open documents: its folders, each file's settings (found as
+//! `lint` finds them: [`unreal_analysis::workspace::Settings`]), the workspace's game directory
+//! (the `gameDirectory` setting, else the first workspace folder's `game-dir`, else a game
+//! installation in or above a workspace folder or just inside one:
+//! [`unreal_analysis::workspace::game_folder`]), the package index built from it, and the
+//! `#exec` lint sessions that cache what the `.uc` checks read from disk (and build the index
+//! of a file under another installation).
 //!
 //! This file holds that state; `indexing.rs` builds the index and keeps it current. Until the
 //! index is ready the documents are checked without it (reference rules stay quiet).
@@ -13,13 +14,14 @@ use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use unreal_analysis::config::{Config, ConfigResolver};
+use unreal_analysis::fs::RealFs;
 use unreal_analysis::index::{IndexRoots, PackageIndex};
+use unreal_analysis::workspace::Settings;
 
 use super::lint_sessions::LintSessions;
 
 /// The workspace's configuration, package index and lint sessions; one per connection,
 /// shared by every snapshot of the session.
-#[derive(Default)]
 pub struct Workspace {
     state: Mutex<State>,
     /// What the `.uc` checks read from disk, per set of options.
@@ -28,10 +30,11 @@ pub struct Workspace {
     pub(crate) epoch: AtomicU64,
     /// The client shows `$/progress` (`window.workDoneProgress`).
     pub progress: AtomicBool,
-    /// Which `unreal-ls.toml` applies to each file: the nearest in or above its folder, found
-    /// and read as `unreal-ls lint` does (the same resolver), forgotten when a configuration
-    /// file changes.
-    file_configs: Mutex<ConfigResolver>,
+    /// Every file's settings (its `unreal-ls.toml`, the nearest in or above its folder, and
+    /// its game folder), found as `unreal-ls lint` finds them (the same
+    /// [`unreal_analysis::workspace::Settings`]), forgotten when a configuration file or a
+    /// folder changes.
+    pub(crate) settings: Settings,
     /// The "no game directory" note was logged (at most once per connection).
     pub(crate) noted_missing: AtomicBool,
     /// The client shows the `unrealLs/gameDirectoryMissing` notice itself, with a way to set
@@ -60,6 +63,20 @@ impl std::fmt::Debug for Workspace {
     }
 }
 
+impl Default for Workspace {
+    fn default() -> Self {
+        Self {
+            state: Mutex::default(),
+            lint_sessions: LintSessions::default(),
+            epoch: AtomicU64::default(),
+            progress: AtomicBool::default(),
+            settings: Settings::new(Arc::new(RealFs), ConfigResolver::discover()),
+            noted_missing: AtomicBool::default(),
+            notice_by_client: AtomicBool::default(),
+        }
+    }
+}
+
 impl Workspace {
     pub(crate) fn state(&self) -> MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
@@ -79,18 +96,33 @@ impl Workspace {
     /// the nearest in or above its folder. A file that cannot be read or parsed applies none
     /// (the workspace's own is reported in the log when read).
     pub fn config_for(&self, path: &std::path::Path) -> Option<Arc<Config>> {
-        self.file_configs.lock().unwrap_or_else(PoisonError::into_inner).for_file(path)
+        self.settings.config_for(path)
     }
 
-    /// Forgets which configuration applies to which file (a configuration file changed).
-    pub(crate) fn forget_file_configs(&self) {
-        *self.file_configs.lock().unwrap_or_else(PoisonError::into_inner) =
-            ConfigResolver::discover();
+    /// Forgets which configuration and game folder apply to which file (a configuration file
+    /// or a folder changed).
+    pub(crate) fn forget_file_settings(&self) {
+        self.settings.forget();
     }
 
     /// The game folder the index reads (from the settings, the configuration or found around
     /// the workspace).
     pub fn game_dir(&self) -> Option<PathBuf> {
         self.state().roots.as_ref().and_then(|r| r.game_dir.clone())
+    }
+
+    /// The workspace's package index when it reads exactly `roots` (and is built).
+    pub fn packages_reading(&self, roots: &IndexRoots) -> Option<Arc<PackageIndex>> {
+        let state = self.state();
+        if state.roots.as_ref() == Some(roots) {
+            state.index.clone()
+        } else {
+            None
+        }
+    }
+
+    /// True when the workspace's index reads (or is being built to read) `roots`.
+    pub fn indexes(&self, roots: &IndexRoots) -> bool {
+        self.state().roots.as_ref() == Some(roots)
     }
 }

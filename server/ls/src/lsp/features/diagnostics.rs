@@ -53,13 +53,14 @@ pub fn compute(handle: &DocumentHandle, analyzer: &Analyzer, incremental_t3d: bo
     handle.update(|content, handle| {
         let kind = handle.kind_of(content.text());
         let path = super::exec::document_path(&handle.uri);
-        let lint_options = handle.session.lint_options(path.as_deref());
+        let mut lint_options = handle.session.lint_options(path.as_deref());
         let diagnostics = match kind {
             None => Vec::new(),
             // What `lint` leaves out (the `exclude` of the file's `unreal-ls.toml`), the editor
             // shows nothing for either.
             Some(_) if handle.session.excludes(path.as_deref()) => Vec::new(),
             Some(FileKind::T3d) if incremental_t3d => {
+                handle.session.packages_for_checks(&mut lint_options);
                 let diagnostics = content.t3d_mut().diagnostics(&lint_options);
                 crate::lsp::memory::release_after(content.text().len());
                 diagnostics
