@@ -345,3 +345,40 @@ fn hostile_counts_and_indices_are_refused() {
     "#]]
     .assert_eq(&errors);
 }
+
+/// A strip section (the engine's PS2 builds) draws `primitives` triangles of alternating
+/// winding from `primitives + 2` indices, leaving out the degenerate ones stripping adds.
+#[test]
+fn strip_sections_are_unrolled_without_degenerate_triangles() {
+    use unreal_formats::decode::ue2_static_mesh::{BoundingBox, StaticMeshSection, StaticMeshUe2};
+    let section = StaticMeshSection {
+        is_strip: true,
+        first_index: 1,
+        min_vertex_index: 0,
+        max_vertex_index: 5,
+        triangles: 3,
+        primitives: 5,
+        material: 0,
+    };
+    let mesh = StaticMeshUe2 {
+        internal_version: 11,
+        bounding_box: BoundingBox { min: [0.0; 3], max: [0.0; 3], valid: false },
+        sections: vec![section.clone()],
+        positions: vec![[0.0; 3]; 6],
+        normals: vec![[0.0; 3]; 6],
+        colors: 0,
+        alphas: 0,
+        uv_sets: Vec::new(),
+        // Index 0 belongs to no section; the strip 0 1 2 3 3 4 5 repeats 3 to join two runs.
+        indices: vec![9, 0, 1, 2, 3, 3, 4, 5],
+        wireframe_indices: 0,
+        materials: Vec::new(),
+        material_names: Vec::new(),
+        collision_triangles: 0,
+        raw_triangles: 0,
+        collision_model: unreal_formats::package::ObjectRef(0),
+        physics_props: unreal_formats::package::ObjectRef(0),
+    };
+    assert_eq!(mesh.section_triangles(&section), [[0, 1, 2], [2, 1, 3], [3, 4, 5]]);
+    assert_eq!(mesh.triangle_count(), 3);
+}
