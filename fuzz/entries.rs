@@ -108,10 +108,19 @@ pub fn package(data: &[u8]) {
 /// The package readers that refuse other classes, with the classes each reads (as in
 /// `package::objects`: given an export of another class, a reader returns at once).
 type ObjectRead = fn(&Package<'_>, usize);
-const CLASS_READERS: [(&[&str], ObjectRead); 8] = [
+const CLASS_READERS: [(&[&str], ObjectRead); 10] = [
     (&["Palette"], |p, i| drop(p.read_palette(i))),
     // UE2 skeletal meshes: skeleton and raw geometry, and the PSK they convert back to.
     (&["SkeletalMesh"], |p, i| drop(p.read_skeletal_mesh_ue2(i).map(|m| m.to_psk()))),
+    // UE2 static meshes, and every section's triangles drawn from their index range.
+    (&["StaticMesh"], |p, i| {
+        if let Ok(m) = p.read_static_mesh_ue2(i) {
+            for s in &m.sections {
+                drop(m.section_triangles(s));
+            }
+        }
+    }),
+    (&["MeshAnimation"], |p, i| drop(p.read_mesh_animation_ue2(i))),
     (&["Sound", "Music"], |p, i| drop(p.read_sound(i))),
     (&["Font"], |p, i| drop(p.read_font(i))),
     (&["TextBuffer"], |p, i| drop(p.read_text_buffer(i))),

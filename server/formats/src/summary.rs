@@ -247,6 +247,33 @@ pub fn package_summary(package: &Package<'_>) -> PackageSummary {
                         if m.lods == 1 { "" } else { "s" },
                     )
                 })),
+                "StaticMesh" if package.is_ue2() => {
+                    Some(package.read_static_mesh_ue2(o.export).map(|m| {
+                        format!(
+                            "{} vertices, {} triangles, {} section{}, {} material{}, {} UV set{}",
+                            m.positions.len(),
+                            m.triangle_count(),
+                            m.sections.len(),
+                            plural(m.sections.len()),
+                            m.materials.len(),
+                            plural(m.materials.len()),
+                            m.uv_sets.len(),
+                            plural(m.uv_sets.len()),
+                        )
+                    }))
+                }
+                "MeshAnimation" if package.is_ue2() => {
+                    Some(package.read_mesh_animation_ue2(o.export).map(|a| {
+                        let frames: i64 = a.sequences.iter().map(|s| i64::from(s.frames)).sum();
+                        format!(
+                            "{} bones, {} sequence{}, {frames} frame{}",
+                            a.bones.len(),
+                            a.sequences.len(),
+                            plural(a.sequences.len()),
+                            plural(frames as usize),
+                        )
+                    }))
+                }
                 "Animation" if !package.is_ue2() => {
                     Some(package.read_animation(o.export).map(|a| {
                         format!("{} bones, {} sequences", a.bones.len(), a.sequences.len())
@@ -365,6 +392,14 @@ pub fn wav_summary(wav: &Wav) -> WavSummary {
         bits_per_sample: wav.bits_per_sample,
         data_size: wav.data_size,
         duration: wav.duration,
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
     }
 }
 

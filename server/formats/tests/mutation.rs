@@ -61,6 +61,11 @@ fn synthetic_files_survive_mutation() {
             }),
         ),
         ("beep.wav".into(), writers::wav(8000, 16, 2, 50)),
+        ("Weapons.ukx".into(), writers::ue2_skeletal_package(126, 29, "AssaultRifle_1st")),
+        ("Crates.usx".into(), writers::ue2_static_package(128, 29)),
+        ("Crates-v125.usx".into(), writers::ue2_static_package(125, 29)),
+        ("Crates-binary.usx".into(), writers::ue2_static_package(128, 0)),
+        ("Crates-v110.usx".into(), writers::ue2_static_package(110, 29)),
     ];
     let (d, a) = writers::vertex_mesh(&[([0, 1, 2], 0)], 3, 2, true);
     files.push(("dx_d.3d".into(), d));

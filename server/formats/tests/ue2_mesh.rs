@@ -45,9 +45,9 @@ fn skeletal_mesh_reads_back_in_every_ut2004_version() {
     let summary = summarize(&bytes, "Weapons.ukx").unwrap().to_string();
     expect![[r#"
         package version 126 (licensee 29), flags 0x00000001
-        names 15, imports 4, exports 3
+        names 18, imports 4, exports 3
           path              class              size  detail
-          AssaultRifle_1st  MeshAnimation         1
+          AssaultRifle_1st  MeshAnimation       437  2 bones, 2 sequences, 14 frames
           AssaultRifle_1st  SkeletalMesh        564  4 points, 4 wedges, 2 faces, 2 bones, 4 influences, 1 material, 1 LOD
           Skin              Texture              48  RGBA8 2x2, 1 mip
     "#]]
@@ -105,12 +105,12 @@ fn licensee_layouts_and_ue1_are_refused_by_name() {
     let bytes = writers::ue2_skeletal_package(128, 33, "AssaultRifle_1st");
     let package = Package::parse(&bytes).unwrap();
     let err = package.read_skeletal_mesh_ue2(mesh_export(&package)).unwrap_err().to_string();
-    expect!["SkeletalMesh AssaultRifle_1st (export 1) at byte 295: expected a SkeletalMesh of Epic's UE2 layout (licensee 0 to 29, UT2003 and UT2004), found licensee 33: this licensee's engine changed the layout, which is not known here"]
+    expect!["SkeletalMesh AssaultRifle_1st (export 1) at byte 763: expected a SkeletalMesh of Epic's UE2 layout (licensee 0 to 29, UT2003 and UT2004), found licensee 33: this licensee's engine changed the layout, which is not known here"]
     .assert_eq(&err);
     let bytes = writers::ue2_skeletal_package(69, 0, "AssaultRifle_1st");
     let package = Package::parse(&bytes).unwrap();
     let err = package.read_skeletal_mesh_ue2(mesh_export(&package)).unwrap_err().to_string();
-    expect!["SkeletalMesh AssaultRifle_1st (export 1) at byte 295: expected a UE2 SkeletalMesh (package version 100 or later), found package version 69"]
+    expect!["SkeletalMesh AssaultRifle_1st (export 1) at byte 754: expected a UE2 SkeletalMesh (package version 100 or later), found package version 69"]
     .assert_eq(&err);
 }
 
@@ -131,6 +131,6 @@ fn hostile_counts_are_refused_before_allocation() {
     bytes[points - 1..points + 4].copy_from_slice(&[0x7f, 0xff, 0xff, 0xff, 0x07]);
     let package = Package::parse(&bytes).unwrap();
     let err = package.read_skeletal_mesh_ue2(mesh_export(&package)).unwrap_err().to_string();
-    expect!["SkeletalMesh AssaultRifle_1st (export 1) at byte 685: expected RawVerts count of 1073741823 items of at least 12 bytes to fit in the 173 bytes left"]
+    expect!["SkeletalMesh AssaultRifle_1st (export 1) at byte 1153: expected RawVerts count of 1073741823 items of at least 12 bytes to fit in the 173 bytes left"]
     .assert_eq(&err);
 }

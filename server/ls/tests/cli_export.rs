@@ -524,7 +524,7 @@ fn objects_sharing_a_name_are_told_apart_by_class() {
             exit 1
             --- stdout
             --- stderr
-            error: Weapons.ukx: MeshAnimation'AssaultRifle_1st' is a MeshAnimation, which has nothing to export
+            error: Weapons.ukx: MeshAnimation'AssaultRifle_1st' is a MeshAnimation, which has nothing to export on its own: its sequences move the bones of a SkeletalMesh (export that mesh for its geometry)
         "#]],
     );
     run(
@@ -694,4 +694,128 @@ fn a_u3d_of_65534_meshes_exports_without_the_quadratic_animation() {
     assert_eq!(json["meshes"][0]["weights"].as_array().unwrap().len(), 32_767);
     assert!(json.get("animations").is_none_or(|a| a.as_array().is_some_and(Vec::is_empty)));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A `.usx` (built by the test-support writer as UT2004's `UStaticMesh::Serialize` lays it
+/// out): `info` describes the static mesh, `--object` exports it to glTF and OBJ with its
+/// UVs and the package's texture (reached directly and through a FinalBlend over a Shader),
+/// the whole package writes the mesh and the texture, and a MeshAnimation says why it
+/// exports nothing.
+#[test]
+fn ue2_static_mesh_exports_to_gltf_and_obj() {
+    let dir = fixture_dir("ue2-static");
+    std::fs::write(dir.join("Crates.usx"), writers::ue2_static_package(128, 29)).unwrap();
+    run(
+        &dir,
+        &["info", "Crates.usx"],
+        expect![[r#"
+        exit 0
+        --- stdout
+        Crates.usx
+        package version 128 (licensee 29), flags 0x00000001
+        names 21, imports 6, exports 5
+          path          class           size  detail
+          Meshes        Package            0
+          Meshes.Crate  StaticMesh       615  7 vertices, 3 triangles, 2 sections, 2 materials, 1 UV set
+          Wood          Texture           48  RGBA8 2x2, 1 mip
+          WoodShader    Shader             4
+          WoodBlend     FinalBlend         4
+        --- stderr
+    "#]],
+    );
+    run(
+        &dir,
+        &["export", "Crates.usx", "--object", "Crates.Meshes.Crate", "-o", "crate.glb"],
+        expect![[r#"
+            exit 0
+            --- stdout
+            --- stderr
+        "#]],
+    );
+    let json = glb_json(&dir.join("crate.glb"));
+    let primitives = json["meshes"][0]["primitives"].as_array().unwrap();
+    assert_eq!(primitives.len(), 2);
+    assert!(primitives.iter().all(|p| p["attributes"]["TEXCOORD_0"].is_u64()), "{json}");
+    assert_eq!(json["images"].as_array().unwrap().len(), 2);
+    run(
+        &dir,
+        &["export", "Crates.usx", "--object", "Crate", "-o", "crate.obj"],
+        expect![[r#"
+        exit 0
+        --- stdout
+        --- stderr
+    "#]],
+    );
+    let obj = std::fs::read_to_string(dir.join("crate.obj")).unwrap();
+    assert_eq!(obj.lines().filter(|l| l.starts_with("f ")).count(), 3);
+    assert_eq!(obj.lines().filter(|l| l.starts_with("vt ")).count(), 7);
+    run(
+        &dir,
+        &["export", "Crates.usx", "-o", "out"],
+        expect![[r#"
+        exit 0
+        --- stdout
+        2 objects written to out
+        --- stderr
+    "#]],
+    );
+    assert!(dir.join("out/Meshes.Crate.glb").is_file());
+    assert_eq!(png_size(&dir.join("out/Wood.png")), (2, 2));
+    std::fs::write(
+        dir.join("Weapons.ukx"),
+        writers::ue2_skeletal_package(126, 29, "AssaultRifle_1st"),
+    )
+    .unwrap();
+    run(
+        &dir,
+        &[
+            "export",
+            "Weapons.ukx",
+            "--object",
+            "AssaultRifle_1st",
+            "--class",
+            "MeshAnimation",
+            "-o",
+            "anim.glb",
+        ],
+        expect![[r#"
+            exit 1
+            --- stdout
+            --- stderr
+            error: Weapons.ukx: MeshAnimation'AssaultRifle_1st' is a MeshAnimation (2 bones, 2 sequences), which has nothing to export on its own: its sequences move the bones of a SkeletalMesh (export that mesh for its geometry)
+        "#]],
+    );
+}
+
+/// A map whose only mesh cannot be read (its data cut short): the whole-package export names
+/// the mesh and the offset and exits 1.
+#[test]
+fn whole_map_export_names_an_unreadable_static_mesh() {
+    use writers::{write_props, PackageWriter};
+    let dir = fixture_dir("ue2-static-bad");
+    let mut w = PackageWriter::new(128, 29);
+    let mesh = w.engine_class("StaticMesh");
+    w.export(
+        mesh,
+        0,
+        "Rock",
+        0,
+        Box::new(|o, w| {
+            write_props(o, &[], w.none());
+            writers::ue2_static_mesh(o, 29, &[]);
+            o.buf.truncate(o.buf.len() - 9);
+        }),
+    );
+    std::fs::write(dir.join("DM-Broken.ut2"), w.finish()).unwrap();
+    run(
+        &dir,
+        &["export", "DM-Broken.ut2", "-o", "out"],
+        expect![[r#"
+        exit 1
+        --- stdout
+        --- stderr
+        error: DM-Broken.ut2: Rock: StaticMesh Rock (export 0) at byte 750: expected MaxSmoothingAngles count of 1 items of at least 4 bytes to fit in the 0 bytes left
+        error: DM-Broken.ut2: 1 of 1 objects could not be exported
+    "#]],
+    );
 }

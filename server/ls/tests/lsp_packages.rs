@@ -396,14 +396,26 @@ async fn objects_sharing_a_path_are_previewed_by_index_or_class() {
     let mut w = PackageWriter::new(126, 29);
     let animation = w.engine_class("MeshAnimation");
     let mesh = w.engine_class("SkeletalMesh");
-    w.export(animation, 0, "AssaultRifle_1st", 0, Box::new(|o, w| write_props(o, &[], w.none())));
+    // The animation reads (one bone, one sequence); the mesh's body is empty.
+    let bones = vec![w.name("Bone_Root")];
+    let sequences = vec![(w.name("Idle"), 10, 15.0f32)];
+    w.export(
+        animation,
+        0,
+        "AssaultRifle_1st",
+        0,
+        Box::new(move |o, w| {
+            write_props(o, &[], w.none());
+            writers::ue2_mesh_animation(o, &bones, &sequences, w.none(), 1);
+        }),
+    );
     w.export(mesh, 0, "AssaultRifle_1st", 0, Box::new(|o, w| write_props(o, &[], w.none())));
     std::fs::write(dir.join("Weapons.ukx"), w.finish()).unwrap();
     let ukx = file_uri(&dir.join("Weapons.ukx"));
     let mut client = TestClient::new(ServerOptions::default());
     client.initialize(json!({}), Value::Null).await;
     let tree = client.request_ok("unrealLs/packageTree", json!({ "uri": ukx })).await;
-    expect_test::expect![[r#"[{"class":"MeshAnimation","export":0,"path":"AssaultRifle_1st","size":1},{"class":"SkeletalMesh","export":1,"path":"AssaultRifle_1st","size":1}]"#]]
+    expect_test::expect![[r#"[{"class":"MeshAnimation","export":0,"path":"AssaultRifle_1st","size":119},{"class":"SkeletalMesh","export":1,"path":"AssaultRifle_1st","size":1}]"#]]
         .assert_eq(&tree["objects"].to_string());
     let animation = client
         .request_ok(
@@ -412,6 +424,8 @@ async fn objects_sharing_a_path_are_previewed_by_index_or_class() {
         )
         .await;
     assert_eq!(animation["summary"]["class"], "MeshAnimation", "{animation}");
+    assert_eq!(animation["summary"]["bones"], 1, "{animation}");
+    assert_eq!(animation["summary"]["sequences"], "Idle (10 frames at 15 fps)", "{animation}");
     // The mesh's body is empty, so its preview fails: naming the mesh, not the animation.
     let message = |answer: &Value| answer["error"]["message"].as_str().unwrap_or("").to_owned();
     for params in [

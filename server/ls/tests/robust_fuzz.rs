@@ -47,6 +47,9 @@ fn synthetic_seeds(target: &str) -> Vec<Vec<u8>> {
                 block_texture_package(227, &[19, 10]),
                 // A UT2004 .ukx: a SkeletalMesh and a MeshAnimation of one name, a texture.
                 writers::ue2_skeletal_package(126, 29, "AssaultRifle_1st"),
+                // A UT2004 .usx: a StaticMesh skinned by a texture and a FinalBlend over a
+                // Shader over it.
+                writers::ue2_static_package(128, 29),
             ]
         }
         "vertex_mesh" => {

@@ -902,7 +902,19 @@ pub fn ue2_skeletal_package(version: u16, licensee: u16, name: &str) -> Vec<u8> 
     let format = w.name("Format");
     let usize_name = w.name("USize");
     let vsize_name = w.name("VSize");
-    w.export(animation, 0, name, 0, Box::new(|o, w| write_props(o, &[], w.none())));
+    let sequences = vec![(w.name("Idle"), 10, 15.0f32), (w.name("Fire"), 4, 30.0)];
+    let group = w.name("Weapon");
+    let anim_bones = bones.clone();
+    w.export(
+        animation,
+        0,
+        name,
+        0,
+        Box::new(move |o, w| {
+            write_props(o, &[], w.none());
+            ue2_mesh_animation(o, &anim_bones, &sequences, group, 2);
+        }),
+    );
     // The texture is export 3: the mesh names it as its material 0.
     w.export(
         mesh,
@@ -942,6 +954,381 @@ pub fn ue2_skeletal_package(version: u16, licensee: u16, name: &str) -> Vec<u8> 
             let pixels = [255u8, 0, 0, 255].repeat(4);
             o.lazy(16, &pixels).i32(2).i32(2).u8(1).u8(1);
         }),
+    );
+    w.finish()
+}
+
+/// A UE2 `MeshAnimation` body (after its properties), laid out as `UMeshAnimation::Serialize`
+/// writes it: `InternalVersion`, `bones` as the reference skeleton (a chain), one motion chunk
+/// per sequence (one track per bone of `keys` rotation and position keys), and the sequences
+/// `(name, frames, rate)`, the first in group `group` with one notify.
+pub fn ue2_mesh_animation(
+    o: &mut Obj,
+    bones: &[usize],
+    sequences: &[(usize, i32, f32)],
+    group: usize,
+    keys: usize,
+) {
+    let v = o.version;
+    o.i32(6); // InternalVersion
+    o.index(bones.len() as i32);
+    for (i, &name) in bones.iter().enumerate() {
+        o.index(name as i32).u32(0).i32(i.saturating_sub(1) as i32);
+    }
+    let track = |o: &mut Obj, keys: usize| {
+        o.u32(0);
+        o.index(keys as i32);
+        for _ in 0..keys {
+            o.f32(0.0).f32(0.0).f32(0.0).f32(1.0);
+        }
+        o.index(keys as i32);
+        for _ in 0..keys {
+            o.f32(1.0).f32(2.0).f32(3.0);
+        }
+        o.index(keys as i32);
+        for k in 0..keys {
+            o.f32(k as f32);
+        }
+    };
+    o.index(sequences.len() as i32);
+    for _ in sequences {
+        o.f32(0.0).f32(0.0).f32(0.0).f32(1.0).i32(0).u32(0); // RootSpeed3D, TrackTime, StartBone, Flags
+        o.index(bones.len() as i32);
+        for i in 0..bones.len() {
+            o.i32(i as i32);
+        }
+        o.index(bones.len() as i32);
+        for _ in bones {
+            track(o, keys);
+        }
+        track(o, 0); // RootTrack
+    }
+    o.index(sequences.len() as i32);
+    for (i, &(name, frames, rate)) in sequences.iter().enumerate() {
+        if v >= 115 {
+            o.f32(0.0); // Bookmark
+        }
+        o.index(name as i32);
+        if i == 0 {
+            o.index(1).index(group as i32);
+        } else {
+            o.index(0);
+        }
+        o.i32(0).i32(frames);
+        if i == 0 {
+            o.index(1).f32(0.5).index(group as i32);
+            if v >= 112 {
+                o.index(0); // NotifyObject
+            }
+        } else {
+            o.index(0);
+        }
+        o.f32(rate);
+    }
+}
+
+/// The `Materials` property value of a UE2 `StaticMesh`: a count, then each entry's
+/// `StaticMeshMaterial` as tagged properties (licensee 28 and later: `Material`, then
+/// `EnableCollision` true) or as the engine's binary fields (`EnableCollision` byte, then the
+/// `Material` reference).
+pub fn ue2_static_mesh_materials(
+    licensee: u16,
+    materials: &[i32],
+    material_name: usize,
+    enable_collision_name: usize,
+    none: usize,
+) -> Vec<u8> {
+    let mut o = Obj { base: 0, version: 128, buf: compact(materials.len() as i32) };
+    for &m in materials {
+        if licensee >= 0x1c {
+            let object = Prop {
+                name: material_name,
+                type_id: 5,
+                struct_name: None,
+                array_index: 0,
+                bool_value: false,
+                value: compact(m),
+            };
+            let collide = Prop {
+                name: enable_collision_name,
+                type_id: 3,
+                struct_name: None,
+                array_index: 0,
+                bool_value: true,
+                value: Vec::new(),
+            };
+            write_props(&mut o, &[object, collide], none);
+        } else {
+            o.u8(1).index(m);
+        }
+    }
+    o.buf
+}
+
+/// The geometry of [`ue2_static_mesh`]: a 64-unit quad at Z 0 (section 0, two triangles) and
+/// a triangle at Z 32 (section 1).
+pub const STATIC_MESH_POSITIONS: [[f32; 3]; 7] = [
+    [0.0, 0.0, 0.0],
+    [64.0, 0.0, 0.0],
+    [64.0, 64.0, 0.0],
+    [0.0, 64.0, 0.0],
+    [0.0, 0.0, 32.0],
+    [64.0, 0.0, 32.0],
+    [0.0, 64.0, 32.0],
+];
+
+/// A UE2 `StaticMesh` body (after its properties), laid out as `UStaticMesh::Serialize`
+/// writes it in the package's version and `licensee` ([`STATIC_MESH_POSITIONS`], normals up,
+/// UVs `x / 64, y / 64`, one raw triangle). From version 112 the vertices are shared and
+/// section `i` uses material `i` of the `Materials` property; before, each section carries its
+/// vertices and names its material (`legacy_materials`).
+pub fn ue2_static_mesh(o: &mut Obj, licensee: u16, legacy_materials: &[i32]) {
+    let v = o.version;
+    let points = STATIC_MESH_POSITIONS;
+    let uv = |p: [f32; 3]| [p[0] / 64.0, p[1] / 64.0];
+    o.bytes(&[0; 25]).bytes(&[0; 16]); // BoundingBox, BoundingSphere
+    let sections: [&[usize]; 2] = [&[0, 1, 2, 3], &[4, 5, 6]];
+    let section_indices: [&[u16]; 2] = [&[0, 1, 2, 0, 2, 3], &[4, 5, 6]];
+    let vertex = |o: &mut Obj, k: usize| {
+        for c in points[k] {
+            o.f32(c);
+        }
+        o.f32(0.0).f32(0.0).f32(1.0);
+        if v < 112 {
+            let [a, b] = uv(points[k]);
+            o.f32(a).f32(b);
+            if licensee >= 5 {
+                o.f32(a * 2.0).f32(b * 2.0);
+            }
+        }
+        if v == 111 {
+            o.u32(0xffff_ffff);
+        }
+    };
+    let indices = |o: &mut Obj, list: &[u16]| {
+        o.index(list.len() as i32);
+        for &i in list {
+            o.u16(i);
+        }
+        o.i32(1); // Revision
+    };
+    o.index(2);
+    if v >= 112 {
+        // IsStrip, FirstIndex, MinVertexIndex, MaxVertexIndex, NumTriangles, NumPrimitives.
+        o.u32(0).u16(0).u16(0).u16(3).u16(2).u16(2);
+        o.u32(0).u16(6).u16(4).u16(6).u16(1).u16(1);
+    } else {
+        for (s, verts) in sections.iter().enumerate() {
+            let tris = section_indices[s].len() as u16 / 3;
+            o.u32(0).u16(tris).u16(tris);
+            o.index(legacy_materials.get(s).copied().unwrap_or(0));
+            o.u32(0); // PolyFlags
+            o.index(verts.len() as i32);
+            for &k in *verts {
+                vertex(o, k);
+            }
+            o.i32(1);
+            let base = verts[0] as u16;
+            let local: Vec<u16> = section_indices[s].iter().map(|i| i - base).collect();
+            indices(o, &local);
+            indices(o, &[]); // WireframeIndexBuffer
+            if v >= 111 {
+                o.index(0); // UVStreams
+            }
+            if licensee >= 5 && v < 111 {
+                o.u8(0);
+            }
+        }
+    }
+    for c in [0.0f32, 0.0, 0.0, 64.0, 64.0, 32.0] {
+        o.f32(c);
+    }
+    o.u8(1);
+    if v < 112 {
+        o.index(0); // CollisionPrimitives
+    } else {
+        o.index(7);
+        for k in 0..7 {
+            vertex(o, k);
+        }
+        o.i32(1);
+        for _ in 0..2 {
+            // ColorStream, AlphaStream
+            o.index(7).bytes(&[0xff; 28]).i32(1);
+        }
+        o.index(1).index(7);
+        for point in points {
+            let [a, b] = uv(point);
+            o.f32(a).f32(b);
+        }
+        o.i32(0).i32(1);
+        indices(o, &[0, 1, 2, 0, 2, 3, 4, 5, 6]);
+        indices(o, &[0, 1, 1, 2]);
+        o.index(0); // CollisionModel
+        if v < 126 {
+            o.index(0).index(0); // CollisionTriangles, CollisionNodes
+        } else {
+            o.index(1).bytes(&[0; 24]).u32(0).u16(3).u16(0); // kDOP Nodes: one leaf
+            o.index(3);
+            for t in [[0u16, 1, 2, 0], [0, 2, 3, 0], [4, 5, 6, 1]] {
+                for c in t {
+                    o.u16(c);
+                }
+            }
+        }
+        if v < 114 {
+            o.u32(0).u32(1).u32(0);
+        }
+    }
+    // One raw triangle, the quad's first.
+    let mut raw = Obj { base: 0, version: v, buf: Vec::new() };
+    if v < 111 {
+        for point in &points[..3] {
+            for c in point {
+                raw.f32(*c);
+            }
+            raw.f32(0.0).f32(0.0).f32(1.0);
+            let [a, b] = uv(*point);
+            raw.f32(a).f32(b);
+            if licensee >= 5 {
+                raw.f32(a).f32(b);
+            }
+        }
+    } else {
+        for point in &points[..3] {
+            for c in point {
+                raw.f32(*c);
+            }
+        }
+        raw.i32(1);
+        for point in &points[..3] {
+            let [a, b] = uv(*point);
+            raw.f32(a).f32(b);
+        }
+        raw.bytes(&[0xff; 12]);
+    }
+    if v < 112 {
+        raw.f32(0.0).f32(0.0).f32(1.0).index(legacy_materials.first().copied().unwrap_or(0));
+        raw.u32(0);
+    } else {
+        raw.i32(0);
+    }
+    raw.u32(1); // SmoothingMask
+    if licensee > 1 && v < 112 {
+        raw.u8(0);
+    }
+    if licensee >= 0x19 && v < 112 {
+        raw.bytes(&[0; 12]);
+    }
+    o.lazy(1, &raw.buf);
+    o.i32(11); // InternalVersion
+    if licensee == 0x16 {
+        o.f32(0.5);
+    } else if licensee > 0x16 {
+        o.index(1).f32(0.5); // MaxSmoothingAngles
+    }
+    if licensee >= 0x18 && v < 111 {
+        o.i32(0);
+    }
+    if licensee >= 0x19 && v < 111 {
+        o.u32(0);
+    }
+    o.index(0); // KPhysicsProps
+    if v >= 120 {
+        o.u32(0x1234_5678); // AuthenticationKey
+    }
+}
+
+/// A UT2004-style `.usx` holding a `StaticMesh` `Crate` in group `Meshes`, skinned by the
+/// package's texture `Wood` (material 0) and by a `FinalBlend` `WoodBlend` over a `Shader`
+/// `WoodShader` whose `Diffuse` is `Wood` (material 1).
+pub fn ue2_static_package(version: u16, licensee: u16) -> Vec<u8> {
+    let mut w = PackageWriter::new(version, licensee);
+    let mesh = w.engine_class("StaticMesh");
+    let texture = w.engine_class("Texture");
+    let shader = w.engine_class("Shader");
+    let final_blend = w.engine_class("FinalBlend");
+    let materials = w.name("Materials");
+    let material = w.name("Material");
+    let enable = w.name("EnableCollision");
+    let diffuse = w.name("Diffuse");
+    let format = w.name("Format");
+    let usize_name = w.name("USize");
+    let vsize_name = w.name("VSize");
+    // Export 1: the group; 2: the mesh; 3: Wood; 4: WoodShader; 5: WoodBlend.
+    let group_class = w.import("Core", "Class", 0, "Package");
+    let group = w.export(group_class, 0, "Meshes", 0, Box::new(|_, _| {}));
+    let object = |name: usize, v: i32| Prop {
+        name,
+        type_id: 5,
+        struct_name: None,
+        array_index: 0,
+        bool_value: false,
+        value: compact(v),
+    };
+    w.export(
+        mesh,
+        group,
+        "Crate",
+        0,
+        Box::new(move |o, w| {
+            let list = if version >= 112 {
+                vec![Prop {
+                    name: materials,
+                    type_id: 9,
+                    struct_name: None,
+                    array_index: 0,
+                    bool_value: false,
+                    value: ue2_static_mesh_materials(licensee, &[3, 5], material, enable, w.none()),
+                }]
+            } else {
+                Vec::new()
+            };
+            write_props(o, &list, w.none());
+            ue2_static_mesh(o, licensee, &[3, 5]);
+        }),
+    );
+    w.export(
+        texture,
+        0,
+        "Wood",
+        0,
+        Box::new(move |o, w| {
+            let int = |name: usize, v: i32| Prop {
+                name,
+                type_id: 2,
+                struct_name: None,
+                array_index: 0,
+                bool_value: false,
+                value: v.to_le_bytes().to_vec(),
+            };
+            let format = Prop {
+                name: format,
+                type_id: 1,
+                struct_name: None,
+                array_index: 0,
+                bool_value: false,
+                value: vec![5],
+            };
+            write_props(o, &[format, int(usize_name, 2), int(vsize_name, 2)], w.none());
+            o.index(1);
+            let pixels = [160u8, 96, 32, 255].repeat(4);
+            o.lazy(16, &pixels).i32(2).i32(2).u8(1).u8(1);
+        }),
+    );
+    w.export(
+        shader,
+        0,
+        "WoodShader",
+        0,
+        Box::new(move |o, w| write_props(o, &[object(diffuse, 3)], w.none())),
+    );
+    w.export(
+        final_blend,
+        0,
+        "WoodBlend",
+        0,
+        Box::new(move |o, w| write_props(o, &[object(material, 4)], w.none())),
     );
     w.finish()
 }

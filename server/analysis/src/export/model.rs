@@ -10,6 +10,7 @@
 
 use unreal_formats::decode::mesh::AnimatedMesh;
 use unreal_formats::decode::skeletal::AnimKey;
+use unreal_formats::decode::ue2_static_mesh::StaticMeshUe2;
 use unreal_formats::decode::RgbaImage;
 use unreal_formats::psk::{Psa, Psk};
 
@@ -344,6 +345,51 @@ impl Model {
             skin,
             skeletal_animations,
             notes,
+        }
+    }
+
+    /// A UE2 static mesh: one glTF vertex per mesh vertex, the first UV set, one primitive per
+    /// section (its material's name, the section's index when the mesh names none).
+    /// `textures` are by material index.
+    pub fn from_static_mesh(
+        name: &str,
+        mesh: &StaticMeshUe2,
+        textures: &[Option<RgbaImage>],
+    ) -> Self {
+        let material_count = mesh.materials.len().max(mesh.sections.len()).max(1);
+        let mut primitives: Vec<Primitive> = (0..material_count)
+            .map(|material| Primitive { material, triangles: Vec::new() })
+            .collect();
+        for section in &mesh.sections {
+            let m = section.material.min(material_count - 1);
+            if let Some(p) = primitives.get_mut(m) {
+                p.triangles.extend(mesh.section_triangles(section).into_iter().map(reversed));
+            }
+        }
+        primitives.retain(|p| !p.triangles.is_empty());
+        let materials = (0..material_count)
+            .map(|i| Material {
+                name: mesh
+                    .material_names
+                    .get(i)
+                    .filter(|n| !n.is_empty())
+                    .cloned()
+                    .unwrap_or_else(|| format!("Section{i}")),
+                texture: textures.get(i).cloned().flatten(),
+                double_sided: false,
+            })
+            .collect();
+        Self {
+            name: name.to_owned(),
+            positions: mesh.positions.iter().map(|&p| point_to_gltf(p)).collect(),
+            uvs: mesh.uv_sets.first().cloned(),
+            primitives,
+            materials,
+            morph_targets: Vec::new(),
+            morph_animations: Vec::new(),
+            skin: None,
+            skeletal_animations: Vec::new(),
+            notes: Vec::new(),
         }
     }
 

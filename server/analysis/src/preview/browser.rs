@@ -108,8 +108,15 @@ pub enum ObjectPreview {
         frames: usize,
         faces: usize,
         sequences: Vec<String>,
+        /// The names of the mesh's materials (UE2 meshes), by material index.
+        materials: Vec<String>,
         /// A rendering of frame 0, when the geometry could be read.
         thumbnail_png: Option<Vec<u8>>,
+    },
+    /// A UE2 `MeshAnimation`: the bones it moves and its sequences.
+    Animation {
+        bones: usize,
+        sequences: Vec<SequenceInfo>,
     },
     Class {
         super_class: Option<String>,
@@ -118,6 +125,15 @@ pub enum ObjectPreview {
     Other {
         class: String,
     },
+}
+
+/// A sequence of an animation, as the browser lists it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SequenceInfo {
+    pub name: String,
+    pub frames: i32,
+    /// Frames per second.
+    pub rate: f32,
 }
 
 /// The preview of the object at `export`, with pictures of at most [`THUMBNAIL_SIZE`].
@@ -168,7 +184,34 @@ pub fn object_preview_sized(
                 frames: 1,
                 faces: mesh.faces.len(),
                 sequences: Vec::new(),
+                materials: mesh.material_names,
                 thumbnail_png,
+            })
+        }
+        "StaticMesh" if package.is_ue2() => {
+            let mesh = package.read_static_mesh_ue2(export)?;
+            let thumbnail_png = crate::export::package_mesh_model(package, export)
+                .ok()
+                .map(|m| encode_png(&super::render::render_model(&m, size)));
+            Ok(ObjectPreview::Mesh {
+                class,
+                vertices: mesh.positions.len(),
+                frames: 1,
+                faces: mesh.triangle_count(),
+                sequences: Vec::new(),
+                materials: mesh.material_names,
+                thumbnail_png,
+            })
+        }
+        "MeshAnimation" if package.is_ue2() => {
+            let animation = package.read_mesh_animation_ue2(export)?;
+            Ok(ObjectPreview::Animation {
+                bones: animation.bones.len(),
+                sequences: animation
+                    .sequences
+                    .into_iter()
+                    .map(|s| SequenceInfo { name: s.name, frames: s.frames, rate: s.rate })
+                    .collect(),
             })
         }
         "Mesh" | "LodMesh" | "SkeletalMesh" => {
@@ -183,6 +226,7 @@ pub fn object_preview_sized(
                 frames: info.frames,
                 faces,
                 sequences: info.sequences.iter().map(|s| s.name.clone()).collect(),
+                materials: Vec::new(),
                 thumbnail_png,
             })
         }
@@ -264,10 +308,28 @@ impl ObjectPreview {
                     let _ = write!(s, ", {d}");
                 }
             }
-            Self::Mesh { class, vertices, frames, faces, sequences, .. } => {
+            Self::Mesh { class, vertices, frames, faces, sequences, materials, .. } => {
                 let _ = write!(s, "{class}: {vertices} vertices x {frames} frames, {faces} faces");
                 if !sequences.is_empty() {
                     let _ = write!(s, ", sequences {}", sequences.join(", "));
+                }
+                if !materials.is_empty() {
+                    let _ = write!(s, ", materials {}", materials.join(", "));
+                }
+            }
+            Self::Animation { bones, sequences } => {
+                let frames: i64 = sequences.iter().map(|q| i64::from(q.frames)).sum();
+                let _ = write!(
+                    s,
+                    "MeshAnimation: {bones} bones, {} sequences, {frames} frames",
+                    sequences.len()
+                );
+                if !sequences.is_empty() {
+                    let list: Vec<String> = sequences
+                        .iter()
+                        .map(|q| format!("{} ({} frames at {} fps)", q.name, q.frames, q.rate))
+                        .collect();
+                    let _ = write!(s, ": {}", list.join(", "));
                 }
             }
             Self::Class { super_class } => {

@@ -12,7 +12,9 @@
 //! - [`mesh`]: vertex-animated meshes (`_d.3d` + `_a.3d`, or a package `Mesh`/`LodMesh`) as
 //!   one shape: frames of positions, faces with per-corner UVs, material slots.
 //! - [`skeletal`]: PSA key tracks (the PSK reader keeps counts only).
-//! - [`ue2_mesh`]: UE2 `SkeletalMesh` objects: skeleton and raw geometry, as a PSK.
+//! - [`ue2_mesh`]: UE2 `SkeletalMesh` objects (skeleton and raw geometry, as a PSK) and
+//!   `MeshAnimation` objects (skeleton, motion, sequences).
+//! - [`ue2_static_mesh`]: UE2 `StaticMesh` objects: sections, vertex streams, indices, materials.
 
 // Pixel code names its channels r, g, b, a.
 #![allow(clippy::many_single_char_names)]
@@ -24,6 +26,7 @@ pub mod mesh;
 pub mod skeletal;
 pub mod texture;
 pub mod ue2_mesh;
+pub mod ue2_static_mesh;
 
 use crate::error::{Error, Result};
 

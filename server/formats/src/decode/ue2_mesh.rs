@@ -365,3 +365,129 @@ impl Package<'_> {
         })
     }
 }
+
+/// A bone of a `MeshAnimation`'s reference skeleton (`FNamedBone`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AnimationBone {
+    pub name: String,
+    pub flags: u32,
+    /// The parent's index (the root names itself, 0).
+    pub parent: i32,
+}
+
+/// A sequence of a UE2 `MeshAnimation` (`FMeshAnimSeq`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct AnimationSequence {
+    pub name: String,
+    pub groups: Vec<String>,
+    pub start_frame: i32,
+    pub frames: i32,
+    /// Frames per second.
+    pub rate: f32,
+    pub notifies: usize,
+}
+
+/// A UE2 `MeshAnimation`: the skeleton it animates, its compressed motion (one chunk per
+/// sequence), and the sequences.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MeshAnimationUe2 {
+    pub internal_version: i32,
+    pub bones: Vec<AnimationBone>,
+    /// `Moves`: how many motion chunks, and the keys all their tracks hold (rotation and
+    /// position keys).
+    pub moves: usize,
+    pub keys: usize,
+    pub sequences: Vec<AnimationSequence>,
+}
+
+/// An `AnalogTrack`: `Flags`, then the rotation, position and time keys; returns the
+/// rotation and position keys.
+fn skip_analog_track(r: &mut Reader<'_>) -> Result<usize> {
+    r.skip("track Flags", 4)?;
+    let quats = skip_array(r, "track KeyQuat", 16)?;
+    let positions = skip_array(r, "track KeyPos", 12)?;
+    skip_array(r, "track KeyTime", 4)?;
+    Ok(quats + positions)
+}
+
+impl Package<'_> {
+    /// A UE2 `MeshAnimation` (`UMeshAnimation::Serialize`, UnSkeletalMesh.cpp):
+    /// `InternalVersion`, `RefBones`, `Moves`, `AnimSeqs`.
+    pub fn read_mesh_animation_ue2(&self, export: usize) -> Result<MeshAnimationUe2> {
+        self.labelled(export, || self.unlabelled_mesh_animation_ue2(export))
+    }
+
+    fn unlabelled_mesh_animation_ue2(&self, export: usize) -> Result<MeshAnimationUe2> {
+        let ObjectReader { reader: mut r, .. } = self.object_reader(export, &["MeshAnimation"])?;
+        self.check_epic_ue2(&r, "MeshAnimation")?;
+        let version = self.header.version;
+        let internal_version = r.i32("InternalVersion")?;
+        let c = r.compact_index("RefBones count")?;
+        let n = r.check_count("RefBones count", i64::from(c), 9)?;
+        let mut bones = Vec::with_capacity(n);
+        for _ in 0..n {
+            let name = self.name_at(&mut r, "RefBone Name")?;
+            let flags = r.u32("RefBone Flags")?;
+            let at = r.pos();
+            let parent = r.i32("RefBone ParentIndex")?;
+            if parent < 0 || parent as usize >= n {
+                return Err(r.error_at(
+                    at,
+                    format!("a RefBone ParentIndex below the {n} bones, found {parent}"),
+                ));
+            }
+            bones.push(AnimationBone { name, flags, parent });
+        }
+        let c = r.compact_index("Moves count")?;
+        // RootSpeed3D, TrackTime, StartBone, Flags, two counts and the root track's five fields.
+        let moves = r.check_count("Moves count", i64::from(c), 24 + 2 + 7)?;
+        let mut keys = 0usize;
+        for _ in 0..moves {
+            r.skip("Move RootSpeed3D, TrackTime, StartBone, Flags", 24)?;
+            skip_array(&mut r, "Move BoneIndices", 4)?;
+            let c = r.compact_index("Move AnimTracks count")?;
+            let tracks = r.check_count("Move AnimTracks count", i64::from(c), 7)?;
+            for _ in 0..tracks {
+                keys += skip_analog_track(&mut r)?;
+            }
+            keys += skip_analog_track(&mut r)?;
+        }
+        let c = r.compact_index("AnimSeqs count")?;
+        let min = if version >= 115 { 4 } else { 0 } + 1 + 1 + 8 + 1 + 4;
+        let n = r.check_count("AnimSeqs count", i64::from(c), min)?;
+        let mut sequences = Vec::with_capacity(n);
+        for _ in 0..n {
+            if version >= 115 {
+                r.skip("AnimSeq Bookmark", 4)?;
+            }
+            let name = self.name_at(&mut r, "AnimSeq Name")?;
+            let c = r.compact_index("AnimSeq Groups count")?;
+            let g = r.check_count("AnimSeq Groups count", i64::from(c), 1)?;
+            let mut groups = Vec::with_capacity(g);
+            for _ in 0..g {
+                groups.push(self.name_at(&mut r, "AnimSeq Group")?);
+            }
+            let start_frame = r.i32("AnimSeq StartFrame")?;
+            let frames = r.i32("AnimSeq NumFrames")?;
+            let c = r.compact_index("AnimSeq Notifys count")?;
+            let item = if version >= 112 { 6 } else { 5 };
+            let notifies = r.check_count("AnimSeq Notifys count", i64::from(c), item)?;
+            for _ in 0..notifies {
+                r.skip("AnimNotify Time", 4)?;
+                self.name_at(&mut r, "AnimNotify Function")?;
+                if version >= 112 {
+                    r.compact_index("AnimNotify NotifyObject")?;
+                }
+            }
+            let rate = r.f32("AnimSeq Rate")?;
+            sequences.push(AnimationSequence { name, groups, start_frame, frames, rate, notifies });
+        }
+        if !r.is_at_end() {
+            return Err(r.error(format!(
+                "the MeshAnimation to end after AnimSeqs (package version {version}), {} bytes remain",
+                r.remaining()
+            )));
+        }
+        Ok(MeshAnimationUe2 { internal_version, bones, moves, keys, sequences })
+    }
+}

@@ -31,6 +31,9 @@ pub struct Property {
     /// For struct properties: the struct's name (`Vector`, `Color`, ...).
     pub struct_name: Option<String>,
     pub size: usize,
+    /// The absolute file offset of the value's bytes (where a property's own data begins, for
+    /// readers of array and struct values kept raw).
+    pub offset: usize,
     pub value: PropertyValue,
 }
 
@@ -140,6 +143,7 @@ pub(crate) fn read_properties(package: &Package<'_>, r: &mut Reader<'_>) -> Resu
             };
         }
         // A bool's value lives in the info byte; it has no data whatever its size bits say.
+        let offset = r.pos();
         let value = if type_id == types::BOOL {
             PropertyValue::Bool(bool_value)
         } else {
@@ -149,7 +153,14 @@ pub(crate) fn read_properties(package: &Package<'_>, r: &mut Reader<'_>) -> Resu
                 .map_err(|expected| r.error_at(value_pos, expected))?
         };
         let size = if type_id == types::BOOL { 0 } else { size };
-        props.push(Property { name: name.to_owned(), array_index, struct_name, size, value });
+        props.push(Property {
+            name: name.to_owned(),
+            array_index,
+            struct_name,
+            size,
+            offset,
+            value,
+        });
     }
     Ok(props)
 }

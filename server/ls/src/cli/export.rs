@@ -416,6 +416,17 @@ fn export_object(
         None if package.texture_class_is_imageless(&class) => {
             Err(no_image(&package.export_path(export), &class))
         }
+        None if package.is_ue2() && class.eq_ignore_ascii_case("MeshAnimation") => {
+            let what = match package.read_mesh_animation_ue2(export) {
+                Ok(a) => format!(" ({} bones, {} sequences)", a.bones.len(), a.sequences.len()),
+                Err(_) => String::new(),
+            };
+            Err(format!(
+                "{} is a MeshAnimation{what}, which has nothing to export on its own: its \
+                 sequences move the bones of a SkeletalMesh (export that mesh for its geometry)",
+                package.object_reference(export)
+            ))
+        }
         None => Err(format!(
             "{} is a {class}, which has nothing to export",
             package.object_reference(export)

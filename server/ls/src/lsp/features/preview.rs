@@ -218,14 +218,33 @@ fn object_preview_of(
         ObjectPreview::Text { text } => {
             Ok(json!({ "kind": "text", "text": text, "summary": { "class": class } }))
         }
-        ObjectPreview::Mesh { class, vertices, frames, faces, sequences, thumbnail_png } => {
+        ObjectPreview::Mesh {
+            class,
+            vertices,
+            frames,
+            faces,
+            sequences,
+            materials,
+            thumbnail_png,
+        } => {
             let mut answer = json!({ "kind": "summary", "summary": {
                 "class": class, "vertices": vertices, "frames": frames, "faces": faces,
                 "sequences": sequences.join(", ") } });
+            if !materials.is_empty() {
+                answer["summary"]["materials"] = json!(materials.join(", "));
+            }
             if let Some(png) = thumbnail_png {
                 answer["pngBase64"] = json!(base64_of(&png));
             }
             Ok(answer)
+        }
+        ObjectPreview::Animation { bones, sequences } => {
+            let list: Vec<String> = sequences
+                .iter()
+                .map(|q| format!("{} ({} frames at {} fps)", q.name, q.frames, q.rate))
+                .collect();
+            Ok(json!({ "kind": "summary", "summary": {
+                "class": class, "bones": bones, "sequences": list.join(", ") } }))
         }
         ObjectPreview::Palette { colors, swatch_png } => Ok(json!({ "kind": "summary",
             "pngBase64": base64_of(&swatch_png), "summary": { "class": class, "colors": colors } })),
