@@ -1,7 +1,7 @@
 //! `#exec` directives in context: the package a class belongs to, the files its directives
 //! import, and the names they define across the package. The syntax layer
 //! (`unreal_syntax::exec`) reads one line; this module knows about folders, binary files and
-//! the other classes, and the `exec-*` rules in [`crate::rules`] judge what it found.
+//! the other classes, and the `exec-*` rules (in `rules/`, above this) judge what it found.
 //!
 //! Entry points: [`with_context`] (a file on a file system, with the package around it) and
 //! [`with_text_context`] (an editor buffer without a path: only what the text itself shows);

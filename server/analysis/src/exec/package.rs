@@ -186,12 +186,12 @@ pub fn resolve_under(env: &ExecEnv, read_root: &Path, root: &Path, parts: &[&str
 }
 
 /// True when `dir` is a game folder: the configured (or found) game directory, or a folder
-/// that is one by [`crate::workspace::game_folder::is_game_folder`].
+/// that is one by [`crate::index::game_folder::is_game_folder`].
 pub fn is_game_folder(env: &ExecEnv, dir: &Path) -> bool {
     let configured = env.game_dir.as_deref().is_some_and(|game| {
         game == dir || env.real_path(game).is_some_and(|g| env.real_path(dir) == Some(g))
     });
-    configured || crate::workspace::game_folder::holds_installation(dir, &mut |d| env.list_dir(d))
+    configured || crate::index::game_folder::holds_installation(dir, &mut |d| env.list_dir(d))
 }
 
 /// True when the folders `parts` exist under `root` (ignoring case, no link followed).

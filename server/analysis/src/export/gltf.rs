@@ -6,7 +6,7 @@
 use serde_json::{json, Value};
 
 use super::model::{Model, Skin};
-use crate::preview::png::encode_png;
+use super::png::encode_png;
 
 const ARRAY_BUFFER: u32 = 34962;
 const ELEMENT_ARRAY_BUFFER: u32 = 34963;

@@ -11,6 +11,7 @@ pub mod gltf;
 pub mod map;
 pub mod model;
 pub mod obj;
+pub mod png;
 pub mod pose;
 pub mod u3d;
 pub mod uc;
@@ -34,7 +35,7 @@ pub use obj::write_obj;
 pub use pose::MeshSetup;
 pub use u3d::u3d_model;
 
-use crate::preview::png::encode_png;
+use png::encode_png;
 
 /// What a package object exports to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

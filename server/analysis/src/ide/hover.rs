@@ -201,7 +201,7 @@ fn keyword_hover(src: &Source<'_>, line: &KeywordLine, offset: u32) -> Option<Ho
 /// The innermost object reference of a value that holds `offset`.
 fn object_ref_at(value: &Value, offset: u32) -> Option<(Span, Span, Span)> {
     let mut found = None;
-    super::for_each_object_ref(value, &mut |span, class, path| {
+    crate::t3d::walk::for_each_object_ref(value, &mut |span, class, path| {
         if span.touches(offset) && found.is_none() {
             found = Some((span, class, path));
         }

@@ -17,11 +17,12 @@ pub mod formatting;
 pub mod hover;
 pub mod inlay_hints;
 pub mod navigation;
+pub mod package_facts;
 pub mod selection;
 pub mod semantic_tokens;
 pub mod symbols;
 
-use unreal_syntax::t3d::{Block, Item, Parse, SyntaxError, T3dFile, Value};
+use unreal_syntax::t3d::{Block, Item, Parse, SyntaxError, T3dFile};
 use unreal_syntax::Span;
 
 use crate::t3d::generation;
@@ -48,7 +49,7 @@ impl<'a> Source<'a> {
 
     /// A source whose generation comes from the setting, or is detected from the file's
     /// markers (a walk over the whole tree: an open document keeps its markers per segment
-    /// instead, see [`crate::document::T3dDocument::generation`]).
+    /// instead, in the document model, `document/`).
     pub fn detect(text: &'a str, parse: &'a Parse, setting: EngineSetting) -> Self {
         let generation = setting.fixed().or_else(|| generation::detect(text, &parse.file));
         Self::new(text, parse, generation)
@@ -204,7 +205,7 @@ pub fn package_ref_at<'a>(src: &Source<'a>, offset: u32) -> Option<PackageRef<'a
         }
         Item::Property(property) => {
             let mut found = None;
-            for_each_object_ref(&property.value, &mut |span, class, path| {
+            crate::t3d::walk::for_each_object_ref(&property.value, &mut |span, class, path| {
                 if found.is_none() && span.touches(offset) {
                     found = Some((class, path));
                 }
@@ -217,18 +218,6 @@ pub fn package_ref_at<'a>(src: &Source<'a>, offset: u32) -> Option<PackageRef<'a
     let in_map =
         ObjectPath::parse(found.path).package.is_some_and(|p| p.eq_ignore_ascii_case("MyLevel"));
     (!found.path.is_empty() && !in_map).then_some(found)
-}
-
-/// Calls `f` for every object reference inside a value (structs nest).
-pub(crate) fn for_each_object_ref(value: &Value, f: &mut impl FnMut(Span, Span, Span)) {
-    let mut stack = vec![value];
-    while let Some(value) = stack.pop() {
-        match value {
-            Value::ObjectRef { span, class, path } => f(*span, *class, *path),
-            Value::Struct { fields, .. } => stack.extend(fields.iter().rev().map(|f| &f.value)),
-            _ => {}
-        }
-    }
 }
 
 /// The identifier (letters, digits, `_`) around `offset`.

@@ -155,15 +155,18 @@ pub fn references(src: &Source<'_>) -> Vec<NameRef> {
             match item {
                 Item::Block(block) => stack.push(&block.children),
                 Item::Property(property) => {
-                    super::for_each_object_ref(&property.value, &mut |full, class, path| {
-                        if let Some(span) = level_name(src, path) {
-                            out.push(NameRef {
-                                namespace: namespace_of_class(src.slice(class)),
-                                span,
-                                full,
-                            });
-                        }
-                    });
+                    crate::t3d::walk::for_each_object_ref(
+                        &property.value,
+                        &mut |full, class, path| {
+                            if let Some(span) = level_name(src, path) {
+                                out.push(NameRef {
+                                    namespace: namespace_of_class(src.slice(class)),
+                                    span,
+                                    full,
+                                });
+                            }
+                        },
+                    );
                 }
                 _ => {}
             }
@@ -188,7 +191,7 @@ pub fn symbol_at(src: &Source<'_>, offset: u32) -> Option<SymbolAt> {
         }
         Item::Property(property) => {
             let mut found = None;
-            super::for_each_object_ref(&property.value, &mut |_, class, path| {
+            crate::t3d::walk::for_each_object_ref(&property.value, &mut |_, class, path| {
                 if found.is_none() && path.touches(offset) {
                     if let Some(span) = level_name(src, path) {
                         found = Some(SymbolAt {

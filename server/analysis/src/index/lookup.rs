@@ -217,3 +217,27 @@ pub fn nearest<'c>(
 }
 
 pub use unreal_syntax::text::edit_distance;
+
+impl PackageIndex {
+    /// The object a reference names, without the rules' restrictions (a class is found even
+    /// when the engine's classes are not indexed).
+    pub fn resolve(&self, kind: ObjectKind, value: &str) -> Option<ObjectId> {
+        let package = value.split('.').next().unwrap_or(value);
+        if value.is_empty()
+            || value.eq_ignore_ascii_case("none")
+            || package.eq_ignore_ascii_case("MyLevel")
+        {
+            return None;
+        }
+        if value.contains('.') {
+            return self.find(value);
+        }
+        self.objects_named(value).iter().copied().find(|&id| {
+            self.entry(id).is_some_and(|(_, o)| match kind {
+                ObjectKind::Texture => is_texture_class(&o.class),
+                ObjectKind::Class => &*o.class == "Class",
+                ObjectKind::Any => true,
+            })
+        })
+    }
+}

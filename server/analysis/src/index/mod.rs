@@ -8,8 +8,8 @@
 //! a TextBuffer's source) is read when asked for, through [`PackageIndex::with_package`].
 //! Names compare case-insensitively, as the engine's do.
 
+pub mod game_folder;
 mod lookup;
-mod provider;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -20,7 +20,7 @@ use unreal_formats::package::Package;
 
 use crate::fs::{FileSystem, RealFs};
 
-pub use lookup::{edit_distance, nearest, Lookup, ObjectKind};
+pub use lookup::{edit_distance, is_texture_class, nearest, Lookup, ObjectKind};
 
 /// Folders of a game installation that hold packages (`System/*.u`, `Textures/*.utx`, ...),
 /// in the order a name found twice is taken from (the first wins).
@@ -525,7 +525,8 @@ impl PackageIndex {
         result
     }
 
-    fn cached_details(
+    /// The hover facts of `id`, computed once ([`crate::ide::package_facts`]) and kept.
+    pub(crate) fn cached_details(
         &self,
         id: ObjectId,
         compute: impl FnOnce() -> Vec<(String, String)>,

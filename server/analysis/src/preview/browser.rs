@@ -8,7 +8,8 @@ use unreal_formats::decode::RgbaImage;
 use unreal_formats::package::{ObjectRef, Package, Resolved};
 use unreal_formats::Result;
 
-use super::png::{encode_png, thumbnail, THUMBNAIL_SIZE};
+use super::png::{thumbnail, THUMBNAIL_SIZE};
+use crate::export::png::encode_png;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PackageTree {

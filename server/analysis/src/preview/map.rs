@@ -429,7 +429,7 @@ pub fn render_map(
             .collect(),
     };
     Some(MapPicture {
-        png: super::png::encode_png(&image),
+        png: crate::export::png::encode_png(&image),
         width,
         height,
         actors: marks,

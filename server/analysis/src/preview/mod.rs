@@ -18,10 +18,11 @@ use unreal_formats::Result;
 
 use crate::export::Model;
 
+pub use crate::export::png::encode_png;
 pub use browser::{
     object_preview, object_preview_sized, package_tree, ObjectPreview, PackageTree, TreeNode,
 };
-pub use png::{encode_png, png_data_uri, thumbnail, thumbnail_data_uri, THUMBNAIL_SIZE};
+pub use png::{png_data_uri, thumbnail, thumbnail_data_uri, THUMBNAIL_SIZE};
 pub use render::render_model;
 
 /// A package texture's thumbnail (at most `max` pixels a side) as a PNG `data:` URI, for

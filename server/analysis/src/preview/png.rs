@@ -1,26 +1,12 @@
-//! PNG encoding (the `png` crate), thumbnail scaling and `data:` URIs for hovers.
+//! Thumbnail scaling and PNG `data:` URIs for hovers and previews (the PNG files themselves
+//! are written by [`crate::export::png`]).
 
 use unreal_formats::decode::RgbaImage;
 
+use crate::export::png::encode_png;
+
 /// The side of hover and browser thumbnails, in pixels.
 pub const THUMBNAIL_SIZE: u32 = 128;
-
-/// Encodes RGBA pixels as a PNG file.
-pub fn encode_png(image: &RgbaImage) -> Vec<u8> {
-    let mut out = Vec::new();
-    let mut encoder = png::Encoder::new(&mut out, image.width, image.height);
-    encoder.set_color(png::ColorType::Rgba);
-    encoder.set_depth(png::BitDepth::Eight);
-    encoder.set_compression(png::Compression::Best);
-    // Writing to a Vec fails only on a size mismatch, which RgbaImage rules out.
-    let written =
-        encoder.write_header().and_then(|mut w| w.write_image_data(&image.pixels).map(|()| w));
-    if written.is_err() {
-        return Vec::new();
-    }
-    drop(written);
-    out
-}
 
 /// `image` scaled down (box filter over the covered pixels) so that neither side exceeds
 /// `max`, keeping its aspect ratio; smaller images are returned as they are.

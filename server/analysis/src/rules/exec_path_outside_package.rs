@@ -5,7 +5,7 @@
 //!
 //! One level up (`..\Textures\X.utx`) names the game's folder beside the package folder;
 //! when the package stands in a game folder (the game directory, or one whose `System/` holds
-//! `Core.u`: [`crate::workspace::game_folder`]) that
+//! `Core.u`: [`crate::index::game_folder`]) that
 //! path is checked like any other (`exec-missing-file` when the folder exists and the file is
 //! not in it), and this info says only what could not be checked: a folder the game folder
 //! does not have here, or a package the engine may find on its package paths.

@@ -45,7 +45,7 @@ pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
     let mut reporter = Reporter::new(&RULE, index, ObjectKind::Any);
     for &(block, _) in &ctx.blocks {
         for property in block.properties() {
-            crate::ide::for_each_object_ref(&property.value, &mut |_, class, path| {
+            crate::t3d::walk::for_each_object_ref(&property.value, &mut |_, class, path| {
                 let (class, path_text) = (class.text(ctx.text), path.text(ctx.text));
                 reporter.check(path, path_text, &format!("`{class}'{path_text}'`"), out);
             });

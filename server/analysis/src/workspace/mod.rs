@@ -3,10 +3,8 @@
 //! `[[overrides]]`, `include` and `exclude`), what the user said outside it (command-line
 //! flags, the editor's settings), the engine, game and build, and the game folder: the one
 //! set, else the configuration's `game-dir`, else the installation the file stands in
-//! ([`game_folder::game_folder_around`]). What the editor shows for a file is what CI
+//! ([`crate::index::game_folder::game_folder_around`]). What the editor shows for a file is what CI
 //! reports for it because both ask [`Settings::for_file`].
-
-pub mod game_folder;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -127,7 +125,7 @@ impl Settings {
         if let Some(known) = found.get(dir) {
             return known.clone();
         }
-        let around = game_folder::game_folder_around(self.fs.as_ref(), dir);
+        let around = crate::index::game_folder::game_folder_around(self.fs.as_ref(), dir);
         found.insert(dir.to_path_buf(), around.clone());
         around
     }

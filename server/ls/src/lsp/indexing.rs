@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 
 use tower_lsp_server::ls_types::{FileChangeType, FileEvent, MessageType, NumberOrString};
 use unreal_analysis::config::{self, Config};
+use unreal_analysis::index::game_folder::game_folder_of_workspace;
 use unreal_analysis::index::{IndexRoots, PackageIndex};
-use unreal_analysis::workspace::game_folder::game_folder_of_workspace;
 
 use super::documents::Session;
 use super::scheduler::Scheduler;

@@ -2,7 +2,7 @@
 //! `lint` finds them: [`unreal_analysis::workspace::Settings`]), the workspace's game directory
 //! (the `gameDirectory` setting, else the first workspace folder's `game-dir`, else a game
 //! installation in or above a workspace folder or just inside one:
-//! [`unreal_analysis::workspace::game_folder`]), the package index built from it, and the
+//! [`unreal_analysis::index::game_folder`]), the package index built from it, and the
 //! `#exec` lint sessions that cache what the `.uc` checks read from disk (and build the index
 //! of a file under another installation).
 //!
