@@ -15,7 +15,6 @@ pub mod ide;
 pub mod index;
 pub mod line_index;
 pub mod lint;
-pub mod mesh_files;
 pub mod object_select;
 pub mod options;
 pub mod preview;

@@ -117,6 +117,22 @@ fn vertex_mesh_with_its_class() {
     // Wave runs 2 frames at 10 per second: keys at 0 and 0.1 s.
     let wave_input = json["animations"][1]["samplers"][0]["input"].as_u64().unwrap() as usize;
     assert_eq!(json["accessors"][wave_input]["max"][0].as_f64().unwrap() as f32, 0.1);
+    // Without `--uc`, the class found in the package folder above the mesh (the one the
+    // editor's preview uses): the same file.
+    run(
+        &dir,
+        &["export", "Models/Tri_d.3d", "-o", "out/found.glb"],
+        expect![[r#"
+            exit 0
+            --- stdout
+            --- stderr
+            note: posed and textured as Classes/Tri.uc imports it (--uc names another class)
+        "#]],
+    );
+    assert_eq!(
+        std::fs::read(dir.join("out/found.glb")).unwrap(),
+        std::fs::read(dir.join("out/tri.glb")).unwrap()
+    );
     run(
         &dir,
         &["export", "Models/Tri_a.3d", "--to", "obj", "-o", "tri.obj"],
@@ -124,6 +140,7 @@ fn vertex_mesh_with_its_class() {
             exit 0
             --- stdout
             --- stderr
+            note: posed and textured as Classes/Tri.uc imports it (--uc names another class)
         "#]],
     );
     expect![[r#"
@@ -172,6 +189,7 @@ fn usage_and_read_errors() {
             exit 2
             --- stdout
             --- stderr
+            note: posed and textured as Classes/Tri.uc imports it (--uc names another class)
             error: a mesh exports to glb or obj, not png
         "#]],
     );

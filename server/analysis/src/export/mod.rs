@@ -9,6 +9,7 @@
 
 pub mod gltf;
 pub mod map;
+pub mod mesh_files;
 pub mod model;
 pub mod obj;
 pub mod png;

@@ -10,11 +10,11 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use unreal_analysis::export::{
-    self, uc::mesh_directives, write_glb, write_obj, ExportKind, FrameSequence, Model,
+    self, mesh_files, write_glb, write_obj, ExportKind, FrameSequence, Model,
 };
+use unreal_analysis::fs::RealFs;
 use unreal_analysis::object_select::{self, ObjectSpec, SelectError};
 use unreal_analysis::preview::{browser::palette_swatch, encode_png};
-use unreal_formats::decode::image::decode_image;
 use unreal_formats::decode::RgbaImage;
 use unreal_formats::mapped::{read_regular, MappedFile};
 use unreal_formats::package::Package;
@@ -252,21 +252,11 @@ fn write_model(model: &Model, target: Option<Target>, output: &Path) -> Outcome 
 
 /// A file named case-insensitively like `relative` (backslashes allowed) under `root`.
 fn find_ci(root: &Path, relative: &str) -> Option<PathBuf> {
-    let mut cur = root.to_path_buf();
-    for part in relative.split(['\\', '/']).filter(|p| !p.is_empty()) {
-        let next = std::fs::read_dir(&cur)
-            .ok()?
-            .filter_map(Result::ok)
-            .find(|e| e.file_name().to_str().is_some_and(|n| n.eq_ignore_ascii_case(part)))?;
-        cur = next.path();
-    }
-    Some(cur)
+    mesh_files::find_ignoring_case(&RealFs, root, relative)
 }
 
 fn read_image(path: &Path) -> Result<RgbaImage, String> {
-    let bytes = read_regular(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or_default();
-    decode_image(&bytes, ext).map_err(|e| format!("{}: {e}", path.display()))
+    mesh_files::read_image(&RealFs, path)
 }
 
 fn export_vertex_mesh(
@@ -276,44 +266,40 @@ fn export_vertex_mesh(
     target: Option<Target>,
 ) -> Outcome {
     let name = file_name(&args.file);
-    let pair = unreal_analysis::mesh_files::vertex_mesh_pair(&args.file)?;
+    let pair = mesh_files::vertex_mesh_pair(&RealFs, &args.file)?;
     let partner = if pair.given_is_data { &pair.animation } else { &pair.data };
     let other =
         read_regular(partner).map_err(|e| format!("cannot read {}: {e}", partner.display()))?;
     let (data, aniv) =
         if kind == FormatKind::VertexMeshData { (bytes, &other[..]) } else { (&other[..], bytes) };
+    // The class that imports the mesh poses, names and textures it: the one named with
+    // `--uc`, else the one the server's preview finds (in the package folder above).
+    let class = match &args.uc {
+        Some(uc) => Some(mesh_files::class_importing(&RealFs, uc, &name)?),
+        None => mesh_files::importing_class(&RealFs, &args.file),
+    };
     let mut sequences: Vec<FrameSequence> = Vec::new();
     let mut textures: Vec<(usize, RgbaImage)> = Vec::new();
     let mut mesh_name = pair.base.clone();
     let mut setup = export::MeshSetup::default();
-    if let Some(uc) = &args.uc {
-        let text = read_regular(uc).map_err(|e| format!("cannot read {}: {e}", uc.display()))?;
-        let text = unreal_syntax::text::decode(&text).text;
-        let directives = mesh_directives(&text, &name)
-            .ok_or(format!("{} imports no mesh from {name}", uc.display()))?;
-        mesh_name.clone_from(&directives.mesh);
-        sequences = directives.sequences;
-        setup = directives.setup;
-        // `#exec` paths are relative to the package folder, the parent of `Classes/`.
-        let non_empty = |p: &Path| !p.as_os_str().is_empty();
-        let uc_dir = uc.parent().filter(|p| non_empty(p)).unwrap_or(Path::new("."));
-        let package_dir = if uc_dir.file_name().is_some_and(|n| n.eq_ignore_ascii_case("classes")) {
-            uc_dir.parent().filter(|p| non_empty(p)).unwrap_or(Path::new("."))
-        } else {
-            uc_dir
-        };
-        for (slot, file) in &directives.textures {
-            match find_ci(package_dir, file) {
-                Some(path) => match read_image(&path) {
-                    Ok(image) => textures.push((*slot, image)),
-                    Err(e) => eprintln!("warning: texture slot {slot}: {e}"),
-                },
-                None => eprintln!(
-                    "warning: texture slot {slot}: {file} not found under {}",
-                    package_dir.display()
-                ),
-            }
+    if let Some(class) = class {
+        if args.uc.is_none() {
+            // Shown from the current folder when it is below it, as the user named the mesh.
+            let cwd = std::env::current_dir().unwrap_or_default();
+            let shown = class.class.strip_prefix(&cwd).unwrap_or(&class.class);
+            eprintln!(
+                "note: posed and textured as {} imports it (--uc names another class)",
+                super::printable(&shown.display().to_string().replace('\\', "/"))
+            );
         }
+        let (images, notes) = class.textures(&RealFs);
+        for note in notes {
+            eprintln!("warning: {}", super::printable(&note));
+        }
+        textures = images;
+        mesh_name = class.directives.mesh;
+        sequences = class.directives.sequences;
+        setup = class.directives.setup;
     }
     for (slot, path) in args.textures.iter().enumerate() {
         textures.push((slot, read_image(path)?));

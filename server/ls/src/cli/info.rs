@@ -32,7 +32,10 @@ fn summarize_path(path: &Path) -> Result<Summary, String> {
         if let Some(kind @ (FormatKind::VertexMeshData | FormatKind::VertexMeshAnimation)) =
             detect(&bytes, name)
         {
-            let pair = unreal_analysis::mesh_files::vertex_mesh_pair(path)?;
+            let pair = unreal_analysis::export::mesh_files::vertex_mesh_pair(
+                &unreal_analysis::fs::RealFs,
+                path,
+            )?;
             let partner = if pair.given_is_data { &pair.animation } else { &pair.data };
             let other = MappedFile::open(partner)
                 .map_err(|e| format!("cannot read {}: {e}", partner.display()))?;

@@ -8,6 +8,8 @@ use serde::Deserialize;
 use serde_json::{json, Map, Value};
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::ls_types::{ServerCapabilities, Uri};
+use unreal_analysis::export::mesh_files;
+use unreal_analysis::fs::RealFs;
 use unreal_analysis::object_select::{self, ObjectSpec, SelectError};
 use unreal_analysis::preview::{self, ObjectPreview};
 use unreal_formats::mapped::{read_regular, MappedFile};
@@ -270,67 +272,6 @@ fn class_source(package: &Package<'_>, class: usize) -> Option<String> {
     unreal_analysis::export::text_buffer_source(package, text).ok()
 }
 
-/// A regular file's bytes (never a FIFO or device, which would block), up to 64 MB.
-fn read_file_only(path: &Path) -> Option<Vec<u8>> {
-    let meta = std::fs::metadata(path).ok()?;
-    (meta.is_file() && meta.len() <= 64 << 20).then(|| read_regular(path).ok())?
-}
-
-/// What the class importing the vertex mesh at `path` sets up for it (origin, rotation,
-/// scale, `ZEROTEX`) and the textures its `SETTEXTURE` lines give, by slot: the class is
-/// looked for among the `.uc` files of the `Classes` folder of the nearest folder above the
-/// mesh that has one (a package folder), at most four levels up.
-fn importing_class(
-    path: &Path,
-) -> Option<(unreal_analysis::export::MeshSetup, Vec<(usize, unreal_formats::decode::RgbaImage)>)> {
-    let name = path.file_name()?.to_string_lossy().into_owned();
-    let child = |dir: &Path, wanted: &str| {
-        std::fs::read_dir(dir).ok()?.filter_map(std::result::Result::ok).find_map(|e| {
-            e.file_name().to_string_lossy().eq_ignore_ascii_case(wanted).then(|| e.path())
-        })
-    };
-    let mut dir = path.parent();
-    for _ in 0..4 {
-        let package = dir?;
-        if let Some(classes) = child(package, "classes").filter(|c| c.is_dir()) {
-            let mut classes: Vec<PathBuf> = std::fs::read_dir(classes)
-                .ok()?
-                .filter_map(std::result::Result::ok)
-                .map(|e| e.path())
-                .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("uc")))
-                .collect();
-            classes.sort();
-            for class in classes {
-                let Some(bytes) = read_file_only(&class) else { continue };
-                let text = unreal_syntax::text::decode(&bytes).text;
-                let Some(found) = unreal_analysis::export::uc::mesh_directives(&text, &name) else {
-                    continue;
-                };
-                let textures = found
-                    .textures
-                    .iter()
-                    .filter_map(|(slot, file)| {
-                        let mut at = package.to_path_buf();
-                        for part in file.split(['\\', '/']).filter(|p| !p.is_empty() && *p != ".") {
-                            at = child(&at, part)?;
-                        }
-                        let ext = at.extension()?.to_string_lossy().into_owned();
-                        let bytes = read_file_only(&at)?;
-                        Some((
-                            *slot,
-                            unreal_formats::decode::image::decode_image(&bytes, &ext).ok()?,
-                        ))
-                    })
-                    .collect();
-                return Some((found.setup, textures));
-            }
-            return None;
-        }
-        dir = package.parent();
-    }
-    None
-}
-
 /// A file that is one object (`.psk`, `.psa`, `_d.3d`, `.u3d`, an image): its summary, and a
 /// rendering for meshes.
 fn file_preview(path: &Path, bytes: &[u8], max: u32) -> Result<Value> {
@@ -339,7 +280,7 @@ fn file_preview(path: &Path, bytes: &[u8], max: u32) -> Result<Value> {
     let fail = |e: unreal_formats::Error| failed(format!("{}: {e}", path.display()));
     let (summary, render) = if lower.ends_with("_d.3d") || lower.ends_with("_a.3d") {
         // Either file of the pair: read both, the data file first.
-        let pair = unreal_analysis::mesh_files::vertex_mesh_pair(path)
+        let pair = mesh_files::vertex_mesh_pair(&RealFs, path)
             .map_err(|e| failed(format!("{}: {e}", path.display())))?;
         let data_file = pair.given_is_data;
         let partner_path = if data_file { &pair.animation } else { &pair.data };
@@ -352,7 +293,10 @@ fn file_preview(path: &Path, bytes: &[u8], max: u32) -> Result<Value> {
         })?;
         let (data, aniv) = if data_file { (bytes, &partner[..]) } else { (&partner[..], bytes) };
         let summary = unreal_formats::summarize_vertex_mesh(data, aniv).map_err(fail)?;
-        let (setup, textures) = importing_class(path).unwrap_or_default();
+        // Posed and textured as the class that imports it says, as `export` does.
+        let (setup, textures) = mesh_files::importing_class(&RealFs, path)
+            .map(|class| (class.directives.setup, class.textures(&RealFs).0))
+            .unwrap_or_default();
         let render =
             preview::vertex_mesh_thumbnail_data_uri(data, aniv, &textures, &setup, max).ok();
         (summary, render)
