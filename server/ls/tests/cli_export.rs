@@ -9,11 +9,9 @@ use expect_test::{expect, Expect};
 
 use unreal_test_support::writers;
 
-fn fixture_dir(name: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("unreal-ls-cli-export-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+/// A fresh folder for the test, removed when it ends.
+fn fixture_dir(name: &str) -> unreal_test_support::ScratchDir {
+    let dir = unreal_test_support::ScratchDir::new(&format!("cli-export-{name}"));
     dir
 }
 

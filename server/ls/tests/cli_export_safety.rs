@@ -8,16 +8,14 @@
 
 use unreal_test_support::writers;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use writers::{write_props, PackageWriter};
 
-fn scratch(name: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("unreal-ls-export-safety-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+/// A fresh folder for the test, removed when it ends.
+fn scratch(name: &str) -> unreal_test_support::ScratchDir {
+    let dir = unreal_test_support::ScratchDir::new(&format!("export-safety-{name}"));
     dir
 }
 

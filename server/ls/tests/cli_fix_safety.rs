@@ -7,17 +7,15 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::pedantic)]
 
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 /// A polygon whose stored `Normal` is the reverse of its vertices': a safe fix rewrites it.
 const FIXABLE: &str = "Begin PolyList\r\n   Begin Polygon\r\n      Origin   +00000.000000,+00000.000000,+00000.000000\r\n      Normal   +00000.000000,+00000.000000,+00001.000000\r\n      Vertex   +00000.000000,+00000.000000,+00000.000000\r\n      Vertex   +00000.000000,+00128.000000,+00000.000000\r\n      Vertex   +00128.000000,+00128.000000,+00000.000000\r\n   End Polygon\r\nEnd PolyList\r\n";
 
-fn scratch(name: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("unreal-ls-fix-safety-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+/// A fresh folder for the test, removed when it ends.
+fn scratch(name: &str) -> unreal_test_support::ScratchDir {
+    let dir = unreal_test_support::ScratchDir::new(&format!("fix-safety-{name}"));
     dir
 }
 

@@ -12,11 +12,9 @@ use std::process::Command;
 use expect_test::{expect, Expect};
 
 /// A fresh directory holding small files written here from the format documents.
-fn fixture_dir(name: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("unreal-ls-cli-info-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+/// A fresh folder for the test, removed when it ends.
+fn fixture_dir(name: &str) -> unreal_test_support::ScratchDir {
+    let dir = unreal_test_support::ScratchDir::new(&format!("cli-info-{name}"));
     // A one-triangle vertex mesh: 48-byte header + one 16-byte triangle; 2 frames of 3 vertices.
     let mut d = vec![0u8; 48];
     d[0..2].copy_from_slice(&1u16.to_le_bytes());

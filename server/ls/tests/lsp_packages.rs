@@ -390,9 +390,7 @@ async fn map_preview_follows_the_open_document() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn objects_sharing_a_path_are_previewed_by_index_or_class() {
     use writers::{write_props, PackageWriter};
-    let dir = std::env::temp_dir().join(format!("unreal-ls-lsp-shared-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = unreal_test_support::ScratchDir::new("lsp-shared");
     let mut w = PackageWriter::new(126, 29);
     let animation = w.engine_class("MeshAnimation");
     let mesh = w.engine_class("SkeletalMesh");

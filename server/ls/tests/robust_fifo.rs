@@ -5,16 +5,15 @@
 #![cfg(unix)]
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 const HANG_GUARD: Duration = Duration::from_mins(1);
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("unreal-ls-fifo-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+/// A fresh folder for the test, removed when it ends.
+fn scratch(name: &str) -> unreal_test_support::ScratchDir {
+    let dir = unreal_test_support::ScratchDir::new(&format!("fifo-{name}"));
     dir
 }
 

@@ -5,7 +5,9 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::missing_panics_doc)]
 
 mod rng;
+mod scratch;
 pub mod spec_files;
 pub mod writers;
 
 pub use rng::Rng;
+pub use scratch::ScratchDir;

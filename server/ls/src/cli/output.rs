@@ -513,12 +513,9 @@ mod tests {
 
     use super::{write_output, write_output_via, Overwrite, Seams, REAL};
 
-    fn scratch(name: &str) -> PathBuf {
-        let dir =
-            std::env::temp_dir().join(format!("unreal-ls-output-{name}-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        dir
+    /// A fresh folder for the test, removed when it ends.
+    fn scratch(name: &str) -> unreal_test_support::ScratchDir {
+        unreal_test_support::ScratchDir::new(&format!("output-{name}"))
     }
 
     fn names(dir: &Path) -> Vec<String> {
@@ -643,7 +640,7 @@ mod tests {
         fs::hard_link(&input, dir.join("twin.t3d")).unwrap();
         for overwrite in [Overwrite::Force(true), Overwrite::OwnFile] {
             for (path, why) in [
-                (dir.clone(), "folder"),
+                (dir.to_path_buf(), "folder"),
                 (PathBuf::from("/dev/null"), "not a regular file"),
                 (input.clone(), "own input"),
                 (dir.join("twin.t3d"), "own input"),
