@@ -167,3 +167,73 @@ fn every_ut2004_static_mesh_exports_and_renders() {
     }
     println!("{out}");
 }
+
+/// A mesh whose material is another package's texture (`Texture'Crates.Wood'` imported, as
+/// UT2004's static meshes name `XGame_rc` shaders and skins): untextured from its own package
+/// alone, textured when the game's packages are at hand (the editor's package index, or the
+/// game folder `export` indexes on need).
+#[test]
+fn a_material_in_another_package_is_read_from_the_games_packages() {
+    use std::sync::Arc;
+    use unreal_analysis::fs::MemoryFs;
+    use unreal_analysis::index::{IndexRoots, PackageIndex};
+    use writers::{write_props, PackageWriter, Prop};
+
+    let mut w = PackageWriter::new(128, 29);
+    let mesh_class = w.engine_class("StaticMesh");
+    let crates = w.import("Core", "Package", 0, "Crates");
+    let wood = w.import("Engine", "Texture", crates, "Wood");
+    let materials = w.name("Materials");
+    let material = w.name("Material");
+    let enable = w.name("EnableCollision");
+    w.export(
+        mesh_class,
+        0,
+        "Rock",
+        0,
+        Box::new(move |o, w| {
+            let list = vec![Prop {
+                name: materials,
+                type_id: 9,
+                struct_name: None,
+                array_index: 0,
+                bool_value: false,
+                value: writers::ue2_static_mesh_materials(
+                    29,
+                    &[wood, wood],
+                    material,
+                    enable,
+                    w.none(),
+                ),
+            }];
+            write_props(o, &list, w.none());
+            writers::ue2_static_mesh(o, 29, &[wood, wood]);
+        }),
+    );
+    let bytes = w.finish();
+    let package = Package::parse_named(&bytes, "Rocks").unwrap();
+    let mesh = package.find("Rock").unwrap();
+    let textured = |model: &export::Model| {
+        model
+            .materials
+            .iter()
+            .map(|m| m.texture.as_ref().map(|t| t.pixels[..4].to_vec()))
+            .collect::<Vec<_>>()
+    };
+    let alone = export::package_mesh_model(&package, mesh).unwrap();
+    assert_eq!(textured(&alone), [None, None]);
+
+    let fs = MemoryFs::default()
+        .with("/game/StaticMeshes/Crates.usx", writers::ue2_static_package(128, 29));
+    let roots = IndexRoots { game_dir: None, package_paths: vec!["/game/StaticMeshes".into()] };
+    let index = PackageIndex::build(Arc::new(fs.clone()), roots.clone(), &mut |_| {});
+    let with_index = export::package_mesh_model_with(&package, mesh, &index).unwrap();
+    let wood_pixel = Some(vec![32u8, 96, 160, 255]);
+    assert_eq!(textured(&with_index), [wood_pixel.clone(), wood_pixel.clone()]);
+    let on_need = export::IndexedOnNeed::new(Arc::new(fs), roots);
+    let with_folder = export::package_mesh_model_with(&package, mesh, &on_need).unwrap();
+    assert_eq!(textured(&with_folder), [wood_pixel.clone(), wood_pixel]);
+    // The preview the editor shows is drawn from the same model.
+    let preview = preview::object_preview_with(&package, mesh, 64, &index).unwrap();
+    assert!(matches!(preview, ObjectPreview::Mesh { thumbnail_png: Some(_), .. }));
+}

@@ -9,6 +9,7 @@
 
 pub mod gltf;
 pub mod map;
+pub mod materials;
 pub mod mesh_files;
 pub mod model;
 pub mod obj;
@@ -22,8 +23,7 @@ use unreal_formats::decode::mesh::AnimatedMesh;
 use unreal_formats::decode::skeletal::psa_keys;
 use unreal_formats::decode::texture::MipSource;
 use unreal_formats::decode::RgbaImage;
-use unreal_formats::package::properties::PropertyList;
-use unreal_formats::package::{ObjectRef, Package, Resolved};
+use unreal_formats::package::Package;
 use unreal_formats::psk::{Psa, Psk};
 use unreal_formats::vertex_mesh::VertexMesh;
 use unreal_formats::{Error, Result};
@@ -31,6 +31,9 @@ use unreal_syntax::t3d::ast::LineKeyword;
 
 pub use gltf::{write_glb, write_map_glb};
 pub use map::{has_brush_actors, map_scene, MapScene};
+pub use materials::{
+    material_image, material_texture, IndexedOnNeed, NoOtherPackages, OtherPackages,
+};
 pub use model::{FrameSequence, Model};
 pub use obj::write_obj;
 pub use pose::MeshSetup;
@@ -120,14 +123,24 @@ fn animated_model(
     Model::from_animated_mesh(name, mesh, sequences, &textures)
 }
 
-/// A package `Mesh` or `LodMesh` as a model with its own sequences and the textures it
-/// names that are inside the same package.
+/// A package mesh (`Mesh`, `LodMesh`, UE2 `SkeletalMesh` and `StaticMesh`) as a model with
+/// its own sequences and the textures under its materials that are inside the same package.
 pub fn package_mesh_model(package: &Package<'_>, export: usize) -> Result<Model> {
+    package_mesh_model_with(package, export, &NoOtherPackages)
+}
+
+/// [`package_mesh_model`] with the textures under materials that other packages hold, read
+/// from `others` (the game's packages).
+pub fn package_mesh_model_with(
+    package: &Package<'_>,
+    export: usize,
+    others: &dyn OtherPackages,
+) -> Result<Model> {
     if package.is_ue2() && package.class_name(export).eq_ignore_ascii_case("SkeletalMesh") {
-        return ue2_skeletal_model(package, export);
+        return ue2_skeletal_model(package, export, others);
     }
     if package.is_ue2() && package.class_name(export).eq_ignore_ascii_case("StaticMesh") {
-        return ue2_static_model(package, export);
+        return ue2_static_model(package, export, others);
     }
     let mesh = package.read_mesh_geometry(export)?;
     let sequences: Vec<FrameSequence> = mesh
@@ -143,70 +156,35 @@ pub fn package_mesh_model(package: &Package<'_>, export: usize) -> Result<Model>
     let textures: Vec<Option<RgbaImage>> = mesh
         .materials
         .iter()
-        .map(|m| match m.texture.map(ObjectRef::resolve) {
-            Some(Resolved::Export(t)) => package.decode_texture(t, 0, MipSource::Auto).ok(),
-            _ => None,
-        })
+        .map(|m| m.texture.and_then(|t| material_image(package, t, others)))
         .collect();
     Ok(Model::from_animated_mesh(package.export_name(export), &mesh, &sequences, &textures))
-}
-
-/// The most materials followed from one to the texture under it: real chains are two or three
-/// long (a `FinalBlend` over a `TexPanner` over a `Texture`); a cycle ends here.
-const MAX_MATERIAL_CHAIN: usize = 16;
-
-/// The texture in this package that gives material `material` its colour, following UE2's
-/// material classes as `Engine/Classes` defines them: a `Shader`'s `Diffuse` (its
-/// `SelfIllumination` when it has none), a `Combiner`'s `Material1` (else `Material2`), and the
-/// `Material` of every `Modifier` (`FinalBlend`, `TexModifier` and its panners, rotators,
-/// scalers and oscillators, `ColorModifier`, `OpacityModifier`...; a modifier's class may be
-/// any subclass, so any other material class is followed through its `Material`). `None` when
-/// the chain leaves the package, is empty, or ends at something that holds no image.
-pub fn material_texture(package: &Package<'_>, material: ObjectRef) -> Option<usize> {
-    let mut current = material;
-    for _ in 0..MAX_MATERIAL_CHAIN {
-        let Resolved::Export(i) = current.resolve() else { return None };
-        let class = package.class_name(i);
-        if export_kind(package, i) == Some(ExportKind::Image)
-            && !class.eq_ignore_ascii_case("Palette")
-        {
-            return Some(i);
-        }
-        let fields: &[&str] = if class.eq_ignore_ascii_case("Shader") {
-            &["Diffuse", "SelfIllumination"]
-        } else if class.eq_ignore_ascii_case("Combiner") {
-            &["Material1", "Material2"]
-        } else {
-            &["Material"]
-        };
-        let header = package.read_object_header(i).ok()?;
-        current = fields.iter().find_map(|f| header.properties.object(f).filter(|r| r.0 != 0))?;
-    }
-    None
-}
-
-/// The image of [`material_texture`], decoded at full size.
-fn material_image(package: &Package<'_>, material: ObjectRef) -> Option<RgbaImage> {
-    let texture = material_texture(package, material)?;
-    package.decode_texture(texture, 0, MipSource::Auto).ok()
 }
 
 /// A UE2 `SkeletalMesh` in its reference pose, skinned, with the skins of the package's own
 /// textures, followed through shaders and modifiers (materials in other packages are left
 /// untextured).
-fn ue2_skeletal_model(package: &Package<'_>, export: usize) -> Result<Model> {
+fn ue2_skeletal_model(
+    package: &Package<'_>,
+    export: usize,
+    others: &dyn OtherPackages,
+) -> Result<Model> {
     let mesh = package.read_skeletal_mesh_ue2(export)?;
     let textures: Vec<Option<RgbaImage>> =
-        mesh.materials.iter().map(|&m| material_image(package, m)).collect();
+        mesh.materials.iter().map(|&m| material_image(package, m, others)).collect();
     Ok(Model::from_psk(package.export_name(export), &mesh.to_psk(), None, &textures))
 }
 
 /// A UE2 `StaticMesh`: its sections as primitives, its first UV set, and the package's own
 /// textures under its materials (materials in other packages are left untextured).
-fn ue2_static_model(package: &Package<'_>, export: usize) -> Result<Model> {
+fn ue2_static_model(
+    package: &Package<'_>,
+    export: usize,
+    others: &dyn OtherPackages,
+) -> Result<Model> {
     let mesh = package.read_static_mesh_ue2(export)?;
     let textures: Vec<Option<RgbaImage>> =
-        mesh.materials.iter().map(|m| material_image(package, m.material)).collect();
+        mesh.materials.iter().map(|m| material_image(package, m.material, others)).collect();
     Ok(Model::from_static_mesh(package.export_name(export), &mesh, &textures))
 }
 

@@ -149,6 +149,17 @@ pub fn object_preview_sized(
     export: usize,
     size: u32,
 ) -> Result<ObjectPreview> {
+    object_preview_with(package, export, size, &crate::export::NoOtherPackages)
+}
+
+/// [`object_preview_sized`] with meshes textured also where their materials are in other
+/// packages, read from `others` (the game's packages).
+pub fn object_preview_with(
+    package: &Package<'_>,
+    export: usize,
+    size: u32,
+    others: &dyn crate::export::OtherPackages,
+) -> Result<ObjectPreview> {
     let class = package.class_name(export).to_owned();
     match class.as_str() {
         "Class" => {
@@ -176,7 +187,7 @@ pub fn object_preview_sized(
         }
         "SkeletalMesh" if package.is_ue2() => {
             let mesh = package.read_skeletal_mesh_ue2(export)?;
-            let thumbnail_png = crate::export::package_mesh_model(package, export)
+            let thumbnail_png = crate::export::package_mesh_model_with(package, export, others)
                 .ok()
                 .map(|m| encode_png(&super::render::render_model(&m, size)));
             Ok(ObjectPreview::Mesh {
@@ -191,7 +202,7 @@ pub fn object_preview_sized(
         }
         "StaticMesh" if package.is_ue2() => {
             let mesh = package.read_static_mesh_ue2(export)?;
-            let thumbnail_png = crate::export::package_mesh_model(package, export)
+            let thumbnail_png = crate::export::package_mesh_model_with(package, export, others)
                 .ok()
                 .map(|m| encode_png(&super::render::render_model(&m, size)));
             Ok(ObjectPreview::Mesh {
@@ -218,7 +229,7 @@ pub fn object_preview_sized(
         "Mesh" | "LodMesh" | "SkeletalMesh" => {
             let info = package.read_mesh(export)?;
             let faces = info.lod.as_ref().map_or(info.triangles, |l| l.faces);
-            let thumbnail_png = crate::export::package_mesh_model(package, export)
+            let thumbnail_png = crate::export::package_mesh_model_with(package, export, others)
                 .ok()
                 .map(|m| encode_png(&super::render::render_model(&m, size)));
             Ok(ObjectPreview::Mesh {

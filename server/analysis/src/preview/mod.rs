@@ -20,7 +20,8 @@ use crate::export::Model;
 
 pub use crate::export::png::encode_png;
 pub use browser::{
-    object_preview, object_preview_sized, package_tree, ObjectPreview, PackageTree, TreeNode,
+    object_preview, object_preview_sized, object_preview_with, package_tree, ObjectPreview,
+    PackageTree, TreeNode,
 };
 pub use png::{png_data_uri, thumbnail, thumbnail_data_uri, THUMBNAIL_SIZE};
 pub use render::render_model;

@@ -362,6 +362,26 @@ fn target_fits(kind: ExportKind, target: Option<Target>) -> bool {
     }
 }
 
+/// The game's packages around `file`, where a mesh's materials in other packages are read:
+/// the game folder and package paths its `unreal-ls.toml` names, else the game installation
+/// it stands in (as `lint` and the editor find them), indexed only if a material needs it.
+fn game_packages(file: &Path) -> export::IndexedOnNeed {
+    let settings = unreal_analysis::workspace::Settings::new(
+        std::sync::Arc::new(RealFs),
+        unreal_analysis::config::ConfigResolver::discover(),
+    );
+    let absolute = std::path::absolute(file).unwrap_or_else(|_| file.to_path_buf());
+    let options =
+        settings.for_file(&unreal_analysis::options::Overrides::default(), Some(&absolute)).options;
+    export::IndexedOnNeed::new(
+        std::sync::Arc::new(RealFs),
+        unreal_analysis::index::IndexRoots {
+            game_dir: options.game_dir,
+            package_paths: options.package_paths,
+        },
+    )
+}
+
 /// What one package object exports to, by class.
 fn export_object(
     package: &Package<'_>,
@@ -369,6 +389,7 @@ fn export_object(
     target: Option<Target>,
     output: &Path,
     mip: usize,
+    others: &dyn export::OtherPackages,
 ) -> Outcome {
     let class = package.class_name(export).to_owned();
     let wrong = |what: &str| format!("usage: a {class} exports to {what}");
@@ -396,7 +417,8 @@ fn export_object(
             _ => Err(wrong("png")),
         },
         Some(ExportKind::Model) => {
-            let model = export::package_mesh_model(package, export).map_err(|e| e.to_string())?;
+            let model = export::package_mesh_model_with(package, export, others)
+                .map_err(|e| e.to_string())?;
             write_model(&model, target, output)
         }
         None if package.texture_class_is_imageless(&class) => {
@@ -426,6 +448,7 @@ fn no_image(path: &str, class: &str) -> String {
 
 fn export_package(args: &ExportArgs, bytes: &[u8], target: Option<Target>) -> Outcome {
     let package = Package::parse_named(bytes, &stem(&args.file)).map_err(|e| e.to_string())?;
+    let others = game_packages(&args.file);
     if let Some(object) = &args.object {
         let spec = ObjectSpec::with_class(object, args.class.as_deref())
             .map_err(|e| format!("usage: {e}"))?;
@@ -437,7 +460,7 @@ fn export_package(args: &ExportArgs, bytes: &[u8], target: Option<Target>) -> Ou
             }
             SelectError::NotFound { .. } => e.to_string(),
         })?;
-        return export_object(&package, export, target, &args.output, args.mip);
+        return export_object(&package, export, target, &args.output, args.mip, &others);
     }
     // The whole package: every texture, TextBuffer and mesh into the folder, each under a
     // name of its own (`Name`, `Name-2` when two objects would share one).
@@ -487,7 +510,7 @@ fn export_package(args: &ExportArgs, bytes: &[u8], target: Option<Target>) -> Ou
         }
         let path = args.output.join(file_name);
         let as_target = if ext == "obj" { Some(Target::Obj) } else { None };
-        match export_object(&package, o.export, as_target, &path, args.mip) {
+        match export_object(&package, o.export, as_target, &path, args.mip, &others) {
             Ok(()) => written += 1,
             Err(e) => failures.push(format!("{}: {e}", super::printable(&o.path))),
         }

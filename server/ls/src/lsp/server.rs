@@ -87,6 +87,11 @@ impl Backend {
         }
     }
 
+    /// The session as it stands (settings, workspace and its package index).
+    pub fn session(&self) -> Arc<super::documents::Session> {
+        self.shared.session()
+    }
+
     /// A handle on the open document `uri` (`None` when it is not open), to read on a
     /// blocking thread.
     pub fn document_handle(&self, uri: &Uri) -> Option<DocumentHandle> {

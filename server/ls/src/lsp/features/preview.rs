@@ -91,7 +91,10 @@ impl Backend {
 
     /// `unrealLs/objectPreview`.
     pub async fn object_preview(&self, params: ObjectPreviewParams) -> Result<Value> {
-        blocking(OBJECT_PREVIEW, move || object_preview(&params)).await
+        // A mesh whose materials are in the game's other packages is textured from them
+        // (the workspace's package index, once built).
+        let packages = self.session().workspace.packages();
+        blocking(OBJECT_PREVIEW, move || object_preview(&params, packages.as_deref())).await
     }
 }
 
@@ -165,11 +168,18 @@ fn package_tree_of(path: &Path, bytes: &[u8]) -> Result<Value> {
     }))
 }
 
-fn object_preview(params: &ObjectPreviewParams) -> Result<Value> {
+fn object_preview(
+    params: &ObjectPreviewParams,
+    packages: Option<&unreal_analysis::index::PackageIndex>,
+) -> Result<Value> {
     let path = path_of(&params.uri)?;
     let max = params.max_size.unwrap_or(DEFAULT_MAX_SIZE).clamp(1, LIMIT_MAX_SIZE);
     let bytes = open(&path)?;
-    let answer = object_preview_of(params, &path, max, &bytes);
+    let others: &dyn unreal_analysis::export::OtherPackages = match packages {
+        Some(index) => index,
+        None => &unreal_analysis::export::NoOtherPackages,
+    };
+    let answer = object_preview_of(params, &path, max, &bytes, others);
     unless_changed(&path, &bytes, answer)
 }
 
@@ -178,6 +188,7 @@ fn object_preview_of(
     path: &Path,
     max: u32,
     bytes: &[u8],
+    others: &dyn unreal_analysis::export::OtherPackages,
 ) -> Result<Value> {
     let spec = match &params.object {
         Some(object) => Some(
@@ -206,7 +217,7 @@ fn object_preview_of(
             return Ok(json!({ "kind": "text", "text": text, "summary": { "class": class } }));
         }
     }
-    match preview::object_preview_sized(&package, export, max).map_err(fail)? {
+    match preview::object_preview_with(&package, export, max, others).map_err(fail)? {
         ObjectPreview::Texture { width, height, format, mips, compressed, .. } => {
             let image = preview::texture_thumbnail(&package, export, max).map_err(fail)?;
             let png = preview::encode_png(&preview::thumbnail(&image, max));

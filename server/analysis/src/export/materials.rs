@@ -1,0 +1,170 @@
+//! The picture under a mesh's material: the texture that gives it its colour, followed
+//! through UE2's material classes and, where the chain leaves the package (a skin in the
+//! game's `PlayerSkins.utx`, a shader in `XGame_rc`), into the package that holds it, found
+//! by name among the game's packages ([`OtherPackages`], the package index).
+
+use unreal_formats::decode::texture::MipSource;
+use unreal_formats::decode::RgbaImage;
+use unreal_formats::package::properties::PropertyList;
+use unreal_formats::package::{ObjectRef, Package, Resolved};
+
+use std::sync::{Arc, OnceLock};
+
+use super::{export_kind, ExportKind};
+use crate::fs::FileSystem;
+use crate::index::{IndexRoots, PackageIndex};
+
+/// The most materials followed from one to the texture under it: real chains are two or three
+/// long (a `FinalBlend` over a `TexPanner` over a `Texture`); a cycle ends here.
+const MAX_MATERIAL_CHAIN: usize = 16;
+
+/// How many times one material's chain may pass into another package (a shader in one
+/// package over a texture in a second is two).
+const MAX_PACKAGE_HOPS: usize = 4;
+
+/// The packages beside the one being read, by name: where a material that another package
+/// holds is read.
+pub trait OtherPackages {
+    /// `read` run on the package named `name` (any case); `None` when no such package is
+    /// known or it cannot be read.
+    fn read_package(
+        &self,
+        name: &str,
+        read: &mut dyn FnMut(&Package<'_>) -> Option<RgbaImage>,
+    ) -> Option<RgbaImage>;
+}
+
+/// No other package: materials outside the package stay untextured.
+pub struct NoOtherPackages;
+
+impl OtherPackages for NoOtherPackages {
+    fn read_package(
+        &self,
+        _name: &str,
+        _read: &mut dyn FnMut(&Package<'_>) -> Option<RgbaImage>,
+    ) -> Option<RgbaImage> {
+        None
+    }
+}
+
+impl OtherPackages for PackageIndex {
+    fn read_package(
+        &self,
+        name: &str,
+        read: &mut dyn FnMut(&Package<'_>) -> Option<RgbaImage>,
+    ) -> Option<RgbaImage> {
+        let package = self.package(name)?;
+        self.with_package(package, |p| read(p)).ok().flatten()
+    }
+}
+
+/// The packages of a game folder and package paths, indexed (tables only) when a material
+/// first leads into another package: what `unreal-ls export` reads such materials from, at
+/// no cost for a mesh whose materials are all its own.
+pub struct IndexedOnNeed {
+    fs: Arc<dyn FileSystem>,
+    roots: IndexRoots,
+    index: OnceLock<PackageIndex>,
+}
+
+impl IndexedOnNeed {
+    pub fn new(fs: Arc<dyn FileSystem>, roots: IndexRoots) -> Self {
+        Self { fs, roots, index: OnceLock::new() }
+    }
+}
+
+impl OtherPackages for IndexedOnNeed {
+    fn read_package(
+        &self,
+        name: &str,
+        read: &mut dyn FnMut(&Package<'_>) -> Option<RgbaImage>,
+    ) -> Option<RgbaImage> {
+        if self.roots.is_empty() {
+            return None;
+        }
+        let index = self.index.get_or_init(|| {
+            PackageIndex::build(Arc::clone(&self.fs), self.roots.clone(), &mut |_| {})
+        });
+        index.read_package(name, read)
+    }
+}
+
+/// The texture in this package that gives material `material` its colour, following UE2's
+/// material classes as `Engine/Classes` defines them: a `Shader`'s `Diffuse` (its
+/// `SelfIllumination` when it has none), a `Combiner`'s `Material1` (else `Material2`), and the
+/// `Material` of every `Modifier` (`FinalBlend`, `TexModifier` and its panners, rotators,
+/// scalers and oscillators, `ColorModifier`, `OpacityModifier`...; a modifier's class may be
+/// any subclass, so any other material class is followed through its `Material`). `None` when
+/// the chain leaves the package, is empty, or ends at something that holds no image.
+pub fn material_texture(package: &Package<'_>, material: ObjectRef) -> Option<usize> {
+    match follow(package, material) {
+        Some(Step::Texture(i)) => Some(i),
+        _ => None,
+    }
+}
+
+/// Where a chain of materials ends in one package.
+enum Step {
+    /// At this export, a texture.
+    Texture(usize),
+    /// At this import: the chain goes on in another package.
+    Import(ObjectRef),
+}
+
+fn follow(package: &Package<'_>, material: ObjectRef) -> Option<Step> {
+    let mut current = material;
+    for _ in 0..MAX_MATERIAL_CHAIN {
+        let i = match current.resolve() {
+            Resolved::Export(i) => i,
+            Resolved::Import(_) => return Some(Step::Import(current)),
+            Resolved::None => return None,
+        };
+        let class = package.class_name(i);
+        if export_kind(package, i) == Some(ExportKind::Image)
+            && !class.eq_ignore_ascii_case("Palette")
+        {
+            return Some(Step::Texture(i));
+        }
+        let fields: &[&str] = if class.eq_ignore_ascii_case("Shader") {
+            &["Diffuse", "SelfIllumination"]
+        } else if class.eq_ignore_ascii_case("Combiner") {
+            &["Material1", "Material2"]
+        } else {
+            &["Material"]
+        };
+        let header = package.read_object_header(i).ok()?;
+        current = fields.iter().find_map(|f| header.properties.object(f).filter(|r| r.0 != 0))?;
+    }
+    None
+}
+
+/// The image under `material`, decoded at full size: in this package, or (through `others`)
+/// in the package an import names, as the engine loads it by its path there.
+pub fn material_image(
+    package: &Package<'_>,
+    material: ObjectRef,
+    others: &dyn OtherPackages,
+) -> Option<RgbaImage> {
+    image_within(package, material, others, MAX_PACKAGE_HOPS)
+}
+
+fn image_within(
+    package: &Package<'_>,
+    material: ObjectRef,
+    others: &dyn OtherPackages,
+    hops: usize,
+) -> Option<RgbaImage> {
+    match follow(package, material)? {
+        Step::Texture(i) => package.decode_texture(i, 0, MipSource::Auto).ok(),
+        Step::Import(import) if hops > 0 => {
+            // `Package.Group.Name`: the outermost name is the package that holds it.
+            let path = package.ref_path(import);
+            let owner = path.split('.').next()?.to_owned();
+            others.read_package(&owner, &mut |other| {
+                let export = other.find(&path)?;
+                image_within(other, ObjectRef(i32::try_from(export).ok()? + 1), others, hops - 1)
+            })
+        }
+        Step::Import(_) => None,
+    }
+}
