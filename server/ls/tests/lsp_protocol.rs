@@ -469,7 +469,8 @@ async fn settings_pulled_from_clients_that_answer_workspace_configuration() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_panic_is_logged_and_the_server_stays_up() {
     let recorder = Arc::default();
-    let mut client = TestClient::new(options(&recorder, Duration::ZERO));
+    // In process: the test calls a handler itself (a feature that panics).
+    let mut client = TestClient::in_process(options(&recorder, Duration::ZERO));
     client.initialize(json!({}), Value::Null).await;
 
     // In diagnostics: logged, nothing published for that version.

@@ -12,8 +12,10 @@
 //! other message, and these too before `initialize` or after `shutdown` (which the library
 //! answers with errors), goes to the library as before. Published diagnostics, sent after
 //! every edit, are framed the same way ([`diagnostics_frame`], through `Shared::direct_out`).
-//! In-process tests call the library's service directly; tests here and in
-//! `tests/lsp_stdio.rs` hold both paths to the same JSON.
+//! The protocol tests run through this path too (`tests/lsp_client`: the server served with
+//! [`super::serve_framed`] over in-memory pipes); tests here and in `tests/lsp_stdio.rs` hold
+//! it to the library's JSON. Why the path exists: docs/performance.md, "Big answers written
+//! straight to the output" and the `lsp_latency` benchmark.
 
 use std::io::Write as _;
 use std::sync::atomic::{AtomicBool, Ordering};

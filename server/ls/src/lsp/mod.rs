@@ -59,7 +59,8 @@ pub struct LspArgs {
 }
 
 /// Builds the server as a tower service: what [`run`] serves over stdio and what the
-/// in-process tests and benchmarks call directly.
+/// one test that calls a handler itself calls directly (the protocol tests and the benchmarks
+/// are served with [`serve_framed`], as the binary is).
 pub fn service(options: ServerOptions) -> (Service, ClientSocket) {
     let (service, socket) = LspService::build(|client| Backend::new(client, options))
         .custom_method(features::preview::PACKAGE_TREE, Backend::package_tree)
@@ -73,6 +74,66 @@ pub fn service(options: ServerOptions) -> (Service, ClientSocket) {
 /// ended (a script that pipes its requests in and reads the answers): then it stops anyway.
 const INPUT_ENDED_GRACE: Duration = Duration::from_secs(10);
 
+/// Serves the protocol over `input` and `output` until `exit` (or the end of the input):
+/// the client's bytes through the repairing framing layer, `didOpen` read straight from its
+/// frame, big answers written straight to the output. What `unreal-ls lsp` runs over stdio,
+/// and what the protocol tests run over in-memory pipes: one path for both. `true` when the
+/// client sent `shutdown` first.
+pub async fn serve_framed<R, W>(input: R, output: W, options: ServerOptions) -> bool
+where
+    R: tokio::io::AsyncRead + Unpin + Send + 'static,
+    W: std::io::Write + Send + 'static,
+{
+    let (service, socket) = service(options);
+    let shutdown = service.get_ref().inner().shutdown_flag();
+    let direct = service.get_ref().inner().direct();
+    // The client's bytes go through the repairing layer (framing.rs) before the protocol
+    // library sees them; its answers to malformed input and the library's own output
+    // share one writer, whole frames at a time.
+    let (frames_tx, frames_rx) = tokio::sync::mpsc::unbounded_channel();
+    let (written, all_written) = std::sync::mpsc::channel();
+    let writer = std::thread::Builder::new()
+        .name("unreal-ls-out".to_owned())
+        .spawn(move || framing::write_frames(output, frames_rx, &written));
+    if let Err(err) = writer {
+        log::stderr(&format!("cannot start the output thread: {err}"));
+        return false;
+    }
+    let (to_server, from_pump) = tokio::io::duplex(1 << 16);
+    let replies = frames_tx.clone();
+    // A `didOpen` is read straight from its frame (opening.rs); the library gets a marker.
+    let opens = std::sync::Arc::clone(&direct.opens);
+    let take = move |body| opens.take(body);
+    let shared = std::sync::Arc::clone(&direct.shared);
+    let mut pump = tokio::spawn(framing::pump(input, to_server, replies, log::stderr, take));
+    // Big answers skip the library's JSON tree and go to the writer as whole frames.
+    let _ = direct.shared.direct_out.set(frames_tx.clone());
+    let service = direct::DirectAnswers::new(service, direct, frames_tx.clone());
+    let serve =
+        Server::new(from_pump, framing::FrameSink::new(frames_tx.clone()), socket).serve(service);
+    tokio::pin!(serve);
+    // The end of input ends the server (exit code 1 without `shutdown`, as after `exit`):
+    // requests to the client give up at once, answers in flight get `INPUT_ENDED_GRACE`.
+    let input_ended = async {
+        let _ = (&mut pump).await;
+        shared.input_ended.send_replace(true);
+        tokio::time::sleep(INPUT_ENDED_GRACE).await;
+    };
+    tokio::select! {
+        () = &mut serve => {}
+        () = input_ended => {
+            log::stderr("the input ended and the server did not finish in time: stopping");
+        }
+    }
+    // Everything the server wrote goes out before the process ends: the writer stops at
+    // the empty frame, after every frame queued before it.
+    pump.abort();
+    let _ = frames_tx.send(framing::Outgoing::Frame(Vec::new()));
+    let _ =
+        tokio::task::spawn_blocking(move || all_written.recv_timeout(Duration::from_secs(2))).await;
+    shutdown.load(std::sync::atomic::Ordering::SeqCst)
+}
+
 /// `unreal-ls lsp`: serves the protocol over stdin/stdout until `exit`. Exit code 0 when the
 /// client sent `shutdown` first, 1 otherwise (as the protocol asks).
 pub fn run(_args: &LspArgs) -> ExitCode {
@@ -84,62 +145,16 @@ pub fn run(_args: &LspArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let (service, socket) = service(ServerOptions::default());
-    let shutdown = service.get_ref().inner().shutdown_flag();
-    let direct = service.get_ref().inner().direct();
-    runtime.block_on(async {
-        // The client's bytes go through the repairing layer (framing.rs) before the protocol
-        // library sees them; its answers to malformed input and the library's own output
-        // share one writer, whole frames at a time.
-        let (frames_tx, frames_rx) = tokio::sync::mpsc::unbounded_channel();
-        let (written, all_written) = std::sync::mpsc::channel();
-        let writer = std::thread::Builder::new()
-            .name("unreal-ls-out".to_owned())
-            .spawn(move || framing::write_frames(std::io::stdout().lock(), frames_rx, &written));
-        if let Err(err) = writer {
-            log::stderr(&format!("cannot start the output thread: {err}"));
-            return;
-        }
-        let (to_server, from_pump) = tokio::io::duplex(1 << 16);
-        let replies = frames_tx.clone();
-        // A `didOpen` is read straight from its frame (opening.rs); the library gets a marker.
-        let opens = std::sync::Arc::clone(&direct.opens);
-        let take = move |body| opens.take(body);
-        let shared = std::sync::Arc::clone(&direct.shared);
-        let mut pump =
-            tokio::spawn(framing::pump(tokio::io::stdin(), to_server, replies, log::stderr, take));
-        // Big answers skip the library's JSON tree and go to the writer as whole frames.
-        let _ = direct.shared.direct_out.set(frames_tx.clone());
-        let service = direct::DirectAnswers::new(service, direct, frames_tx.clone());
-        let serve = Server::new(from_pump, framing::FrameSink::new(frames_tx.clone()), socket)
-            .serve(service);
-        tokio::pin!(serve);
-        // The end of input ends the server (exit code 1 without `shutdown`, as after `exit`):
-        // requests to the client give up at once, answers in flight get `INPUT_ENDED_GRACE`.
-        let input_ended = async {
-            let _ = (&mut pump).await;
-            shared.input_ended.send_replace(true);
-            tokio::time::sleep(INPUT_ENDED_GRACE).await;
-        };
-        tokio::select! {
-            () = &mut serve => {}
-            () = input_ended => {
-                log::stderr("the input ended and the server did not finish in time: stopping");
-            }
-        }
-        // Everything the server wrote goes out before the process ends: the writer stops at
-        // the empty frame, after every frame queued before it.
-        pump.abort();
-        let _ = frames_tx.send(framing::Outgoing::Frame(Vec::new()));
-        let _ =
-            tokio::task::spawn_blocking(move || all_written.recv_timeout(Duration::from_secs(2)))
-                .await;
-    });
+    let shut_down = runtime.block_on(serve_framed(
+        tokio::io::stdin(),
+        std::io::stdout(),
+        ServerOptions::default(),
+    ));
     // Tokio's stdin reader is a blocking thread that may still wait for input (clients need
     // not close the pipe after `exit`), and an analysis may still be running: neither may
     // keep the process alive.
     runtime.shutdown_background();
-    if shutdown.load(std::sync::atomic::Ordering::SeqCst) {
+    if shut_down {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE

@@ -11,8 +11,9 @@
 //! no copy at all), its parameters wait in a queue, and the library gets a small marker
 //! notification in its place ([`MARKER`], numbered). [`super::direct::DirectAnswers`] meets
 //! the marker in the order the messages came and opens the document then, as the library's
-//! handler would have (both call `Shared::open_document`). In-process tests send
-//! `didOpen` to the library as before.
+//! handler would have (both call `Shared::open_document`). The protocol tests open their
+//! documents this way too (they are served with [`super::serve_framed`]); why it exists:
+//! docs/performance.md, "`didOpen` without a JSON tree".
 
 use std::borrow::Cow;
 use std::collections::VecDeque;

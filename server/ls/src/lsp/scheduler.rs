@@ -75,6 +75,10 @@ async fn run(
     mut rx: UnboundedReceiver<Message>,
     tx: UnboundedSender<Message>,
 ) {
+    // Nothing is analysed before `initialized` has read the settings and the configuration:
+    // the documents an editor opens meanwhile wait here, and each is analysed once, with
+    // the settings the user chose.
+    shared.settings_settled().await;
     let mut due_at: HashMap<Uri, Instant> = HashMap::new();
     let mut running: HashSet<Uri> = HashSet::new();
     loop {
@@ -152,8 +156,8 @@ async fn analyse_and_publish(shared: &Shared, uri: &Uri) {
         }
     };
     let Some(version) = published.version else { return };
-    // Over stdio the notification is framed here, from the typed diagnostics; in-process the
-    // library sends it.
+    // Served framed (the binary, the protocol tests) the notification is framed here, from the
+    // typed diagnostics; with the service called directly the library sends it.
     let out = shared.direct_out.get();
     let frame = out.map(|_| {
         let diagnostics = published.items.iter().map(|item| &item.diagnostic);

@@ -77,6 +77,7 @@ impl Backend {
                 publish_gate: tokio::sync::Mutex::default(),
                 diagnostics_sent: tokio::sync::Notify::new(),
                 input_ended: tokio::sync::watch::Sender::new(false),
+                settings_settled: tokio::sync::watch::Sender::new(true),
                 direct_out: std::sync::OnceLock::new(),
             }),
             scheduler: Scheduler::default(),
@@ -282,6 +283,9 @@ impl LanguageServer for Backend {
             .and_then(|e| e.pointer("/unrealLs/gameDirectoryMissing"))
             .and_then(serde_json::Value::as_bool);
         workspace.notice_by_client.store(notice == Some(true), Ordering::SeqCst);
+        // What `initialized` reads (the client's settings, `unreal-ls.toml`) decides the first
+        // diagnostics: they wait for it.
+        self.shared.settings_settled.send_replace(false);
         self.scheduler.start(Arc::clone(&self.shared));
         self.serving.store(true, Ordering::SeqCst);
         Ok(InitializeResult {
@@ -322,6 +326,7 @@ impl LanguageServer for Backend {
             self.watch_package_files().await;
         }
         super::indexing::update(&self.shared, &self.scheduler).await;
+        self.shared.settings_settled.send_replace(true);
     }
 
     /// Files that `.uc` checks read changed: forget what was read and check again.

@@ -20,7 +20,8 @@ pub struct Shared {
     pub publish_gate: tokio::sync::Mutex<()>,
     /// Over stdio, the writer of whole frames: published diagnostics are serialized straight
     /// into a frame for it ([`super::direct`]) instead of going through the protocol
-    /// library's JSON tree. Unset in-process (tests), where the library sends them.
+    /// library's JSON tree. Unset when the service is called directly (the one test that
+    /// calls a handler itself), where the library sends them.
     pub direct_out:
         std::sync::OnceLock<tokio::sync::mpsc::UnboundedSender<super::framing::Outgoing>>,
     /// Woken whenever a document's diagnostics were published or its analysis ended without
@@ -29,7 +30,15 @@ pub struct Shared {
     /// Set when the client's input has ended (stdin closed): a request the server sent the
     /// client can no longer be answered ([`Shared::ask_client`]).
     pub input_ended: tokio::sync::watch::Sender<bool>,
+    /// False from `initialize` until `initialized` has read the settings (pulled from a
+    /// client that answers `workspace/configuration`) and the workspace's configuration:
+    /// diagnostics wait for them ([`Shared::settings_settled`]), so a rule the user turned off
+    /// is never shown first and a document opened meanwhile is analysed once.
+    pub settings_settled: tokio::sync::watch::Sender<bool>,
 }
+
+/// How long diagnostics wait at most for the client's settings ([`Shared::settings_settled`]).
+const SETTINGS_FIRST_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// How long a request that [`Shared::after_diagnostics`] holds back waits at most.
 const DIAGNOSTICS_FIRST_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
@@ -38,6 +47,23 @@ impl Shared {
     /// The document store. Never held across an `.await`.
     pub fn documents(&self) -> MutexGuard<'_, Documents> {
         self.documents.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Waits until `initialized` has read the settings and the configuration (at most
+    /// [`SETTINGS_FIRST_WAIT`], and not at all once the client's input has ended): an editor
+    /// sends `didOpen` right after `initialized`, before it has answered the server's
+    /// `workspace/configuration`, and the first diagnostics must already follow the user's
+    /// settings.
+    pub async fn settings_settled(&self) {
+        let mut settled = self.settings_settled.subscribe();
+        let mut ended = self.input_ended.subscribe();
+        let wait = async {
+            tokio::select! {
+                _ = settled.wait_for(|s| *s) => {}
+                _ = ended.wait_for(|e| *e) => {}
+            }
+        };
+        let _ = tokio::time::timeout(SETTINGS_FIRST_WAIT, wait).await;
     }
 
     pub fn session(&self) -> Arc<Session> {

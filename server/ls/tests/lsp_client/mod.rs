@@ -1,8 +1,10 @@
 //! An in-process LSP client for the protocol tests (and, in [`stdio`], a client of the built
-//! binary for the stdio test and the latency benchmark): real JSON-RPC
-//! messages (JSON text parsed into `jsonrpc::Request`) through the server's tower service
-//! (`LspService` behind the panic guard, as `unreal-ls lsp` serves it) with tower's
-//! `Service::call`, and everything the server sends back collected from its `ClientSocket`.
+//! binary for the stdio test and the latency benchmark). [`TestClient::new`] serves the server
+//! exactly as `unreal-ls lsp` does ([`unreal_ls::lsp::serve_framed`]: the framing layer,
+//! `didOpen` read from its frame, big answers written straight out), over in-memory pipes
+//! instead of stdin and stdout: every message is a `Content-Length` frame both ways, so the
+//! tests run the editor's path. [`TestClient::in_process`] calls the tower service directly,
+//! for the one test that calls a handler itself ([`TestClient::backend`]).
 //! Requests the server makes of the client are answered here: `workspace/configuration` with
 //! [`TestClient::set_configuration`]'s value, anything else with `null`.
 #![allow(dead_code)] // the tests and the benchmark each use a different part
@@ -10,13 +12,16 @@
 
 pub mod stdio;
 
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use futures::future::BoxFuture;
 use futures::{SinkExt, StreamExt};
 use serde_json::{json, Value};
-use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver};
+use tokio::io::AsyncWriteExt;
+use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
+use tokio::sync::oneshot;
 use tower::{Service, ServiceExt};
 use tower_lsp_server::jsonrpc::{Request, Response};
 use unreal_ls::lsp::{Backend, ServerOptions};
@@ -25,7 +30,7 @@ use unreal_ls::lsp::{Backend, ServerOptions};
 pub const HANG_GUARD: Duration = Duration::from_secs(90);
 
 pub struct TestClient {
-    service: unreal_ls::lsp::Service,
+    transport: Transport,
     next_id: i64,
     from_server: UnboundedReceiver<Value>,
     /// Every notification received so far, in order (logs included).
@@ -33,9 +38,132 @@ pub struct TestClient {
     configuration: Arc<Mutex<Value>>,
 }
 
+enum Transport {
+    /// Frames over pipes, as an editor talks to `unreal-ls lsp`.
+    Framed { frames: UnboundedSender<Vec<u8>>, pending: Pending },
+    /// The tower service called directly.
+    InProcess(unreal_ls::lsp::Service),
+}
+
+/// Responses awaited, by request id.
+type Pending = Arc<Mutex<HashMap<i64, oneshot::Sender<Value>>>>;
+
+/// The server's output: bytes as it writes them, to the client's reader.
+struct ToClient(UnboundedSender<Vec<u8>>);
+
+impl std::io::Write for ToClient {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        // The client may be gone (a test that ended): what the server writes then is dropped.
+        let _ = self.0.send(bytes.to_vec());
+        Ok(bytes.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+fn frame(message: &Value) -> Vec<u8> {
+    let body = message.to_string();
+    let mut out = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
+    out.extend_from_slice(body.as_bytes());
+    out
+}
+
+/// Whole frames out of the bytes read so far (`buf` keeps an unfinished one).
+fn frames_in(buf: &mut Vec<u8>) -> Vec<Value> {
+    let mut out = Vec::new();
+    while let Some(end) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+        let header = String::from_utf8_lossy(&buf[..end]).into_owned();
+        let length = header
+            .lines()
+            .find_map(|l| l.strip_prefix("Content-Length:"))
+            .and_then(|v| v.trim().parse::<usize>().ok())
+            .expect("every frame of the server has a Content-Length");
+        if buf.len() < end + 4 + length {
+            break;
+        }
+        let body: Vec<u8> = buf.drain(..end + 4 + length).skip(end + 4).collect();
+        out.push(serde_json::from_slice(&body).expect("the server writes JSON"));
+    }
+    out
+}
+
 impl TestClient {
-    /// Builds the server in-process. Must run inside a tokio runtime.
+    /// Serves the server over in-memory pipes with the binary's framing. Must run inside a
+    /// tokio runtime.
     pub fn new(options: ServerOptions) -> Self {
+        let (client_end, server_end) = tokio::io::duplex(1 << 20);
+        let (server_reader, _) = tokio::io::split(server_end);
+        let (_, mut client_writer) = tokio::io::split(client_end);
+        let (out_tx, mut out_rx) = unbounded_channel::<Vec<u8>>();
+        tokio::spawn(unreal_ls::lsp::serve_framed(server_reader, ToClient(out_tx), options));
+
+        // Frames to the server go through one writer task, in order.
+        let (frames, mut frames_rx) = unbounded_channel::<Vec<u8>>();
+        tokio::spawn(async move {
+            while let Some(bytes) = frames_rx.recv().await {
+                if client_writer.write_all(&bytes).await.is_err() {
+                    break;
+                }
+            }
+        });
+
+        let (tx, from_server) = unbounded_channel();
+        let pending: Pending = Arc::default();
+        let configuration = Arc::new(Mutex::new(Value::Null));
+        let answer_with = Arc::clone(&configuration);
+        let answers = frames.clone();
+        let waiting = Arc::clone(&pending);
+        tokio::spawn(async move {
+            let mut buf = Vec::new();
+            while let Some(bytes) = out_rx.recv().await {
+                buf.extend_from_slice(&bytes);
+                for message in frames_in(&mut buf) {
+                    let has_method = message.get("method").is_some();
+                    match (message.get("id").cloned(), has_method) {
+                        // A response to one of ours.
+                        (Some(id), false) => {
+                            let sender =
+                                id.as_i64().and_then(|id| waiting.lock().unwrap().remove(&id));
+                            if let Some(sender) = sender {
+                                let _ = sender.send(message);
+                            }
+                        }
+                        // A request of the server's: answered, and kept like a notification.
+                        (Some(id), true) => {
+                            let result = if message["method"] == "workspace/configuration" {
+                                json!([answer_with.lock().unwrap().clone()])
+                            } else {
+                                Value::Null
+                            };
+                            let _ = answers.send(frame(
+                                &json!({ "jsonrpc": "2.0", "id": id, "result": result }),
+                            ));
+                            if tx.send(message).is_err() {
+                                return;
+                            }
+                        }
+                        (None, _) => {
+                            if tx.send(message).is_err() {
+                                return;
+                            }
+                        }
+                    }
+                }
+            }
+        });
+        Self {
+            transport: Transport::Framed { frames, pending },
+            next_id: 0,
+            from_server,
+            received: Vec::new(),
+            configuration,
+        }
+    }
+
+    /// The server as a tower service called directly, for a test that calls a handler
+    /// itself ([`Self::backend`]). Must run inside a tokio runtime.
+    pub fn in_process(options: ServerOptions) -> Self {
         let (service, socket) = unreal_ls::lsp::service(options);
         let (mut requests, mut responses) = socket.split();
         let (tx, from_server) = unbounded_channel();
@@ -58,11 +186,21 @@ impl TestClient {
                 }
             }
         });
-        Self { service, next_id: 0, from_server, received: Vec::new(), configuration }
+        Self {
+            transport: Transport::InProcess(service),
+            next_id: 0,
+            from_server,
+            received: Vec::new(),
+            configuration,
+        }
     }
 
+    /// The server's handlers, for [`Self::in_process`] clients only.
     pub fn backend(&self) -> &Backend {
-        self.service.get_ref().inner()
+        match &self.transport {
+            Transport::InProcess(service) => service.get_ref().inner(),
+            Transport::Framed { .. } => panic!("backend() needs TestClient::in_process"),
+        }
     }
 
     /// What the client answers to `workspace/configuration`.
@@ -77,10 +215,25 @@ impl TestClient {
     /// Sends a request and returns the whole JSON-RPC response (`result` or `error`).
     pub async fn request(&mut self, method: &str, params: Value) -> Value {
         self.next_id += 1;
-        let message =
-            json!({ "jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params });
-        let response = self.call(Self::parse(&message)).await;
-        serde_json::to_value(response.expect("a response to a request")).unwrap()
+        let id = self.next_id;
+        let message = json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params });
+        match &mut self.transport {
+            Transport::Framed { frames, pending } => {
+                let (sender, answer) = oneshot::channel();
+                pending.lock().unwrap().insert(id, sender);
+                frames.send(frame(&message)).expect("the client's writer runs");
+                tokio::time::timeout(HANG_GUARD, answer)
+                    .await
+                    .unwrap_or_else(|_| panic!("no answer to {method} from the server"))
+                    .expect("the server has not exited")
+            }
+            Transport::InProcess(service) => {
+                let service = service.ready().await.expect("the server has not exited");
+                let response =
+                    service.call(Self::parse(&message)).await.expect("the server has not exited");
+                serde_json::to_value(response.expect("a response to a request")).unwrap()
+            }
+        }
     }
 
     /// Sends a request and returns its `result`, failing on an error response.
@@ -95,23 +248,27 @@ impl TestClient {
         assert!(response.is_none(), "a notification got a response: {response:?}");
     }
 
-    /// Hands a notification to the server and returns its handler without driving it: the
-    /// burst tests and the benchmark hand over many before awaiting any, as tower-lsp-server
-    /// does with messages that arrive together.
+    /// Hands a notification to the server. In process, returns its handler without driving
+    /// it (the burst tests and the benchmark hand over many before awaiting any, as
+    /// tower-lsp-server does with messages that arrive together); over frames, the frame is
+    /// written and the future is done (the server reads frames in order).
     pub async fn notify_later(
         &mut self,
         method: &str,
         params: Value,
     ) -> BoxFuture<'static, Option<Response>> {
         let message = json!({ "jsonrpc": "2.0", "method": method, "params": params });
-        let service = self.service.ready().await.expect("the server has not exited");
-        let future = service.call(Self::parse(&message));
-        Box::pin(async move { future.await.expect("the server has not exited") })
-    }
-
-    async fn call(&mut self, request: Request) -> Option<Response> {
-        let service = self.service.ready().await.expect("the server has not exited");
-        service.call(request).await.expect("the server has not exited")
+        match &mut self.transport {
+            Transport::Framed { frames, .. } => {
+                frames.send(frame(&message)).expect("the client's writer runs");
+                Box::pin(async { None })
+            }
+            Transport::InProcess(service) => {
+                let service = service.ready().await.expect("the server has not exited");
+                let future = service.call(Self::parse(&message));
+                Box::pin(async move { future.await.expect("the server has not exited") })
+            }
+        }
     }
 
     /// `initialize` with the given client capabilities and options, then `initialized`.
