@@ -4,7 +4,7 @@
 //! themselves (generations, games) are the `unreal-engine` crate's.
 
 /// The engine crate's generation, the one every layer uses.
-pub use unreal_engine::Generation as EngineGeneration;
+pub use unreal_engine::Generation;
 
 /// What the user asked for: a fixed generation, or detection from the file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -25,20 +25,20 @@ impl EngineSetting {
         }
     }
 
-    pub fn fixed(self) -> Option<EngineGeneration> {
+    pub fn fixed(self) -> Option<Generation> {
         match self {
             EngineSetting::Auto => None,
-            EngineSetting::Ue1 => Some(EngineGeneration::Ue1),
-            EngineSetting::Ue2 => Some(EngineGeneration::Ue2),
+            EngineSetting::Ue1 => Some(Generation::Ue1),
+            EngineSetting::Ue2 => Some(Generation::Ue2),
         }
     }
 }
 
-impl From<EngineGeneration> for EngineSetting {
-    fn from(generation: EngineGeneration) -> Self {
+impl From<Generation> for EngineSetting {
+    fn from(generation: Generation) -> Self {
         match generation {
-            EngineGeneration::Ue1 => EngineSetting::Ue1,
-            EngineGeneration::Ue2 => EngineSetting::Ue2,
+            Generation::Ue1 => EngineSetting::Ue1,
+            Generation::Ue2 => EngineSetting::Ue2,
         }
     }
 }

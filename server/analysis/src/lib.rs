@@ -24,7 +24,7 @@ pub mod t3d;
 pub mod workspace;
 
 pub use diagnostic::{Diagnostic, Fix, Label, Severity, TextEdit};
-pub use engine::{EngineGeneration, EngineSetting};
+pub use engine::{EngineSetting, Generation};
 pub use line_index::{LineCol, LineIndex};
 pub use source_text::SourceText;
 /// The engine crate's game, which the CLI's `--game` and `unreal-ls.toml` name.

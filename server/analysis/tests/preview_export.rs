@@ -303,7 +303,7 @@ fn map_brushes_are_placed_as_csg_places_them() {
     .assert_eq(&nodes.join("\n"));
 
     // UE2's CSG applies no brush rotation or scale (the editor bakes them into the vertices).
-    let ue2 = export::map_scene("Map", &map, Some(unreal_analysis::EngineGeneration::Ue2));
+    let ue2 = export::map_scene("Map", &map, Some(unreal_analysis::Generation::Ue2));
     assert_eq!(
         ue2.brushes[0].positions.iter().map(|&p| unreal(p)).collect::<Vec<_>>(),
         vec![[936.0, 0.0, 8.0], [1000.0, 0.0, 8.0], [936.0, 32.0, 8.0]]

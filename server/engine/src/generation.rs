@@ -2,7 +2,7 @@
 
 /// An engine generation: UE1 (Unreal, UT99, Deus Ex, Rune) or UE2 (UT2004 and kin). Poly
 /// flags, `#exec` keys and package formats differ between them; the one type every layer
-/// uses (the analysis crate names it `EngineGeneration`).
+/// uses (the analysis crate names it `Generation`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Generation {
     Ue1,

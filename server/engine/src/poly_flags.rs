@@ -4,7 +4,7 @@
 //! UT2004's engine header, where 0x200, 0x400, 0x2000, 0x8000 and 0x80000 are explicitly
 //! unused.
 
-use crate::Generation as EngineGeneration;
+use crate::Generation;
 
 /// Where a flag matters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -147,34 +147,34 @@ const UE2_COMBINATIONS: &[FlagCombination] = &[
 ];
 
 /// The flag a bit stands for in a generation.
-pub fn lookup(bit: u32, generation: EngineGeneration) -> Option<&'static PolyFlag> {
+pub fn lookup(bit: u32, generation: Generation) -> Option<&'static PolyFlag> {
     let specific = match generation {
-        EngineGeneration::Ue1 => UE1_ONLY,
-        EngineGeneration::Ue2 => UE2_ONLY,
+        Generation::Ue1 => UE1_ONLY,
+        Generation::Ue2 => UE2_ONLY,
     };
     COMMON.iter().chain(specific).find(|f| f.bit == bit)
 }
 
 /// Every flag set in `value`, lowest bit first.
-pub fn decode(value: u32, generation: EngineGeneration) -> Vec<&'static PolyFlag> {
+pub fn decode(value: u32, generation: Generation) -> Vec<&'static PolyFlag> {
     bits(value).filter_map(|bit| lookup(bit, generation)).collect()
 }
 
 /// Combinations whose bits intersect `value` (a combination is a mask tested with `&`).
-pub fn combinations(value: u32, generation: EngineGeneration) -> Vec<&'static FlagCombination> {
+pub fn combinations(value: u32, generation: Generation) -> Vec<&'static FlagCombination> {
     let table = match generation {
-        EngineGeneration::Ue1 => UE1_COMBINATIONS,
-        EngineGeneration::Ue2 => UE2_COMBINATIONS,
+        Generation::Ue1 => UE1_COMBINATIONS,
+        Generation::Ue2 => UE2_COMBINATIONS,
     };
     table.iter().filter(|c| value & c.bits != 0).collect()
 }
 
 /// Bits of `value` that the generation does not define. With no generation known, only bits
 /// that neither generation defines.
-pub fn undefined_bits(value: u32, generation: Option<EngineGeneration>) -> u32 {
+pub fn undefined_bits(value: u32, generation: Option<Generation>) -> u32 {
     match generation {
-        Some(EngineGeneration::Ue1) => value & UE1_UNDEFINED,
-        Some(EngineGeneration::Ue2) => value & UE2_UNDEFINED,
+        Some(Generation::Ue1) => value & UE1_UNDEFINED,
+        Some(Generation::Ue2) => value & UE2_UNDEFINED,
         None => value & UE1_UNDEFINED & UE2_UNDEFINED,
     }
 }
@@ -190,6 +190,6 @@ pub fn bits(value: u32) -> impl Iterator<Item = u32> {
 }
 
 /// A flag's name in a generation, or a hex literal for bits without one.
-pub fn name(bit: u32, generation: EngineGeneration) -> String {
+pub fn name(bit: u32, generation: Generation) -> String {
     lookup(bit, generation).map_or_else(|| format!("0x{bit:08X}"), |f| f.name.to_owned())
 }

@@ -14,7 +14,7 @@ use crate::options::LintOptions;
 use crate::rules::summary::Summary;
 use crate::rules::{self, Scope, T3dContext};
 use crate::t3d::generation;
-use crate::{Diagnostic, EngineGeneration, EngineSetting};
+use crate::{Diagnostic, EngineSetting, Generation};
 
 fn is_local(rule: &rules::T3dRule) -> bool {
     rule.meta.scope == Scope::Local
@@ -25,7 +25,7 @@ fn is_whole_tree(rule: &rules::T3dRule) -> bool {
 }
 
 pub(super) type CacheKey =
-    (EngineSetting, Option<unreal_engine::Game>, Option<EngineGeneration>, Option<usize>);
+    (EngineSetting, Option<unreal_engine::Game>, Option<Generation>, Option<usize>);
 
 /// An empty parse, for building a context whose parts are then set by hand.
 static EMPTY: Parse = Parse { file: T3dFile { items: Vec::new() }, errors: Vec::new() };
@@ -191,11 +191,7 @@ impl T3dDocument {
 
     /// Forgets every cached finding computed for another setting, game, generation or
     /// package index than these.
-    pub(super) fn use_cache_key(
-        &mut self,
-        options: &LintOptions,
-        generation: Option<EngineGeneration>,
-    ) {
+    pub(super) fn use_cache_key(&mut self, options: &LintOptions, generation: Option<Generation>) {
         let index = options.packages.as_ref().map(|p| std::sync::Arc::as_ptr(p) as usize);
         let key = Some((options.engine, options.game, generation, index));
         if self.cache_key != key {
@@ -229,7 +225,7 @@ impl T3dDocument {
     fn segment_facts(
         &mut self,
         index: usize,
-        generation: Option<EngineGeneration>,
+        generation: Option<Generation>,
         options: &LintOptions,
     ) {
         if self.segments.get(index).is_some_and(|s| !s.complete) {
@@ -277,7 +273,7 @@ pub(super) fn segment_facts(
     frame: Option<&Block>,
     item: Item,
     errors: &[SyntaxError],
-    generation: Option<EngineGeneration>,
+    generation: Option<Generation>,
     options: &LintOptions,
 ) -> (Item, SegmentFacts) {
     let start = item.span().start;

@@ -40,7 +40,7 @@ pub use self::outline::KeptOutline;
 use self::outline::SegmentOutline;
 pub use self::parallel::CheckedOnce;
 use crate::t3d::generation::{self, Markers};
-use crate::{Diagnostic, EngineGeneration, EngineSetting, SourceText};
+use crate::{Diagnostic, EngineSetting, Generation, SourceText};
 
 /// How an edit was applied.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -227,7 +227,7 @@ impl T3dDocument {
     /// The generation the setting fixes, or the one the document's markers show (those of
     /// the segments parsed so far: every one after [`Self::diagnostics`] or
     /// [`Self::read_markers`]).
-    pub fn generation(&self, setting: EngineSetting) -> Option<EngineGeneration> {
+    pub fn generation(&self, setting: EngineSetting) -> Option<Generation> {
         setting.fixed().or_else(|| {
             let all = self
                 .segments

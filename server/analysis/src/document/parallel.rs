@@ -24,7 +24,7 @@ use super::{is_frame, on_lines, split_errors, Segment, T3dDocument};
 use crate::line_index::PieceStarts;
 use crate::options::LintOptions;
 use crate::t3d::generation::{self, Markers};
-use crate::{Diagnostic, EngineGeneration, LineIndex, SourceText};
+use crate::{Diagnostic, Generation, LineIndex, SourceText};
 
 /// What [`T3dDocument::check_once`] gives back.
 #[derive(Debug)]
@@ -90,7 +90,7 @@ impl T3dDocument {
     /// path. Does nothing when there is little to parse.
     pub(super) fn fill_in_parallel(
         &mut self,
-        generation: Option<EngineGeneration>,
+        generation: Option<Generation>,
         options: &LintOptions,
     ) {
         let runs = self.runs();
@@ -155,7 +155,7 @@ impl T3dDocument {
         &self,
         first: usize,
         last: usize,
-        generation: Option<EngineGeneration>,
+        generation: Option<Generation>,
         options: &LintOptions,
     ) -> Vec<Filled> {
         let text = self.text.as_str();
@@ -261,7 +261,7 @@ impl T3dDocument {
         plan: &t3d::OutlinePlan,
         pieces: Vec<OutlinePiece<'_>>,
         checked: Vec<Vec<Checked>>,
-        guess: Option<EngineGeneration>,
+        guess: Option<Generation>,
         options: &LintOptions,
     ) -> bool {
         let Some(Parse { file, errors }) = plan.join_parsed(text, pieces) else { return false };
@@ -322,7 +322,7 @@ fn check_piece(
     text: &str,
     frame: &Block,
     piece: &mut OutlinePiece<'_>,
-    generation: Option<EngineGeneration>,
+    generation: Option<Generation>,
     options: &LintOptions,
 ) -> Vec<Checked> {
     let errors = piece.sorted_errors().to_vec();

@@ -16,7 +16,7 @@ use super::model::point_to_gltf;
 use crate::t3d::generation::Markers;
 use crate::t3d::placement::Placement;
 use crate::t3d::walk;
-use crate::EngineGeneration;
+use crate::Generation;
 
 /// What a brush does in the built level.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -158,10 +158,7 @@ impl PlacedBrush {
 /// the text, UE1's placement when it cannot tell), builder brushes included, and how many
 /// builder brushes there are. A map of a few megabytes or more is read in pieces whose trees
 /// are dropped as they are read ([`crate::t3d::in_pieces`]; the same brushes).
-pub fn placed_brushes(
-    text: &str,
-    generation: Option<EngineGeneration>,
-) -> (Vec<PlacedBrush>, usize) {
+pub fn placed_brushes(text: &str, generation: Option<Generation>) -> (Vec<PlacedBrush>, usize) {
     let (unplaced, markers) = crate::t3d::in_pieces::piece_bytes_for(text)
         .and_then(|piece_bytes| unplaced_in_pieces(text, piece_bytes))
         .unwrap_or_else(|| unplaced_brushes(text));
@@ -231,7 +228,7 @@ impl UnplacedBrush {
 
     /// The brush placed as `generation` places it (`index`: how many brushes were placed
     /// before it, for a brush without a name); `None` when no polygon has three vertices.
-    fn place(self, index: usize, generation: Option<EngineGeneration>) -> Option<PlacedBrush> {
+    fn place(self, index: usize, generation: Option<Generation>) -> Option<PlacedBrush> {
         let transform = self.placement.transform(generation);
         let polygons: Vec<Vec<[f64; 3]>> = self
             .polygons
@@ -296,7 +293,7 @@ fn unplaced_in_pieces(text: &str, piece_bytes: usize) -> Option<(Vec<UnplacedBru
 }
 
 /// The brushes of a map text as glTF-ready meshes (see [`placed_brushes`]).
-pub fn map_scene(name: &str, text: &str, generation: Option<EngineGeneration>) -> MapScene {
+pub fn map_scene(name: &str, text: &str, generation: Option<Generation>) -> MapScene {
     let (placed, builder_brushes) = placed_brushes(text, generation);
     let brushes = placed
         .into_iter()

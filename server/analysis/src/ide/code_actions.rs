@@ -6,7 +6,7 @@ use unreal_syntax::Span;
 
 use super::{items_in, plural, Source, TextEdit};
 use crate::t3d::geometry::{self, format_vector, Vec3};
-use crate::EngineGeneration;
+use crate::Generation;
 use unreal_engine::poly_flags::{self as flags, FlagRole};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -192,15 +192,15 @@ fn snap_to_grid(polygons: &[&Block], out: &mut Vec<Action>) {
 
 /// The flags a generation offers to set (in-game ones; with the generation unknown, those
 /// whose name both generations agree on).
-fn settable_flags(generation: Option<EngineGeneration>) -> Vec<&'static flags::PolyFlag> {
+fn settable_flags(generation: Option<Generation>) -> Vec<&'static flags::PolyFlag> {
     (0..32)
         .map(|i| 1u32 << i)
         .filter_map(|bit| {
             if let Some(g) = generation {
                 return flags::lookup(bit, g);
             }
-            let ue1 = flags::lookup(bit, EngineGeneration::Ue1)?;
-            let ue2 = flags::lookup(bit, EngineGeneration::Ue2)?;
+            let ue1 = flags::lookup(bit, Generation::Ue1)?;
+            let ue2 = flags::lookup(bit, Generation::Ue2)?;
             (ue1.name == ue2.name).then_some(ue1)
         })
         .filter(|f| f.role == FlagRole::InGame && f.bit != 0x8000_0000)

@@ -13,7 +13,7 @@ use unreal_syntax::Span;
 
 use super::{ObjectFacts, Source, TextEdit};
 use crate::t3d::walk;
-use crate::EngineGeneration;
+use crate::Generation;
 use unreal_engine::poly_flags as flags;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -239,16 +239,12 @@ fn end_kinds(src: &Source<'_>, offset: u32, replace: Span) -> Vec<CompletionItem
 }
 
 /// Each flag with its value as detail; inserting it adds the flag to the value typed so far.
-fn flag_items(
-    generation: Option<EngineGeneration>,
-    partial: &str,
-    replace: Span,
-) -> Vec<CompletionItem> {
+fn flag_items(generation: Option<Generation>, partial: &str, replace: Span) -> Vec<CompletionItem> {
     let current = unreal_syntax::t3d::parse_flags(partial).unwrap_or(0);
-    let generations: &[EngineGeneration] = match generation {
-        Some(EngineGeneration::Ue1) => &[EngineGeneration::Ue1],
-        Some(EngineGeneration::Ue2) => &[EngineGeneration::Ue2],
-        None => &[EngineGeneration::Ue1, EngineGeneration::Ue2],
+    let generations: &[Generation] = match generation {
+        Some(Generation::Ue1) => &[Generation::Ue1],
+        Some(Generation::Ue2) => &[Generation::Ue2],
+        None => &[Generation::Ue1, Generation::Ue2],
     };
     let mut items = Vec::new();
     for bit in (0..32).map(|i| 1u32 << i) {
@@ -288,7 +284,7 @@ fn flag_items(
             items.push(item);
         }
     }
-    let g = generation.unwrap_or(EngineGeneration::Ue1);
+    let g = generation.unwrap_or(Generation::Ue1);
     let mut combos: Vec<(String, u32, String)> = vec![
         (
             "PF_Masked | PF_TwoSided".to_owned(),
@@ -324,10 +320,10 @@ fn flag_items(
     items
 }
 
-fn other(g: EngineGeneration) -> EngineGeneration {
+fn other(g: Generation) -> Generation {
     match g {
-        EngineGeneration::Ue1 => EngineGeneration::Ue2,
-        EngineGeneration::Ue2 => EngineGeneration::Ue1,
+        Generation::Ue1 => Generation::Ue2,
+        Generation::Ue2 => Generation::Ue1,
     }
 }
 

@@ -11,7 +11,7 @@ use unreal_syntax::Span;
 
 use super::{plural, CursorPath, ObjectFacts, ObjectPath, Source};
 use crate::t3d::geometry::{self, Vec3};
-use crate::EngineGeneration;
+use crate::Generation;
 use unreal_engine::poly_flags::{self as flags, FlagRole};
 
 /// A hover: the span it describes, Markdown text, and a picture of what it names when there
@@ -226,7 +226,7 @@ pub(crate) fn struct_vector(text: &str, value: &Value) -> Option<Vec3> {
 
 /// Flags hover text: the value, every set bit with its name and meaning in the document's
 /// generation (both generations when unknown and they disagree), and the combinations.
-pub fn flags_markdown(key: &str, value: &str, generation: Option<EngineGeneration>) -> String {
+pub fn flags_markdown(key: &str, value: &str, generation: Option<Generation>) -> String {
     let Some(bits) = unreal_syntax::t3d::parse_flags(value) else {
         return format!("**{key}** `{value}`\n\nnot a 32-bit integer: UnrealEd reads it as 0");
     };
@@ -236,15 +236,15 @@ pub fn flags_markdown(key: &str, value: &str, generation: Option<EngineGeneratio
         return out;
     }
     let same = flags::bits(bits).all(|b| {
-        flags::lookup(b, EngineGeneration::Ue1).map(|f| f.name)
-            == flags::lookup(b, EngineGeneration::Ue2).map(|f| f.name)
+        flags::lookup(b, Generation::Ue1).map(|f| f.name)
+            == flags::lookup(b, Generation::Ue2).map(|f| f.name)
     });
-    let generations: Vec<EngineGeneration> = if let Some(g) = generation {
+    let generations: Vec<Generation> = if let Some(g) = generation {
         vec![g]
     } else if same {
-        vec![EngineGeneration::Ue1]
+        vec![Generation::Ue1]
     } else {
-        vec![EngineGeneration::Ue1, EngineGeneration::Ue2]
+        vec![Generation::Ue1, Generation::Ue2]
     };
     let both = generations.len() > 1;
     if generation.is_none() && !both {
@@ -465,14 +465,14 @@ fn block_summary(src: &Source<'_>, block: &Block) -> String {
 
 /// `PF_Masked | PF_TwoSided` for a value in a generation (UE1 names where unknown, with the
 /// bits whose names differ shown as `UE1/UE2`).
-pub(crate) fn flag_names(bits: u32, generation: Option<EngineGeneration>) -> String {
+pub(crate) fn flag_names(bits: u32, generation: Option<Generation>) -> String {
     let names: Vec<String> = flags::bits(bits)
         .map(|bit| {
             if let Some(g) = generation {
                 return flags::name(bit, g);
             }
-            let ue1 = flags::name(bit, EngineGeneration::Ue1);
-            let ue2 = flags::name(bit, EngineGeneration::Ue2);
+            let ue1 = flags::name(bit, Generation::Ue1);
+            let ue2 = flags::name(bit, Generation::Ue2);
             if ue1 == ue2 {
                 ue1
             } else {

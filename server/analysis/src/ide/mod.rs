@@ -26,7 +26,7 @@ use unreal_syntax::t3d::{Block, Item, Parse, SyntaxError, T3dFile};
 use unreal_syntax::Span;
 
 use crate::t3d::generation;
-use crate::{EngineGeneration, EngineSetting};
+use crate::{EngineSetting, Generation};
 
 pub use crate::TextEdit;
 
@@ -38,12 +38,12 @@ pub struct Source<'a> {
     pub errors: &'a [SyntaxError],
     /// The generation the settings fix or the file's markers show; `None` when neither tells
     /// (then flag hovers show both meanings where they differ).
-    pub generation: Option<EngineGeneration>,
+    pub generation: Option<Generation>,
 }
 
 impl<'a> Source<'a> {
     /// A source with a known (or deliberately unknown) generation.
-    pub fn new(text: &'a str, parse: &'a Parse, generation: Option<EngineGeneration>) -> Self {
+    pub fn new(text: &'a str, parse: &'a Parse, generation: Option<Generation>) -> Self {
         Self { text, file: &parse.file, errors: &parse.errors, generation }
     }
 

@@ -22,7 +22,7 @@ use unreal_syntax::Span;
 use crate::export::map::{placed_brushes, BrushRole, PlacedBrush};
 use crate::t3d::actors::ClassKind;
 use crate::t3d::walk;
-use crate::EngineGeneration;
+use crate::Generation;
 
 /// Which way the map is looked at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -279,7 +279,7 @@ pub fn render_map(
     text: &str,
     view: View,
     max_size: u32,
-    generation: Option<EngineGeneration>,
+    generation: Option<Generation>,
     symbols: ActorSymbols,
 ) -> Option<MapPicture> {
     let (brushes, _) = placed_brushes(text, generation);

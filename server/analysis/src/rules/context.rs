@@ -6,14 +6,14 @@ use unreal_syntax::t3d::{Block, Item, LineKeyword, Parse};
 use crate::options::LintOptions;
 use crate::t3d::geometry::{self, Vec3};
 use crate::t3d::{generation, walk};
-use crate::EngineGeneration;
+use crate::Generation;
 
 pub struct T3dContext<'a> {
     pub text: &'a str,
     pub parse: &'a Parse,
     /// The generation the settings fix, or the one the file's markers show; `None` when
     /// neither tells.
-    pub generation: Option<EngineGeneration>,
+    pub generation: Option<Generation>,
     /// The game the settings declare (`None`: not declared).
     pub game: Option<unreal_engine::Game>,
     /// Every block with its parent, in source order.
@@ -58,7 +58,7 @@ impl<'a> T3dContext<'a> {
         text: &'a str,
         parse: &'a Parse,
         options: &'a LintOptions,
-        generation: Option<EngineGeneration>,
+        generation: Option<Generation>,
     ) -> Self {
         let blocks = walk::blocks(&parse.file);
         let polygons = blocks

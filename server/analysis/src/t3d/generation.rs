@@ -2,7 +2,7 @@
 
 use unreal_syntax::t3d::{BlockKind, Item, LineKeyword, T3dFile};
 
-use crate::EngineGeneration;
+use crate::Generation;
 
 /// What the markers in a file say.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -56,14 +56,14 @@ impl Markers {
     /// The generation the markers point to, or `None` when they disagree or are absent.
     /// Strong markers decide; texture-name shapes only break a tie, because UE1 exports may
     /// write `Package.Group.Name` too.
-    pub fn generation(self) -> Option<EngineGeneration> {
+    pub fn generation(self) -> Option<Generation> {
         match (self.ue1_strong > 0, self.ue2_strong > 0) {
-            (true, false) => Some(EngineGeneration::Ue1),
-            (false, true) => Some(EngineGeneration::Ue2),
+            (true, false) => Some(Generation::Ue1),
+            (false, true) => Some(Generation::Ue2),
             (true, true) => None,
             (false, false) => match (self.ue1_textures > 0, self.ue2_textures > 0) {
-                (true, false) => Some(EngineGeneration::Ue1),
-                (false, true) => Some(EngineGeneration::Ue2),
+                (true, false) => Some(Generation::Ue1),
+                (false, true) => Some(Generation::Ue2),
                 _ => None,
             },
         }
@@ -147,6 +147,6 @@ fn scan_lines(text: &str) -> Markers {
 }
 
 /// Detects the generation of a parsed file.
-pub fn detect(text: &str, file: &T3dFile) -> Option<EngineGeneration> {
+pub fn detect(text: &str, file: &T3dFile) -> Option<Generation> {
     markers(text, &file.items).generation()
 }

@@ -23,7 +23,7 @@ use unreal_syntax::t3d::{Block, Value};
 
 use crate::coords::{dot, rotated, scaled, Axes, Scale, SheerAxis, UNIT};
 
-use crate::EngineGeneration;
+use crate::Generation;
 
 /// A brush actor's placement, as its properties say (defaults where a property is absent,
 /// as the engine leaves default values out of an export).
@@ -80,8 +80,8 @@ impl Placement {
 
     /// The transform the given generation's CSG applies (UE1's unless the file is known to be
     /// UE2: UE2 exports carry no brush rotation or scale, so the two agree on them).
-    pub fn transform(&self, generation: Option<EngineGeneration>) -> Transform {
-        let (axes, mirrors) = if generation == Some(EngineGeneration::Ue2) {
+    pub fn transform(&self, generation: Option<Generation>) -> Transform {
+        let (axes, mirrors) = if generation == Some(Generation::Ue2) {
             (UNIT, false)
         } else {
             let coords =
@@ -140,7 +140,7 @@ fn scale(text: &str, value: &Value) -> Scale {
 #[cfg(test)]
 mod tests {
     use super::{Placement, Scale};
-    use crate::EngineGeneration;
+    use crate::Generation;
 
     fn close(a: [f64; 3], b: [f64; 3]) -> bool {
         a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-3)
@@ -154,14 +154,14 @@ mod tests {
             location: [100.0, 0.0, 0.0],
             ..Placement::default()
         };
-        let t = p.transform(Some(EngineGeneration::Ue1));
+        let t = p.transform(Some(Generation::Ue1));
         assert!(
             close(t.point([64.0, 0.0, 0.0]), [100.0, 64.0, 0.0]),
             "{:?}",
             t.point([64.0, 0.0, 0.0])
         );
         // UE2's CSG applies no rotation.
-        let t2 = p.transform(Some(EngineGeneration::Ue2));
+        let t2 = p.transform(Some(Generation::Ue2));
         assert!(close(t2.point([64.0, 0.0, 0.0]), [164.0, 0.0, 0.0]));
     }
 

@@ -60,7 +60,7 @@ fn hover_every_flags(text: &str) -> usize {
         let hover =
             ide::hover::hover(&src, (at + 7) as u32, &NoPackages).expect("a hover on Flags=");
         for bit in unreal_engine::poly_flags::bits(bits) {
-            let generation = src.generation.unwrap_or(unreal_analysis::EngineGeneration::Ue1);
+            let generation = src.generation.unwrap_or(unreal_analysis::Generation::Ue1);
             let name = unreal_engine::poly_flags::name(bit, generation);
             assert!(
                 hover.markdown.contains(&name),

@@ -225,7 +225,7 @@ fn generation_follows_edits() {
     doc.apply_edit(Span::empty_at(at), "Begin Object Class=Model Name=M\nEnd Object\n");
     assert_eq!(
         doc.generation(unreal_analysis::EngineSetting::Auto),
-        Some(unreal_analysis::EngineGeneration::Ue2)
+        Some(unreal_analysis::Generation::Ue2)
     );
     let start = doc.text().find("Begin Object").unwrap() as u32;
     let end = doc.text().find("End Actor").unwrap() as u32;

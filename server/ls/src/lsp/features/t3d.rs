@@ -4,7 +4,7 @@
 
 use tower_lsp_server::ls_types::{Range, TextEdit};
 use unreal_analysis::ide::Source;
-use unreal_analysis::EngineGeneration;
+use unreal_analysis::Generation;
 use unreal_syntax::t3d::Parse;
 use unreal_syntax::Span;
 
@@ -18,7 +18,7 @@ pub struct Parsed<'a> {
     pub parse: Parse,
     /// The generation the settings fix, or the document's markers show (kept by the
     /// document: no walk per request).
-    generation: Option<EngineGeneration>,
+    generation: Option<Generation>,
 }
 
 impl<'a> Parsed<'a> {
