@@ -4,7 +4,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use unreal_analysis::document::T3dDocument;
-use unreal_analysis::ide::{self, NoPackages, Source};
+use unreal_analysis::ide::t3d::{self as ide, NoPackages, Source};
 use unreal_analysis::lint::LintOptions;
 use unreal_analysis::EngineSetting;
 use unreal_syntax::Span;

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use unreal_analysis::exec::{DirEntry, FileSystem, MemoryFs};
-use unreal_analysis::ide::ObjectFacts as _;
+use unreal_analysis::ide::t3d::ObjectFacts as _;
 use unreal_analysis::index::{IndexRoots, Lookup, ObjectKind, PackageIndex};
 
 fn corpus_packages() -> Option<PathBuf> {

@@ -300,12 +300,12 @@ fn t3d_nested_10000_blocks_deep() {
             let incremental = doc.diagnostics(&LintOptions::default());
             assert_eq!(incremental, linted.diagnostics, "{label}");
             let parse = unreal_syntax::t3d::parse(text);
-            let src = unreal_analysis::ide::Source::detect(text, &parse, Default::default());
-            let symbols = unreal_analysis::ide::symbols::document_symbols(&src);
-            let hover = unreal_analysis::ide::hover::hover(
+            let src = unreal_analysis::ide::t3d::Source::detect(text, &parse, Default::default());
+            let symbols = unreal_analysis::ide::t3d::symbols::document_symbols(&src);
+            let hover = unreal_analysis::ide::t3d::hover::hover(
                 &src,
                 (text.len() / 2) as u32,
-                &unreal_analysis::ide::NoPackages,
+                &unreal_analysis::ide::t3d::NoPackages,
             );
             let _ = write!(
                 out,

@@ -246,7 +246,7 @@ fn text_corpus_through_the_analysis() {
 
 /// Symbols, hover at a few places, and the incremental document's diagnostics.
 fn ide_pass(text: &str, options: &LintOptions, seed: u64) {
-    use unreal_analysis::ide::{self, NoPackages, Source};
+    use unreal_analysis::ide::t3d::{self as ide, NoPackages, Source};
     let mut doc = T3dDocument::new(text);
     let diagnostics = doc.diagnostics(options);
     assert_diagnostics_placed(text, &diagnostics, "incremental document");

@@ -15,9 +15,9 @@ use unreal_syntax::t3d::{BlockKind, Item, T3dFile};
 use unreal_syntax::Span;
 
 use super::T3dDocument;
-use crate::ide::folding::{self, Fold, FoldingRange};
-use crate::ide::symbols::{self, DocumentSymbol, SymbolKind};
-use crate::ide::Source;
+use crate::ide::t3d::folding::{self, Fold, FoldingRange};
+use crate::ide::t3d::symbols::{self, DocumentSymbol, SymbolKind};
+use crate::ide::t3d::Source;
 use crate::SourceText;
 
 static NO_ITEMS: T3dFile = T3dFile { items: Vec::new() };

@@ -525,7 +525,7 @@ impl PackageIndex {
         result
     }
 
-    /// The hover facts of `id`, computed once ([`crate::ide::package_facts`]) and kept.
+    /// The hover facts of `id`, computed once ([`crate::ide::t3d::package_facts`]) and kept.
     pub(crate) fn cached_details(
         &self,
         id: ObjectId,

@@ -1,6 +1,6 @@
 use expect_test::{expect, Expect};
-use unreal_analysis::ide::code_actions::code_actions;
-use unreal_analysis::ide::formatting::apply_edits;
+use unreal_analysis::ide::t3d::code_actions::code_actions;
+use unreal_analysis::ide::t3d::formatting::apply_edits;
 
 use crate::{Fixture, ROOM};
 

@@ -1,6 +1,6 @@
 use expect_test::{expect, Expect};
-use unreal_analysis::ide::completion::completions;
-use unreal_analysis::ide::{NoPackages, ObjectFacts};
+use unreal_analysis::ide::t3d::completion::completions;
+use unreal_analysis::ide::t3d::{NoPackages, ObjectFacts};
 use unreal_analysis::EngineSetting;
 
 use crate::{show, Fixture, ROOM};

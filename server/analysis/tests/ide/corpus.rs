@@ -4,8 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
-use unreal_analysis::ide::formatting::{format, format_text, FormatOptions};
-use unreal_analysis::ide::{self, NoPackages, Source};
+use unreal_analysis::ide::t3d::formatting::{format, format_text, FormatOptions};
+use unreal_analysis::ide::t3d::{self as ide, NoPackages, Source};
 use unreal_analysis::EngineSetting;
 use unreal_syntax::t3d::{Item, Parse};
 
@@ -187,7 +187,7 @@ fn every_corpus_file_gets_every_whole_document_feature() {
 /// their layout destroyed (indentation removed, blank lines added, keywords upper-cased).
 #[test]
 fn format_document_equals_formatting_the_whole_tree() {
-    use unreal_analysis::ide::formatting::{apply_edits, format_document};
+    use unreal_analysis::ide::t3d::formatting::{apply_edits, format_document};
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rules/fixtures");
     let mut files = t3d_files(&corpus_dir());
     files.extend(t3d_files(&examples_dir()));

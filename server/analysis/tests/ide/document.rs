@@ -2,7 +2,7 @@
 //! equal a fresh full parse of the same text.
 
 use unreal_analysis::document::{Reparse, T3dDocument};
-use unreal_analysis::ide::{folding, symbols, Source};
+use unreal_analysis::ide::t3d::{folding, symbols, Source};
 use unreal_analysis::lint::LintOptions;
 use unreal_analysis::rules::check_t3d_parsed;
 use unreal_analysis::LineIndex;

@@ -1,5 +1,5 @@
 use expect_test::{expect, Expect};
-use unreal_analysis::ide::folding::folding_ranges;
+use unreal_analysis::ide::t3d::folding::folding_ranges;
 
 use crate::{pos, Fixture, ROOM};
 

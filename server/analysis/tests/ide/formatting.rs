@@ -1,5 +1,5 @@
 use expect_test::{expect, Expect};
-use unreal_analysis::ide::formatting::{
+use unreal_analysis::ide::t3d::formatting::{
     format, format_range, format_text, FormatOptions, LineEnding,
 };
 
@@ -14,7 +14,7 @@ fn check(fixture: &str, expect: Expect) {
             Err(e) => format!("error: {}\n", e.reason),
         },
         _ => match format_range(&src, f.selection(), FormatOptions::default()) {
-            Ok(edits) => unreal_analysis::ide::formatting::apply_edits(&f.text, &edits),
+            Ok(edits) => unreal_analysis::ide::t3d::formatting::apply_edits(&f.text, &edits),
             Err(e) => format!("error: {}\n", e.reason),
         },
     };

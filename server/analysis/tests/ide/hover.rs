@@ -1,6 +1,6 @@
 use expect_test::{expect, Expect};
-use unreal_analysis::ide::hover::hover;
-use unreal_analysis::ide::{NoPackages, ObjectFacts};
+use unreal_analysis::ide::t3d::hover::hover;
+use unreal_analysis::ide::t3d::{NoPackages, ObjectFacts};
 use unreal_analysis::EngineSetting;
 
 use crate::{room_at, show, FakePackages, Fixture};

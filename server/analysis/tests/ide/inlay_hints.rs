@@ -1,5 +1,5 @@
 use expect_test::{expect, Expect};
-use unreal_analysis::ide::inlay_hints::inlay_hints;
+use unreal_analysis::ide::t3d::inlay_hints::inlay_hints;
 use unreal_syntax::Span;
 
 use crate::{Fixture, ROOM};

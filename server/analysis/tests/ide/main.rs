@@ -25,7 +25,7 @@ mod selection;
 mod semantic_tokens;
 mod symbols;
 
-use unreal_analysis::ide::{ObjectFacts, PackageObject, Source};
+use unreal_analysis::ide::t3d::{ObjectFacts, PackageObject, Source};
 use unreal_analysis::EngineSetting;
 use unreal_syntax::t3d::Parse;
 use unreal_syntax::Span;

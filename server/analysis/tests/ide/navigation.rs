@@ -1,6 +1,6 @@
 use expect_test::{expect, Expect};
-use unreal_analysis::ide::formatting::apply_edits;
-use unreal_analysis::ide::navigation::{
+use unreal_analysis::ide::t3d::formatting::apply_edits;
+use unreal_analysis::ide::t3d::navigation::{
     find_references, goto_definition, package_definition, prepare_rename, rename,
 };
 

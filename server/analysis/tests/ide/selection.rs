@@ -1,5 +1,5 @@
 use expect_test::{expect, Expect};
-use unreal_analysis::ide::selection::selection_ranges;
+use unreal_analysis::ide::t3d::selection::selection_ranges;
 
 use crate::{room_at, show, Fixture};
 

@@ -1,5 +1,5 @@
 use expect_test::{expect, Expect};
-use unreal_analysis::ide::semantic_tokens::semantic_tokens;
+use unreal_analysis::ide::t3d::semantic_tokens::semantic_tokens;
 
 use crate::{pos, Fixture};
 

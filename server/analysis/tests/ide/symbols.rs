@@ -1,5 +1,5 @@
 use expect_test::{expect, Expect};
-use unreal_analysis::ide::symbols::{document_symbols, workspace_symbols, DocumentSymbol};
+use unreal_analysis::ide::t3d::symbols::{document_symbols, workspace_symbols, DocumentSymbol};
 
 use crate::{show, Fixture, ROOM};
 

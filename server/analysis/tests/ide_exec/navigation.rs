@@ -1,6 +1,6 @@
 use expect_test::{expect, Expect};
 use unreal_analysis::ide::exec::navigation::{find_references, goto_definition, rename};
-use unreal_analysis::ide::formatting::apply_edits;
+use unreal_analysis::ide::t3d::formatting::apply_edits;
 
 use crate::{at, pos, show, Fixture};
 

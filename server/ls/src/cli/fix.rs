@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 pub use super::output::{clean_temp_files_on_signals, sweep_stale_temp_files};
 use super::output::{write_and_commit, Commit, NotWritten, Seams, REAL};
 
-use unreal_analysis::ide::formatting::{self, FormatOptions};
-use unreal_analysis::ide::Source;
+use unreal_analysis::ide::t3d::formatting::{self, FormatOptions};
+use unreal_analysis::ide::t3d::Source;
 use unreal_analysis::lint::FileKind;
 use unreal_analysis::{Diagnostic, EngineSetting, TextEdit};
 use unreal_syntax::text::SourceEncoding;

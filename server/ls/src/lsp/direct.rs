@@ -34,8 +34,8 @@ use tower_lsp_server::ls_types::{
 };
 
 use unreal_analysis::document::KeptOutline;
-use unreal_analysis::ide::formatting::EditSink;
-use unreal_analysis::ide::symbols;
+use unreal_analysis::ide::t3d::formatting::EditSink;
+use unreal_analysis::ide::t3d::symbols;
 use unreal_syntax::Span;
 
 use super::documents::DocumentSnapshot;

@@ -565,10 +565,12 @@ impl Session {
     }
 
     /// The package provider for hover and completion (answers nothing without an index).
-    pub fn package_provider(&self) -> Arc<dyn unreal_analysis::ide::ObjectFacts + Send + Sync> {
+    pub fn package_provider(
+        &self,
+    ) -> Arc<dyn unreal_analysis::ide::t3d::ObjectFacts + Send + Sync> {
         match self.workspace.packages() {
             Some(index) => index,
-            None => Arc::new(unreal_analysis::ide::NoPackages),
+            None => Arc::new(unreal_analysis::ide::t3d::NoPackages),
         }
     }
 }

@@ -8,7 +8,7 @@ use unreal_syntax::Span;
 
 use super::ExecSource;
 use crate::exec::LineFacts;
-use crate::ide::code_actions::{Action, ActionKind};
+use crate::ide::t3d::code_actions::{Action, ActionKind};
 use crate::TextEdit;
 
 /// The actions for the directive lines that intersect `range`.

@@ -20,7 +20,7 @@ use unreal_syntax::Span;
 
 use super::ExecSource;
 use crate::exec::{directive_known, Expect, SymbolKind};
-use crate::ide::completion::{CompletionItem, CompletionKind};
+use crate::ide::t3d::completion::{CompletionItem, CompletionKind};
 
 /// How deep and how many files the path completion walks below the package folder.
 const MAX_DEPTH: usize = 4;

@@ -5,7 +5,7 @@ use unreal_syntax::t3d::BlockKind;
 use unreal_syntax::Span;
 
 use super::ExecSource;
-use crate::ide::folding::FoldingRange;
+use crate::ide::t3d::folding::FoldingRange;
 
 /// One range per run, in source order. The kind is [`BlockKind::Other`]: a run is no T3D
 /// block, and editors fold every range the same way.

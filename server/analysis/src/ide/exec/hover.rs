@@ -13,7 +13,7 @@ use unreal_syntax::Span;
 
 use super::{key_specs, line_number, name_use_at, part_at, ExecSource, LinePart, NameUse};
 use crate::exec::{Expect, FileFacts, LineFacts, PathRef, Resolution, SymbolKind};
-use crate::ide::hover::{Hover, HoverImage};
+use crate::ide::t3d::hover::{Hover, HoverImage};
 
 /// How many objects of a package a hover lists.
 const MAX_PACKAGE_OBJECTS: usize = 20;

@@ -12,7 +12,7 @@ use unreal_syntax::Span;
 
 use super::{name_use_at, name_uses, part_at, ExecSource, LinePart, NameUse};
 use crate::exec::{FileAnalysis, Resolution};
-use crate::ide::navigation::{OccurrenceKind, RenameError};
+use crate::ide::t3d::navigation::{OccurrenceKind, RenameError};
 use crate::TextEdit;
 
 /// The engine truncates names to this many characters (`NAME_SIZE` minus the terminator).

@@ -1,4 +1,4 @@
-//! Semantic tokens of `#exec` lines, in the T3D legend ([`crate::ide::semantic_tokens`]):
+//! Semantic tokens of `#exec` lines, in the T3D legend ([`crate::ide::t3d::semantic_tokens`]):
 //! the directive word as a keyword, the command words as a type (like a block kind after
 //! `Begin`), keys as parameters, and values by what the key reads: paths and text as
 //! strings, numbers, enum words and booleans as enum members, names as variables (with the
@@ -9,7 +9,7 @@ use unreal_syntax::exec::Arg;
 use unreal_syntax::Span;
 
 use super::{key_specs, line_name_uses, ExecSource};
-use crate::ide::semantic_tokens::{SemanticToken, TokenType, MODIFIER_DECLARATION};
+use crate::ide::t3d::semantic_tokens::{SemanticToken, TokenType, MODIFIER_DECLARATION};
 
 /// Tokens of every directive line, or of those intersecting `range`; sorted, disjoint.
 pub fn semantic_tokens(src: &ExecSource<'_>, range: Option<Span>) -> Vec<SemanticToken> {

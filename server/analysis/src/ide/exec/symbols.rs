@@ -2,7 +2,7 @@
 //! name it defines or uses (`MESH IMPORT Skull`, `MESHMAP SETTEXTURE Skull`).
 
 use super::{line_name_uses, ExecSource};
-use crate::ide::symbols::{DocumentSymbol, SymbolKind};
+use crate::ide::t3d::symbols::{DocumentSymbol, SymbolKind};
 
 /// The outline: every directive, in source order, without children.
 pub fn document_symbols(src: &ExecSource<'_>) -> Vec<DocumentSymbol> {

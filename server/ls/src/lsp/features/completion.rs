@@ -6,7 +6,7 @@ use tower_lsp_server::ls_types::{
     CompletionItem, CompletionItemKind, CompletionOptions, CompletionParams, CompletionResponse,
     CompletionTextEdit, Documentation, ServerCapabilities, TextEdit,
 };
-use unreal_analysis::ide::completion::{completions, CompletionKind};
+use unreal_analysis::ide::t3d::completion::{completions, CompletionKind};
 
 use super::exec::UcDocument;
 use super::t3d::{self, Parsed};

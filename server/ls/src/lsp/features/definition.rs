@@ -7,7 +7,7 @@ use tower_lsp_server::ls_types::{
     GotoDefinitionParams, GotoDefinitionResponse, Location, OneOf, Range, ServerCapabilities, Uri,
 };
 
-use unreal_analysis::ide::navigation;
+use unreal_analysis::ide::t3d::navigation;
 
 use super::exec::UcDocument;
 use super::other_files::OtherFiles;

@@ -5,7 +5,7 @@ use tower_lsp_server::ls_types::{
     DocumentSymbol, DocumentSymbolParams, DocumentSymbolResponse, OneOf, ServerCapabilities,
     SymbolKind,
 };
-use unreal_analysis::ide::symbols::{self, SymbolKind as Kind};
+use unreal_analysis::ide::t3d::symbols::{self, SymbolKind as Kind};
 use unreal_analysis::t3d::actors::{ActorKind, ClassKind};
 
 use super::exec::UcDocument;

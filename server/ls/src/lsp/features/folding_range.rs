@@ -26,7 +26,7 @@ pub fn handle(
         cached
     } else {
         let Some(parsed) = Parsed::whole(snapshot) else { return Ok(None) };
-        unreal_analysis::ide::folding::folding_ranges(&parsed.source())
+        unreal_analysis::ide::t3d::folding::folding_ranges(&parsed.source())
     };
     Ok(Some(ranges.into_iter().filter_map(|r| convert(snapshot, r)).collect()))
 }
@@ -34,7 +34,7 @@ pub fn handle(
 /// The protocol's range, `None` for a block on one line (in LSP lines).
 pub fn convert(
     snapshot: &DocumentSnapshot,
-    r: unreal_analysis::ide::folding::FoldingRange,
+    r: unreal_analysis::ide::t3d::folding::FoldingRange,
 ) -> Option<FoldingRange> {
     let range = t3d::range(snapshot, r.span);
     let range = FoldingRange {

@@ -6,7 +6,7 @@ use tower_lsp_server::ls_types::{
     DocumentFormattingParams, DocumentRangeFormattingParams, OneOf, Registration,
     ServerCapabilities, TextEdit,
 };
-use unreal_analysis::ide::formatting::{self, EditSink, FormatOptions};
+use unreal_analysis::ide::t3d::formatting::{self, EditSink, FormatOptions};
 
 use super::t3d::{self, Parsed};
 use unreal_analysis::lint::FileKind;

@@ -22,7 +22,7 @@ pub fn handle(snapshot: &DocumentSnapshot, params: &HoverParams) -> Result<Optio
     } else {
         let Some(parsed) = Parsed::at(snapshot, offset) else { return Ok(None) };
         let packages = snapshot.session.package_provider();
-        unreal_analysis::ide::hover::hover(&parsed.source(), offset, &*packages)
+        unreal_analysis::ide::t3d::hover::hover(&parsed.source(), offset, &*packages)
     };
     Ok(answer.map(|h| Hover {
         contents: HoverContents::Markup(contents(h.markdown, h.image, snapshot.session.hover)),
@@ -35,7 +35,7 @@ pub fn handle(snapshot: &DocumentSnapshot, params: &HoverParams) -> Result<Optio
 /// reads only that.
 fn contents(
     markdown: String,
-    image: Option<unreal_analysis::ide::hover::HoverImage>,
+    image: Option<unreal_analysis::ide::t3d::hover::HoverImage>,
     formats: HoverFormats,
 ) -> MarkupContent {
     match (formats, image) {

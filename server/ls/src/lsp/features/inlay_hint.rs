@@ -5,7 +5,7 @@ use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{
     InlayHint, InlayHintKind, InlayHintLabel, InlayHintParams, OneOf, ServerCapabilities,
 };
-use unreal_analysis::ide::inlay_hints::{inlay_hints, InlayKind};
+use unreal_analysis::ide::t3d::inlay_hints::{inlay_hints, InlayKind};
 use unreal_syntax::Span;
 
 use super::t3d::Parsed;

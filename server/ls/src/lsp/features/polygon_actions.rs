@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use tower_lsp_server::ls_types::{
     CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams, WorkspaceEdit,
 };
-use unreal_analysis::ide::code_actions::{code_actions, ActionKind};
+use unreal_analysis::ide::t3d::code_actions::{code_actions, ActionKind};
 
 use super::exec::UcDocument;
 use super::t3d::{self, Parsed};

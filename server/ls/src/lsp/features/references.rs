@@ -29,7 +29,7 @@ pub fn handle(
         ));
     }
     let Some(parsed) = Parsed::whole(snapshot) else { return Ok(None) };
-    let found = unreal_analysis::ide::navigation::find_references(
+    let found = unreal_analysis::ide::t3d::navigation::find_references(
         &parsed.source(),
         offset,
         params.context.include_declaration,

@@ -8,7 +8,7 @@ use tower_lsp_server::ls_types::{
     OneOf, PrepareRenameResponse, RenameOptions, RenameParams, ServerCapabilities,
     TextDocumentPositionParams, TextEdit, Uri, WorkDoneProgressOptions, WorkspaceEdit,
 };
-use unreal_analysis::ide::navigation;
+use unreal_analysis::ide::t3d::navigation;
 
 use super::exec::UcDocument;
 use super::other_files::OtherFiles;

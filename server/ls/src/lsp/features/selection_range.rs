@@ -25,7 +25,7 @@ pub fn handle(
         offsets.iter().copied().max().unwrap_or(0),
     );
     let Some(parsed) = Parsed::around(snapshot, lines) else { return Ok(None) };
-    let chains = unreal_analysis::ide::selection::selection_ranges(&parsed.source(), &offsets);
+    let chains = unreal_analysis::ide::t3d::selection::selection_ranges(&parsed.source(), &offsets);
     Ok(Some(
         chains
             .into_iter()

@@ -16,7 +16,7 @@ use tower_lsp_server::ls_types::{
     SemanticTokensRangeParams, SemanticTokensRangeResult, SemanticTokensResult,
     SemanticTokensServerCapabilities, ServerCapabilities, WorkDoneProgressOptions,
 };
-use unreal_analysis::ide::semantic_tokens::{self as analysis, TOKEN_MODIFIERS, TOKEN_TYPES};
+use unreal_analysis::ide::t3d::semantic_tokens::{self as analysis, TOKEN_MODIFIERS, TOKEN_TYPES};
 use unreal_syntax::Span;
 
 use super::exec::UcDocument;

@@ -3,7 +3,7 @@
 //! edits. Not a feature itself.
 
 use tower_lsp_server::ls_types::{Range, TextEdit};
-use unreal_analysis::ide::Source;
+use unreal_analysis::ide::t3d::Source;
 use unreal_analysis::Generation;
 use unreal_syntax::t3d::Parse;
 use unreal_syntax::Span;

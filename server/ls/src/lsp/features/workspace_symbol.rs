@@ -5,7 +5,7 @@ use tower_lsp_server::ls_types::{
     Location, OneOf, ServerCapabilities, SymbolInformation, WorkspaceSymbolParams,
     WorkspaceSymbolResponse,
 };
-use unreal_analysis::ide::symbols;
+use unreal_analysis::ide::t3d::symbols;
 
 use super::t3d::{self, Parsed};
 use crate::lsp::documents::{DocumentHandle, DocumentSnapshot, Session};
