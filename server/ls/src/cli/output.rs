@@ -509,7 +509,7 @@ fn same_file_as_an_input<'a>(
 mod tests {
     use std::fs;
     use std::io::{self, Write as _};
-    use std::path::{Path, PathBuf};
+    use std::path::Path;
 
     use super::{write_output, write_output_via, Overwrite, Seams, REAL};
 
@@ -641,7 +641,7 @@ mod tests {
         for overwrite in [Overwrite::Force(true), Overwrite::OwnFile] {
             for (path, why) in [
                 (dir.to_path_buf(), "folder"),
-                (PathBuf::from("/dev/null"), "not a regular file"),
+                (std::path::PathBuf::from("/dev/null"), "not a regular file"),
                 (input.clone(), "own input"),
                 (dir.join("twin.t3d"), "own input"),
             ] {
