@@ -25,6 +25,31 @@ pub fn compact(v: i32) -> Vec<u8> {
     out
 }
 
+/// A v69 package of empty objects: `(class, path)`, where a class is an Engine class (or
+/// `Class` for a class of the package itself) and `Group.Name` paths make groups.
+pub fn object_package(objects: &[(&str, &str)]) -> Vec<u8> {
+    let mut w = PackageWriter::new(69, 0);
+    let mut groups: Vec<(String, i32)> = Vec::new();
+    for (class, path) in objects {
+        let class_ref = if *class == "Class" { 0 } else { w.engine_class(class) };
+        let (outer, name) = match path.rsplit_once('.') {
+            Some((group, name)) => {
+                let known = groups.iter().find(|(g, _)| g == group).map(|(_, r)| *r);
+                let outer = known.unwrap_or_else(|| {
+                    let package_class = w.import("Core", "Class", 0, "Package");
+                    let r = w.export(package_class, 0, group, 0, Box::new(|_, _| {}));
+                    groups.push((group.to_owned(), r));
+                    r
+                });
+                (outer, name)
+            }
+            None => (0, *path),
+        };
+        w.export(class_ref, outer, name, 0, Box::new(|_, _| {}));
+    }
+    w.finish()
+}
+
 /// Bytes of one object, written knowing its absolute file offset (lazy arrays store
 /// absolute skip positions).
 pub struct Obj {

@@ -6,6 +6,7 @@ pub mod diff;
 pub mod export;
 pub mod fix;
 pub mod info;
+pub mod input;
 pub mod lint;
 pub mod map_render;
 pub mod output;
