@@ -1,4 +1,5 @@
-// Read-only custom editors for binary content: packages (.u .utx .unr .uax .umx .usx .ukx)
+// Read-only custom editors for binary content: packages (.u .utx .unr .uax .umx .usx .ukx,
+// and compressed .uz .uz2 ones, which the server decompresses)
 // and meshes (.psk .psa _d.3d .u3d). The data comes from the server's custom requests when it
 // advertises them (docs/protocol.md), else from `unreal-ls info --json FILE`, so a preview
 // always shows something. A TextBuffer (UnrealScript source in a .u) opens as a read-only
@@ -23,7 +24,7 @@ import { ServerManager } from "./server";
 export const PACKAGE_VIEW_TYPE = "unrealLs.packagePreview";
 export const MODEL_VIEW_TYPE = "unrealLs.modelPreview";
 export const OBJECT_SCHEME = "unreal-ls-object";
-export const PACKAGE_EXTENSIONS = ["u", "utx", "unr", "uax", "umx", "usx", "ukx"];
+export const PACKAGE_EXTENSIONS = ["u", "utx", "unr", "uax", "umx", "usx", "ukx", "uz", "uz2"];
 export const MODEL_PATTERNS = [".psk", ".psa", "_d.3d", ".u3d"];
 const THUMBNAIL_SIZE = 128;
 /** The size of the picture in an object's detail pane (a mesh rendered for the panel, not a

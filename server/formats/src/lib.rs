@@ -51,6 +51,10 @@ pub enum FormatKind {
 pub fn detect(bytes: &[u8], file_name: &str) -> Option<FormatKind> {
     let lower = file_name.to_ascii_lowercase();
     let ext = lower.rsplit_once('.').map_or("", |(_, e)| e);
+    // An installer first: its first file (often a package) starts it.
+    if umod::is_umod(bytes) {
+        return Some(FormatKind::Umod);
+    }
     if bytes.len() >= 4
         && u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]])
             == package::PACKAGE_SIGNATURE
@@ -64,9 +68,6 @@ pub fn detect(bytes: &[u8], file_name: &str) -> Option<FormatKind> {
         if format != uz::UzFormat::Ue2 || !unsigned {
             return Some(FormatKind::Compressed(format));
         }
-    }
-    if umod::is_umod(bytes) {
-        return Some(FormatKind::Umod);
     }
     if u3d::U3d::is_u3d(bytes) {
         return Some(FormatKind::U3d);

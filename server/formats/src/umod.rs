@@ -46,12 +46,12 @@ pub struct Umod<'a> {
     pub entries: Vec<UmodEntry>,
 }
 
-/// Whether `bytes` end with an archive trailer.
+/// Whether `bytes` end with an archive trailer: the magic, and the archive's size that of
+/// `bytes` (so a package that happens to end with the magic is not taken for one).
 pub fn is_umod(bytes: &[u8]) -> bool {
-    bytes.len() >= TRAILER_SIZE && {
-        let at = bytes.len() - TRAILER_SIZE;
-        bytes[at..at + 4] == MAGIC.to_le_bytes()
-    }
+    let Some(at) = bytes.len().checked_sub(TRAILER_SIZE) else { return false };
+    let word = |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
+    word(at) == MAGIC && word(at + 8) as usize == bytes.len()
 }
 
 /// The archive and member of a name such as `Mods/Mod.umod:System/MyMod.u`: split at the

@@ -542,3 +542,57 @@ async fn a_package_cut_short_during_a_preview_is_an_error_never_a_crash() {
     eprintln!("{previewed} previewed before the cut, {refused} refused after it");
     let _ = std::fs::remove_dir_all(&work);
 }
+
+/// A compressed package previews as the package it holds: the tree of a `.uz` (UE1) and a
+/// `.uz2` (UE2), an object's preview from either, and the file preview of a `.umod` (its
+/// directory); a corrupt `.uz` is an error naming the file and the byte.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn compressed_packages_preview_as_the_packages_they_hold() {
+    use unreal_test_support::containers;
+    let dir = std::env::temp_dir().join(format!("unreal-ls-lsp-uz-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let package = writers::ue2_static_package(128, 29);
+    std::fs::write(dir.join("Crates.usx.uz2"), containers::uz2(&package)).unwrap();
+    std::fs::write(dir.join("Crates.usx.uz"), containers::uz1("Crates.usx", &package, false, 4096))
+        .unwrap();
+    let mut bad = containers::uz1("Crates.usx", &package, false, 4096);
+    bad.truncate(bad.len() / 2);
+    std::fs::write(dir.join("Bad.usx.uz"), bad).unwrap();
+    std::fs::write(
+        dir.join("Crates.umod"),
+        containers::umod(&[("StaticMeshes\\Crates.usx", &package, 0)]),
+    )
+    .unwrap();
+    let mut client = TestClient::new(ServerOptions::default());
+    client.initialize(json!({}), Value::Null).await;
+    for name in ["Crates.usx.uz2", "Crates.usx.uz"] {
+        let uri = file_uri(&dir.join(name));
+        let tree = client.request_ok("unrealLs/packageTree", json!({ "uri": uri })).await;
+        let paths: Vec<String> = tree["objects"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| format!("{} {}", o["class"].as_str().unwrap(), o["path"].as_str().unwrap()))
+            .collect();
+        assert_eq!(
+            paths.join(", "),
+            "Package Meshes, StaticMesh Meshes.Crate, Texture Wood, Shader WoodShader, FinalBlend WoodBlend",
+            "{name}"
+        );
+        let wood = client
+            .request_ok("unrealLs/objectPreview", json!({ "uri": uri, "object": "Crates.Wood" }))
+            .await;
+        assert_eq!(wood["kind"], "texture", "{name}: {wood}");
+        assert_eq!(wood["summary"]["width"], 2, "{name}: {wood}");
+    }
+    let umod = client
+        .request_ok("unrealLs/objectPreview", json!({ "uri": file_uri(&dir.join("Crates.umod")) }))
+        .await;
+    assert_eq!(umod["summary"]["kind"], "umod", "{umod}");
+    let bad = client
+        .request("unrealLs/packageTree", json!({ "uri": file_uri(&dir.join("Bad.usx.uz")) }))
+        .await;
+    let message = bad["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("Bad.usx.uz: uz Huffman stream at byte"), "{bad}");
+}
