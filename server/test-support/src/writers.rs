@@ -1357,3 +1357,47 @@ pub fn ue2_static_package(version: u16, licensee: u16) -> Vec<u8> {
     );
     w.finish()
 }
+
+/// A generated game folder of `packages` packages of empty objects, as `(path, bytes)` under
+/// `/game`: `System/Core.u` and `System/Engine.u`, then texture packages (`Textures/*.utx`,
+/// 20 textures in groups each), sound packages (`Sounds/*.uax`, 15 sounds), static mesh
+/// packages (`StaticMeshes/*.usx`, 10 meshes) and code packages (`System/*.u`, 10 classes),
+/// six of every ten being texture packages. Names are made of common words and numbers, so
+/// that a fragment (`granite`) matches many objects. Deterministic for a `seed`.
+pub fn game_folder(packages: usize, seed: u64) -> Vec<(String, Vec<u8>)> {
+    const WORDS: &[&str] = &[
+        "Brick", "Granite", "Marble", "Metal", "Rust", "Wood", "Plank", "Tile", "Floor", "Wall",
+        "Ceiling", "Door", "Panel", "Pipe", "Grate", "Light", "Lamp", "Sky", "Cloud", "Water",
+        "Lava", "Slime", "Glass", "Crate", "Barrel", "Rock", "Sand", "Grass", "Dirt", "Moss",
+        "Steel", "Copper", "Alien", "Temple", "Castle", "Skaarj", "Nali", "Tech", "Base", "Cave",
+    ];
+    const GROUPS: &[&str] = &["Base", "Trim", "Walls", "Floors", "Detail", "Fx", "Skins", "Signs"];
+    let mut rng = crate::Rng::new(seed);
+    let mut out = vec![
+        ("/game/System/Core.u".to_owned(), object_package(&[("Class", "Object")])),
+        ("/game/System/Engine.u".to_owned(), object_package(&[("Class", "Actor")])),
+    ];
+    for i in 0..packages.saturating_sub(2) {
+        let word = |rng: &mut crate::Rng| *rng.pick(WORDS);
+        let stem = format!("{}{}{i}", word(&mut rng), word(&mut rng));
+        let (folder, ext, class, count) = match i % 10 {
+            0..=5 => ("Textures", "utx", "Texture", 20),
+            6 | 7 => ("Sounds", "uax", "Sound", 15),
+            8 => ("StaticMeshes", "usx", "StaticMesh", 10),
+            _ => ("System", "u", "Class", 10),
+        };
+        let names: Vec<String> = (0..count)
+            .map(|n| {
+                let name = format!("{}{}{n}", word(&mut rng), word(&mut rng));
+                if class == "Class" {
+                    name
+                } else {
+                    format!("{}.{name}", rng.pick(GROUPS))
+                }
+            })
+            .collect();
+        let objects: Vec<(&str, &str)> = names.iter().map(|n| (class, n.as_str())).collect();
+        out.push((format!("/game/{folder}/{stem}.{ext}"), object_package(&objects)));
+    }
+    out
+}

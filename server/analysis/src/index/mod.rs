@@ -10,6 +10,7 @@
 
 mod lookup;
 mod provider;
+mod search;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -21,6 +22,7 @@ use unreal_formats::package::Package;
 use crate::fs::{FileSystem, RealFs};
 
 pub use lookup::{edit_distance, nearest, Lookup, ObjectKind};
+pub use search::{AssetHit, AssetKind, AssetSearch, DEFAULT_LIMIT};
 
 /// Folders of a game installation that hold packages (`System/*.u`, `Textures/*.utx`, ...),
 /// in the order a name found twice is taken from (the first wins).
@@ -275,6 +277,8 @@ pub struct PackageIndex {
     walk_notes: Vec<String>,
     /// Hover facts per object (texture size and thumbnail), computed once.
     details: Mutex<HashMap<ObjectId, Details>>,
+    /// The name search over every asset ([`PackageIndex::asset_search`]), built once.
+    search: std::sync::OnceLock<AssetSearch>,
 }
 
 impl fmt::Debug for PackageIndex {
@@ -358,6 +362,7 @@ impl PackageIndex {
             shadowed: Vec::new(),
             walk_notes: Vec::new(),
             details: Mutex::default(),
+            search: std::sync::OnceLock::new(),
         };
         for (number, package) in index.packages.iter().enumerate() {
             let number = u32::try_from(number).unwrap_or(u32::MAX);

@@ -4,6 +4,7 @@
 pub mod baseline;
 pub mod diff;
 pub mod export;
+pub mod find;
 pub mod fix;
 pub mod info;
 pub mod input;

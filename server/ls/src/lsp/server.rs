@@ -87,6 +87,11 @@ impl Backend {
         }
     }
 
+    /// The workspace's package index, once built.
+    pub fn package_index(&self) -> Option<Arc<unreal_analysis::index::PackageIndex>> {
+        self.shared.session().workspace.packages()
+    }
+
     /// A handle on the open document `uri` (`None` when it is not open), to read on a
     /// blocking thread.
     pub fn document_handle(&self, uri: &Uri) -> Option<DocumentHandle> {
@@ -634,14 +639,15 @@ impl LanguageServer for Backend {
         &self,
         params: WorkspaceSymbolParams,
     ) -> Result<Option<WorkspaceSymbolResponse>> {
-        let handles: Vec<DocumentHandle> = {
+        let (handles, index): (Vec<DocumentHandle>, _) = {
             let session = self.shared.session();
             let documents = self.shared.documents();
             let uris: Vec<Uri> = documents.uris().cloned().collect();
-            uris.iter().filter_map(|uri| documents.handle(uri, &session)).collect()
+            let handles = uris.iter().filter_map(|uri| documents.handle(uri, &session)).collect();
+            (handles, session.workspace.packages())
         };
         match super::guard::off_thread(move || {
-            features::workspace_symbol::handle(&handles, &params)
+            features::workspace_symbol::handle(&handles, index.as_ref(), &params)
         })
         .await
         {

@@ -33,7 +33,7 @@ pub fn register(caps: &mut ServerCapabilities, _session: &Session) {
     };
     experimental.insert(
         "unrealLs".to_owned(),
-        json!({ "packageTree": true, "objectPreview": true, "mapPreview": true }),
+        json!({ "packageTree": true, "objectPreview": true, "mapPreview": true, "findAssets": true }),
     );
     caps.experimental = Some(Value::Object(experimental));
 }
