@@ -118,8 +118,13 @@ fn summarize_at(bytes: &[u8], file_name: &str, depth: usize) -> Result<Summary> 
         Some(FormatKind::Compressed(_)) if depth >= MAX_NESTING => {
             Err(Error::new("compressed file", 0, "a package, not a container nested this deep"))
         }
-        Some(FormatKind::Compressed(_)) => {
-            let uz = uz::decompress(bytes)?;
+        Some(FormatKind::Compressed(format)) => {
+            // Named `.uz`/`.uz2` but not recognised by its bytes: read as the name says, so
+            // that the error speaks of that format.
+            let uz = match uz::detect(bytes) {
+                Some(_) => uz::decompress(bytes)?,
+                None => uz::decompress_as(bytes, format, uz::MAX_DECOMPRESSED)?,
+            };
             let inner = uz
                 .original_name
                 .clone()

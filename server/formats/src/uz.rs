@@ -150,6 +150,29 @@ pub fn decompress_with_limit(bytes: &[u8], limit: usize) -> Result<Uz> {
     }
 }
 
+/// Decompresses `bytes` as `format` whatever their first bytes say (a file named `.uz2` or
+/// `.uz` whose header does not look like one): the error then says what is wrong in that
+/// format's own terms (a chunk over the engine's bounds, a wrong signature).
+pub fn decompress_as(bytes: &[u8], format: UzFormat, limit: usize) -> Result<Uz> {
+    match format {
+        UzFormat::Ue2 => {
+            Ok(Uz { format, original_name: None, data_offset: 0, data: ue2(bytes, limit)? })
+        }
+        UzFormat::Ue1 | UzFormat::Ue1Rle => {
+            let mut r = Reader::new(bytes, 0, "uz header");
+            let signature = r.i32("signature")?;
+            match signature {
+                SIGNATURE_UE1 => ue1(bytes, UzFormat::Ue1, limit),
+                SIGNATURE_UE1_RLE => ue1(bytes, UzFormat::Ue1Rle, limit),
+                other => Err(r.error_at(
+                    0,
+                    format!("the signature 1234 or 5678 of a UE1 .uz, found {other}"),
+                )),
+            }
+        }
+    }
+}
+
 fn bound(structure: &str, offset: usize, limit: usize) -> Error {
     Error::new(
         structure,

@@ -156,6 +156,21 @@ fn corrupt_and_hostile_compressed_files_are_refused_with_the_place() {
     // UE2 chunks past a bound.
     cases.push(("uz2 over a bound", containers::uz2(&[0u8; 100_000]), 50_000));
     cases.push(("not compressed", b"PK\x03\x04 a zip file".to_vec(), uz::MAX_DECOMPRESSED));
+    let mut named: Vec<String> = Vec::new();
+    // Named as compressed files, their errors speak of the format the name says.
+    let mut big_chunk = containers::uz2(&sample_package());
+    big_chunk[4..8].copy_from_slice(&40_000u32.to_le_bytes());
+    named.push(format!("Big.u.uz2: {}", err(summarize(&big_chunk, "Big.u.uz2").map(|_| ()))));
+    named.push(format!(
+        "Zip.u.uz: {}",
+        err(summarize(b"PK\x03\x04 a zip file", "Zip.u.uz").map(|_| ()))
+    ));
+    check(
+        named.join("\n"),
+        expect![[r#"
+        Big.u.uz2: uz2 chunk 0 at byte 0: expected a chunk of at most 33096 compressed bytes and 32768 uncompressed bytes (the engine refuses more), found 194 and 40000
+        Zip.u.uz: uz header at byte 0: expected the signature 1234 or 5678 of a UE1 .uz, found 67324752"#]],
+    );
     let out: Vec<String> = cases
         .iter()
         .map(|(what, bytes, limit)| {

@@ -973,6 +973,16 @@ fn compressed_packages_and_umod_members_read_like_packages() {
     assert_eq!(std::fs::read(dir.join("member.obj")).unwrap(), obj.as_bytes());
     run(
         &dir,
+        &["export", "Crates.umod", "-o", "out"],
+        expect![[r#"
+        exit 1
+        --- stdout
+        --- stderr
+        error: Crates.umod: a .umod installer holds files, not objects: export one of them, named Crates.umod:FOLDER/FILE (unreal-ls info Crates.umod lists them)
+    "#]],
+    );
+    run(
+        &dir,
         &["info", "Crates.umod:System/Missing.u", "Missing.umod:System/X.u"],
         expect![[r#"
         exit 1

@@ -130,6 +130,11 @@ pub fn run(args: &ExportArgs) -> ExitCode {
                     .and_then(|m| write_model(&m, target, &args.output))
             }
         }
+        Some(FormatKind::Umod) => Err(format!(
+            "a .umod installer holds files, not objects: export one of them, named {}:FOLDER/FILE (unreal-ls info {} lists them)",
+            args.file.display(),
+            args.file.display()
+        )),
         _ => Err("not a package, vertex mesh, PSK, u3d, image or T3D file".to_owned()),
     };
     if let Err(e) = bytes.check() {
