@@ -1,4 +1,4 @@
-//! Decompressing packages: 4 MB of real-shaped package bytes (the generated game folder's
+//! Decompressing packages: 2.8 MB of real-shaped package bytes (the generated game folder's
 //! packages one after another) compressed as UE1 `.uz` (both signatures, the engine's 256 KiB
 //! Burrows-Wheeler blocks) and UE2 `.uz2`, then decompressed; and a `.umod` of those packages
 //! listed with its CRC checked.
@@ -32,7 +32,7 @@ fn bench(c: &mut Criterion) {
         files.len(),
         umod.len()
     );
-    let mut group = c.benchmark_group("containers-4mb");
+    let mut group = c.benchmark_group("containers-2.8mb");
     group.sample_size(10);
     group.bench_function("uz-1234", |b| b.iter(|| unreal_formats::uz::decompress(&uz).unwrap()));
     group

@@ -42,8 +42,9 @@ pub const UE2_MAX_COMPRESSED_CHUNK: usize = 33_096;
 const MAX_NAME: usize = 1024;
 /// The largest Burrows-Wheeler block accepted. The stock engines write and read blocks of
 /// at most 0x40000 bytes; OldUnreal's compressor lets a user choose larger ones, so the
-/// bound here is generous (a block still has to fit in the stream that holds it).
-const MAX_BWT_BLOCK: usize = 64 * 1024 * 1024;
+/// bound here is generous (a block still has to fit in the stream that holds it): 16 MiB,
+/// whose positions fit the 24 bits the decoder keeps them in.
+const MAX_BWT_BLOCK: usize = (1 << 24) - 2;
 
 /// Which compressed format a file is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -375,8 +376,23 @@ fn huffman(stream: &[u8], base: usize, limit: usize) -> Result<Vec<u8>> {
         out.resize(total, only);
         return Ok(out);
     }
+    let table = lookup_table(&nodes);
+    let end_bits = bits.data.len() * 8;
     for _ in 0..total {
-        let mut node = 0usize;
+        let mut node = match table[(peek(bits.data, bits.pos) & LOOKUP_MASK) as usize] {
+            Slot::Leaf(byte, len) if bits.pos + usize::from(len) <= end_bits => {
+                bits.pos += usize::from(len);
+                out.push(byte);
+                continue;
+            }
+            Slot::Node(node) if bits.pos + LOOKUP_BITS <= end_bits => {
+                bits.pos += LOOKUP_BITS;
+                usize::from(node)
+            }
+            // Near the end of the stream (or a slot no code reaches, which a complete tree
+            // never leaves): bit by bit, which reports where the bits ran out.
+            _ => 0,
+        };
         let byte = loop {
             match nodes[node] {
                 Node::Leaf(b) => break b,
@@ -391,6 +407,56 @@ fn huffman(stream: &[u8], base: usize, limit: usize) -> Result<Vec<u8>> {
         out.push(byte);
     }
     Ok(out)
+}
+
+/// How many bits the Huffman lookup table decodes at once.
+const LOOKUP_BITS: usize = 11;
+const LOOKUP_MASK: u64 = (1 << LOOKUP_BITS) - 1;
+
+/// What the next [`LOOKUP_BITS`] bits decode to: a byte and its code's length, or the node
+/// reached after all of them (a longer code goes on bit by bit from there).
+#[derive(Clone, Copy)]
+enum Slot {
+    Empty,
+    Leaf(u8, u8),
+    Node(u16),
+}
+
+/// The lookup table of a complete tree whose root is not a leaf.
+fn lookup_table(nodes: &[Node]) -> Vec<Slot> {
+    let mut table = vec![Slot::Empty; 1 << LOOKUP_BITS];
+    // (node, code so far with its first bit lowest, depth)
+    let mut stack: Vec<(usize, usize, usize)> = vec![(0, 0, 0)];
+    while let Some((node, code, depth)) = stack.pop() {
+        match nodes.get(node) {
+            Some(Node::Leaf(byte)) => {
+                // Every slot whose low `depth` bits are this code.
+                let mut slot = code;
+                while slot < table.len() {
+                    table[slot] = Slot::Leaf(*byte, depth as u8);
+                    slot += 1 << depth;
+                }
+            }
+            Some(Node::Inner(zero, one)) if depth < LOOKUP_BITS => {
+                stack.push((usize::from(*zero), code, depth + 1));
+                stack.push((usize::from(*one), code | (1 << depth), depth + 1));
+            }
+            Some(Node::Inner(..)) => table[code] = Slot::Node(node as u16),
+            _ => {}
+        }
+    }
+    table
+}
+
+/// The next 56 or more bits from bit `pos` of `data`, the first lowest (zeros past the end).
+fn peek(data: &[u8], pos: usize) -> u64 {
+    let at = pos / 8;
+    let mut word = [0u8; 8];
+    let available = data.len().saturating_sub(at).min(8);
+    if let Some(bytes) = data.get(at..at + available) {
+        word[..available].copy_from_slice(bytes);
+    }
+    u64::from_le_bytes(word) >> (pos % 8)
 }
 
 fn move_to_front(data: &mut [u8]) {
@@ -442,17 +508,23 @@ fn burrows_wheeler(data: &[u8], limit: usize) -> Result<Vec<u8>> {
             *slot = sum;
             sum += c;
         }
+        // Each slot: the next position (above the low 8 bits) and the byte at this one, so
+        // that each step of the walk touches one place in memory.
         temp.clear();
         temp.resize(count, 0);
         for i in 0..count {
             let k = key(i);
-            temp[running[k]] = i as u32;
+            temp[running[k]] = (i as u32) << 8;
             running[k] += 1;
+        }
+        for (slot, &byte) in temp.iter_mut().zip(block) {
+            *slot |= u32::from(byte);
         }
         let mut i = first;
         for _ in 0..n {
-            out.push(block[i]);
-            i = temp[i] as usize;
+            let slot = temp[i];
+            out.push(slot as u8);
+            i = (slot >> 8) as usize;
         }
     }
     Ok(out)
