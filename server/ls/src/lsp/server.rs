@@ -46,9 +46,10 @@ pub enum Reads {
     Whole,
 }
 
-/// What `#exec` lines read: classes, meshes, images, sounds and packages.
+/// What `#exec` lines read: classes, meshes, images, sounds and packages (compressed ones too:
+/// the index holds them).
 const WATCHED_FILES: &str =
-    "**/*.{uc,uci,3d,psk,pskx,psa,pcx,bmp,tga,dds,png,wav,u,utx,uax,umx,usx,ukx,unr,usm,ut2}";
+    "**/*.{uc,uci,3d,psk,pskx,psa,pcx,bmp,tga,dds,png,wav,u,utx,uax,umx,usx,ukx,unr,usm,ut2,uz,uz2}";
 
 /// The `unrealLs` settings section, as clients name it.
 const SETTINGS_SECTION: &str = "unrealLs";
