@@ -372,7 +372,19 @@ fn huffman(stream: &[u8], base: usize, limit: usize) -> Result<Vec<u8>> {
     }
     let mut out = Vec::with_capacity(total.min(stream.len().saturating_mul(8)));
     if let Node::Leaf(only) = nodes[0] {
-        // One symbol: no bits per byte (the engine's loop reads none either).
+        // One symbol: no bits per byte (the engine's loop reads none either). A compressor
+        // writes such a tree only for a stream of one value, which the stages before
+        // Huffman never make long (each block starts with a 12-byte header); a long one
+        // costs nothing to write and much to expand, so it is refused.
+        if total > ONE_SYMBOL_MAX {
+            return Err(Error::new(
+                "uz Huffman table",
+                base + 4,
+                format!(
+                    "a tree of more than one byte value for {total} bytes (a one-value tree decodes without reading a bit; no compressor writes one for more than {ONE_SYMBOL_MAX} bytes)"
+                ),
+            ));
+        }
         out.resize(total, only);
         return Ok(out);
     }
@@ -408,6 +420,9 @@ fn huffman(stream: &[u8], base: usize, limit: usize) -> Result<Vec<u8>> {
     }
     Ok(out)
 }
+
+/// The longest stream a one-value Huffman tree may decode to.
+const ONE_SYMBOL_MAX: usize = 1 << 16;
 
 /// How many bits the Huffman lookup table decodes at once.
 const LOOKUP_BITS: usize = 11;

@@ -126,6 +126,10 @@ fn corrupt_and_hostile_compressed_files_are_refused_with_the_place() {
     let mut small = bomb.clone();
     small[10..14].copy_from_slice(&5000i32.to_le_bytes());
     cases.push(("huffman over a bound", small, 4096));
+    // Within the bound, but from a one-value tree: refused before 100 MB are made of nothing.
+    let mut one_value = bomb.clone();
+    one_value[10..14].copy_from_slice(&100_000_000i32.to_le_bytes());
+    cases.push(("one-value tree", one_value, uz::MAX_DECOMPRESSED));
     // A run-length stage that expands: a valid Huffman stream of 5 equal bytes and a run of
     // 255, repeated; 6 bytes become 255 each.
     let mut rle = Vec::new();
@@ -185,6 +189,7 @@ fn corrupt_and_hostile_compressed_files_are_refused_with_the_place() {
         expect![[r#"
             huffman count: uz Huffman stream at byte 10: expected at most 536870912 bytes of output (the bound on a decompressed file), but the data decodes to more: a corrupt or hostile file
             huffman over a bound: uz Huffman stream at byte 10: expected at most 4096 bytes of output (the bound on a decompressed file), but the data decodes to more: a corrupt or hostile file
+            one-value tree: uz Huffman table at byte 14: expected a tree of more than one byte value for 100000000 bytes (a one-value tree decodes without reading a bit; no compressor writes one for more than 65536 bytes)
             run-length over a bound: uz run-length stage (after Huffman) at byte 239: expected at most 10000 bytes of output (the bound on a decompressed file), but the data decodes to more: a corrupt or hostile file
             deep tree: uz Huffman table at byte 43: expected a tree of at most 256 leaves (255 inner nodes), found more
             cut: uz Huffman stream at byte 240: expected more bits: the stream ends before the byte count it declares is decoded
