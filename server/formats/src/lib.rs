@@ -6,7 +6,9 @@
 //! Entry points: [`detect`] tells which format a file is; [`summarize`] reads any single-file
 //! format into a [`Summary`]; [`Package::parse`] gives tables and lazy object readers;
 //! [`vertex_mesh::VertexMesh::parse`], [`psk::Psk::parse`], [`psk::Psa::parse`],
-//! [`u3d::U3d::parse`], [`image::ImageInfo::parse`] and [`wav::Wav::parse`] read the rest.
+//! [`u3d::U3d::parse`], [`image::ImageInfo::parse`] and [`wav::Wav::parse`] read the rest;
+//! [`uz::decompress`] and [`package_bytes`] decompress `.uz`/`.uz2` packages, and
+//! [`umod::Umod::parse`] reads a `.umod` installer's directory.
 
 pub mod decode;
 pub mod error;
