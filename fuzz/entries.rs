@@ -17,8 +17,9 @@ use unreal_formats::{image, psk, summary, u3d, wav, Package};
 use unreal_syntax::{text, Span};
 
 /// The targets, by the name of their cargo-fuzz binary and their seed folder.
-pub const TARGETS: [&str; 9] = [
+pub const TARGETS: [&str; 10] = [
     "package",
+    "containers",
     "vertex_mesh",
     "psk_psa",
     "u3d",
@@ -33,8 +34,9 @@ pub const TARGETS: [&str; 9] = [
 /// builds the cargo-fuzz seed folders with the same table; `vertex_mesh` seeds are
 /// `_d.3d`/`_a.3d` pairs joined as [`vertex_mesh`] reads them, and `u3d` has no corpus file
 /// (the fuzzer starts from synthetic seeds).
-pub const SEED_EXTENSIONS: [(&str, &[&str]); 9] = [
+pub const SEED_EXTENSIONS: [(&str, &[&str]); 10] = [
     ("package", &["u", "utx", "uax", "umx", "unr", "usx", "ukx"]),
+    ("containers", &["uz", "uz2", "umod", "ut2mod"]),
     ("vertex_mesh", &["3d"]),
     ("psk_psa", &["psk", "psa", "pskx"]),
     ("u3d", &["u3d"]),
@@ -49,6 +51,7 @@ pub const SEED_EXTENSIONS: [(&str, &[&str]); 9] = [
 pub fn run(target: &str, data: &[u8]) -> bool {
     match target {
         "package" => package(data),
+        "containers" => containers(data),
         "vertex_mesh" => vertex_mesh(data),
         "psk_psa" => psk_psa(data),
         "u3d" => u3d(data),
@@ -60,6 +63,27 @@ pub fn run(target: &str, data: &[u8]) -> bool {
         _ => return false,
     }
     true
+}
+
+/// Compressed packages (`.uz`, `.uz2`) and mod installers (`.umod`): decompression under a
+/// small bound (16 MiB, so that a bomb costs little), the package it holds, the archive's
+/// directory and every member through `summarize`, as `info` reads them.
+pub fn containers(data: &[u8]) {
+    let _ = unreal_formats::detect(data, "fuzz.uz");
+    if let Ok(uz) = unreal_formats::uz::decompress_with_limit(data, 16 << 20) {
+        if let Ok(p) = Package::parse(&uz.data) {
+            let _ = summary::package_summary(&p);
+        }
+    }
+    if let Ok(archive) = unreal_formats::umod::Umod::parse(data) {
+        let _ = summary::umod_summary(&archive);
+        for entry in &archive.entries {
+            if let Ok((_, bytes)) = archive.member(&entry.name) {
+                let _ = unreal_formats::detect(bytes, &entry.name);
+                let _ = unreal_formats::uz::decompress_with_limit(bytes, 16 << 20);
+            }
+        }
+    }
 }
 
 /// Package tables, the summary `info` prints, and every object reader on every export it

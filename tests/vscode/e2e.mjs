@@ -3,7 +3,7 @@
 //
 //   node tests/vscode/e2e.mjs VSIX CODE_SERVER_BIN
 //
-// Three VS Code sessions, each with fresh user data and extensions folders:
+// Five VS Code sessions, each with fresh user data and extensions folders:
 //  1. the .vsix alone, on tests/vscode/fixtures (plus corpus files when ../shared/corpus is
 //     there): the server starts from the bundled binary; the T3D grammar colours a map; first-
 //     line detection; the #exec grammar colours a .uc; the Problems panel lists what the server
@@ -16,7 +16,9 @@
 //     stays, #exec lines are still coloured, the server attaches;
 //  3. with a mock server (tests/vscode/mock-server, via UNREAL_LS_PATH) that answers the
 //     preview requests of docs/protocol.md: the client's side of them;
-//  4. Workspace Trust on, the folder untrusted (Restricted Mode): the grammar colours a map,
+//  4. a game folder (corpus packages copied in): Find Unreal Asset finds a texture by a fragment
+//     of its name and opens it in the package preview;
+//  5. Workspace Trust on, the folder untrusted (Restricted Mode): the grammar colours a map,
 //     the server does not start and a notification says what is off; trusting the folder
 //     starts the server without a reload.
 // Screenshots, logs and results.json go to tests/output/vscode/. Every process it starts is
@@ -830,6 +832,56 @@ async function main() {
       return { detail: status };
     });
     await mock.close();
+
+    // A VS Code on a game folder (System/Core.u and a texture package, both corpus files copied
+    // into the throw-away folder): Find Unreal Asset finds a texture by a fragment of its name,
+    // through the server's package index, and opens it in its package's preview.
+    await check("Find Unreal Asset finds a texture by a fragment of its name and opens it in the package preview", async () => {
+      if (!haveCorpus || !haveCorpusU) return { skip: `corpus files ${corpusUtx} and ${corpusU} are needed` };
+      const game = path.join(tmp, "game");
+      fs.mkdirSync(path.join(game, "System"), { recursive: true });
+      fs.mkdirSync(path.join(game, "Textures"), { recursive: true });
+      fs.copyFileSync(corpusU, path.join(game, "System", "Core.u"));
+      fs.copyFileSync(corpusUtx, path.join(game, "Textures", "Checkers.utx"));
+      const finder = await openSession("find-asset", tmp, game, [vsix]);
+      try {
+        // No map or class here: the command itself activates the extension, which starts the server.
+        const input = finder.page.locator(".quick-input-widget input");
+        const wanted = "Checkers.checkers_base";
+        // The index builds in the background: until it is ready the pick says so; ask again.
+        const started = Date.now();
+        await until(`${wanted} among the hits for 'kers_ba'`, 60_000, async () => {
+          await finder.page.keyboard.press("Escape");
+          await finder.runCommand("unreal-ls: Find Unreal Asset");
+          await until("the Find Unreal Asset pick", 10_000, async () => ((await input.getAttribute("placeholder")) ?? "").includes("A texture, mesh"));
+          await input.fill("kers_ba");
+          return finder.page
+            .locator(".quick-input-list .monaco-list-row", { hasText: wanted })
+            .first()
+            .waitFor({ timeout: 5_000 })
+            .then(() => true, () => null);
+        });
+        const found = Date.now() - started;
+        const rows = (await finder.page.locator(".quick-input-list .monaco-list-row").allInnerTexts()).map((r) => r.replace(/\s+/g, " "));
+        await finder.shot("10b-find-unreal-asset");
+        await finder.page.locator(".quick-input-list .monaco-list-row", { hasText: wanted }).first().click();
+        const frame = await until("the package preview", 60_000, async () => {
+          for (const candidate of finder.page.frames()) {
+            if ((await candidate.locator("li.object").count().catch(() => 0)) > 0) return candidate;
+          }
+          return null;
+        });
+        const title = await until("the texture's detail in the preview", 60_000, async () => {
+          const text = await frame.locator("#detail h2").innerText().catch(() => "");
+          return text.includes("checkers_base") ? text : null;
+        });
+        const image = await frame.locator("#detail img.render").count();
+        await finder.shot("10c-find-unreal-asset-opened");
+        return { detail: `'kers_ba' listed ${JSON.stringify(rows.slice(0, 3))} (listed ${found} ms after the first try: the extension starting, the server indexing); opened ${title} in Checkers.utx's preview${image > 0 ? " with its picture" : ""}` };
+      } finally {
+        await finder.close();
+      }
+    });
 
     // A fourth VS Code with Workspace Trust on and the folder not trusted.
     const restricted = await openSession("restricted-mode", tmp, workspace, [vsix], {}, { trusted: false });

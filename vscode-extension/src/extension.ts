@@ -12,6 +12,7 @@ import {
   PACKAGE_VIEW_TYPE,
   Previews,
 } from "./previews";
+import { registerFindAsset } from "./findAsset";
 import { MapChanges } from "./mapDiff";
 import { MapOverview } from "./mapOverview";
 import { ServerManager } from "./server";
@@ -32,6 +33,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     ...previews.register(),
     ...mapOverview.register(),
     ...mapChanges.register(),
+    registerFindAsset(server, previews),
     vscode.commands.registerCommand("unrealLs.restartServer", () => server.restart()),
     vscode.commands.registerCommand("unrealLs.showOutput", () => output.show(true)),
     vscode.commands.registerCommand("unrealLs.showPackageContents", async (arg?: vscode.Uri) => {

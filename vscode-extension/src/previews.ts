@@ -1,4 +1,5 @@
-// Read-only custom editors for binary content: packages (.u .utx .unr .uax .umx .usx .ukx)
+// Read-only custom editors for binary content: packages (.u .utx .unr .uax .umx .usx .ukx,
+// and compressed .uz .uz2 ones, which the server decompresses)
 // and meshes (.psk .psa _d.3d .u3d). The data comes from the server's custom requests when it
 // advertises them (docs/protocol.md), else from `unreal-ls info --json FILE`, so a preview
 // always shows something. A TextBuffer (UnrealScript source in a .u) opens as a read-only
@@ -23,7 +24,7 @@ import { ServerManager } from "./server";
 export const PACKAGE_VIEW_TYPE = "unrealLs.packagePreview";
 export const MODEL_VIEW_TYPE = "unrealLs.modelPreview";
 export const OBJECT_SCHEME = "unreal-ls-object";
-export const PACKAGE_EXTENSIONS = ["u", "utx", "unr", "uax", "umx", "usx", "ukx"];
+export const PACKAGE_EXTENSIONS = ["u", "utx", "unr", "uax", "umx", "usx", "ukx", "uz", "uz2"];
 export const MODEL_PATTERNS = [".psk", ".psa", "_d.3d", ".u3d"];
 const THUMBNAIL_SIZE = 128;
 /** The size of the picture in an object's detail pane (a mesh rendered for the panel, not a
@@ -93,6 +94,11 @@ export class Previews implements vscode.CustomReadonlyEditorProvider<PreviewDocu
    * its key's export index (or class and path), and the export fallback needs the class to
    * choose PNG or text. */
   private readonly objects = new Map<string, Map<string, ObjectEntry>>();
+  /** Package URI -> the object to open once its preview has shown the package (Find Unreal
+   * Asset opening a package that was not open). */
+  private readonly pendingOpen = new Map<string, string>();
+  /** Package URI -> opens an object in that open preview. */
+  private readonly openers = new Map<string, (key: string) => void>();
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -141,10 +147,20 @@ export class Previews implements vscode.CustomReadonlyEditorProvider<PreviewDocu
         message = { type: "error", file: document.uri.fsPath, message: String(error) };
       }
       if (mine === generation) post(message);
+      const pending = this.pendingOpen.get(document.uri.toString());
+      if (mine === generation && pending !== undefined && message.type === "package") {
+        this.pendingOpen.delete(document.uri.toString());
+        await this.openObject(document.uri, pending, post);
+      }
     };
     const entry = { reload: () => void load() };
     this.panels.add(entry);
-    panel.onDidDispose(() => this.panels.delete(entry));
+    const opener = (key: string) => void this.openObject(document.uri, key, post);
+    this.openers.set(document.uri.toString(), opener);
+    panel.onDidDispose(() => {
+      this.panels.delete(entry);
+      if (this.openers.get(document.uri.toString()) === opener) this.openers.delete(document.uri.toString());
+    });
     webview.onDidReceiveMessage(async (message: FromWebview) => {
       switch (message.type) {
         case "ready":
@@ -205,6 +221,15 @@ export class Previews implements vscode.CustomReadonlyEditorProvider<PreviewDocu
     } else {
       showObjectPanel(this.context, packageUri, title, result);
     }
+  }
+
+  /** Opens the package's preview and, in it, the object `key` (`#<export>`, `Class'Path'` or a
+   * path): Find Unreal Asset's destination. */
+  async showObjectInPackage(packageUri: vscode.Uri, key: string): Promise<void> {
+    const open = this.openers.get(packageUri.toString());
+    if (open === undefined) this.pendingOpen.set(packageUri.toString(), key);
+    await vscode.commands.executeCommand("vscode.openWith", packageUri, PACKAGE_VIEW_TYPE);
+    if (open !== undefined) open(key);
   }
 
   /** The object paths of a package, for the Open Object Preview command's quick pick. */

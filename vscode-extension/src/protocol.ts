@@ -132,6 +132,7 @@ export interface UnrealLsExperimental {
   objectPreview?: boolean;
   mapPreview?: boolean;
   exportGltf?: boolean;
+  findAssets?: boolean;
 }
 
 export function advertised(experimental: unknown): UnrealLsExperimental {
@@ -144,5 +145,34 @@ export function advertised(experimental: unknown): UnrealLsExperimental {
     objectPreview: flags.objectPreview === true,
     mapPreview: flags.mapPreview === true,
     exportGltf: flags.exportGltf === true,
+    findAssets: flags.findAssets === true,
   };
+}
+
+/** `unrealLs/findAssets` (docs/protocol.md): the package index's asset search. */
+export const FIND_ASSETS = "unrealLs/findAssets";
+
+export interface FindAssetsParams {
+  query: string;
+  limit?: number;
+}
+
+export interface FoundAsset {
+  /** `Package.Group.Name`. */
+  name: string;
+  package: string;
+  /** `Group.Name` inside the package. */
+  path: string;
+  class: string;
+  /** `texture`, `mesh`, `static mesh`, `animation`, `sound`, `music`, `font` or `class`. */
+  kind: string;
+  /** The package file. */
+  uri: string;
+  export: number;
+}
+
+export interface FindAssetsResult {
+  /** False while the index is being built, or without a game folder. */
+  indexed: boolean;
+  assets: FoundAsset[];
 }

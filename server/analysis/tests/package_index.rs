@@ -259,3 +259,43 @@ fn a_folder_reached_again_through_a_link_is_searched_once() {
         ["/proc/self/cwd is not searched for packages: it is a pseudo file system"]
     );
 }
+
+/// A compressed package in a game folder (`Rock.utx.uz`, `Amb.uax.uz2`, as redirect servers
+/// serve them) is indexed as the package it holds, under the package's own name; objects
+/// are found through it and their data read from it; a corrupt one is known by name with
+/// the reader's error.
+#[test]
+fn compressed_packages_are_indexed_as_the_packages_they_hold() {
+    use unreal_test_support::containers;
+    let rock = package(&[("Texture", "Walls.Granite")]);
+    let fs = MemoryFs::new()
+        .with("/game/System/Engine.u", package(&[("Class", "Actor")]))
+        .with("/game/Textures/Rock.utx.uz", containers::uz1("Rock.utx", &rock, false, 0x40000))
+        .with("/game/Sounds/Amb.uax.uz2", containers::uz2(&package(&[("Sound", "Wind")])))
+        .with("/game/Maps/Bad.unr.uz", b"\xD2\x04\x00\x00\x05Bad.u\x00\x10\x00\x00\x00".to_vec());
+    let roots = IndexRoots { game_dir: Some(PathBuf::from("/game")), package_paths: vec![] };
+    let index = PackageIndex::build(Arc::new(fs), roots, &mut |_| {});
+    let mut out = String::new();
+    for p in index.packages() {
+        let objects: Vec<String> =
+            p.objects.iter().map(|o| format!("{} {}", o.class, o.path)).collect();
+        let _ = writeln!(out, "{} {}: {objects:?} {:?}", p.path.display(), p.name, p.error);
+    }
+    for (kind, value) in
+        [(ObjectKind::Texture, "Rock.Walls.Granite"), (ObjectKind::Any, "Amb.Wind")]
+    {
+        let _ = writeln!(out, "{kind:?} {value}: {}", lookup_text(&index, kind, value));
+    }
+    let rock_package = index.packages().iter().find(|p| p.name == "Rock").unwrap().clone();
+    let exports = index.with_package(&rock_package, |p| p.exports.len()).unwrap();
+    let _ = writeln!(out, "Rock read again through the index: {exports} exports");
+    expect_test::expect![[r#"
+        /game/System/Engine.u Engine: ["Class Actor"] None
+        /game/Textures/Rock.utx.uz Rock: ["Package Walls", "Texture Walls.Granite"] None
+        /game/Sounds/Amb.uax.uz2 Amb: ["Sound Wind"] None
+        /game/Maps/Bad.unr.uz Bad: [] Some("uz Huffman stream at byte 15: expected more bits: the stream ends before the byte count it declares is decoded")
+        Texture Rock.Walls.Granite: found Rock.Walls.Granite
+        Any Amb.Wind: found Amb.Wind
+        Rock read again through the index: 2 exports
+    "#]].assert_eq(&out);
+}

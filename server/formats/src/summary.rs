@@ -22,6 +22,42 @@ pub enum Summary {
     U3d(U3dSummary),
     Image(ImageSummary),
     Wav(WavSummary),
+    Compressed(CompressedSummary),
+    Umod(UmodSummary),
+}
+
+/// A compressed package (`.uz`, `.uz2`) and the summary of the file it holds.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CompressedSummary {
+    pub format: crate::uz::UzFormat,
+    /// The name a UE1 header stores; UE2 stores none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub original_name: Option<String>,
+    pub compressed_size: usize,
+    pub size: usize,
+    pub contents: Box<Summary>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct UmodFileSummary {
+    pub name: String,
+    pub offset: u32,
+    pub size: u32,
+    pub flags: u32,
+    /// What the file is, when this crate reads its format (`package`, `compressed`...).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub format: Option<&'static str>,
+}
+
+/// A mod installer's directory.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct UmodSummary {
+    pub version: u32,
+    pub crc: u32,
+    /// Whether the stored CRC is the one the engine computes (it refuses the archive as
+    /// corrupt otherwise).
+    pub crc_matches: bool,
+    pub files: Vec<UmodFileSummary>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -135,6 +171,7 @@ impl Summary {
     pub fn problems(&self) -> &[String] {
         match self {
             Self::Package(p) => &p.problems,
+            Self::Compressed(c) => c.contents.problems(),
             _ => &[],
         }
     }
@@ -395,6 +432,47 @@ pub fn wav_summary(wav: &Wav) -> WavSummary {
     }
 }
 
+/// A short name of a format, for listings.
+pub fn format_name(kind: crate::FormatKind) -> &'static str {
+    use crate::FormatKind as K;
+    match kind {
+        K::Package => "package",
+        K::VertexMeshData => "vertex mesh data",
+        K::VertexMeshAnimation => "vertex mesh animation",
+        K::Psk => "psk",
+        K::Psa => "psa",
+        K::U3d => "u3d",
+        K::Image(_) => "image",
+        K::Wav => "wav",
+        K::Compressed(_) => "compressed package",
+        K::Umod => "umod",
+    }
+}
+
+pub fn umod_summary(umod: &crate::umod::Umod<'_>) -> UmodSummary {
+    let computed = umod.computed_crc();
+    UmodSummary {
+        version: umod.version,
+        crc: umod.stored_crc,
+        crc_matches: computed == umod.stored_crc,
+        files: umod
+            .entries
+            .iter()
+            .map(|e| {
+                let base = e.name.rsplit(['/', '\\']).next().unwrap_or(&e.name);
+                let format = crate::detect(umod.bytes(e), base).map(format_name);
+                UmodFileSummary {
+                    name: e.name.clone(),
+                    offset: e.offset,
+                    size: e.size,
+                    flags: e.flags,
+                    format,
+                }
+            })
+            .collect(),
+    }
+}
+
 fn plural(n: usize) -> &'static str {
     if n == 1 {
         ""
@@ -514,6 +592,49 @@ impl fmt::Display for Summary {
                 i.pixel_format.as_deref().map(|p| format!(", {p}")).unwrap_or_default(),
                 if i.mips > 1 { format!(", {} mips", i.mips) } else { String::new() }
             ),
+            Self::Compressed(c) => {
+                writeln!(
+                    f,
+                    "compressed: {}{}, {} bytes -> {} bytes",
+                    c.format.describe(),
+                    c.original_name
+                        .as_deref()
+                        .map(|n| format!(", holds {}", crate::printable::printable_line(n)))
+                        .unwrap_or_default(),
+                    c.compressed_size,
+                    c.size
+                )?;
+                write!(f, "{}", c.contents)
+            }
+            Self::Umod(u) => {
+                writeln!(
+                    f,
+                    "umod installer version {}, {} file{}, CRC {:#010x} ({})",
+                    u.version,
+                    u.files.len(),
+                    plural(u.files.len()),
+                    u.crc,
+                    if u.crc_matches {
+                        "matches"
+                    } else {
+                        "does not match the contents: the engine refuses the archive as corrupt"
+                    }
+                )?;
+                let shown = |t: &str| crate::printable::printable_line(t).into_owned();
+                let w = u.files.iter().map(|e| shown(&e.name).len()).max().unwrap_or(0).max(4);
+                writeln!(f, "  {:<w$}  {:>10}  {:>5}  format", "file", "size", "flags")?;
+                for e in &u.files {
+                    let line = format!(
+                        "  {:<w$}  {:>10}  {:>5}  {}",
+                        shown(&e.name),
+                        e.size,
+                        format!("{:#x}", e.flags),
+                        e.format.unwrap_or("")
+                    );
+                    writeln!(f, "{}", line.trim_end())?;
+                }
+                Ok(())
+            }
             Self::Wav(w) => writeln!(
                 f,
                 "WAV sound: {} (tag {}), {} channel{}, {} Hz, {} bits, {} bytes, {:.3} s",

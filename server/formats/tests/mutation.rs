@@ -7,7 +7,7 @@ mod common;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use unreal_test_support::writers;
+use unreal_test_support::{containers, writers};
 
 fn run(label: &str, bytes: &[u8], seed: u64, cuts: usize, flips: usize) -> usize {
     let cases = common::mutations(bytes, seed, cuts, flips);
@@ -66,6 +66,27 @@ fn synthetic_files_survive_mutation() {
         ("Crates-v125.usx".into(), writers::ue2_static_package(125, 29)),
         ("Crates-binary.usx".into(), writers::ue2_static_package(128, 0)),
         ("Crates-v110.usx".into(), writers::ue2_static_package(110, 29)),
+        (
+            "Crates.usx.uz".into(),
+            containers::uz1("Crates.usx", &writers::ue2_static_package(128, 29), true, 256),
+        ),
+        (
+            "Walls.utx.uz".into(),
+            containers::uz1(
+                "Walls.utx",
+                &writers::object_package(&[("Texture", "A.B")]),
+                false,
+                0x40000,
+            ),
+        ),
+        ("Crates.usx.uz2".into(), containers::uz2(&writers::ue2_static_package(128, 29))),
+        (
+            "Crates.umod".into(),
+            containers::umod(&[
+                ("System\\Manifest.ini", b"[Setup]\r\n", 1),
+                ("StaticMeshes\\Crates.usx", &writers::ue2_static_package(128, 29), 0),
+            ]),
+        ),
     ];
     let (d, a) = writers::vertex_mesh(&[([0, 1, 2], 0)], 3, 2, true);
     files.push(("dx_d.3d".into(), d));

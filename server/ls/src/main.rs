@@ -1,5 +1,5 @@
 //! `unreal-ls`: one binary, several jobs. `lsp` runs the language server over stdio; `lint`,
-//! `info`, `export`, `render` and `diff` are the command-line mode for CI and scripts.
+//! `info`, `export`, `find`, `render` and `diff` are the command-line mode for CI and scripts.
 
 mod allocator;
 mod cli;
@@ -35,6 +35,8 @@ enum Command {
     Info(cli::info::InfoArgs),
     /// Export textures to PNG, `TextBuffers` to .uc, meshes and PSK to glTF, T3D to glTF or OBJ.
     Export(cli::export::ExportArgs),
+    /// Find any asset of the game folder (texture, mesh, sound, class...) by a fragment of its name.
+    Find(cli::find::FindArgs),
     /// Draw a T3D map's overview picture (PNG): brushes as placed, actors by kind.
     Render(cli::map_render::MapRenderArgs),
     /// What changed between two versions of a map: actors, properties, brushes, CSG order.
@@ -83,6 +85,7 @@ fn main() -> ExitCode {
         Command::Rules(args) => cli::rules::run(&args),
         Command::Info(args) => cli::info::run(&args),
         Command::Export(args) => cli::export::run(&args),
+        Command::Find(args) => cli::find::run(&args),
         Command::Render(args) => cli::map_render::run(&args),
         Command::Diff(args) => cli::diff::run(&args),
         Command::Lsp(args) => lsp::run(&args),

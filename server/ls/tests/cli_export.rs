@@ -835,3 +835,177 @@ fn whole_map_export_names_an_unreadable_static_mesh() {
     "#]],
     );
 }
+
+/// Compressed packages and mod installers, read where a package is read: `info` of a `.uz`
+/// (UE1, both signatures) and a `.uz2`, of a `.umod` (its directory) and of a package inside
+/// it (`Mod.umod:System/Crates.usx`), `export` from a `.uz2` and from a member of the
+/// archive. Errors name the archive and what it holds.
+#[test]
+fn compressed_packages_and_umod_members_read_like_packages() {
+    use unreal_test_support::containers;
+    let dir = fixture_dir("containers");
+    let package = writers::ue2_static_package(128, 29);
+    std::fs::write(dir.join("Crates.usx.uz2"), containers::uz2(&package)).unwrap();
+    std::fs::write(
+        dir.join("Crates.usx.uz"),
+        containers::uz1("Crates.usx", &package, true, 0x40000),
+    )
+    .unwrap();
+    let readme = b"Crates for everyone\r\n".to_vec();
+    let archive = containers::umod(&[
+        ("Help\\Crates.txt", &readme, 0),
+        ("StaticMeshes\\Crates.usx", &package, 0),
+    ]);
+    std::fs::write(dir.join("Crates.umod"), archive).unwrap();
+    run(
+        &dir,
+        &["info", "Crates.usx.uz", "Crates.umod", "Crates.umod:staticmeshes/crates.USX"],
+        expect![[r#"
+            exit 0
+            --- stdout
+            Crates.usx.uz
+            compressed: UE1 .uz (signature 5678: RLE, BWT, MTF, RLE, Huffman), holds Crates.usx, 547 bytes -> 1120 bytes
+            package version 128 (licensee 29), flags 0x00000001
+            names 21, imports 6, exports 5
+              path          class           size  detail
+              Meshes        Package            0
+              Meshes.Crate  StaticMesh       615  7 vertices, 3 triangles, 2 sections, 2 materials, 1 UV set
+              Wood          Texture           48  RGBA8 2x2, 1 mip
+              WoodShader    Shader             4
+              WoodBlend     FinalBlend         4
+
+            Crates.umod
+            umod installer version 1, 2 files, CRC 0x4fc329fd (matches)
+              file                           size  flags  format
+              Help\Crates.txt                  21    0x0
+              StaticMeshes\Crates.usx        1120    0x0  package
+
+            Crates.umod:staticmeshes/crates.USX
+            package version 128 (licensee 29), flags 0x00000001
+            names 21, imports 6, exports 5
+              path          class           size  detail
+              Meshes        Package            0
+              Meshes.Crate  StaticMesh       615  7 vertices, 3 triangles, 2 sections, 2 materials, 1 UV set
+              Wood          Texture           48  RGBA8 2x2, 1 mip
+              WoodShader    Shader             4
+              WoodBlend     FinalBlend         4
+            --- stderr
+        "#]],
+    );
+    run(
+        &dir,
+        &["info", "--json", "Crates.usx.uz2"],
+        expect![[r#"
+        exit 0
+        --- stdout
+        [
+          {
+            "compressed_size": 448,
+            "contents": {
+              "exports": 5,
+              "flags": 1,
+              "imports": 6,
+              "kind": "package",
+              "licensee": 29,
+              "names": 21,
+              "objects": [
+                {
+                  "class": "Package",
+                  "export": 0,
+                  "name": "Meshes",
+                  "path": "Meshes",
+                  "size": 0
+                },
+                {
+                  "class": "StaticMesh",
+                  "detail": "7 vertices, 3 triangles, 2 sections, 2 materials, 1 UV set",
+                  "export": 1,
+                  "name": "Crate",
+                  "path": "Meshes.Crate",
+                  "size": 615
+                },
+                {
+                  "class": "Texture",
+                  "detail": "RGBA8 2x2, 1 mip",
+                  "export": 2,
+                  "name": "Wood",
+                  "path": "Wood",
+                  "size": 48
+                },
+                {
+                  "class": "Shader",
+                  "export": 3,
+                  "name": "WoodShader",
+                  "path": "WoodShader",
+                  "size": 4
+                },
+                {
+                  "class": "FinalBlend",
+                  "export": 4,
+                  "name": "WoodBlend",
+                  "path": "WoodBlend",
+                  "size": 4
+                }
+              ],
+              "problems": [],
+              "version": 128
+            },
+            "file": "Crates.usx.uz2",
+            "format": "ue2",
+            "kind": "compressed",
+            "size": 1120
+          }
+        ]
+        --- stderr
+    "#]],
+    );
+    run(
+        &dir,
+        &["export", "Crates.usx.uz2", "--object", "Crates.Meshes.Crate", "-o", "crate.obj"],
+        expect![[r#"
+            exit 0
+            --- stdout
+            --- stderr
+        "#]],
+    );
+    let obj = std::fs::read_to_string(dir.join("crate.obj")).unwrap();
+    assert_eq!(obj.lines().filter(|l| l.starts_with("f ")).count(), 3);
+    run(
+        &dir,
+        &[
+            "export",
+            "Crates.umod:StaticMeshes\\Crates.usx",
+            "--object",
+            "Crate",
+            "-o",
+            "member.obj",
+        ],
+        expect![[r#"
+            exit 0
+            --- stdout
+            --- stderr
+        "#]],
+    );
+    assert_eq!(std::fs::read(dir.join("member.obj")).unwrap(), obj.as_bytes());
+    run(
+        &dir,
+        &["export", "Crates.umod", "-o", "out"],
+        expect![[r#"
+        exit 1
+        --- stdout
+        --- stderr
+        error: Crates.umod: a .umod installer holds files, not objects: export one of them, named Crates.umod:FOLDER/FILE (unreal-ls info Crates.umod lists them)
+    "#]],
+    );
+    run(
+        &dir,
+        &["info", "Crates.umod:System/Missing.u", "Missing.umod:System/X.u"],
+        expect![[r#"
+        exit 1
+        --- stdout
+        --- stderr
+        error: Crates.umod:System/Missing.u: Crates.umod: umod directory at byte 1141: expected a file named "System/Missing.u"; the archive holds 2 files: Help\Crates.txt, StaticMeshes\Crates.usx
+        error: Missing.umod:System/X.u: cannot read the archive Missing.umod: No such file or directory (os error 2)
+    "#]],
+    );
+}

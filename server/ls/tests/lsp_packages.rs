@@ -70,7 +70,7 @@ async fn preview_requests_on_a_texture_package() {
     let init = client.initialize(json!({}), Value::Null).await;
     assert_eq!(
         init["capabilities"]["experimental"]["unrealLs"],
-        json!({ "packageTree": true, "objectPreview": true, "mapPreview": true })
+        json!({ "packageTree": true, "objectPreview": true, "mapPreview": true, "findAssets": true })
     );
 
     let tree = client.request_ok("unrealLs/packageTree", json!({ "uri": utx })).await;
@@ -291,7 +291,7 @@ async fn a_fifo_in_the_game_folder_does_not_stop_the_index() {
     let _ = std::fs::remove_dir_all(&game);
     println!("{summary}\n{logs:#?}");
     // The pipes are known by name only (as any unreadable package), each with its warning.
-    assert!(summary.starts_with("indexed 3 packages (1 objects)"), "{summary}");
+    assert!(summary.starts_with("indexed 3 packages (1 objects, "), "{summary}");
     for name in ["Pipe.utx", "Piped.u"] {
         assert!(
             logs.iter().any(|l| l.contains(name) && l.contains("not a regular file")),
@@ -539,4 +539,167 @@ async fn a_package_cut_short_during_a_preview_is_an_error_never_a_crash() {
     assert_eq!(answer["kind"], "texture");
     eprintln!("{previewed} previewed before the cut, {refused} refused after it");
     let _ = std::fs::remove_dir_all(&work);
+}
+
+/// A compressed package previews as the package it holds: the tree of a `.uz` (UE1) and a
+/// `.uz2` (UE2), an object's preview from either, and the file preview of a `.umod` (its
+/// directory); a corrupt `.uz` is an error naming the file and the byte.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn compressed_packages_preview_as_the_packages_they_hold() {
+    use unreal_test_support::containers;
+    let dir = std::env::temp_dir().join(format!("unreal-ls-lsp-uz-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let package = writers::ue2_static_package(128, 29);
+    std::fs::write(dir.join("Crates.usx.uz2"), containers::uz2(&package)).unwrap();
+    std::fs::write(dir.join("Crates.usx.uz"), containers::uz1("Crates.usx", &package, false, 4096))
+        .unwrap();
+    let mut bad = containers::uz1("Crates.usx", &package, false, 4096);
+    bad.truncate(bad.len() / 2);
+    std::fs::write(dir.join("Bad.usx.uz"), bad).unwrap();
+    std::fs::write(
+        dir.join("Crates.umod"),
+        containers::umod(&[("StaticMeshes\\Crates.usx", &package, 0)]),
+    )
+    .unwrap();
+    let mut client = TestClient::new(ServerOptions::default());
+    client.initialize(json!({}), Value::Null).await;
+    for name in ["Crates.usx.uz2", "Crates.usx.uz"] {
+        let uri = file_uri(&dir.join(name));
+        let tree = client.request_ok("unrealLs/packageTree", json!({ "uri": uri })).await;
+        let paths: Vec<String> = tree["objects"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| format!("{} {}", o["class"].as_str().unwrap(), o["path"].as_str().unwrap()))
+            .collect();
+        assert_eq!(
+            paths.join(", "),
+            "Package Meshes, StaticMesh Meshes.Crate, Texture Wood, Shader WoodShader, FinalBlend WoodBlend",
+            "{name}"
+        );
+        let wood = client
+            .request_ok("unrealLs/objectPreview", json!({ "uri": uri, "object": "Crates.Wood" }))
+            .await;
+        assert_eq!(wood["kind"], "texture", "{name}: {wood}");
+        assert_eq!(wood["summary"]["width"], 2, "{name}: {wood}");
+    }
+    let umod = client
+        .request_ok("unrealLs/objectPreview", json!({ "uri": file_uri(&dir.join("Crates.umod")) }))
+        .await;
+    assert_eq!(umod["summary"]["kind"], "umod", "{umod}");
+    let bad = client
+        .request("unrealLs/packageTree", json!({ "uri": file_uri(&dir.join("Bad.usx.uz")) }))
+        .await;
+    let message = bad["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("Bad.usx.uz: uz Huffman stream at byte"), "{bad}");
+}
+
+/// Any asset one search away: `workspace/symbol` lists the game folder's textures, sounds,
+/// meshes and classes matching a fragment (after the open documents' actors), as
+/// `Package.Group.Name` with class and file; `unrealLs/findAssets` gives the same hits with
+/// the path and export index a preview takes; a changed package is found after the refresh.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn workspace_symbol_and_find_assets_search_every_package() {
+    use unreal_test_support::containers;
+    let game = std::env::temp_dir().join(format!("unreal-ls-find-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&game);
+    for folder in ["System", "Textures", "Sounds"] {
+        std::fs::create_dir_all(game.join(folder)).unwrap();
+    }
+    std::fs::write(game.join("System/Engine.u"), writers::object_package(&[("Class", "Actor")]))
+        .unwrap();
+    let rocks = writers::object_package(&[
+        ("Texture", "Walls.Granite"),
+        ("Texture", "Walls.GraniteDark"),
+        ("Texture", "Floors.Marble"),
+    ]);
+    std::fs::write(
+        game.join("Textures/Rocks.utx.uz"),
+        containers::uz1("Rocks.utx", &rocks, false, 0x40000),
+    )
+    .unwrap();
+    std::fs::write(
+        game.join("Sounds/Quarry.uax"),
+        writers::object_package(&[("Sound", "GraniteCrack")]),
+    )
+    .unwrap();
+    let mut client = TestClient::new(ServerOptions::default());
+    let init =
+        client.initialize(json!({}), json!({ "gameDirectory": game.display().to_string() })).await;
+    assert_eq!(init["capabilities"]["experimental"]["unrealLs"]["findAssets"], true, "{init}");
+    let summary = indexed(&mut client).await;
+    // 7 objects: two groups of Rocks are not assets.
+    assert!(summary.contains("(7 objects, 5 assets to find)"), "{summary}");
+    let symbols = client.request_ok("workspace/symbol", json!({ "query": "granit" })).await;
+    let listed: Vec<String> = symbols
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            let file =
+                s["location"]["uri"].as_str().unwrap().rsplit('/').next().unwrap().to_owned();
+            format!(
+                "{} kind {} ({}) {file}",
+                s["name"],
+                s["kind"],
+                s["containerName"].as_str().unwrap()
+            )
+        })
+        .collect();
+    expect_test::expect![[r#"
+        "Rocks.Walls.Granite" kind 1 (Texture in Rocks.utx.uz) Rocks.utx.uz
+        "Rocks.Walls.GraniteDark" kind 1 (Texture in Rocks.utx.uz) Rocks.utx.uz
+        "Quarry.GraniteCrack" kind 24 (Sound in Quarry.uax) Quarry.uax"#]]
+    .assert_eq(&listed.join("\n"));
+    let found = client
+        .request_ok("unrealLs/findAssets", json!({ "query": "walls.granite", "limit": 1 }))
+        .await;
+    let asset = &found["assets"][0];
+    assert_eq!(found["assets"].as_array().unwrap().len(), 1, "{found}");
+    expect_test::expect![[
+        r#""Rocks.Walls.Granite" "Rocks" "Walls.Granite" "Texture" "texture" 1"#
+    ]]
+    .assert_eq(&format!(
+        "{} {} {} {} {} {}",
+        asset["name"],
+        asset["package"],
+        asset["path"],
+        asset["class"],
+        asset["kind"],
+        asset["export"]
+    ));
+    // The hit opens: its preview request answers with the texture.
+    let preview = client
+        .request(
+            "unrealLs/objectPreview",
+            json!({ "uri": asset["uri"], "object": asset["path"], "export": asset["export"] }),
+        )
+        .await;
+    assert!(
+        preview["error"]["message"].as_str().unwrap_or_default().contains("Walls.Granite"),
+        "{preview}"
+    );
+    // A package changes: the new texture is found once the index is refreshed.
+    let quarry = game.join("Sounds/Quarry.uax");
+    std::fs::write(
+        &quarry,
+        writers::object_package(&[("Sound", "GraniteCrack"), ("Sound", "GraniteSlide")]),
+    )
+    .unwrap();
+    client
+        .notify(
+            "workspace/didChangeWatchedFiles",
+            json!({ "changes": [{ "uri": file_uri(&quarry), "type": 2 }] }),
+        )
+        .await;
+    loop {
+        let params = client.next_notification("window/logMessage").await;
+        if params["message"].as_str().unwrap_or_default().starts_with("package index refreshed") {
+            break;
+        }
+    }
+    let slide = client.request_ok("unrealLs/findAssets", json!({ "query": "graniteslide" })).await;
+    assert_eq!(slide["assets"][0]["name"], "Quarry.GraniteSlide", "{slide}");
+    let _ = std::fs::remove_dir_all(&game);
 }

@@ -154,6 +154,7 @@ async fn initialize_advertises_capabilities() {
                 },
                 "experimental": {
                   "unrealLs": {
+                    "findAssets": true,
                     "mapPreview": true,
                     "objectPreview": true,
                     "packageTree": true

@@ -62,6 +62,21 @@ fn synthetic_seeds(target: &str) -> Vec<Vec<u8>> {
         }
         "psk_psa" => vec![writers::psk(false), writers::psk(true), writers::psa(true)],
         "u3d" => vec![writers::u3d(2, 0), writers::u3d(2, 2)],
+        "containers" => {
+            use unreal_test_support::containers;
+            let package = writers::ue2_static_package(128, 29);
+            let texture = writers::object_package(&[("Texture", "Walls.Granite")]);
+            vec![
+                containers::uz1("Crates.usx", &package, false, 0x40000),
+                containers::uz1("Walls.utx", &texture, true, 64),
+                containers::uz2(&package),
+                containers::umod(&[
+                    ("System\\Manifest.ini", b"[Setup]\r\n", 1),
+                    ("StaticMeshes\\Crates.usx", &package, 0),
+                    ("Textures\\Walls.utx.uz", &containers::uz1("Walls.utx", &texture, false, 0x40000), 0),
+                ]),
+            ]
+        }
         "image_wav" => {
             let blocks: Vec<u8> = (0..128u8).map(|i| i.wrapping_mul(37) ^ 0x5a).collect();
             let dds = |fourcc: &[u8; 4], dxgi, style| writers::dds(8, 8, fourcc, dxgi, style, &blocks);

@@ -4,6 +4,7 @@
 //! generator ([`Rng`]) so that randomised tests are reproducible. Test code: it may panic.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::missing_panics_doc)]
 
+pub mod containers;
 mod rng;
 mod scratch;
 pub mod spec_files;

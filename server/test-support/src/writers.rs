@@ -25,6 +25,31 @@ pub fn compact(v: i32) -> Vec<u8> {
     out
 }
 
+/// A v69 package of empty objects: `(class, path)`, where a class is an Engine class (or
+/// `Class` for a class of the package itself) and `Group.Name` paths make groups.
+pub fn object_package(objects: &[(&str, &str)]) -> Vec<u8> {
+    let mut w = PackageWriter::new(69, 0);
+    let mut groups: Vec<(String, i32)> = Vec::new();
+    for (class, path) in objects {
+        let class_ref = if *class == "Class" { 0 } else { w.engine_class(class) };
+        let (outer, name) = match path.rsplit_once('.') {
+            Some((group, name)) => {
+                let known = groups.iter().find(|(g, _)| g == group).map(|(_, r)| *r);
+                let outer = known.unwrap_or_else(|| {
+                    let package_class = w.import("Core", "Class", 0, "Package");
+                    let r = w.export(package_class, 0, group, 0, Box::new(|_, _| {}));
+                    groups.push((group.to_owned(), r));
+                    r
+                });
+                (outer, name)
+            }
+            None => (0, *path),
+        };
+        w.export(class_ref, outer, name, 0, Box::new(|_, _| {}));
+    }
+    w.finish()
+}
+
 /// Bytes of one object, written knowing its absolute file offset (lazy arrays store
 /// absolute skip positions).
 pub struct Obj {
@@ -1331,4 +1356,48 @@ pub fn ue2_static_package(version: u16, licensee: u16) -> Vec<u8> {
         Box::new(move |o, w| write_props(o, &[object(material, 4)], w.none())),
     );
     w.finish()
+}
+
+/// A generated game folder of `packages` packages of empty objects, as `(path, bytes)` under
+/// `/game`: `System/Core.u` and `System/Engine.u`, then texture packages (`Textures/*.utx`,
+/// 20 textures in groups each), sound packages (`Sounds/*.uax`, 15 sounds), static mesh
+/// packages (`StaticMeshes/*.usx`, 10 meshes) and code packages (`System/*.u`, 10 classes),
+/// six of every ten being texture packages. Names are made of common words and numbers, so
+/// that a fragment (`granite`) matches many objects. Deterministic for a `seed`.
+pub fn game_folder(packages: usize, seed: u64) -> Vec<(String, Vec<u8>)> {
+    const WORDS: &[&str] = &[
+        "Brick", "Granite", "Marble", "Metal", "Rust", "Wood", "Plank", "Tile", "Floor", "Wall",
+        "Ceiling", "Door", "Panel", "Pipe", "Grate", "Light", "Lamp", "Sky", "Cloud", "Water",
+        "Lava", "Slime", "Glass", "Crate", "Barrel", "Rock", "Sand", "Grass", "Dirt", "Moss",
+        "Steel", "Copper", "Alien", "Temple", "Castle", "Skaarj", "Nali", "Tech", "Base", "Cave",
+    ];
+    const GROUPS: &[&str] = &["Base", "Trim", "Walls", "Floors", "Detail", "Fx", "Skins", "Signs"];
+    let mut rng = crate::Rng::new(seed);
+    let mut out = vec![
+        ("/game/System/Core.u".to_owned(), object_package(&[("Class", "Object")])),
+        ("/game/System/Engine.u".to_owned(), object_package(&[("Class", "Actor")])),
+    ];
+    for i in 0..packages.saturating_sub(2) {
+        let word = |rng: &mut crate::Rng| *rng.pick(WORDS);
+        let stem = format!("{}{}{i}", word(&mut rng), word(&mut rng));
+        let (folder, ext, class, count) = match i % 10 {
+            0..=5 => ("Textures", "utx", "Texture", 20),
+            6 | 7 => ("Sounds", "uax", "Sound", 15),
+            8 => ("StaticMeshes", "usx", "StaticMesh", 10),
+            _ => ("System", "u", "Class", 10),
+        };
+        let names: Vec<String> = (0..count)
+            .map(|n| {
+                let name = format!("{}{}{n}", word(&mut rng), word(&mut rng));
+                if class == "Class" {
+                    name
+                } else {
+                    format!("{}.{name}", rng.pick(GROUPS))
+                }
+            })
+            .collect();
+        let objects: Vec<(&str, &str)> = names.iter().map(|n| (class, n.as_str())).collect();
+        out.push((format!("/game/{folder}/{stem}.{ext}"), object_package(&objects)));
+    }
+    out
 }

@@ -77,7 +77,9 @@ test("advertised: only explicit true flags under experimental.unrealLs count", (
     objectPreview: false,
     mapPreview: true,
     exportGltf: false,
+    findAssets: false,
   });
+  assert.equal(advertised({ unrealLs: { findAssets: true } }).findAssets, true);
 });
 
 test("markAt: the nearest actor mark within the radius, else none", () => {

@@ -126,9 +126,12 @@ pub fn read(bytes: &[u8], file_name: &str, expect: Expect) -> FileFacts {
             }
             Err(e) => fail(e),
         },
-        Expect::Package => match Package::parse(bytes) {
-            Ok(package) => FileFacts::Package {
-                objects: package.objects().map(|o| o.name.to_ascii_lowercase()).collect(),
+        Expect::Package => match unreal_formats::package_bytes(bytes) {
+            Ok(unpacked) => match Package::parse(&unpacked) {
+                Ok(package) => FileFacts::Package {
+                    objects: package.objects().map(|o| o.name.to_ascii_lowercase()).collect(),
+                },
+                Err(e) => fail(e),
             },
             Err(e) => fail(e),
         },

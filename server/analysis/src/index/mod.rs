@@ -10,6 +10,7 @@
 
 pub mod game_folder;
 mod lookup;
+mod search;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -21,6 +22,7 @@ use unreal_formats::package::Package;
 use crate::fs::{FileSystem, RealFs};
 
 pub use lookup::{edit_distance, is_texture_class, nearest, Lookup, ObjectKind};
+pub use search::{AssetHit, AssetKind, AssetSearch, DEFAULT_LIMIT};
 
 /// Folders of a game installation that hold packages (`System/*.u`, `Textures/*.utx`, ...),
 /// in the order a name found twice is taken from (the first wins).
@@ -122,8 +124,10 @@ impl Walk {
     }
 }
 
-/// True when `name` ends in a package extension.
+/// True when `name` ends in a package extension, or is a compressed package
+/// (`CTF-Face.unr.uz`, `Rock.utx.uz2`): indexed as the package it holds.
 pub fn is_package_file(name: &str) -> bool {
+    let name = unreal_formats::uz::inner_file_name(name).unwrap_or(name);
     name.rsplit_once('.')
         .is_some_and(|(_, ext)| PACKAGE_EXTENSIONS.iter().any(|e| e.eq_ignore_ascii_case(ext)))
 }
@@ -184,7 +188,8 @@ impl IndexedPackage {
         let name = path
             .file_name()
             .map(|n| n.to_string_lossy())
-            .and_then(|n| n.rsplit_once('.').map(|(stem, _)| stem.to_owned()))
+            .filter(|n| n.contains('.'))
+            .map(|n| unreal_formats::package_name(&n).to_owned())
             .unwrap_or_default();
         let mut package = IndexedPackage {
             name,
@@ -198,7 +203,15 @@ impl IndexedPackage {
             package.error = Some(fs.why_unreadable(path));
             return package;
         };
-        match Package::parse(&bytes) {
+        // A compressed package is decompressed (bounded) and indexed as the package it holds.
+        let unpacked = match unreal_formats::package_bytes(&bytes) {
+            Ok(unpacked) => unpacked,
+            Err(err) => {
+                package.error = Some(err.to_string());
+                return package;
+            }
+        };
+        match Package::parse(&unpacked) {
             Ok(parsed) => {
                 package.version = parsed.header.version;
                 package.licensee = parsed.header.licensee;
@@ -264,6 +277,8 @@ pub struct PackageIndex {
     walk_notes: Vec<String>,
     /// Hover facts per object (texture size and thumbnail), computed once.
     details: Mutex<HashMap<ObjectId, Details>>,
+    /// The name search over every asset ([`PackageIndex::asset_search`]), built once.
+    search: std::sync::OnceLock<AssetSearch>,
 }
 
 impl fmt::Debug for PackageIndex {
@@ -347,6 +362,7 @@ impl PackageIndex {
             shadowed: Vec::new(),
             walk_notes: Vec::new(),
             details: Mutex::default(),
+            search: std::sync::OnceLock::new(),
         };
         for (number, package) in index.packages.iter().enumerate() {
             let number = u32::try_from(number).unwrap_or(u32::MAX);
@@ -516,9 +532,14 @@ impl PackageIndex {
     ) -> Result<R, String> {
         let path = package.path.display();
         let bytes = self.fs.open(&package.path).ok_or_else(|| format!("{path}: cannot be read"))?;
-        let parsed =
-            Package::parse_named(&bytes, &package.name).map_err(|e| format!("{path}: {e}"));
-        let result = parsed.map(|parsed| f(&parsed));
+        // A compressed package is decompressed again (bounded): object data is read from it.
+        let result = unreal_formats::package_bytes(&bytes)
+            .map_err(|e| format!("{path}: {e}"))
+            .and_then(|unpacked| {
+                Package::parse_named(&unpacked, &package.name)
+                    .map(|parsed| f(&parsed))
+                    .map_err(|e| format!("{path}: {e}"))
+            });
         // A file cut short meanwhile (a rebuild) read as zeros: that is the error, whatever
         // the parse made of them.
         bytes.check().map_err(|e| format!("{path}: {e}"))?;

@@ -16,7 +16,7 @@ use unreal_analysis::fs::RealFs;
 use unreal_analysis::object_select::{self, ObjectSpec, SelectError};
 use unreal_analysis::preview::{browser::palette_swatch, encode_png};
 use unreal_formats::decode::RgbaImage;
-use unreal_formats::mapped::{read_regular, MappedFile};
+use unreal_formats::mapped::read_regular;
 use unreal_formats::package::Package;
 use unreal_formats::{detect, FormatKind};
 
@@ -82,20 +82,24 @@ pub fn run(args: &ExportArgs) -> ExitCode {
         .chain(&args.textures)
         .cloned()
         .collect();
-    let opened_as = file_state(&args.file);
-    let bytes = match MappedFile::open(&args.file) {
+    let disk = super::input::disk_path(&args.file);
+    INPUTS.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(disk.clone());
+    let opened_as = file_state(&disk);
+    let bytes = match super::input::open(&args.file) {
         Ok(b) => b,
         Err(e) => {
-            eprintln!("error: {}: cannot read: {e}", args.file.display());
+            eprintln!("error: {}: {}", args.file.display(), super::printable(&e));
             return ExitCode::from(EXIT_FINDINGS);
         }
     };
     *READ_AS.lock().unwrap_or_else(std::sync::PoisonError::into_inner) =
-        opened_as.map(|state| (args.file.clone(), state));
-    let name = file_name(&args.file);
+        opened_as.map(|state| (disk.clone(), state));
+    let name = bytes.name.clone();
     let target = args.to.or_else(|| target_of(&args.output));
     let result = match detect(&bytes, &name) {
-        Some(FormatKind::Package) => export_package(args, &bytes, target),
+        Some(FormatKind::Package | FormatKind::Compressed(_)) => {
+            export_package(args, &bytes, &name, target)
+        }
         Some(kind @ (FormatKind::VertexMeshData | FormatKind::VertexMeshAnimation)) => {
             export_vertex_mesh(args, &bytes, kind, target)
         }
@@ -126,6 +130,11 @@ pub fn run(args: &ExportArgs) -> ExitCode {
                     .and_then(|m| write_model(&m, target, &args.output))
             }
         }
+        Some(FormatKind::Umod) => Err(format!(
+            "a .umod installer holds files, not objects: export one of them, named {}:FOLDER/FILE (unreal-ls info {} lists them)",
+            args.file.display(),
+            args.file.display()
+        )),
         _ => Err("not a package, vertex mesh, PSK, u3d, image or T3D file".to_owned()),
     };
     if let Err(e) = bytes.check() {
@@ -446,8 +455,11 @@ fn no_image(path: &str, class: &str) -> String {
     format!("{path} is a {class}, drawn by script at run time: it holds no image to export")
 }
 
-fn export_package(args: &ExportArgs, bytes: &[u8], target: Option<Target>) -> Outcome {
-    let package = Package::parse_named(bytes, &stem(&args.file)).map_err(|e| e.to_string())?;
+fn export_package(args: &ExportArgs, bytes: &[u8], name: &str, target: Option<Target>) -> Outcome {
+    // A compressed package (`.uz`, `.uz2`) is decompressed first, bounded.
+    let bytes = unreal_formats::package_bytes(bytes).map_err(|e| e.to_string())?;
+    let package = Package::parse_named(&bytes, unreal_formats::package_name(name))
+        .map_err(|e| e.to_string())?;
     let others = game_packages(&args.file);
     if let Some(object) = &args.object {
         let spec = ObjectSpec::with_class(object, args.class.as_deref())

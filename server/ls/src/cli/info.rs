@@ -1,5 +1,7 @@
-//! `unreal-ls info [--json] FILE...`: a summary of each binary file (packages, vertex
-//! meshes, PSK/PSA, u3d models, images, WAV sounds), as text or as one JSON array.
+//! `unreal-ls info [--json] FILE...`: a summary of each binary file (packages, compressed
+//! `.uz`/`.uz2` packages with the package they hold, `.umod` installers and the files inside
+//! them as `Mod.umod:System/MyMod.u`, vertex meshes, PSK/PSA, u3d models, images, WAV
+//! sounds), as text or as one JSON array.
 //!
 //! A file that cannot be read is reported on stderr (and as an `error` entry in JSON); the
 //! other files are still summarised. Exit codes: 0 when every file was read whole, 1 when a
@@ -26,8 +28,8 @@ pub struct InfoArgs {
 /// The `_a.3d` partner of a `_d.3d` file or the reverse, found case-insensitively next to it
 /// (mod folders rarely agree on case).
 fn summarize_path(path: &Path) -> Result<Summary, String> {
-    let bytes = MappedFile::open(path).map_err(|e| format!("cannot read: {e}"))?;
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    let bytes = super::input::open(path)?;
+    let name = bytes.name.as_str();
     let summary =
         if let Some(kind @ (FormatKind::VertexMeshData | FormatKind::VertexMeshAnimation)) =
             detect(&bytes, name)

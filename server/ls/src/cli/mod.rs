@@ -4,8 +4,10 @@
 pub mod baseline;
 pub mod diff;
 pub mod export;
+pub mod find;
 pub mod fix;
 pub mod info;
+pub mod input;
 pub mod lint;
 pub mod map_render;
 pub mod output;

@@ -155,14 +155,19 @@ async fn build(
     let started = Instant::now();
     let job = tokio::task::spawn_blocking(move || {
         let mut last = Instant::now();
-        PackageIndex::build(Arc::new(unreal_analysis::exec::RealFs), build_roots, &mut |p| {
-            // One report per package would flood the client on a large install.
-            if p.done == 0 || last.elapsed() >= Duration::from_millis(100) {
-                last = Instant::now();
-                let name = p.path.file_name().map(|n| n.to_string_lossy().into_owned());
-                let _ = tx.send((p.done, p.total, name.unwrap_or_default()));
-            }
-        })
+        let index =
+            PackageIndex::build(Arc::new(unreal_analysis::exec::RealFs), build_roots, &mut |p| {
+                // One report per package would flood the client on a large install.
+                if p.done == 0 || last.elapsed() >= Duration::from_millis(100) {
+                    last = Instant::now();
+                    let name = p.path.file_name().map(|n| n.to_string_lossy().into_owned());
+                    let _ = tx.send((p.done, p.total, name.unwrap_or_default()));
+                }
+            });
+        // The asset search (workspace/symbol, unrealLs/findAssets) is built here, in the
+        // background, not by the first query.
+        index.asset_search();
+        index
     });
     while let Some((done, total, name)) = rx.recv().await {
         if let Some(progress) = &progress {
@@ -178,9 +183,10 @@ async fn build(
         return;
     };
     let summary = format!(
-        "indexed {} packages ({} objects) in {} ms from {} ({source})",
+        "indexed {} packages ({} objects, {} assets to find) in {} ms from {} ({source})",
         index.packages().len(),
         index.object_count(),
+        index.asset_search().len(),
         started.elapsed().as_millis(),
         describe(&roots),
     );
@@ -241,8 +247,17 @@ pub async fn files_changed(shared: &Arc<Shared>, scheduler: &Scheduler, changes:
     let workspace = Arc::clone(&shared.session().workspace);
     let Some(index) = workspace.packages() else { return };
     let deleted = changes.iter().any(|c| c.typ == FileChangeType::DELETED);
-    let refreshed =
-        tokio::task::spawn_blocking(move || index.refreshed(&paths)).await.ok().flatten();
+    let refreshed = tokio::task::spawn_blocking(move || {
+        let refreshed = index.refreshed(&paths);
+        // The new index's asset search, built before it replaces the old one.
+        if let Some(refreshed) = &refreshed {
+            refreshed.asset_search();
+        }
+        refreshed
+    })
+    .await
+    .ok()
+    .flatten();
     let Some(refreshed) = refreshed else { return };
     let summary = format!(
         "package index refreshed: {} packages ({} objects){}",

@@ -46,9 +46,10 @@ pub enum Reads {
     Whole,
 }
 
-/// What `#exec` lines read: classes, meshes, images, sounds and packages.
+/// What `#exec` lines read: classes, meshes, images, sounds and packages (compressed ones too:
+/// the index holds them).
 const WATCHED_FILES: &str =
-    "**/*.{uc,uci,3d,psk,pskx,psa,pcx,bmp,tga,dds,png,wav,u,utx,uax,umx,usx,ukx,unr,usm,ut2}";
+    "**/*.{uc,uci,3d,psk,pskx,psa,pcx,bmp,tga,dds,png,wav,u,utx,uax,umx,usx,ukx,unr,usm,ut2,uz,uz2}";
 
 /// The `unrealLs` settings section, as clients name it.
 const SETTINGS_SECTION: &str = "unrealLs";
@@ -91,6 +92,11 @@ impl Backend {
     /// The session as it stands (settings, workspace and its package index).
     pub fn session(&self) -> Arc<super::documents::Session> {
         self.shared.session()
+    }
+
+    /// The workspace's package index, once built.
+    pub fn package_index(&self) -> Option<Arc<unreal_analysis::index::PackageIndex>> {
+        self.shared.session().workspace.packages()
     }
 
     /// A handle on the open document `uri` (`None` when it is not open), to read on a
@@ -644,14 +650,15 @@ impl LanguageServer for Backend {
         &self,
         params: WorkspaceSymbolParams,
     ) -> Result<Option<WorkspaceSymbolResponse>> {
-        let handles: Vec<DocumentHandle> = {
+        let (handles, index): (Vec<DocumentHandle>, _) = {
             let session = self.shared.session();
             let documents = self.shared.documents();
             let uris: Vec<Uri> = documents.uris().cloned().collect();
-            uris.iter().filter_map(|uri| documents.handle(uri, &session)).collect()
+            let handles = uris.iter().filter_map(|uri| documents.handle(uri, &session)).collect();
+            (handles, session.workspace.packages())
         };
         match super::guard::off_thread(move || {
-            features::workspace_symbol::handle(&handles, &params)
+            features::workspace_symbol::handle(&handles, index.as_ref(), &params)
         })
         .await
         {

@@ -35,7 +35,7 @@ pub fn register(caps: &mut ServerCapabilities, _session: &Session) {
     };
     experimental.insert(
         "unrealLs".to_owned(),
-        json!({ "packageTree": true, "objectPreview": true, "mapPreview": true }),
+        json!({ "packageTree": true, "objectPreview": true, "mapPreview": true, "findAssets": true }),
     );
     caps.experimental = Some(Value::Object(experimental));
 }
@@ -127,7 +127,13 @@ fn open(path: &Path) -> Result<MappedFile> {
 }
 
 fn package_name(path: &Path) -> String {
-    path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
+    let name = path.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    unreal_formats::package_name(&name).to_owned()
+}
+
+/// A package's bytes: a compressed one (`.uz`, `.uz2`) decompressed, bounded.
+fn unpacked<'a>(path: &Path, bytes: &'a [u8]) -> Result<std::borrow::Cow<'a, [u8]>> {
+    unreal_formats::package_bytes(bytes).map_err(|e| failed(format!("{}: {e}", path.display())))
 }
 
 fn parse<'a>(path: &Path, bytes: &'a [u8]) -> Result<Package<'a>> {
@@ -150,7 +156,8 @@ fn package_tree(params: &PackageTreeParams) -> Result<Value> {
 }
 
 fn package_tree_of(path: &Path, bytes: &[u8]) -> Result<Value> {
-    let package = parse(path, bytes)?;
+    let bytes = unpacked(path, bytes)?;
+    let package = parse(path, &bytes)?;
     let objects: Vec<Value> = package
         .objects()
         .map(|o| json!({ "path": o.path, "class": o.class, "size": o.size, "export": o.export }))
@@ -197,10 +204,11 @@ fn object_preview_of(
         ),
         None => None,
     };
-    let package = match (params.export, &spec) {
+    let bytes = match (params.export, &spec) {
         (None, None) => return file_preview(path, bytes, max),
-        _ => parse(path, bytes)?,
+        _ => unpacked(path, bytes)?,
     };
+    let package = parse(path, &bytes)?;
     let selected = match (params.export, &spec) {
         (Some(export), spec) => object_select::select_export(&package, export, spec.as_ref()),
         // A path that several objects share: the one with a preview of its own (a mesh

@@ -1,11 +1,20 @@
-//! `workspace/symbol`: the actors of every open T3D document whose name or class matches.
+//! `workspace/symbol`: the actors of every open T3D document whose name or class matches,
+//! then the assets of every indexed package (textures, meshes, static meshes, sounds,
+//! classes: `Package.Group.Name`, ranked by `unreal_analysis::index::AssetSearch`); and
+//! `unrealLs/findAssets`, the same search with what an editor needs to open the object
+//! (docs/protocol.md).
 
+use std::sync::Arc;
+
+use serde::Deserialize;
+use serde_json::{json, Value};
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{
-    Location, OneOf, ServerCapabilities, SymbolInformation, WorkspaceSymbolParams,
-    WorkspaceSymbolResponse,
+    Location, OneOf, Position, Range, ServerCapabilities, SymbolInformation, SymbolKind, Uri,
+    WorkspaceSymbolParams, WorkspaceSymbolResponse,
 };
 use unreal_analysis::ide::t3d::symbols;
+use unreal_analysis::index::{AssetHit, AssetKind, PackageIndex, DEFAULT_LIMIT};
 
 use super::t3d::{self, Parsed};
 use crate::lsp::documents::{DocumentHandle, DocumentSnapshot, Session};
@@ -14,8 +23,15 @@ pub fn register(caps: &mut ServerCapabilities, _session: &Session) {
     caps.workspace_symbol_provider = Some(OneOf::Left(true));
 }
 
+/// The custom request's method.
+pub const FIND_ASSETS: &str = "unrealLs/findAssets";
+
+/// The most hits `unrealLs/findAssets` returns, whatever the client asks.
+const MAX_LIMIT: usize = 1000;
+
 pub fn handle(
     documents: &[DocumentHandle],
+    index: Option<&Arc<PackageIndex>>,
     params: &WorkspaceSymbolParams,
 ) -> Result<Option<WorkspaceSymbolResponse>> {
     let mut out = Vec::new();
@@ -23,7 +39,75 @@ pub fn handle(
     for document in documents {
         document.read_copy(|snapshot| symbols_of(snapshot, params, &mut out));
     }
+    if let Some(index) = index {
+        for hit in index.find_assets(&params.query, DEFAULT_LIMIT) {
+            let Some((package, object)) = index.entry(hit.id) else { continue };
+            let Some(uri) = Uri::from_file_path(&package.path) else { continue };
+            let file = package.path.file_name().map(|n| n.to_string_lossy().into_owned());
+            #[allow(deprecated)] // `deprecated` is a required field of the protocol type
+            out.push(SymbolInformation {
+                name: index.full_path(hit.id),
+                kind: symbol_kind(hit.kind),
+                tags: None,
+                deprecated: None,
+                location: Location {
+                    uri,
+                    range: Range::new(Position::new(0, 0), Position::new(0, 0)),
+                },
+                container_name: Some(format!("{} in {}", object.class, file.unwrap_or_default())),
+            });
+        }
+    }
     Ok(Some(WorkspaceSymbolResponse::Flat(out)))
+}
+
+/// Icons that read as what the asset is.
+fn symbol_kind(kind: AssetKind) -> SymbolKind {
+    match kind {
+        AssetKind::Class => SymbolKind::CLASS,
+        AssetKind::Texture => SymbolKind::FILE,
+        AssetKind::Mesh | AssetKind::StaticMesh => SymbolKind::STRUCT,
+        AssetKind::Animation => SymbolKind::FUNCTION,
+        AssetKind::Sound | AssetKind::Music => SymbolKind::EVENT,
+        AssetKind::Font => SymbolKind::STRING,
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FindAssetsParams {
+    pub query: String,
+    pub limit: Option<usize>,
+}
+
+/// `unrealLs/findAssets`: the hits with their package file, path inside it, class and export
+/// index (what `unrealLs/objectPreview` takes); `indexed: false` while the index is being
+/// built or when there is no game folder.
+pub fn find_assets(index: Option<&Arc<PackageIndex>>, params: &FindAssetsParams) -> Value {
+    let Some(index) = index else {
+        return json!({ "indexed": false, "assets": [] });
+    };
+    let limit = params.limit.unwrap_or(DEFAULT_LIMIT).min(MAX_LIMIT);
+    let assets: Vec<Value> = index
+        .find_assets(&params.query, limit)
+        .iter()
+        .filter_map(|hit| asset_json(index, hit))
+        .collect();
+    json!({ "indexed": true, "assets": assets })
+}
+
+fn asset_json(index: &PackageIndex, hit: &AssetHit) -> Option<Value> {
+    let (package, object) = index.entry(hit.id)?;
+    let uri = Uri::from_file_path(&package.path)?;
+    Some(json!({
+        "name": index.full_path(hit.id),
+        "package": package.name,
+        "path": &*object.path,
+        "class": &*object.class,
+        "kind": hit.kind.name(),
+        "uri": uri.as_str(),
+        "export": object.export,
+    }))
 }
 
 fn symbols_of(
@@ -45,5 +129,19 @@ fn symbols_of(
             },
             container_name: symbol.class,
         });
+    }
+}
+
+impl crate::lsp::server::Backend {
+    /// `unrealLs/findAssets`, off the async threads; a panic becomes an internal error.
+    pub async fn find_assets(&self, params: FindAssetsParams) -> Result<Value> {
+        let index = self.package_index();
+        crate::lsp::guard::off_thread(move || find_assets(index.as_ref(), &params)).await.map_err(
+            |reason| {
+                crate::lsp::guard::internal_error(format!(
+                    "{FIND_ASSETS} failed: internal error: {reason}"
+                ))
+            },
+        )
     }
 }
