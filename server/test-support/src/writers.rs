@@ -150,7 +150,7 @@ pub fn write_props(o: &mut Obj, props: &[Prop], none: usize) {
     o.index(none as i32);
 }
 
-type Body = Box<dyn Fn(&mut Obj, &PackageWriter)>;
+pub type Body = Box<dyn Fn(&mut Obj, &PackageWriter)>;
 
 pub struct ExportSpec {
     pub class: i32,
@@ -956,29 +956,7 @@ pub fn ue2_skeletal_package(version: u16, licensee: u16, name: &str) -> Vec<u8> 
         0,
         "Skin",
         0,
-        Box::new(move |o, w| {
-            // RGBA8 (format 5), 2x2, one mip.
-            let int = |name: usize, v: i32| Prop {
-                name,
-                type_id: 2,
-                struct_name: None,
-                array_index: 0,
-                bool_value: false,
-                value: v.to_le_bytes().to_vec(),
-            };
-            let format = Prop {
-                name: format,
-                type_id: 1,
-                struct_name: None,
-                array_index: 0,
-                bool_value: false,
-                value: vec![5],
-            };
-            write_props(o, &[format, int(usize_name, 2), int(vsize_name, 2)], w.none());
-            o.index(1);
-            let pixels = [255u8, 0, 0, 255].repeat(4);
-            o.lazy(16, &pixels).i32(2).i32(2).u8(1).u8(1);
-        }),
+        ue2_rgba8_texture(format, usize_name, vsize_name, [255, 0, 0, 255]),
     );
     w.finish()
 }
@@ -1318,28 +1296,7 @@ pub fn ue2_static_package(version: u16, licensee: u16) -> Vec<u8> {
         0,
         "Wood",
         0,
-        Box::new(move |o, w| {
-            let int = |name: usize, v: i32| Prop {
-                name,
-                type_id: 2,
-                struct_name: None,
-                array_index: 0,
-                bool_value: false,
-                value: v.to_le_bytes().to_vec(),
-            };
-            let format = Prop {
-                name: format,
-                type_id: 1,
-                struct_name: None,
-                array_index: 0,
-                bool_value: false,
-                value: vec![5],
-            };
-            write_props(o, &[format, int(usize_name, 2), int(vsize_name, 2)], w.none());
-            o.index(1);
-            let pixels = [160u8, 96, 32, 255].repeat(4);
-            o.lazy(16, &pixels).i32(2).i32(2).u8(1).u8(1);
-        }),
+        ue2_rgba8_texture(format, usize_name, vsize_name, [160, 96, 32, 255]),
     );
     w.export(
         shader,
@@ -1400,4 +1357,36 @@ pub fn game_folder(packages: usize, seed: u64) -> Vec<(String, Vec<u8>)> {
         out.push((format!("/game/{folder}/{stem}.{ext}"), object_package(&objects)));
     }
     out
+}
+
+/// The body of a UE2 `Texture` export: RGBA8 (format 5), 2x2, one mip of `pixel`; `format`,
+/// `usize_name` and `vsize_name` are the package's names `Format`, `USize` and `VSize`.
+pub fn ue2_rgba8_texture(
+    format: usize,
+    usize_name: usize,
+    vsize_name: usize,
+    pixel: [u8; 4],
+) -> Body {
+    Box::new(move |o, w| {
+        let int = |name: usize, v: i32| Prop {
+            name,
+            type_id: 2,
+            struct_name: None,
+            array_index: 0,
+            bool_value: false,
+            value: v.to_le_bytes().to_vec(),
+        };
+        let format = Prop {
+            name: format,
+            type_id: 1,
+            struct_name: None,
+            array_index: 0,
+            bool_value: false,
+            value: vec![5],
+        };
+        write_props(o, &[format, int(usize_name, 2), int(vsize_name, 2)], w.none());
+        o.index(1);
+        let pixels = pixel.repeat(4);
+        o.lazy(16, &pixels).i32(2).i32(2).u8(1).u8(1);
+    })
 }
