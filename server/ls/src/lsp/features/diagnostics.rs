@@ -50,17 +50,23 @@ pub type Analyzer = std::sync::Arc<
 /// incrementally: only the blocks edited since the last analysis are checked again.
 /// Documents of no known kind get none.
 pub fn compute(handle: &DocumentHandle, analyzer: &Analyzer, incremental_t3d: bool) -> Published {
+    // The options are found before the document's lock is taken, with the package index of
+    // a file under another installation (built the first time: seconds for a whole game),
+    // so that edits to the document never wait for them.
+    let path = super::exec::document_path(&handle.uri);
+    let excluded = handle.session.excludes(path.as_deref());
+    let mut lint_options = handle.session.lint_options(path.as_deref());
+    if !excluded {
+        handle.session.packages_for_checks(&mut lint_options);
+    }
     handle.update(|content, handle| {
         let kind = handle.kind_of(content.text());
-        let path = super::exec::document_path(&handle.uri);
-        let mut lint_options = handle.session.lint_options(path.as_deref());
         let diagnostics = match kind {
             None => Vec::new(),
             // What `lint` leaves out (the `exclude` of the file's `unreal-ls.toml`), the editor
             // shows nothing for either.
-            Some(_) if handle.session.excludes(path.as_deref()) => Vec::new(),
+            Some(_) if excluded => Vec::new(),
             Some(FileKind::T3d) if incremental_t3d => {
-                handle.session.packages_for_checks(&mut lint_options);
                 let diagnostics = content.t3d_mut().diagnostics(&lint_options);
                 crate::lsp::memory::release_after(content.text().len());
                 diagnostics
