@@ -3,16 +3,15 @@
 //! current folder; exit codes 0 (found), 1 (nothing), 2 (usage).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::pedantic)]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use expect_test::{expect, Expect};
 use unreal_test_support::{containers, writers};
 
-fn game(name: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("unreal-ls-cli-find-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+/// A game folder for the test, removed when it ends.
+fn game(name: &str) -> unreal_test_support::ScratchDir {
+    let dir = unreal_test_support::ScratchDir::new(&format!("cli-find-{name}"));
     for folder in ["System", "Textures", "Sounds", "StaticMeshes", "Maps"] {
         std::fs::create_dir_all(dir.join(folder)).unwrap();
     }
@@ -159,9 +158,7 @@ fn finds_assets_by_a_fragment_of_their_name() {
         error: an empty name finds nothing (usage: unreal-ls find NAME [--game-dir DIR])
     "#]],
     );
-    let elsewhere =
-        std::env::temp_dir().join(format!("unreal-ls-cli-find-none-{}", std::process::id()));
-    std::fs::create_dir_all(&elsewhere).unwrap();
+    let elsewhere = unreal_test_support::ScratchDir::new("cli-find-none");
     run(
         &elsewhere,
         &dir,

@@ -547,9 +547,7 @@ async fn a_package_cut_short_during_a_preview_is_an_error_never_a_crash() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn compressed_packages_preview_as_the_packages_they_hold() {
     use unreal_test_support::containers;
-    let dir = std::env::temp_dir().join(format!("unreal-ls-lsp-uz-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = unreal_test_support::ScratchDir::new("lsp-uz");
     let package = writers::ue2_static_package(128, 29);
     std::fs::write(dir.join("Crates.usx.uz2"), containers::uz2(&package)).unwrap();
     std::fs::write(dir.join("Crates.usx.uz"), containers::uz1("Crates.usx", &package, false, 4096))
@@ -602,8 +600,7 @@ async fn compressed_packages_preview_as_the_packages_they_hold() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn workspace_symbol_and_find_assets_search_every_package() {
     use unreal_test_support::containers;
-    let game = std::env::temp_dir().join(format!("unreal-ls-find-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&game);
+    let game = unreal_test_support::ScratchDir::new("find");
     for folder in ["System", "Textures", "Sounds"] {
         std::fs::create_dir_all(game.join(folder)).unwrap();
     }
