@@ -28,6 +28,16 @@ pub struct LintOptions {
     pub packages: Option<std::sync::Arc<crate::index::PackageIndex>>,
 }
 
+impl LintOptions {
+    /// The folders whose packages these options name: what a package index for them reads.
+    pub fn index_roots(&self) -> crate::index::IndexRoots {
+        crate::index::IndexRoots {
+            game_dir: self.game_dir.clone(),
+            package_paths: self.package_paths.clone(),
+        }
+    }
+}
+
 /// What the user said outside `unreal-ls.toml` (command-line flags, editor settings); `None`
 /// where they said nothing, so the configuration's value applies.
 #[derive(Clone, Debug, Default)]

@@ -95,44 +95,26 @@ impl FileSystem for ChangingFs {
     }
 }
 
-/// A package of empty objects: `(class, name)` with `Group.Name` paths making groups.
-fn package(objects: &[(&str, &str)]) -> Vec<u8> {
-    let mut w = writers::PackageWriter::new(69, 0);
-    let mut groups: Vec<(String, i32)> = Vec::new();
-    for (class, path) in objects {
-        let class_ref = if *class == "Class" { 0 } else { w.engine_class(class) };
-        let (outer, name) = match path.rsplit_once('.') {
-            Some((group, name)) => {
-                let known = groups.iter().find(|(g, _)| g == group).map(|(_, r)| *r);
-                let outer = known.unwrap_or_else(|| {
-                    let package_class = w.import("Core", "Class", 0, "Package");
-                    let r = w.export(package_class, 0, group, 0, Box::new(|_, _| {}));
-                    groups.push((group.to_owned(), r));
-                    r
-                });
-                (outer, name)
-            }
-            None => (0, *path),
-        };
-        w.export(class_ref, outer, name, 0, Box::new(|_, _| {}));
-    }
-    w.finish()
-}
-
 #[test]
 fn game_layout_case_shadowing_and_refresh() {
     let fs = Arc::new(ChangingFs::default());
     {
         let mut files = fs.0.lock().unwrap();
-        files.insert("/game/system/Engine.u", package(&[("Class", "Actor"), ("Class", "Light")]));
-        files.insert("/game/Textures/Rock.utx", package(&[("Texture", "Walls.Granite")]));
+        files.insert(
+            "/game/system/Engine.u",
+            writers::object_package(&[("Class", "Actor"), ("Class", "Light")]),
+        );
+        files.insert(
+            "/game/Textures/Rock.utx",
+            writers::object_package(&[("Texture", "Walls.Granite")]),
+        );
         // Same name in a later folder: shadowed by the first.
-        files.insert("/game/Maps/rock.utx", package(&[("Texture", "Other")]));
+        files.insert("/game/Maps/rock.utx", writers::object_package(&[("Texture", "Other")]));
         // Not a game folder: not indexed.
-        files.insert("/game/Help/Junk.utx", package(&[("Texture", "Junk")]));
+        files.insert("/game/Help/Junk.utx", writers::object_package(&[("Texture", "Junk")]));
         files.insert("/game/Textures/readme.txt", b"not a package".to_vec());
         files.insert("/game/Textures/Broken.utx", b"\xC1\x83\x2A\x9E short".to_vec());
-        files.insert("/mods/deep/er/Mod.u", package(&[("Class", "ModActor")]));
+        files.insert("/mods/deep/er/Mod.u", writers::object_package(&[("Class", "ModActor")]));
     }
     let roots = IndexRoots {
         game_dir: Some(PathBuf::from("/game")),
@@ -169,9 +151,9 @@ fn game_layout_case_shadowing_and_refresh() {
         let mut files = fs.0.lock().unwrap();
         files.insert(
             "/game/Textures/Rock.utx",
-            package(&[("Texture", "Walls.Granite"), ("Texture", "Walls.Marble")]),
+            writers::object_package(&[("Texture", "Walls.Granite"), ("Texture", "Walls.Marble")]),
         );
-        files.insert("/game/Sounds/Amb.uax", package(&[("Sound", "Wind")]));
+        files.insert("/game/Sounds/Amb.uax", writers::object_package(&[("Sound", "Wind")]));
     }
     let changed = [PathBuf::from("/game/Textures/Rock.utx"), PathBuf::from("/game/Sounds/Amb.uax")];
     let after = index.refreshed(&changed).unwrap();
@@ -267,11 +249,14 @@ fn a_folder_reached_again_through_a_link_is_searched_once() {
 #[test]
 fn compressed_packages_are_indexed_as_the_packages_they_hold() {
     use unreal_test_support::containers;
-    let rock = package(&[("Texture", "Walls.Granite")]);
+    let rock = writers::object_package(&[("Texture", "Walls.Granite")]);
     let fs = MemoryFs::new()
-        .with("/game/System/Engine.u", package(&[("Class", "Actor")]))
+        .with("/game/System/Engine.u", writers::object_package(&[("Class", "Actor")]))
         .with("/game/Textures/Rock.utx.uz", containers::uz1("Rock.utx", &rock, false, 0x40000))
-        .with("/game/Sounds/Amb.uax.uz2", containers::uz2(&package(&[("Sound", "Wind")])))
+        .with(
+            "/game/Sounds/Amb.uax.uz2",
+            containers::uz2(&writers::object_package(&[("Sound", "Wind")])),
+        )
         .with("/game/Maps/Bad.unr.uz", b"\xD2\x04\x00\x00\x05Bad.u\x00\x10\x00\x00\x00".to_vec());
     let roots = IndexRoots { game_dir: Some(PathBuf::from("/game")), package_paths: vec![] };
     let index = PackageIndex::build(Arc::new(fs), roots, &mut |_| {});

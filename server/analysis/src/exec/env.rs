@@ -85,10 +85,7 @@ impl ExecEnv {
             engine_build: super::engine_build_of(options, game),
             game,
             game_dir: options.game_dir.clone(),
-            roots: IndexRoots {
-                game_dir: options.game_dir.clone(),
-                package_paths: options.package_paths.clone(),
-            },
+            roots: options.index_roots(),
             dirs: Mutex::default(),
             real_paths: Mutex::default(),
             facts: Mutex::default(),

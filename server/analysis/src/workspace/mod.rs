@@ -13,32 +13,6 @@ use std::sync::{Arc, Mutex, PoisonError};
 use crate::config::{Config, ConfigError, ConfigResolver};
 use crate::fs::FileSystem;
 use crate::options::{LintOptions, Overrides};
-use crate::EngineSetting;
-
-/// Where a file's game folder came from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameDirSource {
-    /// `--game-dir`, or the editor's `unrealLs.gameDirectory`.
-    Override,
-    /// `game-dir` in the file's `unreal-ls.toml`.
-    Config,
-    /// The game installation the file stands in.
-    Found,
-    /// None: references into packages are not checked (unless `package-paths` names some).
-    None,
-}
-
-impl GameDirSource {
-    /// In words, for a log line or a note.
-    pub fn describe(self) -> &'static str {
-        match self {
-            Self::Override => "set by the user",
-            Self::Config => "game-dir in unreal-ls.toml",
-            Self::Found => "the game installation the file stands in",
-            Self::None => "none found",
-        }
-    }
-}
 
 /// The settings of one file.
 #[derive(Clone, Debug)]
@@ -48,7 +22,6 @@ pub struct FileSettings {
     pub config: Option<Arc<Config>>,
     /// What the checks run with (no package index: the caller keeps those).
     pub options: LintOptions,
-    pub game_dir_source: GameDirSource,
 }
 
 impl FileSettings {
@@ -92,13 +65,6 @@ impl Settings {
         self.configs.lock().unwrap_or_else(PoisonError::into_inner).for_file(file)
     }
 
-    /// The engine `file`'s checks run with, without looking for a game folder (what every
-    /// T3D request of the language server needs, and nothing more).
-    pub fn engine_for(&self, overrides: &Overrides, file: Option<&Path>) -> EngineSetting {
-        let config = file.and_then(|f| self.config_for(f));
-        crate::config::resolve_engine(overrides, config.as_deref())
-    }
-
     /// Everything `file`'s checks run with: `overrides` over its configuration, and its
     /// game folder (the override, else the configuration's `game-dir`, else the
     /// installation around the file). `file` is absolute; `None` is a document that is no
@@ -106,17 +72,10 @@ impl Settings {
     pub fn for_file(&self, overrides: &Overrides, file: Option<&Path>) -> FileSettings {
         let config = file.and_then(|f| self.config_for(f));
         let mut options = crate::config::resolve(overrides, config.as_deref());
-        let game_dir_source = if overrides.game_dir.is_some() {
-            GameDirSource::Override
-        } else if options.game_dir.is_some() {
-            GameDirSource::Config
-        } else if let Some(found) = file.and_then(|f| self.game_folder_around(f.parent()?)) {
-            options.game_dir = Some(found);
-            GameDirSource::Found
-        } else {
-            GameDirSource::None
-        };
-        FileSettings { config, options, game_dir_source }
+        if options.game_dir.is_none() {
+            options.game_dir = file.and_then(|f| self.game_folder_around(f.parent()?));
+        }
+        FileSettings { config, options }
     }
 
     /// The game folder around `dir`, looked for once per folder.
@@ -158,20 +117,15 @@ mod tests {
         let map = Path::new("/games/UT/Maps/DM-X.t3d");
         let found = settings.for_file(&Overrides::default(), Some(map));
         assert_eq!(found.options.game_dir.as_deref(), Some(Path::new("/games/UT")));
-        assert_eq!(found.game_dir_source, GameDirSource::Found);
 
         let overrides = Overrides { game_dir: Some("/elsewhere".into()), ..Overrides::default() };
         let set = settings.for_file(&overrides, Some(map));
         assert_eq!(set.options.game_dir.as_deref(), Some(Path::new("/elsewhere")));
-        assert_eq!(set.game_dir_source, GameDirSource::Override);
 
         let outside = settings.for_file(&Overrides::default(), Some(Path::new("/work/A.t3d")));
-        assert_eq!(
-            (outside.options.game_dir, outside.game_dir_source),
-            (None, GameDirSource::None)
-        );
+        assert_eq!(outside.options.game_dir, None);
         let buffer = settings.for_file(&Overrides::default(), None);
-        assert_eq!(buffer.game_dir_source, GameDirSource::None);
+        assert_eq!(buffer.options.game_dir, None);
 
         let config = Config::parse(
             "game-dir = \"/configured\"\n",
@@ -185,6 +139,5 @@ mod tests {
         let settings = Settings::new(Arc::new(fs), ConfigResolver::fixed(config));
         let configured = settings.for_file(&Overrides::default(), Some(map));
         assert_eq!(configured.options.game_dir.as_deref(), Some(Path::new("/configured")));
-        assert_eq!(configured.game_dir_source, GameDirSource::Config);
     }
 }

@@ -382,13 +382,7 @@ fn game_packages(file: &Path) -> export::IndexedOnNeed {
     let absolute = std::path::absolute(file).unwrap_or_else(|_| file.to_path_buf());
     let options =
         settings.for_file(&unreal_analysis::options::Overrides::default(), Some(&absolute)).options;
-    export::IndexedOnNeed::new(
-        std::sync::Arc::new(RealFs),
-        unreal_analysis::index::IndexRoots {
-            game_dir: options.game_dir,
-            package_paths: options.package_paths,
-        },
-    )
+    export::IndexedOnNeed::new(std::sync::Arc::new(RealFs), options.index_roots())
 }
 
 /// What one package object exports to, by class.

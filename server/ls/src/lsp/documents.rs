@@ -492,11 +492,7 @@ impl Session {
             options.game_dir = self.workspace.game_dir();
             options
         };
-        let roots = unreal_analysis::index::IndexRoots {
-            game_dir: options.game_dir.clone(),
-            package_paths: options.package_paths.clone(),
-        };
-        options.packages = self.workspace.packages_reading(&roots);
+        options.packages = self.workspace.packages_reading(&options.index_roots());
         options
     }
 
@@ -509,10 +505,7 @@ impl Session {
         if options.packages.is_some() {
             return;
         }
-        let roots = unreal_analysis::index::IndexRoots {
-            game_dir: options.game_dir.clone(),
-            package_paths: options.package_paths.clone(),
-        };
+        let roots = options.index_roots();
         if roots.is_empty() || self.workspace.indexes(&roots) {
             return;
         }

@@ -89,11 +89,6 @@ impl Backend {
         }
     }
 
-    /// The session as it stands (settings, workspace and its package index).
-    pub fn session(&self) -> Arc<super::documents::Session> {
-        self.shared.session()
-    }
-
     /// The workspace's package index, once built.
     pub fn package_index(&self) -> Option<Arc<unreal_analysis::index::PackageIndex>> {
         self.shared.session().workspace.packages()

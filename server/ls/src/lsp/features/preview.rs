@@ -93,7 +93,7 @@ impl Backend {
     pub async fn object_preview(&self, params: ObjectPreviewParams) -> Result<Value> {
         // A mesh whose materials are in the game's other packages is textured from them
         // (the workspace's package index, once built).
-        let packages = self.session().workspace.packages();
+        let packages = self.package_index();
         blocking(OBJECT_PREVIEW, move || object_preview(&params, packages.as_deref())).await
     }
 }
