@@ -151,17 +151,21 @@ impl T3dDocument {
             self.cross.keep(kept);
         }
 
-        // Stray lines and a file without blocks: the top-level items (without children)
-        // and the errors are all they read (any block at all means a top-level one).
-        let top = self.top_level();
-        let mut top_level = T3dContext::new(&self.text, &EMPTY, options);
-        top_level.parse = &top;
-        top_level.generation = generation;
-        top_level.blocks =
-            top.file.items.iter().filter_map(Item::as_block).map(|b| (b, None)).collect();
-        for rule in rules::T3D_RULES.iter().filter(|r| r.meta.scope == Scope::TopLevel) {
-            (rule.check)(&top_level, &mut out);
+        // Stray lines, a file without blocks and the `Begin`/`End` mismatches: the
+        // top-level items (without children) and the errors are all they read (any block
+        // at all means a top-level one).
+        let (top, counts) = self.take_top_level();
+        {
+            let mut top_level = T3dContext::new(&self.text, &EMPTY, options);
+            top_level.parse = &top;
+            top_level.generation = generation;
+            top_level.blocks =
+                top.file.items.iter().filter_map(Item::as_block).map(|b| (b, None)).collect();
+            for rule in rules::T3D_RULES.iter().filter(|r| r.meta.scope == Scope::TopLevel) {
+                (rule.check)(&top_level, &mut out);
+            }
         }
+        self.give_back_errors(top.errors, &counts);
         // Rules without a summary (added later) see a whole parse: correct, but a parse of
         // the document on every call until they get a place above.
         let mut whole_tree = rules::T3D_RULES.iter().filter(|r| is_whole_tree(r)).peekable();
@@ -175,7 +179,6 @@ impl T3dDocument {
         out.sort_by(|a, b| {
             (a.span.start, a.span.end, a.code).cmp(&(b.span.start, b.span.end, b.code))
         });
-        rules::t3d_unbalanced_block::cap(&mut out);
         out
     }
 
@@ -204,19 +207,35 @@ impl T3dDocument {
         }
     }
 
-    /// The top-level items without children (the frame, or every segment) and every error.
-    fn top_level(&self) -> Parse {
+    /// The top-level items without children (the frame, or every segment) and every error,
+    /// the frame's then each segment's, with how many each had: the errors are moved out
+    /// (400,000 actors without `End Actor` are 400,000 errors, too many to copy), and must
+    /// be given back with [`Self::give_back_errors`].
+    fn take_top_level(&mut self) -> (Parse, Vec<usize>) {
         let items = match &self.frame {
             Some(frame) => vec![Item::Block(Box::new(frame.clone()))],
             None => self.segments.iter().map(Segment::shell).collect(),
         };
-        let errors = self
-            .frame_errors
-            .iter()
-            .chain(self.segments.iter().flat_map(|s| &s.errors))
-            .cloned()
+        let counts: Vec<usize> = std::iter::once(self.frame_errors.len())
+            .chain(self.segments.iter().map(|s| s.errors.len()))
             .collect();
-        Parse { file: T3dFile { items }, errors }
+        let mut errors = Vec::with_capacity(counts.iter().sum());
+        errors.append(&mut self.frame_errors);
+        for segment in &mut self.segments {
+            errors.append(&mut segment.errors);
+        }
+        (Parse { file: T3dFile { items }, errors }, counts)
+    }
+
+    /// Puts back the errors [`Self::take_top_level`] took, `counts` of them to the frame and
+    /// each segment in turn (the segments have not changed meanwhile).
+    fn give_back_errors(&mut self, errors: Vec<SyntaxError>, counts: &[usize]) {
+        let mut errors = errors.into_iter();
+        let mut counts = counts.iter().copied();
+        self.frame_errors = errors.by_ref().take(counts.next().unwrap_or(0)).collect();
+        for segment in &mut self.segments {
+            segment.errors = errors.by_ref().take(counts.next().unwrap_or(0)).collect();
+        }
     }
 
     /// Computes the facts of segment `index` (one-segment rules and summaries over it, with
@@ -249,17 +268,14 @@ impl T3dDocument {
         if self.keep_outlines && segment.outline.is_none() {
             segment.outline = Some(super::outline::SegmentOutline::of(&self.text, &segment.item));
         }
-        // Move the item out for the duration (no copy), then put it back without children.
+        // Move the item and its errors out for the duration (no copy), then put them back,
+        // the item without children.
         let item = std::mem::replace(&mut segment.item, Item::Unknown(Span::default()));
-        let (item, facts) = segment_facts(
-            &self.text,
-            self.frame.as_ref(),
-            item,
-            &segment.errors,
-            generation,
-            options,
-        );
+        let errors = std::mem::take(&mut segment.errors);
+        let (item, errors, facts) =
+            segment_facts(&self.text, self.frame.as_ref(), item, errors, generation, options);
         segment.item = item;
+        segment.errors = errors;
         segment.strip();
         segment.facts = Some(facts);
     }
@@ -267,18 +283,19 @@ impl T3dDocument {
 
 /// The facts of one segment's whole `item` (its syntax errors are `errors`): the
 /// one-segment rules' findings and the summaries the cross-segment rules read, with `frame`
-/// as the parent of its top block, exactly as in the whole tree. Gives the item back.
+/// as the parent of its top block, exactly as in the whole tree. Gives the item and the
+/// errors back.
 pub(super) fn segment_facts(
     text: &str,
     frame: Option<&Block>,
     item: Item,
-    errors: &[SyntaxError],
+    errors: Vec<SyntaxError>,
     generation: Option<Generation>,
     options: &LintOptions,
-) -> (Item, SegmentFacts) {
+) -> (Item, Vec<SyntaxError>, SegmentFacts) {
     let start = item.span().start;
     let from = line_start(text, start as usize) as u32;
-    let parse = Parse { file: T3dFile { items: vec![item] }, errors: errors.to_vec() };
+    let parse = Parse { file: T3dFile { items: vec![item] }, errors };
     let mut diagnostics = Vec::new();
     let summaries = {
         let mut context = T3dContext::with_generation(text, &parse, options, generation);
@@ -300,8 +317,9 @@ pub(super) fn segment_facts(
         rules::soften_on_builder_brush(&context, &mut diagnostics);
         rules::summarized_rules().map(|rule| rule.summarize(&context, from)).collect()
     };
-    let item = parse.file.items.into_iter().next().unwrap_or(Item::Unknown(Span::default()));
-    (item, SegmentFacts { start, from, diagnostics, summaries })
+    let Parse { file, errors } = parse;
+    let item = file.items.into_iter().next().unwrap_or(Item::Unknown(Span::default()));
+    (item, errors, SegmentFacts { start, from, diagnostics, summaries })
 }
 
 pub(super) fn shift_diagnostic(d: &mut Diagnostic, from: u32, delta: i64) {

@@ -173,11 +173,12 @@ impl T3dDocument {
         let mut filled = Vec::with_capacity(items.len());
         for ((offset, item), segment) in items.into_iter().enumerate().zip(segments) {
             let lines = segment.lines(text);
-            let own = errors_on(text, lines, &mut errors);
+            // Errors on no segment's lines are the frame's, which the document has.
+            let own = errors_on(text, lines, &mut errors, &mut Vec::new());
             let markers = generation::markers(text, std::slice::from_ref(&item));
             let outline = self.keep_outlines.then(|| SegmentOutline::of(text, &item));
-            let (mut item, facts) =
-                segment_facts(text, self.frame.as_ref(), item, &own, generation, options);
+            let (mut item, own, facts) =
+                segment_facts(text, self.frame.as_ref(), item, own, generation, options);
             if let Item::Block(block) = &mut item {
                 block.children = Vec::new();
             }
@@ -274,16 +275,18 @@ impl T3dDocument {
         }
         let shells = std::mem::take(&mut frame.children);
         let segments = shells.into_iter().map(Segment::outlined).collect();
-        // The errors of the whole parse, filed by line: those on a segment's lines must be
-        // the ones its piece gave it (they are, when the pieces joined); the rest are the
-        // frame's.
+        // The errors of the whole parse, filed by line. Each piece kept the errors on its
+        // segments' lines (they were checked with them) and gave back the rest, so the
+        // join's errors are the frame's and none stands on a segment's lines (none does,
+        // when the pieces joined as one pass reads the text).
         let (mut segments, frame_errors) = split_errors(text, segments, errors);
         // Each piece's findings are moved in and freed piece by piece: a 200 MB map has
         // 108,656 segments, and a flat copy of their findings cost 10 MB more peak.
         for (segment, checked) in segments.iter_mut().zip(checked.into_iter().flatten()) {
-            if segment.errors != checked.errors {
+            if !segment.errors.is_empty() {
                 return false;
             }
+            segment.errors = checked.errors;
             segment.markers = Some(checked.markers);
             segment.facts = Some(checked.facts);
         }
@@ -298,11 +301,12 @@ impl T3dDocument {
 }
 
 /// The errors standing on `lines`, taken from the sorted `errors`; those before the lines
-/// (on no segment's lines) are dropped, those after stay for the next segment.
+/// (on no segment's lines) go to `elsewhere`, those after stay for the next segment.
 fn errors_on(
     text: &str,
     lines: (usize, usize),
     errors: &mut std::iter::Peekable<std::vec::IntoIter<SyntaxError>>,
+    elsewhere: &mut Vec<SyntaxError>,
 ) -> Vec<SyntaxError> {
     let mut own = Vec::new();
     let here =
@@ -310,8 +314,13 @@ fn errors_on(
     while let Some(error) = errors.next_if(here) {
         if on_lines(text, lines, error.span.start) {
             own.push(error);
+        } else {
+            elsewhere.push(error);
         }
     }
+    // Kept for as long as the segment: exactly as long as its errors (a growing vector
+    // holds room for four, and 400,000 actors without `End Actor` have one error each).
+    own.shrink_to_fit();
     own
 }
 
@@ -325,25 +334,34 @@ fn check_piece(
     generation: Option<Generation>,
     options: &LintOptions,
 ) -> Vec<Checked> {
-    let errors = piece.sorted_errors().to_vec();
-    let Some(children) = piece.frame_children() else { return Vec::new() };
-    // Each error goes to the segment on whose lines it stands (errors are sorted).
+    let errors = piece.take_sorted_errors();
+    // Each error goes to the segment on whose lines it stands (errors are sorted); the rest
+    // go back to the piece for the join.
     let mut errors = errors.into_iter().peekable();
-    let mut checked = Vec::with_capacity(children.len());
-    for child in children.iter_mut() {
-        let item = std::mem::replace(child, Item::Unknown(Span::default()));
-        let span = item.span();
-        let lines =
-            (line_start(text, span.start as usize), line_end_with_break(text, span.end as usize));
-        let own = errors_on(text, lines, &mut errors);
-        let markers = generation::markers(text, std::slice::from_ref(&item));
-        let (mut item, facts) = segment_facts(text, Some(frame), item, &own, generation, options);
-        if let Item::Block(block) = &mut item {
-            block.children = Vec::new();
+    let mut elsewhere = Vec::new();
+    let mut checked = Vec::new();
+    if let Some(children) = piece.frame_children() {
+        checked.reserve_exact(children.len());
+        for child in children.iter_mut() {
+            let item = std::mem::replace(child, Item::Unknown(Span::default()));
+            let span = item.span();
+            let lines = (
+                line_start(text, span.start as usize),
+                line_end_with_break(text, span.end as usize),
+            );
+            let own = errors_on(text, lines, &mut errors, &mut elsewhere);
+            let markers = generation::markers(text, std::slice::from_ref(&item));
+            let (mut item, own, facts) =
+                segment_facts(text, Some(frame), item, own, generation, options);
+            if let Item::Block(block) = &mut item {
+                block.children = Vec::new();
+            }
+            *child = item;
+            checked.push(Checked { errors: own, markers, facts });
         }
-        *child = item;
-        checked.push(Checked { errors: own, markers, facts });
     }
+    elsewhere.extend(errors);
+    piece.give_back_errors(elsewhere);
     checked
 }
 
@@ -406,5 +424,33 @@ mod tests {
         assert_eq!(line_index, Some(LineIndex::new(&halved)));
         let once = T3dDocument::check_once(halved.clone(), &options);
         assert_eq!(once.diagnostics, T3dDocument::for_checking(halved).diagnostics(&options));
+    }
+
+    /// A map whose actors all lost their `End Actor` (each closed by the next `Begin Actor`)
+    /// is still read in pieces: each piece closes the actor left open at its end as the next
+    /// piece's first line does, so the pieces join, and the findings are the usual ones,
+    /// the first hundred mismatches and a count of the rest.
+    #[test]
+    fn actors_without_end_are_read_in_pieces() {
+        use std::fmt::Write;
+        let mut text = String::from("Begin Map\r\n");
+        for i in 0..20_000 {
+            let _ = write!(text, "Begin Actor Class=Light Name=Light{i}\r\n   bHidden=True\r\n");
+        }
+        text.push_str("End Map\r\n");
+        let options = LintOptions::default();
+        let mut pieces = T3dDocument::unlaid(text.clone(), false);
+        let (joined, _) = pieces.lay_out_checked(&options);
+        assert!(joined, "the pieces join");
+        assert_eq!(pieces.segments.len(), 20_000);
+        let found = pieces.diagnostics(&options);
+        let expected = T3dDocument::for_checking(text.clone()).diagnostics(&options);
+        assert_eq!(found, expected);
+        let unbalanced: Vec<&Diagnostic> =
+            found.iter().filter(|d| d.code == "t3d-unbalanced-block").collect();
+        assert_eq!(unbalanced.len(), 101);
+        let last = unbalanced.last().map(|d| d.message.as_str()).unwrap_or_default();
+        assert!(last.starts_with("19900 more `Begin`/`End` mismatches"), "{last}");
+        assert_eq!(T3dDocument::check_once(text, &options).diagnostics, expected);
     }
 }

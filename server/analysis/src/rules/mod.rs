@@ -360,7 +360,6 @@ fn run_t3d_rules(context: &T3dContext<'_>) -> Vec<Diagnostic> {
     diagnostics.sort_by(|a, b| {
         (a.span.start, a.span.end, a.code).cmp(&(b.span.start, b.span.end, b.code))
     });
-    t3d_unbalanced_block::cap(&mut diagnostics);
     diagnostics
 }
 

@@ -8,15 +8,16 @@
 //! reads to the end of the text: a hint. An `End` that closes nothing, or a `Begin` without a
 //! kind, is skipped: a hint (tagged unnecessary when nothing at all is open).
 
-use unreal_syntax::t3d::SyntaxErrorKind;
+use unreal_syntax::t3d::{SyntaxError, SyntaxErrorKind};
 
-use super::{RuleMeta, T3dContext};
+use super::{RuleMeta, Scope, T3dContext};
 use crate::{Diagnostic, Severity};
 
 pub static RULE: RuleMeta = RuleMeta {
     code: "t3d-unbalanced-block",
     severity: Severity::Error,
     summary: "`Begin`/`End` lines do not pair up",
+    scope: Scope::TopLevel,
     syntax: true,
     docs: DOCS,
     ..RuleMeta::T3D_LOCAL
@@ -58,30 +59,63 @@ End Actor
 
 Fix: add the missing `End Brush` before `End Actor` (or correct the misspelt kind)."#;
 
+/// After this many findings the rest of a file's mismatches are one summary finding: 100,000
+/// actors without `End Actor` are one cause repeated, not 100,000 things to read. The rule
+/// reads every error of the document at once (its scope is the top level), so it makes the
+/// first findings only and counts the rest: a finding costs far more than the error behind
+/// it.
+const MAX_FINDINGS: usize = 100;
+
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
-    for error in &ctx.parse.errors {
-        let mut diagnostic = match error.kind {
-            SyntaxErrorKind::UnclosedBlock if begins_map(error.span.text(ctx.text)) => RULE
-                .diagnostic(
-                    error.span,
-                    "`Begin Map` is never closed; UnrealEd reads the map to the end of the text, so nothing is lost",
-                )
-                .with_severity(Severity::Hint),
-            SyntaxErrorKind::UnclosedBlock => RULE.diagnostic(error.span, error.message.clone()),
-            SyntaxErrorKind::MismatchedEnd => RULE
-                .diagnostic(error.span, format!("{}; UnrealEd skips this line", error.message))
-                .with_severity(Severity::Hint),
-            SyntaxErrorKind::UnmatchedEnd | SyntaxErrorKind::MissingBlockKind => RULE
-                .diagnostic(error.span, format!("{}; UnrealEd skips this line", error.message))
-                .with_severity(Severity::Hint)
-                .unnecessary(),
-            _ => continue,
-        };
-        for (span, message) in &error.related {
-            diagnostic = diagnostic.with_label(*span, message.clone());
-        }
-        out.push(diagnostic);
+    // The mismatches in text order (the errors come segment by segment).
+    let mut mismatches: Vec<&SyntaxError> =
+        ctx.parse.errors.iter().filter(|e| is_mismatch(e.kind)).collect();
+    mismatches.sort_by_key(|e| (e.span.start, e.span.end));
+    for error in mismatches.iter().take(MAX_FINDINGS) {
+        out.push(finding(ctx.text, error));
     }
+    if let Some(first_unlisted) = mismatches.get(MAX_FINDINGS) {
+        let more = mismatches.len() - MAX_FINDINGS;
+        out.push(RULE.diagnostic(
+            first_unlisted.span,
+            format!(
+                "{more} more `Begin`/`End` mismatches from here on are not listed; correct the ones above and check again"
+            ),
+        ));
+    }
+}
+
+fn is_mismatch(kind: SyntaxErrorKind) -> bool {
+    matches!(
+        kind,
+        SyntaxErrorKind::UnclosedBlock
+            | SyntaxErrorKind::MismatchedEnd
+            | SyntaxErrorKind::UnmatchedEnd
+            | SyntaxErrorKind::MissingBlockKind
+    )
+}
+
+fn finding(text: &str, error: &SyntaxError) -> Diagnostic {
+    let mut diagnostic = match error.kind {
+        SyntaxErrorKind::UnclosedBlock if begins_map(error.span.text(text)) => RULE
+            .diagnostic(
+                error.span,
+                "`Begin Map` is never closed; UnrealEd reads the map to the end of the text, so nothing is lost",
+            )
+            .with_severity(Severity::Hint),
+        SyntaxErrorKind::UnclosedBlock => RULE.diagnostic(error.span, error.message.clone()),
+        SyntaxErrorKind::MismatchedEnd => RULE
+            .diagnostic(error.span, format!("{}; UnrealEd skips this line", error.message))
+            .with_severity(Severity::Hint),
+        _ => RULE
+            .diagnostic(error.span, format!("{}; UnrealEd skips this line", error.message))
+            .with_severity(Severity::Hint)
+            .unnecessary(),
+    };
+    for (span, message) in &error.related {
+        diagnostic = diagnostic.with_label(*span, message.clone());
+    }
+    diagnostic
 }
 
 /// True for a `Begin Map` line (any case, any blanks).
@@ -89,43 +123,4 @@ fn begins_map(line: &str) -> bool {
     let mut words = line.split_whitespace();
     words.next().is_some_and(|w| w.eq_ignore_ascii_case("Begin"))
         && words.next().is_some_and(|w| w.eq_ignore_ascii_case("Map"))
-}
-
-/// After this many findings the rest of a file's mismatches are one summary finding: 100,000
-/// actors without `End Actor` are one cause repeated, not 100,000 things to read. Applied to
-/// a whole document's sorted findings (the incremental document's too), so both agree.
-const MAX_FINDINGS: usize = 100;
-
-/// Replaces this rule's findings after the first `MAX_FINDINGS` of `sorted` by one that
-/// says how many more there are.
-pub fn cap(sorted: &mut Vec<Diagnostic>) {
-    let total = sorted.iter().filter(|d| d.code == RULE.code).count();
-    if total <= MAX_FINDINGS {
-        return;
-    }
-    let mut seen = 0;
-    let mut summary_at = None;
-    sorted.retain(|d| {
-        if d.code != RULE.code {
-            return true;
-        }
-        seen += 1;
-        if seen == MAX_FINDINGS + 1 {
-            summary_at = Some(d.span);
-        }
-        seen <= MAX_FINDINGS
-    });
-    if let Some(span) = summary_at {
-        let more = total - MAX_FINDINGS;
-        let summary = RULE.diagnostic(
-            span,
-            format!(
-                "{more} more `Begin`/`End` mismatches from here on are not listed; correct the ones above and check again"
-            ),
-        );
-        let at = sorted.partition_point(|d| {
-            (d.span.start, d.span.end, d.code) < (span.start, span.end, RULE.code)
-        });
-        sorted.insert(at, summary);
-    }
 }

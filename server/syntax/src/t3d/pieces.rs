@@ -47,10 +47,17 @@ impl OutlinePiece<'_> {
         matches!(frame.kind, BlockKind::Map | BlockKind::Level).then_some(&mut frame.children)
     }
 
-    /// The syntax errors met in the piece, in text order.
-    pub fn sorted_errors(&mut self) -> &[super::SyntaxError] {
+    /// Takes the syntax errors met in the piece, in text order: a one-time check files each
+    /// with the item it stands on and gives back ([`Self::give_back_errors`]) those on no
+    /// item, which the join then reports as a single pass does.
+    pub fn take_sorted_errors(&mut self) -> Vec<super::SyntaxError> {
         self.parser.errors.sort_by_key(|e| (e.span.start, e.span.end));
-        &self.parser.errors
+        std::mem::take(&mut self.parser.errors)
+    }
+
+    /// Gives back errors taken by [`Self::take_sorted_errors`] that the join must report.
+    pub fn give_back_errors(&mut self, errors: Vec<super::SyntaxError>) {
+        self.parser.errors.extend(errors);
     }
 }
 
@@ -132,8 +139,22 @@ impl OutlinePlan {
     /// those lines from the state the plan assumes there: for a one-time check that reads
     /// each piece's top-level blocks as soon as they are parsed ([`OutlinePiece::frame_children`])
     /// and joins the pieces with [`Self::join_parsed`].
+    ///
+    /// Blocks still open where the piece ends are closed there, as the next piece's first
+    /// line (a `Begin Actor`) closes them in one pass, with the same errors: so an actor
+    /// whose `End Actor` is lost at the end of a piece is one of the piece's items, read
+    /// and checked with the others, and the join finds only the frame open.
     pub fn parse_piece<'t>(&self, text: &'t str, index: usize) -> OutlinePiece<'t> {
-        self.read(text, index, Parser::new(text))
+        let mut piece = self.read(text, index, Parser::new(text));
+        if let Some(&cut) = self.cuts.get(index) {
+            let parser = &mut piece.parser;
+            if parser.overflow == 0 {
+                if let Some((_, _, span)) = line_content(text, cut, content_end_at(text, cut)) {
+                    parser.close_before_actor(span);
+                }
+            }
+        }
+        piece
     }
 
     /// The block every piece after the first assumes open (the document's first block, when
