@@ -156,7 +156,7 @@ async fn definition_in_another_class_and_references() {
         &package,
         &answer,
         &expect![[
-            r#"[{"range":{"end":{"character":28,"line":2},"start":{"character":23,"line":2}},"uri":"$PKG/Classes/Skull.uc"}]"#
+            r#"{"range":{"end":{"character":28,"line":2},"start":{"character":23,"line":2}},"uri":"$PKG/Classes/Skull.uc"}"#
         ]],
     );
     let mut params = at(&package, "Skull.uc", 2, 24);

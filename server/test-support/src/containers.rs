@@ -212,11 +212,34 @@ pub fn umod(files: &[(&str, &[u8], u32)]) -> Vec<u8> {
     out.extend(directory);
     let total = out.len() as u32 + 20;
     // The CRC covers every byte before the trailer.
-    let crc = unreal_formats::umod::crc(&out);
+    let crc = engine_crc32(&out);
     out.extend(0x9FE3_C5A3u32.to_le_bytes());
     out.extend(table.to_le_bytes());
     out.extend(total.to_le_bytes());
     out.extend(1u32.to_le_bytes());
     out.extend(crc.to_le_bytes());
     out
+}
+
+/// The engine's CRC-32 (`appMemCrc`: polynomial 0x04C11DB7, most significant bit first,
+/// starting from and inverted at the end with all ones), bit by bit: written apart from the
+/// reader's table-driven one so that a `.umod` test checks one against the other.
+pub fn engine_crc32(data: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &byte in data {
+        crc ^= u32::from(byte) << 24;
+        for _ in 0..8 {
+            crc = if crc & 0x8000_0000 != 0 { (crc << 1) ^ 0x04C1_1DB7 } else { crc << 1 };
+        }
+    }
+    !crc
+}
+
+#[cfg(test)]
+mod tests {
+    /// The check value of this CRC (CRC-32/BZIP2) over the nine digits.
+    #[test]
+    fn engine_crc32_check_value() {
+        assert_eq!(super::engine_crc32(b"123456789"), 0xFC89_1918);
+    }
 }

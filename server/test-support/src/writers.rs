@@ -396,7 +396,7 @@ pub fn vertex_mesh(
                 }
                 a.extend_from_slice(&[0, 0]);
             } else {
-                a.extend_from_slice(&unreal_formats::vertex_mesh::pack_vertex(p).to_le_bytes());
+                a.extend_from_slice(&pack_vertex(p).to_le_bytes());
             }
         }
     }
@@ -1389,4 +1389,13 @@ pub fn ue2_rgba8_texture(
         let pixels = pixel.repeat(4);
         o.lazy(16, &pixels).i32(2).i32(2).u8(1).u8(1);
     })
+}
+
+/// A vertex of a UE1 `_a.3d` frame packed as the engine stores it: X and Y in 11 signed bits
+/// of eighths of a unit, Z in 10 of quarters (written here, not taken from the reader, so a
+/// test of the reader checks it against an independent writer).
+pub fn pack_vertex(p: [f32; 3]) -> u32 {
+    let bits =
+        |value: f32, scale: f32, width: u32| ((value * scale) as i32 as u32) & ((1 << width) - 1);
+    bits(p[0], 8.0, 11) | (bits(p[1], 8.0, 11) << 11) | (bits(p[2], 4.0, 10) << 22)
 }

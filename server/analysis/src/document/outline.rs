@@ -256,3 +256,30 @@ impl KeptOutline {
         frame.chain(segments)
     }
 }
+
+/// What the editor features read of an open map ([`crate::ide::Analysis`]).
+impl crate::ide::MapDocument for T3dDocument {
+    fn text(&self) -> &str {
+        T3dDocument::text(self)
+    }
+
+    fn parse_whole(&self) -> unreal_syntax::t3d::Parse {
+        self.full_parse()
+    }
+
+    fn parse_around(&self, span: Span) -> unreal_syntax::t3d::Parse {
+        T3dDocument::parse_around(self, span)
+    }
+
+    fn generation(&self, setting: crate::EngineSetting) -> Option<crate::Generation> {
+        T3dDocument::generation(self, setting)
+    }
+
+    fn outline_kept(&self, polygons_up_to: usize) -> Option<Vec<DocumentSymbol>> {
+        self.outline_symbols(polygons_up_to)
+    }
+
+    fn folding_kept(&self) -> Option<Vec<FoldingRange>> {
+        self.folding_ranges()
+    }
+}

@@ -90,6 +90,54 @@ impl Backend {
     }
 
     /// The workspace's package index, once built.
+    /// `unrealLs/findAssets`.
+    pub async fn find_assets(
+        &self,
+        params: features::workspace_symbol::FindAssetsParams,
+    ) -> Result<Value> {
+        let index = self.package_index();
+        off_thread(features::workspace_symbol::FIND_ASSETS, move || {
+            Ok(features::workspace_symbol::find_assets(index.as_ref(), &params))
+        })
+        .await
+    }
+
+    /// `unrealLs/mapPreview`: the overview picture of a T3D map, from the open document's
+    /// text when it is open (so it follows edits), else from the file.
+    pub async fn map_preview(&self, params: features::preview::MapPreviewParams) -> Result<Value> {
+        let handle = self.document_handle(&params.uri);
+        off_thread(features::preview::MAP_PREVIEW, move || {
+            let open = handle.map(|h| h.read(|snapshot| snapshot.text().to_owned()));
+            features::preview::map_preview(&params, open)
+        })
+        .await
+    }
+
+    /// `unrealLs/packageTree`.
+    pub async fn package_tree(
+        &self,
+        params: features::preview::PackageTreeParams,
+    ) -> Result<Value> {
+        off_thread(features::preview::PACKAGE_TREE, move || {
+            features::preview::package_tree(&params)
+        })
+        .await
+    }
+
+    /// `unrealLs/objectPreview`.
+    pub async fn object_preview(
+        &self,
+        params: features::preview::ObjectPreviewParams,
+    ) -> Result<Value> {
+        // A mesh whose materials are in the game's other packages is textured from them
+        // (the workspace's package index, once built).
+        let packages = self.package_index();
+        off_thread(features::preview::OBJECT_PREVIEW, move || {
+            features::preview::object_preview(&params, packages.as_deref())
+        })
+        .await
+    }
+
     pub fn package_index(&self) -> Option<Arc<unreal_analysis::index::PackageIndex>> {
         self.shared.session().workspace.packages()
     }
@@ -665,4 +713,15 @@ impl LanguageServer for Backend {
             }
         }
     }
+}
+
+/// Answers one of the server's own requests off the async threads; a panic becomes an
+/// internal error naming the method.
+async fn off_thread(
+    method: &'static str,
+    f: impl FnOnce() -> Result<Value> + Send + 'static,
+) -> Result<Value> {
+    super::guard::off_thread(f).await.unwrap_or_else(|reason| {
+        Err(super::guard::internal_error(format!("{method} failed: internal error: {reason}")))
+    })
 }

@@ -6,10 +6,9 @@ use tower_lsp_server::ls_types::{
     CompletionItem, CompletionItemKind, CompletionOptions, CompletionParams, CompletionResponse,
     CompletionTextEdit, Documentation, ServerCapabilities, TextEdit,
 };
-use unreal_analysis::ide::t3d::completion::{completions, CompletionKind};
+use unreal_analysis::ide::t3d::completion::CompletionKind;
 
-use super::exec::UcDocument;
-use super::t3d::{self, Parsed};
+use super::document::{self, DocumentAnalysis};
 use crate::lsp::documents::{DocumentSnapshot, Session};
 
 pub fn register(caps: &mut ServerCapabilities, _session: &Session) {
@@ -23,14 +22,10 @@ pub fn handle(
     snapshot: &DocumentSnapshot,
     params: &CompletionParams,
 ) -> Result<Option<CompletionResponse>> {
-    let offset = t3d::offset(snapshot, params.text_document_position.position);
-    let items = if let Some(uc) = UcDocument::of(snapshot) {
-        unreal_analysis::ide::exec::completion::completions(&uc.source(), offset)
-    } else {
-        let Some(parsed) = Parsed::whole(snapshot) else { return Ok(None) };
-        let packages = snapshot.session.package_provider();
-        completions(&parsed.source(), offset, &*packages)
-    };
+    let offset = document::offset(snapshot, params.text_document_position.position);
+    let document = DocumentAnalysis::of(snapshot);
+    let Some(analysis) = document.analysis() else { return Ok(None) };
+    let items = analysis.completions(offset);
     let items: Vec<CompletionItem> = items
         .into_iter()
         .enumerate()
@@ -44,7 +39,7 @@ pub fn handle(
             sort_text: Some(format!("{i:05}")),
             preselect: item.preselect.then_some(true),
             text_edit: Some(CompletionTextEdit::Edit(TextEdit {
-                range: t3d::range(snapshot, item.edit.span),
+                range: document::range(snapshot, item.edit.span),
                 new_text: item.edit.new_text,
             })),
             ..CompletionItem::default()

@@ -8,8 +8,7 @@ use tower_lsp_server::ls_types::{
 use unreal_analysis::ide::t3d::symbols::{self, SymbolKind as Kind};
 use unreal_analysis::t3d::actors::{ActorKind, ClassKind};
 
-use super::exec::UcDocument;
-use super::t3d::{self, Parsed};
+use super::document::{self, DocumentAnalysis};
 use crate::lsp::documents::{DocumentSnapshot, Session};
 
 pub fn register(caps: &mut ServerCapabilities, _session: &Session) {
@@ -20,16 +19,9 @@ pub fn handle(
     snapshot: &DocumentSnapshot,
     _params: &DocumentSymbolParams,
 ) -> Result<Option<DocumentSymbolResponse>> {
-    let cached = snapshot.t3d().and_then(|d| d.outline_symbols(symbols::OUTLINE_POLYGONS_UP_TO));
-    let outline = if let Some(uc) = UcDocument::of(snapshot) {
-        unreal_analysis::ide::exec::symbols::document_symbols(&uc.source())
-    } else if let Some(cached) = cached {
-        // What the document keeps per segment: no parse of the whole map.
-        cached
-    } else {
-        let Some(parsed) = Parsed::whole(snapshot) else { return Ok(None) };
-        symbols::document_symbols(&parsed.source())
-    };
+    let document = DocumentAnalysis::of(snapshot);
+    let Some(analysis) = document.analysis() else { return Ok(None) };
+    let outline = analysis.document_symbols(symbols::OUTLINE_POLYGONS_UP_TO);
     Ok(Some(DocumentSymbolResponse::Nested(
         outline.into_iter().map(|s| convert(snapshot, s)).collect(),
     )))
@@ -44,8 +36,8 @@ pub fn convert(snapshot: &DocumentSnapshot, symbol: symbols::DocumentSymbol) -> 
         kind: kind(symbol.kind),
         tags: None,
         deprecated: None,
-        range: t3d::range(snapshot, symbol.span),
-        selection_range: t3d::range(snapshot, symbol.selection_span),
+        range: document::range(snapshot, symbol.span),
+        selection_range: document::range(snapshot, symbol.selection_span),
         children: Some(symbol.children.into_iter().map(|c| convert(snapshot, c)).collect()),
     }
 }

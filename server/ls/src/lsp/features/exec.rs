@@ -1,4 +1,4 @@
-//! What the `.uc` features share (the `#exec` counterparts of [`super::t3d`]): the
+//! What the `.uc` features share (beside [`super::document`]): the
 //! document's path and the long-lived [`LintSession`] that reads its package (the
 //! workspace's, see `lsp/lint_sessions.rs`), the [`ExecSource`] every `.uc` feature reads,
 //! and locations in other files. Not a feature itself.

@@ -6,8 +6,7 @@ use tower_lsp_server::ls_types::{
     ServerCapabilities,
 };
 
-use super::exec::UcDocument;
-use super::t3d::{self, Parsed};
+use super::document::{self, DocumentAnalysis};
 use crate::lsp::documents::{DocumentSnapshot, Session};
 
 pub fn register(caps: &mut ServerCapabilities, _session: &Session) {
@@ -18,16 +17,9 @@ pub fn handle(
     snapshot: &DocumentSnapshot,
     _params: &FoldingRangeParams,
 ) -> Result<Option<Vec<FoldingRange>>> {
-    let cached = snapshot.t3d().and_then(unreal_analysis::document::T3dDocument::folding_ranges);
-    let ranges = if let Some(uc) = UcDocument::of(snapshot) {
-        unreal_analysis::ide::exec::folding::folding_ranges(&uc.source())
-    } else if let Some(cached) = cached {
-        // What the document keeps per segment: no parse of the whole map.
-        cached
-    } else {
-        let Some(parsed) = Parsed::whole(snapshot) else { return Ok(None) };
-        unreal_analysis::ide::t3d::folding::folding_ranges(&parsed.source())
-    };
+    let document = DocumentAnalysis::of(snapshot);
+    let Some(analysis) = document.analysis() else { return Ok(None) };
+    let ranges = analysis.folding_ranges();
     Ok(Some(ranges.into_iter().filter_map(|r| convert(snapshot, r)).collect()))
 }
 
@@ -36,7 +28,7 @@ pub fn convert(
     snapshot: &DocumentSnapshot,
     r: unreal_analysis::ide::t3d::folding::FoldingRange,
 ) -> Option<FoldingRange> {
-    let range = t3d::range(snapshot, r.span);
+    let range = document::range(snapshot, r.span);
     let range = FoldingRange {
         start_line: range.start.line,
         start_character: None,

@@ -7,9 +7,9 @@ use tower_lsp_server::ls_types::{
     ServerCapabilities, TextEdit,
 };
 use unreal_analysis::ide::t3d::formatting::{self, EditSink, FormatOptions};
-
-use super::t3d::{self, Parsed};
 use unreal_analysis::lint::FileKind;
+
+use super::document::{self, DocumentAnalysis};
 
 use crate::lsp::documents::{DocumentSnapshot, Session};
 
@@ -44,13 +44,11 @@ pub fn full(
     snapshot: &DocumentSnapshot,
     _params: &DocumentFormattingParams,
 ) -> Result<Option<Vec<TextEdit>>> {
-    if snapshot.t3d().is_none() {
+    let document = DocumentAnalysis::of(snapshot);
+    let Some(edits) = document.analysis().and_then(|a| a.format(FormatOptions::default())) else {
         return Ok(None);
-    }
-    // One top-level block at a time, never a tree of the whole map, and runs of changed lines
-    // as one edit each: a 50 MB map formatted for the first time is one edit.
-    let edits = formatting::format_document(snapshot.text(), FormatOptions::default());
-    Ok(edits.ok().map(|edits| t3d::into_edits(snapshot, edits)))
+    };
+    Ok(edits.ok().map(|edits| document::into_edits(snapshot, edits)))
 }
 
 /// [`full`] with each edit handed to `sink` as it is made (the stdio answer writes them
@@ -72,7 +70,10 @@ pub fn range(
     params: &DocumentRangeFormattingParams,
 ) -> Result<Option<Vec<TextEdit>>> {
     let span = snapshot.span(params.range);
-    let Some(parsed) = Parsed::around(snapshot, span) else { return Ok(None) };
-    let edits = formatting::format_range(&parsed.source(), span, FormatOptions::default());
-    Ok(edits.ok().map(|edits| t3d::edits(snapshot, &edits)))
+    let document = DocumentAnalysis::of(snapshot);
+    let Some(analysis) = document.analysis() else { return Ok(None) };
+    let Some(edits) = analysis.format_range(span, FormatOptions::default()) else {
+        return Ok(None);
+    };
+    Ok(edits.ok().map(|edits| document::edits(snapshot, &edits)))
 }

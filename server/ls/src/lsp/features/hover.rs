@@ -6,8 +6,7 @@ use tower_lsp_server::ls_types::{
     ServerCapabilities,
 };
 
-use super::exec::UcDocument;
-use super::t3d::{self, Parsed};
+use super::document::{self, DocumentAnalysis};
 use crate::lsp::documents::{DocumentSnapshot, Session};
 use crate::lsp::hover_formats::HoverFormats;
 
@@ -16,17 +15,13 @@ pub fn register(caps: &mut ServerCapabilities, _session: &Session) {
 }
 
 pub fn handle(snapshot: &DocumentSnapshot, params: &HoverParams) -> Result<Option<Hover>> {
-    let offset = t3d::offset(snapshot, params.text_document_position_params.position);
-    let answer = if let Some(uc) = UcDocument::of(snapshot) {
-        unreal_analysis::ide::exec::hover::hover(&uc.source(), offset)
-    } else {
-        let Some(parsed) = Parsed::at(snapshot, offset) else { return Ok(None) };
-        let packages = snapshot.session.package_provider();
-        unreal_analysis::ide::t3d::hover::hover(&parsed.source(), offset, &*packages)
-    };
+    let offset = document::offset(snapshot, params.text_document_position_params.position);
+    let document = DocumentAnalysis::of(snapshot);
+    let Some(analysis) = document.analysis() else { return Ok(None) };
+    let answer = analysis.hover(offset);
     Ok(answer.map(|h| Hover {
         contents: HoverContents::Markup(contents(h.markdown, h.image, snapshot.session.hover)),
-        range: Some(t3d::range(snapshot, h.span)),
+        range: Some(document::range(snapshot, h.span)),
     }))
 }
 

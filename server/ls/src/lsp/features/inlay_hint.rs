@@ -5,10 +5,10 @@ use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{
     InlayHint, InlayHintKind, InlayHintLabel, InlayHintParams, OneOf, ServerCapabilities,
 };
-use unreal_analysis::ide::t3d::inlay_hints::{inlay_hints, InlayKind};
+use unreal_analysis::ide::t3d::inlay_hints::InlayKind;
 use unreal_syntax::Span;
 
-use super::t3d::Parsed;
+use super::document::DocumentAnalysis;
 use crate::lsp::documents::{DocumentSnapshot, Session};
 
 pub fn register(caps: &mut ServerCapabilities, _session: &Session) {
@@ -20,8 +20,10 @@ pub fn handle(
     params: &InlayHintParams,
 ) -> Result<Option<Vec<InlayHint>>> {
     let range = snapshot.span(params.range);
-    let Some(parsed) = Parsed::around(snapshot, range) else { return Ok(None) };
-    let hints = inlay_hints(&parsed.source(), range);
+    let document = DocumentAnalysis::of(snapshot);
+    let Some(hints) = document.analysis().and_then(|a| a.inlay_hints(range)) else {
+        return Ok(None);
+    };
     Ok(Some(
         hints
             .into_iter()

@@ -1,14 +1,17 @@
 //! One file per LSP feature. A feature is plain code over a [`DocumentSnapshot`]: it converts
-//! LSP positions to byte offsets, calls one function of `unreal-analysis`, and converts the
-//! answer back. It never touches locks, the client or async code; `server.rs` runs it on a
-//! blocking thread with a panic guard (`Backend::with_document`).
+//! LSP positions to byte offsets, calls one method of the document's
+//! [`unreal_analysis::ide::Analysis`] ([`document::DocumentAnalysis`] makes it, for a map or a
+//! class alike), and converts the answer back. It never touches locks, the client or async
+//! code; `server.rs` runs it on a blocking thread with a panic guard
+//! (`Backend::with_document`).
 //!
 //! Adding a feature (hover, say):
-//! 1. `features/hover.rs` with `pub fn register(caps: &mut ServerCapabilities, session: &Session)`
+//! 1. `Analysis::hover` in `unreal-analysis` (`ide/analysis.rs`), answering for both languages;
+//! 2. `features/hover.rs` with `pub fn register(caps: &mut ServerCapabilities, session: &Session)`
 //!    (set `hover_provider`) and `pub fn handle(snapshot: &DocumentSnapshot, params: HoverParams)
 //!    -> jsonrpc::Result<Option<Hover>>`;
-//! 2. a `pub mod hover;` line and a `hover::register` call in [`capabilities`] below;
-//! 3. in `server.rs`, the trait method: `self.with_document("textDocument/hover", &uri, move
+//! 3. a `pub mod hover;` line and a `hover::register` call in [`capabilities`] below;
+//! 4. in `server.rs`, the trait method: `self.with_document("textDocument/hover", &uri, move
 //!    |snapshot| features::hover::handle(snapshot, params)).await`.
 //!
 //! [`DocumentSnapshot`]: super::documents::DocumentSnapshot
@@ -18,6 +21,7 @@ pub mod completion;
 pub mod definition;
 pub mod diagnostics;
 pub mod diff;
+pub mod document;
 pub mod document_symbol;
 pub mod exec;
 pub mod folding_range;
@@ -31,7 +35,6 @@ pub mod references;
 pub mod rename;
 pub mod selection_range;
 pub mod semantic_tokens;
-pub mod t3d;
 pub mod workspace_symbol;
 
 use tower_lsp_server::ls_types::{

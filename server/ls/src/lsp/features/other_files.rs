@@ -35,6 +35,10 @@ impl OtherFiles {
         span: unreal_syntax::Span,
         encoding: PositionEncoding,
     ) -> Range {
+        if span.end == 0 {
+            // The file's start (a package or an image a definition opens): nothing to read.
+            return Range::default();
+        }
         let text = self.texts.entry(path.to_path_buf()).or_insert_with(|| {
             read_text(path).ok().map(|text| {
                 let lines = LineIndex::new(&text);

@@ -7,10 +7,9 @@ use std::collections::HashMap;
 use tower_lsp_server::ls_types::{
     CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams, WorkspaceEdit,
 };
-use unreal_analysis::ide::t3d::code_actions::{code_actions, ActionKind};
+use unreal_analysis::ide::t3d::code_actions::ActionKind;
 
-use super::exec::UcDocument;
-use super::t3d::{self, Parsed};
+use super::document::{self, DocumentAnalysis};
 use crate::lsp::documents::DocumentSnapshot;
 
 pub fn kind(kind: ActionKind) -> CodeActionKind {
@@ -28,14 +27,9 @@ pub fn actions(
     wanted: impl Fn(&CodeActionKind) -> bool,
 ) -> Vec<CodeActionOrCommand> {
     let span = snapshot.span(params.range);
-    let found = if let Some(uc) = UcDocument::of(snapshot) {
-        // The `#exec` actions beyond the fixes diagnostics carry (add required keys,
-        // backslashes in paths).
-        unreal_analysis::ide::exec::code_actions::code_actions(&uc.source(), span)
-    } else {
-        let Some(parsed) = Parsed::around(snapshot, span) else { return Vec::new() };
-        code_actions(&parsed.source(), span)
-    };
+    let document = DocumentAnalysis::of(snapshot);
+    let Some(analysis) = document.analysis() else { return Vec::new() };
+    let found = analysis.code_actions(span);
     found
         .into_iter()
         .filter(|a| wanted(&kind(a.kind)))
@@ -46,7 +40,7 @@ pub fn actions(
                 edit: Some(WorkspaceEdit {
                     changes: Some(HashMap::from([(
                         snapshot.uri.clone(),
-                        t3d::edits(snapshot, &a.edits),
+                        document::edits(snapshot, &a.edits),
                     )])),
                     ..WorkspaceEdit::default()
                 }),

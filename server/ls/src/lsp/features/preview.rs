@@ -16,7 +16,6 @@ use unreal_formats::mapped::{read_regular, MappedFile};
 use unreal_formats::package::{ObjectRef, Package};
 
 use crate::lsp::documents::Session;
-use crate::lsp::Backend;
 
 pub const PACKAGE_TREE: &str = "unrealLs/packageTree";
 pub const OBJECT_PREVIEW: &str = "unrealLs/objectPreview";
@@ -72,42 +71,6 @@ pub struct MapPreviewParams {
     pub actor_symbols: Option<bool>,
 }
 
-impl Backend {
-    /// `unrealLs/mapPreview`: the overview picture of a T3D map, from the open document's
-    /// text when it is open (so it follows edits), else from the file.
-    pub async fn map_preview(&self, params: MapPreviewParams) -> Result<Value> {
-        let handle = self.document_handle(&params.uri);
-        blocking(MAP_PREVIEW, move || {
-            let open = handle.map(|h| h.read(|snapshot| snapshot.text().to_owned()));
-            map_preview(&params, open)
-        })
-        .await
-    }
-
-    /// `unrealLs/packageTree`.
-    pub async fn package_tree(&self, params: PackageTreeParams) -> Result<Value> {
-        blocking(PACKAGE_TREE, move || package_tree(&params)).await
-    }
-
-    /// `unrealLs/objectPreview`.
-    pub async fn object_preview(&self, params: ObjectPreviewParams) -> Result<Value> {
-        // A mesh whose materials are in the game's other packages is textured from them
-        // (the workspace's package index, once built).
-        let packages = self.package_index();
-        blocking(OBJECT_PREVIEW, move || object_preview(&params, packages.as_deref())).await
-    }
-}
-
-/// Runs a preview off the async threads; a panic becomes an internal error.
-async fn blocking(
-    method: &str,
-    f: impl FnOnce() -> Result<Value> + Send + 'static,
-) -> Result<Value> {
-    crate::lsp::guard::off_thread(f).await.unwrap_or_else(|reason| {
-        Err(crate::lsp::guard::internal_error(format!("{method} failed: internal error: {reason}")))
-    })
-}
-
 fn invalid(message: String) -> Error {
     Error { code: ErrorCode::InvalidParams, message: message.into(), data: None }
 }
@@ -148,7 +111,7 @@ fn unless_changed(path: &Path, bytes: &MappedFile, answer: Result<Value>) -> Res
     answer
 }
 
-fn package_tree(params: &PackageTreeParams) -> Result<Value> {
+pub fn package_tree(params: &PackageTreeParams) -> Result<Value> {
     let path = path_of(&params.uri)?;
     let bytes = open(&path)?;
     let answer = package_tree_of(&path, &bytes);
@@ -175,7 +138,7 @@ fn package_tree_of(path: &Path, bytes: &[u8]) -> Result<Value> {
     }))
 }
 
-fn object_preview(
+pub fn object_preview(
     params: &ObjectPreviewParams,
     packages: Option<&unreal_analysis::index::PackageIndex>,
 ) -> Result<Value> {
@@ -375,7 +338,7 @@ fn base64_of(png: &[u8]) -> String {
 
 /// The picture of a map and its actors' marks, each with the line (0-based) of its
 /// `Begin Actor`, for a click to reveal it.
-fn map_preview(params: &MapPreviewParams, open: Option<String>) -> Result<Value> {
+pub fn map_preview(params: &MapPreviewParams, open: Option<String>) -> Result<Value> {
     let view = match params.view.as_deref() {
         None => preview::map::View::Top,
         Some(word) => preview::map::View::parse(word)

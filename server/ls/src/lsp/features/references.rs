@@ -3,9 +3,8 @@
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{Location, OneOf, ReferenceParams, ServerCapabilities};
 
-use super::exec::UcDocument;
+use super::document::{self, DocumentAnalysis};
 use super::other_files::OtherFiles;
-use super::t3d::{self, Parsed};
 use crate::lsp::documents::{DocumentSnapshot, Session};
 
 pub fn register(caps: &mut ServerCapabilities, _session: &Session) {
@@ -16,28 +15,10 @@ pub fn handle(
     snapshot: &DocumentSnapshot,
     params: &ReferenceParams,
 ) -> Result<Option<Vec<Location>>> {
-    let offset = t3d::offset(snapshot, params.text_document_position.position);
-    if let Some(uc) = UcDocument::of(snapshot) {
-        let found = unreal_analysis::ide::exec::navigation::find_references(
-            &uc.source(),
-            offset,
-            params.context.include_declaration,
-        );
-        let mut files = OtherFiles::default();
-        return Ok(Some(
-            found.iter().filter_map(|o| files.location(snapshot, &o.location)).collect(),
-        ));
-    }
-    let Some(parsed) = Parsed::whole(snapshot) else { return Ok(None) };
-    let found = unreal_analysis::ide::t3d::navigation::find_references(
-        &parsed.source(),
-        offset,
-        params.context.include_declaration,
-    );
-    Ok(Some(
-        found
-            .into_iter()
-            .map(|o| Location { uri: snapshot.uri.clone(), range: t3d::range(snapshot, o.span) })
-            .collect(),
-    ))
+    let offset = document::offset(snapshot, params.text_document_position.position);
+    let document = DocumentAnalysis::of(snapshot);
+    let Some(analysis) = document.analysis() else { return Ok(None) };
+    let found = analysis.references(offset, params.context.include_declaration);
+    let mut files = OtherFiles::default();
+    Ok(Some(found.iter().filter_map(|o| files.location(snapshot, &o.location)).collect()))
 }

@@ -8,11 +8,10 @@ use tower_lsp_server::ls_types::{
     OneOf, PrepareRenameResponse, RenameOptions, RenameParams, ServerCapabilities,
     TextDocumentPositionParams, TextEdit, Uri, WorkDoneProgressOptions, WorkspaceEdit,
 };
-use unreal_analysis::ide::t3d::navigation;
+use unreal_analysis::ide::FileEdits;
 
-use super::exec::UcDocument;
+use super::document::{self, DocumentAnalysis};
 use super::other_files::OtherFiles;
-use super::t3d::{self, Parsed};
 use crate::lsp::documents::{DocumentSnapshot, Session};
 
 pub fn register(caps: &mut ServerCapabilities, _session: &Session) {
@@ -26,53 +25,32 @@ pub fn prepare(
     snapshot: &DocumentSnapshot,
     params: &TextDocumentPositionParams,
 ) -> Result<Option<PrepareRenameResponse>> {
-    let offset = t3d::offset(snapshot, params.position);
-    if let Some(uc) = UcDocument::of(snapshot) {
-        return match unreal_analysis::ide::exec::navigation::prepare_rename(&uc.source(), offset) {
-            Ok(span) => Ok(Some(PrepareRenameResponse::Range(t3d::range(snapshot, span)))),
-            Err(e) => Err(Error::invalid_params(e.message)),
-        };
-    }
-    let Some(parsed) = Parsed::whole(snapshot) else { return Ok(None) };
-    match navigation::prepare_rename(&parsed.source(), offset) {
-        Ok(span) => Ok(Some(PrepareRenameResponse::Range(t3d::range(snapshot, span)))),
+    let offset = document::offset(snapshot, params.position);
+    let document = DocumentAnalysis::of(snapshot);
+    let Some(analysis) = document.analysis() else { return Ok(None) };
+    match analysis.prepare_rename(offset) {
+        Ok(span) => Ok(Some(PrepareRenameResponse::Range(document::range(snapshot, span)))),
         Err(e) => Err(Error::invalid_params(e.message)),
     }
 }
 
 pub fn handle(snapshot: &DocumentSnapshot, params: &RenameParams) -> Result<Option<WorkspaceEdit>> {
-    let offset = t3d::offset(snapshot, params.text_document_position.position);
-    if let Some(uc) = UcDocument::of(snapshot) {
-        let source = uc.source();
-        return match unreal_analysis::ide::exec::navigation::rename(
-            &source,
-            offset,
-            &params.new_name,
-        ) {
-            Ok(files) => Ok(Some(uc_workspace_edit(snapshot, files))),
-            Err(e) => Err(Error::invalid_params(e.message)),
-        };
-    }
-    let Some(parsed) = Parsed::whole(snapshot) else { return Ok(None) };
-    match navigation::rename(&parsed.source(), offset, &params.new_name) {
-        Ok(edits) => Ok(Some(WorkspaceEdit {
-            changes: Some(HashMap::from([(snapshot.uri.clone(), t3d::edits(snapshot, &edits))])),
-            ..WorkspaceEdit::default()
-        })),
+    let offset = document::offset(snapshot, params.text_document_position.position);
+    let document = DocumentAnalysis::of(snapshot);
+    let Some(analysis) = document.analysis() else { return Ok(None) };
+    match analysis.rename(offset, &params.new_name) {
+        Ok(files) => Ok(Some(workspace_edit(snapshot, files))),
         Err(e) => Err(Error::invalid_params(e.message)),
     }
 }
 
-/// A rename across the package's classes: edits in this document and in other files.
-fn uc_workspace_edit(
-    snapshot: &DocumentSnapshot,
-    files: Vec<unreal_analysis::ide::exec::navigation::FileEdits>,
-) -> WorkspaceEdit {
+/// A rename's edits in this document and in other files (a class's package).
+fn workspace_edit(snapshot: &DocumentSnapshot, files: Vec<FileEdits>) -> WorkspaceEdit {
     let mut changes: HashMap<Uri, Vec<TextEdit>> = HashMap::new();
     let mut others = OtherFiles::default();
     for file in files {
         let (uri, edits) = match &file.file {
-            None => (snapshot.uri.clone(), t3d::edits(snapshot, &file.edits)),
+            None => (snapshot.uri.clone(), document::edits(snapshot, &file.edits)),
             Some(path) => {
                 let Some(uri) = Uri::from_file_path(path) else { continue };
                 let edits = file

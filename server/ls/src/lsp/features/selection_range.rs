@@ -5,9 +5,7 @@ use tower_lsp_server::ls_types::{
     SelectionRange, SelectionRangeParams, SelectionRangeProviderCapability, ServerCapabilities,
 };
 
-use unreal_syntax::Span;
-
-use super::t3d::{self, Parsed};
+use super::document::{self, DocumentAnalysis};
 use crate::lsp::documents::{DocumentSnapshot, Session};
 
 pub fn register(caps: &mut ServerCapabilities, _session: &Session) {
@@ -18,14 +16,12 @@ pub fn handle(
     snapshot: &DocumentSnapshot,
     params: &SelectionRangeParams,
 ) -> Result<Option<Vec<SelectionRange>>> {
-    let offsets: Vec<u32> = params.positions.iter().map(|p| t3d::offset(snapshot, *p)).collect();
-    // The blocks from the first position's line to the last one's.
-    let lines = Span::new(
-        offsets.iter().copied().min().unwrap_or(0),
-        offsets.iter().copied().max().unwrap_or(0),
-    );
-    let Some(parsed) = Parsed::around(snapshot, lines) else { return Ok(None) };
-    let chains = unreal_analysis::ide::t3d::selection::selection_ranges(&parsed.source(), &offsets);
+    let offsets: Vec<u32> =
+        params.positions.iter().map(|p| document::offset(snapshot, *p)).collect();
+    let document = DocumentAnalysis::of(snapshot);
+    let Some(chains) = document.analysis().and_then(|a| a.selection_ranges(&offsets)) else {
+        return Ok(None);
+    };
     Ok(Some(
         chains
             .into_iter()
@@ -35,7 +31,7 @@ pub fn handle(
                 let mut range: Option<SelectionRange> = None;
                 for span in chain.into_iter().rev() {
                     range = Some(SelectionRange {
-                        range: t3d::range(snapshot, span),
+                        range: document::range(snapshot, span),
                         parent: range.map(Box::new),
                     });
                 }

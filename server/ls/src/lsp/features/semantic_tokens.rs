@@ -16,11 +16,10 @@ use tower_lsp_server::ls_types::{
     SemanticTokensRangeParams, SemanticTokensRangeResult, SemanticTokensResult,
     SemanticTokensServerCapabilities, ServerCapabilities, WorkDoneProgressOptions,
 };
-use unreal_analysis::ide::t3d::semantic_tokens::{self as analysis, TOKEN_MODIFIERS, TOKEN_TYPES};
+use unreal_analysis::ide::t3d::semantic_tokens::{TOKEN_MODIFIERS, TOKEN_TYPES};
 use unreal_syntax::Span;
 
-use super::exec::UcDocument;
-use super::t3d::Parsed;
+use super::document::DocumentAnalysis;
 use crate::lsp::documents::{DocumentSnapshot, SentTokens, Session};
 
 /// Documents up to this size keep their last tokens for deltas (a 10 MB map's would take
@@ -132,15 +131,8 @@ fn tokens(snapshot: &DocumentSnapshot, range: Option<Span>) -> Option<SemanticTo
     if snapshot.t3d().is_some() && snapshot.text().len() > T3D_TOKENS_UP_TO {
         return None;
     }
-    let found = if let Some(uc) = UcDocument::of(snapshot) {
-        unreal_analysis::ide::exec::semantic_tokens::semantic_tokens(&uc.source(), range)
-    } else {
-        let parsed = match range {
-            Some(span) => Parsed::around(snapshot, span)?,
-            None => Parsed::whole(snapshot)?,
-        };
-        analysis::semantic_tokens(&parsed.source(), range)
-    };
+    let document = DocumentAnalysis::of(snapshot);
+    let found = document.analysis()?.semantic_tokens(range);
     let mut data = Vec::with_capacity(found.len());
     let (mut line, mut start) = (0u32, 0u32);
     for token in found {

@@ -13,10 +13,9 @@ use tower_lsp_server::ls_types::{
     Location, OneOf, Position, Range, ServerCapabilities, SymbolInformation, SymbolKind, Uri,
     WorkspaceSymbolParams, WorkspaceSymbolResponse,
 };
-use unreal_analysis::ide::t3d::symbols;
 use unreal_analysis::index::{AssetHit, AssetKind, PackageIndex, DEFAULT_LIMIT};
 
-use super::t3d::{self, Parsed};
+use super::document::{self, DocumentAnalysis};
 use crate::lsp::documents::{DocumentHandle, DocumentSnapshot, Session};
 
 pub fn register(caps: &mut ServerCapabilities, _session: &Session) {
@@ -115,8 +114,12 @@ fn symbols_of(
     params: &WorkspaceSymbolParams,
     out: &mut Vec<SymbolInformation>,
 ) {
-    let Some(parsed) = Parsed::whole(snapshot) else { return };
-    for symbol in symbols::workspace_symbols(&parsed.source(), &params.query) {
+    if snapshot.t3d().is_none() {
+        return;
+    }
+    let document = DocumentAnalysis::of(snapshot);
+    let Some(analysis) = document.analysis() else { return };
+    for symbol in analysis.workspace_symbols(&params.query) {
         #[allow(deprecated)] // `deprecated` is a required field of the protocol type
         out.push(SymbolInformation {
             name: symbol.name,
@@ -125,23 +128,9 @@ fn symbols_of(
             deprecated: None,
             location: Location {
                 uri: snapshot.uri.clone(),
-                range: t3d::range(snapshot, symbol.selection_span),
+                range: document::range(snapshot, symbol.selection_span),
             },
             container_name: symbol.class,
         });
-    }
-}
-
-impl crate::lsp::server::Backend {
-    /// `unrealLs/findAssets`, off the async threads; a panic becomes an internal error.
-    pub async fn find_assets(&self, params: FindAssetsParams) -> Result<Value> {
-        let index = self.package_index();
-        crate::lsp::guard::off_thread(move || find_assets(index.as_ref(), &params)).await.map_err(
-            |reason| {
-                crate::lsp::guard::internal_error(format!(
-                    "{FIND_ASSETS} failed: internal error: {reason}"
-                ))
-            },
-        )
     }
 }
