@@ -30,6 +30,7 @@ fn lookup_text(index: &PackageIndex, kind: ObjectKind, value: &str) -> String {
         Lookup::NoPackage(p) => format!("no package {p}"),
         Lookup::Missing => format!("missing; nearest {:?}", index.suggestions(kind, value, 3)),
         Lookup::Unchecked => "unchecked".to_owned(),
+        Lookup::Declared => "declared in the game folder's sources".to_owned(),
     }
 }
 
@@ -115,6 +116,8 @@ fn game_layout_case_shadowing_and_refresh() {
         files.insert("/game/Textures/readme.txt", b"not a package".to_vec());
         files.insert("/game/Textures/Broken.utx", b"\xC1\x83\x2A\x9E short".to_vec());
         files.insert("/mods/deep/er/Mod.u", writers::object_package(&[("Class", "ModActor")]));
+        // A package being written (UCC's layout), not compiled yet.
+        files.insert("/game/MyMod/Classes/MyActor.uc", b"class MyActor extends Actor;".to_vec());
     }
     let roots = IndexRoots {
         game_dir: Some(PathBuf::from("/game")),
@@ -130,6 +133,17 @@ fn game_layout_case_shadowing_and_refresh() {
             let _ = writeln!(out, "{} {}: {objects:?} {:?}", p.path.display(), p.name, p.error);
         }
         let _ = writeln!(out, "shadowed {:?}", index.shadowed());
+        for class in index.source_classes() {
+            let _ = writeln!(
+                out,
+                "source {}.{} extends {:?} abstract {} ({})",
+                class.package,
+                class.name,
+                class.parent,
+                class.is_abstract,
+                class.file.display()
+            );
+        }
         for (kind, value) in [
             (ObjectKind::Texture, "granite"),
             (ObjectKind::Texture, "ROCK.walls.granite"),
@@ -139,6 +153,10 @@ fn game_layout_case_shadowing_and_refresh() {
             (ObjectKind::Class, "modactor"),
             (ObjectKind::Class, "Engine.Light"),
             (ObjectKind::Class, "Engine.Lihgt"),
+            (ObjectKind::Class, "MyActor"),
+            (ObjectKind::Class, "MyMod.MyActor"),
+            (ObjectKind::Class, "MyMod.Second"),
+            (ObjectKind::Class, "Second"),
         ] {
             let _ = writeln!(out, "{kind:?} {value}: {}", lookup_text(index, kind, value));
         }
@@ -155,7 +173,23 @@ fn game_layout_case_shadowing_and_refresh() {
         );
         files.insert("/game/Sounds/Amb.uax", writers::object_package(&[("Sound", "Wind")]));
     }
-    let changed = [PathBuf::from("/game/Textures/Rock.utx"), PathBuf::from("/game/Sounds/Amb.uax")];
+    // A class source alone is enough to refresh.
+    {
+        let mut files = fs.0.lock().unwrap();
+        files.insert(
+            "/game/MyMod/Classes/Second.uc",
+            b"// Second.\r\nclass Second extends MyActor\r\n    abstract;\r\n".to_vec(),
+        );
+    }
+    let sources_only = index.refreshed(&[PathBuf::from("/game/MyMod/Classes/Second.uc")]).unwrap();
+    assert_eq!(sources_only.source_classes().len(), 2);
+    // A save that leaves every declaration as it was changes nothing.
+    assert!(sources_only.refreshed(&[PathBuf::from("/game/MyMod/Classes/MyActor.uc")]).is_none());
+    let changed = [
+        PathBuf::from("/game/Textures/Rock.utx"),
+        PathBuf::from("/game/Sounds/Amb.uax"),
+        PathBuf::from("/game/MyMod/Classes/Second.uc"),
+    ];
     let after = index.refreshed(&changed).unwrap();
     let unchanged_shared = Arc::ptr_eq(&index.packages()[0], &after.packages()[0]);
     expect_test::expect_file!["snapshots/package_index_memory.txt"].assert_eq(&format!(

@@ -21,6 +21,9 @@ pub enum ObjectKind {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Lookup {
     Found(ObjectId),
+    /// A class declared in the game folder's sources (`<Package>/Classes/*.uc`), which may
+    /// not be compiled yet: it exists for the map once UCC builds its package.
+    Declared,
     /// The package part names no indexed package.
     NoPackage(String),
     /// The package is indexed (or the name is bare) and holds nothing of that name.
@@ -78,10 +81,22 @@ impl PackageIndex {
         self.objects_named(name).iter().any(|&id| self.entry(id).is_some_and(|(_, o)| is_class(o)))
     }
 
-    /// True when the engine's own classes are indexed (a class named `Actor`), so that class
+    /// True when the engine's own classes are indexed (a class named `Actor` in a package:
+    /// sources alone are no proof that the engine's packages are there), so that class
     /// names can be judged at all.
     pub fn knows_engine_classes(&self) -> bool {
         self.has_class("Actor")
+    }
+
+    /// A class declared in the sources as `value` names it: `Name`, or `Package.Name` with
+    /// its source package.
+    fn declared_class(&self, value: &str) -> bool {
+        match value.split_once('.') {
+            None => self.source_classes_named(value).next().is_some(),
+            Some((package, name)) => {
+                self.source_classes_named(name).any(|c| c.package.eq_ignore_ascii_case(package))
+            }
+        }
     }
 
     /// Resolves a reference of the given kind.
@@ -97,7 +112,7 @@ impl PackageIndex {
             ObjectKind::Class => is_class(o),
             ObjectKind::Any => true,
         };
-        match value.split_once('.') {
+        let found = match value.split_once('.') {
             None => self
                 .objects_named(value)
                 .iter()
@@ -110,6 +125,25 @@ impl PackageIndex {
                 None if self.package(package).is_none() => Lookup::NoPackage(package.to_owned()),
                 None => Lookup::Missing,
             },
+        };
+        match found {
+            // A class of a package being written is there once UCC compiles it.
+            Lookup::Missing | Lookup::NoPackage(_)
+                if kind == ObjectKind::Class && self.declared_class(value) =>
+            {
+                Lookup::Declared
+            }
+            // The package is being written: it exists, without that class.
+            Lookup::NoPackage(package)
+                if kind == ObjectKind::Class
+                    && self
+                        .source_classes()
+                        .iter()
+                        .any(|c| c.package.eq_ignore_ascii_case(&package)) =>
+            {
+                Lookup::Missing
+            }
+            found => found,
         }
     }
 

@@ -8,6 +8,7 @@
 //! a TextBuffer's source) is read when asked for, through [`PackageIndex::with_package`].
 //! Names compare case-insensitively, as the engine's do.
 
+pub mod class_sources;
 pub mod game_folder;
 mod lookup;
 mod search;
@@ -279,6 +280,11 @@ pub struct PackageIndex {
     details: Mutex<HashMap<ObjectId, Details>>,
     /// The name search over every asset ([`PackageIndex::asset_search`]), built once.
     search: std::sync::OnceLock<AssetSearch>,
+    /// Classes declared in the game folder's sources (`<Package>/Classes/*.uc`), compiled
+    /// or not ([`class_sources`]).
+    source_classes: Arc<Vec<class_sources::SourceClass>>,
+    /// Lowercased class name -> its declarations among `source_classes`.
+    by_source_class: HashMap<String, Vec<u32>>,
 }
 
 impl fmt::Debug for PackageIndex {
@@ -337,9 +343,39 @@ impl PackageIndex {
             progress(IndexProgress { done, total, path });
             packages.push(Arc::new(IndexedPackage::read(&*fs, path)));
         }
+        let sources =
+            roots.game_dir.as_deref().map(|dir| class_sources::read_game_folder(&*fs, dir));
         let mut index = Self::from_packages(fs, roots, packages);
         index.walk_notes = notes;
-        index
+        index.with_source_classes(Arc::new(sources.unwrap_or_default()))
+    }
+
+    /// The index with these classes declared in sources ([`class_sources`]).
+    pub fn with_source_classes(mut self, classes: Arc<Vec<class_sources::SourceClass>>) -> Self {
+        self.by_source_class.clear();
+        for (number, class) in classes.iter().enumerate() {
+            let number = u32::try_from(number).unwrap_or(u32::MAX);
+            self.by_source_class.entry(class.name.to_ascii_lowercase()).or_default().push(number);
+        }
+        self.source_classes = classes;
+        self
+    }
+
+    /// The classes declared in the game folder's sources.
+    pub fn source_classes(&self) -> &[class_sources::SourceClass] {
+        &self.source_classes
+    }
+
+    /// The source declarations of classes named `name` (any case).
+    pub fn source_classes_named(
+        &self,
+        name: &str,
+    ) -> impl Iterator<Item = &class_sources::SourceClass> {
+        self.by_source_class
+            .get(&name.to_ascii_lowercase())
+            .into_iter()
+            .flatten()
+            .filter_map(|&i| self.source_classes.get(i as usize))
     }
 
     /// Builds over the machine's file system without progress reports.
@@ -363,6 +399,8 @@ impl PackageIndex {
             walk_notes: Vec::new(),
             details: Mutex::default(),
             search: std::sync::OnceLock::new(),
+            source_classes: Arc::default(),
+            by_source_class: HashMap::new(),
         };
         for (number, package) in index.packages.iter().enumerate() {
             let number = u32::try_from(number).unwrap_or(u32::MAX);
@@ -418,8 +456,23 @@ impl PackageIndex {
                 || (self.roots.covers(path)
                     && path.file_name().is_some_and(|n| is_package_file(&n.to_string_lossy())))
         });
-        if !relevant {
+        let sources_changed = changed.iter().any(|path| self.is_class_source(path));
+        if !relevant && !sources_changed {
             return None;
+        }
+        let sources = match (&self.roots.game_dir, sources_changed) {
+            (Some(dir), true) => Arc::new(class_sources::read_game_folder(&*self.fs, dir)),
+            _ => Arc::clone(&self.source_classes),
+        };
+        if !relevant {
+            // Most saves of a class leave its declaration as it was: nothing to rebuild.
+            if sources == self.source_classes {
+                return None;
+            }
+            let packages = self.packages.clone();
+            let mut index = Self::from_packages(Arc::clone(&self.fs), self.roots.clone(), packages);
+            index.walk_notes.clone_from(&self.walk_notes);
+            return Some(index.with_source_classes(sources));
         }
         let Discovered { files, notes } = Self::discover(&*self.fs, &self.roots);
         let packages = files
@@ -434,7 +487,17 @@ impl PackageIndex {
             .collect();
         let mut index = Self::from_packages(Arc::clone(&self.fs), self.roots.clone(), packages);
         index.walk_notes = notes;
-        Some(index)
+        Some(index.with_source_classes(sources))
+    }
+
+    /// True for a class source the index reads: `<game folder>/<Package>/Classes/*.uc`.
+    fn is_class_source(&self, path: &Path) -> bool {
+        let Some(game) = &self.roots.game_dir else { return false };
+        let Ok(rest) = path.strip_prefix(game) else { return false };
+        let parts: Vec<_> = rest.components().collect();
+        matches!(parts.as_slice(), [_, classes, file]
+            if classes.as_os_str().eq_ignore_ascii_case("Classes")
+                && Path::new(file.as_os_str()).extension().is_some_and(|e| e.eq_ignore_ascii_case("uc")))
     }
 
     pub fn roots(&self) -> &IndexRoots {

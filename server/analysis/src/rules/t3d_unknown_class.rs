@@ -23,7 +23,8 @@ pub static RULE: RuleMeta = RuleMeta {
 const DOCS: &str = r"`Begin Actor Class=X` where no indexed package exports a class `X` (or
 `Package.X`). UnrealEd skips the actor on import. Runs only when the index holds the
 engine's classes (a class `Actor`, from `Engine.u`): without them no class name can be
-judged.
+judged. A class declared in the game folder's sources (`<Package>/Classes/*.uc`, the folders
+UCC compiles from) is known before its package is compiled.
 
 ```t3d
 Begin Actor Class=Ligth Name=Light0

@@ -106,7 +106,7 @@ impl<'a> Reporter<'a> {
         let certain =
             absent.is_empty() || (matches!(lookup, Lookup::Missing) && value.contains('.'));
         let mut message = match lookup {
-            Lookup::Found(_) | Lookup::Unchecked => return None,
+            Lookup::Found(_) | Lookup::Declared | Lookup::Unchecked => return None,
             Lookup::NoPackage(package) => {
                 format!("{what}: no indexed package is named `{package}`")
             }

@@ -80,12 +80,22 @@ fn fixture_index() -> std::sync::Arc<PackageIndex> {
     let sounds: &[(&str, &str)] = &[("Package", "Looping"), ("Sound", "Looping.comp1")];
     let share: &[(&str, &str)] =
         &[("Package", "Skins"), ("Texture", "Skins.JSkin"), ("Class", "Flashlight")];
-    std::sync::Arc::new(PackageIndex::from_listing(&[
+    // A package being written in the game folder (`MyMod/Classes/*.uc`), not compiled yet.
+    let declared = |name: &str| unreal_analysis::index::class_sources::SourceClass {
+        name: name.to_owned(),
+        package: "MyMod".to_owned(),
+        parent: Some("Actor".to_owned()),
+        is_abstract: false,
+        placeable: None,
+        file: format!("/game/MyMod/Classes/{name}.uc").into(),
+    };
+    let index = PackageIndex::from_listing(&[
         ("Engine", engine),
         ("Checkers", checkers),
         ("AmbModern", sounds),
         ("UnrealShare", share),
-    ]))
+    ]);
+    std::sync::Arc::new(index.with_source_classes(std::sync::Arc::new(vec![declared("MyActor")])))
 }
 
 /// Options from the fixture's name: `*.ue1.t3d` and `*.ue2.t3d` fix the engine generation;
