@@ -568,3 +568,60 @@ fn the_defects_readme_names_exactly_what_lint_reports() {
     t3d_rules.sort();
     assert_eq!(accounted, t3d_rules, "every T3D rule is shown or said not to be");
 }
+
+/// A map in a game folder where a package is being written (`MyMod/Classes/*.uc`, UCC's
+/// layout, not compiled into `System/`): its classes are known, and an actor of one declared
+/// `abstract` is an error; an actor of an undeclared class is still unknown.
+#[test]
+fn classes_declared_in_the_game_folders_sources() {
+    use unreal_test_support::writers;
+    let game = unreal_test_support::ScratchDir::new("cli-lint-class-sources");
+    for folder in ["System", "Maps", "MyMod/Classes"] {
+        std::fs::create_dir_all(game.join(folder)).unwrap();
+    }
+    std::fs::write(game.join("System/Core.u"), writers::object_package(&[("Class", "Object")]))
+        .unwrap();
+    std::fs::write(
+        game.join("System/Engine.u"),
+        writers::object_package(&[("Class", "Actor"), ("Class", "LevelInfo")]),
+    )
+    .unwrap();
+    std::fs::write(
+        game.join("MyMod/Classes/MyBase.uc"),
+        "//=============\r\n// MyBase: what every gadget shares.\r\n//=============\r\nclass MyBase extends Actor\r\n\tabstract;\r\n",
+    )
+    .unwrap();
+    std::fs::write(game.join("MyMod/Classes/MyGadget.uc"), "class MyGadget extends MyBase;\r\n")
+        .unwrap();
+    std::fs::write(
+        game.join("Maps/Gadgets.t3d"),
+        "Begin Map\r\nBegin Actor Class=LevelInfo Name=LevelInfo0\r\nEnd Actor\r\n\
+         Begin Actor Class=MyGadget Name=MyGadget0\r\nEnd Actor\r\n\
+         Begin Actor Class=MyBase Name=MyBase0\r\nEnd Actor\r\n\
+         Begin Actor Class=MyGadjet Name=MyGadjet0\r\nEnd Actor\r\nEnd Map\r\n",
+    )
+    .unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_unreal-ls"))
+        .current_dir(game.path())
+        .args(["lint", "--format", "json", "Maps/Gadgets.t3d"])
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let found: Vec<String> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            let text = |key: &str| d[key].as_str().unwrap_or_default().to_owned();
+            format!("{} {} {}", d["line"], text("severity"), text("code"))
+        })
+        .collect();
+    assert_eq!(
+        found,
+        ["6 error t3d-abstract-class", "8 warning t3d-unknown-class"],
+        "{}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+    assert_eq!(output.status.code(), Some(1));
+}

@@ -82,6 +82,7 @@ distance) and the nearest as an unsafe fix.",
         rules: &[
             &super::t3d_unknown_texture::RULE,
             &super::t3d_unknown_class::RULE,
+            &super::t3d_abstract_class::RULE,
             &super::t3d_unknown_object::RULE,
         ],
     },

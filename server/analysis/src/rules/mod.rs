@@ -36,6 +36,7 @@ pub mod exec_unterminated_quote;
 pub mod exec_unused_texture_slot;
 pub mod exec_value_cut_by_comment;
 pub mod summary;
+pub mod t3d_abstract_class;
 pub mod t3d_bad_texture_axes;
 pub mod t3d_degenerate_polygon;
 pub mod t3d_duplicate_actor_name;
@@ -197,6 +198,7 @@ t3d_rules![
     t3d_unresolved_brush_model summarized,
     t3d_unknown_texture,
     t3d_unknown_class,
+    t3d_abstract_class,
     t3d_unknown_object,
 ];
 

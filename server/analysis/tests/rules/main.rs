@@ -81,21 +81,28 @@ fn fixture_index() -> std::sync::Arc<PackageIndex> {
     let share: &[(&str, &str)] =
         &[("Package", "Skins"), ("Texture", "Skins.JSkin"), ("Class", "Flashlight")];
     // A package being written in the game folder (`MyMod/Classes/*.uc`), not compiled yet.
-    let declared = |name: &str| unreal_analysis::index::class_sources::SourceClass {
-        name: name.to_owned(),
-        package: "MyMod".to_owned(),
-        parent: Some("Actor".to_owned()),
-        is_abstract: false,
-        placeable: None,
-        file: format!("/game/MyMod/Classes/{name}.uc").into(),
-    };
+    let declared =
+        |name: &str, is_abstract: bool| unreal_analysis::index::class_sources::SourceClass {
+            name: name.to_owned(),
+            package: "MyMod".to_owned(),
+            parent: Some("Actor".to_owned()),
+            is_abstract,
+            placeable: None,
+            file: format!("/game/MyMod/Classes/{name}.uc").into(),
+        };
     let index = PackageIndex::from_listing(&[
         ("Engine", engine),
         ("Checkers", checkers),
         ("AmbModern", sounds),
         ("UnrealShare", share),
     ]);
-    std::sync::Arc::new(index.with_source_classes(std::sync::Arc::new(vec![declared("MyActor")])))
+    std::sync::Arc::new(index.with_source_classes(std::sync::Arc::new(vec![
+        declared("MyActor", false),
+        declared("MyBase", true),
+        // Abstract here, but also compiled in `UnrealShare` (no sources here): a bare name
+        // may be that one.
+        declared("Flashlight", true),
+    ])))
 }
 
 /// Options from the fixture's name: `*.ue1.t3d` and `*.ue2.t3d` fix the engine generation;
