@@ -21,10 +21,12 @@ pub static RULE: RuleMeta = RuleMeta {
 };
 
 /// The rule's documentation: its `docs/rules.md` section after the `Severity:` lead.
-const DOCS: &str = r"An actor's `Class=` names a class declared `abstract`. An abstract class
+const DOCS: &str = r#"An actor's `Class=` names a class declared `abstract`. An abstract class
 cannot be spawned, and UnrealEd's T3D import spawns every actor it reads and asserts that it
-got one: the import (paste, or a map imported from text) stops with a failed assertion, as
-OldUnreal's UT tracker reports for UT v436 (fixed in v469e, which skips the actor). Only
+got one: the import (paste, or a map imported from text) stops with a failed assertion. UT
+v469e handles the failure instead ("Unreal Editor now gracefully handles failures to spawn
+actors during t3d import operations", its release notes, OldUnreal issue 549): the actor is
+not created. Either way the actor is lost. Only
 `abstract` itself counts: a subclass of an abstract class is not abstract unless it says so.
 Judged where the class's declaration is known: from the game folder's sources
 (`<Package>/Classes/*.uc`); a class known only from a compiled package is not judged yet.
@@ -40,7 +42,7 @@ Begin Actor Class=Pickup Name=Pickup0
 End Actor
 ```
 
-Fix: place a concrete subclass (`Health`, `Armor`), or remove the actor.";
+Fix: place a concrete subclass (`Health`, `Armor`), or remove the actor."#;
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
     let Some(index) = ctx.packages else { return };
@@ -56,7 +58,7 @@ pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
             out.push(RULE.diagnostic(
                 attribute.value,
                 format!(
-                    "class `{value}` is abstract ({declared_in}): UnrealEd cannot spawn it, and its import of this actor stops with a failed assertion"
+                    "class `{value}` is abstract ({declared_in}): UnrealEd cannot spawn it, and its import of this actor stops with a failed assertion (UT v469e and later leave the actor out)"
                 ),
             ));
         }
