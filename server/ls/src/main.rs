@@ -37,6 +37,8 @@ enum Command {
     Export(cli::export::ExportArgs),
     /// Find any asset of the game folder (texture, mesh, sound, class...) by a fragment of its name.
     Find(cli::find::FindArgs),
+    /// What T3D maps need: every package they use, where it was found or that it is missing.
+    Deps(cli::deps::DepsArgs),
     /// Draw a T3D map's overview picture (PNG): brushes as placed, actors by kind.
     Render(cli::map_render::MapRenderArgs),
     /// What changed between two versions of a map: actors, properties, brushes, CSG order.
@@ -86,6 +88,7 @@ fn main() -> ExitCode {
         Command::Info(args) => cli::info::run(&args),
         Command::Export(args) => cli::export::run(&args),
         Command::Find(args) => cli::find::run(&args),
+        Command::Deps(args) => cli::deps::run(&args),
         Command::Render(args) => cli::map_render::run(&args),
         Command::Diff(args) => cli::diff::run(&args),
         Command::Lsp(args) => lsp::run(&args),

@@ -134,7 +134,7 @@ pub fn is_package_file(name: &str) -> bool {
 }
 
 /// Where packages are looked for.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct IndexRoots {
     /// The game installation (the folder holding `System/`, `Textures/`...). A folder without
     /// any of those is searched as a plain folder of packages.

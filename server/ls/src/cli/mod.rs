@@ -2,6 +2,7 @@
 //! `unreal-analysis` for terminals and machines.
 
 pub mod baseline;
+pub mod deps;
 pub mod diff;
 pub mod export;
 pub mod find;

@@ -1,0 +1,217 @@
+//! `unreal-ls deps MAP... [--game-dir DIR] [--format human|json]`: what each map needs to
+//! load (`unreal_analysis::deps`): every package it uses, where it was found (the game
+//! folder, outside it, the game folder's sources) or that it is missing, with the classes,
+//! textures and objects the map names in it; and the packages a server must send with the map
+//! (those found outside the game folder).
+//!
+//! Each map gets its settings as `lint` gives them (its `unreal-ls.toml`, else the game
+//! installation it stands in; `--game-dir` over both). Exit codes: 0 when everything a map
+//! names was found, 1 when something is missing, 2 on a usage error (no game folder, a file
+//! that cannot be read).
+
+use std::collections::HashMap;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use serde_json::{json, Value};
+use unreal_analysis::deps::{map_needs, MapNeeds, MapUse, PackageNeed};
+use unreal_analysis::fs::RealFs;
+use unreal_analysis::index::{IndexRoots, PackageIndex};
+use unreal_analysis::LineIndex;
+
+use super::{printable, EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum DepsFormat {
+    Human,
+    Json,
+}
+
+#[derive(clap::Args)]
+pub struct DepsArgs {
+    /// T3D maps.
+    #[arg(required = true)]
+    pub maps: Vec<PathBuf>,
+    /// Game folder (with System/, Textures/...) whose packages the maps are resolved against.
+    #[arg(long, value_name = "DIR")]
+    pub game_dir: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "human")]
+    pub format: DepsFormat,
+}
+
+/// One map's needs, or why it could not be read.
+struct Report {
+    path: PathBuf,
+    text: String,
+    needs: Result<MapNeeds, String>,
+}
+
+pub fn run(args: &DepsArgs) -> ExitCode {
+    let settings = unreal_analysis::workspace::Settings::new(
+        Arc::new(RealFs),
+        unreal_analysis::config::ConfigResolver::discover(),
+    );
+    let overrides = unreal_analysis::options::Overrides {
+        game_dir: args.game_dir.clone(),
+        ..unreal_analysis::options::Overrides::default()
+    };
+    let mut indexes: HashMap<IndexRoots, Arc<PackageIndex>> = HashMap::new();
+    let mut reports = Vec::new();
+    for path in &args.maps {
+        let absolute = std::path::absolute(path).unwrap_or_else(|_| path.clone());
+        let roots = settings.for_file(&overrides, Some(&absolute)).options.index_roots();
+        let text = match unreal_formats::mapped::read_regular(path) {
+            Ok(bytes) => unreal_syntax::text::decode_owned(bytes).0,
+            Err(e) => {
+                let needs = Err(format!("cannot read: {e}"));
+                reports.push(Report { path: path.clone(), text: String::new(), needs });
+                continue;
+            }
+        };
+        if roots.is_empty() {
+            let needs = Err("no game folder: pass --game-dir DIR (the game's folder, the one that holds System/), set game-dir in unreal-ls.toml, or keep the map inside the game's folder".to_owned());
+            reports.push(Report { path: path.clone(), text, needs });
+            continue;
+        }
+        let index = indexes
+            .entry(roots.clone())
+            .or_insert_with(|| Arc::new(PackageIndex::build_real(roots)));
+        let parse = unreal_syntax::t3d::parse(&text);
+        let needs = Ok(map_needs(&text, &parse, index));
+        reports.push(Report { path: path.clone(), text, needs });
+    }
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    let written = match args.format {
+        DepsFormat::Human => write_human(&mut out, &reports),
+        DepsFormat::Json => write_json(&mut out, &reports),
+    };
+    if written.is_err() {
+        return ExitCode::from(EXIT_USAGE);
+    }
+    if reports.iter().any(|r| r.needs.is_err()) {
+        ExitCode::from(EXIT_USAGE)
+    } else if reports.iter().any(|r| r.needs.as_ref().is_ok_and(MapNeeds::has_missing)) {
+        ExitCode::from(EXIT_FINDINGS)
+    } else {
+        ExitCode::from(EXIT_CLEAN)
+    }
+}
+
+/// `name (line N, M uses)` of one use, with the full path it was found as.
+fn use_text(used: &MapUse, lines: &LineIndex, text: &str) -> String {
+    let line =
+        lines.line_col(text, used.first.start, unreal_analysis::line_index::ColumnUnit::Utf8).line
+            + 1;
+    let written = if used.class.is_empty() {
+        used.name.clone()
+    } else {
+        format!("{}'{}'", used.class, used.name)
+    };
+    let found = used
+        .found_as
+        .as_ref()
+        .filter(|f| !f.eq_ignore_ascii_case(&used.name))
+        .map(|f| format!(" = {f}"))
+        .unwrap_or_default();
+    let uses = if used.count > 1 { format!(", {} uses", used.count) } else { String::new() };
+    printable(&format!("{} {written}{found} (line {line}{uses})", used.kind.name())).into_owned()
+}
+
+fn write_human(out: &mut dyn Write, reports: &[Report]) -> io::Result<()> {
+    for report in reports {
+        let path = printable(&report.path.display().to_string()).into_owned();
+        let needs = match &report.needs {
+            Ok(needs) => needs,
+            Err(why) => {
+                writeln!(out, "{path}: {}", printable(why))?;
+                continue;
+            }
+        };
+        let lines = LineIndex::new(&report.text);
+        writeln!(out, "{path}: {} packages", needs.packages.len())?;
+        for package in &needs.packages {
+            let file = package
+                .file
+                .as_ref()
+                .map(|f| format!(" {}", printable(&f.display().to_string())))
+                .unwrap_or_default();
+            writeln!(out, "  {} ({}){file}", printable(&package.name), package.place.name())?;
+            for used in &package.found {
+                writeln!(out, "    {}", use_text(used, &lines, &report.text))?;
+            }
+            for used in &package.missing {
+                writeln!(out, "    MISSING {}", use_text(used, &lines, &report.text))?;
+            }
+        }
+        if !needs.not_found.is_empty() {
+            writeln!(out, "  in no indexed package:")?;
+            for used in &needs.not_found {
+                writeln!(out, "    MISSING {}", use_text(used, &lines, &report.text))?;
+            }
+        }
+        if !needs.unchecked.is_empty() {
+            writeln!(
+                out,
+                "  not checked ({} names: the engine's packages are not indexed)",
+                needs.unchecked.len()
+            )?;
+        }
+        let send: Vec<String> = needs.to_send().map(|p| printable(&p.name).into_owned()).collect();
+        if !send.is_empty() {
+            writeln!(out, "  a server sends with the map: {}", send.join(", "))?;
+        }
+    }
+    Ok(())
+}
+
+fn use_json(used: &MapUse, lines: &LineIndex, text: &str) -> Value {
+    let at = lines.line_col(text, used.first.start, unreal_analysis::line_index::ColumnUnit::Utf8);
+    json!({
+        "kind": used.kind.name(),
+        "class": (!used.class.is_empty()).then_some(&used.class),
+        "name": used.name,
+        "found_as": used.found_as,
+        "line": at.line + 1,
+        "uses": used.count,
+    })
+}
+
+fn package_json(package: &PackageNeed, lines: &LineIndex, text: &str) -> Value {
+    json!({
+        "name": package.name,
+        "place": package.place.name(),
+        "file": package.file.as_deref().map(Path::display).map(|d| d.to_string()),
+        "found": package.found.iter().map(|u| use_json(u, lines, text)).collect::<Vec<_>>(),
+        "missing": package.missing.iter().map(|u| use_json(u, lines, text)).collect::<Vec<_>>(),
+    })
+}
+
+fn write_json(out: &mut dyn Write, reports: &[Report]) -> io::Result<()> {
+    let maps: Vec<Value> = reports
+        .iter()
+        .map(|report| {
+            let path = report.path.display().to_string();
+            match &report.needs {
+                Err(why) => json!({ "file": path, "error": why }),
+                Ok(needs) => {
+                    let lines = LineIndex::new(&report.text);
+                    let text = &report.text;
+                    json!({
+                        "file": path,
+                        "missing": needs.has_missing(),
+                        "packages": needs.packages.iter().map(|p| package_json(p, &lines, text)).collect::<Vec<_>>(),
+                        "not_found": needs.not_found.iter().map(|u| use_json(u, &lines, text)).collect::<Vec<_>>(),
+                        "unchecked": needs.unchecked.iter().map(|u| use_json(u, &lines, text)).collect::<Vec<_>>(),
+                        "send": needs.to_send().map(|p| p.name.clone()).collect::<Vec<_>>(),
+                    })
+                }
+            }
+        })
+        .collect();
+    serde_json::to_writer_pretty(&mut *out, &json!({ "version": 1, "maps": maps }))?;
+    writeln!(out)
+}
