@@ -143,6 +143,10 @@ pub struct PlacedBrush {
     /// Each polygon's vertices in the world, in the engine's order (mirrored brushes already
     /// reversed).
     pub polygons: Vec<Vec<[f64; 3]>>,
+    /// Each polygon's `Texture=` (as written, empty when absent) and `Flags=`.
+    pub poly_attributes: Vec<(String, u32)>,
+    /// The actor's `bStatic`, when it sets it.
+    pub b_static: Option<bool>,
     /// The actor's `Begin Actor` line.
     pub begin_span: unreal_syntax::Span,
 }
@@ -184,6 +188,8 @@ struct UnplacedBrush {
     placement: Placement,
     /// Each polygon's `Vertex` lines, as written.
     polygons: Vec<Vec<[f64; 3]>>,
+    poly_attributes: Vec<(String, u32)>,
+    b_static: Option<bool>,
     begin_span: unreal_syntax::Span,
 }
 
@@ -210,10 +216,23 @@ impl UnplacedBrush {
             "" | "CSG_ACTIVE" => BrushRole::Builder,
             _ => BrushRole::Other,
         };
-        let polygons = polygons_of(brush)
-            .into_iter()
+        let blocks = polygons_of(brush);
+        let polygons = blocks
+            .iter()
             .map(|polygon| polygon.vectors(LineKeyword::Vertex).map(|v| v.value).collect())
             .collect();
+        let poly_attributes = blocks
+            .iter()
+            .map(|polygon| {
+                let texture = polygon.attribute_value(text, "Texture").unwrap_or_default();
+                let flags = polygon
+                    .attribute_value(text, "Flags")
+                    .and_then(|f| f.trim().parse::<i64>().ok())
+                    .unwrap_or(0);
+                (texture.to_owned(), flags as u32)
+            })
+            .collect();
+        let b_static = word("bStatic").map(|v| v.trim().eq_ignore_ascii_case("true"));
         Some(UnplacedBrush {
             name: actor.attribute_value(text, "Name").unwrap_or_default().to_owned(),
             class,
@@ -222,6 +241,8 @@ impl UnplacedBrush {
             role,
             placement: Placement::of_actor(text, actor),
             polygons,
+            poly_attributes,
+            b_static,
             begin_span: actor.begin_span,
         })
     }
@@ -230,20 +251,21 @@ impl UnplacedBrush {
     /// before it, for a brush without a name); `None` when no polygon has three vertices.
     fn place(self, index: usize, generation: Option<Generation>) -> Option<PlacedBrush> {
         let transform = self.placement.transform(generation);
-        let polygons: Vec<Vec<[f64; 3]>> = self
+        let (polygons, poly_attributes): (Vec<_>, Vec<_>) = self
             .polygons
             .into_iter()
-            .filter(|points| points.len() >= 3)
-            .map(|mut points| {
+            .zip(self.poly_attributes)
+            .filter(|(points, _)| points.len() >= 3)
+            .map(|(mut points, attributes)| {
                 for point in &mut points {
                     *point = transform.point(*point);
                 }
                 if transform.mirrors {
                     points.reverse();
                 }
-                points
+                (points, attributes)
             })
-            .collect();
+            .unzip();
         if polygons.is_empty() {
             return None;
         }
@@ -254,6 +276,8 @@ impl UnplacedBrush {
             poly_flags: self.poly_flags,
             role: self.role,
             polygons,
+            poly_attributes,
+            b_static: self.b_static,
             begin_span: self.begin_span,
         })
     }

@@ -1,0 +1,201 @@
+//! A built map package (`.unr`): the brushes that take part in CSG, read from the level's
+//! actors in the level's order (each `Brush` actor's properties, its `Model` and the model's
+//! `Polys`, placed in the world as UE1's CSG places them), and the level's own BSP as the
+//! engine built it, one convex polygon per node ([`super::compare`] compares the two).
+
+use unreal_formats::decode::model::{Model, Poly};
+use unreal_formats::package::{ObjectRef, Package, Property, PropertyValue, Resolved};
+
+use super::bsp::Oper;
+use super::compare::AreaPolygon;
+use super::{takes_part, BrushPoly, CsgBrush, V3};
+use crate::coords::{Scale, SheerAxis};
+use crate::t3d::placement::Placement;
+use crate::Generation;
+
+/// What a built map holds.
+#[derive(Clone, Debug, Default)]
+pub struct BuiltMap {
+    /// The brushes that take part, in the level's order.
+    pub brushes: Vec<CsgBrush>,
+    /// Brush-holding actors left out, with why (`Mover1: not static`).
+    pub left_out: Vec<String>,
+    /// The level's BSP: one polygon per node with vertices.
+    pub engine: Vec<AreaPolygon>,
+    /// The level model's `RootOutside`.
+    pub root_outside: bool,
+    pub nodes: usize,
+    pub surfs: usize,
+}
+
+fn export_of(r: ObjectRef) -> Option<usize> {
+    match r.resolve() {
+        Resolved::Export(i) => Some(i),
+        _ => None,
+    }
+}
+
+fn property<'p>(props: &'p [Property], name: &str) -> Option<&'p PropertyValue> {
+    props.iter().find(|p| p.name.eq_ignore_ascii_case(name) && p.array_index == 0).map(|p| &p.value)
+}
+
+fn f32_at(bytes: &[u8], at: usize) -> Option<f32> {
+    Some(f32::from_le_bytes(bytes.get(at..at + 4)?.try_into().ok()?))
+}
+
+fn vector_of(v: Option<&PropertyValue>) -> Option<V3> {
+    match v? {
+        PropertyValue::Vector(v) => Some(v.map(f64::from)),
+        PropertyValue::Raw { bytes, .. } if bytes.len() == 12 => {
+            Some([f32_at(bytes, 0)?, f32_at(bytes, 4)?, f32_at(bytes, 8)?].map(f64::from))
+        }
+        _ => None,
+    }
+}
+
+fn rotator_of(v: Option<&PropertyValue>) -> Option<[i32; 3]> {
+    let int = |b: &[u8], at: usize| Some(i32::from_le_bytes(b.get(at..at + 4)?.try_into().ok()?));
+    match v? {
+        PropertyValue::Rotator(r) => Some(*r),
+        PropertyValue::Raw { bytes, .. } if bytes.len() == 12 => {
+            Some([int(bytes, 0)?, int(bytes, 4)?, int(bytes, 8)?])
+        }
+        _ => None,
+    }
+}
+
+/// `FScale`: the scale vector, `SheerRate`, `SheerAxis` (17 bytes).
+fn scale_of(v: Option<&PropertyValue>) -> Option<Scale> {
+    let PropertyValue::Raw { bytes, .. } = v? else { return None };
+    let scale = [f32_at(bytes, 0)?, f32_at(bytes, 4)?, f32_at(bytes, 8)?].map(f64::from);
+    let sheer_rate = f64::from(f32_at(bytes, 12).unwrap_or(0.0));
+    let sheer_axis = match bytes.get(16).copied().unwrap_or(0) {
+        1 => SheerAxis::Xy,
+        2 => SheerAxis::Xz,
+        3 => SheerAxis::Yx,
+        4 => SheerAxis::Yz,
+        5 => SheerAxis::Zx,
+        6 => SheerAxis::Zy,
+        _ => SheerAxis::None,
+    };
+    Some(Scale { scale, sheer_rate, sheer_axis })
+}
+
+fn int_of(v: Option<&PropertyValue>) -> Option<i64> {
+    match v? {
+        PropertyValue::Byte(b) => Some(i64::from(*b)),
+        PropertyValue::Int(i) => Some(i64::from(*i)),
+        _ => None,
+    }
+}
+
+/// Reads a built map: every error names the object and byte where reading stopped.
+pub fn read_built_map(p: &Package<'_>) -> Result<BuiltMap, unreal_formats::Error> {
+    let level = p
+        .objects()
+        .find(|o| p.class_name(o.export).eq_ignore_ascii_case("Level"))
+        .map(|o| o.export)
+        .ok_or_else(|| unreal_formats::Error::new("package", 0, "a Level object (a map)"))?;
+    let level = p.read_level(level)?;
+    let mut map = BuiltMap::default();
+    for actor in level.actors.iter().filter_map(|&a| export_of(a)) {
+        let header = p.read_object_header(actor)?;
+        let props = &header.properties;
+        let Some(model) = (match property(props, "Brush") {
+            Some(PropertyValue::Object(r)) => export_of(*r),
+            _ => None,
+        }) else {
+            continue;
+        };
+        let class = p.class_name(actor);
+        let name = p.export_name(actor).to_owned();
+        let csg_oper = int_of(property(props, "CsgOper")).unwrap_or(0).to_string();
+        let b_static = match property(props, "bStatic") {
+            Some(PropertyValue::Bool(b)) => Some(*b),
+            // Absent: the class's default (true for Brush, false for Mover).
+            _ => None,
+        };
+        if !takes_part(class, &csg_oper, b_static, true) {
+            let why = if !class.eq_ignore_ascii_case("Brush") {
+                format!("class {class}")
+            } else if b_static == Some(false) {
+                "not static".to_owned()
+            } else {
+                format!("CsgOper {csg_oper}")
+            };
+            map.left_out.push(format!("{name}: {why}"));
+            continue;
+        }
+        let Some(oper) = super::oper_of(&csg_oper) else { continue };
+        let placement = Placement {
+            location: vector_of(property(props, "Location")).unwrap_or_default(),
+            rotation: rotator_of(property(props, "Rotation")).unwrap_or_default(),
+            pre_pivot: vector_of(property(props, "PrePivot")).unwrap_or_default(),
+            main_scale: scale_of(property(props, "MainScale")).unwrap_or_default(),
+            post_scale: scale_of(property(props, "PostScale")).unwrap_or_default(),
+        };
+        let transform = placement.transform(Some(Generation::Ue1));
+        let brush_model = p.read_model(model)?;
+        let polys: Vec<Poly> = match export_of(brush_model.polys) {
+            Some(polys) => p.read_polys(polys)?,
+            None => Vec::new(),
+        };
+        let polys = polys
+            .iter()
+            .map(|poly| {
+                let mut vertices: Vec<V3> =
+                    poly.vertices.iter().map(|v| transform.point(v.map(f64::from))).collect();
+                if transform.mirrors {
+                    vertices.reverse();
+                }
+                BrushPoly {
+                    vertices,
+                    texture: p.ref_name(poly.texture).to_owned(),
+                    poly_flags: poly.poly_flags,
+                }
+            })
+            .collect();
+        let poly_flags = int_of(property(props, "PolyFlags")).unwrap_or(0) as u32;
+        map.brushes.push(CsgBrush { name, oper, poly_flags, polys });
+    }
+    let model = export_of(level.model).ok_or_else(|| {
+        unreal_formats::Error::new("Level", 0, "the level's Model to be an object of the map")
+    })?;
+    let model = p.read_model(model)?;
+    map.root_outside = model.root_outside;
+    map.nodes = model.nodes.len();
+    map.surfs = model.surfs.len();
+    map.engine = engine_polygons(p, &model);
+    Ok(map)
+}
+
+/// Every node of the level's model with a polygon, with its surface's plane and texture and
+/// the brush it came from.
+fn engine_polygons(p: &Package<'_>, model: &Model) -> Vec<AreaPolygon> {
+    (0..model.nodes.len())
+        .filter_map(|i| {
+            let vertices: Vec<V3> =
+                model.node_polygon(i).into_iter().map(|v| v.map(f64::from)).collect();
+            if vertices.len() < 3 {
+                return None;
+            }
+            let surf = model.node_surf(i)?;
+            Some(AreaPolygon {
+                vertices,
+                normal: model.vector(surf.normal).map(f64::from),
+                texture: p.ref_name(surf.texture).to_owned(),
+                poly_flags: surf.poly_flags,
+                source: p.ref_name(surf.actor).to_owned(),
+            })
+        })
+        .collect()
+}
+
+impl Oper {
+    pub fn word(self) -> &'static str {
+        match self {
+            Oper::Add => "CSG_Add",
+            Oper::Subtract => "CSG_Subtract",
+        }
+    }
+}
