@@ -1,7 +1,8 @@
 //! The oracle: the engine's own BSP of a built map against the level built from the same
 //! map's brushes. Area is matched where both have a polygon on the same plane (normals
 //! within 0.001, planes within `THRESH_POINT_ON_PLANE`, 0.1 unit), facing the same way, with
-//! the same texture: the overlap of the two convex polygons, measured in that plane.
+//! the same texture: the overlap of the two convex polygons, measured in that plane. The
+//! engine's plane is its surface's (`pBase`, `vNormal`), not its node's drifted vertices.
 
 // Geometry names its points, planes and counts with single letters, as the engine does.
 #![allow(clippy::many_single_char_names)]
@@ -18,7 +19,11 @@ pub const THRESH_POINT_ON_PLANE: f64 = 0.1;
 #[derive(Clone, Debug, PartialEq)]
 pub struct AreaPolygon {
     pub vertices: Vec<V3>,
+    /// The surface's plane: its normal and base point (the engine's node vertices drift off
+    /// the plane by up to a few tenths where `bspOptGeom` merged near points; the plane does
+    /// not).
     pub normal: V3,
+    pub base: V3,
     pub texture: String,
     pub poly_flags: u32,
     /// The brush it came from (the surface's `Actor`, or the built brush's name).
@@ -75,6 +80,7 @@ pub fn built_polygons(level: &BuiltLevel, brushes: &[CsgBrush]) -> Vec<AreaPolyg
         .map(|s| AreaPolygon {
             vertices: s.vertices.clone(),
             normal: s.normal,
+            base: s.base,
             texture: s.texture.clone(),
             poly_flags: s.poly_flags,
             source: brushes.get(s.brush).map(|b| b.name.clone()).unwrap_or_default(),
@@ -97,7 +103,9 @@ fn overlap(clip: &[V3], subject: &[V3], normal: V3) -> f64 {
         1 => (2, 0),
         _ => (0, 1),
     };
-    let flat = |v: &[V3]| v.iter().map(|p| [p[a], p[b]]).collect::<Vec<[f64; 2]>>();
+    // Convex hulls: the engine's node polygons are convex but for vertices that T-joint
+    // removal and point merging moved by a few tenths, whose tiny reversed edges would cut.
+    let flat = |v: &[V3]| hull(v.iter().map(|p| [p[a], p[b]]).collect());
     let clip = flat(clip);
     let mut poly = flat(subject);
     let signed = |p: &[[f64; 2]]| {
@@ -140,6 +148,32 @@ fn overlap(clip: &[V3], subject: &[V3], normal: V3) -> f64 {
     signed(&poly).abs() / normal[k].abs().max(1e-9)
 }
 
+/// The convex hull of points in a plane, counter-clockwise (Andrew's monotone chain).
+fn hull(mut p: Vec<[f64; 2]>) -> Vec<[f64; 2]> {
+    p.sort_by(|x, y| x[0].total_cmp(&y[0]).then(x[1].total_cmp(&y[1])));
+    p.dedup();
+    if p.len() < 3 {
+        return p;
+    }
+    let turn = |o: [f64; 2], x: [f64; 2], y: [f64; 2]| {
+        (x[0] - o[0]) * (y[1] - o[1]) - (x[1] - o[1]) * (y[0] - o[0])
+    };
+    let mut out: Vec<[f64; 2]> = Vec::with_capacity(p.len() + 1);
+    for pass in 0..2 {
+        let start = out.len();
+        let points: Box<dyn Iterator<Item = &[f64; 2]>> =
+            if pass == 0 { Box::new(p.iter()) } else { Box::new(p.iter().rev()) };
+        for &q in points {
+            while out.len() >= start + 2 && turn(out[out.len() - 2], out[out.len() - 1], q) <= 0.0 {
+                out.pop();
+            }
+            out.push(q);
+        }
+        out.pop();
+    }
+    out
+}
+
 /// Compares the engine's polygons with the built ones.
 pub fn compare(engine: &[AreaPolygon], built: &[AreaPolygon]) -> Comparison {
     let mut by_texture: HashMap<String, Vec<usize>> = HashMap::new();
@@ -153,14 +187,13 @@ pub fn compare(engine: &[AreaPolygon], built: &[AreaPolygon]) -> Comparison {
     for e in engine {
         let area = polygon_area(&e.vertices);
         result.engine_area += area;
-        let Some(&first) = e.vertices.first() else { continue };
         let mut matched = 0.0;
         for &i in by_texture.get(&e.texture.to_ascii_lowercase()).into_iter().flatten() {
             let b = &built[i];
             if dot(b.normal, e.normal) < 0.999 {
                 continue;
             }
-            if dot(sub(built_centroids[i], first), e.normal).abs() >= THRESH_POINT_ON_PLANE {
+            if dot(sub(built_centroids[i], e.base), e.normal).abs() >= THRESH_POINT_ON_PLANE {
                 continue;
             }
             let o = overlap(&e.vertices, &b.vertices, e.normal);

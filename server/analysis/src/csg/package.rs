@@ -183,6 +183,7 @@ fn engine_polygons(p: &Package<'_>, model: &Model) -> Vec<AreaPolygon> {
             Some(AreaPolygon {
                 vertices,
                 normal: model.vector(surf.normal).map(f64::from),
+                base: model.point(surf.base).map(f64::from),
                 texture: p.ref_name(surf.texture).to_owned(),
                 poly_flags: surf.poly_flags,
                 source: p.ref_name(surf.actor).to_owned(),
@@ -197,5 +198,67 @@ impl Oper {
             Oper::Add => "CSG_Add",
             Oper::Subtract => "CSG_Subtract",
         }
+    }
+}
+
+/// A built map's level built again from its brushes and compared with the BSP it stores.
+#[derive(Clone, Debug)]
+pub struct CsgCheck {
+    pub map: BuiltMap,
+    pub level: super::BuiltLevel,
+    pub comparison: super::compare::Comparison,
+    /// Time to build the level (not to read the package or compare).
+    pub build_time: std::time::Duration,
+}
+
+/// Reads a built map, builds its level from its brushes and compares with its own BSP.
+pub fn check(p: &Package<'_>) -> Result<CsgCheck, unreal_formats::Error> {
+    let map = read_built_map(p)?;
+    let start = std::time::Instant::now();
+    let level = super::build(&map.brushes, map.root_outside);
+    let build_time = start.elapsed();
+    let built = super::compare::built_polygons(&level, &map.brushes);
+    let comparison = super::compare::compare(&map.engine, &built);
+    Ok(CsgCheck { map, level, comparison, build_time })
+}
+
+impl std::fmt::Display for CsgCheck {
+    /// The summary `unreal-ls info --csg` prints.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let c = &self.comparison;
+        writeln!(
+            f,
+            "level BSP: {} nodes, {} surfaces, {} polygons, {:.0} units²",
+            self.map.nodes,
+            self.map.surfs,
+            self.map.engine.len(),
+            c.engine_area
+        )?;
+        writeln!(
+            f,
+            "built from {} brushes ({} left out): {} polygons, {:.0} units², in {} ms",
+            self.map.brushes.len(),
+            self.map.left_out.len(),
+            self.level.surfaces.len(),
+            c.built_area,
+            self.build_time.as_millis()
+        )?;
+        writeln!(
+            f,
+            "against the stored BSP: {:.3}% matched, {:.3}% extra",
+            c.matched_percent(),
+            c.extra_percent()
+        )?;
+        for d in c.missing.iter().take(5).filter(|d| d.area >= 1.0) {
+            writeln!(f, "  not built: {:.0} units² of {} ({})", d.area, d.source, d.texture)?;
+        }
+        for d in c.extra.iter().take(5).filter(|d| d.area >= 1.0) {
+            writeln!(
+                f,
+                "  built, not stored: {:.0} units² of {} ({})",
+                d.area, d.source, d.texture
+            )?;
+        }
+        Ok(())
     }
 }
