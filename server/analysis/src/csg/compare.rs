@@ -2,7 +2,9 @@
 //! map's brushes. Area is matched where both have a polygon on the same plane (normals
 //! within 0.001, planes within `THRESH_POINT_ON_PLANE`, 0.1 unit), facing the same way, with
 //! the same texture: the overlap of the two convex polygons, measured in that plane. The
-//! engine's plane is its surface's (`pBase`, `vNormal`), not its node's drifted vertices.
+//! engine's plane is its surface's normal through either its base point (`pBase`) or its
+//! node's vertices (their mean): `bspOptGeom` merges points closer than a few tenths of a
+//! unit, which moves node vertices and, as the point table is shared, base points too.
 
 // Geometry names its points, planes and counts with single letters, as the engine does.
 #![allow(clippy::many_single_char_names)]
@@ -19,9 +21,7 @@ pub const THRESH_POINT_ON_PLANE: f64 = 0.1;
 #[derive(Clone, Debug, PartialEq)]
 pub struct AreaPolygon {
     pub vertices: Vec<V3>,
-    /// The surface's plane: its normal and base point (the engine's node vertices drift off
-    /// the plane by up to a few tenths where `bspOptGeom` merged near points; the plane does
-    /// not).
+    /// The surface's plane: its normal and base point (`pBase`).
     pub normal: V3,
     pub base: V3,
     pub texture: String,
@@ -187,13 +187,17 @@ pub fn compare(engine: &[AreaPolygon], built: &[AreaPolygon]) -> Comparison {
     for e in engine {
         let area = polygon_area(&e.vertices);
         result.engine_area += area;
+        let e_centroid = centroid(&e.vertices);
         let mut matched = 0.0;
         for &i in by_texture.get(&e.texture.to_ascii_lowercase()).into_iter().flatten() {
             let b = &built[i];
             if dot(b.normal, e.normal) < 0.999 {
                 continue;
             }
-            if dot(sub(built_centroids[i], e.base), e.normal).abs() >= THRESH_POINT_ON_PLANE {
+            let c = built_centroids[i];
+            let off_base = dot(sub(c, e.base), e.normal).abs();
+            let off_vertices = dot(sub(c, e_centroid), e.normal).abs();
+            if off_base.min(off_vertices) >= THRESH_POINT_ON_PLANE {
                 continue;
             }
             let o = overlap(&e.vertices, &b.vertices, e.normal);
