@@ -195,3 +195,53 @@ fn package_map_against_its_level_model() {
     assert_eq!(format!("{:.1} {:.1}", c.matched_percent(), c.extra_percent()), "75.0 25.0");
     assert_eq!(c.missing[0].texture, "Ceiling");
 }
+
+/// Input a map should never hold: nothing panics, nothing is built from it, and a long
+/// stack of rooms (a deep, thin tree) is walked without recursion.
+#[test]
+fn hostile_brushes_build_without_panicking() {
+    use unreal_analysis::csg::bsp::Oper;
+    use unreal_analysis::csg::{BrushPoly, CsgBrush};
+    let poly = |vertices: Vec<[f64; 3]>| BrushPoly { vertices, texture: "T".into(), poly_flags: 0 };
+    let strange = CsgBrush {
+        name: "Strange".into(),
+        oper: Oper::Subtract,
+        poly_flags: 0,
+        polys: vec![
+            poly(vec![]),
+            poly(vec![[0.0; 3], [1.0, 0.0, 0.0]]),
+            poly(vec![[0.0; 3], [1.0, 0.0, 0.0], [2.0, 0.0, 0.0]]),
+            poly(vec![[f64::NAN; 3], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]),
+            poly(vec![[f64::INFINITY, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]),
+            poly(vec![[0.0; 3]; 40]),
+        ],
+    };
+    let level = build(&[strange], false);
+    assert!(level.surfaces.iter().all(|s| s.vertices.iter().flatten().all(|c| c.is_finite())));
+    // 400 rooms stacked along Z, each 2 units high: every new room cuts the one below.
+    let rooms: Vec<CsgBrush> = (0..400)
+        .map(|i| {
+            let z = f64::from(i) * 2.0;
+            let faces = box_faces([64.0, 64.0, 1.5]);
+            CsgBrush {
+                name: format!("Room{i}"),
+                oper: Oper::Subtract,
+                poly_flags: 0,
+                polys: faces
+                    .into_iter()
+                    .map(|f| {
+                        poly(
+                            f.iter()
+                                .map(|v| [f64::from(v[0]), f64::from(v[1]), f64::from(v[2]) + z])
+                                .collect(),
+                        )
+                    })
+                    .collect(),
+            }
+        })
+        .collect();
+    let level = build(&rooms, false);
+    // One room 128 x 128 x 801 high: its four walls and its floor and ceiling.
+    let area = level.area();
+    assert!((area - (4.0 * 128.0 * 801.0 + 2.0 * 128.0 * 128.0)).abs() < 1.0, "{area}");
+}

@@ -295,6 +295,14 @@ struct Coplanar {
     processing_back: bool,
 }
 
+/// A piece of a polygon to filter from `node` down.
+struct Task {
+    node: usize,
+    poly: EdPoly,
+    info: Coplanar,
+    outside: bool,
+}
+
 const NOT_COPLANAR: Coplanar = Coplanar {
     original: None,
     back_node: None,
@@ -323,24 +331,24 @@ impl Bsp {
             let filter = if self.root_outside { Filter::Outside } else { Filter::Inside };
             out.push(Leaf { poly, filter, place: Place::Root });
         } else {
-            self.filter_ed_poly(0, poly, NOT_COPLANAR, self.root_outside, &mut out);
+            // Pieces still to filter: a work list, not recursion, however deep the tree.
+            let mut tasks =
+                vec![Task { node: 0, poly, info: NOT_COPLANAR, outside: self.root_outside }];
+            while let Some(t) = tasks.pop() {
+                self.filter_ed_poly(t, &mut tasks, &mut out);
+            }
         }
         out
     }
 
-    /// `FilterEdPoly`.
-    fn filter_ed_poly(
-        &self,
-        mut node: usize,
-        mut poly: EdPoly,
-        mut info: Coplanar,
-        mut outside: bool,
-        out: &mut Vec<Leaf>,
-    ) {
+    /// `FilterEdPoly`: one piece down the tree until it reaches a leaf; the pieces a split
+    /// makes go to `tasks`.
+    fn filter_ed_poly(&self, task: Task, tasks: &mut Vec<Task>, out: &mut Vec<Leaf>) {
+        let Task { mut node, mut poly, mut info, mut outside } = task;
         loop {
             if poly.vertices.len() >= VERTEX_THRESHOLD {
                 let other = poly.split_in_half();
-                self.filter_ed_poly(node, other, info, outside, out);
+                tasks.push(Task { node, poly: other, info, outside });
             }
             let Some(n) = self.nodes.get(node) else { return };
             let (base, normal) = self.split_plane(node);
@@ -351,7 +359,7 @@ impl Bsp {
                     outside = outside && !self.is_csg(node);
                     match n.back {
                         None => {
-                            self.filter_leaf(poly, info, outside, Place::Back(node), out);
+                            Self::filter_leaf(poly, info, outside, Place::Back(node), tasks, out);
                             return;
                         }
                         Some(b) => node = b,
@@ -385,7 +393,8 @@ impl Bsp {
                                 info.processing_back = true;
                                 info.front_leaf_outside = new_front_outside;
                                 let leaf_outside = info.back_node_outside;
-                                self.filter_leaf(poly, info, leaf_outside, Place::Plane(node), out);
+                                let place = Place::Plane(node);
+                                Self::filter_leaf(poly, info, leaf_outside, place, tasks, out);
                                 return;
                             }
                             (None, Some(b)) => {
@@ -407,21 +416,30 @@ impl Bsp {
                 Split::Split(front_poly, back_poly) => {
                     let (front_outside, back_outside) =
                         if self.is_csg(node) { (true, false) } else { (outside, outside) };
-                    match n.front {
-                        None => self.filter_leaf(
-                            front_poly,
-                            info,
-                            front_outside,
-                            Place::Front(node),
-                            out,
-                        ),
-                        Some(f) => self.filter_ed_poly(f, front_poly, info, front_outside, out),
-                    }
+                    // The back piece waits; the front one goes on first, as in the engine.
                     match n.back {
                         None => {
-                            self.filter_leaf(back_poly, info, back_outside, Place::Back(node), out);
+                            let place = Place::Back(node);
+                            Self::filter_leaf(back_poly, info, back_outside, place, tasks, out);
                         }
-                        Some(b) => self.filter_ed_poly(b, back_poly, info, back_outside, out),
+                        Some(b) => tasks.push(Task {
+                            node: b,
+                            poly: back_poly,
+                            info,
+                            outside: back_outside,
+                        }),
+                    }
+                    match n.front {
+                        None => {
+                            let place = Place::Front(node);
+                            Self::filter_leaf(front_poly, info, front_outside, place, tasks, out);
+                        }
+                        Some(f) => tasks.push(Task {
+                            node: f,
+                            poly: front_poly,
+                            info,
+                            outside: front_outside,
+                        }),
                     }
                     return;
                 }
@@ -430,7 +448,7 @@ impl Bsp {
                 outside = outside || self.is_csg(node);
                 match n.front {
                     None => {
-                        self.filter_leaf(poly, info, outside, Place::Front(node), out);
+                        Self::filter_leaf(poly, info, outside, Place::Front(node), tasks, out);
                         return;
                     }
                     Some(f) => node = f,
@@ -441,11 +459,11 @@ impl Bsp {
 
     /// `FilterLeaf`.
     fn filter_leaf(
-        &self,
         poly: EdPoly,
         mut info: Coplanar,
         mut leaf_outside: bool,
         place: Place,
+        tasks: &mut Vec<Task>,
         out: &mut Vec<Leaf>,
     ) {
         let Some(original) = info.original else {
@@ -460,7 +478,7 @@ impl Bsp {
                 Some(back) => {
                     info.processing_back = true;
                     let outside = info.back_node_outside;
-                    self.filter_ed_poly(back, poly, info, outside, out);
+                    tasks.push(Task { node: back, poly, info, outside });
                     return;
                 }
             }
@@ -531,26 +549,35 @@ impl Bsp {
     /// `bspCleanup`: clears the new flags, drops empty nodes that have a coplanar or at most
     /// one child.
     pub fn cleanup(&mut self) {
-        if !self.nodes.is_empty() {
-            self.cleanup_node(0, None);
+        if self.nodes.is_empty() {
+            return;
+        }
+        // Every node after all of its children (the reverse of a pre-order walk), with its
+        // parent: the engine's recursion, without its depth.
+        let mut order = Vec::new();
+        let mut seen = vec![false; self.nodes.len()];
+        let mut stack = vec![(0, None)];
+        while let Some((i, parent)) = stack.pop() {
+            let Some(n) = self.nodes.get_mut(i) else { continue };
+            if std::mem::replace(&mut seen[i], true) {
+                continue;
+            }
+            n.flags &= !NF_IS_NEW;
+            order.push((i, parent));
+            for child in [n.coplanar, n.back, n.front].into_iter().flatten() {
+                stack.push((child, Some(i)));
+            }
+        }
+        for (i, parent) in order.into_iter().rev() {
+            self.cleanup_node(i, parent);
         }
     }
 
+    /// `CleanupNodes` for one node whose children are done.
     fn cleanup_node(&mut self, node: usize, parent: Option<usize>) {
-        let Some(n) = self.nodes.get_mut(node) else { return };
-        n.flags &= !NF_IS_NEW;
-        let (front, back, coplanar) = (n.front, n.back, n.coplanar);
-        if let Some(f) = front {
-            self.cleanup_node(f, Some(node));
-        }
-        if let Some(b) = back {
-            self.cleanup_node(b, Some(node));
-        }
-        if let Some(c) = coplanar {
-            self.cleanup_node(c, Some(node));
-        }
-        let Some(n) = self.nodes.get(node).cloned() else { return };
+        let Some(n) = self.nodes.get(node) else { return };
         if n.vertices.is_empty() {
+            let n = n.clone();
             if let Some(plane) = n.coplanar {
                 // Replace an empty node with its coplanar.
                 let same = self.nodes.get(plane).is_some_and(|p| dot(n.normal, p.normal) >= 0.0);
@@ -626,13 +653,23 @@ impl Bsp {
     /// surface per splitter shared by its coplanars.
     pub fn build(polys: Vec<EdPoly>, surfs: &[Surf]) -> Bsp {
         let mut bsp = Bsp { nodes: Vec::new(), surfs: Vec::new(), root_outside: true };
-        if !polys.is_empty() {
-            bsp.split_poly_list(Place::Root, polys, surfs);
+        let mut lists = vec![(Place::Root, polys)];
+        while let Some((place, polys)) = lists.pop() {
+            if !polys.is_empty() {
+                bsp.split_poly_list(place, polys, surfs, &mut lists);
+            }
         }
         bsp
     }
 
-    fn split_poly_list(&mut self, place: Place, mut polys: Vec<EdPoly>, surfs: &[Surf]) {
+    /// `SplitPolyList`: one splitter and its coplanars; the front and back lists go to `lists`.
+    fn split_poly_list(
+        &mut self,
+        place: Place,
+        mut polys: Vec<EdPoly>,
+        surfs: &[Surf],
+        lists: &mut Vec<(Place, Vec<EdPoly>)>,
+    ) {
         // FindBestSplit, BSP_Lame: every quarter's first polygon tried, fewest splits wins.
         let n = polys.len();
         let inc = (n / 4).max(1);
@@ -688,12 +725,8 @@ impl Bsp {
                 }
             }
         }
-        if !fronts.is_empty() {
-            self.split_poly_list(Place::Front(ours), fronts, surfs);
-        }
-        if !backs.is_empty() {
-            self.split_poly_list(Place::Back(ours), backs, surfs);
-        }
+        lists.push((Place::Back(ours), backs));
+        lists.push((Place::Front(ours), fronts));
     }
 }
 
@@ -802,55 +835,64 @@ fn filter_world_through_brush(
     start: usize,
 ) -> usize {
     let mut discarded_total = 0;
-    let mut node = Some(start);
-    while let Some(i) = node {
-        let Some(n) = world.nodes.get(i).cloned() else { break };
-        if n.flags & NF_IS_NEW != 0 {
-            break;
-        }
-        let d = dot(n.normal, sphere.0) - n.dist;
-        let (do_front, do_back) = (d >= -sphere.1, d <= sphere.1);
-        if do_front && do_back && n.vertices.len() >= 3 {
-            let surf = world.surfs.get(n.surf);
-            let poly = EdPoly {
-                vertices: n.vertices.clone(),
-                normal: surf.map_or(n.normal, |s| s.normal),
-                base: surf.map_or(n.vertices[0], |s| s.base),
-                flags: surf.map_or(0, |s| s.flags)
-                    & !(PF_ED_CUT | PF_ED_PROCESSED | PF_SELECTED | PF_MEMORIZED),
-                surf: n.surf,
-            };
-            let leaves = brush.filter(poly);
-            let discards = |f: Filter| match oper {
-                Oper::Add => !matches!(f, Filter::Outside | Filter::CoplanarOutside),
-                Oper::Subtract => matches!(
-                    f,
-                    Filter::Inside | Filter::CoplanarInside | Filter::CospatialFacingOut
-                ),
-            };
-            if leaves.iter().any(|l| discards(l.filter)) {
-                discarded_total += 1;
-                if let Some(w) = world.nodes.get_mut(i) {
-                    w.vertices.clear();
-                }
-                for leaf in leaves {
-                    if !discards(leaf.filter) && leaf.poly.flags & PF_ED_CUT != 0 {
-                        world.add_node(Place::Plane(i), NF_IS_NEW, &leaf.poly);
-                    }
-                }
+    // Chains still to walk: a work list, not recursion, however deep the world.
+    let mut chains = vec![start];
+    while let Some(first) = chains.pop() {
+        let mut node = Some(first);
+        while let Some(i) = node {
+            let Some(n) = world.nodes.get(i) else { break };
+            // New nodes (and what hangs below them) are this brush's own.
+            if n.flags & NF_IS_NEW != 0 {
+                break;
             }
-        }
-        if do_front {
-            if let Some(f) = n.front {
-                discarded_total += filter_world_through_brush(world, brush, oper, sphere, f);
+            let d = dot(n.normal, sphere.0) - n.dist;
+            let (do_front, do_back) = (d >= -sphere.1, d <= sphere.1);
+            let (front, back) = (n.front, n.back);
+            if do_front && do_back && n.vertices.len() >= 3 {
+                let n = n.clone();
+                discarded_total += filter_world_polygon(world, brush, oper, i, &n);
             }
-        }
-        if do_back {
-            if let Some(b) = n.back {
-                discarded_total += filter_world_through_brush(world, brush, oper, sphere, b);
+            if do_back {
+                chains.extend(back);
             }
+            if do_front {
+                chains.extend(front);
+            }
+            node = world.nodes.get(i).and_then(|n| n.coplanar);
         }
-        node = world.nodes.get(i).and_then(|n| n.coplanar);
     }
     discarded_total
+}
+
+/// One world polygon through the brush's BSP: when a piece of it goes, it is replaced by its
+/// cut pieces that stay. 1 when it lost a piece.
+fn filter_world_polygon(world: &mut Bsp, brush: &Bsp, oper: Oper, i: usize, n: &Node) -> usize {
+    let surf = world.surfs.get(n.surf);
+    let poly = EdPoly {
+        vertices: n.vertices.clone(),
+        normal: surf.map_or(n.normal, |s| s.normal),
+        base: surf.map_or(n.vertices.first().copied().unwrap_or_default(), |s| s.base),
+        flags: surf.map_or(0, |s| s.flags)
+            & !(PF_ED_CUT | PF_ED_PROCESSED | PF_SELECTED | PF_MEMORIZED),
+        surf: n.surf,
+    };
+    let leaves = brush.filter(poly);
+    let discards = |f: Filter| match oper {
+        Oper::Add => !matches!(f, Filter::Outside | Filter::CoplanarOutside),
+        Oper::Subtract => {
+            matches!(f, Filter::Inside | Filter::CoplanarInside | Filter::CospatialFacingOut)
+        }
+    };
+    if !leaves.iter().any(|l| discards(l.filter)) {
+        return 0;
+    }
+    if let Some(w) = world.nodes.get_mut(i) {
+        w.vertices.clear();
+    }
+    for leaf in leaves {
+        if !discards(leaf.filter) && leaf.poly.flags & PF_ED_CUT != 0 {
+            world.add_node(Place::Plane(i), NF_IS_NEW, &leaf.poly);
+        }
+    }
+    1
 }
