@@ -134,7 +134,8 @@ pub fn read_built_map(p: &Package<'_>) -> Result<BuiltMap, unreal_formats::Error
             main_scale: scale_of(property(props, "MainScale")).unwrap_or_default(),
             post_scale: scale_of(property(props, "PostScale")).unwrap_or_default(),
         };
-        let transform = placement.transform(Some(Generation::Ue1));
+        let generation = if p.is_ue2() { Generation::Ue2 } else { Generation::Ue1 };
+        let transform = placement.transform(Some(generation));
         let brush_model = p.read_model(model)?;
         let polys: Vec<Poly> = match export_of(brush_model.polys) {
             Some(polys) => p.read_polys(polys)?,
