@@ -202,7 +202,12 @@ fn package_map_against_its_level_model() {
 fn hostile_brushes_build_without_panicking() {
     use unreal_analysis::csg::bsp::Oper;
     use unreal_analysis::csg::{BrushPoly, CsgBrush};
-    let poly = |vertices: Vec<[f64; 3]>| BrushPoly { vertices, texture: "T".into(), poly_flags: 0 };
+    let poly = |vertices: Vec<[f64; 3]>| BrushPoly {
+        vertices,
+        texture: "T".into(),
+        poly_flags: 0,
+        mapping: None,
+    };
     let strange = CsgBrush {
         name: "Strange".into(),
         oper: Oper::Subtract,

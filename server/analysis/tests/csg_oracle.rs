@@ -1,7 +1,7 @@
 //! The oracle of CSG: each built map of the corpus holds the engine's own BSP; the level built
 //! here from the brushes stored in the same file must cover the same area (same plane within
 //! 0.1 unit, same texture). The figures reached are asserted as floors.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::needless_raw_string_hashes)]
 
 use std::fmt::Write;
 use std::path::PathBuf;
@@ -90,7 +90,31 @@ fn built_maps_match_the_engines_bsp() {
         let newer: Vec<&str> = newer.iter().map(|b| b.name.as_str()).collect();
         writeln!(report, "blender_t3d_test_map.t3d: not in the .unr: {}", newer.join(", "))
             .unwrap();
+        // The two readings place every texture mapping alike (the T3D's Origin, TextureU and
+        // TextureV against the package's Base and axes, through each one's placement).
+        let mut mappings = 0;
+        for b in &brushes {
+            let m = map.brushes.iter().find(|m| m.name == b.name).unwrap();
+            for (p, q) in b.polys.iter().zip(&m.polys) {
+                let (Some(x), Some(y)) = (p.mapping, q.mapping) else { continue };
+                let near =
+                    |a: [f64; 3], b: [f64; 3], d: f64| (0..3).all(|i| (a[i] - b[i]).abs() < d);
+                assert!(
+                    near(x.texture_u, y.texture_u, 1e-3) && near(x.texture_v, y.texture_v, 1e-3),
+                    "{}: {x:?} {y:?}",
+                    b.name
+                );
+                // Bases may differ along the plane's normal: the engine moves the base onto
+                // the polygon's plane, and exports write it as they find it.
+                assert!(near(x.base, y.base, 0.01), "{}: {x:?} {y:?}", b.name);
+                assert_eq!(x.pan, y.pan, "{}", b.name);
+                mappings += 1;
+            }
+        }
+        writeln!(report, "blender_t3d_test_map.t3d: {mappings} texture mappings as in the .unr")
+            .unwrap();
         let level = build(&brushes, false);
+        assert!(level.surfaces.iter().all(|s| s.mapping.is_some()));
         let c = compare::compare(&map.engine, &compare::built_polygons(&level, &brushes));
         figures(&mut report, "blender_t3d_test_map.t3d", &c);
         assert!(c.matched_percent() >= 99.99, "{report}");
@@ -99,7 +123,7 @@ fn built_maps_match_the_engines_bsp() {
     if maps.is_empty() {
         return;
     }
-    expect_test::expect![[r"
+    expect_test::expect![[r#"
         Ut99Mods_1HH-TestBox-Large.unr: 9 brushes built, left out: Brush0: CsgOper 0, Mover1: class Mover, Mover2: class Mover
         Ut99Mods_1HH-TestBox-Large.unr: engine 10720837 units², built 10720837; matched 100.000%, extra 0.000%
         blender_t3d_test_map.unr: 40 brushes built, left out: Brush0: CsgOper 0
@@ -112,6 +136,7 @@ fn built_maps_match_the_engines_bsp() {
           extra 2 of Brush341 Win-blue2
           extra 2 of Brush342 Win-blue2
         blender_t3d_test_map.t3d: not in the .unr: Brush24
+        blender_t3d_test_map.t3d: 248 texture mappings as in the .unr
         blender_t3d_test_map.t3d: engine 38700240 units², built 38700240; matched 100.000%, extra 0.000%
-    "]].assert_eq(&report);
+    "#]].assert_eq(&report);
 }

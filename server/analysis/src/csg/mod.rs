@@ -32,6 +32,18 @@ pub struct BrushPoly {
     pub vertices: Vec<V3>,
     pub texture: String,
     pub poly_flags: u32,
+    /// Its texture mapping in the world, when the map gives one.
+    pub mapping: Option<TextureMapping>,
+}
+
+/// How a polygon's texture lies on it (`Base`, `TextureU`, `TextureV`, `PanU`, `PanV`), in
+/// the world: what the built surfaces carry over for texture coordinates.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct TextureMapping {
+    pub base: V3,
+    pub texture_u: V3,
+    pub texture_v: V3,
+    pub pan: [i16; 2],
 }
 
 /// A brush that takes part in CSG, placed in the world.
@@ -53,6 +65,8 @@ pub struct Surface {
     pub base: V3,
     pub texture: String,
     pub poly_flags: u32,
+    /// The brush polygon's texture mapping, carried over.
+    pub mapping: Option<TextureMapping>,
     /// Which brush (index into the input) and which of its polygons.
     pub brush: usize,
     pub brush_poly: usize,
@@ -155,16 +169,13 @@ pub fn build(brushes: &[CsgBrush], root_outside: bool) -> BuiltLevel {
                 return None;
             }
             let s = world.surfs.get(n.surf)?;
-            let brush = brushes.get(s.brush)?;
+            let poly = brushes.get(s.brush)?.polys.get(s.brush_poly);
             Some(Surface {
                 vertices: n.vertices.clone(),
                 normal: s.normal,
                 base: s.base,
-                texture: brush
-                    .polys
-                    .get(s.brush_poly)
-                    .map(|p| p.texture.clone())
-                    .unwrap_or_default(),
+                texture: poly.map(|p| p.texture.clone()).unwrap_or_default(),
+                mapping: poly.and_then(|p| p.mapping),
                 poly_flags: s.flags,
                 brush: s.brush,
                 brush_poly: s.brush_poly,
@@ -187,10 +198,16 @@ pub fn brushes_of_t3d(text: &str, generation: Option<crate::Generation>) -> Vec<
                 .polygons
                 .into_iter()
                 .zip(b.poly_attributes)
-                .map(|(vertices, (texture, poly_flags))| BrushPoly {
+                .map(|(vertices, a)| BrushPoly {
                     vertices,
-                    texture,
-                    poly_flags,
+                    texture: a.texture,
+                    poly_flags: a.flags,
+                    mapping: a.origin.map(|base| TextureMapping {
+                        base,
+                        texture_u: a.texture_u.unwrap_or_default(),
+                        texture_v: a.texture_v.unwrap_or_default(),
+                        pan: a.pan,
+                    }),
                 })
                 .collect();
             Some(CsgBrush { name: b.name, oper, poly_flags: b.poly_flags as u32, polys })

@@ -149,10 +149,17 @@ pub fn read_built_map(p: &Package<'_>) -> Result<BuiltMap, unreal_formats::Error
                 if transform.mirrors {
                     vertices.reverse();
                 }
+                let f = |v: [f32; 3]| v.map(f64::from);
                 BrushPoly {
                     vertices,
                     texture: p.ref_name(poly.texture).to_owned(),
                     poly_flags: poly.poly_flags,
+                    mapping: Some(super::TextureMapping {
+                        base: transform.point(f(poly.base)),
+                        texture_u: transform.texture_axis(f(poly.texture_u)),
+                        texture_v: transform.texture_axis(f(poly.texture_v)),
+                        pan: [poly.pan_u, poly.pan_v],
+                    }),
                 }
             })
             .collect();

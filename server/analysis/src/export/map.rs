@@ -143,8 +143,8 @@ pub struct PlacedBrush {
     /// Each polygon's vertices in the world, in the engine's order (mirrored brushes already
     /// reversed).
     pub polygons: Vec<Vec<[f64; 3]>>,
-    /// Each polygon's `Texture=` (as written, empty when absent) and `Flags=`.
-    pub poly_attributes: Vec<(String, u32)>,
+    /// Each polygon's texture, flags and texture axes.
+    pub poly_attributes: Vec<PolyAttributes>,
     /// The actor's `bStatic`, when it sets it.
     pub b_static: Option<bool>,
     /// The actor's `Begin Actor` line.
@@ -156,6 +156,20 @@ impl PlacedBrush {
     pub fn is_semisolid_or_nonsolid(&self) -> bool {
         self.poly_flags & 0x28 != 0
     }
+}
+
+/// What a brush polygon says besides its vertices: `Texture=` (as written, empty when absent),
+/// `Flags=`, and its texture axes placed in the world like its vertices (`Origin` as a point,
+/// `TextureU`/`TextureV` as `FPoly::Transform` turns them), when it has them.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PolyAttributes {
+    pub texture: String,
+    pub flags: u32,
+    pub origin: Option<[f64; 3]>,
+    pub texture_u: Option<[f64; 3]>,
+    pub texture_v: Option<[f64; 3]>,
+    /// `Pan U= V=` (UE1; 0 when absent).
+    pub pan: [i16; 2],
 }
 
 /// The brushes of a map text, placed as `generation`'s CSG places them (`None`: detected from
@@ -188,7 +202,7 @@ struct UnplacedBrush {
     placement: Placement,
     /// Each polygon's `Vertex` lines, as written.
     polygons: Vec<Vec<[f64; 3]>>,
-    poly_attributes: Vec<(String, u32)>,
+    poly_attributes: Vec<PolyAttributes>,
     b_static: Option<bool>,
     begin_span: unreal_syntax::Span,
 }
@@ -229,7 +243,29 @@ impl UnplacedBrush {
                     .attribute_value(text, "Flags")
                     .and_then(|f| f.trim().parse::<i64>().ok())
                     .unwrap_or(0);
-                (texture.to_owned(), flags as u32)
+                let line = |k| polygon.vectors(k).next().map(|v| v.value);
+                let mut pan = [0i16; 2];
+                for item in &polygon.children {
+                    if let unreal_syntax::t3d::Item::Keyword(k) = item {
+                        if k.keyword == LineKeyword::Pan {
+                            for (i, key) in ["U", "V"].into_iter().enumerate() {
+                                pan[i] = k
+                                    .arg(text, key)
+                                    .and_then(|(_, v)| v.trim().parse::<f64>().ok())
+                                    .filter(|v| v.is_finite())
+                                    .map_or(0, |v| v.clamp(-32768.0, 32767.0) as i16);
+                            }
+                        }
+                    }
+                }
+                PolyAttributes {
+                    texture: texture.to_owned(),
+                    flags: flags as u32,
+                    origin: line(LineKeyword::Origin),
+                    texture_u: line(LineKeyword::TextureU),
+                    texture_v: line(LineKeyword::TextureV),
+                    pan,
+                }
             })
             .collect();
         let b_static = word("bStatic").map(|v| v.trim().eq_ignore_ascii_case("true"));
@@ -256,10 +292,13 @@ impl UnplacedBrush {
             .into_iter()
             .zip(self.poly_attributes)
             .filter(|(points, _)| points.len() >= 3)
-            .map(|(mut points, attributes)| {
+            .map(|(mut points, mut attributes)| {
                 for point in &mut points {
                     *point = transform.point(*point);
                 }
+                attributes.origin = attributes.origin.map(|o| transform.point(o));
+                attributes.texture_u = attributes.texture_u.map(|u| transform.texture_axis(u));
+                attributes.texture_v = attributes.texture_v.map(|v| transform.texture_axis(v));
                 if transform.mirrors {
                     points.reverse();
                 }
