@@ -94,6 +94,11 @@ fn centroid(v: &[V3]) -> V3 {
     [s[0] / n, s[1] / n, s[2] / n]
 }
 
+/// How far a polygon's vertices stray from the plane of `normal` through `centre`.
+fn thickness(v: &[V3], centre: V3, normal: V3) -> f64 {
+    v.iter().map(|&p| dot(sub(p, centre), normal).abs()).fold(0.0, f64::max)
+}
+
 /// The area where two convex polygons on the plane of `normal` overlap.
 fn overlap(clip: &[V3], subject: &[V3], normal: V3) -> f64 {
     // Drop the normal's largest axis; areas measured there are scaled back.
@@ -181,6 +186,11 @@ pub fn compare(engine: &[AreaPolygon], built: &[AreaPolygon]) -> Comparison {
         by_texture.entry(b.texture.to_ascii_lowercase()).or_default().push(i);
     }
     let built_centroids: Vec<V3> = built.iter().map(|b| centroid(&b.vertices)).collect();
+    let built_thickness: Vec<f64> = built
+        .iter()
+        .zip(&built_centroids)
+        .map(|(b, &c)| thickness(&b.vertices, c, b.normal))
+        .collect();
     let mut built_matched = vec![0.0; built.len()];
     let mut result = Comparison::default();
     let mut missing: HashMap<(String, String), f64> = HashMap::new();
@@ -196,7 +206,11 @@ pub fn compare(engine: &[AreaPolygon], built: &[AreaPolygon]) -> Comparison {
             }
             let c = built_centroids[i];
             let off_base = dot(sub(c, e.base), e.normal).abs();
-            let off_vertices = dot(sub(c, e_centroid), e.normal).abs();
+            // A polygon that is not quite planar (UE2 snaps baked vertices to the grid) is as
+            // thick as its vertices stray from their mean plane: the tolerance is on top.
+            let off_vertices = dot(sub(c, e_centroid), e.normal).abs()
+                - thickness(&e.vertices, e_centroid, e.normal)
+                - built_thickness[i];
             if off_base.min(off_vertices) >= THRESH_POINT_ON_PLANE {
                 continue;
             }
