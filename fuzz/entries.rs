@@ -143,7 +143,13 @@ const CLASS_READERS: [(&[&str], ObjectRead); 13] = [
         }
     }),
     (&["Polys"], |p, i| drop(p.read_polys(i))),
-    (&["Level"], |p, i| drop(p.read_level(i))),
+    // A map's level: its actors and model, then the level built from its brushes by CSG and
+    // compared with the stored BSP (every brush's model and polygons read and placed).
+    (&["Level"], |p, i| {
+        if p.read_level(i).is_ok() {
+            drop(unreal_analysis::csg::package::check(p));
+        }
+    }),
     // UE2 skeletal meshes: skeleton and raw geometry, and the PSK they convert back to.
     (&["SkeletalMesh"], |p, i| drop(p.read_skeletal_mesh_ue2(i).map(|m| m.to_psk()))),
     // UE2 static meshes, and every section's triangles drawn from their index range.
