@@ -15,6 +15,8 @@
 //! Polygons are filtered through an unchanged tree and their pieces added afterwards (the
 //! engine adds each piece as it reaches its leaf); pieces added so are new nodes, which never
 //! count as CSG (`IsCsg`), so later pieces of the same polygon are classified the same.
+//! Every walk of a tree uses a work list, not recursion: a deep tree cannot exhaust the
+//! stack.
 
 // Geometry names its points, planes and counts with single letters, as the engine does.
 #![allow(clippy::many_single_char_names)]

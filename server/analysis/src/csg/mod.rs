@@ -3,11 +3,12 @@
 //! level's order, first the structural ones (every brush that is not a semisolid addition;
 //! portals are made non-solid for this), then the semisolid additions ("detail"), each by
 //! `bspBrushCSG` ([`bsp`]). The result is the level's surfaces: convex polygons with their
-//! texture, flags and plane, and which brush polygon each came from.
+//! texture, flags and plane, the brush polygon's texture mapping, and which brush polygon
+//! each came from.
 //!
 //! Which brushes take part ([`takes_part`]): an actor of class `Brush` with a model,
 //! `bStatic` (the class's default), a `CsgOper` of `CSG_Add` or `CSG_Subtract` (the builder
-//! brush is `CSG_Active`; intersect and deintersect change the builder brush, not the level).
+//! brush is `CSG_Active`; intersect and deintersect rewrite the brush itself, not the level).
 //! Movers are not static; volumes (UE2) are not `Brush` actors (`IsStaticBrush`: 227's
 //! `Engine/Inc/UnActor.h` requires the class `Brush` itself, UT2004's excludes volumes).
 //!
