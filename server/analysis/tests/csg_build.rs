@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use unreal_analysis::csg::{brushes_of_t3d, build, compare, package, polygon_area};
-use unreal_test_support::writers::{box_faces, ue1_map_package, LevelPoly, MapBrush};
+use unreal_test_support::writers::{box_faces, map_package, LevelPoly, MapBrush};
 
 /// A box brush: class, `CsgOper`, actor `PolyFlags`, centre, half size, texture.
 struct Box3(&'static str, &'static str, u32, [f32; 3], [f32; 3], &'static str);
@@ -139,10 +139,17 @@ fn rules() {
     expect_test::expect_file!["snapshots/csg_rules.txt"].assert_eq(&out);
 }
 
-/// A built map written by the project's writer: the brushes read from the package and built
-/// match the level model written as the engine would have built it.
+/// A built map written by the project's writer, in UE1's layout and UE2's: the brushes read
+/// from the package and built match the level model written as the engine would have built
+/// it.
 #[test]
 fn package_map_against_its_level_model() {
+    for version in [69, 128] {
+        package_map_against_its_level_model_at(version);
+    }
+}
+
+fn package_map_against_its_level_model_at(version: u16) {
     let room: Vec<LevelPoly> = box_faces([128.0, 128.0, 64.0])
         .into_iter()
         .map(|mut f| {
@@ -172,7 +179,7 @@ fn package_map_against_its_level_model() {
             texture: "Door",
         },
     ];
-    let bytes = ue1_map_package(&brushes, &room);
+    let bytes = map_package(version, &brushes, &room);
     let p = unreal_formats::Package::parse(&bytes).unwrap();
     let map = package::read_built_map(&p).unwrap();
     assert_eq!(map.left_out, vec!["Mover1: class Mover".to_owned()]);
@@ -185,7 +192,7 @@ fn package_map_against_its_level_model() {
     // A level model that differs (one face textured otherwise) is found out.
     let mut other = room.clone();
     other[4].texture = "Ceiling";
-    let bytes = ue1_map_package(&brushes, &other);
+    let bytes = map_package(version, &brushes, &other);
     let p = unreal_formats::Package::parse(&bytes).unwrap();
     let map = package::read_built_map(&p).unwrap();
     let c = compare::compare(

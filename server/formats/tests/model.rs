@@ -57,12 +57,19 @@ fn corpus_maps_models_read_whole() {
     "]].assert_eq(&out);
 }
 
-/// A map written by the project's writer: the brush's polygons, the level's model and the
-/// actor order read back as written.
+/// A map written by the project's writer, in UE1's layout (69) and UE2's (128): the brush's
+/// polygons, the level's model and the actor order read back as written.
 #[test]
 fn synthetic_map_reads_back() {
-    use unreal_test_support::writers::{ue1_map_package, LevelPoly, MapBrush};
-    let bytes = ue1_map_package(
+    for version in [69, 128] {
+        synthetic_map_reads_back_at(version);
+    }
+}
+
+fn synthetic_map_reads_back_at(version: u16) {
+    use unreal_test_support::writers::{map_package, LevelPoly, MapBrush};
+    let bytes = map_package(
+        version,
         &[MapBrush {
             class: "Brush",
             csg_oper: 2,

@@ -65,6 +65,24 @@ fn synthetic_files_survive_mutation() {
         ("Crates.usx".into(), writers::ue2_static_package(128, 29)),
         ("Crates-v125.usx".into(), writers::ue2_static_package(125, 29)),
         (
+            "Map.ut2".into(),
+            writers::map_package(
+                128,
+                &[writers::MapBrush {
+                    class: "Brush",
+                    csg_oper: 1,
+                    poly_flags: 0x20,
+                    location: [0.0, 0.0, 64.0],
+                    half: [32.0; 3],
+                    texture: "Wall",
+                }],
+                &[writers::LevelPoly {
+                    vertices: vec![[0.0, 0.0, 0.0], [0.0, 10.0, 0.0], [10.0, 10.0, 0.0]],
+                    texture: "Floor",
+                }],
+            ),
+        ),
+        (
             "Map.unr".into(),
             writers::ue1_map_package(
                 &[writers::MapBrush {

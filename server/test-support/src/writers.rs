@@ -1463,13 +1463,19 @@ fn vec3(o: &mut Obj, v: [f32; 3]) {
     o.f32(v[0]).f32(v[1]).f32(v[2]);
 }
 
-/// A UE1 (version 69) built map: a `Level` whose actors are the brushes in order (after a
-/// none entry where the `LevelInfo` stands), each `Brush` actor with its `Model` and `Polys`
-/// (`CsgOper`, `PolyFlags`, `Location`, `Brush` properties), and the level's own `Model` with
-/// one node and one surface per entry of `level` (a linear BSP: each node's front is the
-/// next), `RootOutside` false.
+/// A UE1 (version 69) built map: see [`map_package`].
 pub fn ue1_map_package(brushes: &[MapBrush], level: &[LevelPoly]) -> Vec<u8> {
-    let mut w = PackageWriter::new(69, 0);
+    map_package(69, brushes, level)
+}
+
+/// A built map of package `version` (62 to 91, or from 105: the layouts `decode::model`
+/// reads): a `Level` whose actors are the brushes in order (after a none entry where the
+/// `LevelInfo` stands), each `Brush` actor with its `Model` and `Polys` (`CsgOper`,
+/// `PolyFlags`, `Location`, `Brush` properties), and the level's own `Model` with one node and
+/// one surface per entry of `level` (a linear BSP: each node's front is the next),
+/// `RootOutside` false. From version 92 a model's render data after `Linked` is left out.
+pub fn map_package(version: u16, brushes: &[MapBrush], level: &[LevelPoly]) -> Vec<u8> {
+    let mut w = PackageWriter::new(version, 0);
     let level_class = w.engine_class("Level");
     let model_class = w.engine_class("Model");
     let polys_class = w.engine_class("Polys");
@@ -1510,12 +1516,19 @@ pub fn ue1_map_package(brushes: &[MapBrush], level: &[LevelPoly]) -> Vec<u8> {
                         vec3(o, v);
                     }
                     o.u32(0).index(0).index(texture).index(w.none() as i32);
-                    o.index(i as i32).index(i as i32).u16(0).u16(0);
+                    o.index(i as i32).index(i as i32);
+                    poly_tail(o, version);
                 }
             }),
         );
         let polys_ref = first;
-        w.export(model_class, 0, &format!("Model{}", k + 2), 0, model_body(Vec::new(), polys_ref));
+        w.export(
+            model_class,
+            0,
+            &format!("Model{}", k + 2),
+            0,
+            model_body(version, Vec::new(), polys_ref),
+        );
         let (op, flags, loc) = (b.csg_oper, b.poly_flags, b.location);
         let actor = w.export(
             class,
@@ -1568,7 +1581,7 @@ pub fn ue1_map_package(brushes: &[MapBrush], level: &[LevelPoly]) -> Vec<u8> {
     }
     let level_polys: Vec<(Vec<[f32; 3]>, i32)> =
         level.iter().map(|p| (p.vertices.clone(), texture_ref(p.texture))).collect();
-    let level_model = w.export(model_class, 0, "Model1", 0, model_body(level_polys, 0));
+    let level_model = w.export(model_class, 0, "Model1", 0, model_body(version, level_polys, 0));
     w.export(
         level_class,
         0,
@@ -1589,9 +1602,20 @@ pub fn ue1_map_package(brushes: &[MapBrush], level: &[LevelPoly]) -> Vec<u8> {
     w.finish()
 }
 
-/// A v69 `Model`: one node and surface per polygon (each node's front the next node), the
-/// points, normals and the `Polys` reference.
-fn model_body(polys: Vec<(Vec<[f32; 3]>, i32)>, polys_ref: i32) -> Body {
+/// What ends an `FPoly` or an `FBspSurf` by version: 16-bit pans before 78, a light map scale
+/// from 106.
+fn poly_tail(o: &mut Obj, version: u16) {
+    if version < 78 {
+        o.u16(0).u16(0);
+    }
+    if version >= 106 {
+        o.f32(32.0);
+    }
+}
+
+/// A `Model` of package `version`: one node and surface per polygon (each node's front the
+/// next node), the points, normals and the `Polys` reference.
+fn model_body(version: u16, polys: Vec<(Vec<[f32; 3]>, i32)>, polys_ref: i32) -> Body {
     Box::new(move |o, w| {
         write_props(o, &[], w.none());
         o.bytes(&[0; 25]).bytes(&[0; 16]);
@@ -1616,7 +1640,25 @@ fn model_body(polys: Vec<(Vec<[f32; 3]>, i32)>, polys_ref: i32) -> Body {
             o.f32(d).bytes(&[0xff; 8]).u8(0);
             let next = if i + 1 < polys.len() { i as i32 + 1 } else { -1 };
             o.index(first).index(i as i32).index(-1).index(next).index(-1).index(-1).index(-1);
+            if version >= 70 {
+                o.bytes(&[0; 16]);
+                if version < 123 {
+                    o.bytes(&[0; 16]);
+                }
+            }
             o.u8(0).u8(0).u8(v.len() as u8).i32(-1).i32(-1);
+            match version {
+                0..=91 => {}
+                92 => {
+                    o.bytes(&[0xff; 4]);
+                }
+                93..=100 => {
+                    o.bytes(&[0xff; 8]);
+                }
+                _ => {
+                    o.bytes(&[0xff; 12]);
+                }
+            }
             first += v.len() as i32;
         }
         o.index(polys.len() as i32);
@@ -1624,7 +1666,21 @@ fn model_body(polys: Vec<(Vec<[f32; 3]>, i32)>, polys_ref: i32) -> Body {
         for (i, (v, texture)) in polys.iter().enumerate() {
             let count = normals.len() as i32;
             o.index(*texture).u32(0).index(first).index(i as i32).index(count).index(count + 1);
-            o.index(-1).index(i as i32).u16(0).u16(0).index(0);
+            if version < 101 {
+                o.index(-1);
+            }
+            o.index(i as i32);
+            if version < 78 {
+                o.u16(0).u16(0);
+            }
+            o.index(0);
+            if version > 86 {
+                vec3(o, normals[i]);
+                o.f32(0.0);
+            }
+            if version >= 106 {
+                o.f32(32.0);
+            }
             first += v.len() as i32;
         }
         o.index(points.len() as i32);
@@ -1632,7 +1688,9 @@ fn model_body(polys: Vec<(Vec<[f32; 3]>, i32)>, polys_ref: i32) -> Body {
             o.index(i as i32).index(-1);
         }
         o.i32(0).i32(0).index(polys_ref);
-        for _ in 0..6 {
+        // Light map indices and bits (before 92), bounds, leaf hulls, leaves, lights.
+        let empty_arrays = if version < 92 { 6 } else { 4 };
+        for _ in 0..empty_arrays {
             o.index(0);
         }
         o.i32(0).i32(0);
