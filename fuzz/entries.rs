@@ -132,8 +132,24 @@ pub fn package(data: &[u8]) {
 /// The package readers that refuse other classes, with the classes each reads (as in
 /// `package::objects`: given an export of another class, a reader returns at once).
 type ObjectRead = fn(&Package<'_>, usize);
-const CLASS_READERS: [(&[&str], ObjectRead); 10] = [
+const CLASS_READERS: [(&[&str], ObjectRead); 13] = [
     (&["Palette"], |p, i| drop(p.read_palette(i))),
+    // Built maps' BSP: a model's node polygons drawn from its checked indices.
+    (&["Model"], |p, i| {
+        if let Ok(m) = p.read_model(i) {
+            for n in 0..m.nodes.len() {
+                drop(m.node_polygon(n));
+            }
+        }
+    }),
+    (&["Polys"], |p, i| drop(p.read_polys(i))),
+    // A map's level: its actors and model, then the level built from its brushes by CSG and
+    // compared with the stored BSP (every brush's model and polygons read and placed).
+    (&["Level"], |p, i| {
+        if p.read_level(i).is_ok() {
+            drop(unreal_analysis::csg::package::check(p));
+        }
+    }),
     // UE2 skeletal meshes: skeleton and raw geometry, and the PSK they convert back to.
     (&["SkeletalMesh"], |p, i| drop(p.read_skeletal_mesh_ue2(i).map(|m| m.to_psk()))),
     // UE2 static meshes, and every section's triangles drawn from their index range.

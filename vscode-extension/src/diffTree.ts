@@ -36,7 +36,8 @@ export interface DiffResult {
     properties: { key: string; old: string | null; new: string | null }[];
     brush: { old_polygons: number; new_polygons: number; added: number; removed: number; retextured: number; flags_changed: number; realigned: number } | null;
   }[];
-  brush_order: { old: string[]; new: string[] } | null;
+  /** `moved`: the brushes that changed places (1-based places); absent from older servers. */
+  brush_order: { old: string[]; new: string[]; moved?: { name: string; old: number; new: number }[] } | null;
   unparsed: { old: { line: number; message: string }[]; new: { line: number; message: string }[] };
 }
 
@@ -107,10 +108,16 @@ export function changeTree(result: DiffResult): ChangeNode[] {
     }),
   );
   if (result.brush_order) {
-    group("CSG order of brushes", [
-      { label: "before", description: result.brush_order.old.join(", "), children: [] },
-      { label: "after", description: result.brush_order.new.join(", "), children: [] },
-    ]);
+    const order = result.brush_order;
+    group(
+      "CSG order of brushes",
+      order.moved
+        ? order.moved.map((m) => ({ label: m.name, description: `place ${m.old} -> ${m.new} of ${order.new.length}`, children: [] }))
+        : [
+            { label: "before", description: order.old.join(", "), children: [] },
+            { label: "after", description: order.new.join(", "), children: [] },
+          ],
+    );
   }
   const unparsed = [
     ...result.unparsed.old.map((u) => ({ label: `old line ${u.line}`, description: u.message, children: [], reveal: { side: "old" as const, line: u.line - 1 } })),

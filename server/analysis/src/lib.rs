@@ -4,6 +4,7 @@
 
 pub mod config;
 pub mod coords;
+pub mod csg;
 pub mod deps;
 pub mod diagnostic;
 pub mod diff;

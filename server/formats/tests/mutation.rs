@@ -64,6 +64,41 @@ fn synthetic_files_survive_mutation() {
         ("Weapons.ukx".into(), writers::ue2_skeletal_package(126, 29, "AssaultRifle_1st")),
         ("Crates.usx".into(), writers::ue2_static_package(128, 29)),
         ("Crates-v125.usx".into(), writers::ue2_static_package(125, 29)),
+        (
+            "Map.ut2".into(),
+            writers::map_package(
+                128,
+                &[writers::MapBrush {
+                    class: "Brush",
+                    csg_oper: 1,
+                    poly_flags: 0x20,
+                    location: [0.0, 0.0, 64.0],
+                    half: [32.0; 3],
+                    texture: "Wall",
+                }],
+                &[writers::LevelPoly {
+                    vertices: vec![[0.0, 0.0, 0.0], [0.0, 10.0, 0.0], [10.0, 10.0, 0.0]],
+                    texture: "Floor",
+                }],
+            ),
+        ),
+        (
+            "Map.unr".into(),
+            writers::ue1_map_package(
+                &[writers::MapBrush {
+                    class: "Brush",
+                    csg_oper: 2,
+                    poly_flags: 0,
+                    location: [0.0, 0.0, 64.0],
+                    half: [128.0, 128.0, 64.0],
+                    texture: "Wall",
+                }],
+                &[writers::LevelPoly {
+                    vertices: vec![[0.0, 0.0, 0.0], [0.0, 10.0, 0.0], [10.0, 10.0, 0.0]],
+                    texture: "Floor",
+                }],
+            ),
+        ),
         ("Crates-binary.usx".into(), writers::ue2_static_package(128, 0)),
         ("Crates-v110.usx".into(), writers::ue2_static_package(110, 29)),
         (

@@ -46,7 +46,11 @@ pub fn to_json(old_name: &str, new_name: &str, result: &MapDiff) -> Value {
                 "realigned": b.realigned,
             })),
         })).collect::<Vec<_>>(),
-        "brush_order": result.brush_order.as_ref().map(|(old, new)| json!({ "old": old, "new": new })),
+        "brush_order": result.brush_order.as_ref().map(|o| json!({
+            "old": o.old,
+            "new": o.new,
+            "moved": o.moved.iter().map(|m| json!({ "name": m.name, "old": m.old_place, "new": m.new_place })).collect::<Vec<_>>(),
+        })),
         "unparsed": {
             "old": result.unparsed_old.iter().map(|(l, m)| json!({ "line": l, "message": m })).collect::<Vec<_>>(),
             "new": result.unparsed_new.iter().map(|(l, m)| json!({ "line": l, "message": m })).collect::<Vec<_>>(),

@@ -106,11 +106,40 @@ fn brushes_in_another_csg_order() {
             exit 1
             base.t3d -> reordered-brushes.t3d: the CSG order of brushes changed
 
-            CSG order of brushes:
-              before: Brush1, Brush2
-              after:  Brush2, Brush1
+            CSG order of brushes (place before -> after):
+              Brush2: 2 -> 1 of 2
         "#]],
     );
+}
+
+/// A mover holds a brush but CSG does not build it: written elsewhere in the actor list, it
+/// changes no CSG order.
+#[test]
+fn a_mover_elsewhere_in_the_list_is_no_csg_order_change() {
+    let (code, stdout, stderr) = diff(&["movers-before.t3d", "movers-after.t3d"]);
+    expect![[r#"
+        exit 0
+        movers-before.t3d -> movers-after.t3d: no changes
+    "#]]
+    .assert_eq(&format!("exit {}\n{stdout}{stderr}", code.unwrap_or(-1)));
+}
+
+/// Of four brushes, one moved to the front: only it is listed (the mover between them does
+/// not count), in text and in JSON (`moved`, beside the two whole orders).
+#[test]
+fn only_the_brushes_that_changed_places_are_listed() {
+    let (code, stdout, stderr) = diff(&["movers-before.t3d", "movers-reordered.t3d"]);
+    expect![[r#"
+        exit 1
+        movers-before.t3d -> movers-reordered.t3d: the CSG order of brushes changed
+
+        CSG order of brushes (place before -> after):
+          Brush4: 4 -> 1 of 4
+    "#]]
+    .assert_eq(&format!("exit {}\n{stdout}{stderr}", code.unwrap_or(-1)));
+    let (_, json, _) = diff(&["--format", "json", "movers-before.t3d", "movers-reordered.t3d"]);
+    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    expect![[r#"{"moved":[{"name":"Brush4","new":1,"old":4}],"new":["Brush4","Brush1","Brush2","Brush3"],"old":["Brush1","Brush2","Brush3","Brush4"]}"#]].assert_eq(&value["brush_order"].to_string());
 }
 
 #[test]

@@ -188,3 +188,64 @@ fn info_on_the_corpus_texture_package() {
     "#]],
     );
 }
+
+/// `--csg` on a built map written by the project's writer (one subtracted room, a mover, and
+/// the level model the engine would store), and on a package that is not a map.
+#[test]
+fn info_csg_builds_the_level_and_compares_with_the_stored_bsp() {
+    use unreal_test_support::writers::{box_faces, ue1_map_package, LevelPoly, MapBrush};
+    let dir = unreal_test_support::ScratchDir::new("cli-info-csg");
+    let room: Vec<LevelPoly> = box_faces([128.0, 128.0, 64.0])
+        .into_iter()
+        .map(|mut f| {
+            f.reverse();
+            LevelPoly { vertices: f, texture: "Wall" }
+        })
+        .collect();
+    let brush = |class, csg_oper, half, texture| MapBrush {
+        class,
+        csg_oper,
+        poly_flags: 0,
+        location: [0.0; 3],
+        half,
+        texture,
+    };
+    let map = ue1_map_package(
+        &[brush("Brush", 2, [128.0, 128.0, 64.0], "Wall"), brush("Mover", 1, [16.0; 3], "Door")],
+        &room,
+    );
+    std::fs::write(dir.join("Room.unr"), map).unwrap();
+    std::fs::write(
+        dir.join("Crates.usx"),
+        unreal_test_support::writers::ue2_static_package(128, 29),
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_unreal-ls"))
+        .args(["info", "--csg", "Room.unr", "Crates.usx"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let mut csg = String::new();
+    for l in
+        stdout.lines().skip_while(|l| !l.starts_with("level BSP")).take_while(|l| !l.is_empty())
+    {
+        // The time taken varies.
+        csg.push_str(l.split(", in ").next().unwrap_or(l));
+        csg.push('\n');
+    }
+    let text = format!(
+        "exit: {}\n{csg}--- stderr\n{}",
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    expect![[r#"
+        exit: 1
+        level BSP: 6 nodes, 6 surfaces, 6 polygons, 262144 units²
+        built from 1 brushes (1 left out): 6 polygons, 262144 units²
+        against the stored BSP: 100.000% matched, 0.000% extra
+        --- stderr
+        error: Crates.usx: csg: package at byte 0: expected a Level object (a map)
+    "#]]
+    .assert_eq(&text);
+}

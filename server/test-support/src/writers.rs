@@ -1399,3 +1399,300 @@ pub fn pack_vertex(p: [f32; 3]) -> u32 {
         |value: f32, scale: f32, width: u32| ((value * scale) as i32 as u32) & ((1 << width) - 1);
     bits(p[0], 8.0, 11) | (bits(p[1], 8.0, 11) << 11) | (bits(p[2], 4.0, 10) << 22)
 }
+
+/// One brush of [`ue1_map_package`]: an axis-aligned box of half-size `half` at `location`,
+/// added (`CsgOper` 1) or subtracted (2), its six faces facing out with texture `texture`
+/// (an import of package `Tex`).
+#[derive(Debug, Clone)]
+pub struct MapBrush {
+    pub class: &'static str,
+    pub csg_oper: u8,
+    pub poly_flags: u32,
+    pub location: [f32; 3],
+    pub half: [f32; 3],
+    pub texture: &'static str,
+}
+
+/// One polygon of the level's own model in [`ue1_map_package`]: its vertices (convex, in the
+/// engine's order) and texture.
+#[derive(Debug, Clone)]
+pub struct LevelPoly {
+    pub vertices: Vec<[f32; 3]>,
+    pub texture: &'static str,
+}
+
+/// The six faces of a box of half-size `h` around the origin, facing out: in the engine's
+/// vertex order, whose `FPoly::CalcNormal` normal points out.
+pub fn box_faces(h: [f32; 3]) -> Vec<Vec<[f32; 3]>> {
+    let [x, y, z] = h;
+    let mut faces = vec![
+        vec![[x, -y, -z], [x, -y, z], [x, y, z], [x, y, -z]],
+        vec![[-x, y, -z], [-x, y, z], [-x, -y, z], [-x, -y, -z]],
+        vec![[x, y, -z], [x, y, z], [-x, y, z], [-x, y, -z]],
+        vec![[-x, -y, -z], [-x, -y, z], [x, -y, z], [x, -y, -z]],
+        vec![[-x, -y, z], [-x, y, z], [x, y, z], [x, -y, z]],
+        vec![[-x, y, -z], [-x, -y, -z], [x, -y, -z], [x, y, -z]],
+    ];
+    // Written counter-clockwise seen from the front; the engine's order is the other way.
+    for f in &mut faces {
+        f.reverse();
+    }
+    faces
+}
+
+fn sub(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
+    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
+}
+
+fn cross(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
+    [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+}
+
+/// `FPoly::CalcNormal`: the normalized sum of the fan's cross products.
+fn poly_normal(v: &[[f32; 3]]) -> [f32; 3] {
+    let mut n = [0.0f32; 3];
+    for i in 2..v.len() {
+        let c = cross(sub(v[i - 1], v[0]), sub(v[i], v[0]));
+        n = [n[0] + c[0], n[1] + c[1], n[2] + c[2]];
+    }
+    let len = (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt().max(1e-6);
+    n.map(|c| c / len)
+}
+
+fn vec3(o: &mut Obj, v: [f32; 3]) {
+    o.f32(v[0]).f32(v[1]).f32(v[2]);
+}
+
+/// A UE1 (version 69) built map: see [`map_package`].
+pub fn ue1_map_package(brushes: &[MapBrush], level: &[LevelPoly]) -> Vec<u8> {
+    map_package(69, brushes, level)
+}
+
+/// A built map of package `version` (62 to 91, or from 105: the layouts `decode::model`
+/// reads): a `Level` whose actors are the brushes in order (after a none entry where the
+/// `LevelInfo` stands), each `Brush` actor with its `Model` and `Polys` (`CsgOper`,
+/// `PolyFlags`, `Location`, `Brush` properties), and the level's own `Model` with one node and
+/// one surface per entry of `level` (a linear BSP: each node's front is the next),
+/// `RootOutside` false. From version 92 a model's render data after `Linked` is left out.
+pub fn map_package(version: u16, brushes: &[MapBrush], level: &[LevelPoly]) -> Vec<u8> {
+    let mut w = PackageWriter::new(version, 0);
+    let level_class = w.engine_class("Level");
+    let model_class = w.engine_class("Model");
+    let polys_class = w.engine_class("Polys");
+    let tex_package = w.import("Core", "Package", 0, "Tex");
+    let mut textures: Vec<(&str, i32)> = Vec::new();
+    for name in brushes.iter().map(|b| b.texture).chain(level.iter().map(|p| p.texture)) {
+        if !textures.iter().any(|(t, _)| *t == name) {
+            let r = w.import("Engine", "Texture", tex_package, name);
+            textures.push((name, r));
+        }
+    }
+    let texture_ref =
+        move |name: &str| textures.iter().find(|(t, _)| *t == name).map_or(0, |(_, r)| *r);
+    let [csg_oper, brush_name, location, poly_flags, vector] =
+        ["CsgOper", "Brush", "Location", "PolyFlags", "Vector"].map(|n| w.name(n));
+    let mut actors = Vec::new();
+    for (k, b) in brushes.iter().enumerate() {
+        let class = w.engine_class(b.class);
+        let faces = box_faces(b.half);
+        let texture = texture_ref(b.texture);
+        // Export numbers: Polys, Model, actor, so the actor can name its model.
+        let first = w.exports.len() as i32 + 1;
+        w.export(
+            polys_class,
+            0,
+            &format!("Polys{k}"),
+            0,
+            Box::new(move |o, w| {
+                write_props(o, &[], w.none());
+                o.i32(faces.len() as i32).i32(faces.len() as i32);
+                for (i, f) in faces.iter().enumerate() {
+                    o.index(f.len() as i32);
+                    vec3(o, f[0]);
+                    vec3(o, poly_normal(f));
+                    vec3(o, [1.0, 0.0, 0.0]);
+                    vec3(o, [0.0, 1.0, 0.0]);
+                    for &v in f {
+                        vec3(o, v);
+                    }
+                    o.u32(0).index(0).index(texture).index(w.none() as i32);
+                    o.index(i as i32).index(i as i32);
+                    poly_tail(o, version);
+                }
+            }),
+        );
+        let polys_ref = first;
+        w.export(
+            model_class,
+            0,
+            &format!("Model{}", k + 2),
+            0,
+            model_body(version, Vec::new(), polys_ref),
+        );
+        let (op, flags, loc) = (b.csg_oper, b.poly_flags, b.location);
+        let actor = w.export(
+            class,
+            0,
+            &format!("{}{k}", b.class),
+            0,
+            Box::new(move |o, w| {
+                let mut loc_bytes = Vec::new();
+                for c in loc {
+                    loc_bytes.extend_from_slice(&c.to_le_bytes());
+                }
+                let mut props = vec![Prop {
+                    name: csg_oper,
+                    type_id: 1,
+                    struct_name: None,
+                    array_index: 0,
+                    bool_value: false,
+                    value: vec![op],
+                }];
+                if flags != 0 {
+                    props.push(Prop {
+                        name: poly_flags,
+                        type_id: 2,
+                        struct_name: None,
+                        array_index: 0,
+                        bool_value: false,
+                        value: flags.to_le_bytes().to_vec(),
+                    });
+                }
+                props.push(Prop {
+                    name: location,
+                    type_id: 10,
+                    struct_name: Some(vector),
+                    array_index: 0,
+                    bool_value: false,
+                    value: loc_bytes,
+                });
+                props.push(Prop {
+                    name: brush_name,
+                    type_id: 5,
+                    struct_name: None,
+                    array_index: 0,
+                    bool_value: false,
+                    value: compact(first + 1),
+                });
+                write_props(o, &props, w.none());
+            }),
+        );
+        actors.push(actor);
+    }
+    let level_polys: Vec<(Vec<[f32; 3]>, i32)> =
+        level.iter().map(|p| (p.vertices.clone(), texture_ref(p.texture))).collect();
+    let level_model = w.export(model_class, 0, "Model1", 0, model_body(version, level_polys, 0));
+    w.export(
+        level_class,
+        0,
+        "MyLevel",
+        0,
+        Box::new(move |o, w| {
+            write_props(o, &[], w.none());
+            let n = actors.len() as i32 + 1;
+            o.i32(n).i32(n).index(0);
+            for &a in &actors {
+                o.index(a);
+            }
+            o.fstring("unreal").fstring("").fstring("Test.unr").fstring("");
+            o.index(0).i32(7777).i32(1);
+            o.index(level_model);
+        }),
+    );
+    w.finish()
+}
+
+/// What ends an `FPoly` or an `FBspSurf` by version: 16-bit pans before 78, a light map scale
+/// from 106.
+fn poly_tail(o: &mut Obj, version: u16) {
+    if version < 78 {
+        o.u16(0).u16(0);
+    }
+    if version >= 106 {
+        o.f32(32.0);
+    }
+}
+
+/// A `Model` of package `version`: one node and surface per polygon (each node's front the
+/// next node), the points, normals and the `Polys` reference.
+fn model_body(version: u16, polys: Vec<(Vec<[f32; 3]>, i32)>, polys_ref: i32) -> Body {
+    Box::new(move |o, w| {
+        write_props(o, &[], w.none());
+        o.bytes(&[0; 25]).bytes(&[0; 16]);
+        let normals: Vec<[f32; 3]> = polys.iter().map(|(v, _)| poly_normal(v)).collect();
+        // Vectors: each surface's normal, then the shared texture axes.
+        o.index(normals.len() as i32 + 2);
+        for &n in &normals {
+            vec3(o, n);
+        }
+        vec3(o, [1.0, 0.0, 0.0]);
+        vec3(o, [0.0, 1.0, 0.0]);
+        let points: Vec<[f32; 3]> = polys.iter().flat_map(|(v, _)| v.iter().copied()).collect();
+        o.index(points.len() as i32);
+        for &p in &points {
+            vec3(o, p);
+        }
+        o.index(polys.len() as i32);
+        let mut first = 0;
+        for (i, ((v, _), n)) in polys.iter().zip(&normals).enumerate() {
+            let d = n[0] * v[0][0] + n[1] * v[0][1] + n[2] * v[0][2];
+            vec3(o, *n);
+            o.f32(d).bytes(&[0xff; 8]).u8(0);
+            let next = if i + 1 < polys.len() { i as i32 + 1 } else { -1 };
+            o.index(first).index(i as i32).index(-1).index(next).index(-1).index(-1).index(-1);
+            if version >= 70 {
+                o.bytes(&[0; 16]);
+                if version < 123 {
+                    o.bytes(&[0; 16]);
+                }
+            }
+            o.u8(0).u8(0).u8(v.len() as u8).i32(-1).i32(-1);
+            match version {
+                0..=91 => {}
+                92 => {
+                    o.bytes(&[0xff; 4]);
+                }
+                93..=100 => {
+                    o.bytes(&[0xff; 8]);
+                }
+                _ => {
+                    o.bytes(&[0xff; 12]);
+                }
+            }
+            first += v.len() as i32;
+        }
+        o.index(polys.len() as i32);
+        let mut first = 0;
+        for (i, (v, texture)) in polys.iter().enumerate() {
+            let count = normals.len() as i32;
+            o.index(*texture).u32(0).index(first).index(i as i32).index(count).index(count + 1);
+            if version < 101 {
+                o.index(-1);
+            }
+            o.index(i as i32);
+            if version < 78 {
+                o.u16(0).u16(0);
+            }
+            o.index(0);
+            if version > 86 {
+                vec3(o, normals[i]);
+                o.f32(0.0);
+            }
+            if version >= 106 {
+                o.f32(32.0);
+            }
+            first += v.len() as i32;
+        }
+        o.index(points.len() as i32);
+        for i in 0..points.len() {
+            o.index(i as i32).index(-1);
+        }
+        o.i32(0).i32(0).index(polys_ref);
+        // Light map indices and bits (before 92), bounds, leaf hulls, leaves, lights.
+        let empty_arrays = if version < 92 { 6 } else { 4 };
+        for _ in 0..empty_arrays {
+            o.index(0);
+        }
+        o.i32(0).i32(0);
+    })
+}

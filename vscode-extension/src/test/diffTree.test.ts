@@ -61,3 +61,22 @@ test("no changes is one line and an empty tree", () => {
   assert.deepEqual(changeTree(same), []);
   assert.equal(summaryLine(same), "no changes");
 });
+
+test("a changed CSG order lists only the brushes that changed places", () => {
+  const reordered: DiffResult = {
+    ...result,
+    summary: { added: 0, removed: 0, renamed: 0, moved: 0, properties_changed: 0, brushes_reshaped: 0, brush_order_changed: true },
+    added: [],
+    changed: [],
+    brush_order: {
+      old: ["Brush1", "Brush2", "Brush3", "Brush4"],
+      new: ["Brush4", "Brush1", "Brush2", "Brush3"],
+      moved: [{ name: "Brush4", old: 4, new: 1 }],
+    },
+  };
+  const tree = changeTree(reordered);
+  assert.deepEqual(
+    tree.map((g) => [g.label, g.children.map((c) => [c.label, c.description])]),
+    [["CSG order of brushes", [["Brush4", "place 4 -> 1 of 4"]]]],
+  );
+});

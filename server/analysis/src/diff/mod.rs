@@ -94,13 +94,33 @@ pub struct MapDiff {
     pub removed: Vec<ActorRef>,
     /// Actors in both maps with a difference, in the new map's order.
     pub changed: Vec<ActorDiff>,
-    /// The brushes in both maps, by their new names, in the old and in the new CSG order,
-    /// when that order changed (it changes what CSG builds).
-    pub brush_order: Option<(Vec<String>, Vec<String>)>,
+    /// The CSG order of the brushes in both maps, when it changed (it changes what CSG
+    /// builds).
+    pub brush_order: Option<BrushOrder>,
     /// Lines of each map that could not be read (line and why): what they hold is not
     /// compared.
     pub unparsed_old: Vec<(u32, String)>,
     pub unparsed_new: Vec<(u32, String)>,
+}
+
+/// The static brushes present in both maps (those CSG builds, [`crate::csg::takes_part`]:
+/// no mover, volume or builder brush), by their new names, in the old and in the new order,
+/// and the fewest of them whose moves explain the change.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BrushOrder {
+    pub old: Vec<String>,
+    pub new: Vec<String>,
+    /// The brushes that changed places (the others kept their order), in the new order.
+    pub moved: Vec<OrderMove>,
+}
+
+/// A brush whose place in the CSG order changed: 1-based places among [`BrushOrder::old`]
+/// and [`BrushOrder::new`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OrderMove {
+    pub name: String,
+    pub old_place: usize,
+    pub new_place: usize,
 }
 
 /// Counts for the summary line.
@@ -386,29 +406,75 @@ fn compare_polygons(old: &[Polygon], new: &[Polygon]) -> BrushChange {
     change
 }
 
-/// The CSG order of the brushes in both maps (builder brush aside), when it changed.
+/// Whether CSG builds the actor: a static brush with `CSG_Add` or `CSG_Subtract`
+/// ([`crate::csg::takes_part`]).
+fn builds_level(a: &MapActor) -> bool {
+    let word = |key: &str| {
+        a.properties.iter().find(|(k, _)| k.eq_ignore_ascii_case(key)).map(|(_, v)| v.show())
+    };
+    let csg_oper = word("CsgOper").unwrap_or_default();
+    let b_static = word("bStatic").map(|v| v.trim().eq_ignore_ascii_case("true"));
+    crate::csg::takes_part(&a.class, &csg_oper, b_static, a.brush.is_some())
+}
+
+/// The CSG order of the static brushes in both maps, when it changed.
 fn brush_order(
     old: &MapActors,
     new: &MapActors,
     new_to_old: &[Option<(usize, bool)>],
-) -> Option<(Vec<String>, Vec<String>)> {
-    let csg = |a: &MapActor| a.brush.is_some() && !a.is_builder();
+) -> Option<BrushOrder> {
     // Matched brushes, in the new order, with their old positions.
     let pairs: Vec<(usize, usize)> = new
         .actors
         .iter()
         .enumerate()
-        .filter(|(_, a)| csg(a))
+        .filter(|(_, a)| builds_level(a))
         .filter_map(|(n, _)| new_to_old[n].map(|(o, _)| (o, n)))
-        .filter(|&(o, _)| csg(&old.actors[o]))
+        .filter(|&(o, _)| old.actors.get(o).is_some_and(builds_level))
         .collect();
     if pairs.windows(2).all(|w| w[0].0 < w[1].0) {
         return None;
     }
     let name = |n: usize| new.actors[n].name.clone();
     let new_order: Vec<String> = pairs.iter().map(|&(_, n)| name(n)).collect();
-    let mut by_old = pairs.clone();
+    let mut by_old: Vec<(usize, usize)> = pairs.clone();
     by_old.sort_unstable();
     let old_order: Vec<String> = by_old.iter().map(|&(_, n)| name(n)).collect();
-    Some((old_order, new_order))
+    // The brushes outside a longest run kept in order are the ones that moved.
+    let olds: Vec<usize> = pairs.iter().map(|&(o, _)| o).collect();
+    let kept = longest_increasing(&olds);
+    let moved = pairs
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !kept.contains(i))
+        .map(|(i, &(o, n))| OrderMove {
+            name: name(n),
+            old_place: by_old.iter().position(|&(bo, _)| bo == o).map_or(0, |p| p + 1),
+            new_place: i + 1,
+        })
+        .collect();
+    Some(BrushOrder { old: old_order, new: new_order, moved })
+}
+
+/// The indices of one longest strictly increasing subsequence of `v` (patience sorting).
+fn longest_increasing(v: &[usize]) -> std::collections::HashSet<usize> {
+    // tails[k]: index of the smallest last value of an increasing run of length k + 1.
+    let mut tails: Vec<usize> = Vec::new();
+    let mut before: Vec<Option<usize>> = vec![None; v.len()];
+    for (i, &x) in v.iter().enumerate() {
+        let k = tails.partition_point(|&t| v[t] < x);
+        before[i] = k.checked_sub(1).and_then(|p| tails.get(p).copied());
+        if k == tails.len() {
+            tails.push(i);
+        } else {
+            tails[k] = i;
+        }
+    }
+    let mut out = std::collections::HashSet::new();
+    let mut at = tails.last().copied();
+    while let Some(i) = at {
+        out.insert(i);
+        at = before[i];
+    }
+    out
 }

@@ -143,6 +143,10 @@ pub struct PlacedBrush {
     /// Each polygon's vertices in the world, in the engine's order (mirrored brushes already
     /// reversed).
     pub polygons: Vec<Vec<[f64; 3]>>,
+    /// Each polygon's texture, flags and texture axes.
+    pub poly_attributes: Vec<PolyAttributes>,
+    /// The actor's `bStatic`, when it sets it.
+    pub b_static: Option<bool>,
     /// The actor's `Begin Actor` line.
     pub begin_span: unreal_syntax::Span,
 }
@@ -152,6 +156,20 @@ impl PlacedBrush {
     pub fn is_semisolid_or_nonsolid(&self) -> bool {
         self.poly_flags & 0x28 != 0
     }
+}
+
+/// What a brush polygon says besides its vertices: `Texture=` (as written, empty when absent),
+/// `Flags=`, and its texture axes placed in the world like its vertices (`Origin` as a point,
+/// `TextureU`/`TextureV` as `FPoly::Transform` turns them), when it has them.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PolyAttributes {
+    pub texture: String,
+    pub flags: u32,
+    pub origin: Option<[f64; 3]>,
+    pub texture_u: Option<[f64; 3]>,
+    pub texture_v: Option<[f64; 3]>,
+    /// `Pan U= V=` (UE1; 0 when absent).
+    pub pan: [i16; 2],
 }
 
 /// The brushes of a map text, placed as `generation`'s CSG places them (`None`: detected from
@@ -184,6 +202,8 @@ struct UnplacedBrush {
     placement: Placement,
     /// Each polygon's `Vertex` lines, as written.
     polygons: Vec<Vec<[f64; 3]>>,
+    poly_attributes: Vec<PolyAttributes>,
+    b_static: Option<bool>,
     begin_span: unreal_syntax::Span,
 }
 
@@ -210,10 +230,45 @@ impl UnplacedBrush {
             "" | "CSG_ACTIVE" => BrushRole::Builder,
             _ => BrushRole::Other,
         };
-        let polygons = polygons_of(brush)
-            .into_iter()
+        let blocks = polygons_of(brush);
+        let polygons = blocks
+            .iter()
             .map(|polygon| polygon.vectors(LineKeyword::Vertex).map(|v| v.value).collect())
             .collect();
+        let poly_attributes = blocks
+            .iter()
+            .map(|polygon| {
+                let texture = polygon.attribute_value(text, "Texture").unwrap_or_default();
+                let flags = polygon
+                    .attribute_value(text, "Flags")
+                    .and_then(|f| f.trim().parse::<i64>().ok())
+                    .unwrap_or(0);
+                let line = |k| polygon.vectors(k).next().map(|v| v.value);
+                let mut pan = [0i16; 2];
+                for item in &polygon.children {
+                    if let unreal_syntax::t3d::Item::Keyword(k) = item {
+                        if k.keyword == LineKeyword::Pan {
+                            for (i, key) in ["U", "V"].into_iter().enumerate() {
+                                pan[i] = k
+                                    .arg(text, key)
+                                    .and_then(|(_, v)| v.trim().parse::<f64>().ok())
+                                    .filter(|v| v.is_finite())
+                                    .map_or(0, |v| v.clamp(-32768.0, 32767.0) as i16);
+                            }
+                        }
+                    }
+                }
+                PolyAttributes {
+                    texture: texture.to_owned(),
+                    flags: flags as u32,
+                    origin: line(LineKeyword::Origin),
+                    texture_u: line(LineKeyword::TextureU),
+                    texture_v: line(LineKeyword::TextureV),
+                    pan,
+                }
+            })
+            .collect();
+        let b_static = word("bStatic").map(|v| v.trim().eq_ignore_ascii_case("true"));
         Some(UnplacedBrush {
             name: actor.attribute_value(text, "Name").unwrap_or_default().to_owned(),
             class,
@@ -222,6 +277,8 @@ impl UnplacedBrush {
             role,
             placement: Placement::of_actor(text, actor),
             polygons,
+            poly_attributes,
+            b_static,
             begin_span: actor.begin_span,
         })
     }
@@ -230,20 +287,24 @@ impl UnplacedBrush {
     /// before it, for a brush without a name); `None` when no polygon has three vertices.
     fn place(self, index: usize, generation: Option<Generation>) -> Option<PlacedBrush> {
         let transform = self.placement.transform(generation);
-        let polygons: Vec<Vec<[f64; 3]>> = self
+        let (polygons, poly_attributes): (Vec<_>, Vec<_>) = self
             .polygons
             .into_iter()
-            .filter(|points| points.len() >= 3)
-            .map(|mut points| {
+            .zip(self.poly_attributes)
+            .filter(|(points, _)| points.len() >= 3)
+            .map(|(mut points, mut attributes)| {
                 for point in &mut points {
                     *point = transform.point(*point);
                 }
+                attributes.origin = attributes.origin.map(|o| transform.point(o));
+                attributes.texture_u = attributes.texture_u.map(|u| transform.texture_axis(u));
+                attributes.texture_v = attributes.texture_v.map(|v| transform.texture_axis(v));
                 if transform.mirrors {
                     points.reverse();
                 }
-                points
+                (points, attributes)
             })
-            .collect();
+            .unzip();
         if polygons.is_empty() {
             return None;
         }
@@ -254,6 +315,8 @@ impl UnplacedBrush {
             poly_flags: self.poly_flags,
             role: self.role,
             polygons,
+            poly_attributes,
+            b_static: self.b_static,
             begin_span: self.begin_span,
         })
     }

@@ -94,6 +94,29 @@ impl Placement {
 }
 
 impl Transform {
+    /// A direction (a point without `PrePivot` and `Location`) through the coordinate system:
+    /// how a polygon's texture base moves relative to its vertices.
+    pub fn direction(&self, v: [f64; 3]) -> [f64; 3] {
+        self.axes.map(|axis| dot(v, axis))
+    }
+
+    /// A texture axis (`TextureU`, `TextureV`) as `FPoly::Transform` turns it: by the system's
+    /// `VectorXform`, the inverse transpose of the point transform: the same as
+    /// [`Self::direction`] for a rotation, shorter along an axis the brush is stretched along.
+    /// A degenerate system leaves the axis as it is.
+    pub fn texture_axis(&self, v: [f64; 3]) -> [f64; 3] {
+        let [r0, r1, r2] = self.axes;
+        let cross = |a: [f64; 3], b: [f64; 3]| {
+            [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+        };
+        let rows = [cross(r1, r2), cross(r2, r0), cross(r0, r1)];
+        let det = dot(r0, rows[0]);
+        if det.abs() < 1e-12 || !det.is_finite() {
+            return v;
+        }
+        rows.map(|row| dot(row, v) / det)
+    }
+
     /// Where the brush vertex `v` stands in the world.
     pub fn point(&self, v: [f64; 3]) -> [f64; 3] {
         let d = [v[0] - self.pre_pivot[0], v[1] - self.pre_pivot[1], v[2] - self.pre_pivot[2]];
@@ -140,6 +163,7 @@ fn scale(text: &str, value: &Value) -> Scale {
 #[cfg(test)]
 mod tests {
     use super::{Placement, Scale};
+    use crate::coords::SheerAxis;
     use crate::Generation;
 
     fn close(a: [f64; 3], b: [f64; 3]) -> bool {
@@ -185,6 +209,28 @@ mod tests {
         let mirrored =
             Placement { main_scale: Scale { scale: [-1.0, 1.0, 1.0], ..Scale::default() }, ..p };
         assert!(mirrored.transform(None).mirrors);
+    }
+
+    #[test]
+    fn texture_axes_turn_with_the_brush_and_shrink_where_it_stretches() {
+        let p = Placement {
+            main_scale: Scale {
+                scale: [2.0, 1.0, 1.0],
+                sheer_axis: SheerAxis::None,
+                ..Scale::default()
+            },
+            rotation: [0, 16384, 0],
+            ..Placement::default()
+        };
+        let t = p.transform(Some(Generation::Ue1));
+        // X doubled, then turned onto Y: a texture axis along X comes out half as long on Y.
+        assert!(
+            close(t.texture_axis([1.0, 0.0, 0.0]), [0.0, 0.5, 0.0]),
+            "{:?}",
+            t.texture_axis([1.0, 0.0, 0.0])
+        );
+        assert!(close(t.direction([1.0, 0.0, 0.0]), [0.0, 2.0, 0.0]));
+        assert!(close(t.texture_axis([0.0, 0.0, 1.0]), [0.0, 0.0, 1.0]));
     }
 
     #[test]

@@ -23,6 +23,7 @@ pub mod dxt;
 pub mod image;
 pub mod indices;
 pub mod mesh;
+pub mod model;
 pub mod skeletal;
 pub mod texture;
 pub mod ue2_mesh;

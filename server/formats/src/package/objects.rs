@@ -157,7 +157,7 @@ impl<'a> Package<'a> {
             })
     }
 
-    fn fstring(r: &mut Reader<'_>, field: &str) -> Result<String> {
+    pub(crate) fn fstring(r: &mut Reader<'_>, field: &str) -> Result<String> {
         let pos = r.pos();
         let len = r.compact_index(field)?;
         if len >= 0 {

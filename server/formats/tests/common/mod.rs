@@ -58,6 +58,9 @@ pub fn exercise_all_readers(bytes: &[u8], name: &str) {
             let _ = p.read_text_buffer(i);
             let _ = p.read_class(i);
             let _ = p.read_mesh(i);
+            let _ = p.read_model(i);
+            let _ = p.read_polys(i);
+            let _ = p.read_level(i);
             let _ = p.read_animation(i);
             let _ = p.find(&o.path);
             let _ = p.decode_texture(i, 0, unreal_formats::decode::texture::MipSource::Auto);

@@ -304,15 +304,23 @@ fn write_human(
             ))
         }),
     )?;
-    if let Some((before, after)) = &result.brush_order {
-        section(
-            out,
-            "CSG order of brushes",
-            &[
-                printable(&format!("before: {}", before.join(", "))).into_owned(),
-                printable(&format!("after:  {}", after.join(", "))).into_owned(),
-            ],
-        )?;
+    if let Some(order) = &result.brush_order {
+        // Only the brushes that changed places, with their places before and after.
+        let lines: Vec<String> = order
+            .moved
+            .iter()
+            .map(|m| {
+                printable(&format!(
+                    "{}: {} -> {} of {}",
+                    m.name,
+                    m.old_place,
+                    m.new_place,
+                    order.new.len()
+                ))
+                .into_owned()
+            })
+            .collect();
+        section(out, "CSG order of brushes (place before -> after)", &lines)?;
     }
     let unparsed: Vec<String> = result
         .unparsed_old

@@ -3,6 +3,9 @@
 //! them as `Mod.umod:System/MyMod.u`, vertex meshes, PSK/PSA, u3d models, images, WAV
 //! sounds), as text or as one JSON array.
 //!
+//! `--csg` adds, for a built map, the level built from its brushes against the BSP it stores
+//! ([`unreal_analysis::csg`]).
+//!
 //! A file that cannot be read is reported on stderr (and as an `error` entry in JSON); the
 //! other files are still summarised. Exit codes: 0 when every file was read whole, 1 when a
 //! file or an object inside a package could not be read, 2 on a usage error.
@@ -23,6 +26,19 @@ pub struct InfoArgs {
     /// Print one JSON array with an object per file instead of text.
     #[arg(long)]
     pub json: bool,
+    /// For a built map (`.unr`): build the level from its brushes as UnrealEd's CSG does and
+    /// compare it with the BSP the map stores (area matched and extra, where they differ).
+    #[arg(long)]
+    pub csg: bool,
+}
+
+/// `--csg`: the built level against the stored BSP, for a package holding a level.
+fn csg_check(path: &Path) -> Result<unreal_analysis::csg::package::CsgCheck, String> {
+    let bytes = super::input::open(path)?;
+    let package = unreal_formats::Package::parse(&bytes).map_err(|e| e.to_string())?;
+    let check = unreal_analysis::csg::package::check(&package).map_err(|e| e.to_string())?;
+    bytes.check().map_err(|e| e.to_string())?;
+    Ok(check)
 }
 
 /// The `_a.3d` partner of a `_d.3d` file or the reverse, found case-insensitively next to it
@@ -78,11 +94,36 @@ pub fn run(args: &InfoArgs) -> ExitCode {
                     );
                     failed = true;
                 }
+                let csg = args.csg.then(|| csg_check(path));
+                if let Some(Err(message)) = &csg {
+                    eprintln!(
+                        "error: {}: csg: {}",
+                        super::printable_line(&shown),
+                        super::printable(message)
+                    );
+                    failed = true;
+                }
                 if args.json {
                     let mut value =
                         serde_json::to_value(&summary).unwrap_or(serde_json::Value::Null);
                     if let Some(map) = value.as_object_mut() {
                         map.insert("file".to_owned(), serde_json::Value::String(shown));
+                        if let Some(Ok(check)) = &csg {
+                            let c = &check.comparison;
+                            map.insert(
+                                "csg".to_owned(),
+                                serde_json::json!({
+                                    "brushes": check.map.brushes.len(),
+                                    "left_out": check.map.left_out,
+                                    "engine_polygons": check.map.engine.len(),
+                                    "built_polygons": check.level.surfaces.len(),
+                                    "engine_area": c.engine_area,
+                                    "built_area": c.built_area,
+                                    "matched_percent": c.matched_percent(),
+                                    "extra_percent": c.extra_percent(),
+                                }),
+                            );
+                        }
                     }
                     json_entries.push(value);
                 } else {
@@ -91,6 +132,9 @@ pub fn run(args: &InfoArgs) -> ExitCode {
                     }
                     let _ = writeln!(out, "{}", super::printable_line(&shown));
                     let _ = write!(out, "{}", super::printable(&summary.to_string()));
+                    if let Some(Ok(check)) = &csg {
+                        let _ = write!(out, "{}", super::printable(&check.to_string()));
+                    }
                 }
             }
             Err(message) => {

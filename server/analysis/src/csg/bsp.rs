@@ -1,0 +1,900 @@
+//! The editor's BSP CSG, step by step as UT v400's `Editor/Src/UnBsp.cpp` performs it: a BSP
+//! of the world's surfaces (`UModel` nodes: a plane, a convex polygon, front/back children and
+//! a chain of coplanar nodes), polygons filtered through it (`FilterEdPoly`, `FilterLeaf`,
+//! with the coplanar double pass that classifies a polygon lying on a node's plane by what
+//! stands in front of it and behind it), and `bspBrushCSG`: the brush's polygons filtered
+//! through the world and kept by the add or subtract rules, then every world polygon
+//! filtered through a small BSP of the brush and kept or discarded by the same rules seen
+//! from the world, then `bspCleanup`.
+//!
+//! What is left out does not change which area is built: the point and vector tables (each
+//! node keeps its own vertices), `bspAddPoint`'s merging of near points, the repartition
+//! between the structural and the detail pass (`bspRepartition` rebuilds the same surfaces in
+//! a better-balanced tree), zones, bounds and `bspOptGeom`'s T-joint vertices.
+//!
+//! Polygons are filtered through an unchanged tree and their pieces added afterwards (the
+//! engine adds each piece as it reaches its leaf); pieces added so are new nodes, which never
+//! count as CSG (`IsCsg`), so later pieces of the same polygon are classified the same.
+//! Every walk of a tree uses a work list, not recursion: a deep tree cannot exhaust the
+//! stack.
+
+// Geometry names its points, planes and counts with single letters, as the engine does.
+#![allow(clippy::many_single_char_names)]
+
+use super::V3;
+
+/// `THRESH_SPLIT_POLY_WITH_PLANE`: a vertex within this distance of a plane is on it.
+pub const THRESH_SPLIT_POLY_WITH_PLANE: f64 = 0.25;
+/// `THRESH_POINTS_ARE_SAME` (per coordinate).
+pub const THRESH_POINTS_ARE_SAME: f64 = 0.002;
+/// `FPoly::MAX_VERTICES` (UE1 and UE2) and the count from which a polygon is halved.
+pub const MAX_VERTICES: usize = 16;
+const VERTEX_THRESHOLD: usize = MAX_VERTICES - 2;
+
+pub const PF_NOT_SOLID: u32 = 0x0000_0008;
+pub const PF_SEMISOLID: u32 = 0x0000_0020;
+pub const PF_PORTAL: u32 = 0x0400_0000;
+pub const PF_MEMORIZED: u32 = 0x0100_0000;
+pub const PF_SELECTED: u32 = 0x0200_0000;
+pub const PF_ED_PROCESSED: u32 = 0x4000_0000;
+pub const PF_ED_CUT: u32 = 0x8000_0000;
+
+const NF_NOT_CSG: u8 = 0x01;
+const NF_IS_NEW: u8 = 0x20;
+
+pub fn sub(a: V3, b: V3) -> V3 {
+    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
+}
+
+pub fn add(a: V3, b: V3) -> V3 {
+    [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
+}
+
+pub fn scale(a: V3, s: f64) -> V3 {
+    [a[0] * s, a[1] * s, a[2] * s]
+}
+
+pub fn dot(a: V3, b: V3) -> f64 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
+pub fn cross(a: V3, b: V3) -> V3 {
+    [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+}
+
+/// `FPoly::CalcNormal`: the normalized sum of the fan's cross products; `None` when the
+/// polygon has no area (`THRESH_ZERO_NORM_SQUARED`).
+pub fn calc_normal(v: &[V3]) -> Option<V3> {
+    let first = *v.first()?;
+    let mut n = [0.0; 3];
+    for pair in v.get(1..)?.windows(2) {
+        n = add(n, cross(sub(pair[0], first), sub(pair[1], first)));
+    }
+    let len2 = dot(n, n);
+    (len2 >= 0.0001).then(|| scale(n, 1.0 / len2.sqrt()))
+}
+
+/// An editor polygon (`FPoly`) on its way through the CSG.
+#[derive(Clone, Debug)]
+pub struct EdPoly {
+    pub vertices: Vec<V3>,
+    pub normal: V3,
+    pub base: V3,
+    pub flags: u32,
+    /// The surface the polygon's nodes belong to (`iLink`).
+    pub surf: usize,
+}
+
+impl EdPoly {
+    /// `FPoly::Reverse`.
+    fn reverse(&mut self) {
+        self.normal = scale(self.normal, -1.0);
+        self.vertices.reverse();
+    }
+
+    /// `FPoly::Fix`: drops vertices the same as the one before; the count left, 0 under 3.
+    fn fix(&mut self) -> usize {
+        let same = |p: V3, q: V3| (0..3).all(|i| (p[i] - q[i]).abs() < THRESH_POINTS_ARE_SAME);
+        let mut out: Vec<V3> = Vec::with_capacity(self.vertices.len());
+        let mut prev = self.vertices.last().copied();
+        for &v in &self.vertices {
+            if prev.is_some_and(|p| same(v, p)) {
+                continue;
+            }
+            out.push(v);
+            prev = Some(v);
+        }
+        if out.len() < 3 {
+            out.clear();
+        }
+        self.vertices = out;
+        self.vertices.len()
+    }
+
+    /// `FPoly::SplitInHalf`: this keeps the first half, the other half is returned.
+    fn split_in_half(&mut self) -> EdPoly {
+        let n = self.vertices.len();
+        let m = n / 2;
+        let mut other = self.clone();
+        other.vertices = self.vertices[m..].to_vec();
+        other.vertices.push(self.vertices[0]);
+        self.vertices.truncate(m + 1);
+        self.flags |= PF_ED_CUT;
+        other.flags |= PF_ED_CUT;
+        other
+    }
+}
+
+/// `ESplitType`, with the two pieces of a split.
+pub enum Split {
+    Coplanar,
+    Front,
+    Back,
+    Split(EdPoly, EdPoly),
+}
+
+/// `FPoly::SplitWithPlane` (not "very precise"): vertices within 0.25 of the plane take the
+/// side of the vertex before them; a piece that collapses makes the whole polygon the other
+/// side's.
+pub fn split_with_plane(poly: &EdPoly, base: V3, normal: V3, want_pieces: bool) -> Split {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Side {
+        Front,
+        Back,
+        Either,
+    }
+    let t = THRESH_SPLIT_POLY_WITH_PLANE;
+    let dist = |v: V3| dot(sub(v, base), normal);
+    let (mut max, mut min) = (f64::MIN, f64::MAX);
+    let mut prev_status = Side::Either;
+    for &v in &poly.vertices {
+        let d = dist(v);
+        max = max.max(d);
+        min = min.min(d);
+        if d > t {
+            prev_status = Side::Front;
+        } else if d < -t {
+            prev_status = Side::Back;
+        }
+    }
+    if max < t && min > -t {
+        return Split::Coplanar;
+    } else if max < t {
+        return Split::Back;
+    } else if min > -t {
+        return Split::Front;
+    }
+    if !want_pieces {
+        return Split::Split(poly.clone(), poly.clone());
+    }
+    let mut front = poly.clone();
+    front.flags |= PF_ED_CUT;
+    front.vertices.clear();
+    let mut back = front.clone();
+    let n = poly.vertices.len();
+    let mut j = n - 1;
+    let mut d = poly.vertices.last().map_or(0.0, |&v| dist(v));
+    for i in 0..n {
+        let prev_d = d;
+        let vi = poly.vertices[i];
+        d = dist(vi);
+        let status = if d > t {
+            Side::Front
+        } else if d < -t {
+            Side::Back
+        } else {
+            prev_status
+        };
+        if status == prev_status {
+            if status == Side::Front {
+                front.vertices.push(vi);
+            } else {
+                back.vertices.push(vi);
+            }
+        } else if d >= -t && d < t {
+            // This point lies on the plane.
+            front.vertices.push(vi);
+            back.vertices.push(vi);
+        } else if prev_d >= -t && prev_d < t {
+            // The previous point lies on the plane.
+            let vj = poly.vertices[j];
+            let side = if status == Side::Front { &mut front } else { &mut back };
+            side.vertices.push(vj);
+            side.vertices.push(vi);
+        } else {
+            let vj = poly.vertices[j];
+            let edge = sub(vi, vj);
+            let denom = dot(edge, normal);
+            let k = if denom == 0.0 { 0.0 } else { dot(sub(base, vj), normal) / denom };
+            let x = add(vj, scale(edge, k));
+            front.vertices.push(x);
+            back.vertices.push(x);
+            if prev_status == Side::Front {
+                back.vertices.push(vi);
+            } else {
+                front.vertices.push(vi);
+            }
+        }
+        j = i;
+        prev_status = status;
+    }
+    if front.fix() < 3 {
+        Split::Back
+    } else if back.fix() < 3 {
+        Split::Front
+    } else {
+        Split::Split(front, back)
+    }
+}
+
+/// `EPolyNodeFilter`: where a piece of a filtered polygon ended up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Filter {
+    Outside,
+    Inside,
+    CoplanarOutside,
+    CoplanarInside,
+    CospatialFacingIn,
+    CospatialFacingOut,
+}
+
+/// `ENodePlace`: where a piece would be added to the tree it was filtered through.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    Root,
+    Front(usize),
+    Back(usize),
+    Plane(usize),
+}
+
+/// A piece of a filtered polygon in its leaf.
+pub struct Leaf {
+    pub poly: EdPoly,
+    pub filter: Filter,
+    pub place: Place,
+}
+
+/// What every node of a surface shares (`FBspSurf`).
+#[derive(Clone, Debug)]
+pub struct Surf {
+    pub base: V3,
+    pub normal: V3,
+    pub flags: u32,
+    /// The caller's tag: which brush and polygon the surface came from.
+    pub brush: usize,
+    pub brush_poly: usize,
+}
+
+#[derive(Clone, Debug)]
+pub struct Node {
+    /// The node's own plane (`Node.Plane`): normal and distance from the origin.
+    pub normal: V3,
+    pub dist: f64,
+    pub vertices: Vec<V3>,
+    pub surf: usize,
+    pub flags: u8,
+    pub front: Option<usize>,
+    pub back: Option<usize>,
+    pub coplanar: Option<usize>,
+}
+
+/// A BSP (`UModel`): nodes from the root at 0, surfaces, and whether space outside every node
+/// is empty (`RootOutside`: false for a level, whose world starts solid; true for a brush).
+#[derive(Clone, Debug, Default)]
+pub struct Bsp {
+    pub nodes: Vec<Node>,
+    pub surfs: Vec<Surf>,
+    pub root_outside: bool,
+}
+
+/// `FCoplanarInfo`.
+#[derive(Clone, Copy)]
+struct Coplanar {
+    original: Option<usize>,
+    back_node: Option<usize>,
+    back_node_outside: bool,
+    front_leaf_outside: bool,
+    processing_back: bool,
+}
+
+/// A piece of a polygon to filter from `node` down.
+struct Task {
+    node: usize,
+    poly: EdPoly,
+    info: Coplanar,
+    outside: bool,
+}
+
+const NOT_COPLANAR: Coplanar = Coplanar {
+    original: None,
+    back_node: None,
+    back_node_outside: false,
+    front_leaf_outside: false,
+    processing_back: false,
+};
+
+impl Bsp {
+    fn is_csg(&self, node: usize) -> bool {
+        self.nodes
+            .get(node)
+            .is_some_and(|n| !n.vertices.is_empty() && n.flags & (NF_IS_NEW | NF_NOT_CSG) == 0)
+    }
+
+    /// The plane a node splits with: its surface's base and normal.
+    fn split_plane(&self, node: usize) -> (V3, V3) {
+        let surf = self.nodes.get(node).and_then(|n| self.surfs.get(n.surf));
+        surf.map_or(([0.0; 3], [0.0, 0.0, 1.0]), |s| (s.base, s.normal))
+    }
+
+    /// `BspFilterFPoly`: every piece of `poly` with where it ended.
+    pub fn filter(&self, poly: EdPoly) -> Vec<Leaf> {
+        let mut out = Vec::new();
+        if self.nodes.is_empty() {
+            let filter = if self.root_outside { Filter::Outside } else { Filter::Inside };
+            out.push(Leaf { poly, filter, place: Place::Root });
+        } else {
+            // Pieces still to filter: a work list, not recursion, however deep the tree.
+            let mut tasks =
+                vec![Task { node: 0, poly, info: NOT_COPLANAR, outside: self.root_outside }];
+            while let Some(t) = tasks.pop() {
+                self.filter_ed_poly(t, &mut tasks, &mut out);
+            }
+        }
+        out
+    }
+
+    /// `FilterEdPoly`: one piece down the tree until it reaches a leaf; the pieces a split
+    /// makes go to `tasks`.
+    fn filter_ed_poly(&self, task: Task, tasks: &mut Vec<Task>, out: &mut Vec<Leaf>) {
+        let Task { mut node, mut poly, mut info, mut outside } = task;
+        loop {
+            if poly.vertices.len() >= VERTEX_THRESHOLD {
+                let other = poly.split_in_half();
+                tasks.push(Task { node, poly: other, info, outside });
+            }
+            let Some(n) = self.nodes.get(node) else { return };
+            let (base, normal) = self.split_plane(node);
+            let mut front = false;
+            match split_with_plane(&poly, base, normal, true) {
+                Split::Front => front = true,
+                Split::Back => {
+                    outside = outside && !self.is_csg(node);
+                    match n.back {
+                        None => {
+                            Self::filter_leaf(poly, info, outside, Place::Back(node), tasks, out);
+                            return;
+                        }
+                        Some(b) => node = b,
+                    }
+                }
+                Split::Coplanar => {
+                    if info.original.is_some() {
+                        // "Out-of-place coplanar": handled as front.
+                        front = true;
+                    } else {
+                        info.original = Some(node);
+                        info.back_node = None;
+                        info.processing_back = false;
+                        info.back_node_outside = outside;
+                        let mut new_front_outside = outside;
+                        let (our_front, our_back) = if dot(n.normal, poly.normal) >= 0.0 {
+                            if self.is_csg(node) {
+                                info.back_node_outside = false;
+                                new_front_outside = true;
+                            }
+                            (n.front, n.back)
+                        } else {
+                            if self.is_csg(node) {
+                                info.back_node_outside = true;
+                                new_front_outside = false;
+                            }
+                            (n.back, n.front)
+                        };
+                        match (our_front, our_back) {
+                            (None, None) => {
+                                info.processing_back = true;
+                                info.front_leaf_outside = new_front_outside;
+                                let leaf_outside = info.back_node_outside;
+                                let place = Place::Plane(node);
+                                Self::filter_leaf(poly, info, leaf_outside, place, tasks, out);
+                                return;
+                            }
+                            (None, Some(b)) => {
+                                info.processing_back = true;
+                                info.back_node = Some(b);
+                                info.front_leaf_outside = new_front_outside;
+                                node = b;
+                                outside = info.back_node_outside;
+                            }
+                            (Some(f), b) => {
+                                info.processing_back = false;
+                                info.back_node = b;
+                                node = f;
+                                outside = new_front_outside;
+                            }
+                        }
+                    }
+                }
+                Split::Split(front_poly, back_poly) => {
+                    let (front_outside, back_outside) =
+                        if self.is_csg(node) { (true, false) } else { (outside, outside) };
+                    // The back piece waits; the front one goes on first, as in the engine.
+                    match n.back {
+                        None => {
+                            let place = Place::Back(node);
+                            Self::filter_leaf(back_poly, info, back_outside, place, tasks, out);
+                        }
+                        Some(b) => tasks.push(Task {
+                            node: b,
+                            poly: back_poly,
+                            info,
+                            outside: back_outside,
+                        }),
+                    }
+                    match n.front {
+                        None => {
+                            let place = Place::Front(node);
+                            Self::filter_leaf(front_poly, info, front_outside, place, tasks, out);
+                        }
+                        Some(f) => tasks.push(Task {
+                            node: f,
+                            poly: front_poly,
+                            info,
+                            outside: front_outside,
+                        }),
+                    }
+                    return;
+                }
+            }
+            if front {
+                outside = outside || self.is_csg(node);
+                match n.front {
+                    None => {
+                        Self::filter_leaf(poly, info, outside, Place::Front(node), tasks, out);
+                        return;
+                    }
+                    Some(f) => node = f,
+                }
+            }
+        }
+    }
+
+    /// `FilterLeaf`.
+    fn filter_leaf(
+        poly: EdPoly,
+        mut info: Coplanar,
+        mut leaf_outside: bool,
+        place: Place,
+        tasks: &mut Vec<Task>,
+        out: &mut Vec<Leaf>,
+    ) {
+        let Some(original) = info.original else {
+            let filter = if leaf_outside { Filter::Outside } else { Filter::Inside };
+            out.push(Leaf { poly, filter, place });
+            return;
+        };
+        if !info.processing_back {
+            info.front_leaf_outside = leaf_outside;
+            match info.back_node {
+                None => leaf_outside = info.back_node_outside,
+                Some(back) => {
+                    info.processing_back = true;
+                    let outside = info.back_node_outside;
+                    tasks.push(Task { node: back, poly, info, outside });
+                    return;
+                }
+            }
+        }
+        let filter = match (leaf_outside, info.front_leaf_outside) {
+            (false, false) => Filter::CoplanarInside,
+            (true, true) => Filter::CoplanarOutside,
+            (false, true) => Filter::CospatialFacingOut,
+            (true, false) => Filter::CospatialFacingIn,
+        };
+        out.push(Leaf { poly, filter, place: Place::Plane(original) });
+    }
+
+    /// `bspAddNode` (without the point table): the node's index.
+    pub fn add_node(&mut self, place: Place, mut flags: u8, poly: &EdPoly) -> usize {
+        let surf_flags = self.surfs.get(poly.surf).map_or(0, |s| s.flags);
+        if surf_flags & PF_NOT_SOLID != 0 {
+            flags |= NF_NOT_CSG;
+        }
+        let mut p = poly.clone();
+        p.fix();
+        let index = self.nodes.len();
+        self.nodes.push(Node {
+            normal: poly.normal,
+            dist: dot(poly.normal, poly.base),
+            vertices: p.vertices,
+            surf: poly.surf,
+            flags,
+            front: None,
+            back: None,
+            coplanar: None,
+        });
+        match place {
+            Place::Root => {}
+            Place::Front(parent) | Place::Back(parent) => {
+                let front = matches!(place, Place::Front(_));
+                let occupant =
+                    self.nodes.get(parent).and_then(|n| if front { n.front } else { n.back });
+                match occupant {
+                    // A piece of the same polygon took the leaf already (the engine would
+                    // have filtered this piece onto it): a coplanar of that piece.
+                    Some(o) => self.link_coplanar(o, index),
+                    None => {
+                        if let Some(n) = self.nodes.get_mut(parent) {
+                            if front {
+                                n.front = Some(index);
+                            } else {
+                                n.back = Some(index);
+                            }
+                        }
+                    }
+                }
+            }
+            Place::Plane(parent) => self.link_coplanar(parent, index),
+        }
+        index
+    }
+
+    fn link_coplanar(&mut self, mut parent: usize, index: usize) {
+        while let Some(next) = self.nodes.get(parent).and_then(|n| n.coplanar) {
+            parent = next;
+        }
+        if let Some(n) = self.nodes.get_mut(parent) {
+            n.coplanar = Some(index);
+        }
+    }
+
+    /// `bspCleanup`: clears the new flags, drops empty nodes that have a coplanar or at most
+    /// one child.
+    pub fn cleanup(&mut self) {
+        if self.nodes.is_empty() {
+            return;
+        }
+        // Every node after all of its children (the reverse of a pre-order walk), with its
+        // parent: the engine's recursion, without its depth.
+        let mut order = Vec::new();
+        let mut seen = vec![false; self.nodes.len()];
+        let mut stack = vec![(0, None)];
+        while let Some((i, parent)) = stack.pop() {
+            let Some(n) = self.nodes.get_mut(i) else { continue };
+            if std::mem::replace(&mut seen[i], true) {
+                continue;
+            }
+            n.flags &= !NF_IS_NEW;
+            order.push((i, parent));
+            for child in [n.coplanar, n.back, n.front].into_iter().flatten() {
+                stack.push((child, Some(i)));
+            }
+        }
+        for (i, parent) in order.into_iter().rev() {
+            self.cleanup_node(i, parent);
+        }
+    }
+
+    /// `CleanupNodes` for one node whose children are done.
+    fn cleanup_node(&mut self, node: usize, parent: Option<usize>) {
+        let Some(n) = self.nodes.get(node) else { return };
+        if n.vertices.is_empty() {
+            let n = n.clone();
+            if let Some(plane) = n.coplanar {
+                // Replace an empty node with its coplanar.
+                let same = self.nodes.get(plane).is_some_and(|p| dot(n.normal, p.normal) >= 0.0);
+                if let Some(p) = self.nodes.get_mut(plane) {
+                    if same {
+                        p.front = n.front;
+                        p.back = n.back;
+                    } else {
+                        p.front = n.back;
+                        p.back = n.front;
+                    }
+                }
+                match parent {
+                    None => {
+                        if let Some(p) = self.nodes.get(plane).cloned() {
+                            self.nodes[0] = p;
+                            if let Some(old) = self.nodes.get_mut(plane) {
+                                old.vertices.clear();
+                            }
+                        }
+                    }
+                    Some(parent) => self.relink(parent, node, Some(plane)),
+                }
+            } else if n.front.is_none() || n.back.is_none() {
+                let replacement = n.front.or(n.back);
+                match parent {
+                    None => match replacement {
+                        None => self.nodes.clear(),
+                        Some(r) => {
+                            if let Some(rn) = self.nodes.get(r).cloned() {
+                                self.nodes[0] = rn;
+                            }
+                        }
+                    },
+                    Some(parent) => self.relink(parent, node, replacement),
+                }
+            }
+        }
+    }
+
+    fn relink(&mut self, parent: usize, old: usize, new: Option<usize>) {
+        if let Some(p) = self.nodes.get_mut(parent) {
+            if p.front == Some(old) {
+                p.front = new;
+            } else if p.back == Some(old) {
+                p.back = new;
+            } else if p.coplanar == Some(old) {
+                p.coplanar = new;
+            }
+        }
+    }
+
+    /// The nodes reachable from the root (orphans of the cleanup left out), in tree order.
+    pub fn reachable(&self) -> Vec<usize> {
+        let mut out = Vec::new();
+        if self.nodes.is_empty() {
+            return out;
+        }
+        let mut seen = vec![false; self.nodes.len()];
+        let mut stack = vec![0];
+        while let Some(i) = stack.pop() {
+            let Some(n) = self.nodes.get(i) else { continue };
+            if std::mem::replace(&mut seen[i], true) {
+                continue;
+            }
+            out.push(i);
+            stack.extend([n.coplanar, n.back, n.front].into_iter().flatten());
+        }
+        out
+    }
+
+    /// `bspBuild(BSP_Lame, balance 0, simple polygons)`: a BSP of a brush's polygons, one
+    /// surface per splitter shared by its coplanars.
+    pub fn build(polys: Vec<EdPoly>, surfs: &[Surf]) -> Bsp {
+        let mut bsp = Bsp { nodes: Vec::new(), surfs: Vec::new(), root_outside: true };
+        let mut lists = vec![(Place::Root, polys)];
+        while let Some((place, polys)) = lists.pop() {
+            if !polys.is_empty() {
+                bsp.split_poly_list(place, polys, surfs, &mut lists);
+            }
+        }
+        bsp
+    }
+
+    /// `SplitPolyList`: one splitter and its coplanars; the front and back lists go to `lists`.
+    fn split_poly_list(
+        &mut self,
+        place: Place,
+        mut polys: Vec<EdPoly>,
+        surfs: &[Surf],
+        lists: &mut Vec<(Place, Vec<EdPoly>)>,
+    ) {
+        // FindBestSplit, BSP_Lame: every quarter's first polygon tried, fewest splits wins.
+        let n = polys.len();
+        let inc = (n / 4).max(1);
+        let mut best = 0;
+        let mut best_score = usize::MAX;
+        for i in (0..n).step_by(inc) {
+            let p = &polys[i];
+            let splits = (0..n)
+                .step_by(inc)
+                .filter(|&j| j != i)
+                .filter(|&j| {
+                    matches!(split_with_plane(&polys[j], p.base, p.normal, false), Split::Split(..))
+                })
+                .count();
+            if splits < best_score {
+                best = i;
+                best_score = splits;
+            }
+        }
+        let mut split = polys.swap_remove(best);
+        let surf_index = self.surfs.len();
+        let mut surf = surfs.get(split.surf).cloned().unwrap_or(Surf {
+            base: split.base,
+            normal: split.normal,
+            flags: split.flags,
+            brush: 0,
+            brush_poly: 0,
+        });
+        surf.base = split.base;
+        surf.normal = split.normal;
+        surf.flags = split.flags;
+        self.surfs.push(surf);
+        split.surf = surf_index;
+        let ours = self.add_node(place, 0, &split);
+        let (mut fronts, mut backs) = (Vec::new(), Vec::new());
+        for mut p in polys {
+            match split_with_plane(&p, split.base, split.normal, true) {
+                Split::Coplanar => {
+                    p.surf = surf_index;
+                    self.add_node(Place::Plane(ours), 0, &p);
+                }
+                Split::Front => fronts.push(p),
+                Split::Back => backs.push(p),
+                Split::Split(mut f, mut b) => {
+                    if f.vertices.len() >= VERTEX_THRESHOLD {
+                        fronts.push(f.split_in_half());
+                    }
+                    if b.vertices.len() >= VERTEX_THRESHOLD {
+                        backs.push(b.split_in_half());
+                    }
+                    fronts.push(f);
+                    backs.push(b);
+                }
+            }
+        }
+        lists.push((Place::Back(ours), backs));
+        lists.push((Place::Front(ours), fronts));
+    }
+}
+
+/// `ECsgOper` for the two operations that build a level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Oper {
+    Add,
+    Subtract,
+}
+
+/// One brush's polygons in the world, ready for [`brush_csg`]: each with its own surface.
+pub struct BrushInput {
+    pub polys: Vec<EdPoly>,
+    pub surfs: Vec<Surf>,
+    pub oper: Oper,
+    /// The actor's `PolyFlags`.
+    pub actor_flags: u32,
+}
+
+/// `bspBrushCSG` for `CSG_Add` and `CSG_Subtract`. Returns how many pieces the world lost.
+pub fn brush_csg(world: &mut Bsp, brush: &BrushInput) -> usize {
+    let not_flags = if brush.oper == Oper::Add { 0 } else { PF_SEMISOLID | PF_NOT_SOLID };
+    // The brush's polygons with the actor's flags, each with a world surface of its own.
+    let mut polys = Vec::with_capacity(brush.polys.len());
+    let mut temp_surfs = Vec::with_capacity(brush.polys.len());
+    for p in &brush.polys {
+        let mut p = p.clone();
+        p.flags = (p.flags | brush.actor_flags) & !not_flags;
+        let mut surf = brush.surfs.get(p.surf).cloned().unwrap_or(Surf {
+            base: p.base,
+            normal: p.normal,
+            flags: 0,
+            brush: 0,
+            brush_poly: 0,
+        });
+        surf.flags = p.flags & !PF_ED_CUT;
+        surf.base = p.base;
+        // A subtracted polygon's surface is made from its first piece, reversed.
+        surf.normal = if brush.oper == Oper::Subtract { scale(p.normal, -1.0) } else { p.normal };
+        p.surf = world.surfs.len();
+        temp_surfs.push(surf.clone());
+        world.surfs.push(surf);
+        polys.push(p);
+    }
+    for p in &polys {
+        let mut ed = p.clone();
+        ed.flags &= !PF_ED_CUT;
+        for leaf in world.filter(ed) {
+            let keep = match brush.oper {
+                Oper::Add => match leaf.filter {
+                    Filter::Outside | Filter::CoplanarOutside => true,
+                    Filter::CospatialFacingOut => leaf.poly.flags & PF_SEMISOLID == 0,
+                    _ => false,
+                },
+                Oper::Subtract => matches!(leaf.filter, Filter::Inside | Filter::CoplanarInside),
+            };
+            if keep {
+                let mut piece = leaf.poly;
+                if brush.oper == Oper::Subtract {
+                    piece.reverse();
+                }
+                world.add_node(leaf.place, NF_IS_NEW, &piece);
+            }
+        }
+    }
+    let mut discarded = 0;
+    if !world.nodes.is_empty() && brush.actor_flags & (PF_NOT_SOLID | PF_SEMISOLID) == 0 {
+        // The brush's own BSP (the polygons as they came, with their surfaces renumbered).
+        let local: Vec<EdPoly> =
+            polys.iter().enumerate().map(|(i, p)| EdPoly { surf: i, ..p.clone() }).collect();
+        let brush_bsp = Bsp::build(local, &temp_surfs);
+        let sphere = bounding_sphere(&polys);
+        discarded = filter_world_through_brush(world, &brush_bsp, brush.oper, sphere, 0);
+    }
+    world.cleanup();
+    discarded
+}
+
+/// `FSphere(Points, Num)`: the box's centre and the largest distance from it.
+fn bounding_sphere(polys: &[EdPoly]) -> (V3, f64) {
+    let mut min = [f64::MAX; 3];
+    let mut max = [f64::MIN; 3];
+    for v in polys.iter().flat_map(|p| &p.vertices) {
+        for i in 0..3 {
+            min[i] = min[i].min(v[i]);
+            max[i] = max[i].max(v[i]);
+        }
+    }
+    let c = scale(add(min, max), 0.5);
+    let r = polys
+        .iter()
+        .flat_map(|p| &p.vertices)
+        .map(|&v| dot(sub(v, c), sub(v, c)))
+        .fold(0.0, f64::max)
+        .sqrt();
+    (c, r)
+}
+
+/// `FilterWorldThroughBrush`: every old world polygon near the brush, filtered through the
+/// brush's BSP; a polygon that loses a piece is replaced by its cut pieces that stay.
+fn filter_world_through_brush(
+    world: &mut Bsp,
+    brush: &Bsp,
+    oper: Oper,
+    sphere: (V3, f64),
+    start: usize,
+) -> usize {
+    let mut discarded_total = 0;
+    // Chains still to walk: a work list, not recursion, however deep the world.
+    let mut chains = vec![start];
+    while let Some(first) = chains.pop() {
+        let mut node = Some(first);
+        while let Some(i) = node {
+            let Some(n) = world.nodes.get(i) else { break };
+            // New nodes (and what hangs below them) are this brush's own.
+            if n.flags & NF_IS_NEW != 0 {
+                break;
+            }
+            let d = dot(n.normal, sphere.0) - n.dist;
+            let (do_front, do_back) = (d >= -sphere.1, d <= sphere.1);
+            let (front, back) = (n.front, n.back);
+            if do_front && do_back && n.vertices.len() >= 3 {
+                let n = n.clone();
+                discarded_total += filter_world_polygon(world, brush, oper, i, &n);
+            }
+            if do_back {
+                chains.extend(back);
+            }
+            if do_front {
+                chains.extend(front);
+            }
+            node = world.nodes.get(i).and_then(|n| n.coplanar);
+        }
+    }
+    discarded_total
+}
+
+/// One world polygon through the brush's BSP: when a piece of it goes, it is replaced by its
+/// cut pieces that stay. 1 when it lost a piece.
+fn filter_world_polygon(world: &mut Bsp, brush: &Bsp, oper: Oper, i: usize, n: &Node) -> usize {
+    let surf = world.surfs.get(n.surf);
+    let poly = EdPoly {
+        vertices: n.vertices.clone(),
+        normal: surf.map_or(n.normal, |s| s.normal),
+        base: surf.map_or(n.vertices.first().copied().unwrap_or_default(), |s| s.base),
+        flags: surf.map_or(0, |s| s.flags)
+            & !(PF_ED_CUT | PF_ED_PROCESSED | PF_SELECTED | PF_MEMORIZED),
+        surf: n.surf,
+    };
+    let leaves = brush.filter(poly);
+    let discards = |f: Filter| match oper {
+        Oper::Add => !matches!(f, Filter::Outside | Filter::CoplanarOutside),
+        Oper::Subtract => {
+            matches!(f, Filter::Inside | Filter::CoplanarInside | Filter::CospatialFacingOut)
+        }
+    };
+    if !leaves.iter().any(|l| discards(l.filter)) {
+        return 0;
+    }
+    if let Some(w) = world.nodes.get_mut(i) {
+        w.vertices.clear();
+    }
+    for leaf in leaves {
+        if !discards(leaf.filter) && leaf.poly.flags & PF_ED_CUT != 0 {
+            world.add_node(Place::Plane(i), NF_IS_NEW, &leaf.poly);
+        }
+    }
+    1
+}

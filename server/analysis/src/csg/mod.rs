@@ -1,0 +1,217 @@
+//! The level as UnrealEd builds it from its brushes (`csgRebuild`, UT v400's
+//! `Editor/Src/UnEdCsg.cpp`): the world starts solid, the static brushes are applied in the
+//! level's order, first the structural ones (every brush that is not a semisolid addition;
+//! portals are made non-solid for this), then the semisolid additions ("detail"), each by
+//! `bspBrushCSG` ([`bsp`]). The result is the level's surfaces: convex polygons with their
+//! texture, flags and plane, the brush polygon's texture mapping, and which brush polygon
+//! each came from.
+//!
+//! Which brushes take part ([`takes_part`]): an actor of class `Brush` with a model,
+//! `bStatic` (the class's default), a `CsgOper` of `CSG_Add` or `CSG_Subtract` (the builder
+//! brush is `CSG_Active`; intersect and deintersect rewrite the brush itself, not the level).
+//! Movers are not static; volumes (UE2) are not `Brush` actors (`IsStaticBrush`: 227's
+//! `Engine/Inc/UnActor.h` requires the class `Brush` itself, UT2004's excludes volumes).
+//!
+//! Inputs: a T3D map ([`brushes_of_t3d`], placed as [`crate::export::map::placed_brushes`]
+//! places them) or a built `.unr` ([`package`]: its brush actors, models and polygons, with
+//! the level's own BSP to compare with, [`compare`]).
+
+pub mod bsp;
+pub mod compare;
+pub mod package;
+
+use bsp::{
+    calc_normal, BrushInput, Bsp, EdPoly, Oper, Surf, PF_NOT_SOLID, PF_PORTAL, PF_SEMISOLID,
+};
+
+pub type V3 = [f64; 3];
+
+/// A brush's polygon in the world, as the map gives it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BrushPoly {
+    /// In the engine's order (its `FPoly::CalcNormal` normal faces out of the brush).
+    pub vertices: Vec<V3>,
+    pub texture: String,
+    pub poly_flags: u32,
+    /// Its texture mapping in the world, when the map gives one.
+    pub mapping: Option<TextureMapping>,
+}
+
+/// How a polygon's texture lies on it (`Base`, `TextureU`, `TextureV`, `PanU`, `PanV`), in
+/// the world: what the built surfaces carry over for texture coordinates.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct TextureMapping {
+    pub base: V3,
+    pub texture_u: V3,
+    pub texture_v: V3,
+    pub pan: [i16; 2],
+}
+
+/// A brush that takes part in CSG, placed in the world.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CsgBrush {
+    pub name: String,
+    pub oper: Oper,
+    /// The actor's `PolyFlags`.
+    pub poly_flags: u32,
+    pub polys: Vec<BrushPoly>,
+}
+
+/// One convex polygon of the built level.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Surface {
+    pub vertices: Vec<V3>,
+    /// The surface's plane: its normal and a point on it (`pBase`).
+    pub normal: V3,
+    pub base: V3,
+    pub texture: String,
+    pub poly_flags: u32,
+    /// The brush polygon's texture mapping, carried over.
+    pub mapping: Option<TextureMapping>,
+    /// Which brush (index into the input) and which of its polygons.
+    pub brush: usize,
+    pub brush_poly: usize,
+}
+
+/// The built level.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BuiltLevel {
+    pub surfaces: Vec<Surface>,
+    /// Brushes applied, and polygons left out for having no area.
+    pub brushes: usize,
+    pub degenerate_polys: usize,
+}
+
+impl BuiltLevel {
+    pub fn area(&self) -> f64 {
+        self.surfaces.iter().map(|s| polygon_area(&s.vertices)).sum()
+    }
+}
+
+/// The area of a planar polygon.
+pub fn polygon_area(v: &[V3]) -> f64 {
+    let Some(&first) = v.first() else { return 0.0 };
+    let mut n = [0.0; 3];
+    for pair in v.get(1..).unwrap_or_default().windows(2) {
+        n = bsp::add(n, bsp::cross(bsp::sub(pair[0], first), bsp::sub(pair[1], first)));
+    }
+    bsp::dot(n, n).sqrt() / 2.0
+}
+
+/// Whether a brush actor takes part in CSG (see the module's notes): `class` as written,
+/// `csg_oper` as its `CsgOper` word or number, `b_static` when the actor sets it.
+pub fn takes_part(class: &str, csg_oper: &str, b_static: Option<bool>, has_model: bool) -> bool {
+    has_model
+        && class.rsplit('.').next().unwrap_or(class).eq_ignore_ascii_case("Brush")
+        && b_static.unwrap_or(true)
+        && oper_of(csg_oper).is_some()
+}
+
+/// `CSG_Add` / `CSG_Subtract` (or 1 / 2), anything else none.
+pub fn oper_of(csg_oper: &str) -> Option<Oper> {
+    match csg_oper.trim().to_ascii_uppercase().as_str() {
+        "CSG_ADD" | "1" => Some(Oper::Add),
+        "CSG_SUBTRACT" | "2" => Some(Oper::Subtract),
+        _ => None,
+    }
+}
+
+/// Builds the level from brushes that take part, in the level's order (`root_outside`:
+/// false for a level, whose world starts solid).
+pub fn build(brushes: &[CsgBrush], root_outside: bool) -> BuiltLevel {
+    let mut world = Bsp { root_outside, ..Bsp::default() };
+    let mut degenerate = 0;
+    let mut inputs: Vec<(usize, BrushInput)> = Vec::new();
+    for (b, brush) in brushes.iter().enumerate() {
+        let mut input = BrushInput {
+            polys: Vec::new(),
+            surfs: Vec::new(),
+            oper: brush.oper,
+            actor_flags: brush.poly_flags,
+        };
+        for (i, p) in brush.polys.iter().enumerate() {
+            let Some(normal) = calc_normal(&p.vertices) else {
+                degenerate += 1;
+                continue;
+            };
+            let base = p.vertices[0];
+            input.surfs.push(Surf { base, normal, flags: p.poly_flags, brush: b, brush_poly: i });
+            input.polys.push(EdPoly {
+                vertices: p.vertices.clone(),
+                normal,
+                base,
+                flags: p.poly_flags,
+                surf: input.surfs.len() - 1,
+            });
+        }
+        inputs.push((b, input));
+    }
+    let structural = |input: &BrushInput| {
+        input.actor_flags & PF_SEMISOLID == 0
+            || input.oper != Oper::Add
+            || input.actor_flags & PF_PORTAL != 0
+    };
+    for (_, input) in inputs.iter_mut().filter(|(_, i)| structural(i)) {
+        // Portals cut as non-solid brushes.
+        if input.actor_flags & PF_PORTAL != 0 {
+            input.actor_flags = (input.actor_flags & !PF_SEMISOLID) | PF_NOT_SOLID;
+        }
+        bsp::brush_csg(&mut world, input);
+    }
+    for (_, input) in inputs.iter().filter(|(_, i)| !structural(i)) {
+        bsp::brush_csg(&mut world, input);
+    }
+    let surfaces = world
+        .reachable()
+        .into_iter()
+        .filter_map(|i| {
+            let n = world.nodes.get(i)?;
+            if n.vertices.len() < 3 {
+                return None;
+            }
+            let s = world.surfs.get(n.surf)?;
+            let poly = brushes.get(s.brush)?.polys.get(s.brush_poly);
+            Some(Surface {
+                vertices: n.vertices.clone(),
+                normal: s.normal,
+                base: s.base,
+                texture: poly.map(|p| p.texture.clone()).unwrap_or_default(),
+                mapping: poly.and_then(|p| p.mapping),
+                poly_flags: s.flags,
+                brush: s.brush,
+                brush_poly: s.brush_poly,
+            })
+        })
+        .collect();
+    BuiltLevel { surfaces, brushes: inputs.len(), degenerate_polys: degenerate }
+}
+
+/// The brushes of a T3D map that take part in CSG, placed as the generation's CSG places them
+/// (`None`: detected from the text).
+pub fn brushes_of_t3d(text: &str, generation: Option<crate::Generation>) -> Vec<CsgBrush> {
+    let (placed, _) = crate::export::map::placed_brushes(text, generation);
+    placed
+        .into_iter()
+        .filter(|b| takes_part(&b.class, &b.csg_oper, b.b_static, true))
+        .filter_map(|b| {
+            let oper = oper_of(&b.csg_oper)?;
+            let polys = b
+                .polygons
+                .into_iter()
+                .zip(b.poly_attributes)
+                .map(|(vertices, a)| BrushPoly {
+                    vertices,
+                    texture: a.texture,
+                    poly_flags: a.flags,
+                    mapping: a.origin.map(|base| TextureMapping {
+                        base,
+                        texture_u: a.texture_u.unwrap_or_default(),
+                        texture_v: a.texture_v.unwrap_or_default(),
+                        pan: a.pan,
+                    }),
+                })
+                .collect();
+            Some(CsgBrush { name: b.name, oper, poly_flags: b.poly_flags as u32, polys })
+        })
+        .collect()
+}

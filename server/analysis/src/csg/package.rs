@@ -1,0 +1,272 @@
+//! A built map package (`.unr`): the brushes that take part in CSG, read from the level's
+//! actors in the level's order (each `Brush` actor's properties, its `Model` and the model's
+//! `Polys`, placed in the world as UE1's CSG places them), and the level's own BSP as the
+//! engine built it, one convex polygon per node ([`super::compare`] compares the two).
+
+use unreal_formats::decode::model::{Model, Poly};
+use unreal_formats::package::{ObjectRef, Package, Property, PropertyValue, Resolved};
+
+use super::bsp::Oper;
+use super::compare::AreaPolygon;
+use super::{takes_part, BrushPoly, CsgBrush, V3};
+use crate::coords::{Scale, SheerAxis};
+use crate::t3d::placement::Placement;
+use crate::Generation;
+
+/// What a built map holds.
+#[derive(Clone, Debug, Default)]
+pub struct BuiltMap {
+    /// The brushes that take part, in the level's order.
+    pub brushes: Vec<CsgBrush>,
+    /// Brush-holding actors left out, with why (`Mover1: not static`).
+    pub left_out: Vec<String>,
+    /// The level's BSP: one polygon per node with vertices.
+    pub engine: Vec<AreaPolygon>,
+    /// The level model's `RootOutside`.
+    pub root_outside: bool,
+    pub nodes: usize,
+    pub surfs: usize,
+}
+
+fn export_of(r: ObjectRef) -> Option<usize> {
+    match r.resolve() {
+        Resolved::Export(i) => Some(i),
+        _ => None,
+    }
+}
+
+fn property<'p>(props: &'p [Property], name: &str) -> Option<&'p PropertyValue> {
+    props.iter().find(|p| p.name.eq_ignore_ascii_case(name) && p.array_index == 0).map(|p| &p.value)
+}
+
+fn f32_at(bytes: &[u8], at: usize) -> Option<f32> {
+    Some(f32::from_le_bytes(bytes.get(at..at + 4)?.try_into().ok()?))
+}
+
+fn vector_of(v: Option<&PropertyValue>) -> Option<V3> {
+    match v? {
+        PropertyValue::Vector(v) => Some(v.map(f64::from)),
+        PropertyValue::Raw { bytes, .. } if bytes.len() == 12 => {
+            Some([f32_at(bytes, 0)?, f32_at(bytes, 4)?, f32_at(bytes, 8)?].map(f64::from))
+        }
+        _ => None,
+    }
+}
+
+fn rotator_of(v: Option<&PropertyValue>) -> Option<[i32; 3]> {
+    let int = |b: &[u8], at: usize| Some(i32::from_le_bytes(b.get(at..at + 4)?.try_into().ok()?));
+    match v? {
+        PropertyValue::Rotator(r) => Some(*r),
+        PropertyValue::Raw { bytes, .. } if bytes.len() == 12 => {
+            Some([int(bytes, 0)?, int(bytes, 4)?, int(bytes, 8)?])
+        }
+        _ => None,
+    }
+}
+
+/// `FScale`: the scale vector, `SheerRate`, `SheerAxis` (17 bytes).
+fn scale_of(v: Option<&PropertyValue>) -> Option<Scale> {
+    let PropertyValue::Raw { bytes, .. } = v? else { return None };
+    let scale = [f32_at(bytes, 0)?, f32_at(bytes, 4)?, f32_at(bytes, 8)?].map(f64::from);
+    let sheer_rate = f64::from(f32_at(bytes, 12).unwrap_or(0.0));
+    let sheer_axis = match bytes.get(16).copied().unwrap_or(0) {
+        1 => SheerAxis::Xy,
+        2 => SheerAxis::Xz,
+        3 => SheerAxis::Yx,
+        4 => SheerAxis::Yz,
+        5 => SheerAxis::Zx,
+        6 => SheerAxis::Zy,
+        _ => SheerAxis::None,
+    };
+    Some(Scale { scale, sheer_rate, sheer_axis })
+}
+
+fn int_of(v: Option<&PropertyValue>) -> Option<i64> {
+    match v? {
+        PropertyValue::Byte(b) => Some(i64::from(*b)),
+        PropertyValue::Int(i) => Some(i64::from(*i)),
+        _ => None,
+    }
+}
+
+/// Reads a built map: every error names the object and byte where reading stopped.
+pub fn read_built_map(p: &Package<'_>) -> Result<BuiltMap, unreal_formats::Error> {
+    let level = p
+        .objects()
+        .find(|o| p.class_name(o.export).eq_ignore_ascii_case("Level"))
+        .map(|o| o.export)
+        .ok_or_else(|| unreal_formats::Error::new("package", 0, "a Level object (a map)"))?;
+    let level = p.read_level(level)?;
+    let mut map = BuiltMap::default();
+    for actor in level.actors.iter().filter_map(|&a| export_of(a)) {
+        let header = p.read_object_header(actor)?;
+        let props = &header.properties;
+        let Some(model) = (match property(props, "Brush") {
+            Some(PropertyValue::Object(r)) => export_of(*r),
+            _ => None,
+        }) else {
+            continue;
+        };
+        let class = p.class_name(actor);
+        let name = p.export_name(actor).to_owned();
+        let csg_oper = int_of(property(props, "CsgOper")).unwrap_or(0).to_string();
+        let b_static = match property(props, "bStatic") {
+            Some(PropertyValue::Bool(b)) => Some(*b),
+            // Absent: the class's default (true for Brush, false for Mover).
+            _ => None,
+        };
+        if !takes_part(class, &csg_oper, b_static, true) {
+            let why = if !class.eq_ignore_ascii_case("Brush") {
+                format!("class {class}")
+            } else if b_static == Some(false) {
+                "not static".to_owned()
+            } else {
+                format!("CsgOper {csg_oper}")
+            };
+            map.left_out.push(format!("{name}: {why}"));
+            continue;
+        }
+        let Some(oper) = super::oper_of(&csg_oper) else { continue };
+        let placement = Placement {
+            location: vector_of(property(props, "Location")).unwrap_or_default(),
+            rotation: rotator_of(property(props, "Rotation")).unwrap_or_default(),
+            pre_pivot: vector_of(property(props, "PrePivot")).unwrap_or_default(),
+            main_scale: scale_of(property(props, "MainScale")).unwrap_or_default(),
+            post_scale: scale_of(property(props, "PostScale")).unwrap_or_default(),
+        };
+        let generation = if p.is_ue2() { Generation::Ue2 } else { Generation::Ue1 };
+        let transform = placement.transform(Some(generation));
+        let brush_model = p.read_model(model)?;
+        let polys: Vec<Poly> = match export_of(brush_model.polys) {
+            Some(polys) => p.read_polys(polys)?,
+            None => Vec::new(),
+        };
+        let polys = polys
+            .iter()
+            .map(|poly| {
+                let mut vertices: Vec<V3> =
+                    poly.vertices.iter().map(|v| transform.point(v.map(f64::from))).collect();
+                if transform.mirrors {
+                    vertices.reverse();
+                }
+                let f = |v: [f32; 3]| v.map(f64::from);
+                BrushPoly {
+                    vertices,
+                    texture: p.ref_name(poly.texture).to_owned(),
+                    poly_flags: poly.poly_flags,
+                    mapping: Some(super::TextureMapping {
+                        base: transform.point(f(poly.base)),
+                        texture_u: transform.texture_axis(f(poly.texture_u)),
+                        texture_v: transform.texture_axis(f(poly.texture_v)),
+                        pan: [poly.pan_u, poly.pan_v],
+                    }),
+                }
+            })
+            .collect();
+        let poly_flags = int_of(property(props, "PolyFlags")).unwrap_or(0) as u32;
+        map.brushes.push(CsgBrush { name, oper, poly_flags, polys });
+    }
+    let model = export_of(level.model).ok_or_else(|| {
+        unreal_formats::Error::new("Level", 0, "the level's Model to be an object of the map")
+    })?;
+    let model = p.read_model(model)?;
+    map.root_outside = model.root_outside;
+    map.nodes = model.nodes.len();
+    map.surfs = model.surfs.len();
+    map.engine = engine_polygons(p, &model);
+    Ok(map)
+}
+
+/// Every node of the level's model with a polygon, with its surface's plane and texture and
+/// the brush it came from.
+fn engine_polygons(p: &Package<'_>, model: &Model) -> Vec<AreaPolygon> {
+    (0..model.nodes.len())
+        .filter_map(|i| {
+            let vertices: Vec<V3> =
+                model.node_polygon(i).into_iter().map(|v| v.map(f64::from)).collect();
+            if vertices.len() < 3 {
+                return None;
+            }
+            let surf = model.node_surf(i)?;
+            Some(AreaPolygon {
+                vertices,
+                normal: model.vector(surf.normal).map(f64::from),
+                base: model.point(surf.base).map(f64::from),
+                texture: p.ref_name(surf.texture).to_owned(),
+                poly_flags: surf.poly_flags,
+                source: p.ref_name(surf.actor).to_owned(),
+            })
+        })
+        .collect()
+}
+
+impl Oper {
+    pub fn word(self) -> &'static str {
+        match self {
+            Oper::Add => "CSG_Add",
+            Oper::Subtract => "CSG_Subtract",
+        }
+    }
+}
+
+/// A built map's level built again from its brushes and compared with the BSP it stores.
+#[derive(Clone, Debug)]
+pub struct CsgCheck {
+    pub map: BuiltMap,
+    pub level: super::BuiltLevel,
+    pub comparison: super::compare::Comparison,
+    /// Time to build the level (not to read the package or compare).
+    pub build_time: std::time::Duration,
+}
+
+/// Reads a built map, builds its level from its brushes and compares with its own BSP.
+pub fn check(p: &Package<'_>) -> Result<CsgCheck, unreal_formats::Error> {
+    let map = read_built_map(p)?;
+    let start = std::time::Instant::now();
+    let level = super::build(&map.brushes, map.root_outside);
+    let build_time = start.elapsed();
+    let built = super::compare::built_polygons(&level, &map.brushes);
+    let comparison = super::compare::compare(&map.engine, &built);
+    Ok(CsgCheck { map, level, comparison, build_time })
+}
+
+impl std::fmt::Display for CsgCheck {
+    /// The summary `unreal-ls info --csg` prints.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let c = &self.comparison;
+        writeln!(
+            f,
+            "level BSP: {} nodes, {} surfaces, {} polygons, {:.0} units²",
+            self.map.nodes,
+            self.map.surfs,
+            self.map.engine.len(),
+            c.engine_area
+        )?;
+        writeln!(
+            f,
+            "built from {} brushes ({} left out): {} polygons, {:.0} units², in {} ms",
+            self.map.brushes.len(),
+            self.map.left_out.len(),
+            self.level.surfaces.len(),
+            c.built_area,
+            self.build_time.as_millis()
+        )?;
+        writeln!(
+            f,
+            "against the stored BSP: {:.3}% matched, {:.3}% extra",
+            c.matched_percent(),
+            c.extra_percent()
+        )?;
+        for d in c.missing.iter().take(5).filter(|d| d.area >= 1.0) {
+            writeln!(f, "  not built: {:.0} units² of {} ({})", d.area, d.source, d.texture)?;
+        }
+        for d in c.extra.iter().take(5).filter(|d| d.area >= 1.0) {
+            writeln!(
+                f,
+                "  built, not stored: {:.0} units² of {} ({})",
+                d.area, d.source, d.texture
+            )?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,259 @@
+//! CSG on small maps of box brushes, one case per engine rule: what the level's surfaces are
+//! (texture, facing, area), as UnrealEd's `csgRebuild` builds them.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use unreal_analysis::csg::{brushes_of_t3d, build, compare, package, polygon_area};
+use unreal_test_support::writers::{box_faces, map_package, LevelPoly, MapBrush};
+
+/// A box brush: class, `CsgOper`, actor `PolyFlags`, centre, half size, texture.
+struct Box3(&'static str, &'static str, u32, [f32; 3], [f32; 3], &'static str);
+
+fn t3d(boxes: &[Box3]) -> String {
+    let mut t = String::from("Begin Map\r\n");
+    for (i, Box3(class, oper, flags, at, half, texture)) in boxes.iter().enumerate() {
+        let _ = write!(t, "Begin Actor Class={class} Name={class}{i}\r\n   CsgOper={oper}\r\n");
+        if *flags != 0 {
+            let _ = write!(t, "   PolyFlags={flags}\r\n");
+        }
+        let _ = write!(
+            t,
+            "   Location=(X={},Y={},Z={})\r\n   Begin Brush Name=Model{i}\r\n      Begin PolyList\r\n",
+            at[0], at[1], at[2]
+        );
+        for face in box_faces(*half) {
+            let _ = write!(t, "         Begin Polygon Texture={texture}\r\n");
+            for v in face {
+                let _ = write!(
+                    t,
+                    "            Vertex   {:+013.6},{:+013.6},{:+013.6}\r\n",
+                    v[0], v[1], v[2]
+                );
+            }
+            t.push_str("         End Polygon\r\n");
+        }
+        t.push_str("      End PolyList\r\n   End Brush\r\nEnd Actor\r\n");
+    }
+    t.push_str("End Map\r\n");
+    t
+}
+
+/// The built surfaces' area by texture and facing axis.
+fn summary(text: &str) -> String {
+    let brushes = brushes_of_t3d(text, None);
+    let level = build(&brushes, false);
+    let mut by: BTreeMap<(String, String), f64> = BTreeMap::new();
+    for s in &level.surfaces {
+        let axis = ["X", "Y", "Z"]
+            .iter()
+            .enumerate()
+            .find(|(i, _)| s.normal[*i].abs() > 0.99)
+            .map_or("?".to_owned(), |(i, a)| {
+                format!("{}{a}", if s.normal[i] > 0.0 { "+" } else { "-" })
+            });
+        *by.entry((s.texture.clone(), axis)).or_default() += polygon_area(&s.vertices);
+    }
+    let mut out = format!("{} brushes, {} surfaces:", level.brushes, level.surfaces.len());
+    for ((texture, axis), area) in by {
+        let _ = write!(out, " {texture} {axis} {area:.0};");
+    }
+    out
+}
+
+#[test]
+fn rules() {
+    let cases: Vec<(&str, Vec<Box3>)> = vec![
+        (
+            "a subtracted room: six faces looking in",
+            vec![Box3("Brush", "CSG_Subtract", 0, [0.0; 3], [128.0; 3], "Wall")],
+        ),
+        (
+            "two overlapping rooms: one room of their union",
+            vec![
+                Box3("Brush", "CSG_Subtract", 0, [0.0; 3], [128.0; 3], "Wall"),
+                Box3("Brush", "CSG_Subtract", 0, [128.0, 0.0, 0.0], [128.0; 3], "Wall"),
+            ],
+        ),
+        (
+            "a pillar added in a room, standing on its floor: the floor under it goes",
+            vec![
+                Box3("Brush", "CSG_Subtract", 0, [0.0; 3], [128.0; 3], "Wall"),
+                Box3("Brush", "CSG_Add", 0, [0.0, 0.0, -96.0], [32.0; 3], "Pillar"),
+            ],
+        ),
+        (
+            "a room subtracted again on the same faces: the first room's textures stay",
+            vec![
+                Box3("Brush", "CSG_Subtract", 0, [0.0; 3], [128.0; 3], "Old"),
+                Box3("Brush", "CSG_Subtract", 0, [0.0; 3], [128.0; 3], "New"),
+            ],
+        ),
+        (
+            "a block added on the same faces as a block: the later one's textures win",
+            vec![
+                Box3("Brush", "CSG_Subtract", 0, [0.0; 3], [256.0; 3], "Wall"),
+                Box3("Brush", "CSG_Add", 0, [0.0; 3], [64.0; 3], "Old"),
+                Box3("Brush", "CSG_Add", 0, [0.0; 3], [64.0; 3], "New"),
+            ],
+        ),
+        (
+            "a semisolid block cuts nothing: the room's floor stays whole under it",
+            vec![
+                Box3("Brush", "CSG_Subtract", 0, [0.0; 3], [128.0; 3], "Wall"),
+                Box3("Brush", "CSG_Add", 0x20, [0.0, 0.0, -96.0], [32.0; 3], "Semi"),
+            ],
+        ),
+        (
+            "a non-solid sheet-like block: its faces stay, nothing is cut",
+            vec![
+                Box3("Brush", "CSG_Subtract", 0, [0.0; 3], [128.0; 3], "Wall"),
+                Box3("Brush", "CSG_Add", 0x8, [0.0; 3], [32.0; 3], "Water"),
+            ],
+        ),
+        (
+            "a semisolid block is applied after the structural brushes, whatever its place",
+            vec![
+                Box3("Brush", "CSG_Add", 0x20, [0.0; 3], [32.0; 3], "Semi"),
+                Box3("Brush", "CSG_Subtract", 0, [0.0; 3], [128.0; 3], "Wall"),
+            ],
+        ),
+        (
+            "movers and brushes without CsgOper take no part",
+            vec![
+                Box3("Brush", "CSG_Subtract", 0, [0.0; 3], [128.0; 3], "Wall"),
+                Box3("Mover", "CSG_Add", 0, [0.0; 3], [32.0; 3], "Door"),
+                Box3("Brush", "CSG_Active", 0, [0.0; 3], [32.0; 3], "Builder"),
+            ],
+        ),
+        (
+            "an addition into solid world builds nothing",
+            vec![Box3("Brush", "CSG_Add", 0, [0.0; 3], [64.0; 3], "Lost")],
+        ),
+    ];
+    let mut out = String::new();
+    for (name, boxes) in &cases {
+        let _ = writeln!(out, "{name}\n  {}", summary(&t3d(boxes)));
+    }
+    expect_test::expect_file!["snapshots/csg_rules.txt"].assert_eq(&out);
+}
+
+/// A built map written by the project's writer, in UE1's layout and UE2's: the brushes read
+/// from the package and built match the level model written as the engine would have built
+/// it.
+#[test]
+fn package_map_against_its_level_model() {
+    for version in [69, 128] {
+        package_map_against_its_level_model_at(version);
+    }
+}
+
+fn package_map_against_its_level_model_at(version: u16) {
+    let room: Vec<LevelPoly> = box_faces([128.0, 128.0, 64.0])
+        .into_iter()
+        .map(|mut f| {
+            // The room's faces look in, shifted to where the brush stands.
+            f.reverse();
+            LevelPoly {
+                vertices: f.iter().map(|v| [v[0], v[1], v[2] + 64.0]).collect(),
+                texture: "Wall",
+            }
+        })
+        .collect();
+    let brushes = [
+        MapBrush {
+            class: "Brush",
+            csg_oper: 2,
+            poly_flags: 0,
+            location: [0.0, 0.0, 64.0],
+            half: [128.0, 128.0, 64.0],
+            texture: "Wall",
+        },
+        MapBrush {
+            class: "Mover",
+            csg_oper: 1,
+            poly_flags: 0,
+            location: [0.0; 3],
+            half: [16.0; 3],
+            texture: "Door",
+        },
+    ];
+    let bytes = map_package(version, &brushes, &room);
+    let p = unreal_formats::Package::parse(&bytes).unwrap();
+    let map = package::read_built_map(&p).unwrap();
+    assert_eq!(map.left_out, vec!["Mover1: class Mover".to_owned()]);
+    let level = build(&map.brushes, map.root_outside);
+    let c = compare::compare(&map.engine, &compare::built_polygons(&level, &map.brushes));
+    assert_eq!(
+        format!("{:.3} {:.3} {:.0}", c.matched_percent(), c.extra_percent(), c.engine_area),
+        "100.000 0.000 262144"
+    );
+    // A level model that differs (one face textured otherwise) is found out.
+    let mut other = room.clone();
+    other[4].texture = "Ceiling";
+    let bytes = map_package(version, &brushes, &other);
+    let p = unreal_formats::Package::parse(&bytes).unwrap();
+    let map = package::read_built_map(&p).unwrap();
+    let c = compare::compare(
+        &map.engine,
+        &compare::built_polygons(&build(&map.brushes, false), &map.brushes),
+    );
+    assert_eq!(format!("{:.1} {:.1}", c.matched_percent(), c.extra_percent()), "75.0 25.0");
+    assert_eq!(c.missing[0].texture, "Ceiling");
+}
+
+/// Input a map should never hold: nothing panics, nothing is built from it, and a long
+/// stack of rooms (a deep, thin tree) is walked without recursion.
+#[test]
+fn hostile_brushes_build_without_panicking() {
+    use unreal_analysis::csg::bsp::Oper;
+    use unreal_analysis::csg::{BrushPoly, CsgBrush};
+    let poly = |vertices: Vec<[f64; 3]>| BrushPoly {
+        vertices,
+        texture: "T".into(),
+        poly_flags: 0,
+        mapping: None,
+    };
+    let strange = CsgBrush {
+        name: "Strange".into(),
+        oper: Oper::Subtract,
+        poly_flags: 0,
+        polys: vec![
+            poly(vec![]),
+            poly(vec![[0.0; 3], [1.0, 0.0, 0.0]]),
+            poly(vec![[0.0; 3], [1.0, 0.0, 0.0], [2.0, 0.0, 0.0]]),
+            poly(vec![[f64::NAN; 3], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]),
+            poly(vec![[f64::INFINITY, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]),
+            poly(vec![[0.0; 3]; 40]),
+        ],
+    };
+    let level = build(&[strange], false);
+    assert!(level.surfaces.iter().all(|s| s.vertices.iter().flatten().all(|c| c.is_finite())));
+    // 400 rooms stacked along Z, each 2 units high: every new room cuts the one below.
+    let rooms: Vec<CsgBrush> = (0..400)
+        .map(|i| {
+            let z = f64::from(i) * 2.0;
+            let faces = box_faces([64.0, 64.0, 1.5]);
+            CsgBrush {
+                name: format!("Room{i}"),
+                oper: Oper::Subtract,
+                poly_flags: 0,
+                polys: faces
+                    .into_iter()
+                    .map(|f| {
+                        poly(
+                            f.iter()
+                                .map(|v| [f64::from(v[0]), f64::from(v[1]), f64::from(v[2]) + z])
+                                .collect(),
+                        )
+                    })
+                    .collect(),
+            }
+        })
+        .collect();
+    let level = build(&rooms, false);
+    // One room 128 x 128 x 801 high: its four walls and its floor and ceiling.
+    let area = level.area();
+    assert!((area - (4.0 * 128.0 * 801.0 + 2.0 * 128.0 * 128.0)).abs() < 1.0, "{area}");
+}
