@@ -2,6 +2,7 @@
 //! tests and the latency benchmark drive exactly the code the binary runs. The command-line
 //! mode lives in the binary (`main.rs`, `cli/`).
 
+pub mod deps_json;
 pub mod diff_json;
 pub mod lsp;
 

@@ -700,3 +700,76 @@ async fn workspace_symbol_and_find_assets_search_every_package() {
     assert_eq!(slide["assets"][0]["name"], "Quarry.GraniteSlide", "{slide}");
     let _ = std::fs::remove_dir_all(&game);
 }
+
+/// `unrealLs.mapDependencies`: the open map's packages as the editor holds the text, placed
+/// (the game folder, missing), with what it names in them; a map under no game folder is an
+/// error that says so.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn map_dependencies_of_the_open_map() {
+    let game = unreal_test_support::ScratchDir::new("map-deps");
+    for folder in ["System", "Textures", "Maps"] {
+        std::fs::create_dir_all(game.join(folder)).unwrap();
+    }
+    std::fs::write(game.join("System/Engine.u"), writers::object_package(&[("Class", "Actor")]))
+        .unwrap();
+    std::fs::write(game.join("Textures/Rocks.utx"), texture_package(&["Granite"])).unwrap();
+    let map = game.join("Maps/Quarry.t3d");
+    std::fs::write(&map, polygon("Marble")).unwrap();
+    let uri = file_uri(&map);
+    let mut client = TestClient::new(ServerOptions::default());
+    client.initialize(json!({}), json!({ "gameDirectory": game.display().to_string() })).await;
+    indexed(&mut client).await;
+    // The editor's text, not the file's: the polygon now names Granite, and a sound.
+    let text = polygon("Granite").replace(
+        "Begin Actor Class=Brush Name=Brush0\r\n",
+        "Begin Actor Class=Brush Name=Brush0\r\n   AmbientSound=Sound'Wind.Howl'\r\n",
+    );
+    client.open(&uri, "t3d", 1, &text).await;
+    let answer = client
+        .request_ok(
+            "workspace/executeCommand",
+            json!({ "command": "unrealLs.mapDependencies", "arguments": [uri] }),
+        )
+        .await;
+    let packages: Vec<String> = answer["packages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            let names: Vec<String> = p["found"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .chain(p["missing"].as_array().unwrap())
+                .map(|u| format!("{} {}", u["kind"].as_str().unwrap(), u["name"].as_str().unwrap()))
+                .collect();
+            format!(
+                "{} ({}): {}",
+                p["name"].as_str().unwrap(),
+                p["place"].as_str().unwrap(),
+                names.join(", ")
+            )
+        })
+        .collect();
+    assert_eq!(
+        packages,
+        ["Rocks (game folder): texture Granite", "Wind (missing): object Wind.Howl"],
+        "{answer:#}"
+    );
+    assert_eq!(answer["missing"], true);
+
+    // Without a game folder (no setting, none around the file) there is nothing to resolve
+    // against: an error that says so.
+    let mut bare = TestClient::new(ServerOptions::default());
+    bare.initialize(json!({}), json!({})).await;
+    let elsewhere = "file:///nowhere/Lost.t3d";
+    bare.open(elsewhere, "t3d", 1, &polygon("Granite")).await;
+    let refused = bare
+        .request(
+            "workspace/executeCommand",
+            json!({ "command": "unrealLs.mapDependencies", "arguments": [elsewhere] }),
+        )
+        .await;
+    let message = refused["error"]["message"].as_str().unwrap_or_default().to_owned();
+    assert!(message.contains("no game folder"), "{refused}");
+}

@@ -11,12 +11,12 @@
 
 use std::collections::HashMap;
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
 use serde_json::{json, Value};
-use unreal_analysis::deps::{map_needs, MapNeeds, MapUse, PackageNeed};
+use unreal_analysis::deps::{map_needs, MapNeeds, MapUse};
 use unreal_analysis::fs::RealFs;
 use unreal_analysis::index::{IndexRoots, PackageIndex};
 use unreal_analysis::LineIndex;
@@ -168,28 +168,6 @@ fn write_human(out: &mut dyn Write, reports: &[Report]) -> io::Result<()> {
     Ok(())
 }
 
-fn use_json(used: &MapUse, lines: &LineIndex, text: &str) -> Value {
-    let at = lines.line_col(text, used.first.start, unreal_analysis::line_index::ColumnUnit::Utf8);
-    json!({
-        "kind": used.kind.name(),
-        "class": (!used.class.is_empty()).then_some(&used.class),
-        "name": used.name,
-        "found_as": used.found_as,
-        "line": at.line + 1,
-        "uses": used.count,
-    })
-}
-
-fn package_json(package: &PackageNeed, lines: &LineIndex, text: &str) -> Value {
-    json!({
-        "name": package.name,
-        "place": package.place.name(),
-        "file": package.file.as_deref().map(Path::display).map(|d| d.to_string()),
-        "found": package.found.iter().map(|u| use_json(u, lines, text)).collect::<Vec<_>>(),
-        "missing": package.missing.iter().map(|u| use_json(u, lines, text)).collect::<Vec<_>>(),
-    })
-}
-
 fn write_json(out: &mut dyn Write, reports: &[Report]) -> io::Result<()> {
     let maps: Vec<Value> = reports
         .iter()
@@ -197,18 +175,7 @@ fn write_json(out: &mut dyn Write, reports: &[Report]) -> io::Result<()> {
             let path = report.path.display().to_string();
             match &report.needs {
                 Err(why) => json!({ "file": path, "error": why }),
-                Ok(needs) => {
-                    let lines = LineIndex::new(&report.text);
-                    let text = &report.text;
-                    json!({
-                        "file": path,
-                        "missing": needs.has_missing(),
-                        "packages": needs.packages.iter().map(|p| package_json(p, &lines, text)).collect::<Vec<_>>(),
-                        "not_found": needs.not_found.iter().map(|u| use_json(u, &lines, text)).collect::<Vec<_>>(),
-                        "unchecked": needs.unchecked.iter().map(|u| use_json(u, &lines, text)).collect::<Vec<_>>(),
-                        "send": needs.to_send().map(|p| p.name.clone()).collect::<Vec<_>>(),
-                    })
-                }
+                Ok(needs) => unreal_ls::deps_json::to_json(&path, &report.text, needs),
             }
         })
         .collect();

@@ -488,6 +488,21 @@ impl LanguageServer for Backend {
     }
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<Value>> {
+        if params.command == features::deps::DEPS_COMMAND {
+            let uri = features::deps::argument(&params.arguments)?;
+            // An open map is read as the editor holds it.
+            let open = self.shared.handle(&uri).map(|h| h.read(|s| s.text().to_owned()));
+            let session = self.shared.session();
+            return off_thread(features::deps::DEPS_COMMAND, move || {
+                let text = match open {
+                    Some(text) => text,
+                    None => features::diff::read_file(&uri)?,
+                };
+                features::deps::needs(&session, &uri, &text)
+            })
+            .await
+            .map(Some);
+        }
         if params.command != features::diff::DIFF_COMMAND {
             return Err(tower_lsp_server::jsonrpc::Error::invalid_params(format!(
                 "unknown command `{}`",

@@ -19,6 +19,7 @@
 pub mod code_action;
 pub mod completion;
 pub mod definition;
+pub mod deps;
 pub mod diagnostics;
 pub mod diff;
 pub mod document;
