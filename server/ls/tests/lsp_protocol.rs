@@ -149,7 +149,8 @@ async fn initialize_advertises_capabilities() {
                 "documentSymbolProvider": true,
                 "executeCommandProvider": {
                   "commands": [
-                    "unrealLs.diff"
+                    "unrealLs.diff",
+                    "unrealLs.mapDependencies"
                   ]
                 },
                 "experimental": {
