@@ -53,10 +53,65 @@ end, {
   desc = 'unreal-ls: write the map overview picture (PNG) and show its path',
 })
 
+-- :UnrealDeps asks the language server what the map needs to load
+-- (workspace/executeCommand unrealLs.mapDependencies, from the buffer as it is now) and puts
+-- every name it uses in the quickfix list, package by package: what is missing first (type W),
+-- then what was found (type I, with where). The answer stays in vim.b.unreal_deps.
+vim.api.nvim_buf_create_user_command(0, 'UnrealDeps', function()
+  local buf = vim.api.nvim_get_current_buf()
+  local client
+  for _, c in ipairs(vim.lsp.get_clients({ bufnr = buf })) do
+    local commands = (c.server_capabilities or {}).executeCommandProvider
+    if commands and vim.tbl_contains(commands.commands or {}, 'unrealLs.mapDependencies') then
+      client = c
+    end
+  end
+  if not client then
+    vim.notify('UnrealDeps: no unreal-ls server with map dependencies is attached', vim.log.levels.WARN)
+    return
+  end
+  local params = { command = 'unrealLs.mapDependencies', arguments = { vim.uri_from_bufnr(buf) } }
+  client:request('workspace/executeCommand', params, function(err, result)
+    if err or not result then
+      vim.notify('UnrealDeps: ' .. (err and err.message or 'no answer'), vim.log.levels.ERROR)
+      return
+    end
+    vim.b[buf].unreal_deps = result
+    local missing, found = {}, {}
+    local function add(list, used, package, where)
+      local written = used.class ~= vim.NIL and used.class and (used.class .. "'" .. used.name .. "'") or used.name
+      table.insert(list, {
+        bufnr = buf,
+        lnum = used.line,
+        col = 1,
+        type = list == missing and 'W' or 'I',
+        text = string.format('%s: %s %s (%s)', package, used.kind, written, where),
+      })
+    end
+    for _, p in ipairs(result.packages) do
+      for _, used in ipairs(p.missing) do
+        add(missing, used, p.name, p.place == 'missing' and 'missing package' or 'missing in ' .. p.place)
+      end
+      for _, used in ipairs(p.found) do
+        add(found, used, p.name, p.place)
+      end
+    end
+    for _, used in ipairs(result.not_found) do
+      add(missing, used, '?', 'in no indexed package')
+    end
+    vim.fn.setqflist({}, ' ', {
+      title = string.format('unreal-ls deps: %d packages, %d missing; a server sends: %s', #result.packages, #missing,
+        #result.send > 0 and table.concat(result.send, ', ') or 'nothing'),
+      items = vim.list_extend(missing, found),
+    })
+    vim.cmd('copen')
+  end, buf)
+end, { desc = 'unreal-ls: what the map needs to load, in the quickfix list' })
+
 -- Set before tree-sitter starts, so that a buffer left as plain text (no parser) is set up
 -- again by `:edit` once the parser is built.
 vim.b.undo_ftplugin = (vim.b.undo_ftplugin or '')
-  .. '\n lua pcall(vim.treesitter.stop) pcall(vim.api.nvim_buf_del_user_command, 0, "UnrealMapPreview") vim.b.did_ftplugin_t3d = nil'
+  .. '\n lua pcall(vim.treesitter.stop) pcall(vim.api.nvim_buf_del_user_command, 0, "UnrealMapPreview") pcall(vim.api.nvim_buf_del_user_command, 0, "UnrealDeps") vim.b.did_ftplugin_t3d = nil'
 
 local started, start_error = pcall(vim.treesitter.start, 0, 't3d')
 if not started then

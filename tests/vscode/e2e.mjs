@@ -836,6 +836,7 @@ async function main() {
     // A VS Code on a game folder (System/Core.u and a texture package, both corpus files copied
     // into the throw-away folder): Find Unreal Asset finds a texture by a fragment of its name,
     // through the server's package index, and opens it in its package's preview.
+    let finderOpen;
     await check("Find Unreal Asset finds a texture by a fragment of its name and opens it in the package preview", async () => {
       if (!haveCorpus || !haveCorpusU) return { skip: `corpus files ${corpusUtx} and ${corpusU} are needed` };
       const game = path.join(tmp, "game");
@@ -843,6 +844,15 @@ async function main() {
       fs.mkdirSync(path.join(game, "Textures"), { recursive: true });
       fs.copyFileSync(corpusU, path.join(game, "System", "Core.u"));
       fs.copyFileSync(corpusUtx, path.join(game, "Textures", "Checkers.utx"));
+      // A map for the Map Dependencies check below: one texture of the game's, one that no
+      // package holds.
+      fs.mkdirSync(path.join(game, "Maps"), { recursive: true });
+      const polygon = (texture) =>
+        `   Begin Polygon Texture=${texture}\r\n      Origin   +00000.000000,+00000.000000,+00000.000000\r\n   End Polygon\r\n`;
+      fs.writeFileSync(
+        path.join(game, "Maps", "Needs.t3d"),
+        `Begin Map\r\nBegin Actor Class=Brush Name=Brush0\r\nBegin Brush Name=Brush0\r\nBegin PolyList\r\n${polygon("checkers_base")}${polygon("NoSuchMarble")}End PolyList\r\nEnd Brush\r\nEnd Actor\r\nEnd Map\r\n`,
+      );
       const finder = await openSession("find-asset", tmp, game, [vsix]);
       try {
         // No map or class here: the command itself activates the extension, which starts the server.
@@ -879,9 +889,27 @@ async function main() {
         await finder.shot("10c-find-unreal-asset-opened");
         return { detail: `'kers_ba' listed ${JSON.stringify(rows.slice(0, 3))} (listed ${found} ms after the first try: the extension starting, the server indexing); opened ${title} in Checkers.utx's preview${image > 0 ? " with its picture" : ""}` };
       } finally {
-        await finder.close();
+        finderOpen = finder;
       }
     });
+    await check("Show Map Dependencies lists the map's packages, the texture no package holds, and a click reveals its line", async () => {
+      if (finderOpen === undefined) return { skip: "the game-folder session did not open" };
+      const finder = finderOpen;
+      await finder.openFile("Needs.t3d");
+      await finder.runCommand("unreal-ls: Show Map Dependencies");
+      // The view's own rows (the Explorer's file tree also has a Checkers.utx row).
+      const view = finder.page.locator(".pane", { has: finder.page.locator(".pane-header", { hasText: "Map Dependencies" }) });
+      const missing = view.locator(".monaco-list-row", { hasText: "missing: NoSuchMarble" }).first();
+      await missing.waitFor({ timeout: 60_000 });
+      const rows = (await view.locator(".monaco-list-row").allInnerTexts()).map((r) => r.replace(/\s+/g, " "));
+      assert(rows.some((r) => /Checkers.*game folder/.test(r)), `no Checkers row from the game folder: ${JSON.stringify(rows)}`);
+      await finder.shot("10d-map-dependencies");
+      await missing.click();
+      // The polygon naming it starts on line 8 (1-based in the status bar).
+      await finder.page.locator('.statusbar-item:has-text("Ln 8,")').first().waitFor({ timeout: 20_000 });
+      return { detail: `rows ${JSON.stringify(rows.slice(0, 6))}; the missing texture's row revealed line 8` };
+    });
+    await finderOpen?.close();
 
     // A fourth VS Code with Workspace Trust on and the folder not trusted.
     const restricted = await openSession("restricted-mode", tmp, workspace, [vsix], {}, { trusted: false });

@@ -13,6 +13,7 @@ import {
   Previews,
 } from "./previews";
 import { registerFindAsset } from "./findAsset";
+import { MapDependencies } from "./mapDeps";
 import { MapChanges } from "./mapDiff";
 import { MapOverview } from "./mapOverview";
 import { ServerManager } from "./server";
@@ -26,6 +27,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const previews = new Previews(context, server);
   const mapOverview = new MapOverview(context, server);
   const mapChanges = new MapChanges(server);
+  const mapDependencies = new MapDependencies(server);
 
   context.subscriptions.push(
     output,
@@ -33,6 +35,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     ...previews.register(),
     ...mapOverview.register(),
     ...mapChanges.register(),
+    ...mapDependencies.register(),
     registerFindAsset(server, previews),
     vscode.commands.registerCommand("unrealLs.restartServer", () => server.restart()),
     vscode.commands.registerCommand("unrealLs.showOutput", () => output.show(true)),

@@ -105,6 +105,16 @@ if picture then
 end
 t.expect('UnrealMapPreview wrote a PNG', head == '\137PNG\r\n\26\n')
 
+-- :UnrealDeps asks the server what the map needs; without a game folder there is nothing to
+-- resolve against, and the answer says so.
+vim.cmd('UnrealDeps')
+vim.wait(20000, function()
+  return #vim.tbl_filter(function(m) return m:find('UnrealDeps', 1, true) ~= nil end, t.notified) > 0
+end, 20)
+local deps_notes = vim.tbl_filter(function(m) return m:find('UnrealDeps', 1, true) ~= nil end, t.notified)
+t.record('deps', deps_notes)
+t.expect('UnrealDeps reaches the server, which names the missing game folder', deps_notes[1] ~= nil and deps_notes[1]:find('no game folder', 1, true) ~= nil)
+
 -- :UnrealDiff compares another version of the map (with a light the buffer lacks) with the
 -- buffer, and shows the report in a scratch buffer.
 local older = dir .. '/Older.t3d'

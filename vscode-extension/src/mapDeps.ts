@@ -1,0 +1,81 @@
+// The "Map Dependencies" view: what the active T3D map needs to load, as the server's
+// `unrealLs.mapDependencies` command reports it (docs/protocol.md): one row per package with
+// where it was found (the game folder, outside it, the game folder's sources) or that it is
+// missing, the classes, textures and objects the map names in it below; a click on a name
+// reveals its first use.
+
+import * as path from "node:path";
+import * as vscode from "vscode";
+import { DEPS_COMMAND, DepsNode, DepsResult, depsSummary, depsTree } from "./depsTree";
+import { ServerManager } from "./server";
+
+export const DEPS_VIEW = "unrealLs.mapDependencies";
+
+class DepsProvider implements vscode.TreeDataProvider<DepsNode> {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeTreeData = this.changed.event;
+  roots: DepsNode[] = [];
+  map: vscode.Uri | undefined;
+
+  show(roots: DepsNode[], map: vscode.Uri): void {
+    this.roots = roots;
+    this.map = map;
+    this.changed.fire();
+  }
+
+  getTreeItem(node: DepsNode): vscode.TreeItem {
+    const item = new vscode.TreeItem(
+      node.label,
+      node.children.length > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None,
+    );
+    item.description = node.description;
+    item.tooltip = node.description ? `${node.label}: ${node.description}` : node.label;
+    if (node.missing) item.iconPath = new vscode.ThemeIcon("warning", new vscode.ThemeColor("problemsWarningIcon.foreground"));
+    if (node.line !== undefined && this.map) {
+      item.command = { command: "unrealLs.revealChange", title: "Reveal", arguments: [this.map, node.line] };
+    }
+    return item;
+  }
+
+  getChildren(node?: DepsNode): DepsNode[] {
+    return node ? node.children : this.roots;
+  }
+}
+
+export class MapDependencies {
+  private readonly provider = new DepsProvider();
+  private view: vscode.TreeView<DepsNode> | undefined;
+
+  constructor(private readonly server: ServerManager) {}
+
+  register(): vscode.Disposable[] {
+    this.view = vscode.window.createTreeView(DEPS_VIEW, { treeDataProvider: this.provider, showCollapseAll: true });
+    return [this.view, vscode.commands.registerCommand("unrealLs.showMapDependencies", (arg?: vscode.Uri) => this.show(arg))];
+  }
+
+  async show(arg?: vscode.Uri): Promise<void> {
+    const map = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.languageId === "t3d" ? vscode.window.activeTextEditor.document.uri : undefined;
+    if (map === undefined) {
+      void vscode.window.showWarningMessage("Open a T3D map first: the dependencies are those of the active map.");
+      return;
+    }
+    const client = this.server.languageClient;
+    const unavailable = this.server.unavailableReason;
+    if (client === undefined || unavailable !== undefined) {
+      void vscode.window.showWarningMessage(unavailable ?? "The unreal-ls server is not running.");
+      return;
+    }
+    try {
+      const result = await client.sendRequest<DepsResult>("workspace/executeCommand", { command: DEPS_COMMAND, arguments: [map.toString()] });
+      this.provider.show(depsTree(result), map);
+      // The view is listed once there is something to show.
+      await vscode.commands.executeCommand("setContext", "unrealLs.mapDependenciesShown", true);
+      if (this.view !== undefined) {
+        this.view.message = `${path.basename(map.fsPath)}: ${depsSummary(result)}`;
+        await vscode.commands.executeCommand(`${DEPS_VIEW}.focus`);
+      }
+    } catch (error) {
+      void vscode.window.showErrorMessage(`Map dependencies failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+}
