@@ -844,14 +844,14 @@ async function main() {
       fs.mkdirSync(path.join(game, "Textures"), { recursive: true });
       fs.copyFileSync(corpusU, path.join(game, "System", "Core.u"));
       fs.copyFileSync(corpusUtx, path.join(game, "Textures", "Checkers.utx"));
-      // A map for the Map Dependencies check below: one texture of the game's, one that no
-      // package holds.
+      // A map for the Map Dependencies check below: one texture of the game's, one its package
+      // does not hold.
       fs.mkdirSync(path.join(game, "Maps"), { recursive: true });
       const polygon = (texture) =>
         `   Begin Polygon Texture=${texture}\r\n      Origin   +00000.000000,+00000.000000,+00000.000000\r\n   End Polygon\r\n`;
       fs.writeFileSync(
         path.join(game, "Maps", "Needs.t3d"),
-        `Begin Map\r\nBegin Actor Class=Brush Name=Brush0\r\nBegin Brush Name=Brush0\r\nBegin PolyList\r\n${polygon("checkers_base")}${polygon("NoSuchMarble")}End PolyList\r\nEnd Brush\r\nEnd Actor\r\nEnd Map\r\n`,
+        `Begin Map\r\nBegin Actor Class=Brush Name=Brush0\r\nBegin Brush Name=Brush0\r\nBegin PolyList\r\n${polygon("checkers_base")}${polygon("Checkers.NoSuchMarble")}End PolyList\r\nEnd Brush\r\nEnd Actor\r\nEnd Map\r\n`,
       );
       const finder = await openSession("find-asset", tmp, game, [vsix]);
       try {
@@ -892,14 +892,14 @@ async function main() {
         finderOpen = finder;
       }
     });
-    await check("Show Map Dependencies lists the map's packages, the texture no package holds, and a click reveals its line", async () => {
+    await check("Show Map Dependencies lists the map's packages, the texture its package lacks, and a click reveals its line", async () => {
       if (finderOpen === undefined) return { skip: "the game-folder session did not open" };
       const finder = finderOpen;
       await finder.openFile("Needs.t3d");
       await finder.runCommand("unreal-ls: Show Map Dependencies");
       // The view's own rows (the Explorer's file tree also has a Checkers.utx row).
       const view = finder.page.locator(".pane", { has: finder.page.locator(".pane-header", { hasText: "Map Dependencies" }) });
-      const missing = view.locator(".monaco-list-row", { hasText: "missing: NoSuchMarble" }).first();
+      const missing = view.locator(".monaco-list-row", { hasText: "missing: Checkers.NoSuchMarble" }).first();
       await missing.waitFor({ timeout: 60_000 });
       const rows = (await view.locator(".monaco-list-row").allInnerTexts()).map((r) => r.replace(/\s+/g, " "));
       assert(rows.some((r) => /Checkers.*game folder/.test(r)), `no Checkers row from the game folder: ${JSON.stringify(rows)}`);

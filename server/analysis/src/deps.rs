@@ -95,7 +95,9 @@ pub struct MapNeeds {
     pub packages: Vec<PackageNeed>,
     /// Bare names that no indexed package holds (the package cannot be told).
     pub not_found: Vec<MapUse>,
-    /// Names that could not be judged (classes, when the engine's packages are not indexed).
+    /// Names that could not be judged: classes when the engine's packages are not indexed;
+    /// bare names and unknown packages when the engine's (and for textures UnrealEd's)
+    /// packages are not, as these may live there.
     pub unchecked: Vec<MapUse>,
 }
 
@@ -124,6 +126,12 @@ pub fn map_needs(text: &str, parse: &Parse, index: &PackageIndex) -> MapNeeds {
             UseKind::Texture => ObjectKind::Texture,
             UseKind::Object => ObjectKind::Any,
         };
+        // As the reference rules judge: without the engine's own packages (and UnrealEd's,
+        // for bare texture names: `Bkgnd` is `Editor.Bkgnd`) the index is partial, and only
+        // a miss inside an indexed package is certain.
+        let needed: &[&str] =
+            if kind == ObjectKind::Texture { &["Engine", "Editor"] } else { &["Engine"] };
+        let partial = needed.iter().any(|p| index.package(p).is_none());
         let package_part = used.name.split_once('.').map(|(p, _)| p.to_owned());
         match index.lookup(kind, &used.name) {
             Lookup::Found(id) => {
@@ -147,6 +155,7 @@ pub fn map_needs(text: &str, parse: &Parse, index: &PackageIndex) -> MapNeeds {
                 used.found_as = Some(format!("{}.{}", source.package, source.name));
                 entry(&mut packages, &source.package, Place::Sources, folder).found.push(used);
             }
+            Lookup::NoPackage(_) if partial => needs.unchecked.push(used),
             Lookup::NoPackage(package) => {
                 entry(&mut packages, &package, Place::Missing, None).missing.push(used);
             }
@@ -165,6 +174,7 @@ pub fn map_needs(text: &str, parse: &Parse, index: &PackageIndex) -> MapNeeds {
                     };
                     entry(&mut packages, &name, place, file).missing.push(used);
                 }
+                None if partial => needs.unchecked.push(used),
                 None => needs.not_found.push(used),
             },
             Lookup::Unchecked => {

@@ -22,6 +22,9 @@ fn workspace() -> unreal_test_support::ScratchDir {
         "Game/System/Engine.u",
         writers::object_package(&[("Class", "Actor"), ("Class", "LevelInfo"), ("Class", "Light")]),
     );
+    // UnrealEd's own package, where bare texture names may also live (`Bkgnd`): with it, a bare
+    // name the index lacks is certainly missing.
+    write("Game/System/Editor.u", writers::object_package(&[("Texture", "Bkgnd")]));
     write("Game/Textures/Rocks.utx", writers::object_package(&[("Texture", "Walls.Granite")]));
     write("Game/MyMod/Classes/MyActor.uc", b"class MyActor extends Actor;\r\n".to_vec());
     write("Extra/Wind.uax", writers::object_package(&[("Sound", "Gusts.Howl")]));
