@@ -65,7 +65,11 @@ into the level (UnrealEd's `csgRebuild` skips `Level->Brush()`).",
     Section {
         title: "T3D: names",
         intro: "",
-        rules: &[&super::t3d_duplicate_actor_name::RULE, &super::t3d_unresolved_brush_model::RULE],
+        rules: &[
+            &super::t3d_duplicate_actor_name::RULE,
+            &super::t3d_duplicate_level_info::RULE,
+            &super::t3d_unresolved_brush_model::RULE,
+        ],
     },
     Section {
         title: "T3D: references into packages",

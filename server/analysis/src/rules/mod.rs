@@ -40,6 +40,7 @@ pub mod t3d_abstract_class;
 pub mod t3d_bad_texture_axes;
 pub mod t3d_degenerate_polygon;
 pub mod t3d_duplicate_actor_name;
+pub mod t3d_duplicate_level_info;
 pub mod t3d_malformed_number;
 pub mod t3d_nesting_too_deep;
 pub mod t3d_non_convex_polygon;
@@ -195,6 +196,7 @@ t3d_rules![
     t3d_bad_texture_axes,
     t3d_unknown_poly_flag,
     t3d_duplicate_actor_name summarized,
+    t3d_duplicate_level_info summarized,
     t3d_unresolved_brush_model summarized,
     t3d_unknown_texture,
     t3d_unknown_class,
