@@ -8,42 +8,19 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import { DEPS_COMMAND, DepsNode, DepsResult, depsSummary, depsTree } from "./depsTree";
 import { ServerManager } from "./server";
+import { ResultTree } from "./treeProvider";
 
 export const DEPS_VIEW = "unrealLs.mapDependencies";
 
-class DepsProvider implements vscode.TreeDataProvider<DepsNode> {
-  private readonly changed = new vscode.EventEmitter<void>();
-  readonly onDidChangeTreeData = this.changed.event;
-  roots: DepsNode[] = [];
-  map: vscode.Uri | undefined;
-
-  show(roots: DepsNode[], map: vscode.Uri): void {
-    this.roots = roots;
-    this.map = map;
-    this.changed.fire();
-  }
-
-  getTreeItem(node: DepsNode): vscode.TreeItem {
-    const item = new vscode.TreeItem(
-      node.label,
-      node.children.length > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None,
-    );
-    item.description = node.description;
-    item.tooltip = node.description ? `${node.label}: ${node.description}` : node.label;
+export class MapDependencies {
+  /** The map shown: a click reveals a line of it. */
+  private map: vscode.Uri | undefined;
+  private readonly provider = new ResultTree<DepsNode>((node, item) => {
     if (node.missing) item.iconPath = new vscode.ThemeIcon("warning", new vscode.ThemeColor("problemsWarningIcon.foreground"));
     if (node.line !== undefined && this.map) {
       item.command = { command: "unrealLs.revealChange", title: "Reveal", arguments: [this.map, node.line] };
     }
-    return item;
-  }
-
-  getChildren(node?: DepsNode): DepsNode[] {
-    return node ? node.children : this.roots;
-  }
-}
-
-export class MapDependencies {
-  private readonly provider = new DepsProvider();
+  });
   private view: vscode.TreeView<DepsNode> | undefined;
 
   constructor(private readonly server: ServerManager) {}
@@ -67,7 +44,8 @@ export class MapDependencies {
     }
     try {
       const result = await client.sendRequest<DepsResult>("workspace/executeCommand", { command: DEPS_COMMAND, arguments: [map.toString()] });
-      this.provider.show(depsTree(result), map);
+      this.map = map;
+      this.provider.show(depsTree(result));
       // The view is listed once there is something to show.
       await vscode.commands.executeCommand("setContext", "unrealLs.mapDependenciesShown", true);
       if (this.view !== undefined) {

@@ -11,38 +11,9 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import { changeTree, ChangeNode, DIFF_COMMAND, DiffResult, summaryLine } from "./diffTree";
 import { ServerManager } from "./server";
+import { ResultTree } from "./treeProvider";
 
 export const CHANGES_VIEW = "unrealLs.mapChanges";
-
-class ChangesProvider implements vscode.TreeDataProvider<ChangeNode> {
-  private readonly changed = new vscode.EventEmitter<void>();
-  readonly onDidChangeTreeData = this.changed.event;
-  roots: ChangeNode[] = [];
-  uris: { old: vscode.Uri; new: vscode.Uri } | undefined;
-
-  show(roots: ChangeNode[], uris: { old: vscode.Uri; new: vscode.Uri }): void {
-    this.roots = roots;
-    this.uris = uris;
-    this.changed.fire();
-  }
-
-  getTreeItem(node: ChangeNode): vscode.TreeItem {
-    const item = new vscode.TreeItem(
-      node.label,
-      node.children.length > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None,
-    );
-    item.description = node.description;
-    item.tooltip = node.description ? `${node.label}: ${node.description}` : node.label;
-    if (node.reveal && this.uris) {
-      item.command = { command: "unrealLs.revealChange", title: "Reveal", arguments: [this.uris[node.reveal.side], node.reveal.line] };
-    }
-    return item;
-  }
-
-  getChildren(node?: ChangeNode): ChangeNode[] {
-    return node ? node.children : this.roots;
-  }
-}
 
 interface GitApi {
   getRepository(uri: vscode.Uri): { show(ref: string, path: string): Promise<string> } | null;
@@ -52,7 +23,13 @@ interface GitApi {
 export const BROWSE_LABEL = "$(folder-opened) Browse...";
 
 export class MapChanges {
-  private readonly provider = new ChangesProvider();
+  /** The maps of the comparison shown: a click reveals a line in one of them. */
+  private uris: { old: vscode.Uri; new: vscode.Uri } | undefined;
+  private readonly provider = new ResultTree<ChangeNode>((node, item) => {
+    if (node.reveal && this.uris) {
+      item.command = { command: "unrealLs.revealChange", title: "Reveal", arguments: [this.uris[node.reveal.side], node.reveal.line] };
+    }
+  });
   private view: vscode.TreeView<ChangeNode> | undefined;
 
   constructor(private readonly server: ServerManager) {}
@@ -140,7 +117,8 @@ export class MapChanges {
     }
     try {
       const result = await client.sendRequest<DiffResult>("workspace/executeCommand", { command: DIFF_COMMAND, arguments: [old.toString(), current.toString()] });
-      this.provider.show(changeTree(result), { old, new: current });
+      this.uris = { old, new: current };
+      this.provider.show(changeTree(result));
       // The view is listed once there is a comparison to show.
       await vscode.commands.executeCommand("setContext", "unrealLs.mapChangesShown", true);
       if (this.view !== undefined) {
