@@ -19,6 +19,7 @@
 pub mod bsp;
 pub mod compare;
 pub mod package;
+pub mod uv;
 
 use bsp::{
     calc_normal, BrushInput, Bsp, EdPoly, Oper, Surf, PF_NOT_SOLID, PF_PORTAL, PF_SEMISOLID,
