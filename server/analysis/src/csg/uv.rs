@@ -64,6 +64,24 @@ pub fn folded_as_ue2(mapping: &TextureMapping) -> TextureMapping {
     }
 }
 
+/// The texture axes `FPoly::Finalize` makes for a polygon that has none: for the first vertex
+/// `i` that gives them, `TextureU = ((V0 - Vi) x Normal)` normalized, `TextureV = Normal x
+/// TextureU` (UT2004's `Engine/Src/UnFPoly.cpp`; UE1's is the same).
+pub fn generated_axes(vertices: &[V3]) -> Option<(V3, V3)> {
+    use super::bsp::{calc_normal, cross, scale};
+    let normal = calc_normal(vertices)?;
+    let first = *vertices.first()?;
+    let unit = |v: V3| {
+        let len = dot(v, v).sqrt();
+        (len > 0.0).then(|| scale(v, 1.0 / len))
+    };
+    vertices.iter().skip(1).find_map(|&vi| {
+        let u = unit(cross(sub(first, vi), normal))?;
+        let v = unit(cross(normal, u))?;
+        Some((u, v))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::{folded_as_ue2, texel, uv, DEFAULT_TEXTURE_SIZE};
