@@ -372,3 +372,97 @@ fn exported_area_is_the_engines() {
     }
     println!("{report}");
 }
+
+/// Whether `p` lies inside the convex polygon `v` (normal `n`), within `slack` units.
+fn inside(v: &[[f64; 3]], n: [f64; 3], p: [f64; 3], slack: f64) -> bool {
+    let sub = |a: [f64; 3], b: [f64; 3]| [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+    let cross = |a: [f64; 3], b: [f64; 3]| {
+        [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+    };
+    let dot = |a: [f64; 3], b: [f64; 3]| a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+    let turn = |i: usize| {
+        let (a, b) = (v[i], v[(i + 1) % v.len()]);
+        let edge = sub(b, a);
+        let len = dot(edge, edge).sqrt().max(1e-9);
+        dot(cross(edge, sub(p, a)), n) / len
+    };
+    let turns: Vec<f64> = (0..v.len()).map(turn).collect();
+    turns.iter().all(|&t| t >= -slack) || turns.iter().all(|&t| t <= slack)
+}
+
+/// The texture mapping the engine stored for each surface of the corpus's built maps (its
+/// `pBase`, `vTextureU`, `vTextureV`, `PanU`, `PanV`) puts each texel where the mapping carried
+/// over from the brushes does: at the centre of every engine polygon, the texel of the built
+/// surface under it equals the engine's, modulo the texture's size (a base moved by whole
+/// tiles draws the same), within a hundredth of a texel.
+#[test]
+fn texels_are_where_the_engine_put_them() {
+    let dir = corpus().join("packages/unr");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        println!(
+            "skipping: no built maps at {} (the corpus is never part of the project)",
+            dir.display()
+        );
+        return;
+    };
+    let mut maps: Vec<PathBuf> = entries.filter_map(Result::ok).map(|e| e.path()).collect();
+    maps.sort();
+    let mut report = String::new();
+    for path in maps.iter().filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("unr")))
+    {
+        let bytes = std::fs::read(path).unwrap();
+        let p = Package::parse(&bytes).unwrap();
+        let built = package::read_built_map(&p).unwrap();
+        let level = csg::build(&built.brushes, built.root_outside);
+        let mut sources =
+            vec![("its brushes", csg::compare::built_polygons(&level, &built.brushes))];
+        // The T3D export of the same map (one brush more, which the .unr was not rebuilt
+        // with), mapped from its `Origin`, `TextureU`, `TextureV` and `Pan` lines.
+        let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
+        if let Ok(t3d) = std::fs::read(corpus().join(format!("t3d/ue1/{stem}.t3d"))) {
+            let text = unreal_syntax::text::decode(&t3d).text;
+            let brushes = csg::brushes_of_t3d(&text, None);
+            let level = csg::build(&brushes, false);
+            sources.push(("its T3D", csg::compare::built_polygons(&level, &brushes)));
+        }
+        for (from, polygons) in &sources {
+            let (mut checked, mut same) = (0, 0);
+            let mut worst = String::new();
+            for e in &built.engine {
+                let Some(em) = e.mapping else { continue };
+                let n = e.vertices.len() as f64;
+                let c = [0, 1, 2].map(|k| e.vertices.iter().map(|v| v[k]).sum::<f64>() / n);
+                let under = polygons.iter().find(|b| {
+                    b.texture.eq_ignore_ascii_case(&e.texture)
+                        && (0..3).map(|k| b.normal[k] * e.normal[k]).sum::<f64>() > 0.999
+                        && (0..3).map(|k| (c[k] - b.base[k]) * b.normal[k]).sum::<f64>().abs() < 0.5
+                        && inside(&b.vertices, b.normal, c, 0.01)
+                });
+                let Some(bm) = under.and_then(|b| b.mapping) else { continue };
+                checked += 1;
+                let (ours, engine) = (csg::uv::texel(c, &bm), csg::uv::texel(c, &em));
+                // Modulo 64: every texture of these maps is 64, 128 or 256 texels across.
+                let wrapped = |d: f64| (d / 64.0 - (d / 64.0).round()).abs() * 64.0;
+                let off = wrapped(ours[0] - engine[0]).max(wrapped(ours[1] - engine[1]));
+                if off < 0.01 {
+                    same += 1;
+                } else if worst.len() < 400 {
+                    writeln!(
+                        worst,
+                        "  {} {}: ours {ours:?}, engine {engine:?}",
+                        e.source, e.texture
+                    )
+                    .unwrap();
+                }
+            }
+            writeln!(
+                report,
+                "{} built from {from}: {same} of {checked} engine polygons mapped alike\n{worst}",
+                path.file_name().unwrap().to_string_lossy()
+            )
+            .unwrap();
+            assert!(checked > 100 && same == checked, "{report}");
+        }
+    }
+    println!("{report}");
+}
