@@ -393,8 +393,8 @@ fn inside(v: &[[f64; 3]], n: [f64; 3], p: [f64; 3], slack: f64) -> bool {
 /// The texture mapping the engine stored for each surface of the corpus's built maps (its
 /// `pBase`, `vTextureU`, `vTextureV`, `PanU`, `PanV`) puts each texel where the mapping carried
 /// over from the brushes does: at the centre of every engine polygon, the texel of the built
-/// surface under it equals the engine's, modulo the texture's size (a base moved by whole
-/// tiles draws the same), within a hundredth of a texel.
+/// surface under it equals the engine's, modulo 64 texels (a base moved by whole tiles draws
+/// the same), within a hundredth of a texel.
 #[test]
 fn texels_are_where_the_engine_put_them() {
     let dir = corpus().join("packages/unr");
@@ -441,7 +441,7 @@ fn texels_are_where_the_engine_put_them() {
                 let Some(bm) = under.and_then(|b| b.mapping) else { continue };
                 checked += 1;
                 let (ours, engine) = (csg::uv::texel(c, &bm), csg::uv::texel(c, &em));
-                // Modulo 64: every texture of these maps is 64, 128 or 256 texels across.
+                // Modulo 64 texels: whole tiles of any texture 64 texels across or a multiple.
                 let wrapped = |d: f64| (d / 64.0 - (d / 64.0).round()).abs() * 64.0;
                 let off = wrapped(ours[0] - engine[0]).max(wrapped(ours[1] - engine[1]));
                 if off < 0.01 {

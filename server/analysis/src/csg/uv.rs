@@ -12,13 +12,14 @@
 //! and at `u / USize`, `v / VSize` in the texture (0..1 across it, `v` down, as glTF wants).
 //! Where this comes from: the UE1 render devices compute `(P · XAxis - Origin · XAxis) - UPan`
 //! with the surface's `FCoords(Base, TextureU, TextureV)` as `MapCoords` (OldUnreal's
-//! `D3D8drv`, `BufferStaticComplexSurfaceGeometry`, `SetTexture`); what the renderer puts in
-//! `UPan` for a surface's `PanU` is in `Render.dll`, whose source is not public. `blender_t3d`'s
-//! importer (`convert_uv`, checked by its author against a panned checker map,
-//! `development/checkers`) adds the pans, and so does this. UE2 polygons have no pans:
-//! UT2004's T3D import folds a `Pan U= V=` line into the base (`Poly.Base += Poly.TextureU *
-//! PanU`, `Editor/Src/UnEdFact.cpp`), which with unit axes shifts by the pan the other way
-//! ([`folded_as_ue2`]); its pan tool also moves the base (`polyTexPan`, `UnEdCsg.cpp`).
+//! `D3D8drv`, `BufferStaticComplexSurfaceGeometry`, `SetTexture`); the renderer that fills
+//! `UPan` (`Render.dll`) is not public, but dpjudas/SurrealEngine, which draws the UE1 games'
+//! maps through the same render-device interface, hands it `Pan = -PanU`
+//! (`RenderSubsystem::UpdateTextureInfo`), and `blender_t3d`'s importer (`convert_uv`) adds the
+//! pans too. UE2 polygons have no pans: UT2004's T3D import folds a `Pan U= V=` line into the
+//! base (`Poly.Base += Poly.TextureU * PanU`, `Editor/Src/UnEdFact.cpp`), which with unit axes
+//! shifts by the pan the other way ([`folded_as_ue2`]); its pan tool also moves the base
+//! (`polyTexPan`, `UnEdCsg.cpp`).
 //!
 //! The texture's size (`USize`, `VSize`) comes from its package; without it
 //! [`DEFAULT_TEXTURE_SIZE`] is used.
