@@ -122,10 +122,11 @@ pub fn run(args: &ExportArgs) -> ExitCode {
             let text = unreal_syntax::text::decode(&bytes).text;
             let stem = stem(&args.file);
             let glb = matches!(target, None | Some(Target::Glb));
-            if export::has_brush_actors(&text) && glb && !args.brushes {
+            let map = export::has_brush_actors(&text);
+            if map && glb && !args.brushes {
                 // A map: the level built from its brushes, textured from the game folder.
                 export_level(args, &stem, &text)
-            } else if export::has_brush_actors(&text) {
+            } else if map {
                 // A map's brushes, each placed as the engine's CSG places it.
                 let scene = export::map_scene(&stem, &text, None);
                 match target {
