@@ -1009,3 +1009,99 @@ fn compressed_packages_and_umod_members_read_like_packages() {
     "#]],
     );
 }
+
+/// A T3D map exports as the level UnrealEd builds from its brushes: one mesh per texture under
+/// "Level", the other actors under "Actors"; a texture no package holds is a flat colour and a
+/// note. `--brushes` writes the raw brushes, byte for byte what the brush export writes.
+#[test]
+fn a_map_exports_its_built_level_and_brushes_on_request() {
+    let dir = fixture_dir("level");
+    let room = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/clean/Room.t3d");
+    std::fs::copy(&room, dir.join("Room.t3d")).unwrap();
+    run(
+        &dir,
+        &["export", "Room.t3d", "-o", "room.glb"],
+        expect![[r#"
+            exit 0
+            --- stdout
+            --- stderr
+            note: GenFloor.Floor.Flr06: no game folder or package path is set to read textures from; its surfaces are drawn in a flat colour, mapped as a 256x256 texture
+            note: Ancient.Wall.Awall3: no game folder or package path is set to read textures from; its surfaces are drawn in a flat colour, mapped as a 256x256 texture
+            note: the level built from 2 brushes: 13 surfaces (0 invisible or portal left out), 2 materials (0 textured), 2 actors
+        "#]],
+    );
+    let json = glb_json(&dir.join("room.glb"));
+    let names = |key: &str| -> Vec<String> {
+        json[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n["name"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(
+        names("nodes"),
+        [
+            "Level",
+            "GenFloor.Floor.Flr06",
+            "Ancient.Wall.Awall3",
+            "Actors",
+            "LevelInfo0",
+            "PlayerStart0"
+        ]
+    );
+    assert_eq!(names("materials"), ["GenFloor.Floor.Flr06", "Ancient.Wall.Awall3"]);
+    run(
+        &dir,
+        &["export", "Room.t3d", "--brushes", "-o", "brushes.glb"],
+        expect![[r#"
+            exit 0
+            --- stdout
+            --- stderr
+        "#]],
+    );
+    let text = std::fs::read_to_string(&room).unwrap();
+    let scene = unreal_analysis::export::map_scene("Room", &text, None);
+    assert_eq!(
+        std::fs::read(dir.join("brushes.glb")).unwrap(),
+        unreal_analysis::export::write_map_glb(&scene)
+    );
+}
+
+/// The corpus's `blender_t3d` test map beside its texture package (named in `unreal-ls.toml`):
+/// five of its six textures embedded; the engine's `Bkgnd`, which no package there holds, is
+/// named in a note.
+#[test]
+fn the_corpus_map_exports_textured() {
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
+    let map = corpus.join("t3d/ue1/blender_t3d_test_map.t3d");
+    let utx = corpus.join("packages/utx");
+    if !map.is_file() || !utx.is_dir() {
+        println!(
+            "skipping: {} not present (the corpus is never part of the project)",
+            map.display()
+        );
+        return;
+    }
+    let dir = fixture_dir("level-corpus");
+    std::fs::copy(&map, dir.join("test_map.t3d")).unwrap();
+    let utx = std::fs::canonicalize(utx).unwrap();
+    std::fs::write(
+        dir.join("unreal-ls.toml"),
+        format!("package-paths = [{:?}]\n", utx.to_str().unwrap()),
+    )
+    .unwrap();
+    run(
+        &dir,
+        &["export", "test_map.t3d", "-o", "map.glb"],
+        expect![[r#"
+            exit 0
+            --- stdout
+            --- stderr
+            note: Bkgnd: no package of the game folder or package paths holds a texture of that name; its surfaces are drawn in a flat colour, mapped as a 256x256 texture
+            note: the level built from 41 brushes: 376 surfaces (0 invisible or portal left out), 6 materials (5 textured), 10 actors
+        "#]],
+    );
+    let json = glb_json(&dir.join("map.glb"));
+    assert_eq!(json["images"].as_array().unwrap().len(), 5);
+}

@@ -28,6 +28,9 @@ pub struct AreaPolygon {
     pub poly_flags: u32,
     /// The brush it came from (the surface's `Actor`, or the built brush's name).
     pub source: String,
+    /// Its texture mapping (the engine's surface's `pBase`, `vTextureU`, `vTextureV` and
+    /// pans; the built surface's, carried over from its brush polygon).
+    pub mapping: Option<super::TextureMapping>,
 }
 
 /// Area that only one side has, by brush and texture.
@@ -84,6 +87,7 @@ pub fn built_polygons(level: &BuiltLevel, brushes: &[CsgBrush]) -> Vec<AreaPolyg
             texture: s.texture.clone(),
             poly_flags: s.poly_flags,
             source: brushes.get(s.brush).map(|b| b.name.clone()).unwrap_or_default(),
+            mapping: s.mapping,
         })
         .collect()
 }

@@ -19,6 +19,7 @@
 pub mod bsp;
 pub mod compare;
 pub mod package;
+pub mod uv;
 
 use bsp::{
     calc_normal, BrushInput, Bsp, EdPoly, Oper, Surf, PF_NOT_SOLID, PF_PORTAL, PF_SEMISOLID,
@@ -199,16 +200,23 @@ pub fn brushes_of_t3d(text: &str, generation: Option<crate::Generation>) -> Vec<
                 .polygons
                 .into_iter()
                 .zip(b.poly_attributes)
-                .map(|(vertices, a)| BrushPoly {
-                    vertices,
-                    texture: a.texture,
-                    poly_flags: a.flags,
-                    mapping: a.origin.map(|base| TextureMapping {
-                        base,
-                        texture_u: a.texture_u.unwrap_or_default(),
-                        texture_v: a.texture_v.unwrap_or_default(),
-                        pan: a.pan,
-                    }),
+                .map(|(vertices, a)| {
+                    // As the T3D import finishes a polygon: the base is the first vertex when
+                    // no `Origin` is given, and axes both zero are generated.
+                    let mut texture_u = a.texture_u.unwrap_or_default();
+                    let mut texture_v = a.texture_v.unwrap_or_default();
+                    let is_zero = |v: V3| v.iter().all(|c| *c == 0.0);
+                    if is_zero(texture_u) && is_zero(texture_v) {
+                        (texture_u, texture_v) =
+                            uv::generated_axes(&vertices).unwrap_or((texture_u, texture_v));
+                    }
+                    let base = a.origin.or_else(|| vertices.first().copied()).unwrap_or_default();
+                    BrushPoly {
+                        texture: a.texture,
+                        poly_flags: a.flags,
+                        mapping: Some(TextureMapping { base, texture_u, texture_v, pan: a.pan }),
+                        vertices,
+                    }
                 })
                 .collect();
             Some(CsgBrush { name: b.name, oper, poly_flags: b.poly_flags as u32, polys })

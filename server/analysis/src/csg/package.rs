@@ -195,6 +195,12 @@ fn engine_polygons(p: &Package<'_>, model: &Model) -> Vec<AreaPolygon> {
                 texture: p.ref_name(surf.texture).to_owned(),
                 poly_flags: surf.poly_flags,
                 source: p.ref_name(surf.actor).to_owned(),
+                mapping: Some(super::TextureMapping {
+                    base: model.point(surf.base).map(f64::from),
+                    texture_u: model.vector(surf.texture_u).map(f64::from),
+                    texture_v: model.vector(surf.texture_v).map(f64::from),
+                    pan: [surf.pan_u, surf.pan_v],
+                }),
             })
         })
         .collect()

@@ -418,6 +418,116 @@ pub fn write_map_glb(scene: &super::map::MapScene) -> Vec<u8> {
     glb_of_text(j.into_bytes(), &b.bin)
 }
 
+/// A map's built level as a `.glb` ([`super::level::LevelScene`]): one mesh per material
+/// (named by its texture) under a node "Level", the textures embedded as PNG, and the map's
+/// other actors as named empty nodes under "Actors" (`extras.class`), lights among them with a
+/// `KHR_lights_punctual` point light.
+pub fn write_level_glb(scene: &super::level::LevelScene) -> Vec<u8> {
+    use super::level::Alpha;
+    let mut b = Builder::default();
+    let mut images = Vec::new();
+    let mut textures = Vec::new();
+    let materials: Vec<Value> = scene
+        .materials
+        .iter()
+        .map(|m| {
+            let mut pbr = json!({ "metallicFactor": 0.0, "roughnessFactor": 1.0 });
+            let blend_alpha = if m.alpha == Alpha::Blend { 0.5 } else { 1.0 };
+            if let Some(image) = &m.image {
+                let view = b.view(&encode_png(image), None);
+                images.push(json!({ "bufferView": view, "mimeType": "image/png" }));
+                textures.push(json!({ "source": images.len() - 1, "sampler": 0 }));
+                pbr["baseColorTexture"] = json!({ "index": textures.len() - 1 });
+                if m.alpha == Alpha::Blend {
+                    pbr["baseColorFactor"] = json!([1.0, 1.0, 1.0, blend_alpha]);
+                }
+            } else {
+                let [r, g, bl] = m.color;
+                pbr["baseColorFactor"] = json!([r, g, bl, blend_alpha]);
+            }
+            let mut material = json!({ "name": m.name, "doubleSided": m.double_sided, "pbrMetallicRoughness": pbr });
+            match m.alpha {
+                Alpha::Opaque => {}
+                Alpha::Mask => material["alphaMode"] = json!("MASK"),
+                Alpha::Blend => material["alphaMode"] = json!("BLEND"),
+            }
+            material
+        })
+        .collect();
+    let mut meshes = Vec::new();
+    let mut nodes = vec![json!({ "name": "Level" })];
+    let mut level_children = Vec::new();
+    for p in scene.primitives.iter().filter(|p| !p.triangles.is_empty()) {
+        let position = b.floats(&finite(&p.positions), Some(ARRAY_BUFFER), true);
+        let texcoord = b.floats(&finite(&p.uvs), Some(ARRAY_BUFFER), false);
+        let indices: Vec<u8> = p.triangles.iter().flatten().flat_map(|i| i.to_le_bytes()).collect();
+        let view = b.view(&indices, Some(ELEMENT_ARRAY_BUFFER));
+        let idx = b.accessor(view, UNSIGNED_INT, p.triangles.len() * 3, "SCALAR", None);
+        let name = scene.materials.get(p.material).map_or("", |m| m.name.as_str());
+        meshes.push(json!({
+            "name": name,
+            "primitives": [{ "attributes": { "POSITION": position, "TEXCOORD_0": texcoord }, "indices": idx, "material": p.material, "mode": 4 }],
+        }));
+        level_children.push(nodes.len());
+        nodes.push(json!({ "name": name, "mesh": meshes.len() - 1 }));
+    }
+    if !level_children.is_empty() {
+        nodes[0]["children"] = json!(level_children);
+    }
+    let mut roots = vec![0];
+    let mut lights = Vec::new();
+    if !scene.actors.is_empty() {
+        let actors_node = nodes.len();
+        nodes.push(json!({ "name": "Actors" }));
+        let mut children = Vec::new();
+        for actor in &scene.actors {
+            let [x, y, z] = actor.position.map(|c| if c.is_finite() { c } else { 0.0 });
+            let mut node = json!({ "name": actor.name, "translation": [x, y, z], "extras": { "class": actor.class } });
+            if let Some(light) = &actor.light {
+                lights.push(json!({
+                    "name": actor.name,
+                    "type": "point",
+                    "color": light.color,
+                    "intensity": light.intensity,
+                    "range": light.range.max(1.0),
+                }));
+                node["extensions"] =
+                    json!({ "KHR_lights_punctual": { "light": lights.len() - 1 } });
+            }
+            children.push(nodes.len());
+            nodes.push(node);
+        }
+        nodes[actors_node]["children"] = json!(children);
+        roots.push(actors_node);
+    }
+    let mut root = json!({
+        "asset": { "version": "2.0", "generator": concat!("unreal-ls ", env!("CARGO_PKG_VERSION")) },
+        "scene": 0,
+        "scenes": [{ "name": scene.name, "nodes": roots }],
+        "nodes": nodes,
+        "buffers": [{ "byteLength": b.bin.len().next_multiple_of(4) }],
+        "bufferViews": b.views_json(),
+        "accessors": b.accessors_json(),
+    });
+    if !meshes.is_empty() {
+        root["meshes"] = Value::Array(meshes);
+    }
+    if !materials.is_empty() {
+        root["materials"] = Value::Array(materials);
+    }
+    if !images.is_empty() {
+        root["images"] = Value::Array(images);
+        root["textures"] = Value::Array(textures);
+        root["samplers"] =
+            json!([{ "magFilter": 9728, "minFilter": 9986, "wrapS": 10497, "wrapT": 10497 }]);
+    }
+    if !lights.is_empty() {
+        root["extensionsUsed"] = json!(["KHR_lights_punctual"]);
+        root["extensions"] = json!({ "KHR_lights_punctual": { "lights": lights } });
+    }
+    glb(&root, &b.bin)
+}
+
 /// Joint nodes (children listed under their parents), and the skin with inverse bind
 /// matrices computed from the bones' rest transforms.
 fn write_skeleton(

@@ -73,19 +73,25 @@ impl IndexedOnNeed {
     }
 }
 
+impl IndexedOnNeed {
+    /// The index, built now if it was not yet; `None` when there are no roots to index.
+    pub fn index(&self) -> Option<&PackageIndex> {
+        if self.roots.is_empty() {
+            return None;
+        }
+        Some(self.index.get_or_init(|| {
+            PackageIndex::build(Arc::clone(&self.fs), self.roots.clone(), &mut |_| {})
+        }))
+    }
+}
+
 impl OtherPackages for IndexedOnNeed {
     fn read_package(
         &self,
         name: &str,
         read: &mut dyn FnMut(&Package<'_>) -> Option<RgbaImage>,
     ) -> Option<RgbaImage> {
-        if self.roots.is_empty() {
-            return None;
-        }
-        let index = self.index.get_or_init(|| {
-            PackageIndex::build(Arc::clone(&self.fs), self.roots.clone(), &mut |_| {})
-        });
-        index.read_package(name, read)
+        self.index()?.read_package(name, read)
     }
 }
 

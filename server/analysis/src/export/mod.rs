@@ -8,6 +8,7 @@
 #![allow(clippy::many_single_char_names)]
 
 pub mod gltf;
+pub mod level;
 pub mod map;
 pub mod materials;
 pub mod mesh_files;
@@ -29,7 +30,8 @@ use unreal_formats::vertex_mesh::VertexMesh;
 use unreal_formats::{Error, Result};
 use unreal_syntax::t3d::ast::LineKeyword;
 
-pub use gltf::{write_glb, write_map_glb};
+pub use gltf::{write_glb, write_level_glb, write_map_glb};
+pub use level::{level_scene, LevelScene, LevelTextures, NoTextures};
 pub use map::{has_brush_actors, map_scene, MapScene};
 pub use materials::{
     material_image, material_texture, IndexedOnNeed, NoOtherPackages, OtherPackages,

@@ -66,6 +66,10 @@ pub struct ExportArgs {
     /// The mip level of a texture (0 is full size).
     #[arg(long, default_value_t = 0)]
     pub mip: usize,
+    /// A T3D map: write its brushes as they are (one mesh per brush), not the level that
+    /// UnrealEd's CSG builds from them.
+    #[arg(long)]
+    pub brushes: bool,
     /// Replace files that exist (without it, an existing file is an error and is left alone).
     /// A symbolic link at a destination is removed, never written through.
     #[arg(long)]
@@ -117,8 +121,13 @@ pub fn run(args: &ExportArgs) -> ExitCode {
         _ if is_t3d(&name, &bytes) => {
             let text = unreal_syntax::text::decode(&bytes).text;
             let stem = stem(&args.file);
-            if export::has_brush_actors(&text) {
-                // A map: every brush placed as the engine's CSG places it.
+            let glb = matches!(target, None | Some(Target::Glb));
+            let map = export::has_brush_actors(&text);
+            if map && glb && !args.brushes {
+                // A map: the level built from its brushes, textured from the game folder.
+                export_level(args, &stem, &text)
+            } else if map {
+                // A map's brushes, each placed as the engine's CSG places it.
                 let scene = export::map_scene(&stem, &text, None);
                 match target {
                     None | Some(Target::Glb) => write(&args.output, &export::write_map_glb(&scene)),
@@ -153,6 +162,31 @@ pub fn run(args: &ExportArgs) -> ExitCode {
             ExitCode::from(EXIT_FINDINGS)
         }
     }
+}
+
+/// A map's built level to glTF: textures from the game folder and package paths around the
+/// map (as `lint` finds them), a note for each texture drawn in a flat colour.
+fn export_level(args: &ExportArgs, stem: &str, text: &str) -> Outcome {
+    let packages = game_packages(&args.file);
+    let textures: &dyn export::LevelTextures = match packages.index() {
+        Some(index) => index,
+        None => &export::NoTextures,
+    };
+    let scene = export::level_scene(stem, text, None, textures);
+    for note in &scene.notes {
+        eprintln!("note: {}", super::printable(note));
+    }
+    let textured = scene.materials.iter().filter(|m| m.image.is_some()).count();
+    write(&args.output, &export::write_level_glb(&scene))?;
+    eprintln!(
+        "note: the level built from {} brushes: {} surfaces ({} invisible or portal left out), {} materials ({textured} textured), {} actors",
+        scene.brushes,
+        scene.surfaces,
+        scene.left_out,
+        scene.materials.len(),
+        scene.actors.len()
+    );
+    Ok(())
 }
 
 fn file_name(path: &Path) -> String {

@@ -1,0 +1,383 @@
+//! A T3D map's level as UnrealEd builds it ([`crate::csg`]), ready for glTF: one primitive per
+//! material (a texture with the way its surfaces draw it), texture coordinates as the engine
+//! maps them ([`crate::csg::uv`]), the textures read from the game folder's packages, and the
+//! map's other actors as named points (lights with their colour and radius).
+//!
+//! What a material is: a surface's texture with its alpha (masked `PF_Masked` 0x2: cut out;
+//! translucent 0x4 or modulated 0x40: blended) and sides (two-sided 0x100). Surfaces flagged
+//! invisible (0x1) or portal (0x04000000) are left out: the engine draws neither.
+
+use std::collections::HashMap;
+
+use unreal_formats::decode::RgbaImage;
+use unreal_formats::package::ObjectRef;
+use unreal_syntax::t3d::{Block, BlockKind, T3dFile};
+
+use super::model::point_to_gltf;
+use crate::csg::{self, uv};
+use crate::index::{Lookup, ObjectKind, PackageIndex};
+use crate::t3d::placement::Placement;
+use crate::t3d::walk;
+use crate::Generation;
+
+pub const PF_INVISIBLE: u32 = 0x1;
+pub const PF_MASKED: u32 = 0x2;
+pub const PF_TRANSLUCENT: u32 = 0x4;
+pub const PF_MODULATED: u32 = 0x40;
+pub const PF_TWO_SIDED: u32 = 0x100;
+pub const PF_PORTAL: u32 = 0x0400_0000;
+
+/// How a material's colour covers what lies behind it (glTF's `alphaMode`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Alpha {
+    Opaque,
+    /// Cut out where the texture is transparent (`MASK`).
+    Mask,
+    /// Blended (`BLEND`).
+    Blend,
+}
+
+impl Alpha {
+    pub fn of_flags(flags: u32) -> Alpha {
+        if flags & (PF_TRANSLUCENT | PF_MODULATED) != 0 {
+            Alpha::Blend
+        } else if flags & PF_MASKED != 0 {
+            Alpha::Mask
+        } else {
+            Alpha::Opaque
+        }
+    }
+}
+
+/// One material of the level.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LevelMaterial {
+    /// The texture as the map names it (`Texture=`), with a suffix when the same texture is
+    /// drawn more than one way (`Glass (blend)`, `Glass (two-sided)`).
+    pub name: String,
+    pub texture: String,
+    /// The texture's image, when a package of the game folder holds it.
+    pub image: Option<RgbaImage>,
+    /// The colour drawn when there is no image.
+    pub color: [f32; 3],
+    pub alpha: Alpha,
+    pub double_sided: bool,
+}
+
+/// The level's triangles under one material, glTF axes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LevelPrimitive {
+    pub material: usize,
+    pub positions: Vec<[f32; 3]>,
+    pub uvs: Vec<[f32; 2]>,
+    /// Counter-clockwise seen from the front (glTF).
+    pub triangles: Vec<[u32; 3]>,
+}
+
+/// A light's colour and reach, from the actor's `LightHue`, `LightSaturation`,
+/// `LightBrightness` and `LightRadius` (the engine's defaults when absent).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LevelLight {
+    /// Linear RGB, 0..1.
+    pub color: [f32; 3],
+    /// `LightBrightness / 255`.
+    pub intensity: f32,
+    /// In world units (see [`light_of`]).
+    pub range: f32,
+}
+
+/// A non-brush actor: a named point.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LevelActor {
+    pub name: String,
+    pub class: String,
+    /// glTF axes.
+    pub position: [f32; 3],
+    pub light: Option<LevelLight>,
+}
+
+/// The built level of a map, for glTF.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LevelScene {
+    pub name: String,
+    pub materials: Vec<LevelMaterial>,
+    pub primitives: Vec<LevelPrimitive>,
+    pub actors: Vec<LevelActor>,
+    /// Surfaces written, and left out (invisible or portal).
+    pub surfaces: usize,
+    pub left_out: usize,
+    /// Brushes built.
+    pub brushes: usize,
+    /// For the user: textures not found, drawn in a flat colour.
+    pub notes: Vec<String>,
+}
+
+impl LevelScene {
+    /// The area of the triangles written, in square units.
+    pub fn area(&self) -> f64 {
+        let mut area = 0.0;
+        for p in &self.primitives {
+            for t in &p.triangles {
+                let [a, b, c] = t.map(|i| {
+                    p.positions.get(i as usize).copied().unwrap_or_default().map(f64::from)
+                });
+                let n = csg::bsp::cross(csg::bsp::sub(b, a), csg::bsp::sub(c, a));
+                area += csg::bsp::dot(n, n).sqrt() / 2.0;
+            }
+        }
+        area
+    }
+}
+
+/// Where a level's textures come from: the image of the texture a polygon's `Texture=` names,
+/// or why there is none (a sentence naming the package or name not found).
+pub trait LevelTextures {
+    fn image(&self, texture: &str) -> Result<RgbaImage, String>;
+}
+
+/// No game folder: every texture is a flat colour.
+pub struct NoTextures;
+
+impl LevelTextures for NoTextures {
+    fn image(&self, texture: &str) -> Result<RgbaImage, String> {
+        Err(format!("{texture}: no game folder or package path is set to read textures from"))
+    }
+}
+
+impl LevelTextures for PackageIndex {
+    /// As the engine finds it: a bare name (UE1) in any package, a dotted path only there.
+    fn image(&self, texture: &str) -> Result<RgbaImage, String> {
+        let id = match self.lookup(ObjectKind::Texture, texture) {
+            Lookup::Found(id) => id,
+            Lookup::NoPackage(package) => {
+                return Err(format!(
+                    "{texture}: its package {package} is not in the game folder or package paths"
+                ))
+            }
+            _ if !texture.contains('.') => {
+                return Err(format!(
+                    "{texture}: no package of the game folder or package paths holds a texture of that name"
+                ))
+            }
+            _ => return Err(format!("{texture}: its package holds no such texture")),
+        };
+        let Some((package, _)) = self.entry(id) else {
+            return Err(format!("{texture}: not found"));
+        };
+        let path = self.full_path(id);
+        self.with_package(package, |p| {
+            let export = p.find(&path)?;
+            super::materials::material_image(p, ObjectRef(i32::try_from(export).ok()? + 1), self)
+        })
+        .map_err(|e| format!("{texture}: {e}"))?
+        .ok_or_else(|| {
+            format!("{texture}: {} holds it, but no image could be read from it", package.name)
+        })
+    }
+}
+
+/// A colour of its own for each texture name, for textures without an image.
+fn flat_color(name: &str) -> [f32; 3] {
+    let hash = name
+        .to_ascii_lowercase()
+        .bytes()
+        .fold(0x811c_9dc5u32, |h, b| (h ^ u32::from(b)).wrapping_mul(0x0100_0193));
+    let channel = |shift: u32| 0.35 + 0.5 * f32::from(((hash >> shift) & 0xff) as u8) / 255.0;
+    [channel(0), channel(8), channel(16)]
+}
+
+/// The level of a map text (`generation`: `None` to detect it), textured from `textures`.
+pub fn level_scene(
+    name: &str,
+    text: &str,
+    generation: Option<Generation>,
+    textures: &dyn LevelTextures,
+) -> LevelScene {
+    let brushes = csg::brushes_of_t3d(text, generation);
+    let level = csg::build(&brushes, false);
+    level_of(name, &level, actors_of(text), textures)
+}
+
+/// The glTF-ready level of a level already built (from a T3D map or a built map's brushes),
+/// with `actors` as its points.
+pub fn level_of(
+    name: &str,
+    level: &csg::BuiltLevel,
+    actors: Vec<LevelActor>,
+    textures: &dyn LevelTextures,
+) -> LevelScene {
+    let mut scene = LevelScene {
+        name: name.to_owned(),
+        brushes: level.brushes,
+        actors,
+        ..LevelScene::default()
+    };
+    // Each texture's image (and size), read once.
+    let mut images: HashMap<String, Option<(RgbaImage, [f64; 2])>> = HashMap::new();
+    let mut by_key: HashMap<(String, Alpha, bool), usize> = HashMap::new();
+    for surface in &level.surfaces {
+        if surface.poly_flags & (PF_INVISIBLE | PF_PORTAL) != 0 {
+            scene.left_out += 1;
+            continue;
+        }
+        let alpha = Alpha::of_flags(surface.poly_flags);
+        let double_sided = surface.poly_flags & PF_TWO_SIDED != 0;
+        let key_name = surface.texture.to_ascii_lowercase();
+        let image = images.entry(key_name.clone()).or_insert_with(|| {
+            if surface.texture.is_empty() || surface.texture.eq_ignore_ascii_case("None") {
+                return None;
+            }
+            match textures.image(&surface.texture) {
+                Ok(image) => {
+                    let size = [f64::from(image.width), f64::from(image.height)];
+                    Some((image, size))
+                }
+                Err(why) => {
+                    scene.notes.push(format!(
+                        "{why}; its surfaces are drawn in a flat colour, mapped as a {}x{} texture",
+                        uv::DEFAULT_TEXTURE_SIZE[0],
+                        uv::DEFAULT_TEXTURE_SIZE[1]
+                    ));
+                    None
+                }
+            }
+        });
+        let size = image.as_ref().map_or(uv::DEFAULT_TEXTURE_SIZE, |(_, s)| *s);
+        let material = *by_key.entry((key_name, alpha, double_sided)).or_insert_with(|| {
+            scene.materials.push(LevelMaterial {
+                name: String::new(),
+                texture: surface.texture.clone(),
+                image: image.as_ref().map(|(i, _)| i.clone()),
+                color: flat_color(&surface.texture),
+                alpha,
+                double_sided,
+            });
+            scene.primitives.push(LevelPrimitive {
+                material: scene.materials.len() - 1,
+                positions: Vec::new(),
+                uvs: Vec::new(),
+                triangles: Vec::new(),
+            });
+            scene.primitives.len() - 1
+        });
+        let Some(primitive) = scene.primitives.get_mut(material) else { continue };
+        let mapping = surface.mapping.unwrap_or_default();
+        let base = primitive.positions.len() as u32;
+        for &p in &surface.vertices {
+            primitive.positions.push(point_to_gltf(p.map(|c| c as f32)));
+            primitive.uvs.push(uv::uv(p, &mapping, size).map(|c| c as f32));
+        }
+        // UnrealEd's order faces the surface's normal when its fan turns the engine's way;
+        // glTF's front faces turn the other way in its mirrored axes (see model.rs).
+        let engine_order = csg::bsp::calc_normal(&surface.vertices)
+            .is_none_or(|n| csg::bsp::dot(n, surface.normal) >= 0.0);
+        for i in 1..surface.vertices.len().saturating_sub(1) as u32 {
+            primitive.triangles.push(if engine_order {
+                [base, base + i + 1, base + i]
+            } else {
+                [base, base + i, base + i + 1]
+            });
+        }
+        scene.surfaces += 1;
+    }
+    // Names: the texture's, with how it is drawn when it is drawn more than one way.
+    let mut uses: HashMap<String, usize> = HashMap::new();
+    for m in &scene.materials {
+        *uses.entry(m.texture.to_ascii_lowercase()).or_default() += 1;
+    }
+    for m in &mut scene.materials {
+        let base = if m.texture.is_empty() { "None".to_owned() } else { m.texture.clone() };
+        m.name = if uses.get(&m.texture.to_ascii_lowercase()).copied().unwrap_or(0) > 1 {
+            let mut how = Vec::new();
+            match m.alpha {
+                Alpha::Opaque => {}
+                Alpha::Mask => how.push("masked"),
+                Alpha::Blend => how.push("blended"),
+            }
+            if m.double_sided {
+                how.push("two-sided");
+            }
+            if how.is_empty() {
+                base
+            } else {
+                format!("{base} ({})", how.join(", "))
+            }
+        } else {
+            base
+        };
+    }
+    scene
+}
+
+/// The engine's light colour: `LightHue` and `LightSaturation` (0..255; a saturation of 255
+/// is white) as HSV with full value.
+fn light_color(hue: f64, saturation: f64) -> [f32; 3] {
+    let h = (hue / 255.0).clamp(0.0, 1.0) * 6.0;
+    let s = 1.0 - (saturation / 255.0).clamp(0.0, 1.0);
+    let f = h - h.floor();
+    let (p, q, t) = (1.0 - s, 1.0 - s * f, 1.0 - s * (1.0 - f));
+    let rgb = match h.floor() as i32 {
+        0 | 6 => [1.0, t, p],
+        1 => [q, 1.0, p],
+        2 => [p, 1.0, t],
+        3 => [p, q, 1.0],
+        4 => [t, p, 1.0],
+        _ => [1.0, p, q],
+    };
+    rgb.map(|c: f64| c as f32)
+}
+
+/// A light actor's colour, brightness and radius. `LightRadius` counts 25-unit steps
+/// (`WorldLightRadius() = 25 * (LightRadius + 1)`, OldUnreal's `Engine/Inc/AActor.h`); the
+/// class `Light`'s defaults are `LightBrightness=64`, `LightRadius=64`, `LightSaturation=255`
+/// (`Engine/Classes/Light.uc`), and the hue 0.
+fn light_of(text: &str, actor: &Block) -> LevelLight {
+    let number = |key: &str, default: f64| {
+        actor
+            .properties()
+            .find(|p| p.key.text(text).eq_ignore_ascii_case(key))
+            .and_then(|p| p.value.span().text(text).trim().parse::<f64>().ok())
+            .filter(|v| v.is_finite())
+            .unwrap_or(default)
+    };
+    LevelLight {
+        color: light_color(number("LightHue", 0.0), number("LightSaturation", 255.0)),
+        intensity: (number("LightBrightness", 64.0) / 255.0).clamp(0.0, 1.0) as f32,
+        range: (25.0 * (number("LightRadius", 64.0).clamp(0.0, 255.0) + 1.0)) as f32,
+    }
+}
+
+/// Every actor of the map but brushes, in file order: its name, class and location; lights
+/// (class `Light` or a class ending in `Light`, with light properties) with their light.
+fn actors_of(text: &str) -> Vec<LevelActor> {
+    let read = |file: &T3dFile| -> Vec<LevelActor> {
+        walk::blocks(file)
+            .into_iter()
+            .filter(|(b, _)| b.kind == BlockKind::Actor)
+            .filter(|(b, _)| !b.blocks().any(|c| c.kind == BlockKind::Brush))
+            .map(|(actor, _)| {
+                let class = actor.attribute_value(text, "Class").unwrap_or_default().to_owned();
+                let short = class.rsplit('.').next().unwrap_or(&class).to_ascii_lowercase();
+                let is_light = short == "light" || short.ends_with("light");
+                let location = Placement::of_actor(text, actor).location;
+                LevelActor {
+                    name: actor.attribute_value(text, "Name").unwrap_or_default().to_owned(),
+                    position: point_to_gltf(location.map(|c| c as f32)),
+                    light: is_light.then(|| light_of(text, actor)),
+                    class,
+                }
+            })
+            .collect()
+    };
+    if let Some(piece_bytes) = crate::t3d::in_pieces::piece_bytes_for(text) {
+        let pieces = crate::t3d::in_pieces::read_map_items(text, piece_bytes, |item| {
+            read(&T3dFile { items: vec![item] })
+        });
+        if let Some((items, rest)) = pieces {
+            let mut out: Vec<LevelActor> = items.into_iter().flatten().collect();
+            out.extend(read(&rest.file));
+            return out;
+        }
+    }
+    read(&unreal_syntax::t3d::parse(text).file)
+}
