@@ -285,6 +285,13 @@ pub struct Bsp {
     pub nodes: Vec<Node>,
     pub surfs: Vec<Surf>,
     pub root_outside: bool,
+    /// Each node's parent (the node whose front, back or coplanar link holds it), kept as the
+    /// links change: what lets [`Bsp::cleanup`] visit only the empty nodes, not the tree.
+    parent: Vec<Option<usize>>,
+    /// Nodes that became empty (or stayed empty through a cleanup): the cleanup's work.
+    empties: Vec<usize>,
+    /// The first node added since the last cleanup (the new ones are from here on).
+    new_from: usize,
 }
 
 /// `FCoplanarInfo`.
@@ -314,6 +321,11 @@ const NOT_COPLANAR: Coplanar = Coplanar {
 };
 
 impl Bsp {
+    /// An empty tree (`root_outside`: whether space outside every node is empty).
+    pub fn new(root_outside: bool) -> Bsp {
+        Bsp { root_outside, ..Bsp::default() }
+    }
+
     fn is_csg(&self, node: usize) -> bool {
         self.nodes
             .get(node)
@@ -503,6 +515,10 @@ impl Bsp {
         let mut p = poly.clone();
         p.fix();
         let index = self.nodes.len();
+        if p.vertices.is_empty() {
+            self.empties.push(index);
+        }
+        self.parent.push(None);
         self.nodes.push(Node {
             normal: poly.normal,
             dist: dot(poly.normal, poly.base),
@@ -530,6 +546,7 @@ impl Bsp {
                             } else {
                                 n.back = Some(index);
                             }
+                            self.set_parent(Some(index), parent);
                         }
                     }
                 }
@@ -545,34 +562,96 @@ impl Bsp {
         }
         if let Some(n) = self.nodes.get_mut(parent) {
             n.coplanar = Some(index);
+            self.set_parent(Some(index), parent);
+        }
+    }
+
+    fn set_parent(&mut self, child: Option<usize>, parent: usize) {
+        if let Some(slot) = child.and_then(|c| self.parent.get_mut(c)) {
+            *slot = Some(parent);
+        }
+    }
+
+    /// Node 0 took another node's place: what hangs below it now hangs below 0.
+    fn adopt_at_root(&mut self) {
+        if let Some(n) = self.nodes.first() {
+            let links = [n.front, n.back, n.coplanar];
+            for child in links {
+                self.set_parent(child, 0);
+            }
+        }
+    }
+
+    /// How deep a node lies below the root, following its parents and checking each link;
+    /// `None` for a node no longer in the tree.
+    fn depth(&self, mut node: usize) -> Option<usize> {
+        let mut depth = 0;
+        while node != 0 {
+            let parent = (*self.parent.get(node)?)?;
+            let n = self.nodes.get(parent)?;
+            if n.front != Some(node) && n.back != Some(node) && n.coplanar != Some(node) {
+                return None;
+            }
+            node = parent;
+            depth += 1;
+            if depth > self.nodes.len() {
+                return None;
+            }
+        }
+        Some(depth)
+    }
+
+    /// Marks a node emptied (its polygon cut away) for the next cleanup.
+    fn empty_node(&mut self, node: usize) {
+        if let Some(n) = self.nodes.get_mut(node) {
+            n.vertices.clear();
+            self.empties.push(node);
         }
     }
 
     /// `bspCleanup`: clears the new flags, drops empty nodes that have a coplanar or at most
     /// one child.
+    ///
+    /// The engine walks the whole tree, each node after its children; only empty nodes change,
+    /// so this visits the empty nodes still in the tree, the deepest first (a node after all of
+    /// its descendants, as in the walk; nodes of which neither lies below the other touch
+    /// different links, so their order between them does not matter), and the new ones for
+    /// their flags: the same tree, without a walk of it for every brush.
     pub fn cleanup(&mut self) {
         if self.nodes.is_empty() {
+            self.empties.clear();
+            self.new_from = 0;
             return;
         }
-        // Every node after all of its children (the reverse of a pre-order walk), with its
-        // parent: the engine's recursion, without its depth.
-        let mut order = Vec::new();
-        let mut seen = vec![false; self.nodes.len()];
-        let mut stack = vec![(0, None)];
-        while let Some((i, parent)) = stack.pop() {
-            let Some(n) = self.nodes.get_mut(i) else { continue };
-            if std::mem::replace(&mut seen[i], true) {
-                continue;
-            }
+        for n in self.nodes.get_mut(self.new_from..).into_iter().flatten() {
             n.flags &= !NF_IS_NEW;
-            order.push((i, parent));
-            for child in [n.coplanar, n.back, n.front].into_iter().flatten() {
-                stack.push((child, Some(i)));
+        }
+        let mut candidates = std::mem::take(&mut self.empties);
+        candidates.sort_unstable();
+        candidates.dedup();
+        let mut order: Vec<(usize, usize)> = candidates
+            .into_iter()
+            .filter(|&i| self.nodes.get(i).is_some_and(|n| n.vertices.is_empty()))
+            .filter_map(|i| Some((self.depth(i)?, i)))
+            .collect();
+        order.sort_unstable_by(|a, b| b.cmp(a));
+        for &(_, i) in &order {
+            let parent = if i == 0 { None } else { self.parent.get(i).copied().flatten() };
+            self.cleanup_node(i, parent);
+            if self.nodes.is_empty() {
+                break;
             }
         }
-        for (i, parent) in order.into_iter().rev() {
-            self.cleanup_node(i, parent);
-        }
+        // The empty nodes still in the tree wait for the next cleanup.
+        let left: Vec<usize> = order
+            .into_iter()
+            .map(|(_, i)| i)
+            .filter(|&i| {
+                self.nodes.get(i).is_some_and(|n| n.vertices.is_empty()) && self.depth(i).is_some()
+            })
+            .collect();
+        self.empties = left;
+        self.new_from = self.nodes.len();
     }
 
     /// `CleanupNodes` for one node whose children are done.
@@ -591,11 +670,14 @@ impl Bsp {
                         p.front = n.back;
                         p.back = n.front;
                     }
+                    self.set_parent(n.front, plane);
+                    self.set_parent(n.back, plane);
                 }
                 match parent {
                     None => {
                         if let Some(p) = self.nodes.get(plane).cloned() {
                             self.nodes[0] = p;
+                            self.adopt_at_root();
                             if let Some(old) = self.nodes.get_mut(plane) {
                                 old.vertices.clear();
                             }
@@ -607,10 +689,14 @@ impl Bsp {
                 let replacement = n.front.or(n.back);
                 match parent {
                     None => match replacement {
-                        None => self.nodes.clear(),
+                        None => {
+                            self.nodes.clear();
+                            self.parent.clear();
+                        }
                         Some(r) => {
                             if let Some(rn) = self.nodes.get(r).cloned() {
                                 self.nodes[0] = rn;
+                                self.adopt_at_root();
                             }
                         }
                     },
@@ -628,7 +714,10 @@ impl Bsp {
                 p.back = new;
             } else if p.coplanar == Some(old) {
                 p.coplanar = new;
+            } else {
+                return;
             }
+            self.set_parent(new, parent);
         }
     }
 
@@ -654,7 +743,7 @@ impl Bsp {
     /// `bspBuild(BSP_Lame, balance 0, simple polygons)`: a BSP of a brush's polygons, one
     /// surface per splitter shared by its coplanars.
     pub fn build(polys: Vec<EdPoly>, surfs: &[Surf]) -> Bsp {
-        let mut bsp = Bsp { nodes: Vec::new(), surfs: Vec::new(), root_outside: true };
+        let mut bsp = Bsp { root_outside: true, ..Bsp::default() };
         let mut lists = vec![(Place::Root, polys)];
         while let Some((place, polys)) = lists.pop() {
             if !polys.is_empty() {
@@ -888,9 +977,7 @@ fn filter_world_polygon(world: &mut Bsp, brush: &Bsp, oper: Oper, i: usize, n: &
     if !leaves.iter().any(|l| discards(l.filter)) {
         return 0;
     }
-    if let Some(w) = world.nodes.get_mut(i) {
-        w.vertices.clear();
-    }
+    world.empty_node(i);
     for leaf in leaves {
         if !discards(leaf.filter) && leaf.poly.flags & PF_ED_CUT != 0 {
             world.add_node(Place::Plane(i), NF_IS_NEW, &leaf.poly);

@@ -120,7 +120,7 @@ pub fn oper_of(csg_oper: &str) -> Option<Oper> {
 /// Builds the level from brushes that take part, in the level's order (`root_outside`:
 /// false for a level, whose world starts solid).
 pub fn build(brushes: &[CsgBrush], root_outside: bool) -> BuiltLevel {
-    let mut world = Bsp { root_outside, ..Bsp::default() };
+    let mut world = Bsp::new(root_outside);
     let mut degenerate = 0;
     let mut inputs: Vec<(usize, BrushInput)> = Vec::new();
     for (b, brush) in brushes.iter().enumerate() {
