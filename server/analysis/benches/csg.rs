@@ -22,7 +22,7 @@ fn inputs() -> Vec<(String, Vec<CsgBrush>, bool)> {
         Ok(bytes) => {
             let text = unreal_syntax::text::decode(&bytes).text.into_owned();
             inputs.push((
-                "blender_t3d_test_map".to_owned(),
+                "blender_t3d_test_map.t3d".to_owned(),
                 csg::brushes_of_t3d(&text, None),
                 false,
             ));
@@ -39,7 +39,7 @@ fn inputs() -> Vec<(String, Vec<CsgBrush>, bool)> {
         let Ok(bytes) = std::fs::read(path) else { continue };
         let Ok(package) = Package::parse(&bytes) else { continue };
         let Ok(built) = csg::package::read_built_map(&package) else { continue };
-        let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let name = path.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
         inputs.push((name, built.brushes, built.root_outside));
     }
     inputs
