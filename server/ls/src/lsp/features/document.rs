@@ -7,7 +7,6 @@ use std::sync::Arc;
 use tower_lsp_server::ls_types::{Range, TextEdit};
 use unreal_analysis::ide::t3d::ObjectFacts;
 use unreal_analysis::ide::Analysis;
-use unreal_analysis::lint::FileKind;
 use unreal_syntax::Span;
 
 use super::exec::UcDocument;
@@ -41,11 +40,6 @@ impl<'a> DocumentAnalysis<'a> {
         let path = super::exec::document_path(self.snapshot.uri);
         let engine = self.snapshot.session.engine(path.as_deref());
         Some(Analysis::map(map, engine, &*self.packages))
-    }
-
-    /// Whether the document is a map.
-    pub fn is_map(&self) -> bool {
-        self.snapshot.kind() == Some(FileKind::T3d)
     }
 }
 
