@@ -12,7 +12,7 @@
 //! Movers are not static; volumes (UE2) are not `Brush` actors (`IsStaticBrush`: 227's
 //! `Engine/Inc/UnActor.h` requires the class `Brush` itself, UT2004's excludes volumes).
 //!
-//! Inputs: a T3D map ([`brushes_of_t3d`], placed as [`crate::export::map::placed_brushes`]
+//! Inputs: a T3D map ([`brushes_of_t3d`], placed as [`crate::t3d::brushes::placed_brushes`]
 //! places them) or a built `.unr` ([`package`]: its brush actors, models and polygons, with
 //! the level's own BSP to compare with, [`compare`]).
 
@@ -190,7 +190,7 @@ pub fn build(brushes: &[CsgBrush], root_outside: bool) -> BuiltLevel {
 /// The brushes of a T3D map that take part in CSG, placed as the generation's CSG places them
 /// (`None`: detected from the text).
 pub fn brushes_of_t3d(text: &str, generation: Option<crate::Generation>) -> Vec<CsgBrush> {
-    let (placed, _) = crate::export::map::placed_brushes(text, generation);
+    let (placed, _) = crate::t3d::brushes::placed_brushes(text, generation);
     placed
         .into_iter()
         .filter(|b| takes_part(&b.class, &b.csg_oper, b.b_static, true))

@@ -326,7 +326,7 @@ pub fn write_glb(model: &Model) -> Vec<u8> {
 /// brushes") so a whole role can be hidden at once. Each brush node's `extras` say what it
 /// is: `class`, `csgOper`, `polyFlags`.
 pub fn write_map_glb(scene: &super::map::MapScene) -> Vec<u8> {
-    use super::map::BrushRole;
+    use crate::t3d::brushes::BrushRole;
     use std::fmt::Write as _;
     let mut b = Builder::default();
     // Per brush: its position and index accessors and its material.

@@ -1,6 +1,6 @@
 //! The map overview picture (`unreal-ls render`, the language server's `unrealLs/mapPreview`):
 //! a plan of a T3D map as the engine builds it. Every brush is drawn where CSG places it
-//! ([`crate::export::map::placed_brushes`]): additive brushes blue, subtractive orange (in a
+//! ([`crate::t3d::brushes::placed_brushes`]): additive brushes blue, subtractive orange (in a
 //! subtractive world those are the rooms), other brushes (movers, volumes) grey, semisolid and
 //! non-solid ones dashed, the builder brush red and dashed as UnrealEd shows it; actors are small symbols by kind (player starts, lights in their
 //! colour, pickups and weapons, movers, path nodes, triggers); a scale bar in Unreal units and
@@ -19,8 +19,8 @@ use tiny_skia::{Color, FillRule, Paint, PathBuilder, Pixmap, Rect, Stroke, Strok
 use unreal_syntax::t3d::{BlockKind, T3dFile, Value};
 use unreal_syntax::Span;
 
-use crate::export::map::{placed_brushes, BrushRole, PlacedBrush};
 use crate::t3d::actors::ClassKind;
+use crate::t3d::brushes::{placed_brushes, BrushRole, PlacedBrush};
 use crate::t3d::walk;
 use crate::Generation;
 

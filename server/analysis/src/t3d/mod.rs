@@ -3,6 +3,7 @@
 //! engine facts, in `unreal_engine::poly_flags`).
 
 pub mod actors;
+pub mod brushes;
 pub mod generation;
 pub mod geometry;
 pub mod in_pieces;

@@ -122,7 +122,7 @@ pub fn run(args: &ExportArgs) -> ExitCode {
             let text = unreal_syntax::text::decode(&bytes).text;
             let stem = stem(&args.file);
             let glb = matches!(target, None | Some(Target::Glb));
-            let map = export::has_brush_actors(&text);
+            let map = unreal_analysis::t3d::brushes::has_brush_actors(&text);
             if map && glb && !args.brushes {
                 // A map: the level built from its brushes, textured from the game folder.
                 export_level(args, &stem, &text)
