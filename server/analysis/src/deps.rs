@@ -118,6 +118,13 @@ impl MapNeeds {
 pub fn map_needs(text: &str, parse: &Parse, index: &PackageIndex) -> MapNeeds {
     let uses = collect_uses(text, parse);
     let game_dir = index.roots().game_dir.clone();
+    let place_of = |path: &std::path::Path| {
+        if game_dir.as_ref().is_some_and(|dir| path.starts_with(dir)) {
+            Place::GameFolder
+        } else {
+            Place::Elsewhere
+        }
+    };
     let mut packages: BTreeMap<String, PackageNeed> = BTreeMap::new();
     let mut needs = MapNeeds::default();
     for mut used in uses {
@@ -136,8 +143,7 @@ pub fn map_needs(text: &str, parse: &Parse, index: &PackageIndex) -> MapNeeds {
         match index.lookup(kind, &used.name) {
             Lookup::Found(id) => {
                 let Some((package, _)) = index.entry(id) else { continue };
-                let in_game = game_dir.as_ref().is_some_and(|dir| package.path.starts_with(dir));
-                let place = if in_game { Place::GameFolder } else { Place::Elsewhere };
+                let place = place_of(&package.path);
                 used.found_as = Some(index.full_path(id));
                 entry(&mut packages, &package.name, place, Some(package.path.clone()))
                     .found
@@ -163,12 +169,7 @@ pub fn map_needs(text: &str, parse: &Parse, index: &PackageIndex) -> MapNeeds {
                 Some(package) => {
                     let known = index.package(&package);
                     let (name, place, file) = match known {
-                        Some(p) => {
-                            let in_game =
-                                game_dir.as_ref().is_some_and(|dir| p.path.starts_with(dir));
-                            let place = if in_game { Place::GameFolder } else { Place::Elsewhere };
-                            (p.name.clone(), place, Some(p.path.clone()))
-                        }
+                        Some(p) => (p.name.clone(), place_of(&p.path), Some(p.path.clone())),
                         // A package of the game folder's sources.
                         None => (package.clone(), Place::Sources, None),
                     };
