@@ -185,8 +185,7 @@ pub fn write_glb(model: &Model) -> Vec<u8> {
         });
 
     // Textures: one PNG image per textured material.
-    let mut images = Vec::new();
-    let mut textures = Vec::new();
+    let mut textures = Textures::default();
     let materials: Vec<Value> = model
         .materials
         .iter()
@@ -194,10 +193,7 @@ pub fn write_glb(model: &Model) -> Vec<u8> {
             let mut pbr = json!({ "metallicFactor": 0.0, "roughnessFactor": 1.0 });
             let mut material = json!({ "name": m.name, "doubleSided": m.double_sided });
             if let Some(texture) = &m.texture {
-                let view = b.view(&encode_png(texture), None);
-                images.push(json!({ "bufferView": view, "mimeType": "image/png" }));
-                textures.push(json!({ "source": images.len() - 1, "sampler": 0 }));
-                pbr["baseColorTexture"] = json!({ "index": textures.len() - 1 });
+                pbr["baseColorTexture"] = json!({ "index": textures.embed(&mut b, texture) });
                 if texture.pixels.chunks_exact(4).any(|p| p[3] < 255) {
                     material["alphaMode"] = json!("MASK");
                 }
@@ -292,26 +288,8 @@ pub fn write_glb(model: &Model) -> Vec<u8> {
         }
     }
 
-    let mut root = json!({
-        "asset": { "version": "2.0", "generator": concat!("unreal-ls ", env!("CARGO_PKG_VERSION")) },
-        "scene": 0,
-        "scenes": [{ "nodes": scene_roots }],
-        "nodes": nodes,
-        "meshes": [mesh],
-        "buffers": [{ "byteLength": b.bin.len().next_multiple_of(4) }],
-        "bufferViews": b.views_json(),
-        "accessors": b.accessors_json(),
-    });
-    if !materials.is_empty() {
-        root["materials"] = Value::Array(materials);
-    }
-    if !images.is_empty() {
-        root["images"] = Value::Array(images);
-        root["textures"] = Value::Array(textures);
-        // Unreal textures are sampled nearest-neighbour in software renderers and wrap.
-        root["samplers"] =
-            json!([{ "magFilter": 9728, "minFilter": 9986, "wrapS": 10497, "wrapT": 10497 }]);
-    }
+    let mut root =
+        document(&b, json!({ "nodes": scene_roots }), nodes, vec![mesh], materials, textures);
     if !skins.is_empty() {
         root["skins"] = Value::Array(skins);
     }
@@ -425,8 +403,7 @@ pub fn write_map_glb(scene: &super::map::MapScene) -> Vec<u8> {
 pub fn write_level_glb(scene: &super::level::LevelScene) -> Vec<u8> {
     use super::level::Alpha;
     let mut b = Builder::default();
-    let mut images = Vec::new();
-    let mut textures = Vec::new();
+    let mut textures = Textures::default();
     let materials: Vec<Value> = scene
         .materials
         .iter()
@@ -434,10 +411,7 @@ pub fn write_level_glb(scene: &super::level::LevelScene) -> Vec<u8> {
             let mut pbr = json!({ "metallicFactor": 0.0, "roughnessFactor": 1.0 });
             let blend_alpha = if m.alpha == Alpha::Blend { 0.5 } else { 1.0 };
             if let Some(image) = &m.image {
-                let view = b.view(&encode_png(image), None);
-                images.push(json!({ "bufferView": view, "mimeType": "image/png" }));
-                textures.push(json!({ "source": images.len() - 1, "sampler": 0 }));
-                pbr["baseColorTexture"] = json!({ "index": textures.len() - 1 });
+                pbr["baseColorTexture"] = json!({ "index": textures.embed(&mut b, image) });
                 if m.alpha == Alpha::Blend {
                     pbr["baseColorFactor"] = json!([1.0, 1.0, 1.0, blend_alpha]);
                 }
@@ -500,27 +474,8 @@ pub fn write_level_glb(scene: &super::level::LevelScene) -> Vec<u8> {
         nodes[actors_node]["children"] = json!(children);
         roots.push(actors_node);
     }
-    let mut root = json!({
-        "asset": { "version": "2.0", "generator": concat!("unreal-ls ", env!("CARGO_PKG_VERSION")) },
-        "scene": 0,
-        "scenes": [{ "name": scene.name, "nodes": roots }],
-        "nodes": nodes,
-        "buffers": [{ "byteLength": b.bin.len().next_multiple_of(4) }],
-        "bufferViews": b.views_json(),
-        "accessors": b.accessors_json(),
-    });
-    if !meshes.is_empty() {
-        root["meshes"] = Value::Array(meshes);
-    }
-    if !materials.is_empty() {
-        root["materials"] = Value::Array(materials);
-    }
-    if !images.is_empty() {
-        root["images"] = Value::Array(images);
-        root["textures"] = Value::Array(textures);
-        root["samplers"] =
-            json!([{ "magFilter": 9728, "minFilter": 9986, "wrapS": 10497, "wrapT": 10497 }]);
-    }
+    let scene_json = json!({ "name": scene.name, "nodes": roots });
+    let mut root = document(&b, scene_json, nodes, meshes, materials, textures);
     if !lights.is_empty() {
         root["extensionsUsed"] = json!(["KHR_lights_punctual"]);
         root["extensions"] = json!({ "KHR_lights_punctual": { "lights": lights } });
@@ -530,6 +485,59 @@ pub fn write_level_glb(scene: &super::level::LevelScene) -> Vec<u8> {
 
 /// Joint nodes (children listed under their parents), and the skin with inverse bind
 /// matrices computed from the bones' rest transforms.
+/// The images and textures a document embeds: one PNG each, sampled as Unreal samples them.
+#[derive(Default)]
+struct Textures {
+    images: Vec<Value>,
+    textures: Vec<Value>,
+}
+
+impl Textures {
+    /// Embeds `image` as a PNG in the binary chunk; its texture's index.
+    fn embed(&mut self, b: &mut Builder, image: &unreal_formats::decode::RgbaImage) -> usize {
+        let view = b.view(&encode_png(image), None);
+        self.images.push(json!({ "bufferView": view, "mimeType": "image/png" }));
+        self.textures.push(json!({ "source": self.images.len() - 1, "sampler": 0 }));
+        self.textures.len() - 1
+    }
+}
+
+/// The document every binary writer makes: the asset, its one scene, the nodes, the binary
+/// chunk's buffer, views and accessors; the meshes, materials and embedded textures when there
+/// are any.
+fn document(
+    b: &Builder,
+    scene: Value,
+    nodes: Vec<Value>,
+    meshes: Vec<Value>,
+    materials: Vec<Value>,
+    textures: Textures,
+) -> Value {
+    let mut root = json!({
+        "asset": { "version": "2.0", "generator": concat!("unreal-ls ", env!("CARGO_PKG_VERSION")) },
+        "scene": 0,
+        "buffers": [{ "byteLength": b.bin.len().next_multiple_of(4) }],
+        "bufferViews": b.views_json(),
+        "accessors": b.accessors_json(),
+    });
+    root["scenes"] = Value::Array(vec![scene]);
+    root["nodes"] = Value::Array(nodes);
+    if !meshes.is_empty() {
+        root["meshes"] = Value::Array(meshes);
+    }
+    if !materials.is_empty() {
+        root["materials"] = Value::Array(materials);
+    }
+    if !textures.images.is_empty() {
+        root["images"] = Value::Array(textures.images);
+        root["textures"] = Value::Array(textures.textures);
+        // Unreal textures are sampled nearest-neighbour in software renderers and wrap.
+        root["samplers"] =
+            json!([{ "magFilter": 9728, "minFilter": 9986, "wrapS": 10497, "wrapT": 10497 }]);
+    }
+    root
+}
+
 fn write_skeleton(
     b: &mut Builder,
     skin: &Skin,
