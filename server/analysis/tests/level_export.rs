@@ -329,25 +329,34 @@ fn the_corpus_map_is_textured_from_its_package() {
     assert!(relative < 1e-6, "written {} built {visible}", scene.area());
 }
 
-/// The corpus's built maps: the level built from the brushes each stores, exported, covers
-/// the area of the engine's own BSP within the oracle's figures (docs/csg.md: 100.000%
-/// matched, 0.000% extra on these three; within 0.01% here), invisible and portal surfaces set aside on both
-/// sides.
-#[test]
-fn exported_area_is_the_engines() {
+/// The corpus's built maps (`.unr`), in name order; `None`, saying so, without the corpus.
+fn built_maps() -> Option<Vec<PathBuf>> {
     let dir = corpus().join("packages/unr");
     let Ok(entries) = std::fs::read_dir(&dir) else {
         println!(
             "skipping: no built maps at {} (the corpus is never part of the project)",
             dir.display()
         );
-        return;
+        return None;
     };
-    let mut maps: Vec<PathBuf> = entries.filter_map(Result::ok).map(|e| e.path()).collect();
+    let mut maps: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("unr")))
+        .collect();
     maps.sort();
+    Some(maps)
+}
+
+/// The corpus's built maps: the level built from the brushes each stores, exported, covers
+/// the area of the engine's own BSP within the oracle's figures (docs/csg.md: 100.000%
+/// matched, 0.000% extra on these three; within 0.01% here), invisible and portal surfaces set aside on both
+/// sides.
+#[test]
+fn exported_area_is_the_engines() {
+    let Some(maps) = built_maps() else { return };
     let mut report = String::new();
-    for path in maps.iter().filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("unr")))
-    {
+    for path in &maps {
         let bytes = std::fs::read(path).unwrap();
         let p = Package::parse(&bytes).unwrap();
         let built = package::read_built_map(&p).unwrap();
@@ -375,11 +384,7 @@ fn exported_area_is_the_engines() {
 
 /// Whether `p` lies inside the convex polygon `v` (normal `n`), within `slack` units.
 fn inside(v: &[[f64; 3]], n: [f64; 3], p: [f64; 3], slack: f64) -> bool {
-    let sub = |a: [f64; 3], b: [f64; 3]| [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
-    let cross = |a: [f64; 3], b: [f64; 3]| {
-        [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
-    };
-    let dot = |a: [f64; 3], b: [f64; 3]| a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+    use csg::bsp::{cross, dot, sub};
     let turn = |i: usize| {
         let (a, b) = (v[i], v[(i + 1) % v.len()]);
         let edge = sub(b, a);
@@ -397,19 +402,9 @@ fn inside(v: &[[f64; 3]], n: [f64; 3], p: [f64; 3], slack: f64) -> bool {
 /// the same), within a hundredth of a texel.
 #[test]
 fn texels_are_where_the_engine_put_them() {
-    let dir = corpus().join("packages/unr");
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        println!(
-            "skipping: no built maps at {} (the corpus is never part of the project)",
-            dir.display()
-        );
-        return;
-    };
-    let mut maps: Vec<PathBuf> = entries.filter_map(Result::ok).map(|e| e.path()).collect();
-    maps.sort();
+    let Some(maps) = built_maps() else { return };
     let mut report = String::new();
-    for path in maps.iter().filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("unr")))
-    {
+    for path in &maps {
         let bytes = std::fs::read(path).unwrap();
         let p = Package::parse(&bytes).unwrap();
         let built = package::read_built_map(&p).unwrap();
