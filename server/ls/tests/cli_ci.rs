@@ -287,8 +287,8 @@ fn rules_lists_every_rule() {
     assert_eq!(rules.len(), unreal_analysis::rules::all_rules().count());
     assert_eq!(human.stdout.lines().count(), rules.len());
     expect![[r#"
-        t3d-not-t3d                   error    the file holds no T3D block
-        t3d-unbalanced-block          error    `Begin`/`End` lines do not pair up
+        t3d-not-t3d                    error    the file holds no T3D block
+        t3d-unbalanced-block           error    `Begin`/`End` lines do not pair up
     "#]]
     .assert_eq(&human.stdout.split_inclusive('\n').take(2).collect::<String>());
     expect![[r#"

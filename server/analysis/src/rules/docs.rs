@@ -72,6 +72,23 @@ into the level (UnrealEd's `csgRebuild` skips `Level->Brush()`).",
         ],
     },
     Section {
+        title: "T3D: map check",
+        intro: r"What UT2004's map check (`CheckForErrors`, `Engine/Src/UnErrorChecking.cpp`) and the
+engine's own code tell of placed actors, for every generation where the same property means
+the same thing. The checks that follow links between actors by name run only on a whole map:
+a file with a `LevelInfo`, which UnrealEd's map export always writes; a T3D of a few copied
+actors names actors outside it.",
+        rules: &[
+            &super::t3d_unmatched_attach_tag::RULE,
+            &super::t3d_unmatched_ai_script_tag::RULE,
+            &super::t3d_unmatched_teleporter_url::RULE,
+            &super::t3d_unanswered_event::RULE,
+            &super::t3d_negative_extra_cost::RULE,
+            &super::t3d_zero_gravity::RULE,
+            &super::t3d_actor_duplicated_in_place::RULE,
+        ],
+    },
+    Section {
         title: "T3D: references into packages",
         intro: r"These rules run only with a package index: a game directory (`--game-dir`, `game-dir` in
 `unreal-ls.toml`, the editor's `unrealLs.gameDirectory`, else the game installation the file

@@ -6,6 +6,7 @@
 
 use std::fmt::Write as _;
 
+mod actor_links;
 mod context;
 pub mod docs;
 pub mod exec_bool_read_as_false;
@@ -37,11 +38,13 @@ pub mod exec_unused_texture_slot;
 pub mod exec_value_cut_by_comment;
 pub mod summary;
 pub mod t3d_abstract_class;
+pub mod t3d_actor_duplicated_in_place;
 pub mod t3d_bad_texture_axes;
 pub mod t3d_degenerate_polygon;
 pub mod t3d_duplicate_actor_name;
 pub mod t3d_duplicate_level_info;
 pub mod t3d_malformed_number;
+pub mod t3d_negative_extra_cost;
 pub mod t3d_nesting_too_deep;
 pub mod t3d_non_convex_polygon;
 pub mod t3d_non_planar_polygon;
@@ -51,13 +54,18 @@ pub mod t3d_polygon_outside_polylist;
 pub mod t3d_stray_line;
 pub mod t3d_too_few_vertices;
 pub mod t3d_too_many_vertices;
+pub mod t3d_unanswered_event;
 pub mod t3d_unbalanced_block;
 pub mod t3d_unknown_class;
 pub mod t3d_unknown_object;
 pub mod t3d_unknown_poly_flag;
 pub mod t3d_unknown_polygon_line;
 pub mod t3d_unknown_texture;
+pub mod t3d_unmatched_ai_script_tag;
+pub mod t3d_unmatched_attach_tag;
+pub mod t3d_unmatched_teleporter_url;
 pub mod t3d_unresolved_brush_model;
+pub mod t3d_zero_gravity;
 
 pub use context::{PolygonFacts, T3dContext};
 
@@ -198,6 +206,13 @@ t3d_rules![
     t3d_duplicate_actor_name summarized,
     t3d_duplicate_level_info summarized,
     t3d_unresolved_brush_model summarized,
+    t3d_unmatched_attach_tag summarized,
+    t3d_unmatched_ai_script_tag summarized,
+    t3d_unmatched_teleporter_url summarized,
+    t3d_unanswered_event summarized,
+    t3d_negative_extra_cost,
+    t3d_zero_gravity,
+    t3d_actor_duplicated_in_place summarized,
     t3d_unknown_texture,
     t3d_unknown_class,
     t3d_abstract_class,

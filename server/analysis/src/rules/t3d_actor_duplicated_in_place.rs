@@ -1,0 +1,233 @@
+//! `t3d-actor-duplicated-in-place`: two actors of one class at the same place (within one
+//! unit) whose every other line is the same: one was duplicated or pasted twice and never
+//! moved. Both are built, one on top of the other, where the editor shows one.
+
+use std::hash::{BuildHasher, Hasher};
+
+use rustc_hash::{FxBuildHasher, FxHashMap};
+use unreal_syntax::t3d::{BlockKind, Item};
+use unreal_syntax::Span;
+
+use super::summary::{Summarized, Summary};
+use super::{RuleMeta, Scope, T3dContext};
+use crate::t3d::actors::holds_brush;
+use crate::t3d::placement::Placement;
+use crate::{Diagnostic, Severity};
+
+pub static RULE: RuleMeta = RuleMeta {
+    code: "t3d-actor-duplicated-in-place",
+    severity: Severity::Warning,
+    summary: "an actor identical to another of its class, at the same place",
+    scope: Scope::Summarized,
+    docs: DOCS,
+    ..RuleMeta::T3D_LOCAL
+};
+
+/// The rule's documentation: its `docs/rules.md` section after the `Severity:` lead.
+const DOCS: &str = r#"Two actors of the same class stand within one unit of each other and
+every other line of theirs is the same (rotation, draw type and scale, mesh, light values,
+tag, event, everything but the name). One of them was duplicated or pasted twice and never
+moved: the engine builds both, one inside the other, where the editor seems to show one: a
+pickup that gives two items, a light twice as bright in play as the mapper chose it, a
+trigger that fires twice, a static mesh drawn twice.
+
+Actors that differ in any line are not reported (two lights of different colours mixed at
+one place, two triggers with different events, a static mesh and its copy without collision),
+nor are brushes and volumes (their shapes differ where their lines do not show it), nor the
+markers path building places by itself (`InventorySpot`, `WarpZoneMarker`, `ButtonMarker`,
+`TriggerMarker`). What UnrealEd and path building write into an actor is not compared: its
+zone and leaf (`Region`), its navigation links and weights, a pickup's `myMarker`,
+`OldLocation`, `ColLocation`, `bSelected`. UT2004's map check reports a looser form (same
+class, place, rotation, draw type and scale) as "X in same location as Y".
+
+Engine basis: UT2004 `Engine/Src/UnErrorChecking.cpp:84-91` (`AActor::CheckForErrors`,
+`(A->Location - Location).SizeSquared() < 1`).
+
+```t3d
+Begin Actor Class=HealthPack Name=HealthPack0
+    Location=(X=128.000000,Y=64.000000,Z=32.000000)
+End Actor
+Begin Actor Class=HealthPack Name=HealthPack1
+    Location=(X=128.000000,Y=64.000000,Z=32.000000)
+End Actor
+```
+
+Fix: delete one of them (or move it where it was meant to go)."#;
+
+/// The lines of an actor that do not say what the mapper made it: its place (compared apart,
+/// with the engine's tolerance), where it was before a move, the editor's selection, and what
+/// building the paths and the BSP wrote into it (its zone and leaf, its navigation links, a
+/// pickup's marker), which differ between two copies once paths are rebuilt.
+const NOT_CHOSEN: &[&str] = &[
+    "Location",
+    "OldLocation",
+    "ColLocation",
+    "bSelected",
+    "Region",
+    "myMarker",
+    "markedItem",
+    "Paths",
+    "upstreamPaths",
+    "PrunedPaths",
+    "VisNoReachPaths",
+    "PathList",
+    "nextNavigationPoint",
+    "nextOrdered",
+    "prevOrdered",
+    "previousPath",
+    "visitedWeight",
+    "bestPathWeight",
+    "cost",
+];
+
+/// The classes path building places by itself (a marker at each pickup, warp zone, button
+/// and trigger): two of them at one place are the engine's doing, not a copy.
+const PLACED_BY_PATHS: &[&str] =
+    &["InventorySpot", "WarpZoneMarker", "ButtonMarker", "TriggerMarker"];
+
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Placed {
+    entries: Vec<Entry>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+struct Entry {
+    /// A hash of the class and every line but the name and the place.
+    content: u64,
+    location: [f64; 3],
+    /// The actor's `Name=` value (or its `Begin Actor` line).
+    span: Span,
+    name: Box<str>,
+}
+
+fn collect(ctx: &T3dContext<'_>) -> Placed {
+    let text = ctx.text;
+    let mut entries = Vec::new();
+    for &(block, parent) in &ctx.blocks {
+        // An actor never closed, or inside another (a missing `End Actor`), has lines that
+        // are not its own: not judged.
+        let misplaced = block.end.is_none() || parent.is_some_and(|p| p.kind == BlockKind::Actor);
+        if block.kind != BlockKind::Actor || misplaced || holds_brush(block) {
+            continue;
+        }
+        let Some(class) = block.attribute_value(text, "Class") else { continue };
+        let bare = class.trim_matches('"').rsplit('.').next().unwrap_or("");
+        if PLACED_BY_PATHS.iter().any(|c| bare.eq_ignore_ascii_case(c)) {
+            continue;
+        }
+        let mut hasher = FxBuildHasher.build_hasher();
+        for byte in class.trim_matches('"').bytes() {
+            hasher.write_u8(byte.to_ascii_lowercase());
+        }
+        for child in &block.children {
+            if let Item::Property(p) = child {
+                let key = p.key.text(text);
+                if NOT_CHOSEN.iter().any(|k| key.eq_ignore_ascii_case(k)) {
+                    continue;
+                }
+            }
+            hasher.write_u8(0);
+            hasher.write(child.span().text(text).trim().as_bytes());
+        }
+        let (span, name) = match block.attribute(text, "Name") {
+            Some((attribute, name)) => (attribute.value, name),
+            None => (block.begin_span, ""),
+        };
+        let location = Placement::of_actor(text, block).location;
+        entries.push(Entry { content: hasher.finish(), location, span, name: name.into() });
+    }
+    entries.shrink_to_fit();
+    Placed { entries }
+}
+
+fn report<'a>(parts: impl IntoIterator<Item = (&'a Placed, i64)>, out: &mut Vec<Diagnostic>) {
+    let mut all: Vec<(&Entry, i64)> = parts
+        .into_iter()
+        .flat_map(|(p, delta)| p.entries.iter().map(move |e| (e, delta)))
+        .collect();
+    // Source order within equal contents: the first actor at a place is the original.
+    all.sort_by_key(|&(e, delta)| (e.content, e.span.shifted(delta).start));
+    let mut found = Vec::new();
+    for run in all.chunk_by(|a, b| a.0.content == b.0.content).filter(|run| run.len() > 1) {
+        // Each actor is a copy of the first earlier one within one unit (squared distance
+        // under 1, as the engine measures). Only originals go in the grid of unit cells, so
+        // a cell holds few of them (they stand a unit apart) however many copies a hostile
+        // map stacks: linear in the actors.
+        let mut grid: FxHashMap<[i64; 3], Vec<usize>> = FxHashMap::default();
+        let mut copies: Vec<Vec<usize>> = vec![Vec::new(); run.len()];
+        let cell = |l: [f64; 3]| l.map(|c| if c.is_finite() { c.floor() as i64 } else { i64::MAX });
+        for (i, &(entry, _)) in run.iter().enumerate() {
+            let [x, y, z] = cell(entry.location);
+            let original = neighbours(x, y, z)
+                .filter_map(|c| grid.get(&c))
+                .flatten()
+                .copied()
+                .filter(|&j| {
+                    let other = run[j].0.location;
+                    (0..3).map(|k| (other[k] - entry.location[k]).powi(2)).sum::<f64>() < 1.0
+                })
+                .min();
+            match original {
+                Some(j) => copies[j].push(i),
+                None => grid.entry([x, y, z]).or_default().push(i),
+            }
+        }
+        for (j, copies) in copies.iter().enumerate() {
+            let [first, rest @ ..] = copies.as_slice() else { continue };
+            let (original, original_delta) = run[j];
+            let (copy, delta) = run[*first];
+            let message = match rest.len() {
+                0 => format!(
+                    "`{}` is a copy of `{}` at the same place: both are built, one inside the other",
+                    copy.name, original.name
+                ),
+                more => format!(
+                    "`{}` and {more} more are copies of `{}` at the same place: all are built, one inside the other",
+                    copy.name, original.name
+                ),
+            };
+            let mut diagnostic = RULE
+                .diagnostic(copy.span.shifted(delta), message)
+                .with_label(original.span.shifted(original_delta), "the actor it copies");
+            for &k in rest.iter().take(super::MAX_LABELS) {
+                let (other, other_delta) = run[k];
+                diagnostic = diagnostic.with_label(other.span.shifted(other_delta), "another copy");
+            }
+            found.push(diagnostic);
+        }
+    }
+    found.sort_by_key(|d| d.span.start);
+    out.extend(found);
+}
+
+/// The 27 unit cells around and including `(x, y, z)`.
+fn neighbours(x: i64, y: i64, z: i64) -> impl Iterator<Item = [i64; 3]> {
+    (-1..=1).flat_map(move |dx| {
+        (-1..=1).flat_map(move |dy| {
+            (-1..=1)
+                .map(move |dz| [x.saturating_add(dx), y.saturating_add(dy), z.saturating_add(dz)])
+        })
+    })
+}
+
+pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
+    report([(&collect(ctx), 0)], out);
+}
+
+/// The rule over per-part summaries (the incremental document's segments).
+pub struct Summarizer;
+
+impl Summarized for Summarizer {
+    fn summarize(&self, ctx: &T3dContext<'_>, _start: u32) -> Summary {
+        let placed = collect(ctx);
+        let empty = placed.entries.is_empty();
+        Summary::unless_empty(placed, empty)
+    }
+
+    fn report(&self, parts: &[(&Summary, i64)], out: &mut Vec<Diagnostic>) {
+        report(
+            parts.iter().filter_map(|&(summary, delta)| Some((summary.get::<Placed>()?, delta))),
+            out,
+        );
+    }
+}
