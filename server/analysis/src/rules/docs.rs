@@ -69,6 +69,7 @@ into the level (UnrealEd's `csgRebuild` skips `Level->Brush()`).",
             &super::t3d_duplicate_actor_name::RULE,
             &super::t3d_duplicate_level_info::RULE,
             &super::t3d_unresolved_brush_model::RULE,
+            &super::t3d_missing_brush_reference::RULE,
         ],
     },
     Section {

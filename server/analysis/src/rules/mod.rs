@@ -44,6 +44,7 @@ pub mod t3d_degenerate_polygon;
 pub mod t3d_duplicate_actor_name;
 pub mod t3d_duplicate_level_info;
 pub mod t3d_malformed_number;
+pub mod t3d_missing_brush_reference;
 pub mod t3d_negative_extra_cost;
 pub mod t3d_nesting_too_deep;
 pub mod t3d_non_convex_polygon;
@@ -206,6 +207,7 @@ t3d_rules![
     t3d_duplicate_actor_name summarized,
     t3d_duplicate_level_info summarized,
     t3d_unresolved_brush_model summarized,
+    t3d_missing_brush_reference,
     t3d_unmatched_attach_tag summarized,
     t3d_unmatched_ai_script_tag summarized,
     t3d_unmatched_teleporter_url summarized,

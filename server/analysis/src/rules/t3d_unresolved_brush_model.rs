@@ -28,7 +28,9 @@ Engine basis: a brush actor's `Begin Brush Name=X` creates a model named X in th
 (UT2004 `Editor/Src/UnEditor.cpp:772-792`, UT v400 `Editor/Src/UnEditor.cpp:707-729`); the
 actor's `Brush=Model'MyLevel.X'` is resolved by `UObjectProperty::ImportText`, which looks the
 object up by name, then tries to load it, and leaves the property `None` when both fail
-(`Core/Src/UnProp.cpp:1280-1316`). The actor is left without a brush model.
+(`Core/Src/UnProp.cpp:1280-1316`). The actor is left without a brush model. When the actor
+holds its own `Begin Brush Name=` block, the finding is an error: import then prepares that
+brush through the `None` reference and crashes (see `t3d-missing-brush-reference`).
 
 ```t3d
 Begin Actor Class=Brush Name=Brush1
@@ -55,6 +57,9 @@ struct Reference {
     full: String,
     name: String,
     lower: String,
+    /// The actor holds its own `Begin Brush Name=` block: import then prepares the brush
+    /// through this reference, and crashes on `None`.
+    imports_brush: bool,
 }
 
 impl Models {
@@ -74,6 +79,9 @@ impl Models {
             if block.kind != BlockKind::Actor {
                 continue;
             }
+            let imports_brush = block
+                .blocks()
+                .any(|b| b.kind == BlockKind::Brush && b.attribute(ctx.text, "Name").is_some());
             for property in block.properties() {
                 if !property.key.text(ctx.text).eq_ignore_ascii_case("Brush") {
                     continue;
@@ -89,6 +97,7 @@ impl Models {
                     full: full.to_owned(),
                     name: name.to_owned(),
                     lower: name.to_ascii_lowercase(),
+                    imports_brush,
                 });
             }
         }
@@ -115,10 +124,19 @@ pub fn report<'a>(
                 continue;
             }
             let (full, name) = (&reference.full, &reference.name);
-            out.push(RULE.diagnostic(
-                reference.span.shifted(delta),
-                format!("`Model'{full}'` names no brush in this map: expected a `Begin Brush Name={name}` block"),
-            ));
+            let span = reference.span.shifted(delta);
+            out.push(if reference.imports_brush {
+                RULE.diagnostic(
+                    span,
+                    format!("`Model'{full}'` names no brush in this map, so this actor's `Brush` stays `None` and UnrealEd's import crashes preparing the brush it read: expected its `Begin Brush` name"),
+                )
+                .with_severity(Severity::Error)
+            } else {
+                RULE.diagnostic(
+                    span,
+                    format!("`Model'{full}'` names no brush in this map: expected a `Begin Brush Name={name}` block"),
+                )
+            });
         }
     }
 }
@@ -145,12 +163,12 @@ impl Summarized for Summarizer {
 
     fn same_content(&self, before: &[&Summary], after: &[&Summary]) -> bool {
         // What is defined and what is referred to (as written: the message quotes it).
-        fn content<'a>(parts: &[&'a Summary]) -> (Vec<&'a str>, Vec<(&'a str, &'a str)>) {
+        fn content<'a>(parts: &[&'a Summary]) -> (Vec<&'a str>, Vec<(&'a str, &'a str, bool)>) {
             let models = || parts.iter().filter_map(|s| s.get::<Models>());
             let defined = models().flat_map(|m| &m.defined).map(String::as_str).collect();
             let references = models()
                 .flat_map(|m| &m.references)
-                .map(|r| (r.full.as_str(), r.name.as_str()))
+                .map(|r| (r.full.as_str(), r.name.as_str(), r.imports_brush))
                 .collect();
             (defined, references)
         }

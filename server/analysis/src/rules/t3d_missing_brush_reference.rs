@@ -1,0 +1,85 @@
+//! `t3d-missing-brush-reference`: an actor holds a `Begin Brush Name=X` block but no `Brush=`
+//! line names a model for it (or it says `Brush=None`). UnrealEd's import reads the brush,
+//! then prepares it through the actor's `Brush` reference, which is `None`: the editor
+//! crashes.
+
+use unreal_syntax::t3d::{BlockKind, Value};
+
+use super::{RuleMeta, T3dContext};
+use crate::{Diagnostic, Severity};
+
+pub static RULE: RuleMeta = RuleMeta {
+    code: "t3d-missing-brush-reference",
+    severity: Severity::Error,
+    summary: "a brush actor with a `Begin Brush` block but no `Brush=` reference: import crashes",
+    docs: DOCS,
+    ..RuleMeta::T3D_LOCAL
+};
+
+/// The rule's documentation: its `docs/rules.md` section after the `Severity:` lead.
+const DOCS: &str = r"A brush actor (a `Brush`, `Mover`, volume) holds a `Begin Brush Name=X`
+block, but no `Brush=Model'MyLevel.X'` line follows it (or the line says `Brush=None`).
+When UnrealEd imports the actor, it builds the model from the block and marks that it did;
+after the actor's last line it prepares the brush through the actor's `Brush` property: a
+static brush sets flags on `Brush`, a moving one (a `Mover`) is prepared for CSG with
+`check(Actor->Brush)`. With `Brush` left `None`, the editor crashes (a GPF in `PrepBrush`,
+OldUnreal's UT issue 430, seen in 469b). A hand-edited T3D that dropped the line, or a
+brush block pasted into an actor, makes this.
+
+A `Begin Brush` line without `Name=` makes no model and is not judged. A `Brush=` that names
+a model the map does not define is `t3d-unresolved-brush-model`, an error too when the actor
+holds its own brush block.
+
+Engine basis: `ImportProperties` sets `ImportedBrush` on a `Begin Brush` with `Name=`, then
+in `PrepBrush` dereferences `Actor->Brush` (UT v400 `Editor/Src/UnEditor.cpp:706-729` and
+`:782-799`, UT2004 `Editor/Src/UnEditor.cpp:770-792` and `:988-1006`);
+`csgPrepMovingBrush` starts with `check(Actor->Brush)` (UT v400
+`Editor/Src/UnEdCsg.cpp:25-29`).
+
+```t3d
+Begin Actor Class=Brush Name=Brush12
+    CsgOper=CSG_Subtract
+    Begin Brush Name=Model13
+    End Brush
+End Actor
+```
+
+Fix: add `Brush=Model'MyLevel.Model13'` (the name of the actor's `Begin Brush`) after the
+brush block.";
+
+pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
+    let text = ctx.text;
+    for &(block, _) in &ctx.blocks {
+        if block.kind != BlockKind::Actor {
+            continue;
+        }
+        let Some((brush, name)) = block
+            .blocks()
+            .filter(|b| b.kind == BlockKind::Brush)
+            .find_map(|b| Some((b, b.attribute(text, "Name")?)))
+        else {
+            continue;
+        };
+        // Import keeps the last `Brush=` it reads.
+        let reference = block
+            .properties()
+            .filter(|p| p.index.is_none() && p.key.text(text).eq_ignore_ascii_case("Brush"))
+            .last();
+        let model = name.1.trim_matches('"');
+        let message = match reference.map(|p| &p.value) {
+            None => format!(
+                "this actor reads the brush `{model}` but has no `Brush=Model'MyLevel.{model}'` line: UnrealEd's import crashes preparing it"
+            ),
+            Some(Value::Word { span }) if span.text(text).trim().eq_ignore_ascii_case("None") => {
+                format!(
+                    "`Brush=None` on an actor that reads the brush `{model}`: UnrealEd's import crashes preparing it"
+                )
+            }
+            Some(_) => continue,
+        };
+        out.push(
+            RULE.diagnostic(brush.begin_span, message)
+                .with_label(block.begin_span, "the actor whose `Brush` stays `None`"),
+        );
+    }
+}
