@@ -1,4 +1,6 @@
-// Bundles the extension (and vscode-languageclient) into dist/extension.js with esbuild.
+// Bundles the extension (and vscode-languageclient) into dist/extension.js, and the 3D map
+// view's webview script with three.js into dist/map3d.js (a browser script: the webview
+// loads nothing from the network), with esbuild.
 // `--production`: minified, no source map (what the .vsix ships).
 import * as esbuild from "esbuild";
 
@@ -15,4 +17,16 @@ await esbuild.build({
   sourcemap: !production,
   logLevel: "warning",
 });
-console.log(`built dist/extension.js${production ? " (production)" : ""}`);
+await esbuild.build({
+  entryPoints: ["webview/map3d.js"],
+  bundle: true,
+  outfile: "dist/map3d.js",
+  platform: "browser",
+  format: "iife",
+  target: "chrome114",
+  minify: production,
+  sourcemap: !production,
+  legalComments: "linked",
+  logLevel: "warning",
+});
+console.log(`built dist/extension.js and dist/map3d.js${production ? " (production)" : ""}`);
