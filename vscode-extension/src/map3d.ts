@@ -138,16 +138,15 @@ export class Map3dView {
       case "reveal": {
         const document = this.document;
         if (document === undefined || !Number.isInteger(message.line) || message.line < 0 || message.line >= document.lineCount) return;
-        // The whole line selected, the cursor at its start, in the middle of the editor.
+        // The whole line selected, in the middle of the editor.
         const line = document.lineAt(message.line);
-        const selection = new vscode.Selection(line.range.end, line.range.start);
+        const selection = new vscode.Selection(line.range.start, line.range.end);
         const shown = vscode.window.visibleTextEditors.find((e) => e.document === document);
         const editor = await vscode.window.showTextDocument(document, {
           viewColumn: shown?.viewColumn ?? vscode.ViewColumn.One,
           selection,
           preserveFocus: false,
         });
-        editor.selection = selection;
         editor.revealRange(line.range, vscode.TextEditorRevealType.InCenter);
         break;
       }
