@@ -9,15 +9,17 @@
 //     line detection; the #exec grammar colours a .uc; the Problems panel lists what the server
 //     finds (checked against `unreal-ls lint`); hovers (the Flags= one SKIPPED while the server
 //     advertises no hoverProvider); the map overview beside a map, a click on an actor's mark
-//     revealing its line; the Map Changes tree of two versions of a map (a click reveals the
-//     actor); package previews with texture thumbnails, a TextBuffer opened as a
-//     document, a mesh preview and the glTF export command;
+//     revealing its line; the 3D map view (WebGL on SwiftShader) drawing the built level, a click
+//     on a surface revealing its `Begin Polygon` line and one on an actor its `Begin Actor`
+//     line, following an edit, and the big map's level timed; the Map Changes tree of two
+//     versions of a map (a click reveals the actor); package previews with texture thumbnails,
+//     a TextBuffer opened as a document, a mesh preview and the glTF export command;
 //  2. beside a stand-in UnrealScript extension (tests/vscode/stub-unrealscript): its grammar
 //     stays, #exec lines are still coloured, the server attaches;
 //  3. with a mock server (tests/vscode/mock-server, via UNREAL_LS_PATH) that answers the
 //     preview requests of docs/protocol.md: the client's side of them;
 //  4. a game folder (corpus packages copied in): Find Unreal Asset finds a texture by a fragment
-//     of its name and opens it in the package preview;
+//     of its name and opens it in the package preview; the 3D map view textures a room from it;
 //  5. Workspace Trust on, the folder untrusted (Restricted Mode): the grammar colours a map,
 //     the server does not start and a notification says what is off; trusting the folder
 //     starts the server without a reload.
@@ -946,6 +948,16 @@ async function main() {
         path.join(game, "Maps", "Needs.t3d"),
         `Begin Map\r\nBegin Actor Class=Brush Name=Brush0\r\nBegin Brush Name=Brush0\r\nBegin PolyList\r\n${polygon("checkers_base")}${polygon("Checkers.NoSuchMarble")}End PolyList\r\nEnd Brush\r\nEnd Actor\r\nEnd Map\r\n`,
       );
+      // A room for the 3D view, each wall in another of the game's textures.
+      const textures = ["checkers_abcd", "checkers_circle", "coordinates", "checkers_base", "rectangle_128x64", "checkers_abcd"];
+      let wall = 0;
+      fs.writeFileSync(
+        path.join(game, "Maps", "Textured.t3d"),
+        fs
+          .readFileSync(path.join(here, "fixtures", "Overview.t3d"), "latin1")
+          .replace(/Begin Polygon\r\n/g, () => `Begin Polygon Texture=${textures[wall++ % textures.length]}\r\n`),
+        "latin1",
+      );
       const finder = await openSession("find-asset", tmp, game, [vsix]);
       try {
         // No map or class here: the command itself activates the extension, which starts the server.
@@ -1001,6 +1013,31 @@ async function main() {
       // The polygon naming it starts on line 8 (1-based in the status bar).
       await finder.page.locator('.statusbar-item:has-text("Ln 8,")').first().waitFor({ timeout: 20_000 });
       return { detail: `rows ${JSON.stringify(rows.slice(0, 6))}; the missing texture's row revealed line 8` };
+    });
+    await check("the 3D map view textures the level from the game folder's packages", async () => {
+      if (finderOpen === undefined) return { skip: "the game-folder session did not open" };
+      const finder = finderOpen;
+      await finder.openFile("Textured.t3d");
+      await finder.runCommand("unreal-ls: Show Map in 3D");
+      const frame = await until("the 3D view of Textured.t3d", 90_000, async () => {
+        for (const candidate of finder.page.frames()) {
+          const ready = await candidate.locator('#status[data-ready="true"]').innerText({ timeout: 200 }).catch(() => "");
+          if (ready.includes("Textured.t3d")) return candidate;
+          const error = await candidate.locator("body.map-3d #status.error").innerText({ timeout: 200 }).catch(() => "");
+          if (error) throw new Error(`the 3D view says: ${error}`);
+        }
+        return null;
+      });
+      const status = await frame.locator("#status").innerText();
+      const coverage = await frame.evaluate(() => window.unrealLsMap3d.coverage());
+      await sleep(500);
+      await finder.shot("10e-map-3d-textured");
+      await frame.locator("canvas").screenshot({ path: path.join(outDir, "10e-map-3d-textured-canvas.png") });
+      const textured = Number(/\((\d+) textured\)/.exec(status)?.[1]);
+      assert(textured >= 4, `fewer than 4 of the room's 5 textures were found: ${status}`);
+      // Textures, not flat colours: many colours on screen.
+      assert(coverage.share > 0.1 && coverage.colours > 64, `the textured room's picture: ${JSON.stringify(coverage)}`);
+      return { detail: `${status}; ${Math.round(coverage.share * 100)}% of the canvas drawn in ${coverage.colours} colours` };
     });
     await finderOpen?.close();
 

@@ -2,6 +2,7 @@
 // view's webview script with three.js into dist/map3d.js (a browser script: the webview
 // loads nothing from the network), with esbuild.
 // `--production`: minified, no source map (what the .vsix ships).
+import * as fs from "node:fs";
 import * as esbuild from "esbuild";
 
 const production = process.argv.includes("--production");
@@ -26,7 +27,9 @@ await esbuild.build({
   target: "chrome114",
   minify: production,
   sourcemap: !production,
-  legalComments: "linked",
+  legalComments: "none",
   logLevel: "warning",
 });
+// three.js is MIT: its licence travels with the copy of it in dist/map3d.js.
+fs.copyFileSync("node_modules/three/LICENSE", "dist/map3d.js.LICENSE.txt");
 console.log(`built dist/extension.js and dist/map3d.js${production ? " (production)" : ""}`);
