@@ -161,9 +161,10 @@ async function show(message) {
     nextPick.push(object);
   });
   nextLevel.add(root);
-  // The glTF's actor nodes are empty; the markers below stand for them.
+  // The glTF's actor nodes are empty; the markers below stand for them. The level's surfaces
+  // decide the frame (actors only when there are none): maps park actors far outside.
   const box = new THREE.Box3().setFromObject(nextLevel);
-  for (const actor of message.actors) box.expandByPoint(new THREE.Vector3(...actor.position));
+  if (box.isEmpty()) for (const actor of message.actors) box.expandByPoint(new THREE.Vector3(...actor.position));
   const markerSize = Math.min(64, Math.max(8, box.getSize(new THREE.Vector3()).length() / 80));
   const nextMarkers = new THREE.Group();
   for (const actor of message.actors) nextMarkers.add(markerFor(actor, markerSize));
