@@ -35,17 +35,16 @@ pub fn level_scene(
     open: Option<String>,
 ) -> Result<Value> {
     let path = crate::lsp::file_uri::file_path(&params.uri);
-    let text = match open {
-        Some(text) => text,
-        None => {
-            let path = path.as_deref().ok_or_else(|| Error {
-                code: ErrorCode::InvalidParams,
-                message: format!("{}: not a file: URI, and not open", params.uri.as_str()).into(),
-                data: None,
-            })?;
-            super::other_files::read_text(path)
-                .map_err(|e| failed(format!("{}: cannot read: {e}", path.display())))?
-        }
+    let text = if let Some(text) = open {
+        text
+    } else {
+        let path = path.as_deref().ok_or_else(|| Error {
+            code: ErrorCode::InvalidParams,
+            message: format!("{}: not a file: URI, and not open", params.uri.as_str()).into(),
+            data: None,
+        })?;
+        super::other_files::read_text(path)
+            .map_err(|e| failed(format!("{}: cannot read: {e}", path.display())))?
     };
     let name = path
         .as_deref()
