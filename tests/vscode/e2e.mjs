@@ -13,7 +13,8 @@
 //     on a surface revealing its `Begin Polygon` line and one on an actor its `Begin Actor`
 //     line, following an edit, and the big map's level timed; the Map Changes tree of two
 //     versions of a map (a click reveals the actor); package previews with texture thumbnails,
-//     a TextBuffer opened as a document, a mesh preview and the glTF export command;
+//     a TextBuffer opened as a document, a mesh preview and the glTF export command, a corpus
+//     vertex mesh in the 3D mesh view (textured, a sequence played);
 //  2. beside a stand-in UnrealScript extension (tests/vscode/stub-unrealscript): its grammar
 //     stays, #exec lines are still coloured, the server attaches;
 //  3. with a mock server (tests/vscode/mock-server, via UNREAL_LS_PATH) that answers the
@@ -40,6 +41,9 @@ const outDir = path.join(root, "tests/output/vscode");
 const corpusUtx = path.resolve(root, "../shared/corpus/packages/utx/blender_t3d_Checkers.utx");
 const corpusU = path.resolve(root, "../shared/corpus/packages/u/Ut99Mods_DeveloperMutator.u");
 const corpusPsk = path.resolve(root, "../shared/corpus/psk/psk_psa_py/Suzanne.psk");
+// A UT99 mod's package folder: a vertex mesh (Models/DogTags/Tags_d.3d, with its _a.3d), the
+// class whose #exec lines import it and its skin.
+const corpusMeshPackage = path.resolve(root, "../shared/corpus/uc/Ut99Mods/KillConfirmed");
 const [vsix, codeServer] = process.argv.slice(2);
 const TOTAL_TIMEOUT_MS = 10 * 60 * 1000;
 
@@ -821,6 +825,43 @@ async function main() {
       await shot("06c-mesh-preview-export");
       assert(magic === "glTF", `the exported file does not start with glTF: ${JSON.stringify(magic)}`);
       return { detail: `summary: ${summary.slice(0, 100)}; wrote Models/Suzanne.glb (${fs.statSync(written).size} bytes)` };
+    });
+
+    await check("a corpus vertex mesh in the 3D mesh view: textured, its sequences listed and playable", async () => {
+      if (!fs.existsSync(path.join(corpusMeshPackage, "Models/DogTags/Tags_d.3d"))) return { skip: `corpus folder ${corpusMeshPackage} is absent` };
+      if (spawnSync(bundled, ["export", "--help"]).status !== 0) return { skip: "the server has no export command" };
+      // Copied in only now, so that the checks above see the workspace they expect.
+      fs.cpSync(corpusMeshPackage, path.join(workspace, "KillConfirmed"), { recursive: true });
+      await openFile("Tags_d.3d");
+      await until("the mesh preview of Tags_d.3d", 60_000, async () => {
+        for (const candidate of page.frames()) {
+          if ((await candidate.locator("table.summary").count().catch(() => 0)) > 0) return candidate;
+        }
+        return null;
+      });
+      await runCommand("unreal-ls: Show Mesh in 3D");
+      const frame = await until("the 3D mesh view", 90_000, async () => {
+        for (const candidate of page.frames()) {
+          if ((await candidate.locator('body.mesh-3d #status[data-ready="true"]').count().catch(() => 0)) > 0) return candidate;
+          const error = await candidate.locator("body.mesh-3d #status.error").innerText({ timeout: 200 }).catch(() => "");
+          if (error) throw new Error(`the 3D mesh view says: ${error}`);
+        }
+        return null;
+      });
+      const status = await frame.locator("#status").innerText();
+      const sequences = await frame.locator("#sequences button").allInnerTexts();
+      assert(sequences.length > 0, `no sequence listed: ${status}`);
+      await frame.locator("#sequences button").first().click();
+      const played = await until("the sequence to play", 20_000, async () => {
+        const now = await frame.evaluate(() => window.unrealLsMesh3d.playing());
+        return now && now.time > 0 ? now : null;
+      });
+      const coverage = await frame.evaluate(() => window.unrealLsMesh3d.coverage());
+      await shot("06d-mesh-3d");
+      await frame.locator("canvas").screenshot({ path: path.join(outDir, "06d-mesh-3d-canvas.png") });
+      // Textured: more than the few shades of one flat colour.
+      assert(coverage.share > 0.02 && coverage.colours > 32, `the mesh's picture: ${JSON.stringify(coverage)}`);
+      return { detail: `${status}; sequences ${JSON.stringify(sequences)}; ${played.name} playing at ${played.time.toFixed(2)} s; ${Math.round(coverage.share * 100)}% of the canvas drawn in ${coverage.colours} colours` };
     });
 
     await close();

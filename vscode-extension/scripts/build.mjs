@@ -1,6 +1,6 @@
 // Bundles the extension (and vscode-languageclient) into dist/extension.js, and the 3D map
-// view's webview script with three.js into dist/map3d.js (a browser script: the webview
-// loads nothing from the network), with esbuild.
+// and mesh views' webview scripts, each with three.js, into dist/map3d.js and dist/mesh3d.js
+// (browser scripts: the webviews load nothing from the network), with esbuild.
 // `--production`: minified, no source map (what the .vsix ships).
 import * as fs from "node:fs";
 import * as esbuild from "esbuild";
@@ -19,9 +19,9 @@ await esbuild.build({
   logLevel: "warning",
 });
 await esbuild.build({
-  entryPoints: ["webview/map3d.js"],
+  entryPoints: { map3d: "webview/map3d.js", mesh3d: "webview/mesh3d.js" },
   bundle: true,
-  outfile: "dist/map3d.js",
+  outdir: "dist",
   platform: "browser",
   format: "iife",
   target: "chrome114",
@@ -30,6 +30,6 @@ await esbuild.build({
   legalComments: "none",
   logLevel: "warning",
 });
-// three.js is MIT: its licence travels with the copy of it in dist/map3d.js.
-fs.copyFileSync("node_modules/three/LICENSE", "dist/map3d.js.LICENSE.txt");
-console.log(`built dist/extension.js and dist/map3d.js${production ? " (production)" : ""}`);
+// three.js is MIT: its licence travels with the copies of it in dist/map3d.js and mesh3d.js.
+fs.copyFileSync("node_modules/three/LICENSE", "dist/three.LICENSE.txt");
+console.log(`built dist/extension.js, dist/map3d.js and dist/mesh3d.js${production ? " (production)" : ""}`);
