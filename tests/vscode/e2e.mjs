@@ -44,6 +44,8 @@ const corpusPsk = path.resolve(root, "../shared/corpus/psk/psk_psa_py/Suzanne.ps
 // A UT99 mod's package folder: a vertex mesh (Models/DogTags/Tags_d.3d, with its _a.3d), the
 // class whose #exec lines import it and its skin.
 const corpusMeshPackage = path.resolve(root, "../shared/corpus/uc/Ut99Mods/KillConfirmed");
+// The same mod compiled: its LodMesh `dogTag` is that mesh, inside a package.
+const corpusMeshU = path.resolve(root, "../shared/corpus/packages/u/Ut99Mods_KillConfirmed.u");
 const [vsix, codeServer] = process.argv.slice(2);
 const TOTAL_TIMEOUT_MS = 10 * 60 * 1000;
 
@@ -861,7 +863,36 @@ async function main() {
       await frame.locator("canvas").screenshot({ path: path.join(outDir, "06d-mesh-3d-canvas.png") });
       // Textured: more than the few shades of one flat colour.
       assert(coverage.share > 0.02 && coverage.colours > 32, `the mesh's picture: ${JSON.stringify(coverage)}`);
-      return { detail: `${status}; sequences ${JSON.stringify(sequences)}; ${played.name} playing at ${played.time.toFixed(2)} s; ${Math.round(coverage.share * 100)}% of the canvas drawn in ${coverage.colours} colours` };
+      // The same mesh inside the compiled package: its detail in the package preview offers
+      // "Show in 3D", which shows it in the same panel.
+      let fromPackage = "";
+      if (fs.existsSync(corpusMeshU)) {
+        fs.mkdirSync(path.join(workspace, "KillConfirmed", "System"), { recursive: true });
+        fs.copyFileSync(corpusMeshU, path.join(workspace, "KillConfirmed", "System", "KillConfirmed.u"));
+        await openFile("KillConfirmed.u");
+        const preview = await until("the preview of KillConfirmed.u", 60_000, async () => {
+          for (const candidate of page.frames()) {
+            if ((await candidate.locator('li.object[data-path="dogTag"]').count().catch(() => 0)) > 0) return candidate;
+          }
+          return null;
+        });
+        await preview.locator('li.object[data-path="dogTag"]').first().click();
+        await preview.locator("#show3d").click({ timeout: 30_000 });
+        // The panel may have been hidden behind the package preview and shown again: look for
+        // its frame anew.
+        const [meshFrame, packaged] = await until("the package mesh in the 3D mesh view", 90_000, async () => {
+          for (const candidate of page.frames()) {
+            const text = await candidate.locator('body.mesh-3d #status[data-ready="true"]').innerText({ timeout: 200 }).catch(() => "");
+            if (text.includes("dogTag")) return [candidate, text];
+          }
+          return null;
+        });
+        const listed = await meshFrame.locator("#sequences button").allInnerTexts();
+        assert(listed.length > 0, `no sequence listed for the package mesh: ${packaged}`);
+        await shot("06e-mesh-3d-from-package");
+        fromPackage = `; from KillConfirmed.u's preview: ${packaged}, sequences ${JSON.stringify(listed)}`;
+      }
+      return { detail: `${status}; sequences ${JSON.stringify(sequences)}; ${played.name} playing at ${played.time.toFixed(2)} s; ${Math.round(coverage.share * 100)}% of the canvas drawn in ${coverage.colours} colours${fromPackage}` };
     });
 
     await close();
