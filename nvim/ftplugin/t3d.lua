@@ -108,10 +108,57 @@ vim.api.nvim_buf_create_user_command(0, 'UnrealDeps', function()
   end, buf)
 end, { desc = 'unreal-ls: what the map needs to load, in the quickfix list' })
 
+-- :UnrealExport [file] writes the map's built level (unrealLs/levelScene, from the buffer as
+-- it is now: the level UnrealEd's CSG builds, as `unreal-ls export MAP --to glb` writes it,
+-- textured from the game folder) to file (default: the map's path with .glb) and says what it
+-- holds; an existing file is replaced only with !. The path stays in vim.b.unreal_export.
+vim.api.nvim_buf_create_user_command(0, 'UnrealExport', function(opts)
+  local buf = vim.api.nvim_get_current_buf()
+  local client
+  for _, c in ipairs(vim.lsp.get_clients({ bufnr = buf })) do
+    local caps = c.server_capabilities or {}
+    local ext = caps.experimental and caps.experimental.unrealLs
+    if type(ext) == 'table' and ext.levelScene then
+      client = c
+    end
+  end
+  if not client then
+    vim.notify('UnrealExport: no unreal-ls server that builds levels is attached', vim.log.levels.WARN)
+    return
+  end
+  local name = vim.api.nvim_buf_get_name(buf)
+  local path = opts.args ~= '' and vim.fn.fnamemodify(opts.args, ':p') or (vim.fn.fnamemodify(name, ':r') .. '.glb')
+  if vim.fn.filereadable(path) == 1 and not opts.bang then
+    vim.notify('UnrealExport: ' .. path .. ' exists; :UnrealExport! replaces it', vim.log.levels.WARN)
+    return
+  end
+  client:request('unrealLs/levelScene', { uri = vim.uri_from_bufnr(buf) }, function(err, result)
+    if err or not result then
+      vim.notify('UnrealExport: ' .. (err and err.message or 'no answer'), vim.log.levels.ERROR)
+      return
+    end
+    local file, open_err = io.open(path, 'wb')
+    if not file then
+      vim.notify('UnrealExport: cannot write ' .. path .. ': ' .. tostring(open_err), vim.log.levels.ERROR)
+      return
+    end
+    file:write(vim.base64.decode(result.glbBase64))
+    file:close()
+    vim.b[buf].unreal_export = path
+    vim.notify(string.format('UnrealExport: the level built from %d brushes: %d surfaces, %d materials (%d textured), %d actors: %s',
+      result.brushes, result.surfaces, result.materials, result.textured, #result.actors, path))
+  end, buf)
+end, {
+  nargs = '?',
+  bang = true,
+  complete = 'file',
+  desc = "unreal-ls: write the map's built level as glTF (.glb)",
+})
+
 -- Set before tree-sitter starts, so that a buffer left as plain text (no parser) is set up
 -- again by `:edit` once the parser is built.
 vim.b.undo_ftplugin = (vim.b.undo_ftplugin or '')
-  .. '\n lua pcall(vim.treesitter.stop) pcall(vim.api.nvim_buf_del_user_command, 0, "UnrealMapPreview") pcall(vim.api.nvim_buf_del_user_command, 0, "UnrealDeps") vim.b.did_ftplugin_t3d = nil'
+  .. '\n lua pcall(vim.treesitter.stop) pcall(vim.api.nvim_buf_del_user_command, 0, "UnrealMapPreview") pcall(vim.api.nvim_buf_del_user_command, 0, "UnrealDeps") pcall(vim.api.nvim_buf_del_user_command, 0, "UnrealExport") vim.b.did_ftplugin_t3d = nil'
 
 local started, start_error = pcall(vim.treesitter.start, 0, 't3d')
 if not started then

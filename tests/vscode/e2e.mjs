@@ -9,15 +9,18 @@
 //     line detection; the #exec grammar colours a .uc; the Problems panel lists what the server
 //     finds (checked against `unreal-ls lint`); hovers (the Flags= one SKIPPED while the server
 //     advertises no hoverProvider); the map overview beside a map, a click on an actor's mark
-//     revealing its line; the Map Changes tree of two versions of a map (a click reveals the
-//     actor); package previews with texture thumbnails, a TextBuffer opened as a
-//     document, a mesh preview and the glTF export command;
+//     revealing its line; the 3D map view (WebGL on SwiftShader) drawing the built level, a click
+//     on a surface revealing its `Begin Polygon` line and one on an actor its `Begin Actor`
+//     line, following an edit, and the big map's level timed; the Map Changes tree of two
+//     versions of a map (a click reveals the actor); package previews with texture thumbnails,
+//     a TextBuffer opened as a document, a mesh preview and the glTF export command, a corpus
+//     vertex mesh in the 3D mesh view (textured, a sequence played);
 //  2. beside a stand-in UnrealScript extension (tests/vscode/stub-unrealscript): its grammar
 //     stays, #exec lines are still coloured, the server attaches;
 //  3. with a mock server (tests/vscode/mock-server, via UNREAL_LS_PATH) that answers the
 //     preview requests of docs/protocol.md: the client's side of them;
 //  4. a game folder (corpus packages copied in): Find Unreal Asset finds a texture by a fragment
-//     of its name and opens it in the package preview;
+//     of its name and opens it in the package preview; the 3D map view textures a room from it;
 //  5. Workspace Trust on, the folder untrusted (Restricted Mode): the grammar colours a map,
 //     the server does not start and a notification says what is off; trusting the folder
 //     starts the server without a reload.
@@ -38,6 +41,11 @@ const outDir = path.join(root, "tests/output/vscode");
 const corpusUtx = path.resolve(root, "../shared/corpus/packages/utx/blender_t3d_Checkers.utx");
 const corpusU = path.resolve(root, "../shared/corpus/packages/u/Ut99Mods_DeveloperMutator.u");
 const corpusPsk = path.resolve(root, "../shared/corpus/psk/psk_psa_py/Suzanne.psk");
+// A UT99 mod's package folder: a vertex mesh (Models/DogTags/Tags_d.3d, with its _a.3d), the
+// class whose #exec lines import it and its skin.
+const corpusMeshPackage = path.resolve(root, "../shared/corpus/uc/Ut99Mods/KillConfirmed");
+// The same mod compiled: its LodMesh `dogTag` is that mesh, inside a package.
+const corpusMeshU = path.resolve(root, "../shared/corpus/packages/u/Ut99Mods_KillConfirmed.u");
 const [vsix, codeServer] = process.argv.slice(2);
 const TOTAL_TIMEOUT_MS = 10 * 60 * 1000;
 
@@ -236,8 +244,10 @@ async function openSession(label, tmp, workspace, vsixes, extraEnv = {}, { trust
 
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+    // No GPU here: WebGL (the 3D map view) runs on SwiftShader, which Chromium only falls back
+    // to when allowed.
     args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-      "--disable-component-update", "--disable-sync"],
+      "--disable-component-update", "--disable-sync", "--use-angle=swiftshader", "--enable-unsafe-swiftshader"],
   });
   browsers.push(browser);
   const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
@@ -582,6 +592,72 @@ async function main() {
       return { detail: `${natural.w}x${natural.h} picture shown at ${Math.round(box.width)}x${Math.round(box.height)} in a ${Math.round(viewport.width)}x${Math.round(viewport.height)} panel; legend: ${legend.join(", ")}; ${status}; click on Light0 revealed line ${light.line + 1}; switching to Defects.t3d redrew it` };
     });
 
+    await check("the 3D map view draws the built level, and a click on a surface or an actor reveals its line", async () => {
+      if (!capabilities.experimental?.unrealLs?.levelScene) return { skip: "the server does not answer unrealLs/levelScene" };
+      await openFile("Overview.t3d");
+      await runCommand("unreal-ls: Show Map in 3D");
+      const frame = await until("the 3D map view", 90_000, async () => {
+        for (const candidate of page.frames()) {
+          const ready = await candidate.locator('#status[data-ready="true"]').count().catch(() => 0);
+          if (ready > 0) return candidate;
+          const error = await candidate.locator("body.map-3d #status.error").innerText({ timeout: 200 }).catch(() => "");
+          if (error) throw new Error(`the 3D view says: ${error}`);
+        }
+        return null;
+      });
+      const status = await frame.locator("#status").innerText();
+      await sleep(500);
+      await shot("05c3-map-3d");
+      await frame.locator("canvas").screenshot({ path: path.join(outDir, "05c3-map-3d-canvas.png") });
+      // The picture is not the empty background: most of the canvas is the level, in shades.
+      const coverage = await frame.evaluate(() => window.unrealLsMap3d.coverage());
+      assert(coverage.share > 0.1 && coverage.colours > 8, `the 3D view's picture is (nearly) empty: ${JSON.stringify(coverage)}`);
+      // The cursor to the top first, so that only the clicks can move it.
+      await page.locator(".editor-group-container .monaco-editor .view-lines").first().click();
+      await page.keyboard.press("Control+Home");
+      await page.locator('.statusbar-item:has-text("Ln 1,")').first().waitFor({ timeout: 10_000 });
+      // The room's floor: the polygon whose `Begin Polygon` is line 50 (1-based).
+      const floor = await frame.evaluate(() => window.unrealLsMap3d.surfacePoint(49));
+      assert(floor, "no point of the canvas shows the floor (Begin Polygon on line 50)");
+      await frame.locator("canvas").click({ position: floor });
+      await page.locator('.statusbar-item:has-text("Ln 50,")').first().waitFor({ timeout: 20_000 });
+      const selected = await page.locator('.statusbar-item:has-text("selected")').first().innerText({ timeout: 5_000 }).catch(() => "");
+      await shot("05c4-map-3d-surface-reveal");
+      // The light's marker: its `Begin Actor` is line 76.
+      const light = await frame.evaluate(() => window.unrealLsMap3d.actorPoint("Light0"));
+      assert(light, "the Light0 marker is not on the canvas");
+      await frame.locator("canvas").click({ position: light });
+      await page.locator('.statusbar-item:has-text("Ln 76,")').first().waitFor({ timeout: 20_000 });
+      await shot("05c5-map-3d-actor-reveal");
+      // An edit rebuilds the level: the ceiling polygon (lines 60-69) removed leaves five surfaces.
+      const before = Number(/(\d+) surfaces/.exec(status)?.[1]);
+      await page.locator('.statusbar-item:has-text("Ln 76,")').first().waitFor({ timeout: 5_000 });
+      await runCommand("Go to Line/Column...");
+      await page.keyboard.type("60");
+      await page.keyboard.press("Enter");
+      for (let i = 0; i < 10; i += 1) await page.keyboard.press("Control+Shift+K");
+      const rebuilt = await until("the 3D view to rebuild after the edit", 30_000, async () => {
+        const text = await frame.locator("#status").innerText();
+        return /(\d+) surfaces/.exec(text)?.[1] === String(before - 1) && (await frame.locator('#status[data-ready="true"]').count()) > 0 ? text : null;
+      });
+      await shot("05c6-map-3d-after-edit");
+      // Leave the map as it was (the checks after this one read it), and the focus in the
+      // editor: the edit undone, and the view rebuilt once more.
+      await page.locator(".editor-group-container.active .monaco-editor .view-lines").first().click();
+      for (let i = 0; i < 20; i += 1) await page.keyboard.press("Control+Z");
+      await until("the 3D view to rebuild after the undo", 30_000, async () => {
+        const text = await frame.locator("#status").innerText();
+        return /(\d+) surfaces/.exec(text)?.[1] === String(before) && (await frame.locator('#status[data-ready="true"]').count()) > 0;
+      });
+      await page.keyboard.press("Escape");
+      // Closed, so that it does not follow the big map of the next checks before they time it.
+      await page.locator(".tab", { hasText: "Map in 3D" }).locator(".codicon-close").first().click();
+      await page.locator(".tab", { hasText: "Map in 3D" }).first().waitFor({ state: "detached", timeout: 10_000 });
+      return {
+        detail: `${status}; ${Math.round(coverage.share * 100)}% of ${coverage.width}x${coverage.height} pixels drawn, ${coverage.colours} colours; click on the floor revealed line 50 (${selected.trim()}), on Light0 line 76; after deleting the ceiling: ${rebuilt}`,
+      };
+    });
+
     await check("comparing two versions of a map shows the Map Changes tree, and a click reveals the actor", async () => {
       if (!capabilities.executeCommandProvider?.commands?.includes("unrealLs.diff")) return { skip: "the server has no unrealLs.diff command" };
       await openFile("Overview.t3d");
@@ -649,6 +725,31 @@ async function main() {
       return {
         detail: `${bigMap.name} (${(bigMap.bytes / 1_048_576).toFixed(1)} MB): text shown ${shown} ms after Enter, squiggles ${squiggles} ms (${squiggles - shown} ms after the text); outline rows like ${JSON.stringify(rows.slice(0, 3).map((r) => r.replace(/\s+/g, " ")))}; breadcrumbs at the defect: ${selected.replace(/\s+/g, " ")}`,
       };
+    });
+
+    await check("a big map in the 3D view", async () => {
+      // Recorded, not asserted (timings belong to benchmarks): from the command to the level on
+      // screen, and how that splits between the server (building, the answer) and the view.
+      if (!capabilities.experimental?.unrealLs?.levelScene) return { skip: "the server does not answer unrealLs/levelScene" };
+      await openFile(bigMap.name);
+      const started = Date.now();
+      await runCommand("unreal-ls: Show Map in 3D");
+      const frame = await until("the 3D view of the big map", 300_000, async () => {
+        for (const candidate of page.frames()) {
+          const ready = await candidate.locator('#status[data-ready="true"]').innerText({ timeout: 200 }).catch(() => "");
+          if (ready.includes(bigMap.name)) return candidate;
+          const error = await candidate.locator("body.map-3d #status.error").innerText({ timeout: 200 }).catch(() => "");
+          if (error) throw new Error(`the 3D view says: ${error}`);
+        }
+        return null;
+      });
+      const shown = Date.now() - started;
+      const status = await frame.locator("#status").innerText();
+      const coverage = await frame.evaluate(() => window.unrealLsMap3d.coverage());
+      await shot("05h-big-map-3d");
+      assert(coverage.share > 0.05, `the big map's picture is (nearly) empty: ${JSON.stringify(coverage)}`);
+      await page.locator(".tab", { hasText: "Map in 3D" }).locator(".codicon-close").first().click();
+      return { detail: `${bigMap.name} (${(bigMap.bytes / 1_048_576).toFixed(1)} MB): on screen ${shown} ms after the command; ${status}; ${Math.round(coverage.share * 100)}% of the canvas drawn` };
     });
 
     await check("the package preview lists the textures of a corpus .utx", async () => {
@@ -726,6 +827,72 @@ async function main() {
       await shot("06c-mesh-preview-export");
       assert(magic === "glTF", `the exported file does not start with glTF: ${JSON.stringify(magic)}`);
       return { detail: `summary: ${summary.slice(0, 100)}; wrote Models/Suzanne.glb (${fs.statSync(written).size} bytes)` };
+    });
+
+    await check("a corpus vertex mesh in the 3D mesh view: textured, its sequences listed and playable", async () => {
+      if (!fs.existsSync(path.join(corpusMeshPackage, "Models/DogTags/Tags_d.3d"))) return { skip: `corpus folder ${corpusMeshPackage} is absent` };
+      if (spawnSync(bundled, ["export", "--help"]).status !== 0) return { skip: "the server has no export command" };
+      // Copied in only now, so that the checks above see the workspace they expect.
+      fs.cpSync(corpusMeshPackage, path.join(workspace, "KillConfirmed"), { recursive: true });
+      await openFile("Tags_d.3d");
+      await until("the mesh preview of Tags_d.3d", 60_000, async () => {
+        for (const candidate of page.frames()) {
+          if ((await candidate.locator("table.summary").count().catch(() => 0)) > 0) return candidate;
+        }
+        return null;
+      });
+      await runCommand("unreal-ls: Show Mesh in 3D");
+      const frame = await until("the 3D mesh view", 90_000, async () => {
+        for (const candidate of page.frames()) {
+          if ((await candidate.locator('body.mesh-3d #status[data-ready="true"]').count().catch(() => 0)) > 0) return candidate;
+          const error = await candidate.locator("body.mesh-3d #status.error").innerText({ timeout: 200 }).catch(() => "");
+          if (error) throw new Error(`the 3D mesh view says: ${error}`);
+        }
+        return null;
+      });
+      const status = await frame.locator("#status").innerText();
+      const sequences = await frame.locator("#sequences button").allInnerTexts();
+      assert(sequences.length > 0, `no sequence listed: ${status}`);
+      await frame.locator("#sequences button").first().click();
+      const played = await until("the sequence to play", 20_000, async () => {
+        const now = await frame.evaluate(() => window.unrealLsMesh3d.playing());
+        return now && now.time > 0 ? now : null;
+      });
+      const coverage = await frame.evaluate(() => window.unrealLsMesh3d.coverage());
+      await shot("06d-mesh-3d");
+      await frame.locator("canvas").screenshot({ path: path.join(outDir, "06d-mesh-3d-canvas.png") });
+      // Textured: more than the few shades of one flat colour.
+      assert(coverage.share > 0.02 && coverage.colours > 32, `the mesh's picture: ${JSON.stringify(coverage)}`);
+      // The same mesh inside the compiled package: its detail in the package preview offers
+      // "Show in 3D", which shows it in the same panel.
+      let fromPackage = "";
+      if (fs.existsSync(corpusMeshU)) {
+        fs.mkdirSync(path.join(workspace, "KillConfirmed", "System"), { recursive: true });
+        fs.copyFileSync(corpusMeshU, path.join(workspace, "KillConfirmed", "System", "KillConfirmed.u"));
+        await openFile("KillConfirmed.u");
+        const preview = await until("the preview of KillConfirmed.u", 60_000, async () => {
+          for (const candidate of page.frames()) {
+            if ((await candidate.locator('li.object[data-path="dogTag"]').count().catch(() => 0)) > 0) return candidate;
+          }
+          return null;
+        });
+        await preview.locator('li.object[data-path="dogTag"]').first().click();
+        await preview.locator("#show3d").click({ timeout: 30_000 });
+        // The panel may have been hidden behind the package preview and shown again: look for
+        // its frame anew.
+        const [meshFrame, packaged] = await until("the package mesh in the 3D mesh view", 90_000, async () => {
+          for (const candidate of page.frames()) {
+            const text = await candidate.locator('body.mesh-3d #status[data-ready="true"]').innerText({ timeout: 200 }).catch(() => "");
+            if (text.includes("dogTag")) return [candidate, text];
+          }
+          return null;
+        });
+        const listed = await meshFrame.locator("#sequences button").allInnerTexts();
+        assert(listed.length > 0, `no sequence listed for the package mesh: ${packaged}`);
+        await shot("06e-mesh-3d-from-package");
+        fromPackage = `; from KillConfirmed.u's preview: ${packaged}, sequences ${JSON.stringify(listed)}`;
+      }
+      return { detail: `${status}; sequences ${JSON.stringify(sequences)}; ${played.name} playing at ${played.time.toFixed(2)} s; ${Math.round(coverage.share * 100)}% of the canvas drawn in ${coverage.colours} colours${fromPackage}` };
     });
 
     await close();
@@ -853,6 +1020,16 @@ async function main() {
         path.join(game, "Maps", "Needs.t3d"),
         `Begin Map\r\nBegin Actor Class=Brush Name=Brush0\r\nBegin Brush Name=Brush0\r\nBegin PolyList\r\n${polygon("checkers_base")}${polygon("Checkers.NoSuchMarble")}End PolyList\r\nEnd Brush\r\nEnd Actor\r\nEnd Map\r\n`,
       );
+      // A room for the 3D view, each wall in another of the game's textures.
+      const textures = ["checkers_abcd", "checkers_circle", "coordinates", "checkers_base", "rectangle_128x64", "checkers_abcd"];
+      let wall = 0;
+      fs.writeFileSync(
+        path.join(game, "Maps", "Textured.t3d"),
+        fs
+          .readFileSync(path.join(here, "fixtures", "Overview.t3d"), "latin1")
+          .replace(/Begin Polygon\r\n/g, () => `Begin Polygon Texture=${textures[wall++ % textures.length]}\r\n`),
+        "latin1",
+      );
       const finder = await openSession("find-asset", tmp, game, [vsix]);
       try {
         // No map or class here: the command itself activates the extension, which starts the server.
@@ -908,6 +1085,31 @@ async function main() {
       // The polygon naming it starts on line 8 (1-based in the status bar).
       await finder.page.locator('.statusbar-item:has-text("Ln 8,")').first().waitFor({ timeout: 20_000 });
       return { detail: `rows ${JSON.stringify(rows.slice(0, 6))}; the missing texture's row revealed line 8` };
+    });
+    await check("the 3D map view textures the level from the game folder's packages", async () => {
+      if (finderOpen === undefined) return { skip: "the game-folder session did not open" };
+      const finder = finderOpen;
+      await finder.openFile("Textured.t3d");
+      await finder.runCommand("unreal-ls: Show Map in 3D");
+      const frame = await until("the 3D view of Textured.t3d", 90_000, async () => {
+        for (const candidate of finder.page.frames()) {
+          const ready = await candidate.locator('#status[data-ready="true"]').innerText({ timeout: 200 }).catch(() => "");
+          if (ready.includes("Textured.t3d")) return candidate;
+          const error = await candidate.locator("body.map-3d #status.error").innerText({ timeout: 200 }).catch(() => "");
+          if (error) throw new Error(`the 3D view says: ${error}`);
+        }
+        return null;
+      });
+      const status = await frame.locator("#status").innerText();
+      const coverage = await frame.evaluate(() => window.unrealLsMap3d.coverage());
+      await sleep(500);
+      await finder.shot("10e-map-3d-textured");
+      await frame.locator("canvas").screenshot({ path: path.join(outDir, "10e-map-3d-textured-canvas.png") });
+      const textured = Number(/\((\d+) textured\)/.exec(status)?.[1]);
+      assert(textured >= 4, `fewer than 4 of the room's 5 textures were found: ${status}`);
+      // Textures, not flat colours: many colours on screen.
+      assert(coverage.share > 0.1 && coverage.colours > 64, `the textured room's picture: ${JSON.stringify(coverage)}`);
+      return { detail: `${status}; ${Math.round(coverage.share * 100)}% of the canvas drawn in ${coverage.colours} colours` };
     });
     await finderOpen?.close();
 

@@ -155,6 +155,11 @@
     const host = document.getElementById("detail");
     if (!host) return;
     const parts = [el("h2", {}, [message.title])];
+    if (message.mesh) {
+      const show = el("button", { id: "show3d", title: "Show the mesh textured, with its sequences, in a 3D panel" }, ["Show in 3D"]);
+      show.addEventListener("click", () => vscode.postMessage({ type: "show3d", key: message.key }));
+      parts.push(show);
+    }
     if (message.pngBase64) parts.push(el("img", { class: "render", alt: message.title, src: `data:image/png;base64,${message.pngBase64}` }));
     if (Object.keys(message.summary || {}).length > 0) parts.push(summaryTable(message.summary));
     if (message.note) parts.push(el("p", { class: "note muted" }, [message.note]));

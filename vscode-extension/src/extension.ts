@@ -1,5 +1,5 @@
 // Entry point: the language client (server.ts), the previews (previews.ts), the map overview
-// (mapOverview.ts) and the commands.
+// (mapOverview.ts), the 3D map and mesh views (map3d.ts, mesh3d.ts) and the commands.
 
 import * as path from "node:path";
 import * as vscode from "vscode";
@@ -15,6 +15,8 @@ import {
 import { registerFindAsset } from "./findAsset";
 import { MapDependencies } from "./mapDeps";
 import { MapChanges } from "./mapDiff";
+import { Map3dView } from "./map3d";
+import { Mesh3dView } from "./mesh3d";
 import { MapOverview } from "./mapOverview";
 import { ServerManager } from "./server";
 
@@ -26,6 +28,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   manager = server;
   const previews = new Previews(context, server);
   const mapOverview = new MapOverview(context, server);
+  const map3d = new Map3dView(context, server);
+  const mesh3d = new Mesh3dView(context, server);
   const mapChanges = new MapChanges(server);
   const mapDependencies = new MapDependencies(server);
 
@@ -34,6 +38,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     server,
     ...previews.register(),
     ...mapOverview.register(),
+    ...map3d.register(),
+    ...mesh3d.register(),
     ...mapChanges.register(),
     ...mapDependencies.register(),
     registerFindAsset(server, previews),

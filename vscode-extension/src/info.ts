@@ -129,7 +129,7 @@ export async function exportToBuffer(
   binary: string,
   file: string,
   object: string | undefined,
-  to: "png" | "txt",
+  to: "png" | "txt" | "glb",
 ): Promise<{ bytes?: Buffer; error?: string }> {
   const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), "unreal-ls-export-"));
   const output = path.join(dir, `object.${to}`);

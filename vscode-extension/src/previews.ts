@@ -72,13 +72,26 @@ type ToWebview =
     }
   | { type: "error"; file: string; message: string }
   | { type: "thumbnail"; key: string; pngBase64?: string }
-  | { type: "detail"; key: string; title: string; summary: Record<string, string | number | boolean>; pngBase64?: string; note?: string };
+  | {
+      type: "detail";
+      key: string;
+      title: string;
+      summary: Record<string, string | number | boolean>;
+      pngBase64?: string;
+      note?: string;
+      /** A mesh: the detail offers "Show in 3D" (unrealLs.showMesh3D). */
+      mesh?: boolean;
+    };
 
 type FromWebview =
   | { type: "ready" }
   | { type: "reload" }
   | { type: "thumbnails"; keys: string[] }
-  | { type: "open"; key: string };
+  | { type: "open"; key: string }
+  | { type: "show3d"; key: string };
+
+/** The classes "Show Mesh in 3D" can show (what `unreal-ls export --to glb` writes as a mesh). */
+const MESH_CLASSES = new Set(["Mesh", "LodMesh", "SkeletalMesh", "StaticMesh"]);
 
 class PreviewDocument implements vscode.CustomDocument {
   constructor(readonly uri: vscode.Uri) {}
@@ -177,6 +190,13 @@ export class Previews implements vscode.CustomReadonlyEditorProvider<PreviewDocu
         case "open":
           await this.openObject(document.uri, message.key, post);
           break;
+        case "show3d": {
+          const object = this.objectOf(document.uri, message.key);
+          if (object !== undefined) {
+            await vscode.commands.executeCommand("unrealLs.showMesh3D", { uri: document.uri.toString(), object: objectReference(object) });
+          }
+          break;
+        }
       }
     });
   }
@@ -217,7 +237,14 @@ export class Previews implements vscode.CustomReadonlyEditorProvider<PreviewDocu
       return;
     }
     if (post !== undefined) {
-      post({ type: "detail", key: object.key, title, summary: result.summary ?? {}, pngBase64: result.pngBase64 });
+      post({
+        type: "detail",
+        key: object.key,
+        title,
+        summary: result.summary ?? {},
+        pngBase64: result.pngBase64,
+        mesh: MESH_CLASSES.has(object.class),
+      });
     } else {
       showObjectPanel(this.context, packageUri, title, result);
     }

@@ -126,6 +126,61 @@ export function markAt(actors: MapActorMark[], x: number, y: number, radius = 10
   return best;
 }
 
+export const LEVEL_SCENE = "unrealLs/levelScene";
+
+export interface LevelSceneParams {
+  /** The T3D map, as a `file:` URI (the open document's text is built when it is open). */
+  uri: string;
+}
+
+/** One glTF mesh of the level's `.glb`, in the document's mesh order: the lines its
+ * triangles came from, in runs. */
+export interface LevelSceneMesh {
+  name: string;
+  /** The first triangle of each run (ascending). */
+  firstTriangles: number[];
+  /** The 0-based line of the run's `Begin Polygon` (`null`: no source line). */
+  lines: (number | null)[];
+}
+
+export interface LevelSceneActor {
+  name: string;
+  class: string;
+  /** 0-based line of its `Begin Actor`. */
+  line: number | null;
+  /** glTF axes (Y up), world units. */
+  position: [number, number, number];
+  light: boolean;
+}
+
+export interface LevelSceneResult {
+  name: string;
+  /** The built level as the `.glb` that `unreal-ls export MAP --to glb` writes. */
+  glbBase64: string;
+  brushes: number;
+  surfaces: number;
+  leftOut: number;
+  materials: number;
+  textured: number;
+  meshes: LevelSceneMesh[];
+  actors: LevelSceneActor[];
+  /** Textures drawn in a flat colour, and why. */
+  notes: string[];
+}
+
+/** The line of the triangle `triangle` of a level mesh: the run it falls in. */
+export function lineOfTriangle(mesh: LevelSceneMesh, triangle: number): number | null {
+  let low = 0;
+  let high = mesh.firstTriangles.length - 1;
+  if (high < 0 || triangle < (mesh.firstTriangles[0] ?? 0)) return null;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if ((mesh.firstTriangles[middle] ?? 0) <= triangle) low = middle;
+    else high = middle - 1;
+  }
+  return mesh.lines[low] ?? null;
+}
+
 /** `initializeResult.capabilities.experimental.unrealLs`: which requests the server answers. */
 export interface UnrealLsExperimental {
   packageTree?: boolean;
@@ -133,6 +188,7 @@ export interface UnrealLsExperimental {
   mapPreview?: boolean;
   exportGltf?: boolean;
   findAssets?: boolean;
+  levelScene?: boolean;
 }
 
 export function advertised(experimental: unknown): UnrealLsExperimental {
@@ -146,6 +202,7 @@ export function advertised(experimental: unknown): UnrealLsExperimental {
     mapPreview: flags.mapPreview === true,
     exportGltf: flags.exportGltf === true,
     findAssets: flags.findAssets === true,
+    levelScene: flags.levelScene === true,
   };
 }
 

@@ -214,6 +214,7 @@ fn hostile_brushes_build_without_panicking() {
         texture: "T".into(),
         poly_flags: 0,
         mapping: None,
+        source: None,
     };
     let strange = CsgBrush {
         name: "Strange".into(),

@@ -277,6 +277,50 @@ fn flags_become_alpha_and_sides() {
     assert_eq!(floor["doubleSided"], true);
 }
 
+/// What a view of the level picks with (`unrealLs/levelScene`): every triangle run of every
+/// primitive points at the `Begin Polygon` of the polygon it was cut from, and every actor at
+/// its `Begin Actor`, in the whole room and in the room cut off anywhere (a map being typed).
+#[test]
+fn triangles_and_actors_know_their_begin_lines() {
+    let starts_with = |text: &str, offset: Option<u32>, word: &str| {
+        offset.and_then(|o| text.get(o as usize..)).is_some_and(|rest| {
+            rest.get(..word.len()).is_some_and(|w| w.eq_ignore_ascii_case(word))
+        })
+    };
+    let polygons = ROOM.matches("Begin Polygon").count();
+    let mut sources_seen = std::collections::BTreeSet::new();
+    for cut in (0..=ROOM.len()).step_by(7).chain([ROOM.len()]) {
+        let text = &ROOM[..cut];
+        let scene = level::level_scene("Room", text, None, &NoTextures);
+        for p in &scene.primitives {
+            let mut last = None;
+            for origin in &p.origins {
+                assert!(
+                    starts_with(text, origin.source, "Begin Polygon"),
+                    "cut at {cut}: {origin:?}"
+                );
+                assert!(
+                    last.is_none_or(|l| l <= origin.first_triangle),
+                    "cut at {cut}: runs out of order"
+                );
+                assert!(
+                    (origin.first_triangle as usize) < p.triangles.len(),
+                    "cut at {cut}: {origin:?}"
+                );
+                last = Some(origin.first_triangle);
+                if cut == ROOM.len() {
+                    sources_seen.insert(origin.source);
+                }
+            }
+        }
+        for actor in &scene.actors {
+            assert!(starts_with(text, actor.begin, "Begin Actor"), "cut at {cut}: {}", actor.name);
+        }
+    }
+    // The whole room: the visible polygons each once (the invisible ceiling is left out).
+    assert_eq!(sources_seen.len(), polygons - 1);
+}
+
 fn corpus() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
 }

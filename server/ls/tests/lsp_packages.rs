@@ -70,7 +70,10 @@ async fn preview_requests_on_a_texture_package() {
     let init = client.initialize(json!({}), Value::Null).await;
     assert_eq!(
         init["capabilities"]["experimental"]["unrealLs"],
-        json!({ "packageTree": true, "objectPreview": true, "mapPreview": true, "findAssets": true })
+        json!({
+            "packageTree": true, "objectPreview": true, "mapPreview": true, "findAssets": true,
+            "levelScene": true,
+        })
     );
 
     let tree = client.request_ok("unrealLs/packageTree", json!({ "uri": utx })).await;
@@ -381,6 +384,109 @@ async fn map_preview_follows_the_open_document() {
     let bad =
         client.request("unrealLs/mapPreview", json!({ "uri": MAP_URI, "view": "upside" })).await;
     assert_eq!(bad["error"]["code"], -32602, "{bad}");
+}
+
+/// The glTF document inside a `.glb`: its JSON chunk.
+fn glb_json(glb: &[u8]) -> Value {
+    assert_eq!(glb.get(..4), Some(&b"glTF"[..]), "not a .glb");
+    let length = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    serde_json::from_slice(&glb[20..20 + length]).unwrap()
+}
+
+fn base64_decode(text: &str) -> Vec<u8> {
+    let value = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        b'/' => 63,
+        _ => panic!("not base64: {c}"),
+    };
+    let digits: Vec<u8> = text.bytes().filter(|c| *c != b'=').map(value).collect();
+    let mut out = Vec::new();
+    for chunk in digits.chunks(4) {
+        let n = chunk.iter().enumerate().fold(0u32, |n, (i, d)| n | u32::from(*d) << (18 - 6 * i));
+        out.extend(n.to_be_bytes()[1..chunk.len()].iter());
+    }
+    out
+}
+
+/// `unrealLs/levelScene`: the open document's built level as the `.glb` that `unreal-ls
+/// export --to glb` writes, with each mesh's triangle runs mapped to their `Begin Polygon`
+/// lines and each actor's `Begin Actor` line; an edit shows in the next answer, and text
+/// that builds nothing is a precise error, after which the server still answers.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn level_scene_follows_the_open_document() {
+    let fixture =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/vscode/fixtures/Overview.t3d");
+    let room = std::fs::read_to_string(fixture).unwrap();
+    let mut client = TestClient::new(ServerOptions::default());
+    client.initialize(json!({}), Value::Null).await;
+    client.open(MAP_URI, "t3d", 1, &room).await;
+    let scene = client.request_ok("unrealLs/levelScene", json!({ "uri": MAP_URI })).await;
+    let glb = base64_decode(scene["glbBase64"].as_str().unwrap());
+    let exported = unreal_analysis::export::write_level_glb(&unreal_analysis::export::level_scene(
+        "Checkers",
+        &room,
+        None,
+        &unreal_analysis::export::NoTextures,
+    ));
+    assert!(glb == exported, "the same .glb as the export");
+    let document = glb_json(&glb);
+    assert_eq!(
+        document["meshes"].as_array().unwrap().len(),
+        scene["meshes"].as_array().unwrap().len()
+    );
+    let mut summary = scene.clone();
+    summary["glbBase64"] = json!(glb.len());
+    // The cube's six polygons (lines 10, 20, ... 60, 0-based 9..59), two triangles each; the
+    // PlayerStart and the Light at their `Begin Actor` lines, in glTF axes (-Y, Z, X).
+    expect_test::expect![[r#"{"actors":[{"class":"LevelInfo","light":false,"line":1,"name":"LevelInfo0","position":[0.0,0.0,0.0]},{"class":"PlayerStart","light":false,"line":72,"name":"PlayerStart0","position":[-256.0,-200.0,384.0]},{"class":"Light","light":true,"line":75,"name":"Light0","position":[-256.0,128.0,640.0]}],"brushes":1,"glbBase64":2172,"leftOut":0,"materials":1,"meshes":[{"firstTriangles":[0,2,4,6,8,10],"lines":[9,19,29,39,49,59],"name":"None"}],"name":"Checkers","notes":[],"surfaces":6,"textured":0}"#]]
+        .assert_eq(&summary.to_string());
+
+    // The same map with the room's first polygon gone: five surfaces.
+    let start = room.find("         Begin Polygon").unwrap();
+    let end = room.find("End Polygon\r\n").unwrap() + "End Polygon\r\n".len();
+    let edited = format!("{}{}", &room[..start], &room[end..]);
+    client
+        .notify(
+            "textDocument/didChange",
+            json!({ "textDocument": { "uri": MAP_URI, "version": 2 },
+                    "contentChanges": [{ "text": edited }] }),
+        )
+        .await;
+    let second = client.request_ok("unrealLs/levelScene", json!({ "uri": MAP_URI })).await;
+    assert_eq!(second["surfaces"], 5, "{}", second["meshes"]);
+    assert_eq!(second["meshes"][0]["lines"], json!([9, 19, 29, 39, 49]));
+
+    // Nothing, and a brush cut off in its first polygon.
+    let cut = "Begin Map\r\nBegin Actor Class=Brush Name=Brush1\r\n   CsgOper=CSG_Add\r\n   \
+               Begin Brush Name=Model1\r\n      Begin PolyList\r\n         Begin Polygon\r\n            \
+               Vertex   +00000.000000,+00000.000000,+00000.000000\r\n";
+    for (version, text) in [(3, ""), (4, cut)] {
+        client
+            .notify(
+                "textDocument/didChange",
+                json!({ "textDocument": { "uri": MAP_URI, "version": version },
+                        "contentChanges": [{ "text": text }] }),
+            )
+            .await;
+        let nothing = client.request("unrealLs/levelScene", json!({ "uri": MAP_URI })).await;
+        assert_eq!(nothing["error"]["code"], -32803, "{nothing}");
+        expect_test::expect!["Checkers: nothing to show: no brush that adds to or subtracts from the level, and no actor"]
+            .assert_eq(nothing["error"]["message"].as_str().unwrap());
+    }
+    let bad = client.request("unrealLs/levelScene", json!({ "uri": "untitled:Untitled-1" })).await;
+    assert_eq!(bad["error"]["code"], -32602, "{bad}");
+    client
+        .notify(
+            "textDocument/didChange",
+            json!({ "textDocument": { "uri": MAP_URI, "version": 5 },
+                    "contentChanges": [{ "text": room }] }),
+        )
+        .await;
+    let again = client.request_ok("unrealLs/levelScene", json!({ "uri": MAP_URI })).await;
+    assert_eq!(again["surfaces"], 6, "the server still answers");
 }
 
 /// A SkeletalMesh and a MeshAnimation sharing the path `AssaultRifle_1st` (as in UT2004's

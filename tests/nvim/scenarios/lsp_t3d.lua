@@ -1,7 +1,7 @@
 -- The language server in a real Neovim on a T3D map with defects: the expected diagnostics
 -- arrive, hover on `Flags=` decodes the poly flags, and go to definition on a
 -- `Model'MyLevel.Model1'` reference lands on the brush's `Begin Brush Name=Model1` line;
--- :UnrealMapPreview writes the map's overview picture.
+-- :UnrealMapPreview writes the map's overview picture; :UnrealExport writes a map's built level.
 local t = dofile(_G.arg[1] .. '/tests/nvim/lib.lua')
 local lsp = dofile(_G.arg[1] .. '/tests/nvim/scenarios/lib/lsp.lua')
 t.setup_runtime()
@@ -133,6 +133,32 @@ t.record('diff_report', report)
 t.expect('UnrealDiff shows the report in a scratch buffer', vim.bo.buftype == 'nofile' and vim.b.unreal_diff_code == 1)
 t.expect('UnrealDiff reports the removed light', report[1] ~= nil and report[1]:find('1 actor removed', 1, true) ~= nil)
 vim.cmd('close')
+
+-- :UnrealExport writes the built level of a room (one subtracted polygon) as a .glb beside it.
+local room = dir .. '/Room.t3d'
+vim.fn.writefile(vim.fn.readfile(t.fixture('room.t3d')), room)
+vim.cmd.edit(vim.fn.fnameescape(room))
+local room_buf = vim.api.nvim_get_current_buf()
+t.expect('the unreal_ls client attached to Room.t3d', lsp.client(room_buf) ~= nil)
+vim.cmd('UnrealExport')
+vim.wait(20000, function()
+  return vim.b[room_buf].unreal_export ~= nil
+end, 20)
+local exported = vim.b[room_buf].unreal_export
+t.record('export', exported)
+local magic = ''
+if exported then
+  local file = io.open(exported, 'rb')
+  if file then
+    magic = file:read(4) or ''
+    file:close()
+  end
+end
+t.expect_eq('UnrealExport wrote Room.glb', exported, dir .. '/Room.glb')
+t.expect('UnrealExport wrote a .glb', magic == 'glTF')
+local export_notes = vim.tbl_filter(function(m) return m:find('UnrealExport', 1, true) ~= nil end, t.notified)
+t.record('export_notes', export_notes)
+t.expect('UnrealExport says it wrote the built level', export_notes[1] ~= nil and export_notes[1]:find('1 surfaces', 1, true) ~= nil)
 
 lsp.stop()
 t.finish('lsp_t3d')

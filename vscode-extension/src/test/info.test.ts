@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { parseInfoJson } from "../info";
-import { advertised, markAt, objectKey, objectReference } from "../protocol";
+import { advertised, lineOfTriangle, markAt, objectKey, objectReference } from "../protocol";
 
 test("a package becomes a tree with header, objects and details", () => {
   const view = parseInfoJson(
@@ -78,6 +78,7 @@ test("advertised: only explicit true flags under experimental.unrealLs count", (
     mapPreview: true,
     exportGltf: false,
     findAssets: false,
+    levelScene: false,
   });
   assert.equal(advertised({ unrealLs: { findAssets: true } }).findAssets, true);
 });
@@ -122,4 +123,15 @@ test("objects are keyed by export index, and named Class'Path' where a path is s
   if (view.kind !== "package") return;
   assert.deepEqual(view.tree.objects.map(objectKey), ["#0", "#1"]);
   assert.deepEqual(view.details, { "#0": "12 sequences", "#1": "3 LODs" });
+});
+
+test("lineOfTriangle: the run a triangle falls in", () => {
+  const mesh = { name: "Wall", firstTriangles: [0, 2, 6], lines: [9, 19, null] };
+  assert.equal(lineOfTriangle(mesh, 0), 9);
+  assert.equal(lineOfTriangle(mesh, 1), 9);
+  assert.equal(lineOfTriangle(mesh, 2), 19);
+  assert.equal(lineOfTriangle(mesh, 5), 19);
+  assert.equal(lineOfTriangle(mesh, 6), null);
+  assert.equal(lineOfTriangle(mesh, 600), null);
+  assert.equal(lineOfTriangle({ name: "", firstTriangles: [], lines: [] }, 0), null);
 });

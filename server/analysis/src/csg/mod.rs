@@ -36,6 +36,9 @@ pub struct BrushPoly {
     pub poly_flags: u32,
     /// Its texture mapping in the world, when the map gives one.
     pub mapping: Option<TextureMapping>,
+    /// Where its `Begin Polygon` starts in the T3D text (a byte offset); `None` for a built
+    /// map's polygons, which have no text.
+    pub source: Option<u32>,
 }
 
 /// How a polygon's texture lies on it (`Base`, `TextureU`, `TextureV`, `PanU`, `PanV`), in
@@ -72,6 +75,8 @@ pub struct Surface {
     /// Which brush (index into the input) and which of its polygons.
     pub brush: usize,
     pub brush_poly: usize,
+    /// That polygon's `Begin Polygon` in the T3D text ([`BrushPoly::source`]).
+    pub source: Option<u32>,
 }
 
 /// The built level.
@@ -181,6 +186,7 @@ pub fn build(brushes: &[CsgBrush], root_outside: bool) -> BuiltLevel {
                 poly_flags: s.flags,
                 brush: s.brush,
                 brush_poly: s.brush_poly,
+                source: poly.and_then(|p| p.source),
             })
         })
         .collect();
@@ -215,6 +221,7 @@ pub fn brushes_of_t3d(text: &str, generation: Option<crate::Generation>) -> Vec<
                         texture: a.texture,
                         poly_flags: a.flags,
                         mapping: Some(TextureMapping { base, texture_u, texture_v, pan: a.pan }),
+                        source: Some(a.begin_span.start),
                         vertices,
                     }
                 })

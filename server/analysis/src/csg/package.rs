@@ -160,6 +160,7 @@ pub fn read_built_map(p: &Package<'_>) -> Result<BuiltMap, unreal_formats::Error
                         texture_v: transform.texture_axis(f(poly.texture_v)),
                         pan: [poly.pan_u, poly.pan_v],
                     }),
+                    source: None,
                 }
             })
             .collect();

@@ -72,6 +72,19 @@ pub struct LevelPrimitive {
     pub uvs: Vec<[f32; 2]>,
     /// Counter-clockwise seen from the front (glTF).
     pub triangles: Vec<[u32; 3]>,
+    /// Which surface each triangle belongs to, in runs (in triangle order): what a view of the
+    /// level needs to tell which polygon of the map a click hit.
+    pub origins: Vec<SurfaceTriangles>,
+}
+
+/// One built surface's triangles in a [`LevelPrimitive`]: from `first_triangle` up to the
+/// next run's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SurfaceTriangles {
+    pub first_triangle: u32,
+    /// The `Begin Polygon` of the brush polygon it was cut from, as a byte offset into the T3D
+    /// text (`None` for a built map's surfaces, which have no text).
+    pub source: Option<u32>,
 }
 
 /// A light's colour and reach, from the actor's `LightHue`, `LightSaturation`,
@@ -94,6 +107,8 @@ pub struct LevelActor {
     /// glTF axes.
     pub position: [f32; 3],
     pub light: Option<LevelLight>,
+    /// Its `Begin Actor`, as a byte offset into the T3D text.
+    pub begin: Option<u32>,
 }
 
 /// The built level of a map, for glTF.
@@ -257,12 +272,17 @@ pub fn level_of(
                 positions: Vec::new(),
                 uvs: Vec::new(),
                 triangles: Vec::new(),
+                origins: Vec::new(),
             });
             scene.primitives.len() - 1
         });
         let Some(primitive) = scene.primitives.get_mut(material) else { continue };
         let mapping = surface.mapping.unwrap_or_default();
         let base = primitive.positions.len() as u32;
+        primitive.origins.push(SurfaceTriangles {
+            first_triangle: primitive.triangles.len() as u32,
+            source: surface.source,
+        });
         for &p in &surface.vertices {
             primitive.positions.push(point_to_gltf(p.map(|c| c as f32)));
             primitive.uvs.push(uv::uv(p, &mapping, size).map(|c| c as f32));
@@ -364,6 +384,7 @@ fn actors_of(text: &str) -> Vec<LevelActor> {
                     name: actor.attribute_value(text, "Name").unwrap_or_default().to_owned(),
                     position: point_to_gltf(location.map(|c| c as f32)),
                     light: is_light.then(|| light_of(text, actor)),
+                    begin: Some(actor.begin_span.start),
                     class,
                 }
             })

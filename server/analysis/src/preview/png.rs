@@ -62,7 +62,8 @@ pub fn thumbnail_data_uri(image: &RgbaImage, max: u32) -> String {
     png_data_uri(&encode_png(&thumbnail(image, max)))
 }
 
-fn base64(bytes: &[u8]) -> String {
+/// `bytes` in standard base64 (with padding).
+pub fn base64(bytes: &[u8]) -> String {
     const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
     for chunk in bytes.chunks(3) {

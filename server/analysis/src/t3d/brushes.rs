@@ -102,6 +102,9 @@ pub struct PolyAttributes {
     pub texture_v: Option<[f64; 3]>,
     /// `Pan U= V=` (UE1; 0 when absent).
     pub pan: [i16; 2],
+    /// The polygon's `Begin Polygon` line: where a view of the built level sends a click on
+    /// one of the surfaces it became.
+    pub begin_span: unreal_syntax::Span,
 }
 
 /// The brushes of a map text, placed as `generation`'s CSG places them (`None`: detected from
@@ -197,6 +200,7 @@ impl UnplacedBrush {
                     texture_u: line(LineKeyword::TextureU),
                     texture_v: line(LineKeyword::TextureV),
                     pan,
+                    begin_span: polygon.begin_span,
                 }
             })
             .collect();

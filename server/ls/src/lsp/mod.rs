@@ -66,6 +66,7 @@ pub fn service(options: ServerOptions) -> (Service, ClientSocket) {
         .custom_method(features::preview::PACKAGE_TREE, Backend::package_tree)
         .custom_method(features::preview::OBJECT_PREVIEW, Backend::object_preview)
         .custom_method(features::preview::MAP_PREVIEW, Backend::map_preview)
+        .custom_method(features::level_scene::LEVEL_SCENE, Backend::level_scene)
         .custom_method(features::workspace_symbol::FIND_ASSETS, Backend::find_assets)
         .finish();
     (guard::CatchPanics::new(service), socket)

@@ -113,6 +113,21 @@ impl Backend {
         .await
     }
 
+    /// `unrealLs/levelScene`: a T3D map's built level for a 3D view, from the open
+    /// document's text when it is open, textured from the packages its checks use.
+    pub async fn level_scene(
+        &self,
+        params: features::level_scene::LevelSceneParams,
+    ) -> Result<Value> {
+        let handle = self.document_handle(&params.uri);
+        let session = self.shared.session();
+        off_thread(features::level_scene::LEVEL_SCENE, move || {
+            let open = handle.map(|h| h.read(|snapshot| snapshot.text().to_owned()));
+            features::level_scene::level_scene(&session, &params, open)
+        })
+        .await
+    }
+
     /// `unrealLs/packageTree`.
     pub async fn package_tree(
         &self,

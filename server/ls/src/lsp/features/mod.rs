@@ -29,6 +29,7 @@ pub mod folding_range;
 pub mod formatting;
 pub mod hover;
 pub mod inlay_hint;
+pub mod level_scene;
 pub mod other_files;
 pub mod polygon_actions;
 pub mod preview;

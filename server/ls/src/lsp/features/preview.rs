@@ -34,7 +34,10 @@ pub fn register(caps: &mut ServerCapabilities, _session: &Session) {
     };
     experimental.insert(
         "unrealLs".to_owned(),
-        json!({ "packageTree": true, "objectPreview": true, "mapPreview": true, "findAssets": true }),
+        json!({
+            "packageTree": true, "objectPreview": true, "mapPreview": true, "findAssets": true,
+            "levelScene": true,
+        }),
     );
     caps.experimental = Some(Value::Object(experimental));
 }

@@ -1,0 +1,114 @@
+//! `unrealLs/levelScene` (docs/protocol.md): a T3D map's built level for a 3D view, as the
+//! `.glb` that `unreal-ls export MAP --to glb` writes, with what a click in the view needs:
+//! for each glTF mesh, which `Begin Polygon` line each run of its triangles came from, and
+//! each actor's `Begin Actor` line and place.
+
+use std::path::Path;
+
+use serde::Deserialize;
+use serde_json::{json, Value};
+use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
+use tower_lsp_server::ls_types::Uri;
+use unreal_analysis::export::{self, LevelTextures, NoTextures};
+use unreal_analysis::line_index::{ColumnUnit, LineIndex};
+
+use crate::lsp::documents::Session;
+
+pub const LEVEL_SCENE: &str = "unrealLs/levelScene";
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LevelSceneParams {
+    pub uri: Uri,
+}
+
+fn failed(message: String) -> Error {
+    // RequestFailed (LSP 3.17).
+    Error { code: ErrorCode::ServerError(-32803), message: message.into(), data: None }
+}
+
+/// The level of the map at `uri`, from `open` (the editor's text) when the map is open, else
+/// from the file; textured from the packages the map's checks use.
+pub fn level_scene(
+    session: &Session,
+    params: &LevelSceneParams,
+    open: Option<String>,
+) -> Result<Value> {
+    let path = crate::lsp::file_uri::file_path(&params.uri);
+    let text = if let Some(text) = open {
+        text
+    } else {
+        let path = path.as_deref().ok_or_else(|| Error {
+            code: ErrorCode::InvalidParams,
+            message: format!("{}: not a file: URI, and not open", params.uri.as_str()).into(),
+            data: None,
+        })?;
+        super::other_files::read_text(path)
+            .map_err(|e| failed(format!("{}: cannot read: {e}", path.display())))?
+    };
+    let name = path
+        .as_deref()
+        .and_then(Path::file_stem)
+        .map_or_else(|| "map".to_owned(), |s| s.to_string_lossy().into_owned());
+    let mut options = session.lint_options(path.as_deref());
+    session.packages_for_checks(&mut options);
+    let textures: &dyn LevelTextures = match options.packages.as_deref() {
+        Some(index) => index,
+        None => &NoTextures,
+    };
+    let scene = export::level_scene(&name, &text, None, textures);
+    if scene.surfaces == 0 && scene.actors.is_empty() {
+        return Err(failed(format!(
+            "{name}: nothing to show: no brush that adds to or subtracts from the level, and no actor"
+        )));
+    }
+    let glb = export::write_level_glb(&scene);
+    let lines = LineIndex::new(&text);
+    let line_of =
+        |offset: Option<u32>| offset.map(|o| lines.line_col(&text, o, ColumnUnit::Utf16).line);
+    // In the .glb's mesh order: the writer leaves out primitives without triangles.
+    let meshes: Vec<Value> = scene
+        .primitives
+        .iter()
+        .filter(|p| !p.triangles.is_empty())
+        .map(|p| {
+            // Neighbouring surfaces from one polygon share a run.
+            let mut first = Vec::new();
+            let mut line = Vec::new();
+            for origin in &p.origins {
+                let l = line_of(origin.source);
+                if line.last() == Some(&l) {
+                    continue;
+                }
+                first.push(origin.first_triangle);
+                line.push(l);
+            }
+            let name = scene.materials.get(p.material).map_or("", |m| m.name.as_str());
+            json!({ "name": name, "firstTriangles": first, "lines": line })
+        })
+        .collect();
+    let actors: Vec<Value> = scene
+        .actors
+        .iter()
+        .map(|a| {
+            json!({
+                "name": a.name, "class": a.class, "line": line_of(a.begin),
+                "position": a.position.map(|c| if c.is_finite() { c } else { 0.0 }),
+                "light": a.light.is_some(),
+            })
+        })
+        .collect();
+    let textured = scene.materials.iter().filter(|m| m.image.is_some()).count();
+    Ok(json!({
+        "name": scene.name,
+        "glbBase64": unreal_analysis::preview::png::base64(&glb),
+        "brushes": scene.brushes,
+        "surfaces": scene.surfaces,
+        "leftOut": scene.left_out,
+        "materials": scene.materials.len(),
+        "textured": textured,
+        "meshes": meshes,
+        "actors": actors,
+        "notes": scene.notes,
+    }))
+}
