@@ -167,7 +167,10 @@ const CLASS_READERS: [(&[&str], ObjectRead); 13] = [
     (&["Mesh", "LodMesh", "SkeletalMesh"], |p, i| drop(p.read_mesh(i))),
     (&["Animation"], |p, i| drop(p.read_animation(i))),
     // A class is an export whose class reference is 0, which `class_name` calls `Class`.
-    (&["Class"], |p, i| drop(p.read_class(i))),
+    (&["Class"], |p, i| {
+        drop(p.read_class(i));
+        drop(p.read_class_body(i));
+    }),
 ];
 
 /// `_d.3d` + `_a.3d`: a little-endian `u32` length (taken modulo what follows) says where
