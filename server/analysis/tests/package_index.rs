@@ -318,3 +318,143 @@ fn compressed_packages_are_indexed_as_the_packages_they_hold() {
         Rock read again through the index: 2 exports
     "#]].assert_eq(&out);
 }
+
+/// Class facts and default values walk up parents across sources and compiled packages:
+/// sources win over the compiled class of their package, a bare name defined in two
+/// packages is not resolved, and a changed `defaultproperties` block refreshes the index.
+#[test]
+fn class_facts_and_defaults_across_sources_and_packages() {
+    use unreal_analysis::index::DefaultValue;
+    use writers::{TestClass, TestDefault};
+    let fs = Arc::new(ChangingFs::default());
+    {
+        let mut files = fs.0.lock().unwrap();
+        let engine = writers::class_package(
+            69,
+            0,
+            &[
+                TestClass::new("Object", None, 1),
+                TestClass::new("Actor", Some("Object"), 1)
+                    .with("DrawScale", TestDefault::Float(1.0))
+                    .with("DrawType", TestDefault::Byte(1))
+                    .with("bHidden", TestDefault::Bool(false)),
+                TestClass::new("Pickup", Some("Actor"), 1)
+                    .with("PickupMessage", TestDefault::Str("Snagged an item.".into())),
+                TestClass::new("Light", Some("Actor"), 0)
+                    .with("bStatic", TestDefault::Bool(true))
+                    .with("Skins", TestDefault::IntAt(3, 9))
+                    .with("Texture", TestDefault::Object(-2)),
+            ],
+        );
+        files.insert("/game/System/Engine.u", engine);
+        // A stale build of the mod: its source below wins.
+        files.insert(
+            "/game/System/MyMod.u",
+            writers::class_package(
+                69,
+                0,
+                &[TestClass::new("MyPickup", Some("Pickup"), 0)
+                    .with("DrawScale", TestDefault::Float(5.0))],
+            ),
+        );
+        for package in ["A", "B"] {
+            files.insert(
+                format!("/game/System/{package}.u"),
+                writers::class_package(69, 0, &[TestClass::new("Thing", Some("Actor"), 0)]),
+            );
+        }
+        files.insert(
+            "/game/MyMod/Classes/MyPickup.uc",
+            b"class MyPickup extends Engine.Pickup;\r\ndefaultproperties\r\n{\r\n    PickupMessage=\"Got it\"\r\n    DrawScale=2.0\r\n}\r\n".to_vec(),
+        );
+        files
+            .insert("/game/MyMod/Classes/MyLight.uc", b"class MyLight extends Light;\r\n".to_vec());
+        files.insert("/game/MyMod/Classes/Orphan.uc", b"class Orphan extends Missing;".to_vec());
+    }
+    let roots = IndexRoots { game_dir: Some(PathBuf::from("/game")), package_paths: Vec::new() };
+    let dyn_fs: Arc<dyn FileSystem> = fs.clone();
+    let index = PackageIndex::build(dyn_fs, roots, &mut |_| {});
+    let render = |index: &PackageIndex| {
+        let mut out = String::new();
+        for class in ["Actor", "Pickup", "MyPickup", "Engine.Light", "Thing", "A.Thing", "Nothing"]
+        {
+            match index.class_facts(class) {
+                Some(f) => {
+                    let _ = writeln!(
+                        out,
+                        "{class}: {}.{} extends {:?} abstract={} placeable={:?} from {:?} defaults {:?}",
+                        f.package,
+                        f.name,
+                        f.parent,
+                        f.is_abstract,
+                        f.placeable,
+                        f.origin,
+                        f.defaults.values
+                    );
+                }
+                None => {
+                    let _ =
+                        writeln!(out, "{class}: none of {}", index.class_facts_all(class).len());
+                }
+            }
+        }
+        for (class, property) in [
+            ("MyPickup", "DrawScale"),
+            ("MyPickup", "pickupmessage"),
+            ("MyPickup", "bHidden"),
+            ("MyPickup", "DrawType"),
+            ("MyLight", "bStatic"),
+            ("MyLight", "Skins[3]"),
+            ("MyLight", "Skins(0)"),
+            ("MyLight", "Texture"),
+            ("MyLight", "LightRadius"),
+            ("Thing", "DrawScale"),
+            ("Orphan", "DrawScale"),
+        ] {
+            let value = match index.default_of(class, property) {
+                DefaultValue::Set(value, by) => format!("{value} (set by {by})"),
+                DefaultValue::EngineZero => "the engine's zero".to_owned(),
+                DefaultValue::Unknown(why) => format!("unknown: {why}"),
+            };
+            let _ = writeln!(out, "{class}.{property} = {value}");
+        }
+        out
+    };
+    expect_test::expect![[r#"
+        Actor: Engine.Actor extends Some("Engine.Object") abstract=true placeable=None from Package("/game/System/Engine.u") defaults [("DrawScale", "1.000000"), ("DrawType", "1"), ("bHidden", "False")]
+        Pickup: Engine.Pickup extends Some("Engine.Actor") abstract=true placeable=None from Package("/game/System/Engine.u") defaults [("PickupMessage", "\"Snagged an item.\"")]
+        MyPickup: MyMod.MyPickup extends Some("Engine.Pickup") abstract=false placeable=None from Source("/game/MyMod/Classes/MyPickup.uc") defaults [("PickupMessage", "\"Got it\""), ("DrawScale", "2.0")]
+        Engine.Light: Engine.Light extends Some("Engine.Actor") abstract=false placeable=None from Package("/game/System/Engine.u") defaults [("bStatic", "True"), ("Skins(3)", "9"), ("Texture", "Class'Core.Object'")]
+        Thing: none of 2
+        A.Thing: A.Thing extends Some("Engine.Actor") abstract=false placeable=None from Package("/game/System/A.u") defaults []
+        Nothing: none of 0
+        MyPickup.DrawScale = 2.0 (set by MyPickup)
+        MyPickup.pickupmessage = "Got it" (set by MyPickup)
+        MyPickup.bHidden = False (set by Actor)
+        MyPickup.DrawType = 1 (set by Actor)
+        MyLight.bStatic = True (set by Light)
+        MyLight.Skins[3] = 9 (set by Light)
+        MyLight.Skins(0) = the engine's zero
+        MyLight.Texture = Class'Core.Object' (set by Light)
+        MyLight.LightRadius = the engine's zero
+        Thing.DrawScale = unknown: class `Thing` is defined in several packages (A, B)
+        Orphan.DrawScale = unknown: class `Missing` is not indexed
+    "#]]
+    .assert_eq(&render(&index));
+    // A save that changes nothing keeps the index; a changed block makes a new one.
+    let source = PathBuf::from("/game/MyMod/Classes/MyPickup.uc");
+    assert!(index.refreshed(std::slice::from_ref(&source)).is_none());
+    fs.0.lock().unwrap().insert(
+        "/game/MyMod/Classes/MyPickup.uc",
+        b"class MyPickup extends Engine.Pickup;\r\ndefaultproperties\r\n{\r\n    DrawScale=3.0\r\n}\r\n".to_vec(),
+    );
+    let after = index.refreshed(std::slice::from_ref(&source)).expect("a refreshed index");
+    assert_eq!(
+        after.default_of("MyPickup", "DrawScale"),
+        DefaultValue::Set("3.0".into(), "MyPickup".into())
+    );
+    assert_eq!(
+        after.default_of("MyPickup", "PickupMessage"),
+        DefaultValue::Set("\"Snagged an item.\"".into(), "Pickup".into())
+    );
+}

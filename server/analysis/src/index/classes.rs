@@ -1,0 +1,441 @@
+//! One model of the game's classes: which exist, their parents, whether UnrealEd may place
+//! them, and their default properties, from the game folder's sources
+//! (`<Package>/Classes/*.uc`, [`super::class_sources`]) and from the compiled classes of the
+//! indexed packages ([`unreal_formats::Package::read_class_body`]).
+//!
+//! Sources win over a compiled class of the same package: they are what the modder is
+//! writing, and the package may be stale. A bare class name is resolved conservatively: when
+//! two packages define it, [`PackageIndex::class_facts`] answers `None` (the engine would take
+//! whichever package it loaded first, which the index cannot know), so checks built on it
+//! stay silent; [`PackageIndex::class_facts_all`] lists every candidate.
+//!
+//! Flags and parents of compiled classes are read when a package is indexed (a class's data
+//! up to its defaults is a few hundred bytes); default values are turned into text only when
+//! first asked for, once per package (or source file) and index.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, PoisonError};
+
+use unreal_formats::package::class_body::{CLASS_ABSTRACT, CLASS_PLACEABLE};
+use unreal_formats::package::{ObjectRef, Package, Property, PropertyValue, Resolved};
+
+use super::{IndexedPackage, PackageIndex};
+
+/// A class of an indexed package, as its export says and its data was read at index time.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompiledClass {
+    pub name: Box<str>,
+    /// The export's index in the package.
+    pub export: u32,
+    /// The parent class as `Package.Name` (the package an import names, or this one),
+    /// `None` for `Object`.
+    pub parent: Option<Box<str>>,
+    /// `ClassFlags`, when the class's data could be read.
+    pub flags: Option<u32>,
+    /// Why the class's data could not be read (the reader's precise error).
+    pub error: Option<String>,
+}
+
+/// The classes of a parsed package named `own_name` (every class export, readable or not).
+pub(crate) fn compiled_classes(package: &Package<'_>, own_name: &str) -> Vec<CompiledClass> {
+    package
+        .class_exports()
+        .map(|export| {
+            let e = &package.exports[export];
+            let parent = match e.super_.resolve() {
+                Resolved::None => None,
+                Resolved::Export(_) => Some(format!("{own_name}.{}", package.ref_name(e.super_))),
+                Resolved::Import(_) => Some(package.ref_path(e.super_)),
+            };
+            let parent = parent.map(String::into_boxed_str);
+            let (flags, error) = match package.read_class_body(export) {
+                Ok(body) => (Some(body.flags), None),
+                Err(err) => (None, Some(err.to_string())),
+            };
+            CompiledClass {
+                name: package.export_name(export).into(),
+                export: u32::try_from(export).unwrap_or(u32::MAX),
+                parent,
+                flags,
+                error,
+            }
+        })
+        .collect()
+}
+
+/// Where a class's facts come from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ClassOrigin {
+    /// A `.uc` file of the game folder.
+    Source(PathBuf),
+    /// A compiled package file.
+    Package(PathBuf),
+}
+
+/// What the index knows of one class.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClassFacts {
+    pub name: String,
+    pub package: String,
+    /// The parent class: as written in a source (`Actor` or `Engine.Actor`), `Package.Name`
+    /// for a compiled class; `None` for `Object`.
+    pub parent: Option<String>,
+    /// `abstract` in the source, `CLASS_Abstract` compiled. Not inherited.
+    pub is_abstract: bool,
+    /// UE2's `placeable` / `notplaceable` (compiled: `CLASS_Placeable`, which UE2 classes
+    /// inherit); `None` for UE1 (whose `CLASS_NoUserCreate` shares the bit) and for a source
+    /// declaration that says neither.
+    pub placeable: Option<bool>,
+    /// The default properties the class itself sets, as `(name as written, value as T3D
+    /// text)`: `("bStatic", "True")`, `("Skins(1)", "Texture'Pkg.Skin'")`. A compiled
+    /// class's values are printed as UnrealEd exports them (see [`value_text`]).
+    pub defaults: Arc<ClassDefaults>,
+    pub origin: ClassOrigin,
+    /// Why the facts are incomplete (a compiled class whose data could not be read: its
+    /// flags and defaults are unknown).
+    pub unreadable: Option<String>,
+}
+
+/// The defaults one class sets.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ClassDefaults {
+    pub values: Vec<(String, String)>,
+    /// Properties set by a compiled class in a form not printed as text (structs other than
+    /// vectors, rotators and colors; dynamic arrays; maps): their value is unknown here.
+    pub unprinted: Vec<String>,
+    /// Why the defaults could not be read at all.
+    pub error: Option<String>,
+}
+
+/// What [`PackageIndex::default_of`] finds for a property of a class.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DefaultValue {
+    /// The value as T3D text, and the class that set it (the class asked about or a parent).
+    Set(String, String),
+    /// Every class up the chain to `Object` is known and none sets it: the engine's zero
+    /// (`0`, `False`, `None`, empty). Native constructors and `.ini` configuration, which
+    /// may change a value at run time, are not looked at.
+    EngineZero,
+    /// Why the value cannot be told: which class is not indexed, ambiguous or unreadable.
+    Unknown(String),
+}
+
+/// How deep a parent chain is followed (real chains are under 20 long).
+const MAX_CHAIN: usize = 256;
+
+/// The defaults of every class of one package, text made once.
+pub(crate) type PackageDefaults = HashMap<String, Arc<ClassDefaults>>;
+
+impl PackageIndex {
+    /// The facts of the class `name` (`Name` or `Package.Name`, any case): `None` when no
+    /// package defines it, and for a bare name that two packages define (see the module
+    /// documentation; [`Self::class_facts_all`] lists them).
+    pub fn class_facts(&self, name: &str) -> Option<ClassFacts> {
+        let mut all = self.class_facts_all(name);
+        if all.len() == 1 {
+            all.pop()
+        } else {
+            None
+        }
+    }
+
+    /// Every class `name` may mean: one per package that defines it (a source and a compiled
+    /// class of the same package are one, the source's facts winning), sources' packages
+    /// first.
+    pub fn class_facts_all(&self, name: &str) -> Vec<ClassFacts> {
+        let (package, bare) = match name.split_once('.') {
+            Some((package, bare)) => (Some(package), bare),
+            None => (None, name),
+        };
+        let wanted = |p: &str| package.is_none_or(|want| want.eq_ignore_ascii_case(p));
+        let mut out: Vec<ClassFacts> = Vec::new();
+        for source in self.source_classes_named(bare).filter(|c| wanted(&c.package)) {
+            if out.iter().any(|f| f.package.eq_ignore_ascii_case(&source.package)) {
+                continue;
+            }
+            out.push(ClassFacts {
+                name: source.name.clone(),
+                package: source.package.clone(),
+                parent: source.parent.clone(),
+                is_abstract: source.is_abstract,
+                placeable: source.placeable,
+                defaults: self.source_defaults(&source.file),
+                origin: ClassOrigin::Source(source.file.clone()),
+                unreadable: None,
+            });
+        }
+        for (number, package) in self.packages.iter().enumerate() {
+            // A package hidden by an earlier one of its name is not what the engine loads.
+            if self.by_name.get(&package.name.to_ascii_lowercase()) != Some(&(number as u32)) {
+                continue;
+            }
+            if !wanted(&package.name)
+                || out.iter().any(|f| f.package.eq_ignore_ascii_case(&package.name))
+            {
+                continue;
+            }
+            let Some(class) = package.classes.iter().find(|c| c.name.eq_ignore_ascii_case(bare))
+            else {
+                continue;
+            };
+            let defaults = match (&class.error, class.flags) {
+                (None, Some(_)) => self.compiled_defaults(number, package, &class.name),
+                _ => Arc::default(),
+            };
+            let flags = class.flags.unwrap_or(0);
+            out.push(ClassFacts {
+                name: class.name.to_string(),
+                package: package.name.clone(),
+                parent: class.parent.as_deref().map(str::to_owned),
+                is_abstract: flags & CLASS_ABSTRACT != 0,
+                placeable: (package.version >= 100 && class.flags.is_some())
+                    .then_some(flags & CLASS_PLACEABLE != 0),
+                unreadable: class.error.clone().or_else(|| defaults.error.clone()),
+                defaults,
+                origin: ClassOrigin::Package(package.path.clone()),
+            });
+        }
+        out
+    }
+
+    /// The default value of `property` (`Name`, `Name(1)` or `Name[1]`, any case) for class
+    /// `class`, walking up its parents until a class sets it.
+    pub fn default_of(&self, class: &str, property: &str) -> DefaultValue {
+        let wanted = property_key(property);
+        let mut current = class.to_owned();
+        let mut seen: Vec<String> = Vec::new();
+        for _ in 0..MAX_CHAIN {
+            let all = self.class_facts_all(&current);
+            let facts = match all.as_slice() {
+                [one] => one,
+                [] => return DefaultValue::Unknown(format!("class `{current}` is not indexed")),
+                many => {
+                    let packages: Vec<&str> = many.iter().map(|f| f.package.as_str()).collect();
+                    return DefaultValue::Unknown(format!(
+                        "class `{current}` is defined in several packages ({})",
+                        packages.join(", ")
+                    ));
+                }
+            };
+            if let Some(why) = &facts.unreadable {
+                return DefaultValue::Unknown(format!(
+                    "class `{}.{}` cannot be read: {why}",
+                    facts.package, facts.name
+                ));
+            }
+            // The last assignment wins, as the engine's import applies them in order.
+            if let Some((_, value)) =
+                facts.defaults.values.iter().rev().find(|(name, _)| property_key(name) == wanted)
+            {
+                return DefaultValue::Set(value.clone(), facts.name.clone());
+            }
+            if facts.defaults.unprinted.iter().any(|name| property_key(name) == wanted) {
+                return DefaultValue::Unknown(format!(
+                    "class `{}.{}` sets `{property}` in a form not read here",
+                    facts.package, facts.name
+                ));
+            }
+            let Some(parent) = &facts.parent else { return DefaultValue::EngineZero };
+            let key = format!("{}.{}", facts.package, facts.name).to_ascii_lowercase();
+            if seen.contains(&key) {
+                return DefaultValue::Unknown(format!("class `{current}` is its own ancestor"));
+            }
+            seen.push(key);
+            current.clone_from(parent);
+        }
+        DefaultValue::Unknown(format!("the parents of `{class}` run deeper than {MAX_CHAIN}"))
+    }
+
+    /// The `defaultproperties` of a source file, read once per index.
+    fn source_defaults(&self, file: &std::path::Path) -> Arc<ClassDefaults> {
+        let lock = || self.source_defaults.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(found) = lock().get(file) {
+            return Arc::clone(found);
+        }
+        let read = Arc::new(read_source_defaults(&*self.fs, file));
+        Arc::clone(lock().entry(file.to_path_buf()).or_insert(read))
+    }
+
+    /// The defaults of compiled class `class` of package number `number`, every class of
+    /// the package read and printed once per index.
+    fn compiled_defaults(
+        &self,
+        number: usize,
+        package: &IndexedPackage,
+        class: &str,
+    ) -> Arc<ClassDefaults> {
+        let cached = {
+            let lock = self.compiled_defaults.lock().unwrap_or_else(PoisonError::into_inner);
+            lock.get(&number).cloned()
+        };
+        let all = cached.unwrap_or_else(|| {
+            let read: Arc<PackageDefaults> = Arc::new(
+                self.with_package(package, |parsed| package_defaults(parsed, package))
+                    .unwrap_or_else(|why| {
+                        package
+                            .classes
+                            .iter()
+                            .map(|c| {
+                                let failed = ClassDefaults {
+                                    error: Some(why.clone()),
+                                    ..ClassDefaults::default()
+                                };
+                                (c.name.to_ascii_lowercase(), Arc::new(failed))
+                            })
+                            .collect()
+                    }),
+            );
+            let mut lock = self.compiled_defaults.lock().unwrap_or_else(PoisonError::into_inner);
+            Arc::clone(lock.entry(number).or_insert(read))
+        });
+        all.get(&class.to_ascii_lowercase()).cloned().unwrap_or_default()
+    }
+
+    /// True when `file`'s `defaultproperties` were read for this index and differ from what
+    /// the file says now (a refresh must then make a new index).
+    pub(crate) fn source_defaults_changed(&self, file: &std::path::Path) -> bool {
+        let cached = {
+            let lock = self.source_defaults.lock().unwrap_or_else(PoisonError::into_inner);
+            lock.get(file).cloned()
+        };
+        cached.is_some_and(|old| *old != read_source_defaults(&*self.fs, file))
+    }
+}
+
+/// At most this much of a source file is read for its `defaultproperties` (the block is at
+/// the end of the class; a real class file is under 300 KB).
+const MAX_SOURCE_BYTES: usize = 4 * 1024 * 1024;
+
+fn read_source_defaults(fs: &dyn crate::fs::FileSystem, file: &std::path::Path) -> ClassDefaults {
+    let Some(bytes) = fs.read(file) else {
+        return ClassDefaults {
+            error: Some(format!("{}: cannot be read", file.display())),
+            ..ClassDefaults::default()
+        };
+    };
+    let bytes = bytes.get(..MAX_SOURCE_BYTES.min(bytes.len())).unwrap_or_default();
+    let text = unreal_syntax::text::decode(bytes).text;
+    ClassDefaults {
+        values: super::class_sources::default_properties(&text),
+        ..ClassDefaults::default()
+    }
+}
+
+fn package_defaults(parsed: &Package<'_>, package: &IndexedPackage) -> PackageDefaults {
+    package
+        .classes
+        .iter()
+        .map(|class| {
+            let defaults = match parsed.read_class_body(class.export as usize) {
+                Ok(body) => {
+                    let mut out = ClassDefaults::default();
+                    for property in &body.defaults {
+                        let name = if property.array_index == 0 {
+                            property.name.clone()
+                        } else {
+                            format!("{}({})", property.name, property.array_index)
+                        };
+                        match value_text(parsed, &package.name, property) {
+                            Some(text) => out.values.push((name, text)),
+                            None => out.unprinted.push(name),
+                        }
+                    }
+                    out
+                }
+                Err(err) => {
+                    ClassDefaults { error: Some(err.to_string()), ..ClassDefaults::default() }
+                }
+            };
+            (class.name.to_ascii_lowercase(), Arc::new(defaults))
+        })
+        .collect()
+}
+
+/// A property name compared as the engine compares it: case-insensitive, `[i]` as `(i)`,
+/// element 0 as the bare name.
+fn property_key(name: &str) -> String {
+    let mut key: String = name
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .map(|c| match c {
+            '[' => '(',
+            ']' => ')',
+            c => c.to_ascii_lowercase(),
+        })
+        .collect();
+    if let Some(stripped) = key.strip_suffix("(0)") {
+        key = stripped.to_owned();
+    }
+    key
+}
+
+/// A compiled default value as UnrealEd's text export writes it: integers and bytes in
+/// decimal (a byte that holds an enum value stays a number: naming it needs the enum's
+/// definition, which is not read here), floats with six decimals (`%f`), `True`/`False`,
+/// names bare, strings quoted, object references `Class'Package.Group.Name'` (or `None`),
+/// vectors `(X=..,Y=..,Z=..)`, rotators `(Pitch=..,Yaw=..,Roll=..)` and colors
+/// `(R=..,G=..,B=..,A=..)`. `None` for the other structs, dynamic arrays and maps, whose
+/// layout is the property's definition's.
+pub fn value_text(package: &Package<'_>, own_name: &str, property: &Property) -> Option<String> {
+    use unreal_formats::package::properties::types;
+    let vector = |v: &[f32; 3]| format!("(X={:.6},Y={:.6},Z={:.6})", v[0], v[1], v[2]);
+    Some(match &property.value {
+        PropertyValue::Byte(b) => b.to_string(),
+        PropertyValue::Int(v) => v.to_string(),
+        PropertyValue::Bool(b) => if *b { "True" } else { "False" }.to_owned(),
+        PropertyValue::Float(v) => format!("{v:.6}"),
+        PropertyValue::Object(r) => object_text(package, own_name, *r),
+        PropertyValue::Name(n) => n.clone(),
+        PropertyValue::Str(s) => format!("\"{s}\""),
+        PropertyValue::Vector(v) => vector(v),
+        PropertyValue::Rotator(r) => format!("(Pitch={},Yaw={},Roll={})", r[0], r[1], r[2]),
+        PropertyValue::Raw { type_id, bytes } => {
+            let struct_name = property.struct_name.as_deref().unwrap_or_default();
+            let float_at = |i: usize| {
+                bytes.get(i..i + 4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            };
+            let int_at = |i: usize| {
+                bytes.get(i..i + 4).map(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            };
+            match (*type_id, struct_name.to_ascii_lowercase().as_str(), bytes.len()) {
+                (types::CLASS, _, _) => {
+                    let mut r = unreal_formats::reader::Reader::new(bytes, 0, "class");
+                    let value = r.compact_index("class").ok()?;
+                    object_text(package, own_name, ObjectRef(value))
+                }
+                (types::STRUCT, "vector", 12) => {
+                    vector(&[float_at(0)?, float_at(4)?, float_at(8)?])
+                }
+                (types::STRUCT, "rotator", 12) => {
+                    format!("(Pitch={},Yaw={},Roll={})", int_at(0)?, int_at(4)?, int_at(8)?)
+                }
+                (types::STRUCT, "color", 4) => {
+                    // UE1's FColor is R, G, B, A in memory; UE2's (on little-endian machines)
+                    // B, G, R, A (`FColor` in each engine's `UnMath.h`/`UnObj.h`).
+                    let (red, green, blue) = if package.is_ue2() {
+                        (bytes[2], bytes[1], bytes[0])
+                    } else {
+                        (bytes[0], bytes[1], bytes[2])
+                    };
+                    format!("(R={red},G={green},B={blue},A={})", bytes[3])
+                }
+                _ => return None,
+            }
+        }
+    })
+}
+
+/// `Class'Package.Group.Name'` of a reference, `None` for none.
+fn object_text(package: &Package<'_>, own_name: &str, r: ObjectRef) -> String {
+    match r.resolve() {
+        Resolved::None => "None".to_owned(),
+        Resolved::Export(i) => {
+            format!("{}'{}.{}'", package.class_name(i), own_name, package.export_path(i))
+        }
+        Resolved::Import(i) => {
+            let class = package.imports.get(i).map_or("", |imp| package.name(imp.class_name));
+            format!("{class}'{}'", package.ref_path(r))
+        }
+    }
+}
