@@ -389,7 +389,7 @@ fn class_facts_and_defaults_across_sources_and_packages() {
                         f.is_abstract,
                         f.placeable,
                         f.origin,
-                        f.defaults.values
+                        index.class_defaults(&f).values
                     );
                 }
                 None => {
@@ -457,4 +457,44 @@ fn class_facts_and_defaults_across_sources_and_packages() {
         after.default_of("MyPickup", "PickupMessage"),
         DefaultValue::Set("\"Snagged an item.\"".into(), "Pickup".into())
     );
+}
+
+/// `t3d-abstract-class` over compiled classes: a bare name is judged when every package
+/// defining it compiled it abstract, `Package.Name` by that package's class alone, and a UE2
+/// package's `placeable` flag is read.
+#[test]
+fn abstract_compiled_classes_are_judged_conservatively() {
+    use unreal_analysis::lint::{lint_file, FileKind, LintOptions};
+    use writers::TestClass;
+    let mut fs = MemoryFs::new();
+    let class = |name: &str, flags: u32| TestClass::new(name, Some("Actor"), flags);
+    fs.insert(
+        "/game/System/A.u",
+        writers::class_package(69, 0, &[class("Thing", 1), class("Both", 1)]),
+    );
+    fs.insert(
+        "/game/System/B.u",
+        writers::class_package(69, 0, &[class("Thing", 0), class("Both", 1)]),
+    );
+    fs.insert("/game/System/C.u", writers::class_package(128, 29, &[class("Placed", 0x200)]));
+    let roots = IndexRoots { game_dir: Some(PathBuf::from("/game")), package_paths: Vec::new() };
+    let index = PackageIndex::build(Arc::new(fs), roots, &mut |_| {});
+    assert_eq!(index.class_facts("Placed").and_then(|f| f.placeable), Some(true));
+    assert_eq!(index.class_facts("A.Thing").and_then(|f| f.placeable), None);
+    let t3d = "Begin Map\r\nBegin Actor Class=Thing Name=A0\r\nEnd Actor\r\nBegin Actor Class=A.Thing Name=A1\r\nEnd Actor\r\nBegin Actor Class=B.Thing Name=A2\r\nEnd Actor\r\nBegin Actor Class=Both Name=A3\r\nEnd Actor\r\nBegin Actor Class=Placed Name=A4\r\nEnd Actor\r\nEnd Map\r\n";
+    let options = LintOptions { packages: Some(Arc::new(index)), ..LintOptions::default() };
+    let linted = lint_file(FileKind::T3d, t3d.as_bytes(), &options);
+    let found: Vec<String> = linted
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "t3d-abstract-class")
+        .map(|d| d.message.clone())
+        .collect();
+    expect_test::expect![[r#"
+        [
+            "class `A.Thing` is abstract (compiled with CLASS_Abstract in /game/System/A.u): UnrealEd cannot spawn it, and its import of this actor stops with a failed assertion (UT v469e and later leave the actor out)",
+            "class `Both` is abstract (compiled with CLASS_Abstract in /game/System/A.u): UnrealEd cannot spawn it, and its import of this actor stops with a failed assertion (UT v469e and later leave the actor out)",
+        ]
+    "#]]
+    .assert_debug_eq(&found);
 }

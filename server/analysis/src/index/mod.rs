@@ -292,6 +292,9 @@ pub struct PackageIndex {
     source_classes: Arc<Vec<class_sources::SourceClass>>,
     /// Lowercased class name -> its declarations among `source_classes`.
     by_source_class: HashMap<String, Vec<u32>>,
+    /// Lowercased class name -> (package number, class number) of each compiled class of
+    /// that name, in package order (shadowed packages left out).
+    by_compiled_class: HashMap<String, Vec<(u32, u32)>>,
     /// The `defaultproperties` of source files, read when first asked for ([`classes`]).
     source_defaults: Mutex<HashMap<PathBuf, Arc<ClassDefaults>>>,
     /// Package number -> the defaults of its compiled classes, printed when first asked for.
@@ -412,6 +415,7 @@ impl PackageIndex {
             search: std::sync::OnceLock::new(),
             source_classes: Arc::default(),
             by_source_class: HashMap::new(),
+            by_compiled_class: HashMap::new(),
             source_defaults: Mutex::default(),
             compiled_defaults: Mutex::default(),
         };
@@ -426,6 +430,11 @@ impl PackageIndex {
             for (object, entry) in package.objects.iter().enumerate() {
                 let id = ObjectId { package: number, object: u32::try_from(object).unwrap_or(0) };
                 index.by_object.entry(entry.name.to_ascii_lowercase()).or_default().push(id);
+            }
+            for (class, entry) in package.classes.iter().enumerate() {
+                let class = u32::try_from(class).unwrap_or(u32::MAX);
+                let key = entry.name.to_ascii_lowercase();
+                index.by_compiled_class.entry(key).or_default().push((number, class));
             }
         }
         index
@@ -471,6 +480,30 @@ impl PackageIndex {
             .collect();
         let fs = Arc::new(crate::fs::MemoryFs::new());
         Self::from_packages(fs, IndexRoots::default(), packages)
+    }
+
+    /// The index with the compiled classes `(name, ClassFlags)` of package `package` read as
+    /// if from their data, for tests and examples over [`Self::from_listing`] (whose
+    /// classes have no data).
+    pub fn with_compiled_class_flags(self, package: &str, flags: &[(&str, u32)]) -> Self {
+        let mut packages = self.packages.clone();
+        for indexed in &mut packages {
+            if !indexed.name.eq_ignore_ascii_case(package) {
+                continue;
+            }
+            let indexed = Arc::make_mut(indexed);
+            for class in &mut indexed.classes {
+                if let Some((_, value)) =
+                    flags.iter().find(|(name, _)| class.name.eq_ignore_ascii_case(name))
+                {
+                    class.flags = Some(*value);
+                    class.error = None;
+                }
+            }
+        }
+        let mut index = Self::from_packages(Arc::clone(&self.fs), self.roots.clone(), packages);
+        index.walk_notes.clone_from(&self.walk_notes);
+        index.with_source_classes(Arc::clone(&self.source_classes))
     }
 
     /// A new index after files changed on disk: packages among `changed` (or new under the
