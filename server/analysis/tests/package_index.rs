@@ -335,6 +335,8 @@ fn class_facts_and_defaults_across_sources_and_packages() {
             &[
                 TestClass::new("Object", None, 1),
                 TestClass::new("Actor", Some("Object"), 1)
+                    .with_enum("DrawType", &["DT_None", "DT_Sprite", "DT_Mesh"])
+                    .with_enum("Style", &["STY_None", "STY_Normal"])
                     .with("DrawScale", TestDefault::Float(1.0))
                     .with("DrawType", TestDefault::Byte(1))
                     .with("bHidden", TestDefault::Bool(false)),
@@ -353,8 +355,16 @@ fn class_facts_and_defaults_across_sources_and_packages() {
             writers::class_package(
                 69,
                 0,
-                &[TestClass::new("MyPickup", Some("Pickup"), 0)
-                    .with("DrawScale", TestDefault::Float(5.0))],
+                &[
+                    TestClass::new("MyPickup", Some("Pickup"), 0)
+                        .with("DrawScale", TestDefault::Float(5.0)),
+                    // A byte of an enum declared in another package, and a value past its
+                    // names (kept as a number).
+                    TestClass::new("MyDeco", Some("Pickup"), 0)
+                        .with("DrawType", TestDefault::Byte(2))
+                        .with("Style", TestDefault::Byte(7))
+                        .with("Health", TestDefault::Byte(3)),
+                ],
             ),
         );
         for package in ["A", "B"] {
@@ -403,6 +413,9 @@ fn class_facts_and_defaults_across_sources_and_packages() {
             ("MyPickup", "pickupmessage"),
             ("MyPickup", "bHidden"),
             ("MyPickup", "DrawType"),
+            ("MyDeco", "DrawType"),
+            ("MyDeco", "Style"),
+            ("MyDeco", "Health"),
             ("MyLight", "bStatic"),
             ("MyLight", "Skins[3]"),
             ("MyLight", "Skins(0)"),
@@ -421,7 +434,7 @@ fn class_facts_and_defaults_across_sources_and_packages() {
         out
     };
     expect_test::expect![[r#"
-        Actor: Engine.Actor extends Some("Engine.Object") abstract=true placeable=None from Package("/game/System/Engine.u") defaults [("DrawScale", "1.000000"), ("DrawType", "1"), ("bHidden", "False")]
+        Actor: Engine.Actor extends Some("Engine.Object") abstract=true placeable=None from Package("/game/System/Engine.u") defaults [("DrawScale", "1.000000"), ("DrawType", "DT_Sprite"), ("bHidden", "False")]
         Pickup: Engine.Pickup extends Some("Engine.Actor") abstract=true placeable=None from Package("/game/System/Engine.u") defaults [("PickupMessage", "\"Snagged an item.\"")]
         MyPickup: MyMod.MyPickup extends Some("Engine.Pickup") abstract=false placeable=None from Source("/game/MyMod/Classes/MyPickup.uc") defaults [("PickupMessage", "\"Got it\""), ("DrawScale", "2.0")]
         Engine.Light: Engine.Light extends Some("Engine.Actor") abstract=false placeable=None from Package("/game/System/Engine.u") defaults [("bStatic", "True"), ("Skins(3)", "9"), ("Texture", "Class'Core.Object'")]
@@ -431,7 +444,10 @@ fn class_facts_and_defaults_across_sources_and_packages() {
         MyPickup.DrawScale = 2.0 (set by MyPickup)
         MyPickup.pickupmessage = "Got it" (set by MyPickup)
         MyPickup.bHidden = False (set by Actor)
-        MyPickup.DrawType = 1 (set by Actor)
+        MyPickup.DrawType = DT_Sprite (set by Actor)
+        MyDeco.DrawType = DT_Mesh (set by MyDeco)
+        MyDeco.Style = 7 (set by MyDeco)
+        MyDeco.Health = 3 (set by MyDeco)
         MyLight.bStatic = True (set by Light)
         MyLight.Skins[3] = 9 (set by Light)
         MyLight.Skins(0) = the engine's zero

@@ -148,3 +148,21 @@ fn corpus_c4_classes() {
     }
     expect_test::expect_file!["snapshots/classes_c4.txt"].assert_eq(&out);
 }
+
+/// A byte property's enum and the enum's value names.
+#[test]
+fn byte_properties_name_their_enum() {
+    for (version, licensee) in [(69, 0), (128, 29)] {
+        let class = TestClass::new("Actor", None, 1).with_enum("DrawType", &["DT_None", "DT_Mesh"]);
+        let bytes = class_package(version, licensee, &[class]);
+        let p = Package::parse_named(&bytes, "Engine").unwrap();
+        let property = p.find("Actor.DrawType").unwrap();
+        let enum_ref = p.read_byte_property_enum(property).unwrap();
+        assert_eq!(p.ref_path(enum_ref), "Actor.EDrawType");
+        let unreal_formats::package::Resolved::Export(e) = enum_ref.resolve() else { panic!() };
+        assert_eq!(p.read_enum(e).unwrap(), ["DT_None", "DT_Mesh"]);
+        // Other classes are refused, naming the object.
+        let err = p.read_enum(property).unwrap_err().to_string();
+        assert!(err.starts_with("ByteProperty Actor.DrawType (export 2)"), "{err}");
+    }
+}

@@ -1724,6 +1724,8 @@ pub struct TestClass {
     pub script: Vec<u8>,
     pub script_size: u32,
     pub defaults: Vec<(String, TestDefault)>,
+    /// Byte properties the class declares of an enum it declares: (property, value names).
+    pub enums: Vec<(String, Vec<String>)>,
 }
 
 impl TestClass {
@@ -1735,7 +1737,15 @@ impl TestClass {
             script: Vec::new(),
             script_size: 0,
             defaults: Vec::new(),
+            enums: Vec::new(),
         }
+    }
+
+    /// Declares byte property `property` of an enum `E<property>` of these value names.
+    #[must_use]
+    pub fn with_enum(mut self, property: &str, names: &[&str]) -> Self {
+        self.enums.push((property.to_owned(), names.iter().map(|n| (*n).to_owned()).collect()));
+        self
     }
 
     #[must_use]
@@ -1817,6 +1827,39 @@ pub fn class_package(version: u16, licensee: u16, classes: &[TestClass]) -> Vec<
             e.super_ = parent;
         }
         refs.push((name, r));
+    }
+    // The classes' enums and byte properties, after every class (whose export numbers the
+    // defaults may name).
+    let core = w.import("Core", "Package", 0, "Core");
+    let enum_class = w.import("Core", "Class", core, "Enum");
+    let byte_class = w.import("Core", "Class", core, "ByteProperty");
+    for (class, (_, class_ref)) in classes.iter().zip(refs.clone()) {
+        for (property, names) in &class.enums {
+            let names: Vec<i32> = names.iter().map(|n| w.name(n) as i32).collect();
+            let enum_ref = w.export(
+                enum_class,
+                class_ref,
+                &format!("E{property}"),
+                0x0007_0004,
+                Box::new(move |o, _| {
+                    o.index(0).index(0).index(0).index(names.len() as i32);
+                    for n in &names {
+                        o.index(*n);
+                    }
+                }),
+            );
+            w.export(
+                byte_class,
+                class_ref,
+                property,
+                0x0007_0004,
+                Box::new(move |o, _| {
+                    // No tagged properties, SuperField, Next, ArrayDim, PropertyFlags
+                    // (editable), Category None, Enum.
+                    o.index(0).index(0).index(0).i32(1).u32(1).index(0).index(enum_ref);
+                }),
+            );
+        }
     }
     w.finish()
 }

@@ -129,6 +129,9 @@ pub enum DefaultValue {
 
 /// How deep a parent chain is followed (real chains are under 20 long).
 const MAX_CHAIN: usize = 256;
+/// How many packages up a byte property's declaration is looked for (a class's parents span
+/// a few packages: `Engine`, `Botpack`, a mod).
+const MAX_PACKAGE_HOPS: usize = 16;
 
 /// The defaults of every class of one package, text made once.
 pub(crate) type PackageDefaults = HashMap<String, Arc<ClassDefaults>>;
@@ -295,22 +298,29 @@ impl PackageIndex {
             lock.get(&number).cloned()
         };
         let all = cached.unwrap_or_else(|| {
-            let read: Arc<PackageDefaults> = Arc::new(
-                self.with_package(package, |parsed| package_defaults(parsed, package))
-                    .unwrap_or_else(|why| {
-                        package
-                            .classes
-                            .iter()
-                            .map(|c| {
-                                let failed = ClassDefaults {
-                                    error: Some(why.clone()),
-                                    ..ClassDefaults::default()
-                                };
-                                (c.name.to_ascii_lowercase(), Arc::new(failed))
-                            })
-                            .collect()
-                    }),
-            );
+            let (mut all, pending) = self
+                .with_package(package, |parsed| package_defaults(parsed, package))
+                .unwrap_or_else(|why| {
+                    let failed = |c: &CompiledClass| {
+                        let failed =
+                            ClassDefaults { error: Some(why.clone()), ..ClassDefaults::default() };
+                        (c.name.to_ascii_lowercase(), failed)
+                    };
+                    (package.classes.iter().map(failed).collect(), Vec::new())
+                });
+            // A byte of an enum is written as UnrealEd writes it: the value's name.
+            for (class, at, byte, lookup) in pending {
+                let Some(defaults) = all.get_mut(&class) else { continue };
+                let Some((name, value)) = defaults.values.get_mut(at) else { continue };
+                let property = name.split('(').next().unwrap_or(name).to_owned();
+                if let Some(names) = self.enum_names(lookup, &property) {
+                    if let Some(text) = names.get(usize::from(byte)) {
+                        value.clone_from(text);
+                    }
+                }
+            }
+            let read: Arc<PackageDefaults> =
+                Arc::new(all.into_iter().map(|(k, v)| (k, Arc::new(v))).collect());
             let mut lock = self.compiled_defaults.lock().unwrap_or_else(PoisonError::into_inner);
             Arc::clone(lock.entry(number).or_insert(read))
         });
@@ -347,11 +357,83 @@ fn read_source_defaults(fs: &dyn crate::fs::FileSystem, file: &std::path::Path) 
     }
 }
 
-fn package_defaults(parsed: &Package<'_>, package: &IndexedPackage) -> PackageDefaults {
-    package
+/// Where the names of a byte default's enum are, as far as one package tells.
+#[derive(Clone, Debug)]
+enum EnumLookup {
+    Names(Arc<Vec<String>>),
+    /// A plain byte, or a declaration that cannot be read: the number stays.
+    NoNames,
+    /// The property is declared further up, in class `Package.Class` of another package.
+    Above(String),
+    /// The property's enum is `Package.Group.Enum` of another package.
+    EnumAt(String),
+}
+
+/// A byte default waiting for its enum's names: class key, value index, the byte, where.
+type PendingByte = (String, usize, u8, EnumLookup);
+
+/// Property exports of a package by (outer reference, lowercased name).
+type Fields = HashMap<(i32, String), usize>;
+
+fn fields_of(parsed: &Package<'_>) -> Fields {
+    parsed
+        .exports
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| e.outer.0 > 0)
+        .map(|(i, e)| ((e.outer.0, parsed.name(e.object_name).to_ascii_lowercase()), i))
+        .collect()
+}
+
+/// Finds the declaration of byte property `property` from class export `class_export` up
+/// its parents inside `parsed`, and what it says of the enum.
+fn enum_in_package(
+    parsed: &Package<'_>,
+    fields: &Fields,
+    class_export: usize,
+    property: &str,
+) -> EnumLookup {
+    let key = property.to_ascii_lowercase();
+    let mut class = ObjectRef(i32::try_from(class_export).unwrap_or(i32::MAX).saturating_add(1));
+    for _ in 0..MAX_CHAIN {
+        match class.resolve() {
+            Resolved::Export(c) => {
+                if let Some(&field) = fields.get(&(class.0, key.clone())) {
+                    if !parsed.class_name(field).eq_ignore_ascii_case("ByteProperty") {
+                        return EnumLookup::NoNames;
+                    }
+                    let Ok(enum_ref) = parsed.read_byte_property_enum(field) else {
+                        return EnumLookup::NoNames;
+                    };
+                    return match enum_ref.resolve() {
+                        Resolved::None => EnumLookup::NoNames,
+                        Resolved::Export(e) => parsed
+                            .read_enum(e)
+                            .map_or(EnumLookup::NoNames, |n| EnumLookup::Names(Arc::new(n))),
+                        Resolved::Import(_) => EnumLookup::EnumAt(parsed.ref_path(enum_ref)),
+                    };
+                }
+                let Some(e) = parsed.exports.get(c) else { return EnumLookup::NoNames };
+                class = e.super_;
+            }
+            Resolved::Import(_) => return EnumLookup::Above(parsed.ref_path(class)),
+            Resolved::None => return EnumLookup::NoNames,
+        }
+    }
+    EnumLookup::NoNames
+}
+
+fn package_defaults(
+    parsed: &Package<'_>,
+    package: &IndexedPackage,
+) -> (HashMap<String, ClassDefaults>, Vec<PendingByte>) {
+    let mut fields: Option<Fields> = None;
+    let mut pending = Vec::new();
+    let all = package
         .classes
         .iter()
         .map(|class| {
+            let key = class.name.to_ascii_lowercase();
             let defaults = match parsed.read_class_body(class.export as usize) {
                 Ok(body) => {
                     let mut out = ClassDefaults::default();
@@ -361,6 +443,16 @@ fn package_defaults(parsed: &Package<'_>, package: &IndexedPackage) -> PackageDe
                         } else {
                             format!("{}({})", property.name, property.array_index)
                         };
+                        if let PropertyValue::Byte(b) = property.value {
+                            let fields = fields.get_or_insert_with(|| fields_of(parsed));
+                            let lookup = enum_in_package(
+                                parsed,
+                                fields,
+                                class.export as usize,
+                                &property.name,
+                            );
+                            pending.push((key.clone(), out.values.len(), b, lookup));
+                        }
                         match value_text(parsed, &package.name, property) {
                             Some(text) => out.values.push((name, text)),
                             None => out.unprinted.push(name),
@@ -372,9 +464,65 @@ fn package_defaults(parsed: &Package<'_>, package: &IndexedPackage) -> PackageDe
                     ClassDefaults { error: Some(err.to_string()), ..ClassDefaults::default() }
                 }
             };
-            (class.name.to_ascii_lowercase(), Arc::new(defaults))
+            (key, defaults)
         })
-        .collect()
+        .collect();
+    (all, pending)
+}
+
+impl PackageIndex {
+    /// The names of the enum `lookup` leads to, following declarations into other packages
+    /// (each `Package.Class.Property` once per index).
+    fn enum_names(&self, lookup: EnumLookup, property: &str) -> Option<Arc<Vec<String>>> {
+        self.enum_names_within(lookup, property, 0)
+    }
+
+    /// [`Self::enum_names`], `depth` packages away (a crafted cycle of parents across
+    /// packages ends at [`MAX_PACKAGE_HOPS`]).
+    fn enum_names_within(
+        &self,
+        lookup: EnumLookup,
+        property: &str,
+        depth: usize,
+    ) -> Option<Arc<Vec<String>>> {
+        if depth > MAX_PACKAGE_HOPS {
+            return None;
+        }
+        match lookup {
+            EnumLookup::Names(names) => Some(names),
+            EnumLookup::NoNames => None,
+            EnumLookup::EnumAt(path) => {
+                let id = self.find_of_class(&path, Some("Enum"))?;
+                let (package, object) = self.entry(id)?;
+                let names = self
+                    .with_package(package, |p| p.read_enum(object.export as usize).ok())
+                    .ok()
+                    .flatten()?;
+                Some(Arc::new(names))
+            }
+            EnumLookup::Above(class_path) => {
+                let key = format!("{class_path}.{property}").to_ascii_lowercase();
+                let cached = {
+                    let lock = self.enum_names.lock().unwrap_or_else(PoisonError::into_inner);
+                    lock.get(&key).cloned()
+                };
+                if let Some(found) = cached {
+                    return found;
+                }
+                let id = self.find_of_class(&class_path, Some("Class"))?;
+                let (package, object) = self.entry(id)?;
+                let next = self
+                    .with_package(package, |p| {
+                        enum_in_package(p, &fields_of(p), object.export as usize, property)
+                    })
+                    .ok()?;
+                let found = self.enum_names_within(next, property, depth + 1);
+                let mut lock = self.enum_names.lock().unwrap_or_else(PoisonError::into_inner);
+                lock.insert(key, found.clone());
+                found
+            }
+        }
+    }
 }
 
 /// A property name compared as the engine compares it: case-insensitive, `[i]` as `(i)`,
@@ -396,8 +544,9 @@ fn property_key(name: &str) -> String {
 }
 
 /// A compiled default value as UnrealEd's text export writes it: integers and bytes in
-/// decimal (a byte that holds an enum value stays a number: naming it needs the enum's
-/// definition, which is not read here), floats with six decimals (`%f`), `True`/`False`,
+/// decimal (a byte of an enum is named by [`PackageIndex::class_defaults`], which finds the
+/// property's declaration up the class's parents, in this package or another indexed one;
+/// where it cannot, the number stays), floats with six decimals (`%f`), `True`/`False`,
 /// names bare, strings quoted, object references `Class'Package.Group.Name'` (or `None`),
 /// vectors `(X=..,Y=..,Z=..)`, rotators `(Pitch=..,Yaw=..,Roll=..)` and colors
 /// `(R=..,G=..,B=..,A=..)`. `None` for the other structs, dynamic arrays and maps, whose

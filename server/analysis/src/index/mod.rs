@@ -299,6 +299,8 @@ pub struct PackageIndex {
     source_defaults: Mutex<HashMap<PathBuf, Arc<ClassDefaults>>>,
     /// Package number -> the defaults of its compiled classes, printed when first asked for.
     compiled_defaults: Mutex<HashMap<usize, Arc<classes::PackageDefaults>>>,
+    /// `package.class.property` (lowercased) -> the names of its enum, found once.
+    enum_names: Mutex<HashMap<String, Option<Arc<Vec<String>>>>>,
 }
 
 impl fmt::Debug for PackageIndex {
@@ -418,6 +420,7 @@ impl PackageIndex {
             by_compiled_class: HashMap::new(),
             source_defaults: Mutex::default(),
             compiled_defaults: Mutex::default(),
+            enum_names: Mutex::default(),
         };
         for (number, package) in index.packages.iter().enumerate() {
             let number = u32::try_from(number).unwrap_or(u32::MAX);

@@ -187,6 +187,64 @@ impl Package<'_> {
     }
 }
 
+/// `CPF_Net`: the property is replicated and stores its replication offset.
+const CPF_NET: u32 = 0x0000_0020;
+/// UT2004's `CPF_CommentString`: the property stores a comment (`Core/Inc/UnObjBas.h`).
+const CPF_COMMENT_STRING: u32 = 0x0200_0000;
+
+impl Package<'_> {
+    /// The enum a `ByteProperty` export is of (`UByteProperty::Serialize` after `UField` and
+    /// `UProperty`: `ArrayDim`, `PropertyFlags`, `Category`, the replication offset of a
+    /// replicated property, UT2004's comment string), `ObjectRef(0)` for a plain byte.
+    pub fn read_byte_property_enum(&self, export: usize) -> Result<ObjectRef> {
+        self.labelled(export, || {
+            let mut r = self.object_reader(export, &["ByteProperty"])?.reader;
+            r.compact_index("SuperField")?;
+            r.compact_index("Next")?;
+            r.i32("ArrayDim")?;
+            let flags = r.u32("PropertyFlags")?;
+            self.name_at(&mut r, "Category")?;
+            if flags & CPF_NET != 0 {
+                r.u16("RepOffset")?;
+            }
+            if flags & CPF_COMMENT_STRING != 0
+                && self.is_ue2()
+                && self.header.licensee >= STRUCT_FLAGS_LICENSEE
+            {
+                Self::fstring(&mut r, "CommentString")?;
+            }
+            let value = ObjectRef(r.compact_index("Enum")?);
+            Self::at_object_end(&r, "the byte property")?;
+            Ok(value)
+        })
+    }
+
+    /// The value names of an `Enum` export, in order (`UEnum::Serialize`: `UField`, then the
+    /// names).
+    pub fn read_enum(&self, export: usize) -> Result<Vec<String>> {
+        self.labelled(export, || {
+            let mut r = self.object_reader(export, &["Enum"])?.reader;
+            r.compact_index("SuperField")?;
+            r.compact_index("Next")?;
+            let count = r.compact_index("Names count")?;
+            let count = r.check_count("Names count", i64::from(count), 1)?;
+            let names = (0..count)
+                .map(|_| self.name_at(&mut r, "enum value name"))
+                .collect::<Result<Vec<_>>>()?;
+            Self::at_object_end(&r, "the enum")?;
+            Ok(names)
+        })
+    }
+
+    fn at_object_end(r: &Reader<'_>, what: &str) -> Result<()> {
+        if r.is_at_end() {
+            Ok(())
+        } else {
+            Err(r.error(format!("{what}'s data to end here, {} bytes remain", r.remaining())))
+        }
+    }
+}
+
 /// Walks `script_size` memory bytes of bytecode from `r`'s position, leaving `r` after it.
 /// Pointers take 4 bytes in memory in every build that wrote the packages read here; a walk
 /// that does not end at `script_size` with 4 is tried again with 8 (a 64-bit compiler), and
