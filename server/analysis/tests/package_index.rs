@@ -514,3 +514,39 @@ fn abstract_compiled_classes_are_judged_conservatively() {
     "#]]
     .assert_debug_eq(&found);
 }
+
+/// A corpus mod's compiled classes as the index tells them: parents, flags and defaults as
+/// T3D text (enums named where the declaring package is indexed; C4's parents are UT99's,
+/// which the corpus lacks: their defaults are unknown).
+#[test]
+fn corpus_class_facts_as_t3d_text() {
+    let Some(dir) = corpus_packages() else { return };
+    let roots = IndexRoots { game_dir: None, package_paths: vec![dir.join("u")] };
+    let index = PackageIndex::build(Arc::new(unreal_analysis::exec::RealFs), roots, &mut |_| {});
+    let mut out = String::new();
+    let c4 = index.package("Ut99Mods_C4").expect("the C4 package");
+    for class in c4.classes.iter().take(4) {
+        let facts = index.class_facts(&format!("Ut99Mods_C4.{}", class.name)).unwrap();
+        let _ = writeln!(
+            out,
+            "{}.{} extends {:?} abstract={} flags={:?} unreadable={:?}",
+            facts.package,
+            facts.name,
+            facts.parent,
+            facts.is_abstract,
+            facts.flags.map(|f| format!("{f:#x}")),
+            facts.unreadable
+        );
+        for (name, value) in &index.class_defaults(&facts).values {
+            let _ = writeln!(out, "    {name}={value}");
+        }
+    }
+    let _ = writeln!(
+        out,
+        "C4Weapon.PickupAmmoCount: {:?}",
+        index.default_of("C4Weapon", "PickupAmmoCount")
+    );
+    let _ = writeln!(out, "C4Weapon.Mass: {:?}", index.default_of("C4Weapon", "Mass"));
+    let _ = writeln!(out, "C4Weapon.bHidden: {:?}", index.default_of("C4Weapon", "bHidden"));
+    expect_test::expect_file!["snapshots/class_facts_c4.txt"].assert_eq(&out);
+}
