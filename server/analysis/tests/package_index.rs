@@ -548,5 +548,12 @@ fn corpus_class_facts_as_t3d_text() {
     );
     let _ = writeln!(out, "C4Weapon.Mass: {:?}", index.default_of("C4Weapon", "Mass"));
     let _ = writeln!(out, "C4Weapon.bHidden: {:?}", index.default_of("C4Weapon", "bHidden"));
+    // UT2004's tagged structs (version 128, licensee 29), nested.
+    let facts = index.class_facts("TestUC2.DefaultProperties").unwrap();
+    let defaults = index.class_defaults(&facts);
+    for (name, value) in &defaults.values {
+        let _ = writeln!(out, "TestUC2.DefaultProperties {name}={value}");
+    }
+    let _ = writeln!(out, "unprinted {:?}", defaults.unprinted);
     expect_test::expect_file!["snapshots/class_facts_c4.txt"].assert_eq(&out);
 }

@@ -548,10 +548,23 @@ fn property_key(name: &str) -> String {
 /// property's declaration up the class's parents, in this package or another indexed one;
 /// where it cannot, the number stays), floats with six decimals (`%f`), `True`/`False`,
 /// names bare, strings quoted, object references `Class'Package.Group.Name'` (or `None`),
-/// vectors `(X=..,Y=..,Z=..)`, rotators `(Pitch=..,Yaw=..,Roll=..)` and colors
-/// `(R=..,G=..,B=..,A=..)`. `None` for the other structs, dynamic arrays and maps, whose
-/// layout is the property's definition's.
+/// vectors `(X=..,Y=..,Z=..)`, rotators `(Pitch=..,Yaw=..,Roll=..)`, colors
+/// `(R=..,G=..,B=..,A=..)`, planes, and UT2004's tagged structs as `(Field=..,Field=..)`
+/// with the fields as stored (a byte inside a struct stays a number). `None` for other
+/// binary structs, dynamic arrays and maps, whose layout is the property's definition's.
 pub fn value_text(package: &Package<'_>, own_name: &str, property: &Property) -> Option<String> {
+    value_text_within(package, own_name, property, 0)
+}
+
+/// Structs nest a few levels in real classes; a crafted value must not recurse deeper.
+const MAX_STRUCT_DEPTH: usize = 16;
+
+fn value_text_within(
+    package: &Package<'_>,
+    own_name: &str,
+    property: &Property,
+    depth: usize,
+) -> Option<String> {
     use unreal_formats::package::properties::types;
     let vector = |v: &[f32; 3]| format!("(X={:.6},Y={:.6},Z={:.6})", v[0], v[1], v[2]);
     Some(match &property.value {
@@ -584,9 +597,33 @@ pub fn value_text(package: &Package<'_>, own_name: &str, property: &Property) ->
                 (types::STRUCT, "rotator", 12) => {
                     format!("(Pitch={},Yaw={},Roll={})", int_at(0)?, int_at(4)?, int_at(8)?)
                 }
+                (types::STRUCT, _, _)
+                    if package.struct_is_tagged(struct_name) && depth < MAX_STRUCT_DEPTH =>
+                {
+                    let fields = package.read_struct_fields(property).ok()?;
+                    let mut parts = Vec::with_capacity(fields.len());
+                    for field in &fields {
+                        let text = value_text_within(package, own_name, field, depth + 1)?;
+                        if field.array_index == 0 {
+                            parts.push(format!("{}={text}", field.name));
+                        } else {
+                            parts.push(format!("{}({})={text}", field.name, field.array_index));
+                        }
+                    }
+                    format!("({})", parts.join(","))
+                }
+                (types::STRUCT, "plane", 16) => format!(
+                    "(X={:.6},Y={:.6},Z={:.6},W={:.6})",
+                    float_at(0)?,
+                    float_at(4)?,
+                    float_at(8)?,
+                    float_at(12)?
+                ),
                 (types::STRUCT, "color", 4) => {
-                    // UE1's FColor is R, G, B, A in memory; UE2's (on little-endian machines)
-                    // B, G, R, A (`FColor` in each engine's `UnMath.h`/`UnObj.h`).
+                    // UE1 stores R, G, B, A; UE2 B, G, R, A (its `FColor` on little-endian
+                    // machines). Checked against the sources the packages were compiled
+                    // from: UT2004 BonusPack's `HudMutant` (`CurrentMutantColor=(R=255,G=0,
+                    // B=128,A=255)`) and UT99 KillConfirmed's `KCScoreBoard`.
                     let (red, green, blue) = if package.is_ue2() {
                         (bytes[2], bytes[1], bytes[0])
                     } else {
