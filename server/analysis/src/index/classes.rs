@@ -547,10 +547,12 @@ fn property_key(name: &str) -> String {
 /// decimal (a byte of an enum is named by [`PackageIndex::class_defaults`], which finds the
 /// property's declaration up the class's parents, in this package or another indexed one;
 /// where it cannot, the number stays), floats with six decimals (`%f`), `True`/`False`,
-/// names bare, strings quoted, object references `Class'Package.Group.Name'` (or `None`),
-/// vectors `(X=..,Y=..,Z=..)`, rotators `(Pitch=..,Yaw=..,Roll=..)`, colors
-/// `(R=..,G=..,B=..,A=..)`, planes, and UT2004's tagged structs as `(Field=..,Field=..)`
-/// with the fields as stored (a byte inside a struct stays a number). `None` for other
+/// names bare, strings quoted (unescaped, as UT2004's `UStrProperty::ExportTextItem` writes
+/// them), object references `Class'Package.Group.Name'` (or `None`), vectors
+/// `(X=..,Y=..,Z=..)`, rotators `(Pitch=..,Yaw=..,Roll=..)`, colors `(R=..,G=..,B=..,A=..)`,
+/// planes, and UT2004's tagged structs as `(Field=..,Field[1]=..)`; a struct's fields at zero
+/// are left out as UnrealEd leaves them out (`(X=2.000000,Z=-1.000000)`), and a byte inside
+/// a struct stays a number. `None` for other
 /// binary structs, dynamic arrays and maps, whose layout is the property's definition's.
 pub fn value_text(package: &Package<'_>, own_name: &str, property: &Property) -> Option<String> {
     value_text_within(package, own_name, property, 0)
@@ -566,7 +568,14 @@ fn value_text_within(
     depth: usize,
 ) -> Option<String> {
     use unreal_formats::package::properties::types;
-    let vector = |v: &[f32; 3]| format!("(X={:.6},Y={:.6},Z={:.6})", v[0], v[1], v[2]);
+    const XYZ: &[&str] = &["X", "Y", "Z"];
+    const PYR: &[&str] = &["Pitch", "Yaw", "Roll"];
+    let floats = |names: &[&str], v: &[f32]| {
+        fields(names.iter().zip(v).map(|(n, v)| (*n, (*v != 0.0).then(|| format!("{v:.6}")))))
+    };
+    let ints = |names: &[&str], v: &[i32]| {
+        fields(names.iter().zip(v).map(|(n, v)| (*n, (*v != 0).then(|| v.to_string()))))
+    };
     Some(match &property.value {
         PropertyValue::Byte(b) => b.to_string(),
         PropertyValue::Int(v) => v.to_string(),
@@ -575,8 +584,8 @@ fn value_text_within(
         PropertyValue::Object(r) => object_text(package, own_name, *r),
         PropertyValue::Name(n) => n.clone(),
         PropertyValue::Str(s) => format!("\"{s}\""),
-        PropertyValue::Vector(v) => vector(v),
-        PropertyValue::Rotator(r) => format!("(Pitch={},Yaw={},Roll={})", r[0], r[1], r[2]),
+        PropertyValue::Vector(v) => floats(XYZ, v),
+        PropertyValue::Rotator(r) => ints(PYR, r),
         PropertyValue::Raw { type_id, bytes } => {
             let struct_name = property.struct_name.as_deref().unwrap_or_default();
             let float_at = |i: usize| {
@@ -592,49 +601,74 @@ fn value_text_within(
                     object_text(package, own_name, ObjectRef(value))
                 }
                 (types::STRUCT, "vector", 12) => {
-                    vector(&[float_at(0)?, float_at(4)?, float_at(8)?])
+                    floats(XYZ, &[float_at(0)?, float_at(4)?, float_at(8)?])
                 }
-                (types::STRUCT, "rotator", 12) => {
-                    format!("(Pitch={},Yaw={},Roll={})", int_at(0)?, int_at(4)?, int_at(8)?)
-                }
+                (types::STRUCT, "rotator", 12) => ints(PYR, &[int_at(0)?, int_at(4)?, int_at(8)?]),
                 (types::STRUCT, _, _)
                     if package.struct_is_tagged(struct_name) && depth < MAX_STRUCT_DEPTH =>
                 {
-                    let fields = package.read_struct_fields(property).ok()?;
-                    let mut parts = Vec::with_capacity(fields.len());
-                    for field in &fields {
-                        let text = value_text_within(package, own_name, field, depth + 1)?;
-                        if field.array_index == 0 {
-                            parts.push(format!("{}={text}", field.name));
-                        } else {
-                            parts.push(format!("{}({})={text}", field.name, field.array_index));
+                    let stored = package.read_struct_fields(property).ok()?;
+                    let mut parts = Vec::with_capacity(stored.len());
+                    for field in &stored {
+                        if is_zero(&field.value) {
+                            continue;
                         }
+                        let text = value_text_within(package, own_name, field, depth + 1)?;
+                        parts.push(if field.array_index == 0 {
+                            format!("{}={text}", field.name)
+                        } else {
+                            format!("{}[{}]={text}", field.name, field.array_index)
+                        });
                     }
                     format!("({})", parts.join(","))
                 }
-                (types::STRUCT, "plane", 16) => format!(
-                    "(X={:.6},Y={:.6},Z={:.6},W={:.6})",
-                    float_at(0)?,
-                    float_at(4)?,
-                    float_at(8)?,
-                    float_at(12)?
+                (types::STRUCT, "plane", 16) => floats(
+                    &["X", "Y", "Z", "W"],
+                    &[float_at(0)?, float_at(4)?, float_at(8)?, float_at(12)?],
                 ),
                 (types::STRUCT, "color", 4) => {
                     // UE1 stores R, G, B, A; UE2 B, G, R, A (its `FColor` on little-endian
                     // machines). Checked against the sources the packages were compiled
                     // from: UT2004 BonusPack's `HudMutant` (`CurrentMutantColor=(R=255,G=0,
                     // B=128,A=255)`) and UT99 KillConfirmed's `KCScoreBoard`.
-                    let (red, green, blue) = if package.is_ue2() {
-                        (bytes[2], bytes[1], bytes[0])
+                    let rgba = if package.is_ue2() {
+                        [bytes[2], bytes[1], bytes[0], bytes[3]]
                     } else {
-                        (bytes[0], bytes[1], bytes[2])
+                        [bytes[0], bytes[1], bytes[2], bytes[3]]
                     };
-                    format!("(R={red},G={green},B={blue},A={})", bytes[3])
+                    let names = ["R", "G", "B", "A"];
+                    fields(
+                        names.iter().zip(rgba).map(|(n, v)| (*n, (v != 0).then(|| v.to_string()))),
+                    )
                 }
                 _ => return None,
             }
         }
     })
+}
+
+/// `(A=1,C=3)`: a struct as UnrealEd exports it, fields at zero left out (`()` when all are).
+fn fields<'n>(parts: impl Iterator<Item = (&'n str, Option<String>)>) -> String {
+    let kept: Vec<String> =
+        parts.filter_map(|(name, value)| value.map(|v| format!("{name}={v}"))).collect();
+    format!("({})", kept.join(","))
+}
+
+/// True for a stored value equal to its type's zero (left out of a struct's text, as
+/// UnrealEd leaves out fields equal to their default).
+fn is_zero(value: &PropertyValue) -> bool {
+    match value {
+        PropertyValue::Byte(b) => *b == 0,
+        PropertyValue::Int(v) => *v == 0,
+        PropertyValue::Bool(b) => !*b,
+        PropertyValue::Float(v) => *v == 0.0,
+        PropertyValue::Object(r) => r.0 == 0,
+        PropertyValue::Name(n) => n.eq_ignore_ascii_case("None"),
+        PropertyValue::Str(s) => s.is_empty(),
+        PropertyValue::Vector(v) => v.iter().all(|c| *c == 0.0),
+        PropertyValue::Rotator(r) => r.iter().all(|c| *c == 0),
+        PropertyValue::Raw { .. } => false,
+    }
 }
 
 /// `Class'Package.Group.Name'` of a reference, `None` for none.
