@@ -7,6 +7,7 @@
 use std::fmt::Write as _;
 
 pub(crate) mod actor_links;
+mod actor_values;
 mod context;
 pub mod docs;
 pub mod exec_bool_read_as_false;
@@ -45,13 +46,16 @@ pub mod t3d_duplicate_actor_name;
 pub mod t3d_duplicate_level_info;
 pub mod t3d_malformed_number;
 pub mod t3d_missing_brush_reference;
+pub mod t3d_missing_draw_resource;
 pub mod t3d_negative_extra_cost;
 pub mod t3d_nesting_too_deep;
+pub mod t3d_no_player_start;
 pub mod t3d_non_convex_polygon;
 pub mod t3d_non_planar_polygon;
 pub mod t3d_normal_mismatch;
 pub mod t3d_not_t3d;
 pub mod t3d_polygon_outside_polylist;
+pub mod t3d_static_flag_cleared;
 pub mod t3d_stray_line;
 pub mod t3d_too_few_vertices;
 pub mod t3d_too_many_vertices;
@@ -217,6 +221,9 @@ t3d_rules![
     t3d_zero_gravity,
     t3d_actor_duplicated_in_place summarized,
     t3d_untitled_level,
+    t3d_static_flag_cleared,
+    t3d_missing_draw_resource,
+    t3d_no_player_start summarized,
     t3d_unknown_texture,
     t3d_unknown_class,
     t3d_abstract_class,

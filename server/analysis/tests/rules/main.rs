@@ -108,9 +108,28 @@ fn fixture_index() -> std::sync::Arc<PackageIndex> {
     ])))
 }
 
+/// The package index of the `*.classes.*` fixtures: the classes declared in
+/// `fixtures/game/<Package>/Classes/*.uc`, with their defaults, read as a game folder's
+/// sources are (no compiled package).
+fn class_index() -> std::sync::Arc<PackageIndex> {
+    let game = fixtures_dir().join("game");
+    let classes = unreal_analysis::index::class_sources::read_game_folder(
+        &unreal_analysis::fs::RealFs,
+        &game,
+    );
+    // The sources' defaults are read from the files when first asked for.
+    let index = PackageIndex::from_packages(
+        std::sync::Arc::new(unreal_analysis::fs::RealFs),
+        unreal_analysis::index::IndexRoots::default(),
+        Vec::new(),
+    );
+    std::sync::Arc::new(index.with_source_classes(std::sync::Arc::new(classes)))
+}
+
 /// Options from the fixture's name: `*.ue1.t3d` and `*.ue2.t3d` fix the engine generation;
 /// `*.ut99.t3d`, `*.ut2004.t3d` and `*.unreal227.t3d` declare that game (and its generation);
-/// `*.indexed.*` resolve references against [`fixture_index`].
+/// `*.indexed.*` resolve references against [`fixture_index`], `*.classes.*` against
+/// [`class_index`].
 fn options_for(path: &Path) -> LintOptions {
     let name = path.file_name().unwrap().to_string_lossy();
     let game = if name.ends_with(".ut99.t3d") {
@@ -131,7 +150,13 @@ fn options_for(path: &Path) -> LintOptions {
     } else {
         EngineSetting::Auto
     };
-    let packages = name.contains(".indexed.").then(fixture_index);
+    let packages = if name.contains(".indexed.") {
+        Some(fixture_index())
+    } else if name.contains(".classes.") {
+        Some(class_index())
+    } else {
+        None
+    };
     LintOptions { engine, game, packages, ..LintOptions::default() }
 }
 

@@ -1,0 +1,146 @@
+//! `t3d-no-player-start`: a whole map with no `PlayerStart` (nor an actor of a class derived
+//! from it): a player who joins the game on it finds no place to start.
+
+use unreal_syntax::t3d::BlockKind;
+use unreal_syntax::Span;
+
+use super::actor_links::bare_class;
+use super::summary::{Summarized, Summary};
+use super::{RuleMeta, Scope, T3dContext};
+use crate::index::PackageIndex;
+use crate::{Diagnostic, Severity};
+
+pub static RULE: RuleMeta = RuleMeta {
+    code: "t3d-no-player-start",
+    severity: Severity::Info,
+    summary: "a map with no `PlayerStart`: players cannot join a game on it",
+    scope: Scope::Summarized,
+    docs: DOCS,
+    ..RuleMeta::T3D_LOCAL
+};
+
+/// The rule's documentation: its `docs/rules.md` section after the `Severity:` lead.
+const DOCS: &str = r#"A whole map (a file with a `LevelInfo`) has no `PlayerStart`, nor any
+actor of a class derived from it. When a player joins a game on the map, the game type looks
+for a `PlayerStart` to put them at; with none, the login fails ("Could not find starting
+spot" in UE1) and nobody can play the map. It is an info: a map made only for UnrealEd
+(an example map, a prefab library), one entered only through a teleporter from another level
+(UE1 then starts the player at the `Teleporter` the URL names), or one whose game type places
+players its own way needs none.
+
+Classes are told apart with the package index (the game folder's packages and
+`Classes/*.uc` sources): an actor whose class cannot be traced to its parents might be a
+start, so the map is not judged then. Without a package index only the class name
+`PlayerStart` itself is known, and a map with any other class is not judged.
+
+Engine basis: `GameInfo.Login` fails when `FindPlayerStart` finds no `PlayerStart` (UT v469
+`Engine/Classes/GameInfo.uc:878-885` and `:1114-1133`; UT2004
+`Engine/Classes/GameInfo.uc:1066-1073`).
+
+```t3d
+Begin Map
+Begin Actor Class=LevelInfo Name=LevelInfo0
+    Title="Arena"
+End Actor
+Begin Actor Class=Light Name=Light0
+End Actor
+End Map
+```
+
+Fix: place a `PlayerStart` (one per player the map is made for)."#;
+
+/// What a part of a document says of its starts.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Starts {
+    /// The `Class=` value of the part's `LevelInfo`, when it has one.
+    level_info: Option<Span>,
+    /// An actor of the part is a start.
+    found: bool,
+    /// An actor's class cannot be traced to its parents: it may be a start.
+    unsure: bool,
+}
+
+/// Whether `class` is `PlayerStart` or derives from it; `None` when its parents cannot be
+/// traced.
+fn is_start(index: Option<&PackageIndex>, class: &str) -> Option<bool> {
+    let mut current = class.trim_matches('"').to_owned();
+    for _ in 0..64 {
+        if bare_class(&current).eq_ignore_ascii_case("PlayerStart") {
+            return Some(true);
+        }
+        let facts = index?.class_facts(&current)?;
+        match facts.parent {
+            Some(parent) => current = parent,
+            None => return Some(false),
+        }
+    }
+    None
+}
+
+fn collect(ctx: &T3dContext<'_>) -> Starts {
+    let mut starts = Starts::default();
+    // A class is traced once per part, however many actors use it.
+    let mut seen: Vec<(&str, Option<bool>)> = Vec::new();
+    for &(block, _) in &ctx.blocks {
+        if block.kind != BlockKind::Actor {
+            continue;
+        }
+        let Some((attribute, class)) = block.attribute(ctx.text, "Class") else { continue };
+        if bare_class(class).eq_ignore_ascii_case("LevelInfo") {
+            starts.level_info = Some(attribute.value);
+            continue;
+        }
+        let known = seen.iter().find(|(c, _)| c.eq_ignore_ascii_case(class));
+        let verdict = if let Some(&(_, verdict)) = known {
+            verdict
+        } else {
+            let verdict = is_start(ctx.packages, class);
+            seen.push((class, verdict));
+            verdict
+        };
+        match verdict {
+            Some(true) => starts.found = true,
+            Some(false) => {}
+            None => starts.unsure = true,
+        }
+    }
+    starts
+}
+
+fn report<'a>(parts: impl IntoIterator<Item = (&'a Starts, i64)>, out: &mut Vec<Diagnostic>) {
+    let mut level_info = None;
+    for (starts, delta) in parts {
+        if starts.found || starts.unsure {
+            return;
+        }
+        level_info = level_info.or(starts.level_info.map(|span| span.shifted(delta)));
+    }
+    if let Some(span) = level_info {
+        out.push(RULE.diagnostic(
+            span,
+            "this map has no `PlayerStart`: a player who joins a game on it has no place to start",
+        ));
+    }
+}
+
+pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
+    report([(&collect(ctx), 0)], out);
+}
+
+/// The rule over per-part summaries (the incremental document's segments).
+pub struct Summarizer;
+
+impl Summarized for Summarizer {
+    fn summarize(&self, ctx: &T3dContext<'_>, _start: u32) -> Summary {
+        let starts = collect(ctx);
+        let empty = starts == Starts::default();
+        Summary::unless_empty(starts, empty)
+    }
+
+    fn report(&self, parts: &[(&Summary, i64)], out: &mut Vec<Diagnostic>) {
+        report(
+            parts.iter().filter_map(|&(summary, delta)| Some((summary.get::<Starts>()?, delta))),
+            out,
+        );
+    }
+}
