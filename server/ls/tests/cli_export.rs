@@ -460,7 +460,18 @@ fn render_draws_the_example_room() {
         expect![[r#"
             exit 0
             --- stdout
-            iso.png: 300x259 pixels, 2 brushes, 1 actors, 4.0 units a pixel
+            iso.png: 300x259 pixels, 2 brushes (13 surfaces built), 1 actors, 4.0 units a pixel
+            --- stderr
+        "#]],
+    );
+    // `--brushes`: the brushes' outlines, as before the iso view drew the level.
+    run(
+        &dir,
+        &["render", room, "--view", "iso", "--brushes", "--size", "300", "-o", "iso-brushes.png"],
+        expect![[r#"
+            exit 0
+            --- stdout
+            iso-brushes.png: 300x259 pixels, 2 brushes, 1 actors, 4.0 units a pixel
             --- stderr
         "#]],
     );

@@ -408,7 +408,7 @@ fn target_fits(kind: ExportKind, target: Option<Target>) -> bool {
 /// The game's packages around `file`, where a mesh's materials in other packages are read:
 /// the game folder and package paths its `unreal-ls.toml` names, else the game installation
 /// it stands in (as `lint` and the editor find them), indexed only if a material needs it.
-fn game_packages(file: &Path) -> export::IndexedOnNeed {
+pub(super) fn game_packages(file: &Path) -> export::IndexedOnNeed {
     let settings = unreal_analysis::workspace::Settings::new(
         std::sync::Arc::new(RealFs),
         unreal_analysis::config::ConfigResolver::discover(),
