@@ -1116,3 +1116,34 @@ fn the_corpus_map_exports_textured() {
     let json = glb_json(&dir.join("map.glb"));
     assert_eq!(json["images"].as_array().unwrap().len(), 5);
 }
+
+/// A built map with `--to glb` writes the level it stores (its BSP): a mesh per material under
+/// "Level", its actors under "Actors"; without `--to glb` it still exports its objects.
+#[test]
+fn corpus_built_map_exports_its_stored_level() {
+    let Some(root) = corpus() else { return };
+    let dir = fixture_dir("stored-level");
+    let map = root.join("packages/unr/blender_t3d_test_map.unr");
+    let map = map.to_str().unwrap();
+    run(
+        &dir,
+        &["export", map, "--to", "glb", "-o", "level.glb"],
+        expect![[r#"
+            exit 0
+            --- stdout
+            --- stderr
+            note: Checkers.checkers_base: its package Checkers is not in the game folder or package paths, or holds no image of it; its surfaces are drawn in a flat colour, mapped as a 256x256 texture
+            note: Checkers.rectangle_128x64: its package Checkers is not in the game folder or package paths, or holds no image of it; its surfaces are drawn in a flat colour, mapped as a 256x256 texture
+            note: Checkers.checkers_abcd: its package Checkers is not in the game folder or package paths, or holds no image of it; its surfaces are drawn in a flat colour, mapped as a 256x256 texture
+            note: Checkers.coordinates: its package Checkers is not in the game folder or package paths, or holds no image of it; its surfaces are drawn in a flat colour, mapped as a 256x256 texture
+            note: Checkers.checkers_circle: its package Checkers is not in the game folder or package paths, or holds no image of it; its surfaces are drawn in a flat colour, mapped as a 256x256 texture
+            note: Editor.Bkgnd: its package Editor is not in the game folder or package paths, or holds no image of it; its surfaces are drawn in a flat colour, mapped as a 256x256 texture
+            note: the level the map stores: 276 surfaces (0 invisible or portal left out), 686 triangles, 6 materials (0 textured), 16 actors
+        "#]],
+    );
+    let json = glb_json(&dir.join("level.glb"));
+    let names: Vec<&str> =
+        json["nodes"].as_array().unwrap().iter().filter_map(|n| n["name"].as_str()).collect();
+    assert!(names.contains(&"Level") && names.contains(&"Actors"), "{names:?}");
+    assert_eq!(json["meshes"].as_array().unwrap().len(), 6);
+}

@@ -329,6 +329,75 @@ pub fn level_of(
     scene
 }
 
+/// Where a built map's textures come from: the package's own (`MyLevel`), or the package of
+/// the game folder an import names, by the object the map's surfaces refer to.
+struct StoredTextures<'p, 'b> {
+    package: &'p unreal_formats::package::Package<'b>,
+    by_path: HashMap<String, ObjectRef>,
+    others: &'p dyn super::OtherPackages,
+}
+
+impl LevelTextures for StoredTextures<'_, '_> {
+    fn image(&self, texture: &str) -> Result<RgbaImage, String> {
+        let Some(&r) = self.by_path.get(&texture.to_ascii_lowercase()) else {
+            return Err(format!("{texture}: not a texture of the map"));
+        };
+        super::materials::material_image(self.package, r, self.others).ok_or_else(|| {
+            match r.resolve() {
+                unreal_formats::package::Resolved::Import(_) => format!(
+                    "{texture}: its package {} is not in the game folder or package paths, or holds no image of it",
+                    texture.split('.').next().unwrap_or(texture)
+                ),
+                _ => format!("{texture}: the map holds it, but no image could be read from it"),
+            }
+        })
+    }
+}
+
+/// The level a built map (`.unr`, `.ut2`) stores, as UnrealEd last built it: each BSP node's
+/// polygon with its surface's texture, flags and mapping, textured from the map's own
+/// package and, for imports, from `others` (the game folder); the level's other actors as
+/// named points, lights with their light. Errors name where the package stopped reading.
+pub fn stored_level_scene(
+    name: &str,
+    package: &unreal_formats::package::Package<'_>,
+    others: &dyn super::OtherPackages,
+) -> Result<LevelScene, unreal_formats::Error> {
+    let stored = csg::package::read_stored_level(package)?;
+    let by_path = stored
+        .level
+        .surfaces
+        .iter()
+        .zip(&stored.textures)
+        .map(|(s, &r)| (s.texture.to_ascii_lowercase(), r))
+        .collect();
+    let textures = StoredTextures { package, by_path, others };
+    let actors = stored
+        .actors
+        .iter()
+        .map(|a| {
+            let short = a.class.rsplit('.').next().unwrap_or(&a.class).to_ascii_lowercase();
+            let is_light = short == "light" || short.ends_with("light");
+            let [hue, saturation, brightness, radius] = a.light_properties;
+            LevelActor {
+                name: a.name.clone(),
+                class: a.class.clone(),
+                position: point_to_gltf(a.location.map(|c| c as f32)),
+                light: is_light.then(|| {
+                    light_with(
+                        hue.unwrap_or(0.0),
+                        saturation.unwrap_or(255.0),
+                        brightness.unwrap_or(64.0),
+                        radius.unwrap_or(64.0),
+                    )
+                }),
+                begin: None,
+            }
+        })
+        .collect();
+    Ok(level_of(name, &stored.level, actors, &textures))
+}
+
 /// The engine's light colour: `LightHue` and `LightSaturation` (0..255; a saturation of 255
 /// is white) as HSV with full value.
 fn light_color(hue: f64, saturation: f64) -> [f32; 3] {
@@ -360,10 +429,20 @@ fn light_of(text: &str, actor: &Block) -> LevelLight {
             .filter(|v| v.is_finite())
             .unwrap_or(default)
     };
+    light_with(
+        number("LightHue", 0.0),
+        number("LightSaturation", 255.0),
+        number("LightBrightness", 64.0),
+        number("LightRadius", 64.0),
+    )
+}
+
+/// A light from its four properties (see [`light_of`]).
+fn light_with(hue: f64, saturation: f64, brightness: f64, radius: f64) -> LevelLight {
     LevelLight {
-        color: light_color(number("LightHue", 0.0), number("LightSaturation", 255.0)),
-        intensity: (number("LightBrightness", 64.0) / 255.0).clamp(0.0, 1.0) as f32,
-        range: (25.0 * (number("LightRadius", 64.0).clamp(0.0, 255.0) + 1.0)) as f32,
+        color: light_color(hue, saturation),
+        intensity: (brightness / 255.0).clamp(0.0, 1.0) as f32,
+        range: (25.0 * (radius.clamp(0.0, 255.0) + 1.0)) as f32,
     }
 }
 
