@@ -656,3 +656,31 @@ fn barycentric(a: [f64; 3], b: [f64; 3], c: [f64; 3], p: [f64; 3], slack: f64) -
     });
     inside.then_some(w)
 }
+
+/// Textures that say how they were asked for: transparent when for a masked surface.
+struct AlphaBySurface;
+
+impl LevelTextures for AlphaBySurface {
+    fn image(&self, texture: &str) -> Result<RgbaImage, String> {
+        self.image_drawn(texture, false)
+    }
+
+    fn image_drawn(&self, _texture: &str, on_masked_surface: bool) -> Result<RgbaImage, String> {
+        let alpha = if on_masked_surface { 0 } else { 255 };
+        Ok(RgbaImage { width: 1, height: 1, pixels: vec![100, 100, 100, alpha] })
+    }
+}
+
+/// A masked surface (`Flags=2`) asks for its texture as a masked surface draws it (a P8
+/// texture's index 0 transparent, `Package::decode_texture_drawn`); the same texture on an
+/// opaque surface is read as it is, and each is read once.
+#[test]
+fn masked_surfaces_ask_for_their_texture_masked() {
+    // The room's -X wall and its masked +X wall share the texture `Wall`.
+    let scene = level::level_scene("Room", ROOM, None, &AlphaBySurface);
+    let alpha_of = |alpha: Alpha| {
+        let m = scene.materials.iter().find(|m| m.texture == "Wall" && m.alpha == alpha).unwrap();
+        m.image.as_ref().unwrap().pixels[3]
+    };
+    assert_eq!((alpha_of(Alpha::Mask), alpha_of(Alpha::Opaque)), (0, 255));
+}
