@@ -684,3 +684,34 @@ fn masked_surfaces_ask_for_their_texture_masked() {
     };
     assert_eq!((alpha_of(Alpha::Mask), alpha_of(Alpha::Opaque)), (0, 255));
 }
+
+/// UE2 polygons have no pans: UT2004's T3D import folds a `Pan` line into the base along the
+/// axes read before it (`Base += TextureU * U + TextureV * V`), and an `Origin` read after it,
+/// or none (the first vertex), drops it. The floor (origin at the corner (872, -128, -128),
+/// `TextureU` +X, `TextureV` -Y, `Pan U=16 V=8`, a 128x64 texture) at that corner: UE1 draws
+/// texel (16, 8); UE2 (-16, -8) with the `Pan` after the axes, (0, 0) with it before them (UE1
+/// UnrealEd's own order: `Origin`, `Normal`, `Pan`, `TextureU`, `TextureV`) or before the `Origin`.
+#[test]
+fn ue2_folds_pans_into_the_base_as_its_import_does() {
+    use unreal_analysis::Generation;
+    let corner = |text: &str, generation: Generation| {
+        let scene = level::level_scene("Room", text, Some(generation), &FloorOnly);
+        let (_, uv) = uvs_of(&scene, "Floor")
+            .into_iter()
+            .find(|(p, _)| (p[0] - 872.0).abs() < 0.01 && (p[1] + 128.0).abs() < 0.01)
+            .unwrap();
+        [uv[0] * 128.0, uv[1] * 64.0].map(|t| (t * 1000.0).round() / 1000.0)
+    };
+    let pan = "            Pan      U=16 V=8\r\n";
+    let origin = "            Origin   -00128.000000,-00128.000000,-00128.000000\r\n";
+    let axes = "            TextureU +00001.000000,+00000.000000,+00000.000000\r\n            TextureV +00000.000000,-00001.000000,+00000.000000\r\n";
+    let floor = format!("{origin}{axes}{pan}");
+    assert!(ROOM.contains(&floor));
+    let pan_before_axes = ROOM.replace(&floor, &format!("{origin}{pan}{axes}"));
+    let pan_before_origin = ROOM.replace(&floor, &format!("{pan}{origin}{axes}"));
+    assert_eq!(corner(ROOM, Generation::Ue1), [16.0, 8.0]);
+    assert_eq!(corner(&pan_before_axes, Generation::Ue1), [16.0, 8.0]);
+    assert_eq!(corner(ROOM, Generation::Ue2), [-16.0, -8.0]);
+    assert_eq!(corner(&pan_before_axes, Generation::Ue2), [0.0, 0.0]);
+    assert_eq!(corner(&pan_before_origin, Generation::Ue2), [0.0, 0.0]);
+}
