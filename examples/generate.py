@@ -285,8 +285,9 @@ def defects():
     # A brush actor whose Brush= names a model that no Begin Brush defines.
     line = subtractive(w, "Brush2", "Model2", (128, 128, 128), "(X=3072.000000)",
                        "GenFloor.Floor.Flr06", reference="Model99")
-    w.note(line, "`t3d-unresolved-brush-model`: `Brush=Model'MyLevel.Model99'` names no "
-           "brush (this actor's own is `Model2`).")
+    w.note(line, "`t3d-unresolved-brush-model` (an error): `Brush=Model'MyLevel.Model99'` names no "
+           "brush (this actor's own is `Model2`), so the actor's `Brush` stays `None` and "
+           "UnrealEd's import crashes preparing the brush it read.")
 
     # Two actors with the same name.
     first = None
@@ -339,9 +340,14 @@ def main():
     readme += [
         "",
         "Not shown here: rules that need a file of their own (`t3d-not-t3d`, `t3d-stray-line`,",
-        "`t3d-nesting-too-deep`) or a game folder with packages (`t3d-unknown-texture`,",
-        "`t3d-unknown-class`, `t3d-unknown-object`); each has its own fixture in",
-        "`server/analysis/tests/rules/`.",
+        "`t3d-nesting-too-deep`, `t3d-duplicate-level-info`, `t3d-untitled-level`,",
+        "`t3d-missing-brush-reference`), a game folder with packages or class sources",
+        "(`t3d-unknown-texture`, `t3d-unknown-class`, `t3d-abstract-class`, `t3d-unknown-object`),",
+        "or a UE2 map (`t3d-unmatched-ai-script-tag`, `t3d-negative-extra-cost`,",
+        "`t3d-zero-gravity`), and the map checks between actors (`t3d-unmatched-attach-tag`,",
+        "`t3d-unmatched-teleporter-url`, `t3d-unanswered-event`, `t3d-actor-duplicated-in-place`),",
+        "whose fixtures put each defect beside the look-alike that is not one. Each has its own",
+        "fixture in `server/analysis/tests/rules/`.",
     ]
     write("defects/README.md", "\n".join(readme) + "\n")
 

@@ -132,7 +132,7 @@ pub fn package(data: &[u8]) {
 /// The package readers that refuse other classes, with the classes each reads (as in
 /// `package::objects`: given an export of another class, a reader returns at once).
 type ObjectRead = fn(&Package<'_>, usize);
-const CLASS_READERS: [(&[&str], ObjectRead); 13] = [
+const CLASS_READERS: [(&[&str], ObjectRead); 15] = [
     (&["Palette"], |p, i| drop(p.read_palette(i))),
     // Built maps' BSP: a model's node polygons drawn from its checked indices.
     (&["Model"], |p, i| {
@@ -167,7 +167,12 @@ const CLASS_READERS: [(&[&str], ObjectRead); 13] = [
     (&["Mesh", "LodMesh", "SkeletalMesh"], |p, i| drop(p.read_mesh(i))),
     (&["Animation"], |p, i| drop(p.read_animation(i))),
     // A class is an export whose class reference is 0, which `class_name` calls `Class`.
-    (&["Class"], |p, i| drop(p.read_class(i))),
+    (&["Class"], |p, i| {
+        drop(p.read_class(i));
+        drop(p.read_class_body(i));
+    }),
+    (&["ByteProperty"], |p, i| drop(p.read_byte_property_enum(i))),
+    (&["Enum"], |p, i| drop(p.read_enum(i))),
 ];
 
 /// `_d.3d` + `_a.3d`: a little-endian `u32` length (taken modulo what follows) says where

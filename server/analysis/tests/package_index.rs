@@ -318,3 +318,242 @@ fn compressed_packages_are_indexed_as_the_packages_they_hold() {
         Rock read again through the index: 2 exports
     "#]].assert_eq(&out);
 }
+
+/// Class facts and default values walk up parents across sources and compiled packages:
+/// sources win over the compiled class of their package, a bare name defined in two
+/// packages is not resolved, and a changed `defaultproperties` block refreshes the index.
+#[test]
+fn class_facts_and_defaults_across_sources_and_packages() {
+    use unreal_analysis::index::DefaultValue;
+    use writers::{TestClass, TestDefault};
+    let fs = Arc::new(ChangingFs::default());
+    {
+        let mut files = fs.0.lock().unwrap();
+        let engine = writers::class_package(
+            69,
+            0,
+            &[
+                TestClass::new("Object", None, 1),
+                TestClass::new("Actor", Some("Object"), 1)
+                    .with_enum("DrawType", &["DT_None", "DT_Sprite", "DT_Mesh"])
+                    .with_enum("Style", &["STY_None", "STY_Normal"])
+                    .with("DrawScale", TestDefault::Float(1.0))
+                    .with("DrawType", TestDefault::Byte(1))
+                    .with("bHidden", TestDefault::Bool(false)),
+                TestClass::new("Pickup", Some("Actor"), 1)
+                    .with("PickupMessage", TestDefault::Str("Snagged an item.".into())),
+                TestClass::new("Light", Some("Actor"), 0)
+                    .with("bStatic", TestDefault::Bool(true))
+                    .with("Skins", TestDefault::IntAt(3, 9))
+                    .with("Texture", TestDefault::Object(-2)),
+            ],
+        );
+        files.insert("/game/System/Engine.u", engine);
+        // A stale build of the mod: its source below wins.
+        files.insert(
+            "/game/System/MyMod.u",
+            writers::class_package(
+                69,
+                0,
+                &[
+                    TestClass::new("MyPickup", Some("Pickup"), 0)
+                        .with("DrawScale", TestDefault::Float(5.0)),
+                    // A byte of an enum declared in another package, and a value past its
+                    // names (kept as a number).
+                    TestClass::new("MyDeco", Some("Pickup"), 0)
+                        .with("DrawType", TestDefault::Byte(2))
+                        .with("Style", TestDefault::Byte(7))
+                        .with("Health", TestDefault::Byte(3)),
+                ],
+            ),
+        );
+        for package in ["A", "B"] {
+            files.insert(
+                format!("/game/System/{package}.u"),
+                writers::class_package(69, 0, &[TestClass::new("Thing", Some("Actor"), 0)]),
+            );
+        }
+        files.insert(
+            "/game/MyMod/Classes/MyPickup.uc",
+            b"class MyPickup extends Engine.Pickup;\r\ndefaultproperties\r\n{\r\n    PickupMessage=\"Got it\"\r\n    DrawScale=2.0\r\n}\r\n".to_vec(),
+        );
+        files
+            .insert("/game/MyMod/Classes/MyLight.uc", b"class MyLight extends Light;\r\n".to_vec());
+        files.insert("/game/MyMod/Classes/Orphan.uc", b"class Orphan extends Missing;".to_vec());
+    }
+    let roots = IndexRoots { game_dir: Some(PathBuf::from("/game")), package_paths: Vec::new() };
+    let dyn_fs: Arc<dyn FileSystem> = fs.clone();
+    let index = PackageIndex::build(dyn_fs, roots, &mut |_| {});
+    let render = |index: &PackageIndex| {
+        let mut out = String::new();
+        for class in ["Actor", "Pickup", "MyPickup", "Engine.Light", "Thing", "A.Thing", "Nothing"]
+        {
+            match index.class_facts(class) {
+                Some(f) => {
+                    let _ = writeln!(
+                        out,
+                        "{class}: {}.{} extends {:?} abstract={} placeable={:?} from {:?} defaults {:?}",
+                        f.package,
+                        f.name,
+                        f.parent,
+                        f.is_abstract,
+                        f.placeable,
+                        f.origin,
+                        index.class_defaults(&f).values
+                    );
+                }
+                None => {
+                    let _ =
+                        writeln!(out, "{class}: none of {}", index.class_facts_all(class).len());
+                }
+            }
+        }
+        for (class, property) in [
+            ("MyPickup", "DrawScale"),
+            ("MyPickup", "pickupmessage"),
+            ("MyPickup", "bHidden"),
+            ("MyPickup", "DrawType"),
+            ("MyDeco", "DrawType"),
+            ("MyDeco", "Style"),
+            ("MyDeco", "Health"),
+            ("MyLight", "bStatic"),
+            ("MyLight", "Skins[3]"),
+            ("MyLight", "Skins(0)"),
+            ("MyLight", "Texture"),
+            ("MyLight", "LightRadius"),
+            ("Thing", "DrawScale"),
+            ("Orphan", "DrawScale"),
+        ] {
+            let value = match index.default_of(class, property) {
+                DefaultValue::Set(value, by) => format!("{value} (set by {by})"),
+                DefaultValue::EngineZero => "the engine's zero".to_owned(),
+                DefaultValue::Unknown(why) => format!("unknown: {why}"),
+            };
+            let _ = writeln!(out, "{class}.{property} = {value}");
+        }
+        out
+    };
+    expect_test::expect![[r#"
+        Actor: Engine.Actor extends Some("Engine.Object") abstract=true placeable=None from Package("/game/System/Engine.u") defaults [("DrawScale", "1.000000"), ("DrawType", "DT_Sprite"), ("bHidden", "False")]
+        Pickup: Engine.Pickup extends Some("Engine.Actor") abstract=true placeable=None from Package("/game/System/Engine.u") defaults [("PickupMessage", "\"Snagged an item.\"")]
+        MyPickup: MyMod.MyPickup extends Some("Engine.Pickup") abstract=false placeable=None from Source("/game/MyMod/Classes/MyPickup.uc") defaults [("PickupMessage", "\"Got it\""), ("DrawScale", "2.0")]
+        Engine.Light: Engine.Light extends Some("Engine.Actor") abstract=false placeable=None from Package("/game/System/Engine.u") defaults [("bStatic", "True"), ("Skins(3)", "9"), ("Texture", "Class'Core.Object'")]
+        Thing: none of 2
+        A.Thing: A.Thing extends Some("Engine.Actor") abstract=false placeable=None from Package("/game/System/A.u") defaults []
+        Nothing: none of 0
+        MyPickup.DrawScale = 2.0 (set by MyPickup)
+        MyPickup.pickupmessage = "Got it" (set by MyPickup)
+        MyPickup.bHidden = False (set by Actor)
+        MyPickup.DrawType = DT_Sprite (set by Actor)
+        MyDeco.DrawType = DT_Mesh (set by MyDeco)
+        MyDeco.Style = 7 (set by MyDeco)
+        MyDeco.Health = 3 (set by MyDeco)
+        MyLight.bStatic = True (set by Light)
+        MyLight.Skins[3] = 9 (set by Light)
+        MyLight.Skins(0) = the engine's zero
+        MyLight.Texture = Class'Core.Object' (set by Light)
+        MyLight.LightRadius = the engine's zero
+        Thing.DrawScale = unknown: class `Thing` is defined in several packages (A, B)
+        Orphan.DrawScale = unknown: class `Missing` is not indexed
+    "#]]
+    .assert_eq(&render(&index));
+    // A save that changes nothing keeps the index; a changed block makes a new one.
+    let source = PathBuf::from("/game/MyMod/Classes/MyPickup.uc");
+    assert!(index.refreshed(std::slice::from_ref(&source)).is_none());
+    fs.0.lock().unwrap().insert(
+        "/game/MyMod/Classes/MyPickup.uc",
+        b"class MyPickup extends Engine.Pickup;\r\ndefaultproperties\r\n{\r\n    DrawScale=3.0\r\n}\r\n".to_vec(),
+    );
+    let after = index.refreshed(std::slice::from_ref(&source)).expect("a refreshed index");
+    assert_eq!(
+        after.default_of("MyPickup", "DrawScale"),
+        DefaultValue::Set("3.0".into(), "MyPickup".into())
+    );
+    assert_eq!(
+        after.default_of("MyPickup", "PickupMessage"),
+        DefaultValue::Set("\"Snagged an item.\"".into(), "Pickup".into())
+    );
+}
+
+/// `t3d-abstract-class` over compiled classes: a bare name is judged when every package
+/// defining it compiled it abstract, `Package.Name` by that package's class alone, and a UE2
+/// package's `placeable` flag is read.
+#[test]
+fn abstract_compiled_classes_are_judged_conservatively() {
+    use unreal_analysis::lint::{lint_file, FileKind, LintOptions};
+    use writers::TestClass;
+    let mut fs = MemoryFs::new();
+    let class = |name: &str, flags: u32| TestClass::new(name, Some("Actor"), flags);
+    fs.insert(
+        "/game/System/A.u",
+        writers::class_package(69, 0, &[class("Thing", 1), class("Both", 1)]),
+    );
+    fs.insert(
+        "/game/System/B.u",
+        writers::class_package(69, 0, &[class("Thing", 0), class("Both", 1)]),
+    );
+    fs.insert("/game/System/C.u", writers::class_package(128, 29, &[class("Placed", 0x200)]));
+    let roots = IndexRoots { game_dir: Some(PathBuf::from("/game")), package_paths: Vec::new() };
+    let index = PackageIndex::build(Arc::new(fs), roots, &mut |_| {});
+    assert_eq!(index.class_facts("Placed").and_then(|f| f.placeable), Some(true));
+    assert_eq!(index.class_facts("A.Thing").and_then(|f| f.placeable), None);
+    let t3d = "Begin Map\r\nBegin Actor Class=Thing Name=A0\r\nEnd Actor\r\nBegin Actor Class=A.Thing Name=A1\r\nEnd Actor\r\nBegin Actor Class=B.Thing Name=A2\r\nEnd Actor\r\nBegin Actor Class=Both Name=A3\r\nEnd Actor\r\nBegin Actor Class=Placed Name=A4\r\nEnd Actor\r\nEnd Map\r\n";
+    let options = LintOptions { packages: Some(Arc::new(index)), ..LintOptions::default() };
+    let linted = lint_file(FileKind::T3d, t3d.as_bytes(), &options);
+    let found: Vec<String> = linted
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "t3d-abstract-class")
+        .map(|d| d.message.clone())
+        .collect();
+    expect_test::expect![[r#"
+        [
+            "class `A.Thing` is abstract (compiled with CLASS_Abstract in /game/System/A.u): UnrealEd cannot spawn it, and its import of this actor stops with a failed assertion (UT v469e and later leave the actor out)",
+            "class `Both` is abstract (compiled with CLASS_Abstract in /game/System/A.u): UnrealEd cannot spawn it, and its import of this actor stops with a failed assertion (UT v469e and later leave the actor out)",
+        ]
+    "#]]
+    .assert_debug_eq(&found);
+}
+
+/// A corpus mod's compiled classes as the index tells them: parents, flags and defaults as
+/// T3D text (enums named where the declaring package is indexed; C4's parents are UT99's,
+/// which the corpus lacks: their defaults are unknown).
+#[test]
+fn corpus_class_facts_as_t3d_text() {
+    let Some(dir) = corpus_packages() else { return };
+    let roots = IndexRoots { game_dir: None, package_paths: vec![dir.join("u")] };
+    let index = PackageIndex::build(Arc::new(unreal_analysis::exec::RealFs), roots, &mut |_| {});
+    let mut out = String::new();
+    let c4 = index.package("Ut99Mods_C4").expect("the C4 package");
+    for class in c4.classes.iter().take(4) {
+        let facts = index.class_facts(&format!("Ut99Mods_C4.{}", class.name)).unwrap();
+        let _ = writeln!(
+            out,
+            "{}.{} extends {:?} abstract={} flags={:?} unreadable={:?}",
+            facts.package,
+            facts.name,
+            facts.parent,
+            facts.is_abstract,
+            facts.flags.map(|f| format!("{f:#x}")),
+            facts.unreadable
+        );
+        for (name, value) in &index.class_defaults(&facts).values {
+            let _ = writeln!(out, "    {name}={value}");
+        }
+    }
+    let _ = writeln!(
+        out,
+        "C4Weapon.PickupAmmoCount: {:?}",
+        index.default_of("C4Weapon", "PickupAmmoCount")
+    );
+    let _ = writeln!(out, "C4Weapon.Mass: {:?}", index.default_of("C4Weapon", "Mass"));
+    let _ = writeln!(out, "C4Weapon.bHidden: {:?}", index.default_of("C4Weapon", "bHidden"));
+    // UT2004's tagged structs (version 128, licensee 29), nested.
+    let facts = index.class_facts("TestUC2.DefaultProperties").unwrap();
+    let defaults = index.class_defaults(&facts);
+    for (name, value) in &defaults.values {
+        let _ = writeln!(out, "TestUC2.DefaultProperties {name}={value}");
+    }
+    let _ = writeln!(out, "unprinted {:?}", defaults.unprinted);
+    expect_test::expect_file!["snapshots/class_facts_c4.txt"].assert_eq(&out);
+}

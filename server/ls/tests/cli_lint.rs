@@ -57,17 +57,26 @@ fn clean_file() {
         &expect![[r#"
             exit: 0
             --- stdout
-            0 errors, 0 warnings in 1 file checked
+            info[t3d-untitled-level]: this `LevelInfo` sets no `Title`: server browsers and scoreboards show the map as "Untitled"
+             --> clean.t3d:2:19
+              |
+            2 | Begin Actor Class=LevelInfo Name=LevelInfo0
+              |                   ^^^^^^^^^
+              |
+
+            0 errors, 0 warnings, 1 info in 1 file checked
             references into packages (textures, classes, OBJ LOAD) were not checked: no game folder is set (--game-dir, or game-dir in unreal-ls.toml)
         "#]],
     );
     check(
         &["--format", "json", "clean.t3d"],
         &expect![[r#"
-        exit: 0
-        --- stdout
-        {"version":1,"files":1,"diagnostics":[]}
-    "#]],
+            exit: 0
+            --- stdout
+            {"version":1,"files":1,"diagnostics":[
+            {"file":"clean.t3d","line":2,"column":19,"end_line":2,"end_column":28,"severity":"info","code":"t3d-untitled-level","message":"this `LevelInfo` sets no `Title`: server browsers and scoreboards show the map as \"Untitled\""}
+            ]}
+        "#]],
     );
 }
 
@@ -78,6 +87,13 @@ fn file_with_errors() {
         &expect![[r#"
             exit: 0
             --- stdout
+            info[t3d-untitled-level]: this `LevelInfo` sets no `Title`: server browsers and scoreboards show the map as "Untitled"
+             --> error.t3d:2:19
+              |
+            2 | Begin Actor Class=LevelInfo Name=LevelInfo0
+              |                   ^^^^^^^^^
+              |
+
             warning[t3d-too-few-vertices]: polygon has 2 vertices; a polygon needs at least 3
               --> error.t3d:10:11
                |
@@ -92,7 +108,7 @@ fn file_with_errors() {
                |                                                   ^^^^^^^^^^^^^
                |
 
-            0 errors, 2 warnings in 1 file checked
+            0 errors, 2 warnings, 1 info in 1 file checked
             references into packages (textures, classes, OBJ LOAD) were not checked: no game folder is set (--game-dir, or game-dir in unreal-ls.toml)
         "#]],
     );
@@ -102,6 +118,7 @@ fn file_with_errors() {
             exit: 0
             --- stdout
             {"version":1,"files":1,"diagnostics":[
+            {"file":"error.t3d","line":2,"column":19,"end_line":2,"end_column":28,"severity":"info","code":"t3d-untitled-level","message":"this `LevelInfo` sets no `Title`: server browsers and scoreboards show the map as \"Untitled\""},
             {"file":"error.t3d","line":10,"column":11,"end_line":10,"end_column":24,"severity":"warning","code":"t3d-too-few-vertices","message":"polygon has 2 vertices; a polygon needs at least 3"},
             {"file":"error.t3d","line":25,"column":51,"end_line":25,"end_column":64,"severity":"warning","code":"t3d-malformed-number","message":"malformed `Vertex` vector: found `+00000.00.000` where a number was expected (vectors are three numbers `X,Y,Z`, as in `+00128.000000,-00064.000000,+00000.000000`); UnrealEd reads it as 0"}
             ]}
@@ -116,6 +133,13 @@ fn file_with_only_warnings() {
         &expect![[r#"
             exit: 0
             --- stdout
+            info[t3d-untitled-level]: this `LevelInfo` sets no `Title`: server browsers and scoreboards show the map as "Untitled"
+             --> warnings.t3d:2:19
+              |
+            2 | Begin Actor Class=LevelInfo Name=LevelInfo0
+              |                   ^^^^^^^^^
+              |
+
             warning[t3d-duplicate-actor-name]: actor name `lamp` is used twice in this map
              --> warnings.t3d:9:30
               |
@@ -147,7 +171,7 @@ fn file_with_only_warnings() {
                |
                = help: Recompute the normal from the vertices
 
-            0 errors, 2 warnings, 1 hint in 1 file checked
+            0 errors, 2 warnings, 1 info, 1 hint in 1 file checked
             references into packages (textures, classes, OBJ LOAD) were not checked: no game folder is set (--game-dir, or game-dir in unreal-ls.toml)
         "#]],
     );
@@ -157,6 +181,7 @@ fn file_with_only_warnings() {
             exit: 0
             --- stdout
             {"version":1,"files":1,"diagnostics":[
+            {"file":"warnings.t3d","line":2,"column":19,"end_line":2,"end_column":28,"severity":"info","code":"t3d-untitled-level","message":"this `LevelInfo` sets no `Title`: server browsers and scoreboards show the map as \"Untitled\""},
             {"file":"warnings.t3d","line":9,"column":30,"end_line":9,"end_column":34,"severity":"warning","code":"t3d-duplicate-actor-name","message":"actor name `lamp` is used twice in this map"},
             {"file":"warnings.t3d","line":16,"column":11,"end_line":16,"end_column":53,"severity":"warning","code":"t3d-non-planar-polygon","message":"polygon is not planar: vertex 4 is 1.000 units off the polygon's plane (at most 0.1 allowed); triangulate it or move the vertex"},
             {"file":"warnings.t3d","line":18,"column":23,"end_line":18,"end_column":64,"severity":"hint","code":"t3d-normal-mismatch","message":"stored normal +00000.000000,+00000.000000,-00001.000000 differs from the normal of the vertices +00000.015621,-00000.015621,-00000.999756; import recomputes it","tags":["unnecessary"]}
@@ -436,7 +461,14 @@ fn missing_path() {
         &expect![[r#"
             exit: 2
             --- stdout
-            0 errors, 0 warnings in 1 file checked
+            info[t3d-untitled-level]: this `LevelInfo` sets no `Title`: server browsers and scoreboards show the map as "Untitled"
+             --> clean.t3d:2:19
+              |
+            2 | Begin Actor Class=LevelInfo Name=LevelInfo0
+              |                   ^^^^^^^^^
+              |
+
+            0 errors, 0 warnings, 1 info in 1 file checked
             references into packages (textures, classes, OBJ LOAD) were not checked: no game folder is set (--game-dir, or game-dir in unreal-ls.toml)
             --- stderr
             error: missing.t3d: no such file or directory
@@ -449,6 +481,7 @@ fn missing_path() {
             exit: 2
             --- stdout
             {"version":1,"files":1,"diagnostics":[
+            {"file":"warnings.t3d","line":2,"column":19,"end_line":2,"end_column":28,"severity":"info","code":"t3d-untitled-level","message":"this `LevelInfo` sets no `Title`: server browsers and scoreboards show the map as \"Untitled\""},
             {"file":"warnings.t3d","line":9,"column":30,"end_line":9,"end_column":34,"severity":"warning","code":"t3d-duplicate-actor-name","message":"actor name `lamp` is used twice in this map"},
             {"file":"warnings.t3d","line":16,"column":11,"end_line":16,"end_column":53,"severity":"warning","code":"t3d-non-planar-polygon","message":"polygon is not planar: vertex 4 is 1.000 units off the polygon's plane (at most 0.1 allowed); triangulate it or move the vertex"},
             {"file":"warnings.t3d","line":18,"column":23,"end_line":18,"end_column":64,"severity":"hint","code":"t3d-normal-mismatch","message":"stored normal +00000.000000,+00000.000000,-00001.000000 differs from the normal of the vertices +00000.015621,-00000.015621,-00000.999756; import recomputes it","tags":["unnecessary"]}
@@ -477,6 +510,7 @@ fn engine_flag() {
             exit: 0
             --- stdout
             {"version":1,"files":1,"diagnostics":[
+            {"file":"warnings.t3d","line":2,"column":19,"end_line":2,"end_column":28,"severity":"info","code":"t3d-untitled-level","message":"this `LevelInfo` sets no `Title`: server browsers and scoreboards show the map as \"Untitled\""},
             {"file":"warnings.t3d","line":9,"column":30,"end_line":9,"end_column":34,"severity":"warning","code":"t3d-duplicate-actor-name","message":"actor name `lamp` is used twice in this map"},
             {"file":"warnings.t3d","line":16,"column":11,"end_line":16,"end_column":53,"severity":"warning","code":"t3d-non-planar-polygon","message":"polygon is not planar: vertex 4 is 1.000 units off the polygon's plane (at most 0.1 allowed); triangulate it or move the vertex"},
             {"file":"warnings.t3d","line":18,"column":23,"end_line":18,"end_column":64,"severity":"hint","code":"t3d-normal-mismatch","message":"stored normal +00000.000000,+00000.000000,-00001.000000 differs from the normal of the vertices +00000.015621,-00000.015621,-00000.999756; import recomputes it","tags":["unnecessary"]}
@@ -595,7 +629,7 @@ fn classes_declared_in_the_game_folders_sources() {
         .unwrap();
     std::fs::write(
         game.join("Maps/Gadgets.t3d"),
-        "Begin Map\r\nBegin Actor Class=LevelInfo Name=LevelInfo0\r\nEnd Actor\r\n\
+        "Begin Map\r\nBegin Actor Class=LevelInfo Name=LevelInfo0\r\nTitle=\"Gadgets\"\r\nEnd Actor\r\n\
          Begin Actor Class=MyGadget Name=MyGadget0\r\nEnd Actor\r\n\
          Begin Actor Class=MyBase Name=MyBase0\r\nEnd Actor\r\n\
          Begin Actor Class=MyGadjet Name=MyGadjet0\r\nEnd Actor\r\nEnd Map\r\n",
@@ -619,7 +653,7 @@ fn classes_declared_in_the_game_folders_sources() {
         .collect();
     assert_eq!(
         found,
-        ["6 error t3d-abstract-class", "8 warning t3d-unknown-class"],
+        ["7 error t3d-abstract-class", "9 warning t3d-unknown-class"],
         "{}",
         String::from_utf8_lossy(&output.stdout)
     );

@@ -1696,3 +1696,170 @@ fn model_body(version: u16, polys: Vec<(Vec<[f32; 3]>, i32)>, polys_ref: i32) ->
         o.i32(0).i32(0);
     })
 }
+
+/// A default property of a [`TestClass`].
+#[derive(Clone, Debug)]
+pub enum TestDefault {
+    Bool(bool),
+    Byte(u8),
+    Int(i32),
+    Float(f32),
+    Name(String),
+    Str(String),
+    /// An element of a static array: index and int value.
+    IntAt(u32, i32),
+    /// A reference to an object of the package (export number from 1) or an import
+    /// (negative), as [`PackageWriter::export`] and [`PackageWriter::import`] return them.
+    Object(i32),
+}
+
+/// A class to write with [`class_package`].
+#[derive(Clone, Debug)]
+pub struct TestClass {
+    pub name: String,
+    /// A class of the same package (written before this one) or else an Engine class.
+    pub parent: Option<String>,
+    pub flags: u32,
+    /// The bytecode as it is on disk, and its size in memory (`ScriptSize`).
+    pub script: Vec<u8>,
+    pub script_size: u32,
+    pub defaults: Vec<(String, TestDefault)>,
+    /// Byte properties the class declares of an enum it declares: (property, value names).
+    pub enums: Vec<(String, Vec<String>)>,
+}
+
+impl TestClass {
+    pub fn new(name: &str, parent: Option<&str>, flags: u32) -> Self {
+        Self {
+            name: name.to_owned(),
+            parent: parent.map(str::to_owned),
+            flags,
+            script: Vec::new(),
+            script_size: 0,
+            defaults: Vec::new(),
+            enums: Vec::new(),
+        }
+    }
+
+    /// Declares byte property `property` of an enum `E<property>` of these value names.
+    #[must_use]
+    pub fn with_enum(mut self, property: &str, names: &[&str]) -> Self {
+        self.enums.push((property.to_owned(), names.iter().map(|n| (*n).to_owned()).collect()));
+        self
+    }
+
+    #[must_use]
+    pub fn with(mut self, property: &str, value: TestDefault) -> Self {
+        self.defaults.push((property.to_owned(), value));
+        self
+    }
+}
+
+/// A package of compiled classes as UCC writes them (`UClass::Serialize` of UT2004's
+/// `Core/Src/UnClass.cpp`; UE1's order from version 62): `UField`, `UStruct` (with UT2004's
+/// `StructFlags` from licensee 0x1A), `UState`, `UClass` (within `Object`, config `System`),
+/// then the defaults. Imports `-1` and `-2` are `Core` and `Core.Object`; the classes are
+/// exports `1..` in list order (what [`TestDefault::Object`] may name).
+pub fn class_package(version: u16, licensee: u16, classes: &[TestClass]) -> Vec<u8> {
+    let mut w = PackageWriter::new(version, licensee);
+    let none = w.none();
+    let object_class = w.import("Core", "Package", 0, "Core");
+    let object_class = w.import("Core", "Class", object_class, "Object");
+    let system = w.name("System");
+    let mut refs: Vec<(String, i32)> = Vec::new();
+    for class in classes {
+        let parent = match &class.parent {
+            Some(p) => match refs.iter().find(|(n, _)| n.eq_ignore_ascii_case(p)) {
+                Some((_, r)) => *r,
+                None => w.engine_class(p),
+            },
+            None => 0,
+        };
+        let props: Vec<Prop> = class
+            .defaults
+            .iter()
+            .map(|(name, value)| {
+                let name = w.name(name);
+                let (type_id, array_index, bool_value, value) = match value {
+                    TestDefault::Bool(b) => (3, 0, *b, Vec::new()),
+                    TestDefault::Byte(b) => (1, 0, false, vec![*b]),
+                    TestDefault::Int(v) => (2, 0, false, v.to_le_bytes().to_vec()),
+                    TestDefault::IntAt(i, v) => (2, *i, false, v.to_le_bytes().to_vec()),
+                    TestDefault::Float(v) => (4, 0, false, v.to_le_bytes().to_vec()),
+                    TestDefault::Name(n) => (6, 0, false, compact(w.name(n) as i32)),
+                    TestDefault::Str(s) => {
+                        let mut v = compact(s.len() as i32 + 1);
+                        v.extend_from_slice(s.as_bytes());
+                        v.push(0);
+                        (13, 0, false, v)
+                    }
+                    TestDefault::Object(r) => (5, 0, false, compact(*r)),
+                };
+                Prop { name, type_id, struct_name: None, array_index, bool_value, value }
+            })
+            .collect();
+        let friendly = w.name(&class.name);
+        let (flags, script, script_size) = (class.flags, class.script.clone(), class.script_size);
+        let ue2_flags = version >= 100 && licensee >= 0x1A;
+        let body: Body = Box::new(move |o, _| {
+            o.index(parent).index(0); // UField: SuperField, Next
+            o.index(0).index(0).index(friendly as i32); // ScriptText, Children, FriendlyName
+            if ue2_flags {
+                o.u32(0); // StructFlags
+            }
+            o.i32(1).i32(0).u32(script_size).bytes(&script); // Line, TextPos, script
+            o.bytes(&[0; 16]).u16(0).u32(0); // ProbeMask, IgnoreMask, LabelTableOffset, StateFlags
+            if version <= 61 {
+                o.i32(0);
+            }
+            o.u32(flags).bytes(&[0x5a; 16]).index(0).index(0); // flags, guid, deps, imports
+            if version >= 62 {
+                o.index(object_class).index(system as i32);
+            }
+            if version >= 99 {
+                o.index(0);
+            }
+            write_props(o, &props, none);
+        });
+        let name = class.name.clone();
+        let r = w.export(0, 0, &name, 0x0007_0004, body);
+        if let Some(e) = w.exports.last_mut() {
+            e.super_ = parent;
+        }
+        refs.push((name, r));
+    }
+    // The classes' enums and byte properties, after every class (whose export numbers the
+    // defaults may name).
+    let core = w.import("Core", "Package", 0, "Core");
+    let enum_class = w.import("Core", "Class", core, "Enum");
+    let byte_class = w.import("Core", "Class", core, "ByteProperty");
+    for (class, (_, class_ref)) in classes.iter().zip(refs.clone()) {
+        for (property, names) in &class.enums {
+            let names: Vec<i32> = names.iter().map(|n| w.name(n) as i32).collect();
+            let enum_ref = w.export(
+                enum_class,
+                class_ref,
+                &format!("E{property}"),
+                0x0007_0004,
+                Box::new(move |o, _| {
+                    o.index(0).index(0).index(0).index(names.len() as i32);
+                    for n in &names {
+                        o.index(*n);
+                    }
+                }),
+            );
+            w.export(
+                byte_class,
+                class_ref,
+                property,
+                0x0007_0004,
+                Box::new(move |o, _| {
+                    // No tagged properties, SuperField, Next, ArrayDim, PropertyFlags
+                    // (editable), Category None, Enum.
+                    o.index(0).index(0).index(0).i32(1).u32(1).index(0).index(enum_ref);
+                }),
+            );
+        }
+    }
+    w.finish()
+}

@@ -4,9 +4,10 @@
 //! `System/<Package>.u`: a map that places its actors names real classes, which the index
 //! knows from these declarations.
 //!
-//! Only the declaration is read (`class Name extends Parent <modifiers>;`): its name, parent,
-//! and the modifiers that say whether UnrealEd may place it (`abstract`; UE2's `placeable`
-//! and `notplaceable`).
+//! The index reads the declaration (`class Name extends Parent <modifiers>;`): its name,
+//! parent, and the modifiers that say whether UnrealEd may place it (`abstract`; UE2's
+//! `placeable` and `notplaceable`). The `defaultproperties` block is read when asked for
+//! ([`default_properties`], through [`crate::index::PackageIndex::class_facts`]).
 
 use std::path::{Path, PathBuf};
 
@@ -137,6 +138,140 @@ pub fn declaration(text: &str) -> Option<Declaration> {
     None
 }
 
+/// At most this many values are kept from one `defaultproperties` block (a stock class sets
+/// a few dozen; UT2004's largest GUI classes a few hundred).
+const MAX_DEFAULTS: usize = 10_000;
+
+/// The `defaultproperties` block of an UnrealScript text, as `(name, value)` pairs written
+/// in it, in order: `Name=Value`, `Name(1)=Value` and UE2's `Name[1]=Value` (the name kept
+/// as written), a value as written (quotes, `Class'Package.Name'` and `(X=1,Y=2)` kept; a
+/// trailing `;` dropped). Comments are skipped, UE2's `Begin Object` ... `End Object`
+/// subobjects left out, and several statements on a line separated by `;` read each. The
+/// block ends at a line whose first character is `}`, as UCC ends it, so a `}` inside a
+/// quoted value does not end it. Empty when the text has no block.
+pub fn default_properties(text: &str) -> Vec<(String, String)> {
+    let mut tokens = Tokens::new(text);
+    loop {
+        match tokens.next() {
+            None => return Vec::new(),
+            Some(t) if t.eq_ignore_ascii_case("defaultproperties") => break,
+            Some(_) => {}
+        }
+    }
+    if tokens.next() != Some("{") {
+        return Vec::new();
+    }
+    let rest = text.get(tokens.at..).unwrap_or_default();
+    let mut out = Vec::new();
+    let mut in_comment = false;
+    let mut subobjects = 0usize;
+    for (number, raw) in rest.split('\n').enumerate() {
+        let line = strip_comments(raw, &mut in_comment);
+        let line = line.trim();
+        // The rest of the `{` line is read like any other; a later `}` line ends the block.
+        if number > 0 && line.starts_with('}') {
+            break;
+        }
+        if line.is_empty() {
+            continue;
+        }
+        let mut words = line.split_whitespace();
+        let first = words.next().unwrap_or_default();
+        let second = words.next().unwrap_or_default();
+        if second.eq_ignore_ascii_case("Object") {
+            if first.eq_ignore_ascii_case("Begin") {
+                subobjects += 1;
+                continue;
+            }
+            if first.eq_ignore_ascii_case("End") {
+                subobjects = subobjects.saturating_sub(1);
+                continue;
+            }
+        }
+        if subobjects > 0 {
+            continue;
+        }
+        for statement in split_statements(line) {
+            let Some((name, value)) = statement.split_once('=') else { continue };
+            let (name, value) = (name.trim(), value.trim());
+            if name.is_empty()
+                || !name.bytes().next().is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+            {
+                continue;
+            }
+            if out.len() >= MAX_DEFAULTS {
+                return out;
+            }
+            out.push((name.to_owned(), value.to_owned()));
+        }
+    }
+    out
+}
+
+/// A line without its comments (`//` to the end, `/* ... */` across lines: `in_comment`
+/// carries an open one to the next line); quoted text is kept whole.
+fn strip_comments(line: &str, in_comment: &mut bool) -> String {
+    let bytes = line.as_bytes();
+    let mut out = String::with_capacity(line.len());
+    let mut i = 0;
+    let mut quote: Option<u8> = None;
+    let mut kept_from = 0;
+    while i < bytes.len() {
+        if *in_comment {
+            if bytes[i..].starts_with(b"*/") {
+                *in_comment = false;
+                i += 2;
+                kept_from = i;
+            } else {
+                i += 1;
+            }
+            continue;
+        }
+        let b = bytes[i];
+        if let Some(q) = quote {
+            if b == q {
+                quote = None;
+            }
+        } else if b == b'"' {
+            quote = Some(b);
+        } else if bytes[i..].starts_with(b"//") {
+            out.push_str(line.get(kept_from..i).unwrap_or_default());
+            return out;
+        } else if bytes[i..].starts_with(b"/*") {
+            out.push_str(line.get(kept_from..i).unwrap_or_default());
+            *in_comment = true;
+            i += 2;
+            continue;
+        }
+        i += 1;
+    }
+    if !*in_comment {
+        out.push_str(line.get(kept_from..).unwrap_or_default());
+    }
+    out
+}
+
+/// The statements of a line, split at each `;` outside quotes and parentheses.
+fn split_statements(line: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut depth, mut quoted, mut start) = (0usize, false, 0);
+    for (i, b) in line.bytes().enumerate() {
+        match b {
+            b'"' => quoted = !quoted,
+            b'(' if !quoted => depth += 1,
+            b')' if !quoted => depth = depth.saturating_sub(1),
+            b';' if !quoted && depth == 0 => {
+                out.push(&line[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&line[start..]);
+    out.retain(|s| !s.trim().is_empty());
+    out
+}
+
 fn is_identifier(token: &str) -> bool {
     token.bytes().next().is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
         && token.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
@@ -234,6 +369,36 @@ impl<'a> Tokens<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn pairs(text: &str) -> Vec<(String, String)> {
+        default_properties(text)
+    }
+
+    #[test]
+    fn default_properties_of_ue1_and_ue2_blocks() {
+        let ue1 = "class A extends Actor;\r\n// defaultproperties { X=1 } in a comment\r\ndefaultproperties\r\n{\r\n     bStatic=True\r\n     DrawType=DT_Mesh\r\n     Mesh=LodMesh'Botpack.Foo'\r\n     Skins(1)=Texture'Pkg.Skin'\r\n     Msg=\"a } brace // not a comment\"\r\n}\r\n";
+        assert_eq!(
+            pairs(ue1),
+            [
+                ("bStatic", "True"),
+                ("DrawType", "DT_Mesh"),
+                ("Mesh", "LodMesh'Botpack.Foo'"),
+                ("Skins(1)", "Texture'Pkg.Skin'"),
+                ("Msg", "\"a } brace // not a comment\""),
+            ]
+            .map(|(a, b)| (a.to_owned(), b.to_owned()))
+        );
+        let ue2 = "class B extends Info;\ndefaultproperties {\n\tA=1; B=(X=1;Y=2)\n\t/* C=3\n\tD=4 */ E=5\n\tBegin Object Class=Sub Name=Sub0\n\t\tInner=1\n\tEnd Object\n\tSub=Sub'Sub0'\n\tArr[2]=\"x\" // trailing\n}\nF=6\n";
+        assert_eq!(
+            pairs(ue2),
+            [("A", "1"), ("B", "(X=1;Y=2)"), ("E", "5"), ("Sub", "Sub'Sub0'"), ("Arr[2]", "\"x\"")]
+                .map(|(a, b)| (a.to_owned(), b.to_owned()))
+        );
+        assert!(pairs("class C extends Actor;").is_empty());
+        assert!(pairs("defaultproperties").is_empty());
+        // A block never closed runs to the end of the text.
+        assert_eq!(pairs("defaultproperties\n{\nA=1").len(), 1);
+    }
 
     fn read(text: &str) -> Option<Declaration> {
         declaration(text)

@@ -9,6 +9,7 @@
 //! Names compare case-insensitively, as the engine's do.
 
 pub mod class_sources;
+pub mod classes;
 pub mod game_folder;
 mod lookup;
 mod search;
@@ -22,6 +23,7 @@ use unreal_formats::package::Package;
 
 use crate::fs::{FileSystem, RealFs};
 
+pub use classes::{ClassDefaults, ClassFacts, ClassOrigin, CompiledClass, DefaultValue};
 pub use lookup::{edit_distance, is_texture_class, nearest, Lookup, ObjectKind};
 pub use search::{AssetHit, AssetKind, AssetSearch, DEFAULT_LIMIT};
 
@@ -179,6 +181,8 @@ pub struct IndexedPackage {
     pub version: u16,
     pub licensee: u16,
     pub objects: Vec<IndexedObject>,
+    /// The package's classes, with their parents and flags ([`classes`]).
+    pub classes: Vec<CompiledClass>,
     /// Why the tables could not be read (the reader's precise error); the package is then
     /// known by name only.
     pub error: Option<String>,
@@ -198,6 +202,7 @@ impl IndexedPackage {
             version: 0,
             licensee: 0,
             objects: Vec::new(),
+            classes: Vec::new(),
             error: None,
         };
         let Some(bytes) = fs.open(path) else {
@@ -225,11 +230,13 @@ impl IndexedPackage {
                         export: u32::try_from(o.export).unwrap_or(u32::MAX),
                     })
                     .collect();
+                package.classes = classes::compiled_classes(&parsed, &package.name);
             }
             Err(err) => package.error = Some(err.to_string()),
         }
         if let Err(err) = bytes.check() {
             package.objects.clear();
+            package.classes.clear();
             package.error = Some(err.to_string());
         }
         package
@@ -285,6 +292,15 @@ pub struct PackageIndex {
     source_classes: Arc<Vec<class_sources::SourceClass>>,
     /// Lowercased class name -> its declarations among `source_classes`.
     by_source_class: HashMap<String, Vec<u32>>,
+    /// Lowercased class name -> (package number, class number) of each compiled class of
+    /// that name, in package order (shadowed packages left out).
+    by_compiled_class: HashMap<String, Vec<(u32, u32)>>,
+    /// The `defaultproperties` of source files, read when first asked for ([`classes`]).
+    source_defaults: Mutex<HashMap<PathBuf, Arc<ClassDefaults>>>,
+    /// Package number -> the defaults of its compiled classes, printed when first asked for.
+    compiled_defaults: Mutex<HashMap<usize, Arc<classes::PackageDefaults>>>,
+    /// `package.class.property` (lowercased) -> the names of its enum, found once.
+    enum_names: Mutex<HashMap<String, Option<Arc<Vec<String>>>>>,
 }
 
 impl fmt::Debug for PackageIndex {
@@ -401,6 +417,10 @@ impl PackageIndex {
             search: std::sync::OnceLock::new(),
             source_classes: Arc::default(),
             by_source_class: HashMap::new(),
+            by_compiled_class: HashMap::new(),
+            source_defaults: Mutex::default(),
+            compiled_defaults: Mutex::default(),
+            enum_names: Mutex::default(),
         };
         for (number, package) in index.packages.iter().enumerate() {
             let number = u32::try_from(number).unwrap_or(u32::MAX);
@@ -413,6 +433,11 @@ impl PackageIndex {
             for (object, entry) in package.objects.iter().enumerate() {
                 let id = ObjectId { package: number, object: u32::try_from(object).unwrap_or(0) };
                 index.by_object.entry(entry.name.to_ascii_lowercase()).or_default().push(id);
+            }
+            for (class, entry) in package.classes.iter().enumerate() {
+                let class = u32::try_from(class).unwrap_or(u32::MAX);
+                let key = entry.name.to_ascii_lowercase();
+                index.by_compiled_class.entry(key).or_default().push((number, class));
             }
         }
         index
@@ -439,12 +464,49 @@ impl PackageIndex {
                             export: u32::try_from(export).unwrap_or(u32::MAX),
                         })
                         .collect(),
+                    // Listed without data: their flags are unknown.
+                    classes: objects
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, (class, _))| *class == "Class")
+                        .map(|(export, (_, path))| CompiledClass {
+                            name: path.rsplit('.').next().unwrap_or(path).into(),
+                            export: u32::try_from(export).unwrap_or(u32::MAX),
+                            parent: None,
+                            flags: None,
+                            error: Some("listed without its data".to_owned()),
+                        })
+                        .collect(),
                     error: None,
                 })
             })
             .collect();
         let fs = Arc::new(crate::fs::MemoryFs::new());
         Self::from_packages(fs, IndexRoots::default(), packages)
+    }
+
+    /// The index with the compiled classes `(name, ClassFlags)` of package `package` read as
+    /// if from their data, for tests and examples over [`Self::from_listing`] (whose
+    /// classes have no data).
+    pub fn with_compiled_class_flags(self, package: &str, flags: &[(&str, u32)]) -> Self {
+        let mut packages = self.packages.clone();
+        for indexed in &mut packages {
+            if !indexed.name.eq_ignore_ascii_case(package) {
+                continue;
+            }
+            let indexed = Arc::make_mut(indexed);
+            for class in &mut indexed.classes {
+                if let Some((_, value)) =
+                    flags.iter().find(|(name, _)| class.name.eq_ignore_ascii_case(name))
+                {
+                    class.flags = Some(*value);
+                    class.error = None;
+                }
+            }
+        }
+        let mut index = Self::from_packages(Arc::clone(&self.fs), self.roots.clone(), packages);
+        index.walk_notes.clone_from(&self.walk_notes);
+        index.with_source_classes(Arc::clone(&self.source_classes))
     }
 
     /// A new index after files changed on disk: packages among `changed` (or new under the
@@ -465,8 +527,11 @@ impl PackageIndex {
             _ => Arc::clone(&self.source_classes),
         };
         if !relevant {
-            // Most saves of a class leave its declaration as it was: nothing to rebuild.
-            if sources == self.source_classes {
+            // Most saves of a class leave its declaration as it was: nothing to rebuild,
+            // unless the `defaultproperties` block read for this index changed.
+            if sources == self.source_classes
+                && !changed.iter().any(|path| self.source_defaults_changed(path))
+            {
                 return None;
             }
             let packages = self.packages.clone();

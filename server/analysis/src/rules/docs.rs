@@ -87,6 +87,7 @@ actors names actors outside it.",
             &super::t3d_negative_extra_cost::RULE,
             &super::t3d_zero_gravity::RULE,
             &super::t3d_actor_duplicated_in_place::RULE,
+            &super::t3d_untitled_level::RULE,
         ],
     },
     Section {

@@ -6,7 +6,7 @@
 
 use std::fmt::Write as _;
 
-mod actor_links;
+pub(crate) mod actor_links;
 mod context;
 pub mod docs;
 pub mod exec_bool_read_as_false;
@@ -66,6 +66,7 @@ pub mod t3d_unmatched_ai_script_tag;
 pub mod t3d_unmatched_attach_tag;
 pub mod t3d_unmatched_teleporter_url;
 pub mod t3d_unresolved_brush_model;
+pub mod t3d_untitled_level;
 pub mod t3d_zero_gravity;
 
 pub use context::{PolygonFacts, T3dContext};
@@ -215,6 +216,7 @@ t3d_rules![
     t3d_negative_extra_cost,
     t3d_zero_gravity,
     t3d_actor_duplicated_in_place summarized,
+    t3d_untitled_level,
     t3d_unknown_texture,
     t3d_unknown_class,
     t3d_abstract_class,

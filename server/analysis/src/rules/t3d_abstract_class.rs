@@ -2,14 +2,14 @@
 //! import spawns every actor it reads and asserts that it got one; the engine refuses to
 //! spawn an abstract class, so the import stops with a failed assertion.
 //!
-//! Judged only where the class's declaration is known: today from the game folder's sources
-//! (`<Package>/Classes/*.uc`, [`crate::index::class_sources`]); a class known only from a
-//! compiled package is not judged.
+//! Judged where the class is known ([`crate::index::classes`]): from the game folder's
+//! sources (`<Package>/Classes/*.uc`) and from the compiled classes of the indexed packages
+//! (`CLASS_Abstract`), a source winning over the compiled class of its package.
 
 use unreal_syntax::t3d::BlockKind;
 
 use super::{RuleMeta, T3dContext};
-use crate::index::PackageIndex;
+use crate::index::{ClassOrigin, PackageIndex};
 use crate::{Diagnostic, Severity};
 
 pub static RULE: RuleMeta = RuleMeta {
@@ -28,14 +28,18 @@ v469e handles the failure instead ("Unreal Editor now gracefully handles failure
 actors during t3d import operations", its release notes, OldUnreal issue 549): the actor is
 not created. Either way the actor is lost. Only
 `abstract` itself counts: a subclass of an abstract class is not abstract unless it says so.
-Judged where the class's declaration is known: from the game folder's sources
-(`<Package>/Classes/*.uc`); a class known only from a compiled package is not judged yet.
+Judged where the class is known: from the game folder's sources (`<Package>/Classes/*.uc`)
+and from the compiled classes of the indexed packages (their `CLASS_Abstract` flag), a source
+winning over the compiled class of its own package (it is what is being written). A bare
+name that several packages define is judged only when every one of them is abstract and
+readable (the engine takes whichever it loaded first); `Package.Name` names that package's.
 
 Engine basis: `ULevel::SpawnActor` refuses a class with `CLASS_Abstract` ('SpawnActor failed
 because class %s is abstract', UT2004 `Engine/Src/UnLevAct.cpp:44-47`), and the importer
 follows it with `check(Actor)` (UT v400 `Editor/Src/UnEdFact.cpp:457-458`, UT2004
-`Editor/Src/UnEdFact.cpp:624-625`). `CLASS_Abstract` is not among the flags a subclass
-inherits (`CLASS_Inherit`, UT2004 `Core/Inc/UnObjBas.h:120`).
+`Editor/Src/UnEdFact.cpp:624-625`). `CLASS_Abstract` (0x1 in UE1 and UE2) is not among the
+flags a subclass inherits (`CLASS_Inherit`, UT2004 `Core/Inc/UnObjBas.h:120`); a compiled
+class stores its own flags (`UClass::Serialize`, UT2004 `Core/Src/UnClass.cpp`).
 
 ```t3d
 Begin Actor Class=Pickup Name=Pickup0
@@ -46,9 +50,6 @@ Fix: place a concrete subclass (`Health`, `Armor`), or remove the actor."#;
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
     let Some(index) = ctx.packages else { return };
-    if index.source_classes().is_empty() {
-        return;
-    }
     for &(block, _) in &ctx.blocks {
         if block.kind != BlockKind::Actor {
             continue;
@@ -65,35 +66,24 @@ pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// The file declaring the class `value` names abstract, when every class it may name is:
-/// `Package.Name` names the one of that package; a bare name any class of that name (the
-/// engine takes the first it finds in any package), so a bare name also declared elsewhere
-/// without `abstract`, or compiled in a package that has no source here, is not judged.
+/// Where the class `value` names is abstract, when every class it may name is: `Package.Name`
+/// names the one of that package; a bare name any class of that name in any package (the
+/// engine takes the first it finds), so a bare name also defined elsewhere without
+/// `abstract`, or compiled in a package whose class cannot be read, is not judged.
 fn abstract_declaration(index: &PackageIndex, value: &str) -> Option<String> {
     let value = value.trim_matches('"');
-    let (package, name) = match value.split_once('.') {
-        Some((package, name)) => (Some(package), name),
-        None => (None, value),
-    };
-    let candidates: Vec<_> = index
-        .source_classes_named(name)
-        .filter(|c| package.is_none_or(|p| c.package.eq_ignore_ascii_case(p)))
-        .collect();
+    if value.is_empty() || value.eq_ignore_ascii_case("None") {
+        return None;
+    }
+    let candidates = index.class_facts_all(value);
     let first = candidates.first()?;
-    if !candidates.iter().all(|c| c.is_abstract) {
+    if !candidates.iter().all(|c| c.is_abstract && c.unreadable.is_none()) {
         return None;
     }
-    // A compiled class of that name in a package without these sources may be the one the
-    // engine finds.
-    let elsewhere = index.objects_named(name).iter().any(|&id| {
-        index.entry(id).is_some_and(|(p, o)| {
-            &*o.class == "Class"
-                && package.is_none_or(|want| p.name.eq_ignore_ascii_case(want))
-                && !candidates.iter().any(|c| c.package.eq_ignore_ascii_case(&p.name))
-        })
-    });
-    if elsewhere {
-        return None;
-    }
-    Some(format!("declared in {}", first.file.display()))
+    Some(match &first.origin {
+        ClassOrigin::Source(file) => format!("declared in {}", file.display()),
+        ClassOrigin::Package(file) => {
+            format!("compiled with CLASS_Abstract in {}", file.display())
+        }
+    })
 }

@@ -90,12 +90,15 @@ fn fixture_index() -> std::sync::Arc<PackageIndex> {
             placeable: None,
             file: format!("/game/MyMod/Classes/{name}.uc").into(),
         };
+    // `Actor` compiled abstract (as in every engine), `Light` not; the other classes are
+    // listed without their data, so that nothing is judged of them.
     let index = PackageIndex::from_listing(&[
         ("Engine", engine),
         ("Checkers", checkers),
         ("AmbModern", sounds),
         ("UnrealShare", share),
-    ]);
+    ])
+    .with_compiled_class_flags("Engine", &[("Actor", 0x1), ("Light", 0)]);
     std::sync::Arc::new(index.with_source_classes(std::sync::Arc::new(vec![
         declared("MyActor", false),
         declared("MyBase", true),

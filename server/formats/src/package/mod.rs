@@ -2,12 +2,14 @@
 //! and export tables are read eagerly and validated; objects are read lazily, each from its
 //! export's serial offset, by the readers in [`objects`].
 
+pub mod class_body;
 pub mod objects;
 pub mod properties;
 
 use crate::error::{Error, Result};
 use crate::reader::{ansi, Reader};
 
+pub use class_body::ClassBody;
 pub use objects::*;
 pub use properties::{Property, PropertyValue};
 

@@ -236,6 +236,45 @@ fn decode_value(
     Ok(value)
 }
 
+/// UT2004 saves a struct value as a tagged property list from this licensee version (all
+/// but `Vector`, `Rotator` and `Color`, which stay binary: `UStructProperty::SerializeItem`).
+const TAGGED_STRUCTS_LICENSEE: u16 = 0x1C;
+
+impl Package<'_> {
+    /// True when a struct value of `struct_name` is stored as a tagged property list here
+    /// (UE2 from licensee 0x1C), false when it is the struct's binary layout.
+    pub fn struct_is_tagged(&self, struct_name: &str) -> bool {
+        self.is_ue2()
+            && self.header.licensee >= TAGGED_STRUCTS_LICENSEE
+            && !["Vector", "Rotator", "Color"].iter().any(|s| s.eq_ignore_ascii_case(struct_name))
+    }
+
+    /// The fields of a struct property's value stored as a tagged list
+    /// ([`Self::struct_is_tagged`]), read where the value lies in the file.
+    pub fn read_struct_fields(&self, property: &Property) -> Result<Vec<Property>> {
+        let PropertyValue::Raw { bytes, .. } = &property.value else {
+            return Err(crate::Error::new(
+                format!("property `{}`", property.name),
+                property.offset,
+                "a struct value",
+            ));
+        };
+        let end = property.offset.saturating_add(bytes.len());
+        let data = self.data().get(..end).unwrap_or_default();
+        let mut r =
+            Reader::new(data, property.offset, format!("struct value of `{}`", property.name));
+        let fields = read_properties(self, &mut r)?;
+        if !r.is_at_end() {
+            return Err(r.error(format!(
+                "the struct's fields to end at its size ({} bytes), {} bytes remain",
+                bytes.len(),
+                r.remaining()
+            )));
+        }
+        Ok(fields)
+    }
+}
+
 /// UTF-16LE text without its trailing NUL.
 pub(crate) fn utf16(raw: &[u8]) -> String {
     let units: Vec<u16> = raw.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect();

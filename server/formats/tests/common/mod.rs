@@ -57,6 +57,9 @@ pub fn exercise_all_readers(bytes: &[u8], name: &str) {
             let _ = p.read_font(i);
             let _ = p.read_text_buffer(i);
             let _ = p.read_class(i);
+            let _ = p.read_class_body(i);
+            let _ = p.read_byte_property_enum(i);
+            let _ = p.read_enum(i);
             let _ = p.read_mesh(i);
             let _ = p.read_model(i);
             let _ = p.read_polys(i);
