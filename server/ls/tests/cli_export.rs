@@ -1146,4 +1146,13 @@ fn corpus_built_map_exports_its_stored_level() {
         json["nodes"].as_array().unwrap().iter().filter_map(|n| n["name"].as_str()).collect();
     assert!(names.contains(&"Level") && names.contains(&"Actors"), "{names:?}");
     assert_eq!(json["meshes"].as_array().unwrap().len(), 6);
+    // A folder as the output still takes the map's own objects (this one has none for glb).
+    let out = Command::new(env!("CARGO_BIN_EXE_unreal-ls"))
+        .current_dir(&dir)
+        .args(["export", map, "--to", "glb", "-o", "objects/"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("none of them exports to glb"), "{stderr}");
 }

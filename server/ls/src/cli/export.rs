@@ -515,7 +515,11 @@ fn export_package(args: &ExportArgs, bytes: &[u8], name: &str, target: Option<Ta
         .map_err(|e| e.to_string())?;
     let others = game_packages(&args.file);
     let is_map = package.objects().any(|o| o.class.eq_ignore_ascii_case("Level"));
-    if is_map && args.object.is_none() && target == Some(Target::Glb) {
+    // A folder as the output (one that exists, or a path ending in a separator) still takes
+    // the map's own objects, each as its own file (`--to glb`: its static meshes).
+    let to_folder = args.output.is_dir()
+        || args.output.as_os_str().to_string_lossy().ends_with(['/', std::path::MAIN_SEPARATOR]);
+    if is_map && args.object.is_none() && target == Some(Target::Glb) && !to_folder {
         return export_stored_level(args, &stem(&args.file), &package, &others);
     }
     if let Some(object) = &args.object {
