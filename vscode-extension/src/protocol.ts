@@ -166,6 +166,8 @@ export interface LevelSceneResult {
   actors: LevelSceneActor[];
   /** Textures drawn in a flat colour, and why. */
   notes: string[];
+  /** Answered from the answer the server kept for this document version (not built again). */
+  reused?: boolean;
 }
 
 /** The line of the triangle `triangle` of a level mesh: the run it falls in. */

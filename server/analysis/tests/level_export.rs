@@ -505,3 +505,213 @@ fn texels_are_where_the_engine_put_them() {
     }
     println!("{report}");
 }
+
+/// The level a built map stores, exported as it is (`export MAP.unr --to glb`): every BSP
+/// node with a polygon is written once (invisible and portal ones left out), covering the
+/// engine's own area (within 0.001%), and the level's other actors are named points.
+#[test]
+fn the_stored_level_is_the_engines_bsp() {
+    let Some(maps) = built_maps() else { return };
+    let mut report = String::new();
+    for path in &maps {
+        let bytes = std::fs::read(path).unwrap();
+        let p = Package::parse(&bytes).unwrap();
+        let scene = level::stored_level_scene(
+            "map",
+            &p,
+            &unreal_analysis::export::materials::NoOtherPackages,
+        )
+        .unwrap();
+        let built = package::read_built_map(&p).unwrap();
+        let hidden = |flags: u32| flags & (level::PF_INVISIBLE | level::PF_PORTAL) != 0;
+        let visible: Vec<_> = built.engine.iter().filter(|e| !hidden(e.poly_flags)).collect();
+        let engine: f64 = visible.iter().map(|e| csg::polygon_area(&e.vertices)).sum();
+        let triangles: usize = scene.primitives.iter().map(|p| p.triangles.len()).sum();
+        writeln!(
+            report,
+            "{}: {} surfaces ({} left out), {triangles} triangles, {} materials, {} actors, {:.0} units² (engine {engine:.0})",
+            path.file_name().unwrap().to_string_lossy(),
+            scene.surfaces,
+            scene.left_out,
+            scene.materials.len(),
+            scene.actors.len(),
+            scene.area()
+        )
+        .unwrap();
+        assert_eq!(scene.surfaces, visible.len(), "{report}");
+        assert_eq!(scene.surfaces + scene.left_out, built.engine.len(), "{report}");
+        // The engine's polygons are not quite planar (`bspOptGeom` moves merged points by
+        // tenths of a unit): a fan of triangles over one covers a little more than its
+        // projection on the surface's plane.
+        assert!((scene.area() - engine).abs() / engine < 1e-5, "{report}");
+        assert!(scene.actors.len() > 10 && scene.actors.iter().any(|a| a.light.is_some()));
+        assert!(write_level_glb(&scene).starts_with(b"glTF"));
+    }
+    println!("{report}");
+}
+
+/// The texture orientation check (issue 32): for `blender_t3d_test_map`, which the corpus
+/// holds both built (`.unr`) and as its T3D export, every vertex of the level the map stores
+/// carries the glTF texture coordinate that our level built from the T3D's brushes gives the
+/// same point on a surface of the same texture and plane, modulo whole repeats of the
+/// texture, within a hundredth of a texel, with the textures' real sizes (Checkers.utx: one is
+/// 128x64). A mirrored U or V, an offset, a V flipped for glTF or a wrong size would differ.
+#[test]
+fn stored_and_built_levels_map_textures_alike() {
+    let unr = corpus().join("packages/unr/blender_t3d_test_map.unr");
+    let t3d = corpus().join("t3d/ue1/blender_t3d_test_map.t3d");
+    let utx = corpus().join("packages/utx/blender_t3d_Checkers.utx");
+    let (Ok(unr), Ok(t3d), true) = (std::fs::read(&unr), std::fs::read(&t3d), utx.is_file()) else {
+        println!("skipping: the corpus's blender_t3d test map is not present (never part of the project)");
+        return;
+    };
+    // The .unr imports its textures from the package `Checkers`: the corpus file under that
+    // name, in a folder of its own.
+    let folder = std::env::temp_dir().join(format!("unreal-ls-stored-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::copy(&utx, folder.join("Checkers.utx")).unwrap();
+    let index = PackageIndex::build(
+        Arc::new(unreal_analysis::fs::RealFs),
+        IndexRoots { game_dir: None, package_paths: vec![folder.clone()] },
+        &mut |_| {},
+    );
+    let p = Package::parse(&unr).unwrap();
+    let stored = level::stored_level_scene("stored", &p, &index).unwrap();
+    let text = unreal_syntax::text::decode(&t3d).text;
+    let built = level::level_scene("built", &text, None, &index);
+    std::fs::remove_dir_all(&folder).unwrap();
+    let textured = |s: &LevelScene| s.materials.iter().filter(|m| m.image.is_some()).count();
+    assert_eq!((textured(&stored), textured(&built)), (5, 5));
+    let short = |name: &str| name.rsplit('.').next().unwrap_or(name).to_ascii_lowercase();
+    let (mut checked, mut alike, mut worst) = (0, 0, String::new());
+    for sp in &stored.primitives {
+        let sm = &stored.materials[sp.material];
+        let size = sm.image.as_ref().map_or([256.0, 256.0], |i| [i.width, i.height].map(f64::from));
+        for (i, &point) in sp.positions.iter().enumerate() {
+            let point = point.map(f64::from);
+            let engine = sp.uvs[i].map(f64::from);
+            // Our coordinate at the same point: every built triangle of the same texture that
+            // holds it (within 0.05 unit of its plane and edges).
+            let mut ours = Vec::new();
+            for bp in built
+                .primitives
+                .iter()
+                .filter(|b| short(&built.materials[b.material].texture) == short(&sm.texture))
+            {
+                for t in &bp.triangles {
+                    let [a, b, c] = t.map(|k| bp.positions[k as usize].map(f64::from));
+                    let Some(w) = barycentric(a, b, c, point, 0.05) else { continue };
+                    let uv = t.map(|k| bp.uvs[k as usize].map(f64::from));
+                    ours.push([0, 1].map(|k| w[0] * uv[0][k] + w[1] * uv[1][k] + w[2] * uv[2][k]));
+                }
+            }
+            if ours.is_empty() {
+                continue;
+            }
+            checked += 1;
+            // In texels, modulo whole repeats of the texture.
+            let off = |o: [f64; 2]| {
+                (0..2)
+                    .map(|k| {
+                        let d = o[k] - engine[k];
+                        (d - d.round()).abs() * size[k]
+                    })
+                    .fold(0.0, f64::max)
+            };
+            if ours.iter().any(|&o| off(o) < 0.01) {
+                alike += 1;
+            } else if worst.len() < 600 {
+                writeln!(worst, "  {} at {point:?}: engine {engine:?}, ours {ours:?}", sm.texture)
+                    .unwrap();
+            }
+        }
+    }
+    println!("{alike} of {checked} stored vertices mapped alike\n{worst}");
+    assert!(checked > 500 && alike == checked, "{alike} of {checked}\n{worst}");
+}
+
+/// The barycentric weights of `p` in triangle `abc` when it lies within `slack` units of its
+/// plane and inside it (edges widened by `slack`).
+fn barycentric(a: [f64; 3], b: [f64; 3], c: [f64; 3], p: [f64; 3], slack: f64) -> Option<[f64; 3]> {
+    use csg::bsp::{cross, dot, sub};
+    let n = cross(sub(b, a), sub(c, a));
+    let area2 = dot(n, n).sqrt();
+    if area2 < 1e-9 {
+        return None;
+    }
+    let unit = n.map(|x| x / area2);
+    if dot(sub(p, a), unit).abs() > slack {
+        return None;
+    }
+    let w = [
+        dot(cross(sub(c, b), sub(p, b)), unit) / area2,
+        dot(cross(sub(a, c), sub(p, c)), unit) / area2,
+        dot(cross(sub(b, a), sub(p, a)), unit) / area2,
+    ];
+    // Each weight's slack in units: the distance to the opposite edge over its height.
+    let edges = [sub(c, b), sub(a, c), sub(b, a)];
+    let inside = (0..3).all(|k| {
+        let len = dot(edges[k], edges[k]).sqrt().max(1e-9);
+        w[k] * area2 / len >= -slack
+    });
+    inside.then_some(w)
+}
+
+/// Textures that say how they were asked for: transparent when for a masked surface.
+struct AlphaBySurface;
+
+impl LevelTextures for AlphaBySurface {
+    fn image(&self, texture: &str) -> Result<RgbaImage, String> {
+        self.image_drawn(texture, false)
+    }
+
+    fn image_drawn(&self, _texture: &str, on_masked_surface: bool) -> Result<RgbaImage, String> {
+        let alpha = if on_masked_surface { 0 } else { 255 };
+        Ok(RgbaImage { width: 1, height: 1, pixels: vec![100, 100, 100, alpha] })
+    }
+}
+
+/// A masked surface (`Flags=2`) asks for its texture as a masked surface draws it (a P8
+/// texture's index 0 transparent, `Package::decode_texture_drawn`); the same texture on an
+/// opaque surface is read as it is, and each is read once.
+#[test]
+fn masked_surfaces_ask_for_their_texture_masked() {
+    // The room's -X wall and its masked +X wall share the texture `Wall`.
+    let scene = level::level_scene("Room", ROOM, None, &AlphaBySurface);
+    let alpha_of = |alpha: Alpha| {
+        let m = scene.materials.iter().find(|m| m.texture == "Wall" && m.alpha == alpha).unwrap();
+        m.image.as_ref().unwrap().pixels[3]
+    };
+    assert_eq!((alpha_of(Alpha::Mask), alpha_of(Alpha::Opaque)), (0, 255));
+}
+
+/// UE2 polygons have no pans: UT2004's T3D import folds a `Pan` line into the base along the
+/// axes read before it (`Base += TextureU * U + TextureV * V`), and an `Origin` read after it,
+/// or none (the first vertex), drops it. The floor (origin at the corner (872, -128, -128),
+/// `TextureU` +X, `TextureV` -Y, `Pan U=16 V=8`, a 128x64 texture) at that corner: UE1 draws
+/// texel (16, 8); UE2 (-16, -8) with the `Pan` after the axes, (0, 0) with it before them (UE1
+/// UnrealEd's own order: `Origin`, `Normal`, `Pan`, `TextureU`, `TextureV`) or before the `Origin`.
+#[test]
+fn ue2_folds_pans_into_the_base_as_its_import_does() {
+    use unreal_analysis::Generation;
+    let corner = |text: &str, generation: Generation| {
+        let scene = level::level_scene("Room", text, Some(generation), &FloorOnly);
+        let (_, uv) = uvs_of(&scene, "Floor")
+            .into_iter()
+            .find(|(p, _)| (p[0] - 872.0).abs() < 0.01 && (p[1] + 128.0).abs() < 0.01)
+            .unwrap();
+        [uv[0] * 128.0, uv[1] * 64.0].map(|t| (t * 1000.0).round() / 1000.0)
+    };
+    let pan = "            Pan      U=16 V=8\r\n";
+    let origin = "            Origin   -00128.000000,-00128.000000,-00128.000000\r\n";
+    let axes = "            TextureU +00001.000000,+00000.000000,+00000.000000\r\n            TextureV +00000.000000,-00001.000000,+00000.000000\r\n";
+    let floor = format!("{origin}{axes}{pan}");
+    assert!(ROOM.contains(&floor));
+    let pan_before_axes = ROOM.replace(&floor, &format!("{origin}{pan}{axes}"));
+    let pan_before_origin = ROOM.replace(&floor, &format!("{pan}{origin}{axes}"));
+    assert_eq!(corner(ROOM, Generation::Ue1), [16.0, 8.0]);
+    assert_eq!(corner(&pan_before_axes, Generation::Ue1), [16.0, 8.0]);
+    assert_eq!(corner(ROOM, Generation::Ue2), [-16.0, -8.0]);
+    assert_eq!(corner(&pan_before_axes, Generation::Ue2), [0.0, 0.0]);
+    assert_eq!(corner(&pan_before_origin, Generation::Ue2), [0.0, 0.0]);
+}

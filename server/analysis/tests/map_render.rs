@@ -155,3 +155,86 @@ Begin Actor Class=Brush Name=EdgeBrush\r\n   CsgOper=CSG_Add\r\n   Location=(X=2
         assert_eq!(picture.outside, ["FarBrush", "EdgeBrush", "Parked"], "{view:?}");
     }
 }
+
+fn level_golden_path() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/map_render_room_level.png")
+}
+
+/// The iso view of the built level: the room's floor (facing up, into the room) is filled in
+/// its flat colour, lit from above; its ceiling faces away from the viewer and is left out,
+/// so the floor shows through it; outside the room is the background. Golden file as above.
+#[test]
+fn the_level_picture_fills_the_rooms_surfaces() {
+    use unreal_analysis::export::NoTextures;
+    use unreal_analysis::preview::map::{render_map_geometry, Geometry};
+    let picture = render_map_geometry(
+        "Room",
+        &fixture_map(),
+        View::Iso,
+        256,
+        None,
+        ActorSymbols::Left,
+        Geometry::Level(&NoTextures),
+    )
+    .unwrap();
+    // The room: six faces, the builder brush not built.
+    assert_eq!(picture.surfaces, Some(6));
+    let image = unreal_formats::decode::image::decode_image(&picture.png, "png").unwrap();
+    let at = |x: u32, y: u32| {
+        let i = ((y * image.width + x) * 4) as usize;
+        [image.pixels[i], image.pixels[i + 1], image.pixels[i + 2]]
+    };
+    let pixel_of = |p: [f64; 3]| {
+        let (c, s) = (30f64.to_radians().cos(), 30f64.to_radians().sin());
+        let (x, y) = ((p[0] - p[1]) * c, (p[0] + p[1]) * s - p[2]);
+        (x, y)
+    };
+    // The frame is the room's extent (the builder brush does not count, the actors are
+    // inside) and a margin. The floor's middle, seen through the culled ceiling, is filled;
+    // the picture's top right corner, beside the room, is the background.
+    let corners: Vec<(f64, f64)> = [-256.0, 256.0]
+        .iter()
+        .flat_map(|&dx| {
+            [-256.0, 256.0].into_iter().flat_map(move |dy| {
+                [-256.0, 256.0].into_iter().map(move |dz| [1024.0 + dx, 512.0 + dy, dz])
+            })
+        })
+        .map(pixel_of)
+        .collect();
+    let x0 = corners.iter().map(|c| c.0).fold(f64::INFINITY, f64::min);
+    let x1 = corners.iter().map(|c| c.0).fold(f64::NEG_INFINITY, f64::max);
+    let y0 = corners.iter().map(|c| c.1).fold(f64::INFINITY, f64::min);
+    let y1 = corners.iter().map(|c| c.1).fold(f64::NEG_INFINITY, f64::max);
+    let margin = ((x1 - x0).max(y1 - y0) * 0.1).max(64.0);
+    let to_image = |p: [f64; 3]| {
+        let (x, y) = pixel_of(p);
+        (
+            ((x - x0 + margin) / picture.units_per_pixel) as u32,
+            ((y - y0 + margin) / picture.units_per_pixel) as u32,
+        )
+    };
+    let (fx, fy) = to_image([1024.0, 512.0, -256.0]);
+    let floor = at(fx, fy);
+    assert!(floor != [255, 255, 255], "the floor is filled: {floor:?} at ({fx}, {fy})");
+    assert_eq!(at(image.width - 3, 3), [255, 255, 255], "beside the room");
+
+    let golden = level_golden_path();
+    if std::env::var_os("UPDATE_EXPECT").is_some() {
+        std::fs::write(&golden, &picture.png).unwrap();
+    }
+    let expected =
+        unreal_formats::decode::image::decode_image(&std::fs::read(&golden).unwrap(), "png")
+            .unwrap();
+    assert_eq!((expected.width, expected.height), (image.width, image.height));
+    let differing = expected
+        .pixels
+        .chunks_exact(4)
+        .zip(image.pixels.chunks_exact(4))
+        .filter(|(a, b)| a.iter().zip(b.iter()).any(|(x, y)| x.abs_diff(*y) > 8))
+        .count();
+    assert!(
+        differing * 200 <= (image.width * image.height) as usize,
+        "{differing} pixels differ from {}",
+        golden.display()
+    );
+}

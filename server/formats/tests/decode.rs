@@ -114,7 +114,52 @@ fn texture_package() -> Vec<u8> {
             mip(o, 4, 4, &[blue[0], blue[1], red[0], red[1], 0x00, 0x55, 0xaa, 0xff]);
         }),
     );
+    w.export(
+        texture,
+        0,
+        "Plain",
+        0,
+        Box::new(move |o, w| {
+            let n = |s: &str| w.names.iter().position(|x| x == s).unwrap();
+            write_props(o, &[prop(n("Palette"), 5, writers::compact(pal))], w.none());
+            o.index(1);
+            mip(o, 4, 1, &[0, 1, 2, 3]);
+        }),
+    );
     w.finish()
+}
+
+/// A P8 texture that is not masked itself draws palette index 0 opaque, except on a masked
+/// surface (`PF_Masked`), where the render devices clear it.
+#[test]
+fn p8_index_zero_is_cleared_on_masked_surfaces_only() {
+    let bytes = texture_package();
+    let package = Package::parse(&bytes).unwrap();
+    let plain = package.find("Plain").unwrap();
+    let masked = package.find("Masked").unwrap();
+    let mut out = String::new();
+    for (name, export) in [("Plain", plain), ("Masked", masked)] {
+        for on_masked_surface in [false, true] {
+            let image = package
+                .decode_texture_drawn(export, 0, MipSource::Auto, on_masked_surface)
+                .unwrap();
+            write!(out, "{name} on a masked surface {on_masked_surface}: {}", dump(&image))
+                .unwrap();
+        }
+    }
+    expect![[r#"
+        Plain on a masked surface false: 4x1
+        000000ff ff0000ff 00ff00ff 0000ffff
+        Plain on a masked surface true: 4x1
+        00000000 ff0000ff 00ff00ff 0000ffff
+        Masked on a masked surface false: 4x2
+        00000000 ff0000ff 00ff00ff 0000ffff
+        0000ffff 00ff00ff ff0000ff 00000000
+        Masked on a masked surface true: 4x2
+        00000000 ff0000ff 00ff00ff 0000ffff
+        0000ffff 00ff00ff ff0000ff 00000000
+    "#]]
+    .assert_eq(&out);
 }
 
 #[test]
@@ -140,17 +185,17 @@ fn synthetic_textures() {
         0000ffff 00ff00ff ff0000ff 00000000
         Masked mip 1 Auto: 2x1
         ff0000ff 00000000
-        Masked mip 0 Compressed: error: Texture Masked (export 1) at byte 303: expected mip level 0 of the 0 stored
+        Masked mip 0 Compressed: error: Texture Masked (export 1) at byte 314: expected mip level 0 of the 0 stored
         True mip 0 Auto: 2x1
         03020104 1e140a28
-        True mip 1 Auto: error: Texture True (export 2) at byte 362: expected mip level 1 of the 1 stored
-        True mip 0 Compressed: error: Texture True (export 2) at byte 362: expected mip level 0 of the 0 stored
+        True mip 1 Auto: error: Texture True (export 2) at byte 373: expected mip level 1 of the 1 stored
+        True mip 0 Compressed: error: Texture True (export 2) at byte 373: expected mip level 0 of the 0 stored
         Comp mip 0 Auto: 4x4
         00ff00ff 00ff00ff 00ff00ff 00ff00ff
         00ff00ff 00ff00ff 00ff00ff 00ff00ff
         00ff00ff 00ff00ff 00ff00ff 00ff00ff
         00ff00ff 00ff00ff 00ff00ff 00ff00ff
-        Comp mip 1 Auto: error: Texture Comp (export 3) at byte 390: expected mip level 1 of the 1 stored
+        Comp mip 1 Auto: error: Texture Comp (export 3) at byte 401: expected mip level 1 of the 1 stored
         Comp mip 0 Compressed: 4x4
         0000ffff 0000ffff 0000ffff 0000ffff
         ff0000ff ff0000ff ff0000ff ff0000ff

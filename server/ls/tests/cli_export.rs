@@ -460,7 +460,18 @@ fn render_draws_the_example_room() {
         expect![[r#"
             exit 0
             --- stdout
-            iso.png: 300x259 pixels, 2 brushes, 1 actors, 4.0 units a pixel
+            iso.png: 300x259 pixels, 2 brushes (13 surfaces built), 1 actors, 4.0 units a pixel
+            --- stderr
+        "#]],
+    );
+    // `--brushes`: the brushes' outlines, as before the iso view drew the level.
+    run(
+        &dir,
+        &["render", room, "--view", "iso", "--brushes", "--size", "300", "-o", "iso-brushes.png"],
+        expect![[r#"
+            exit 0
+            --- stdout
+            iso-brushes.png: 300x259 pixels, 2 brushes, 1 actors, 4.0 units a pixel
             --- stderr
         "#]],
     );
@@ -1104,4 +1115,44 @@ fn the_corpus_map_exports_textured() {
     );
     let json = glb_json(&dir.join("map.glb"));
     assert_eq!(json["images"].as_array().unwrap().len(), 5);
+}
+
+/// A built map with `--to glb` writes the level it stores (its BSP): a mesh per material under
+/// "Level", its actors under "Actors"; without `--to glb` it still exports its objects.
+#[test]
+fn corpus_built_map_exports_its_stored_level() {
+    let Some(root) = corpus() else { return };
+    let dir = fixture_dir("stored-level");
+    let map = root.join("packages/unr/blender_t3d_test_map.unr");
+    let map = map.to_str().unwrap();
+    run(
+        &dir,
+        &["export", map, "--to", "glb", "-o", "level.glb"],
+        expect![[r#"
+            exit 0
+            --- stdout
+            --- stderr
+            note: Checkers.checkers_base: its package Checkers is not in the game folder or package paths, or holds no image of it; its surfaces are drawn in a flat colour, mapped as a 256x256 texture
+            note: Checkers.rectangle_128x64: its package Checkers is not in the game folder or package paths, or holds no image of it; its surfaces are drawn in a flat colour, mapped as a 256x256 texture
+            note: Checkers.checkers_abcd: its package Checkers is not in the game folder or package paths, or holds no image of it; its surfaces are drawn in a flat colour, mapped as a 256x256 texture
+            note: Checkers.coordinates: its package Checkers is not in the game folder or package paths, or holds no image of it; its surfaces are drawn in a flat colour, mapped as a 256x256 texture
+            note: Checkers.checkers_circle: its package Checkers is not in the game folder or package paths, or holds no image of it; its surfaces are drawn in a flat colour, mapped as a 256x256 texture
+            note: Editor.Bkgnd: its package Editor is not in the game folder or package paths, or holds no image of it; its surfaces are drawn in a flat colour, mapped as a 256x256 texture
+            note: the level the map stores: 276 surfaces (0 invisible or portal left out), 686 triangles, 6 materials (0 textured), 16 actors
+        "#]],
+    );
+    let json = glb_json(&dir.join("level.glb"));
+    let names: Vec<&str> =
+        json["nodes"].as_array().unwrap().iter().filter_map(|n| n["name"].as_str()).collect();
+    assert!(names.contains(&"Level") && names.contains(&"Actors"), "{names:?}");
+    assert_eq!(json["meshes"].as_array().unwrap().len(), 6);
+    // A folder as the output still takes the map's own objects (this one has none for glb).
+    let out = Command::new(env!("CARGO_BIN_EXE_unreal-ls"))
+        .current_dir(&dir)
+        .args(["export", map, "--to", "glb", "-o", "objects/"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("none of them exports to glb"), "{stderr}");
 }

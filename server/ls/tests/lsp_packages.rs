@@ -413,8 +413,10 @@ fn base64_decode(text: &str) -> Vec<u8> {
 
 /// `unrealLs/levelScene`: the open document's built level as the `.glb` that `unreal-ls
 /// export --to glb` writes, with each mesh's triangle runs mapped to their `Begin Polygon`
-/// lines and each actor's `Begin Actor` line; an edit shows in the next answer, and text
-/// that builds nothing is a precise error, after which the server still answers.
+/// lines and each actor's `Begin Actor` line; a repeated request on the same version is
+/// answered from the answer kept with the document (`reused`), an edit shows in the next
+/// answer, text that builds nothing is a precise error, after which the server still
+/// answers, and closing the document drops what was kept.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn level_scene_follows_the_open_document() {
     let fixture =
@@ -441,8 +443,15 @@ async fn level_scene_follows_the_open_document() {
     summary["glbBase64"] = json!(glb.len());
     // The cube's six polygons (lines 10, 20, ... 60, 0-based 9..59), two triangles each; the
     // PlayerStart and the Light at their `Begin Actor` lines, in glTF axes (-Y, Z, X).
-    expect_test::expect![[r#"{"actors":[{"class":"LevelInfo","light":false,"line":1,"name":"LevelInfo0","position":[0.0,0.0,0.0]},{"class":"PlayerStart","light":false,"line":72,"name":"PlayerStart0","position":[-256.0,-200.0,384.0]},{"class":"Light","light":true,"line":75,"name":"Light0","position":[-256.0,128.0,640.0]}],"brushes":1,"glbBase64":2172,"leftOut":0,"materials":1,"meshes":[{"firstTriangles":[0,2,4,6,8,10],"lines":[9,19,29,39,49,59],"name":"None"}],"name":"Checkers","notes":[],"surfaces":6,"textured":0}"#]]
+    expect_test::expect![[r#"{"actors":[{"class":"LevelInfo","light":false,"line":1,"name":"LevelInfo0","position":[0.0,0.0,0.0]},{"class":"PlayerStart","light":false,"line":72,"name":"PlayerStart0","position":[-256.0,-200.0,384.0]},{"class":"Light","light":true,"line":75,"name":"Light0","position":[-256.0,128.0,640.0]}],"brushes":1,"glbBase64":2172,"leftOut":0,"materials":1,"meshes":[{"firstTriangles":[0,2,4,6,8,10],"lines":[9,19,29,39,49,59],"name":"None"}],"name":"Checkers","notes":[],"reused":false,"surfaces":6,"textured":0}"#]]
         .assert_eq(&summary.to_string());
+
+    // Asked again on the same version: the answer kept with the document, not built again.
+    let kept = client.request_ok("unrealLs/levelScene", json!({ "uri": MAP_URI })).await;
+    assert_eq!(kept["reused"], true);
+    let mut unmarked = kept.clone();
+    unmarked["reused"] = json!(false);
+    assert!(unmarked == scene, "the kept answer is the first one");
 
     // The same map with the room's first polygon gone: five surfaces.
     let start = room.find("         Begin Polygon").unwrap();
@@ -457,6 +466,7 @@ async fn level_scene_follows_the_open_document() {
         .await;
     let second = client.request_ok("unrealLs/levelScene", json!({ "uri": MAP_URI })).await;
     assert_eq!(second["surfaces"], 5, "{}", second["meshes"]);
+    assert_eq!(second["reused"], false, "a new version is built again");
     assert_eq!(second["meshes"][0]["lines"], json!([9, 19, 29, 39, 49]));
 
     // Nothing, and a brush cut off in its first polygon.
@@ -487,6 +497,17 @@ async fn level_scene_follows_the_open_document() {
         .await;
     let again = client.request_ok("unrealLs/levelScene", json!({ "uri": MAP_URI })).await;
     assert_eq!(again["surfaces"], 6, "the server still answers");
+
+    // Closing drops the kept answer: opened again at version 1, the level is built anew.
+    client.notify("textDocument/didClose", json!({ "textDocument": { "uri": MAP_URI } })).await;
+    client.open(MAP_URI, "t3d", 1, &room).await;
+    let reopened = client.request_ok("unrealLs/levelScene", json!({ "uri": MAP_URI })).await;
+    assert_eq!(
+        (reopened["surfaces"].clone(), reopened["reused"].clone()),
+        (json!(6), json!(false))
+    );
+    let kept = client.request_ok("unrealLs/levelScene", json!({ "uri": MAP_URI })).await;
+    assert_eq!(kept["reused"], true);
 }
 
 /// A SkeletalMesh and a MeshAnimation sharing the path `AssaultRifle_1st` (as in UT2004's

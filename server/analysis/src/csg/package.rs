@@ -277,3 +277,90 @@ impl std::fmt::Display for CsgCheck {
         Ok(())
     }
 }
+
+/// The level a built map stores (its `Level`'s `Model`, as UnrealEd last built it), for
+/// drawing: one convex polygon per BSP node with vertices, and the level's other actors.
+#[derive(Clone, Debug, Default)]
+pub struct StoredLevel {
+    /// The nodes' polygons as surfaces (named by their texture's path in the package, with
+    /// the surface's own mapping: `pBase`, `vTextureU`, `vTextureV`, pans), and each one's
+    /// texture as the package refers to it.
+    pub level: super::BuiltLevel,
+    pub textures: Vec<ObjectRef>,
+    /// Every actor of the level that holds no brush, in the level's order.
+    pub actors: Vec<StoredActor>,
+    pub nodes: usize,
+    pub surfs: usize,
+}
+
+/// An actor of a built map, with what a drawing of the level places and lights it by.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StoredActor {
+    pub name: String,
+    pub class: String,
+    /// `Location` (the origin when the actor stores none: at its class's default).
+    pub location: V3,
+    /// `LightHue`, `LightSaturation`, `LightBrightness`, `LightRadius` where stored (absent
+    /// ones are at the class's default).
+    pub light_properties: [Option<f64>; 4],
+}
+
+/// Reads the level a built map stores (see [`StoredLevel`]); an actor whose properties
+/// cannot be read is left out, the level's model must read.
+pub fn read_stored_level(p: &Package<'_>) -> Result<StoredLevel, unreal_formats::Error> {
+    let level = p
+        .objects()
+        .find(|o| p.class_name(o.export).eq_ignore_ascii_case("Level"))
+        .map(|o| o.export)
+        .ok_or_else(|| unreal_formats::Error::new("package", 0, "a Level object (a map)"))?;
+    let level = p.read_level(level)?;
+    let mut stored = StoredLevel::default();
+    for actor in level.actors.iter().filter_map(|&a| export_of(a)) {
+        let Ok(header) = p.read_object_header(actor) else { continue };
+        let props = &header.properties;
+        if matches!(property(props, "Brush"), Some(PropertyValue::Object(r)) if r.0 != 0) {
+            continue;
+        }
+        let number = |name: &str| int_of(property(props, name)).map(|n| n as f64);
+        stored.actors.push(StoredActor {
+            name: p.export_name(actor).to_owned(),
+            class: p.class_name(actor).to_owned(),
+            location: vector_of(property(props, "Location")).unwrap_or_default(),
+            light_properties: [
+                number("LightHue"),
+                number("LightSaturation"),
+                number("LightBrightness"),
+                number("LightRadius"),
+            ],
+        });
+    }
+    let model = export_of(level.model).ok_or_else(|| {
+        unreal_formats::Error::new("Level", 0, "the level's Model to be an object of the map")
+    })?;
+    let model = p.read_model(model)?;
+    stored.nodes = model.nodes.len();
+    stored.surfs = model.surfs.len();
+    for polygon in engine_polygons(p, &model) {
+        stored.level.surfaces.push(super::Surface {
+            vertices: polygon.vertices,
+            normal: polygon.normal,
+            base: polygon.base,
+            texture: polygon.texture,
+            poly_flags: polygon.poly_flags,
+            mapping: polygon.mapping,
+            brush: 0,
+            brush_poly: 0,
+            source: None,
+        });
+    }
+    // In the order `engine_polygons` keeps them: nodes with a polygon and a surface.
+    stored.textures = (0..model.nodes.len())
+        .filter(|&i| model.node_polygon(i).len() >= 3)
+        .filter_map(|i| model.node_surf(i).map(|s| s.texture))
+        .collect();
+    // Named by path, not bare name: two packages may hold textures of one name.
+    for (surface, &texture) in stored.level.surfaces.iter_mut().zip(&stored.textures) {
+        surface.texture = p.ref_path(texture);
+    }
+    Ok(stored)
+}

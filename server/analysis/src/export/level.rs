@@ -148,6 +148,13 @@ impl LevelScene {
 /// or why there is none (a sentence naming the package or name not found).
 pub trait LevelTextures {
     fn image(&self, texture: &str) -> Result<RgbaImage, String>;
+
+    /// The image as a surface draws it: on a masked surface (`PF_Masked`), a P8 texture's
+    /// palette index 0 is transparent even when the texture is not masked itself.
+    fn image_drawn(&self, texture: &str, on_masked_surface: bool) -> Result<RgbaImage, String> {
+        let _ = on_masked_surface;
+        self.image(texture)
+    }
 }
 
 /// No game folder: every texture is a flat colour.
@@ -160,8 +167,12 @@ impl LevelTextures for NoTextures {
 }
 
 impl LevelTextures for PackageIndex {
-    /// As the engine finds it: a bare name (UE1) in any package, a dotted path only there.
     fn image(&self, texture: &str) -> Result<RgbaImage, String> {
+        self.image_drawn(texture, false)
+    }
+
+    /// As the engine finds it: a bare name (UE1) in any package, a dotted path only there.
+    fn image_drawn(&self, texture: &str, on_masked_surface: bool) -> Result<RgbaImage, String> {
         let id = match self.lookup(ObjectKind::Texture, texture) {
             Lookup::Found(id) => id,
             Lookup::NoPackage(package) => {
@@ -182,7 +193,12 @@ impl LevelTextures for PackageIndex {
         let path = self.full_path(id);
         self.with_package(package, |p| {
             let export = p.find(&path)?;
-            super::materials::material_image(p, ObjectRef(i32::try_from(export).ok()? + 1), self)
+            let material = ObjectRef(i32::try_from(export).ok()? + 1);
+            if on_masked_surface {
+                super::materials::material_image_on_masked_surface(p, material, self)
+            } else {
+                super::materials::material_image(p, material, self)
+            }
         })
         .map_err(|e| format!("{texture}: {e}"))?
         .ok_or_else(|| {
@@ -190,6 +206,9 @@ impl LevelTextures for PackageIndex {
         })
     }
 }
+
+/// A texture's image and its size in texels.
+type SizedImage = (RgbaImage, [f64; 2]);
 
 /// A colour of its own for each texture name, for textures without an image.
 fn flat_color(name: &str) -> [f32; 3] {
@@ -227,8 +246,10 @@ pub fn level_of(
         actors,
         ..LevelScene::default()
     };
-    // Each texture's image (and size), read once.
-    let mut images: HashMap<String, Option<(RgbaImage, [f64; 2])>> = HashMap::new();
+    // Each texture's image (and size), read once for opaque or blended surfaces and once for
+    // masked ones (where a P8 texture's index 0 is transparent).
+    let mut images: HashMap<(String, bool), Option<SizedImage>> = HashMap::new();
+    let mut noted: std::collections::HashSet<String> = std::collections::HashSet::new();
     let mut by_key: HashMap<(String, Alpha, bool), usize> = HashMap::new();
     for surface in &level.surfaces {
         if surface.poly_flags & (PF_INVISIBLE | PF_PORTAL) != 0 {
@@ -238,15 +259,17 @@ pub fn level_of(
         let alpha = Alpha::of_flags(surface.poly_flags);
         let double_sided = surface.poly_flags & PF_TWO_SIDED != 0;
         let key_name = surface.texture.to_ascii_lowercase();
-        let image = images.entry(key_name.clone()).or_insert_with(|| {
+        let masked = alpha == Alpha::Mask;
+        let image = images.entry((key_name.clone(), masked)).or_insert_with(|| {
             if surface.texture.is_empty() || surface.texture.eq_ignore_ascii_case("None") {
                 return None;
             }
-            match textures.image(&surface.texture) {
+            match textures.image_drawn(&surface.texture, masked) {
                 Ok(image) => {
                     let size = [f64::from(image.width), f64::from(image.height)];
                     Some((image, size))
                 }
+                Err(_) if !noted.insert(key_name.clone()) => None,
                 Err(why) => {
                     scene.notes.push(format!(
                         "{why}; its surfaces are drawn in a flat colour, mapped as a {}x{} texture",
@@ -329,6 +352,84 @@ pub fn level_of(
     scene
 }
 
+/// Where a built map's textures come from: the package's own (`MyLevel`), or the package of
+/// the game folder an import names, by the object the map's surfaces refer to.
+struct StoredTextures<'p, 'b> {
+    package: &'p unreal_formats::package::Package<'b>,
+    by_path: HashMap<String, ObjectRef>,
+    others: &'p dyn super::OtherPackages,
+}
+
+impl LevelTextures for StoredTextures<'_, '_> {
+    fn image(&self, texture: &str) -> Result<RgbaImage, String> {
+        self.image_drawn(texture, false)
+    }
+
+    fn image_drawn(&self, texture: &str, on_masked_surface: bool) -> Result<RgbaImage, String> {
+        let Some(&r) = self.by_path.get(&texture.to_ascii_lowercase()) else {
+            return Err(format!("{texture}: not a texture of the map"));
+        };
+        let image = if on_masked_surface {
+            super::materials::material_image_on_masked_surface(self.package, r, self.others)
+        } else {
+            super::materials::material_image(self.package, r, self.others)
+        };
+        image.ok_or_else(|| {
+            match r.resolve() {
+                unreal_formats::package::Resolved::Import(_) => format!(
+                    "{texture}: its package {} is not in the game folder or package paths, or holds no image of it",
+                    texture.split('.').next().unwrap_or(texture)
+                ),
+                _ => format!("{texture}: the map holds it, but no image could be read from it"),
+            }
+        })
+    }
+}
+
+/// The level a built map (`.unr`, `.ut2`) stores, as UnrealEd last built it: each BSP node's
+/// polygon with its surface's texture, flags and mapping, textured from the map's own
+/// package and, for imports, from `others` (the game folder); the level's other actors as
+/// named points, lights with their light. Errors name where the package stopped reading.
+pub fn stored_level_scene(
+    name: &str,
+    package: &unreal_formats::package::Package<'_>,
+    others: &dyn super::OtherPackages,
+) -> Result<LevelScene, unreal_formats::Error> {
+    let stored = csg::package::read_stored_level(package)?;
+    let by_path = stored
+        .level
+        .surfaces
+        .iter()
+        .zip(&stored.textures)
+        .map(|(s, &r)| (s.texture.to_ascii_lowercase(), r))
+        .collect();
+    let textures = StoredTextures { package, by_path, others };
+    let actors = stored
+        .actors
+        .iter()
+        .map(|a| {
+            let short = a.class.rsplit('.').next().unwrap_or(&a.class).to_ascii_lowercase();
+            let is_light = short == "light" || short.ends_with("light");
+            let [hue, saturation, brightness, radius] = a.light_properties;
+            LevelActor {
+                name: a.name.clone(),
+                class: a.class.clone(),
+                position: point_to_gltf(a.location.map(|c| c as f32)),
+                light: is_light.then(|| {
+                    light_with(
+                        hue.unwrap_or(0.0),
+                        saturation.unwrap_or(255.0),
+                        brightness.unwrap_or(64.0),
+                        radius.unwrap_or(64.0),
+                    )
+                }),
+                begin: None,
+            }
+        })
+        .collect();
+    Ok(level_of(name, &stored.level, actors, &textures))
+}
+
 /// The engine's light colour: `LightHue` and `LightSaturation` (0..255; a saturation of 255
 /// is white) as HSV with full value.
 fn light_color(hue: f64, saturation: f64) -> [f32; 3] {
@@ -360,10 +461,20 @@ fn light_of(text: &str, actor: &Block) -> LevelLight {
             .filter(|v| v.is_finite())
             .unwrap_or(default)
     };
+    light_with(
+        number("LightHue", 0.0),
+        number("LightSaturation", 255.0),
+        number("LightBrightness", 64.0),
+        number("LightRadius", 64.0),
+    )
+}
+
+/// A light from its four properties (see [`light_of`]).
+fn light_with(hue: f64, saturation: f64, brightness: f64, radius: f64) -> LevelLight {
     LevelLight {
-        color: light_color(number("LightHue", 0.0), number("LightSaturation", 255.0)),
-        intensity: (number("LightBrightness", 64.0) / 255.0).clamp(0.0, 1.0) as f32,
-        range: (25.0 * (number("LightRadius", 64.0).clamp(0.0, 255.0) + 1.0)) as f32,
+        color: light_color(hue, saturation),
+        intensity: (brightness / 255.0).clamp(0.0, 1.0) as f32,
+        range: (25.0 * (radius.clamp(0.0, 255.0) + 1.0)) as f32,
     }
 }
 

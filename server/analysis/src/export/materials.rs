@@ -151,7 +151,17 @@ pub fn material_image(
     material: ObjectRef,
     others: &dyn OtherPackages,
 ) -> Option<RgbaImage> {
-    image_within(package, material, others, MAX_PACKAGE_HOPS)
+    image_within(package, material, others, MAX_PACKAGE_HOPS, false)
+}
+
+/// [`material_image`] as a masked surface (`PF_Masked`) draws it: a P8 texture's palette
+/// index 0 transparent (see `Package::decode_texture_drawn`).
+pub fn material_image_on_masked_surface(
+    package: &Package<'_>,
+    material: ObjectRef,
+    others: &dyn OtherPackages,
+) -> Option<RgbaImage> {
+    image_within(package, material, others, MAX_PACKAGE_HOPS, true)
 }
 
 fn image_within(
@@ -159,16 +169,18 @@ fn image_within(
     material: ObjectRef,
     others: &dyn OtherPackages,
     hops: usize,
+    masked: bool,
 ) -> Option<RgbaImage> {
     match follow(package, material)? {
-        Step::Texture(i) => package.decode_texture(i, 0, MipSource::Auto).ok(),
+        Step::Texture(i) => package.decode_texture_drawn(i, 0, MipSource::Auto, masked).ok(),
         Step::Import(import) if hops > 0 => {
             // `Package.Group.Name`: the outermost name is the package that holds it.
             let path = package.ref_path(import);
             let owner = path.split('.').next()?.to_owned();
             others.read_package(&owner, &mut |other| {
                 let export = other.find(&path)?;
-                image_within(other, ObjectRef(i32::try_from(export).ok()? + 1), others, hops - 1)
+                let material = ObjectRef(i32::try_from(export).ok()? + 1);
+                image_within(other, material, others, hops - 1, masked)
             })
         }
         Step::Import(_) => None,

@@ -19,6 +19,7 @@ use tiny_skia::{Color, FillRule, Paint, PathBuilder, Pixmap, Rect, Stroke, Strok
 use unreal_syntax::t3d::{BlockKind, T3dFile, Value};
 use unreal_syntax::Span;
 
+use crate::export::{LevelScene, LevelTextures};
 use crate::t3d::actors::ClassKind;
 use crate::t3d::brushes::{placed_brushes, BrushRole, PlacedBrush};
 use crate::t3d::walk;
@@ -54,6 +55,22 @@ impl View {
             View::Side => "side",
             View::Front => "front",
             View::Iso => "iso",
+        }
+    }
+
+    /// Towards the viewer, in world axes: what is nearer has a larger dot product with it,
+    /// and a surface whose normal points away from it is seen from behind.
+    fn towards_viewer(self) -> [f64; 3] {
+        match self {
+            View::Top => [0.0, 0.0, 1.0],
+            // Looking along +Y (X to the right in Unreal's left-handed axes) and along -X.
+            View::Side => [0.0, -1.0, 0.0],
+            View::Front => [1.0, 0.0, 0.0],
+            // The iso projection flattens (1, 1, 1) to a point, and Z goes up the picture.
+            View::Iso => {
+                let k = 1.0 / 3f64.sqrt();
+                [k, k, k]
+            }
         }
     }
 
@@ -93,6 +110,8 @@ pub struct MapPicture {
     pub actors: Vec<ActorMark>,
     /// Brushes drawn, the builder brush not counted.
     pub brushes: usize,
+    /// The built level's surfaces, when the picture draws the level ([`Geometry::Level`]).
+    pub surfaces: Option<usize>,
     /// The Unreal units one pixel spans.
     pub units_per_pixel: f64,
     /// The brushes and actors whose centre lies outside the picture (parked far from the
@@ -272,8 +291,21 @@ pub enum ActorSymbols {
     Left,
 }
 
+/// What the picture draws of the map's geometry.
+#[derive(Clone, Copy)]
+pub enum Geometry<'t> {
+    /// Every brush's outline, where CSG places it.
+    Brushes,
+    /// The level as UnrealEd builds it from the brushes ([`crate::csg`]): its surfaces filled,
+    /// depth-tested, lit by their direction, textured where `textures` holds the texture.
+    /// Surfaces facing away from the viewer are left out, so the view looks into the rooms
+    /// through their ceilings and outer walls.
+    Level(&'t dyn LevelTextures),
+}
+
 /// Renders the map in `text` (named `name` when its `LevelInfo` has no `Title`) from `view`,
-/// at most `max_size` pixels a side. `None` when the text holds no brush and no actor to show.
+/// at most `max_size` pixels a side, its brushes as outlines. `None` when the text holds no
+/// brush and no actor to show.
 pub fn render_map(
     name: &str,
     text: &str,
@@ -281,6 +313,19 @@ pub fn render_map(
     max_size: u32,
     generation: Option<Generation>,
     symbols: ActorSymbols,
+) -> Option<MapPicture> {
+    render_map_geometry(name, text, view, max_size, generation, symbols, Geometry::Brushes)
+}
+
+/// [`render_map`], drawing `geometry`.
+pub fn render_map_geometry(
+    name: &str,
+    text: &str,
+    view: View,
+    max_size: u32,
+    generation: Option<Generation>,
+    symbols: ActorSymbols,
+    geometry: Geometry<'_>,
 ) -> Option<MapPicture> {
     let (brushes, _) = placed_brushes(text, generation);
     let (map_actors, title) = actors(text);
@@ -366,12 +411,23 @@ pub fn render_map(
         map_actors.iter().filter(|a| !inside(to_pixel(a.location))).map(|a| a.name.clone()),
     );
 
-    // Subtractive first, then the rest over it, as the eye reads a plan: rooms, then what
-    // stands in them.
-    let order = [BrushRole::Subtractive, BrushRole::Additive, BrushRole::Other, BrushRole::Builder];
-    for role in order {
-        for brush in brushes.iter().filter(|b| b.role == role) {
-            draw_brush(&mut pixmap, brush, &to_pixel);
+    let mut surfaces = None;
+    match geometry {
+        Geometry::Brushes => {
+            // Subtractive first, then the rest over it, as the eye reads a plan: rooms, then
+            // what stands in them.
+            let order =
+                [BrushRole::Subtractive, BrushRole::Additive, BrushRole::Other, BrushRole::Builder];
+            for role in order {
+                for brush in brushes.iter().filter(|b| b.role == role) {
+                    draw_brush(&mut pixmap, brush, &to_pixel);
+                }
+            }
+        }
+        Geometry::Level(textures) => {
+            let scene = crate::export::level_scene(name, text, generation, textures);
+            draw_level(&mut pixmap, &scene, view, &to_pixel);
+            surfaces = Some(scene.surfaces);
         }
     }
 
@@ -434,6 +490,7 @@ pub fn render_map(
         height,
         actors: marks,
         brushes: brushes.iter().filter(|b| b.role != BrushRole::Builder).count(),
+        surfaces,
         units_per_pixel,
         outside,
     })
@@ -501,6 +558,93 @@ fn draw_brush(
     let Some(path) = pb.finish() else { return };
     pixmap.fill_path(&path, &paint(fill), FillRule::Winding, Transform::identity(), None);
     pixmap.stroke_path(&path, &paint(line), &stroke, Transform::identity(), None);
+}
+
+/// The light that shades the level's surfaces (world axes): from above, a little from +Y and
+/// +X, so that floors, and walls facing different ways, read apart.
+const LEVEL_LIGHT: [f64; 3] = [0.27, 0.53, 0.8];
+
+/// Fills the built level's surfaces into the picture: depth-tested, each triangle shaded by
+/// its normal against [`LEVEL_LIGHT`], the texture sampled where there is one (nearest
+/// texel, wrapping, as the software renderer draws), cut out where a masked texture is
+/// transparent; surfaces seen from behind are left out.
+fn draw_level(
+    pixmap: &mut Pixmap,
+    scene: &LevelScene,
+    view: View,
+    to_pixel: &impl Fn([f64; 3]) -> (f32, f32),
+) {
+    use crate::csg::bsp::{cross, dot, sub};
+    let (width, height) = (pixmap.width(), pixmap.height());
+    let mut image = unreal_formats::decode::RgbaImage {
+        width,
+        height,
+        pixels: vec![0; width as usize * height as usize * 4],
+    };
+    let mut depth = vec![f32::NEG_INFINITY; width as usize * height as usize];
+    let towards = view.towards_viewer();
+    // glTF axes back to the world's (the inverse of `point_to_gltf`).
+    let world = |g: [f32; 3]| [f64::from(g[2]), -f64::from(g[0]), f64::from(g[1])];
+    for primitive in &scene.primitives {
+        let Some(material) = scene.materials.get(primitive.material) else { continue };
+        let texture = material.image.as_ref();
+        let cut_out = material.alpha == crate::export::level::Alpha::Mask;
+        for tri in &primitive.triangles {
+            let Some(corners) = tri
+                .iter()
+                .map(|&i| primitive.positions.get(i as usize).map(|p| world(*p)))
+                .collect::<Option<Vec<_>>>()
+            else {
+                continue;
+            };
+            let [a, b, c] = [corners[0], corners[1], corners[2]];
+            // glTF's counter-clockwise front in mirrored axes: the world normal is (c-a)x(b-a).
+            let n = cross(sub(c, a), sub(b, a));
+            let length = dot(n, n).sqrt();
+            if length.is_nan() || length <= 1e-9 {
+                continue;
+            }
+            let n = n.map(|x| x / length);
+            let facing = dot(n, towards);
+            if facing <= 0.0 && !material.double_sided {
+                continue;
+            }
+            let n = if facing < 0.0 { n.map(|x| -x) } else { n };
+            let shade = (0.45 + 0.55 * dot(n, LEVEL_LIGHT).max(0.0)) as f32;
+            let uv = tri.map(|i| primitive.uvs.get(i as usize).copied().unwrap_or_default());
+            let screen = [a, b, c].map(|p| {
+                let (x, y) = to_pixel(p);
+                [x, y, dot(p, towards) as f32]
+            });
+            let flat = material.color.map(|c| (c * 255.0) as u8);
+            super::render::fill_triangle(&mut image, &mut depth, screen, |bary| {
+                let base = match texture {
+                    Some(t) => {
+                        let u = bary[0] * uv[0][0] + bary[1] * uv[1][0] + bary[2] * uv[2][0];
+                        let v = bary[0] * uv[0][1] + bary[1] * uv[1][1] + bary[2] * uv[2][1];
+                        let texel = super::render::sample(t, u, v);
+                        if cut_out && texel[3] < 128 {
+                            return None;
+                        }
+                        [texel[0], texel[1], texel[2]]
+                    }
+                    None => flat,
+                };
+                Some([
+                    (f32::from(base[0]) * shade) as u8,
+                    (f32::from(base[1]) * shade) as u8,
+                    (f32::from(base[2]) * shade) as u8,
+                    255,
+                ])
+            });
+        }
+    }
+    // Opaque pixels are the same premultiplied; the rest stay the background.
+    for (out, drawn) in pixmap.data_mut().chunks_exact_mut(4).zip(image.pixels.chunks_exact(4)) {
+        if drawn[3] == 255 {
+            out.copy_from_slice(drawn);
+        }
+    }
 }
 
 fn draw_actor(pixmap: &mut Pixmap, actor: &MapActor, x: f32, y: f32) {

@@ -107,7 +107,7 @@ fn corners(points: &[[f32; 3]], tri: &[u32; 3]) -> Option<[[f32; 3]; 3]> {
 }
 
 /// Nearest-texel sample with wrapping, as Unreal's software renderer draws.
-fn sample(t: &RgbaImage, u: f32, v: f32) -> [u8; 4] {
+pub(super) fn sample(t: &RgbaImage, u: f32, v: f32) -> [u8; 4] {
     if t.width == 0 || t.height == 0 {
         return [0; 4];
     }
@@ -118,7 +118,7 @@ fn sample(t: &RgbaImage, u: f32, v: f32) -> [u8; 4] {
 
 /// Fills a screen-space triangle (x, y, depth; larger depth is nearer) where it is nearer
 /// than what is drawn, with the colour `shade` gives for the barycentric coordinates.
-fn fill_triangle(
+pub(super) fn fill_triangle(
     image: &mut RgbaImage,
     depth: &mut [f32],
     s: [[f32; 3]; 3],

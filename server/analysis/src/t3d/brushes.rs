@@ -102,6 +102,11 @@ pub struct PolyAttributes {
     pub texture_v: Option<[f64; 3]>,
     /// `Pan U= V=` (UE1; 0 when absent).
     pub pan: [i16; 2],
+    /// The base UT2004's T3D import makes, which has no pans: the last `Origin` with each
+    /// `Pan` line after it folded in along the axes read before that line (`None` without
+    /// `Origin`: the first vertex). Once placed for UE2, it is [`Self::origin`] and the pans
+    /// are zero.
+    pub ue2_origin: Option<[f64; 3]>,
     /// The polygon's `Begin Polygon` line: where a view of the built level sends a click on
     /// one of the surfaces it became.
     pub begin_span: unreal_syntax::Span,
@@ -180,9 +185,20 @@ impl UnplacedBrush {
                     .unwrap_or(0);
                 let line = |k| polygon.vectors(k).next().map(|v| v.value);
                 let mut pan = [0i16; 2];
+                // UT2004's import, line by line (`UPolysFactory`, `Editor/Src/UnEdFact.cpp`):
+                // `Origin` sets the base, `Pan` adds `TextureU * U + TextureV * V` to it with the
+                // axes read so far, and a polygon without `Origin` takes its first vertex.
+                let (mut ue2_origin, mut axes): (Option<[f64; 3]>, [[f64; 3]; 2]) =
+                    (None, [[0.0; 3]; 2]);
                 for item in &polygon.children {
-                    if let unreal_syntax::t3d::Item::Keyword(k) = item {
-                        if k.keyword == LineKeyword::Pan {
+                    match item {
+                        unreal_syntax::t3d::Item::Vector(v) => match v.keyword {
+                            LineKeyword::Origin => ue2_origin = Some(v.value),
+                            LineKeyword::TextureU => axes[0] = v.value,
+                            LineKeyword::TextureV => axes[1] = v.value,
+                            _ => {}
+                        },
+                        unreal_syntax::t3d::Item::Keyword(k) if k.keyword == LineKeyword::Pan => {
                             for (i, key) in ["U", "V"].into_iter().enumerate() {
                                 pan[i] = k
                                     .arg(text, key)
@@ -190,7 +206,17 @@ impl UnplacedBrush {
                                     .filter(|v| v.is_finite())
                                     .map_or(0, |v| v.clamp(-32768.0, 32767.0) as i16);
                             }
+                            // Before any `Origin` the sum is overwritten (by a later `Origin`
+                            // or the first vertex): lost.
+                            if let Some(origin) = &mut ue2_origin {
+                                for (axis, p) in axes.iter().zip(pan) {
+                                    for c in 0..3 {
+                                        origin[c] += axis[c] * f64::from(p);
+                                    }
+                                }
+                            }
                         }
+                        _ => {}
                     }
                 }
                 PolyAttributes {
@@ -200,6 +226,7 @@ impl UnplacedBrush {
                     texture_u: line(LineKeyword::TextureU),
                     texture_v: line(LineKeyword::TextureV),
                     pan,
+                    ue2_origin,
                     begin_span: polygon.begin_span,
                 }
             })
@@ -232,7 +259,12 @@ impl UnplacedBrush {
                 for point in &mut points {
                     *point = transform.point(*point);
                 }
+                if generation == Some(Generation::Ue2) {
+                    attributes.origin = attributes.ue2_origin;
+                    attributes.pan = [0, 0];
+                }
                 attributes.origin = attributes.origin.map(|o| transform.point(o));
+                attributes.ue2_origin = attributes.ue2_origin.map(|o| transform.point(o));
                 attributes.texture_u = attributes.texture_u.map(|u| transform.texture_axis(u));
                 attributes.texture_v = attributes.texture_v.map(|v| transform.texture_axis(v));
                 if transform.mirrors {

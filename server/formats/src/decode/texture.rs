@@ -174,6 +174,20 @@ impl Package<'_> {
         level: usize,
         source: MipSource,
     ) -> Result<RgbaImage> {
+        self.decode_texture_drawn(export, level, source, false)
+    }
+
+    /// [`Package::decode_texture`] as a surface draws it: on a masked surface (`PF_Masked`,
+    /// `on_masked_surface`) palette index 0 is transparent even when the texture itself is
+    /// not masked (the render devices upload a P8 texture apart for masked surfaces, index 0
+    /// cleared: OldUnreal's `D3D8drv` keys its texture cache on `PF_Masked`).
+    pub fn decode_texture_drawn(
+        &self,
+        export: usize,
+        level: usize,
+        source: MipSource,
+        on_masked_surface: bool,
+    ) -> Result<RgbaImage> {
         let texture = self.read_texture(export)?;
         let structure = format!("Texture {} (export {export})", self.export_path(export));
         let (mips, format) = select_mips(&texture, source);
@@ -192,7 +206,11 @@ impl Package<'_> {
         };
         decode_mip(
             mip,
-            MipFormat { format, palette: palette.as_deref(), masked: is_masked(&texture) },
+            MipFormat {
+                format,
+                palette: palette.as_deref(),
+                masked: on_masked_surface || is_masked(&texture),
+            },
             &structure,
         )
     }

@@ -189,6 +189,31 @@ fn export_level(args: &ExportArgs, stem: &str, text: &str) -> Outcome {
     Ok(())
 }
 
+/// A built map's level as it stores it (its BSP), to glTF: textures from the map itself and
+/// the game folder and package paths around it.
+fn export_stored_level(
+    args: &ExportArgs,
+    stem: &str,
+    package: &Package<'_>,
+    others: &export::IndexedOnNeed,
+) -> Outcome {
+    let scene = export::stored_level_scene(stem, package, others).map_err(|e| e.to_string())?;
+    for note in &scene.notes {
+        eprintln!("note: {}", super::printable(note));
+    }
+    let textured = scene.materials.iter().filter(|m| m.image.is_some()).count();
+    let triangles: usize = scene.primitives.iter().map(|p| p.triangles.len()).sum();
+    write(&args.output, &export::write_level_glb(&scene))?;
+    eprintln!(
+        "note: the level the map stores: {} surfaces ({} invisible or portal left out), {triangles} triangles, {} materials ({textured} textured), {} actors",
+        scene.surfaces,
+        scene.left_out,
+        scene.materials.len(),
+        scene.actors.len()
+    );
+    Ok(())
+}
+
 fn file_name(path: &Path) -> String {
     path.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_owned()
 }
@@ -408,7 +433,7 @@ fn target_fits(kind: ExportKind, target: Option<Target>) -> bool {
 /// The game's packages around `file`, where a mesh's materials in other packages are read:
 /// the game folder and package paths its `unreal-ls.toml` names, else the game installation
 /// it stands in (as `lint` and the editor find them), indexed only if a material needs it.
-fn game_packages(file: &Path) -> export::IndexedOnNeed {
+pub(super) fn game_packages(file: &Path) -> export::IndexedOnNeed {
     let settings = unreal_analysis::workspace::Settings::new(
         std::sync::Arc::new(RealFs),
         unreal_analysis::config::ConfigResolver::discover(),
@@ -489,6 +514,14 @@ fn export_package(args: &ExportArgs, bytes: &[u8], name: &str, target: Option<Ta
     let package = Package::parse_named(&bytes, unreal_formats::package_name(name))
         .map_err(|e| e.to_string())?;
     let others = game_packages(&args.file);
+    let is_map = package.objects().any(|o| o.class.eq_ignore_ascii_case("Level"));
+    // A folder as the output (one that exists, or a path ending in a separator) still takes
+    // the map's own objects, each as its own file (`--to glb`: its static meshes).
+    let to_folder = args.output.is_dir()
+        || args.output.as_os_str().to_string_lossy().ends_with(['/', std::path::MAIN_SEPARATOR]);
+    if is_map && args.object.is_none() && target == Some(Target::Glb) && !to_folder {
+        return export_stored_level(args, &stem(&args.file), &package, &others);
+    }
     if let Some(object) = &args.object {
         let spec = ObjectSpec::with_class(object, args.class.as_deref())
             .map_err(|e| format!("usage: {e}"))?;

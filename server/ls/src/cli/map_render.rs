@@ -1,6 +1,7 @@
-//! `unreal-ls render MAP.t3d -o MAP.png [--view top|side|front|iso] [--size N]`: the map
-//! overview picture (see `unreal_analysis::preview::map`): brushes where the engine's CSG
-//! places them, actors as symbols by kind, a scale bar and the map's title.
+//! `unreal-ls render MAP.t3d -o MAP.png [--view top|side|front|iso] [--size N] [--brushes]`:
+//! the map overview picture (see `unreal_analysis::preview::map`): brushes where the engine's
+//! CSG places them (the iso view: the level built from them, textured from the game folder,
+//! unless `--brushes`), actors as symbols by kind, a scale bar and the map's title.
 //!
 //! Exit codes: 0 when the picture was written, 1 when the map could not be read or holds
 //! nothing to draw, 2 on a usage error.
@@ -8,7 +9,8 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use unreal_analysis::preview::map::{render_map, ActorSymbols, View};
+use unreal_analysis::export;
+use unreal_analysis::preview::map::{render_map_geometry, ActorSymbols, Geometry, View};
 use unreal_analysis::EngineSetting;
 use unreal_formats::printable::printable;
 
@@ -51,6 +53,10 @@ pub struct MapRenderArgs {
     /// map (UE1's placement when it cannot tell).
     #[arg(long, value_enum, default_value_t = EngineArg::Auto)]
     pub engine: EngineArg,
+    /// Draw the brushes' outlines in the iso view too, not the level built from them (the
+    /// other views always draw the brushes).
+    #[arg(long)]
+    pub brushes: bool,
 }
 
 pub fn run(args: &MapRenderArgs) -> ExitCode {
@@ -73,8 +79,25 @@ pub fn run(args: &MapRenderArgs) -> ExitCode {
         ViewArg::Iso => View::Iso,
     };
     let generation = EngineSetting::from(args.engine).fixed();
-    let Some(picture) = render_map(&name, &text, view, args.size, generation, ActorSymbols::Drawn)
-    else {
+    let level = view == View::Iso
+        && !args.brushes
+        && unreal_analysis::t3d::brushes::has_brush_actors(&text);
+    let packages = level.then(|| super::export::game_packages(&args.file));
+    let textures: &dyn export::LevelTextures =
+        match packages.as_ref().and_then(export::IndexedOnNeed::index) {
+            Some(index) => index,
+            None => &export::NoTextures,
+        };
+    let geometry = if level { Geometry::Level(textures) } else { Geometry::Brushes };
+    let Some(picture) = render_map_geometry(
+        &name,
+        &text,
+        view,
+        args.size,
+        generation,
+        ActorSymbols::Drawn,
+        geometry,
+    ) else {
         eprintln!("error: {}: no brush or actor to draw (is it a T3D map?)", args.file.display());
         return ExitCode::from(EXIT_FINDINGS);
     };
@@ -85,8 +108,9 @@ pub fn run(args: &MapRenderArgs) -> ExitCode {
         eprintln!("error: {}: {reason}", args.output.display());
         return ExitCode::from(EXIT_FINDINGS);
     }
+    let surfaces = picture.surfaces.map(|n| format!(" ({n} surfaces built)")).unwrap_or_default();
     println!(
-        "{}: {}x{} pixels, {} brushes, {} actors, {:.1} units a pixel",
+        "{}: {}x{} pixels, {} brushes{surfaces}, {} actors, {:.1} units a pixel",
         args.output.display(),
         picture.width,
         picture.height,

@@ -37,6 +37,9 @@ pub struct Document {
     pub published: Arc<Published>,
     /// The semantic tokens last sent, the base of `semanticTokens/full/delta`.
     pub tokens: Arc<Mutex<Option<SentTokens>>>,
+    /// The last `unrealLs/levelScene` answer for this document (one a document, gone when
+    /// it closes): a repeated request on the same version does not build the level again.
+    pub level_scene: Arc<Mutex<Option<super::features::level_scene::KeptScene>>>,
     pub content: Arc<Mutex<Content>>,
 }
 
@@ -86,6 +89,7 @@ impl Document {
             language_id,
             published: Arc::default(),
             tokens: Arc::default(),
+            level_scene: Arc::default(),
             content: Arc::new(Mutex::new(Content::new(text, version))),
         }
     }
@@ -179,6 +183,7 @@ pub struct DocumentHandle {
     pub language_id: String,
     pub published: Arc<Published>,
     pub tokens: Arc<Mutex<Option<SentTokens>>>,
+    pub level_scene: Arc<Mutex<Option<super::features::level_scene::KeptScene>>>,
     pub session: Arc<Session>,
     content: Arc<Mutex<Content>>,
 }
@@ -439,6 +444,7 @@ impl Documents {
             language_id: document.language_id.clone(),
             published: Arc::clone(&document.published),
             tokens: Arc::clone(&document.tokens),
+            level_scene: Arc::clone(&document.level_scene),
             session: Arc::clone(session),
             content: Arc::clone(&document.content),
         })

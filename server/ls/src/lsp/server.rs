@@ -122,7 +122,13 @@ impl Backend {
         let handle = self.document_handle(&params.uri);
         let session = self.shared.session();
         off_thread(features::level_scene::LEVEL_SCENE, move || {
-            let open = handle.map(|h| h.read(|snapshot| snapshot.text().to_owned()));
+            let open = handle.map(|h| features::level_scene::OpenMap {
+                version: h.read(|snapshot| snapshot.version),
+                kept: Arc::clone(&h.level_scene),
+                text: Box::new(move || {
+                    h.read(|snapshot| (snapshot.version, snapshot.text().to_owned()))
+                }),
+            });
             features::level_scene::level_scene(&session, &params, open)
         })
         .await

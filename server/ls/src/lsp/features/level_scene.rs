@@ -4,12 +4,14 @@
 //! each actor's `Begin Actor` line and place.
 
 use std::path::Path;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
 
 use serde::Deserialize;
 use serde_json::{json, Value};
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::ls_types::Uri;
 use unreal_analysis::export::{self, LevelTextures, NoTextures};
+use unreal_analysis::index::PackageIndex;
 use unreal_analysis::line_index::{ColumnUnit, LineIndex};
 
 use crate::lsp::documents::Session;
@@ -27,15 +29,70 @@ fn failed(message: String) -> Error {
     Error { code: ErrorCode::ServerError(-32803), message: message.into(), data: None }
 }
 
+/// An open map, as [`level_scene`] reads it: its version now, its text (read only when the
+/// answer is not kept already, with the version it is at then), and its kept answer.
+pub struct OpenMap {
+    pub version: i32,
+    pub text: Box<dyn FnOnce() -> (i32, String) + Send>,
+    pub kept: Arc<Mutex<Option<KeptScene>>>,
+}
+
+/// A document's last answer, and what it was built from: the document's version, the
+/// session (settings) and the package index it was textured from. Held weakly: a kept answer
+/// never keeps an old index alive, and a new one never matches a freed one's address.
+#[derive(Debug)]
+pub struct KeptScene {
+    version: i32,
+    session: Weak<Session>,
+    packages: Option<Weak<PackageIndex>>,
+    answer: Value,
+}
+
+impl KeptScene {
+    fn answers(
+        &self,
+        version: i32,
+        session: &Arc<Session>,
+        packages: Option<&Arc<PackageIndex>>,
+    ) -> bool {
+        self.version == version
+            && std::ptr::eq(self.session.as_ptr(), Arc::as_ptr(session))
+            && match (&self.packages, packages) {
+                (None, None) => true,
+                (Some(kept), Some(now)) => std::ptr::eq(kept.as_ptr(), Arc::as_ptr(now)),
+                _ => false,
+            }
+    }
+}
+
+fn lock(kept: &Mutex<Option<KeptScene>>) -> MutexGuard<'_, Option<KeptScene>> {
+    // A panic while building leaves at worst no answer kept.
+    kept.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
 /// The level of the map at `uri`, from `open` (the editor's text) when the map is open, else
-/// from the file; textured from the packages the map's checks use.
+/// from the file; textured from the packages the map's checks use. For an open map, the
+/// answer is kept with the document: asked again on the same version (same settings and
+/// package index), it is answered from there (`"reused": true`).
 pub fn level_scene(
-    session: &Session,
+    session: &Arc<Session>,
     params: &LevelSceneParams,
-    open: Option<String>,
+    open: Option<OpenMap>,
 ) -> Result<Value> {
     let path = crate::lsp::file_uri::file_path(&params.uri);
-    let text = if let Some(text) = open {
+    let mut options = session.lint_options(path.as_deref());
+    session.packages_for_checks(&mut options);
+    let mut keep = None;
+    let text = if let Some(open) = open {
+        if let Some(kept) = lock(&open.kept).as_ref() {
+            if kept.answers(open.version, session, options.packages.as_ref()) {
+                let mut answer = kept.answer.clone();
+                answer["reused"] = Value::Bool(true);
+                return Ok(answer);
+            }
+        }
+        let (version, text) = (open.text)();
+        keep = Some((open.kept, version));
         text
     } else {
         let path = path.as_deref().ok_or_else(|| Error {
@@ -50,8 +107,6 @@ pub fn level_scene(
         .as_deref()
         .and_then(Path::file_stem)
         .map_or_else(|| "map".to_owned(), |s| s.to_string_lossy().into_owned());
-    let mut options = session.lint_options(path.as_deref());
-    session.packages_for_checks(&mut options);
     let textures: &dyn LevelTextures = match options.packages.as_deref() {
         Some(index) => index,
         None => &NoTextures,
@@ -99,7 +154,7 @@ pub fn level_scene(
         })
         .collect();
     let textured = scene.materials.iter().filter(|m| m.image.is_some()).count();
-    Ok(json!({
+    let answer = json!({
         "name": scene.name,
         "glbBase64": unreal_analysis::preview::png::base64(&glb),
         "brushes": scene.brushes,
@@ -110,5 +165,15 @@ pub fn level_scene(
         "meshes": meshes,
         "actors": actors,
         "notes": scene.notes,
-    }))
+        "reused": false,
+    });
+    if let Some((kept, version)) = keep {
+        *lock(&kept) = Some(KeptScene {
+            version,
+            session: Arc::downgrade(session),
+            packages: options.packages.as_ref().map(Arc::downgrade),
+            answer: answer.clone(),
+        });
+    }
+    Ok(answer)
 }
