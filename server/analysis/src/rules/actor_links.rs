@@ -3,9 +3,10 @@
 //! `Tag` (or, in UE2, that name), a Pawn's `AIScriptTag` finds its `AIScript`, a
 //! `Teleporter`'s local `URL` finds its destination's `Tag`. The rules that check such a
 //! link (`t3d-unanswered-event`, `t3d-unmatched-attach-tag`, `t3d-unmatched-ai-script-tag`,
-//! `t3d-unmatched-teleporter-url`) share this collector: each part of a document keeps the
-//! names its actors answer to and the links they make, and a rule reports the links nothing
-//! in the whole map answers.
+//! `t3d-unmatched-teleporter-url`) share what is here: each part of a document keeps the
+//! names its actors answer to and the links they make (in its [`MapFacts`], read once with
+//! the other map-wide facts), and a rule reports the links of its kind that nothing in the
+//! whole map answers.
 //!
 //! Only a whole map can be judged: a T3D of a few copied actors (a prefab, the clipboard)
 //! links to actors that are not in it. UnrealEd's map export always writes the `LevelInfo`,
@@ -14,9 +15,10 @@
 use std::hash::{BuildHasher, Hasher};
 
 use rustc_hash::FxBuildHasher;
-use unreal_syntax::t3d::{Block, BlockKind, Value};
+use unreal_syntax::t3d::{Block, Value};
 use unreal_syntax::Span;
 
+use super::map_facts::{self, MapFacts};
 use super::summary::Summary;
 use super::T3dContext;
 
@@ -44,21 +46,6 @@ pub struct Link {
     pub class: Box<str>,
     /// The generation of the part it stands in (`None`: not known).
     pub generation: Option<crate::Generation>,
-}
-
-/// What one part of a document says of the links: the names its actors answer to and the
-/// links of the kind one rule checks.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Links {
-    /// Whether the part holds a `LevelInfo`: only then is the file a whole map.
-    pub level_info: bool,
-    /// The hash of each actor's `Tag` (the class's own name when the actor has no `Tag=`
-    /// line: spawning an actor sets its tag to its class's name), and of each name a
-    /// scripted controller takes as tag while it waits for an event.
-    pub tags: Vec<u64>,
-    /// The hash of each actor's `Name=`.
-    pub names: Vec<u64>,
-    pub made: Vec<Link>,
 }
 
 /// The hash the links compare by: names are compared ignoring ASCII case, as the engine's
@@ -106,81 +93,6 @@ pub fn is_local_url(url: &str) -> bool {
     !url.is_empty() && !url.contains('/') && !url.contains('#')
 }
 
-impl Links {
-    /// The names and the links of kind `wanted` of the context's actors; actors' `Name=`s
-    /// only `with_names` (a UE2 `AttachTag` also matches them).
-    pub fn collect(
-        ctx: &T3dContext<'_>,
-        with_names: bool,
-        wanted: impl Fn(&Block, &str, LinkKind) -> bool,
-    ) -> Self {
-        let text = ctx.text;
-        let mut links = Links::default();
-        for &(block, _) in &ctx.blocks {
-            if block.kind != BlockKind::Actor {
-                // UE2's `ACTION_WaitForEvent` (an object inside a `ScriptedSequence`) gives
-                // the scripted controller its `ExternalEvent` as tag while it waits: that
-                // name answers an `Event` (UT2004 `Gameplay/Classes/ACTION_WaitForEvent.uc`).
-                if let Some((_, event)) = property_word(block, text, "ExternalEvent") {
-                    if !event.is_empty() && !event.eq_ignore_ascii_case("None") {
-                        links.tags.push(name_hash(event));
-                    }
-                }
-                continue;
-            }
-            let class = block.attribute_value(text, "Class").map_or("", bare_class);
-            if class.eq_ignore_ascii_case("LevelInfo") {
-                links.level_info = true;
-            }
-            let tag = property_word(block, text, "Tag").map_or(class, |(_, tag)| tag);
-            let own_tag = name_hash(tag);
-            links.tags.push(own_tag);
-            if let Some(name) = block.attribute_value(text, "Name").filter(|_| with_names) {
-                links.names.push(name_hash(name.trim_matches('"')));
-            }
-            for (kind, key) in [
-                (LinkKind::Event, "Event"),
-                (LinkKind::AttachTag, "AttachTag"),
-                (LinkKind::AiScriptTag, "AIScriptTag"),
-                (LinkKind::TeleporterUrl, "URL"),
-            ] {
-                if !wanted(block, class, kind) {
-                    continue;
-                }
-                let Some((span, target)) = property_word(block, text, key) else { continue };
-                // `None` is the empty name; an empty URL makes a destination only.
-                if target.is_empty() || target.eq_ignore_ascii_case("None") {
-                    continue;
-                }
-                if kind == LinkKind::TeleporterUrl && !is_local_url(target) {
-                    continue;
-                }
-                links.made.push(Link {
-                    kind,
-                    target: target.into(),
-                    hash: name_hash(target),
-                    span,
-                    own_tag,
-                    class: class.into(),
-                    generation: ctx.generation,
-                });
-            }
-        }
-        links.tags.sort_unstable();
-        links.tags.shrink_to_fit();
-        links.names.sort_unstable();
-        links.names.shrink_to_fit();
-        links.made.shrink_to_fit();
-        links
-    }
-
-    /// This part as a summary (empty when it holds no actor).
-    pub fn into_summary(self) -> Summary {
-        let empty = !self.level_info && self.tags.is_empty() && self.made.is_empty();
-        Summary::unless_empty(self, empty)
-    }
-}
-
 /// Every part's names, joined: what a link is looked up in.
 pub struct MapNames {
     tags: Vec<u64>,
@@ -189,8 +101,8 @@ pub struct MapNames {
 
 impl MapNames {
     /// `None` when no part holds a `LevelInfo` (not a whole map: nothing is judged).
-    pub fn of<'a>(parts: impl IntoIterator<Item = &'a Links> + Clone) -> Option<Self> {
-        if !parts.clone().into_iter().any(|p| p.level_info) {
+    pub fn of<'a>(parts: impl IntoIterator<Item = &'a MapFacts> + Clone) -> Option<Self> {
+        if !parts.clone().into_iter().any(|p| p.level_info.is_some()) {
             return None;
         }
         let mut tags: Vec<u64> = parts.clone().into_iter().flat_map(|p| &p.tags).copied().collect();
@@ -214,72 +126,75 @@ impl MapNames {
 
 /// The links of parts given in source order (with the distance each part moved), each with
 /// its span where it stands now.
-pub fn links_of<'a>(parts: &'a [(&'a Links, i64)]) -> impl Iterator<Item = (&'a Link, Span)> + 'a {
+fn links_of<'a>(parts: &'a [(&'a MapFacts, i64)]) -> impl Iterator<Item = (&'a Link, Span)> + 'a {
     parts
         .iter()
-        .flat_map(|&(links, delta)| links.made.iter().map(move |l| (l, l.span.shifted(delta))))
+        .flat_map(|&(facts, delta)| facts.links.iter().map(move |l| (l, l.span.shifted(delta))))
 }
 
-/// The [`Links`] of each part of a summarized rule.
-pub fn parts_of<'a>(parts: &[(&'a Summary, i64)]) -> Vec<(&'a Links, i64)> {
-    parts.iter().filter_map(|&(summary, delta)| Some((summary.get::<Links>()?, delta))).collect()
-}
-
-/// Whether two lists of parts link and answer the same names (positions aside).
-pub fn same_links(before: &[&Summary], after: &[&Summary]) -> bool {
-    fn parts<'a>(summaries: &[&'a Summary]) -> Vec<&'a Links> {
-        summaries.iter().filter_map(|s| s.get::<Links>()).collect()
-    }
-    let (before, after) = (parts(before), parts(after));
-    let hashes = |parts: &[&Links], of: fn(&Links) -> &Vec<u64>| -> Vec<u64> {
-        parts.iter().flat_map(|&l| of(l)).copied().collect()
-    };
-    let made = |parts: &[&Links]| -> Vec<(u64, u64, Box<str>)> {
-        parts.iter().flat_map(|l| &l.made).map(|l| (l.hash, l.own_tag, l.class.clone())).collect()
-    };
-    before.iter().any(|l| l.level_info) == after.iter().any(|l| l.level_info)
-        && super::summary::same_items(hashes(&before, |l| &l.tags), hashes(&after, |l| &l.tags))
-        && super::summary::same_items(hashes(&before, |l| &l.names), hashes(&after, |l| &l.names))
-        && super::summary::same_items(made(&before), made(&after))
-}
-
-/// A rule that checks one kind of link: what it collects and what it says of a link the
-/// map's names do not answer. Every such rule is summarized the same way.
+/// A rule that checks one kind of link: which links it judges and what it says of one the
+/// map's names do not answer. Every such rule is summarized the same way, from the parts'
+/// shared [`MapFacts`].
 pub trait LinkRule: Sync {
-    /// Whether a link may name an actor by its `Name=` (not only its `Tag`): the names are
-    /// then kept too.
-    const BY_NAME: bool = false;
-
-    /// Whether the link of `kind` an actor of `class` (without package) makes is checked.
-    fn wanted(&self, ctx: &T3dContext<'_>, class: &str, kind: LinkKind) -> bool;
+    /// Whether `link` (made by an actor of its class, in a part of its generation) is one
+    /// the rule judges.
+    fn wanted(&self, link: &Link) -> bool;
 
     /// The finding for `link`, at `span`, when the map's names do not answer it.
     fn judge(&self, names: &MapNames, link: &Link, span: Span) -> Option<crate::Diagnostic>;
 }
 
 /// The findings of `rule` over the parts of a document.
-pub fn report(rule: &impl LinkRule, parts: &[(&Links, i64)], out: &mut Vec<crate::Diagnostic>) {
-    let Some(names) = MapNames::of(parts.iter().map(|&(links, _)| links)) else { return };
-    out.extend(links_of(parts).filter_map(|(link, span)| rule.judge(&names, link, span)));
+pub fn report(rule: &impl LinkRule, parts: &[(&MapFacts, i64)], out: &mut Vec<crate::Diagnostic>) {
+    if !parts.iter().any(|(facts, _)| facts.links.iter().any(|l| rule.wanted(l))) {
+        return;
+    }
+    let Some(names) = MapNames::of(parts.iter().map(|&(facts, _)| facts)) else { return };
+    out.extend(
+        links_of(parts)
+            .filter(|(link, _)| rule.wanted(link))
+            .filter_map(|(link, span)| rule.judge(&names, link, span)),
+    );
 }
 
 /// `rule` over the whole tree of `ctx`.
 pub fn check<R: LinkRule>(rule: &R, ctx: &T3dContext<'_>, out: &mut Vec<crate::Diagnostic>) {
-    let links = Links::collect(ctx, R::BY_NAME, |_, class, kind| rule.wanted(ctx, class, kind));
-    report(rule, &[(&links, 0)], out);
+    let summary = map_facts::summary_of(ctx);
+    report(rule, &map_facts::parts_of(&[(&summary, 0)]), out);
 }
 
 impl<R: LinkRule> super::summary::Summarized for R {
     fn summarize(&self, ctx: &T3dContext<'_>, _start: u32) -> Summary {
-        Links::collect(ctx, R::BY_NAME, |_, class, kind| self.wanted(ctx, class, kind))
-            .into_summary()
+        map_facts::summary_of(ctx)
     }
 
     fn report(&self, parts: &[(&Summary, i64)], out: &mut Vec<crate::Diagnostic>) {
-        report(self, &parts_of(parts), out);
+        report(self, &map_facts::parts_of(parts), out);
     }
 
     fn same_content(&self, before: &[&Summary], after: &[&Summary]) -> bool {
         same_links(before, after)
     }
+}
+
+/// Whether two lists of parts link and answer the same names (positions aside).
+fn same_links(before: &[&Summary], after: &[&Summary]) -> bool {
+    fn parts<'a>(summaries: &[&'a Summary]) -> Vec<&'a MapFacts> {
+        summaries.iter().filter_map(|s| s.get::<MapFacts>()).collect()
+    }
+    let (before, after) = (parts(before), parts(after));
+    let hashes = |parts: &[&MapFacts], of: fn(&MapFacts) -> &[u64]| -> Vec<u64> {
+        parts.iter().flat_map(|&f| of(f)).copied().collect()
+    };
+    let made = |parts: &[&MapFacts]| -> Vec<(u64, u64, Box<str>, u8)> {
+        parts
+            .iter()
+            .flat_map(|f| &f.links)
+            .map(|l| (l.hash, l.own_tag, l.class.clone(), l.kind as u8))
+            .collect()
+    };
+    before.iter().any(|f| f.level_info.is_some()) == after.iter().any(|f| f.level_info.is_some())
+        && super::summary::same_items(hashes(&before, |f| &f.tags), hashes(&after, |f| &f.tags))
+        && super::summary::same_items(hashes(&before, |f| &f.names), hashes(&after, |f| &f.names))
+        && super::summary::same_items(made(&before), made(&after))
 }

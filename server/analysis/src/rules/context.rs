@@ -22,6 +22,9 @@ pub struct T3dContext<'a> {
     /// The packages references are resolved against; `None` when no game directory or
     /// package path is known (the reference rules then stay quiet).
     pub packages: Option<&'a crate::index::PackageIndex>,
+    /// The map-wide facts of this part, read once for the rules that share them
+    /// ([`super::map_facts`]).
+    pub(super) map_facts: std::sync::OnceLock<super::summary::Summary>,
 }
 
 /// A polygon's vertices and the geometry the rules share.
@@ -67,7 +70,16 @@ impl<'a> T3dContext<'a> {
             .map(|&(block, parent)| polygon_facts(block, parent))
             .collect();
         let packages = options.packages.as_deref();
-        Self { text, parse, generation, game: options.game, blocks, polygons, packages }
+        Self {
+            text,
+            parse,
+            generation,
+            game: options.game,
+            blocks,
+            polygons,
+            packages,
+            map_facts: std::sync::OnceLock::new(),
+        }
     }
 }
 

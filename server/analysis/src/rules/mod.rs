@@ -37,6 +37,7 @@ pub mod exec_unterminated_comment;
 pub mod exec_unterminated_quote;
 pub mod exec_unused_texture_slot;
 pub mod exec_value_cut_by_comment;
+mod map_facts;
 pub mod summary;
 pub mod t3d_abstract_class;
 pub mod t3d_actor_duplicated_in_place;

@@ -2,16 +2,11 @@
 //! unit) whose every other line is the same: one was duplicated or pasted twice and never
 //! moved. Both are built, one on top of the other, where the editor shows one.
 
-use std::hash::{BuildHasher, Hasher};
+use rustc_hash::FxHashMap;
 
-use rustc_hash::{FxBuildHasher, FxHashMap};
-use unreal_syntax::t3d::{BlockKind, Item};
-use unreal_syntax::Span;
-
+use super::map_facts::{self, MapFacts, Placed};
 use super::summary::{Summarized, Summary};
 use super::{RuleMeta, Scope, T3dContext};
-use crate::t3d::actors::holds_brush;
-use crate::t3d::placement::Placement;
 use crate::{Diagnostic, Severity};
 
 pub static RULE: RuleMeta = RuleMeta {
@@ -54,96 +49,10 @@ End Actor
 
 Fix: delete one of them (or move it where it was meant to go)."#;
 
-/// The lines of an actor that do not say what the mapper made it: its place (compared apart,
-/// with the engine's tolerance), where it was before a move, the editor's selection, and what
-/// building the paths and the BSP wrote into it (its zone and leaf, its navigation links, a
-/// pickup's marker), which differ between two copies once paths are rebuilt.
-const NOT_CHOSEN: &[&str] = &[
-    "Location",
-    "OldLocation",
-    "ColLocation",
-    "bSelected",
-    "Region",
-    "myMarker",
-    "markedItem",
-    "Paths",
-    "upstreamPaths",
-    "PrunedPaths",
-    "VisNoReachPaths",
-    "PathList",
-    "nextNavigationPoint",
-    "nextOrdered",
-    "prevOrdered",
-    "previousPath",
-    "visitedWeight",
-    "bestPathWeight",
-    "cost",
-];
-
-/// The classes path building places by itself (a marker at each pickup, warp zone, button
-/// and trigger): two of them at one place are the engine's doing, not a copy.
-const PLACED_BY_PATHS: &[&str] =
-    &["InventorySpot", "WarpZoneMarker", "ButtonMarker", "TriggerMarker"];
-
-#[derive(Clone, Debug, Default, PartialEq)]
-struct Placed {
-    entries: Vec<Entry>,
-}
-
-#[derive(Clone, Debug, PartialEq)]
-struct Entry {
-    /// A hash of the class and every line but the name and the place.
-    content: u64,
-    location: [f64; 3],
-    /// The actor's `Name=` value (or its `Begin Actor` line).
-    span: Span,
-    name: Box<str>,
-}
-
-fn collect(ctx: &T3dContext<'_>) -> Placed {
-    let text = ctx.text;
-    let mut entries = Vec::new();
-    for &(block, parent) in &ctx.blocks {
-        // An actor never closed, or inside another (a missing `End Actor`), has lines that
-        // are not its own: not judged.
-        let misplaced = block.end.is_none() || parent.is_some_and(|p| p.kind == BlockKind::Actor);
-        if block.kind != BlockKind::Actor || misplaced || holds_brush(block) {
-            continue;
-        }
-        let Some(class) = block.attribute_value(text, "Class") else { continue };
-        let bare = class.trim_matches('"').rsplit('.').next().unwrap_or("");
-        if PLACED_BY_PATHS.iter().any(|c| bare.eq_ignore_ascii_case(c)) {
-            continue;
-        }
-        let mut hasher = FxBuildHasher.build_hasher();
-        for byte in class.trim_matches('"').bytes() {
-            hasher.write_u8(byte.to_ascii_lowercase());
-        }
-        for child in &block.children {
-            if let Item::Property(p) = child {
-                let key = p.key.text(text);
-                if NOT_CHOSEN.iter().any(|k| key.eq_ignore_ascii_case(k)) {
-                    continue;
-                }
-            }
-            hasher.write_u8(0);
-            hasher.write(child.span().text(text).trim().as_bytes());
-        }
-        let (span, name) = match block.attribute(text, "Name") {
-            Some((attribute, name)) => (attribute.value, name),
-            None => (block.begin_span, ""),
-        };
-        let location = Placement::of_actor(text, block).location;
-        entries.push(Entry { content: hasher.finish(), location, span, name: name.into() });
-    }
-    entries.shrink_to_fit();
-    Placed { entries }
-}
-
-fn report<'a>(parts: impl IntoIterator<Item = (&'a Placed, i64)>, out: &mut Vec<Diagnostic>) {
-    let mut all: Vec<(&Entry, i64)> = parts
-        .into_iter()
-        .flat_map(|(p, delta)| p.entries.iter().map(move |e| (e, delta)))
+fn report(parts: &[(&MapFacts, i64)], out: &mut Vec<Diagnostic>) {
+    let mut all: Vec<(&Placed, i64)> = parts
+        .iter()
+        .flat_map(|&(facts, delta)| facts.placed.iter().map(move |e| (e, delta)))
         .collect();
     // Source order within equal contents: the first actor at a place is the original.
     all.sort_by_key(|&(e, delta)| (e.content, e.span.shifted(delta).start));
@@ -177,13 +86,9 @@ fn report<'a>(parts: impl IntoIterator<Item = (&'a Placed, i64)>, out: &mut Vec<
             let (original, original_delta) = run[j];
             let (copy, delta) = run[*first];
             let message = match rest.len() {
-                0 => format!(
-                    "`{}` is a copy of `{}` at the same place: both are built, one inside the other",
-                    copy.name, original.name
-                ),
+                0 => "this actor is a copy of another at the same place (every line but its name is the same): both are built, one inside the other".to_owned(),
                 more => format!(
-                    "`{}` and {more} more are copies of `{}` at the same place: all are built, one inside the other",
-                    copy.name, original.name
+                    "this actor and {more} more are copies of another at the same place (every line but the name is the same): all are built, one inside the other"
                 ),
             };
             let mut diagnostic = RULE
@@ -211,7 +116,8 @@ fn neighbours(x: i64, y: i64, z: i64) -> impl Iterator<Item = [i64; 3]> {
 }
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
-    report([(&collect(ctx), 0)], out);
+    let summary = map_facts::summary_of(ctx);
+    report(&map_facts::parts_of(&[(&summary, 0)]), out);
 }
 
 /// The rule over per-part summaries (the incremental document's segments).
@@ -219,15 +125,10 @@ pub struct Summarizer;
 
 impl Summarized for Summarizer {
     fn summarize(&self, ctx: &T3dContext<'_>, _start: u32) -> Summary {
-        let placed = collect(ctx);
-        let empty = placed.entries.is_empty();
-        Summary::unless_empty(placed, empty)
+        map_facts::summary_of(ctx)
     }
 
     fn report(&self, parts: &[(&Summary, i64)], out: &mut Vec<Diagnostic>) {
-        report(
-            parts.iter().filter_map(|&(summary, delta)| Some((summary.get::<Placed>()?, delta))),
-            out,
-        );
+        report(&map_facts::parts_of(parts), out);
     }
 }

@@ -1,13 +1,9 @@
 //! `t3d-no-player-start`: a whole map with no `PlayerStart` (nor an actor of a class derived
 //! from it): a player who joins the game on it finds no place to start.
 
-use unreal_syntax::t3d::BlockKind;
-use unreal_syntax::Span;
-
-use super::actor_links::bare_class;
+use super::map_facts::{self, MapFacts};
 use super::summary::{Summarized, Summary};
 use super::{RuleMeta, Scope, T3dContext};
-use crate::index::PackageIndex;
 use crate::{Diagnostic, Severity};
 
 pub static RULE: RuleMeta = RuleMeta {
@@ -49,71 +45,13 @@ End Map
 
 Fix: place a `PlayerStart` (one per player the map is made for)."#;
 
-/// What a part of a document says of its starts.
-#[derive(Clone, Debug, Default, PartialEq)]
-struct Starts {
-    /// The `Class=` value of the part's `LevelInfo`, when it has one.
-    level_info: Option<Span>,
-    /// An actor of the part is a start.
-    found: bool,
-    /// An actor's class cannot be traced to its parents: it may be a start.
-    unsure: bool,
-}
-
-/// Whether `class` is `PlayerStart` or derives from it; `None` when its parents cannot be
-/// traced.
-fn is_start(index: Option<&PackageIndex>, class: &str) -> Option<bool> {
-    let mut current = class.trim_matches('"').to_owned();
-    for _ in 0..64 {
-        if bare_class(&current).eq_ignore_ascii_case("PlayerStart") {
-            return Some(true);
-        }
-        let facts = index?.class_facts(&current)?;
-        match facts.parent {
-            Some(parent) => current = parent,
-            None => return Some(false),
-        }
-    }
-    None
-}
-
-fn collect(ctx: &T3dContext<'_>) -> Starts {
-    let mut starts = Starts::default();
-    // A class is traced once per part, however many actors use it.
-    let mut seen: Vec<(&str, Option<bool>)> = Vec::new();
-    for &(block, _) in &ctx.blocks {
-        if block.kind != BlockKind::Actor {
-            continue;
-        }
-        let Some((attribute, class)) = block.attribute(ctx.text, "Class") else { continue };
-        if bare_class(class).eq_ignore_ascii_case("LevelInfo") {
-            starts.level_info = Some(attribute.value);
-            continue;
-        }
-        let known = seen.iter().find(|(c, _)| c.eq_ignore_ascii_case(class));
-        let verdict = if let Some(&(_, verdict)) = known {
-            verdict
-        } else {
-            let verdict = is_start(ctx.packages, class);
-            seen.push((class, verdict));
-            verdict
-        };
-        match verdict {
-            Some(true) => starts.found = true,
-            Some(false) => {}
-            None => starts.unsure = true,
-        }
-    }
-    starts
-}
-
-fn report<'a>(parts: impl IntoIterator<Item = (&'a Starts, i64)>, out: &mut Vec<Diagnostic>) {
+fn report(parts: &[(&MapFacts, i64)], out: &mut Vec<Diagnostic>) {
     let mut level_info = None;
-    for (starts, delta) in parts {
-        if starts.found || starts.unsure {
+    for &(facts, delta) in parts {
+        if facts.start_found || facts.start_unsure {
             return;
         }
-        level_info = level_info.or(starts.level_info.map(|span| span.shifted(delta)));
+        level_info = level_info.or(facts.level_info.map(|span| span.shifted(delta)));
     }
     if let Some(span) = level_info {
         out.push(RULE.diagnostic(
@@ -124,7 +62,8 @@ fn report<'a>(parts: impl IntoIterator<Item = (&'a Starts, i64)>, out: &mut Vec<
 }
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
-    report([(&collect(ctx), 0)], out);
+    let summary = map_facts::summary_of(ctx);
+    report(&map_facts::parts_of(&[(&summary, 0)]), out);
 }
 
 /// The rule over per-part summaries (the incremental document's segments).
@@ -132,15 +71,10 @@ pub struct Summarizer;
 
 impl Summarized for Summarizer {
     fn summarize(&self, ctx: &T3dContext<'_>, _start: u32) -> Summary {
-        let starts = collect(ctx);
-        let empty = starts == Starts::default();
-        Summary::unless_empty(starts, empty)
+        map_facts::summary_of(ctx)
     }
 
     fn report(&self, parts: &[(&Summary, i64)], out: &mut Vec<Diagnostic>) {
-        report(
-            parts.iter().filter_map(|&(summary, delta)| Some((summary.get::<Starts>()?, delta))),
-            out,
-        );
+        report(&map_facts::parts_of(parts), out);
     }
 }

@@ -54,8 +54,8 @@ Fix: give the target the `Tag` the `Event` names, or correct the `Event`.";
 pub struct Summarizer;
 
 impl LinkRule for Summarizer {
-    fn wanted(&self, _ctx: &T3dContext<'_>, _class: &str, kind: LinkKind) -> bool {
-        kind == LinkKind::Event
+    fn wanted(&self, link: &Link) -> bool {
+        link.kind == LinkKind::Event
     }
 
     fn judge(&self, names: &MapNames, link: &Link, span: Span) -> Option<Diagnostic> {

@@ -47,8 +47,8 @@ Fix: give the `ScriptedSequence` the `Tag` the `AIScriptTag` names, or correct i
 pub struct Summarizer;
 
 impl LinkRule for Summarizer {
-    fn wanted(&self, ctx: &T3dContext<'_>, _class: &str, kind: LinkKind) -> bool {
-        kind == LinkKind::AiScriptTag && ctx.generation == Some(Generation::Ue2)
+    fn wanted(&self, link: &Link) -> bool {
+        link.kind == LinkKind::AiScriptTag && link.generation == Some(Generation::Ue2)
     }
 
     fn judge(&self, names: &MapNames, link: &Link, span: Span) -> Option<Diagnostic> {

@@ -60,14 +60,12 @@ fn attaches_in_ue1(class: &str) -> bool {
 pub struct Summarizer;
 
 impl LinkRule for Summarizer {
-    const BY_NAME: bool = true;
-
-    fn wanted(&self, ctx: &T3dContext<'_>, class: &str, kind: LinkKind) -> bool {
-        kind == LinkKind::AttachTag
-            && match ctx.generation {
+    fn wanted(&self, link: &Link) -> bool {
+        link.kind == LinkKind::AttachTag
+            && match link.generation {
                 Some(Generation::Ue2) => true,
                 // Unknown generation: only the classes that attach in either.
-                Some(Generation::Ue1) | None => attaches_in_ue1(class),
+                Some(Generation::Ue1) | None => attaches_in_ue1(&link.class),
             }
     }
 

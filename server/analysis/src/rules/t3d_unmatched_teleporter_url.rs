@@ -59,8 +59,8 @@ fn teleports_by_tag(class: &str) -> bool {
 pub struct Summarizer;
 
 impl LinkRule for Summarizer {
-    fn wanted(&self, _ctx: &T3dContext<'_>, class: &str, kind: LinkKind) -> bool {
-        kind == LinkKind::TeleporterUrl && teleports_by_tag(class)
+    fn wanted(&self, link: &Link) -> bool {
+        link.kind == LinkKind::TeleporterUrl && teleports_by_tag(&link.class)
     }
 
     fn judge(&self, names: &MapNames, link: &Link, span: Span) -> Option<Diagnostic> {

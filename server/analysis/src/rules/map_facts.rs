@@ -1,0 +1,232 @@
+//! What each part of a map (one segment of an open document, or the whole tree) tells the
+//! map-wide checks, read once per part and shared by them: the names its actors answer to
+//! and the links they make ([`super::actor_links`]), the actors placed one on another
+//! (`t3d-actor-duplicated-in-place`), whether a start is placed (`t3d-no-player-start`),
+//! and where its `LevelInfo` stands (only a file with one is a whole map).
+//!
+//! One summary per part, not one per rule: an open map of 200,000 actors keeps this for
+//! every actor, and six rules each with its own copy cost three times the memory.
+
+use std::hash::{BuildHasher, Hasher};
+
+use rustc_hash::FxBuildHasher;
+use smallvec::SmallVec;
+use unreal_syntax::t3d::{Block, BlockKind, Item};
+use unreal_syntax::Span;
+
+use super::actor_links::{bare_class, is_local_url, name_hash, property_word, Link, LinkKind};
+use super::summary::Summary;
+use super::T3dContext;
+use crate::index::PackageIndex;
+use crate::t3d::actors::holds_brush;
+use crate::t3d::placement::Placement;
+
+/// What one part says: most parts are one actor, so its lists hold one item without a heap
+/// allocation of their own.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MapFacts {
+    /// The `Class=` value of the part's `LevelInfo`, when it has one.
+    pub level_info: Option<Span>,
+    /// The hash of each actor's `Tag` (the class's own name when the actor has no `Tag=`
+    /// line: spawning an actor sets its tag to its class's name), and of each name a UE2
+    /// scripted controller takes as tag while it waits for an event.
+    pub tags: SmallVec<[u64; 1]>,
+    /// The hash of each actor's `Name=`.
+    pub names: SmallVec<[u64; 1]>,
+    /// Every link the part's actors make, of every kind.
+    pub links: Vec<Link>,
+    /// The actors a copy in place may be: every one but brushes, markers path building
+    /// places, and actors whose lines are not their own.
+    pub placed: SmallVec<[Placed; 1]>,
+    /// An actor of the part is a `PlayerStart` (or derived from it).
+    pub start_found: bool,
+    /// An actor's class cannot be traced to its parents: it may be a start.
+    pub start_unsure: bool,
+}
+
+/// One actor as `t3d-actor-duplicated-in-place` compares them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Placed {
+    /// A hash of the class and every line but the name and the place.
+    pub content: u64,
+    pub location: [f64; 3],
+    /// The actor's `Name=` value (or its `Begin Actor` line).
+    pub span: Span,
+}
+
+/// The lines of an actor that do not say what the mapper made it: its place (compared apart,
+/// with the engine's tolerance), where it was before a move, the editor's selection, and what
+/// building the paths and the BSP wrote into it (its zone and leaf, its navigation links, a
+/// pickup's marker), which differ between two copies once paths are rebuilt.
+const NOT_CHOSEN: &[&str] = &[
+    "Location",
+    "OldLocation",
+    "ColLocation",
+    "bSelected",
+    "Region",
+    "myMarker",
+    "markedItem",
+    "Paths",
+    "upstreamPaths",
+    "PrunedPaths",
+    "VisNoReachPaths",
+    "PathList",
+    "nextNavigationPoint",
+    "nextOrdered",
+    "prevOrdered",
+    "previousPath",
+    "visitedWeight",
+    "bestPathWeight",
+    "cost",
+];
+
+/// The classes path building places by itself (a marker at each pickup, warp zone, button
+/// and trigger): two of them at one place are the engine's doing, not a copy.
+const PLACED_BY_PATHS: &[&str] =
+    &["InventorySpot", "WarpZoneMarker", "ButtonMarker", "TriggerMarker"];
+
+/// The links an actor may make, and the property that makes each.
+const LINK_KEYS: [(LinkKind, &str); 4] = [
+    (LinkKind::Event, "Event"),
+    (LinkKind::AttachTag, "AttachTag"),
+    (LinkKind::AiScriptTag, "AIScriptTag"),
+    (LinkKind::TeleporterUrl, "URL"),
+];
+
+/// The part's facts as a summary, read once per context whichever rule asks first.
+pub fn summary_of(ctx: &T3dContext<'_>) -> Summary {
+    ctx.map_facts
+        .get_or_init(|| {
+            let facts = MapFacts::collect(ctx);
+            let empty = facts == MapFacts::default();
+            Summary::unless_empty(facts, empty)
+        })
+        .clone()
+}
+
+/// The facts of each part of a summarized rule, with the distance each part moved.
+pub fn parts_of<'a>(parts: &[(&'a Summary, i64)]) -> Vec<(&'a MapFacts, i64)> {
+    parts.iter().filter_map(|&(summary, delta)| Some((summary.get::<MapFacts>()?, delta))).collect()
+}
+
+impl MapFacts {
+    fn collect(ctx: &T3dContext<'_>) -> Self {
+        let text = ctx.text;
+        let mut facts = MapFacts::default();
+        // A class is traced once per part, however many actors use it.
+        let mut traced: Vec<(&str, Option<bool>)> = Vec::new();
+        for &(block, parent) in &ctx.blocks {
+            if block.kind != BlockKind::Actor {
+                // UE2's `ACTION_WaitForEvent` (an object inside a `ScriptedSequence`) gives
+                // the scripted controller its `ExternalEvent` as tag while it waits: that
+                // name answers an `Event` (UT2004 `Gameplay/Classes/ACTION_WaitForEvent.uc`).
+                if let Some((_, event)) = property_word(block, text, "ExternalEvent") {
+                    if !event.is_empty() && !event.eq_ignore_ascii_case("None") {
+                        facts.tags.push(name_hash(event));
+                    }
+                }
+                continue;
+            }
+            let class_value = block.attribute(text, "Class");
+            let class = class_value.map_or("", |(_, c)| bare_class(c));
+            if class.eq_ignore_ascii_case("LevelInfo") {
+                facts.level_info = class_value.map(|(attribute, _)| attribute.value);
+            } else if let Some((_, written)) = class_value {
+                let known = traced.iter().find(|(c, _)| c.eq_ignore_ascii_case(written));
+                let verdict = if let Some(&(_, verdict)) = known {
+                    verdict
+                } else {
+                    let verdict = is_start(ctx.packages, written);
+                    traced.push((written, verdict));
+                    verdict
+                };
+                match verdict {
+                    Some(true) => facts.start_found = true,
+                    Some(false) => {}
+                    None => facts.start_unsure = true,
+                }
+            }
+            let tag = property_word(block, text, "Tag").map_or(class, |(_, tag)| tag);
+            let own_tag = name_hash(tag);
+            facts.tags.push(own_tag);
+            if let Some(name) = block.attribute_value(text, "Name") {
+                facts.names.push(name_hash(name.trim_matches('"')));
+            }
+            for (kind, key) in LINK_KEYS {
+                let Some((span, target)) = property_word(block, text, key) else { continue };
+                // `None` is the empty name; an empty URL makes a destination only.
+                if target.is_empty() || target.eq_ignore_ascii_case("None") {
+                    continue;
+                }
+                if kind == LinkKind::TeleporterUrl && !is_local_url(target) {
+                    continue;
+                }
+                facts.links.push(Link {
+                    kind,
+                    target: target.into(),
+                    hash: name_hash(target),
+                    span,
+                    own_tag,
+                    class: class.into(),
+                    generation: ctx.generation,
+                });
+            }
+            if let Some(placed) = placed(block, parent, text, class) {
+                facts.placed.push(placed);
+            }
+        }
+        facts.tags.shrink_to_fit();
+        facts.names.shrink_to_fit();
+        facts.links.shrink_to_fit();
+        facts.placed.shrink_to_fit();
+        facts
+    }
+}
+
+/// The actor as the copy-in-place rule compares it, unless it is not compared.
+fn placed(block: &Block, parent: Option<&Block>, text: &str, class: &str) -> Option<Placed> {
+    // An actor never closed, or inside another (a missing `End Actor`), has lines that are
+    // not its own; a brush's shape is not in its lines.
+    let misplaced = block.end.is_none() || parent.is_some_and(|p| p.kind == BlockKind::Actor);
+    if misplaced
+        || holds_brush(block)
+        || PLACED_BY_PATHS.iter().any(|c| class.eq_ignore_ascii_case(c))
+    {
+        return None;
+    }
+    let written_class = block.attribute_value(text, "Class")?;
+    let mut hasher = FxBuildHasher.build_hasher();
+    for byte in written_class.trim_matches('"').bytes() {
+        hasher.write_u8(byte.to_ascii_lowercase());
+    }
+    for child in &block.children {
+        if let Item::Property(p) = child {
+            let key = p.key.text(text);
+            if NOT_CHOSEN.iter().any(|k| key.eq_ignore_ascii_case(k)) {
+                continue;
+            }
+        }
+        hasher.write_u8(0);
+        hasher.write(child.span().text(text).trim().as_bytes());
+    }
+    let span = block.attribute(text, "Name").map_or(block.begin_span, |(a, _)| a.value);
+    let location = Placement::of_actor(text, block).location;
+    Some(Placed { content: hasher.finish(), location, span })
+}
+
+/// Whether `class` is `PlayerStart` or derives from it; `None` when its parents cannot be
+/// traced (no package index, or a class it does not know).
+fn is_start(index: Option<&PackageIndex>, class: &str) -> Option<bool> {
+    let mut current = class.trim_matches('"').to_owned();
+    for _ in 0..64 {
+        if bare_class(&current).eq_ignore_ascii_case("PlayerStart") {
+            return Some(true);
+        }
+        let facts = index?.class_facts(&current)?;
+        match facts.parent {
+            Some(parent) => current = parent,
+            None => return Some(false),
+        }
+    }
+    None
+}
