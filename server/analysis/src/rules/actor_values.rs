@@ -6,7 +6,7 @@
 use unreal_syntax::t3d::Block;
 use unreal_syntax::Span;
 
-use super::actor_links::word_value;
+use super::map_facts::word_value;
 use super::T3dContext;
 use crate::index::DefaultValue;
 

@@ -11,15 +11,85 @@ use std::hash::{BuildHasher, Hasher};
 
 use rustc_hash::FxBuildHasher;
 use smallvec::SmallVec;
-use unreal_syntax::t3d::{Block, BlockKind, Item};
+use unreal_syntax::t3d::{Block, BlockKind, Item, Value};
 use unreal_syntax::Span;
 
-use super::actor_links::{bare_class, is_local_url, name_hash, property_word, Link, LinkKind};
 use super::summary::Summary;
 use super::T3dContext;
 use crate::index::PackageIndex;
 use crate::t3d::actors::holds_brush;
 use crate::t3d::placement::Placement;
+
+/// Which property makes the link.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LinkKind {
+    Event,
+    AttachTag,
+    AiScriptTag,
+    TeleporterUrl,
+}
+
+/// One link an actor makes: the property's value and where it stands.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Link {
+    pub kind: LinkKind,
+    /// The name it looks for, as written (without quotes).
+    pub target: Box<str>,
+    pub hash: u64,
+    /// The value's span.
+    pub span: Span,
+    /// The hash of the linking actor's own `Tag`: a teleporter never picks itself.
+    pub own_tag: u64,
+    /// The linking actor's class, as written without a package (`AttachMover`).
+    pub class: Box<str>,
+    /// The generation of the part it stands in (`None`: not known).
+    pub generation: Option<crate::Generation>,
+}
+
+/// The hash the links compare by: names are compared ignoring ASCII case, as the engine's
+/// names are.
+pub fn name_hash(name: &str) -> u64 {
+    let mut hasher = FxBuildHasher.build_hasher();
+    for byte in name.bytes() {
+        hasher.write_u8(byte.to_ascii_lowercase());
+    }
+    hasher.finish()
+}
+
+/// A class name without its package (`Engine.LevelInfo` is `LevelInfo`), quotes trimmed.
+pub fn bare_class(class: &str) -> &str {
+    let class = class.trim().trim_matches('"');
+    class.rsplit('.').next().unwrap_or(class)
+}
+
+/// The text of a one-word value (`Door1`, `"Door1"`), quotes and spaces trimmed; `None` for a
+/// struct or object reference.
+pub fn word_value<'t>(value: &Value, text: &'t str) -> Option<&'t str> {
+    match value {
+        Value::Word { span } | Value::String { span } | Value::Raw { span } => {
+            Some(span.text(text).trim().trim_matches('"').trim())
+        }
+        Value::Number { span, .. } => Some(span.text(text).trim()),
+        Value::Empty { .. } | Value::ObjectRef { .. } | Value::Struct { .. } => None,
+    }
+}
+
+/// The value of the actor's property `key` (the last one written, as import keeps the last),
+/// with its span.
+pub fn property_word<'t>(block: &Block, text: &'t str, key: &str) -> Option<(Span, &'t str)> {
+    block
+        .properties()
+        .filter(|p| p.index.is_none() && p.key.text(text).eq_ignore_ascii_case(key))
+        .last()
+        .and_then(|p| Some((p.value.span(), word_value(&p.value, text)?)))
+}
+
+/// Whether a (local) teleporter URL names a place in this level: one without `/` or `#`
+/// names a `Teleporter`'s `Tag`; the others name another level or server (`Teleporter.uc`'s
+/// `Touch`).
+pub fn is_local_url(url: &str) -> bool {
+    !url.is_empty() && !url.contains('/') && !url.contains('#')
+}
 
 /// What one part says: most parts are one actor, so its lists hold one item without a heap
 /// allocation of their own.

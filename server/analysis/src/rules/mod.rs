@@ -6,7 +6,7 @@
 
 use std::fmt::Write as _;
 
-pub(crate) mod actor_links;
+mod actor_links;
 mod actor_values;
 mod context;
 pub mod docs;

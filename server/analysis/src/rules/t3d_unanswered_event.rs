@@ -4,7 +4,8 @@
 
 use unreal_syntax::Span;
 
-use super::actor_links::{self, Link, LinkKind, LinkRule, MapNames};
+use super::actor_links::{self, LinkRule, MapNames};
+use super::map_facts::{Link, LinkKind};
 use super::{RuleMeta, Scope, T3dContext};
 use crate::{Diagnostic, Severity};
 

@@ -3,7 +3,7 @@
 
 use unreal_syntax::t3d::BlockKind;
 
-use super::actor_links::{bare_class, property_word};
+use super::map_facts::{bare_class, property_word};
 use super::{RuleMeta, T3dContext};
 use crate::{Diagnostic, Severity};
 

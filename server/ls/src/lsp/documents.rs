@@ -15,12 +15,13 @@
 
 use std::collections::HashMap;
 use std::path::Path;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
 
 use tower_lsp_server::ls_types::{
     self as lsp, Position, Range, TextDocumentContentChangeEvent, Uri,
 };
 use unreal_analysis::document::{KeptOutline, T3dDocument};
+use unreal_analysis::index::PackageIndex;
 use unreal_analysis::lint::{self, FileKind};
 use unreal_analysis::LineIndex;
 use unreal_syntax::Span;
@@ -39,7 +40,7 @@ pub struct Document {
     pub tokens: Arc<Mutex<Option<SentTokens>>>,
     /// The last `unrealLs/levelScene` answer for this document (one a document, gone when
     /// it closes): a repeated request on the same version does not build the level again.
-    pub level_scene: Arc<Mutex<Option<super::features::level_scene::KeptScene>>>,
+    pub level_scene: Arc<Mutex<Option<KeptScene>>>,
     pub content: Arc<Mutex<Content>>,
 }
 
@@ -183,7 +184,7 @@ pub struct DocumentHandle {
     pub language_id: String,
     pub published: Arc<Published>,
     pub tokens: Arc<Mutex<Option<SentTokens>>>,
-    pub level_scene: Arc<Mutex<Option<super::features::level_scene::KeptScene>>>,
+    pub level_scene: Arc<Mutex<Option<KeptScene>>>,
     pub session: Arc<Session>,
     content: Arc<Mutex<Content>>,
 }
@@ -619,5 +620,58 @@ mod tests {
             doc.apply_change(change(Some(((0, 4), (0, 1))), "-"), PositionEncoding::Utf16);
         assert_eq!(doc.text(), "a-ef");
         assert!(matches!(problem, Some(EditProblem::ReversedRange(_))));
+    }
+}
+
+/// A document's last `unrealLs/levelScene` answer (`features/level_scene.rs`), and what it
+/// was built from: the document's version, the
+/// session (settings) and the package index it was textured from. Held weakly: a kept answer
+/// never keeps an old index alive, and a new one never matches a freed one's address.
+#[derive(Debug)]
+pub struct KeptScene {
+    version: i32,
+    session: Weak<Session>,
+    packages: Option<Weak<PackageIndex>>,
+    answer: serde_json::Value,
+}
+
+impl KeptScene {
+    pub fn new(
+        version: i32,
+        session: &Arc<Session>,
+        packages: Option<&Arc<PackageIndex>>,
+        answer: serde_json::Value,
+    ) -> Self {
+        Self {
+            version,
+            session: Arc::downgrade(session),
+            packages: packages.map(Arc::downgrade),
+            answer,
+        }
+    }
+
+    /// The answer kept, when it was built from this version, session and index.
+    pub fn answer_for(
+        &self,
+        version: i32,
+        session: &Arc<Session>,
+        packages: Option<&Arc<PackageIndex>>,
+    ) -> Option<&serde_json::Value> {
+        self.answers(version, session, packages).then_some(&self.answer)
+    }
+
+    fn answers(
+        &self,
+        version: i32,
+        session: &Arc<Session>,
+        packages: Option<&Arc<PackageIndex>>,
+    ) -> bool {
+        self.version == version
+            && std::ptr::eq(self.session.as_ptr(), Arc::as_ptr(session))
+            && match (&self.packages, packages) {
+                (None, None) => true,
+                (Some(kept), Some(now)) => std::ptr::eq(kept.as_ptr(), Arc::as_ptr(now)),
+                _ => false,
+            }
     }
 }

@@ -4,17 +4,16 @@
 //! each actor's `Begin Actor` line and place.
 
 use std::path::Path;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use serde::Deserialize;
 use serde_json::{json, Value};
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::ls_types::Uri;
 use unreal_analysis::export::{self, LevelTextures, NoTextures};
-use unreal_analysis::index::PackageIndex;
 use unreal_analysis::line_index::{ColumnUnit, LineIndex};
 
-use crate::lsp::documents::Session;
+use crate::lsp::documents::{KeptScene, Session};
 
 pub const LEVEL_SCENE: &str = "unrealLs/levelScene";
 
@@ -37,34 +36,6 @@ pub struct OpenMap {
     pub kept: Arc<Mutex<Option<KeptScene>>>,
 }
 
-/// A document's last answer, and what it was built from: the document's version, the
-/// session (settings) and the package index it was textured from. Held weakly: a kept answer
-/// never keeps an old index alive, and a new one never matches a freed one's address.
-#[derive(Debug)]
-pub struct KeptScene {
-    version: i32,
-    session: Weak<Session>,
-    packages: Option<Weak<PackageIndex>>,
-    answer: Value,
-}
-
-impl KeptScene {
-    fn answers(
-        &self,
-        version: i32,
-        session: &Arc<Session>,
-        packages: Option<&Arc<PackageIndex>>,
-    ) -> bool {
-        self.version == version
-            && std::ptr::eq(self.session.as_ptr(), Arc::as_ptr(session))
-            && match (&self.packages, packages) {
-                (None, None) => true,
-                (Some(kept), Some(now)) => std::ptr::eq(kept.as_ptr(), Arc::as_ptr(now)),
-                _ => false,
-            }
-    }
-}
-
 fn lock(kept: &Mutex<Option<KeptScene>>) -> MutexGuard<'_, Option<KeptScene>> {
     // A panic while building leaves at worst no answer kept.
     kept.lock().unwrap_or_else(PoisonError::into_inner)
@@ -85,8 +56,9 @@ pub fn level_scene(
     let mut keep = None;
     let text = if let Some(open) = open {
         if let Some(kept) = lock(&open.kept).as_ref() {
-            if kept.answers(open.version, session, options.packages.as_ref()) {
-                let mut answer = kept.answer.clone();
+            if let Some(answer) = kept.answer_for(open.version, session, options.packages.as_ref())
+            {
+                let mut answer = answer.clone();
                 answer["reused"] = Value::Bool(true);
                 return Ok(answer);
             }
@@ -168,12 +140,8 @@ pub fn level_scene(
         "reused": false,
     });
     if let Some((kept, version)) = keep {
-        *lock(&kept) = Some(KeptScene {
-            version,
-            session: Arc::downgrade(session),
-            packages: options.packages.as_ref().map(Arc::downgrade),
-            answer: answer.clone(),
-        });
+        *lock(&kept) =
+            Some(KeptScene::new(version, session, options.packages.as_ref(), answer.clone()));
     }
     Ok(answer)
 }
