@@ -20,7 +20,8 @@
 //  3. with a mock server (tests/vscode/mock-server, via UNREAL_LS_PATH) that answers the
 //     preview requests of docs/protocol.md: the client's side of them;
 //  4. a game folder (corpus packages copied in): Find Unreal Asset finds a texture by a fragment
-//     of its name and opens it in the package preview; the 3D map view textures a room from it;
+//     of its name and opens it in the package preview; the 3D map view textures a room from it,
+//     and a real map exported by UnrealEd (the corpus's blender_t3d test map);
 //  5. Workspace Trust on, the folder untrusted (Restricted Mode): the grammar colours a map,
 //     the server does not start and a notification says what is off; trusting the folder
 //     starts the server without a reload.
@@ -46,6 +47,9 @@ const corpusPsk = path.resolve(root, "../shared/corpus/psk/psk_psa_py/Suzanne.ps
 const corpusMeshPackage = path.resolve(root, "../shared/corpus/uc/Ut99Mods/KillConfirmed");
 // The same mod compiled: its LodMesh `dogTag` is that mesh, inside a package.
 const corpusMeshU = path.resolve(root, "../shared/corpus/packages/u/Ut99Mods_KillConfirmed.u");
+// A real map exported by UnrealEd (blender_t3d's test map), textured from the corpus's
+// Checkers.utx: the 3D view of a map nobody here made.
+const corpusMap = path.resolve(root, "../shared/corpus/t3d/ue1/blender_t3d_test_map.t3d");
 const [vsix, codeServer] = process.argv.slice(2);
 const TOTAL_TIMEOUT_MS = 10 * 60 * 1000;
 
@@ -1020,6 +1024,7 @@ async function main() {
         path.join(game, "Maps", "Needs.t3d"),
         `Begin Map\r\nBegin Actor Class=Brush Name=Brush0\r\nBegin Brush Name=Brush0\r\nBegin PolyList\r\n${polygon("checkers_base")}${polygon("Checkers.NoSuchMarble")}End PolyList\r\nEnd Brush\r\nEnd Actor\r\nEnd Map\r\n`,
       );
+      if (fs.existsSync(corpusMap)) fs.copyFileSync(corpusMap, path.join(game, "Maps", "blender_t3d_test_map.t3d"));
       // A room for the 3D view, each wall in another of the game's textures.
       const textures = ["checkers_abcd", "checkers_circle", "coordinates", "checkers_base", "rectangle_128x64", "checkers_abcd"];
       let wall = 0;
@@ -1109,6 +1114,32 @@ async function main() {
       assert(textured >= 4, `fewer than 4 of the room's 5 textures were found: ${status}`);
       // Textures, not flat colours: many colours on screen.
       assert(coverage.share > 0.1 && coverage.colours > 64, `the textured room's picture: ${JSON.stringify(coverage)}`);
+      return { detail: `${status}; ${Math.round(coverage.share * 100)}% of the canvas drawn in ${coverage.colours} colours` };
+    });
+    await check("a real map in the 3D view, textured from the game folder's packages", async () => {
+      if (finderOpen === undefined) return { skip: "the game-folder session did not open" };
+      if (!fs.existsSync(corpusMap)) return { skip: `corpus file ${corpusMap} is absent` };
+      const finder = finderOpen;
+      await finder.openFile("blender_t3d_test_map.t3d");
+      await finder.runCommand("unreal-ls: Show Map in 3D");
+      const frame = await until("the 3D view of blender_t3d_test_map.t3d", 90_000, async () => {
+        for (const candidate of finder.page.frames()) {
+          const ready = await candidate.locator('#status[data-ready="true"]').innerText({ timeout: 200 }).catch(() => "");
+          if (ready.includes("blender_t3d_test_map.t3d")) return candidate;
+          const error = await candidate.locator("body.map-3d #status.error").innerText({ timeout: 200 }).catch(() => "");
+          if (error) throw new Error(`the 3D view says: ${error}`);
+        }
+        return null;
+      });
+      const status = await frame.locator("#status").innerText();
+      const coverage = await frame.evaluate(() => window.unrealLsMap3d.coverage());
+      await sleep(500);
+      await finder.shot("10f-map-3d-real-map");
+      await frame.locator("canvas").screenshot({ path: path.join(outDir, "10f-map-3d-real-map-canvas.png") });
+      // Its textures: five in Checkers.utx, and `Bkgnd`, UnrealEd's own (not in this game folder).
+      const textured = Number(/\((\d+) textured\)/.exec(status)?.[1]);
+      assert(textured >= 5, `fewer than 5 of the real map's textures were found: ${status}`);
+      assert(coverage.share > 0.05 && coverage.colours > 64, `the real map's picture: ${JSON.stringify(coverage)}`);
       return { detail: `${status}; ${Math.round(coverage.share * 100)}% of the canvas drawn in ${coverage.colours} colours` };
     });
     await finderOpen?.close();
