@@ -264,6 +264,14 @@ fn placed(block: &Block, parent: Option<&Block>, text: &str, class: &str) -> Opt
     {
         return None;
     }
+    // A static mesh actor without its `StaticMesh` line: exports by other tools than
+    // UnrealEd leave set references out (real SWAT 4 and Tribes exports), and two meshes
+    // sharing a pivot (a pillar's base and top) would look alike.
+    if class.to_ascii_lowercase().ends_with("staticmeshactor")
+        && !block.properties().any(|p| p.key.text(text).eq_ignore_ascii_case("StaticMesh"))
+    {
+        return None;
+    }
     let written_class = block.attribute_value(text, "Class")?;
     let mut hasher = FxBuildHasher.build_hasher();
     for byte in written_class.trim_matches('"').bytes() {

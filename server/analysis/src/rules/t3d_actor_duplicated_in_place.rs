@@ -30,7 +30,8 @@ Actors that differ in any line are not reported (two lights of different colours
 one place, two triggers with different events, a static mesh and its copy without collision),
 nor are brushes and volumes (their shapes differ where their lines do not show it), nor the
 markers path building places by itself (`InventorySpot`, `WarpZoneMarker`, `ButtonMarker`,
-`TriggerMarker`). What UnrealEd and path building write into an actor is not compared: its
+`TriggerMarker`), nor a static mesh actor without its `StaticMesh` line (exports by other
+tools leave set references out, and two meshes may share a pivot). What UnrealEd and path building write into an actor is not compared: its
 zone and leaf (`Region`), its navigation links and weights, a pickup's `myMarker`,
 `OldLocation`, `ColLocation`, `bSelected`. UT2004's map check reports a looser form (same
 class, place, rotation, draw type and scale) as "X in same location as Y".
