@@ -1008,6 +1008,28 @@ async function main() {
     // into the throw-away folder): Find Unreal Asset finds a texture by a fragment of its name,
     // through the server's package index, and opens it in its package's preview.
     let finderOpen;
+    // Opens `file` of the session, shows it in the 3D map view and waits until the view says
+    // it is drawn; screenshots the window and the canvas as `shot`. The view's status line
+    // and how much of the canvas is drawn, in how many colours.
+    const shownIn3d = async (session, file, shot) => {
+      await session.openFile(file);
+      await session.runCommand("unreal-ls: Show Map in 3D");
+      const frame = await until(`the 3D view of ${file}`, 90_000, async () => {
+        for (const candidate of session.page.frames()) {
+          const ready = await candidate.locator('#status[data-ready="true"]').innerText({ timeout: 200 }).catch(() => "");
+          if (ready.includes(file)) return candidate;
+          const error = await candidate.locator("body.map-3d #status.error").innerText({ timeout: 200 }).catch(() => "");
+          if (error) throw new Error(`the 3D view says: ${error}`);
+        }
+        return null;
+      });
+      const status = await frame.locator("#status").innerText();
+      const coverage = await frame.evaluate(() => window.unrealLsMap3d.coverage());
+      await sleep(500);
+      await session.shot(shot);
+      await frame.locator("canvas").screenshot({ path: path.join(outDir, `${shot}-canvas.png`) });
+      return { status, coverage };
+    };
     await check("Find Unreal Asset finds a texture by a fragment of its name and opens it in the package preview", async () => {
       if (!haveCorpus || !haveCorpusU) return { skip: `corpus files ${corpusUtx} and ${corpusU} are needed` };
       const game = path.join(tmp, "game");
@@ -1093,23 +1115,7 @@ async function main() {
     });
     await check("the 3D map view textures the level from the game folder's packages", async () => {
       if (finderOpen === undefined) return { skip: "the game-folder session did not open" };
-      const finder = finderOpen;
-      await finder.openFile("Textured.t3d");
-      await finder.runCommand("unreal-ls: Show Map in 3D");
-      const frame = await until("the 3D view of Textured.t3d", 90_000, async () => {
-        for (const candidate of finder.page.frames()) {
-          const ready = await candidate.locator('#status[data-ready="true"]').innerText({ timeout: 200 }).catch(() => "");
-          if (ready.includes("Textured.t3d")) return candidate;
-          const error = await candidate.locator("body.map-3d #status.error").innerText({ timeout: 200 }).catch(() => "");
-          if (error) throw new Error(`the 3D view says: ${error}`);
-        }
-        return null;
-      });
-      const status = await frame.locator("#status").innerText();
-      const coverage = await frame.evaluate(() => window.unrealLsMap3d.coverage());
-      await sleep(500);
-      await finder.shot("10e-map-3d-textured");
-      await frame.locator("canvas").screenshot({ path: path.join(outDir, "10e-map-3d-textured-canvas.png") });
+      const { status, coverage } = await shownIn3d(finderOpen, "Textured.t3d", "10e-map-3d-textured");
       const textured = Number(/\((\d+) textured\)/.exec(status)?.[1]);
       assert(textured >= 4, `fewer than 4 of the room's 5 textures were found: ${status}`);
       // Textures, not flat colours: many colours on screen.
@@ -1119,23 +1125,7 @@ async function main() {
     await check("a real map in the 3D view, textured from the game folder's packages", async () => {
       if (finderOpen === undefined) return { skip: "the game-folder session did not open" };
       if (!fs.existsSync(corpusMap)) return { skip: `corpus file ${corpusMap} is absent` };
-      const finder = finderOpen;
-      await finder.openFile("blender_t3d_test_map.t3d");
-      await finder.runCommand("unreal-ls: Show Map in 3D");
-      const frame = await until("the 3D view of blender_t3d_test_map.t3d", 90_000, async () => {
-        for (const candidate of finder.page.frames()) {
-          const ready = await candidate.locator('#status[data-ready="true"]').innerText({ timeout: 200 }).catch(() => "");
-          if (ready.includes("blender_t3d_test_map.t3d")) return candidate;
-          const error = await candidate.locator("body.map-3d #status.error").innerText({ timeout: 200 }).catch(() => "");
-          if (error) throw new Error(`the 3D view says: ${error}`);
-        }
-        return null;
-      });
-      const status = await frame.locator("#status").innerText();
-      const coverage = await frame.evaluate(() => window.unrealLsMap3d.coverage());
-      await sleep(500);
-      await finder.shot("10f-map-3d-real-map");
-      await frame.locator("canvas").screenshot({ path: path.join(outDir, "10f-map-3d-real-map-canvas.png") });
+      const { status, coverage } = await shownIn3d(finderOpen, "blender_t3d_test_map.t3d", "10f-map-3d-real-map");
       // Its textures: five in Checkers.utx, and `Bkgnd`, UnrealEd's own (not in this game folder).
       const textured = Number(/\((\d+) textured\)/.exec(status)?.[1]);
       assert(textured >= 5, `fewer than 5 of the real map's textures were found: ${status}`);

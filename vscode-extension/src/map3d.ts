@@ -9,6 +9,7 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import { LEVEL_SCENE, LevelSceneParams, LevelSceneResult } from "./protocol";
 import { ServerManager } from "./server";
+import { threeViewHtml } from "./threeViewHtml";
 
 export const MAP_3D_VIEW_TYPE = "unrealLs.map3d";
 /** How long after the last edit the level is rebuilt. */
@@ -159,35 +160,14 @@ function viewTitle(document: vscode.TextDocument): string {
 }
 
 function viewHtml(webview: vscode.Webview, dist: vscode.Uri, media: vscode.Uri): string {
-  const nonce = Array.from({ length: 32 }, () => Math.floor(Math.random() * 36).toString(36)).join("");
-  const script = webview.asWebviewUri(vscode.Uri.joinPath(dist, "map3d.js"));
-  const style = webview.asWebviewUri(vscode.Uri.joinPath(media, "preview.css"));
-  // GLTFLoader reads the .glb's embedded textures through blob: URLs (fetched, then decoded).
-  const csp = [
-    "default-src 'none'",
-    `img-src ${webview.cspSource} blob: data:`,
-    "connect-src blob: data:",
-    `style-src ${webview.cspSource}`,
-    `script-src 'nonce-${nonce}'`,
-  ].join("; ");
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${style.toString()}">
-<title>Map in 3D</title>
-</head>
-<body class="map-3d">
-<header class="toolbar">
-<button id="frame" title="Frame the whole level (F)">Frame</button>
+  return threeViewHtml(webview, dist, media, {
+    script: "map3d.js",
+    title: "Map in 3D",
+    bodyClass: "map-3d",
+    toolbar: `<button id="frame" title="Frame the whole level (F)">Frame</button>
 <span id="speed" class="muted"></span>
-<span class="muted" title="Drag to look; W A S D to move, Q/E (or C/Space) down and up, Shift faster; the wheel changes the speed; a click reveals the line">drag: look · WASD QE: fly · wheel: speed · click: reveal line</span>
-</header>
-<div id="status" class="muted">Loading…</div>
-<main><div id="viewport"></div></main>
-<script nonce="${nonce}" src="${script.toString()}"></script>
-</body>
-</html>`;
+<span class="muted" title="Drag to look; W A S D to move, Q/E (or C/Space) down and up, Shift faster; the wheel changes the speed; a click reveals the line">drag: look · WASD QE: fly · wheel: speed · click: reveal line</span>`,
+    status: "Loading…",
+    main: `<div id="viewport"></div>`,
+  });
 }

@@ -10,6 +10,7 @@ import * as vscode from "vscode";
 import { exportToBuffer, hasExport } from "./info";
 import { isModelFile } from "./previews";
 import { ServerManager } from "./server";
+import { threeViewHtml } from "./threeViewHtml";
 
 export const MESH_3D_VIEW_TYPE = "unrealLs.mesh3d";
 
@@ -99,35 +100,14 @@ export class Mesh3dView {
 }
 
 function viewHtml(webview: vscode.Webview, dist: vscode.Uri, media: vscode.Uri): string {
-  const nonce = Array.from({ length: 32 }, () => Math.floor(Math.random() * 36).toString(36)).join("");
-  const script = webview.asWebviewUri(vscode.Uri.joinPath(dist, "mesh3d.js"));
-  const style = webview.asWebviewUri(vscode.Uri.joinPath(media, "preview.css"));
-  // GLTFLoader reads the .glb's embedded textures through blob: URLs (fetched, then decoded).
-  const csp = [
-    "default-src 'none'",
-    `img-src ${webview.cspSource} blob: data:`,
-    "connect-src blob: data:",
-    `style-src ${webview.cspSource}`,
-    `script-src 'nonce-${nonce}'`,
-  ].join("; ");
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${style.toString()}">
-<title>Mesh in 3D</title>
-</head>
-<body class="map-3d mesh-3d">
-<header class="toolbar">
-<button id="frame" title="Frame the mesh (F)">Frame</button>
+  return threeViewHtml(webview, dist, media, {
+    script: "mesh3d.js",
+    title: "Mesh in 3D",
+    bodyClass: "map-3d mesh-3d",
+    toolbar: `<button id="frame" title="Frame the mesh (F)">Frame</button>
 <button id="pause">Pause</button>
-<span class="muted">drag: turn · wheel: zoom · click a sequence to play it</span>
-</header>
-<div id="status" class="muted">Exporting…</div>
-<main><div id="viewport"></div><ul id="sequences" class="sequences"></ul></main>
-<script nonce="${nonce}" src="${script.toString()}"></script>
-</body>
-</html>`;
+<span class="muted">drag: turn · wheel: zoom · click a sequence to play it</span>`,
+    status: "Exporting…",
+    main: `<div id="viewport"></div><ul id="sequences" class="sequences"></ul>`,
+  });
 }
