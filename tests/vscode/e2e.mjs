@@ -273,11 +273,18 @@ async function openSession(label, tmp, workspace, vsixes, extraEnv = {}, { trust
   };
   /** Opens `name` through Quick Open; `onEnter` runs just before the Enter that opens it. */
   const openFile = async (name, { onEnter } = {}) => {
-    await page.keyboard.press("Control+P");
-    const input = page.locator(".quick-input-widget input");
-    await input.waitFor({ timeout: 10_000 });
-    await input.fill(name);
-    await page.locator(".quick-input-list .monaco-list-row", { hasText: name }).first().waitFor({ timeout: 20_000 });
+    // Quick Open lists a file written a moment ago (a corpus folder copied in by a check) only
+    // once its file search has seen it: ask again until it does.
+    await until(`Quick Open to list ${name}`, 60_000, async () => {
+      await page.keyboard.press("Control+P");
+      const input = page.locator(".quick-input-widget input");
+      await input.waitFor({ timeout: 10_000 });
+      await input.fill(name);
+      const row = page.locator(".quick-input-list .monaco-list-row", { hasText: name }).first();
+      const listed = await row.waitFor({ timeout: 15_000 }).then(() => true, () => false);
+      if (!listed) await page.keyboard.press("Escape");
+      return listed;
+    });
     await sleep(300);
     onEnter?.();
     await page.keyboard.press("Enter");
