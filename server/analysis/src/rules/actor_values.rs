@@ -53,11 +53,7 @@ pub fn actor_value<'t>(
     class: &str,
     key: &str,
 ) -> ActorValue<'t> {
-    let written = block
-        .properties()
-        .filter(|p| p.index.is_none() && p.key.text(ctx.text).eq_ignore_ascii_case(key))
-        .last();
-    if let Some(property) = written {
+    if let Some(property) = block.last_property(ctx.text, key) {
         let span = property.value.span();
         let text = word_value(&property.value, ctx.text).unwrap_or_else(|| span.text(ctx.text));
         return ActorValue::Written(text, span);

@@ -77,11 +77,7 @@ pub fn word_value<'t>(value: &Value, text: &'t str) -> Option<&'t str> {
 /// The value of the actor's property `key` (the last one written, as import keeps the last),
 /// with its span.
 pub fn property_word<'t>(block: &Block, text: &'t str, key: &str) -> Option<(Span, &'t str)> {
-    block
-        .properties()
-        .filter(|p| p.index.is_none() && p.key.text(text).eq_ignore_ascii_case(key))
-        .last()
-        .and_then(|p| Some((p.value.span(), word_value(&p.value, text)?)))
+    block.last_property(text, key).and_then(|p| Some((p.value.span(), word_value(&p.value, text)?)))
 }
 
 /// Whether a (local) teleporter URL names a place in this level: one without `/` or `#`

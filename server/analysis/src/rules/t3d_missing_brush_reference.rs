@@ -60,11 +60,7 @@ pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
         else {
             continue;
         };
-        // Import keeps the last `Brush=` it reads.
-        let reference = block
-            .properties()
-            .filter(|p| p.index.is_none() && p.key.text(text).eq_ignore_ascii_case("Brush"))
-            .last();
+        let reference = block.last_property(text, "Brush");
         let model = name.1.trim_matches('"');
         let message = match reference.map(|p| &p.value) {
             None => format!(

@@ -3,7 +3,8 @@
 
 use unreal_syntax::t3d::BlockKind;
 
-use super::actor_values::{actor_value, ActorValue};
+use super::actor_values::actor_value;
+use super::map_facts::property_word;
 use super::{RuleMeta, T3dContext};
 use crate::{Diagnostic, Generation, Severity};
 
@@ -44,6 +45,9 @@ End Actor
 
 Fix: choose the static mesh (or mesh, or texture) the actor should show, or delete it."#;
 
+/// The resources a draw type may need.
+const RESOURCES: [&str; 3] = ["StaticMesh", "Mesh", "Texture"];
+
 /// The resource a draw type needs, by the type's name or number (`EDrawType`).
 fn needed_resource(draw_type: &str) -> Option<&'static str> {
     let t = draw_type.trim();
@@ -67,19 +71,22 @@ pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         }
         let Some(class) = block.attribute_value(ctx.text, "Class") else { continue };
-        let draw_type = actor_value(ctx, block, class, "DrawType");
-        let Some(resource) = draw_type.text().and_then(needed_resource) else { continue };
-        if actor_value(ctx, block, class, "bHidden").as_bool() != Some(false) {
-            continue;
-        }
         // Only a resource the actor's own line clears: a T3D written by another tool than
         // UnrealEd may leave a set reference out (real exports of SWAT 4 and Tribes maps
         // hold a thousand static mesh actors without their `StaticMesh` line), so a missing
-        // line is not read as the class's `None`.
-        let ActorValue::Written(value, span) = actor_value(ctx, block, class, resource) else {
-            continue;
+        // line is not read as the class's `None`. Looked at first: most actors clear none,
+        // and then no class default is read.
+        let cleared = |key: &str| {
+            property_word(block, ctx.text, key)
+                .filter(|(_, value)| value.is_empty() || value.eq_ignore_ascii_case("None"))
         };
-        if !value.is_empty() && !value.eq_ignore_ascii_case("None") {
+        if RESOURCES.iter().all(|key| cleared(key).is_none()) {
+            continue;
+        }
+        let draw_type = actor_value(ctx, block, class, "DrawType");
+        let Some(resource) = draw_type.text().and_then(needed_resource) else { continue };
+        let Some((span, _)) = cleared(resource) else { continue };
+        if actor_value(ctx, block, class, "bHidden").as_bool() != Some(false) {
             continue;
         }
         let draw = draw_type.text().unwrap_or_default();

@@ -45,14 +45,7 @@ pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
         if block.kind != BlockKind::Actor {
             continue;
         }
-        // Import keeps the last value written.
-        let Some(property) = block
-            .properties()
-            .filter(|p| p.index.is_none() && p.key.text(ctx.text).eq_ignore_ascii_case("ExtraCost"))
-            .last()
-        else {
-            continue;
-        };
+        let Some(property) = block.last_property(ctx.text, "ExtraCost") else { continue };
         let Some(cost) = property.value.as_number() else { continue };
         if cost < 0.0 {
             out.push(RULE.diagnostic(

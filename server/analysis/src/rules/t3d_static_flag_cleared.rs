@@ -4,7 +4,7 @@
 
 use unreal_syntax::t3d::BlockKind;
 
-use super::actor_values::{actor_value, ActorValue};
+use super::map_facts::property_word;
 use super::{RuleMeta, T3dContext};
 use crate::{Diagnostic, Generation, Severity};
 
@@ -52,9 +52,8 @@ pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
         }
         let Some(class) = block.attribute_value(ctx.text, "Class") else { continue };
         for flag in ["bStatic", "bNoDelete"] {
-            let ActorValue::Written(value, span) = actor_value(ctx, block, class, flag) else {
-                continue;
-            };
+            // Only the actor's own line is judged: its class's default is read only then.
+            let Some((span, value)) = property_word(block, ctx.text, flag) else { continue };
             if !value.eq_ignore_ascii_case("False") {
                 continue;
             }

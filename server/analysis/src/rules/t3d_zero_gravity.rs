@@ -51,13 +51,7 @@ pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
         if block.kind != BlockKind::Actor || !holds_brush(block) {
             continue;
         }
-        let Some(property) = block
-            .properties()
-            .filter(|p| p.index.is_none() && p.key.text(ctx.text).eq_ignore_ascii_case("Gravity"))
-            .last()
-        else {
-            continue;
-        };
+        let Some(property) = block.last_property(ctx.text, "Gravity") else { continue };
         let Some(z) = property.value.field(ctx.text, "Z") else { continue };
         if z.value.as_number() == Some(0.0) {
             out.push(RULE.diagnostic(

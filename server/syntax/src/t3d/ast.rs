@@ -160,6 +160,14 @@ impl Block {
         })
     }
 
+    /// The value UnrealEd's import leaves in property `key` (case-insensitive, no array
+    /// index): the last `key=` line, since each one it reads overwrites the one before.
+    pub fn last_property(&self, text: &str, key: &str) -> Option<&Property> {
+        self.properties()
+            .filter(|p| p.index.is_none() && p.key.text(text).eq_ignore_ascii_case(key))
+            .last()
+    }
+
     /// Child vector lines of one kind (for a polygon: its `Vertex` lines).
     pub fn vectors(&self, kind: LineKeyword) -> impl Iterator<Item = &VectorLine> {
         self.children.iter().filter_map(move |i| match i {
