@@ -9,6 +9,7 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import { MAP_PREVIEW, MapPreviewParams, MapPreviewResult, markAt } from "./protocol";
 import { ServerManager } from "./server";
+import { newNonce } from "./nonce";
 
 export const MAP_VIEW_TYPE = "unrealLs.mapOverview";
 /** How long after the last edit the picture is redrawn. */
@@ -180,7 +181,7 @@ function overviewTitle(document: vscode.TextDocument): string {
 }
 
 function overviewHtml(webview: vscode.Webview, media: vscode.Uri): string {
-  const nonce = Array.from({ length: 32 }, () => Math.floor(Math.random() * 36).toString(36)).join("");
+  const nonce = newNonce();
   const script = webview.asWebviewUri(vscode.Uri.joinPath(media, "map.js"));
   const style = webview.asWebviewUri(vscode.Uri.joinPath(media, "preview.css"));
   const csp = [

@@ -20,6 +20,7 @@ import {
   PackageTreeResult,
 } from "./protocol";
 import { ServerManager } from "./server";
+import { newNonce } from "./nonce";
 
 export const PACKAGE_VIEW_TYPE = "unrealLs.packagePreview";
 export const MODEL_VIEW_TYPE = "unrealLs.modelPreview";
@@ -499,7 +500,7 @@ function showObjectPanel(
 }
 
 function previewHtml(webview: vscode.Webview, media: vscode.Uri, title: string): string {
-  const nonce = Array.from({ length: 32 }, () => Math.floor(Math.random() * 36).toString(36)).join("");
+  const nonce = newNonce();
   const script = webview.asWebviewUri(vscode.Uri.joinPath(media, "preview.js"));
   const style = webview.asWebviewUri(vscode.Uri.joinPath(media, "preview.css"));
   const csp = [

@@ -1,6 +1,7 @@
 // The page of a three.js webview (the 3D map and mesh views): its bundled script from dist/,
 // the shared stylesheet, and a strict content security policy with a fresh nonce.
 import * as vscode from "vscode";
+import { newNonce } from "./nonce";
 
 /** What differs between the views: the script, the title and the page's parts. */
 export interface ThreeView {
@@ -17,7 +18,7 @@ export interface ThreeView {
 }
 
 export function threeViewHtml(webview: vscode.Webview, dist: vscode.Uri, media: vscode.Uri, view: ThreeView): string {
-  const nonce = Array.from({ length: 32 }, () => Math.floor(Math.random() * 36).toString(36)).join("");
+  const nonce = newNonce();
   const script = webview.asWebviewUri(vscode.Uri.joinPath(dist, view.script));
   const style = webview.asWebviewUri(vscode.Uri.joinPath(media, "preview.css"));
   // GLTFLoader reads the .glb's embedded textures through blob: URLs (fetched, then decoded).
