@@ -6,6 +6,7 @@
 use unreal_syntax::t3d::{BlockKind, Value};
 
 use super::{RuleMeta, T3dContext};
+use crate::t3d::actors::imported_brush;
 use crate::{Diagnostic, Severity};
 
 pub static RULE: RuleMeta = RuleMeta {
@@ -53,15 +54,8 @@ pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
         if block.kind != BlockKind::Actor {
             continue;
         }
-        let Some((brush, name)) = block
-            .blocks()
-            .filter(|b| b.kind == BlockKind::Brush)
-            .find_map(|b| Some((b, b.attribute(text, "Name")?)))
-        else {
-            continue;
-        };
+        let Some((brush, model)) = imported_brush(block, text) else { continue };
         let reference = block.last_property(text, "Brush");
-        let model = name.1.trim_matches('"');
         let message = match reference.map(|p| &p.value) {
             None => format!(
                 "this actor reads the brush `{model}` but has no `Brush=Model'MyLevel.{model}'` line: UnrealEd's import crashes preparing it"

@@ -8,6 +8,7 @@ use unreal_syntax::t3d::{BlockKind, Value};
 
 use super::summary::{Summarized, Summary};
 use super::{RuleMeta, Scope, T3dContext};
+use crate::t3d::actors::imported_brush;
 use crate::{Diagnostic, Severity};
 
 pub static RULE: RuleMeta = RuleMeta {
@@ -79,9 +80,7 @@ impl Models {
             if block.kind != BlockKind::Actor {
                 continue;
             }
-            let imports_brush = block
-                .blocks()
-                .any(|b| b.kind == BlockKind::Brush && b.attribute(ctx.text, "Name").is_some());
+            let imports_brush = imported_brush(block, ctx.text).is_some();
             for property in block.properties() {
                 if !property.key.text(ctx.text).eq_ignore_ascii_case("Brush") {
                     continue;

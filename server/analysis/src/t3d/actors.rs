@@ -52,6 +52,16 @@ pub fn holds_brush(block: &Block) -> bool {
     block.blocks().any(|b| b.kind == BlockKind::Brush)
 }
 
+/// The `Begin Brush Name=X` block of the actor `block` and its model's name `X`: the brush
+/// UnrealEd's import builds for the actor (a `Begin Brush` without `Name=` builds none), and
+/// then prepares through the actor's `Brush` reference.
+pub fn imported_brush<'b, 't>(block: &'b Block, text: &'t str) -> Option<(&'b Block, &'t str)> {
+    block
+        .blocks()
+        .filter(|b| b.kind == BlockKind::Brush)
+        .find_map(|b| Some((b, b.attribute_value(text, "Name")?.trim_matches('"'))))
+}
+
 /// What an actor class is, by the names the stock games use: what the map overview draws a
 /// mark for and the outline gives its own symbol kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
