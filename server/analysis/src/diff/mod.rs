@@ -410,7 +410,7 @@ fn compare_polygons(old: &[Polygon], new: &[Polygon]) -> BrushChange {
 /// ([`crate::csg::takes_part`]).
 fn builds_level(a: &MapActor) -> bool {
     let word = |key: &str| {
-        a.properties.iter().find(|(k, _)| k.eq_ignore_ascii_case(key)).map(|(_, v)| v.show())
+        a.properties.iter().rev().find(|(k, _)| k.eq_ignore_ascii_case(key)).map(|(_, v)| v.show())
     };
     let csg_oper = word("CsgOper").unwrap_or_default();
     let b_static = word("bStatic").map(|v| v.trim().eq_ignore_ascii_case("true"));

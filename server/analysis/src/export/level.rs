@@ -455,8 +455,7 @@ fn light_color(hue: f64, saturation: f64) -> [f32; 3] {
 fn light_of(text: &str, actor: &Block) -> LevelLight {
     let number = |key: &str, default: f64| {
         actor
-            .properties()
-            .find(|p| p.key.text(text).eq_ignore_ascii_case(key))
+            .last_property(text, key)
             .and_then(|p| p.value.span().text(text).trim().parse::<f64>().ok())
             .filter(|v| v.is_finite())
             .unwrap_or(default)

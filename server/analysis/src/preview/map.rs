@@ -196,8 +196,7 @@ fn actors_of(text: &str, file: &T3dFile) -> (Vec<MapActor>, Option<Option<String
         if class.eq_ignore_ascii_case("LevelInfo") {
             title = Some(
                 block
-                    .properties()
-                    .find(|p| p.key.text(text).eq_ignore_ascii_case("Title"))
+                    .last_property(text, "Title")
                     .map(|p| p.value.span().text(text).trim_matches('"').to_owned())
                     .filter(|t| !t.is_empty()),
             );

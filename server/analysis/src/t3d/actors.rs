@@ -127,12 +127,10 @@ impl ClassKind {
     }
 }
 
-/// The actor's `CsgOper` value as written (`CSG_Add`, `CSG_Subtract`, ...), when it has one.
+/// The actor's `CsgOper` value as written (`CSG_Add`, `CSG_Subtract`, ...), when it has one:
+/// the last line of it, the one UnrealEd's import leaves.
 pub fn csg_operation<'t>(block: &Block, text: &'t str) -> Option<&'t str> {
-    block
-        .properties()
-        .find(|p| p.key.text(text).eq_ignore_ascii_case("CsgOper"))
-        .map(|p| p.value.span().text(text).trim())
+    block.last_property(text, "CsgOper").map(|p| p.value.span().text(text).trim())
 }
 
 /// Whether `block` is the builder brush ([`ActorKind::BuilderBrush`]).

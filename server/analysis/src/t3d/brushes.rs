@@ -156,10 +156,7 @@ impl UnplacedBrush {
         let brush = actor.blocks().find(|b| b.kind == BlockKind::Brush)?;
         let class = actor.attribute_value(text, "Class").unwrap_or_default().to_owned();
         let word = |key: &str| {
-            actor
-                .properties()
-                .find(|p| p.key.text(text).eq_ignore_ascii_case(key))
-                .map(|p| p.value.span().text(text).to_owned())
+            actor.last_property(text, key).map(|p| p.value.span().text(text).to_owned())
         };
         let csg_oper = word("CsgOper").unwrap_or_default();
         let poly_flags = word("PolyFlags").and_then(|f| f.trim().parse::<i64>().ok()).unwrap_or(0);
@@ -354,6 +351,17 @@ mod tests {
             }
         }
         out
+    }
+
+    /// UnrealEd's import sets a property once per line, so the last `CsgOper` and
+    /// `PolyFlags` lines are the ones the level is built with.
+    #[test]
+    fn the_last_line_of_a_property_decides() {
+        let text = "Begin Actor Class=Brush Name=Brush1\n   CsgOper=CSG_Subtract\n   PolyFlags=8\n   CsgOper=CSG_Add\n   PolyFlags=0\n   Begin Brush Name=Model1\n      Begin PolyList\n         Begin Polygon\n            Vertex 0,0,0\n            Vertex 1,0,0\n            Vertex 0,1,0\n         End Polygon\n      End PolyList\n   End Brush\nEnd Actor\n";
+        let (brushes, _) = unplaced_brushes(text);
+        assert_eq!(brushes.len(), 1);
+        assert_eq!(brushes[0].role, super::BrushRole::Additive);
+        assert_eq!(brushes[0].poly_flags, 0);
     }
 
     /// Read in pieces of a few kilobytes, a map gives the brushes (and the generation) one

@@ -392,10 +392,7 @@ fn actor_summary(src: &Source<'_>, actor: &Block, name: &str) -> String {
 
 /// The actor's `Location=(X=..,Y=..,Z=..)` (a direct child: no deep walk).
 pub(crate) fn actor_location(text: &str, actor: &Block) -> Option<Vec3> {
-    actor
-        .properties()
-        .find(|p| p.key.text(text).eq_ignore_ascii_case("Location"))
-        .and_then(|p| struct_vector(text, &p.value))
+    actor.last_property(text, "Location").and_then(|p| struct_vector(text, &p.value))
 }
 
 fn brush_polygon_count(brush: &Block) -> usize {
