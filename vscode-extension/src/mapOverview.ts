@@ -7,13 +7,12 @@
 
 import * as path from "node:path";
 import * as vscode from "vscode";
+import { ActiveMapPanel } from "./activeMapPanel";
 import { MAP_PREVIEW, MapPreviewParams, MapPreviewResult, markAt } from "./protocol";
 import { ServerManager } from "./server";
 import { newNonce } from "./nonce";
 
 export const MAP_VIEW_TYPE = "unrealLs.mapOverview";
-/** How long after the last edit the picture is redrawn. */
-const REDRAW_DELAY_MS = 400;
 /** Big enough to zoom in a few times before the brushes' lines blur. */
 const PICTURE_SIZE = 2048;
 
@@ -31,105 +30,40 @@ type ToWebview =
     }
   | { type: "error"; message: string };
 
-type FromWebview = { type: "ready" } | { type: "view"; view: string } | { type: "click"; x: number; y: number; radius?: number };
+type FromWebview = { type: "view"; view: string } | { type: "click"; x: number; y: number; radius?: number };
 
-export class MapOverview {
-  private panel: vscode.WebviewPanel | undefined;
-  private document: vscode.TextDocument | undefined;
+export class MapOverview extends ActiveMapPanel<FromWebview> {
   private view: MapPreviewParams["view"] = "top";
   private actors: MapPreviewResult["actors"] = [];
-  private timer: NodeJS.Timeout | undefined;
-  private generation = 0;
-  /** The document the picture on screen was drawn from (a redraw of it keeps the zoom). */
-  private drawn: vscode.TextDocument | undefined;
 
-  constructor(
-    private readonly context: vscode.ExtensionContext,
-    private readonly server: ServerManager,
-  ) {}
-
-  register(): vscode.Disposable[] {
-    return [
-      vscode.commands.registerCommand("unrealLs.showMapOverview", (arg?: vscode.Uri) => this.show(arg)),
-      vscode.workspace.onDidChangeTextDocument((event) => {
-        if (this.panel !== undefined && event.document === this.document) this.scheduleRedraw();
-      }),
-      // The overview follows the active map.
-      vscode.window.onDidChangeActiveTextEditor((editor) => {
-        const document = editor?.document;
-        if (this.panel === undefined || document === undefined || document.languageId !== "t3d") return;
-        if (document === this.document) return;
-        this.document = document;
-        this.panel.title = overviewTitle(document);
-        void this.redraw();
-      }),
-      this.server.onDidChangeServer(() => this.scheduleRedraw()),
-      { dispose: () => this.panel?.dispose() },
-    ];
+  constructor(context: vscode.ExtensionContext, server: ServerManager) {
+    super(context, server, {
+      viewType: MAP_VIEW_TYPE,
+      command: "unrealLs.showMapOverview",
+      title: "Map overview",
+      refreshDelayMs: 400,
+      noMapMessage: "Open a T3D map first: the overview draws the active map.",
+      resourceFolders: ["media"],
+      retainContextWhenHidden: false,
+    });
   }
 
-  async show(arg?: vscode.Uri): Promise<void> {
-    let document: vscode.TextDocument | undefined;
-    if (arg instanceof vscode.Uri) document = await vscode.workspace.openTextDocument(arg);
-    else document = vscode.window.activeTextEditor?.document;
-    if (document === undefined || document.languageId !== "t3d") {
-      void vscode.window.showWarningMessage("Open a T3D map first: the overview draws the active map.");
-      return;
-    }
-    this.document = document;
-    const title = overviewTitle(document);
-    if (this.panel === undefined) {
-      const media = vscode.Uri.joinPath(this.context.extensionUri, "media");
-      this.panel = vscode.window.createWebviewPanel(
-        MAP_VIEW_TYPE,
-        title,
-        { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
-        { enableScripts: true, localResourceRoots: [media] },
-      );
-      this.panel.webview.html = overviewHtml(this.panel.webview, media);
-      this.panel.onDidDispose(() => {
-        this.panel = undefined;
-        this.document = undefined;
-        this.drawn = undefined;
-      });
-      this.panel.webview.onDidReceiveMessage((message: FromWebview) => void this.received(message));
-    } else {
-      this.panel.title = title;
-      this.panel.reveal(vscode.ViewColumn.Beside, true);
-    }
-    await this.redraw();
+  protected override post(message: ToWebview): void {
+    super.post(message);
   }
 
-  private scheduleRedraw(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.redraw(), REDRAW_DELAY_MS);
-  }
-
-  private post(message: ToWebview): void {
-    void this.panel?.webview.postMessage(message);
-  }
-
-  private async redraw(): Promise<void> {
+  protected async refresh(): Promise<void> {
     const document = this.document;
     if (this.panel === undefined || document === undefined) return;
-    const mine = ++this.generation;
-    const client = this.server.languageClient;
-    const unavailable = this.server.unavailableReason;
-    if (unavailable !== undefined) {
-      this.post({ type: "error", message: unavailable });
-      return;
-    }
-    if (client === undefined || this.server.features.mapPreview !== true) {
-      this.post({ type: "error", message: `The server does not draw map overviews (no ${MAP_PREVIEW}); it may still be starting, or update unreal-ls.` });
-      return;
-    }
+    const request = this.startRequest(this.server.features.mapPreview, MAP_PREVIEW, "draw map overviews");
+    if (request === undefined) return;
     try {
       const params: MapPreviewParams = { uri: document.uri.toString(), view: this.view, maxSize: PICTURE_SIZE, actorSymbols: false };
-      const result = await client.sendRequest<MapPreviewResult>(MAP_PREVIEW, params);
-      if (mine !== this.generation) return;
+      const result = await request.client.sendRequest<MapPreviewResult>(MAP_PREVIEW, params);
+      if (!request.current()) return;
       this.actors = result.actors;
-      const keepZoom = this.drawn === document;
-      this.drawn = document;
+      const keepZoom = this.shown === document;
+      this.shown = document;
       const scale = Math.round(result.unitsPerPixel * 10) / 10;
       this.post({
         type: "picture",
@@ -142,42 +76,33 @@ export class MapOverview {
         marks: result.actors.map((a) => ({ x: a.x, y: a.y, line: a.line, name: a.name, kind: a.kind })),
       });
     } catch (error) {
-      if (mine === this.generation) this.post({ type: "error", message: error instanceof Error ? error.message : String(error) });
+      this.failed(request.current, error);
     }
   }
 
-  private async received(message: FromWebview): Promise<void> {
+  protected async received(message: FromWebview): Promise<void> {
     switch (message.type) {
-      case "ready":
-        await this.redraw();
-        break;
       case "view":
         if (message.view === "top" || message.view === "side" || message.view === "front" || message.view === "iso") {
           this.view = message.view;
           // Another view is another picture: fitted anew.
-          this.drawn = undefined;
-          await this.redraw();
+          this.shown = undefined;
+          await this.refresh();
         }
         break;
       case "click": {
         // The radius is 10 screen pixels, in the picture's pixels at the current zoom.
         const radius = typeof message.radius === "number" && message.radius > 0 ? Math.min(message.radius, 200) : 10;
         const actor = markAt(this.actors, message.x, message.y, radius);
-        if (actor === undefined || this.document === undefined) return;
-        const position = new vscode.Position(actor.line, 0);
-        const shown = vscode.window.visibleTextEditors.find((e) => e.document === this.document);
-        await vscode.window.showTextDocument(this.document, {
-          viewColumn: shown?.viewColumn ?? vscode.ViewColumn.One,
-          selection: new vscode.Range(position, position),
-        });
+        if (actor !== undefined) await this.revealLine(actor.line, false);
         break;
       }
     }
   }
-}
 
-function overviewTitle(document: vscode.TextDocument): string {
-  return `Map overview: ${path.basename(document.uri.fsPath)}`;
+  protected html(webview: vscode.Webview, [media]: vscode.Uri[]): string {
+    return overviewHtml(webview, media);
+  }
 }
 
 function overviewHtml(webview: vscode.Webview, media: vscode.Uri): string {

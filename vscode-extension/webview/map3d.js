@@ -10,8 +10,8 @@
 // canvas a surface of a given line or an actor shows, and how much of the picture is not
 // background.
 import * as THREE from "three";
-import { GLTFLoader } from "three/examples/jsm/loaders/GLTFLoader.js";
 import { lineOfTriangle } from "../src/protocol";
+import { createStage, dispose, listen, readGlb } from "./stage.js";
 
 const vscode = acquireVsCodeApi();
 const viewport = document.getElementById("viewport");
@@ -19,33 +19,11 @@ const status = document.getElementById("status");
 const frameButton = document.getElementById("frame");
 const speedLabel = document.getElementById("speed");
 
-const BACKGROUND = new THREE.Color(0x1b1f24);
 /** Marker colours by what the actor is. */
 const MARKER_COLORS = { light: 0xf0c419, PlayerStart: 0x28b43c, other: 0x8fa3b8 };
 
-let renderer;
-try {
-  renderer = new THREE.WebGLRenderer({ antialias: true });
-} catch (error) {
-  status.textContent = `WebGL is not available here, so the 3D view cannot draw: ${error instanceof Error ? error.message : String(error)}`;
-  status.className = "error";
-  throw error;
-}
-renderer.setPixelRatio(window.devicePixelRatio || 1);
-viewport.appendChild(renderer.domElement);
-renderer.domElement.id = "canvas";
-renderer.domElement.tabIndex = 0;
-
-const scene = new THREE.Scene();
-scene.background = BACKGROUND;
-const camera = new THREE.PerspectiveCamera(70, 1, 1, 100000);
-// Unreal maps are lit by their own lights only once built in the engine; here a sky light and
-// a lamp on the camera give every face a shade of its own.
-scene.add(new THREE.HemisphereLight(0xffffff, 0x505060, 2.2));
-const headlamp = new THREE.DirectionalLight(0xffffff, 1.2);
-headlamp.position.set(0.3, 0.5, 1);
-camera.add(headlamp);
-scene.add(camera);
+const stage = createStage({ viewport, status, fov: 70, near: 1, far: 100000, lamp: 1.2, onResize: () => render() });
+const { renderer, scene, camera } = stage;
 
 /** What is on screen: the level's meshes (with their pick tables) and the actors' markers. */
 let level = new THREE.Group();
@@ -61,18 +39,6 @@ let pitch = 0;
 function setSpeed(value) {
   speed = Math.min(20000, Math.max(20, value));
   speedLabel.textContent = `speed ${Math.round(speed)} u/s`;
-}
-
-function resize() {
-  const box = viewport.getBoundingClientRect();
-  const width = Math.max(1, Math.floor(box.width));
-  const height = Math.max(1, Math.floor(box.height));
-  renderer.setSize(width, height, false);
-  renderer.domElement.style.width = `${width}px`;
-  renderer.domElement.style.height = `${height}px`;
-  camera.aspect = width / height;
-  camera.updateProjectionMatrix();
-  render();
 }
 
 function applyLook() {
@@ -108,17 +74,6 @@ function render() {
   renderer.render(scene, camera);
 }
 
-function dispose(group) {
-  group.traverse((object) => {
-    if (object.geometry) object.geometry.dispose();
-    const materials = Array.isArray(object.material) ? object.material : object.material ? [object.material] : [];
-    for (const material of materials) {
-      if (material.map) material.map.dispose();
-      material.dispose();
-    }
-  });
-}
-
 /** A glTF material as a lit, non-metallic one: the level's textures carry no PBR data. */
 function lambertOf(material) {
   const lambert = new THREE.MeshLambertMaterial({
@@ -145,9 +100,7 @@ function markerFor(actor, size) {
 
 async function show(message) {
   const started = performance.now();
-  const bytes = message.glb instanceof Uint8Array ? message.glb : new Uint8Array(message.glb);
-  const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
-  const gltf = await new GLTFLoader().parseAsync(buffer, "");
+  const gltf = await readGlb(message);
   const nextLevel = new THREE.Group();
   const nextPick = [];
   const root = gltf.scene.getObjectByName("Level") ?? gltf.scene;
@@ -289,24 +242,8 @@ function tick(now) {
   requestAnimationFrame(tick);
 }
 requestAnimationFrame(tick);
-new ResizeObserver(() => resize()).observe(viewport);
 
-window.addEventListener("message", (event) => {
-  const message = event.data;
-  if (message.type === "level") {
-    status.dataset.ready = "false";
-    show(message).catch((error) => {
-      status.textContent = `The level could not be shown: ${error instanceof Error ? error.message : String(error)}`;
-      status.className = "error";
-    });
-  } else if (message.type === "error") {
-    status.textContent = message.message;
-    status.className = "error";
-  } else if (message.type === "loading") {
-    status.textContent = message.message;
-    status.className = "muted";
-  }
-});
+listen(status, "level", "level", show);
 
 window.unrealLsMap3d = {
   /** A canvas point where a surface from `line` (0-based) is what a click hits. */
@@ -341,30 +278,10 @@ window.unrealLsMap3d = {
     const hit = pick(at.x, at.y);
     return hit && hit.kind === "actor" && hit.name === name ? at : undefined;
   },
-  /** The share of the picture's pixels that are not the background (read back from WebGL
-   * right after drawing it, so the drawing buffer need not be kept). */
-  coverage() {
-    render();
-    const gl = renderer.getContext();
-    const width = gl.drawingBufferWidth;
-    const height = gl.drawingBufferHeight;
-    const pixels = new Uint8Array(width * height * 4);
-    gl.readPixels(0, 0, width, height, gl.RGBA, gl.UNSIGNED_BYTE, pixels);
-    const background = BACKGROUND.clone().convertLinearToSRGB();
-    const bg = [background.r, background.g, background.b].map((c) => Math.round(c * 255));
-    let drawn = 0;
-    const colours = new Set();
-    for (let i = 0; i < pixels.length; i += 4) {
-      const differs = Math.abs(pixels[i] - bg[0]) + Math.abs(pixels[i + 1] - bg[1]) + Math.abs(pixels[i + 2] - bg[2]) > 12;
-      if (differs) {
-        drawn += 1;
-        if (colours.size < 4096) colours.add((pixels[i] << 16) | (pixels[i + 1] << 8) | pixels[i + 2]);
-      }
-    }
-    return { width, height, drawn, share: drawn / (width * height), colours: colours.size };
-  },
+  /** The share of the picture's pixels that are not the background. */
+  coverage: () => stage.coverage(),
 };
 
 setSpeed(speed);
-resize();
+stage.resize();
 vscode.postMessage({ type: "ready" });

@@ -8,7 +8,7 @@
 // `window.unrealLsMesh3d` is a small hook for the end-to-end test: how much of the picture is
 // not background, and which sequence plays at which time.
 import * as THREE from "three";
-import { GLTFLoader } from "three/examples/jsm/loaders/GLTFLoader.js";
+import { createStage, dispose, listen, readGlb } from "./stage.js";
 
 const vscode = acquireVsCodeApi();
 const viewport = document.getElementById("viewport");
@@ -17,21 +17,8 @@ const list = document.getElementById("sequences");
 const frameButton = document.getElementById("frame");
 const pauseButton = document.getElementById("pause");
 
-const BACKGROUND = new THREE.Color(0x1b1f24);
-
-const renderer = new THREE.WebGLRenderer({ antialias: true });
-renderer.setPixelRatio(window.devicePixelRatio || 1);
-viewport.appendChild(renderer.domElement);
-renderer.domElement.tabIndex = 0;
-
-const scene = new THREE.Scene();
-scene.background = BACKGROUND;
-const camera = new THREE.PerspectiveCamera(45, 1, 0.1, 10000);
-scene.add(new THREE.HemisphereLight(0xffffff, 0x505060, 2.2));
-const headlamp = new THREE.DirectionalLight(0xffffff, 1.5);
-headlamp.position.set(0.3, 0.5, 1);
-camera.add(headlamp);
-scene.add(camera);
+const stage = createStage({ viewport, status, fov: 45, near: 0.1, far: 10000, lamp: 1.5 });
+const { renderer, scene, camera } = stage;
 
 let model;
 let mixer;
@@ -43,17 +30,6 @@ let radius = 1;
 let azimuth = 0.6;
 let elevation = 0.3;
 let distance = 3;
-
-function resize() {
-  const box = viewport.getBoundingClientRect();
-  const width = Math.max(1, Math.floor(box.width));
-  const height = Math.max(1, Math.floor(box.height));
-  renderer.setSize(width, height, false);
-  renderer.domElement.style.width = `${width}px`;
-  renderer.domElement.style.height = `${height}px`;
-  camera.aspect = width / height;
-  camera.updateProjectionMatrix();
-}
 
 function placeCamera() {
   const offset = new THREE.Vector3(
@@ -78,17 +54,6 @@ function frameMesh() {
   placeCamera();
 }
 
-function dispose(object) {
-  object.traverse((o) => {
-    if (o.geometry) o.geometry.dispose();
-    const materials = Array.isArray(o.material) ? o.material : o.material ? [o.material] : [];
-    for (const material of materials) {
-      if (material.map) material.map.dispose();
-      material.dispose();
-    }
-  });
-}
-
 function play(clip) {
   if (!mixer) return;
   mixer.stopAllAction();
@@ -100,9 +65,7 @@ function play(clip) {
 }
 
 async function show(message) {
-  const bytes = message.glb instanceof Uint8Array ? message.glb : new Uint8Array(message.glb);
-  const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
-  const gltf = await new GLTFLoader().parseAsync(buffer, "");
+  const gltf = await readGlb(message);
   if (model) {
     scene.remove(model);
     dispose(model);
@@ -166,43 +129,12 @@ function tick() {
   requestAnimationFrame(tick);
 }
 requestAnimationFrame(tick);
-new ResizeObserver(() => resize()).observe(viewport);
 
-window.addEventListener("message", (event) => {
-  const message = event.data;
-  if (message.type === "mesh") {
-    status.dataset.ready = "false";
-    show(message).catch((error) => {
-      status.textContent = `The mesh could not be shown: ${error instanceof Error ? error.message : String(error)}`;
-      status.className = "error";
-    });
-  } else if (message.type === "error") {
-    status.textContent = message.message;
-    status.className = "error";
-  }
-});
+listen(status, "mesh", "mesh", show);
 
 window.unrealLsMesh3d = {
   /** The share of the picture's pixels that are not the background, and how many colours. */
-  coverage() {
-    renderer.render(scene, camera);
-    const gl = renderer.getContext();
-    const width = gl.drawingBufferWidth;
-    const height = gl.drawingBufferHeight;
-    const pixels = new Uint8Array(width * height * 4);
-    gl.readPixels(0, 0, width, height, gl.RGBA, gl.UNSIGNED_BYTE, pixels);
-    const background = BACKGROUND.clone().convertLinearToSRGB();
-    const bg = [background.r, background.g, background.b].map((c) => Math.round(c * 255));
-    let drawn = 0;
-    const colours = new Set();
-    for (let i = 0; i < pixels.length; i += 4) {
-      if (Math.abs(pixels[i] - bg[0]) + Math.abs(pixels[i + 1] - bg[1]) + Math.abs(pixels[i + 2] - bg[2]) > 12) {
-        drawn += 1;
-        if (colours.size < 4096) colours.add((pixels[i] << 16) | (pixels[i + 1] << 8) | pixels[i + 2]);
-      }
-    }
-    return { width, height, drawn, share: drawn / (width * height), colours: colours.size };
-  },
+  coverage: () => stage.coverage(),
   /** The sequence playing and its time, in seconds. */
   playing() {
     if (!mixer || !playing) return undefined;
@@ -210,5 +142,5 @@ window.unrealLsMesh3d = {
   },
 };
 
-resize();
+stage.resize();
 vscode.postMessage({ type: "ready" });
