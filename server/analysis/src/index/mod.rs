@@ -509,6 +509,20 @@ impl PackageIndex {
         index.with_source_classes(Arc::clone(&self.source_classes))
     }
 
+    /// The index with package `package`'s header numbers (`version`, `licensee`) set, for
+    /// tests and examples over [`Self::from_listing`] (whose packages say version 69,
+    /// licensee 0).
+    pub fn with_package_header(mut self, package: &str, version: u16, licensee: u16) -> Self {
+        for indexed in &mut self.packages {
+            if indexed.name.eq_ignore_ascii_case(package) {
+                let indexed = Arc::make_mut(indexed);
+                indexed.version = version;
+                indexed.licensee = licensee;
+            }
+        }
+        self
+    }
+
     /// A new index after files changed on disk: packages among `changed` (or new under the
     /// roots) are read again, vanished ones dropped, the others shared. `None` when no
     /// changed path concerns the index.

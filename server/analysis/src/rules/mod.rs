@@ -55,6 +55,8 @@ pub mod t3d_non_convex_polygon;
 pub mod t3d_non_planar_polygon;
 pub mod t3d_normal_mismatch;
 pub mod t3d_not_t3d;
+pub mod t3d_obsolete_class;
+pub mod t3d_obsolete_light_effect;
 pub mod t3d_polygon_outside_polylist;
 pub mod t3d_static_flag_cleared;
 pub mod t3d_stray_line;
@@ -220,9 +222,11 @@ t3d_rules![
     t3d_unanswered_event summarized,
     t3d_negative_extra_cost,
     t3d_zero_gravity,
+    t3d_obsolete_light_effect,
     t3d_actor_duplicated_in_place summarized,
     t3d_untitled_level,
     t3d_static_flag_cleared,
+    t3d_obsolete_class,
     t3d_missing_draw_resource,
     t3d_no_player_start summarized,
     t3d_unknown_texture,
