@@ -39,7 +39,8 @@ enum Command {
     Find(cli::find::FindArgs),
     /// What T3D maps need: every package they use, where it was found or that it is missing.
     Deps(cli::deps::DepsArgs),
-    /// Draw a T3D map's overview picture (PNG): brushes as placed, actors by kind.
+    /// Draw a map's overview picture (PNG): a T3D map's brushes as placed, a built map's
+    /// stored level, actors by kind.
     Render(cli::map_render::MapRenderArgs),
     /// What changed between two versions of a map: actors, properties, brushes, CSG order.
     Diff(cli::diff::DiffArgs),

@@ -1156,3 +1156,59 @@ fn corpus_built_map_exports_its_stored_level() {
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("none of them exports to glb"), "{stderr}");
 }
+
+/// `unreal-ls render` of a built map draws the level it stores (its BSP surfaces, the actors
+/// by kind); a package without a level is exit 1, said.
+#[test]
+fn corpus_built_map_renders_its_stored_level() {
+    let Some(root) = corpus() else { return };
+    let dir = fixture_dir("render-stored");
+    let map = root.join("packages/unr/blender_t3d_test_map.unr");
+    let render = |file: &Path, output: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_unreal-ls"))
+            .current_dir(&dir)
+            .args([
+                "render",
+                file.to_str().unwrap(),
+                "--view",
+                "iso",
+                "--size",
+                "400",
+                "-o",
+                output,
+            ])
+            .output()
+            .unwrap();
+        let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+        (out.status.code(), text(&out.stdout), text(&out.stderr))
+    };
+    let (code, stdout, stderr) = render(&map, "iso.png");
+    assert_eq!(code, Some(0), "{stderr}");
+    expect![[r#"
+        iso.png: 400x324 pixels, 276 surfaces, 9 actors, 16.0 units a pixel
+    "#]]
+    .assert_eq(&stdout);
+    // Its textures are in a package the corpus names differently: each one is said.
+    assert_eq!(stderr.matches("drawn in a flat colour").count(), 6, "{stderr}");
+    // The picture is the level: much of it is not the white background.
+    let image = unreal_formats::decode::image::decode_image(
+        &std::fs::read(dir.join("iso.png")).unwrap(),
+        "png",
+    )
+    .unwrap();
+    assert_eq!((image.width, image.height), (400, 324));
+    let pixels = image.pixels.len() / 4;
+    let drawn = image.pixels.chunks_exact(4).filter(|p| p[..3] != [255, 255, 255]).count();
+    assert!(drawn * 4 > pixels, "{drawn} of {pixels} pixels drawn");
+
+    let texture = root.join("packages/utx/blender_t3d_Checkers.utx");
+    let (code, stdout, stderr) = render(&texture, "checkers.png");
+    assert_eq!((code, stdout.as_str()), (Some(1), ""));
+    assert!(
+        stderr.ends_with(
+            "blender_t3d_Checkers.utx: a package without a level: render draws maps (T3D, or a built .unr/.ut2)\n"
+        ),
+        "{stderr}"
+    );
+    assert!(!dir.join("checkers.png").exists());
+}

@@ -328,9 +328,6 @@ pub fn render_map_geometry(
 ) -> Option<MapPicture> {
     let (brushes, _) = placed_brushes(text, generation);
     let (map_actors, title) = actors(text);
-    // Frame on where the map is: brushes and actors whose centre lies within three times
-    // the 90th-percentile distance from the median centre (parked brushes far out are left
-    // out of the frame), then their full extent.
     let framed: Vec<&PlacedBrush> = {
         let level: Vec<&PlacedBrush> = brushes
             .iter()
@@ -347,53 +344,22 @@ pub fn render_map_geometry(
         let n = points.len().max(1) as f64;
         [0, 1, 2].map(|k| points.iter().map(|p| p[k]).sum::<f64>() / n)
     };
-    let centres: Vec<[f64; 3]> =
-        framed.iter().map(|b| centre_of(b)).chain(map_actors.iter().map(|a| a.location)).collect();
-    let in_world = |c: &[f64; 3]| c.iter().all(|v| v.abs() <= HALF_WORLD_MAX);
-    let median = [0, 1, 2].map(|k| {
-        let mut values: Vec<f64> = centres.iter().filter(|c| in_world(c)).map(|c| c[k]).collect();
-        values.sort_by(f64::total_cmp);
-        values.get(values.len() / 2).copied().unwrap_or(0.0)
-    });
-    let distance = |c: [f64; 3]| {
-        if !in_world(&c) {
-            return f64::INFINITY;
-        }
-        ((c[0] - median[0]).powi(2) + (c[1] - median[1]).powi(2) + (c[2] - median[2]).powi(2))
-            .sqrt()
-    };
-    // Beyond the world's edge is never framed (an infinite distance).
-    let mut distances: Vec<f64> =
-        centres.iter().map(|c| distance(*c)).filter(|d| d.is_finite()).collect();
-    distances.sort_by(f64::total_cmp);
-    let near = frame_radius(&distances);
-    let mut xs = Vec::new();
-    let mut ys = Vec::new();
-    for brush in framed.iter().filter(|b| distance(centre_of(b)) <= near) {
-        for p in brush.polygons.iter().flatten() {
-            let [x, y] = view.project(*p);
-            xs.push(x);
-            ys.push(y);
-        }
-    }
-    for actor in map_actors.iter().filter(|a| distance(a.location) <= near) {
-        let [x, y] = view.project(actor.location);
-        xs.push(x);
-        ys.push(y);
-    }
-    let ((x0, x1), (y0, y1)) = (extent(&xs)?, extent(&ys)?);
-    let margin = ((x1 - x0).max(y1 - y0) * 0.1).max(64.0);
-    let (x0, x1, y0, y1) = (x0 - margin, x1 + margin, y0 - margin, y1 + margin);
-    let max_size = f64::from(max_size.clamp(64, 8192));
-    let units_per_pixel = (x1 - x0).max(y1 - y0) / max_size;
-    let width = ((x1 - x0) / units_per_pixel).ceil().clamp(64.0, max_size) as u32;
-    let height = ((y1 - y0) / units_per_pixel).ceil().clamp(64.0, max_size) as u32;
+    let frame = Frame::on(view, max_size, || {
+        let brushes = framed.iter().map(|b| {
+            let points: Box<dyn Iterator<Item = [f64; 3]>> =
+                Box::new(b.polygons.iter().flatten().copied());
+            (centre_of(b), points)
+        });
+        let actors = map_actors.iter().map(|a| {
+            let points: Box<dyn Iterator<Item = [f64; 3]>> = Box::new(std::iter::once(a.location));
+            (a.location, points)
+        });
+        brushes.chain(actors)
+    })?;
+    let (width, height, units_per_pixel) = (frame.width, frame.height, frame.units_per_pixel);
     let mut pixmap = Pixmap::new(width, height)?;
     pixmap.fill(Color::WHITE);
-    let to_pixel = |p: [f64; 3]| {
-        let [x, y] = view.project(p);
-        (((x - x0) / units_per_pixel) as f32, ((y - y0) / units_per_pixel) as f32)
-    };
+    let to_pixel = |p: [f64; 3]| frame.to_pixel(view, p);
 
     // What lies outside the picture, named (the builder brush aside: UnrealEd parks it
     // anywhere).
@@ -449,7 +415,181 @@ pub fn render_map_geometry(
         });
     }
 
-    // The scale bar, bottom left, and the title, top left.
+    let heading = format!("{} ({} view)", title.as_deref().unwrap_or(name), view.name());
+    let png = finish_picture(pixmap, units_per_pixel, &heading, &outside);
+    Some(MapPicture {
+        png,
+        width,
+        height,
+        actors: marks,
+        brushes: brushes.iter().filter(|b| b.role != BrushRole::Builder).count(),
+        surfaces,
+        units_per_pixel,
+        outside,
+    })
+}
+
+/// Renders the level a built map stores (`scene`, from
+/// [`crate::export::stored_level_scene`]) from `view`, at most `max_size` pixels a side, headed
+/// `title`: its surfaces filled as [`Geometry::Level`] draws a T3D map's built level, its actors
+/// by kind. `None` when it holds no surface and no actor to show.
+pub fn render_level_scene(
+    scene: &LevelScene,
+    title: &str,
+    view: View,
+    max_size: u32,
+) -> Option<MapPicture> {
+    let world = |g: [f32; 3]| [f64::from(g[2]), -f64::from(g[0]), f64::from(g[1])];
+    let map_actors: Vec<MapActor> = scene
+        .actors
+        .iter()
+        .filter_map(|a| {
+            let kind = ClassKind::of_class(&a.class)?;
+            // The light's linear colour, as the picture's sRGB.
+            let color = a.light.as_ref().map_or([255, 220, 120], |l| {
+                l.color.map(|c| (c.clamp(0.0, 1.0).powf(1.0 / 2.2) * 255.0) as u8)
+            });
+            Some(MapActor {
+                name: a.name.clone(),
+                class: a.class.clone(),
+                kind,
+                location: world(a.position),
+                color,
+                begin_span: Span::default(),
+            })
+        })
+        .collect();
+    let triangles = || {
+        scene.primitives.iter().flat_map(move |p| {
+            p.triangles.iter().filter_map(move |t| {
+                let corners = [
+                    world(*p.positions.get(t[0] as usize)?),
+                    world(*p.positions.get(t[1] as usize)?),
+                    world(*p.positions.get(t[2] as usize)?),
+                ];
+                let centre = [0, 1, 2].map(|k| corners.iter().map(|c| c[k]).sum::<f64>() / 3.0);
+                Some((centre, corners.into_iter()))
+            })
+        })
+    };
+    let frame = Frame::on(view, max_size, || {
+        triangles().chain(map_actors.iter().map(|a| (a.location, [a.location; 3].into_iter())))
+    })?;
+    let mut pixmap = Pixmap::new(frame.width, frame.height)?;
+    pixmap.fill(Color::WHITE);
+    let to_pixel = |p: [f64; 3]| frame.to_pixel(view, p);
+    draw_level(&mut pixmap, scene, view, &to_pixel);
+    let (width, height) = (frame.width as f32, frame.height as f32);
+    let mut marks = Vec::new();
+    let mut outside = Vec::new();
+    for actor in &map_actors {
+        let (x, y) = to_pixel(actor.location);
+        if !(0.0..=width).contains(&x) || !(0.0..=height).contains(&y) {
+            outside.push(actor.name.clone());
+            continue;
+        }
+        draw_actor(&mut pixmap, actor, x, y);
+        marks.push(ActorMark {
+            name: actor.name.clone(),
+            class: actor.class.clone(),
+            kind: actor.kind,
+            begin_span: actor.begin_span,
+            x,
+            y,
+        });
+    }
+    let heading = format!("{title} ({} view)", view.name());
+    Some(MapPicture {
+        png: finish_picture(pixmap, frame.units_per_pixel, &heading, &outside),
+        width: frame.width,
+        height: frame.height,
+        actors: marks,
+        brushes: 0,
+        surfaces: Some(scene.surfaces),
+        units_per_pixel: frame.units_per_pixel,
+        outside,
+    })
+}
+
+/// Where a picture looks and how big it is: the corner it starts at (in the view's plane),
+/// the units a pixel spans, and its size in pixels.
+struct Frame {
+    x0: f64,
+    y0: f64,
+    units_per_pixel: f64,
+    width: u32,
+    height: u32,
+}
+
+impl Frame {
+    /// The frame on where the map is, at most `max_size` pixels a side: `pieces` (each a
+    /// centre and the points it spans; asked for twice) whose centre lies within
+    /// [`frame_radius`] of the median centre, then their full extent and a margin. Parked
+    /// pieces far out, and anything beyond the world's edge, are left out of the frame.
+    /// `None` when no piece is left.
+    fn on<I, P>(view: View, max_size: u32, pieces: impl Fn() -> I) -> Option<Frame>
+    where
+        I: Iterator<Item = ([f64; 3], P)>,
+        P: Iterator<Item = [f64; 3]>,
+    {
+        let centres: Vec<[f64; 3]> = pieces().map(|(centre, _)| centre).collect();
+        let in_world = |c: &[f64; 3]| c.iter().all(|v| v.abs() <= HALF_WORLD_MAX);
+        let median = [0, 1, 2].map(|k| {
+            let mut values: Vec<f64> =
+                centres.iter().filter(|c| in_world(c)).map(|c| c[k]).collect();
+            values.sort_by(f64::total_cmp);
+            values.get(values.len() / 2).copied().unwrap_or(0.0)
+        });
+        let distance = |c: [f64; 3]| {
+            if !in_world(&c) {
+                return f64::INFINITY;
+            }
+            ((c[0] - median[0]).powi(2) + (c[1] - median[1]).powi(2) + (c[2] - median[2]).powi(2))
+                .sqrt()
+        };
+        // Beyond the world's edge is never framed (an infinite distance).
+        let mut distances: Vec<f64> =
+            centres.iter().map(|c| distance(*c)).filter(|d| d.is_finite()).collect();
+        distances.sort_by(f64::total_cmp);
+        let near = frame_radius(&distances);
+        let mut xs = Vec::new();
+        let mut ys = Vec::new();
+        for (_, points) in pieces().filter(|(centre, _)| distance(*centre) <= near) {
+            for p in points {
+                let [x, y] = view.project(p);
+                xs.push(x);
+                ys.push(y);
+            }
+        }
+        let ((x0, x1), (y0, y1)) = (extent(&xs)?, extent(&ys)?);
+        let margin = ((x1 - x0).max(y1 - y0) * 0.1).max(64.0);
+        let (x0, x1, y0, y1) = (x0 - margin, x1 + margin, y0 - margin, y1 + margin);
+        let max_size = f64::from(max_size.clamp(64, 8192));
+        let units_per_pixel = (x1 - x0).max(y1 - y0) / max_size;
+        let width = ((x1 - x0) / units_per_pixel).ceil().clamp(64.0, max_size) as u32;
+        let height = ((y1 - y0) / units_per_pixel).ceil().clamp(64.0, max_size) as u32;
+        Some(Frame { x0, y0, units_per_pixel, width, height })
+    }
+
+    /// Where the world point `p` lands on the picture, in pixels.
+    fn to_pixel(&self, view: View, p: [f64; 3]) -> (f32, f32) {
+        let [x, y] = view.project(p);
+        (
+            ((x - self.x0) / self.units_per_pixel) as f32,
+            ((y - self.y0) / self.units_per_pixel) as f32,
+        )
+    }
+}
+
+/// Adds the scale bar (bottom left), the heading (top left) and the note on what lies
+/// `outside` to the picture, and encodes it as PNG.
+fn finish_picture(
+    mut pixmap: Pixmap,
+    units_per_pixel: f64,
+    heading: &str,
+    outside: &[String],
+) -> Vec<u8> {
+    let (width, height) = (pixmap.width(), pixmap.height());
     let units = scale_bar_units(units_per_pixel);
     let bar = (units / units_per_pixel) as f32;
     let (bx, by) = (12.0, height as f32 - 14.0);
@@ -463,14 +603,12 @@ pub fn render_map_geometry(
         pixmap.stroke_path(&path, &paint([20, 20, 20, 255]), &stroke, Transform::identity(), None);
     }
     draw_label(&mut pixmap, &format!("{} uu", units as u64), bx, by - 20.0, 1.0);
-    let heading = format!("{} ({} view)", title.as_deref().unwrap_or(name), view.name());
-    draw_label(&mut pixmap, &heading, 8.0, 8.0, if width >= 512 { 2.0 } else { 1.0 });
+    draw_label(&mut pixmap, heading, 8.0, 8.0, if width >= 512 { 2.0 } else { 1.0 });
     if !outside.is_empty() {
-        let note = outside_note(&outside);
+        let note = outside_note(outside);
         let x = (width as f32 - note.chars().count() as f32 * 8.0 - 10.0).max(bx + bar + 12.0);
         draw_label(&mut pixmap, &note, x, by - 8.0, 1.0);
     }
-
     let image = unreal_formats::decode::RgbaImage {
         width,
         height,
@@ -483,16 +621,7 @@ pub fn render_map_geometry(
             })
             .collect(),
     };
-    Some(MapPicture {
-        png: crate::export::png::encode_png(&image),
-        width,
-        height,
-        actors: marks,
-        brushes: brushes.iter().filter(|b| b.role != BrushRole::Builder).count(),
-        surfaces,
-        units_per_pixel,
-        outside,
-    })
+    crate::export::png::encode_png(&image)
 }
 
 /// Half the world's size, `HALF_WORLD_MAX` (UT2004 `Engine/Inc/Engine.h:58`): the world box is

@@ -1,7 +1,9 @@
 //! `unreal-ls render MAP.t3d -o MAP.png [--view top|side|front|iso] [--size N] [--brushes]`:
 //! the map overview picture (see `unreal_analysis::preview::map`): brushes where the engine's
 //! CSG places them (the iso view: the level built from them, textured from the game folder,
-//! unless `--brushes`), actors as symbols by kind, a scale bar and the map's title.
+//! unless `--brushes`), actors as symbols by kind, a scale bar and the map's title. A built
+//! map (`.unr`, `.ut2`, also compressed) is drawn from the level it stores: its BSP surfaces,
+//! textured from the map and the game folder, from any view.
 //!
 //! Exit codes: 0 when the picture was written, 1 when the map could not be read or holds
 //! nothing to draw, 2 on a usage error.
@@ -10,7 +12,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use unreal_analysis::export;
-use unreal_analysis::preview::map::{render_map_geometry, ActorSymbols, Geometry, View};
+use unreal_analysis::preview::map::{
+    render_level_scene, render_map_geometry, ActorSymbols, Geometry, MapPicture, View,
+};
 use unreal_analysis::EngineSetting;
 use unreal_formats::printable::printable;
 
@@ -32,7 +36,8 @@ pub enum ViewArg {
 
 #[derive(clap::Args)]
 pub struct MapRenderArgs {
-    /// The T3D map (or part of one) to draw.
+    /// The map to draw: T3D (or part of one), or a built map (`.unr`, `.ut2`, or compressed),
+    /// drawn from the level it stores.
     pub file: PathBuf,
     /// Where to write the PNG.
     #[arg(short = 'o', long = "output")]
@@ -50,11 +55,12 @@ pub struct MapRenderArgs {
     pub size: u32,
     /// The engine generation that places the brushes: UE1 rotates and scales brushes by their
     /// properties, UE2 bakes rotation and scale into the vertices; `auto` detects it from the
-    /// map (UE1's placement when it cannot tell).
+    /// map (UE1's placement when it cannot tell). T3D only.
     #[arg(long, value_enum, default_value_t = EngineArg::Auto)]
     pub engine: EngineArg,
     /// Draw the brushes' outlines in the iso view too, not the level built from them (the
-    /// other views always draw the brushes).
+    /// other views always draw the brushes). T3D only: a built map is drawn from the level it
+    /// stores.
     #[arg(long)]
     pub brushes: bool,
 }
@@ -67,7 +73,6 @@ pub fn run(args: &MapRenderArgs) -> ExitCode {
             return ExitCode::from(EXIT_FINDINGS);
         }
     };
-    let text = unreal_syntax::text::decode(&bytes).text;
     let name = args
         .file
         .file_stem()
@@ -78,6 +83,16 @@ pub fn run(args: &MapRenderArgs) -> ExitCode {
         ViewArg::Front => View::Front,
         ViewArg::Iso => View::Iso,
     };
+    if let Some(package) = package_of(&args.file, &bytes) {
+        return match package.and_then(|bytes| stored_level_picture(args, &bytes, view)) {
+            Ok(picture) => write_picture(args, &picture),
+            Err(e) => {
+                eprintln!("error: {}: {}", args.file.display(), printable(&e));
+                ExitCode::from(EXIT_FINDINGS)
+            }
+        };
+    }
+    let text = unreal_syntax::text::decode(&bytes).text;
     let generation = EngineSetting::from(args.engine).fixed();
     let level = view == View::Iso
         && !args.brushes
@@ -101,6 +116,11 @@ pub fn run(args: &MapRenderArgs) -> ExitCode {
         eprintln!("error: {}: no brush or actor to draw (is it a T3D map?)", args.file.display());
         return ExitCode::from(EXIT_FINDINGS);
     };
+    write_picture(args, &picture)
+}
+
+/// Writes the picture and says what it shows.
+fn write_picture(args: &MapRenderArgs, picture: &MapPicture) -> ExitCode {
     let overwrite = super::output::Overwrite::Force(args.force);
     if let Err(reason) =
         super::output::write_output(&args.output, &picture.png, overwrite, &[&args.file])
@@ -108,13 +128,17 @@ pub fn run(args: &MapRenderArgs) -> ExitCode {
         eprintln!("error: {}: {reason}", args.output.display());
         return ExitCode::from(EXIT_FINDINGS);
     }
-    let surfaces = picture.surfaces.map(|n| format!(" ({n} surfaces built)")).unwrap_or_default();
+    let geometry = match picture.surfaces {
+        // A built map's stored level has surfaces and no brushes of its own to count.
+        Some(n) if picture.brushes == 0 => format!("{n} surfaces"),
+        Some(n) => format!("{} brushes ({n} surfaces built)", picture.brushes),
+        None => format!("{} brushes", picture.brushes),
+    };
     println!(
-        "{}: {}x{} pixels, {} brushes{surfaces}, {} actors, {:.1} units a pixel",
+        "{}: {}x{} pixels, {geometry}, {} actors, {:.1} units a pixel",
         args.output.display(),
         picture.width,
         picture.height,
-        picture.brushes,
         picture.actors.len(),
         picture.units_per_pixel
     );
@@ -129,4 +153,47 @@ pub fn run(args: &MapRenderArgs) -> ExitCode {
         );
     }
     ExitCode::from(EXIT_CLEAN)
+}
+
+/// The package bytes of `file` (decompressed when it is a `.uz`/`.uz2`), when it is a package
+/// rather than T3D text: `Some(Err)` when its compression cannot be undone.
+fn package_of(file: &std::path::Path, bytes: &[u8]) -> Option<Result<Vec<u8>, String>> {
+    let is_package = bytes.starts_with(&unreal_formats::package::PACKAGE_SIGNATURE.to_le_bytes())
+        || unreal_formats::uz::detect(bytes).is_some();
+    let is_t3d = file.extension().is_some_and(|e| e.eq_ignore_ascii_case("t3d"));
+    (is_package && !is_t3d).then(|| {
+        unreal_formats::package_bytes(bytes)
+            .map(std::borrow::Cow::into_owned)
+            .map_err(|e| e.to_string())
+    })
+}
+
+/// The picture of the level a built map (`.unr`, `.ut2`) stores, textured from the map's own
+/// package and the game folder around it.
+fn stored_level_picture(
+    args: &MapRenderArgs,
+    bytes: &[u8],
+    view: View,
+) -> Result<MapPicture, String> {
+    let file_name = args.file.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+    let package_name = unreal_formats::package_name(&file_name).to_owned();
+    let package = unreal_formats::package::Package::parse_named(bytes, &package_name)
+        .map_err(|e| e.to_string())?;
+    if !package.objects().any(|o| o.class.eq_ignore_ascii_case("Level")) {
+        return Err(
+            "a package without a level: render draws maps (T3D, or a built .unr/.ut2)".to_owned()
+        );
+    }
+    let others = super::export::game_packages(&args.file);
+    let scene =
+        export::stored_level_scene(&package_name, &package, &others).map_err(|e| e.to_string())?;
+    for note in &scene.notes {
+        eprintln!("note: {}", printable(note));
+    }
+    render_level_scene(&scene, &package_name, view, args.size).ok_or_else(|| {
+        format!(
+            "its stored level holds no BSP surface, and none of its {} actors is of a kind the picture marks (terrain and static meshes are not drawn)",
+            scene.actors.len()
+        )
+    })
 }
