@@ -386,6 +386,29 @@ async fn map_preview_follows_the_open_document() {
     assert_eq!(bad["error"]["code"], -32602, "{bad}");
 }
 
+/// A built map's `Level` object previews as the level the map stores, drawn from above within
+/// `maxSize`, with its counts; below 64 pixels, the counts alone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_built_maps_level_previews_as_its_stored_level() {
+    let Some(dir) = corpus_packages() else { return };
+    let unr = file_uri(&dir.join("unr/blender_t3d_test_map.unr"));
+    let mut client = TestClient::new(ServerOptions::default());
+    client.initialize(json!({}), Value::Null).await;
+    let level = |max: u32| json!({ "uri": unr, "object": "MyLevel", "class": "Level", "maxSize": max });
+    let preview = client.request_ok("unrealLs/objectPreview", level(256)).await;
+    assert_eq!(preview["kind"], "summary", "{preview}");
+    expect_test::expect![[r#"{"actors":16,"class":"Level","materials":6,"surfaces":276,"textured":0}"#]]
+        .assert_eq(&preview["summary"].to_string());
+    let png = base64_decode(preview["pngBase64"].as_str().expect("a picture"));
+    assert_eq!(png.get(1..4), Some(&b"PNG"[..]));
+    let be = |i: usize| u32::from_be_bytes(png[i..i + 4].try_into().unwrap());
+    let (width, height) = (be(16), be(20));
+    assert!(width.max(height) == 256 && width.min(height) >= 64, "{width}x{height}");
+    let small = client.request_ok("unrealLs/objectPreview", level(32)).await;
+    assert_eq!(small["summary"], preview["summary"]);
+    assert!(small.get("pngBase64").is_none(), "{small}");
+}
+
 /// The glTF document inside a `.glb`: its JSON chunk.
 fn glb_json(glb: &[u8]) -> Value {
     assert_eq!(glb.get(..4), Some(&b"glTF"[..]), "not a .glb");

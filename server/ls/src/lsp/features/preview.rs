@@ -191,6 +191,11 @@ fn object_preview_of(
             return Ok(json!({ "kind": "text", "text": text, "summary": { "class": class } }));
         }
     }
+    if class == "Level" {
+        if let Some(answer) = level_preview(path, &package, max, others) {
+            return Ok(answer);
+        }
+    }
     match preview::object_preview_with(&package, export, max, others).map_err(fail)? {
         ObjectPreview::Texture { width, height, format, mips, compressed, .. } => {
             let image = preview::texture_thumbnail(&package, export, max).map_err(fail)?;
@@ -238,6 +243,31 @@ fn object_preview_of(
         other => Ok(json!({ "kind": "summary",
             "summary": { "class": class, "description": other.summary() } })),
     }
+}
+
+/// A built map's `Level`: the level it stores drawn from above (as `unreal-ls render MAP.unr
+/// --view top` draws it, at most `max` pixels a side; none below 64) and its counts. `None`
+/// when the stored level cannot be read: the object's plain summary is answered then.
+fn level_preview(
+    path: &Path,
+    package: &Package<'_>,
+    max: u32,
+    others: &dyn unreal_analysis::export::OtherPackages,
+) -> Option<Value> {
+    let file_name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+    let name = unreal_formats::package_name(&file_name);
+    let scene = unreal_analysis::export::stored_level_scene(name, package, others).ok()?;
+    let textured = scene.materials.iter().filter(|m| m.image.is_some()).count();
+    let mut answer = json!({ "kind": "summary", "summary": {
+        "class": "Level", "surfaces": scene.surfaces, "materials": scene.materials.len(),
+        "textured": textured, "actors": scene.actors.len() } });
+    let picture = (max >= 64)
+        .then(|| preview::map::render_level_scene(&scene, name, preview::map::View::Top, max))
+        .flatten();
+    if let Some(picture) = picture {
+        answer["pngBase64"] = json!(base64_of(&picture.png));
+    }
+    Some(answer)
 }
 
 /// Objects whose preview shows more than their class: what a shared path resolves to when
