@@ -394,11 +394,14 @@ async fn a_built_maps_level_previews_as_its_stored_level() {
     let unr = file_uri(&dir.join("unr/blender_t3d_test_map.unr"));
     let mut client = TestClient::new(ServerOptions::default());
     client.initialize(json!({}), Value::Null).await;
-    let level = |max: u32| json!({ "uri": unr, "object": "MyLevel", "class": "Level", "maxSize": max });
+    let level =
+        |max: u32| json!({ "uri": unr, "object": "MyLevel", "class": "Level", "maxSize": max });
     let preview = client.request_ok("unrealLs/objectPreview", level(256)).await;
     assert_eq!(preview["kind"], "summary", "{preview}");
-    expect_test::expect![[r#"{"actors":16,"class":"Level","materials":6,"surfaces":276,"textured":0}"#]]
-        .assert_eq(&preview["summary"].to_string());
+    expect_test::expect![[
+        r#"{"actors":16,"class":"Level","materials":6,"surfaces":276,"textured":0}"#
+    ]]
+    .assert_eq(&preview["summary"].to_string());
     let png = base64_decode(preview["pngBase64"].as_str().expect("a picture"));
     assert_eq!(png.get(1..4), Some(&b"PNG"[..]));
     let be = |i: usize| u32::from_be_bytes(png[i..i + 4].try_into().unwrap());
