@@ -42,6 +42,8 @@ const outDir = path.join(root, "tests/output/vscode");
 const corpusUtx = path.resolve(root, "../shared/corpus/packages/utx/blender_t3d_Checkers.utx");
 const corpusU = path.resolve(root, "../shared/corpus/packages/u/Ut99Mods_DeveloperMutator.u");
 const corpusPsk = path.resolve(root, "../shared/corpus/psk/psk_psa_py/Suzanne.psk");
+// A map UnrealEd built (blender_t3d's test map): its Level stores the level as built.
+const corpusUnr = path.resolve(root, "../shared/corpus/packages/unr/blender_t3d_test_map.unr");
 // A UT99 mod's package folder: a vertex mesh (Models/DogTags/Tags_d.3d, with its _a.3d), the
 // class whose #exec lines import it and its skin.
 const corpusMeshPackage = path.resolve(root, "../shared/corpus/uc/Ut99Mods/KillConfirmed");
@@ -392,6 +394,11 @@ async function main() {
   if (haveCorpusPsk) {
     fs.mkdirSync(path.join(workspace, "Models"));
     fs.copyFileSync(corpusPsk, path.join(workspace, "Models", "Suzanne.psk"));
+  }
+  const haveCorpusUnr = fs.existsSync(corpusUnr);
+  if (haveCorpusUnr) {
+    fs.mkdirSync(path.join(workspace, "Maps"), { recursive: true });
+    fs.copyFileSync(corpusUnr, path.join(workspace, "Maps", "BuiltTestMap.unr"));
   }
   const haveCorpusU = fs.existsSync(corpusU);
   if (haveCorpusU) {
@@ -788,6 +795,30 @@ async function main() {
       assert(expected.length > 0, "the corpus package has no Texture objects");
       assert(JSON.stringify(textures.sort()) === JSON.stringify(expected), `textures shown ${JSON.stringify(textures)}, expected ${JSON.stringify(expected)}`);
       return { detail: `${textures.length} textures (${textures.join(", ")})${exportable ? ", each with its thumbnail" : ""}; ${status}` };
+    });
+
+    await check("a corpus built map's Level previews as the picture of the level it stores", async () => {
+      if (!haveCorpusUnr) return { skip: `corpus file ${corpusUnr} is absent` };
+      if (!capabilities.experimental?.unrealLs?.objectPreview) return { skip: "the server does not answer unrealLs/objectPreview" };
+      await openFile("BuiltTestMap.unr");
+      const frame = await until("the map package's preview", 60_000, async () => {
+        for (const candidate of page.frames()) {
+          const count = await candidate.locator('li.object[data-class="Level"]').count().catch(() => 0);
+          if (count > 0) return candidate;
+        }
+        return null;
+      });
+      // The preview re-renders once if it opened before the server ran: click until it shows.
+      await until("the Level's picture", 60_000, async () => {
+        await frame.locator('li.object[data-class="Level"]').first().click({ timeout: 2_000 }).catch(() => undefined);
+        return (await frame.locator("#detail img.render").count()) > 0;
+      });
+      const detail = (await frame.locator("#detail").innerText()).replace(/\s+/g, " ");
+      const [width, height] = await frame.locator("#detail img.render").evaluate((img) => [img.naturalWidth, img.naturalHeight]);
+      await shot("06b-built-map-level");
+      assert(/surfaces 276/.test(detail), `the Level's summary: ${detail}`);
+      assert(Math.max(width, height) === 512 && Math.min(width, height) >= 64, `the picture is ${width}x${height}`);
+      return { detail: `${width}x${height} picture; ${detail.slice(0, 160)}` };
     });
 
     await check("a TextBuffer of a corpus .u opens as a read-only UnrealScript document", async () => {
