@@ -396,24 +396,7 @@ pub fn render_map_geometry(
         }
     }
 
-    let mut marks = Vec::new();
-    for actor in &map_actors {
-        let (x, y) = to_pixel(actor.location);
-        if !(0.0..=width as f32).contains(&x) || !(0.0..=height as f32).contains(&y) {
-            continue;
-        }
-        if symbols == ActorSymbols::Drawn {
-            draw_actor(&mut pixmap, actor, x, y);
-        }
-        marks.push(ActorMark {
-            name: actor.name.clone(),
-            class: actor.class.clone(),
-            kind: actor.kind,
-            begin_span: actor.begin_span,
-            x,
-            y,
-        });
-    }
+    let marks = mark_actors(&mut pixmap, &map_actors, &to_pixel, symbols);
 
     let heading = format!("{} ({} view)", title.as_deref().unwrap_or(name), view.name());
     let png = finish_picture(pixmap, units_per_pixel, &heading, &outside);
@@ -479,25 +462,14 @@ pub fn render_level_scene(
     pixmap.fill(Color::WHITE);
     let to_pixel = |p: [f64; 3]| frame.to_pixel(view, p);
     draw_level(&mut pixmap, scene, view, &to_pixel);
+    let marks = mark_actors(&mut pixmap, &map_actors, &to_pixel, ActorSymbols::Drawn);
     let (width, height) = (frame.width as f32, frame.height as f32);
-    let mut marks = Vec::new();
-    let mut outside = Vec::new();
-    for actor in &map_actors {
-        let (x, y) = to_pixel(actor.location);
-        if !(0.0..=width).contains(&x) || !(0.0..=height).contains(&y) {
-            outside.push(actor.name.clone());
-            continue;
-        }
-        draw_actor(&mut pixmap, actor, x, y);
-        marks.push(ActorMark {
-            name: actor.name.clone(),
-            class: actor.class.clone(),
-            kind: actor.kind,
-            begin_span: actor.begin_span,
-            x,
-            y,
-        });
-    }
+    let on_picture = |(x, y): (f32, f32)| (0.0..=width).contains(&x) && (0.0..=height).contains(&y);
+    let outside: Vec<String> = map_actors
+        .iter()
+        .filter(|a| !on_picture(to_pixel(a.location)))
+        .map(|a| a.name.clone())
+        .collect();
     let heading = format!("{title} ({} view)", view.name());
     Some(MapPicture {
         png: finish_picture(pixmap, frame.units_per_pixel, &heading, &outside),
@@ -509,6 +481,35 @@ pub fn render_level_scene(
         units_per_pixel: frame.units_per_pixel,
         outside,
     })
+}
+
+/// The marks of the actors that land on the picture, their symbols drawn when `symbols` says.
+fn mark_actors(
+    pixmap: &mut Pixmap,
+    actors: &[MapActor],
+    to_pixel: &impl Fn([f64; 3]) -> (f32, f32),
+    symbols: ActorSymbols,
+) -> Vec<ActorMark> {
+    let (width, height) = (pixmap.width() as f32, pixmap.height() as f32);
+    let mut marks = Vec::new();
+    for actor in actors {
+        let (x, y) = to_pixel(actor.location);
+        if !(0.0..=width).contains(&x) || !(0.0..=height).contains(&y) {
+            continue;
+        }
+        if symbols == ActorSymbols::Drawn {
+            draw_actor(pixmap, actor, x, y);
+        }
+        marks.push(ActorMark {
+            name: actor.name.clone(),
+            class: actor.class.clone(),
+            kind: actor.kind,
+            begin_span: actor.begin_span,
+            x,
+            y,
+        });
+    }
+    marks
 }
 
 /// Where a picture looks and how big it is: the corner it starts at (in the view's plane),

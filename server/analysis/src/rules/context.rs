@@ -1,7 +1,7 @@
 //! What every T3D rule reads: the text, the tree, the engine generation, and the facts about
 //! each polygon computed once.
 
-use unreal_syntax::t3d::{Block, Item, LineKeyword, Parse};
+use unreal_syntax::t3d::{Block, BlockKind, Item, LineKeyword, Parse};
 
 use crate::options::LintOptions;
 use crate::t3d::geometry::{self, Vec3};
@@ -50,6 +50,11 @@ impl PolygonFacts<'_> {
 }
 
 impl<'a> T3dContext<'a> {
+    /// The `Begin Actor` blocks, at any depth, in source order.
+    pub fn actors(&self) -> impl Iterator<Item = &'a Block> + '_ {
+        self.blocks.iter().map(|&(block, _)| block).filter(|b| b.kind == BlockKind::Actor)
+    }
+
     pub fn new(text: &'a str, parse: &'a Parse, options: &'a LintOptions) -> Self {
         let generation = options.engine.fixed().or_else(|| generation::detect(text, &parse.file));
         Self::with_generation(text, parse, options, generation)

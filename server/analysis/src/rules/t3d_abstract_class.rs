@@ -6,8 +6,6 @@
 //! sources (`<Package>/Classes/*.uc`) and from the compiled classes of the indexed packages
 //! (`CLASS_Abstract`), a source winning over the compiled class of its package.
 
-use unreal_syntax::t3d::BlockKind;
-
 use super::{RuleMeta, T3dContext};
 use crate::index::{ClassOrigin, PackageIndex};
 use crate::{Diagnostic, Severity};
@@ -50,10 +48,7 @@ Fix: place a concrete subclass (`Health`, `Armor`), or remove the actor."#;
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
     let Some(index) = ctx.packages else { return };
-    for &(block, _) in &ctx.blocks {
-        if block.kind != BlockKind::Actor {
-            continue;
-        }
+    for block in ctx.actors() {
         let Some((attribute, value)) = block.attribute(ctx.text, "Class") else { continue };
         if let Some(declared_in) = abstract_declaration(index, value) {
             out.push(RULE.diagnostic(

@@ -3,7 +3,6 @@
 //! only the last survives, and the others' properties (title, author, music, the game type)
 //! are lost.
 
-use unreal_syntax::t3d::BlockKind;
 use unreal_syntax::Span;
 
 use super::summary::{Summarized, Summary};
@@ -54,10 +53,7 @@ fn is_level_info(class: &str) -> bool {
 
 fn collect(ctx: &T3dContext<'_>) -> LevelInfos {
     let mut found = Vec::new();
-    for &(block, _) in &ctx.blocks {
-        if block.kind != BlockKind::Actor {
-            continue;
-        }
+    for block in ctx.actors() {
         if let Some((attribute, class)) = block.attribute(ctx.text, "Class") {
             if is_level_info(class) {
                 found.push(attribute.value);

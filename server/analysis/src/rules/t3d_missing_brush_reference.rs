@@ -3,7 +3,7 @@
 //! then prepares it through the actor's `Brush` reference, which is `None`: the editor
 //! crashes.
 
-use unreal_syntax::t3d::{BlockKind, Value};
+use unreal_syntax::t3d::Value;
 
 use super::{RuleMeta, T3dContext};
 use crate::t3d::actors::imported_brush;
@@ -50,10 +50,7 @@ brush block.";
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
     let text = ctx.text;
-    for &(block, _) in &ctx.blocks {
-        if block.kind != BlockKind::Actor {
-            continue;
-        }
+    for block in ctx.actors() {
         let Some((brush, model)) = imported_brush(block, text) else { continue };
         let reference = block.last_property(text, "Brush");
         let message = match reference.map(|p| &p.value) {

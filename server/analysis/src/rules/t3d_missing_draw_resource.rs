@@ -1,8 +1,6 @@
 //! `t3d-missing-draw-resource`: a visible UE2 actor whose draw type needs a static mesh, mesh
 //! or texture that it does not have: it is drawn as nothing.
 
-use unreal_syntax::t3d::BlockKind;
-
 use super::actor_values::actor_value;
 use super::map_facts::property_word;
 use super::{RuleMeta, T3dContext};
@@ -66,10 +64,7 @@ pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
     if ctx.generation != Some(Generation::Ue2) || ctx.packages.is_none() {
         return;
     }
-    for &(block, _) in &ctx.blocks {
-        if block.kind != BlockKind::Actor {
-            continue;
-        }
+    for block in ctx.actors() {
         let Some(class) = block.attribute_value(ctx.text, "Class") else { continue };
         // Only a resource the actor's own line clears: a T3D written by another tool than
         // UnrealEd may leave a set reference out (real exports of SWAT 4 and Tribes maps

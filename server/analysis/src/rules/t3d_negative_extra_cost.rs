@@ -1,8 +1,6 @@
 //! `t3d-negative-extra-cost`: a UE2 navigation point with a negative `ExtraCost`. The game
 //! raises it to zero when play begins, so the path is not made more attractive to bots.
 
-use unreal_syntax::t3d::BlockKind;
-
 use super::{RuleMeta, T3dContext};
 use crate::{Diagnostic, Generation, Severity};
 
@@ -41,10 +39,7 @@ pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
     if ctx.generation != Some(Generation::Ue2) {
         return;
     }
-    for &(block, _) in &ctx.blocks {
-        if block.kind != BlockKind::Actor {
-            continue;
-        }
+    for block in ctx.actors() {
         let Some(property) = block.last_property(ctx.text, "ExtraCost") else { continue };
         let Some(cost) = property.value.as_number() else { continue };
         if cost < 0.0 {

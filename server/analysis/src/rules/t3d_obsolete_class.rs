@@ -1,8 +1,6 @@
 //! `t3d-obsolete-class`: a UE2 actor of a class whose defaults say `bObsolete=True`: the
 //! game's authors retired it and UT2004's map check asks for it to be removed.
 
-use unreal_syntax::t3d::BlockKind;
-
 use super::actor_values::{actor_value, ActorValue};
 use super::{RuleMeta, T3dContext};
 use crate::{Diagnostic, Generation, Severity};
@@ -43,10 +41,7 @@ pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
     if ctx.generation != Some(Generation::Ue2) || ctx.packages.is_none() {
         return;
     }
-    for &(block, _) in &ctx.blocks {
-        if block.kind != BlockKind::Actor {
-            continue;
-        }
+    for block in ctx.actors() {
         let Some((attribute, class)) = block.attribute(ctx.text, "Class") else { continue };
         let ActorValue::Default(value, by) = actor_value(ctx, block, class, "bObsolete") else {
             continue;

@@ -3,8 +3,6 @@
 //! renderer no longer draws: the light is a plain point light. UT2004's map check: "Obsolete
 //! `LightEffect`".
 
-use unreal_syntax::t3d::BlockKind;
-
 use super::map_facts::property_word;
 use super::{RuleMeta, T3dContext};
 use crate::index::PackageIndex;
@@ -65,10 +63,7 @@ pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
         return;
     }
     let certain = epic_renderer(ctx.game, ctx.packages);
-    for &(block, _) in &ctx.blocks {
-        if block.kind != BlockKind::Actor {
-            continue;
-        }
+    for block in ctx.actors() {
         let Some((span, value)) = property_word(block, ctx.text, "LightEffect") else { continue };
         let Some((name, _)) = OBSOLETE
             .iter()

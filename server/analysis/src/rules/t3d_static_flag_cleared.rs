@@ -2,8 +2,6 @@
 //! class is static (or never deleted) by default. UT2004's map check: "map will fail in
 //! netplay".
 
-use unreal_syntax::t3d::BlockKind;
-
 use super::map_facts::property_word;
 use super::{RuleMeta, T3dContext};
 use crate::{Diagnostic, Generation, Severity};
@@ -46,10 +44,7 @@ pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
     if ctx.generation != Some(Generation::Ue2) || ctx.packages.is_none() {
         return;
     }
-    for &(block, _) in &ctx.blocks {
-        if block.kind != BlockKind::Actor {
-            continue;
-        }
+    for block in ctx.actors() {
         let Some(class) = block.attribute_value(ctx.text, "Class") else { continue };
         for flag in ["bStatic", "bNoDelete"] {
             // Only the actor's own line is judged: its class's default is read only then.

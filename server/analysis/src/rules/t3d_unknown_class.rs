@@ -3,8 +3,6 @@
 //! holds the engine's classes (a class `Actor`, from `Engine.u`): without them no class name
 //! can be judged.
 
-use unreal_syntax::t3d::BlockKind;
-
 use super::t3d_unknown_object::Reporter;
 use super::{Fixability, RuleMeta, T3dContext};
 use crate::index::ObjectKind;
@@ -38,10 +36,7 @@ pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
         return;
     }
     let mut reporter = Reporter::new(&RULE, index, ObjectKind::Class);
-    for &(block, _) in &ctx.blocks {
-        if block.kind != BlockKind::Actor {
-            continue;
-        }
+    for block in ctx.actors() {
         if let Some((attribute, value)) = block.attribute(ctx.text, "Class") {
             reporter.check(attribute.value, value, &format!("class `{value}`"), out);
         }

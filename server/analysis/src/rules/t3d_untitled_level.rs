@@ -1,8 +1,6 @@
 //! `t3d-untitled-level`: the map's `LevelInfo` sets no `Title` (or an empty one). Server
 //! browsers, scoreboards and web admin then show the class default, "Untitled" (or nothing).
 
-use unreal_syntax::t3d::BlockKind;
-
 use super::map_facts::{bare_class, property_word};
 use super::{RuleMeta, T3dContext};
 use crate::{Diagnostic, Severity};
@@ -35,10 +33,7 @@ End Actor
 Fix: set `Title` in the level's properties (Level Properties, `LevelInfo`)."#;
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
-    for &(block, _) in &ctx.blocks {
-        if block.kind != BlockKind::Actor {
-            continue;
-        }
+    for block in ctx.actors() {
         let Some((attribute, class)) = block.attribute(ctx.text, "Class") else { continue };
         if !bare_class(class).eq_ignore_ascii_case("LevelInfo") {
             continue;
