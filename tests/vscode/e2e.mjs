@@ -100,6 +100,16 @@ async function until(what, timeoutMs, probe) {
   throw new Error(`timed out after ${timeoutMs / 1000}s waiting for ${what}${last instanceof Error ? ` (${last.message})` : ""}`);
 }
 
+/** The first frame of `page` (a webview's) that holds an element matching `selector`. */
+function frameWith(page, what, selector, timeoutMs = 60_000) {
+  return until(what, timeoutMs, async () => {
+    for (const candidate of page.frames()) {
+      if ((await candidate.locator(selector).count().catch(() => 0)) > 0) return candidate;
+    }
+    return null;
+  });
+}
+
 function freePort() {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
@@ -773,13 +783,7 @@ async function main() {
     await check("the package preview lists the textures of a corpus .utx", async () => {
       if (!haveCorpus) return { skip: `corpus file ${corpusUtx} is absent` };
       await openFile("Checkers.utx");
-      const frame = await until("the preview webview", 60_000, async () => {
-        for (const candidate of page.frames()) {
-          const count = await candidate.locator("li.object").count().catch(() => 0);
-          if (count > 0) return candidate;
-        }
-        return null;
-      });
+      const frame = await frameWith(page, "the preview webview", "li.object");
       const textures = await frame.locator('li.object[data-class="Texture"] .name').allInnerTexts();
       const status = await frame.locator("#status").innerText();
       // With `unreal-ls export` in the binary, every texture gets its thumbnail.
@@ -801,13 +805,7 @@ async function main() {
       if (!haveCorpusUnr) return { skip: `corpus file ${corpusUnr} is absent` };
       if (!capabilities.experimental?.unrealLs?.objectPreview) return { skip: "the server does not answer unrealLs/objectPreview" };
       await openFile("BuiltTestMap.unr");
-      const frame = await until("the map package's preview", 60_000, async () => {
-        for (const candidate of page.frames()) {
-          const count = await candidate.locator('li.object[data-class="Level"]').count().catch(() => 0);
-          if (count > 0) return candidate;
-        }
-        return null;
-      });
+      const frame = await frameWith(page, "the map package's preview", 'li.object[data-class="Level"]');
       // The preview re-renders once if it opened before the server ran: click until it shows.
       await until("the Level's picture", 60_000, async () => {
         await frame.locator('li.object[data-class="Level"]').first().click({ timeout: 2_000 }).catch(() => undefined);
@@ -827,12 +825,7 @@ async function main() {
         return { skip: "the server neither answers unrealLs/objectPreview nor has the export command" };
       }
       await openFile("DeveloperMutator.u");
-      const frame = await until("the .u preview", 60_000, async () => {
-        for (const candidate of page.frames()) {
-          if ((await candidate.locator('li.object[data-path="DeveloperMutator.ScriptText"]').count().catch(() => 0)) > 0) return candidate;
-        }
-        return null;
-      });
+      const frame = await frameWith(page, "the .u preview", 'li.object[data-path="DeveloperMutator.ScriptText"]');
       await until("the ScriptText tab", 30_000, async () => {
         await frame.locator('li.object[data-path="DeveloperMutator.ScriptText"]').click({ timeout: 2_000 }).catch(() => undefined);
         return (await page.locator('.tab[aria-label*="DeveloperMutator.ScriptText.uc"]').count()) > 0;
@@ -851,12 +844,7 @@ async function main() {
         return { skip: "the server neither answers unrealLs/exportGltf nor has the export command" };
       }
       await openFile("Suzanne.psk");
-      const frame = await until("the mesh preview", 60_000, async () => {
-        for (const candidate of page.frames()) {
-          if ((await candidate.locator("table.summary").count().catch(() => 0)) > 0) return candidate;
-        }
-        return null;
-      });
+      const frame = await frameWith(page, "the mesh preview", "table.summary");
       const summary = (await frame.locator("table.summary").innerText()).replace(/\s+/g, " ");
       // The command takes the active preview's file and asks where to write, proposing NAME.glb.
       await runCommand("unreal-ls: Export Mesh to glTF");
@@ -877,12 +865,7 @@ async function main() {
       // Copied in only now, so that the checks above see the workspace they expect.
       fs.cpSync(corpusMeshPackage, path.join(workspace, "KillConfirmed"), { recursive: true });
       await openFile("Tags_d.3d");
-      await until("the mesh preview of Tags_d.3d", 60_000, async () => {
-        for (const candidate of page.frames()) {
-          if ((await candidate.locator("table.summary").count().catch(() => 0)) > 0) return candidate;
-        }
-        return null;
-      });
+      await frameWith(page, "the mesh preview of Tags_d.3d", "table.summary");
       await runCommand("unreal-ls: Show Mesh in 3D");
       const frame = await until("the 3D mesh view", 90_000, async () => {
         for (const candidate of page.frames()) {
@@ -912,12 +895,7 @@ async function main() {
         fs.mkdirSync(path.join(workspace, "KillConfirmed", "System"), { recursive: true });
         fs.copyFileSync(corpusMeshU, path.join(workspace, "KillConfirmed", "System", "KillConfirmed.u"));
         await openFile("KillConfirmed.u");
-        const preview = await until("the preview of KillConfirmed.u", 60_000, async () => {
-          for (const candidate of page.frames()) {
-            if ((await candidate.locator('li.object[data-path="dogTag"]').count().catch(() => 0)) > 0) return candidate;
-          }
-          return null;
-        });
+        const preview = await frameWith(page, "the preview of KillConfirmed.u", 'li.object[data-path="dogTag"]');
         await preview.locator('li.object[data-path="dogTag"]').first().click();
         await preview.locator("#show3d").click({ timeout: 30_000 });
         // The panel may have been hidden behind the package preview and shown again: look for
@@ -1007,13 +985,7 @@ async function main() {
       UNREAL_LS_PATH: path.join(here, "mock-server", "unreal-ls"),
       MOCK_REAL_UNREAL_LS: bundled,
     });
-    const previewFrame = (selector) =>
-      until(`a preview webview with ${selector}`, 60_000, async () => {
-        for (const candidate of mock.page.frames()) {
-          if ((await candidate.locator(selector).count().catch(() => 0)) > 0) return candidate;
-        }
-        return null;
-      });
+    const previewFrame = (selector) => frameWith(mock.page, `a preview webview with ${selector}`, selector);
     await check("with a server that answers unrealLs/packageTree and objectPreview, previews show thumbnails and sources", async () => {
       await mock.openFile("Mock.u");
       const frame = await previewFrame("li.object");
@@ -1117,12 +1089,7 @@ async function main() {
         const rows = (await finder.page.locator(".quick-input-list .monaco-list-row").allInnerTexts()).map((r) => r.replace(/\s+/g, " "));
         await finder.shot("10b-find-unreal-asset");
         await finder.page.locator(".quick-input-list .monaco-list-row", { hasText: wanted }).first().click();
-        const frame = await until("the package preview", 60_000, async () => {
-          for (const candidate of finder.page.frames()) {
-            if ((await candidate.locator("li.object").count().catch(() => 0)) > 0) return candidate;
-          }
-          return null;
-        });
+        const frame = await frameWith(finder.page, "the package preview", "li.object");
         const title = await until("the texture's detail in the preview", 60_000, async () => {
           const text = await frame.locator("#detail h2").innerText().catch(() => "");
           return text.includes("checkers_base") ? text : null;
