@@ -89,14 +89,18 @@ fn int_of(v: Option<&PropertyValue>) -> Option<i64> {
     }
 }
 
-/// Reads a built map: every error names the object and byte where reading stopped.
-pub fn read_built_map(p: &Package<'_>) -> Result<BuiltMap, unreal_formats::Error> {
-    let level = p
-        .objects()
+/// The export of a built map's `Level` (its `MyLevel`); an error naming what was expected in
+/// a package that holds none (not a map).
+pub fn level_export(p: &Package<'_>) -> Result<usize, unreal_formats::Error> {
+    p.objects()
         .find(|o| p.class_name(o.export).eq_ignore_ascii_case("Level"))
         .map(|o| o.export)
-        .ok_or_else(|| unreal_formats::Error::new("package", 0, "a Level object (a map)"))?;
-    let level = p.read_level(level)?;
+        .ok_or_else(|| unreal_formats::Error::new("package", 0, "a Level object (a map)"))
+}
+
+/// Reads a built map: every error names the object and byte where reading stopped.
+pub fn read_built_map(p: &Package<'_>) -> Result<BuiltMap, unreal_formats::Error> {
+    let level = p.read_level(level_export(p)?)?;
     let mut map = BuiltMap::default();
     for actor in level.actors.iter().filter_map(|&a| export_of(a)) {
         let header = p.read_object_header(actor)?;
@@ -308,12 +312,7 @@ pub struct StoredActor {
 /// Reads the level a built map stores (see [`StoredLevel`]); an actor whose properties
 /// cannot be read is left out, the level's model must read.
 pub fn read_stored_level(p: &Package<'_>) -> Result<StoredLevel, unreal_formats::Error> {
-    let level = p
-        .objects()
-        .find(|o| p.class_name(o.export).eq_ignore_ascii_case("Level"))
-        .map(|o| o.export)
-        .ok_or_else(|| unreal_formats::Error::new("package", 0, "a Level object (a map)"))?;
-    let level = p.read_level(level)?;
+    let level = p.read_level(level_export(p)?)?;
     let mut stored = StoredLevel::default();
     for actor in level.actors.iter().filter_map(|&a| export_of(a)) {
         let Ok(header) = p.read_object_header(actor) else { continue };

@@ -514,7 +514,7 @@ fn export_package(args: &ExportArgs, bytes: &[u8], name: &str, target: Option<Ta
     let package = Package::parse_named(&bytes, unreal_formats::package_name(name))
         .map_err(|e| e.to_string())?;
     let others = game_packages(&args.file);
-    let is_map = package.objects().any(|o| o.class.eq_ignore_ascii_case("Level"));
+    let is_map = unreal_analysis::csg::package::level_export(&package).is_ok();
     // A folder as the output (one that exists, or a path ending in a separator) still takes
     // the map's own objects, each as its own file (`--to glb`: its static meshes).
     let to_folder = args.output.is_dir()

@@ -179,7 +179,7 @@ fn stored_level_picture(
     let package_name = unreal_formats::package_name(&file_name).to_owned();
     let package = unreal_formats::package::Package::parse_named(bytes, &package_name)
         .map_err(|e| e.to_string())?;
-    if !package.objects().any(|o| o.class.eq_ignore_ascii_case("Level")) {
+    if unreal_analysis::csg::package::level_export(&package).is_err() {
         return Err(
             "a package without a level: render draws maps (T3D, or a built .unr/.ut2)".to_owned()
         );
