@@ -10,7 +10,7 @@ import * as vscode from "vscode";
 import { ActiveMapPanel } from "./activeMapPanel";
 import { MAP_PREVIEW, MapPreviewParams, MapPreviewResult, markAt } from "./protocol";
 import { ServerManager } from "./server";
-import { newNonce } from "./nonce";
+import { webviewPage } from "./webviewPage";
 
 export const MAP_VIEW_TYPE = "unrealLs.mapOverview";
 /** Big enough to zoom in a few times before the brushes' lines blur. */
@@ -106,26 +106,11 @@ export class MapOverview extends ActiveMapPanel<FromWebview> {
 }
 
 function overviewHtml(webview: vscode.Webview, media: vscode.Uri): string {
-  const nonce = newNonce();
-  const script = webview.asWebviewUri(vscode.Uri.joinPath(media, "map.js"));
-  const style = webview.asWebviewUri(vscode.Uri.joinPath(media, "preview.css"));
-  const csp = [
-    "default-src 'none'",
-    `img-src ${webview.cspSource} data:`,
-    `style-src ${webview.cspSource}`,
-    `script-src 'nonce-${nonce}'`,
-  ].join("; ");
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${style.toString()}">
-<title>Map overview</title>
-</head>
-<body class="map-overview">
-<header class="toolbar">
+  return webviewPage(webview, media, {
+    title: "Map overview",
+    bodyClass: "map-overview",
+    script: webview.asWebviewUri(vscode.Uri.joinPath(media, "map.js")),
+    body: `<header class="toolbar">
 <label for="view">View</label>
 <select id="view"><option value="top">Top</option><option value="side">Side</option><option value="front">Front</option><option value="iso">Iso</option></select>
 <button id="fit" title="Fit the map to the panel (or double-click the map)">Fit</button>
@@ -133,10 +118,8 @@ function overviewHtml(webview: vscode.Webview, media: vscode.Uri): string {
 </header>
 <div id="legend" class="legend"></div>
 <main><div id="viewport"><div id="stage"><img id="map" class="map" alt="map overview" draggable="false"></div><canvas id="overlay"></canvas></div><ul id="marks" hidden></ul></main>
-<div id="thinned" class="muted"></div>
-<script nonce="${nonce}" src="${script.toString()}"></script>
-</body>
-</html>`;
+<div id="thinned" class="muted"></div>`,
+  });
 }
 
 /** The status line's note on what the picture left out, far from the rest of the map. */

@@ -20,7 +20,7 @@ import {
   PackageTreeResult,
 } from "./protocol";
 import { ServerManager } from "./server";
-import { newNonce } from "./nonce";
+import { escapeHtml, webviewPage } from "./webviewPage";
 
 export const PACKAGE_VIEW_TYPE = "unrealLs.packagePreview";
 export const MODEL_VIEW_TYPE = "unrealLs.modelPreview";
@@ -500,29 +500,10 @@ function showObjectPanel(
 }
 
 function previewHtml(webview: vscode.Webview, media: vscode.Uri, title: string): string {
-  const nonce = newNonce();
-  const script = webview.asWebviewUri(vscode.Uri.joinPath(media, "preview.js"));
-  const style = webview.asWebviewUri(vscode.Uri.joinPath(media, "preview.css"));
-  const csp = [
-    "default-src 'none'",
-    `img-src ${webview.cspSource} data:`,
-    `style-src ${webview.cspSource}`,
-    `script-src 'nonce-${nonce}'`,
-  ].join("; ");
-  const escaped = title.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${style.toString()}">
-<title>${escaped}</title>
-</head>
-<body>
-<header><h1 id="title">${escaped}</h1><p id="status" class="muted">Loading…</p></header>
-<main id="content"></main>
-<script nonce="${nonce}" src="${script.toString()}"></script>
-</body>
-</html>`;
+  return webviewPage(webview, media, {
+    title,
+    script: webview.asWebviewUri(vscode.Uri.joinPath(media, "preview.js")),
+    body: `<header><h1 id="title">${escapeHtml(title)}</h1><p id="status" class="muted">Loading…</p></header>
+<main id="content"></main>`,
+  });
 }
