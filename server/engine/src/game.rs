@@ -104,6 +104,22 @@ impl Game {
         )
     }
 
+    /// True when the game's own UCC preprocesses UnrealScript before compiling it: Irrational's
+    /// UE2 branch (SWAT 4, Tribes: Vengeance), whose Core `Object.uc` `#define`s the build's
+    /// symbols (`IG_SHARED`, `IG_SWAT`, `IG_TRIBES3`) and whose engine classes select code with
+    /// `#if` / `#else` / `#endif` (the shipped packages hold only the selected branches).
+    /// Epic's UCC knows no such directive (UT2004 `Editor/Src/UnScrCom.cpp:3659-3786`).
+    pub fn preprocesses(self) -> bool {
+        matches!(self, Game::Swat4 | Game::TribesVengeance)
+    }
+
+    /// True when the game's UCC compiles the `.uc` files of `Classes/`'s subfolders too, not
+    /// only `Classes/*.uc` as Epic's `UMakeCommandlet` does: SWAT 4 (its shipped `SwatGame.u`
+    /// holds classes whose sources sit in `Classes/Weapons/`, `Classes/Viewports/`).
+    pub fn compiles_class_subfolders(self) -> bool {
+        matches!(self, Game::Swat4 | Game::TribesVengeance)
+    }
+
     /// The OldUnreal patch build the game names, whose commands, keys and image types are
     /// added to Epic's.
     pub fn patch(self) -> Option<Patch> {

@@ -10,6 +10,7 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use unreal_engine::Generation;
 
 use super::facts::{self, Expect, FileFacts};
+use super::preprocessor::{Defines, Mode, Preprocessed};
 use super::symbols::FileSymbols;
 use crate::fs::{DirEntry, FileSystem, RealFs};
 use crate::index::{IndexRoots, PackageIndex};
@@ -56,6 +57,9 @@ pub struct ExecEnv {
     package_files: Cache<Arc<[Arc<FileSymbols>]>>,
     /// The package index, built on first use (or handed in by the caller).
     packages: OnceLock<Arc<PackageIndex>>,
+    /// Per folder: the symbols of the Core `Object.uc` found from it upward (games whose UCC
+    /// preprocesses), `None` when there is none.
+    core_defines: Cache<Option<Arc<Defines>>>,
 }
 
 impl std::fmt::Debug for ExecEnv {
@@ -91,6 +95,7 @@ impl ExecEnv {
             facts: Mutex::default(),
             package_files: Mutex::default(),
             packages,
+            core_defines: Mutex::default(),
         }
     }
 
@@ -105,6 +110,7 @@ impl ExecEnv {
         lock(&self.real_paths).clear();
         self.facts.lock().unwrap_or_else(PoisonError::into_inner).clear();
         lock(&self.package_files).clear();
+        lock(&self.core_defines).clear();
     }
 
     /// A folder's entries, listed once.
@@ -191,23 +197,93 @@ impl ExecEnv {
                 .find(|e| e.is_dir && e.name.eq_ignore_ascii_case("classes"))
                 .map(|e| root.join(&e.name))
         });
-        if let Some(classes) = classes {
-            for entry in self.list_dir(&classes).iter().flat_map(|e| e.iter()) {
+        // Epic's UCC compiles `Classes/*.uc`; SWAT 4's also the subfolders' classes.
+        let depth = if self.game.is_some_and(unreal_engine::Game::compiles_class_subfolders) {
+            super::package::SUBFOLDER_DEPTH
+        } else {
+            0
+        };
+        let mut folders: Vec<(PathBuf, usize)> = classes.into_iter().map(|c| (c, 0)).collect();
+        while let Some((folder, level)) = folders.pop() {
+            for entry in self.list_dir(&folder).iter().flat_map(|e| e.iter()) {
+                if entry.is_dir {
+                    if level < depth && !entry.is_link {
+                        folders.push((folder.join(&entry.name), level + 1));
+                    }
+                    continue;
+                }
                 let is_uc = Path::new(&entry.name)
                     .extension()
                     .is_some_and(|e| e.eq_ignore_ascii_case("uc"));
-                if entry.is_dir || !is_uc {
+                if !is_uc {
                     continue;
                 }
-                let path = classes.join(&entry.name);
+                let path = folder.join(&entry.name);
                 let Some(bytes) = self.fs.read(&path) else { continue };
                 let text = unreal_syntax::text::decode(&bytes).text.into_owned();
                 let analysis = super::FileAnalysis::new(&text, Some(&path), Some(self));
                 files.push(Arc::new(analysis.symbols));
             }
         }
+        // In path order, as the table expects (subfolders were visited last).
+        files.sort_by(|a, b| a.file.cmp(&b.file));
         let files: Arc<[Arc<FileSymbols>]> = files.into();
         lock(&self.package_files).entry(root.to_path_buf()).or_insert(files).clone()
+    }
+
+    /// Who preprocesses the class at `file`, with which symbols: the game's UCC (SWAT 4,
+    /// Tribes: Vengeance) starting from Core's `Object.uc` when the tree holds it, otherwise
+    /// a tool of the project's own whose symbols are not known.
+    pub fn preprocessor_mode(&self, file: &Path) -> Mode {
+        if !self.game.is_some_and(unreal_engine::Game::preprocesses) {
+            return Mode::Tool;
+        }
+        let defines = file.parent().and_then(|dir| self.core_defines(dir));
+        Mode::Compiler(defines.unwrap_or_default())
+    }
+
+    /// The symbols of the Core `Object.uc` nearest to `dir`: looked for from `dir` upward
+    /// (eight folders at most), at `<folder>/Core/Classes/Object.uc` and one level further
+    /// down (`<folder>/*/Core/Classes/Object.uc`: SWAT 4's `Source/Unreal/Core` beside
+    /// `Source/Game/SwatGame`). The game folder's compiled `Core.u` keeps no `#define`.
+    fn core_defines(&self, dir: &Path) -> Option<Arc<Defines>> {
+        if let Some(found) = lock(&self.core_defines).get(dir) {
+            return found.clone();
+        }
+        let child = |dir: &Path, name: &str| {
+            self.list_dir(dir)?
+                .iter()
+                .find(|e| e.is_dir && !e.is_link && e.name.eq_ignore_ascii_case(name))
+                .map(|e| dir.join(&e.name))
+        };
+        let object_uc = |dir: &Path| -> Option<PathBuf> {
+            let classes = child(&child(dir, "Core")?, "Classes")?;
+            self.list_dir(&classes)?
+                .iter()
+                .find(|e| !e.is_dir && e.name.eq_ignore_ascii_case("Object.uc"))
+                .map(|e| classes.join(&e.name))
+        };
+        let mut found = None;
+        for folder in dir.ancestors().take(8) {
+            if folder.as_os_str().is_empty() {
+                break;
+            }
+            found = object_uc(folder).or_else(|| {
+                self.list_dir(folder)?
+                    .iter()
+                    .filter(|e| e.is_dir && !e.is_link)
+                    .find_map(|e| object_uc(&folder.join(&e.name)))
+            });
+            if found.is_some() {
+                break;
+            }
+        }
+        let defines = found.and_then(|path| self.fs.read(&path)).map(|bytes| {
+            let text = unreal_syntax::text::decode(&bytes).text.into_owned();
+            Arc::new(Preprocessed::defines_of(&text))
+        });
+        lock(&self.core_defines).insert(dir.to_path_buf(), defines.clone());
+        defines
     }
 
     /// The package index of the game directory and the package paths (tables only), built

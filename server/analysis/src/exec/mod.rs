@@ -11,6 +11,7 @@ pub mod env;
 pub mod facts;
 pub mod keys;
 pub mod package;
+pub mod preprocessor;
 pub mod references;
 pub mod resolution;
 pub mod symbols;
@@ -250,6 +251,9 @@ pub struct FileAnalysis {
     pub path: Option<PathBuf>,
     pub location: Option<Location>,
     pub scan_errors: Vec<ScanError>,
+    /// What a preprocessor in front of UCC does to the file: its conditional lines and the
+    /// branches it removes (whose directives are not in `lines`).
+    pub preprocessed: preprocessor::Preprocessed,
     pub lines: Vec<LineFacts>,
     pub symbols: FileSymbols,
 }
@@ -304,11 +308,18 @@ impl FileAnalysis {
     /// Scans `text`, parses every directive, resolves its paths (with `env`) and collects the
     /// names it defines.
     pub fn new(text: &str, path: Option<&Path>, env: Option<&ExecEnv>) -> Self {
-        let scan = exec::scan(text);
+        let mut scan = exec::scan(text);
         let location = match (path, env) {
             (Some(path), Some(env)) => Some(Location::of(path, env)),
             _ => None,
         };
+        let mode = match (path, env) {
+            (Some(path), Some(env)) => env.preprocessor_mode(path),
+            _ => preprocessor::Mode::Tool,
+        };
+        let preprocessed = preprocessor::Preprocessed::run(text, &mut scan.errors, &mode);
+        // A directive in a branch the preprocessor removes never reaches the compiler.
+        scan.directives.retain(|d| !preprocessed.removes(d.span.start as usize));
         let package_name = location.as_ref().and_then(|l| l.package_name()).map(str::to_owned);
         let mut lines = Vec::with_capacity(scan.directives.len());
         // The key search of each command the file uses, prepared once for all its lines.
@@ -350,11 +361,13 @@ impl FileAnalysis {
             }
             lines.push(facts);
         }
-        let symbols = collect_symbols(text, path, package_name.as_deref(), &lines);
+        let mut symbols = collect_symbols(text, path, package_name.as_deref(), &lines);
+        symbols.preprocessor = preprocessor::Evidence::of(text, &preprocessed, &scan.errors);
         Self {
             path: path.map(Path::to_path_buf),
             location,
             scan_errors: scan.errors,
+            preprocessed,
             lines,
             symbols,
         }

@@ -11,6 +11,10 @@ use std::path::{Component, Path, PathBuf};
 
 use super::env::{ExecEnv, LinkTarget};
 
+/// How deep below `Classes/` a game that compiles its subfolders finds classes (SWAT 4's
+/// trees go two levels down).
+pub const SUBFOLDER_DEPTH: usize = 4;
+
 /// Where a `.uc` file stands.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Location {
@@ -39,12 +43,24 @@ impl Location {
             .file_name()
             .and_then(|n| n.to_str())
             .is_some_and(|n| n.eq_ignore_ascii_case("classes"));
-        if in_classes {
-            if let Some(root) = dir.parent() {
-                let name =
-                    root.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-                return Location::Package { root: root.to_path_buf(), name };
-            }
+        let is_classes = |dir: &Path| {
+            dir.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.eq_ignore_ascii_case("classes"))
+        };
+        // SWAT 4's UCC compiles the subfolders of `Classes/` too: a class there belongs to
+        // the package above them.
+        let classes = if in_classes {
+            Some(dir.as_path())
+        } else if env.game.is_some_and(unreal_engine::Game::compiles_class_subfolders) {
+            dir.ancestors().skip(1).take(SUBFOLDER_DEPTH).find(|d| is_classes(d))
+        } else {
+            None
+        };
+        if let Some(root) = classes.and_then(Path::parent) {
+            let name =
+                root.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            return Location::Package { root: root.to_path_buf(), name };
         }
         // Up from the file's folder to the nearest folder that has a `Classes/` (the mod the
         // stray file ships with); without one, only the file's own folder.

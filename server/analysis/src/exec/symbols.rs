@@ -141,6 +141,16 @@ pub struct FileSymbols {
     /// Where the class names objects outside the directives that define them
     /// ([`super::references`]).
     pub references: Vec<super::references::Reference>,
+    /// The class's conditional lines, when a preprocessor of the project's own (not UCC)
+    /// runs over it.
+    pub preprocessor: Option<super::preprocessor::Evidence>,
+}
+
+impl FileSymbols {
+    /// True when the class has the conditional lines of a preprocessor of the project's own.
+    pub fn preprocessed(&self) -> bool {
+        self.preprocessor.as_ref().is_some_and(super::preprocessor::Evidence::conditional)
+    }
 }
 
 /// FNV-1a of the ASCII-lowercased name: names compare case-insensitively.

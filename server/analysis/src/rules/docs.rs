@@ -145,6 +145,7 @@ types are not checked. Without a game, a command or key only an OldUnreal build 
 info."#,
         rules: &[
             &super::exec_unknown_directive::RULE,
+            &super::exec_preprocessed_source::RULE,
             &super::exec_unterminated_comment::RULE,
             &super::exec_line_too_long::RULE,
             &super::exec_value_cut_by_comment::RULE,

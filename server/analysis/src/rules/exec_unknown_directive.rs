@@ -1,10 +1,14 @@
 //! `exec-unknown-directive`: a `#word` outside comments and strings that UCC does not know
 //! (`#exce`), or UE2's `#include` in a workspace that targets UE1. The compiler stops at it
 //! with "Unrecognized compiler directive". `#ForceExec` is known from UT v400 on, in UE1 too.
+//! The lines of a preprocessor are not its business: SWAT 4's UCC reads its own `#if` lines,
+//! and a package whose classes pass through a tool of the project's own is told once by
+//! `exec-preprocessed-source`; only a near miss of a UCC directive stays an error there.
 
 use unreal_syntax::exec::ScanError;
 
 use super::RuleMeta;
+use crate::exec::preprocessor::{directive_word, near_miss};
 use crate::exec::{directive_known, ExecContext};
 use crate::{Diagnostic, Severity};
 
@@ -34,11 +38,26 @@ after optional blanks, so `# exec` is a directive too.
 #exce TEXTURE IMPORT NAME=Skin FILE=Textures\Skin.pcx
 ```
 
+Preprocessors are not UCC's unknown directives. SWAT 4's and Tribes: Vengeance's UCC
+preprocesses (`#define`, `#if`, `#ifdef`, `#elif`, `#else`, `#endif`: Core's `Object.uc`
+defines the build's symbols), so under `game = "swat4"` or `"tribes-vengeance"` those lines are
+the compiler's own and only other words are checked. A package whose classes use such lines
+under any other game passes through a preprocessor of the project's own before UCC (Deus Ex
+Randomizer's `#ifdef`, `#compileif`, `#var(prefix)`): `exec-preprocessed-source` says so once,
+and its words are not raised here; a word within two edits of a UCC directive (`#exce`,
+`#ForceExe`) is a typo in any tree and stays an error.
+
 Fix: spell the directive (`#exec`)."#;
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
+    // The package's classes pass through a preprocessor of the project's own: its words are
+    // told once (`exec-preprocessed-source`), typos of UCC's own directives still here.
+    let preprocessed = ctx.table.files.iter().any(|f| f.preprocessed());
     for error in &ctx.file.scan_errors {
         if let ScanError::UnknownDirective { span } = *error {
+            if preprocessed && !near_miss(directive_word(span.text(ctx.text))) {
+                continue;
+            }
             out.push(RULE.diagnostic(
                 span,
                 format!(

@@ -23,6 +23,7 @@ pub mod exec_missing_texture_slot;
 pub mod exec_notify_unknown_sequence;
 pub mod exec_path_case;
 pub mod exec_path_outside_package;
+pub mod exec_preprocessed_source;
 pub mod exec_sequence_out_of_range;
 pub mod exec_shadowed_key;
 pub mod exec_sound_not_pcm;
@@ -252,6 +253,7 @@ macro_rules! exec_rules {
 
 exec_rules![
     exec_unknown_directive,
+    exec_preprocessed_source,
     exec_unterminated_comment,
     exec_line_too_long,
     exec_value_cut_by_comment,
@@ -418,7 +420,10 @@ const HANDLER_KEY_RULES: [&str; 3] =
 
 fn run_exec_rules(context: &crate::exec::ExecContext<'_>) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
-    if context.file.lines.is_empty() && context.file.scan_errors.is_empty() {
+    if context.file.lines.is_empty()
+        && context.file.scan_errors.is_empty()
+        && context.file.preprocessed.lines.is_empty()
+    {
         return diagnostics;
     }
     for rule in EXEC_RULES {
