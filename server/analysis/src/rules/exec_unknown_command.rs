@@ -27,6 +27,10 @@ A mistyped sub-command whose keys are all those of a command that itself does no
 editor's answer to a directive (`CompileDirective`, UT2004 `Editor/Src/UnScrCom.cpp:3697-3712`),
 so it is a hint tagged unnecessary.
 
+UE2's `MESH SCALE` in a UE1 workspace (whose spelling is `MESHMAP SCALE`) with `X=1 Y=1 Z=1`
+asks for the scale every mesh has: UE1 skips the line and builds the same mesh, a hint tagged
+unnecessary; another scale is lost.
+
 A word that is no misspelling of any command (within two edits: `TEXTUER`, `MESHMAP
 SETTEXTUER`) is an info: SafeExec ignores the line and UCC goes on (`CompileDirective`, UT v400
 `Editor/Src/UnScrCom.cpp:3033`), and a tool's marker (XC_Engine's `#exec _cpptext`) is no
@@ -164,6 +168,24 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
         }
         let engines = m.alias.map_or(m.spec.engines, |a| a.engines);
         if !engines.includes(generation) || !m.spec.engines.includes(generation) {
+            // UE1 has no `MESH SCALE` (its spelling is `MESHMAP SCALE`): SafeExec skips the
+            // line and UCC goes on (`CompileDirective`, UT v400
+            // `Editor/Src/UnScrCom.cpp:3033`). Asking for the scale every mesh already has
+            // (1, 1, 1) loses nothing.
+            if identity_mesh_scale(ctx, line, m.spec) {
+                out.push(
+                    RULE.diagnostic(
+                        line.words_span(),
+                        format!(
+                            "`{}` exists only in UE2, so this UE1 build skips the line; it asks for the scale of 1 every mesh has, so nothing changes",
+                            line.words_span().text(ctx.text)
+                        ),
+                    )
+                    .with_severity(Severity::Hint)
+                    .unnecessary(),
+                );
+                continue;
+            }
             out.push(RULE.diagnostic(
                 line.words_span(),
                 format!(
@@ -198,4 +220,19 @@ fn near_miss(written: &str, name: &str) -> bool {
         }
     }
     row[b.len()] <= 2
+}
+
+/// True for UE2's `MESH SCALE` with `X=1 Y=1 Z=1`: the scale a mesh has unless something sets
+/// another, so a build that skips the line builds the same mesh.
+fn identity_mesh_scale(
+    ctx: &ExecContext<'_>,
+    line: &crate::exec::LineFacts,
+    spec: &commands::CommandSpec,
+) -> bool {
+    spec.command == "MESH"
+        && spec.sub == commands::Sub::Word("SCALE")
+        && ["X", "Y", "Z"].iter().all(|key| {
+            line.value(ctx.text, key)
+                .is_some_and(|v| (crate::exec::atof(&v.text) - 1.0).abs() < f64::EPSILON)
+        })
 }
