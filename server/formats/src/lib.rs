@@ -13,6 +13,7 @@
 pub mod decode;
 pub mod error;
 pub mod image;
+pub mod lfs;
 pub mod mapped;
 pub mod package;
 pub mod printable;
@@ -116,6 +117,9 @@ const MAX_NESTING: usize = 2;
 
 fn summarize_at(bytes: &[u8], file_name: &str, depth: usize) -> Result<Summary> {
     let ext = file_name.rsplit_once('.').map_or("", |(_, e)| e);
+    if let Some(pointer) = lfs::pointer(bytes) {
+        return Err(Error::new(file_name, 0, pointer.describe()));
+    }
     match detect(bytes, file_name) {
         Some(FormatKind::Compressed(_)) if depth >= MAX_NESTING => {
             Err(Error::new("compressed file", 0, "a package, not a container nested this deep"))

@@ -659,7 +659,7 @@ fn each_file_gets_the_configuration_lint_gives_it() {
         Maps/A/Imported/Defects.t3d: ["t3d-missing-brush-reference error", "t3d-too-few-vertices info"]
         Maps/B/Defects.t3d: ["t3d-missing-brush-reference error"]
         Maps/B/Excluded.t3d: []
-        Maps/C/Flags.t3d: ["t3d-missing-brush-reference error", "t3d-unknown-poly-flag warning"]
+        Maps/C/Flags.t3d: ["t3d-missing-brush-reference error", "t3d-unknown-poly-flag hint"]
         Games/UT/Maps/Marble.t3d: ["t3d-missing-brush-reference error"]
         Games/Other/Maps/Marble.t3d: ["t3d-missing-brush-reference error", "t3d-unknown-texture warning"]"#]]
     .assert_eq(&seen.join("\n"));

@@ -46,6 +46,10 @@ pub enum FileFacts {
     },
     /// A file of a kind no check reads.
     Other,
+    /// A Git LFS pointer in place of the file: the checkout lacks the LFS object.
+    LfsPointer {
+        size: Option<u64>,
+    },
     /// The file exists but is not what its name says (the reader's precise error).
     Unreadable(String),
     /// The file could not be opened.
@@ -69,6 +73,9 @@ pub enum Expect {
 pub fn read(bytes: &[u8], file_name: &str, expect: Expect) -> FileFacts {
     let ext = file_name.rsplit_once('.').map_or("", |(_, e)| e);
     let fail = |e: unreal_formats::Error| FileFacts::Unreadable(e.to_string());
+    if let Some(pointer) = unreal_formats::lfs::pointer(bytes) {
+        return FileFacts::LfsPointer { size: pointer.size };
+    }
     match expect {
         Expect::MeshData => match DataFile::parse(bytes) {
             Ok(data) => FileFacts::MeshData {
@@ -120,6 +127,13 @@ pub fn read(bytes: &[u8], file_name: &str, expect: Expect) -> FileFacts {
             Ok(info) => FileFacts::Image(info),
             Err(e) => fail(e),
         },
+        // The sound factory stores an `.mp3` as it is, as it stores a `.wav` (UT v400
+        // `Editor/Src/UnEdFact.cpp:894-903`, UT2004 `:1771-1780`: `FileType` WAV or MP3); the
+        // driver decides whether it plays.
+        Expect::Sound if ext.eq_ignore_ascii_case("mp3") => FileFacts::Other,
+        Expect::Sound if !ext.eq_ignore_ascii_case("wav") => FileFacts::Unreadable(format!(
+            "the sound factory takes `.wav` and `.mp3` files; for `.{ext}` it logs \"Unrecognized sound format\" and imports nothing"
+        )),
         Expect::Sound => match Wav::parse(bytes) {
             Ok(wav) => {
                 FileFacts::Sound { format_tag: wav.format_tag, format_name: wav.format_name() }

@@ -134,3 +134,43 @@ fn verdict(
     }
     KeyVerdict::Read
 }
+
+/// The key of `spec` that `written` (a key the command does not have) is a misspelling of:
+/// a key the targeted generation reads, within one edit (two for keys of five letters or
+/// more), ignoring case, and nearer than any other. `None` when none is near or two are
+/// equally near.
+pub fn misspelt_key(
+    spec: &unreal_engine::exec::CommandSpec,
+    written: &str,
+    generation: Option<Generation>,
+) -> Option<&'static str> {
+    if written.len() < 3 {
+        return None;
+    }
+    let written = written.to_ascii_uppercase();
+    let mut best: Option<(usize, &'static str)> = None;
+    let mut tie = false;
+    for key in spec.keys {
+        let read = key.ignored.is_none()
+            && key.only_in.is_none()
+            && key.kind != unreal_engine::exec::KeyKind::Switch
+            && generation.is_none_or(|g| key.engines.includes(g));
+        if !read || best.is_some_and(|(_, name)| name == key.name) {
+            continue;
+        }
+        let distance = unreal_syntax::text::edit_distance(&written, key.name);
+        let allowed = if key.name.len() >= 5 { 2 } else { 1 };
+        if distance == 0 || distance > allowed {
+            continue;
+        }
+        match best {
+            Some((d, name)) if d == distance && name != key.name => tie = true,
+            Some((d, _)) if d <= distance => {}
+            _ => {
+                best = Some((distance, key.name));
+                tie = false;
+            }
+        }
+    }
+    best.filter(|_| !tie).map(|(_, name)| name)
+}

@@ -67,6 +67,18 @@ pub struct PathRef {
     pub resolution: Resolution,
 }
 
+impl PathRef {
+    /// True when the file found is a Git LFS pointer, not the file.
+    pub fn lfs_pointer(&self, env: &ExecEnv) -> bool {
+        match &self.resolution {
+            Resolution::Found { path, .. } | Resolution::Indexed { path } => {
+                matches!(*env.facts(path, self.expect), FileFacts::LfsPointer { .. })
+            }
+            _ => false,
+        }
+    }
+}
+
 /// One directive line with what the checks need from it.
 #[derive(Clone, Debug)]
 pub struct LineFacts {
@@ -363,6 +375,10 @@ impl FileAnalysis {
         }
         let mut symbols = collect_symbols(text, path, package_name.as_deref(), &lines);
         symbols.preprocessor = preprocessor::Evidence::of(text, &preprocessed, &scan.errors);
+        if let Some(env) = env {
+            symbols.lfs_pointers =
+                lines.iter().flat_map(|l| &l.paths).filter(|p| p.lfs_pointer(env)).count();
+        }
         Self {
             path: path.map(Path::to_path_buf),
             location,

@@ -144,6 +144,8 @@ pub struct FileSymbols {
     /// The class's conditional lines, when a preprocessor of the project's own (not UCC)
     /// runs over it.
     pub preprocessor: Option<super::preprocessor::Evidence>,
+    /// How many of the files the class imports are Git LFS pointers, not the files.
+    pub lfs_pointers: usize,
 }
 
 impl FileSymbols {

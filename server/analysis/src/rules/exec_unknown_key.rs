@@ -47,6 +47,10 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
         let mut index = 0;
         while let Some(&(arg, ref verdict)) = verdicts.get(index) {
             index += 1;
+            // A near miss of a key the command reads is `exec-misspelt-key`'s.
+            if super::exec_misspelt_key::reports(m.spec, arg, verdict, ctx.text, ctx.generation) {
+                continue;
+            }
             let name = arg.name_span().text(ctx.text);
             let message = match verdict {
                 KeyVerdict::Unknown { read_as: Some(key) } => format!(

@@ -38,7 +38,7 @@ fn expected(expect: Expect) -> &'static str {
         Expect::Skin => "ActorX skin (.psk)",
         Expect::Animation => "ActorX animation (.psa)",
         Expect::Image => "image",
-        Expect::Sound => "WAV sound",
+        Expect::Sound => "sound file",
         Expect::Package => "package",
         Expect::Any => "file",
     }

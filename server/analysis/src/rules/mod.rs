@@ -14,12 +14,14 @@ pub mod exec_bool_read_as_false;
 pub mod exec_duplicate_name;
 pub mod exec_ignored_command;
 pub mod exec_ignored_key;
+pub mod exec_lfs_pointer;
 pub mod exec_line_too_long;
 pub mod exec_lodparams_without_lod;
 pub mod exec_mesh_vertex_mismatch;
 pub mod exec_missing_file;
 pub mod exec_missing_key;
 pub mod exec_missing_texture_slot;
+pub mod exec_misspelt_key;
 pub mod exec_notify_unknown_sequence;
 pub mod exec_path_case;
 pub mod exec_path_outside_package;
@@ -261,6 +263,7 @@ exec_rules![
     exec_unknown_command,
     exec_ignored_command,
     exec_unknown_key,
+    exec_misspelt_key,
     exec_ignored_key,
     exec_bool_read_as_false,
     exec_shadowed_key,
@@ -270,6 +273,7 @@ exec_rules![
     exec_path_outside_package,
     exec_unresolved_path,
     exec_unreadable_file,
+    exec_lfs_pointer,
     exec_duplicate_name,
     exec_undefined_name,
     exec_notify_unknown_sequence,

@@ -3,8 +3,9 @@
 //!
 //! Licensee engines (SWAT 4, Tribes: Vengeance, XIII) use bits that stock UE2's header
 //! (Engine/Inc/UnObj.h) calls unused, and their maps are full of them: a bit is a defect only
-//! against a stock engine. So the finding is a warning when the settings declare a stock game
-//! (`game = "ut99"`, `"ut2004"`...), and otherwise an info that says it cannot be checked.
+//! against a stock engine, and there a harmless one: the importer keeps it and nothing reads it.
+//! So the finding is a hint when the settings declare a stock game (`game = "ut99"`,
+//! `"ut2004"`...), and otherwise an info that says it cannot be checked.
 
 use unreal_syntax::t3d::{parse_flags, BlockKind};
 
@@ -14,7 +15,7 @@ use unreal_engine::poly_flags as flags;
 
 pub static RULE: RuleMeta = RuleMeta {
     code: "t3d-unknown-poly-flag",
-    severity: Severity::Warning,
+    severity: Severity::Hint,
     summary: "`Flags=` sets bits the engine generation does not define",
     docs: DOCS,
     ..RuleMeta::T3D_LOCAL
@@ -26,10 +27,14 @@ defines: `0x20000000` in UE1; `0x200`, `0x400`, `0x2000`, `0x8000`, `0x80000` an
 `0x10000000` in UE2 (Engine/Inc/UnObj.h calls them unused). With the generation unknown, only
 bits that neither defines are reported.
 
-Licensee engines (SWAT 4, Tribes: Vengeance, XIII) use bits stock UE2 calls unused, and their
-maps are full of them. So this is a warning only when the settings declare a stock game
-(`game = "unreal"`, `"ut99"`, `"ut2003"` or `"ut2004"`, or `--game`); otherwise an info that says
-it is checked only against a stock game.
+A bit no flag defines changes nothing in a stock engine: the polygon importer keeps every bit
+but the editor-only ones (UT2004 `Editor/Src/UnEdFact.cpp:1597-1598` clears only
+`PF_NoImport`) and no engine code tests it, so the surface builds as without it (Epic's own
+DM-Deck17 carries `0x80000`, UT2004's `PF_Unused5`, `Engine/Inc/UnObj.h:274`). So against a
+stock game (`game = "unreal"`, `"ut99"`, `"ut2003"` or `"ut2004"`, or `--game`) it is a hint,
+tagged unnecessary. Licensee engines (SWAT 4, Tribes: Vengeance, XIII) use bits stock UE2 calls
+unused, and their maps are full of them: for any other game it is an info that says it is
+checked only against a stock game.
 
 ```t3d
    Begin Polygon Flags=536870912
@@ -55,7 +60,12 @@ pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
             plural_bits(&bits)
         );
         out.push(match ctx.game {
-            Some(game) if game.is_stock() => RULE.diagnostic(attribute.value, message),
+            Some(game) if game.is_stock() => RULE
+                .diagnostic(
+                    attribute.value,
+                    format!("{message}; the engine keeps the bit and never reads it, so nothing changes"),
+                )
+                .unnecessary(),
             _ => RULE
                 .diagnostic(
                     attribute.value,

@@ -51,7 +51,17 @@ fn add_missing_keys(src: &ExecSource<'_>, line: &LineFacts, out: &mut Vec<Action
         if missing.contains(&key.name) || !required(m.spec.keys, key, src.generation) {
             continue;
         }
-        if line.lookup(src.text, &key.search_text()).is_none() {
+        // A misspelling of the key on the line is replaced by `exec-misspelt-key`'s fix, not
+        // added to.
+        let misspelt = line.line.args.iter().any(|arg| {
+            matches!(arg, unreal_syntax::exec::Arg::Key { .. })
+                && crate::exec::keys::misspelt_key(
+                    m.spec,
+                    arg.name_span().text(src.text),
+                    src.generation,
+                ) == Some(key.name)
+        });
+        if !misspelt && line.lookup(src.text, &key.search_text()).is_none() {
             missing.push(key.name);
         }
     }

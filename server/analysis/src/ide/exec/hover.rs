@@ -343,6 +343,10 @@ fn facts_markdown(facts: &FileFacts) -> String {
         }
         FileFacts::Unreadable(e) => format!("The file cannot be read as expected: {e}"),
         FileFacts::Unopenable => "The file cannot be read.".to_owned(),
+        FileFacts::LfsPointer { size } => format!(
+            "A Git LFS pointer, not the file{}: fetch the LFS objects (`git lfs pull`).",
+            size.map_or_else(String::new, |s| format!(" (the object has {s} bytes)"))
+        ),
         _ => String::new(),
     }
 }
