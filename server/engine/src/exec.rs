@@ -1259,3 +1259,74 @@ pub static ALIASES: &[CommandAlias] = &[
         doc: "UE2 rewrites DECAANIM to ANIM (builds without the DECA mesh code).",
     },
 ];
+
+/// A command a licensee's editor has and Epic's do not, known from the game's own trees (their
+/// classes' use, their SDK documents and headers). Its keys are not known, so it is named,
+/// never checked.
+#[derive(Clone, Copy, Debug)]
+pub struct LicenseeCommand {
+    /// The game whose editor has it, when the settings can name that game (`None`: a
+    /// licensee game without a setting of its own, named by `game_name`).
+    pub game: Option<crate::Game>,
+    /// The game's name, for messages ("Deus Ex").
+    pub game_name: &'static str,
+    pub command: &'static str,
+    /// The second word, when the command has one.
+    pub sub: Option<&'static str>,
+    /// Where its use or handler is seen.
+    pub source: &'static str,
+}
+
+const fn licensee(
+    game: Option<crate::Game>,
+    game_name: &'static str,
+    command: &'static str,
+    sub: Option<&'static str>,
+    source: &'static str,
+) -> LicenseeCommand {
+    LicenseeCommand { game, game_name, command, sub, source }
+}
+
+const SRC_DEUSEX_TEXT: &str = "Deus Ex: ION Storm's DeusExText package (`TextImport.h`: \
+     `ImportDeusExTextFile`, `ImportAllDeusExTextFiles`); Deus Ex's EditPackages list ConSys, \
+     DeusExConversations and DeusExText (TheLonerD/shifterdx `DeusEx/Compile Instructions.txt`)";
+const SRC_SPLINTER_CELL: &str =
+    "Splinter Cell: the Echelon packages' classes (ShizCalev/EnhancedSC, e.g. `EchelonCharacter/Classes/EAINonHostile.uc`)";
+const SRC_RUNE: &str = "Rune: its `Imports` classes (`SKELETAL IMPORT NAME= FILE=*.scm`)";
+
+/// Every licensee command known, by game.
+pub static LICENSEE_COMMANDS: &[LicenseeCommand] = &[
+    licensee(Some(crate::Game::DeusEx), "Deus Ex", "CONVERSATION", Some("IMPORT"), SRC_DEUSEX_TEXT),
+    licensee(Some(crate::Game::DeusEx), "Deus Ex", "DEUSEXTEXT", Some("IMPORT"), SRC_DEUSEX_TEXT),
+    licensee(
+        Some(crate::Game::DeusEx),
+        "Deus Ex",
+        "ALLDEUSEXTEXT",
+        Some("IMPORT"),
+        SRC_DEUSEX_TEXT,
+    ),
+    licensee(Some(crate::Game::Rune), "Rune", "SKELETAL", Some("IMPORT"), SRC_RUNE),
+    licensee(Some(crate::Game::Rune), "Rune", "SKELETAL", Some("ORIGIN"), SRC_RUNE),
+    licensee(Some(crate::Game::Rune), "Rune", "SKELETAL", Some("SAVEPACKAGE"), SRC_RUNE),
+    licensee(None, "Splinter Cell", "MESH", Some("ADDPILLVERTEX"), SRC_SPLINTER_CELL),
+    licensee(None, "Splinter Cell", "MESH", Some("ADDCYLINDERPILL"), SRC_SPLINTER_CELL),
+    licensee(None, "Splinter Cell", "MESH", Some("ADDSPHEREPILL"), SRC_SPLINTER_CELL),
+    licensee(None, "Splinter Cell", "MESH", Some("CLEARPILLINFO"), SRC_SPLINTER_CELL),
+    licensee(None, "Splinter Cell", "MESH", Some("PILLCOPY"), SRC_SPLINTER_CELL),
+    licensee(None, "Splinter Cell", "MESH", Some("CLEARATTACHTAGS"), SRC_SPLINTER_CELL),
+    licensee(None, "Splinter Cell", "MESH", Some("LIPSYNCHBONES"), SRC_SPLINTER_CELL),
+    licensee(None, "Splinter Cell", "ANIM", Some("FLAG"), SRC_SPLINTER_CELL),
+    licensee(None, "Splinter Cell", "ANIM", Some("CLEARFLAGS"), SRC_SPLINTER_CELL),
+    licensee(None, "Splinter Cell", "SAVEPACKAGE", None, SRC_SPLINTER_CELL),
+];
+
+/// The licensee command written `command sub` (any case), if one is known.
+pub fn licensee_command(command: &str, sub: Option<&str>) -> Option<&'static LicenseeCommand> {
+    LICENSEE_COMMANDS.iter().find(|c| {
+        c.command.eq_ignore_ascii_case(command)
+            && match c.sub {
+                Some(want) => sub.is_some_and(|s| s.eq_ignore_ascii_case(want)),
+                None => true,
+            }
+    })
+}

@@ -31,6 +31,13 @@ UE2's `MESH SCALE` in a UE1 workspace (whose spelling is `MESHMAP SCALE`) with `
 asks for the scale every mesh has: UE1 skips the line and builds the same mesh, a hint tagged
 unnecessary; another scale is lost.
 
+Commands of licensees' editors that their trees show (Deus Ex: `CONVERSATION IMPORT`,
+`DEUSEXTEXT IMPORT`, `ALLDEUSEXTEXT IMPORT`; Rune: `SKELETAL IMPORT`, `ORIGIN`, `SAVEPACKAGE`;
+Splinter Cell: `MESH ADDPILLVERTEX` and its pill commands, `ANIM FLAG`, `SAVEPACKAGE`) are known
+under their game and not checked; elsewhere an info names whose they are. Under a licensee's
+game, a command of Epic's OldUnreal builds or a word no Epic editor knows is an info: that
+editor is not public.
+
 A word that is no misspelling of any command (within two edits: `TEXTUER`, `MESHMAP
 SETTEXTUER`) is an info: SafeExec ignores the line and UCC goes on (`CompileDirective`, UT v400
 `Editor/Src/UnScrCom.cpp:3033`), and a tool's marker (XC_Engine's `#exec _cpptext`) is no
@@ -94,6 +101,20 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
                 );
                 continue;
             }
+            // A command a licensee's editor has: under that game known (its keys are not
+            // known, so not checked); elsewhere named.
+            if let Some(found) = commands::licensee_command(word.text(ctx.text), sub) {
+                let words = match found.sub {
+                    Some(sub) => format!("{} {sub}", found.command),
+                    None => found.command.to_owned(),
+                };
+                if let Some(message) = licensee_message(ctx, found, &words) {
+                    out.push(
+                        RULE.diagnostic(line.words_span(), message).with_severity(Severity::Info),
+                    );
+                }
+                continue;
+            }
             // A misspelling of a real command meant an import that is lost; a word that is no
             // command at all (XC_Engine's `_cpptext` marker) is a line SafeExec ignores, and UCC
             // goes on (`CompileDirective`, UT v400 `Editor/Src/UnScrCom.cpp:3033`).
@@ -108,9 +129,15 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
                     near.is_some(),
                     match near {
                         Some(c) => format!("unknown command `{word_text}` (`{c}`?)"),
-                        None => format!(
-                            "unknown command `{word_text}`: no editor command has that name, so the engine ignores the line"
-                        ),
+                        None => match ctx.licensee() {
+                            Some(game) => format!(
+                                "unknown command `{word_text}`: no command of Epic's editors; the editor of game `{}`, which is not public, may have it: not checked",
+                                game.name()
+                            ),
+                            None => format!(
+                                "unknown command `{word_text}`: no editor command has that name, so the engine ignores the line"
+                            ),
+                        },
                     },
                 )
             } else {
@@ -138,6 +165,15 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
                     Some(other) => {
                         (RULE.severity, format!("this workspace targets {}", other.name()))
                     }
+                    // A licensee's editor may have it too (Harry Potter 2 writes `MESH
+                    // WEAPONATTACH`, a handler of Epic's later UE1 skeletal editor).
+                    None if ctx.licensee().is_some() => (
+                        Severity::Info,
+                        format!(
+                            "the editor of game `{}`, which is not public, may have it: not checked",
+                            ctx.game.map_or("other", unreal_engine::Game::name)
+                        ),
+                    ),
                     None if ctx.game_known() => (
                         RULE.severity,
                         "this workspace targets Epic's builds, which log \"Unrecognized command\""
@@ -235,4 +271,29 @@ fn identity_mesh_scale(
             line.value(ctx.text, key)
                 .is_some_and(|v| (crate::exec::atof(&v.text) - 1.0).abs() < f64::EPSILON)
         })
+}
+
+/// What to say of a licensee's command: nothing under its game; otherwise whose it is.
+fn licensee_message(
+    ctx: &ExecContext<'_>,
+    found: &commands::LicenseeCommand,
+    words: &str,
+) -> Option<String> {
+    match (found.game, ctx.game) {
+        (Some(game), Some(target)) if game == target => None,
+        (Some(game), None | Some(unreal_engine::Game::Other)) => Some(format!(
+            "`{words}` is a command of {}'s editor, whose keys are not public: not checked (set `game = \"{}\"` to take it as known)",
+            found.game_name,
+            game.name()
+        )),
+        (None, _) if ctx.licensee().is_some() || ctx.game.is_none() => Some(format!(
+            "`{words}` is a command of {}'s editor, whose keys are not public: not checked",
+            found.game_name
+        )),
+        _ => Some(format!(
+            "`{words}` is a command of {}'s editor, not of `{}`'s: the engine ignores the line",
+            found.game_name,
+            ctx.game.map_or("this game", unreal_engine::Game::name)
+        )),
+    }
 }
