@@ -62,10 +62,96 @@ pub fn game_folder_of_workspace(fs: &dyn FileSystem, roots: &[PathBuf]) -> Optio
     })
 }
 
+/// The package search paths a game folder's `System/*.ini` files give: each `Paths=` line of a
+/// `[Core.System]` section (`Paths=../Art/*.pkg`), as a folder and the extension it matches.
+/// The engine looks a package named without a folder up along these paths
+/// (`appFindPackageFile`, UT v400 `Core/Src/UnMisc.cpp`, UT2004 `Core/Src/UnMisc.cpp:1810-1880`:
+/// each path's folder with the name and the path's extension), relative to `System/`, where
+/// the game runs. Licensee games add their own folders and extensions this way (`../Art/*.pkg`).
+pub fn ini_package_paths(fs: &dyn FileSystem, system: &Path) -> Vec<(PathBuf, String)> {
+    let mut out: Vec<(PathBuf, String)> = Vec::new();
+    let Some(entries) = fs.read_dir(system) else { return out };
+    let mut inis: Vec<&DirEntry> = entries
+        .iter()
+        .filter(|e| {
+            !e.is_dir
+                && Path::new(&e.name).extension().is_some_and(|x| x.eq_ignore_ascii_case("ini"))
+        })
+        .collect();
+    inis.sort_by(|a, b| a.name.cmp(&b.name));
+    for ini in inis {
+        let Some(bytes) = fs.read(&system.join(&ini.name)) else { continue };
+        let text = unreal_syntax::text::decode(&bytes).text;
+        let mut in_core_system = false;
+        for line in text.lines() {
+            let line = line.trim();
+            if let Some(section) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+                in_core_system = section.eq_ignore_ascii_case("Core.System");
+                continue;
+            }
+            if !in_core_system {
+                continue;
+            }
+            let Some((key, value)) = line.split_once('=') else { continue };
+            let key = key.trim();
+            let is_paths = key.eq_ignore_ascii_case("Paths")
+                || key.get(..6).is_some_and(|k| k.eq_ignore_ascii_case("Paths["));
+            if !is_paths {
+                continue;
+            }
+            let Some(entry) = search_path(system, value.trim().trim_matches('"')) else { continue };
+            if !out.contains(&entry) {
+                out.push(entry);
+            }
+        }
+    }
+    out
+}
+
+/// `../Art/*.pkg` read from `system`: the folder (`..` applied) and `pkg`.
+fn search_path(system: &Path, value: &str) -> Option<(PathBuf, String)> {
+    let (folder, pattern) = value.rsplit_once(['/', '\\'])?;
+    let ext = pattern.strip_prefix("*.")?;
+    if ext.is_empty() || ext.contains(['*', '?', '/', '\\']) {
+        return None;
+    }
+    let mut dir = system.to_path_buf();
+    for part in folder.split(['/', '\\']) {
+        match part {
+            "" | "." => {}
+            ".." => {
+                if !dir.pop() {
+                    return None;
+                }
+            }
+            name => dir.push(name),
+        }
+    }
+    Some((dir, ext.to_ascii_lowercase()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::fs::MemoryFs;
+
+    #[test]
+    fn ini_paths_name_folders_and_extensions() {
+        let mut fs = MemoryFs::default();
+        fs.insert(
+            "/games/L2/System/L2.ini",
+            b"[Engine.Engine]\nPaths=../Nowhere/*.u\n[Core.System]\nPurgeCacheDays=30\nPaths=../System/*.u\nPaths=../Art/*.pkg\nPaths[2]=..\\Sounds\\*.uax\nPaths=*.u\nPaths=../Maps/Any*\n".to_vec(),
+        );
+        let found = ini_package_paths(&fs, Path::new("/games/L2/System"));
+        assert_eq!(
+            found,
+            vec![
+                (PathBuf::from("/games/L2/System"), "u".to_owned()),
+                (PathBuf::from("/games/L2/Art"), "pkg".to_owned()),
+                (PathBuf::from("/games/L2/Sounds"), "uax".to_owned()),
+            ]
+        );
+    }
 
     fn tree() -> MemoryFs {
         let mut fs = MemoryFs::default();

@@ -339,6 +339,25 @@ impl PackageIndex {
             if !laid_out {
                 scan(fs, game, MAX_SCAN_DEPTH, &mut walk);
             }
+            // The folders and extensions the game's ini files add (`Paths=../Art/*.pkg`).
+            let system = top.iter().find(|e| e.is_dir && e.name.eq_ignore_ascii_case("System"));
+            if let Some(system) = system {
+                for (folder, ext) in game_folder::ini_package_paths(fs, &game.join(&system.name)) {
+                    for entry in fs.read_dir(&folder).unwrap_or_default() {
+                        let matches = !entry.is_dir
+                            && Path::new(&entry.name)
+                                .extension()
+                                .is_some_and(|e| e.eq_ignore_ascii_case(&ext));
+                        let path = folder.join(&entry.name);
+                        if matches
+                            && walk.found.files.len() < MAX_WALK_PACKAGES
+                            && !walk.found.files.contains(&path)
+                        {
+                            walk.found.files.push(path);
+                        }
+                    }
+                }
+            }
         }
         for dir in &roots.package_paths {
             scan(fs, dir, MAX_SCAN_DEPTH, &mut walk);
