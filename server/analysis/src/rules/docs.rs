@@ -18,7 +18,19 @@ UE2 (UT2004 and kin). `lint --engine ue1|ue2|auto` (default `auto`) picks the ta
 recognises UE2 files by `Begin Object`, `Begin Surface`, `Begin StaticMesh`, `Begin Terrain*`
 and `StaticMeshActor`, UE1 files by `Pan` lines, and otherwise by texture names (bare names
 are UE1, `Package.Group.Name` UE2). When it cannot tell, flag checks report only what neither
-generation defines.";
+generation defines.
+
+Severities follow the engine. An error or a warning means the engine, as its source shows,
+builds something other than what the line evidently means, or fails; a line that does nothing
+and changes nothing is a hint (tagged unnecessary, so editors fade it); what cannot be checked
+is an info. Real projects have build steps around UCC, and what the tool does not model
+degrades to a few infos that say so, never to a flood of errors: a package whose classes pass
+through a preprocessor of the project's own is told once (`exec-preprocessed-source`), and its
+lines are not checked (SWAT 4's and Tribes: Vengeance's own preprocessor is evaluated); a
+command of a licensee's editor, whose source is not public, is named or said to be unchecked
+(`exec-unknown-command`); Git LFS pointer files in place of the binaries are told once per
+package (`exec-lfs-pointer`), and `info` and the previews say what they are. Only a typo of
+something the engine does read (`#exce`, `GRUOP=`) stays a finding in every build.";
 
 /// A heading of `docs/rules.md`: its title, the text under it, and its rules in order.
 pub struct Section {

@@ -7,6 +7,7 @@
 use super::RuleMeta;
 use crate::exec::{ExecContext, Expect, FileFacts, Resolution};
 use crate::{Diagnostic, Severity};
+use unreal_engine::Game;
 
 pub static RULE: RuleMeta = RuleMeta {
     code: "exec-sound-not-pcm",
@@ -35,6 +36,10 @@ sources: UE1's audio drivers.
 #exec AUDIO IMPORT FILE=Sounds\Hit.wav NAME=Hit
 ```
 
+Under `game = "ut2004"` (or `"ut2003"`) an `.mp3` is a warning for the same reason: the factory
+stores it as it is (`FileType` MP3), and the OpenAL driver drops it. Other games' drivers are
+not public (Deus Ex mods ship `.mp3` sounds that play), so it is not judged there.
+
 Fix: save the sound as 16-bit (or 8-bit) PCM WAV."#;
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
@@ -42,6 +47,23 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
     for line in &ctx.file.lines {
         for file in line.paths.iter().filter(|p| p.expect == Expect::Sound) {
             let Resolution::Found { path, .. } = &file.resolution else { continue };
+            // UT2004's factory stores an `.mp3` too, but its OpenAL driver reads every sound
+            // as a PCM WAV and drops it (`ALAudio/Src/ALAudioSubsystem.cpp:1606-1613`).
+            // Other games' drivers (Deus Ex mods ship `.mp3` sounds) are not known.
+            let mp3 = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("mp3"));
+            if mp3 && matches!(ctx.game, Some(Game::Ut2003 | Game::Ut2004)) {
+                out.push(
+                    RULE.diagnostic(
+                        file.value.mark(),
+                        format!(
+                            "`{}` is an MP3; UCC stores it, but the game's OpenAL driver reads sounds only as PCM WAV (\"is not a WAVE file?\"), so the sound never plays",
+                            ctx.show(path)
+                        ),
+                    )
+                    .with_severity(Severity::Warning),
+                );
+                continue;
+            }
             let FileFacts::Sound { format_tag, format_name } = *env.facts(path, Expect::Sound)
             else {
                 continue;

@@ -1,5 +1,6 @@
 //! `exec-unknown-command`: the command words of an `#exec` line name no editor command (or one
-//! the target generation lacks). The engine logs "Unrecognized command" and imports nothing.
+//! the target generation lacks). No handler matches it, so the editor returns without a word
+//! and UCC, which ignores the answer, goes on: nothing is imported.
 
 use unreal_engine::exec as commands;
 
@@ -176,7 +177,7 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
                     ),
                     None if ctx.game_known() => (
                         RULE.severity,
-                        "this workspace targets Epic's builds, which log \"Unrecognized command\""
+                        "this workspace targets Epic's builds, whose editors have no such command, so the line imports nothing"
                             .to_owned(),
                     ),
                     None => (

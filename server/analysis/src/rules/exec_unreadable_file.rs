@@ -29,6 +29,11 @@ there and keeps the mesh with those frames wrong (UT2004 `Editor/Src/UnMeshEd.cp
 #exec MESH IMPORT MESH=Box ANIVFILE=Models\Box_a.3d DATAFILE=Models\Box_d.3d
 ```
 
+A sound is taken by its extension, as the sound factory takes it: `.wav` and `.mp3` are stored
+as they are (UT v400 `Editor/Src/UnEdFact.cpp:894-903`, UT2004 `:1771-1780`), any other type is
+refused with "Unrecognized sound format"; `.ogg` is accepted under `game = "ut469"` (469c and
+later import it) and not judged under `unreal227` or without a game.
+
 Fix: re-export the file."#;
 
 fn expected(expect: Expect) -> &'static str {
@@ -67,6 +72,14 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
                     out.push(diagnostic);
                     continue;
                 }
+            }
+            // UT v469 imports `.ogg` sounds (from 469c: the importer's log in
+            // OldUnreal/UnrealTournamentPatches issues 1344 and 1345), and Unreal 227's
+            // factory is not public: only Epic's builds are known to refuse one.
+            let ogg = path.expect == Expect::Sound
+                && file.extension().is_some_and(|e| e.eq_ignore_ascii_case("ogg"));
+            if ogg && (ctx.patch().is_some() || !ctx.game_known()) {
+                continue;
             }
             let message = match &*env.facts(file, path.expect) {
                 FileFacts::Unreadable(error) => format!(
