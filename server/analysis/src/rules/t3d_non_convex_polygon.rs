@@ -1,13 +1,12 @@
-//! `t3d-non-convex-polygon`: BSP building assumes convex polygons; a reflex vertex makes
-//! UnrealEd split or mis-render the surface. A vertex counts as reflex only when the outline
-//! turns outward by more than the engine's own tolerance, 0.25 units
-//! (`THRESH_SPLIT_POLY_WITH_PLANE`, Core/Inc/UnMath.h): exports carry rounding a few tenths
-//! of a unit wide that the engine treats as straight.
+//! `t3d-non-convex-polygon`: a polygon the engine's own convexity test refuses
+//! (`FPoly::RemoveColinears`): some vertex lies 0.25 units or more outside the line of an
+//! edge (`THRESH_SPLIT_POLY_WITH_PLANE`). The BSP assumes convex polygons; such a polygon
+//! makes UnrealEd split or mis-render the surface.
 
 use unreal_syntax::t3d::LineKeyword;
 
 use super::{RuleMeta, T3dContext};
-use crate::t3d::geometry::{self, THRESH_POINT_ON_PLANE};
+use crate::t3d::geometry::EnginePolygon;
 use crate::{Diagnostic, Severity};
 
 pub static RULE: RuleMeta = RuleMeta {
@@ -19,37 +18,56 @@ pub static RULE: RuleMeta = RuleMeta {
 };
 
 /// The rule's documentation: its `docs/rules.md` section after the `Severity:` lead.
-const DOCS: &str = r#"The outline turns outward by more than 0.25 units at a vertex (labelled),
-the engine's own tolerance (`THRESH_SPLIT_POLY_WITH_PLANE`, Core/Inc/UnMath.h): exports carry
-rounding of a few tenths of a unit that the engine treats as straight. BSP building assumes
-convex polygons; a reflex vertex makes UnrealEd split or mis-render the surface. Judged only
-on planar polygons.
+const DOCS: &str = r#"A vertex lies 0.25 units or more outside the line of one of the polygon's
+edges (the vertex and the edge are labelled). The BSP assumes convex polygons; such a polygon
+makes UnrealEd split or mis-render the surface.
+
+Engine basis: the engine's convexity test is `FPoly::RemoveColinears` (UT2004
+`Engine/Src/UnFPoly.cpp:487-542`; the editor calls it when it merges coplanar pieces and when
+it reads a node back, UT v400 `Editor/Src/UnBsp.cpp:777`, `:1609`): each edge gets a side plane through its end, facing out
+(`edge x Normal`), and the polygon is not convex as soon as `FPoly::SplitWithPlane` finds any
+vertex `THRESH_SPLIT_POLY_WITH_PLANE` (0.25, `Core/Inc/UnMath.h:2109`) or more in front of one
+(UnFPoly.cpp:148-169). Every vertex is measured against every edge, so a slight reflex turn on
+a long side is found through the far corner its edge's line misses, and a reflex vertex behind
+a short edge through the vertex on the other side. Before that, points the same within
+`THRESH_POINTS_ARE_SAME` are merged (`FPoly::Fix`, UnFPoly.cpp:71-92), an edge too short to
+have a side plane drops its end, and a vertex whose two side planes agree within
+`FLOAT_NORMAL_THRESH` (0.0001) is dropped as colinear. The rounding exports carry (a few
+hundredths of a unit) stays within the engine's tolerance. A polygon off its plane is reported
+by `t3d-non-planar-polygon` instead; one within 0.1 of it is judged here. A polygon of more
+than 16 vertices (import keeps 16, see `t3d-too-many-vertices`) is judged whole.
 
 Fix: split the polygon into convex pieces (UnrealEd's "Triangulate" or by hand)."#;
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
     for polygon in ctx.polygons.iter().filter(|p| p.has_geometry() && p.vertices.len() > 3) {
-        let Some(normal) = polygon.normal else { continue };
-        // Non-planar polygons are reported by their own rule; convexity is judged on planar ones.
-        let planar = polygon.vertices.iter().all(|&v| {
-            geometry::plane_distance(v, polygon.vertices[0], normal).abs() <= THRESH_POINT_ON_PLANE
-        });
-        if !planar {
+        // Import drops a polygon without area (`t3d-degenerate-polygon`).
+        let Some(engine) = EnginePolygon::import(&polygon.vertices) else { continue };
+        // Off its plane: reported by `t3d-non-planar-polygon`, whose fix also fixes this.
+        if engine.off_plane().is_some() {
             continue;
         }
-        if let Some((index, distance)) = geometry::first_reflex_vertex(&polygon.vertices, normal) {
-            let mut diagnostic = RULE.diagnostic(
-                polygon.block.begin_span,
-                format!(
-                    "polygon is not convex: the outline turns outward at vertex {} by {distance:.3} units; \
-                     split it into convex polygons",
-                    index + 1
-                ),
-            );
-            if let Some(vertex) = polygon.block.vectors(LineKeyword::Vertex).nth(index) {
-                diagnostic = diagnostic.with_label(vertex.span, "reflex vertex");
-            }
-            out.push(diagnostic);
+        let Some(found) = engine.outside_edge() else { continue };
+        let (a, b) = (found.edge.0 + 1, found.edge.1 + 1);
+        let mut diagnostic = RULE.diagnostic(
+            polygon.block.begin_span,
+            format!(
+                "polygon is not convex: vertex {} lies {:.3} units outside the line of the edge \
+                 from vertex {a} to vertex {b} (the engine allows less than 0.25); split it into \
+                 convex polygons",
+                found.vertex + 1,
+                found.distance
+            ),
+        );
+        let lines: Vec<_> = polygon.block.vectors(LineKeyword::Vertex).collect();
+        if let Some(vertex) = lines.get(found.vertex) {
+            diagnostic = diagnostic.with_label(vertex.span, "outside the edge's line");
         }
+        for end in [found.edge.0, found.edge.1] {
+            if let Some(vertex) = lines.get(end) {
+                diagnostic = diagnostic.with_label(vertex.span, format!("edge {a}-{b}"));
+            }
+        }
+        out.push(diagnostic);
     }
 }

@@ -94,58 +94,223 @@ pub fn plane_distance(point: Vec3, origin: Vec3, normal: Vec3) -> f64 {
     (point - origin).dot(normal)
 }
 
-/// The engine's convexity tolerance: `THRESH_SPLIT_POLY_WITH_PLANE` (Core/Inc/UnMath.h), the
-/// distance within which a point counts as on a splitting plane.
+/// The engine's convexity tolerance: `THRESH_SPLIT_POLY_WITH_PLANE` (UT2004
+/// `Core/Inc/UnMath.h:2109`), the distance within which a point counts as on a splitting
+/// plane.
 pub const THRESH_CONVEX: f64 = 0.25;
 
-/// Finds where a planar polygon is not convex: the vertex at which the outline turns outward
-/// by more than [`THRESH_CONVEX`], with how far it turns. An outline that turns inward at
-/// every vertex is convex when it goes around once (its turns add up to one full turn); one
-/// that winds around twice or more is found by the edge-plane test (a vertex outside an
-/// edge's plane), within [`WINDING_TEST_BUDGET`] vertex-plane distances: a convex polygon of
-/// 100,000 vertices took the quadratic test 15 to 29 s. Edge planes face inward for the
-/// winding that produced `normal`.
-pub fn first_reflex_vertex(vertices: &[Vec3], normal: Vec3) -> Option<(usize, f64)> {
+/// `THRESH_POINTS_ARE_SAME` (UnMath.h:2103): two points within this, coordinate by
+/// coordinate, are one (`FPoly::Fix`).
+pub const THRESH_POINTS_ARE_SAME: f64 = 0.002;
+
+/// `THRESH_ZERO_NORM_SQUARED` (UnMath.h:2111): a normal sum whose squared length is below
+/// this makes `FPoly::Finalize` refuse the polygon, and import drop it.
+pub const THRESH_ZERO_NORM_SQUARED: f64 = 0.0001;
+
+/// `FLOAT_NORMAL_THRESH` (UnMath.h:2096): two side-plane normals this close, coordinate by
+/// coordinate, make their shared vertex colinear (`FPoly::RemoveColinears`).
+const FLOAT_NORMAL_THRESH: f64 = 0.0001;
+
+/// `SMALL_NUMBER` (UnMath.h:33): `FVector::Normalize` fails below this squared length.
+const SMALL_NUMBER: f64 = 1e-8;
+
+/// A polygon as the engine holds it once imported: `FPoly::Fix` has dropped every vertex the
+/// same as the one kept before it (UT2004 `Engine/Src/UnFPoly.cpp:71-92`) and
+/// `FPoly::CalcNormal` has given it its normal (UnFPoly.cpp:421-437), as `FPoly::Finalize`
+/// does on import (UnFPoly.cpp:690-716). Each kept vertex remembers its place among the
+/// written ones, so that findings name the line the user wrote.
+#[derive(Clone, Debug)]
+pub struct EnginePolygon {
+    pub points: Vec<Vec3>,
+    /// For each kept vertex, its index among the written vertices.
+    pub written: Vec<usize>,
+    pub normal: Vec3,
+}
+
+/// Where a polygon is not convex as the engine judges it: `vertex` lies `distance` units in
+/// front of the side plane of the edge from `edge.0` to `edge.1` (written indices).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct OutsideEdge {
+    pub vertex: usize,
+    pub edge: (usize, usize),
+    pub distance: f64,
+}
+
+impl EnginePolygon {
+    /// The polygon import keeps, or `None` when `FPoly::Finalize` refuses it (fewer than
+    /// three distinct points, or no area).
+    pub fn import(vertices: &[Vec3]) -> Option<EnginePolygon> {
+        let same = |p: Vec3, q: Vec3| {
+            (p.x - q.x).abs() < THRESH_POINTS_ARE_SAME
+                && (p.y - q.y).abs() < THRESH_POINTS_ARE_SAME
+                && (p.z - q.z).abs() < THRESH_POINTS_ARE_SAME
+        };
+        let mut points = Vec::with_capacity(vertices.len());
+        let mut written = Vec::with_capacity(vertices.len());
+        let mut prev = *vertices.last()?;
+        for (i, &v) in vertices.iter().enumerate() {
+            if !same(v, prev) {
+                points.push(v);
+                written.push(i);
+                prev = v;
+            }
+        }
+        if points.len() < 3 {
+            return None;
+        }
+        let sum = area_vector(&points);
+        if sum.dot(sum) < THRESH_ZERO_NORM_SQUARED {
+            return None;
+        }
+        let normal = sum.normalized()?;
+        Some(EnginePolygon { points, written, normal })
+    }
+
+    /// The vertex farthest from the plane the BSP gives the polygon, with its distance,
+    /// when that is [`THRESH_POINT_ON_PLANE`] or more: the plane through the first kept
+    /// vertex with the polygon's normal (UT2004 `Editor/Src/UnBsp.cpp:231`, `:292`; UT v400
+    /// moves the polygon's base onto that plane before the CSG, `Editor/Src/UnBsp.cpp:1822-1824`,
+    /// and builds the node's plane from it, `:289`). A point is on a plane only strictly
+    /// within the tolerance (`FPoly::OnPlane`, UnFPoly.cpp:643-648).
+    pub fn off_plane(&self) -> Option<(usize, f64)> {
+        let base = *self.points.first()?;
+        let (index, distance) = self
+            .points
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| (i, plane_distance(v, base, self.normal).abs()))
+            .max_by(|a, b| a.1.total_cmp(&b.1))?;
+        (distance >= THRESH_POINT_ON_PLANE).then(|| (self.written[index], distance))
+    }
+
+    /// Where the polygon is not convex as `FPoly::RemoveColinears` judges it (UnFPoly.cpp:
+    /// 487-542), or `None` when it is convex. Each edge has a side plane through its end
+    /// with the normal `edge x Normal`, facing out; an edge too short for that normal drops
+    /// its end vertex, and a vertex whose two side normals agree within
+    /// `FLOAT_NORMAL_THRESH` is dropped as colinear. The polygon is not convex at the first
+    /// edge whose side plane has any vertex [`THRESH_CONVEX`] or more in front of it
+    /// (`FPoly::SplitWithPlane` returns front or split, UnFPoly.cpp:148-169): every vertex
+    /// against every edge, on both sides of each vertex, not only a vertex's neighbours.
+    /// The engine's polygons have at most 16 vertices; an outline too long for the pairwise
+    /// test within [`CONVEXITY_TEST_BUDGET`] is judged by [`long_outline_outside_edge`].
+    pub fn outside_edge(&self) -> Option<OutsideEdge> {
+        let n = self.points.len();
+        if n.saturating_mul(n) > CONVEXITY_TEST_BUDGET {
+            return long_outline_outside_edge(&self.points, self.normal)
+                .map(|o| OutsideEdge { vertex: self.written[o.vertex], ..self.rewrite_edge(o) });
+        }
+        let mut points: Vec<(Vec3, usize)> =
+            self.points.iter().copied().zip(self.written.iter().copied()).collect();
+        let mut side: Vec<Vec3> = vec![Vec3::ZERO; n];
+        let mut i = 0;
+        while i < points.len() {
+            let j = if i == 0 { points.len() - 1 } else { i - 1 };
+            let normal = (points[i].0 - points[j].0).cross(self.normal);
+            if normal.dot(normal) >= SMALL_NUMBER {
+                side[i] = normal * (1.0 / normal.length());
+                i += 1;
+            } else {
+                points.remove(i);
+                side.remove(i);
+                if points.len() < 3 {
+                    return None;
+                }
+            }
+        }
+        let mut i = 0;
+        while i < points.len() {
+            let next = if i + 1 >= points.len() { 0 } else { i + 1 };
+            let (a, b) = (side[i], side[next]);
+            if (a.x - b.x).abs() < FLOAT_NORMAL_THRESH
+                && (a.y - b.y).abs() < FLOAT_NORMAL_THRESH
+                && (a.z - b.z).abs() < FLOAT_NORMAL_THRESH
+            {
+                points.remove(i);
+                side.remove(i);
+                if points.len() < 3 {
+                    return None;
+                }
+                continue;
+            }
+            let base = points[i].0;
+            let worst = points
+                .iter()
+                .map(|&(v, w)| (w, plane_distance(v, base, side[i])))
+                .max_by(|a, b| a.1.total_cmp(&b.1));
+            if let Some((vertex, distance)) = worst.filter(|w| w.1 >= THRESH_CONVEX) {
+                let previous = if i == 0 { points.len() - 1 } else { i - 1 };
+                return Some(OutsideEdge {
+                    vertex,
+                    edge: (points[previous].1, points[i].1),
+                    distance,
+                });
+            }
+            i += 1;
+        }
+        None
+    }
+
+    /// An [`OutsideEdge`] of kept indices with its edge in written indices.
+    fn rewrite_edge(&self, o: OutsideEdge) -> OutsideEdge {
+        OutsideEdge { edge: (self.written[o.edge.0], self.written[o.edge.1]), ..o }
+    }
+}
+
+/// How many vertex-to-side-plane distances the convexity test computes at most: an outline
+/// of more than 2,000 vertices (the engine's have 16 at most) is judged in linear time.
+pub const CONVEXITY_TEST_BUDGET: usize = 4_000_000;
+
+/// The convexity test for outlines too long to test every vertex against every edge (a
+/// convex polygon of 100,000 vertices took the pairwise test tens of seconds): each vertex
+/// against the side planes of both its edges (the turn seen from either side, so a reflex
+/// vertex behind a short edge is found whichever way the outline runs); then an outline that
+/// turns inward everywhere is convex when it goes around once (its turns add up to one full
+/// turn), and one that winds around twice or more is found by the edge-plane test within
+/// [`CONVEXITY_TEST_BUDGET`] distances. Indices are the outline's own.
+pub fn long_outline_outside_edge(vertices: &[Vec3], normal: Vec3) -> Option<OutsideEdge> {
     let n = vertices.len();
     if n < 4 {
         return None;
     }
-    let inward = |a: Vec3, b: Vec3| normal.cross(b - a).normalized();
+    let outward = |a: Vec3, b: Vec3| (b - a).cross(normal).normalized();
     let mut turning = 0.0;
     for i in 0..n {
-        let prev = vertices[(i + n - 1) % n];
-        let here = vertices[i];
-        let next = vertices[(i + 1) % n];
-        let Some(side) = inward(prev, here) else { continue };
-        let outside = -(next - prev).dot(side);
-        if outside > THRESH_CONVEX {
-            return Some((i, outside));
+        let prev = (i + n - 1) % n;
+        let next = (i + 1) % n;
+        let (before, here, after) = (vertices[prev], vertices[i], vertices[next]);
+        if let Some(side) = outward(before, here) {
+            let distance = plane_distance(after, here, side);
+            if distance >= THRESH_CONVEX {
+                return Some(OutsideEdge { vertex: next, edge: (prev, i), distance });
+            }
         }
-        let (a, b) = (here - prev, next - here);
-        turning += normal.dot(a.cross(b)).atan2(a.dot(b));
+        if let Some(side) = outward(here, after) {
+            let distance = plane_distance(before, after, side);
+            if distance >= THRESH_CONVEX {
+                return Some(OutsideEdge { vertex: prev, edge: (i, next), distance });
+            }
+        }
+        let (into, out_of) = (here - before, after - here);
+        turning += normal.dot(into.cross(out_of)).atan2(into.dot(out_of));
     }
-    if (turning - std::f64::consts::TAU).abs() < 0.5 {
+    if (turning.abs() - std::f64::consts::TAU).abs() < 0.5 {
         return None;
     }
     // Wound around more than once: every loop crosses the other's edges, so the first edges
     // tried find a vertex outside; the budget bounds a hostile outline's cost.
-    let edges = (WINDING_TEST_BUDGET / n).clamp(1, n);
+    let edges = (CONVEXITY_TEST_BUDGET / n).clamp(1, n);
     for i in 0..edges {
-        let a = vertices[i];
-        let Some(side) = inward(a, vertices[(i + 1) % n]) else { continue };
+        let (a, b) = (vertices[i], vertices[(i + 1) % n]);
+        let Some(side) = outward(a, b) else { continue };
         for (j, &p) in vertices.iter().enumerate() {
-            let outside = -(p - a).dot(side);
-            if outside > THRESH_CONVEX {
-                return Some((j, outside));
+            let distance = plane_distance(p, b, side);
+            if distance >= THRESH_CONVEX {
+                return Some(OutsideEdge { vertex: j, edge: (i, (i + 1) % n), distance });
             }
         }
     }
     None
 }
-
-/// How many vertex-to-edge-plane distances [`first_reflex_vertex`] computes at most for an
-/// outline that winds around more than once.
-pub const WINDING_TEST_BUDGET: usize = 4_000_000;
 
 /// Formats a vector the way UnrealEd writes it: `%+013.6f` per component, comma-separated.
 pub fn format_vector(v: Vec3) -> String {
@@ -179,32 +344,71 @@ mod tests {
                 .collect()
         };
         let up = Vec3::new(0.0, 0.0, 1.0);
-        // The quadratic test took tens of seconds on this one.
-        assert_eq!(first_reflex_vertex(&circle(100_000, 1.0), up), None);
+        // The pairwise test took tens of seconds on this one.
+        let round = EnginePolygon::import(&circle(100_000, 1.0)).unwrap();
+        assert_eq!(round.outside_edge(), None);
         // A pentagram-like outline that goes around twice turns inward at every vertex.
         let twice = circle(7, 2.0);
-        assert!(first_reflex_vertex(&twice, up).is_some());
+        assert!(EnginePolygon::import(&twice).unwrap().outside_edge().is_some());
+        assert!(long_outline_outside_edge(&twice, up).is_some());
+    }
+
+    fn polygon(points: &[(f64, f64)]) -> EnginePolygon {
+        let v: Vec<Vec3> = points.iter().map(|&(x, y)| Vec3::new(x, y, 0.0)).collect();
+        EnginePolygon::import(&v).unwrap()
     }
 
     #[test]
     fn square_normal_and_convexity() {
-        let square = [
-            Vec3::new(0.0, 0.0, 0.0),
-            Vec3::new(0.0, 10.0, 0.0),
-            Vec3::new(10.0, 10.0, 0.0),
-            Vec3::new(10.0, 0.0, 0.0),
+        let square = polygon(&[(0.0, 0.0), (0.0, 10.0), (10.0, 10.0), (10.0, 0.0)]);
+        assert_eq!(square.normal, Vec3::new(0.0, 0.0, -1.0));
+        assert_eq!(square.outside_edge(), None);
+        let arrow = polygon(&[(0.0, 0.0), (0.0, 10.0), (3.0, 5.0), (10.0, 10.0), (10.0, 0.0)]);
+        let found = arrow.outside_edge().unwrap();
+        // The edge into the reflex vertex, extended, leaves the far corner outside.
+        assert_eq!((found.edge, found.vertex), ((1, 2), 3));
+    }
+
+    #[test]
+    fn every_vertex_is_judged_against_every_edge() {
+        // A dent of 0.2 in the middle of a 128-unit side: each neighbour is within 0.25 of
+        // the other edge's line, the far corner 0.4 outside the line of the edge into the dent.
+        let dent = |d: f64| {
+            polygon(&[(0.0, 0.0), (0.0, 128.0), (64.0, 128.0 - d), (128.0, 128.0), (128.0, 0.0)])
+        };
+        assert_eq!(dent(0.1).outside_edge(), None);
+        let found = dent(0.2).outside_edge().unwrap();
+        assert!((found.distance - 0.4).abs() < 1e-3, "{found:?}");
+        // A reflex vertex behind a short edge: its near neighbour is within 0.2 of the line
+        // of the edge into it, whichever way the outline runs, the rest far outside.
+        let short = [
+            (0.0, 0.0),
+            (0.0, 128.0),
+            (64.0, 100.0),
+            (64.14, 100.14),
+            (128.0, 128.0),
+            (128.0, 0.0),
         ];
-        let normal = polygon_normal(&square).unwrap();
-        assert_eq!(normal, Vec3::new(0.0, 0.0, -1.0));
-        assert_eq!(first_reflex_vertex(&square, normal), None);
-        let arrow = [
+        assert!(polygon(&short).outside_edge().is_some());
+        let reversed: Vec<_> = short.iter().rev().copied().collect();
+        assert!(polygon(&reversed).outside_edge().is_some());
+    }
+
+    #[test]
+    fn import_drops_repeated_points_and_planes_go_through_the_first_kept_vertex() {
+        // The first vertex repeats the last: `Fix` drops it, and vertex 1 is the plane's base.
+        let v = [
+            Vec3::new(0.0, 0.0, 0.0005),
+            Vec3::new(0.0, 128.0, 0.0),
+            Vec3::new(128.0, 128.0, 0.0),
+            Vec3::new(128.0, 0.0, 0.0),
             Vec3::new(0.0, 0.0, 0.0),
-            Vec3::new(0.0, 10.0, 0.0),
-            Vec3::new(3.0, 5.0, 0.0),
-            Vec3::new(10.0, 10.0, 0.0),
-            Vec3::new(10.0, 0.0, 0.0),
         ];
-        let normal = polygon_normal(&arrow).unwrap();
-        assert_eq!(first_reflex_vertex(&arrow, normal).map(|(i, _)| i), Some(2));
+        let p = EnginePolygon::import(&v).unwrap();
+        assert_eq!(p.written, vec![1, 2, 3, 4]);
+        assert_eq!(p.off_plane(), None);
+        let flat = [(0.0, 0.0), (1.0, 0.0), (2.0, 0.0)];
+        let line: Vec<Vec3> = flat.iter().map(|&(x, y)| Vec3::new(x, y, 0.0)).collect();
+        assert!(EnginePolygon::import(&line).is_none());
     }
 }

@@ -4,6 +4,8 @@
 //! shows it firing, and the fixtures together show where each rule stays silent.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test helpers may panic on broken fixtures
 
+mod engine_polygons;
+
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
