@@ -375,6 +375,9 @@ impl FileAnalysis {
         }
         let mut symbols = collect_symbols(text, path, package_name.as_deref(), &lines);
         symbols.preprocessor = preprocessor::Evidence::of(text, &preprocessed, &scan.errors);
+        if let Some(env) = env.filter(|e| e.game.is_some_and(|g| !g.is_stock())) {
+            symbols.licensee_keys = licensee_keys(text, &lines, env);
+        }
         if let Some(env) = env {
             symbols.lfs_pointers =
                 lines.iter().flat_map(|l| &l.paths).filter(|p| p.lfs_pointer(env)).count();
@@ -392,6 +395,29 @@ impl FileAnalysis {
     pub fn is_package_class(&self) -> bool {
         self.location.as_ref().is_some_and(Location::is_package)
     }
+}
+
+/// The keys a licensee's game writes that Epic's handlers do not read, misspellings of keys
+/// they do read aside (upper case, once per use).
+fn licensee_keys(text: &str, lines: &[LineFacts], env: &ExecEnv) -> Vec<String> {
+    let patch = env.game.and_then(Game::patch);
+    let mut out = Vec::new();
+    for line in lines {
+        let Some(m) = line.command else { continue };
+        if m.spec.ignored.is_some() {
+            continue;
+        }
+        for (arg, verdict) in line.verdicts(text, env.generation, patch) {
+            let name = arg.name_span().text(text);
+            if matches!(verdict, keys::KeyVerdict::Unknown { read_as: None })
+                && matches!(arg, Arg::Key { .. })
+                && keys::misspelt_key(m.spec, name, env.generation).is_none()
+            {
+                out.push(name.to_ascii_uppercase());
+            }
+        }
+    }
+    out
 }
 
 fn resolve_path(

@@ -146,6 +146,9 @@ pub struct FileSymbols {
     pub preprocessor: Option<super::preprocessor::Evidence>,
     /// How many of the files the class imports are Git LFS pointers, not the files.
     pub lfs_pointers: usize,
+    /// Under a licensee's game: the keys its lines write that Epic's handlers do not read
+    /// (upper case, once per use), which that editor may read.
+    pub licensee_keys: Vec<String>,
 }
 
 impl FileSymbols {

@@ -29,6 +29,11 @@ as that key, and the message says so. A run of words without `=` is one finding:
 #exec MESH IMPORT MESH=Skull ANIVFILE=Models\Skull_a.3d DATFILE=Models\Skull_d.3d
 ```
 
+Under a licensee's game (XIII, Deus Ex, `other`...) an unknown key is an info, since that
+editor may read keys Epic's do not, and a key the package's classes write again and again
+(Harry Potter 2's `COMPRESSION=` on every texture import) is said once, at its first use in the
+package. A key within an edit or two of a key the command reads is `exec-misspelt-key`'s.
+
 Fix: correct the key (`DATAFILE=`).";
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {

@@ -445,6 +445,7 @@ fn run_exec_rules(context: &crate::exec::ExecContext<'_>) -> Vec<Diagnostic> {
     // do not (XIII's `COMPRESS=`, Undying's `SKELFILE=`, an early UE2's `FLAGS=`), and its
     // source is not public: what the checks know from Epic's handlers cannot be checked there.
     if let Some(game) = context.licensee() {
+        keep_one_per_licensee_key(context, &mut diagnostics);
         for d in diagnostics
             .iter_mut()
             .filter(|d| d.severity > Severity::Info && HANDLER_KEY_RULES.contains(&d.code))
@@ -461,6 +462,42 @@ fn run_exec_rules(context: &crate::exec::ExecContext<'_>) -> Vec<Diagnostic> {
         (a.span.start, a.span.end, a.code).cmp(&(b.span.start, b.span.end, b.code))
     });
     diagnostics
+}
+
+/// Under a licensee's game, a key Epic's handlers do not read that the package's classes write
+/// again and again (Harry Potter 2's `COMPRESSION=` on 977 texture imports) is one key of that
+/// editor: said once, at its first use in the package's first class (in path order) that
+/// writes it, with how often it is written; its other uses say nothing more.
+fn keep_one_per_licensee_key(
+    context: &crate::exec::ExecContext<'_>,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    let mut seen: Vec<String> = Vec::new();
+    diagnostics.retain_mut(|d| {
+        if d.code != "exec-unknown-key" {
+            return true;
+        }
+        let token = d.span.text(context.text);
+        let Some((name, _)) = token.split_once('=') else { return true };
+        let name = name.trim().to_ascii_uppercase();
+        let files = &context.table.files;
+        let uses: usize =
+            files.iter().map(|f| f.licensee_keys.iter().filter(|k| **k == name).count()).sum();
+        if uses < 2 {
+            return true;
+        }
+        let first = files.iter().position(|f| f.licensee_keys.contains(&name));
+        if first != Some(context.table.current) || seen.contains(&name) {
+            return false;
+        }
+        let classes = files.iter().filter(|f| f.licensee_keys.contains(&name)).count();
+        let _ = write!(
+            d.message,
+            "; written {uses} times in {classes} classes of this package, said here once"
+        );
+        seen.push(name);
+        true
+    });
 }
 
 #[cfg(test)]
