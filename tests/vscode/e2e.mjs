@@ -491,7 +491,7 @@ async function main() {
       // same files (the linter also checks the files that #exec lines name; the server may not yet).
       // The workspace holds System/ and Textures/, so the server takes it for the game folder
       // and indexes its packages; the linter is given the same game directory.
-      const required = ["Defects.t3d:22:t3d-unknown-poly-flag", "Defects.t3d:32:t3d-too-few-vertices", "MyMesh.uc:6:exec-unknown-key"];
+      const required = ["Defects.t3d:22:t3d-unknown-poly-flag", "Defects.t3d:32:t3d-too-few-vertices", "MyMesh.uc:6:exec-misspelt-key"];
       const lint = spawnSync(bundled, ["lint", "--format", "json", "--engine", "ue1", "--game-dir", ".", "."], { cwd: workspace, encoding: "utf8", maxBuffer: 256 << 20 });
       const allowed = JSON.parse(lint.stdout).diagnostics.map((d) => `${path.basename(d.file)}:${d.line}:${d.code}`).sort();
       for (const must of required) assert(allowed.includes(must), `unreal-ls lint no longer reports ${must} on the fixtures`);

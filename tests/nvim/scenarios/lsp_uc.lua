@@ -41,7 +41,7 @@ t.expect_eq('filetype of Skull.uc', vim.bo[buf].filetype, 'uc')
 local diagnostics = lsp.wait_for_diagnostics(buf, 2)
 t.record('diagnostics', diagnostics)
 t.expect_eq('diagnostics (code and line)', lsp.codes_and_lines(diagnostics), {
-  'exec-unknown-key:4',
+  'exec-misspelt-key:4',
   'exec-missing-file:5',
 })
 
