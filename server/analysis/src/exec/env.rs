@@ -170,6 +170,13 @@ impl ExecEnv {
         self.fs.open(path)
     }
 
+    /// True when the file is a Git LFS pointer. Asked of every path a class imports when its
+    /// package is read, so the file is only mapped: a pointer is at most 1 KiB, and a larger
+    /// file is told apart by its length alone.
+    pub fn is_lfs_pointer(&self, path: &Path) -> bool {
+        self.open(path).is_some_and(|bytes| unreal_formats::lfs::pointer(&bytes).is_some())
+    }
+
     /// The facts of a file, read once per path and expected kind.
     pub fn facts(&self, path: &Path, expect: Expect) -> Arc<FileFacts> {
         let key = (path.to_path_buf(), expect);

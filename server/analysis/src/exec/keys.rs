@@ -135,6 +135,21 @@ fn verdict(
     KeyVerdict::Read
 }
 
+/// The key an argument misspells: a `KEY=value` the command does not have (its verdict
+/// [`KeyVerdict::Unknown`], not read as another key) near a key it reads ([`misspelt_key`]).
+pub fn misspelling(
+    spec: &unreal_engine::exec::CommandSpec,
+    arg: Arg,
+    verdict: &KeyVerdict,
+    text: &str,
+    generation: Option<Generation>,
+) -> Option<&'static str> {
+    if !matches!((verdict, arg), (KeyVerdict::Unknown { read_as: None }, Arg::Key { .. })) {
+        return None;
+    }
+    misspelt_key(spec, arg.name_span().text(text), generation)
+}
+
 /// The key of `spec` that `written` (a key the command does not have) is a misspelling of:
 /// a key the targeted generation reads, within one edit (two for keys of five letters or
 /// more), ignoring case, and nearer than any other. `None` when none is near or two are

@@ -72,7 +72,7 @@ impl PathRef {
     pub fn lfs_pointer(&self, env: &ExecEnv) -> bool {
         match &self.resolution {
             Resolution::Found { path, .. } | Resolution::Indexed { path } => {
-                matches!(*env.facts(path, self.expect), FileFacts::LfsPointer { .. })
+                env.is_lfs_pointer(path)
             }
             _ => false,
         }
@@ -407,13 +407,11 @@ fn licensee_keys(text: &str, lines: &[LineFacts], env: &ExecEnv) -> Vec<String> 
         if m.spec.ignored.is_some() {
             continue;
         }
-        for (arg, verdict) in line.verdicts(text, env.generation, patch) {
-            let name = arg.name_span().text(text);
-            if matches!(verdict, keys::KeyVerdict::Unknown { read_as: None })
-                && matches!(arg, Arg::Key { .. })
-                && keys::misspelt_key(m.spec, name, env.generation).is_none()
-            {
-                out.push(name.to_ascii_uppercase());
+        for &(arg, ref verdict) in line.verdicts(text, env.generation, patch) {
+            let unknown = matches!(verdict, keys::KeyVerdict::Unknown { read_as: None })
+                && matches!(arg, Arg::Key { .. });
+            if unknown && keys::misspelling(m.spec, arg, verdict, text, env.generation).is_none() {
+                out.push(arg.name_span().text(text).to_ascii_uppercase());
             }
         }
     }
@@ -731,6 +729,15 @@ impl ExecContext<'_> {
             .map(|e| parent.join(&e.name))
             .filter(|dir| dir != root && env.has_classes_dir(dir))
             .collect()
+    }
+
+    /// Whose lines a package-wide finding speaks of: "package `Name`", or "this class"
+    /// outside a package.
+    pub fn package_phrase(&self) -> String {
+        match self.file.location.as_ref().and_then(Location::package_name) {
+            Some(package) => format!("package `{package}`"),
+            None => "this class".to_owned(),
+        }
     }
 
     /// A path for messages: relative to the package folder, with forward slashes.

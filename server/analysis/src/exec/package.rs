@@ -39,10 +39,6 @@ impl Location {
                 dir = absolute;
             }
         }
-        let in_classes = dir
-            .file_name()
-            .and_then(|n| n.to_str())
-            .is_some_and(|n| n.eq_ignore_ascii_case("classes"));
         let is_classes = |dir: &Path| {
             dir.file_name()
                 .and_then(|n| n.to_str())
@@ -50,7 +46,7 @@ impl Location {
         };
         // SWAT 4's UCC compiles the subfolders of `Classes/` too: a class there belongs to
         // the package above them.
-        let classes = if in_classes {
+        let classes = if is_classes(&dir) {
             Some(dir.as_path())
         } else if env.game.is_some_and(unreal_engine::Game::compiles_class_subfolders) {
             dir.ancestors().skip(1).take(SUBFOLDER_DEPTH).find(|d| is_classes(d))

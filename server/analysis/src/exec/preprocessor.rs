@@ -131,15 +131,6 @@ impl Defines {
             Symbol::Unknown => None,
         }
     }
-
-    /// How many symbols are defined.
-    pub fn len(&self) -> usize {
-        self.symbols.values().filter(|s| matches!(s, Symbol::Defined(_))).count()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
 }
 
 /// Who runs the preprocessor, and with which symbols.
@@ -166,10 +157,9 @@ enum State {
 pub struct Preprocessed {
     /// The conditional and definition lines, in order (those inside removed branches too).
     pub lines: Vec<PreprocessorLine>,
-    /// Byte ranges the preprocessor removes (branches whose condition is false).
+    /// Byte ranges the preprocessor removes (branches whose condition is false). A branch
+    /// that cannot be decided is kept: its directives compile in one build or another.
     pub inactive: Vec<Range<usize>>,
-    /// Byte ranges whose branch cannot be decided (unknown symbols).
-    pub undecided: Vec<Range<usize>>,
     /// True when the game's UCC runs the preprocessor (its lines are the compiler's own).
     pub by_compiler: bool,
 }
@@ -214,11 +204,6 @@ impl Preprocessed {
         self.inactive.iter().any(|r| r.contains(&at))
     }
 
-    /// True when the byte at `at` lies in a branch that cannot be decided.
-    pub fn undecided_at(&self, at: usize) -> bool {
-        self.undecided.iter().any(|r| r.contains(&at))
-    }
-
     fn decide(&mut self, text: &str, defines: &mut Defines) {
         /// One `#if` group: the state around it, whether a branch was taken (`None`: maybe),
         /// and the current branch's state and start.
@@ -230,7 +215,7 @@ impl Preprocessed {
         }
         let mut stack: Vec<Group> = Vec::new();
         let current = |stack: &[Group]| stack.last().map_or(State::Active, |g| g.state);
-        let lines = self.lines.clone();
+        let lines = std::mem::take(&mut self.lines);
         for line in &lines {
             let line_start = line.hash_span.start as usize;
             let next_line = text[line.body.end as usize..]
@@ -304,16 +289,13 @@ impl Preprocessed {
         while let Some(group) = stack.pop() {
             self.close(group.state, group.from..text.len());
         }
+        self.lines = lines;
     }
 
+    /// Records a branch that ended: removed when its state is inactive.
     fn close(&mut self, state: State, range: Range<usize>) {
-        if range.is_empty() {
-            return;
-        }
-        match state {
-            State::Active => {}
-            State::Inactive => self.inactive.push(range),
-            State::Undecided => self.undecided.push(range),
+        if state == State::Inactive && !range.is_empty() {
+            self.inactive.push(range);
         }
     }
 }

@@ -45,10 +45,7 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
     };
     let total: usize = ctx.table.files.iter().map(|f| f.lfs_pointers).sum();
     let classes = ctx.table.files.iter().filter(|f| f.lfs_pointers > 0).count();
-    let whose = match ctx.file.location.as_ref().and_then(|l| l.package_name()) {
-        Some(package) => format!("package `{package}`"),
-        None => "this class".to_owned(),
-    };
+    let whose = ctx.package_phrase();
     let spread = if classes > 1 { format!(" in {classes} classes") } else { String::new() };
     out.push(RULE.diagnostic(
         first.value.mark(),

@@ -3,10 +3,8 @@
 //! exact names (`Parse(Str, TEXT("GROUP="), ...)`), so the value is lost; a typo is a typo in a
 //! licensee's editor too. Offers the key it resembles.
 
-use unreal_syntax::exec::Arg;
-
 use super::{Fixability, RuleMeta};
-use crate::exec::keys::{misspelt_key, KeyVerdict};
+use crate::exec::keys::misspelling;
 use crate::exec::ExecContext;
 use crate::{Diagnostic, Severity};
 use std::fmt::Write as _;
@@ -42,13 +40,12 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
         if m.spec.ignored.is_some() {
             continue;
         }
-        for (arg, verdict) in line.verdicts(ctx.text, ctx.generation, ctx.patch()) {
-            let (KeyVerdict::Unknown { read_as: None }, Arg::Key { .. }) = (verdict, arg) else {
+        for &(arg, ref verdict) in line.verdicts(ctx.text, ctx.generation, ctx.patch()) {
+            let Some(key) = misspelling(m.spec, arg, verdict, ctx.text, ctx.generation) else {
                 continue;
             };
             let name_span = arg.name_span();
             let written = name_span.text(ctx.text);
-            let Some(key) = misspelt_key(m.spec, written, ctx.generation) else { continue };
             let command = m.spec.display_name();
             let present = line.lookup(ctx.text, &format!("{key}=")).is_some();
             let mut message = format!(
@@ -68,16 +65,4 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
             out.push(diagnostic);
         }
     }
-}
-
-/// True when `exec-misspelt-key` reports this argument (so `exec-unknown-key` does not).
-pub fn reports(
-    spec: &unreal_engine::exec::CommandSpec,
-    arg: Arg,
-    verdict: &KeyVerdict,
-    text: &str,
-    generation: Option<unreal_engine::Generation>,
-) -> bool {
-    matches!((verdict, arg), (KeyVerdict::Unknown { read_as: None }, Arg::Key { .. }))
-        && misspelt_key(spec, arg.name_span().text(text), generation).is_some()
 }

@@ -65,10 +65,7 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
             }
         }
     }
-    let whose = match ctx.file.location.as_ref().and_then(|l| l.package_name()) {
-        Some(package) => format!("package `{package}`"),
-        None => "this class".to_owned(),
-    };
+    let whose = ctx.package_phrase();
     let mut message = format!(
         "{whose} passes through a preprocessor UCC does not have: {lines} conditional line{}",
         if lines == 1 { "" } else { "s" }

@@ -53,7 +53,9 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
         while let Some(&(arg, ref verdict)) = verdicts.get(index) {
             index += 1;
             // A near miss of a key the command reads is `exec-misspelt-key`'s.
-            if super::exec_misspelt_key::reports(m.spec, arg, verdict, ctx.text, ctx.generation) {
+            if crate::exec::keys::misspelling(m.spec, arg, verdict, ctx.text, ctx.generation)
+                .is_some()
+            {
                 continue;
             }
             let name = arg.name_span().text(ctx.text);
