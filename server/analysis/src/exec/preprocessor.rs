@@ -180,9 +180,11 @@ impl Preprocessed {
         };
         let mut out = Self { lines, by_compiler, ..Self::default() };
         out.decide(text, &mut defines);
+        // The lines were taken from the errors in order, so their starts are sorted.
+        let starts: Vec<u32> = out.lines.iter().map(|l| l.hash_span.start).collect();
         errors.retain(|error| match *error {
             ScanError::UnknownDirective { span } => {
-                !out.lines.iter().any(|l| l.hash_span == span) && !out.removes(span.start as usize)
+                starts.binary_search(&span.start).is_err() && !out.removes(span.start as usize)
             }
             _ => true,
         });
@@ -201,7 +203,9 @@ impl Preprocessed {
 
     /// True when the byte at `at` lies in a removed branch.
     pub fn removes(&self, at: usize) -> bool {
-        self.inactive.iter().any(|r| r.contains(&at))
+        // `inactive` is sorted and without overlaps ([`Self::decide`]).
+        let after = self.inactive.partition_point(|r| r.start <= at);
+        after > 0 && self.inactive[after - 1].contains(&at)
     }
 
     fn decide(&mut self, text: &str, defines: &mut Defines) {
@@ -290,6 +294,16 @@ impl Preprocessed {
             self.close(group.state, group.from..text.len());
         }
         self.lines = lines;
+        // Ranges close innermost first and nest: sorted and merged, a lookup is a search.
+        self.inactive.sort_by_key(|r| r.start);
+        let mut merged: Vec<Range<usize>> = Vec::with_capacity(self.inactive.len());
+        for range in self.inactive.drain(..) {
+            match merged.last_mut() {
+                Some(last) if range.start <= last.end => last.end = last.end.max(range.end),
+                _ => merged.push(range),
+            }
+        }
+        self.inactive = merged;
     }
 
     /// Records a branch that ended: removed when its state is inactive.
@@ -340,7 +354,7 @@ fn first_name(body: &str) -> Option<&str> {
 /// expression.
 pub fn evaluate(text: &str, defines: &Defines) -> Option<i64> {
     let tokens = tokenize(text)?;
-    let mut parser = Parser { tokens: &tokens, at: 0, defines };
+    let mut parser = Parser { tokens: &tokens, at: 0, defines, depth: 0 };
     let value = parser.or()?;
     (parser.at == tokens.len()).then_some(value)
 }
@@ -382,10 +396,16 @@ fn tokenize(text: &str) -> Option<Vec<Token<'_>>> {
     (!tokens.is_empty()).then_some(tokens)
 }
 
+/// How deep `!` and parentheses may nest in a condition: a hostile line of a million `(`
+/// must not exhaust the stack (real conditions nest two or three deep).
+const MAX_NESTING: usize = 64;
+
 struct Parser<'t, 'a> {
     tokens: &'t [Token<'a>],
     at: usize,
     defines: &'t Defines,
+    /// `!` and `(` open now.
+    depth: usize,
 }
 
 impl Parser<'_, '_> {
@@ -444,11 +464,21 @@ impl Parser<'_, '_> {
     }
 
     fn unary(&mut self) -> Option<i64> {
+        if self.depth >= MAX_NESTING {
+            // Not a condition anyone writes: nothing after this is read.
+            self.at = usize::MAX / 2;
+            return None;
+        }
         if self.eat("!") {
-            return self.unary().map(|v| i64::from(v == 0));
+            self.depth += 1;
+            let value = self.unary().map(|v| i64::from(v == 0));
+            self.depth -= 1;
+            return value;
         }
         if self.eat("(") {
+            self.depth += 1;
             let value = self.or();
+            self.depth -= 1;
             if !self.eat(")") {
                 // Not an expression: nothing after this is read.
                 self.at = usize::MAX / 2;
@@ -554,7 +584,27 @@ pub fn near_miss(word: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{evaluate, Defines};
+    use super::{evaluate, Defines, Mode, Preprocessed};
+    use std::sync::Arc;
+
+    /// Nested removed branches merge into one range, and what follows them stays.
+    #[test]
+    fn removed_branches_nest_and_end() {
+        let text = "#if 0\nA\n#if 1\nB\n#endif\nC\n#endif\nD\n#if 1\nE\n#else\nF\n#endif\nG\n";
+        let mut errors = unreal_syntax::exec::scan(text).errors;
+        let mode = Mode::Compiler(Arc::new(Defines::complete()));
+        let pre = Preprocessed::run(text, &mut errors, &mode);
+        let kept: String = text
+            .char_indices()
+            .filter(|&(at, c)| {
+                c.is_ascii_uppercase() && !pre.removes(at) && text[..at].ends_with('\n')
+            })
+            .map(|(_, c)| c)
+            .collect();
+        assert_eq!(kept, "DEG");
+        assert_eq!(pre.inactive.len(), 2, "{:?}", pre.inactive);
+        assert!(errors.is_empty(), "{errors:?}");
+    }
 
     #[test]
     fn conditions_evaluate_as_a_c_preprocessor_would() {
@@ -580,6 +630,10 @@ mod tests {
             ("IG_SWAT IG_SWAT", &known, None),
             ("\"text\"", &known, None),
             ("", &known, None),
+            (&"(".repeat(200_000), &known, None),
+            (&"!".repeat(200_000), &known, None),
+            (&format!("{}1{}", "(".repeat(64), ")".repeat(64)), &known, None),
+            (&format!("{}1{}", "(".repeat(63), ")".repeat(63)), &known, Some(1)),
         ];
         for (text, defines, expected) in cases {
             assert_eq!(evaluate(text, defines), expected, "{text}");
