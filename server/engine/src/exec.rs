@@ -870,7 +870,11 @@ pub static COMMANDS: &[CommandSpec] = &[
         engines: Engines::Both,
         keys: &[
             k("FILE", Path, "Package file to load, relative to the package folder (often `..\\Textures\\X.utx`).").req(),
-            k("PACKAGE", Name, "Load the file under this package name."),
+            k("PACKAGE", Name, "Load the file under this package name (`PACKAGE=Pkg.Group` loads it into a group of `Pkg`)."),
+            // Real code writes it; no LOAD handler of any build reads it (UT v400
+            // Editor/Src/UnEdSrv.cpp:128-157, UT2004 :497-526).
+            k("GROUP", Name, "Not read: to load the objects into a group, write `PACKAGE=Pkg.Group`.")
+                .ignored("no LOAD handler reads GROUP=; the objects land in the package itself, and `PACKAGE=Pkg.Group` is how a load puts them into a group"),
         ],
         one_of: &[],
         keys_complete: true,

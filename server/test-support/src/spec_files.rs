@@ -82,6 +82,14 @@ pub fn build(spec: &str) -> Vec<u8> {
             let (w, h) = size(&words);
             dds_dxt1(w, h)
         }
+        // `package objects=Texture:Skins.Rust,Texture:Chrome`: a v69 package of those empty
+        // objects (`Group.Name` makes a group).
+        "package" if words.iter().any(|w| w.starts_with("objects=")) => {
+            let spec = words.iter().find_map(|w| w.strip_prefix("objects=")).unwrap_or("");
+            let objects: Vec<(&str, &str)> =
+                spec.split(',').map(|o| o.split_once(':').unwrap_or(("Texture", o))).collect();
+            crate::writers::object_package(&objects)
+        }
         // `package version=69 licensee=227`: an empty package with that version word.
         "package" => crate::writers::PackageWriter::new(
             num(&words, "version", 69) as u16,

@@ -65,7 +65,9 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
                 ),
                 KeyVerdict::Unknown { read_as: None } => {
                     let keys = key_list.get_or_insert_with(|| {
-                        let known: Vec<&str> = m.spec.keys.iter().map(|k| k.name).collect();
+                        // The keys the engine reads: one it ignores is no alternative.
+                        let known: Vec<&str> =
+                            m.spec.keys.iter().filter(|k| k.ignored.is_none()).map(|k| k.name).collect();
                         dedup(&known).join(", ")
                     });
                     format!("{command} has no key `{name}=`; the engine ignores it (keys: {keys})")
