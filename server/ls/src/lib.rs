@@ -5,6 +5,7 @@
 pub mod deps_json;
 pub mod diff_json;
 pub mod lsp;
+pub mod workspace_files;
 
 /// The project's public address (`repository` in the workspace's `Cargo.toml`), once it has
 /// one; `None` until then: links made from an invented address would send users nowhere.

@@ -9,6 +9,8 @@ mod lsp_client;
 use lsp_client::stdio::StdioServer;
 use lsp_client::HANG_GUARD;
 
+use std::path::{Path, PathBuf};
+
 use serde_json::{json, Value};
 use unreal_analysis::line_index::{ColumnUnit, LineIndex};
 use unreal_analysis::lint::{lint_text, FileKind, LintOptions};
@@ -531,13 +533,13 @@ fn diagnostics_go_out_before_the_answers_an_editor_asks_for_on_opening() {
     assert_eq!(server.wait_exit(), Some(0));
 }
 
-/// The editor and `lint` agree on a tree with a configuration per folder: `Maps/B`'s
-/// `unreal-ls.toml` turns a rule off and excludes a file, the root's raises it, and an
-/// override of the root's lowers it again for `Maps/A/Imported`.
-/// What the server publishes for each file, over stdio, is what `unreal-ls lint` reports for it.
-#[test]
-fn each_file_gets_the_configuration_lint_gives_it() {
-    let dir = std::env::temp_dir().join(format!("unreal-ls-lsp-configs-{}", std::process::id()));
+/// A tree with a configuration per folder: `Maps/B`'s `unreal-ls.toml` turns a rule off and
+/// excludes a file, the root's raises it, an override of the root's lowers it again for
+/// `Maps/A/Imported`, `Maps/C`'s names a UE2 game; two game installations whose packages
+/// differ; a mod's class whose `#exec` names a file that is not there. Returns the folder
+/// (canonical) and each file with its text.
+fn configured_tree(name: &str) -> (PathBuf, Vec<(&'static str, String)>) {
+    let dir = std::env::temp_dir().join(format!("unreal-ls-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("Maps/A")).unwrap();
     std::fs::create_dir_all(dir.join("Maps/B")).unwrap();
@@ -546,6 +548,7 @@ fn each_file_gets_the_configuration_lint_gives_it() {
     let defective = "Begin Map\r\nBegin Actor Class=Brush Name=Brush1\r\n   CsgOper=CSG_Add\r\n   Begin Brush Name=Model1\r\n      Begin PolyList\r\n         Begin Polygon\r\n            Normal   +00000.000000,+00000.000000,+00001.000000\r\n            Vertex   +00000.000000,+00000.000000,+00000.000000\r\n            Vertex   +00128.000000,+00000.000000,+00000.000000\r\n         End Polygon\r\n      End PolyList\r\n   End Brush\r\nEnd Actor\r\nEnd Map\r\n";
     std::fs::create_dir_all(dir.join("Maps/A/Imported")).unwrap();
     std::fs::create_dir_all(dir.join("Maps/C")).unwrap();
+    std::fs::create_dir_all(dir.join("Mod/Classes")).unwrap();
     // A polygon with bit 0x200, which UE1 defines and stock UE2 leaves unused: a warning only
     // where the file's own configuration says the game is UT2004.
     let ue2_flag = defective.replace(
@@ -570,16 +573,18 @@ fn each_file_gets_the_configuration_lint_gives_it() {
         // What makes the folder an installation: the engine's own package.
         std::fs::write(dir.join(game).join("System/Core.u"), texture_package(&[])).unwrap();
     }
-    let files = [
-        ("Maps/A/Defects.t3d", defective),
-        ("Maps/A/Imported/Defects.t3d", defective),
-        ("Maps/B/Defects.t3d", defective),
-        ("Maps/B/Excluded.t3d", defective),
-        ("Maps/C/Flags.t3d", ue2_flag.as_str()),
-        ("Games/UT/Maps/Marble.t3d", marble.as_str()),
-        ("Games/Other/Maps/Marble.t3d", marble.as_str()),
+    let class = "class ModThing extends Actor;\r\n#exec TEXTURE IMPORT NAME=Skin FILE=Textures\\Skin.pcx\r\n";
+    let files = vec![
+        ("Maps/A/Defects.t3d", defective.to_owned()),
+        ("Maps/A/Imported/Defects.t3d", defective.to_owned()),
+        ("Maps/B/Defects.t3d", defective.to_owned()),
+        ("Maps/B/Excluded.t3d", defective.to_owned()),
+        ("Maps/C/Flags.t3d", ue2_flag),
+        ("Games/UT/Maps/Marble.t3d", marble.clone()),
+        ("Games/Other/Maps/Marble.t3d", marble),
+        ("Mod/Classes/ModThing.uc", class.to_owned()),
     ];
-    for (file, text) in files {
+    for (file, text) in &files {
         std::fs::write(dir.join(file), text).unwrap();
     }
     std::fs::write(dir.join("Maps/C/unreal-ls.toml"), "game = \"ut2004\"\n").unwrap();
@@ -593,57 +598,75 @@ fn each_file_gets_the_configuration_lint_gives_it() {
         "exclude = [\"Excluded.t3d\"]\n[rules]\nt3d-too-few-vertices = \"off\"\n",
     )
     .unwrap();
+    (dir, files)
+}
 
+/// What `unreal-ls lint --format json` reports run in `dir`, per file: `code severity`, sorted.
+fn lint_findings(dir: &Path) -> std::collections::BTreeMap<String, Vec<String>> {
     let lint = std::process::Command::new(env!("CARGO_BIN_EXE_unreal-ls"))
-        .args(["lint", "--format", "json", "Maps", "Games"])
-        .current_dir(&dir)
+        .args(["lint", "--format", "json"])
+        .current_dir(dir)
         .output()
         .unwrap();
     let report: Value = serde_json::from_slice(&lint.stdout).unwrap();
-    let from_lint = |file: &str| {
-        let mut found: Vec<String> = report["diagnostics"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|d| d["file"] == file)
-            .map(|d| format!("{} {}", d["code"].as_str().unwrap(), d["severity"].as_str().unwrap()))
-            .collect();
-        found.sort();
-        found
-    };
+    let mut found: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    for d in report["diagnostics"].as_array().unwrap() {
+        let file = d["file"].as_str().unwrap().to_owned();
+        let entry = format!("{} {}", d["code"].as_str().unwrap(), d["severity"].as_str().unwrap());
+        found.entry(file).or_default().push(entry);
+    }
+    for list in found.values_mut() {
+        list.sort();
+    }
+    found
+}
+
+/// `code severity` of each diagnostic a `publishDiagnostics` carries, sorted.
+fn published_findings(params: &Value) -> Vec<String> {
+    let mut found: Vec<String> = params["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            let severity = match d["severity"].as_i64() {
+                Some(1) => "error",
+                Some(2) => "warning",
+                Some(3) => "info",
+                _ => "hint",
+            };
+            format!("{} {severity}", d["code"].as_str().unwrap())
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+/// The editor and `lint` agree on a tree with a configuration per folder ([`configured_tree`]).
+/// What the server publishes for each file, over stdio, is what `unreal-ls lint` reports for it.
+#[test]
+fn each_file_gets_the_configuration_lint_gives_it() {
+    let (dir, files) = configured_tree("lsp-configs");
+    let from_lint = lint_findings(&dir);
 
     // The built binary over stdio, as an editor runs it. No workspace folder: each file
     // finds its configuration from where it lies.
     let mut server = start();
     initialize(&mut server);
     let mut seen = Vec::new();
-    for (version, (file, text)) in (1..).zip(files) {
+    for (version, (file, text)) in (1..).zip(&files) {
         let uri = format!("file://{}", dir.join(file).display());
+        let language = if file.ends_with(".uc") { "unrealscript" } else { "t3d" };
         server.notify(
             "textDocument/didOpen",
             &json!({ "textDocument": {
-                "uri": uri, "languageId": "t3d", "version": version, "text": text } }),
+                "uri": uri, "languageId": language, "version": version, "text": text } }),
         );
         let published = server.wait_for(|m| {
             m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri.as_str()
         });
-        let published = &published["params"];
-        let mut found: Vec<String> = published["diagnostics"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|d| {
-                let severity = match d["severity"].as_i64() {
-                    Some(1) => "error",
-                    Some(2) => "warning",
-                    Some(3) => "info",
-                    _ => "hint",
-                };
-                format!("{} {severity}", d["code"].as_str().unwrap())
-            })
-            .collect();
-        found.sort();
-        assert_eq!(found, from_lint(file), "{file}: the editor and lint differ");
+        let found = published_findings(&published["params"]);
+        let expected = from_lint.get(*file).cloned().unwrap_or_default();
+        assert_eq!(found, expected, "{file}: the editor and lint differ");
         seen.push(format!("{file}: {found:?}"));
     }
     server.request("shutdown", &Value::Null);
@@ -661,8 +684,79 @@ fn each_file_gets_the_configuration_lint_gives_it() {
         Maps/B/Excluded.t3d: []
         Maps/C/Flags.t3d: ["t3d-missing-brush-reference error", "t3d-unknown-poly-flag hint"]
         Games/UT/Maps/Marble.t3d: ["t3d-missing-brush-reference error"]
-        Games/Other/Maps/Marble.t3d: ["t3d-missing-brush-reference error", "t3d-unknown-texture warning"]"#]]
+        Games/Other/Maps/Marble.t3d: ["t3d-missing-brush-reference error", "t3d-unknown-texture warning"]
+        Mod/Classes/ModThing.uc: ["exec-missing-file error"]"#]]
     .assert_eq(&seen.join("\n"));
+}
+
+/// The workspace's problems without opening a file: with the tree as the workspace folder,
+/// the server checks every file in the background and publishes, for each, what `lint .`
+/// reports for it; then a file is deleted and one is fixed on disk, and their problems go.
+#[test]
+fn the_workspace_problems_are_lint_s_without_opening_a_file() {
+    let (dir, files) = configured_tree("lsp-workspace-problems");
+    let from_lint = lint_findings(&dir);
+    let mut server = start();
+    let folder = format!("file://{}", dir.display());
+    server.request(
+        "initialize",
+        &json!({
+            "processId": null,
+            "rootUri": null,
+            "capabilities": {},
+            "workspaceFolders": [{ "uri": folder, "name": "tree" }],
+        }),
+    );
+    server.notify("initialized", &json!({}));
+    // Every publication until the check says it is done, the latest per file.
+    let published =
+        std::cell::RefCell::new(std::collections::BTreeMap::<String, Vec<String>>::new());
+    let prefix = format!("file://{}/", dir.display());
+    let record = |m: &Value| {
+        if m["method"] == "textDocument/publishDiagnostics" {
+            let uri = m["params"]["uri"].as_str().unwrap();
+            let file = uri.strip_prefix(&prefix).unwrap_or(uri).to_owned();
+            published.borrow_mut().insert(file, published_findings(&m["params"]));
+        }
+    };
+    server.wait_for(|m| {
+        record(m);
+        m["method"] == "window/logMessage"
+            && m["params"]["message"].as_str().is_some_and(|t| t.starts_with("workspace checked"))
+    });
+    let shown: std::collections::BTreeMap<String, Vec<String>> = published
+        .borrow()
+        .iter()
+        .filter(|(_, f)| !f.is_empty())
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    assert_eq!(shown, from_lint, "the workspace's problems and lint's differ");
+    // Not vacuous: every file with findings in the tree is there, the excluded one is not.
+    assert_eq!(shown.len(), files.len() - 1, "{shown:#?}");
+
+    // Deleted on disk: cleared. Fixed on disk: cleared.
+    std::fs::remove_file(dir.join("Maps/A/Defects.t3d")).unwrap();
+    std::fs::write(dir.join("Mod/Classes/ModThing.uc"), "class ModThing extends Actor;\r\n")
+        .unwrap();
+    let uri = |file: &str| format!("file://{}", dir.join(file).display());
+    server.notify(
+        "workspace/didChangeWatchedFiles",
+        &json!({ "changes": [
+            { "uri": uri("Maps/A/Defects.t3d"), "type": 3 },
+            { "uri": uri("Mod/Classes/ModThing.uc"), "type": 2 },
+        ] }),
+    );
+    for file in ["Maps/A/Defects.t3d", "Mod/Classes/ModThing.uc"] {
+        let cleared = server.wait_for(|m| {
+            m["method"] == "textDocument/publishDiagnostics"
+                && m["params"]["uri"] == uri(file).as_str()
+        });
+        assert_eq!(cleared["params"]["diagnostics"], json!([]), "{file}");
+    }
+    server.request("shutdown", &Value::Null);
+    server.notify("exit", &Value::Null);
+    assert_eq!(server.wait_exit(), Some(0));
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A texture package of empty textures, written by the test support's package writer.

@@ -122,9 +122,10 @@ fn masking_changes_nothing(ctx: &ExecContext<'_>, line: &LineFacts) -> bool {
     if info.bit_depth == 32 && (on("ALPHA") || on("ALPHATEXTURE")) {
         return true;
     }
-    let stored_as_rgba8 = matches!(info.format, ImageFormat::Bmp | ImageFormat::Pcx | ImageFormat::Tga)
-        && !info.paletted
-        && matches!(info.bit_depth, 24 | 32);
+    let stored_as_rgba8 =
+        matches!(info.format, ImageFormat::Bmp | ImageFormat::Pcx | ImageFormat::Tga)
+            && !info.paletted
+            && matches!(info.bit_depth, 24 | 32);
     if stored_as_rgba8 {
         return true;
     }
@@ -158,8 +159,7 @@ fn load_destination(ctx: &ExecContext<'_>, line: &LineFacts) -> Option<String> {
         .map(|v| v.text.trim().to_owned())
         .filter(|p| !p.is_empty())
         .or_else(|| {
-            line.path("FILE")
-                .map(|p| crate::exec::package::default_name(&p.value.text).to_owned())
+            line.path("FILE").map(|p| crate::exec::package::default_name(&p.value.text).to_owned())
         })
 }
 
@@ -169,7 +169,8 @@ fn load_group<'a>(ctx: &'a ExecContext<'_>, line: &LineFacts, group: &str) -> Lo
     let prefix = format!("{}.", outer.to_ascii_lowercase());
     // A name a directive of the package creates may be that object, in a group of its own.
     let through = ctx.table.references().find(|(_, r)| {
-        r.path.to_ascii_lowercase().starts_with(&prefix) && ctx.table.named(r.name()).next().is_none()
+        r.path.to_ascii_lowercase().starts_with(&prefix)
+            && ctx.table.named(r.name()).next().is_none()
     });
     let Some((file, reference)) = through else {
         return if ctx.knows_package() { LoadGroup::Unused } else { LoadGroup::Unknown { outer } };
@@ -177,7 +178,9 @@ fn load_group<'a>(ctx: &'a ExecContext<'_>, line: &LineFacts, group: &str) -> Lo
     // The loaded file keeps its own groups: one of that name holds what the path names.
     let objects = ctx.env.zip(line.path("FILE")).and_then(|(env, file)| match &file.resolution {
         Resolution::Found { path, .. } => match &*env.facts(path, Expect::Package) {
-            FileFacts::Package { objects } => Some(objects.contains(&group.trim().to_ascii_lowercase())),
+            FileFacts::Package { objects } => {
+                Some(objects.contains(&group.trim().to_ascii_lowercase()))
+            }
             _ => None,
         },
         _ => None,
@@ -190,7 +193,12 @@ fn load_group<'a>(ctx: &'a ExecContext<'_>, line: &LineFacts, group: &str) -> Lo
 }
 
 /// The finding for a `GROUP=` on a `LOAD` line.
-fn load_group_finding(ctx: &ExecContext<'_>, line: &LineFacts, arg: Arg, group: &str) -> Diagnostic {
+fn load_group_finding(
+    ctx: &ExecContext<'_>,
+    line: &LineFacts,
+    arg: Arg,
+    group: &str,
+) -> Diagnostic {
     let package = load_destination(ctx, line).unwrap_or_default();
     let remove = Fix {
         title: "Remove the key".to_owned(),

@@ -11,7 +11,7 @@
 //! when a path could not be read or written (reported on stderr; the other files are still
 //! checked).
 
-use std::io::{self, BufWriter, Read, Write};
+use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -20,11 +20,11 @@ use rayon::prelude::*;
 use unreal_analysis::config::{apply_severity, Config, ConfigResolver};
 use unreal_analysis::fs::RealFs;
 use unreal_analysis::lint::{
-    detect_kind, lint_path, lint_path_owned, lint_source, FileKind, LintOptions, LintSession,
-    LintedFile,
+    lint_path, lint_path_owned, lint_source, LintOptions, LintSession, LintedFile,
 };
 use unreal_analysis::workspace::Settings;
 use unreal_analysis::{Diagnostic, EngineSetting, LineIndex, SourceText};
+use unreal_ls::workspace_files::{self, read_checkable, Content, Walked};
 use unreal_syntax::text::SourceEncoding;
 
 use super::baseline::{self, Baseline, BaselineArgs};
@@ -404,13 +404,6 @@ impl Problem {
     }
 }
 
-/// Extensions of binary files that live next to maps and scripts; never opened.
-const BINARY_EXTENSIONS: &[&str] = &[
-    "u", "utx", "uax", "umx", "unr", "usx", "ukx", "uvx", "ut2", "rom", "dx", "run", "psk", "psa",
-    "3d", "u3d", "pcx", "bmp", "tga", "dds", "png", "jpg", "wav", "ogg", "mp3", "exe", "dll", "so",
-    "zip", "7z", "rar", "gz", "uz", "uz2",
-];
-
 fn collect_candidates(roots: &[(PathBuf, bool)], problems: &mut Vec<Problem>) -> Vec<Candidate> {
     let mut seen = std::collections::HashSet::new();
     let mut candidates = Vec::new();
@@ -438,73 +431,27 @@ fn collect_candidates(roots: &[(PathBuf, bool)], problems: &mut Vec<Problem>) ->
         // Links are followed only while they stay under the root: a link to a folder or file
         // elsewhere (a downloaded mod's `Maps -> /home/you`) would have `--fix` rewrite files
         // the user never named. Naming such a folder or file on the command line checks it.
-        let inside = std::fs::canonicalize(root).unwrap_or_else(|_| root.clone());
-        let mut walker = walkdir::WalkDir::new(root)
-            .follow_links(true)
-            .sort_by_file_name()
-            .into_iter()
-            // Below the root, hidden folders (.git, .vscode) hold no maps of the user's.
-            .filter_entry(|e| e.depth() == 0 || !is_hidden(e.file_name()));
-        while let Some(entry) = walker.next() {
-            if let Ok(entry) = &entry {
-                if entry.depth() > 0 && entry.path_is_symlink() {
-                    if let Some(target) = leaves_tree(entry.path(), &inside) {
-                        problems.push(Problem::note(
-                            &display_path(entry.path(), *defaulted),
-                            format!(
-                                "skipped: a link to {target}, outside {}; name it on the command line to check it",
-                                display_path(root, false)
-                            ),
-                        ));
-                        if entry.file_type().is_dir() {
-                            walker.skip_current_dir();
-                        }
-                        continue;
-                    }
-                }
+        workspace_files::walk(root, &mut |walked| match walked {
+            Walked::File(path) => push(path, false, *defaulted),
+            Walked::LinkOutside { path, target, .. } => problems.push(Problem::note(
+                &display_path(&path, *defaulted),
+                format!(
+                    "skipped: a link to {}, outside {}; name it on the command line to check it",
+                    display_path(&target, false),
+                    display_path(root, false)
+                ),
+            )),
+            // Said once, the run goes on.
+            Walked::NotRegular(path) => problems.push(Problem::note(
+                &display_path(&path, *defaulted),
+                "skipped: not a regular file (a FIFO, socket or device)",
+            )),
+            Walked::Failed { path, message } => {
+                problems.push(Problem::error(&display_path(&path, *defaulted), message));
             }
-            match entry {
-                Ok(entry) if entry.file_type().is_file() => {
-                    if !has_binary_extension(entry.path()) {
-                        push(entry.into_path(), false, *defaulted);
-                    }
-                }
-                // A FIFO, socket or device in the tree is never opened (reading one blocks):
-                // said once, the run goes on.
-                Ok(entry) if !entry.file_type().is_dir() => problems.push(Problem::note(
-                    &display_path(entry.path(), *defaulted),
-                    "skipped: not a regular file (a FIFO, socket or device)",
-                )),
-                Ok(_) => {}
-                Err(err) => {
-                    let path = err.path().unwrap_or(root);
-                    let message = err.io_error().map_or_else(|| err.to_string(), io_message);
-                    problems.push(Problem::error(&display_path(path, *defaulted), message));
-                }
-            }
-        }
+        });
     }
     candidates
-}
-
-/// Where a link found in a folder walk leads, when that is not under `root` (canonical).
-fn leaves_tree(link: &Path, root: &Path) -> Option<String> {
-    match std::fs::canonicalize(link) {
-        Ok(target) if target.starts_with(root) => None,
-        Ok(target) => Some(display_path(&target, false)),
-        // A dangling link: walkdir reports it; nothing to follow.
-        Err(_) => None,
-    }
-}
-
-fn is_hidden(name: &std::ffi::OsStr) -> bool {
-    name.to_str().is_some_and(|n| n.starts_with('.') && n != "." && n != "..")
-}
-
-fn has_binary_extension(path: &Path) -> bool {
-    path.extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| BINARY_EXTENSIONS.iter().any(|b| b.eq_ignore_ascii_case(e)))
 }
 
 /// The path as given, with forward slashes; `./` is dropped only from the default root.
@@ -521,12 +468,9 @@ fn display_path(path: &Path, defaulted: bool) -> String {
 
 pub(super) use unreal_formats::mapped::io_message;
 
-/// How much of a file without a telling extension is read to decide what it is.
-const SNIFF_BYTES: usize = 8192;
-
 fn check(candidate: &Candidate, setup: &Setup, fix_mode: Option<FixMode>) -> Outcome {
     // Only the findings are needed without fixes: a UTF-8 file is mapped, not read.
-    let (kind, content) = match read_candidate(&candidate.path, fix_mode.is_none()) {
+    let (kind, content) = match read_checkable(&candidate.path, fix_mode.is_none()) {
         Ok(Some(read)) => read,
         Ok(None) => return Outcome::NotRecognized,
         Err(message) => return Outcome::Failed(message),
@@ -618,40 +562,6 @@ fn compare_position(a: &Diagnostic, b: &Diagnostic) -> std::cmp::Ordering {
         b.code,
         &b.message,
     ))
-}
-
-/// Reads a file if it is one unreal-ls checks: by extension without looking inside, else by
-/// its first bytes.
-fn read_candidate(path: &Path, may_map: bool) -> Result<Option<(FileKind, Content)>, String> {
-    let mut file = unreal_formats::mapped::open_regular(path).map_err(|e| io_message(&e))?;
-    let len = file.metadata().map_err(|e| io_message(&e))?.len();
-    if len > u64::from(u32::MAX) {
-        return Err(format!("{len} bytes is more than the 4 GiB unreal-ls reads"));
-    }
-    let mut bytes = Vec::new();
-    (&mut file).take(SNIFF_BYTES as u64).read_to_end(&mut bytes).map_err(|e| io_message(&e))?;
-    let Some(kind) = detect_kind(path, &bytes) else { return Ok(None) };
-    // A binary file named `.t3d` is reported from its first bytes: a gigabyte of zeros is
-    // never read whole, decoded and parsed.
-    if kind == FileKind::T3d && !unreal_syntax::text::looks_like_text(&bytes) {
-        return Ok(Some((kind, Content::Read(bytes))));
-    }
-    if may_map {
-        if let Some(text) = unreal_formats::mapped::MappedText::map(&file) {
-            return Ok(Some((kind, Content::Mapped(text))));
-        }
-    }
-    // The length is the file's own (checked above), so reserving it up front is safe.
-    bytes.reserve((len as usize).saturating_sub(bytes.len()));
-    file.read_to_end(&mut bytes).map_err(|e| io_message(&e))?;
-    Ok(Some((kind, Content::Read(bytes))))
-}
-
-/// A file to check: its text mapped (UTF-8 of at least 64 KB, when only findings are
-/// wanted), or its bytes.
-enum Content {
-    Mapped(unreal_formats::mapped::MappedText),
-    Read(Vec<u8>),
 }
 
 fn parse_game(name: &str) -> Result<unreal_analysis::Game, String> {

@@ -376,6 +376,11 @@ impl<'a> DocumentSnapshot<'a> {
         self.t3d.filter(|_| self.kind == Some(FileKind::T3d))
     }
 
+    /// The text with its line index, for conversions of its byte offsets.
+    pub fn lines(&self) -> Lines<'a> {
+        self.lines
+    }
+
     pub fn encoding(&self) -> PositionEncoding {
         self.session.encoding
     }

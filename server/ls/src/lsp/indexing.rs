@@ -1,8 +1,9 @@
 //! Building the workspace's package index and keeping it current: the configuration is read
 //! again after `initialized`, a settings or folder change, or a changed `unreal-ls.toml`; the
 //! index is built off the async threads with `$/progress` reports when the client supports
-//! them, and every open document is checked again once it is ready. Changed packages are read
-//! again on `workspace/didChangeWatchedFiles`. The state itself is in `workspace.rs`.
+//! them, and every open document is checked again once it is ready, then the workspace's
+//! other files (`workspace_problems.rs`). Changed packages are read again on
+//! `workspace/didChangeWatchedFiles`. The state itself is in `workspace.rs`.
 
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
@@ -78,6 +79,7 @@ pub async fn update(shared: &Arc<Shared>, scheduler: &Scheduler) {
     };
     if unchanged {
         recheck_all(shared, scheduler);
+        super::workspace_problems::check_workspace(shared);
         return;
     }
     if roots.is_empty() {
@@ -85,6 +87,7 @@ pub async fn update(shared: &Arc<Shared>, scheduler: &Scheduler) {
             say_game_directory_missing(shared, &workspace).await;
         }
         recheck_all(shared, scheduler);
+        super::workspace_problems::check_workspace(shared);
         return;
     }
     // The build runs on its own: the message that asked for it is answered at once, and
@@ -216,6 +219,10 @@ async fn build(
     let uris: Vec<_> = shared.documents().uris().cloned().collect();
     for uri in uris {
         requeue(uri);
+    }
+    // The files that are not open, with the index the checks of references need.
+    if current {
+        super::workspace_problems::check_workspace(shared);
     }
 }
 

@@ -10,6 +10,8 @@
 //! - [`settings`]: `unrealLs.*` settings from `initializationOptions` and the client;
 //! - [`workspace`]: `unreal-ls.toml`, the game folder and the package index of the workspace;
 //! - [`indexing`]: building that index and keeping it current;
+//! - [`workspace_problems`]: the problems of the workspace's files that are not open, checked
+//!   from disk in the background as `lint` checks them;
 //! - [`scheduler`]: coalesced diagnostics, computed off the async threads;
 //! - [`features`]: one file per LSP feature, each a plain function over a snapshot;
 //! - [`direct`]: big answers (outline, folding, formatting) serialized straight to the output;
@@ -38,6 +40,7 @@ pub mod server;
 pub mod settings;
 pub mod shared;
 pub mod workspace;
+pub mod workspace_problems;
 
 use std::process::ExitCode;
 use std::time::Duration;

@@ -49,7 +49,7 @@ pub enum Reads {
 /// What `#exec` lines read: classes, meshes, images, sounds and packages (compressed ones too:
 /// the index holds them).
 const WATCHED_FILES: &str =
-    "**/*.{uc,uci,3d,psk,pskx,psa,pcx,bmp,tga,dds,png,wav,u,utx,uax,umx,usx,ukx,unr,usm,ut2,uz,uz2}";
+    "**/*.{uc,uci,t3d,3d,psk,pskx,psa,pcx,bmp,tga,dds,png,wav,u,utx,uax,umx,usx,ukx,unr,usm,ut2,uz,uz2}";
 
 /// The `unrealLs` settings section, as clients name it.
 const SETTINGS_SECTION: &str = "unrealLs";
@@ -407,6 +407,28 @@ impl LanguageServer for Backend {
         for uri in uris {
             self.scheduler.changed(uri, std::time::Duration::ZERO);
         }
+        // The workspace's problems: a changed map or class is checked again (a class with its
+        // package); a changed package, mesh, image or sound may change any file's findings.
+        let paths: Vec<PathBuf> =
+            params.changes.iter().filter_map(|c| super::file_uri::file_path(&c.uri)).collect();
+        let is_text = |p: &PathBuf| {
+            p.extension().and_then(|e| e.to_str()).is_some_and(|e| {
+                ["uc", "uci", "t3d"].iter().any(|text| e.eq_ignore_ascii_case(text))
+            })
+        };
+        let is_config = |p: &PathBuf| {
+            p.file_name()
+                .is_some_and(|n| n.eq_ignore_ascii_case(unreal_analysis::config::CONFIG_FILE_NAME))
+        };
+        // A changed unreal-ls.toml has re-read the configuration, which checks everything.
+        if paths.iter().any(is_config) {
+            return;
+        }
+        if paths.iter().all(is_text) {
+            super::workspace_problems::check_files(&self.shared, paths);
+        } else {
+            super::workspace_problems::check_workspace(&self.shared);
+        }
     }
 
     async fn shutdown(&self) -> Result<()> {
@@ -469,8 +491,19 @@ impl LanguageServer for Backend {
         let uri = params.text_document.uri;
         self.shared.documents().close(&uri);
         self.scheduler.closed(uri.clone());
-        // A closed file's problems are no longer tracked; leave no stale squiggles behind
-        // (unless it was opened again meanwhile and has fresh ones).
+        // A closed file of the workspace shows its problems as they are on disk (the
+        // workspace check's); any other closed file's are no longer tracked: leave no stale
+        // squiggles behind (unless it was opened again meanwhile and has fresh ones).
+        let session = self.shared.session();
+        let path = super::file_uri::file_path(&uri);
+        if let Some(path) = path.filter(|p| {
+            session.settings.workspace_problems()
+                && super::workspace_problems::in_workspace(&session, p)
+        }) {
+            session.workspace.problems.mark_shown(&uri);
+            super::workspace_problems::check_files(&self.shared, vec![path]);
+            return;
+        }
         let _gate = self.shared.publish_gate.lock().await;
         if self.shared.documents().get(&uri).is_none() {
             self.shared.client.publish_diagnostics(uri, Vec::new(), None).await;

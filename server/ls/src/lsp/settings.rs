@@ -6,7 +6,8 @@
 //! { "unrealLs": {
 //!     "gameDirectory": "C:/UnrealTournament",
 //!     "engine": "auto",
-//!     "rules": { "t3d-degenerate-polygon": "off", "exec-unknown-key": "error" } } }
+//!     "rules": { "t3d-degenerate-polygon": "off", "exec-unknown-key": "error" },
+//!     "workspaceDiagnostics": true } }
 //! ```
 
 use std::collections::HashMap;
@@ -26,6 +27,9 @@ pub struct Settings {
     pub engine: EngineSetting,
     /// Rule code -> level, overriding each rule's default severity.
     pub rules: HashMap<String, RuleLevel>,
+    /// `unrealLs.workspaceDiagnostics`: whether the files of the workspace that are not open
+    /// are checked in the background and their problems shown; `None`: not set (on).
+    pub workspace_diagnostics: Option<bool>,
 }
 
 impl Settings {
@@ -61,10 +65,23 @@ impl Settings {
                     )),
                 },
                 "rules" => read_rules(value, &mut settings.rules, &mut problems),
+                "workspaceDiagnostics" => match value {
+                    Value::Bool(on) => settings.workspace_diagnostics = Some(*on),
+                    Value::Null => {}
+                    other => problems.push(format!(
+                        "unrealLs.workspaceDiagnostics: expected true or false, found {other}"
+                    )),
+                },
                 other => problems.push(format!("unrealLs.{other}: unknown setting, ignored")),
             }
         }
         (settings, problems)
+    }
+
+    /// Whether the workspace's files that are not open are checked and their problems shown
+    /// (on unless the user turned it off).
+    pub fn workspace_problems(&self) -> bool {
+        self.workspace_diagnostics.unwrap_or(true)
     }
 
     /// The severity a diagnostic of rule `code` is published with, or `None` when the user

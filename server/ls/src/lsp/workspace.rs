@@ -26,6 +26,8 @@ pub struct Workspace {
     state: Mutex<State>,
     /// What the `.uc` checks read from disk, per set of options.
     pub lint_sessions: LintSessions,
+    /// Which closed files have problems shown by the workspace check.
+    pub problems: super::workspace_problems::WorkspaceProblems,
     /// Bumped when a build starts; a build stores its index only if no later one started.
     pub(crate) epoch: AtomicU64,
     /// The client shows `$/progress` (`window.workDoneProgress`).
@@ -68,6 +70,7 @@ impl Default for Workspace {
         Self {
             state: Mutex::default(),
             lint_sessions: LintSessions::default(),
+            problems: super::workspace_problems::WorkspaceProblems::default(),
             epoch: AtomicU64::default(),
             progress: AtomicBool::default(),
             settings: Settings::new(Arc::new(RealFs), ConfigResolver::discover()),

@@ -15,8 +15,9 @@ use unreal_analysis::{Diagnostic, Severity};
 
 use super::other_files::OtherFiles;
 use crate::lsp::documents::{
-    DocumentHandle, DocumentSnapshot, Published, PublishedDiagnostic, PublishedFix, Session,
+    DocumentHandle, Published, PublishedDiagnostic, PublishedFix, Session,
 };
+use crate::lsp::position::{self, Lines, PositionEncoding};
 use unreal_analysis::lint::FileKind;
 
 /// Shown as the diagnostic's source in every editor.
@@ -77,21 +78,40 @@ pub fn compute(handle: &DocumentHandle, analyzer: &Analyzer, incremental_t3d: bo
             }
         };
         let snapshot = handle.snapshot(content, kind);
-        let mut other_files = OtherFiles::default();
-        // The severities the configuration and the settings give, then each flood of infos or
-        // hints as one finding.
-        let mut diagnostics = diagnostics;
-        handle.session.apply_severities(path.as_deref(), &mut diagnostics);
-        let diagnostics = unreal_analysis::diagnostic::collapse_floods(diagnostics);
-        let mut items: Vec<PublishedDiagnostic> = diagnostics
-            .iter()
-            .map(|diagnostic| convert(&snapshot, diagnostic, diagnostic.severity, &mut other_files))
-            .collect();
-        // Errors first, then warnings, infos and hints, each in the order of the document: a
-        // client that keeps only so many a file (VS Code: 1,000) keeps what matters.
-        items.sort_by_key(|item| item.diagnostic.severity.map(severity_rank));
+        let target =
+            Target { uri: snapshot.uri, lines: snapshot.lines(), encoding: snapshot.encoding() };
+        let items = publishable(&handle.session, path.as_deref(), diagnostics, &target);
         Published { version: Some(snapshot.version), items }
     })
+}
+
+/// The text a file's diagnostics point into, for their conversion: an open document's, or
+/// the decoded text of a file read from disk (the workspace's problems).
+pub struct Target<'a> {
+    pub uri: &'a Uri,
+    pub lines: Lines<'a>,
+    pub encoding: PositionEncoding,
+}
+
+/// A file's findings as they are published: the severities the configuration and the
+/// settings give, each flood of infos or hints as one finding, converted to LSP, errors first.
+pub fn publishable(
+    session: &Session,
+    path: Option<&Path>,
+    mut diagnostics: Vec<Diagnostic>,
+    target: &Target<'_>,
+) -> Vec<PublishedDiagnostic> {
+    session.apply_severities(path, &mut diagnostics);
+    let diagnostics = unreal_analysis::diagnostic::collapse_floods(diagnostics);
+    let mut other_files = OtherFiles::default();
+    let mut items: Vec<PublishedDiagnostic> = diagnostics
+        .iter()
+        .map(|diagnostic| convert(target, diagnostic, diagnostic.severity, &mut other_files))
+        .collect();
+    // Errors first, then warnings, infos and hints, each in the order of the document: a
+    // client that keeps only so many a file (VS Code: 1,000) keeps what matters.
+    items.sort_by_key(|item| item.diagnostic.severity.map(severity_rank));
+    items
 }
 
 /// Lower first: the protocol numbers severities from error (1) to hint (4).
@@ -105,17 +125,18 @@ fn severity_rank(severity: lsp::DiagnosticSeverity) -> i32 {
 }
 
 fn convert(
-    snapshot: &DocumentSnapshot,
+    target: &Target<'_>,
     diagnostic: &Diagnostic,
     severity: Severity,
     other_files: &mut OtherFiles,
 ) -> PublishedDiagnostic {
+    let range = |span| position::range_of_span(target.lines, span, target.encoding);
     let mut message = diagnostic.message.clone();
     let mut related = Vec::new();
     for label in &diagnostic.labels {
         let location = match &label.file {
-            None => Some(Location::new(snapshot.uri.clone(), snapshot.range(label.span))),
-            Some(path) => other_files.location_in(path, label.span, snapshot.encoding()),
+            None => Some(Location::new(target.uri.clone(), range(label.span))),
+            Some(path) => other_files.location_in(path, label.span, target.encoding),
         };
         if let Some(location) = location {
             related.push(DiagnosticRelatedInformation { location, message: label.message.clone() });
@@ -127,7 +148,7 @@ fn convert(
         }
     }
     let lsp_diagnostic = lsp::Diagnostic {
-        range: snapshot.range(diagnostic.span),
+        range: range(diagnostic.span),
         severity: Some(lsp_severity(severity)),
         code: Some(NumberOrString::String(diagnostic.code.to_owned())),
         code_description: rule_documentation(diagnostic.code),
@@ -142,7 +163,7 @@ fn convert(
         edits: fix
             .edits
             .iter()
-            .map(|edit| lsp::TextEdit::new(snapshot.range(edit.span), edit.new_text.clone()))
+            .map(|edit| lsp::TextEdit::new(range(edit.span), edit.new_text.clone()))
             .collect(),
         safe: fix.safe,
     });
