@@ -235,7 +235,7 @@ export class ServerManager implements vscode.Disposable {
       void this.restart();
       return;
     }
-    const relevant = ["unrealLs.gameDirectory", "unrealLs.engine", "unrealLs.rules"].some((key) =>
+    const relevant = ["unrealLs.gameDirectory", "unrealLs.engine", "unrealLs.rules", "unrealLs.workspaceDiagnostics"].some((key) =>
       event.affectsConfiguration(key),
     );
     const client = this.languageClient;

@@ -1,5 +1,5 @@
 // The `unrealLs` settings as the server reads them (server/ls/src/lsp/settings.rs):
-// `gameDirectory`, `engine` and `rules`. The client-only keys (`server.path`, `trace.server`)
+// `gameDirectory`, `engine`, `rules` and `workspaceDiagnostics`. The client-only keys (`server.path`, `trace.server`)
 // are not sent, because the server logs every key it does not know. Plain Node code, unit-tested.
 
 import * as os from "node:os";
@@ -15,6 +15,7 @@ export interface ServerSettings {
   gameDirectory: string | null;
   engine: Engine;
   rules: Record<string, RuleLevel>;
+  workspaceDiagnostics: boolean;
 }
 
 export interface SettingsInput {
@@ -68,7 +69,15 @@ export function serverSettings(input: SettingsInput): { settings: ServerSettings
     problems.push(`unrealLs.rules: expected an object of rule levels, found ${JSON.stringify(rawRules)}`);
   }
 
-  return { settings: { gameDirectory, engine, rules }, problems };
+  let workspaceDiagnostics = true;
+  const rawWorkspace = input.get("workspaceDiagnostics");
+  if (typeof rawWorkspace === "boolean") {
+    workspaceDiagnostics = rawWorkspace;
+  } else if (rawWorkspace !== undefined && rawWorkspace !== null) {
+    problems.push(`unrealLs.workspaceDiagnostics: expected true or false, found ${JSON.stringify(rawWorkspace)}; using true`);
+  }
+
+  return { settings: { gameDirectory, engine, rules, workspaceDiagnostics }, problems };
 }
 
 /** Settings whose change needs a new server process rather than a notification. */

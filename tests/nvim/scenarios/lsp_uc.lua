@@ -1,7 +1,8 @@
 -- The language server in a real Neovim on an UnrealScript class with broken `#exec` lines,
 -- inside a package folder (`Skulls/Classes/Skull.uc` with `Skulls/Models/`): the diagnostics
 -- name the misspelt key and the missing file, hover documents a key from the command table,
--- and completion after the command offers its keys.
+-- completion after the command offers its keys, and a class of the package that is never
+-- opened gets its problem from the workspace check (vim.diagnostic).
 local t = dofile(_G.arg[1] .. '/tests/nvim/lib.lua')
 local lsp = dofile(_G.arg[1] .. '/tests/nvim/scenarios/lib/lsp.lua')
 t.setup_runtime()
@@ -33,6 +34,13 @@ vim.fn.writefile({
   '}',
 }, path)
 
+-- A class of the same package that is never opened: the workspace check lists its problem.
+local unopened = root .. '/Classes/SkullShadow.uc'
+vim.fn.writefile({
+  'class SkullShadow extends Decoration;',
+  '#exec TEXTURE IMPORT NAME=Shadow FILE=Textures\\Shadow.pcx',
+}, unopened)
+
 vim.cmd.edit(vim.fn.fnameescape(path))
 local buf = vim.api.nvim_get_current_buf()
 t.record('filetype', vim.bo[buf].filetype)
@@ -43,6 +51,16 @@ t.record('diagnostics', diagnostics)
 t.expect_eq('diagnostics (code and line)', lsp.codes_and_lines(diagnostics), {
   'exec-misspelt-key:4',
   'exec-missing-file:5',
+})
+
+-- The never-opened class's problem, from the workspace check (the client keeps it on a
+-- buffer it makes for the file, not loaded).
+local unopened_buf = vim.fn.bufadd(unopened)
+local unopened_diagnostics = lsp.wait_for_diagnostics(unopened_buf, 1, true)
+t.record('unopened_diagnostics', unopened_diagnostics)
+t.expect_eq('the unopened class is not loaded', vim.api.nvim_buf_is_loaded(unopened_buf), false)
+t.expect_eq('diagnostics of the class never opened', lsp.codes_and_lines(unopened_diagnostics), {
+  'exec-missing-file:2',
 })
 
 -- Hover on `NUMFRAMES` (line 4): the key's documentation from the command table.

@@ -7,11 +7,15 @@ function from(values: Record<string, unknown>) {
 }
 
 test("defaults: no game directory, auto engine, no rule overrides", () => {
-  assert.deepEqual(from({}), { settings: { gameDirectory: null, engine: "auto", rules: {} }, problems: [] });
+  assert.deepEqual(from({}), {
+    settings: { gameDirectory: null, engine: "auto", rules: {}, workspaceDiagnostics: true },
+    problems: [],
+  });
   assert.deepEqual(from({ gameDirectory: "", engine: "auto", rules: {} }).settings, {
     gameDirectory: null,
     engine: "auto",
     rules: {},
+    workspaceDiagnostics: true,
   });
 });
 
@@ -20,6 +24,7 @@ test("the server's keys only: client-only settings are never sent", () => {
     gameDirectory: "~/UnrealTournament",
     engine: "UE1",
     rules: { "t3d-non-planar-polygon": "off", "exec-unknown-key": "Error" },
+    workspaceDiagnostics: false,
     "server.path": "/x",
     "trace.server": "verbose",
   });
@@ -27,8 +32,9 @@ test("the server's keys only: client-only settings are never sent", () => {
     gameDirectory: "/home/me/UnrealTournament",
     engine: "ue1",
     rules: { "t3d-non-planar-polygon": "off", "exec-unknown-key": "error" },
+    workspaceDiagnostics: false,
   });
-  assert.deepEqual(Object.keys(settings).sort(), ["engine", "gameDirectory", "rules"]);
+  assert.deepEqual(Object.keys(settings).sort(), ["engine", "gameDirectory", "rules", "workspaceDiagnostics"]);
 });
 
 test("a relative game directory is resolved against the workspace folder", () => {
@@ -41,13 +47,15 @@ test("bad values are dropped with a message each", () => {
     gameDirectory: 3,
     engine: "ue3",
     rules: { a: "loud", b: "hint", c: 2 },
+    workspaceDiagnostics: "yes",
   });
-  assert.deepEqual(settings, { gameDirectory: null, engine: "auto", rules: { b: "hint" } });
+  assert.deepEqual(settings, { gameDirectory: null, engine: "auto", rules: { b: "hint" }, workspaceDiagnostics: true });
   assert.deepEqual(problems, [
     "unrealLs.gameDirectory: expected a path, found 3",
     'unrealLs.engine: expected "auto", "ue1" or "ue2", found "ue3"; using "auto"',
     'unrealLs.rules.a: expected off, hint, info, warning or error, found "loud"',
     "unrealLs.rules.c: expected off, hint, info, warning or error, found 2",
+    'unrealLs.workspaceDiagnostics: expected true or false, found "yes"; using true',
   ]);
   assert.deepEqual(from({ rules: ["x"] }).problems, ['unrealLs.rules: expected an object of rule levels, found ["x"]']);
 });

@@ -30,9 +30,12 @@ end
 
 --- Waits until `buf` has at least `count` diagnostics (or the time runs out) and returns
 --- them as plain tables: code, 1-based line and column, severity name, message.
-function M.wait_for_diagnostics(buf, count)
-  local client = M.client(buf)
-  t.expect('the unreal_ls client attached to the buffer', client ~= nil)
+--- `unattached`: the buffer is a file the client never opened (the workspace's problems).
+function M.wait_for_diagnostics(buf, count, unattached)
+  if not unattached then
+    local client = M.client(buf)
+    t.expect('the unreal_ls client attached to the buffer', client ~= nil)
+  end
   vim.wait(timeout_ms, function()
     return #vim.diagnostic.get(buf) >= count
   end, 20)
