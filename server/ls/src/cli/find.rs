@@ -151,15 +151,28 @@ pub fn run(args: &FindArgs) -> ExitCode {
                 .map(|d| d.display().to_string())
                 .collect::<Vec<_>>()
                 .join(", ");
+            // The packages the assets are in, apart from the packages searched: five assets
+            // of one package are "in 1 package", not in as many as were searched.
+            let holding: std::collections::HashSet<&str> =
+                rows.iter().map(|row| row.3.as_str()).collect();
+            let searched = match index.packages().len() {
+                1 => "the 1 package".to_owned(),
+                n => format!("the {n} packages"),
+            };
+            let found = match rows.len() {
+                0 => format!("nothing found in {searched}"),
+                n => format!(
+                    "{} found in {} of {searched}",
+                    match n {
+                        1 => "1 asset".to_owned(),
+                        n if n == args.limit => format!("the first {n} assets"),
+                        n => format!("{n} assets"),
+                    },
+                    holding.len()
+                ),
+            };
             eprintln!(
-                "{} found in {} packages of {} ({source}){}",
-                match rows.len() {
-                    0 => "nothing".to_owned(),
-                    1 => "1 asset".to_owned(),
-                    n if n == args.limit => format!("the first {n} assets"),
-                    n => format!("{n} assets"),
-                },
-                index.packages().len(),
+                "{found} of {} ({source}){}",
                 super::printable_line(&where_),
                 if unreadable > 0 {
                     format!("; {unreadable} could not be read (unreal-ls info names why)")
