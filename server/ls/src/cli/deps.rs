@@ -1,13 +1,13 @@
-//! `unreal-ls deps MAP... [--game-dir DIR] [--package-path DIR]... [--format human|json]`: what each map needs to
-//! load (`unreal_analysis::deps`): every package it uses, where it was found (the game
-//! folder, outside it, the game folder's sources) or that it is missing, with the classes,
-//! textures and objects the map names in it; and the packages a server must send with the map
-//! (those found outside the game folder).
+//! `unreal-ls deps MAP... [--game-dir DIR] [--package-path DIR]... [--format human|json]`:
+//! what each map needs to load (`unreal_analysis::deps`): every package it uses, where it was
+//! found (the game folder, outside it, the game folder's sources) or that it is missing, with
+//! the classes, textures and objects the map names in it; and the packages a server must send
+//! with the map (those found outside the game folder).
 //!
-//! Each map gets its settings as `lint` gives them (its `unreal-ls.toml`, else the game
-//! installation it stands in; `--game-dir`, `--package-path` and `--config` as for `lint`). Exit codes: 0 when everything a map
-//! names was found, 1 when something is missing, 2 on a usage error (no game folder, a file
-//! that cannot be read).
+//! Each map gets its settings as `lint` gives them (`--game-dir`, `--package-path`, its
+//! `unreal-ls.toml` or `--config`, else the game installation it stands in). Exit codes: 0
+//! when everything a map names was found, 1 when something is missing, 2 on a usage error (no
+//! game folder, a file that cannot be read, a configuration error).
 
 use std::collections::HashMap;
 use std::io::{self, Write};

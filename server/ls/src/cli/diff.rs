@@ -11,14 +11,13 @@
 //! (a file that cannot be read or is not T3D, a usage error). Under `--git` a difference is
 //! exit 0: git takes any other status as the driver failing.
 
+use std::collections::HashSet;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use std::collections::HashSet;
-use unreal_analysis::diff::read::{read_map_text, show_number, MapActors};
-
 use unreal_analysis::deps::{map_needs, MapNeeds, PackageNeed};
+use unreal_analysis::diff::read::{read_map_text, show_number, MapActors};
 use unreal_analysis::diff::{diff, ActorDiff, ActorRef, MapDiff};
 use unreal_analysis::index::{IndexRoots, PackageIndex};
 use unreal_ls::diff_json::to_json;
@@ -202,7 +201,8 @@ fn read_map(path: &Path) -> Result<(MapActors, String), String> {
 }
 
 /// The packages the new version uses that the old one did not, and the reverse, when a game
-/// folder or package path placed them (said even when none changed: they were looked at).
+/// folder or package path placed them and any differ (as the other sections, nothing when
+/// nothing changed).
 fn write_packages(out: &mut dyn Write, changes: Option<&PackageChanges>) -> io::Result<()> {
     let Some(changes) = changes else { return Ok(()) };
     if changes.added.is_empty() && changes.removed.is_empty() {

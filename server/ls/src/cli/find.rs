@@ -4,9 +4,10 @@
 //! with its class and file: the search and ranking of the language server's
 //! `workspace/symbol` (`unreal_analysis::index::AssetSearch`).
 //!
-//! The game folder is `--game-dir`, else `game-dir` of the `unreal-ls.toml` above the current
-//! folder, else the game folder around the current folder (one holding `System/` with the
-//! engine's `Core.u`). Exit codes: 0 when something was found, 1 when nothing was, 2 on a
+//! The game folder is `--game-dir`, else `game-dir` of `--config` or of the `unreal-ls.toml`
+//! above the current folder, else the game folder around the current folder (one holding
+//! `System/` with the engine's `Core.u`); `--package-path` folders and the configuration's
+//! `package-paths` are searched after it (the shared settings, `settings.rs`). Exit codes: 0 when something was found, 1 when nothing was, 2 on a
 //! usage error (no query, no game folder).
 
 use std::io::{self, Write};
@@ -25,6 +26,7 @@ pub enum FindFormat {
 
 #[derive(clap::Args)]
 #[command(
+    mut_arg("game_dir", |a| a.help(GAME_DIR_HELP)),
     mut_arg("engine", unused_help("find", "assets are searched by name alone")),
     mut_arg("game", unused_help("find", "assets are searched by name alone")),
     mut_arg("engine_build", unused_help("find", "assets are searched by name alone"))
@@ -43,6 +45,9 @@ pub struct FindArgs {
     #[command(flatten)]
     pub settings: SettingsArgs,
 }
+
+/// What `--game-dir` does here (the shared text speaks of files; find reads none).
+const GAME_DIR_HELP: &str = "Game folder (with System/, Textures/...) whose packages are searched [default: `game-dir` of --config or of the unreal-ls.toml above the current folder, else the installation around the current folder]";
 
 /// Where to search, and what said so; `Err` with the exit code once the error is printed.
 fn roots(args: &FindArgs) -> Result<(IndexRoots, &'static str), ExitCode> {
