@@ -985,7 +985,12 @@ pub fn resolve(
         game: overrides.game.or(config.and_then(|c| c.game)),
         engine_build: overrides.engine_build.or(config.and_then(|c| c.engine_build)),
         game_dir: overrides.game_dir.clone().or(config.and_then(|c| c.game_dir.clone())),
-        package_paths: config.map(|c| c.package_paths.clone()).unwrap_or_default(),
+        package_paths: overrides
+            .package_paths
+            .iter()
+            .chain(config.map(|c| &c.package_paths).into_iter().flatten())
+            .cloned()
+            .collect(),
         packages: None,
     }
 }

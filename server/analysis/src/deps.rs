@@ -191,6 +191,88 @@ pub fn map_needs(text: &str, parse: &Parse, index: &PackageIndex) -> MapNeeds {
     needs
 }
 
+/// A package that a package imports objects from, and where the index has it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImportedPackage {
+    /// As the importing package spells it.
+    pub name: String,
+    /// In the game folder, elsewhere, the game folder's sources, or missing.
+    pub place: Place,
+    /// Its file (for a compiled package) or its sources' folder.
+    pub file: Option<PathBuf>,
+    /// How many objects the package imports from it (its groups not counted).
+    pub objects: usize,
+}
+
+/// The packages `package` imports from (the outermost objects of its import table, which the
+/// engine loads by name when it loads the package), in name order, each placed as
+/// [`map_needs`] places a map's packages: a game folder missing one of them cannot load it.
+pub fn package_imports(
+    package: &unreal_formats::package::Package<'_>,
+    index: &PackageIndex,
+) -> Vec<ImportedPackage> {
+    use unreal_formats::package::{ObjectRef, Resolved};
+    let outermost = |start: usize| {
+        let mut at = start;
+        // Bounded: the reader rejected cycles, and no real chain is this deep.
+        for _ in 0..unreal_formats::package::MAX_PATH_NAMES {
+            let import = package.imports.get(at)?;
+            match import.outer.resolve() {
+                Resolved::None => return Some(at),
+                Resolved::Import(outer) => at = outer,
+                // An import inside one of the package's own exports has no package to load.
+                Resolved::Export(_) => return None,
+            }
+        }
+        None
+    };
+    let mut packages: BTreeMap<String, ImportedPackage> = BTreeMap::new();
+    for number in 0..package.imports.len() {
+        let Some(top) = outermost(number) else { continue };
+        // Only a `Package` is loaded by name; anything else at the top is no package.
+        let is_package = |at: usize| {
+            package
+                .imports
+                .get(at)
+                .is_some_and(|i| package.name(i.class_name).eq_ignore_ascii_case("Package"))
+        };
+        if !is_package(top) {
+            continue;
+        }
+        let name = package.ref_name(ObjectRef(-(top as i32) - 1));
+        if name.is_empty()
+            || package.name.as_deref().is_some_and(|own| own.eq_ignore_ascii_case(name))
+        {
+            continue;
+        }
+        let entry = packages.entry(name.to_ascii_lowercase()).or_insert_with(|| {
+            let (place, file) = place_package(name, index);
+            ImportedPackage { name: name.to_owned(), place, file, objects: 0 }
+        });
+        if number != top && !is_package(number) {
+            entry.objects += 1;
+        }
+    }
+    packages.into_values().collect()
+}
+
+/// Where the index has the package `name`: its file in the game folder or elsewhere, its
+/// sources in the game folder, or nowhere.
+fn place_package(name: &str, index: &PackageIndex) -> (Place, Option<PathBuf>) {
+    if let Some(found) = index.package(name) {
+        let inside = index.roots().game_dir.as_ref().is_some_and(|dir| found.path.starts_with(dir));
+        let place = if inside { Place::GameFolder } else { Place::Elsewhere };
+        return (place, Some(found.path.clone()));
+    }
+    let source = index.source_classes().iter().find(|c| c.package.eq_ignore_ascii_case(name));
+    match source {
+        Some(class) => {
+            (Place::Sources, class.file.parent().and_then(|p| p.parent()).map(PathBuf::from))
+        }
+        None => (Place::Missing, None),
+    }
+}
+
 /// The package named `name` (any case) in `packages`, added with `place` and `file` when new.
 fn entry<'p>(
     packages: &'p mut BTreeMap<String, PackageNeed>,

@@ -46,4 +46,8 @@ pub struct Overrides {
     pub game: Option<Game>,
     pub engine_build: Option<u32>,
     pub game_dir: Option<PathBuf>,
+    /// More folders of packages (`--package-path`): searched before the configuration's
+    /// `package-paths`, which they add to rather than replace (a script names its own
+    /// folders without losing the project's).
+    pub package_paths: Vec<PathBuf>,
 }

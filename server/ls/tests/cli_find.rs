@@ -64,27 +64,42 @@ fn finds_assets_by_a_fragment_of_their_name() {
         &dir,
         &["find", "granite"],
         expect![[r#"
-        exit 0
-        --- stdout
-        Rocks.Walls.Granite        Texture  GAME/Textures/Rocks.utx
-        Rocks.Walls.GraniteDark    Texture  GAME/Textures/Rocks.utx
-        Rocks.Walls.GraniteShiny   Shader   GAME/Textures/Rocks.utx
-        Quarry.Blast.GraniteCrack  Sound    GAME/Sounds/Quarry.uax.uz2
-        --- stderr
-        4 assets found in 6 packages of GAME (found around the current folder); 1 could not be read (unreal-ls info names why)
-    "#]],
+            exit 0
+            --- stdout
+            Rocks.Walls.Granite        Texture  GAME/Textures/Rocks.utx
+            Rocks.Walls.GraniteDark    Texture  GAME/Textures/Rocks.utx
+            Rocks.Walls.GraniteShiny   Shader   GAME/Textures/Rocks.utx
+            Quarry.Blast.GraniteCrack  Sound    GAME/Sounds/Quarry.uax.uz2
+            --- stderr
+            4 assets found in 2 of the 6 packages of GAME (found around the current folder); 1 could not be read (unreal-ls info names why)
+        "#]],
+    );
+    // Assets of one package are found in 1 package, however many were searched.
+    run(
+        &dir,
+        &dir,
+        &["find", "walls.granite"],
+        expect![[r#"
+            exit 0
+            --- stdout
+            Rocks.Walls.Granite       Texture  GAME/Textures/Rocks.utx
+            Rocks.Walls.GraniteDark   Texture  GAME/Textures/Rocks.utx
+            Rocks.Walls.GraniteShiny  Shader   GAME/Textures/Rocks.utx
+            --- stderr
+            3 assets found in 1 of the 6 packages of GAME (found around the current folder); 1 could not be read (unreal-ls info names why)
+        "#]],
     );
     run(
         &dir.join("Maps"),
         &dir,
         &["find", "WALLS.GRANITE", "--limit", "1"],
         expect![[r#"
-        exit 0
-        --- stdout
-        Rocks.Walls.Granite  Texture  GAME/Textures/Rocks.utx
-        --- stderr
-        1 asset found in 6 packages of GAME (found around the current folder); 1 could not be read (unreal-ls info names why)
-    "#]],
+            exit 0
+            --- stdout
+            Rocks.Walls.Granite  Texture  GAME/Textures/Rocks.utx
+            --- stderr
+            1 asset found in 1 of the 6 packages of GAME (found around the current folder); 1 could not be read (unreal-ls info names why)
+        "#]],
     );
     run(
         &parent,
@@ -141,11 +156,11 @@ fn finds_assets_by_a_fragment_of_their_name() {
         &dir,
         &["find", "nothinglikeit"],
         expect![[r#"
-        exit 1
-        --- stdout
-        --- stderr
-        nothing found in 6 packages of GAME (found around the current folder); 1 could not be read (unreal-ls info names why)
-    "#]],
+            exit 1
+            --- stdout
+            --- stderr
+            nothing found in the 6 packages of GAME (found around the current folder); 1 could not be read (unreal-ls info names why)
+        "#]],
     );
     run(
         &dir,

@@ -609,7 +609,8 @@ fn lint_findings(dir: &Path) -> std::collections::BTreeMap<String, Vec<String>> 
         .output()
         .unwrap();
     let report: Value = serde_json::from_slice(&lint.stdout).unwrap();
-    let mut found: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    let mut found: std::collections::BTreeMap<String, Vec<String>> =
+        std::collections::BTreeMap::new();
     for d in report["diagnostics"].as_array().unwrap() {
         let file = d["file"].as_str().unwrap().to_owned();
         let entry = format!("{} {}", d["code"].as_str().unwrap(), d["severity"].as_str().unwrap());
@@ -655,7 +656,7 @@ fn each_file_gets_the_configuration_lint_gives_it() {
     let mut seen = Vec::new();
     for (version, (file, text)) in (1..).zip(&files) {
         let uri = format!("file://{}", dir.join(file).display());
-        let language = if file.ends_with(".uc") { "unrealscript" } else { "t3d" };
+        let language = if file.starts_with("Mod/") { "unrealscript" } else { "t3d" };
         server.notify(
             "textDocument/didOpen",
             &json!({ "textDocument": {

@@ -1359,6 +1359,35 @@ pub fn game_folder(packages: usize, seed: u64) -> Vec<(String, Vec<u8>)> {
     out
 }
 
+/// A UT2004 texture package (version 128) of 2x2 RGBA8 textures, each `(Group.Name, pixel)`
+/// (a path without a dot has no group): images a level's surfaces can be textured with.
+pub fn texture_package(textures: &[(&str, [u8; 4])]) -> Vec<u8> {
+    let mut w = PackageWriter::new(128, 0);
+    let texture = w.engine_class("Texture");
+    let format = w.name("Format");
+    let usize_name = w.name("USize");
+    let vsize_name = w.name("VSize");
+    let mut groups: Vec<(String, i32)> = Vec::new();
+    for (path, pixel) in textures {
+        let (outer, name) = match path.rsplit_once('.') {
+            Some((group, name)) => {
+                let known = groups.iter().find(|(g, _)| g == group).map(|(_, r)| *r);
+                let outer = known.unwrap_or_else(|| {
+                    let package_class = w.import("Core", "Class", 0, "Package");
+                    let r = w.export(package_class, 0, group, 0, Box::new(|_, _| {}));
+                    groups.push((group.to_owned(), r));
+                    r
+                });
+                (outer, name)
+            }
+            None => (0, *path),
+        };
+        let body = ue2_rgba8_texture(format, usize_name, vsize_name, *pixel);
+        w.export(texture, outer, name, 0, body);
+    }
+    w.finish()
+}
+
 /// The body of a UE2 `Texture` export: RGBA8 (format 5), 2x2, one mip of `pixel`; `format`,
 /// `usize_name` and `vsize_name` are the package's names `Format`, `USize` and `VSize`.
 pub fn ue2_rgba8_texture(

@@ -140,4 +140,21 @@ mod tests {
         let configured = settings.for_file(&Overrides::default(), Some(map));
         assert_eq!(configured.options.game_dir.as_deref(), Some(Path::new("/configured")));
     }
+
+    /// `--package-path` folders add to the configuration's `package-paths`, searched first.
+    #[test]
+    fn package_paths_of_the_overrides_come_before_the_configurations() {
+        let config = Config::parse(
+            "package-paths = [\"Extra\"]\n",
+            Path::new("/p/unreal-ls.toml"),
+            Path::new("/p"),
+        )
+        .expect("a valid configuration");
+        let settings = Settings::new(Arc::new(MemoryFs::default()), ConfigResolver::fixed(config));
+        let overrides = Overrides { package_paths: vec!["/mine".into()], ..Overrides::default() };
+        let file = settings.for_file(&overrides, Some(Path::new("/p/Maps/A.t3d")));
+        assert_eq!(file.options.package_paths, [Path::new("/mine"), Path::new("/p/Extra")]);
+        let alone = settings.for_file(&Overrides::default(), Some(Path::new("/p/Maps/A.t3d")));
+        assert_eq!(alone.options.package_paths, [Path::new("/p/Extra")]);
+    }
 }

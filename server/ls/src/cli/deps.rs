@@ -1,13 +1,13 @@
-//! `unreal-ls deps MAP... [--game-dir DIR] [--format human|json]`: what each map needs to
-//! load (`unreal_analysis::deps`): every package it uses, where it was found (the game
-//! folder, outside it, the game folder's sources) or that it is missing, with the classes,
-//! textures and objects the map names in it; and the packages a server must send with the map
-//! (those found outside the game folder).
+//! `unreal-ls deps MAP... [--game-dir DIR] [--package-path DIR]... [--format human|json]`:
+//! what each map needs to load (`unreal_analysis::deps`): every package it uses, where it was
+//! found (the game folder, outside it, the game folder's sources) or that it is missing, with
+//! the classes, textures and objects the map names in it; and the packages a server must send
+//! with the map (those found outside the game folder).
 //!
-//! Each map gets its settings as `lint` gives them (its `unreal-ls.toml`, else the game
-//! installation it stands in; `--game-dir` over both). Exit codes: 0 when everything a map
-//! names was found, 1 when something is missing, 2 on a usage error (no game folder, a file
-//! that cannot be read).
+//! Each map gets its settings as `lint` gives them (`--game-dir`, `--package-path`, its
+//! `unreal-ls.toml` or `--config`, else the game installation it stands in). Exit codes: 0
+//! when everything a map names was found, 1 when something is missing, 2 on a usage error (no
+//! game folder, a file that cannot be read, a configuration error).
 
 use std::collections::HashMap;
 use std::io::{self, Write};
@@ -17,10 +17,10 @@ use std::sync::Arc;
 
 use serde_json::{json, Value};
 use unreal_analysis::deps::{map_needs, MapNeeds, MapUse};
-use unreal_analysis::fs::RealFs;
 use unreal_analysis::index::{IndexRoots, PackageIndex};
 use unreal_analysis::LineIndex;
 
+use super::settings::{config_errors, unused_help, SettingsArgs};
 use super::{printable, EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -30,16 +30,21 @@ pub enum DepsFormat {
 }
 
 #[derive(clap::Args)]
+#[command(
+    mut_arg("engine", unused_help("deps", "packages are found by name alone")),
+    mut_arg("game", unused_help("deps", "packages are found by name alone")),
+    mut_arg("engine_build", unused_help("deps", "packages are found by name alone"))
+)]
 pub struct DepsArgs {
     /// T3D maps.
     #[arg(required = true)]
     pub maps: Vec<PathBuf>,
-    /// Game folder (with System/, Textures/...) whose packages the maps are resolved against.
-    #[arg(long, value_name = "DIR")]
-    pub game_dir: Option<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value = "human")]
     pub format: DepsFormat,
+    // The game folder and package paths the maps are resolved against.
+    #[command(flatten)]
+    pub settings: SettingsArgs,
 }
 
 /// One map's needs, or why it could not be read.
@@ -50,19 +55,15 @@ struct Report {
 }
 
 pub fn run(args: &DepsArgs) -> ExitCode {
-    let settings = unreal_analysis::workspace::Settings::new(
-        Arc::new(RealFs),
-        unreal_analysis::config::ConfigResolver::discover(),
-    );
-    let overrides = unreal_analysis::options::Overrides {
-        game_dir: args.game_dir.clone(),
-        ..unreal_analysis::options::Overrides::default()
+    let stderr = &mut anstream::stderr().lock();
+    let settings = match args.settings.workspace() {
+        Ok(workspace) => workspace,
+        Err(errors) => return config_errors(stderr, &errors),
     };
     let mut indexes: HashMap<IndexRoots, Arc<PackageIndex>> = HashMap::new();
     let mut reports = Vec::new();
     for path in &args.maps {
-        let absolute = std::path::absolute(path).unwrap_or_else(|_| path.clone());
-        let roots = settings.for_file(&overrides, Some(&absolute)).options.index_roots();
+        let roots = settings.for_file(path).options.index_roots();
         let text = match unreal_formats::mapped::read_regular(path) {
             Ok(bytes) => unreal_syntax::text::decode_owned(bytes).0,
             Err(e) => {
@@ -82,6 +83,9 @@ pub fn run(args: &DepsArgs) -> ExitCode {
         let parse = unreal_syntax::t3d::parse(&text);
         let needs = Ok(map_needs(&text, &parse, index));
         reports.push(Report { path: path.clone(), text, needs });
+    }
+    if let Err(code) = settings.check(stderr) {
+        return code;
     }
     let stdout = io::stdout();
     let mut out = stdout.lock();
@@ -132,7 +136,11 @@ fn write_human(out: &mut dyn Write, reports: &[Report]) -> io::Result<()> {
             }
         };
         let lines = LineIndex::new(&report.text);
-        writeln!(out, "{path}: {} packages", needs.packages.len())?;
+        let count = match needs.packages.len() {
+            1 => "1 package".to_owned(),
+            n => format!("{n} packages"),
+        };
+        writeln!(out, "{path}: {count}")?;
         for package in &needs.packages {
             let file = package
                 .file

@@ -3,18 +3,26 @@
 //! (`docs/diff.md`); `--git` takes the arguments git gives an external diff driver (seven,
 //! or nine for a renamed file).
 //!
+//! With a game folder or package paths (`--game-dir`, `--package-path`, the map's
+//! `unreal-ls.toml` or `--config`, else the installation it stands in) the packages one
+//! version uses that the other does not are listed too, placed as `deps` places them.
+//!
 //! Exit codes, like `diff`: 0 when the maps are the same, 1 when they differ, 2 on an error
 //! (a file that cannot be read or is not T3D, a usage error). Under `--git` a difference is
 //! exit 0: git takes any other status as the driver failing.
 
+use std::collections::HashSet;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use unreal_analysis::deps::{map_needs, MapNeeds, PackageNeed};
 use unreal_analysis::diff::read::{read_map_text, show_number, MapActors};
 use unreal_analysis::diff::{diff, ActorDiff, ActorRef, MapDiff};
+use unreal_analysis::index::{IndexRoots, PackageIndex};
 use unreal_ls::diff_json::to_json;
 
+use super::settings::{unused_help, SettingsArgs};
 use super::{printable, printable_line, EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -26,6 +34,11 @@ pub enum DiffFormat {
 }
 
 #[derive(clap::Args)]
+#[command(
+    mut_arg("engine", unused_help("diff", "maps are compared as written")),
+    mut_arg("game", unused_help("diff", "maps are compared as written")),
+    mut_arg("engine_build", unused_help("diff", "maps are compared as written"))
+)]
 pub struct DiffArgs {
     /// The old map and the new map (with --git: the seven arguments git passes, `path
     /// old-file old-hex old-mode new-file new-hex new-mode`, or nine for a renamed file, the
@@ -41,6 +54,57 @@ pub struct DiffArgs {
     /// actor renamed and changed otherwise still shows its other changes.
     #[arg(long)]
     pub ignore_renames: bool,
+    // The game folder and package paths the maps' packages are placed in.
+    #[command(flatten)]
+    pub settings: SettingsArgs,
+}
+
+/// The packages one version of the map uses that the other does not, placed in the game
+/// folder and package paths of the map's settings.
+struct PackageChanges {
+    /// The game folder and package paths, as the user gave or the settings found them.
+    roots: IndexRoots,
+    added: Vec<PackageNeed>,
+    removed: Vec<PackageNeed>,
+}
+
+/// What `old` and `new` need from the packages of `roots` ([`map_needs`], as `deps` finds
+/// it), compared by package name; `None` without a game folder or package path.
+fn package_changes(roots: IndexRoots, old: &str, new: &str) -> Option<PackageChanges> {
+    if roots.is_empty() {
+        return None;
+    }
+    let index = PackageIndex::build_real(roots.clone());
+    let (old, new) = rayon::join(
+        || map_needs(old, &unreal_syntax::t3d::parse(old), &index),
+        || map_needs(new, &unreal_syntax::t3d::parse(new), &index),
+    );
+    let names = |needs: &MapNeeds| -> HashSet<String> {
+        needs.packages.iter().map(|p| p.name.to_ascii_lowercase()).collect()
+    };
+    let (old_names, new_names) = (names(&old), names(&new));
+    let only = |needs: MapNeeds, other: &HashSet<String>| -> Vec<PackageNeed> {
+        needs
+            .packages
+            .into_iter()
+            .filter(|p| !other.contains(&p.name.to_ascii_lowercase()))
+            .collect()
+    };
+    Some(PackageChanges { roots, added: only(new, &old_names), removed: only(old, &new_names) })
+}
+
+/// `Rocks (game folder) FILE`.
+fn package_line(package: &PackageNeed) -> String {
+    let file = package.file.as_ref().map(|f| format!(" {}", f.display())).unwrap_or_default();
+    printable_line(&format!("{} ({}){file}", package.name, package.place.name())).into_owned()
+}
+
+fn package_json(package: &PackageNeed) -> serde_json::Value {
+    serde_json::json!({
+        "name": package.name,
+        "place": package.place.name(),
+        "file": package.file.as_ref().map(|f| f.display().to_string()),
+    })
 }
 
 pub fn run(args: &DiffArgs) -> ExitCode {
@@ -62,14 +126,22 @@ pub fn run(args: &DiffArgs) -> ExitCode {
             return ExitCode::from(EXIT_USAGE);
         }
     };
+    // The map's settings: under git, those of the file in the work tree (the label), as the
+    // old and new files git passes are often temporary files elsewhere.
+    let settings_of = label.as_ref().map_or(new_path.as_path(), |(_, new)| new.as_path());
+    let roots = match args.settings.options_for(settings_of) {
+        Ok(options) => options.index_roots(),
+        Err(code) => return code,
+    };
     let (old, new) = rayon::join(|| read_map(old_path), || read_map(new_path));
-    let (old, new) = match (old, new) {
+    let ((old, old_text), (new, new_text)) = match (old, new) {
         (Ok(old), Ok(new)) => (old, new),
         (Err(e), _) | (_, Err(e)) => {
             eprintln!("error: {}", printable(&e));
             return ExitCode::from(EXIT_USAGE);
         }
     };
+    let packages = package_changes(roots, &old_text, &new_text);
     let result = diff(&old, &new);
     let result = if args.ignore_renames { result.without_renames() } else { result };
     let shown = |p: &Path| p.to_string_lossy().replace('\\', "/");
@@ -79,9 +151,21 @@ pub fn run(args: &DiffArgs) -> ExitCode {
     };
     let mut out = io::BufWriter::new(io::stdout().lock());
     let written = match args.format {
-        DiffFormat::Human => write_human(&mut out, &old_name, &new_name, &result, label.is_some()),
+        DiffFormat::Human => write_human(&mut out, &old_name, &new_name, &result, label.is_some())
+            .and_then(|()| write_packages(&mut out, packages.as_ref())),
         DiffFormat::Json => {
-            let document = to_json(&old_name, &new_name, &result);
+            let mut document = to_json(&old_name, &new_name, &result);
+            // Only with a game folder or package path: without one nothing was placed, and
+            // the document stays what it was.
+            if let (Some(changes), Some(map)) = (&packages, document.as_object_mut()) {
+                map.insert(
+                    "packages".to_owned(),
+                    serde_json::json!({
+                        "added": changes.added.iter().map(package_json).collect::<Vec<_>>(),
+                        "removed": changes.removed.iter().map(package_json).collect::<Vec<_>>(),
+                    }),
+                );
+            }
             serde_json::to_writer(&mut out, &document)
                 .map_err(io::Error::other)
                 .and_then(|()| writeln!(out))
@@ -101,18 +185,44 @@ pub fn run(args: &DiffArgs) -> ExitCode {
     }
 }
 
-/// A map's actors; git's `/dev/null` (a file added or deleted) is an empty map.
-fn read_map(path: &Path) -> Result<MapActors, String> {
+/// A map's actors and text; git's `/dev/null` (a file added or deleted) is an empty map.
+fn read_map(path: &Path) -> Result<(MapActors, String), String> {
     if path == Path::new("/dev/null") {
-        return Ok(MapActors::default());
+        return Ok((MapActors::default(), String::new()));
     }
     let bytes = unreal_formats::mapped::read_regular(path)
         .map_err(|e| format!("{}: {}", path.display(), unreal_formats::mapped::io_message(&e)))?;
     if !unreal_syntax::text::looks_like_text(&bytes) {
         return Err(format!("{}: the file is binary, not a T3D map", path.display()));
     }
-    let text = unreal_syntax::text::decode(&bytes).text;
-    read_map_text(&text).map_err(|e| format!("{}: {e}", path.display()))
+    let text = unreal_syntax::text::decode(&bytes).text.into_owned();
+    let actors = read_map_text(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok((actors, text))
+}
+
+/// The packages the new version uses that the old one did not, and the reverse, when a game
+/// folder or package path placed them and any differ (as the other sections, nothing when
+/// nothing changed).
+fn write_packages(out: &mut dyn Write, changes: Option<&PackageChanges>) -> io::Result<()> {
+    let Some(changes) = changes else { return Ok(()) };
+    if changes.added.is_empty() && changes.removed.is_empty() {
+        return Ok(());
+    }
+    let roots: Vec<String> = changes
+        .roots
+        .game_dir
+        .iter()
+        .chain(&changes.roots.package_paths)
+        .map(|d| d.display().to_string())
+        .collect();
+    writeln!(out, "\npackages (in {}):", printable_line(&roots.join(", ")))?;
+    for package in &changes.added {
+        writeln!(out, "  + {}", package_line(package))?;
+    }
+    for package in &changes.removed {
+        writeln!(out, "  - {}", package_line(package))?;
+    }
+    Ok(())
 }
 
 fn plural(n: usize, one: &str, many: &str) -> String {

@@ -13,6 +13,7 @@ use unreal_analysis::export::{
     self, mesh_files, write_glb, write_obj, ExportKind, FrameSequence, Model,
 };
 use unreal_analysis::fs::RealFs;
+use unreal_analysis::lint::LintOptions;
 use unreal_analysis::object_select::{self, ObjectSpec, SelectError};
 use unreal_analysis::preview::{browser::palette_swatch, encode_png};
 use unreal_formats::decode::RgbaImage;
@@ -20,6 +21,7 @@ use unreal_formats::mapped::read_regular;
 use unreal_formats::package::Package;
 use unreal_formats::{detect, FormatKind};
 
+use super::settings::{unused_help, SettingsArgs};
 use super::{EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -35,6 +37,7 @@ pub enum Target {
 }
 
 #[derive(clap::Args)]
+#[command(mut_arg("engine_build", unused_help("export", "it reads no #exec line")))]
 pub struct ExportArgs {
     /// The file to export from: a package, a `_d.3d` or `_a.3d` mesh, a PSK, a u3d, an image
     /// or a T3D.
@@ -74,6 +77,10 @@ pub struct ExportArgs {
     /// A symbolic link at a destination is removed, never written through.
     #[arg(long)]
     pub force: bool,
+    // The game folder and package paths texture a map's level and a mesh's materials held in
+    // other packages; the engine places a T3D map's brushes.
+    #[command(flatten)]
+    pub settings: SettingsArgs,
 }
 
 type Outcome = Result<(), String>;
@@ -88,6 +95,11 @@ pub fn run(args: &ExportArgs) -> ExitCode {
         .collect();
     let disk = super::input::disk_path(&args.file);
     INPUTS.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(disk.clone());
+    // A member of an installer gets the settings of the archive, where it stands.
+    let options = match args.settings.options_for(&disk) {
+        Ok(options) => options,
+        Err(code) => return code,
+    };
     let opened_as = file_state(&disk);
     let bytes = match super::input::open(&args.file) {
         Ok(b) => b,
@@ -102,7 +114,7 @@ pub fn run(args: &ExportArgs) -> ExitCode {
     let target = args.to.or_else(|| target_of(&args.output));
     let result = match detect(&bytes, &name) {
         Some(FormatKind::Package | FormatKind::Compressed(_)) => {
-            export_package(args, &bytes, &name, target)
+            export_package(args, &options, &bytes, &name, target)
         }
         Some(kind @ (FormatKind::VertexMeshData | FormatKind::VertexMeshAnimation)) => {
             export_vertex_mesh(args, &bytes, kind, target)
@@ -125,10 +137,10 @@ pub fn run(args: &ExportArgs) -> ExitCode {
             let map = unreal_analysis::t3d::brushes::has_brush_actors(&text);
             if map && glb && !args.brushes {
                 // A map: the level built from its brushes, textured from the game folder.
-                export_level(args, &stem, &text)
+                export_level(args, &options, &stem, &text)
             } else if map {
                 // A map's brushes, each placed as the engine's CSG places it.
-                let scene = export::map_scene(&stem, &text, None);
+                let scene = export::map_scene(&stem, &text, options.engine.fixed());
                 match target {
                     None | Some(Target::Glb) => write(&args.output, &export::write_map_glb(&scene)),
                     _ => write_model(&scene.to_model(), target, &args.output),
@@ -164,15 +176,15 @@ pub fn run(args: &ExportArgs) -> ExitCode {
     }
 }
 
-/// A map's built level to glTF: textures from the game folder and package paths around the
-/// map (as `lint` finds them), a note for each texture drawn in a flat colour.
-fn export_level(args: &ExportArgs, stem: &str, text: &str) -> Outcome {
-    let packages = game_packages(&args.file);
+/// A map's built level to glTF: textures from the game folder and package paths of its
+/// settings (as `lint` finds them), a note for each texture drawn in a flat colour.
+fn export_level(args: &ExportArgs, options: &LintOptions, stem: &str, text: &str) -> Outcome {
+    let packages = game_packages(options);
     let textures: &dyn export::LevelTextures = match packages.index() {
         Some(index) => index,
         None => &export::NoTextures,
     };
-    let scene = export::level_scene(stem, text, None, textures);
+    let scene = export::level_scene(stem, text, options.engine.fixed(), textures);
     for note in &scene.notes {
         eprintln!("note: {}", super::printable(note));
     }
@@ -430,17 +442,11 @@ fn target_fits(kind: ExportKind, target: Option<Target>) -> bool {
     }
 }
 
-/// The game's packages around `file`, where a mesh's materials in other packages are read:
-/// the game folder and package paths its `unreal-ls.toml` names, else the game installation
-/// it stands in (as `lint` and the editor find them), indexed only if a material needs it.
-pub(super) fn game_packages(file: &Path) -> export::IndexedOnNeed {
-    let settings = unreal_analysis::workspace::Settings::new(
-        std::sync::Arc::new(RealFs),
-        unreal_analysis::config::ConfigResolver::discover(),
-    );
-    let absolute = std::path::absolute(file).unwrap_or_else(|_| file.to_path_buf());
-    let options =
-        settings.for_file(&unreal_analysis::options::Overrides::default(), Some(&absolute)).options;
+/// The game's packages of a file's settings, where a mesh's materials and a map's textures
+/// in other packages are read: the game folder and package paths (the flags, its
+/// `unreal-ls.toml`, else the game installation it stands in, as `lint` and the editor find
+/// them), indexed only if something needs them.
+pub(super) fn game_packages(options: &LintOptions) -> export::IndexedOnNeed {
     export::IndexedOnNeed::new(std::sync::Arc::new(RealFs), options.index_roots())
 }
 
@@ -508,12 +514,18 @@ fn no_image(path: &str, class: &str) -> String {
     format!("{path} is a {class}, drawn by script at run time: it holds no image to export")
 }
 
-fn export_package(args: &ExportArgs, bytes: &[u8], name: &str, target: Option<Target>) -> Outcome {
+fn export_package(
+    args: &ExportArgs,
+    options: &LintOptions,
+    bytes: &[u8],
+    name: &str,
+    target: Option<Target>,
+) -> Outcome {
     // A compressed package (`.uz`, `.uz2`) is decompressed first, bounded.
     let bytes = unreal_formats::package_bytes(bytes).map_err(|e| e.to_string())?;
     let package = Package::parse_named(&bytes, unreal_formats::package_name(name))
         .map_err(|e| e.to_string())?;
-    let others = game_packages(&args.file);
+    let others = game_packages(options);
     let is_map = unreal_analysis::csg::package::level_export(&package).is_ok();
     // A folder as the output (one that exists, or a path ending in a separator) still takes
     // the map's own objects, each as its own file (`--to glb`: its static meshes).

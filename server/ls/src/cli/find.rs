@@ -4,17 +4,18 @@
 //! with its class and file: the search and ranking of the language server's
 //! `workspace/symbol` (`unreal_analysis::index::AssetSearch`).
 //!
-//! The game folder is `--game-dir`, else `game-dir` of the `unreal-ls.toml` above the current
-//! folder, else the game folder around the current folder (one holding `System/` with the
-//! engine's `Core.u`). Exit codes: 0 when something was found, 1 when nothing was, 2 on a
+//! The game folder is `--game-dir`, else `game-dir` of `--config` or of the `unreal-ls.toml`
+//! above the current folder, else the game folder around the current folder (one holding
+//! `System/` with the engine's `Core.u`); `--package-path` folders and the configuration's
+//! `package-paths` are searched after it (the shared settings, `settings.rs`). Exit codes: 0 when something was found, 1 when nothing was, 2 on a
 //! usage error (no query, no game folder).
 
 use std::io::{self, Write};
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use unreal_analysis::index::{IndexRoots, PackageIndex};
 
+use super::settings::{config_errors, unused_help, SettingsArgs};
 use super::{EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -24,60 +25,74 @@ pub enum FindFormat {
 }
 
 #[derive(clap::Args)]
+#[command(
+    mut_arg("game_dir", |a| a.help(GAME_DIR_HELP)),
+    mut_arg("engine", unused_help("find", "assets are searched by name alone")),
+    mut_arg("game", unused_help("find", "assets are searched by name alone")),
+    mut_arg("engine_build", unused_help("find", "assets are searched by name alone"))
+)]
 pub struct FindArgs {
     /// A name or a fragment of one (`granite`, `Walls.Granite`, `Rock.Walls.Granite`);
     /// letters in order also match (`rwgran`). Case does not matter.
     pub query: String,
-    /// Game folder (with System/, Textures/...) whose packages are searched.
-    #[arg(long, value_name = "DIR")]
-    pub game_dir: Option<PathBuf>,
-    /// More folders of packages to search (after the game's own).
-    #[arg(long = "package-path", value_name = "DIR")]
-    pub package_paths: Vec<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value = "human")]
     pub format: FindFormat,
     /// The most assets to list.
     #[arg(long, default_value_t = 50)]
     pub limit: usize,
+    // The game folder and package paths searched.
+    #[command(flatten)]
+    pub settings: SettingsArgs,
 }
 
-/// Where to search, and what said so.
-fn roots(args: &FindArgs) -> Result<(IndexRoots, &'static str), String> {
-    let cwd =
-        std::env::current_dir().map_err(|e| format!("cannot tell the current folder: {e}"))?;
-    let config = unreal_analysis::config::find_config(&cwd)
-        .map(|path| unreal_analysis::config::Config::load(&path).map_err(|errors| (path, errors)));
-    let config = match config {
-        Some(Ok(config)) => Some(config),
-        Some(Err((path, errors))) => {
-            let list: Vec<String> = errors.iter().map(ToString::to_string).collect();
-            return Err(format!("{}: {}", path.display(), list.join("; ")));
-        }
-        None => None,
+/// What `--game-dir` does here (the shared text speaks of files; find reads none).
+const GAME_DIR_HELP: &str = "Game folder (with System/, Textures/...) whose packages are searched [default: `game-dir` of --config or of the unreal-ls.toml above the current folder, else the installation around the current folder]";
+
+/// Where to search, and what said so; `Err` with the exit code once the error is printed.
+fn roots(args: &FindArgs) -> Result<(IndexRoots, &'static str), ExitCode> {
+    let stderr = &mut anstream::stderr().lock();
+    let usage = |stderr: &mut dyn Write, message: String| {
+        let _ = writeln!(stderr, "error: {}", super::printable(&message));
+        ExitCode::from(EXIT_USAGE)
     };
-    let mut package_paths = args.package_paths.clone();
-    if let Some(config) = &config {
-        package_paths.extend(config.package_paths.iter().cloned());
-    }
-    let (game_dir, source) = if let Some(dir) = &args.game_dir {
+    let cwd = std::env::current_dir()
+        .map_err(|e| usage(stderr, format!("cannot tell the current folder: {e}")))?;
+    if let Some(dir) = &args.settings.game_dir {
         if !dir.is_dir() {
-            return Err(format!("--game-dir {}: not a folder", dir.display()));
+            return Err(usage(stderr, format!("--game-dir {}: not a folder", dir.display())));
         }
-        (Some(dir.clone()), "--game-dir")
-    } else if let Some(dir) = config.as_ref().and_then(|c| c.game_dir.clone()) {
-        (Some(dir), "unreal-ls.toml")
+    }
+    let workspace = args.settings.workspace().map_err(|errors| config_errors(stderr, &errors))?;
+    // No file is read: the settings are those of a file in the current folder.
+    let settings = workspace.for_folder(&cwd);
+    workspace.check(stderr)?;
+    let options = settings.options;
+    let config = if args.settings.config.is_some() { "--config" } else { "unreal-ls.toml" };
+    let configured = settings.config.as_ref().is_some_and(|c| c.game_dir.is_some());
+    let (game_dir, source) = if args.settings.game_dir.is_some() {
+        (options.game_dir, "--game-dir")
+    } else if configured {
+        (options.game_dir, config)
+    } else if options.game_dir.is_some() {
+        (options.game_dir, "found around the current folder")
     } else {
-        let found = unreal_analysis::index::game_folder::game_folder_of_workspace(
+        // Also a game folder right inside the current one, as the editor finds it for a
+        // workspace opened on the folder that holds the installation.
+        match unreal_analysis::index::game_folder::game_folder_of_workspace(
             &unreal_analysis::fs::RealFs,
             &[cwd],
-        );
-        (found, "found around the current folder")
+        ) {
+            Some(found) => (Some(found), "found around the current folder"),
+            // No game folder: what is searched is the package paths alone.
+            None if args.settings.package_paths.is_empty() => (None, config),
+            None => (None, "--package-path"),
+        }
     };
-    if game_dir.is_none() && package_paths.is_empty() {
-        return Err("no game folder: pass --game-dir DIR (the game's folder, the one that holds System/), set game-dir in unreal-ls.toml, or run inside the game's folder".to_owned());
+    if game_dir.is_none() && options.package_paths.is_empty() {
+        return Err(usage(stderr, "no game folder: pass --game-dir DIR (the game's folder, the one that holds System/), set game-dir in unreal-ls.toml, or run inside the game's folder".to_owned()));
     }
-    Ok((IndexRoots { game_dir, package_paths }, source))
+    Ok((IndexRoots { game_dir, package_paths: options.package_paths }, source))
 }
 
 pub fn run(args: &FindArgs) -> ExitCode {
@@ -89,10 +104,7 @@ pub fn run(args: &FindArgs) -> ExitCode {
     }
     let (roots, source) = match roots(args) {
         Ok(found) => found,
-        Err(message) => {
-            eprintln!("error: {}", super::printable(&message));
-            return ExitCode::from(EXIT_USAGE);
-        }
+        Err(code) => return code,
     };
     let index = PackageIndex::build_real(roots.clone());
     let hits = index.find_assets(&args.query, args.limit);
@@ -151,15 +163,28 @@ pub fn run(args: &FindArgs) -> ExitCode {
                 .map(|d| d.display().to_string())
                 .collect::<Vec<_>>()
                 .join(", ");
+            // The packages the assets are in, apart from the packages searched: five assets
+            // of one package are "in 1 package", not in as many as were searched.
+            let holding: std::collections::HashSet<&str> =
+                rows.iter().map(|row| row.3.as_str()).collect();
+            let searched = match index.packages().len() {
+                1 => "the 1 package".to_owned(),
+                n => format!("the {n} packages"),
+            };
+            let found = match rows.len() {
+                0 => format!("nothing found in {searched}"),
+                n => format!(
+                    "{} found in {} of {searched}",
+                    match n {
+                        1 => "1 asset".to_owned(),
+                        n if n == args.limit => format!("the first {n} assets"),
+                        n => format!("{n} assets"),
+                    },
+                    holding.len()
+                ),
+            };
             eprintln!(
-                "{} found in {} packages of {} ({source}){}",
-                match rows.len() {
-                    0 => "nothing".to_owned(),
-                    1 => "1 asset".to_owned(),
-                    n if n == args.limit => format!("the first {n} assets"),
-                    n => format!("{n} assets"),
-                },
-                index.packages().len(),
+                "{found} of {} ({source}){}",
                 super::printable_line(&where_),
                 if unreadable > 0 {
                     format!("; {unreadable} could not be read (unreal-ls info names why)")

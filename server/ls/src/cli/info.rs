@@ -3,6 +3,11 @@
 //! them as `Mod.umod:System/MyMod.u`, vertex meshes, PSK/PSA, u3d models, images, WAV
 //! sounds), as text or as one JSON array.
 //!
+//! A package's imports are listed with where each imported package is (the game folder,
+//! outside it, its sources, missing) when the file's settings name a game folder or package
+//! paths (`--game-dir`, `--package-path`, its `unreal-ls.toml` or `--config`, else the
+//! installation it stands in), as `deps` places a map's packages.
+//!
 //! `--csg` adds, for a built map, the level built from its brushes against the BSP it stores
 //! ([`unreal_analysis::csg`]).
 //!
@@ -10,16 +15,27 @@
 //! other files are still summarised. Exit codes: 0 when every file was read whole, 1 when a
 //! file or an object inside a package could not be read, 2 on a usage error.
 
+use std::collections::HashMap;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
+
+use unreal_analysis::deps::{package_imports, ImportedPackage};
+use unreal_analysis::index::{IndexRoots, PackageIndex};
 
 use unreal_formats::mapped::MappedFile;
 use unreal_formats::{detect, summarize, summarize_vertex_mesh, FormatKind, Summary};
 
+use super::settings::{config_errors, unused_help, SettingsArgs};
 use super::{EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE};
 
 #[derive(clap::Args)]
+#[command(
+    mut_arg("engine", unused_help("info", "a package's own header says how to read it")),
+    mut_arg("game", unused_help("info", "a package's own header says how to read it")),
+    mut_arg("engine_build", unused_help("info", "a package's own header says how to read it"))
+)]
 pub struct InfoArgs {
     /// Binary files to summarise.
     pub files: Vec<PathBuf>,
@@ -30,6 +46,52 @@ pub struct InfoArgs {
     /// compare it with the BSP the map stores (area matched and extra, where they differ).
     #[arg(long)]
     pub csg: bool,
+    // The game folder and package paths a package's imports are looked up in.
+    #[command(flatten)]
+    pub settings: SettingsArgs,
+}
+
+/// The packages of each game folder and package paths, read once for all the files.
+#[derive(Default)]
+struct Indexes(HashMap<IndexRoots, Arc<PackageIndex>>);
+
+impl Indexes {
+    fn get(&mut self, roots: IndexRoots) -> Arc<PackageIndex> {
+        Arc::clone(
+            self.0
+                .entry(roots.clone())
+                .or_insert_with(|| Arc::new(PackageIndex::build_real(roots))),
+        )
+    }
+}
+
+/// The packages a package (or the one a `.uz`/`.uz2` holds) imports from, found in the
+/// index of `roots`; `None` for any other file, or without a game folder or package path.
+fn imports(path: &Path, roots: IndexRoots, indexes: &mut Indexes) -> Option<Vec<ImportedPackage>> {
+    if roots.is_empty() {
+        return None;
+    }
+    let bytes = super::input::open(path).ok()?;
+    let name = bytes.name.clone();
+    if !matches!(detect(&bytes, &name), Some(FormatKind::Package | FormatKind::Compressed(_))) {
+        return None;
+    }
+    // The summary has said already what could not be read.
+    let data = unreal_formats::package_bytes(&bytes).ok()?;
+    let package =
+        unreal_formats::Package::parse_named(&data, unreal_formats::package_name(&name)).ok()?;
+    let index = indexes.get(roots);
+    Some(package_imports(&package, &index))
+}
+
+/// `Engine (game folder) FILE, 3 objects`.
+fn import_line(import: &ImportedPackage) -> String {
+    let file = import.file.as_ref().map(|f| format!(" {}", f.display())).unwrap_or_default();
+    let objects = match import.objects {
+        1 => "1 object".to_owned(),
+        n => format!("{n} objects"),
+    };
+    format!("{} ({}){file}, {objects}", import.name, import.place.name())
 }
 
 /// `--csg`: the built level against the stored BSP, for a package holding a level.
@@ -78,14 +140,31 @@ pub fn run(args: &InfoArgs) -> ExitCode {
         eprintln!("error: no files given (usage: unreal-ls info [--json] FILE...)");
         return ExitCode::from(EXIT_USAGE);
     }
+    let stderr = &mut anstream::stderr().lock();
+    let workspace = match args.settings.workspace() {
+        Ok(workspace) => workspace,
+        Err(errors) => return config_errors(stderr, &errors),
+    };
+    // Each file's game folder, found before anything is printed so that a configuration
+    // error stops the run as it stops `lint`.
+    let roots: Vec<IndexRoots> = args
+        .files
+        .iter()
+        .map(|path| workspace.for_file(&super::input::disk_path(path)).options.index_roots())
+        .collect();
+    if let Err(code) = workspace.check(stderr) {
+        return code;
+    }
+    let mut indexes = Indexes::default();
     let stdout = io::stdout();
     let mut out = stdout.lock();
     let mut failed = false;
     let mut json_entries = Vec::new();
-    for (i, path) in args.files.iter().enumerate() {
+    for (i, (path, roots)) in args.files.iter().zip(roots).enumerate() {
         let shown = path.display().to_string();
         match summarize_path(path) {
             Ok(summary) => {
+                let imports = imports(path, roots, &mut indexes);
                 for problem in summary.problems() {
                     eprintln!(
                         "error: {}: {}",
@@ -108,6 +187,24 @@ pub fn run(args: &InfoArgs) -> ExitCode {
                         serde_json::to_value(&summary).unwrap_or(serde_json::Value::Null);
                     if let Some(map) = value.as_object_mut() {
                         map.insert("file".to_owned(), serde_json::Value::String(shown));
+                        if let Some(imports) = &imports {
+                            let list: Vec<serde_json::Value> = imports
+                                .iter()
+                                .map(|p| {
+                                    serde_json::json!({
+                                        "package": p.name,
+                                        "place": p.place.name(),
+                                        "file": p.file.as_ref().map(|f| f.display().to_string()),
+                                        "objects": p.objects,
+                                    })
+                                })
+                                .collect();
+                            // `imports` is the summary's count of the import table.
+                            map.insert(
+                                "imported_packages".to_owned(),
+                                serde_json::Value::Array(list),
+                            );
+                        }
                         if let Some(Ok(check)) = &csg {
                             let c = &check.comparison;
                             map.insert(
@@ -134,6 +231,16 @@ pub fn run(args: &InfoArgs) -> ExitCode {
                     let _ = write!(out, "{}", super::printable(&summary.to_string()));
                     if let Some(Ok(check)) = &csg {
                         let _ = write!(out, "{}", super::printable(&check.to_string()));
+                    }
+                    if let Some(imports) = &imports {
+                        let count = match imports.len() {
+                            1 => "1 package".to_owned(),
+                            n => format!("{n} packages"),
+                        };
+                        let _ = writeln!(out, "imports from {count}:");
+                        for import in imports {
+                            let _ = writeln!(out, "  {}", super::printable(&import_line(import)));
+                        }
                     }
                 }
             }

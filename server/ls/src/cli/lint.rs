@@ -17,19 +17,18 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use rayon::prelude::*;
-use unreal_analysis::config::{apply_severity, Config, ConfigResolver};
-use unreal_analysis::fs::RealFs;
+use unreal_analysis::config::{apply_severity, Config};
 use unreal_analysis::lint::{
     lint_path, lint_path_owned, lint_source, LintOptions, LintSession, LintedFile,
 };
-use unreal_analysis::workspace::Settings;
-use unreal_analysis::{Diagnostic, EngineSetting, LineIndex, SourceText};
+use unreal_analysis::{Diagnostic, LineIndex, SourceText};
 use unreal_ls::workspace_files::{self, read_checkable, Content, Walked};
 use unreal_syntax::text::SourceEncoding;
 
 use super::baseline::{self, Baseline, BaselineArgs};
 use super::fix::{self, FixArgs, FixMode, FixTarget};
 use super::render::{self, FileReport, OutputFormat, Report, Summary};
+use super::settings::{config_errors, SettingsArgs, Workspace};
 use super::{EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE};
 
 #[derive(clap::Args)]
@@ -39,26 +38,8 @@ pub struct LintArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
     pub format: OutputFormat,
-    /// Engine generation the files target (poly flags and #exec keys differ)
-    /// [default: unreal-ls.toml's `engine`, else auto]
-    #[arg(long, value_enum)]
-    pub engine: Option<EngineArg>,
-    /// The game the files target: unreal, ut99, ut469, unreal227, deusex, rune, ut2003,
-    /// ut2004, swat4, tribes-vengeance, xiii or other. Sets the engine generation when
-    /// --engine does not; only a stock game (Epic's, or OldUnreal's ut469 and unreal227) makes
-    /// unknown poly flags and polygon lines warnings; ut469 and unreal227 know their own
-    /// #exec commands and keys [default: unreal-ls.toml's `game`]
-    #[arg(long, value_name = "GAME", value_parser = parse_game)]
-    pub game: Option<unreal_analysis::Game>,
-    /// Engine build the files target (436, 469): which image types #exec may import.
-    #[arg(long, value_name = "BUILD")]
-    pub engine_build: Option<u32>,
-    /// Game folder (with System/, Textures/...) whose packages #exec names may refer to.
-    #[arg(long, value_name = "DIR")]
-    pub game_dir: Option<PathBuf>,
-    /// Use this configuration for every file instead of the unreal-ls.toml found above each.
-    #[arg(long, value_name = "FILE")]
-    pub config: Option<PathBuf>,
+    #[command(flatten)]
+    pub settings: SettingsArgs,
     /// Print how many findings each rule produced instead of the findings (human or json).
     #[arg(long)]
     pub statistics: bool,
@@ -74,40 +55,16 @@ pub struct LintArgs {
     pub fix: FixArgs,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum EngineArg {
-    /// Detect from each file.
-    Auto,
-    /// Unreal, UT99, Deus Ex, Rune and the other UE1 games.
-    Ue1,
-    /// UT2004 and the other UE2 games.
-    Ue2,
-}
-
-impl From<EngineArg> for EngineSetting {
-    fn from(engine: EngineArg) -> Self {
-        match engine {
-            EngineArg::Auto => EngineSetting::Auto,
-            EngineArg::Ue1 => EngineSetting::Ue1,
-            EngineArg::Ue2 => EngineSetting::Ue2,
-        }
-    }
-}
-
 pub fn run(args: &LintArgs) -> ExitCode {
     let stderr = &mut anstream::stderr().lock();
     if args.statistics && !matches!(args.format, OutputFormat::Human | OutputFormat::Json) {
         let _ = writeln!(stderr, "error: --statistics prints with --format human or json only");
         return ExitCode::from(EXIT_USAGE);
     }
-    let resolver = match &args.config {
-        None => ConfigResolver::discover(),
-        Some(path) => match Config::load(path) {
-            Ok(config) => ConfigResolver::fixed(config),
-            Err(errors) => return config_errors(stderr, &errors),
-        },
+    let settings = match args.settings.workspace() {
+        Ok(workspace) => workspace,
+        Err(errors) => return config_errors(stderr, &errors),
     };
-    let settings = Settings::new(Arc::new(RealFs), resolver);
     let baseline = match &args.baseline.baseline {
         None => None,
         Some(path) => match Baseline::load(path) {
@@ -126,10 +83,9 @@ pub fn run(args: &LintArgs) -> ExitCode {
 
     let mut problems = Vec::new();
     let candidates = collect_candidates(&roots, &mut problems);
-    let (candidates, setups) = configure(args, candidates, &settings);
-    let errors = settings.errors();
-    if !errors.is_empty() {
-        return config_errors(stderr, &errors);
+    let (candidates, setups) = configure(candidates, &settings);
+    if let Err(code) = settings.check(stderr) {
+        return code;
     }
     let fix_mode = args.fix.mode();
     if fix_mode.is_some() || args.baseline.write_baseline.is_some() {
@@ -286,23 +242,6 @@ fn plural(count: usize, noun: &str) -> String {
     }
 }
 
-fn config_errors(
-    stderr: &mut dyn Write,
-    errors: &[unreal_analysis::config::ConfigError],
-) -> ExitCode {
-    // Found configurations have absolute paths; below the current folder, relative ones read
-    // better and match what the user typed.
-    let cwd = std::env::current_dir().ok().and_then(|d| std::fs::canonicalize(d).ok());
-    for error in errors {
-        let mut error = error.clone();
-        if let Some(relative) = cwd.as_ref().and_then(|cwd| error.path.strip_prefix(cwd).ok()) {
-            error.path = relative.to_path_buf();
-        }
-        let _ = writeln!(stderr, "error: {error}");
-    }
-    ExitCode::from(EXIT_USAGE)
-}
-
 /// What the files under one configuration are checked with.
 struct Setup {
     config: Option<Arc<Config>>,
@@ -315,24 +254,17 @@ struct Setup {
 /// server finds them: [`Settings::for_file`]), drops the files its configuration excludes
 /// (and, among the files found in folders, those its `include` does not name), and makes one
 /// [`Setup`] per configuration and game folder. Command-line options win over the
-/// configuration's.
+/// configuration's ([`super::settings`]).
 fn configure(
-    args: &LintArgs,
     candidates: Vec<Candidate>,
-    settings: &Settings,
+    settings: &Workspace,
 ) -> (Vec<(Candidate, usize)>, Vec<Setup>) {
-    let overrides = unreal_analysis::options::Overrides {
-        engine: args.engine.map(EngineSetting::from),
-        game: args.game,
-        engine_build: args.engine_build,
-        game_dir: args.game_dir.clone(),
-    };
     let mut setups: Vec<Setup> = Vec::new();
     let mut by_key: std::collections::HashMap<(Option<PathBuf>, Option<PathBuf>), usize> =
         std::collections::HashMap::new();
     let mut kept = Vec::new();
     for candidate in candidates {
-        let file = settings.for_file(&overrides, Some(&candidate.absolute));
+        let file = settings.for_absolute(&candidate.absolute);
         let skipped = if candidate.explicit {
             file.excludes(&candidate.absolute)
         } else {
@@ -562,9 +494,4 @@ fn compare_position(a: &Diagnostic, b: &Diagnostic) -> std::cmp::Ordering {
         b.code,
         &b.message,
     ))
-}
-
-fn parse_game(name: &str) -> Result<unreal_analysis::Game, String> {
-    unreal_analysis::Game::parse(name)
-        .ok_or_else(|| format!("expected one of {}", unreal_analysis::Game::NAMES.join(", ")))
 }

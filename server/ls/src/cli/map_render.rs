@@ -15,10 +15,9 @@ use unreal_analysis::export;
 use unreal_analysis::preview::map::{
     render_level_scene, render_map_geometry, ActorSymbols, Geometry, MapPicture, View,
 };
-use unreal_analysis::EngineSetting;
 use unreal_formats::printable::printable;
 
-use super::lint::EngineArg;
+use super::settings::{unused_help, SettingsArgs};
 
 use super::{EXIT_CLEAN, EXIT_FINDINGS};
 
@@ -35,6 +34,10 @@ pub enum ViewArg {
 }
 
 #[derive(clap::Args)]
+#[command(
+    mut_arg("engine", |a| a.help(ENGINE_HELP)),
+    mut_arg("engine_build", unused_help("render", "it reads no #exec line"))
+)]
 pub struct MapRenderArgs {
     /// The map to draw: T3D (or part of one), or a built map (`.unr`, `.ut2`, or compressed),
     /// drawn from the level it stores.
@@ -53,19 +56,25 @@ pub struct MapRenderArgs {
     /// The picture's longer side, in pixels (64 to 8192).
     #[arg(long, default_value_t = 1024)]
     pub size: u32,
-    /// The engine generation that places the brushes: UE1 rotates and scales brushes by their
-    /// properties, UE2 bakes rotation and scale into the vertices; `auto` detects it from the
-    /// map (UE1's placement when it cannot tell). T3D only.
-    #[arg(long, value_enum, default_value_t = EngineArg::Auto)]
-    pub engine: EngineArg,
     /// Draw the brushes' outlines in the iso view too, not the level built from them (the
     /// other views always draw the brushes). T3D only: a built map is drawn from the level it
     /// stores.
     #[arg(long)]
     pub brushes: bool,
+    // The engine places a T3D map's brushes; the game folder and package paths texture the
+    // iso view and a built map.
+    #[command(flatten)]
+    pub settings: SettingsArgs,
 }
 
+/// What `--engine` does here (the shared text speaks of every command).
+const ENGINE_HELP: &str = "The engine generation that places a T3D map's brushes: UE1 rotates and scales brushes by their properties, UE2 bakes rotation and scale into the vertices; `auto` detects it from the map (UE1's placement when it cannot tell) [default: unreal-ls.toml's `engine`, else the game's, else auto]";
+
 pub fn run(args: &MapRenderArgs) -> ExitCode {
+    let options = match args.settings.options_for(&args.file) {
+        Ok(options) => options,
+        Err(code) => return code,
+    };
     let bytes = match unreal_formats::mapped::read_regular(&args.file) {
         Ok(bytes) => bytes,
         Err(e) => {
@@ -84,7 +93,8 @@ pub fn run(args: &MapRenderArgs) -> ExitCode {
         ViewArg::Iso => View::Iso,
     };
     if let Some(package) = package_of(&args.file, &bytes) {
-        return match package.and_then(|bytes| stored_level_picture(args, &bytes, view)) {
+        let picture = package.and_then(|bytes| stored_level_picture(args, &options, &bytes, view));
+        return match picture {
             Ok(picture) => write_picture(args, &picture),
             Err(e) => {
                 eprintln!("error: {}: {}", args.file.display(), printable(&e));
@@ -93,11 +103,11 @@ pub fn run(args: &MapRenderArgs) -> ExitCode {
         };
     }
     let text = unreal_syntax::text::decode(&bytes).text;
-    let generation = EngineSetting::from(args.engine).fixed();
+    let generation = options.engine.fixed();
     let level = view == View::Iso
         && !args.brushes
         && unreal_analysis::t3d::brushes::has_brush_actors(&text);
-    let packages = level.then(|| super::export::game_packages(&args.file));
+    let packages = level.then(|| super::export::game_packages(&options));
     let textures: &dyn export::LevelTextures =
         match packages.as_ref().and_then(export::IndexedOnNeed::index) {
             Some(index) => index,
@@ -169,9 +179,10 @@ fn package_of(file: &std::path::Path, bytes: &[u8]) -> Option<Result<Vec<u8>, St
 }
 
 /// The picture of the level a built map (`.unr`, `.ut2`) stores, textured from the map's own
-/// package and the game folder around it.
+/// package and the game folder and package paths of its settings.
 fn stored_level_picture(
     args: &MapRenderArgs,
+    options: &unreal_analysis::lint::LintOptions,
     bytes: &[u8],
     view: View,
 ) -> Result<MapPicture, String> {
@@ -184,7 +195,7 @@ fn stored_level_picture(
             "a package without a level: render draws maps (T3D, or a built .unr/.ut2)".to_owned()
         );
     }
-    let others = super::export::game_packages(&args.file);
+    let others = super::export::game_packages(options);
     let scene =
         export::stored_level_scene(&package_name, &package, &others).map_err(|e| e.to_string())?;
     for note in &scene.notes {

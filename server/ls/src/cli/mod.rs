@@ -14,6 +14,7 @@ pub mod map_render;
 pub mod output;
 pub mod render;
 pub mod rules;
+pub mod settings;
 
 /// No error-level finding.
 pub const EXIT_CLEAN: u8 = 0;
