@@ -158,8 +158,10 @@ pub fn bounded(message: String) -> String {
 /// More infos or hints of one rule in one file than this, none with a fix, and the editor
 /// shows them as one ([`collapse_floods`]).
 pub const FLOOD_ABOVE: usize = 50;
-/// How many of a collapsed flood's places its finding lists as related locations.
-pub const FLOOD_PLACES_LISTED: usize = 100;
+/// How many of a collapsed flood's places its finding lists as related locations: a few, as
+/// an editor shows each as a row of its own under the finding (VS Code's Problems panel),
+/// and a hundred pushed every other file's problems out of sight.
+pub const FLOOD_PLACES_LISTED: usize = 5;
 
 /// Collapses each flood of infos or hints (more than [`FLOOD_ABOVE`] of one rule in one
 /// file, none with a fix) into its first finding, which says how many there are and lists
@@ -206,7 +208,10 @@ pub fn collapse_floods(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
         let head = &mut out[at];
         let listed = head.labels.len() - own;
         let listed_note = if listed + 1 < total {
-            format!("the first {listed} other places are listed")
+            format!(
+                "the first {listed} other places are listed, {} more are not; `unreal-ls lint` lists each",
+                total - 1 - listed
+            )
         } else {
             "each is listed".to_owned()
         };
@@ -236,7 +241,7 @@ mod flood_tests {
         let out = collapse_floods(found);
         assert_eq!(out.len(), 3, "{out:#?}");
         assert_eq!(out[0].code, "t3d-unknown-texture");
-        assert_eq!(out[0].message, "texture T0 (and 299 more like this in this file: the first 100 other places are listed)");
+        assert_eq!(out[0].message, "texture T0 (and 299 more like this in this file: the first 5 other places are listed, 294 more are not; `unreal-ls lint` lists each)");
         assert_eq!(out[0].labels.len(), FLOOD_PLACES_LISTED);
         assert_eq!(out[0].labels[0].message, "texture T10");
         assert_eq!(out[1].code, "t3d-non-planar-polygon");
