@@ -194,9 +194,68 @@ if not started then
 end
 
 -- Blocks fold (Begin ... End); all open at first. Opt out with `vim.g.t3d_folds = false`.
+-- A fold expression is evaluated line by line: on a real level (DM-Deck17, 4.2 MB, 100,000
+-- lines) tree-sitter's made `:edit` 8 times slower and the first diagnostics twice as late,
+-- and the language server's (vim.lsp.foldexpr) more still (docs/performance.md). Above
+-- `vim.g.t3d_treesitter_fold_limit` bytes (1 MB) the folds are made once, by hand, from the
+-- language server's folding ranges (one per actor and brush, what the server keeps per block),
+-- when its client attaches; they follow edits as manual folds do.
+local function fold_from_server(buf, client)
+  client:request('textDocument/foldingRange', { textDocument = { uri = vim.uri_from_bufnr(buf) } }, function(err, ranges)
+    if err or type(ranges) ~= 'table' or not vim.api.nvim_buf_is_valid(buf) then
+      return
+    end
+    for _, win in ipairs(vim.fn.win_findbuf(buf)) do
+      vim.api.nvim_win_call(win, function()
+        if vim.wo.foldmethod ~= 'manual' then
+          return
+        end
+        vim.cmd('silent! normal! zE')
+        -- A new manual fold is closed, and a range that touches a closed fold takes all of it:
+        -- inner folds are made before the folds around them (later starts first).
+        local sorted = vim.tbl_filter(function(r)
+          return r.endLine > r.startLine
+        end, ranges)
+        table.sort(sorted, function(a, b)
+          if a.startLine ~= b.startLine then
+            return a.startLine > b.startLine
+          end
+          return a.endLine < b.endLine
+        end)
+        for _, range in ipairs(sorted) do
+          vim.cmd(string.format('silent! %d,%dfold', range.startLine + 1, range.endLine + 1))
+        end
+        vim.cmd('silent! normal! zR')
+      end)
+    end
+    vim.b[buf].t3d_server_folds = #ranges
+  end, buf)
+end
+
 if vim.g.t3d_folds ~= false then
-  vim.wo[0][0].foldmethod = 'expr'
-  vim.wo[0][0].foldexpr = 'v:lua.vim.treesitter.foldexpr()'
+  local buf = vim.api.nvim_get_current_buf()
+  local size = vim.fn.getfsize(vim.api.nvim_buf_get_name(buf))
+  local limit = vim.g.t3d_treesitter_fold_limit or 1048576
+  if size <= limit then
+    vim.wo[0][0].foldmethod = 'expr'
+    vim.wo[0][0].foldexpr = 'v:lua.vim.treesitter.foldexpr()'
+  else
+    vim.wo[0][0].foldmethod = 'manual'
+    -- Attached already (a second map opened in a running session), or when it attaches.
+    for _, client in ipairs(vim.lsp.get_clients({ bufnr = buf, name = 'unreal_ls' })) do
+      fold_from_server(buf, client)
+    end
+    vim.api.nvim_create_autocmd('LspAttach', {
+      buffer = buf,
+      callback = function(args)
+        local client = vim.lsp.get_client_by_id(args.data.client_id)
+        if client and client.name == 'unreal_ls' then
+          fold_from_server(buf, client)
+          return true
+        end
+      end,
+    })
+  end
   vim.wo[0][0].foldlevel = 99
 end
 
