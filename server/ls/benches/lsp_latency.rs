@@ -24,6 +24,7 @@ mod lsp_client;
 
 use std::time::{Duration, Instant};
 
+use lsp_client::percentiles;
 use lsp_client::stdio::StdioServer;
 use lsp_client::Rng;
 use serde_json::{json, Value};
@@ -177,19 +178,4 @@ fn run(map: &str, edits: usize) {
     server.request("shutdown", &Value::Null);
     server.notify("exit", &Value::Null);
     server.wait_exit();
-}
-
-fn percentiles(samples: &mut [Duration]) -> String {
-    if samples.is_empty() {
-        return "no samples".to_owned();
-    }
-    samples.sort();
-    let at = |q: f64| samples[((samples.len() - 1) as f64 * q).round() as usize];
-    format!(
-        "p50 {:.1?}  p95 {:.1?}  p99 {:.1?}  max {:.1?}",
-        at(0.50),
-        at(0.95),
-        at(0.99),
-        samples[samples.len() - 1]
-    )
 }

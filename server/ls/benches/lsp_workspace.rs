@@ -21,6 +21,7 @@ use std::cell::{Cell, RefCell};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use lsp_client::percentiles;
 use lsp_client::stdio::StdioServer;
 use serde_json::{json, Value};
 
@@ -134,19 +135,4 @@ fn main() {
     server.notify("exit", &Value::Null);
     server.wait_exit();
     let _ = std::fs::remove_dir_all(&dir);
-}
-
-fn percentiles(samples: &mut [Duration]) -> String {
-    if samples.is_empty() {
-        return "no samples".to_owned();
-    }
-    samples.sort();
-    let at = |q: f64| samples[((samples.len() - 1) as f64 * q).round() as usize];
-    format!(
-        "p50 {:.1?}  p95 {:.1?}  p99 {:.1?}  max {:.1?}",
-        at(0.50),
-        at(0.95),
-        at(0.99),
-        samples[samples.len() - 1]
-    )
 }

@@ -432,3 +432,19 @@ impl Model {
         })
     }
 }
+
+/// p50, p95, p99 and the maximum of `samples` (sorted in place), for the benchmarks.
+pub fn percentiles(samples: &mut [std::time::Duration]) -> String {
+    if samples.is_empty() {
+        return "no samples".to_owned();
+    }
+    samples.sort();
+    let at = |q: f64| samples[((samples.len() - 1) as f64 * q).round() as usize];
+    format!(
+        "p50 {:.1?}  p95 {:.1?}  p99 {:.1?}  max {:.1?}",
+        at(0.50),
+        at(0.95),
+        at(0.99),
+        samples[samples.len() - 1]
+    )
+}
