@@ -35,17 +35,27 @@ pub enum Walked {
     Failed { path: PathBuf, message: String },
 }
 
+/// The kernel's pseudo file systems: their files are no maps or classes, their trees are
+/// endless (`/proc/self/root/...`) or block when read. A walk of `/` leaves them out.
+const PSEUDO_FILE_SYSTEMS: &[&str] = &["/proc", "/sys", "/dev"];
+
 /// Walks `root` (a folder) as described at the top of this file, calling `visit` for each
-/// file and each problem in file-name order.
-pub fn walk(root: &Path, visit: &mut dyn FnMut(Walked)) {
+/// file and each problem in file-name order, until `visit` returns false.
+pub fn walk(root: &Path, visit: &mut dyn FnMut(Walked) -> bool) {
     let inside = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
     let mut walker = walkdir::WalkDir::new(root)
         .follow_links(true)
         .sort_by_file_name()
         .into_iter()
         // Below the root, hidden folders (.git, .vscode) hold no maps of the user's.
-        .filter_entry(|e| e.depth() == 0 || !is_hidden(e.file_name()));
-    while let Some(entry) = walker.next() {
+        .filter_entry(|e| {
+            e.depth() == 0
+                || !(is_hidden(e.file_name())
+                    || (e.file_type().is_dir()
+                        && PSEUDO_FILE_SYSTEMS.iter().any(|p| e.path() == Path::new(p))))
+        });
+    let mut going = true;
+    while let Some(entry) = walker.next().filter(|_| going) {
         if let Ok(entry) = &entry {
             if entry.depth() > 0 && entry.path_is_symlink() {
                 if let Some(target) = leaves_tree(entry.path(), &inside) {
@@ -53,7 +63,11 @@ pub fn walk(root: &Path, visit: &mut dyn FnMut(Walked)) {
                     if is_dir {
                         walker.skip_current_dir();
                     }
-                    visit(Walked::LinkOutside { path: entry.path().to_path_buf(), target, is_dir });
+                    going = visit(Walked::LinkOutside {
+                        path: entry.path().to_path_buf(),
+                        target,
+                        is_dir,
+                    });
                     continue;
                 }
             }
@@ -61,17 +75,17 @@ pub fn walk(root: &Path, visit: &mut dyn FnMut(Walked)) {
         match entry {
             Ok(entry) if entry.file_type().is_file() => {
                 if !has_binary_extension(entry.path()) {
-                    visit(Walked::File(entry.into_path()));
+                    going = visit(Walked::File(entry.into_path()));
                 }
             }
             Ok(entry) if !entry.file_type().is_dir() => {
-                visit(Walked::NotRegular(entry.into_path()));
+                going = visit(Walked::NotRegular(entry.into_path()));
             }
             Ok(_) => {}
             Err(err) => {
                 let path = err.path().unwrap_or(root).to_path_buf();
                 let message = err.io_error().map_or_else(|| err.to_string(), io_message);
-                visit(Walked::Failed { path, message });
+                going = visit(Walked::Failed { path, message });
             }
         }
     }

@@ -363,24 +363,28 @@ fn collect_candidates(roots: &[(PathBuf, bool)], problems: &mut Vec<Problem>) ->
         // Links are followed only while they stay under the root: a link to a folder or file
         // elsewhere (a downloaded mod's `Maps -> /home/you`) would have `--fix` rewrite files
         // the user never named. Naming such a folder or file on the command line checks it.
-        workspace_files::walk(root, &mut |walked| match walked {
-            Walked::File(path) => push(path, false, *defaulted),
-            Walked::LinkOutside { path, target, .. } => problems.push(Problem::note(
-                &display_path(&path, *defaulted),
-                format!(
+        workspace_files::walk(root, &mut |walked| {
+            match walked {
+                Walked::File(path) => push(path, false, *defaulted),
+                Walked::LinkOutside { path, target, .. } => problems.push(Problem::note(
+                    &display_path(&path, *defaulted),
+                    format!(
                     "skipped: a link to {}, outside {}; name it on the command line to check it",
                     display_path(&target, false),
                     display_path(root, false)
                 ),
-            )),
-            // Said once, the run goes on.
-            Walked::NotRegular(path) => problems.push(Problem::note(
-                &display_path(&path, *defaulted),
-                "skipped: not a regular file (a FIFO, socket or device)",
-            )),
-            Walked::Failed { path, message } => {
-                problems.push(Problem::error(&display_path(&path, *defaulted), message));
+                )),
+                // Said once, the run goes on.
+                Walked::NotRegular(path) => problems.push(Problem::note(
+                    &display_path(&path, *defaulted),
+                    "skipped: not a regular file (a FIFO, socket or device)",
+                )),
+                Walked::Failed { path, message } => {
+                    problems.push(Problem::error(&display_path(&path, *defaulted), message));
+                }
             }
+            // Every file the user's folders hold is checked: the walk is theirs to bound.
+            true
         });
     }
     candidates

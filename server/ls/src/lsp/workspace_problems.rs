@@ -14,7 +14,9 @@
 //!   later full check stops an earlier one.
 //! - Politely: one file at a time on one blocking thread, whose own parallel work (a big
 //!   map's blocks) runs on a pool of one thread, so the other core stays with the editor's
-//!   requests; progress is reported with `$/progress`.
+//!   requests; progress is reported with `$/progress`. A walk stops after 200,000 files (an
+//!   editor opened on a home folder) and says so in the log; `/proc`, `/sys` and `/dev` are
+//!   never entered.
 //! - Kept: only which closed files have findings shown (their URIs), never texts or trees. An
 //!   open document is never published here: its own check rules until it closes. A file
 //!   deleted, excluded or no longer found is cleared; `unrealLs.workspaceDiagnostics: false`
@@ -64,8 +66,8 @@ impl WorkspaceProblems {
 
 /// One file's outcome, sent from the checking thread.
 enum Checked {
-    /// How many files the check looks at.
-    Total(usize),
+    /// How many files the check looks at, and whether the walk stopped at its bound.
+    Total { files: usize, cut: bool },
     /// `items`: the findings to show; `None`: none to show (not a file lint checks, excluded,
     /// unreadable, gone, or open in the editor).
     File { done: usize, uri: Uri, items: Option<Vec<lsp::Diagnostic>> },
@@ -118,24 +120,35 @@ pub fn in_workspace(session: &Session, path: &Path) -> bool {
     session.roots.iter().any(|root| path.starts_with(root))
 }
 
+/// How many files a walk of the workspace folders meets at most (binary ones not counted):
+/// an editor opened on a home folder or a whole drive gets a check of its first files, not an
+/// afternoon's; a mod repository or a game installation has a few thousand.
+const MAX_WALKED_FILES: usize = 200_000;
+
 /// The files the workspace check looks at: every file a walk of each workspace folder finds,
-/// once, in order.
-fn workspace_files(roots: &[PathBuf]) -> Vec<PathBuf> {
+/// once, in order; `true` when the walk stopped at `limit` ([`MAX_WALKED_FILES`]).
+fn workspace_files(roots: &[PathBuf], limit: usize) -> (Vec<PathBuf>, bool) {
     let mut seen = HashSet::new();
     let mut files = Vec::new();
+    let mut walked = 0usize;
     for root in roots {
         if !root.is_dir() {
             continue;
         }
-        workspace_files::walk(root, &mut |walked| {
-            if let Walked::File(path) = walked {
+        workspace_files::walk(root, &mut |found| {
+            walked += 1;
+            if let Walked::File(path) = found {
                 if seen.insert(path.clone()) {
                     files.push(path);
                 }
             }
+            walked < limit
         });
+        if walked >= limit {
+            return (files, true);
+        }
     }
-    files
+    (files, false)
 }
 
 /// The findings of the file at `path` (absolute) as they are published, or `None` when
@@ -197,11 +210,13 @@ async fn run(shared: &Arc<Shared>, only: Option<Vec<PathBuf>>) {
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Checked>();
     let (job_shared, job_session) = (Arc::clone(shared), Arc::clone(&session));
     let job = tokio::task::spawn_blocking(move || {
-        let files = match only {
-            Some(files) => files.into_iter().filter(|f| in_workspace(&job_session, f)).collect(),
-            None => workspace_files(&job_session.roots),
+        let (files, cut) = match only {
+            Some(files) => {
+                (files.into_iter().filter(|f| in_workspace(&job_session, f)).collect(), false)
+            }
+            None => workspace_files(&job_session.roots, MAX_WALKED_FILES),
         };
-        let _ = tx.send(Checked::Total(files.len()));
+        let _ = tx.send(Checked::Total { files: files.len(), cut });
         let current = || job_session.workspace.problems.run.load(Ordering::SeqCst) == run;
         let check_all = || {
             for (i, path) in files.iter().enumerate() {
@@ -227,7 +242,15 @@ async fn run(shared: &Arc<Shared>, only: Option<Vec<PathBuf>>) {
     let mut last_report = Instant::now();
     while let Some(checked) = rx.recv().await {
         match checked {
-            Checked::Total(count) => total = count,
+            Checked::Total { files, cut } => {
+                total = files;
+                if cut {
+                    let message = format!(
+                        "the workspace check looks at the first {MAX_WALKED_FILES} files of the workspace folders only; open a smaller folder, or set unrealLs.workspaceDiagnostics to false"
+                    );
+                    shared.log(tower_lsp_server::ls_types::MessageType::WARNING, &message).await;
+                }
+            }
             Checked::File { done, uri, items } => {
                 with_findings += usize::from(items.is_some());
                 publish(shared, &uri, items).await;
@@ -304,5 +327,28 @@ async fn clear(shared: &Shared, keep: Option<&HashSet<Uri>>) {
         if shared.documents().get(&uri).is_none() {
             shared.client.publish_diagnostics(uri, Vec::new(), None).await;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The walk of the workspace folders stops at its bound and says so; two folders that
+    /// overlap give each file once.
+    #[test]
+    fn the_walk_is_bounded_and_gives_each_file_once() {
+        let dir = std::env::temp_dir().join(format!("unreal-ls-ws-walk-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("Maps")).unwrap();
+        for i in 0..5 {
+            std::fs::write(dir.join(format!("Maps/M{i}.t3d")), "Begin Map\nEnd Map\n").unwrap();
+        }
+        let roots = vec![dir.clone(), dir.join("Maps")];
+        let (files, cut) = workspace_files(&roots, 100);
+        assert_eq!((files.len(), cut), (5, false));
+        let (files, cut) = workspace_files(&roots, 3);
+        assert_eq!((files.len(), cut), (3, true));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
