@@ -45,6 +45,7 @@ pub mod summary;
 pub mod t3d_abstract_class;
 pub mod t3d_actor_duplicated_in_place;
 pub mod t3d_bad_texture_axes;
+pub mod t3d_beyond_world_edge;
 pub mod t3d_degenerate_polygon;
 pub mod t3d_duplicate_actor_name;
 pub mod t3d_duplicate_level_info;
@@ -231,6 +232,7 @@ t3d_rules![
     t3d_static_flag_cleared,
     t3d_obsolete_class,
     t3d_missing_draw_resource,
+    t3d_beyond_world_edge,
     t3d_no_player_start summarized,
     t3d_unknown_texture,
     t3d_unknown_class,

@@ -129,13 +129,16 @@ fn class_index() -> std::sync::Arc<PackageIndex> {
 }
 
 /// Options from the fixture's name: `*.ue1.t3d` and `*.ue2.t3d` fix the engine generation;
-/// `*.ut99.t3d`, `*.ut2004.t3d` and `*.unreal227.t3d` declare that game (and its generation);
+/// `*.ut99.t3d`, `*.ut469.t3d`, `*.ut2004.t3d` and `*.unreal227.t3d` declare that game (and its
+/// generation);
 /// `*.indexed.*` resolve references against [`fixture_index`], `*.classes.*` against
 /// [`class_index`].
 fn options_for(path: &Path) -> LintOptions {
     let name = path.file_name().unwrap().to_string_lossy();
     let game = if name.ends_with(".ut99.t3d") {
         Some(unreal_analysis::Game::Ut99)
+    } else if name.ends_with(".ut469.t3d") {
+        Some(unreal_analysis::Game::Ut469)
     } else if name.ends_with(".ut2004.t3d") {
         Some(unreal_analysis::Game::Ut2004)
     } else if name.ends_with(".unreal227.t3d") {
@@ -144,8 +147,14 @@ fn options_for(path: &Path) -> LintOptions {
         None
     };
     let engine = if name.ends_with(".ue1.t3d")
-        || matches!(game, Some(unreal_analysis::Game::Ut99 | unreal_analysis::Game::Unreal227))
-    {
+        || matches!(
+            game,
+            Some(
+                unreal_analysis::Game::Ut99
+                    | unreal_analysis::Game::Ut469
+                    | unreal_analysis::Game::Unreal227
+            )
+        ) {
         EngineSetting::Ue1
     } else if name.ends_with(".ue2.t3d") || game == Some(unreal_analysis::Game::Ut2004) {
         EngineSetting::Ue2
