@@ -76,6 +76,7 @@ pub mod t3d_unknown_texture;
 pub mod t3d_unmatched_ai_script_tag;
 pub mod t3d_unmatched_attach_tag;
 pub mod t3d_unmatched_teleporter_url;
+pub mod t3d_unreadable_class;
 pub mod t3d_unresolved_brush_model;
 pub mod t3d_untitled_level;
 pub mod t3d_zero_gravity;
@@ -237,6 +238,7 @@ t3d_rules![
     t3d_unknown_texture,
     t3d_unknown_class,
     t3d_abstract_class,
+    t3d_unreadable_class summarized,
     t3d_unknown_object,
 ];
 
