@@ -613,11 +613,22 @@ fn classes_declared_in_the_game_folders_sources() {
     for folder in ["System", "Maps", "MyMod/Classes"] {
         std::fs::create_dir_all(game.join(folder)).unwrap();
     }
-    std::fs::write(game.join("System/Core.u"), writers::object_package(&[("Class", "Object")]))
-        .unwrap();
+    // Compiled classes with their data, as UCC writes them (a class listed without data
+    // could not be read, which `t3d-unreadable-class` would say).
+    let class =
+        |name: &str, parent: Option<&str>, flags: u32| writers::TestClass::new(name, parent, flags);
+    std::fs::write(
+        game.join("System/Core.u"),
+        writers::class_package(69, 0, &[class("Object", None, 0)]),
+    )
+    .unwrap();
     std::fs::write(
         game.join("System/Engine.u"),
-        writers::object_package(&[("Class", "Actor"), ("Class", "LevelInfo")]),
+        writers::class_package(
+            69,
+            0,
+            &[class("Actor", Some("Object"), 1), class("LevelInfo", Some("Actor"), 0)],
+        ),
     )
     .unwrap();
     std::fs::write(

@@ -275,6 +275,30 @@ impl PackageIndex {
         DefaultValue::Unknown(format!("the parents of `{class}` run deeper than {MAX_CHAIN}"))
     }
 
+    /// The first class up `class`'s chain (itself included) that is compiled in an indexed
+    /// package but whose data could not be read, as `Package.Name`, with the reader's error:
+    /// its flags and defaults are unknown, so checks that need them pass over every class
+    /// derived from it. `None` when every class up the chain was read, and when the chain
+    /// cannot be followed (a class not indexed, or defined in several packages: what
+    /// `t3d-unknown-class` is about, not an unreadable package).
+    pub fn unreadable_in_chain(&self, class: &str) -> Option<(String, String)> {
+        let mut current = class.to_owned();
+        let mut seen: Vec<String> = Vec::new();
+        for _ in 0..MAX_CHAIN {
+            let [facts]: [ClassFacts; 1] = self.class_facts_all(&current).try_into().ok()?;
+            if let Some(why) = facts.unreadable {
+                return Some((format!("{}.{}", facts.package, facts.name), why));
+            }
+            let key = format!("{}.{}", facts.package, facts.name).to_ascii_lowercase();
+            if seen.contains(&key) {
+                return None;
+            }
+            seen.push(key);
+            current = facts.parent?;
+        }
+        None
+    }
+
     /// The `defaultproperties` of a source file, read once per index.
     fn source_defaults(&self, file: &std::path::Path) -> Arc<ClassDefaults> {
         let lock = || self.source_defaults.lock().unwrap_or_else(PoisonError::into_inner);

@@ -2,7 +2,8 @@
 //! map-wide checks, read once per part and shared by them: the names its actors answer to
 //! and the links they make ([`super::actor_links`]), the actors placed one on another
 //! (`t3d-actor-duplicated-in-place`), whether a start is placed (`t3d-no-player-start`),
-//! and where its `LevelInfo` stands (only a file with one is a whole map).
+//! which classes up its actors' chains cannot be read (`t3d-unreadable-class`), and where
+//! its `LevelInfo` stands (only a file with one is a whole map).
 //!
 //! One summary per part, not one per rule: an open map of 200,000 actors keeps this for
 //! every actor, and six rules each with its own copy cost three times the memory.
@@ -108,6 +109,22 @@ pub struct MapFacts {
     pub start_found: bool,
     /// An actor's class cannot be traced to its parents: it may be a start.
     pub start_unsure: bool,
+    /// The compiled classes up the chains of the part's actors whose data could not be read
+    /// (`t3d-unreadable-class`), in the order their first actor stands.
+    pub unreadable: Vec<UnreadableClass>,
+}
+
+/// A class whose compiled data cannot be read, as one part of a map meets it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UnreadableClass {
+    /// `Package.Name` of the class that cannot be read (the actor's class or a parent).
+    pub class: Box<str>,
+    /// The reader's error.
+    pub why: Box<str>,
+    /// The `Class=` value of the part's first actor whose chain holds it.
+    pub span: Span,
+    /// How many of the part's actors have it in their chain.
+    pub actors: u32,
 }
 
 /// One actor as `t3d-actor-duplicated-in-place` compares them.
@@ -181,6 +198,7 @@ impl MapFacts {
         let mut facts = MapFacts::default();
         // A class is traced once per part, however many actors use it.
         let mut traced: Vec<(&str, Option<bool>)> = Vec::new();
+        let mut unreadable_traced: Vec<(&str, Option<(String, String)>)> = Vec::new();
         for &(block, parent) in &ctx.blocks {
             if block.kind != BlockKind::Actor {
                 // UE2's `ACTION_WaitForEvent` (an object inside a `ScriptedSequence`) gives
@@ -210,6 +228,31 @@ impl MapFacts {
                     Some(true) => facts.start_found = true,
                     Some(false) => {}
                     None => facts.start_unsure = true,
+                }
+            }
+            if let (Some(index), Some((attribute, written))) = (ctx.packages, class_value) {
+                let known = unreadable_traced.iter().find(|(c, _)| c.eq_ignore_ascii_case(written));
+                let found = if let Some((_, found)) = known {
+                    found.clone()
+                } else {
+                    let found = index.unreadable_in_chain(written.trim_matches('"'));
+                    unreadable_traced.push((written, found.clone()));
+                    found
+                };
+                if let Some((unreadable, why)) = found {
+                    match facts
+                        .unreadable
+                        .iter_mut()
+                        .find(|u| u.class.eq_ignore_ascii_case(&unreadable))
+                    {
+                        Some(seen) => seen.actors += 1,
+                        None => facts.unreadable.push(UnreadableClass {
+                            class: unreadable.into(),
+                            why: why.into(),
+                            span: attribute.value,
+                            actors: 1,
+                        }),
+                    }
                 }
             }
             let tag = property_word(block, text, "Tag").map_or(class, |(_, tag)| tag);
@@ -245,6 +288,7 @@ impl MapFacts {
         facts.names.shrink_to_fit();
         facts.links.shrink_to_fit();
         facts.placed.shrink_to_fit();
+        facts.unreadable.shrink_to_fit();
         facts
     }
 }

@@ -45,6 +45,7 @@ pub mod summary;
 pub mod t3d_abstract_class;
 pub mod t3d_actor_duplicated_in_place;
 pub mod t3d_bad_texture_axes;
+pub mod t3d_beyond_world_edge;
 pub mod t3d_degenerate_polygon;
 pub mod t3d_duplicate_actor_name;
 pub mod t3d_duplicate_level_info;
@@ -75,6 +76,7 @@ pub mod t3d_unknown_texture;
 pub mod t3d_unmatched_ai_script_tag;
 pub mod t3d_unmatched_attach_tag;
 pub mod t3d_unmatched_teleporter_url;
+pub mod t3d_unreadable_class;
 pub mod t3d_unresolved_brush_model;
 pub mod t3d_untitled_level;
 pub mod t3d_zero_gravity;
@@ -231,10 +233,12 @@ t3d_rules![
     t3d_static_flag_cleared,
     t3d_obsolete_class,
     t3d_missing_draw_resource,
+    t3d_beyond_world_edge,
     t3d_no_player_start summarized,
     t3d_unknown_texture,
     t3d_unknown_class,
     t3d_abstract_class,
+    t3d_unreadable_class summarized,
     t3d_unknown_object,
 ];
 

@@ -31,6 +31,8 @@ and from the compiled classes of the indexed packages (their `CLASS_Abstract` fl
 winning over the compiled class of its own package (it is what is being written). A bare
 name that several packages define is judged only when every one of them is abstract and
 readable (the engine takes whichever it loaded first); `Package.Name` names that package's.
+A compiled class whose data cannot be read is not judged (`t3d-unreadable-class` says so
+once per map).
 
 Engine basis: `ULevel::SpawnActor` refuses a class with `CLASS_Abstract` ('SpawnActor failed
 because class %s is abstract', UT2004 `Engine/Src/UnLevAct.cpp:44-47`), and the importer

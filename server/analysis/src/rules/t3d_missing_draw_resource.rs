@@ -29,7 +29,7 @@ is not taken for the class's `None`. The draw type and `bHidden` are the actor's
 else its class's defaults from the package index (the game folder's packages and
 `Classes/*.uc` sources, up the parents). An actor hidden in game (`bHidden`) is not
 reported, nor one whose values cannot all be told (no package index, a class that cannot be
-read). UE1 maps are not judged: the UE1 renderer's source is
+read: `t3d-unreadable-class` says so once per map). UE1 maps are not judged: the UE1 renderer's source is
 not public.
 
 Engine basis: UT2004 `Engine/Src/UnErrorChecking.cpp:97-103` (`AActor::CheckForErrors`).

@@ -24,7 +24,8 @@ actors.
 
 The class's defaults come from the package index: the game folder's compiled packages and
 its `Classes/*.uc` sources, up the parents. Without them, or when a class up the chain cannot
-be read, the actor is not judged. UE1 has no `bObsolete`.
+be read, the actor is not judged (`t3d-unreadable-class` says so once per map). UE1 has no
+`bObsolete`.
 
 Engine basis: UT2004 `Engine/Classes/Actor.uc:612` (the flag) and `:1431-1436`, and
 `Engine/Src/UnErrorChecking.cpp:56-59` (the map check).

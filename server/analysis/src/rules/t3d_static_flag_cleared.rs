@@ -24,7 +24,8 @@ in netplay" (and the same for `bNoDelete`).
 
 The class's defaults come from the package index: the game folder's compiled packages and
 its `Classes/*.uc` sources, up the parents. Without them, or when a class up the chain
-cannot be read, the actor is not judged. UE1 maps are not judged: the UE1 engine's
+cannot be read, the actor is not judged (`t3d-unreadable-class` says so once per map). UE1
+maps are not judged: the UE1 engine's
 replication source is not public (UT v469a's release notes mention a crash of maps whose
 brushes had both flags off, fixed then).
 

@@ -128,14 +128,56 @@ fn class_index() -> std::sync::Arc<PackageIndex> {
     std::sync::Arc::new(index.with_source_classes(std::sync::Arc::new(classes)))
 }
 
+/// The package index of the `*.compiled.*` fixtures: a UT2004 game folder of compiled
+/// packages only (no sources), written here: `Engine.u` with an abstract `Pickup` and a
+/// `StaticMeshActor` whose compiled defaults set `bStatic`, and `MyMod.u` with a class
+/// whose bytecode the reader cannot walk (`BrokenBase`), a class derived from it and a
+/// readable one.
+fn compiled_index() -> std::sync::Arc<PackageIndex> {
+    use unreal_analysis::fs::MemoryFs;
+    use unreal_analysis::index::IndexRoots;
+    use unreal_test_support::writers::{class_package, TestClass, TestDefault};
+    let engine = class_package(
+        128,
+        29,
+        &[
+            TestClass::new("Object", None, 1),
+            TestClass::new("Actor", Some("Object"), 1),
+            TestClass::new("Pickup", Some("Actor"), 1),
+            TestClass::new("StaticMeshActor", Some("Actor"), 0)
+                .with("bStatic", TestDefault::Bool(true)),
+        ],
+    );
+    // A token no UE2 bytecode set has (0xFF): the class's data cannot be read.
+    let mut broken = TestClass::new("BrokenBase", Some("Actor"), 0);
+    broken.script = vec![0xFF];
+    broken.script_size = 1;
+    let my_mod = class_package(
+        128,
+        29,
+        &[
+            broken,
+            TestClass::new("BrokenChild", Some("BrokenBase"), 0),
+            TestClass::new("Fine", Some("Actor"), 0),
+        ],
+    );
+    let fs =
+        MemoryFs::new().with("/game/System/Engine.u", engine).with("/game/System/MyMod.u", my_mod);
+    let roots = IndexRoots { game_dir: Some(PathBuf::from("/game")), package_paths: Vec::new() };
+    std::sync::Arc::new(PackageIndex::build(std::sync::Arc::new(fs), roots, &mut |_| {}))
+}
+
 /// Options from the fixture's name: `*.ue1.t3d` and `*.ue2.t3d` fix the engine generation;
-/// `*.ut99.t3d`, `*.ut2004.t3d` and `*.unreal227.t3d` declare that game (and its generation);
+/// `*.ut99.t3d`, `*.ut469.t3d`, `*.ut2004.t3d` and `*.unreal227.t3d` declare that game (and its
+/// generation);
 /// `*.indexed.*` resolve references against [`fixture_index`], `*.classes.*` against
-/// [`class_index`].
+/// [`class_index`], `*.compiled.*` against [`compiled_index`].
 fn options_for(path: &Path) -> LintOptions {
     let name = path.file_name().unwrap().to_string_lossy();
     let game = if name.ends_with(".ut99.t3d") {
         Some(unreal_analysis::Game::Ut99)
+    } else if name.ends_with(".ut469.t3d") {
+        Some(unreal_analysis::Game::Ut469)
     } else if name.ends_with(".ut2004.t3d") {
         Some(unreal_analysis::Game::Ut2004)
     } else if name.ends_with(".unreal227.t3d") {
@@ -144,8 +186,14 @@ fn options_for(path: &Path) -> LintOptions {
         None
     };
     let engine = if name.ends_with(".ue1.t3d")
-        || matches!(game, Some(unreal_analysis::Game::Ut99 | unreal_analysis::Game::Unreal227))
-    {
+        || matches!(
+            game,
+            Some(
+                unreal_analysis::Game::Ut99
+                    | unreal_analysis::Game::Ut469
+                    | unreal_analysis::Game::Unreal227
+            )
+        ) {
         EngineSetting::Ue1
     } else if name.ends_with(".ue2.t3d") || game == Some(unreal_analysis::Game::Ut2004) {
         EngineSetting::Ue2
@@ -156,6 +204,8 @@ fn options_for(path: &Path) -> LintOptions {
         Some(fixture_index())
     } else if name.contains(".classes.") {
         Some(class_index())
+    } else if name.contains(".compiled.") {
+        Some(compiled_index())
     } else {
         None
     };
