@@ -99,11 +99,21 @@ vim.api.nvim_buf_create_user_command(0, 'UnrealDeps', function()
     for _, used in ipairs(result.not_found) do
       add(missing, used, '?', 'in no indexed package')
     end
+    -- Without a game folder every name the map uses is listed, not checked.
+    local no_game_folder = result.unchecked_reason == 'no-game-folder'
+    for _, used in ipairs(no_game_folder and result.unchecked or {}) do
+      add(found, used, '?', 'not checked: no game folder')
+    end
     vim.fn.setqflist({}, ' ', {
-      title = string.format('unreal-ls deps: %d packages, %d missing; a server sends: %s', #result.packages, #missing,
-        #result.send > 0 and table.concat(result.send, ', ') or 'nothing'),
+      title = no_game_folder
+          and string.format('unreal-ls deps: %d names, not checked: no game folder (set it with the server setting gameDirectory, or game-dir in unreal-ls.toml)', #result.unchecked)
+        or string.format('unreal-ls deps: %d packages, %d missing; a server sends: %s', #result.packages, #missing,
+          #result.send > 0 and table.concat(result.send, ', ') or 'nothing'),
       items = vim.list_extend(missing, found),
     })
+    if no_game_folder then
+      vim.notify('UnrealDeps: no game folder: the names the map uses are listed, not checked', vim.log.levels.WARN)
+    end
     vim.cmd('copen')
   end, buf)
 end, { desc = 'unreal-ls: what the map needs to load, in the quickfix list' })

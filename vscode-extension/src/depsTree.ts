@@ -27,7 +27,14 @@ export interface DepsResult {
   packages: DepsPackage[];
   not_found: DepsUse[];
   unchecked: DepsUse[];
+  /** Why `unchecked` was not judged; "no-game-folder": nothing was, every name is there. */
+  unchecked_reason?: "engine-not-indexed" | "no-game-folder";
   send: string[];
+}
+
+/** True when the answer lists the map's names unchecked because there is no game folder. */
+export function noGameFolder(result: DepsResult): boolean {
+  return result.unchecked_reason === "no-game-folder";
 }
 
 /** One row of the tree: a label, what it expands to, and the 0-based line a click reveals. */
@@ -54,6 +61,7 @@ function useNode(used: DepsUse, missing: boolean): DepsNode {
 
 /** The summary line of the view. */
 export function depsSummary(result: DepsResult): string {
+  if (noGameFolder(result)) return `${result.unchecked.length} names, not checked: no game folder`;
   const missing = result.packages.filter((p) => p.place === "missing" || p.missing.length > 0).length + (result.not_found.length > 0 ? 1 : 0);
   const parts = [`${result.packages.length} packages`];
   if (missing > 0) parts.push(`${missing} with something missing`);
@@ -78,7 +86,8 @@ export function depsTree(result: DepsResult): DepsNode[] {
     rows.push({ label: "In no indexed package", description: `${result.not_found.length}`, children: result.not_found.map((u) => useNode(u, true)), missing: true });
   }
   if (result.unchecked.length > 0) {
-    rows.push({ label: "Not checked", description: "the engine's packages are not indexed", children: result.unchecked.map((u) => useNode(u, false)) });
+    const why = noGameFolder(result) ? "no game folder to look them up in" : "the engine's packages are not indexed";
+    rows.push({ label: "Not checked", description: why, children: result.unchecked.map((u) => useNode(u, false)) });
   }
   return rows;
 }

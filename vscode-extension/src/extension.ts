@@ -31,7 +31,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const map3d = new Map3dView(context, server);
   const mesh3d = new Mesh3dView(context, server);
   const mapChanges = new MapChanges(server);
-  const mapDependencies = new MapDependencies(server);
+  const mapDependencies = new MapDependencies(server, output);
 
   context.subscriptions.push(
     output,

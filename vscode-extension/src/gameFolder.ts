@@ -45,6 +45,11 @@ export async function gameDirectoryMissing(
     return;
   }
   if (choice !== CHOOSE_GAME_FOLDER) return;
+  await chooseGameFolder(output);
+}
+
+/** The folder picker that writes `unrealLs.gameDirectory` (the workspace's, else the user's). */
+export async function chooseGameFolder(output: vscode.LogOutputChannel): Promise<void> {
   const picked = await vscode.window.showOpenDialog({
     canSelectFolders: true,
     canSelectFiles: false,

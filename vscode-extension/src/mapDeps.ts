@@ -6,7 +6,8 @@
 
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { DEPS_COMMAND, DepsNode, DepsResult, depsSummary, depsTree } from "./depsTree";
+import { DEPS_COMMAND, DepsNode, DepsResult, depsSummary, depsTree, noGameFolder } from "./depsTree";
+import { CHOOSE_GAME_FOLDER, chooseGameFolder } from "./gameFolder";
 import { ServerManager } from "./server";
 import { ResultTree } from "./treeProvider";
 
@@ -23,7 +24,10 @@ export class MapDependencies {
   });
   private view: vscode.TreeView<DepsNode> | undefined;
 
-  constructor(private readonly server: ServerManager) {}
+  constructor(
+    private readonly server: ServerManager,
+    private readonly output: vscode.LogOutputChannel,
+  ) {}
 
   register(): vscode.Disposable[] {
     this.view = vscode.window.createTreeView(DEPS_VIEW, { treeDataProvider: this.provider, showCollapseAll: true });
@@ -51,6 +55,15 @@ export class MapDependencies {
       if (this.view !== undefined) {
         this.view.message = `${path.basename(map.fsPath)}: ${depsSummary(result)}`;
         await vscode.commands.executeCommand(`${DEPS_VIEW}.focus`);
+      }
+      // Without a game folder the view lists the names, not checked: offer the way on.
+      if (noGameFolder(result)) {
+        void vscode.window
+          .showWarningMessage(
+            "No game folder: the map's names are listed, not checked. Choose the game's folder (the one that holds System/) to check them.",
+            CHOOSE_GAME_FOLDER,
+          )
+          .then((choice) => (choice === CHOOSE_GAME_FOLDER ? chooseGameFolder(this.output) : undefined));
       }
     } catch (error) {
       void vscode.window.showErrorMessage(`Map dependencies failed: ${error instanceof Error ? error.message : String(error)}`);

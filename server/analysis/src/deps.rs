@@ -99,6 +99,36 @@ pub struct MapNeeds {
     /// bare names and unknown packages when the engine's (and for textures UnrealEd's)
     /// packages are not, as these may live there.
     pub unchecked: Vec<MapUse>,
+    /// Why `unchecked` could not be judged.
+    pub unchecked_reason: Unchecked,
+}
+
+/// Why names of a map could not be judged.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Unchecked {
+    /// The index lacks the engine's own packages (and, for bare textures, UnrealEd's).
+    #[default]
+    EngineNotIndexed,
+    /// No game folder and no package paths: nothing is indexed, every name is listed.
+    NoGameFolder,
+}
+
+impl Unchecked {
+    /// A machine-readable name (JSON).
+    pub fn code(self) -> &'static str {
+        match self {
+            Unchecked::EngineNotIndexed => "engine-not-indexed",
+            Unchecked::NoGameFolder => "no-game-folder",
+        }
+    }
+
+    /// Why, for people.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Unchecked::EngineNotIndexed => "the engine's packages are not indexed",
+            Unchecked::NoGameFolder => "no game folder to look them up in",
+        }
+    }
 }
 
 impl MapNeeds {
@@ -112,6 +142,22 @@ impl MapNeeds {
     pub fn to_send(&self) -> impl Iterator<Item = &PackageNeed> {
         self.packages.iter().filter(|p| p.place == Place::Elsewhere)
     }
+}
+
+/// Every name `parse` (of `text`) uses, none judged: what a map names when there is no game
+/// folder to look them up in (the map's own `MyLevel` objects and `None` left out, as
+/// [`map_needs`] leaves them).
+pub fn map_names(text: &str, parse: &Parse) -> MapNeeds {
+    let unchecked = collect_uses(text, parse)
+        .into_iter()
+        .filter(|used| {
+            let own =
+                used.name.split_once('.').is_some_and(|(p, _)| p.eq_ignore_ascii_case("MyLevel"));
+            let none = used.name.eq_ignore_ascii_case("none") || used.name.is_empty();
+            !own && !none
+        })
+        .collect();
+    MapNeeds { unchecked, unchecked_reason: Unchecked::NoGameFolder, ..MapNeeds::default() }
 }
 
 /// What `parse` (of `text`) needs from the packages of `index`.

@@ -17,6 +17,7 @@ pub fn to_json(file: &str, text: &str, needs: &MapNeeds) -> Value {
         "packages": needs.packages.iter().map(|p| package_json(p, &lines, text)).collect::<Vec<_>>(),
         "not_found": needs.not_found.iter().map(|u| use_json(u, &lines, text)).collect::<Vec<_>>(),
         "unchecked": needs.unchecked.iter().map(|u| use_json(u, &lines, text)).collect::<Vec<_>>(),
+        "unchecked_reason": needs.unchecked_reason.code(),
         "send": needs.to_send().map(|p| p.name.clone()).collect::<Vec<_>>(),
     })
 }

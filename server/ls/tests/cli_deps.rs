@@ -96,11 +96,33 @@ fn a_maps_packages_placed_and_what_is_missing() {
     assert_eq!(map["packages"][1]["found"][0]["found_as"], "Wind.Gusts.Howl");
 }
 
+/// Without a game folder the names a map uses are still listed, each marked not checked, with
+/// a note of how to have them checked; the exit code says nothing is missing (nothing could
+/// be judged), and the JSON says why nothing was checked.
 #[test]
-fn without_a_game_folder_it_says_so() {
+fn without_a_game_folder_it_lists_the_names_not_checked() {
     let dir = unreal_test_support::ScratchDir::new("cli-deps-no-game");
-    std::fs::write(dir.join("A.t3d"), "Begin Map\r\nEnd Map\r\n").unwrap();
-    let (code, out, _) = deps(dir.path(), &["A.t3d"]);
-    assert_eq!(code, Some(2));
-    assert!(out.contains("no game folder"), "{out}");
+    std::fs::write(
+        dir.join("A.t3d"),
+        "Begin Map\r\nBegin Actor Class=Light Name=Light0\r\n    Skin=Texture'Rocks.Marble'\r\nEnd Actor\r\nBegin Actor Class=Brush Name=Brush0\r\n    Brush=Model'MyLevel.Brush0'\r\nEnd Actor\r\nEnd Map\r\n",
+    )
+    .unwrap();
+    let (code, out, err) = deps(dir.path(), &["A.t3d"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("no game folder: the names it uses are listed, not checked"), "{err}");
+    expect![[r#"
+        A.t3d: 0 packages
+          not checked (3 names: no game folder to look them up in)
+            class Light (line 2)
+            object Texture'Rocks.Marble' (line 3)
+            class Brush (line 5)
+    "#]]
+    .assert_eq(&out);
+    let (code, out, _) = deps(dir.path(), &["--format", "json", "A.t3d"]);
+    assert_eq!(code, Some(0));
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let map = &report["maps"][0];
+    assert_eq!(map["unchecked_reason"], "no-game-folder");
+    assert_eq!(map["unchecked"].as_array().map(Vec::len), Some(3));
+    assert_eq!(map["missing"], false);
 }

@@ -855,8 +855,8 @@ async fn workspace_symbol_and_find_assets_search_every_package() {
 }
 
 /// `unrealLs.mapDependencies`: the open map's packages as the editor holds the text, placed
-/// (the game folder, missing), with what it names in them; a map under no game folder is an
-/// error that says so.
+/// (the game folder, missing), with what it names in them; a map under no game folder gets
+/// what it names, not checked.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn map_dependencies_of_the_open_map() {
     let game = unreal_test_support::ScratchDir::new("map-deps");
@@ -912,17 +912,22 @@ async fn map_dependencies_of_the_open_map() {
     assert_eq!(answer["missing"], true);
 
     // Without a game folder (no setting, none around the file) there is nothing to resolve
-    // against: an error that says so.
+    // against: what the map names is listed, none of it checked, and the answer says why,
+    // for the client to offer choosing a game folder.
     let mut bare = TestClient::new(ServerOptions::default());
     bare.initialize(json!({}), json!({})).await;
     let elsewhere = "file:///nowhere/Lost.t3d";
     bare.open(elsewhere, "t3d", 1, &polygon("Granite")).await;
-    let refused = bare
-        .request(
+    let listed = bare
+        .request_ok(
             "workspace/executeCommand",
             json!({ "command": "unrealLs.mapDependencies", "arguments": [elsewhere] }),
         )
         .await;
-    let message = refused["error"]["message"].as_str().unwrap_or_default().to_owned();
-    assert!(message.contains("no game folder"), "{refused}");
+    assert_eq!(listed["unchecked_reason"], "no-game-folder", "{listed:#}");
+    let names: Vec<&str> =
+        listed["unchecked"].as_array().unwrap().iter().filter_map(|u| u["name"].as_str()).collect();
+    assert_eq!(names, ["Brush", "Granite"], "{listed:#}");
+    assert_eq!(listed["packages"], json!([]));
+    assert_eq!(listed["missing"], false);
 }

@@ -106,7 +106,8 @@ end
 t.expect('UnrealMapPreview wrote a PNG', head == '\137PNG\r\n\26\n')
 
 -- :UnrealDeps asks the server what the map needs; without a game folder there is nothing to
--- resolve against, and the answer says so.
+-- resolve against: the names the map uses are listed in the quickfix list, not checked, and
+-- a warning says why.
 vim.cmd('UnrealDeps')
 vim.wait(20000, function()
   return #vim.tbl_filter(function(m) return m:find('UnrealDeps', 1, true) ~= nil end, t.notified) > 0
@@ -114,6 +115,10 @@ end, 20)
 local deps_notes = vim.tbl_filter(function(m) return m:find('UnrealDeps', 1, true) ~= nil end, t.notified)
 t.record('deps', deps_notes)
 t.expect('UnrealDeps reaches the server, which names the missing game folder', deps_notes[1] ~= nil and deps_notes[1]:find('no game folder', 1, true) ~= nil)
+local qf = vim.fn.getqflist({ title = 1, items = 1 })
+t.record('deps_quickfix', { title = qf.title, count = #qf.items })
+t.expect('the quickfix list holds the names the map uses, not checked', #qf.items > 0 and qf.title:find('not checked', 1, true) ~= nil)
+vim.cmd('cclose')
 
 -- :UnrealDiff compares another version of the map (with a light the buffer lacks) with the
 -- buffer, and shows the report in a scratch buffer.

@@ -16,7 +16,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use serde_json::{json, Value};
-use unreal_analysis::deps::{map_needs, MapNeeds, MapUse};
+use unreal_analysis::deps::{map_names, map_needs, MapNeeds, MapUse, Unchecked};
 use unreal_analysis::index::{IndexRoots, PackageIndex};
 use unreal_analysis::LineIndex;
 
@@ -73,7 +73,15 @@ pub fn run(args: &DepsArgs) -> ExitCode {
             }
         };
         if roots.is_empty() {
-            let needs = Err("no game folder: pass --game-dir DIR (the game's folder, the one that holds System/), set game-dir in unreal-ls.toml, or keep the map inside the game's folder".to_owned());
+            // What the map names is still worth listing (to gather the files by hand, say):
+            // every name, not checked, and a note of how to have them checked.
+            let _ = writeln!(
+                stderr,
+                "note: {}: no game folder: the names it uses are listed, not checked; pass --game-dir DIR (the game's folder, the one that holds System/), set game-dir in unreal-ls.toml, or keep the map inside the game's folder",
+                super::printable(&path.display().to_string())
+            );
+            let parse = unreal_syntax::t3d::parse(&text);
+            let needs = Ok(map_names(&text, &parse));
             reports.push(Report { path: path.clone(), text, needs });
             continue;
         }
@@ -164,9 +172,16 @@ fn write_human(out: &mut dyn Write, reports: &[Report]) -> io::Result<()> {
         if !needs.unchecked.is_empty() {
             writeln!(
                 out,
-                "  not checked ({} names: the engine's packages are not indexed)",
-                needs.unchecked.len()
+                "  not checked ({} names: {})",
+                needs.unchecked.len(),
+                needs.unchecked_reason.describe()
             )?;
+            // Without a game folder the names are all there is to show: each is listed.
+            if needs.unchecked_reason == Unchecked::NoGameFolder {
+                for used in &needs.unchecked {
+                    writeln!(out, "    {}", use_text(used, &lines, &report.text))?;
+                }
+            }
         }
         let send: Vec<String> = needs.to_send().map(|p| printable(&p.name).into_owned()).collect();
         if !send.is_empty() {

@@ -8,7 +8,7 @@ use std::str::FromStr;
 use serde_json::Value;
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::ls_types::Uri;
-use unreal_analysis::deps::map_needs;
+use unreal_analysis::deps::{map_names, map_needs};
 
 use crate::lsp::documents::Session;
 
@@ -34,19 +34,24 @@ pub fn needs(session: &Session, uri: &Uri, text: &str) -> Result<Value> {
         .ok_or_else(|| invalid(format!("`{}` is not a file", uri.as_str())))?;
     let mut options = session.lint_options(Some(&path));
     session.packages_for_checks(&mut options);
+    let parse = unreal_syntax::t3d::parse(text);
+    // Without a game folder the answer lists what the map names, none of it checked
+    // (`unchecked_reason: "no-game-folder"`), for the client to offer choosing one.
+    if options.index_roots().is_empty() {
+        let needs = map_names(text, &parse);
+        return Ok(crate::deps_json::to_json(uri.as_str(), text, &needs));
+    }
     let Some(index) = options.packages else {
-        let why = if options.index_roots().is_empty() {
-            "no game folder: set unrealLs.gameDirectory, or game-dir in unreal-ls.toml, or keep the map inside the game's folder"
-        } else {
-            "the game folder's packages are still being indexed; try again in a moment"
-        };
         return Err(Error {
             code: ErrorCode::ServerError(-32803),
-            message: format!("{}: {why}", path.display()).into(),
+            message: format!(
+                "{}: the game folder's packages are still being indexed; try again in a moment",
+                path.display()
+            )
+            .into(),
             data: None,
         });
     };
-    let parse = unreal_syntax::t3d::parse(text);
     let needs = map_needs(text, &parse, &index);
     Ok(crate::deps_json::to_json(uri.as_str(), text, &needs))
 }
