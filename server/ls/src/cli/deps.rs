@@ -72,7 +72,7 @@ pub fn run(args: &DepsArgs) -> ExitCode {
                 continue;
             }
         };
-        if roots.is_empty() {
+        if !roots.knows_packages() {
             let needs = Err("no game folder: pass --game-dir DIR (the game's folder, the one that holds System/), set game-dir in unreal-ls.toml, or keep the map inside the game's folder".to_owned());
             reports.push(Report { path: path.clone(), text, needs });
             continue;

@@ -103,6 +103,8 @@ impl SettingsArgs {
             engine_build: self.engine_build,
             game_dir: self.game_dir.clone(),
             package_paths: self.package_paths.clone(),
+            // No flag names class sources: a command that checks folders names its own.
+            source_paths: Vec::new(),
         };
         Ok(Workspace { settings: Settings::new(Arc::new(RealFs), resolver), overrides })
     }

@@ -518,7 +518,7 @@ impl Session {
             return;
         }
         let roots = options.index_roots();
-        if roots.is_empty() || self.workspace.indexes(&roots) {
+        if !roots.reads_anything() || self.workspace.indexes(&roots) {
             return;
         }
         let session = self.workspace.lint_sessions.get(options);

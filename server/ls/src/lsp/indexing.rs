@@ -33,7 +33,7 @@ fn resolve(session: &Session, config: Option<&Config>) -> (IndexRoots, &'static 
         (None, "")
     };
     let package_paths = config.map(|c| c.package_paths.clone()).unwrap_or_default();
-    (IndexRoots { game_dir, package_paths }, source)
+    (IndexRoots { game_dir, package_paths, source_paths: Vec::new() }, source)
 }
 
 /// The `unreal-ls.toml` in or above the first workspace folder that has one.
@@ -82,7 +82,7 @@ pub async fn update(shared: &Arc<Shared>, scheduler: &Scheduler) {
         super::workspace_problems::check_workspace(shared);
         return;
     }
-    if roots.is_empty() {
+    if !roots.knows_packages() {
         if !workspace.noted_missing.swap(true, Ordering::SeqCst) {
             say_game_directory_missing(shared, &workspace).await;
         }

@@ -34,11 +34,13 @@ pub fn needs(session: &Session, uri: &Uri, text: &str) -> Result<Value> {
         .ok_or_else(|| invalid(format!("`{}` is not a file", uri.as_str())))?;
     let mut options = session.lint_options(Some(&path));
     session.packages_for_checks(&mut options);
-    let Some(index) = options.packages else {
-        let why = if options.index_roots().is_empty() {
-            "no game folder: set unrealLs.gameDirectory, or game-dir in unreal-ls.toml, or keep the map inside the game's folder"
-        } else {
+    // What a map needs is packages: an index of the workspace's class sources alone (no
+    // game folder) answers nothing here.
+    let Some(index) = options.packages.clone().filter(|index| index.knows_packages()) else {
+        let why = if options.index_roots().knows_packages() {
             "the game folder's packages are still being indexed; try again in a moment"
+        } else {
+            "no game folder: set unrealLs.gameDirectory, or game-dir in unreal-ls.toml, or keep the map inside the game's folder"
         };
         return Err(Error {
             code: ErrorCode::ServerError(-32803),
