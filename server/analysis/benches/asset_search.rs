@@ -15,7 +15,11 @@ fn bench(c: &mut Criterion) {
         fs.insert(path, bytes);
     }
     let fs = Arc::new(fs);
-    let roots = IndexRoots { game_dir: Some("/game".into()), package_paths: Vec::new() };
+    let roots = IndexRoots {
+        game_dir: Some("/game".into()),
+        package_paths: Vec::new(),
+        ..IndexRoots::default()
+    };
     let index = PackageIndex::build(fs.clone(), roots.clone(), &mut |_| {});
     let search = index.asset_search();
     eprintln!(

@@ -991,6 +991,7 @@ pub fn resolve(
             .chain(config.map(|c| &c.package_paths).into_iter().flatten())
             .cloned()
             .collect(),
+        source_paths: overrides.source_paths.clone(),
         packages: None,
     }
 }

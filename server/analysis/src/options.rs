@@ -22,18 +22,26 @@ pub struct LintOptions {
     pub game_dir: Option<PathBuf>,
     /// More folders of packages (`package-paths` in `unreal-ls.toml`).
     pub package_paths: Vec<PathBuf>,
+    /// Folders whose packages' `Classes/*.uc` declare classes the checks know (abstract,
+    /// placeable, parents, defaults) with or without a game folder: the folders `lint` was
+    /// given, the editor's workspace folders ([`crate::index::IndexRoots::source_paths`]).
+    pub source_paths: Vec<PathBuf>,
     /// A package index built by the caller (the language server keeps one per workspace).
-    /// Without it, a [`LintSession`] builds one from `game_dir` and `package_paths` when
-    /// first needed; with neither, references into packages are not checked.
+    /// Without it, a [`LintSession`] builds one from `game_dir`, `package_paths` and
+    /// `source_paths` when first needed. References into packages are checked only with a
+    /// game folder or package paths ([`crate::index::PackageIndex::knows_packages`]); the
+    /// classes of the sources are known either way.
     pub packages: Option<std::sync::Arc<crate::index::PackageIndex>>,
 }
 
 impl LintOptions {
-    /// The folders whose packages these options name: what a package index for them reads.
+    /// The folders whose packages and class sources these options name: what a package
+    /// index for them reads.
     pub fn index_roots(&self) -> crate::index::IndexRoots {
         crate::index::IndexRoots {
             game_dir: self.game_dir.clone(),
             package_paths: self.package_paths.clone(),
+            source_paths: self.source_paths.clone(),
         }
     }
 }
@@ -50,4 +58,8 @@ pub struct Overrides {
     /// `package-paths`, which they add to rather than replace (a script names its own
     /// folders without losing the project's).
     pub package_paths: Vec<PathBuf>,
+    /// Folders whose packages' `Classes/*.uc` are class sources: `lint`'s folders (or the
+    /// current folder), the editor's workspace folders. Not a configuration setting: where
+    /// a file is checked from decides them, the same way for `lint` and the server.
+    pub source_paths: Vec<PathBuf>,
 }

@@ -342,7 +342,7 @@ fn the_corpus_map_is_textured_from_its_package() {
     let text = unreal_syntax::text::decode(&bytes).text;
     let index = PackageIndex::build(
         Arc::new(unreal_analysis::fs::RealFs),
-        IndexRoots { game_dir: None, package_paths: vec![utx] },
+        IndexRoots { game_dir: None, package_paths: vec![utx], ..IndexRoots::default() },
         &mut |_| {},
     );
     let scene = level::level_scene("test_map", &text, None, &index);
@@ -572,7 +572,7 @@ fn stored_and_built_levels_map_textures_alike() {
     std::fs::copy(&utx, folder.join("Checkers.utx")).unwrap();
     let index = PackageIndex::build(
         Arc::new(unreal_analysis::fs::RealFs),
-        IndexRoots { game_dir: None, package_paths: vec![folder.clone()] },
+        IndexRoots { game_dir: None, package_paths: vec![folder.clone()], ..IndexRoots::default() },
         &mut |_| {},
     );
     let p = Package::parse(&unr).unwrap();

@@ -29,7 +29,11 @@ fn a_real_maps_dependencies_match_the_imports_of_its_built_map() {
     let game = unreal_test_support::ScratchDir::new("map-deps");
     std::fs::create_dir_all(game.join("Textures")).unwrap();
     std::fs::copy(&utx, game.join("Textures/Checkers.utx")).unwrap();
-    let roots = IndexRoots { game_dir: Some(game.path().to_path_buf()), package_paths: Vec::new() };
+    let roots = IndexRoots {
+        game_dir: Some(game.path().to_path_buf()),
+        package_paths: Vec::new(),
+        ..IndexRoots::default()
+    };
     let index = PackageIndex::build(Arc::new(unreal_analysis::fs::RealFs), roots, &mut |_| {});
 
     let text = unreal_syntax::text::decode_owned(std::fs::read(&t3d).unwrap()).0;

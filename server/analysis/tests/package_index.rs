@@ -38,7 +38,11 @@ fn lookup_text(index: &PackageIndex, kind: ObjectKind, value: &str) -> String {
 fn corpus_packages_as_a_game_folder() {
     let Some(dir) = corpus_packages() else { return };
     let mut reports = Vec::new();
-    let roots = IndexRoots { game_dir: Some(dir.clone()), package_paths: Vec::new() };
+    let roots = IndexRoots {
+        game_dir: Some(dir.clone()),
+        package_paths: Vec::new(),
+        ..IndexRoots::default()
+    };
     let index = PackageIndex::build(Arc::new(unreal_analysis::exec::RealFs), roots, &mut |p| {
         reports.push((p.done, p.total));
     });
@@ -122,6 +126,7 @@ fn game_layout_case_shadowing_and_refresh() {
     let roots = IndexRoots {
         game_dir: Some(PathBuf::from("/game")),
         package_paths: vec![PathBuf::from("/mods")],
+        ..IndexRoots::default()
     };
     let dyn_fs: Arc<dyn FileSystem> = fs.clone();
     let index = PackageIndex::build(dyn_fs, roots, &mut |_| {});
@@ -198,6 +203,44 @@ fn game_layout_case_shadowing_and_refresh() {
     ));
 }
 
+/// A mod's repository without a game folder: its classes are known from its sources (no
+/// package file is looked for there, even one beside them), the index says it knows no
+/// packages, and a class saved in the workspace is read again.
+#[test]
+fn workspace_sources_without_a_game_folder() {
+    let fs = Arc::new(ChangingFs::default());
+    {
+        let mut files = fs.0.lock().unwrap();
+        files.insert(
+            "/repo/MyMod/Classes/MyBase.uc",
+            b"class MyBase extends Actor abstract;".to_vec(),
+        );
+        files.insert(
+            "/repo/MyMod/Classes/MyStart.uc",
+            b"class MyStart extends PlayerStart;".to_vec(),
+        );
+        // Compiled beside the sources: a source path is no package folder.
+        files.insert("/repo/System/MyMod.u", writers::object_package(&[("Class", "MyBase")]));
+    }
+    let roots = IndexRoots { source_paths: vec![PathBuf::from("/repo")], ..IndexRoots::default() };
+    assert!(!roots.knows_packages() && roots.reads_anything());
+    let dyn_fs: Arc<dyn FileSystem> = fs.clone();
+    let index = PackageIndex::build(dyn_fs, roots, &mut |_| {});
+    assert!(!index.knows_packages());
+    assert!(index.packages().is_empty());
+    assert!(index.class_facts("MyBase").is_some_and(|f| f.is_abstract));
+    assert_eq!(index.class_facts("MyStart").and_then(|f| f.parent).as_deref(), Some("PlayerStart"));
+    // Neither a package file nor a file outside the sources concerns it.
+    assert!(index.refreshed(&[PathBuf::from("/repo/System/MyMod.u")]).is_none());
+    assert!(index.refreshed(&[PathBuf::from("/repo/Maps/Test.t3d")]).is_none());
+    fs.0.lock()
+        .unwrap()
+        .insert("/repo/MyMod/Classes/MyBase.uc", b"class MyBase extends Actor;".to_vec());
+    let after = index.refreshed(&[PathBuf::from("/repo/MyMod/Classes/MyBase.uc")]).unwrap();
+    assert!(after.class_facts("MyBase").is_some_and(|f| !f.is_abstract));
+    assert!(!after.knows_packages());
+}
+
 /// A folder tree without end: every folder holds 50 folders and one package file.
 struct EndlessTree;
 
@@ -219,14 +262,22 @@ impl FileSystem for EndlessTree {
 /// and never enters the kernel's pseudo file systems.
 #[test]
 fn a_search_too_wide_stops_at_its_bounds_and_says_so() {
-    let roots = IndexRoots { game_dir: Some(PathBuf::from("/")), package_paths: Vec::new() };
+    let roots = IndexRoots {
+        game_dir: Some(PathBuf::from("/")),
+        package_paths: Vec::new(),
+        ..IndexRoots::default()
+    };
     let found = PackageIndex::discover(&EndlessTree, &roots);
     assert_eq!(found.files.len(), 20_000, "one package a folder, up to the folder bound");
     let stopped: Vec<_> = found.notes.iter().filter(|n| n.contains("stopped after")).collect();
     assert_eq!(stopped.len(), 1, "{:?}", found.notes);
     assert!(stopped[0].contains("20000 folders"), "{}", stopped[0]);
 
-    let roots = IndexRoots { game_dir: Some(PathBuf::from("/proc")), package_paths: Vec::new() };
+    let roots = IndexRoots {
+        game_dir: Some(PathBuf::from("/proc")),
+        package_paths: Vec::new(),
+        ..IndexRoots::default()
+    };
     let found = PackageIndex::discover(&EndlessTree, &roots);
     assert!(found.files.is_empty());
     assert_eq!(found.notes, ["/proc is not searched for packages: it is a pseudo file system"]);
@@ -236,6 +287,7 @@ fn a_search_too_wide_stops_at_its_bounds_and_says_so() {
     let roots = IndexRoots {
         game_dir: Some(PathBuf::from("/proc/self/root")),
         package_paths: vec![PathBuf::from("/sys/kernel")],
+        ..IndexRoots::default()
     };
     let found = PackageIndex::discover(&EndlessTree, &roots);
     assert!(found.files.is_empty());
@@ -263,6 +315,7 @@ fn a_folder_reached_again_through_a_link_is_searched_once() {
     let roots = IndexRoots {
         game_dir: Some(textures.clone()),
         package_paths: vec![textures.join("Sub"), PathBuf::from("/proc/self/cwd")],
+        ..IndexRoots::default()
     };
     let found = PackageIndex::discover(&unreal_analysis::fs::RealFs, &roots);
     let _ = std::fs::remove_dir_all(&root);
@@ -292,7 +345,11 @@ fn compressed_packages_are_indexed_as_the_packages_they_hold() {
             containers::uz2(&writers::object_package(&[("Sound", "Wind")])),
         )
         .with("/game/Maps/Bad.unr.uz", b"\xD2\x04\x00\x00\x05Bad.u\x00\x10\x00\x00\x00".to_vec());
-    let roots = IndexRoots { game_dir: Some(PathBuf::from("/game")), package_paths: vec![] };
+    let roots = IndexRoots {
+        game_dir: Some(PathBuf::from("/game")),
+        package_paths: vec![],
+        ..IndexRoots::default()
+    };
     let index = PackageIndex::build(Arc::new(fs), roots, &mut |_| {});
     let mut out = String::new();
     for p in index.packages() {
@@ -381,7 +438,11 @@ fn class_facts_and_defaults_across_sources_and_packages() {
             .insert("/game/MyMod/Classes/MyLight.uc", b"class MyLight extends Light;\r\n".to_vec());
         files.insert("/game/MyMod/Classes/Orphan.uc", b"class Orphan extends Missing;".to_vec());
     }
-    let roots = IndexRoots { game_dir: Some(PathBuf::from("/game")), package_paths: Vec::new() };
+    let roots = IndexRoots {
+        game_dir: Some(PathBuf::from("/game")),
+        package_paths: Vec::new(),
+        ..IndexRoots::default()
+    };
     let dyn_fs: Arc<dyn FileSystem> = fs.clone();
     let index = PackageIndex::build(dyn_fs, roots, &mut |_| {});
     let render = |index: &PackageIndex| {
@@ -493,7 +554,11 @@ fn abstract_compiled_classes_are_judged_conservatively() {
         writers::class_package(69, 0, &[class("Thing", 0), class("Both", 1)]),
     );
     fs.insert("/game/System/C.u", writers::class_package(128, 29, &[class("Placed", 0x200)]));
-    let roots = IndexRoots { game_dir: Some(PathBuf::from("/game")), package_paths: Vec::new() };
+    let roots = IndexRoots {
+        game_dir: Some(PathBuf::from("/game")),
+        package_paths: Vec::new(),
+        ..IndexRoots::default()
+    };
     let index = PackageIndex::build(Arc::new(fs), roots, &mut |_| {});
     assert_eq!(index.class_facts("Placed").and_then(|f| f.placeable), Some(true));
     assert_eq!(index.class_facts("A.Thing").and_then(|f| f.placeable), None);
@@ -521,7 +586,8 @@ fn abstract_compiled_classes_are_judged_conservatively() {
 #[test]
 fn corpus_class_facts_as_t3d_text() {
     let Some(dir) = corpus_packages() else { return };
-    let roots = IndexRoots { game_dir: None, package_paths: vec![dir.join("u")] };
+    let roots =
+        IndexRoots { game_dir: None, package_paths: vec![dir.join("u")], ..IndexRoots::default() };
     let index = PackageIndex::build(Arc::new(unreal_analysis::exec::RealFs), roots, &mut |_| {});
     let mut out = String::new();
     let c4 = index.package("Ut99Mods_C4").expect("the C4 package");

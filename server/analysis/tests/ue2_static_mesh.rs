@@ -225,7 +225,11 @@ fn a_material_in_another_package_is_read_from_the_games_packages() {
 
     let fs = MemoryFs::default()
         .with("/game/StaticMeshes/Crates.usx", writers::ue2_static_package(128, 29));
-    let roots = IndexRoots { game_dir: None, package_paths: vec!["/game/StaticMeshes".into()] };
+    let roots = IndexRoots {
+        game_dir: None,
+        package_paths: vec!["/game/StaticMeshes".into()],
+        ..IndexRoots::default()
+    };
     let index = PackageIndex::build(Arc::new(fs.clone()), roots.clone(), &mut |_| {});
     let with_index = export::package_mesh_model_with(&package, mesh, &index).unwrap();
     let wood_pixel = Some(vec![32u8, 96, 160, 255]);

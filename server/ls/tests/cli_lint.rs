@@ -670,3 +670,68 @@ fn classes_declared_in_the_game_folders_sources() {
     );
     assert_eq!(output.status.code(), Some(1));
 }
+
+/// `lint` on the codes and lines of a JSON report, run in `cwd` with `args`.
+fn json_findings(cwd: &Path, args: &[&str]) -> (Vec<String>, serde_json::Value, Option<i32>) {
+    let output = Command::new(env!("CARGO_BIN_EXE_unreal-ls"))
+        .current_dir(cwd)
+        .arg("lint")
+        .args(args)
+        .args(["--format", "json"])
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&output.stdout)));
+    let found = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| format!("{} {}", d["line"], d["code"].as_str().unwrap_or_default()))
+        .collect();
+    (found, report, output.status.code())
+}
+
+/// Issue 42, item 4: a mod's repository without an installation (`tests/fixtures/mod-repo`:
+/// `MyMod/Classes/*.uc`, `Maps/Test.t3d`, no game folder anywhere around) knows its classes
+/// from its sources: the actor of the abstract `MyBase` is an error, as it is when the same
+/// classes sit in a game folder; the look-alike `MyBaseImpl` (not abstract) is quiet, and
+/// so is every reference the sources cannot judge (`Light`, `Brush`, `PlayerStart`, the
+/// misspelt `Ligth`, textures of no known package): without packages they are not checked.
+/// The same whether `lint` is given the repository, nothing, the map, or its folder.
+#[test]
+fn a_mod_repository_without_a_game_folder_knows_its_classes() {
+    let repo = manifest_dir().join("tests/fixtures/mod-repo");
+    for args in [&["."][..], &[], &["Maps/Test.t3d"], &["Maps"]] {
+        let (found, report, code) = json_findings(&repo, args);
+        assert_eq!(found, ["27 t3d-abstract-class"], "lint {args:?}: {report:#}");
+        let message = report["diagnostics"][0]["message"].as_str().unwrap();
+        assert!(
+            message.starts_with("class `MyBase` is abstract (declared in ")
+                && message.contains("MyMod/Classes/MyBase.uc"),
+            "{message}"
+        );
+        assert_eq!(code, Some(1));
+    }
+    // Given from elsewhere, the repository itself is the folder its classes come from.
+    let (found, _, _) = json_findings(&manifest_dir(), &["tests/fixtures/mod-repo"]);
+    assert_eq!(found, ["27 t3d-abstract-class"]);
+
+    // A look-alike whose `MyBase` is not abstract: nothing to say.
+    let copy = unreal_test_support::ScratchDir::new("cli-lint-mod-repo");
+    for file in [
+        "MyMod/Classes/MyBase.uc",
+        "MyMod/Classes/MyBaseImpl.uc",
+        "MyMod/Classes/MyStart.uc",
+        "Maps/Test.t3d",
+    ] {
+        let to = copy.join(file);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(repo.join(file), to).unwrap();
+    }
+    std::fs::write(copy.join("MyMod/Classes/MyBase.uc"), "class MyBase extends Actor;\r\n")
+        .unwrap();
+    let (found, report, code) = json_findings(copy.path(), &["."]);
+    assert_eq!(found, Vec::<String>::new(), "{report:#}");
+    assert_eq!(code, Some(0));
+}

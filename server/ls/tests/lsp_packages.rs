@@ -931,3 +931,81 @@ async fn map_dependencies_of_the_open_map() {
     assert_eq!(listed["packages"], json!([]));
     assert_eq!(listed["missing"], false);
 }
+
+/// Issue 42, item 4: the mod repository `lint` checks without an installation
+/// (`tests/fixtures/mod-repo`), opened as the workspace folder: its classes are known from
+/// its sources, and the map gets the finding `lint` gives it (the abstract `MyBase`), no
+/// more: the references are not checked without a game folder, which the server says once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_mod_repository_as_workspace_folder_knows_its_classes() {
+    let repo = std::fs::canonicalize(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/mod-repo"),
+    )
+    .unwrap();
+    let map = repo.join("Maps/Test.t3d");
+    let uri = file_uri(&map);
+    let mut client = TestClient::new(ServerOptions::default());
+    client.initialize_in(&file_uri(&repo), json!({}), json!({})).await;
+    let shown = client.next_notification("window/showMessage").await;
+    assert!(shown["message"].as_str().unwrap().starts_with("no game folder found"), "{shown}");
+    let summary = indexed(&mut client).await;
+    assert!(
+        summary.starts_with(
+            "indexed 0 packages (0 objects, 0 assets to find) and 3 classes declared in sources"
+        ),
+        "{summary}"
+    );
+    client.open(&uri, "t3d", 1, &std::fs::read_to_string(&map).unwrap()).await;
+    let diagnostics = client.diagnostics_for(&uri, Some(1)).await;
+    let found = codes(&diagnostics);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert!(
+        found[0].starts_with("t3d-abstract-class class `MyBase` is abstract (declared in ")
+            && found[0].contains(&repo.join("MyMod/Classes/MyBase.uc").display().to_string()),
+        "{found:#?}"
+    );
+    assert_eq!(
+        diagnostics["diagnostics"][0]["range"]["start"],
+        json!({ "line": 26, "character": 18 })
+    );
+}
+
+/// A workspace without a game folder and, at first, without a class: the map is checked as
+/// before (no index). The first class saved (`didChangeWatchedFiles`) makes the classes
+/// known; a later save that drops `abstract` takes the finding away.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_class_saved_in_the_workspace_is_known_at_once() {
+    let repo = unreal_test_support::ScratchDir::new("lsp-mod-repo");
+    std::fs::create_dir_all(repo.join("Maps")).unwrap();
+    let map = repo.join("Maps/Test.t3d");
+    let text = "Begin Map\r\nBegin Actor Class=LevelInfo Name=LevelInfo0\r\n    Title=\"T\"\r\nEnd Actor\r\n\
+                Begin Actor Class=MyBase Name=MyBase0\r\nEnd Actor\r\nEnd Map\r\n";
+    std::fs::write(&map, text).unwrap();
+    let uri = file_uri(&map);
+    let mut client = TestClient::new(ServerOptions::default());
+    client.initialize_in(&file_uri(repo.path()), json!({}), json!({})).await;
+    client.open(&uri, "t3d", 1, text).await;
+    assert_eq!(codes(&client.diagnostics_for(&uri, Some(1)).await), Vec::<String>::new());
+
+    let class = repo.join("MyMod/Classes/MyBase.uc");
+    std::fs::create_dir_all(class.parent().unwrap()).unwrap();
+    for (source, abstract_found) in
+        [("class MyBase extends Actor abstract;", true), ("class MyBase extends Actor;", false)]
+    {
+        std::fs::write(&class, source).unwrap();
+        client
+            .notify(
+                "workspace/didChangeWatchedFiles",
+                json!({ "changes": [{ "uri": file_uri(&class), "type": 1 }] }),
+            )
+            .await;
+        // The map is checked again with what the save made known (published for version 1).
+        loop {
+            let params = client.diagnostics_for(&uri, Some(1)).await;
+            let found = codes(&params).iter().any(|c| c.starts_with("t3d-abstract-class "));
+            if found == abstract_found {
+                break;
+            }
+        }
+    }
+}

@@ -47,7 +47,8 @@ pub struct ExecEnv {
     pub game: Option<unreal_engine::Game>,
     /// The game installation whose packages `OBJ LOAD` and bare names may refer to.
     pub game_dir: Option<PathBuf>,
-    /// Where the package index looks: the game directory and the configured package paths.
+    /// Where the package index looks: the game directory, the configured package paths and
+    /// the source paths (class sources only).
     roots: IndexRoots,
     dirs: Cache<Option<Arc<[DirEntry]>>>,
     /// Where paths really lead ([`FileSystem::real_path`]), asked only of links and the
@@ -293,18 +294,20 @@ impl ExecEnv {
         defines
     }
 
-    /// The package index of the game directory and the package paths (tables only), built
-    /// on first use. Empty when neither is set.
+    /// The package index of the game directory and the package paths (tables only), with
+    /// the class sources of those and of the source paths, built on first use. Empty when
+    /// none is set.
     pub fn packages(&self) -> &Arc<PackageIndex> {
         self.packages.get_or_init(|| {
             Arc::new(PackageIndex::build(Arc::clone(&self.fs), self.roots.clone(), &mut |_| {}))
         })
     }
 
-    /// The index when a game directory or package path is set (or an index was handed in);
-    /// `None` otherwise, without building anything.
+    /// The index when a game directory, package path or source path is set (or an index was
+    /// handed in); `None` otherwise, without building anything. An index of source paths
+    /// alone knows classes, not packages ([`PackageIndex::knows_packages`]).
     pub fn packages_if_configured(&self) -> Option<&Arc<PackageIndex>> {
-        if self.packages.get().is_none() && self.roots.is_empty() {
+        if self.packages.get().is_none() && !self.roots.reads_anything() {
             return None;
         }
         Some(self.packages())

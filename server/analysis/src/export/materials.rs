@@ -74,9 +74,10 @@ impl IndexedOnNeed {
 }
 
 impl IndexedOnNeed {
-    /// The index, built now if it was not yet; `None` when there are no roots to index.
+    /// The index, built now if it was not yet; `None` when no packages are looked for (a
+    /// material is read from a package, never from a class source).
     pub fn index(&self) -> Option<&PackageIndex> {
-        if self.roots.is_empty() {
+        if !self.roots.knows_packages() {
             return None;
         }
         Some(self.index.get_or_init(|| {

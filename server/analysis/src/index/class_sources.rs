@@ -1,8 +1,10 @@
-//! Classes declared in UnrealScript sources of the game folder: `<Game>/<Package>/Classes/*.uc`,
-//! the layout UCC compiles from (each `EditPackages` entry is a folder beside `System/` with
-//! its classes in `Classes/`). A modder's package there exists before it is compiled into
-//! `System/<Package>.u`: a map that places its actors names real classes, which the index
-//! knows from these declarations.
+//! Classes declared in UnrealScript sources: `<Package>/Classes/*.uc`, the layout UCC
+//! compiles from (each `EditPackages` entry is a folder beside `System/` with its classes in
+//! `Classes/`). They are read from the game folder, and from the folders being worked on
+//! (`lint`'s folders, the editor's workspace folders) and the package paths, with or
+//! without a game folder ([`read_sources`]). A modder's package exists there before it is
+//! compiled into `System/<Package>.u`: a map that places its actors names real classes,
+//! which the index knows from these declarations.
 //!
 //! The index reads the declaration (`class Name extends Parent <modifiers>;`): its name,
 //! parent, and the modifiers that say whether UnrealEd may place it (`abstract`; UE2's
@@ -39,54 +41,227 @@ pub struct Declaration {
     pub placeable: Option<bool>,
 }
 
-/// Bounds of the search, so that a game folder with an unusual number of sources costs
-/// seconds at most: a stock UT2004 tree has about 3,000 classes in 50 packages.
+/// Bounds of the search, so that a game folder or workspace with an unusual number of
+/// sources costs seconds at most: a stock UT2004 tree has about 3,000 classes in 50
+/// packages. They bound one read of every source folder together.
 const MAX_PACKAGES: usize = 2_000;
 const MAX_CLASSES: usize = 50_000;
+/// Folders listed while looking for packages in the source paths (a workspace folder set
+/// too wide, a home folder, lists at most this many).
+const MAX_FOLDERS: usize = 20_000;
 /// Only this much of a file is read for its declaration (a long licence comment may come
 /// first; the declaration is the first statement).
 const HEAD_BYTES: usize = 64 * 1024;
 
+/// The classes declared in every source folder of `roots`, and what the search left out.
+#[derive(Debug, Default)]
+pub struct SourcesRead {
+    pub classes: Vec<SourceClass>,
+    /// The bounds reached (each said once, naming the folder it stopped at), to be said to
+    /// the user.
+    pub notes: Vec<String>,
+}
+
+/// Every class declared in the sources `roots` name: `<source path>/Classes/*.uc` for a
+/// source path that is a package folder, else its packages (`<source path>/<Package>/Classes`,
+/// or one level deeper: `Source/<Package>/Classes`); then the game folder's
+/// (`<game>/<Package>/Classes`, as [`read_game_folder`]); then the package paths', found as
+/// the source paths' are. The folders being worked on come first, so that a package whose
+/// classes stand both in the workspace and in the game folder (a copy installed to compile
+/// it) is taken from the workspace ([`super::PackageIndex::class_facts_all`] keeps the first
+/// declaration of each package). A file found twice (a source path inside the game folder)
+/// is read once; hidden folders (`.git`) and links among the subfolders are not entered.
+pub fn read_sources(fs: &dyn FileSystem, roots: &super::IndexRoots) -> SourcesRead {
+    let mut search = Search::default();
+    let mut packages = Vec::new();
+    for folder in &roots.source_paths {
+        search.source_folder(fs, folder, &mut packages);
+    }
+    if let Some(game) = &roots.game_dir {
+        search.game_folder(fs, game, &mut packages);
+    }
+    for folder in &roots.package_paths {
+        search.source_folder(fs, folder, &mut packages);
+    }
+    let mut read = SourcesRead { classes: Vec::new(), notes: search.notes };
+    let mut seen = std::collections::HashSet::new();
+    for package in &packages {
+        if !read_package(fs, package, &mut read.classes, &mut seen) {
+            read.notes.push(format!(
+                "the search for class sources stopped after {MAX_CLASSES} classes (at {}); the classes read so far are known",
+                package.classes.display()
+            ));
+            break;
+        }
+    }
+    read
+}
+
 /// Every class declared in `<game_dir>/<Package>/Classes/*.uc`, in folder and file name
 /// order; files without a readable declaration are left out.
 pub fn read_game_folder(fs: &dyn FileSystem, game_dir: &Path) -> Vec<SourceClass> {
+    let mut search = Search::default();
+    let mut packages = Vec::new();
+    search.game_folder(fs, game_dir, &mut packages);
     let mut out = Vec::new();
-    let Some(mut packages) = fs.read_dir(game_dir) else { return out };
-    packages.retain(|e| e.is_dir && !e.is_link);
-    packages.sort_by(|a, b| a.name.cmp(&b.name));
-    for package in packages.iter().take(MAX_PACKAGES) {
-        let package_dir = game_dir.join(&package.name);
-        let Some(classes_dir) = fs.read_dir(&package_dir).and_then(|entries| {
-            entries
-                .into_iter()
-                .find(|e| e.is_dir && !e.is_link && e.name.eq_ignore_ascii_case("Classes"))
-        }) else {
-            continue;
-        };
-        let classes_dir = package_dir.join(classes_dir.name);
-        let mut files = fs.read_dir(&classes_dir).unwrap_or_default();
-        files.retain(|e| !e.is_dir && is_class_file(&e.name));
-        files.sort_by(|a, b| a.name.cmp(&b.name));
-        for file in files {
-            if out.len() >= MAX_CLASSES {
-                return out;
-            }
-            let path = classes_dir.join(&file.name);
-            let Some(bytes) = fs.read(&path) else { continue };
-            let head = bytes.get(..HEAD_BYTES.min(bytes.len())).unwrap_or_default();
-            let text = unreal_syntax::text::decode(head).text;
-            let Some(found) = declaration(&text) else { continue };
-            out.push(SourceClass {
-                name: found.name,
-                package: package.name.clone(),
-                parent: found.parent,
-                is_abstract: found.is_abstract,
-                placeable: found.placeable,
-                file: path,
-            });
+    let mut seen = std::collections::HashSet::new();
+    for package in &packages {
+        if !read_package(fs, package, &mut out, &mut seen) {
+            break;
         }
     }
     out
+}
+
+/// A package folder found: its name (the folder's) and its `Classes` folder.
+struct PackageFolder {
+    name: String,
+    classes: PathBuf,
+}
+
+/// One bounded search for package folders.
+#[derive(Default)]
+struct Search {
+    folders: usize,
+    packages: usize,
+    stopped: bool,
+    notes: Vec<String>,
+}
+
+impl Search {
+    /// The entries of `dir`, unless a bound is reached (said once) or `dir` is a pseudo file
+    /// system (`/proc`: endless trees, files that block).
+    fn list(&mut self, fs: &dyn FileSystem, dir: &Path) -> Option<Vec<crate::fs::DirEntry>> {
+        if self.stopped {
+            return None;
+        }
+        let why = if self.folders >= MAX_FOLDERS {
+            Some(format!("{MAX_FOLDERS} folders"))
+        } else if self.packages >= MAX_PACKAGES {
+            Some(format!("{MAX_PACKAGES} packages"))
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            self.stopped = true;
+            self.notes.push(format!(
+                "the search for class sources stopped after {why} (at {}); the classes found so far are known",
+                dir.display()
+            ));
+            return None;
+        }
+        if super::PSEUDO_FILE_SYSTEMS.iter().any(|p| dir.starts_with(p)) {
+            return None;
+        }
+        self.folders += 1;
+        fs.read_dir(dir)
+    }
+
+    fn found(&mut self, name: String, classes: PathBuf, out: &mut Vec<PackageFolder>) {
+        self.packages += 1;
+        out.push(PackageFolder { name, classes });
+    }
+
+    /// `<game>/<Package>/Classes`, the layout UCC compiles from.
+    fn game_folder(&mut self, fs: &dyn FileSystem, game: &Path, out: &mut Vec<PackageFolder>) {
+        let Some(mut packages) = self.list(fs, game) else { return };
+        packages.retain(|e| e.is_dir && !e.is_link);
+        packages.sort_by(|a, b| a.name.cmp(&b.name));
+        for package in packages {
+            let dir = game.join(&package.name);
+            let Some(entries) = self.list(fs, &dir) else { continue };
+            if let Some(classes) = classes_folder(&entries) {
+                self.found(package.name, dir.join(classes), out);
+            }
+        }
+    }
+
+    /// A source path: a package folder itself, else a folder of packages, else a folder of
+    /// folders of packages.
+    fn source_folder(&mut self, fs: &dyn FileSystem, folder: &Path, out: &mut Vec<PackageFolder>) {
+        let Some(entries) = self.list(fs, folder) else { return };
+        if let Some(classes) = classes_folder(&entries) {
+            // `.` has no name of its own: the folder it stands for has.
+            let name = folder.file_name().map(|n| n.to_string_lossy().into_owned()).or_else(|| {
+                let absolute = fs.absolute(folder)?;
+                Some(absolute.file_name()?.to_string_lossy().into_owned())
+            });
+            if let Some(name) = name {
+                self.found(name, folder.join(classes), out);
+            }
+            return;
+        }
+        for child in subfolders(entries) {
+            let dir = folder.join(&child);
+            let Some(entries) = self.list(fs, &dir) else { continue };
+            if let Some(classes) = classes_folder(&entries) {
+                self.found(child, dir.join(classes), out);
+                continue;
+            }
+            for grandchild in subfolders(entries) {
+                let inner = dir.join(&grandchild);
+                let Some(entries) = self.list(fs, &inner) else { continue };
+                if let Some(classes) = classes_folder(&entries) {
+                    self.found(grandchild, inner.join(classes), out);
+                }
+            }
+        }
+    }
+}
+
+/// The name of the `Classes` folder among `entries` (any case), not a link.
+fn classes_folder(entries: &[crate::fs::DirEntry]) -> Option<&str> {
+    entries
+        .iter()
+        .find(|e| e.is_dir && !e.is_link && e.name.eq_ignore_ascii_case("Classes"))
+        .map(|e| e.name.as_str())
+}
+
+/// The folders among `entries` a search enters, in name order: not hidden, not links.
+fn subfolders(entries: Vec<crate::fs::DirEntry>) -> Vec<String> {
+    let mut names: Vec<String> = entries
+        .into_iter()
+        .filter(|e| e.is_dir && !e.is_link && !e.name.starts_with('.'))
+        .map(|e| e.name)
+        .collect();
+    names.sort();
+    names
+}
+
+/// Reads the declarations of one package's `Classes/*.uc` into `out`, in file name order,
+/// skipping files already read (`seen`) and files without a readable declaration. False
+/// when [`MAX_CLASSES`] is reached.
+fn read_package(
+    fs: &dyn FileSystem,
+    package: &PackageFolder,
+    out: &mut Vec<SourceClass>,
+    seen: &mut std::collections::HashSet<PathBuf>,
+) -> bool {
+    let mut files = fs.read_dir(&package.classes).unwrap_or_default();
+    files.retain(|e| !e.is_dir && is_class_file(&e.name));
+    files.sort_by(|a, b| a.name.cmp(&b.name));
+    for file in files {
+        let path = package.classes.join(&file.name);
+        if !seen.insert(path.clone()) {
+            continue;
+        }
+        if out.len() >= MAX_CLASSES {
+            return false;
+        }
+        let Some(bytes) = fs.read(&path) else { continue };
+        let head = bytes.get(..HEAD_BYTES.min(bytes.len())).unwrap_or_default();
+        let text = unreal_syntax::text::decode(head).text;
+        let Some(found) = declaration(&text) else { continue };
+        out.push(SourceClass {
+            name: found.name,
+            package: package.name.clone(),
+            parent: found.parent,
+            is_abstract: found.is_abstract,
+            placeable: found.placeable,
+            file: path,
+        });
+    }
+    true
 }
 
 fn is_class_file(name: &str) -> bool {
@@ -455,5 +630,107 @@ mod tests {
         let names: Vec<(&str, &str, bool)> =
             found.iter().map(|c| (c.package.as_str(), c.name.as_str(), c.is_abstract)).collect();
         assert_eq!(names, [("MyMod", "MyBase", true), ("MyMod", "MyActor", false)]);
+    }
+
+    fn names(read: &SourcesRead) -> Vec<String> {
+        read.classes
+            .iter()
+            .map(|c| format!("{}.{} {}", c.package, c.name, c.file.display()))
+            .collect()
+    }
+
+    /// A source path is a package folder itself, a folder of packages, or a folder of
+    /// folders of packages; hidden folders are not entered, and nothing deeper is read.
+    #[test]
+    fn source_paths_in_every_layout() {
+        let fs = crate::fs::MemoryFs::new()
+            .with("/mod/Classes/ModActor.uc", "class ModActor extends Actor;")
+            .with("/repo/Pkg/Classes/A.uc", "class A extends Actor abstract;")
+            .with("/repo/Source/Deep/Classes/B.uc", "class B extends A;")
+            .with("/repo/Source/Deep/Sub/Classes/TooDeep.uc", "class TooDeep extends A;")
+            .with("/repo/a/b/c/Classes/Deeper.uc", "class Deeper extends A;")
+            .with("/repo/.git/Pkg/Classes/Hidden.uc", "class Hidden extends A;")
+            .with("/repo/Maps/Test.t3d", "Begin Map\nEnd Map\n");
+        let roots = super::super::IndexRoots {
+            source_paths: vec!["/mod".into(), "/repo".into()],
+            ..Default::default()
+        };
+        let read = read_sources(&fs, &roots);
+        assert_eq!(
+            names(&read),
+            [
+                "mod.ModActor /mod/Classes/ModActor.uc",
+                "Pkg.A /repo/Pkg/Classes/A.uc",
+                "Deep.B /repo/Source/Deep/Classes/B.uc",
+            ]
+        );
+        assert!(read.notes.is_empty(), "{:?}", read.notes);
+    }
+
+    /// The workspace's sources come first; a source path inside the game folder (the game
+    /// folder itself, or one of its packages) reads each file once; package paths count.
+    #[test]
+    fn sources_found_twice_are_read_once() {
+        let fs = crate::fs::MemoryFs::new()
+            .with("/game/System/Core.u", "x")
+            .with("/game/MyMod/Classes/Installed.uc", "class Installed extends Actor;")
+            .with("/game/Other/Classes/O.uc", "class O extends Actor;")
+            .with("/work/MyMod/Classes/Installed.uc", "class Installed extends Actor abstract;")
+            .with("/extra/Lib/Classes/L.uc", "class L extends Actor;");
+        let roots = super::super::IndexRoots {
+            game_dir: Some("/game".into()),
+            package_paths: vec!["/extra".into()],
+            source_paths: vec!["/work".into(), "/game/Other".into(), "/game".into()],
+        };
+        let read = read_sources(&fs, &roots);
+        assert_eq!(
+            names(&read),
+            [
+                "MyMod.Installed /work/MyMod/Classes/Installed.uc",
+                "Other.O /game/Other/Classes/O.uc",
+                "MyMod.Installed /game/MyMod/Classes/Installed.uc",
+                "Lib.L /extra/Lib/Classes/L.uc",
+            ]
+        );
+    }
+
+    /// A source path set too wide stops at a bound, and says where.
+    #[test]
+    fn a_search_too_wide_stops_and_says_so() {
+        let mut fs = crate::fs::MemoryFs::new();
+        for n in 0..MAX_PACKAGES + 5 {
+            fs.insert(
+                format!("/wide/P{n:05}/Classes/C{n}.uc"),
+                format!("class C{n} extends Actor;"),
+            );
+        }
+        let roots =
+            super::super::IndexRoots { source_paths: vec!["/wide".into()], ..Default::default() };
+        let read = read_sources(&fs, &roots);
+        assert_eq!(read.classes.len(), MAX_PACKAGES);
+        assert_eq!(
+            read.notes,
+            [format!("the search for class sources stopped after {MAX_PACKAGES} packages (at /wide/P02000); the classes found so far are known")]
+        );
+    }
+
+    #[test]
+    fn class_sources_are_told_by_place() {
+        let roots = super::super::IndexRoots {
+            game_dir: Some("/game".into()),
+            package_paths: vec!["/extra".into()],
+            source_paths: vec!["/work".into()],
+        };
+        let covers = |p: &str| roots.covers_class_source(Path::new(p));
+        assert!(covers("/game/MyMod/Classes/A.uc"));
+        assert!(!covers("/game/Classes/A.uc"));
+        assert!(!covers("/game/MyMod/Classes/A.uci"));
+        assert!(covers("/work/Classes/A.uc"));
+        assert!(covers("/work/MyMod/Classes/A.UC"));
+        assert!(covers("/work/Source/MyMod/Classes/A.uc"));
+        assert!(!covers("/work/a/b/MyMod/Classes/A.uc"));
+        assert!(!covers("/work/MyMod/Maps/A.uc"));
+        assert!(covers("/extra/Lib/Classes/L.uc"));
+        assert!(!covers("/elsewhere/Lib/Classes/L.uc"));
     }
 }

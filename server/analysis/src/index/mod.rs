@@ -50,7 +50,7 @@ const MAX_WALK_TIME: std::time::Duration = std::time::Duration::from_secs(10);
 /// Folders never searched, nor anything under them: the kernel's pseudo file systems, whose
 /// files are not packages and whose trees are endless (`/proc/self/root/...`) or block when
 /// read.
-const PSEUDO_FILE_SYSTEMS: &[&str] = &["/proc", "/sys", "/dev"];
+pub(crate) const PSEUDO_FILE_SYSTEMS: &[&str] = &["/proc", "/sys", "/dev"];
 /// Folders not searched themselves, though what is mounted below them may be a game folder
 /// (removable drives appear under `/run/media/USER/`).
 const PSEUDO_FOLDERS: &[&str] = &["/run"];
@@ -135,25 +135,67 @@ pub fn is_package_file(name: &str) -> bool {
         .is_some_and(|(_, ext)| PACKAGE_EXTENSIONS.iter().any(|e| e.eq_ignore_ascii_case(ext)))
 }
 
-/// Where packages are looked for.
+/// Where packages and class sources are looked for.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct IndexRoots {
     /// The game installation (the folder holding `System/`, `Textures/`...). A folder without
     /// any of those is searched as a plain folder of packages.
     pub game_dir: Option<PathBuf>,
     /// More folders of packages (`package-paths` in `unreal-ls.toml`), searched after the
-    /// game's own folders.
+    /// game's own folders. Their packages' `Classes/*.uc` are class sources too.
     pub package_paths: Vec<PathBuf>,
+    /// Folders whose packages' `Classes/*.uc` are class sources, and nothing more (no
+    /// package file is looked for there): the folders `lint` checks, the editor's workspace
+    /// folders. A mod's classes are so known without an installation
+    /// ([`class_sources::read_sources`]).
+    pub source_paths: Vec<PathBuf>,
 }
 
 impl IndexRoots {
-    pub fn is_empty(&self) -> bool {
-        self.game_dir.is_none() && self.package_paths.is_empty()
+    /// True when packages are looked for (a game folder or package paths): references to
+    /// textures, classes and objects can be checked against them. Without, an index knows
+    /// at most the classes of the sources, never a stock class (`Light`), and the checks of
+    /// references stay quiet.
+    pub fn knows_packages(&self) -> bool {
+        self.game_dir.is_some() || !self.package_paths.is_empty()
     }
 
-    /// True when a changed file at `path` may belong in the index.
+    /// True when an index of these roots would read anything: packages, or class sources
+    /// alone.
+    pub fn reads_anything(&self) -> bool {
+        self.knows_packages() || !self.source_paths.is_empty()
+    }
+
+    /// True when a changed file at `path` may be one of the packages the index reads.
     pub fn covers(&self, path: &Path) -> bool {
         self.game_dir.iter().chain(&self.package_paths).any(|root| path.starts_with(root))
+    }
+
+    /// True when `path` may be a class source the index reads: a `.uc` file in a `Classes`
+    /// folder, as deep under the game folder, a source path or a package path as
+    /// [`class_sources::read_sources`] looks (`<game>/<Package>/Classes/A.uc`;
+    /// `<path>/Classes/A.uc`, `<path>/<Package>/Classes/A.uc` or
+    /// `<path>/<Folder>/<Package>/Classes/A.uc`).
+    pub fn covers_class_source(&self, path: &Path) -> bool {
+        let is_uc = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("uc"));
+        let in_classes = path
+            .parent()
+            .and_then(Path::file_name)
+            .is_some_and(|n| n.eq_ignore_ascii_case("Classes"));
+        if !is_uc || !in_classes {
+            return false;
+        }
+        // Components between the root and the file, `Classes` and the file included.
+        let depth =
+            |root: &Path| path.strip_prefix(root).ok().map(|rest| rest.components().count());
+        let in_game = self.game_dir.as_deref().and_then(depth) == Some(3);
+        in_game
+            || self
+                .source_paths
+                .iter()
+                .chain(&self.package_paths)
+                .filter_map(|root| depth(root))
+                .any(|d| (2..=4).contains(&d))
     }
 }
 
@@ -281,14 +323,15 @@ pub struct PackageIndex {
     by_object: HashMap<String, Vec<ObjectId>>,
     /// Package files whose name an earlier one already took.
     shadowed: Vec<PathBuf>,
-    /// What the search for package files left out (bounds reached, pseudo file systems).
+    /// What the search for package files and class sources left out (bounds reached,
+    /// pseudo file systems).
     walk_notes: Vec<String>,
     /// Hover facts per object (texture size and thumbnail), computed once.
     details: Mutex<HashMap<ObjectId, Details>>,
     /// The name search over every asset ([`PackageIndex::asset_search`]), built once.
     search: std::sync::OnceLock<AssetSearch>,
-    /// Classes declared in the game folder's sources (`<Package>/Classes/*.uc`), compiled
-    /// or not ([`class_sources`]).
+    /// Classes declared in sources (`<Package>/Classes/*.uc` of the game folder, the source
+    /// paths and the package paths), compiled or not ([`class_sources`]).
     source_classes: Arc<Vec<class_sources::SourceClass>>,
     /// Lowercased class name -> its declarations among `source_classes`.
     by_source_class: HashMap<String, Vec<u32>>,
@@ -378,11 +421,11 @@ impl PackageIndex {
             progress(IndexProgress { done, total, path });
             packages.push(Arc::new(IndexedPackage::read(&*fs, path)));
         }
-        let sources =
-            roots.game_dir.as_deref().map(|dir| class_sources::read_game_folder(&*fs, dir));
+        let sources = class_sources::read_sources(&*fs, &roots);
         let mut index = Self::from_packages(fs, roots, packages);
         index.walk_notes = notes;
-        index.with_source_classes(Arc::new(sources.unwrap_or_default()))
+        index.walk_notes.extend(sources.notes);
+        index.with_source_classes(Arc::new(sources.classes))
     }
 
     /// The index with these classes declared in sources ([`class_sources`]).
@@ -396,7 +439,8 @@ impl PackageIndex {
         self
     }
 
-    /// The classes declared in the game folder's sources.
+    /// The classes declared in sources: the game folder's, the source paths' and the
+    /// package paths' (`<Package>/Classes/*.uc`).
     pub fn source_classes(&self) -> &[class_sources::SourceClass] {
         &self.source_classes
     }
@@ -555,9 +599,10 @@ impl PackageIndex {
         if !relevant && !sources_changed {
             return None;
         }
-        let sources = match (&self.roots.game_dir, sources_changed) {
-            (Some(dir), true) => Arc::new(class_sources::read_game_folder(&*self.fs, dir)),
-            _ => Arc::clone(&self.source_classes),
+        let sources = if sources_changed {
+            Arc::new(class_sources::read_sources(&*self.fs, &self.roots).classes)
+        } else {
+            Arc::clone(&self.source_classes)
         };
         if !relevant {
             // Most saves of a class leave its declaration as it was: nothing to rebuild,
@@ -588,14 +633,10 @@ impl PackageIndex {
         Some(index.with_source_classes(sources))
     }
 
-    /// True for a class source the index reads: `<game folder>/<Package>/Classes/*.uc`.
+    /// True for a class source the index reads (or would, were it new): see
+    /// [`IndexRoots::covers_class_source`].
     fn is_class_source(&self, path: &Path) -> bool {
-        let Some(game) = &self.roots.game_dir else { return false };
-        let Ok(rest) = path.strip_prefix(game) else { return false };
-        let parts: Vec<_> = rest.components().collect();
-        matches!(parts.as_slice(), [_, classes, file]
-            if classes.as_os_str().eq_ignore_ascii_case("Classes")
-                && Path::new(file.as_os_str()).extension().is_some_and(|e| e.eq_ignore_ascii_case("uc")))
+        self.roots.covers_class_source(path)
     }
 
     pub fn roots(&self) -> &IndexRoots {
@@ -604,6 +645,14 @@ impl PackageIndex {
 
     pub fn is_empty(&self) -> bool {
         self.packages.is_empty()
+    }
+
+    /// True when references may be checked against this index: it was built to read
+    /// packages ([`IndexRoots::knows_packages`]), or holds some (an index made from plain
+    /// data). False for an index of class sources alone, which knows no stock class or
+    /// texture: the reference rules treat it as no index, the class rules read it.
+    pub fn knows_packages(&self) -> bool {
+        self.roots.knows_packages() || !self.packages.is_empty()
     }
 
     /// Every package file, in the order they were found (shadowed ones included).

@@ -58,7 +58,7 @@ pub fn actor_value<'t>(
         let text = word_value(&property.value, ctx.text).unwrap_or_else(|| span.text(ctx.text));
         return ActorValue::Written(text, span);
     }
-    let Some(index) = ctx.packages else { return ActorValue::Unknown };
+    let Some(index) = ctx.classes else { return ActorValue::Unknown };
     match index.default_of(class.trim_matches('"'), key) {
         DefaultValue::Set(value, by) => ActorValue::Default(value, by),
         DefaultValue::EngineZero => ActorValue::Zero,

@@ -20,8 +20,14 @@ pub struct T3dContext<'a> {
     pub blocks: Vec<(&'a Block, Option<&'a Block>)>,
     pub polygons: Vec<PolygonFacts<'a>>,
     /// The packages references are resolved against; `None` when no game directory or
-    /// package path is known (the reference rules then stay quiet).
+    /// package path is known (the reference rules then stay quiet), even when class
+    /// sources are ([`Self::classes`]): those know no stock class or texture.
     pub packages: Option<&'a crate::index::PackageIndex>,
+    /// What is known of classes (abstract, placeable, parents, defaults): the packages'
+    /// compiled classes and the class sources (the game folder's, the workspace's, the
+    /// package paths'). `None` without any; may know classes without packages. The rules
+    /// that read class knowledge ask this, never [`Self::packages`].
+    pub classes: Option<&'a crate::index::PackageIndex>,
     /// The map-wide facts of this part, read once for the rules that share them
     /// ([`super::map_facts`]).
     pub(super) map_facts: std::sync::OnceLock<super::summary::Summary>,
@@ -74,7 +80,8 @@ impl<'a> T3dContext<'a> {
             .filter(|(b, _)| b.kind == unreal_syntax::t3d::BlockKind::Polygon)
             .map(|&(block, parent)| polygon_facts(block, parent))
             .collect();
-        let packages = options.packages.as_deref();
+        let classes = options.packages.as_deref();
+        let packages = classes.filter(|index| index.knows_packages());
         Self {
             text,
             parse,
@@ -83,6 +90,7 @@ impl<'a> T3dContext<'a> {
             blocks,
             polygons,
             packages,
+            classes,
             map_facts: std::sync::OnceLock::new(),
         }
     }

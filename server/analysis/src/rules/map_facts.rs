@@ -220,7 +220,7 @@ impl MapFacts {
                 let verdict = if let Some(&(_, verdict)) = known {
                     verdict
                 } else {
-                    let verdict = is_start(ctx.packages, written);
+                    let verdict = is_start(ctx.classes, written);
                     traced.push((written, verdict));
                     verdict
                 };

@@ -2,9 +2,11 @@
 //! import spawns every actor it reads and asserts that it got one; the engine refuses to
 //! spawn an abstract class, so the import stops with a failed assertion.
 //!
-//! Judged where the class is known ([`crate::index::classes`]): from the game folder's
-//! sources (`<Package>/Classes/*.uc`) and from the compiled classes of the indexed packages
-//! (`CLASS_Abstract`), a source winning over the compiled class of its package.
+//! Judged where the class is known ([`crate::index::classes`], through
+//! [`T3dContext::classes`]): from the sources (`<Package>/Classes/*.uc` of the game folder,
+//! the workspace and the package paths, with or without a game folder) and from the compiled
+//! classes of the indexed packages (`CLASS_Abstract`), a source winning over the compiled
+//! class of its package.
 
 use super::{RuleMeta, T3dContext};
 use crate::index::{ClassOrigin, PackageIndex};
@@ -26,9 +28,11 @@ v469e handles the failure instead ("Unreal Editor now gracefully handles failure
 actors during t3d import operations", its release notes, OldUnreal issue 549): the actor is
 not created. Either way the actor is lost. Only
 `abstract` itself counts: a subclass of an abstract class is not abstract unless it says so.
-Judged where the class is known: from the game folder's sources (`<Package>/Classes/*.uc`)
-and from the compiled classes of the indexed packages (their `CLASS_Abstract` flag), a source
-winning over the compiled class of its own package (it is what is being written). A bare
+Judged where the class is known: from the sources (`<Package>/Classes/*.uc`: the game
+folder's, the `package-paths`', and, with or without a game folder, those of the folders
+`lint` checks and of the editor's workspace folders) and from the compiled classes of the
+indexed packages (their `CLASS_Abstract` flag), a source winning over the compiled class of
+its own package (it is what is being written). A bare
 name that several packages define is judged only when every one of them is abstract and
 readable (the engine takes whichever it loaded first); `Package.Name` names that package's.
 A compiled class whose data cannot be read is not judged (`t3d-unreadable-class` says so
@@ -49,7 +53,7 @@ End Actor
 Fix: place a concrete subclass (`Health`, `Armor`), or remove the actor."#;
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
-    let Some(index) = ctx.packages else { return };
+    let Some(index) = ctx.classes else { return };
     for block in ctx.actors() {
         let Some((attribute, value)) = block.attribute(ctx.text, "Class") else { continue };
         if let Some(declared_in) = abstract_declaration(index, value) {

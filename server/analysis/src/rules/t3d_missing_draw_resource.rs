@@ -26,11 +26,11 @@ Only a reference the actor's own line sets to `None` is judged: a T3D written by
 than UnrealEd may leave out a reference that is set (real SWAT 4 and Tribes: Vengeance
 exports hold a thousand `StaticMeshActor`s without a `StaticMesh` line), so a missing line
 is not taken for the class's `None`. The draw type and `bHidden` are the actor's own lines,
-else its class's defaults from the package index (the game folder's packages and
-`Classes/*.uc` sources, up the parents). An actor hidden in game (`bHidden`) is not
-reported, nor one whose values cannot all be told (no package index, a class that cannot be
-read: `t3d-unreadable-class` says so once per map). UE1 maps are not judged: the UE1 renderer's source is
-not public.
+else its class's defaults from the package index (the game folder's packages and the
+`Classes/*.uc` sources of the game folder and the workspace, up the parents). An actor
+hidden in game (`bHidden`) is not reported, nor one whose values cannot all be told (no
+package index, a class that cannot be read: `t3d-unreadable-class` says so once per map).
+UE1 maps are not judged: the UE1 renderer's source is not public.
 
 Engine basis: UT2004 `Engine/Src/UnErrorChecking.cpp:97-103` (`AActor::CheckForErrors`).
 
@@ -61,7 +61,7 @@ fn needed_resource(draw_type: &str) -> Option<&'static str> {
 }
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
-    if ctx.generation != Some(Generation::Ue2) || ctx.packages.is_none() {
+    if ctx.generation != Some(Generation::Ue2) || ctx.classes.is_none() {
         return;
     }
     for block in ctx.actors() {

@@ -24,10 +24,15 @@ spot" in UE1) and nobody can play the map. It is an info: a map made only for Un
 (UE1 then starts the player at the `Teleporter` the URL names), or one whose game type places
 players its own way needs none.
 
-Classes are told apart with the package index (the game folder's packages and
-`Classes/*.uc` sources): an actor whose class cannot be traced to its parents might be a
-start, so the map is not judged then. Without a package index only the class name
-`PlayerStart` itself is known, and a map with any other class is not judged.
+Classes are told apart with the package index (the game folder's packages and the
+`Classes/*.uc` sources of the game folder and the workspace): an actor whose class cannot be
+traced to its parents might be a start, so the map is not judged then. Without a package
+index only the class name `PlayerStart` itself is known, and a map with any other class is
+not judged. With a mod's sources but no game folder, its classes are traced up to the
+engine's (`Actor`), which those sources do not declare, and the stock actors every map holds
+(`Brush`, `Light`) are not declared either: such a map is judged only when the engine's
+sources (`Core/Classes`, `Engine/Classes`...) are in the workspace too, declaring every
+class it places.
 
 Engine basis: `GameInfo.Login` fails when `FindPlayerStart` finds no `PlayerStart` (UT v469
 `Engine/Classes/GameInfo.uc:878-885` and `:1114-1133`; UT2004

@@ -23,9 +23,9 @@ obsolete and must be removed!!!", and `Actor.CheckForErrors` logs it when a game
 actors.
 
 The class's defaults come from the package index: the game folder's compiled packages and
-its `Classes/*.uc` sources, up the parents. Without them, or when a class up the chain cannot
-be read, the actor is not judged (`t3d-unreadable-class` says so once per map). UE1 has no
-`bObsolete`.
+the `Classes/*.uc` sources (the game folder's, and the workspace's with or without a game
+folder), up the parents. Without them, or when a class up the chain cannot be read, the
+actor is not judged (`t3d-unreadable-class` says so once per map). UE1 has no `bObsolete`.
 
 Engine basis: UT2004 `Engine/Classes/Actor.uc:612` (the flag) and `:1431-1436`, and
 `Engine/Src/UnErrorChecking.cpp:56-59` (the map check).
@@ -39,7 +39,7 @@ Fix: replace the actor with the class that took its place (the class's comments 
 game's documentation name it), or remove it."#;
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
-    if ctx.generation != Some(Generation::Ue2) || ctx.packages.is_none() {
+    if ctx.generation != Some(Generation::Ue2) || ctx.classes.is_none() {
         return;
     }
     for block in ctx.actors() {

@@ -23,11 +23,11 @@ UT2004's map check reports it as "bStatic false, but is bStatic by default - map
 in netplay" (and the same for `bNoDelete`).
 
 The class's defaults come from the package index: the game folder's compiled packages and
-its `Classes/*.uc` sources, up the parents. Without them, or when a class up the chain
-cannot be read, the actor is not judged (`t3d-unreadable-class` says so once per map). UE1
-maps are not judged: the UE1 engine's
-replication source is not public (UT v469a's release notes mention a crash of maps whose
-brushes had both flags off, fixed then).
+the `Classes/*.uc` sources (the game folder's, and the workspace's with or without a game
+folder), up the parents. Without them, or when a class up the chain cannot be read, the
+actor is not judged (`t3d-unreadable-class` says so once per map). UE1 maps are not judged:
+the UE1 engine's replication source is not public (UT v469a's release notes mention a crash
+of maps whose brushes had both flags off, fixed then).
 
 Engine basis: UT2004 `Engine/Src/UnErrorChecking.cpp:61-64` (`AActor::CheckForErrors`).
 
@@ -42,7 +42,7 @@ Fix: remove the line (and use a class that is not static for an actor that must 
 deleted, such as a `Mover` or a `KActor`)."#;
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
-    if ctx.generation != Some(Generation::Ue2) || ctx.packages.is_none() {
+    if ctx.generation != Some(Generation::Ue2) || ctx.classes.is_none() {
         return;
     }
     for block in ctx.actors() {
@@ -53,7 +53,7 @@ pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
             if !value.eq_ignore_ascii_case("False") {
                 continue;
             }
-            let Some(index) = ctx.packages else { continue };
+            let Some(index) = ctx.classes else { continue };
             let crate::index::DefaultValue::Set(default, by) =
                 index.default_of(class.trim_matches('"'), flag)
             else {

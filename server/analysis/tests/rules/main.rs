@@ -112,7 +112,7 @@ fn fixture_index() -> std::sync::Arc<PackageIndex> {
 
 /// The package index of the `*.classes.*` fixtures: the classes declared in
 /// `fixtures/game/<Package>/Classes/*.uc`, with their defaults, read as a game folder's
-/// sources are (no compiled package).
+/// sources are (a game folder set, no compiled package in it: the reference rules judge).
 fn class_index() -> std::sync::Arc<PackageIndex> {
     let game = fixtures_dir().join("game");
     let classes = unreal_analysis::index::class_sources::read_game_folder(
@@ -122,7 +122,7 @@ fn class_index() -> std::sync::Arc<PackageIndex> {
     // The sources' defaults are read from the files when first asked for.
     let index = PackageIndex::from_packages(
         std::sync::Arc::new(unreal_analysis::fs::RealFs),
-        unreal_analysis::index::IndexRoots::default(),
+        unreal_analysis::index::IndexRoots { game_dir: Some(game), ..Default::default() },
         Vec::new(),
     );
     std::sync::Arc::new(index.with_source_classes(std::sync::Arc::new(classes)))
@@ -163,15 +163,58 @@ fn compiled_index() -> std::sync::Arc<PackageIndex> {
     );
     let fs =
         MemoryFs::new().with("/game/System/Engine.u", engine).with("/game/System/MyMod.u", my_mod);
-    let roots = IndexRoots { game_dir: Some(PathBuf::from("/game")), package_paths: Vec::new() };
+    let roots = IndexRoots { game_dir: Some(PathBuf::from("/game")), ..IndexRoots::default() };
     std::sync::Arc::new(PackageIndex::build(std::sync::Arc::new(fs), roots, &mut |_| {}))
+}
+
+/// The files of the fixture folder `folder`, at the same place under `/<folder>` of an
+/// in-memory tree (so that the paths in messages do not depend on the checkout).
+fn fixture_tree(folders: &[&str]) -> unreal_analysis::fs::MemoryFs {
+    let mut fs = unreal_analysis::fs::MemoryFs::new();
+    for folder in folders {
+        let root = fixtures_dir().join(folder);
+        let mut files = Vec::new();
+        collect_all(&root, &mut files);
+        for file in files {
+            let inside = file.strip_prefix(&root).unwrap();
+            fs.insert(Path::new("/").join(folder).join(inside), std::fs::read(&file).unwrap());
+        }
+    }
+    fs
+}
+
+fn collect_all(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            collect_all(&path, out);
+        } else {
+            out.push(path);
+        }
+    }
+}
+
+/// The package index of the `*.sources.*` fixtures: a mod's repository without a game
+/// folder (`fixtures/repo`, as `/repo`), its classes known from its sources alone, as
+/// `lint` in the repository and the server on it as workspace folder build it.
+fn sources_index() -> std::sync::Arc<PackageIndex> {
+    let roots = unreal_analysis::index::IndexRoots {
+        source_paths: vec!["/repo".into()],
+        ..Default::default()
+    };
+    std::sync::Arc::new(PackageIndex::build(
+        std::sync::Arc::new(fixture_tree(&["repo"])),
+        roots,
+        &mut |_| {},
+    ))
 }
 
 /// Options from the fixture's name: `*.ue1.t3d` and `*.ue2.t3d` fix the engine generation;
 /// `*.ut99.t3d`, `*.ut469.t3d`, `*.ut2004.t3d` and `*.unreal227.t3d` declare that game (and its
 /// generation);
 /// `*.indexed.*` resolve references against [`fixture_index`], `*.classes.*` against
-/// [`class_index`], `*.compiled.*` against [`compiled_index`].
+/// [`class_index`], `*.compiled.*` against [`compiled_index`], `*.sources.*` know the
+/// classes of [`sources_index`].
 fn options_for(path: &Path) -> LintOptions {
     let name = path.file_name().unwrap().to_string_lossy();
     let game = if name.ends_with(".ut99.t3d") {
@@ -206,6 +249,8 @@ fn options_for(path: &Path) -> LintOptions {
         Some(class_index())
     } else if name.contains(".compiled.") {
         Some(compiled_index())
+    } else if name.contains(".sources.") {
+        Some(sources_index())
     } else {
         None
     };
@@ -231,6 +276,89 @@ fn fixtures_match_their_snapshots() {
     let missing: Vec<_> =
         T3D_RULES.iter().map(|r| r.meta.code).filter(|c| !codes_seen.contains(c)).collect();
     assert!(missing.is_empty(), "rules never shown firing by a fixture: {missing:?}");
+}
+
+/// The rules that read class knowledge (abstract, parents, defaults): the only ones an index
+/// of class sources alone may change.
+const CLASS_RULES: &[&str] = &[
+    "t3d-abstract-class",
+    "t3d-no-player-start",
+    "t3d-static-flag-cleared",
+    "t3d-obsolete-class",
+    "t3d-missing-draw-resource",
+];
+
+/// An index of a workspace's class sources alone (no game folder, no package paths) knows
+/// no stock class (`Light`, `Brush`) nor any texture: the reference rules stay as quiet as
+/// without an index, and only the class rules find more. Each `*.sources.*` fixture is
+/// checked both ways; the findings that differ are all the class rules'.
+#[test]
+fn class_sources_alone_change_only_the_class_rules() {
+    let index = sources_index();
+    assert!(!index.knows_packages());
+    assert_eq!(index.source_classes().len(), 4, "{:?}", index.source_classes());
+    let mut paths: Vec<_> =
+        std::fs::read_dir(fixtures_dir()).unwrap().map(|e| e.unwrap().path()).collect();
+    paths.sort();
+    let mut compared = 0;
+    for path in paths.iter().filter(|p| p.to_string_lossy().ends_with(".t3d")) {
+        if !path.file_name().unwrap().to_string_lossy().contains(".sources.") {
+            continue;
+        }
+        let bytes = std::fs::read(path).unwrap();
+        let with = lint_file(FileKind::T3d, &bytes, &options_for(path)).diagnostics;
+        let without =
+            lint_file(FileKind::T3d, &bytes, &LintOptions { packages: None, ..options_for(path) })
+                .diagnostics;
+        let key = |d: &Diagnostic| (d.code, d.span, d.message.clone());
+        let with_keys: Vec<_> = with.iter().map(key).collect();
+        let without_keys: Vec<_> = without.iter().map(key).collect();
+        let changed: Vec<_> = with_keys
+            .iter()
+            .filter(|k| !without_keys.contains(k))
+            .chain(without_keys.iter().filter(|k| !with_keys.contains(k)))
+            .collect();
+        for (code, span, message) in &changed {
+            assert!(
+                CLASS_RULES.contains(code),
+                "{}: {code} at {span:?} changed with class sources alone: {message}",
+                path.display()
+            );
+        }
+        assert!(!changed.is_empty(), "{}: the sources changed nothing", path.display());
+        compared += 1;
+    }
+    assert!(compared > 0, "no *.sources.* fixture");
+}
+
+/// `t3d-no-player-start` with class sources alone: a class is traced through them, and one
+/// they do not declare (a stock class: `Actor`, `Brush`) leaves the map unjudged, as without
+/// an index. A mod's repository traces its classes to the engine's and stops there; one that
+/// holds the engine's sources too (`Core`, `Engine`: `fixtures/game` beside it) traces them to
+/// `Object`, and its map without a start is reported.
+#[test]
+fn no_player_start_with_class_sources_alone() {
+    let map = b"Begin Map\nBegin Actor Class=LevelInfo Name=LevelInfo0\n    Title=\"Mod Test\"\nEnd Actor\nBegin Actor Class=MyThing Name=MyThing0\nEnd Actor\nBegin Actor Class=MyMod.Crate Name=Crate0\nEnd Actor\nEnd Map\n";
+    let with_map_start = String::from_utf8_lossy(map)
+        .replace("End Map", "Begin Actor Class=MyStart Name=MyStart0\nEnd Actor\nEnd Map");
+    let codes = |folders: &[&str], text: &[u8]| {
+        let roots = unreal_analysis::index::IndexRoots {
+            source_paths: folders.iter().map(|f| Path::new("/").join(f)).collect(),
+            ..Default::default()
+        };
+        let fs = std::sync::Arc::new(fixture_tree(folders));
+        let index = std::sync::Arc::new(PackageIndex::build(fs, roots, &mut |_| {}));
+        assert!(!index.knows_packages());
+        let options = LintOptions { packages: Some(index), ..LintOptions::default() };
+        let linted = lint_file(FileKind::T3d, text, &options);
+        linted.diagnostics.iter().map(|d| d.code).collect::<Vec<_>>()
+    };
+    // The mod's sources alone: `MyBase extends Actor`, and `Actor` is not among them.
+    assert_eq!(codes(&["repo"], map), Vec::<&str>::new());
+    // With the engine's sources in the workspace: every class traced to `Object`.
+    assert_eq!(codes(&["repo", "game"], map), ["t3d-no-player-start"]);
+    // A start of the mod's own class, traced through its source to `PlayerStart`.
+    assert_eq!(codes(&["repo", "game"], with_map_start.as_bytes()), Vec::<&str>::new());
 }
 
 /// Every fix, applied, makes its diagnostic go away and changes nothing else's verdict.

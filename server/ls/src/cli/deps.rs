@@ -72,7 +72,7 @@ pub fn run(args: &DepsArgs) -> ExitCode {
                 continue;
             }
         };
-        if roots.is_empty() {
+        if !roots.knows_packages() {
             // What the map names is still worth listing (to gather the files by hand, say):
             // every name, not checked, and a note of how to have them checked.
             let _ = writeln!(

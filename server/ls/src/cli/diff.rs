@@ -71,7 +71,7 @@ struct PackageChanges {
 /// What `old` and `new` need from the packages of `roots` ([`map_needs`], as `deps` finds
 /// it), compared by package name; `None` without a game folder or package path.
 fn package_changes(roots: IndexRoots, old: &str, new: &str) -> Option<PackageChanges> {
-    if roots.is_empty() {
+    if !roots.knows_packages() {
         return None;
     }
     let index = PackageIndex::build_real(roots.clone());

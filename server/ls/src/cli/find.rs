@@ -92,7 +92,10 @@ fn roots(args: &FindArgs) -> Result<(IndexRoots, &'static str), ExitCode> {
     if game_dir.is_none() && options.package_paths.is_empty() {
         return Err(usage(stderr, "no game folder: pass --game-dir DIR (the game's folder, the one that holds System/), set game-dir in unreal-ls.toml, or run inside the game's folder".to_owned()));
     }
-    Ok((IndexRoots { game_dir, package_paths: options.package_paths }, source))
+    Ok((
+        IndexRoots { game_dir, package_paths: options.package_paths, source_paths: Vec::new() },
+        source,
+    ))
 }
 
 pub fn run(args: &FindArgs) -> ExitCode {

@@ -68,7 +68,7 @@ impl Indexes {
 /// The packages a package (or the one a `.uz`/`.uz2` holds) imports from, found in the
 /// index of `roots`; `None` for any other file, or without a game folder or package path.
 fn imports(path: &Path, roots: IndexRoots, indexes: &mut Indexes) -> Option<Vec<ImportedPackage>> {
-    if roots.is_empty() {
+    if !roots.knows_packages() {
         return None;
     }
     let bytes = super::input::open(path).ok()?;

@@ -62,7 +62,7 @@ pub fn run(args: &LintArgs) -> ExitCode {
         return ExitCode::from(EXIT_USAGE);
     }
     let settings = match args.settings.workspace() {
-        Ok(workspace) => workspace,
+        Ok(workspace) => workspace.with_source_paths(source_paths(&args.paths)),
         Err(errors) => return config_errors(stderr, &errors),
     };
     let baseline = match &args.baseline.baseline {
@@ -128,9 +128,15 @@ pub fn run(args: &LintArgs) -> ExitCode {
     // What a package search left out (a game folder set too wide) is said once per setup.
     for setup in &setups {
         let Some(index) = setup.session.exec.built_packages() else { continue };
-        let root = index.roots().game_dir.as_deref().map(|d| d.display().to_string());
+        let roots = index.roots();
+        // Each note names the folder it stopped at; this says which setting led there.
+        let root = match (&roots.game_dir, roots.package_paths.is_empty()) {
+            (Some(dir), _) => dir.display().to_string(),
+            (None, false) => "package-paths".to_owned(),
+            (None, true) => "class sources".to_owned(),
+        };
         for note in index.walk_notes() {
-            problems.push(Problem::note(root.as_deref().unwrap_or("package-paths"), note.clone()));
+            problems.push(Problem::note(&root, note.clone()));
         }
     }
     files.sort_by(|a, b| a.path.cmp(&b.path));
@@ -184,8 +190,7 @@ pub fn run(args: &LintArgs) -> ExitCode {
     }
 
     // What was not checked is said once, not left to silence.
-    let references_unchecked =
-        setups.iter().all(|s| s.options.game_dir.is_none() && s.options.package_paths.is_empty());
+    let references_unchecked = setups.iter().all(|s| !s.options.index_roots().knows_packages());
     let report = Report { files_checked, files, references_unchecked };
     let summary = Summary::of(&report);
     let color = anstream::AutoStream::choice(&io::stdout()) != anstream::ColorChoice::Never
@@ -283,6 +288,35 @@ fn configure(
         kept.push((candidate, index));
     }
     (kept, setups)
+}
+
+/// The folders whose packages' `Classes/*.uc` every file's checks know (abstract classes,
+/// parents, defaults), with or without a game folder, as the language server knows its
+/// workspace folders': the folders named on the command line, and the current folder when
+/// nothing is named or something named lies inside it (`lint Maps` in a mod's repository
+/// knows the repository's classes; `lint /elsewhere/Maps` does not read the folder it runs
+/// in). Made absolute, so that they compare with the game folder's paths.
+fn source_paths(paths: &[PathBuf]) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = Vec::new();
+    let mut add = |folder: &Path| {
+        let absolute = std::path::absolute(folder).unwrap_or_else(|_| folder.to_path_buf());
+        if !out.contains(&absolute) {
+            out.push(absolute);
+        }
+    };
+    for folder in paths.iter().filter(|p| p.is_dir()) {
+        add(folder);
+    }
+    // Links resolved and `..` applied: `Maps/../..` is not inside.
+    let current = std::fs::canonicalize(".").ok();
+    let inside = |path: &PathBuf| {
+        let real = std::fs::canonicalize(path).ok();
+        real.zip(current.as_ref()).is_some_and(|(real, current)| real.starts_with(current))
+    };
+    if paths.is_empty() || paths.iter().any(inside) {
+        add(Path::new("."));
+    }
+    out
 }
 
 /// A file to look at: named on the command line (`explicit`) or found in a directory.

@@ -103,6 +103,8 @@ impl SettingsArgs {
             engine_build: self.engine_build,
             game_dir: self.game_dir.clone(),
             package_paths: self.package_paths.clone(),
+            // Only `lint` names source paths (its folders): [`Workspace::with_source_paths`].
+            source_paths: Vec::new(),
         };
         Ok(Workspace { settings: Settings::new(Arc::new(RealFs), resolver), overrides })
     }
@@ -120,6 +122,14 @@ impl SettingsArgs {
 }
 
 impl Workspace {
+    /// The workspace with `paths` as source paths: folders whose packages' `Classes/*.uc`
+    /// every file's checks know, with or without a game folder (`lint`'s folders, as the
+    /// language server's workspace folders).
+    pub fn with_source_paths(mut self, paths: Vec<PathBuf>) -> Self {
+        self.overrides.source_paths = paths;
+        self
+    }
+
     /// What `file` is read with (a path as given: made absolute here, as configurations
     /// match absolute paths).
     pub fn for_file(&self, file: &Path) -> FileSettings {

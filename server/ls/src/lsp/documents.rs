@@ -465,7 +465,10 @@ impl Session {
     /// alike. Resolves the engine alone (no copy of the package paths): every T3D request
     /// asks.
     pub fn engine(&self, path: Option<&std::path::Path>) -> unreal_analysis::EngineSetting {
-        unreal_analysis::config::resolve_engine(&self.overrides(), self.config_for(path).as_deref())
+        unreal_analysis::config::resolve_engine(
+            &self.settings_overrides(),
+            self.config_for(path).as_deref(),
+        )
     }
 
     /// The client's settings over the file's `unreal-ls.toml`, resolved as `lint` does.
@@ -475,8 +478,17 @@ impl Session {
 
     /// What the client's settings say over `unreal-ls.toml`: the engine, unless `auto`, and
     /// the game folder (`unrealLs.gameDirectory`), as `--engine` and `--game-dir` do for
-    /// `lint`.
+    /// `lint`; and the workspace folders as source paths, as `lint` takes the folders it
+    /// checks: their `Classes/*.uc` are known with or without a game folder.
     fn overrides(&self) -> unreal_analysis::options::Overrides {
+        unreal_analysis::options::Overrides {
+            source_paths: self.roots.clone(),
+            ..self.settings_overrides()
+        }
+    }
+
+    /// [`Self::overrides`] without the workspace folders (what the engine alone needs).
+    fn settings_overrides(&self) -> unreal_analysis::options::Overrides {
         let engine = self.settings.engine;
         unreal_analysis::options::Overrides {
             engine: (engine != unreal_analysis::EngineSetting::Auto).then_some(engine),
@@ -518,7 +530,7 @@ impl Session {
             return;
         }
         let roots = options.index_roots();
-        if roots.is_empty() || self.workspace.indexes(&roots) {
+        if !roots.reads_anything() || self.workspace.indexes(&roots) {
             return;
         }
         let session = self.workspace.lint_sessions.get(options);
@@ -573,7 +585,7 @@ impl Session {
     pub fn package_provider(
         &self,
     ) -> Arc<dyn unreal_analysis::ide::t3d::ObjectFacts + Send + Sync> {
-        match self.workspace.packages() {
+        match self.workspace.package_objects() {
             Some(index) => index,
             None => Arc::new(unreal_analysis::ide::t3d::NoPackages),
         }

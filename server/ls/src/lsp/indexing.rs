@@ -20,7 +20,9 @@ use super::scheduler::Scheduler;
 use super::shared::Shared;
 use super::workspace::Workspace;
 
-/// What the index should read, with where the game directory came from.
+/// What the index should read, with where the game directory came from: the game folder and
+/// package paths, and the workspace folders as source paths (their `Classes/*.uc`), as each
+/// file's options name them ([`Session::lint_options`]), so that the files share this index.
 fn resolve(session: &Session, config: Option<&Config>) -> (IndexRoots, &'static str) {
     let (game_dir, source) = if let Some(dir) = &session.settings.game_directory {
         (Some(dir.clone()), "the unrealLs.gameDirectory setting")
@@ -33,7 +35,7 @@ fn resolve(session: &Session, config: Option<&Config>) -> (IndexRoots, &'static 
         (None, "")
     };
     let package_paths = config.map(|c| c.package_paths.clone()).unwrap_or_default();
-    (IndexRoots { game_dir, package_paths }, source)
+    (IndexRoots { game_dir, package_paths, source_paths: session.roots.clone() }, source)
 }
 
 /// The `unreal-ls.toml` in or above the first workspace folder that has one.
@@ -82,11 +84,17 @@ pub async fn update(shared: &Arc<Shared>, scheduler: &Scheduler) {
         super::workspace_problems::check_workspace(shared);
         return;
     }
-    if roots.is_empty() {
+    // Without packages the references are not checked, whatever class sources the workspace
+    // holds: said once. The documents are checked now, without an index, as they always
+    // were without a game folder; the workspace's class sources are read in the background
+    // (`build`), and the documents checked again only if some are found.
+    if !roots.knows_packages() {
         if !workspace.noted_missing.swap(true, Ordering::SeqCst) {
             say_game_directory_missing(shared, &workspace).await;
         }
         recheck_all(shared, scheduler);
+    }
+    if !roots.reads_anything() {
         super::workspace_problems::check_workspace(shared);
         return;
     }
@@ -144,7 +152,9 @@ async fn build(
 ) {
     let epoch = workspace.epoch.fetch_add(1, Ordering::SeqCst) + 1;
     let title = "Indexing packages";
-    let progress = if workspace.progress.load(Ordering::SeqCst) {
+    // Class sources alone are read in moments, and are no packages to report on.
+    let sources_only = !roots.knows_packages();
+    let progress = if workspace.progress.load(Ordering::SeqCst) && !sources_only {
         let token = NumberOrString::String(format!("unreal-ls/index/{epoch}"));
         match shared.ask_client(shared.client.create_work_done_progress(token.clone())).await {
             Ok(()) => Some(shared.client.progress(token, title).with_percentage(0).begin().await),
@@ -185,13 +195,24 @@ async fn build(
         }
         return;
     };
+    if sources_only && index.source_classes().is_empty() && index.walk_notes().is_empty() {
+        // No game folder and no class in the workspace: nothing is known that the documents
+        // were not checked with (`update` checked them). A class saved later builds the
+        // index then (`files_changed`).
+        if workspace.epoch.load(Ordering::SeqCst) == epoch {
+            super::workspace_problems::check_workspace(shared);
+        }
+        return;
+    }
     let summary = format!(
-        "indexed {} packages ({} objects, {} assets to find) in {} ms from {} ({source})",
+        "indexed {} packages ({} objects, {} assets to find) and {} classes declared in sources in {} ms from {}{}",
         index.packages().len(),
         index.object_count(),
         index.asset_search().len(),
+        index.source_classes().len(),
         started.elapsed().as_millis(),
         describe(&roots),
+        if source.is_empty() { String::new() } else { format!(" ({source})") },
     );
     let unreadable: Vec<String> = index
         .packages()
@@ -229,6 +250,7 @@ async fn build(
 fn describe(roots: &IndexRoots) -> String {
     let mut parts: Vec<String> = roots.game_dir.iter().map(|d| d.display().to_string()).collect();
     parts.extend(roots.package_paths.iter().map(|d| d.display().to_string()));
+    parts.extend(roots.source_paths.iter().map(|d| format!("{} (class sources)", d.display())));
     parts.join(", ")
 }
 
@@ -252,7 +274,19 @@ pub async fn files_changed(shared: &Arc<Shared>, scheduler: &Scheduler, changes:
         update(shared, scheduler).await;
     }
     let workspace = Arc::clone(&shared.session().workspace);
-    let Some(index) = workspace.packages() else { return };
+    let Some(index) = workspace.packages() else {
+        // No index yet: a workspace without a game folder whose first class was just saved
+        // gets one (one already building reads it anyway).
+        let roots = workspace.state().roots.clone();
+        if let Some(roots) = roots.filter(|r| !r.knows_packages() && r.reads_anything()) {
+            if paths.iter().any(|p| roots.covers_class_source(p)) {
+                let requeue = scheduler.requeue_handle();
+                let shared = Arc::clone(shared);
+                tokio::spawn(async move { build(&shared, &requeue, &workspace, roots, "").await });
+            }
+        }
+        return;
+    };
     let deleted = changes.iter().any(|c| c.typ == FileChangeType::DELETED);
     let refreshed = tokio::task::spawn_blocking(move || {
         let refreshed = index.refreshed(&paths);

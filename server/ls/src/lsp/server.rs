@@ -159,8 +159,9 @@ impl Backend {
         .await
     }
 
+    /// The workspace's index of package objects ([`super::workspace::Workspace::package_objects`]).
     pub fn package_index(&self) -> Option<Arc<unreal_analysis::index::PackageIndex>> {
-        self.shared.session().workspace.packages()
+        self.shared.session().workspace.package_objects()
     }
 
     /// A handle on the open document `uri` (`None` when it is not open), to read on a
@@ -767,7 +768,7 @@ impl LanguageServer for Backend {
             let documents = self.shared.documents();
             let uris: Vec<Uri> = documents.uris().cloned().collect();
             let handles = uris.iter().filter_map(|uri| documents.handle(uri, &session)).collect();
-            (handles, session.workspace.packages())
+            (handles, session.workspace.package_objects())
         };
         match super::guard::off_thread(move || {
             features::workspace_symbol::handle(&handles, index.as_ref(), &params)

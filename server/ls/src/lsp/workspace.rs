@@ -85,9 +85,19 @@ impl Workspace {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// The package index, once built.
+    /// The package index, once built: with a game folder or package paths, their packages;
+    /// always the classes declared in the workspace's sources (what the class rules read,
+    /// and what a refresh starts from).
     pub fn packages(&self) -> Option<Arc<PackageIndex>> {
         self.state().index.clone()
+    }
+
+    /// The index when it holds packages to look objects up in (a game folder or package
+    /// paths: [`PackageIndex::knows_packages`]): what previews, hover, completion and the
+    /// asset search read. An index of the workspace's class sources alone has no object to
+    /// show, and is answered as no index ("no game folder").
+    pub fn package_objects(&self) -> Option<Arc<PackageIndex>> {
+        self.packages().filter(|index| index.knows_packages())
     }
 
     /// The `unreal-ls.toml` of the workspace, if any.

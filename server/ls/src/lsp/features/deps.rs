@@ -36,12 +36,13 @@ pub fn needs(session: &Session, uri: &Uri, text: &str) -> Result<Value> {
     session.packages_for_checks(&mut options);
     let parse = unreal_syntax::t3d::parse(text);
     // Without a game folder the answer lists what the map names, none of it checked
-    // (`unchecked_reason: "no-game-folder"`), for the client to offer choosing one.
-    if options.index_roots().is_empty() {
+    // (`unchecked_reason: "no-game-folder"`), for the client to offer choosing one. An index
+    // of the workspace's class sources alone knows no package: the same.
+    if !options.index_roots().knows_packages() {
         let needs = map_names(text, &parse);
         return Ok(crate::deps_json::to_json(uri.as_str(), text, &needs));
     }
-    let Some(index) = options.packages else {
+    let Some(index) = options.packages.clone().filter(|index| index.knows_packages()) else {
         return Err(Error {
             code: ErrorCode::ServerError(-32803),
             message: format!(

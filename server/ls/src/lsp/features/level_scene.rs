@@ -53,11 +53,13 @@ pub fn level_scene(
     let path = crate::lsp::file_uri::file_path(&params.uri);
     let mut options = session.lint_options(path.as_deref());
     session.packages_for_checks(&mut options);
+    // Textures come from packages: an index of the workspace's class sources alone (no game
+    // folder) textures nothing, and its arrival changes no answer.
+    let packages = options.packages.filter(|index| index.knows_packages());
     let mut keep = None;
     let text = if let Some(open) = open {
         if let Some(kept) = lock(&open.kept).as_ref() {
-            if let Some(answer) = kept.answer_for(open.version, session, options.packages.as_ref())
-            {
+            if let Some(answer) = kept.answer_for(open.version, session, packages.as_ref()) {
                 let mut answer = answer.clone();
                 answer["reused"] = Value::Bool(true);
                 return Ok(answer);
@@ -79,7 +81,7 @@ pub fn level_scene(
         .as_deref()
         .and_then(Path::file_stem)
         .map_or_else(|| "map".to_owned(), |s| s.to_string_lossy().into_owned());
-    let textures: &dyn LevelTextures = match options.packages.as_deref() {
+    let textures: &dyn LevelTextures = match packages.as_deref() {
         Some(index) => index,
         None => &NoTextures,
     };
@@ -140,8 +142,7 @@ pub fn level_scene(
         "reused": false,
     });
     if let Some((kept, version)) = keep {
-        *lock(&kept) =
-            Some(KeptScene::new(version, session, options.packages.as_ref(), answer.clone()));
+        *lock(&kept) = Some(KeptScene::new(version, session, packages.as_ref(), answer.clone()));
     }
     Ok(answer)
 }
