@@ -187,6 +187,30 @@ pub fn summary_of(ctx: &T3dContext<'_>) -> Summary {
         .clone()
 }
 
+/// A rule that reports over the map facts of every part (`t3d-no-player-start`,
+/// `t3d-actor-duplicated-in-place`, `t3d-unreadable-class`): its whole-text check and its
+/// summarizer read the facts each part collects once, whichever rule asks first, and differ
+/// only in the report.
+pub struct FactsRule(pub fn(&[(&MapFacts, i64)], &mut Vec<crate::Diagnostic>));
+
+impl FactsRule {
+    /// The rule over one whole text.
+    pub fn check(&self, ctx: &T3dContext<'_>, out: &mut Vec<crate::Diagnostic>) {
+        let summary = summary_of(ctx);
+        (self.0)(&parts_of(&[(&summary, 0)]), out);
+    }
+}
+
+impl super::summary::Summarized for FactsRule {
+    fn summarize(&self, ctx: &T3dContext<'_>, _start: u32) -> Summary {
+        summary_of(ctx)
+    }
+
+    fn report(&self, parts: &[(&Summary, i64)], out: &mut Vec<crate::Diagnostic>) {
+        (self.0)(&parts_of(parts), out);
+    }
+}
+
 /// The facts of each part of a summarized rule, with the distance each part moved.
 pub fn parts_of<'a>(parts: &[(&'a Summary, i64)]) -> Vec<(&'a MapFacts, i64)> {
     parts.iter().filter_map(|&(summary, delta)| Some((summary.get::<MapFacts>()?, delta))).collect()

@@ -5,7 +5,6 @@
 use rustc_hash::FxHashMap;
 
 use super::map_facts::{self, MapFacts, Placed};
-use super::summary::{Summarized, Summary};
 use super::{RuleMeta, Scope, T3dContext};
 use crate::{Diagnostic, Severity};
 
@@ -117,19 +116,10 @@ fn neighbours(x: i64, y: i64, z: i64) -> impl Iterator<Item = [i64; 3]> {
 }
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
-    let summary = map_facts::summary_of(ctx);
-    report(&map_facts::parts_of(&[(&summary, 0)]), out);
+    Summarizer.check(ctx, out);
 }
 
-/// The rule over per-part summaries (the incremental document's segments).
-pub struct Summarizer;
-
-impl Summarized for Summarizer {
-    fn summarize(&self, ctx: &T3dContext<'_>, _start: u32) -> Summary {
-        map_facts::summary_of(ctx)
-    }
-
-    fn report(&self, parts: &[(&Summary, i64)], out: &mut Vec<Diagnostic>) {
-        report(&map_facts::parts_of(parts), out);
-    }
-}
+/// The rule over per-part summaries (the incremental document's segments): the map facts of
+/// each part, reported by [`report`].
+#[allow(non_upper_case_globals)] // the rule registry names every rule's summarizer `Summarizer`
+pub static Summarizer: map_facts::FactsRule = map_facts::FactsRule(report);

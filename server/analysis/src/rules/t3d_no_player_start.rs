@@ -2,7 +2,6 @@
 //! from it): a player who joins the game on it finds no place to start.
 
 use super::map_facts::{self, MapFacts};
-use super::summary::{Summarized, Summary};
 use super::{RuleMeta, Scope, T3dContext};
 use crate::{Diagnostic, Severity};
 
@@ -67,19 +66,10 @@ fn report(parts: &[(&MapFacts, i64)], out: &mut Vec<Diagnostic>) {
 }
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
-    let summary = map_facts::summary_of(ctx);
-    report(&map_facts::parts_of(&[(&summary, 0)]), out);
+    Summarizer.check(ctx, out);
 }
 
-/// The rule over per-part summaries (the incremental document's segments).
-pub struct Summarizer;
-
-impl Summarized for Summarizer {
-    fn summarize(&self, ctx: &T3dContext<'_>, _start: u32) -> Summary {
-        map_facts::summary_of(ctx)
-    }
-
-    fn report(&self, parts: &[(&Summary, i64)], out: &mut Vec<Diagnostic>) {
-        report(&map_facts::parts_of(parts), out);
-    }
-}
+/// The rule over per-part summaries (the incremental document's segments): the map facts of
+/// each part, reported by [`report`].
+#[allow(non_upper_case_globals)] // the rule registry names every rule's summarizer `Summarizer`
+pub static Summarizer: map_facts::FactsRule = map_facts::FactsRule(report);
