@@ -163,8 +163,15 @@ fn load_destination(ctx: &ExecContext<'_>, line: &LineFacts) -> Option<String> {
         })
 }
 
-fn load_group<'a>(ctx: &'a ExecContext<'_>, line: &LineFacts, group: &str) -> LoadGroup<'a> {
-    let Some(package) = load_destination(ctx, line) else { return LoadGroup::Unused };
+/// `package`: the line's [`load_destination`] (`None` without a `FILE=`, which
+/// `exec-missing-key` reports).
+fn load_group<'a>(
+    ctx: &'a ExecContext<'_>,
+    line: &LineFacts,
+    package: Option<&str>,
+    group: &str,
+) -> LoadGroup<'a> {
+    let Some(package) = package else { return LoadGroup::Unused };
     let outer = format!("{package}.{}", group.trim());
     let prefix = format!("{}.", outer.to_ascii_lowercase());
     // A name a directive of the package creates may be that object, in a group of its own.
@@ -199,7 +206,8 @@ fn load_group_finding(
     arg: Arg,
     group: &str,
 ) -> Diagnostic {
-    let package = load_destination(ctx, line).unwrap_or_default();
+    let destination = load_destination(ctx, line);
+    let package = destination.as_deref().unwrap_or_default();
     let remove = Fix {
         title: "Remove the key".to_owned(),
         edits: vec![TextEdit { span: removal(ctx, arg), new_text: String::new() }],
@@ -217,7 +225,7 @@ fn load_group_finding(
             )
             .with_severity(Severity::Info);
     }
-    match load_group(ctx, line, group) {
+    match load_group(ctx, line, destination.as_deref(), group) {
         LoadGroup::Unused => RULE
             .diagnostic(
                 arg.span(),
