@@ -17,7 +17,6 @@ use unreal_syntax::Span;
 
 use super::summary::Summary;
 use super::T3dContext;
-use crate::index::PackageIndex;
 use crate::t3d::actors::holds_brush;
 use crate::t3d::placement::Placement;
 
@@ -244,7 +243,7 @@ impl MapFacts {
                 let verdict = if let Some(&(_, verdict)) = known {
                     verdict
                 } else {
-                    let verdict = is_start(ctx.classes, written);
+                    let verdict = is_start(ctx, written);
                     traced.push((written, verdict));
                     verdict
                 };
@@ -358,16 +357,28 @@ fn placed(block: &Block, parent: Option<&Block>, text: &str, class: &str) -> Opt
 
 /// Whether `class` is `PlayerStart` or derives from it; `None` when its parents cannot be
 /// traced (no package index, or a class it does not know).
-fn is_start(index: Option<&PackageIndex>, class: &str) -> Option<bool> {
+fn is_start(ctx: &T3dContext<'_>, class: &str) -> Option<bool> {
+    // Without packages, a class the sources do not declare may still be a stock one, whose
+    // place in the hierarchy the stock table knows (for the stock games only: a licensee's
+    // class of the same name may descend from elsewhere). With packages, a name they do not
+    // hold is unknown, whatever the stock games ship.
+    let stock = ctx.classes.is_none_or(|index| !index.knows_packages())
+        && ctx.game.is_none_or(|game| game.is_stock());
     let mut current = class.trim_matches('"').to_owned();
     for _ in 0..64 {
-        if bare_class(&current).eq_ignore_ascii_case("PlayerStart") {
+        let bare = bare_class(&current);
+        if bare.eq_ignore_ascii_case("PlayerStart") {
             return Some(true);
         }
-        let facts = index?.class_facts(&current)?;
-        match facts.parent {
-            Some(parent) => current = parent,
-            None => return Some(false),
+        let mut facts =
+            ctx.classes.map(|index| index.class_facts_all(&current)).unwrap_or_default();
+        match facts.len() {
+            0 if stock => return unreal_engine::stock_actor_is_player_start(ctx.generation, bare),
+            1 => match facts.pop().and_then(|facts| facts.parent) {
+                Some(parent) => current = parent,
+                None => return Some(false),
+            },
+            _ => return None,
         }
     }
     None

@@ -25,13 +25,14 @@ players its own way needs none.
 
 Classes are told apart with the package index (the game folder's packages and the
 `Classes/*.uc` sources of the game folder and the workspace): an actor whose class cannot be
-traced to its parents might be a start, so the map is not judged then. Without a package
-index only the class name `PlayerStart` itself is known, and a map with any other class is
-not judged. With a mod's sources but no game folder, its classes are traced up to the
-engine's (`Actor`), which those sources do not declare, and the stock actors every map holds
-(`Brush`, `Light`) are not declared either: such a map is judged only when the engine's
-sources (`Core/Classes`, `Engine/Classes`...) are in the workspace too, declaring every
-class it places.
+traced to its parents might be a start, so the map is not judged then. Without a game folder
+(no index, or a mod's sources alone), a class the sources do not declare is looked up among
+the stock games' actor classes (UE1: UT v469's and Unreal 227's; UE2: UT2004's), whose
+hierarchy the tool carries: a mod's classes are traced up to the stock class they extend,
+and the stock actors every map holds (`Brush`, `Light`) are known not to be starts. A class
+neither the sources nor the stock games declare (another mod's, a licensee game's) leaves
+the map unjudged, and so does any class when the settings name a licensee game (Deus Ex,
+Rune...), whose classes of the same names may descend from elsewhere.
 
 Engine basis: `GameInfo.Login` fails when `FindPlayerStart` finds no `PlayerStart` (UT v469
 `Engine/Classes/GameInfo.uc:878-885` and `:1114-1133`; UT2004
