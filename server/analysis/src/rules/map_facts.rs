@@ -363,7 +363,7 @@ fn is_start(ctx: &T3dContext<'_>, class: &str) -> Option<bool> {
     // class of the same name may descend from elsewhere). With packages, a name they do not
     // hold is unknown, whatever the stock games ship.
     let stock = ctx.classes.is_none_or(|index| !index.knows_packages())
-        && ctx.game.is_none_or(|game| game.is_stock());
+        && ctx.game.is_none_or(unreal_engine::Game::is_stock);
     let mut current = class.trim_matches('"').to_owned();
     for _ in 0..64 {
         let bare = bare_class(&current);
