@@ -80,7 +80,13 @@ impl<'a> T3dContext<'a> {
             .filter(|(b, _)| b.kind == unreal_syntax::t3d::BlockKind::Polygon)
             .map(|&(block, parent)| polygon_facts(block, parent))
             .collect();
-        let classes = options.packages.as_deref();
+        // An index that read nothing (a file linted outside any game folder or class source)
+        // knows no class: the class rules then take the path they take without one, rather
+        // than ask it for each actor.
+        let classes = options
+            .packages
+            .as_deref()
+            .filter(|index| index.knows_packages() || !index.source_classes().is_empty());
         let packages = classes.filter(|index| index.knows_packages());
         Self {
             text,

@@ -140,27 +140,26 @@ pub struct Placed {
 /// with the engine's tolerance), where it was before a move, the editor's selection, and what
 /// building the paths and the BSP wrote into it (its zone and leaf, its navigation links, a
 /// pickup's marker), which differ between two copies once paths are rebuilt.
-const NOT_CHOSEN: &[&str] = &[
-    "Location",
-    "OldLocation",
-    "ColLocation",
-    "bSelected",
-    "Region",
-    "myMarker",
-    "markedItem",
-    "Paths",
-    "upstreamPaths",
-    "PrunedPaths",
-    "VisNoReachPaths",
-    "PathList",
-    "nextNavigationPoint",
-    "nextOrdered",
-    "prevOrdered",
-    "previousPath",
-    "visitedWeight",
-    "bestPathWeight",
-    "cost",
-];
+fn not_chosen(key: &str) -> bool {
+    // By length first: every property line of every actor asks, and most keys have a
+    // length none of these has.
+    let candidates: &[&str] = match key.len() {
+        4 => &["cost"],
+        5 => &["Paths"],
+        6 => &["Region"],
+        8 => &["Location", "myMarker", "PathList"],
+        9 => &["bSelected"],
+        10 => &["markedItem"],
+        11 => &["OldLocation", "ColLocation", "PrunedPaths", "nextOrdered", "prevOrdered"],
+        12 => &["previousPath"],
+        13 => &["upstreamPaths", "visitedWeight"],
+        14 => &["bestPathWeight"],
+        15 => &["VisNoReachPaths"],
+        19 => &["nextNavigationPoint"],
+        _ => &[],
+    };
+    candidates.iter().any(|k| key.eq_ignore_ascii_case(k))
+}
 
 /// The classes path building places by itself (a marker at each pickup, warp zone, button
 /// and trigger): two of them at one place are the engine's doing, not a copy.
@@ -168,12 +167,64 @@ const PLACED_BY_PATHS: &[&str] =
     &["InventorySpot", "WarpZoneMarker", "ButtonMarker", "TriggerMarker"];
 
 /// The links an actor may make, and the property that makes each.
-const LINK_KEYS: [(LinkKind, &str); 4] = [
-    (LinkKind::Event, "Event"),
-    (LinkKind::AttachTag, "AttachTag"),
-    (LinkKind::AiScriptTag, "AIScriptTag"),
-    (LinkKind::TeleporterUrl, "URL"),
+const LINK_KEYS: [(LinkKind, LinkSlot); 4] = [
+    (LinkKind::Event, LinkSlot::Event),
+    (LinkKind::AttachTag, LinkSlot::AttachTag),
+    (LinkKind::AiScriptTag, LinkSlot::AiScriptTag),
+    (LinkKind::TeleporterUrl, LinkSlot::Url),
 ];
+
+/// The property lines of an actor the map facts read, each the last one written (as the
+/// import keeps it), found in one pass over the actor's lines rather than one per key: on
+/// a map of thousands of actors, a pass per key was a tenth of a lint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LinkSlot {
+    Tag,
+    Event,
+    AttachTag,
+    AiScriptTag,
+    Url,
+}
+
+#[derive(Default)]
+struct ActorLines<'b> {
+    found: [Option<&'b unreal_syntax::t3d::Property>; 5],
+    static_mesh: bool,
+}
+
+impl<'b> ActorLines<'b> {
+    fn read(block: &'b Block, text: &str) -> Self {
+        let mut lines = ActorLines::default();
+        for property in block.properties() {
+            let key = property.key.text(text);
+            if property.index.is_some() {
+                lines.static_mesh |= key.eq_ignore_ascii_case("StaticMesh");
+                continue;
+            }
+            // The lengths tell the keys apart before any comparison of letters.
+            let slot = match key.len() {
+                3 if key.eq_ignore_ascii_case("Tag") => LinkSlot::Tag,
+                3 if key.eq_ignore_ascii_case("URL") => LinkSlot::Url,
+                5 if key.eq_ignore_ascii_case("Event") => LinkSlot::Event,
+                9 if key.eq_ignore_ascii_case("AttachTag") => LinkSlot::AttachTag,
+                11 if key.eq_ignore_ascii_case("AIScriptTag") => LinkSlot::AiScriptTag,
+                10 if key.eq_ignore_ascii_case("StaticMesh") => {
+                    lines.static_mesh = true;
+                    continue;
+                }
+                _ => continue,
+            };
+            lines.found[slot as usize] = Some(property);
+        }
+        lines
+    }
+
+    /// The word of the slot's line, as [`property_word`] reads it.
+    fn word<'t>(&self, slot: LinkSlot, text: &'t str) -> Option<(Span, &'t str)> {
+        let property = self.found[slot as usize]?;
+        Some((property.value.span(), word_value(&property.value, text)?))
+    }
+}
 
 /// The part's facts as a summary, read once per context whichever rule asks first.
 pub fn summary_of(ctx: &T3dContext<'_>) -> Summary {
@@ -278,14 +329,15 @@ impl MapFacts {
                     }
                 }
             }
-            let tag = property_word(block, text, "Tag").map_or(class, |(_, tag)| tag);
+            let lines = ActorLines::read(block, text);
+            let tag = lines.word(LinkSlot::Tag, text).map_or(class, |(_, tag)| tag);
             let own_tag = name_hash(tag);
             facts.tags.push(own_tag);
             if let Some(name) = block.attribute_value(text, "Name") {
                 facts.names.push(name_hash(name.trim_matches('"')));
             }
-            for (kind, key) in LINK_KEYS {
-                let Some((span, target)) = property_word(block, text, key) else { continue };
+            for (kind, slot) in LINK_KEYS {
+                let Some((span, target)) = lines.word(slot, text) else { continue };
                 // `None` is the empty name; an empty URL makes a destination only.
                 if target.is_empty() || target.eq_ignore_ascii_case("None") {
                     continue;
@@ -303,7 +355,7 @@ impl MapFacts {
                     generation: ctx.generation,
                 });
             }
-            if let Some(placed) = placed(block, parent, text, class) {
+            if let Some(placed) = placed(block, parent, text, class_value, &lines) {
                 facts.placed.push(placed);
             }
         }
@@ -317,7 +369,15 @@ impl MapFacts {
 }
 
 /// The actor as the copy-in-place rule compares it, unless it is not compared.
-fn placed(block: &Block, parent: Option<&Block>, text: &str, class: &str) -> Option<Placed> {
+fn placed(
+    block: &Block,
+    parent: Option<&Block>,
+    text: &str,
+    class_value: Option<(&unreal_syntax::t3d::Attribute, &str)>,
+    lines: &ActorLines<'_>,
+) -> Option<Placed> {
+    let written_class = class_value?.1;
+    let class = bare_class(written_class);
     // An actor never closed, or inside another (a missing `End Actor`), has lines that are
     // not its own; a brush's shape is not in its lines.
     let misplaced = block.end.is_none() || parent.is_some_and(|p| p.kind == BlockKind::Actor);
@@ -330,12 +390,13 @@ fn placed(block: &Block, parent: Option<&Block>, text: &str, class: &str) -> Opt
     // A static mesh actor without its `StaticMesh` line: exports by other tools than
     // UnrealEd leave set references out (real SWAT 4 and Tribes exports), and two meshes
     // sharing a pivot (a pillar's base and top) would look alike.
-    if class.to_ascii_lowercase().ends_with("staticmeshactor")
-        && !block.properties().any(|p| p.key.text(text).eq_ignore_ascii_case("StaticMesh"))
+    let ending = "staticmeshactor";
+    if class.as_bytes().len() >= ending.len()
+        && class.as_bytes()[class.len() - ending.len()..].eq_ignore_ascii_case(ending.as_bytes())
+        && !lines.static_mesh
     {
         return None;
     }
-    let written_class = block.attribute_value(text, "Class")?;
     let mut hasher = FxBuildHasher.build_hasher();
     for byte in written_class.trim_matches('"').bytes() {
         hasher.write_u8(byte.to_ascii_lowercase());
@@ -343,12 +404,12 @@ fn placed(block: &Block, parent: Option<&Block>, text: &str, class: &str) -> Opt
     for child in &block.children {
         if let Item::Property(p) = child {
             let key = p.key.text(text);
-            if NOT_CHOSEN.iter().any(|k| key.eq_ignore_ascii_case(k)) {
+            if not_chosen(key) {
                 continue;
             }
         }
         hasher.write_u8(0);
-        hasher.write(child.span().text(text).trim().as_bytes());
+        hasher.write(child.span().text(text).trim_ascii().as_bytes());
     }
     let span = block.attribute(text, "Name").map_or(block.begin_span, |(a, _)| a.value);
     let location = Placement::of_actor(text, block).location;
