@@ -391,7 +391,7 @@ fn placed(
     // UnrealEd leave set references out (real SWAT 4 and Tribes exports), and two meshes
     // sharing a pivot (a pillar's base and top) would look alike.
     let ending = "staticmeshactor";
-    if class.as_bytes().len() >= ending.len()
+    if class.len() >= ending.len()
         && class.as_bytes()[class.len() - ending.len()..].eq_ignore_ascii_case(ending.as_bytes())
         && !lines.static_mesh
     {
