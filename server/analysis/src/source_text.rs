@@ -29,6 +29,12 @@ impl SourceText {
         self.mapped.as_ref().map_or(Ok(()), |map| map.check())
     }
 
+    /// Whether the mapped file was found truncated while it was read (cheap: no system
+    /// call): the work on the text can stop, [`Self::check`] will report it.
+    pub fn is_damaged(&self) -> bool {
+        self.mapped.as_ref().is_some_and(|map| map.faulted())
+    }
+
     /// The text to edit in place: a mapped text is copied into a string first (once).
     pub fn to_mut(&mut self) -> &mut String {
         if let Some(map) = self.mapped.take() {

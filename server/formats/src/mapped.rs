@@ -18,21 +18,23 @@
 //!
 //! - every live map is registered (its address range, in a fixed table of atomics);
 //! - a SIGBUS handler, installed once, looks the faulting address up; inside a registered
-//!   map, it puts a page of zeros in place of the missing page (an anonymous `MAP_FIXED`
-//!   mapping over exactly that page, a system call that is safe in a signal handler) and
-//!   marks the map; the faulting read then resumes and reads zeros. Any other SIGBUS goes to
+//!   map, it puts a fresh page in place of the missing page (an anonymous `MAP_FIXED`
+//!   mapping over exactly that page, a system call that is safe in a signal handler: zeros
+//!   for a binary file, filled with line feeds for a text, whose scans for a line's ends
+//!   then stop at once) and marks the map; the faulting read then resumes and reads that
+//!   page. Any other SIGBUS goes to
 //!   the handler that was there before (Rust's own), or kills the process as before;
 //! - whoever used the bytes asks [`MappedFile::check`] (or [`MappedText::check`]) afterwards:
 //!   a marked map, or a file whose length or modification time changed since it was opened,
 //!   is reported as "changed while it was being read", never as the answer computed from it.
 //!
-//! This is sound in the sense that matters here: the zero page changes the bytes under a
+//! This is sound in the sense that matters here: the new page changes the bytes under a
 //! shared reference exactly as another program's write to the file already could (a risk
 //! every memory-mapping reader takes and every reader of this crate tolerates: the parsers
 //! check every offset against the slice's length, which never changes, and accept any byte);
-//! nothing unwinds out of a signal handler and nothing is jumped over. Zeros are valid UTF-8
-//! (a [`MappedText`] stays in bounds: a sequence cut by the zeros still has bytes after it),
-//! and the check turns whatever was computed into an error. When the table is full (more
+//! nothing unwinds out of a signal handler and nothing is jumped over. Zeros and line feeds
+//! are ASCII (a [`MappedText`] stays in bounds: a sequence cut by them still has bytes after
+//! it), and the check turns whatever was computed into an error. When the table is full (more
 //! than [`guard::SLOTS`] maps alive at once) a file is read instead of mapped. Platforms other
 //! than Linux read, never map.
 //!
@@ -64,7 +66,7 @@ pub struct Guarded {
 impl Guarded {
     /// Maps `file` and registers the map; `None` when it cannot be mapped or the guard's table
     /// is full (the caller reads the file instead).
-    fn map(file: &File, populate: bool) -> Option<Self> {
+    fn map(file: &File, populate: bool, fill: u8) -> Option<Self> {
         if !guard::install() {
             return None;
         }
@@ -79,7 +81,7 @@ impl Guarded {
         // change is reported by `check` (see the module's comment).
         #[allow(unsafe_code)]
         let map = unsafe { options.map(file) }.ok()?;
-        let slot = guard::register(map.as_ptr() as usize, map.len())?;
+        let slot = guard::register(map.as_ptr() as usize, map.len(), fill)?;
         let file = file.try_clone().ok()?;
         Some(Self { map, slot, file, opened: (meta.len(), meta.modified().ok()) })
     }
@@ -92,6 +94,14 @@ impl Guarded {
             return Err(changed());
         }
         Ok(())
+    }
+
+    /// Whether a read already met a page the file no longer holds: one atomic load, cheap
+    /// enough to ask between pieces of work. A text found so is not the file's any more,
+    /// and work on it is wasted (and, on the zeros read there, may be far slower: lines
+    /// megabytes long).
+    pub fn faulted(&self) -> bool {
+        guard::faulted(self.slot)
     }
 }
 
@@ -156,7 +166,7 @@ impl MappedFile {
         let mut file = open_regular(path)?;
         let len = file.metadata()?.len();
         if len >= MAP_THRESHOLD {
-            if let Some(map) = Guarded::map(&file, false) {
+            if let Some(map) = Guarded::map(&file, false, 0) {
                 return Ok(Self::Mapped(map));
             }
         }
@@ -196,8 +206,12 @@ impl MappedText {
         }
         // Populated: every page of the file is mapped in one call (the whole text is read
         // at once below), not one page fault per 64 KB while the UTF-8 check walks it. A
-        // truncation meanwhile reads zeros (still UTF-8) and is reported by `check`.
-        let map = Guarded::map(file, true)?;
+        // truncation meanwhile reads line feeds (still UTF-8) and is reported by `check`;
+        // the work on the text stops early where it asks [`Self::faulted`].
+        // A page lost to a truncation reads as line feeds, not zeros: lines of zeros
+        // megabytes long made every search for a line's start or end in them cost the
+        // rest of the text (a run that never ended), and empty lines cost nothing.
+        let map = Guarded::map(file, true, b'\n')?;
         let start = if map.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
         std::str::from_utf8(map.get(start..)?).ok()?;
         Some(Self { map, start })
@@ -207,6 +221,12 @@ impl MappedText {
     /// the file's.
     pub fn check(&self) -> io::Result<()> {
         self.map.check()
+    }
+
+    /// Whether a read already met a page the truncated file no longer holds ([`Self::check`]
+    /// reports it); cheap, for long work to stop early.
+    pub fn faulted(&self) -> bool {
+        self.map.faulted()
     }
 
     /// Whether the file starts with a UTF-8 byte order mark (not part of [`Self::as_str`]).
@@ -254,7 +274,7 @@ pub fn io_message(err: &std::io::Error) -> String {
 /// The SIGBUS guard of mapped files (see the module's comment): a fixed table of the live
 /// maps' address ranges, read by the signal handler without locks or allocation.
 pub mod guard {
-    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
 
     /// How many maps may be alive at once; one more is read instead (a parallel lint holds one
     /// a thread, the server one a request and one a package being indexed).
@@ -264,6 +284,9 @@ pub mod guard {
         start: AtomicUsize,
         len: AtomicUsize,
         faulted: AtomicBool,
+        /// The byte a lost page reads as: zeros for binary files (counts of zero), line
+        /// feeds for text (empty lines).
+        fill: AtomicU8,
     }
 
     #[allow(clippy::declare_interior_mutable_const)]
@@ -271,17 +294,20 @@ pub mod guard {
         start: AtomicUsize::new(0),
         len: AtomicUsize::new(0),
         faulted: AtomicBool::new(false),
+        fill: AtomicU8::new(0),
     };
     static TABLE: [Slot; SLOTS] = [EMPTY; SLOTS];
 
-    /// Registers a map of `len` bytes at `start`; its slot, or `None` when the table is full.
-    pub(super) fn register(start: usize, len: usize) -> Option<usize> {
+    /// Registers a map of `len` bytes at `start`, whose lost pages read as `fill`; its slot,
+    /// or `None` when the table is full.
+    pub(super) fn register(start: usize, len: usize, fill: u8) -> Option<usize> {
         if start == 0 {
             return None;
         }
         for (i, slot) in TABLE.iter().enumerate() {
             if slot.start.compare_exchange(0, start, Ordering::AcqRel, Ordering::Relaxed).is_ok() {
                 slot.faulted.store(false, Ordering::Release);
+                slot.fill.store(fill, Ordering::Release);
                 slot.len.store(len, Ordering::Release);
                 return Some(i);
             }
@@ -383,18 +409,27 @@ pub mod guard {
                 let at = address & !(page - 1);
                 // SAFETY: `at` is the page of a live, registered read-only map of this process
                 // (the faulting read is inside it, so it is not unmapped meanwhile); the new
-                // anonymous page replaces exactly that page of it, read-only and zeroed.
-                let zeros = unsafe {
+                // anonymous page replaces exactly that page of it, zeroed (and, for a text, then
+                // filled with line feeds).
+                let fill = slot.fill.load(Ordering::Acquire);
+                let protection =
+                    if fill == 0 { libc::PROT_READ } else { libc::PROT_READ | libc::PROT_WRITE };
+                let patch = unsafe {
                     libc::mmap(
                         at as *mut libc::c_void,
                         page,
-                        libc::PROT_READ,
+                        protection,
                         libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_FIXED,
                         -1,
                         0,
                     )
                 };
-                if zeros != libc::MAP_FAILED {
+                if patch != libc::MAP_FAILED {
+                    if fill != 0 {
+                        // SAFETY: `patch` is the page just mapped, writable and `page` bytes
+                        // long; plain stores, nothing a signal handler may not do.
+                        unsafe { std::ptr::write_bytes(patch.cast::<u8>(), fill, page) };
+                    }
                     slot.faulted.store(true, Ordering::Release);
                     PATCHED.fetch_add(1, Ordering::Relaxed);
                     return;
@@ -453,7 +488,7 @@ mod tests {
     /// does): reading every byte killed the process with SIGBUS. Now the missing pages read as
     /// zeros and `check` says the file changed.
     #[test]
-    fn a_file_truncated_while_mapped_reads_zeros_and_is_reported() {
+    fn a_file_truncated_while_mapped_reads_filler_and_is_reported() {
         let path = big_file("truncated", 4 << 20);
         let mapped = MappedFile::open(&path).unwrap();
         assert!(matches!(mapped, MappedFile::Mapped(_)));
@@ -464,12 +499,17 @@ mod tests {
         let err = mapped.check().unwrap_err();
         assert!(err.to_string().contains("changed while it was being read"), "{err}");
         assert!(super::guard::patched() > 0);
-        // Text mapped the same way: still UTF-8, reported.
+        // Text mapped the same way: the lost pages read as line feeds (short lines for
+        // whatever scans them), marked at the first fault, reported.
         std::fs::write(&path, "é".repeat(1 << 20)).unwrap();
         let file = std::fs::File::open(&path).unwrap();
         let text = MappedText::map(&file).unwrap();
         std::fs::OpenOptions::new().write(true).open(&path).unwrap().set_len(70_000).unwrap();
-        assert_eq!(text.as_str().bytes().filter(|&b| b == 0).count(), (2 << 20) - 70_000);
+        assert!(!text.faulted());
+        let kept = 70_000usize.next_multiple_of(4096);
+        assert_eq!(text.as_str().bytes().filter(|&b| b == b'\n').count(), (2 << 20) - kept);
+        assert_eq!(text.as_str().bytes().filter(|&b| b == 0).count(), kept - 70_000);
+        assert!(text.faulted());
         assert!(text.check().is_err());
         drop((mapped, text));
         let _ = std::fs::remove_file(&path);

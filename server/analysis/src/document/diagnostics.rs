@@ -80,6 +80,11 @@ impl T3dDocument {
             .collect();
         self.settle_unfilled();
         self.fill_in_parallel(generation, options);
+        // A mapped file found truncated meanwhile: the rest would check zeros, one by one
+        // (see `check_once`); its reader reports the change instead of findings.
+        if self.text.is_damaged() {
+            return Vec::new();
+        }
         for index in 0..self.segments.len() {
             if self.segments.get(index).is_some_and(|s| s.facts.is_none()) {
                 self.segment_facts(index, generation, options);

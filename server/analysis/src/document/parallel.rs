@@ -98,6 +98,9 @@ impl T3dDocument {
         // be applied stays a few megabytes however big the map.
         let batch = rayon::current_num_threads().max(1) * 4;
         for runs in runs.chunks(batch) {
+            if self.text.is_damaged() {
+                return;
+            }
             let filled: Vec<Vec<Filled>> = runs
                 .par_iter()
                 .map(|&(first, last)| self.fill_run(first, last, generation, options))
@@ -202,10 +205,18 @@ impl T3dDocument {
     pub fn check_once(text: impl Into<SourceText>, options: &LintOptions) -> CheckedOnce {
         let mut document = Self::unlaid(text, false);
         let (laid_out, line_index) = document.lay_out_checked(options);
+        // A file truncated under its mapping reads zeros from there on: what is left to do
+        // on them is wasted, and may be slow (one line of megabytes), so it stops here; the
+        // caller's check of the text reports the change.
+        let damaged = |document: &Self| document.text.is_damaged();
+        if damaged(&document) {
+            return CheckedOnce { text: document.into_text(), diagnostics: Vec::new(), line_index };
+        }
         if !laid_out {
             document.relayout();
         }
-        let diagnostics = document.take_diagnostics(options);
+        let diagnostics =
+            if damaged(&document) { Vec::new() } else { document.take_diagnostics(options) };
         // Freeing the segments (a few allocations each) is left to another core: the caller
         // goes on to render the findings meanwhile.
         let segments = std::mem::take(&mut document.segments);
@@ -368,6 +379,22 @@ fn check_piece(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The lines of every segment found in one pass are those each segment finds on its
+    /// own, on a generated map, on one with lines cut short and long, and on one whose tail
+    /// is zeros (what a truncated file's mapping reads).
+    #[test]
+    fn the_segments_lines_in_one_pass_are_each_segments_own() {
+        let text = unreal_mapgen::generate_map(300_000, 3);
+        let one_line = text.replace("\r\n", "  ").replacen("  ", "\n", 40);
+        let cut = text.len() / 2;
+        let zeros = format!("{}{}", &text[..cut], "\0".repeat(text.len() - cut));
+        for text in [text, one_line, zeros] {
+            let document = T3dDocument::for_checking(text.clone());
+            let each: Vec<_> = document.segments.iter().map(|s| s.lines(&text)).collect();
+            assert_eq!(super::super::segments_lines(&text, &document.segments), each);
+        }
+    }
 
     /// The pieces of a well-formed map join (the one-time check does not fall back to an
     /// outline), and the document they make is the one the usual way makes: the same frame,
