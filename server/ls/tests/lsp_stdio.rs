@@ -769,3 +769,58 @@ fn texture_package(names: &[&str]) -> Vec<u8> {
     }
     w.finish()
 }
+
+/// Issue 43, item 4: four 3D views of big maps in flight held a hover back for their whole
+/// build (the protocol library takes four requests at once). Now the expensive requests wait
+/// for their own lanes and the rest always find room: the hover is answered before the
+/// builds are.
+#[test]
+fn a_hover_is_answered_while_four_3d_views_are_built() {
+    let mut server = start();
+    let params = json!({
+        "processId": null,
+        "rootUri": "file:///work/maps",
+        "capabilities": {},
+        "initializationOptions": { "experimental": { "levelScene": true } },
+    });
+    server.request("initialize", &params);
+    server.notify("initialized", &json!({}));
+    let maps: Vec<String> = (0..4).map(|i| format!("file:///work/maps/DM-Slow{i}.t3d")).collect();
+    for (i, uri) in maps.iter().enumerate() {
+        let text = unreal_mapgen::generate_map(1 << 20, 40 + i as u64);
+        server.notify(
+            "textDocument/didOpen",
+            &json!({ "textDocument": { "uri": uri, "languageId": "t3d", "version": 1, "text": text } }),
+        );
+    }
+    server.notify(
+        "textDocument/didOpen",
+        &json!({ "textDocument": { "uri": URI, "languageId": "t3d", "version": 1, "text": DEFECTIVE_T3D } }),
+    );
+    let mut checked = std::collections::HashSet::new();
+    while checked.len() < 5 {
+        let published = server.wait_for(|m| m["method"] == "textDocument/publishDiagnostics");
+        checked.insert(published["params"]["uri"].as_str().unwrap().to_owned());
+    }
+    let started = std::time::Instant::now();
+    for (i, uri) in maps.iter().enumerate() {
+        server.send(&json!({ "jsonrpc": "2.0", "id": 200 + i, "method": "unrealLs/levelScene", "params": { "uri": uri } }));
+    }
+    let position =
+        json!({ "textDocument": { "uri": URI }, "position": { "line": 4, "character": 26 } });
+    server.send(
+        &json!({ "jsonrpc": "2.0", "id": 300, "method": "textDocument/hover", "params": position }),
+    );
+    let mut order = Vec::new();
+    while order.len() < 5 {
+        let message = server.wait_for(|m| m["id"].as_u64().is_some_and(|id| id >= 200));
+        let id = message["id"].as_u64().unwrap();
+        assert!(message.get("error").is_none(), "{message}");
+        order.push((id, started.elapsed()));
+    }
+    eprintln!("answers in order (id, time since the first request): {order:?}");
+    assert_eq!(order[0].0, 300, "the hover waited behind a 3D view: {order:?}");
+    server.request("shutdown", &Value::Null);
+    server.notify("exit", &Value::Null);
+    assert_eq!(server.wait_exit(), Some(0));
+}

@@ -88,6 +88,37 @@ pub async fn off_thread<T: Send + 'static>(
     }
 }
 
+/// How many expensive requests (a 3D scene, a preview, an asset search, a dependency list:
+/// each may take seconds of a core) run at once: one core is always left for the rest
+/// (hover, completion, the squiggles), and the others wait their turn.
+fn expensive_lanes() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1).max(1))
+}
+
+static EXPENSIVE: std::sync::LazyLock<std::sync::Arc<tokio::sync::Semaphore>> =
+    std::sync::LazyLock::new(|| {
+        std::sync::Arc::new(tokio::sync::Semaphore::new(expensive_lanes()))
+    });
+
+/// [`off_thread`] for an expensive request: it waits for one of the [`expensive_lanes`]
+/// first, and holds it until its work is done, even when the client stops waiting for the
+/// answer (cancelled, or the document changed and it asked again), so that abandoned builds
+/// never add up beyond the lanes. A request cancelled while it waits never starts.
+pub async fn off_thread_expensive<T: Send + 'static>(
+    f: impl FnOnce() -> T + Send + 'static,
+) -> std::result::Result<T, String> {
+    let lane = std::sync::Arc::clone(&EXPENSIVE)
+        .acquire_owned()
+        .await
+        .map_err(|_| "the server is shutting down".to_owned())?;
+    off_thread(move || {
+        let value = f();
+        drop(lane);
+        value
+    })
+    .await
+}
+
 /// The JSON-RPC internal error for a request that failed with `message`.
 pub fn internal_error(message: String) -> Error {
     Error { code: ErrorCode::InternalError, message: message.into(), data: None }

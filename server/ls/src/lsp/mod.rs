@@ -54,6 +54,9 @@ pub use server::Backend;
 /// behind the panic guard.
 pub type Service = guard::CatchPanics<LspService<Backend>>;
 
+/// How many requests the server takes on at once (see [`serve_framed`]).
+const REQUESTS_IN_FLIGHT: usize = 64;
+
 #[derive(clap::Args)]
 pub struct LspArgs {
     /// Accepted for clients that always pass it; stdio is the only transport.
@@ -114,8 +117,12 @@ where
     // Big answers skip the library's JSON tree and go to the writer as whole frames.
     let _ = direct.shared.direct_out.set(frames_tx.clone());
     let service = direct::DirectAnswers::new(service, direct, frames_tx.clone());
-    let serve =
-        Server::new(from_pump, framing::FrameSink::new(frames_tx.clone()), socket).serve(service);
+    // Requests in flight at once: the library's default of four let four slow previews hold
+    // a hover back for their whole build. The expensive ones wait for a lane of their own
+    // (`guard::off_thread_expensive`), so the rest always find room here.
+    let serve = Server::new(from_pump, framing::FrameSink::new(frames_tx.clone()), socket)
+        .concurrency_level(REQUESTS_IN_FLIGHT)
+        .serve(service);
     tokio::pin!(serve);
     // The end of input ends the server (exit code 1 without `shutdown`, as after `exit`):
     // requests to the client give up at once, answers in flight get `INPUT_ENDED_GRACE`.

@@ -568,7 +568,7 @@ impl LanguageServer for Backend {
         // An open map is compared as the editor holds it.
         let text_of = |uri: &Uri| self.shared.handle(uri).map(|h| h.read(|s| s.text().to_owned()));
         let (old_text, new_text) = (text_of(&old), text_of(&new));
-        let answer = super::guard::off_thread(move || {
+        let answer = super::guard::off_thread_expensive(move || {
             let old_text = match old_text {
                 Some(text) => text,
                 None => features::diff::read_file(&old)?,
@@ -770,7 +770,7 @@ impl LanguageServer for Backend {
             let handles = uris.iter().filter_map(|uri| documents.handle(uri, &session)).collect();
             (handles, session.workspace.package_objects())
         };
-        match super::guard::off_thread(move || {
+        match super::guard::off_thread_expensive(move || {
             features::workspace_symbol::handle(&handles, index.as_ref(), &params)
         })
         .await
@@ -785,13 +785,15 @@ impl LanguageServer for Backend {
     }
 }
 
-/// Answers one of the server's own requests off the async threads; a panic becomes an
-/// internal error naming the method.
+/// Answers one of the server's own requests (previews, 3D scenes, asset searches, dependency
+/// lists: the expensive ones) off the async threads, in one of the expensive lanes
+/// ([`super::guard::off_thread_expensive`]); a panic becomes an internal error naming the
+/// method.
 async fn off_thread(
     method: &'static str,
     f: impl FnOnce() -> Result<Value> + Send + 'static,
 ) -> Result<Value> {
-    super::guard::off_thread(f).await.unwrap_or_else(|reason| {
+    super::guard::off_thread_expensive(f).await.unwrap_or_else(|reason| {
         Err(super::guard::internal_error(format!("{method} failed: internal error: {reason}")))
     })
 }
