@@ -125,6 +125,9 @@ pub struct LevelScene {
     pub brushes: usize,
     /// For the user: textures not found, drawn in a flat colour.
     pub notes: Vec<String>,
+    /// Set when the CSG build stopped before its end ([`csg::CsgStopped`]): the scene holds
+    /// the level only as far as it got.
+    pub stopped: Option<csg::CsgStopped>,
 }
 
 impl LevelScene {
@@ -244,6 +247,7 @@ pub fn level_of(
         name: name.to_owned(),
         brushes: level.brushes,
         actors,
+        stopped: level.stopped.clone(),
         ..LevelScene::default()
     };
     // Each texture's image (and size), read once for opaque or blended surfaces and once for

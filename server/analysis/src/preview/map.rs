@@ -118,6 +118,9 @@ pub struct MapPicture {
     /// map, or at the edge of the world), by name, brushes first: the picture is framed on
     /// where the map is, and says what it left out.
     pub outside: Vec<String>,
+    /// Why the level drawn stops short ([`crate::csg::CsgStopped`]): it holds only what its
+    /// build made before it stopped.
+    pub stopped: Option<String>,
 }
 
 /// An actor's facts the picture needs.
@@ -377,6 +380,7 @@ pub fn render_map_geometry(
     );
 
     let mut surfaces = None;
+    let mut stopped = None;
     match geometry {
         Geometry::Brushes => {
             // Subtractive first, then the rest over it, as the eye reads a plan: rooms, then
@@ -393,6 +397,7 @@ pub fn render_map_geometry(
             let scene = crate::export::level_scene(name, text, generation, textures);
             draw_level(&mut pixmap, &scene, view, &to_pixel);
             surfaces = Some(scene.surfaces);
+            stopped = scene.stopped.map(|s| s.to_string());
         }
     }
 
@@ -409,6 +414,7 @@ pub fn render_map_geometry(
         surfaces,
         units_per_pixel,
         outside,
+        stopped,
     })
 }
 
@@ -480,6 +486,7 @@ pub fn render_level_scene(
         surfaces: Some(scene.surfaces),
         units_per_pixel: frame.units_per_pixel,
         outside,
+        stopped: scene.stopped.as_ref().map(ToString::to_string),
     })
 }
 

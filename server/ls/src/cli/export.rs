@@ -185,6 +185,9 @@ fn export_level(args: &ExportArgs, options: &LintOptions, stem: &str, text: &str
         None => &export::NoTextures,
     };
     let scene = export::level_scene(stem, text, options.engine.fixed(), textures);
+    if let Some(stopped) = &scene.stopped {
+        return Err(stopped.to_string().into());
+    }
     for note in &scene.notes {
         eprintln!("note: {}", super::printable(note));
     }

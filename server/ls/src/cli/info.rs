@@ -100,6 +100,9 @@ fn csg_check(path: &Path) -> Result<unreal_analysis::csg::package::CsgCheck, Str
     let package = unreal_formats::Package::parse(&bytes).map_err(|e| e.to_string())?;
     let check = unreal_analysis::csg::package::check(&package).map_err(|e| e.to_string())?;
     bytes.check().map_err(|e| e.to_string())?;
+    if let Some(stopped) = &check.level.stopped {
+        return Err(stopped.to_string());
+    }
     Ok(check)
 }
 

@@ -126,6 +126,10 @@ pub fn run(args: &MapRenderArgs) -> ExitCode {
         eprintln!("error: {}: no brush or actor to draw (is it a T3D map?)", args.file.display());
         return ExitCode::from(EXIT_FINDINGS);
     };
+    if let Some(stopped) = &picture.stopped {
+        eprintln!("error: {}: {stopped}", args.file.display());
+        return ExitCode::from(EXIT_FINDINGS);
+    }
     write_picture(args, &picture)
 }
 

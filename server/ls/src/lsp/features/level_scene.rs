@@ -86,6 +86,9 @@ pub fn level_scene(
         None => &NoTextures,
     };
     let scene = export::level_scene(&name, &text, None, textures);
+    if let Some(stopped) = &scene.stopped {
+        return Err(failed(format!("{name}: {stopped}")));
+    }
     if scene.surfaces == 0 && scene.actors.is_empty() {
         return Err(failed(format!(
             "{name}: nothing to show: no brush that adds to or subtracts from the level, and no actor"
