@@ -186,7 +186,7 @@ fn export_level(args: &ExportArgs, options: &LintOptions, stem: &str, text: &str
     };
     let scene = export::level_scene(stem, text, options.engine.fixed(), textures);
     if let Some(stopped) = &scene.stopped {
-        return Err(stopped.to_string().into());
+        return Err(stopped.to_string());
     }
     for note in &scene.notes {
         eprintln!("note: {}", super::printable(note));
