@@ -131,7 +131,8 @@ fn corrupt_and_hostile_compressed_files_are_refused_with_the_place() {
     one_value[10..14].copy_from_slice(&100_000_000i32.to_le_bytes());
     cases.push(("one-value tree", one_value, uz::MAX_DECOMPRESSED));
     // A run-length stage that expands: a valid Huffman stream of 5 equal bytes and a run of
-    // 255, repeated; 6 bytes become 255 each.
+    // 255, repeated; 6 bytes become 255 each. Its output is not kept (the stages stream), but
+    // the Burrows-Wheeler block it begins declares more working memory than the bound.
     let mut rle = Vec::new();
     for _ in 0..100 {
         rle.extend([1u8, 1, 1, 1, 1, 255]);
@@ -157,8 +158,14 @@ fn corrupt_and_hostile_compressed_files_are_refused_with_the_place() {
     let mut liar = containers::uz2(&[7u8; 1000]);
     liar[4..8].copy_from_slice(&100u32.to_le_bytes());
     cases.push(("uz2 inflates past its size", liar, uz::MAX_DECOMPRESSED));
-    // UE2 chunks past a bound.
-    cases.push(("uz2 over a bound", containers::uz2(&[0u8; 100_000]), 50_000));
+    // The output of a valid chain past a bound: counted, never held.
+    cases.push((
+        "uz output over a bound",
+        containers::uz1("Runs.u", &[7u8; 100_000], true, 0x40000),
+        50_000,
+    ));
+    // UE2 chunks past a bound: refused from their headers, before any is inflated.
+    cases.push(("uz2 over a bound", containers::uz2(&[0u8; 100_000]), 70_000));
     cases.push(("not compressed", b"PK\x03\x04 a zip file".to_vec(), uz::MAX_DECOMPRESSED));
     let mut named: Vec<String> = Vec::new();
     // Named as compressed files, their errors speak of the format the name says.
@@ -187,15 +194,16 @@ fn corrupt_and_hostile_compressed_files_are_refused_with_the_place() {
     check(
         out.join("\n"),
         expect![[r#"
-            huffman count: uz Huffman stream at byte 10: expected at most 536870912 bytes of output (the bound on a decompressed file), but the data decodes to more: a corrupt or hostile file
-            huffman over a bound: uz Huffman stream at byte 10: expected at most 4096 bytes of output (the bound on a decompressed file), but the data decodes to more: a corrupt or hostile file
+            huffman count: uz Huffman stream at byte 10: expected at most 536870912 bytes of output (the bound on a decompressed file, counting every buffer the decoder holds at once), but the data decodes to more: a corrupt or hostile file
+            huffman over a bound: uz Huffman stream at byte 10: expected at most 4096 bytes of output (the bound on a decompressed file, counting every buffer the decoder holds at once), but the data decodes to more: a corrupt or hostile file
             one-value tree: uz Huffman table at byte 14: expected a tree of more than one byte value for 100000000 bytes (a one-value tree decodes without reading a bit; no compressor writes one for more than 65536 bytes)
-            run-length over a bound: uz run-length stage (after Huffman) at byte 239: expected at most 10000 bytes of output (the bound on a decompressed file), but the data decodes to more: a corrupt or hostile file
+            run-length over a bound: uz Burrows-Wheeler stage (after move-to-front) at byte 0: expected at most 10000 bytes of output (the bound on a decompressed file, counting every buffer the decoder holds at once), but the data decodes to more: a corrupt or hostile file
             deep tree: uz Huffman table at byte 43: expected a tree of at most 256 leaves (255 inner nodes), found more
             cut: uz Huffman stream at byte 240: expected more bits: the stream ends before the byte count it declares is decoded
             uz2 chunk size: compressed package header at byte 0: expected a UE1 .uz signature (1234 or 5678, then the file name) or a UE2 .uz2 chunk (sizes, then a zlib stream), found c2 00 00 00
             uz2 inflates past its size: uz2 chunk 0 at byte 8: expected a valid zlib stream of 24 bytes; it inflates to more than the 100 bytes its header declares
-            uz2 over a bound: uz2 chunk 1 at byte 60: expected at most 50000 bytes of output (the bound on a decompressed file), but the data decodes to more: a corrupt or hostile file
+            uz output over a bound: uz run-length stage (after Burrows-Wheeler) at byte 845: expected at most 50000 bytes of output (the bound on a decompressed file, counting every buffer the decoder holds at once), but the data decodes to more: a corrupt or hostile file
+            uz2 over a bound: uz2 chunk 1 at byte 60: expected at most 70000 bytes of output (the bound on a decompressed file, counting every buffer the decoder holds at once), but the data decodes to more: a corrupt or hostile file
             not compressed: compressed package header at byte 0: expected a UE1 .uz signature (1234 or 5678, then the file name) or a UE2 .uz2 chunk (sizes, then a zlib stream), found 50 4b 03 04"#]],
     );
 }
