@@ -278,12 +278,79 @@ fn umod_directory_members_and_refusals() {
     check(
         out.join("\n"),
         expect![[r#"
-        missing member: umod directory at byte 615: expected a file named "System/Other.u"; the archive holds 3 files: System\Manifest.ini, System\MyMod.u, Textures\Walls.utx.uz
-        crc: umod installer version 1, 3 files, CRC 0x152367cf (does not match the contents: the engine refuses the archive as corrupt)
-        cut: umod trailer at byte 711: expected the archive magic 0x9fe3c5a3 (the last 20 bytes of a .umod), found 0xe3c5a300
-        size: umod trailer at byte 724: expected the archive's size 732 to be the file's (736 bytes): the engine refuses it as an incomplete download
-        entry outside: umod directory entry 0 at byte 637: expected the bytes of "System\\Manifest.ini" (offset 0, size 4294967295) to lie before the directory at byte 615
-        count: umod directory at byte 616: expected file count of 63 items of at least 13 bytes to fit in the 96 bytes left
-        version: umod trailer at byte 724: expected archive version 1, found 2"#]],
+            missing member: umod directory at byte 615: expected a file named "System/Other.u"; the archive holds 3 files: System\Manifest.ini, System\MyMod.u, Textures\Walls.utx.uz
+            crc: umod installer version 1, 3 files, CRC 0x152367cf (does not match the contents: the engine refuses the archive as corrupt)
+            cut: umod trailer at byte 711: expected the archive magic 0x9fe3c5a3 (the last 20 bytes of a .umod), found 0xe3c5a300; the magic is at byte 712: the file is 1 byte shorter than the archive (its trailer says the archive is 732 bytes), and the engine refuses it as an incomplete download
+            size: umod trailer at byte 724: expected the archive's size 732 to be the file's (736 bytes): the engine refuses it as an incomplete download
+            entry outside: umod directory entry 0 at byte 637: expected the bytes of "System\\Manifest.ini" (offset 0, size 4294967295) to lie before the directory at byte 615
+            count: umod directory at byte 616: expected file count of 63 items of at least 13 bytes to fit in the 96 bytes left
+            version: umod trailer at byte 724: expected archive version 1, found 2"#]],
+    );
+}
+
+/// A `.umod` whose trailer or sizes disagree with the file (cut short as an interrupted
+/// download leaves it, a size one too large, bytes appended) is refused with the byte and
+/// what was expected, by its name or, when its trailer is near the end, by its bytes alone;
+/// never read as the package it begins with (issue 43, item 2).
+#[test]
+fn a_damaged_umod_is_refused_never_read_as_the_package_it_begins_with() {
+    let package = sample_package();
+    let manifest = b"[Setup]\r\nProduct=MyMod\r\n".to_vec();
+    let files: [(&str, &[u8], u32); 2] =
+        [("System\\MyMod.u", &package, 0), ("System\\Manifest.ini", &manifest, 1)];
+    let archive = containers::umod(&files);
+    let len = archive.len();
+    let mut cases: Vec<(String, Vec<u8>)> = Vec::new();
+    for cut in [1, 2, 8, 16, 17, 20, 100] {
+        cases.push((format!("cut by {cut}"), archive[..len - cut].to_vec()));
+    }
+    for delta in [1i64, -1, 1000] {
+        let mut sized = archive.clone();
+        let size = (len as i64 + delta) as u32;
+        sized[len - 12..len - 8].copy_from_slice(&size.to_le_bytes());
+        cases.push((format!("size field {delta:+}"), sized));
+    }
+    let mut grown = archive.clone();
+    grown.extend([0u8; 3]);
+    cases.push(("3 bytes appended".to_owned(), grown));
+    let mut out = Vec::new();
+    // Cut past the magic and not named as an archive, nothing in the file says it was one:
+    // it is read as what it begins with (asserted as it is).
+    for (what, bytes) in &cases {
+        for name in ["MyMod.umod", "MyMod"] {
+            let kind = detect(bytes, name);
+            let result = summarize(bytes, name).map(|s| s.to_string());
+            let shown = match result {
+                Ok(text) => format!("read: {}", text.lines().next().unwrap_or_default()),
+                Err(e) => e.to_string(),
+            };
+            out.push(format!("{what}, named {name}: {kind:?}: {shown}"));
+        }
+    }
+    check(
+        out.join("\n"),
+        expect![[r#"
+        cut by 1, named MyMod.umod: Some(Umod): umod trailer at byte 415: expected the archive magic 0x9fe3c5a3 (the last 20 bytes of a .umod), found 0xe3c5a300; the magic is at byte 416: the file is 1 byte shorter than the archive (its trailer says the archive is 436 bytes), and the engine refuses it as an incomplete download
+        cut by 1, named MyMod: Some(Umod): umod trailer at byte 415: expected the archive magic 0x9fe3c5a3 (the last 20 bytes of a .umod), found 0xe3c5a300; the magic is at byte 416: the file is 1 byte shorter than the archive (its trailer says the archive is 436 bytes), and the engine refuses it as an incomplete download
+        cut by 2, named MyMod.umod: Some(Umod): umod trailer at byte 414: expected the archive magic 0x9fe3c5a3 (the last 20 bytes of a .umod), found 0xc5a30000; the magic is at byte 416: the file is 2 bytes shorter than the archive (its trailer says the archive is 436 bytes), and the engine refuses it as an incomplete download
+        cut by 2, named MyMod: Some(Umod): umod trailer at byte 414: expected the archive magic 0x9fe3c5a3 (the last 20 bytes of a .umod), found 0xc5a30000; the magic is at byte 416: the file is 2 bytes shorter than the archive (its trailer says the archive is 436 bytes), and the engine refuses it as an incomplete download
+        cut by 8, named MyMod.umod: Some(Umod): umod trailer at byte 408: expected the archive magic 0x9fe3c5a3 (the last 20 bytes of a .umod), found 0x00000018; the magic is at byte 416: the file is 8 bytes shorter than the archive (its trailer says the archive is 436 bytes), and the engine refuses it as an incomplete download
+        cut by 8, named MyMod: Some(Umod): umod trailer at byte 408: expected the archive magic 0x9fe3c5a3 (the last 20 bytes of a .umod), found 0x00000018; the magic is at byte 416: the file is 8 bytes shorter than the archive (its trailer says the archive is 436 bytes), and the engine refuses it as an incomplete download
+        cut by 16, named MyMod.umod: Some(Umod): umod trailer at byte 400: expected the archive magic 0x9fe3c5a3 (the last 20 bytes of a .umod), found 0x00696e69; the magic is at byte 416: the file is 16 bytes shorter than the archive, and the engine refuses it as an incomplete download
+        cut by 16, named MyMod: Some(Umod): umod trailer at byte 400: expected the archive magic 0x9fe3c5a3 (the last 20 bytes of a .umod), found 0x00696e69; the magic is at byte 416: the file is 16 bytes shorter than the archive, and the engine refuses it as an incomplete download
+        cut by 17, named MyMod.umod: Some(Umod): umod trailer at byte 399: expected the archive magic 0x9fe3c5a3 (the last 20 bytes of a .umod), found 0x696e692e
+        cut by 17, named MyMod: Some(Package): read: package version 69 (licensee 0), flags 0x00000001
+        cut by 20, named MyMod.umod: Some(Umod): umod trailer at byte 396: expected the archive magic 0x9fe3c5a3 (the last 20 bytes of a .umod), found 0x2e747365
+        cut by 20, named MyMod: Some(Package): read: package version 69 (licensee 0), flags 0x00000001
+        cut by 100, named MyMod.umod: Some(Umod): umod trailer at byte 316: expected the archive magic 0x9fe3c5a3 (the last 20 bytes of a .umod), found 0x00000000
+        cut by 100, named MyMod: Some(Package): read: package version 69 (licensee 0), flags 0x00000001
+        size field +1, named MyMod.umod: Some(Umod): umod trailer at byte 424: expected the archive's size 437 to be the file's (436 bytes): the engine refuses it as an incomplete download
+        size field +1, named MyMod: Some(Umod): umod trailer at byte 424: expected the archive's size 437 to be the file's (436 bytes): the engine refuses it as an incomplete download
+        size field -1, named MyMod.umod: Some(Umod): umod trailer at byte 424: expected the archive's size 435 to be the file's (436 bytes): the engine refuses it as an incomplete download
+        size field -1, named MyMod: Some(Umod): umod trailer at byte 424: expected the archive's size 435 to be the file's (436 bytes): the engine refuses it as an incomplete download
+        size field +1000, named MyMod.umod: Some(Umod): umod trailer at byte 424: expected the archive's size 1436 to be the file's (436 bytes): the engine refuses it as an incomplete download
+        size field +1000, named MyMod: Some(Umod): umod trailer at byte 424: expected the archive's size 1436 to be the file's (436 bytes): the engine refuses it as an incomplete download
+        3 bytes appended, named MyMod.umod: Some(Umod): umod trailer at byte 419: expected the archive magic 0x9fe3c5a3 (the last 20 bytes of a .umod), found 0x0001629f; the magic is at byte 416: 3 bytes follow the archive's trailer, and the engine refuses it as an incomplete download
+        3 bytes appended, named MyMod: Some(Umod): umod trailer at byte 419: expected the archive magic 0x9fe3c5a3 (the last 20 bytes of a .umod), found 0x0001629f; the magic is at byte 416: 3 bytes follow the archive's trailer, and the engine refuses it as an incomplete download"#]],
     );
 }

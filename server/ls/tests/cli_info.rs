@@ -340,3 +340,40 @@ fn info_csg_reads_compressed_maps() {
     "#]]
     .assert_eq(&text);
 }
+
+/// A `.umod` cut by one byte, or whose size field is one too large, is refused as the engine
+/// refuses an incomplete download, with the byte; never summarised as the package it begins
+/// with, and neither are its members (issue 43, item 2).
+#[test]
+fn info_refuses_a_damaged_umod() {
+    use unreal_test_support::{containers, writers};
+    let dir = unreal_test_support::ScratchDir::new("cli-info-damaged-umod");
+    let package = writers::object_package(&[("Texture", "Walls.Granite")]);
+    let archive = containers::umod(&[("System\\MyMod.u", &package, 0)]);
+    let len = archive.len();
+    std::fs::write(dir.join("Cut.umod"), &archive[..len - 1]).unwrap();
+    let mut sized = archive.clone();
+    sized[len - 12..len - 8].copy_from_slice(&(len as u32 + 1).to_le_bytes());
+    std::fs::write(dir.join("Sized.ut2mod"), sized).unwrap();
+    std::fs::write(dir.join("Whole.umod"), &archive).unwrap();
+    run(
+        &dir,
+        &["Cut.umod", "Sized.ut2mod", "Cut.umod:System/MyMod.u", "Whole.umod:System/MyMod.u"],
+        expect![[r#"
+            exit: 1
+            --- stdout
+
+            Whole.umod:System/MyMod.u
+            package version 69 (licensee 0), flags 0x00000001
+            names 8, imports 3, exports 2
+              path           class        size  detail
+              Walls          Package         0
+              Walls.Granite  Texture         0  unreadable: Texture Walls.Granite (export 1) at byte 0: expected object data (the export has SerialSize 0)
+            --- stderr
+            error: Cut.umod: umod trailer at byte 230: expected the archive magic 0x9fe3c5a3 (the last 20 bytes of a .umod), found 0xe3c5a300; the magic is at byte 231: the file is 1 byte shorter than the archive (its trailer says the archive is 251 bytes), and the engine refuses it as an incomplete download
+            error: Sized.ut2mod: umod trailer at byte 239: expected the archive's size 252 to be the file's (251 bytes): the engine refuses it as an incomplete download
+            error: Cut.umod:System/MyMod.u: Cut.umod: umod trailer at byte 230: expected the archive magic 0x9fe3c5a3 (the last 20 bytes of a .umod), found 0xe3c5a300; the magic is at byte 231: the file is 1 byte shorter than the archive (its trailer says the archive is 251 bytes), and the engine refuses it as an incomplete download
+            error: Whole.umod:System/MyMod.u: Texture Walls.Granite (export 1) at byte 0: expected object data (the export has SerialSize 0)
+        "#]],
+    );
+}
