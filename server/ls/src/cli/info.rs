@@ -223,7 +223,7 @@ pub fn run(args: &InfoArgs) -> ExitCode {
                     eprintln!(
                         "error: {}: {}",
                         super::printable_line(&shown),
-                        super::printable(problem)
+                        super::printable_line(problem)
                     );
                     failed = true;
                 }
@@ -233,7 +233,7 @@ pub fn run(args: &InfoArgs) -> ExitCode {
                     eprintln!(
                         "error: {}: csg: {}",
                         super::printable_line(&shown),
-                        super::printable(message)
+                        super::printable_line(message)
                     );
                     failed = true;
                 }
@@ -294,7 +294,8 @@ pub fn run(args: &InfoArgs) -> ExitCode {
                         };
                         let _ = writeln!(out, "imports from {count}:");
                         for import in imports {
-                            let _ = writeln!(out, "  {}", super::printable(&import_line(import)));
+                            let _ =
+                                writeln!(out, "  {}", super::printable_line(&import_line(import)));
                         }
                     }
                 }
@@ -304,7 +305,7 @@ pub fn run(args: &InfoArgs) -> ExitCode {
                 eprintln!(
                     "error: {}: {}",
                     super::printable_line(&shown),
-                    super::printable(&message)
+                    super::printable_line(&message)
                 );
                 if args.json {
                     json_entries.push(serde_json::json!({ "file": shown, "error": message }));
