@@ -23,6 +23,7 @@ pub mod preview;
 pub mod rules;
 pub mod source_text;
 pub mod t3d;
+pub mod unpacked;
 pub mod workspace;
 
 pub use diagnostic::{Diagnostic, Fix, Label, Severity, TextEdit};

@@ -54,8 +54,10 @@ pub enum FormatKind {
 pub fn detect(bytes: &[u8], file_name: &str) -> Option<FormatKind> {
     let lower = file_name.to_ascii_lowercase();
     let ext = lower.rsplit_once('.').map_or("", |(_, e)| e);
-    // An installer first: its first file (often a package) starts it.
-    if umod::is_umod(bytes) {
+    // An installer first: its first file (often a package) starts it. One whose trailer is
+    // damaged or displaced (cut short, grown), or named as one, is still an installer, which
+    // its reader refuses as the engine does; never the file it begins with.
+    if umod::is_umod(bytes) || matches!(ext, "umod" | "ut2mod") {
         return Some(FormatKind::Umod);
     }
     if bytes.len() >= 4

@@ -16,6 +16,12 @@ fn invisible_or_reordering(c: char) -> bool {
     )
 }
 
+/// Characters that break a line without being control characters: the line and paragraph
+/// separators (some terminals, editors and log viewers start a line at them).
+fn line_separator(c: char) -> bool {
+    matches!(c, '\u{2028}' | '\u{2029}')
+}
+
 fn escaped(text: &str, unsafe_char: impl Fn(char) -> bool) -> Cow<'_, str> {
     if !text.chars().any(&unsafe_char) {
         return Cow::Borrowed(text);
@@ -39,16 +45,26 @@ pub fn printable(text: &str) -> Cow<'_, str> {
     escaped(text, |c| (c.is_control() && c != '\n' && c != '\t') || invisible_or_reordering(c))
 }
 
-/// One line's worth (a file name, an object name, a table cell): [`printable`], and line
-/// breaks and tabs escaped too, so that a name cannot start a line of its own (a forged
-/// ` --> path:line:col`, a table row).
+/// One line's worth (a file name, an object name, a table cell, an error message that
+/// names them): [`printable`], and line breaks (line feed, carriage return, the Unicode
+/// line and paragraph separators) and tabs escaped too, so that a name cannot start a line
+/// of its own (a forged ` --> path:line:col`, a table row). The one function every name
+/// taken from a file goes through on its way to a terminal or a log.
 pub fn printable_line(text: &str) -> Cow<'_, str> {
-    escaped(text, |c| c.is_control() || invisible_or_reordering(c))
+    escaped(text, |c| c.is_control() || invisible_or_reordering(c) || line_separator(c))
+}
+
+/// A one-line message that quotes text from a file (a whole T3D line, which may hold tabs):
+/// [`printable_line`], with tabs kept.
+pub fn printable_message(text: &str) -> Cow<'_, str> {
+    escaped(text, |c| {
+        (c.is_control() && c != '\t') || invisible_or_reordering(c) || line_separator(c)
+    })
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{printable, printable_line};
+    use super::{printable, printable_line, printable_message};
 
     #[test]
     fn what_could_act_on_a_terminal_or_forge_a_line_is_escaped() {
@@ -60,6 +76,8 @@ mod tests {
             "Map.t3d\\u{a} --> other.t3d:1:1"
         );
         assert_eq!(printable_line("tab\there"), "tab\\u{9}here");
+        assert_eq!(printable_line("a\r\nb\u{2028}c\u{85}d"), "a\\u{d}\\u{a}b\\u{2028}c\\u{85}d");
+        assert_eq!(printable_message("tab\there\nFORGED"), "tab\there\\u{a}FORGED");
         assert_eq!(printable_line("Café Ünïcode"), "Café Ünïcode");
     }
 }

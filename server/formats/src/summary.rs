@@ -481,6 +481,11 @@ fn plural(n: usize) -> &'static str {
     }
 }
 
+/// Text from the file, one line's worth ([`crate::printable::printable_line`]).
+fn line(text: &str) -> std::borrow::Cow<'_, str> {
+    crate::printable::printable_line(text)
+}
+
 fn list(items: &[String]) -> String {
     if items.is_empty() {
         "none".to_owned()
@@ -550,9 +555,9 @@ impl fmt::Display for Summary {
                     "optional: {} normals, {} vertex colours, {} extra UV sets, {} morphs",
                     p.normals, p.vertex_colors, p.extra_uvs, p.morphs
                 )?;
-                writeln!(f, "materials: {}", list(&p.material_names))?;
+                writeln!(f, "materials: {}", line(&list(&p.material_names)))?;
                 if !p.unknown_chunks.is_empty() {
-                    writeln!(f, "skipped unknown chunks: {}", p.unknown_chunks.join(", "))?;
+                    writeln!(f, "skipped unknown chunks: {}", line(&p.unknown_chunks.join(", ")))?;
                 }
                 Ok(())
             }
@@ -566,10 +571,10 @@ impl fmt::Display for Summary {
                     p.sequences.len()
                 )?;
                 for s in &p.sequences {
-                    writeln!(f, "  {}  {} frames at {} fps", s.name, s.frames, s.rate)?;
+                    writeln!(f, "  {}  {} frames at {} fps", line(&s.name), s.frames, s.rate)?;
                 }
                 if !p.unknown_chunks.is_empty() {
-                    writeln!(f, "skipped unknown chunks: {}", p.unknown_chunks.join(", "))?;
+                    writeln!(f, "skipped unknown chunks: {}", line(&p.unknown_chunks.join(", ")))?;
                 }
                 Ok(())
             }
@@ -579,7 +584,7 @@ impl fmt::Display for Summary {
                     "Ultimate 3D model: {} meshes ({} triangles, {} vertices), {} materials, {} bones, {} frames, {} LODs",
                     u.meshes, u.triangles, u.vertices, u.materials, u.bones, u.frames, u.lods
                 )?;
-                writeln!(f, "textures: {}", list(&u.textures))
+                writeln!(f, "textures: {}", line(&list(&u.textures)))
             }
             Self::Image(i) => writeln!(
                 f,

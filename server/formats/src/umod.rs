@@ -46,12 +46,41 @@ pub struct Umod<'a> {
     pub entries: Vec<UmodEntry>,
 }
 
-/// Whether `bytes` end with an archive trailer: the magic, and the archive's size that of
-/// `bytes` (so a package that happens to end with the magic is not taken for one).
+/// How far from its place a trailer is looked for: bytes cut from the end of an archive (an
+/// incomplete download) or added to it move it by that much.
+pub const DISPLACED: usize = 64;
+
+fn word(bytes: &[u8], at: usize) -> Option<u32> {
+    bytes.get(at..at.checked_add(4)?).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+}
+
+/// Where the trailer of an archive starts in `bytes`, whole or damaged: its magic at its
+/// place (the last 20 bytes), else the magic nearest to it within [`DISPLACED`] bytes (the
+/// file cut short or grown). A magic counts only where the trailer's archive size is near
+/// the file's length, or is cut off, or its version is the engine's: so that a package that
+/// happens to hold the four bytes near its end is not taken for an archive. `None` when no
+/// trailer is near the end.
+pub fn trailer_at(bytes: &[u8]) -> Option<usize> {
+    let len = bytes.len();
+    let place = len.checked_sub(TRAILER_SIZE);
+    let plausible = |at: usize| {
+        word(bytes, at) == Some(MAGIC)
+            && (word(bytes, at + 8).is_none_or(|size| (size as usize).abs_diff(len) <= DISPLACED)
+                || word(bytes, at + 12) == Some(VERSION))
+    };
+    let first = len.saturating_sub(TRAILER_SIZE + DISPLACED);
+    let mut found: Vec<usize> =
+        (first..len.saturating_sub(3)).filter(|&at| plausible(at)).collect();
+    let distance = |at: usize| place.map_or(usize::MAX, |p| at.abs_diff(p));
+    found.sort_by_key(|&at| distance(at));
+    found.first().copied()
+}
+
+/// Whether `bytes` are an archive, whole or damaged ([`trailer_at`]): a damaged archive is
+/// refused by [`Umod::parse`] as the engine refuses it, never read as the file it begins
+/// with.
 pub fn is_umod(bytes: &[u8]) -> bool {
-    let Some(at) = bytes.len().checked_sub(TRAILER_SIZE) else { return false };
-    let word = |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
-    word(at) == MAGIC && word(at + 8) as usize == bytes.len()
+    trailer_at(bytes).is_some()
 }
 
 /// The archive and member of a name such as `Mods/Mod.umod:System/MyMod.u`: split at the
@@ -86,6 +115,11 @@ pub fn crc(data: &[u8]) -> u32 {
     !crc
 }
 
+/// [`trailer_at`] when the trailer is not at its place.
+fn trailer_at_displaced(bytes: &[u8]) -> Option<usize> {
+    trailer_at(bytes).filter(|&at| Some(at) != bytes.len().checked_sub(TRAILER_SIZE))
+}
+
 impl<'a> Umod<'a> {
     pub fn parse(data: &'a [u8]) -> Result<Self> {
         let len = data.len();
@@ -100,9 +134,29 @@ impl<'a> Umod<'a> {
         let mut r = Reader::new(data, trailer_at, "umod trailer");
         let magic = r.u32("magic")?;
         if magic != MAGIC {
+            let found = match trailer_at_displaced(data) {
+                Some(at) if at > trailer_at => {
+                    let short = at - trailer_at;
+                    let claimed = word(data, at + 8)
+                        .map(|size| format!(" (its trailer says the archive is {size} bytes)"))
+                        .unwrap_or_default();
+                    format!(
+                        "; the magic is at byte {at}: the file is {short} byte{} shorter than the archive{claimed}, and the engine refuses it as an incomplete download",
+                        if short == 1 { "" } else { "s" }
+                    )
+                }
+                Some(at) => {
+                    let extra = trailer_at - at;
+                    format!(
+                        "; the magic is at byte {at}: {extra} byte{} follow the archive's trailer, and the engine refuses it as an incomplete download",
+                        if extra == 1 { "" } else { "s" }
+                    )
+                }
+                None => String::new(),
+            };
             return Err(r.error_at(
                 trailer_at,
-                format!("the archive magic {MAGIC:#010x} (the last 20 bytes of a .umod), found {magic:#010x}"),
+                format!("the archive magic {MAGIC:#010x} (the last 20 bytes of a .umod), found {magic:#010x}{found}"),
             ));
         }
         let directory = r.u32("directory offset")? as usize;

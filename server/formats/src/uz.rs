@@ -179,20 +179,117 @@ fn bound(structure: &str, offset: usize, limit: usize) -> Error {
         structure,
         offset,
         format!(
-            "at most {limit} bytes of output (the bound on a decompressed file), but the data decodes to more: a corrupt or hostile file"
+            "at most {limit} bytes of output (the bound on a decompressed file, counting every buffer the decoder holds at once), but the data decodes to more: a corrupt or hostile file"
         ),
     )
 }
 
 // ---------------------------------------------------------------------------------------
+// Where decoded bytes go
+
+/// The end of a decoding chain: the bytes counted only, or kept. Either refuses to go past
+/// its bound (`false`), and the stage that pushed names the place.
+trait Sink {
+    fn push(&mut self, byte: u8) -> bool;
+    fn fill(&mut self, byte: u8, count: usize) -> bool;
+}
+
+/// A stage's output, kept whole: bounded by what its input can make, not by the file's
+/// bound (the final stage's sink holds that).
+struct Unbounded<'a>(&'a mut Vec<u8>);
+
+impl Sink for Unbounded<'_> {
+    fn push(&mut self, byte: u8) -> bool {
+        self.0.push(byte);
+        true
+    }
+    fn fill(&mut self, byte: u8, count: usize) -> bool {
+        self.0.resize(self.0.len() + count, byte);
+        true
+    }
+}
+
+/// The decompressed file. While it is short ([`KEEP_WHILE_DECODING`]) its bytes are kept as
+/// they come, so that a file of ordinary size decodes once; past that they are only counted
+/// and a second pass writes them into a buffer of exactly that size, so that no output grows
+/// by reallocation (two copies alive at once) and a file over the bound is refused before
+/// its output is ever held. `reserved` is the working memory of the stages before (the
+/// Burrows-Wheeler block), counted against the bound with the output.
+struct Output {
+    kept: Option<Vec<u8>>,
+    len: usize,
+    limit: usize,
+    reserved: usize,
+    keep_while: usize,
+}
+
+/// How much output is kept during the first pass: beyond it, the output is counted and
+/// decoded again into a buffer of its exact size.
+const KEEP_WHILE_DECODING: usize = 32 << 20;
+
+impl Output {
+    fn new(limit: usize, keep_while: usize) -> Self {
+        // Reserved whole rather than grown: a growing buffer leaves its smaller copies behind
+        // (an allocator that keeps freed pages counts them all), and pages never written
+        // cost nothing.
+        let kept = Vec::with_capacity(keep_while.min(limit));
+        Self { kept: Some(kept), len: 0, limit, reserved: 0, keep_while }
+    }
+
+    /// The second pass: `len` bytes, exactly, in one buffer.
+    fn exact(len: usize, limit: usize) -> Self {
+        Self { kept: Some(Vec::with_capacity(len)), len: 0, limit, reserved: 0, keep_while: len }
+    }
+
+    fn room(&self, count: usize) -> bool {
+        self.len.saturating_add(count).saturating_add(self.reserved) <= self.limit
+    }
+
+    fn grow(&mut self, count: usize) {
+        self.len += count;
+        if self.len > self.keep_while {
+            // Too long to keep while its length is unknown: counted from now on.
+            self.kept = None;
+        }
+    }
+}
+
+impl Sink for Output {
+    #[inline]
+    fn push(&mut self, byte: u8) -> bool {
+        if !self.room(1) {
+            return false;
+        }
+        self.grow(1);
+        if let Some(kept) = &mut self.kept {
+            kept.push(byte);
+        }
+        true
+    }
+    fn fill(&mut self, byte: u8, count: usize) -> bool {
+        if !self.room(count) {
+            return false;
+        }
+        self.grow(count);
+        if let Some(kept) = &mut self.kept {
+            kept.resize(kept.len() + count, byte);
+        }
+        true
+    }
+}
+
+// ---------------------------------------------------------------------------------------
 // UE2
 
+/// The chunks of a `.uz2`: where each one's zlib stream lies and what it declares. Read
+/// first, whole, so that the output is sized once from the declared sizes and a file that
+/// declares more than the bound is refused before anything is inflated.
 fn ue2(bytes: &[u8], limit: usize) -> Result<Vec<u8>> {
-    let mut out = Vec::new();
+    let mut chunks: Vec<(usize, usize, usize)> = Vec::new();
+    let mut total = 0usize;
     let mut r = Reader::new(bytes, 0, "uz2 chunk 0");
-    let mut index = 0usize;
     while !r.is_at_end() {
-        r.set_entry("uz2 chunk", index);
+        r.set_entry("uz2 chunk", chunks.len());
         let start = r.pos();
         let compressed = r.u32("compressed size")? as usize;
         let uncompressed = r.u32("uncompressed size")? as usize;
@@ -204,11 +301,18 @@ fn ue2(bytes: &[u8], limit: usize) -> Result<Vec<u8>> {
                 ),
             ));
         }
-        if out.len().saturating_add(uncompressed) > limit {
+        // The output, and one chunk inflated beside it.
+        if total.saturating_add(uncompressed).saturating_add(UE2_CHUNK) > limit {
             return Err(bound(&r.structure(), start, limit));
         }
         let data_at = r.pos();
-        let data = r.bytes("zlib stream", compressed)?;
+        r.bytes("zlib stream", compressed)?;
+        chunks.push((data_at, compressed, uncompressed));
+        total += uncompressed;
+    }
+    let mut out = Vec::with_capacity(total);
+    for (index, &(data_at, compressed, uncompressed)) in chunks.iter().enumerate() {
+        let data = bytes.get(data_at..data_at + compressed).unwrap_or_default();
         let inflated = miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(data, uncompressed)
             .map_err(|e| {
                 let why = match e.status {
@@ -223,10 +327,13 @@ fn ue2(bytes: &[u8], limit: usize) -> Result<Vec<u8>> {
                     }
                     other => format!("is corrupt ({other:?})"),
                 };
-                r.error_at(data_at, format!("a valid zlib stream of {compressed} bytes; it {why}"))
+                Error::new(
+                    format!("uz2 chunk {index}"),
+                    data_at,
+                    format!("a valid zlib stream of {compressed} bytes; it {why}"),
+                )
             })?;
         out.extend_from_slice(&inflated);
-        index += 1;
     }
     Ok(out)
 }
@@ -234,7 +341,19 @@ fn ue2(bytes: &[u8], limit: usize) -> Result<Vec<u8>> {
 // ---------------------------------------------------------------------------------------
 // UE1
 
+const RLE_AFTER_HUFFMAN: &str = "uz run-length stage (after Huffman)";
+const RLE_AFTER_BWT: &str = "uz run-length stage (after Burrows-Wheeler)";
+const BWT_STAGE: &str = "uz Burrows-Wheeler stage (after move-to-front)";
+
+/// How many bytes the Huffman stage decodes before the later stages take them.
+const PIECE: usize = 64 * 1024;
+
 fn ue1(bytes: &[u8], format: UzFormat, limit: usize) -> Result<Uz> {
+    ue1_keeping(bytes, format, limit, KEEP_WHILE_DECODING)
+}
+
+/// [`ue1`], keeping at most `keep_while` bytes of output in the first pass.
+fn ue1_keeping(bytes: &[u8], format: UzFormat, limit: usize, keep_while: usize) -> Result<Uz> {
     let mut r = Reader::new(bytes, 4, "uz header");
     let at = r.pos();
     let len = r.compact_index("original file name length")?;
@@ -258,16 +377,60 @@ fn ue1(bytes: &[u8], format: UzFormat, limit: usize) -> Result<Uz> {
     };
     let data_offset = r.pos();
     let stream = bytes.get(data_offset..).unwrap_or_default();
-    // Backwards through the chain: Huffman, (run-length), move-to-front, Burrows-Wheeler,
-    // run-length.
-    let mut data = huffman(stream, data_offset, limit)?;
-    if format == UzFormat::Ue1Rle {
-        data = run_length(&data, "uz run-length stage (after Huffman)", limit)?;
-    }
-    move_to_front(&mut data);
-    let data = burrows_wheeler(&data, limit)?;
-    let data = run_length(&data, "uz run-length stage (after Burrows-Wheeler)", limit)?;
+    // Backwards through the chain, a piece at a time: Huffman, (run-length), move-to-front,
+    // Burrows-Wheeler (a block at a time), run-length into the output. Only the output and
+    // one block are ever whole.
+    let mut output = Output::new(limit, keep_while);
+    ue1_chain(stream, data_offset, format, limit, &mut output)?;
+    let data = match output.kept {
+        Some(mut kept) if kept.len() == output.len => {
+            kept.shrink_to_fit();
+            kept
+        }
+        _ => {
+            let len = output.len;
+            let mut exact = Output::exact(len, limit);
+            ue1_chain(stream, data_offset, format, limit, &mut exact)?;
+            exact.kept.unwrap_or_default()
+        }
+    };
     Ok(Uz { format, original_name: Some(name), data_offset, data })
+}
+
+/// One pass through the UE1 chain over the stream at `base`, into `output`.
+fn ue1_chain(
+    stream: &[u8],
+    base: usize,
+    format: UzFormat,
+    limit: usize,
+    output: &mut Output,
+) -> Result<()> {
+    let mut huffman = Huffman::new(stream, base, limit)?;
+    let mut second = (format == UzFormat::Ue1Rle).then(|| RunLength::new(RLE_AFTER_HUFFMAN));
+    let mut mtf = MoveToFront::new();
+    let mut bwt = BurrowsWheeler::default();
+    let mut first = RunLength::new(RLE_AFTER_BWT);
+    let mut piece = Vec::with_capacity(PIECE);
+    let mut expanded = Vec::new();
+    while huffman.remaining > 0 {
+        piece.clear();
+        huffman.decode(&mut piece, PIECE)?;
+        let stage = match &mut second {
+            Some(second) => {
+                expanded.clear();
+                second.feed(&piece, &mut Unbounded(&mut expanded), limit)?;
+                &mut expanded
+            }
+            None => &mut piece,
+        };
+        mtf.apply(stage);
+        bwt.feed(stage, &mut first, output, limit)?;
+    }
+    if let Some(second) = &second {
+        second.finish()?;
+    }
+    bwt.finish()?;
+    first.finish()
 }
 
 /// LSB-first bits, as the engine's `FBitReader` reads them.
@@ -314,23 +477,106 @@ enum Node {
     Pending,
 }
 
-fn huffman(stream: &[u8], base: usize, limit: usize) -> Result<Vec<u8>> {
-    let mut r = Reader::new(stream, 0, "uz Huffman stream");
-    let total = r.i32("decoded byte count").map_err(|e| Error { offset: base + e.offset, ..e })?;
-    if total < 0 {
-        return Err(Error::new(
-            "uz Huffman stream",
-            base,
-            format!("a non-negative decoded byte count, found {total}"),
-        ));
+/// The Huffman stage, decoding a piece at a time: the declared byte count, the tree, then
+/// each byte's code.
+struct Huffman<'a> {
+    bits: Bits<'a>,
+    nodes: Vec<Node>,
+    table: Vec<Slot>,
+    /// The bytes still to decode.
+    remaining: usize,
+    /// The byte of a one-value tree (no bits per byte).
+    only: Option<u8>,
+    /// Where the stream starts in the file, for errors.
+    base: usize,
+}
+
+impl<'a> Huffman<'a> {
+    fn new(stream: &'a [u8], base: usize, limit: usize) -> Result<Self> {
+        let mut r = Reader::new(stream, 0, "uz Huffman stream");
+        let total =
+            r.i32("decoded byte count").map_err(|e| Error { offset: base + e.offset, ..e })?;
+        if total < 0 {
+            return Err(Error::new(
+                "uz Huffman stream",
+                base,
+                format!("a non-negative decoded byte count, found {total}"),
+            ));
+        }
+        let total = total as usize;
+        if total > limit {
+            return Err(bound("uz Huffman stream", base, limit));
+        }
+        let mut bits = Bits { data: stream.get(4..).unwrap_or_default(), pos: 0, base: base + 4 };
+        let nodes = read_tree(&mut bits)?;
+        let mut only = None;
+        let mut table = Vec::new();
+        if let Some(Node::Leaf(byte)) = nodes.first() {
+            // One symbol: no bits per byte (the engine's loop reads none either). A
+            // compressor writes such a tree only for a stream of one value, which the stages
+            // before Huffman never make long (each block starts with a 12-byte header); a
+            // long one costs nothing to write and much to expand, so it is refused.
+            if total > ONE_SYMBOL_MAX {
+                return Err(Error::new(
+                    "uz Huffman table",
+                    base + 4,
+                    format!(
+                        "a tree of more than one byte value for {total} bytes (a one-value tree decodes without reading a bit; no compressor writes one for more than {ONE_SYMBOL_MAX} bytes)"
+                    ),
+                ));
+            }
+            only = Some(*byte);
+        } else {
+            table = lookup_table(&nodes);
+        }
+        Ok(Self { bits, nodes, table, remaining: total, only, base })
     }
-    let total = total as usize;
-    if total > limit {
-        return Err(bound("uz Huffman stream", base, limit));
+
+    /// Decodes up to `max` more bytes onto `out`.
+    fn decode(&mut self, out: &mut Vec<u8>, max: usize) -> Result<()> {
+        let count = self.remaining.min(max);
+        self.remaining -= count;
+        if let Some(only) = self.only {
+            out.resize(out.len() + count, only);
+            return Ok(());
+        }
+        let bits = &mut self.bits;
+        let end_bits = bits.data.len() * 8;
+        for _ in 0..count {
+            let mut node = match self.table[(peek(bits.data, bits.pos) & LOOKUP_MASK) as usize] {
+                Slot::Leaf(byte, len) if bits.pos + usize::from(len) <= end_bits => {
+                    bits.pos += usize::from(len);
+                    out.push(byte);
+                    continue;
+                }
+                Slot::Node(node) if bits.pos + LOOKUP_BITS <= end_bits => {
+                    bits.pos += LOOKUP_BITS;
+                    usize::from(node)
+                }
+                // Near the end of the stream (or a slot no code reaches, which a complete
+                // tree never leaves): bit by bit, which reports where the bits ran out.
+                _ => 0,
+            };
+            let byte = loop {
+                match self.nodes[node] {
+                    Node::Leaf(b) => break b,
+                    Node::Inner(zero, one) => {
+                        node = usize::from(if bits.bit()? == 0 { zero } else { one });
+                    }
+                    Node::Pending => {
+                        return Err(Error::new("uz Huffman table", self.base, "a complete tree"));
+                    }
+                }
+            };
+            out.push(byte);
+        }
+        Ok(())
     }
-    let mut bits = Bits { data: stream.get(4..).unwrap_or_default(), pos: 0, base: base + 4 };
-    // The tree, read depth first (a 1 bit: two children follow; a 0 bit: a leaf's byte). A
-    // tree over bytes has at most 256 leaves, so at most 511 nodes.
+}
+
+/// The tree, read depth first (a 1 bit: two children follow; a 0 bit: a leaf's byte). A
+/// tree over bytes has at most 256 leaves, so at most 511 nodes.
+fn read_tree(bits: &mut Bits<'_>) -> Result<Vec<Node>> {
     let mut nodes: Vec<Node> = vec![Node::Pending];
     // Nodes whose children are still to be read, with how many have been read.
     let mut open: Vec<(usize, u8)> = Vec::new();
@@ -367,58 +613,9 @@ fn huffman(stream: &[u8], base: usize, limit: usize) -> Result<Vec<u8>> {
             current = parent;
         }
         if open.is_empty() && !matches!(nodes[current], Node::Pending) {
-            break;
+            return Ok(nodes);
         }
     }
-    let mut out = Vec::with_capacity(total.min(stream.len().saturating_mul(8)));
-    if let Node::Leaf(only) = nodes[0] {
-        // One symbol: no bits per byte (the engine's loop reads none either). A compressor
-        // writes such a tree only for a stream of one value, which the stages before
-        // Huffman never make long (each block starts with a 12-byte header); a long one
-        // costs nothing to write and much to expand, so it is refused.
-        if total > ONE_SYMBOL_MAX {
-            return Err(Error::new(
-                "uz Huffman table",
-                base + 4,
-                format!(
-                    "a tree of more than one byte value for {total} bytes (a one-value tree decodes without reading a bit; no compressor writes one for more than {ONE_SYMBOL_MAX} bytes)"
-                ),
-            ));
-        }
-        out.resize(total, only);
-        return Ok(out);
-    }
-    let table = lookup_table(&nodes);
-    let end_bits = bits.data.len() * 8;
-    for _ in 0..total {
-        let mut node = match table[(peek(bits.data, bits.pos) & LOOKUP_MASK) as usize] {
-            Slot::Leaf(byte, len) if bits.pos + usize::from(len) <= end_bits => {
-                bits.pos += usize::from(len);
-                out.push(byte);
-                continue;
-            }
-            Slot::Node(node) if bits.pos + LOOKUP_BITS <= end_bits => {
-                bits.pos += LOOKUP_BITS;
-                usize::from(node)
-            }
-            // Near the end of the stream (or a slot no code reaches, which a complete tree
-            // never leaves): bit by bit, which reports where the bits ran out.
-            _ => 0,
-        };
-        let byte = loop {
-            match nodes[node] {
-                Node::Leaf(b) => break b,
-                Node::Inner(zero, one) => {
-                    node = usize::from(if bits.bit()? == 0 { zero } else { one });
-                }
-                Node::Pending => {
-                    return Err(Error::new("uz Huffman table", base, "a complete tree"));
-                }
-            }
-        };
-        out.push(byte);
-    }
-    Ok(out)
 }
 
 /// The longest stream a one-value Huffman tree may decode to.
@@ -474,42 +671,119 @@ fn peek(data: &[u8], pos: usize) -> u64 {
     u64::from_le_bytes(word) >> (pos % 8)
 }
 
-fn move_to_front(data: &mut [u8]) {
-    let mut list: [u8; 256] = std::array::from_fn(|i| i as u8);
-    for b in data.iter_mut() {
-        let i = usize::from(*b);
-        let c = list[i];
-        list.copy_within(0..i, 1);
-        list[0] = c;
-        *b = c;
+/// The move-to-front stage, its list kept from one piece to the next.
+struct MoveToFront {
+    list: [u8; 256],
+}
+
+impl MoveToFront {
+    fn new() -> Self {
+        Self { list: std::array::from_fn(|i| i as u8) }
+    }
+
+    fn apply(&mut self, data: &mut [u8]) {
+        let list = &mut self.list;
+        for b in data.iter_mut() {
+            let i = usize::from(*b);
+            let c = list[i];
+            list.copy_within(0..i, 1);
+            list[0] = c;
+            *b = c;
+        }
     }
 }
 
-fn burrows_wheeler(data: &[u8], limit: usize) -> Result<Vec<u8>> {
-    const STAGE: &str = "uz Burrows-Wheeler stage (after move-to-front)";
-    let mut out = Vec::with_capacity(data.len().min(limit));
-    let mut r = Reader::new(data, 0, STAGE);
-    let mut temp: Vec<u32> = Vec::new();
-    while !r.is_at_end() {
-        let start = r.pos();
-        let length = r.i32("block length")?;
-        let first = r.i32("first index")?;
-        let last = r.i32("last index")?;
-        let n = usize::try_from(length).ok().filter(|&n| n <= MAX_BWT_BLOCK).ok_or_else(|| {
-            r.error_at(start, format!("a block length from 0 to {MAX_BWT_BLOCK}, found {length}"))
-        })?;
+/// The Burrows-Wheeler stage: blocks of a 12-byte header (length, first and last index)
+/// and `length + 1` bytes, gathered from the pieces as they come and inverted one at a time
+/// into the run-length stage after it.
+#[derive(Default)]
+struct BurrowsWheeler {
+    /// The stage's bytes taken so far (the place errors name).
+    at: usize,
+    /// Where the block being gathered starts.
+    start: usize,
+    header: Vec<u8>,
+    /// The block's length and indices once its header is whole.
+    block_header: Option<(usize, i32, i32)>,
+    block: Vec<u8>,
+    /// Each position's successor (above the low 8 bits) and byte.
+    temp: Vec<u32>,
+    /// The inverted block.
+    decoded: Vec<u8>,
+}
+
+impl BurrowsWheeler {
+    fn feed(
+        &mut self,
+        mut input: &[u8],
+        next: &mut RunLength,
+        output: &mut Output,
+        limit: usize,
+    ) -> Result<()> {
+        while !input.is_empty() {
+            let Some((n, _, _)) = self.block_header else {
+                let take = (12 - self.header.len()).min(input.len());
+                self.header.extend_from_slice(&input[..take]);
+                input = &input[take..];
+                self.at += take;
+                if self.header.len() == 12 {
+                    let word = |i: usize| {
+                        i32::from_le_bytes([
+                            self.header[i],
+                            self.header[i + 1],
+                            self.header[i + 2],
+                            self.header[i + 3],
+                        ])
+                    };
+                    let (length, first, last) = (word(0), word(4), word(8));
+                    let n = usize::try_from(length)
+                        .ok()
+                        .filter(|&n| n <= MAX_BWT_BLOCK)
+                        .ok_or_else(|| {
+                            Error::new(
+                                BWT_STAGE,
+                                self.start,
+                                format!("a block length from 0 to {MAX_BWT_BLOCK}, found {length}"),
+                            )
+                        })?;
+                    // The block, its positions and its inversion, beside the output.
+                    output.reserved = output.reserved.max((n + 1) * 6);
+                    if !output.room(0) {
+                        return Err(bound(BWT_STAGE, self.start, limit));
+                    }
+                    self.block_header = Some((n, first, last));
+                    self.block.clear();
+                }
+                continue;
+            };
+            let take = (n + 1 - self.block.len()).min(input.len());
+            self.block.extend_from_slice(&input[..take]);
+            input = &input[take..];
+            self.at += take;
+            if self.block.len() == n + 1 {
+                self.invert()?;
+                next.feed(&self.decoded, output, limit)?;
+                self.header.clear();
+                self.block_header = None;
+                self.start = self.at;
+            }
+        }
+        Ok(())
+    }
+
+    /// Inverts the whole block into `decoded`.
+    fn invert(&mut self) -> Result<()> {
+        let Some((n, first, last)) = self.block_header else { return Ok(()) };
         let count = n + 1;
-        let block = r.bytes("block", count)?;
+        let start = self.start;
         let index = |v: i32, what: &str| {
             usize::try_from(v).ok().filter(|&v| v < count).ok_or_else(|| {
-                r.error_at(start, format!("a {what} index from 0 to {n}, found {v}"))
+                Error::new(BWT_STAGE, start, format!("a {what} index from 0 to {n}, found {v}"))
             })
         };
         let first = index(first, "first")?;
         let last = index(last, "last")?;
-        if out.len() + n > limit {
-            return Err(bound(STAGE, start, limit));
-        }
+        let block = &self.block;
         // Counting sort of the block's positions by byte; the `last` position sorts after
         // every byte (the end of the rotation).
         let key = |i: usize| if i == last { 256 } else { usize::from(block[i]) };
@@ -525,6 +799,7 @@ fn burrows_wheeler(data: &[u8], limit: usize) -> Result<Vec<u8>> {
         }
         // Each slot: the next position (above the low 8 bits) and the byte at this one, so
         // that each step of the walk touches one place in memory.
+        let temp = &mut self.temp;
         temp.clear();
         temp.resize(count, 0);
         for i in 0..count {
@@ -535,57 +810,129 @@ fn burrows_wheeler(data: &[u8], limit: usize) -> Result<Vec<u8>> {
         for (slot, &byte) in temp.iter_mut().zip(block) {
             *slot |= u32::from(byte);
         }
+        self.decoded.clear();
         let mut i = first;
         for _ in 0..n {
             let slot = temp[i];
-            out.push(slot as u8);
+            self.decoded.push(slot as u8);
             i = (slot >> 8) as usize;
         }
+        Ok(())
     }
-    Ok(out)
+
+    /// The end of the stage's data: a block begun and not whole is an error.
+    fn finish(&self) -> Result<()> {
+        if self.header.is_empty() {
+            return Ok(());
+        }
+        let (what, needed, have, from) = match self.block_header {
+            None => {
+                ("block header (length, first and last index)", 12, self.header.len(), self.start)
+            }
+            Some((n, _, _)) => ("block", n + 1, self.block.len(), self.start + 12),
+        };
+        Err(Error::new(
+            BWT_STAGE,
+            from,
+            format!("{what} ({needed} bytes), but the data ends after {have} more"),
+        ))
+    }
 }
 
-fn run_length(data: &[u8], stage: &'static str, limit: usize) -> Result<Vec<u8>> {
-    const LEAD: usize = 5;
-    let mut out = Vec::with_capacity(data.len().min(limit));
-    let mut prev = 0u8;
-    let mut count = 0usize;
-    let mut i = 0usize;
-    while let Some(&b) = data.get(i) {
-        i += 1;
-        if out.len() >= limit {
-            return Err(bound(stage, i - 1, limit));
-        }
-        out.push(b);
-        if b == prev {
-            count += 1;
-            if count == LEAD {
-                let Some(&run) = data.get(i) else {
+/// The engine's run-length decoding: after five equal bytes, a byte counting the whole run
+/// (at least 2; a run of five or fewer adds nothing), its state kept from one piece to the
+/// next.
+struct RunLength {
+    stage: &'static str,
+    prev: u8,
+    count: usize,
+    /// Five equal bytes were seen: the next byte is the run's length.
+    run_next: bool,
+    /// The stage's bytes taken so far (the place errors name).
+    at: usize,
+}
+
+impl RunLength {
+    fn new(stage: &'static str) -> Self {
+        Self { stage, prev: 0, count: 0, run_next: false, at: 0 }
+    }
+
+    fn feed(&mut self, data: &[u8], out: &mut impl Sink, limit: usize) -> Result<()> {
+        const LEAD: usize = 5;
+        for &b in data {
+            let here = self.at;
+            self.at += 1;
+            if self.run_next {
+                if b < 2 {
                     return Err(Error::new(
-                        stage,
-                        i,
-                        "the length of a run (a byte after five equal bytes), found the end of the data",
-                    ));
-                };
-                if run < 2 {
-                    return Err(Error::new(
-                        stage,
-                        i,
-                        format!("a run length of at least 2 (the engine checks it), found {run}"),
+                        self.stage,
+                        here,
+                        format!("a run length of at least 2 (the engine checks it), found {b}"),
                     ));
                 }
-                i += 1;
-                let more = usize::from(run).saturating_sub(LEAD);
-                if out.len() + more > limit {
-                    return Err(bound(stage, i - 1, limit));
+                if !out.fill(self.prev, usize::from(b).saturating_sub(LEAD)) {
+                    return Err(bound(self.stage, here, limit));
                 }
-                out.resize(out.len() + more, b);
-                count = 0;
+                self.run_next = false;
+                self.count = 0;
+                continue;
             }
-        } else {
-            prev = b;
-            count = 1;
+            if !out.push(b) {
+                return Err(bound(self.stage, here, limit));
+            }
+            if b == self.prev {
+                self.count += 1;
+                if self.count == LEAD {
+                    self.run_next = true;
+                }
+            } else {
+                self.prev = b;
+                self.count = 1;
+            }
+        }
+        Ok(())
+    }
+
+    /// The end of the stage's data: a run whose length is missing is an error.
+    fn finish(&self) -> Result<()> {
+        if self.run_next {
+            return Err(Error::new(
+                self.stage,
+                self.at,
+                "the length of a run (a byte after five equal bytes), found the end of the data",
+            ));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::{ue1_keeping, UzFormat};
+    use unreal_test_support::containers;
+
+    /// Output longer than what the first pass keeps is counted, then decoded again into a
+    /// buffer of its exact size: the same bytes either way, and no spare capacity.
+    #[test]
+    fn output_past_what_the_first_pass_keeps_is_decoded_again_exactly() {
+        let mut data: Vec<u8> =
+            (0..20_000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+        data.extend(std::iter::repeat_n(0xAAu8, 5000));
+        for second_rle in [false, true] {
+            let file = containers::uz1("Sample.u", &data, second_rle, 4096);
+            let format = if second_rle { UzFormat::Ue1Rle } else { UzFormat::Ue1 };
+            for keep in [0, 1000, 24_999, 25_000, usize::MAX] {
+                let out = ue1_keeping(&file, format, 1 << 20, keep).unwrap();
+                assert!(out.data == data, "keep {keep}, rle {second_rle}");
+                assert_eq!(out.data.capacity(), data.len(), "keep {keep}");
+            }
+            // The bound counts the output and the block's working memory (six bytes a
+            // position): refused both ways alike.
+            for keep in [0, usize::MAX] {
+                let refused = ue1_keeping(&file, format, 25_000, keep).unwrap_err();
+                assert!(refused.to_string().contains("at most 25000 bytes"), "{refused}");
+            }
         }
     }
-    Ok(out)
 }

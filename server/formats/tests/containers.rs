@@ -131,7 +131,8 @@ fn corrupt_and_hostile_compressed_files_are_refused_with_the_place() {
     one_value[10..14].copy_from_slice(&100_000_000i32.to_le_bytes());
     cases.push(("one-value tree", one_value, uz::MAX_DECOMPRESSED));
     // A run-length stage that expands: a valid Huffman stream of 5 equal bytes and a run of
-    // 255, repeated; 6 bytes become 255 each.
+    // 255, repeated; 6 bytes become 255 each. Its output is not kept (the stages stream), but
+    // the Burrows-Wheeler block it begins declares more working memory than the bound.
     let mut rle = Vec::new();
     for _ in 0..100 {
         rle.extend([1u8, 1, 1, 1, 1, 255]);
@@ -157,8 +158,14 @@ fn corrupt_and_hostile_compressed_files_are_refused_with_the_place() {
     let mut liar = containers::uz2(&[7u8; 1000]);
     liar[4..8].copy_from_slice(&100u32.to_le_bytes());
     cases.push(("uz2 inflates past its size", liar, uz::MAX_DECOMPRESSED));
-    // UE2 chunks past a bound.
-    cases.push(("uz2 over a bound", containers::uz2(&[0u8; 100_000]), 50_000));
+    // The output of a valid chain past a bound: counted, never held.
+    cases.push((
+        "uz output over a bound",
+        containers::uz1("Runs.u", &[7u8; 100_000], true, 0x40000),
+        50_000,
+    ));
+    // UE2 chunks past a bound: refused from their headers, before any is inflated.
+    cases.push(("uz2 over a bound", containers::uz2(&[0u8; 100_000]), 70_000));
     cases.push(("not compressed", b"PK\x03\x04 a zip file".to_vec(), uz::MAX_DECOMPRESSED));
     let mut named: Vec<String> = Vec::new();
     // Named as compressed files, their errors speak of the format the name says.
@@ -187,15 +194,16 @@ fn corrupt_and_hostile_compressed_files_are_refused_with_the_place() {
     check(
         out.join("\n"),
         expect![[r#"
-            huffman count: uz Huffman stream at byte 10: expected at most 536870912 bytes of output (the bound on a decompressed file), but the data decodes to more: a corrupt or hostile file
-            huffman over a bound: uz Huffman stream at byte 10: expected at most 4096 bytes of output (the bound on a decompressed file), but the data decodes to more: a corrupt or hostile file
+            huffman count: uz Huffman stream at byte 10: expected at most 536870912 bytes of output (the bound on a decompressed file, counting every buffer the decoder holds at once), but the data decodes to more: a corrupt or hostile file
+            huffman over a bound: uz Huffman stream at byte 10: expected at most 4096 bytes of output (the bound on a decompressed file, counting every buffer the decoder holds at once), but the data decodes to more: a corrupt or hostile file
             one-value tree: uz Huffman table at byte 14: expected a tree of more than one byte value for 100000000 bytes (a one-value tree decodes without reading a bit; no compressor writes one for more than 65536 bytes)
-            run-length over a bound: uz run-length stage (after Huffman) at byte 239: expected at most 10000 bytes of output (the bound on a decompressed file), but the data decodes to more: a corrupt or hostile file
+            run-length over a bound: uz Burrows-Wheeler stage (after move-to-front) at byte 0: expected at most 10000 bytes of output (the bound on a decompressed file, counting every buffer the decoder holds at once), but the data decodes to more: a corrupt or hostile file
             deep tree: uz Huffman table at byte 43: expected a tree of at most 256 leaves (255 inner nodes), found more
             cut: uz Huffman stream at byte 240: expected more bits: the stream ends before the byte count it declares is decoded
             uz2 chunk size: compressed package header at byte 0: expected a UE1 .uz signature (1234 or 5678, then the file name) or a UE2 .uz2 chunk (sizes, then a zlib stream), found c2 00 00 00
             uz2 inflates past its size: uz2 chunk 0 at byte 8: expected a valid zlib stream of 24 bytes; it inflates to more than the 100 bytes its header declares
-            uz2 over a bound: uz2 chunk 1 at byte 60: expected at most 50000 bytes of output (the bound on a decompressed file), but the data decodes to more: a corrupt or hostile file
+            uz output over a bound: uz run-length stage (after Burrows-Wheeler) at byte 845: expected at most 50000 bytes of output (the bound on a decompressed file, counting every buffer the decoder holds at once), but the data decodes to more: a corrupt or hostile file
+            uz2 over a bound: uz2 chunk 1 at byte 60: expected at most 70000 bytes of output (the bound on a decompressed file, counting every buffer the decoder holds at once), but the data decodes to more: a corrupt or hostile file
             not compressed: compressed package header at byte 0: expected a UE1 .uz signature (1234 or 5678, then the file name) or a UE2 .uz2 chunk (sizes, then a zlib stream), found 50 4b 03 04"#]],
     );
 }
@@ -270,12 +278,79 @@ fn umod_directory_members_and_refusals() {
     check(
         out.join("\n"),
         expect![[r#"
-        missing member: umod directory at byte 615: expected a file named "System/Other.u"; the archive holds 3 files: System\Manifest.ini, System\MyMod.u, Textures\Walls.utx.uz
-        crc: umod installer version 1, 3 files, CRC 0x152367cf (does not match the contents: the engine refuses the archive as corrupt)
-        cut: umod trailer at byte 711: expected the archive magic 0x9fe3c5a3 (the last 20 bytes of a .umod), found 0xe3c5a300
-        size: umod trailer at byte 724: expected the archive's size 732 to be the file's (736 bytes): the engine refuses it as an incomplete download
-        entry outside: umod directory entry 0 at byte 637: expected the bytes of "System\\Manifest.ini" (offset 0, size 4294967295) to lie before the directory at byte 615
-        count: umod directory at byte 616: expected file count of 63 items of at least 13 bytes to fit in the 96 bytes left
-        version: umod trailer at byte 724: expected archive version 1, found 2"#]],
+            missing member: umod directory at byte 615: expected a file named "System/Other.u"; the archive holds 3 files: System\Manifest.ini, System\MyMod.u, Textures\Walls.utx.uz
+            crc: umod installer version 1, 3 files, CRC 0x152367cf (does not match the contents: the engine refuses the archive as corrupt)
+            cut: umod trailer at byte 711: expected the archive magic 0x9fe3c5a3 (the last 20 bytes of a .umod), found 0xe3c5a300; the magic is at byte 712: the file is 1 byte shorter than the archive (its trailer says the archive is 732 bytes), and the engine refuses it as an incomplete download
+            size: umod trailer at byte 724: expected the archive's size 732 to be the file's (736 bytes): the engine refuses it as an incomplete download
+            entry outside: umod directory entry 0 at byte 637: expected the bytes of "System\\Manifest.ini" (offset 0, size 4294967295) to lie before the directory at byte 615
+            count: umod directory at byte 616: expected file count of 63 items of at least 13 bytes to fit in the 96 bytes left
+            version: umod trailer at byte 724: expected archive version 1, found 2"#]],
+    );
+}
+
+/// A `.umod` whose trailer or sizes disagree with the file (cut short as an interrupted
+/// download leaves it, a size one too large, bytes appended) is refused with the byte and
+/// what was expected, by its name or, when its trailer is near the end, by its bytes alone;
+/// never read as the package it begins with (issue 43, item 2).
+#[test]
+fn a_damaged_umod_is_refused_never_read_as_the_package_it_begins_with() {
+    let package = sample_package();
+    let manifest = b"[Setup]\r\nProduct=MyMod\r\n".to_vec();
+    let files: [(&str, &[u8], u32); 2] =
+        [("System\\MyMod.u", &package, 0), ("System\\Manifest.ini", &manifest, 1)];
+    let archive = containers::umod(&files);
+    let len = archive.len();
+    let mut cases: Vec<(String, Vec<u8>)> = Vec::new();
+    for cut in [1, 2, 8, 16, 17, 20, 100] {
+        cases.push((format!("cut by {cut}"), archive[..len - cut].to_vec()));
+    }
+    for delta in [1i64, -1, 1000] {
+        let mut sized = archive.clone();
+        let size = (len as i64 + delta) as u32;
+        sized[len - 12..len - 8].copy_from_slice(&size.to_le_bytes());
+        cases.push((format!("size field {delta:+}"), sized));
+    }
+    let mut grown = archive.clone();
+    grown.extend([0u8; 3]);
+    cases.push(("3 bytes appended".to_owned(), grown));
+    let mut out = Vec::new();
+    // Cut past the magic and not named as an archive, nothing in the file says it was one:
+    // it is read as what it begins with (asserted as it is).
+    for (what, bytes) in &cases {
+        for name in ["MyMod.umod", "MyMod"] {
+            let kind = detect(bytes, name);
+            let result = summarize(bytes, name).map(|s| s.to_string());
+            let shown = match result {
+                Ok(text) => format!("read: {}", text.lines().next().unwrap_or_default()),
+                Err(e) => e.to_string(),
+            };
+            out.push(format!("{what}, named {name}: {kind:?}: {shown}"));
+        }
+    }
+    check(
+        out.join("\n"),
+        expect![[r#"
+        cut by 1, named MyMod.umod: Some(Umod): umod trailer at byte 415: expected the archive magic 0x9fe3c5a3 (the last 20 bytes of a .umod), found 0xe3c5a300; the magic is at byte 416: the file is 1 byte shorter than the archive (its trailer says the archive is 436 bytes), and the engine refuses it as an incomplete download
+        cut by 1, named MyMod: Some(Umod): umod trailer at byte 415: expected the archive magic 0x9fe3c5a3 (the last 20 bytes of a .umod), found 0xe3c5a300; the magic is at byte 416: the file is 1 byte shorter than the archive (its trailer says the archive is 436 bytes), and the engine refuses it as an incomplete download
+        cut by 2, named MyMod.umod: Some(Umod): umod trailer at byte 414: expected the archive magic 0x9fe3c5a3 (the last 20 bytes of a .umod), found 0xc5a30000; the magic is at byte 416: the file is 2 bytes shorter than the archive (its trailer says the archive is 436 bytes), and the engine refuses it as an incomplete download
+        cut by 2, named MyMod: Some(Umod): umod trailer at byte 414: expected the archive magic 0x9fe3c5a3 (the last 20 bytes of a .umod), found 0xc5a30000; the magic is at byte 416: the file is 2 bytes shorter than the archive (its trailer says the archive is 436 bytes), and the engine refuses it as an incomplete download
+        cut by 8, named MyMod.umod: Some(Umod): umod trailer at byte 408: expected the archive magic 0x9fe3c5a3 (the last 20 bytes of a .umod), found 0x00000018; the magic is at byte 416: the file is 8 bytes shorter than the archive (its trailer says the archive is 436 bytes), and the engine refuses it as an incomplete download
+        cut by 8, named MyMod: Some(Umod): umod trailer at byte 408: expected the archive magic 0x9fe3c5a3 (the last 20 bytes of a .umod), found 0x00000018; the magic is at byte 416: the file is 8 bytes shorter than the archive (its trailer says the archive is 436 bytes), and the engine refuses it as an incomplete download
+        cut by 16, named MyMod.umod: Some(Umod): umod trailer at byte 400: expected the archive magic 0x9fe3c5a3 (the last 20 bytes of a .umod), found 0x00696e69; the magic is at byte 416: the file is 16 bytes shorter than the archive, and the engine refuses it as an incomplete download
+        cut by 16, named MyMod: Some(Umod): umod trailer at byte 400: expected the archive magic 0x9fe3c5a3 (the last 20 bytes of a .umod), found 0x00696e69; the magic is at byte 416: the file is 16 bytes shorter than the archive, and the engine refuses it as an incomplete download
+        cut by 17, named MyMod.umod: Some(Umod): umod trailer at byte 399: expected the archive magic 0x9fe3c5a3 (the last 20 bytes of a .umod), found 0x696e692e
+        cut by 17, named MyMod: Some(Package): read: package version 69 (licensee 0), flags 0x00000001
+        cut by 20, named MyMod.umod: Some(Umod): umod trailer at byte 396: expected the archive magic 0x9fe3c5a3 (the last 20 bytes of a .umod), found 0x2e747365
+        cut by 20, named MyMod: Some(Package): read: package version 69 (licensee 0), flags 0x00000001
+        cut by 100, named MyMod.umod: Some(Umod): umod trailer at byte 316: expected the archive magic 0x9fe3c5a3 (the last 20 bytes of a .umod), found 0x00000000
+        cut by 100, named MyMod: Some(Package): read: package version 69 (licensee 0), flags 0x00000001
+        size field +1, named MyMod.umod: Some(Umod): umod trailer at byte 424: expected the archive's size 437 to be the file's (436 bytes): the engine refuses it as an incomplete download
+        size field +1, named MyMod: Some(Umod): umod trailer at byte 424: expected the archive's size 437 to be the file's (436 bytes): the engine refuses it as an incomplete download
+        size field -1, named MyMod.umod: Some(Umod): umod trailer at byte 424: expected the archive's size 435 to be the file's (436 bytes): the engine refuses it as an incomplete download
+        size field -1, named MyMod: Some(Umod): umod trailer at byte 424: expected the archive's size 435 to be the file's (436 bytes): the engine refuses it as an incomplete download
+        size field +1000, named MyMod.umod: Some(Umod): umod trailer at byte 424: expected the archive's size 1436 to be the file's (436 bytes): the engine refuses it as an incomplete download
+        size field +1000, named MyMod: Some(Umod): umod trailer at byte 424: expected the archive's size 1436 to be the file's (436 bytes): the engine refuses it as an incomplete download
+        3 bytes appended, named MyMod.umod: Some(Umod): umod trailer at byte 419: expected the archive magic 0x9fe3c5a3 (the last 20 bytes of a .umod), found 0x0001629f; the magic is at byte 416: 3 bytes follow the archive's trailer, and the engine refuses it as an incomplete download
+        3 bytes appended, named MyMod: Some(Umod): umod trailer at byte 419: expected the archive magic 0x9fe3c5a3 (the last 20 bytes of a .umod), found 0x0001629f; the magic is at byte 416: 3 bytes follow the archive's trailer, and the engine refuses it as an incomplete download"#]],
     );
 }

@@ -249,3 +249,131 @@ fn info_csg_builds_the_level_and_compares_with_the_stored_bsp() {
     "#]]
     .assert_eq(&text);
 }
+
+/// `--csg` reads a compressed map as `info` and `render` do (issue 43, item 7): the same
+/// level from `Room.unr`, `Room.unr.uz2` and `Room.unr.uz` (both UE1 signatures), and a file
+/// that is neither a package nor a compressed one is named as such.
+#[test]
+fn info_csg_reads_compressed_maps() {
+    use unreal_test_support::containers;
+    use unreal_test_support::writers::{box_faces, ue1_map_package, LevelPoly, MapBrush};
+    let dir = unreal_test_support::ScratchDir::new("cli-info-csg-compressed");
+    let room: Vec<LevelPoly> = box_faces([128.0, 128.0, 64.0])
+        .into_iter()
+        .map(|mut f| {
+            f.reverse();
+            LevelPoly { vertices: f, texture: "Wall" }
+        })
+        .collect();
+    let brush = MapBrush {
+        class: "Brush",
+        csg_oper: 2,
+        poly_flags: 0,
+        location: [0.0; 3],
+        half: [128.0, 128.0, 64.0],
+        texture: "Wall",
+    };
+    let map = ue1_map_package(&[brush], &room);
+    std::fs::write(dir.join("Room.unr.uz2"), containers::uz2(&map)).unwrap();
+    std::fs::write(dir.join("Room.unr.uz"), containers::uz1("Room.unr", &map, false, 0x40000))
+        .unwrap();
+    std::fs::write(dir.join("Room5678.unr.uz"), containers::uz1("Room.unr", &map, true, 0x40000))
+        .unwrap();
+    std::fs::write(dir.join("Room.unr"), map).unwrap();
+    // A WAV sound of no samples: 8-bit mono PCM at 8000 Hz.
+    let mut wav = b"RIFF".to_vec();
+    wav.extend(36u32.to_le_bytes());
+    wav.extend(b"WAVEfmt ");
+    wav.extend(16u32.to_le_bytes());
+    for v in [1u16, 1] {
+        wav.extend(v.to_le_bytes());
+    }
+    wav.extend(8000u32.to_le_bytes());
+    wav.extend(8000u32.to_le_bytes());
+    wav.extend(1u16.to_le_bytes());
+    wav.extend(8u16.to_le_bytes());
+    wav.extend(b"data");
+    wav.extend(0u32.to_le_bytes());
+    std::fs::write(dir.join("notes.wav"), wav).unwrap();
+    let files = ["Room.unr", "Room.unr.uz2", "Room.unr.uz", "Room5678.unr.uz", "notes.wav"];
+    let out = Command::new(env!("CARGO_BIN_EXE_unreal-ls"))
+        .args(["info", "--csg"])
+        .args(files)
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let mut csg = String::new();
+    for l in stdout.lines() {
+        if files.contains(&l) {
+            csg.push_str(l);
+            csg.push('\n');
+        }
+        if l.starts_with("built from") || l.starts_with("against") {
+            // The time taken varies.
+            csg.push_str(l.split(", in ").next().unwrap_or(l));
+            csg.push('\n');
+        }
+    }
+    let text = format!(
+        "exit: {}\n{csg}--- stderr\n{}",
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    expect![[r#"
+        exit: 1
+        Room.unr
+        built from 1 brushes (0 left out): 6 polygons, 262144 units²
+        against the stored BSP: 100.000% matched, 0.000% extra
+        Room.unr.uz2
+        built from 1 brushes (0 left out): 6 polygons, 262144 units²
+        against the stored BSP: 100.000% matched, 0.000% extra
+        Room.unr.uz
+        built from 1 brushes (0 left out): 6 polygons, 262144 units²
+        against the stored BSP: 100.000% matched, 0.000% extra
+        Room5678.unr.uz
+        built from 1 brushes (0 left out): 6 polygons, 262144 units²
+        against the stored BSP: 100.000% matched, 0.000% extra
+        notes.wav
+        --- stderr
+        error: notes.wav: csg: a built map (a package holding a level), found another kind of file
+    "#]]
+    .assert_eq(&text);
+}
+
+/// A `.umod` cut by one byte, or whose size field is one too large, is refused as the engine
+/// refuses an incomplete download, with the byte; never summarised as the package it begins
+/// with, and neither are its members (issue 43, item 2).
+#[test]
+fn info_refuses_a_damaged_umod() {
+    use unreal_test_support::{containers, writers};
+    let dir = unreal_test_support::ScratchDir::new("cli-info-damaged-umod");
+    let package = writers::object_package(&[("Texture", "Walls.Granite")]);
+    let archive = containers::umod(&[("System\\MyMod.u", &package, 0)]);
+    let len = archive.len();
+    std::fs::write(dir.join("Cut.umod"), &archive[..len - 1]).unwrap();
+    let mut sized = archive.clone();
+    sized[len - 12..len - 8].copy_from_slice(&(len as u32 + 1).to_le_bytes());
+    std::fs::write(dir.join("Sized.ut2mod"), sized).unwrap();
+    std::fs::write(dir.join("Whole.umod"), &archive).unwrap();
+    run(
+        &dir,
+        &["Cut.umod", "Sized.ut2mod", "Cut.umod:System/MyMod.u", "Whole.umod:System/MyMod.u"],
+        expect![[r#"
+            exit: 1
+            --- stdout
+
+            Whole.umod:System/MyMod.u
+            package version 69 (licensee 0), flags 0x00000001
+            names 8, imports 3, exports 2
+              path           class        size  detail
+              Walls          Package         0
+              Walls.Granite  Texture         0  unreadable: Texture Walls.Granite (export 1) at byte 0: expected object data (the export has SerialSize 0)
+            --- stderr
+            error: Cut.umod: umod trailer at byte 230: expected the archive magic 0x9fe3c5a3 (the last 20 bytes of a .umod), found 0xe3c5a300; the magic is at byte 231: the file is 1 byte shorter than the archive (its trailer says the archive is 251 bytes), and the engine refuses it as an incomplete download
+            error: Sized.ut2mod: umod trailer at byte 239: expected the archive's size 252 to be the file's (251 bytes): the engine refuses it as an incomplete download
+            error: Cut.umod:System/MyMod.u: Cut.umod: umod trailer at byte 230: expected the archive magic 0x9fe3c5a3 (the last 20 bytes of a .umod), found 0xe3c5a300; the magic is at byte 231: the file is 1 byte shorter than the archive (its trailer says the archive is 251 bytes), and the engine refuses it as an incomplete download
+            error: Whole.umod:System/MyMod.u: Texture Walls.Granite (export 1) at byte 0: expected object data (the export has SerialSize 0)
+        "#]],
+    );
+}

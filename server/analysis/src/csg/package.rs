@@ -242,8 +242,9 @@ pub fn check(p: &Package<'_>) -> Result<CsgCheck, unreal_formats::Error> {
 }
 
 impl std::fmt::Display for CsgCheck {
-    /// The summary `unreal-ls info --csg` prints.
+    /// The summary `unreal-ls info --csg` prints; names from the map one line's worth each.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use unreal_formats::printable::printable_line;
         let c = &self.comparison;
         writeln!(
             f,
@@ -269,13 +270,21 @@ impl std::fmt::Display for CsgCheck {
             c.extra_percent()
         )?;
         for d in c.missing.iter().take(5).filter(|d| d.area >= 1.0) {
-            writeln!(f, "  not built: {:.0} units² of {} ({})", d.area, d.source, d.texture)?;
+            writeln!(
+                f,
+                "  not built: {:.0} units² of {} ({})",
+                d.area,
+                printable_line(&d.source),
+                printable_line(&d.texture)
+            )?;
         }
         for d in c.extra.iter().take(5).filter(|d| d.area >= 1.0) {
             writeln!(
                 f,
                 "  built, not stored: {:.0} units² of {} ({})",
-                d.area, d.source, d.texture
+                d.area,
+                printable_line(&d.source),
+                printable_line(&d.texture)
             )?;
         }
         Ok(())

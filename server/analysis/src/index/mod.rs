@@ -742,8 +742,9 @@ impl PackageIndex {
     ) -> Result<R, String> {
         let path = package.path.display();
         let bytes = self.fs.open(&package.path).ok_or_else(|| format!("{path}: cannot be read"))?;
-        // A compressed package is decompressed again (bounded): object data is read from it.
-        let result = unreal_formats::package_bytes(&bytes)
+        // A compressed package is read from its one decompressed copy (bounded, shared with
+        // the previews: `crate::unpacked`): object data is read from it.
+        let result = crate::unpacked::package_bytes(&package.path, &bytes)
             .map_err(|e| format!("{path}: {e}"))
             .and_then(|unpacked| {
                 Package::parse_named(&unpacked, &package.name)
@@ -752,7 +753,10 @@ impl PackageIndex {
             });
         // A file cut short meanwhile (a rebuild) read as zeros: that is the error, whatever
         // the parse made of them.
-        bytes.check().map_err(|e| format!("{path}: {e}"))?;
+        if let Err(e) = bytes.check() {
+            crate::unpacked::forget(&package.path, &bytes);
+            return Err(format!("{path}: {e}"));
+        }
         result
     }
 

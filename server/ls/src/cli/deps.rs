@@ -21,7 +21,7 @@ use unreal_analysis::index::{IndexRoots, PackageIndex};
 use unreal_analysis::LineIndex;
 
 use super::settings::{config_errors, unused_help, SettingsArgs};
-use super::{printable, EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE};
+use super::{printable_line, EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum DepsFormat {
@@ -78,7 +78,7 @@ pub fn run(args: &DepsArgs) -> ExitCode {
             let _ = writeln!(
                 stderr,
                 "note: {}: no game folder: the names it uses are listed, not checked; pass --game-dir DIR (the game's folder, the one that holds System/), set game-dir in unreal-ls.toml, or keep the map inside the game's folder",
-                super::printable(&path.display().to_string())
+                super::printable_line(&path.display().to_string())
             );
             let parse = unreal_syntax::t3d::parse(&text);
             let needs = Ok(map_names(&text, &parse));
@@ -130,16 +130,17 @@ fn use_text(used: &MapUse, lines: &LineIndex, text: &str) -> String {
         .map(|f| format!(" = {f}"))
         .unwrap_or_default();
     let uses = if used.count > 1 { format!(", {} uses", used.count) } else { String::new() };
-    printable(&format!("{} {written}{found} (line {line}{uses})", used.kind.name())).into_owned()
+    printable_line(&format!("{} {written}{found} (line {line}{uses})", used.kind.name()))
+        .into_owned()
 }
 
 fn write_human(out: &mut dyn Write, reports: &[Report]) -> io::Result<()> {
     for report in reports {
-        let path = printable(&report.path.display().to_string()).into_owned();
+        let path = printable_line(&report.path.display().to_string()).into_owned();
         let needs = match &report.needs {
             Ok(needs) => needs,
             Err(why) => {
-                writeln!(out, "{path}: {}", printable(why))?;
+                writeln!(out, "{path}: {}", printable_line(why))?;
                 continue;
             }
         };
@@ -153,9 +154,9 @@ fn write_human(out: &mut dyn Write, reports: &[Report]) -> io::Result<()> {
             let file = package
                 .file
                 .as_ref()
-                .map(|f| format!(" {}", printable(&f.display().to_string())))
+                .map(|f| format!(" {}", printable_line(&f.display().to_string())))
                 .unwrap_or_default();
-            writeln!(out, "  {} ({}){file}", printable(&package.name), package.place.name())?;
+            writeln!(out, "  {} ({}){file}", printable_line(&package.name), package.place.name())?;
             for used in &package.found {
                 writeln!(out, "    {}", use_text(used, &lines, &report.text))?;
             }
@@ -183,7 +184,8 @@ fn write_human(out: &mut dyn Write, reports: &[Report]) -> io::Result<()> {
                 }
             }
         }
-        let send: Vec<String> = needs.to_send().map(|p| printable(&p.name).into_owned()).collect();
+        let send: Vec<String> =
+            needs.to_send().map(|p| printable_line(&p.name).into_owned()).collect();
         if !send.is_empty() {
             writeln!(out, "  a server sends with the map: {}", send.join(", "))?;
         }

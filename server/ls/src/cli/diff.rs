@@ -23,7 +23,7 @@ use unreal_analysis::index::{IndexRoots, PackageIndex};
 use unreal_ls::diff_json::to_json;
 
 use super::settings::{unused_help, SettingsArgs};
-use super::{printable, printable_line, EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE};
+use super::{printable_line, EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum DiffFormat {
@@ -137,7 +137,7 @@ pub fn run(args: &DiffArgs) -> ExitCode {
     let ((old, old_text), (new, new_text)) = match (old, new) {
         (Ok(old), Ok(new)) => (old, new),
         (Err(e), _) | (_, Err(e)) => {
-            eprintln!("error: {}", printable(&e));
+            eprintln!("error: {}", printable_line(&e));
             return ExitCode::from(EXIT_USAGE);
         }
     };
@@ -337,9 +337,9 @@ fn write_human(
             c.renamed.then(|| {
                 format!(
                     "{} -> {} ({}), line {} -> {}",
-                    printable(&c.old.name),
-                    printable(&c.new.name),
-                    printable(&c.new.class),
+                    printable_line(&c.old.name),
+                    printable_line(&c.new.name),
+                    printable_line(&c.new.class),
                     c.old.line,
                     c.new.line
                 )
@@ -384,7 +384,7 @@ fn write_human(
                         )
                     })
                     .collect();
-                printable(&format!("{}: {}", actor(&c.new), list.join("; "))).into_owned()
+                printable_line(&format!("{}: {}", actor(&c.new), list.join("; "))).into_owned()
             })
         }),
     )?;
@@ -420,7 +420,7 @@ fn write_human(
             .moved
             .iter()
             .map(|m| {
-                printable(&format!(
+                printable_line(&format!(
                     "{}: {} -> {} of {}",
                     m.name,
                     m.old_place,
@@ -437,7 +437,7 @@ fn write_human(
         .iter()
         .map(|(l, m)| format!("old line {l}: {m}"))
         .chain(result.unparsed_new.iter().map(|(l, m)| format!("new line {l}: {m}")))
-        .map(|l| printable(&l).into_owned())
+        .map(|l| printable_line(&l).into_owned())
         .collect();
     section(out, "not compared (could not be read)", &unparsed)?;
     Ok(())

@@ -104,7 +104,7 @@ pub fn run(args: &ExportArgs) -> ExitCode {
     let bytes = match super::input::open(&args.file) {
         Ok(b) => b,
         Err(e) => {
-            eprintln!("error: {}: {}", args.file.display(), super::printable(&e));
+            eprintln!("error: {}: {}", args.file.display(), super::printable_line(&e));
             return ExitCode::from(EXIT_FINDINGS);
         }
     };
@@ -170,7 +170,7 @@ pub fn run(args: &ExportArgs) -> ExitCode {
             ExitCode::from(EXIT_USAGE)
         }
         Err(message) => {
-            eprintln!("error: {}: {}", args.file.display(), super::printable(&message));
+            eprintln!("error: {}: {}", args.file.display(), super::printable_line(&message));
             ExitCode::from(EXIT_FINDINGS)
         }
     }
@@ -189,7 +189,7 @@ fn export_level(args: &ExportArgs, options: &LintOptions, stem: &str, text: &str
         return Err(stopped.to_string());
     }
     for note in &scene.notes {
-        eprintln!("note: {}", super::printable(note));
+        eprintln!("note: {}", super::printable_line(note));
     }
     let textured = scene.materials.iter().filter(|m| m.image.is_some()).count();
     write(&args.output, &export::write_level_glb(&scene))?;
@@ -214,7 +214,7 @@ fn export_stored_level(
 ) -> Outcome {
     let scene = export::stored_level_scene(stem, package, others).map_err(|e| e.to_string())?;
     for note in &scene.notes {
-        eprintln!("note: {}", super::printable(note));
+        eprintln!("note: {}", super::printable_line(note));
     }
     let textured = scene.materials.iter().filter(|m| m.image.is_some()).count();
     let triangles: usize = scene.primitives.iter().map(|p| p.triangles.len()).sum();
@@ -321,7 +321,7 @@ const MAX_FILE_NAME: usize = 200;
 
 fn write_model(model: &Model, target: Option<Target>, output: &Path) -> Outcome {
     for note in &model.notes {
-        eprintln!("note: {}", super::printable(note));
+        eprintln!("note: {}", super::printable_line(note));
     }
     match target {
         None | Some(Target::Glb) => write(output, &write_glb(model)),
@@ -372,12 +372,12 @@ fn export_vertex_mesh(
             let shown = class.class.strip_prefix(&cwd).unwrap_or(&class.class);
             eprintln!(
                 "note: posed and textured as {} imports it (--uc names another class)",
-                super::printable(&shown.display().to_string().replace('\\', "/"))
+                super::printable_line(&shown.display().to_string().replace('\\', "/"))
             );
         }
         let (images, notes) = class.textures(&RealFs);
         for note in notes {
-            eprintln!("warning: {}", super::printable(&note));
+            eprintln!("warning: {}", super::printable_line(&note));
         }
         textures = images;
         mesh_name = class.directives.mesh;
@@ -565,7 +565,7 @@ fn export_package(
                 eprintln!(
                     "note: {}: {}",
                     args.file.display(),
-                    super::printable(&no_image(&o.path, o.class))
+                    super::printable_line(&no_image(&o.path, o.class))
                 );
                 skipped += 1;
             }
@@ -600,11 +600,11 @@ fn export_package(
         let as_target = if ext == "obj" { Some(Target::Obj) } else { None };
         match export_object(&package, o.export, as_target, &path, args.mip, &others) {
             Ok(()) => written += 1,
-            Err(e) => failures.push(format!("{}: {e}", super::printable(&o.path))),
+            Err(e) => failures.push(format!("{}: {e}", super::printable_line(&o.path))),
         }
     }
     for f in &failures {
-        eprintln!("error: {}: {}", args.file.display(), super::printable(f));
+        eprintln!("error: {}: {}", args.file.display(), super::printable_line(f));
     }
     if failures.is_empty() && written == 0 {
         return Err(nothing_written(&passed_over, skipped, target));

@@ -53,7 +53,7 @@ const GAME_DIR_HELP: &str = "Game folder (with System/, Textures/...) whose pack
 fn roots(args: &FindArgs) -> Result<(IndexRoots, &'static str), ExitCode> {
     let stderr = &mut anstream::stderr().lock();
     let usage = |stderr: &mut dyn Write, message: String| {
-        let _ = writeln!(stderr, "error: {}", super::printable(&message));
+        let _ = writeln!(stderr, "error: {}", super::printable_line(&message));
         ExitCode::from(EXIT_USAGE)
     };
     let cwd = std::env::current_dir()

@@ -65,21 +65,60 @@ impl Indexes {
     }
 }
 
+/// A package file's bytes as a package reader reads them: a compressed one (`.uz`,
+/// `.uz2`) decompressed once (bounded), for every use `info` makes of it (its imports, its
+/// level built by `--csg`).
+struct PackageFile {
+    file: super::input::Input,
+    unpacked: Option<Vec<u8>>,
+}
+
+impl PackageFile {
+    /// `None` for a file that is neither a package nor a compressed one.
+    fn open(path: &Path) -> Option<Result<Self, String>> {
+        let file = match super::input::open(path) {
+            Ok(file) => file,
+            Err(e) => return Some(Err(e)),
+        };
+        if !matches!(
+            detect(&file, &file.name),
+            Some(FormatKind::Package | FormatKind::Compressed(_))
+        ) {
+            return None;
+        }
+        let unpacked = match unreal_formats::package_bytes(&file) {
+            Ok(std::borrow::Cow::Borrowed(_)) => None,
+            Ok(std::borrow::Cow::Owned(bytes)) => Some(bytes),
+            Err(e) => return Some(Err(e.to_string())),
+        };
+        Some(Ok(Self { file, unpacked }))
+    }
+
+    fn bytes(&self) -> &[u8] {
+        self.unpacked.as_deref().unwrap_or(&self.file)
+    }
+
+    fn parse(&self) -> Result<unreal_formats::Package<'_>, String> {
+        unreal_formats::Package::parse_named(
+            self.bytes(),
+            unreal_formats::package_name(&self.file.name),
+        )
+        .map_err(|e| e.to_string())
+    }
+}
+
 /// The packages a package (or the one a `.uz`/`.uz2` holds) imports from, found in the
 /// index of `roots`; `None` for any other file, or without a game folder or package path.
-fn imports(path: &Path, roots: IndexRoots, indexes: &mut Indexes) -> Option<Vec<ImportedPackage>> {
+fn imports(
+    package: Option<&PackageFile>,
+    roots: IndexRoots,
+    indexes: &mut Indexes,
+) -> Option<Vec<ImportedPackage>> {
     if !roots.knows_packages() {
         return None;
     }
-    let bytes = super::input::open(path).ok()?;
-    let name = bytes.name.clone();
-    if !matches!(detect(&bytes, &name), Some(FormatKind::Package | FormatKind::Compressed(_))) {
-        return None;
-    }
     // The summary has said already what could not be read.
-    let data = unreal_formats::package_bytes(&bytes).ok()?;
-    let package =
-        unreal_formats::Package::parse_named(&data, unreal_formats::package_name(&name)).ok()?;
+    let package = package?.parse().ok()?;
     let index = indexes.get(roots);
     Some(package_imports(&package, &index))
 }
@@ -94,12 +133,23 @@ fn import_line(import: &ImportedPackage) -> String {
     format!("{} ({}){file}, {objects}", import.name, import.place.name())
 }
 
-/// `--csg`: the built level against the stored BSP, for a package holding a level.
-fn csg_check(path: &Path) -> Result<unreal_analysis::csg::package::CsgCheck, String> {
-    let bytes = super::input::open(path)?;
-    let package = unreal_formats::Package::parse(&bytes).map_err(|e| e.to_string())?;
-    let check = unreal_analysis::csg::package::check(&package).map_err(|e| e.to_string())?;
-    bytes.check().map_err(|e| e.to_string())?;
+/// `--csg`: the built level against the stored BSP, for a package (or a compressed one)
+/// holding a level.
+fn csg_check(
+    package: Option<&Result<PackageFile, String>>,
+) -> Result<unreal_analysis::csg::package::CsgCheck, String> {
+    let package = match package {
+        Some(Ok(package)) => package,
+        Some(Err(e)) => return Err(e.clone()),
+        None => {
+            return Err(
+                "a built map (a package holding a level), found another kind of file".to_owned()
+            )
+        }
+    };
+    let parsed = package.parse()?;
+    let check = unreal_analysis::csg::package::check(&parsed).map_err(|e| e.to_string())?;
+    package.file.check().map_err(|e| e.to_string())?;
     if let Some(stopped) = &check.level.stopped {
         return Err(stopped.to_string());
     }
@@ -167,21 +217,26 @@ pub fn run(args: &InfoArgs) -> ExitCode {
         let shown = path.display().to_string();
         match summarize_path(path) {
             Ok(summary) => {
-                let imports = imports(path, roots, &mut indexes);
+                // Read (and decompressed) once for the imports and the level.
+                let package =
+                    (args.csg || roots.knows_packages()).then(|| PackageFile::open(path)).flatten();
+                let imports =
+                    imports(package.as_ref().and_then(|p| p.as_ref().ok()), roots, &mut indexes);
                 for problem in summary.problems() {
                     eprintln!(
                         "error: {}: {}",
                         super::printable_line(&shown),
-                        super::printable(problem)
+                        super::printable_line(problem)
                     );
                     failed = true;
                 }
-                let csg = args.csg.then(|| csg_check(path));
+                let csg = args.csg.then(|| csg_check(package.as_ref()));
+                drop(package);
                 if let Some(Err(message)) = &csg {
                     eprintln!(
                         "error: {}: csg: {}",
                         super::printable_line(&shown),
-                        super::printable(message)
+                        super::printable_line(message)
                     );
                     failed = true;
                 }
@@ -242,7 +297,8 @@ pub fn run(args: &InfoArgs) -> ExitCode {
                         };
                         let _ = writeln!(out, "imports from {count}:");
                         for import in imports {
-                            let _ = writeln!(out, "  {}", super::printable(&import_line(import)));
+                            let _ =
+                                writeln!(out, "  {}", super::printable_line(&import_line(import)));
                         }
                     }
                 }
@@ -252,7 +308,7 @@ pub fn run(args: &InfoArgs) -> ExitCode {
                 eprintln!(
                     "error: {}: {}",
                     super::printable_line(&shown),
-                    super::printable(&message)
+                    super::printable_line(&message)
                 );
                 if args.json {
                     json_entries.push(serde_json::json!({ "file": shown, "error": message }));

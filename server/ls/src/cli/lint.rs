@@ -149,7 +149,7 @@ pub fn run(args: &LintArgs) -> ExitCode {
             "{}: {}: {}",
             problem.kind(),
             super::printable_line(&problem.path),
-            super::printable(&problem.message)
+            super::printable_message(&problem.message)
         );
     }
     if files_checked == 0 && !io_failed {

@@ -15,7 +15,7 @@ use unreal_analysis::export;
 use unreal_analysis::preview::map::{
     render_level_scene, render_map_geometry, ActorSymbols, Geometry, MapPicture, View,
 };
-use unreal_formats::printable::printable;
+use unreal_formats::printable::printable_line;
 
 use super::settings::{unused_help, SettingsArgs};
 
@@ -97,7 +97,7 @@ pub fn run(args: &MapRenderArgs) -> ExitCode {
         return match picture {
             Ok(picture) => write_picture(args, &picture),
             Err(e) => {
-                eprintln!("error: {}: {}", args.file.display(), printable(&e));
+                eprintln!("error: {}: {}", args.file.display(), printable_line(&e));
                 ExitCode::from(EXIT_FINDINGS)
             }
         };
@@ -158,7 +158,7 @@ fn write_picture(args: &MapRenderArgs, picture: &MapPicture) -> ExitCode {
     );
     if !picture.outside.is_empty() {
         let named: Vec<String> =
-            picture.outside.iter().take(10).map(|n| printable(n).into_owned()).collect();
+            picture.outside.iter().take(10).map(|n| printable_line(n).into_owned()).collect();
         let more = picture.outside.len().saturating_sub(named.len());
         let more = if more > 0 { format!(" and {more} more") } else { String::new() };
         println!(
@@ -203,7 +203,7 @@ fn stored_level_picture(
     let scene =
         export::stored_level_scene(&package_name, &package, &others).map_err(|e| e.to_string())?;
     for note in &scene.notes {
-        eprintln!("note: {}", printable(note));
+        eprintln!("note: {}", printable_line(note));
     }
     render_level_scene(&scene, &package_name, view, args.size).ok_or_else(|| {
         format!(

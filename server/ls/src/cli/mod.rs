@@ -24,4 +24,4 @@ pub const EXIT_FINDINGS: u8 = 1;
 /// Usage, configuration or I/O failure.
 pub const EXIT_USAGE: u8 = 2;
 
-pub use unreal_formats::printable::{printable, printable_line};
+pub use unreal_formats::printable::{printable, printable_line, printable_message};

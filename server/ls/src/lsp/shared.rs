@@ -137,11 +137,14 @@ impl Shared {
     }
 
     /// Logs to the client; errors also go to stderr, which survives a client that is not
-    /// listening (not initialized yet, or gone).
+    /// listening (not initialized yet, or gone). Every message is one line of the log: a
+    /// line break in a name it quotes from a file (a package's, an object's) is escaped, so
+    /// that no file can write a line of its own into the log.
     pub async fn log(&self, typ: MessageType, message: &str) {
+        let message = unreal_formats::printable::printable_message(message);
         if typ == MessageType::ERROR {
-            super::log::stderr(message);
+            super::log::stderr(&message);
         }
-        self.client.log_message(typ, message).await;
+        self.client.log_message(typ, message.into_owned()).await;
     }
 }

@@ -14,7 +14,7 @@ use unreal_analysis::{Diagnostic, Severity};
 use unreal_syntax::Span;
 
 use super::{FileReport, Report, Summary};
-use crate::cli::{printable, printable_line};
+use crate::cli::{printable_line, printable_message};
 
 /// Annotations whose lines are at most this far apart share one frame (the library folds
 /// the unannotated lines between them).
@@ -102,7 +102,7 @@ fn write_diagnostic(
     let level = title_level(diagnostic.severity);
     // Messages, labels and paths quote the files (names, values, whole lines): their control
     // characters are escaped like the code frames', so none reaches the terminal.
-    let labels: Vec<_> = diagnostic.labels.iter().map(|l| printable(&l.message)).collect();
+    let labels: Vec<_> = diagnostic.labels.iter().map(|l| printable_message(&l.message)).collect();
     let mut marks = vec![mark(file, diagnostic.span, Level::Error, None, true)];
     let mut elsewhere = Vec::new();
     for (label, text) in diagnostic.labels.iter().zip(&labels) {
@@ -119,7 +119,7 @@ fn write_diagnostic(
     let frames = group_into_frames(marks);
     let sources: Vec<(usize, usize, String)> =
         frames.iter().map(|frame| frame_source(file, frame)).collect();
-    let (title, origin) = (printable(&diagnostic.message), printable_line(&file.path));
+    let (title, origin) = (printable_message(&diagnostic.message), printable_line(&file.path));
     let mut message = level.title(&title).id(diagnostic.code);
     for (frame, source) in frames.iter().zip(&sources) {
         message = message.snippet(frame_snippet(&origin, frame, source));
@@ -127,7 +127,7 @@ fn write_diagnostic(
     for note in &elsewhere {
         message = message.footer(Level::Note.title(note));
     }
-    let fix_title = diagnostic.fix.as_ref().map(|fix| printable(&fix.title));
+    let fix_title = diagnostic.fix.as_ref().map(|fix| printable_message(&fix.title));
     if let Some(fix_title) = &fix_title {
         message = message.footer(Level::Help.title(fix_title));
     }

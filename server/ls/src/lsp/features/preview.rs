@@ -12,6 +12,7 @@ use unreal_analysis::export::mesh_files;
 use unreal_analysis::fs::RealFs;
 use unreal_analysis::object_select::{self, ObjectSpec, SelectError};
 use unreal_analysis::preview::{self, ObjectPreview};
+use unreal_analysis::unpacked::PackageBytes;
 use unreal_formats::mapped::{read_regular, MappedFile};
 use unreal_formats::package::{ObjectRef, Package};
 
@@ -97,9 +98,11 @@ fn package_name(path: &Path) -> String {
     unreal_formats::package_name(&name).to_owned()
 }
 
-/// A package's bytes: a compressed one (`.uz`, `.uz2`) decompressed, bounded.
-fn unpacked<'a>(path: &Path, bytes: &'a [u8]) -> Result<std::borrow::Cow<'a, [u8]>> {
-    unreal_formats::package_bytes(bytes).map_err(|e| failed(format!("{}: {e}", path.display())))
+/// A package's bytes: a compressed one (`.uz`, `.uz2`) decompressed, bounded, once per
+/// version of the file for every preview ([`unreal_analysis::unpacked`]).
+fn unpacked<'a>(path: &Path, bytes: &'a [u8]) -> Result<PackageBytes<'a>> {
+    unreal_analysis::unpacked::package_bytes(path, bytes)
+        .map_err(|e| failed(format!("{}: {e}", path.display())))
 }
 
 fn parse<'a>(path: &Path, bytes: &'a [u8]) -> Result<Package<'a>> {
@@ -110,7 +113,11 @@ fn parse<'a>(path: &Path, bytes: &'a [u8]) -> Result<Package<'a>> {
 /// `answer` unless the file changed while it was read (a rebuild truncated it: the pages
 /// past its new end read as zeros), which is the error then.
 fn unless_changed(path: &Path, bytes: &MappedFile, answer: Result<Value>) -> Result<Value> {
-    bytes.check().map_err(|e| failed(format!("{}: {e}", path.display())))?;
+    if let Err(e) = bytes.check() {
+        // Its decompressed copy may be of what the file never was.
+        unreal_analysis::unpacked::forget(path, bytes);
+        return Err(failed(format!("{}: {e}", path.display())));
+    }
     answer
 }
 
