@@ -134,7 +134,7 @@ fn sarif_has_the_structure_code_scanning_requires() {
             "runs[0].tool.driver.rules[0].help.text: required",
             "runs[0].results[0].locations[0].physicalLocation.region.startLine: must be an integer >= 1",
             "runs[0].results[1]: property `colour` is not in SARIF 2.1.0",
-            "runs[0].results[2].ruleIndex: names rule `t3d-non-planar-polygon`, not `t3d-untitled-level`",
+            "runs[0].results[2].ruleIndex: names rule `t3d-non-planar-polygon`, not `t3d-no-player-start`",
         ]
     "#]]
     .assert_debug_eq(&validate_sarif(&broken));
@@ -340,7 +340,7 @@ fn baseline_round_trip() {
             exit: 0
             --- stdout
             --- stderr
-            wrote 9 findings to lint-baseline.json
+            wrote 10 findings to lint-baseline.json
         "#]],
     );
     expect_file![fixtures().join("expected/baseline.json")]
@@ -351,8 +351,8 @@ fn baseline_round_trip() {
         0 errors, 0 warnings in 3 files checked
         references into packages (textures, classes, OBJ LOAD) were not checked: no game folder is set (--game-dir, or game-dir in unreal-ls.toml)
         --- stderr
-        note: 9 findings recorded in the baseline not shown
-    "#]];
+        note: 10 findings recorded in the baseline not shown
+    "#]]];
     check(&project, &["lint", "--baseline", "lint-baseline.json"], &known);
 
     // Lines inserted above the findings move them; the baseline still knows them.
@@ -373,7 +373,7 @@ fn baseline_round_trip() {
             exit: 0
             --- stdout
             --- stderr
-            note: 9 findings recorded in the baseline not shown
+            note: 10 findings recorded in the baseline not shown
         "#]],
     );
 
@@ -391,7 +391,7 @@ fn baseline_round_trip() {
             exit: 0
             --- stdout
             --- stderr
-            note: 9 findings recorded in the baseline not shown
+            note: 10 findings recorded in the baseline not shown
         "#]],
     );
 
@@ -445,17 +445,21 @@ fn fix_writes_safe_fixes_in_the_file_own_encoding_and_is_idempotent() {
         --- stdout
         ::warning file=Brushes/Cube.t3d,line=2,col=4,endLine=2,endColumn=46,title=t3d-non-planar-polygon::polygon is not planar: vertex 4 is 2.000 units off the plane through vertex 1 (the engine allows less than 0.1); triangulate it or move the vertex
         ::notice file=Maps/Broken.t3d,line=1,col=1,endLine=1,endColumn=10,title=t3d-unbalanced-block::`Begin Map` is never closed; UnrealEd reads the map to the end of the text, so nothing is lost
+        ::notice file=Maps/Broken.t3d,line=2,col=19,endLine=2,endColumn=28,title=t3d-no-player-start::this map has no `PlayerStart`: a player who joins a game on it has no place to start
         ::notice file=Maps/Broken.t3d,line=2,col=19,endLine=2,endColumn=28,title=t3d-untitled-level::this `LevelInfo` sets no `Title`: server browsers and scoreboards show the map as "Untitled"
         ::error file=Maps/Broken.t3d,line=8,col=30,endLine=8,endColumn=34,title=t3d-duplicate-actor-name::actor name `lamp` is used twice in this map
         ::warning file=Maps/Broken.t3d,line=15,col=11,endLine=15,endColumn=53,title=t3d-non-planar-polygon::polygon is not planar: vertex 4 is 2.000 units off the plane through vertex 1 (the engine allows less than 0.1); triangulate it or move the vertex
         ::notice file=Maps/Broken.t3d,line=17,col=23,endLine=17,endColumn=64,title=t3d-normal-mismatch::stored normal +00000.000000,+00000.000000,-00001.000000 differs from the normal of the vertices +00000.015621,-00000.015621,-00000.999756; import recomputes it
         ::notice file=Maps/Broken.t3d,line=27,col=23,endLine=27,endColumn=64,title=t3d-normal-mismatch::stored normal +00000.000000,+00000.000000,+00001.000000 differs from the normal of the vertices +00000.000000,+00000.000000,-00001.000000 (the vertex winding is reversed); import recomputes it
+        ::notice file=Maps/Deck.t3d,line=2,col=19,endLine=2,endColumn=28,title=t3d-no-player-start::this map has no `PlayerStart`: a player who joins a game on it has no place to start
         ::notice file=Maps/Deck.t3d,line=2,col=19,endLine=2,endColumn=28,title=t3d-untitled-level::this `LevelInfo` sets no `Title`: server browsers and scoreboards show the map as "Untitled"
         ::error file=Maps/Deck.t3d,line=8,col=30,endLine=8,endColumn=34,title=t3d-duplicate-actor-name::actor name `lamp` is used twice in this map
         ::warning file=Maps/Deck.t3d,line=15,col=11,endLine=15,endColumn=53,title=t3d-non-planar-polygon::polygon is not planar: vertex 4 is 2.000 units off the plane through vertex 1 (the engine allows less than 0.1); triangulate it or move the vertex
         ::notice file=Maps/Imported/Import.t3d,line=6,col=11,endLine=6,endColumn=53,title=t3d-non-planar-polygon::polygon is not planar: vertex 4 is 2.000 units off the plane through vertex 1 (the engine allows less than 0.1); triangulate it or move the vertex
+        ::notice file=Maps/Latin.t3d,line=2,col=19,endLine=2,endColumn=28,title=t3d-no-player-start::this map has no `PlayerStart`: a player who joins a game on it has no place to start
         ::notice file=Maps/Latin.t3d,line=2,col=19,endLine=2,endColumn=28,title=t3d-untitled-level::this `LevelInfo` sets no `Title`: server browsers and scoreboards show the map as "Untitled"
         ::warning file=Maps/Latin.t3d,line=15,col=11,endLine=15,endColumn=53,title=t3d-non-planar-polygon::polygon is not planar: vertex 4 is 2.000 units off the plane through vertex 1 (the engine allows less than 0.1); triangulate it or move the vertex
+        ::notice file=Maps/Wide.t3d,line=2,col=19,endLine=2,endColumn=28,title=t3d-no-player-start::this map has no `PlayerStart`: a player who joins a game on it has no place to start
         ::notice file=Maps/Wide.t3d,line=2,col=19,endLine=2,endColumn=28,title=t3d-untitled-level::this `LevelInfo` sets no `Title`: server browsers and scoreboards show the map as "Untitled"
         ::warning file=Maps/Wide.t3d,line=15,col=11,endLine=15,endColumn=53,title=t3d-non-planar-polygon::polygon is not planar: vertex 4 is 2.000 units off the plane through vertex 1 (the engine allows less than 0.1); triangulate it or move the vertex
         --- stderr
