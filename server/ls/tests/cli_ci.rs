@@ -352,7 +352,7 @@ fn baseline_round_trip() {
         references into packages (textures, classes, OBJ LOAD) were not checked: no game folder is set (--game-dir, or game-dir in unreal-ls.toml)
         --- stderr
         note: 10 findings recorded in the baseline not shown
-    "#]]];
+    "#]];
     check(&project, &["lint", "--baseline", "lint-baseline.json"], &known);
 
     // Lines inserted above the findings move them; the baseline still knows them.
