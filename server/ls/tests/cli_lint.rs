@@ -57,6 +57,13 @@ fn clean_file() {
         &expect![[r#"
             exit: 0
             --- stdout
+            info[t3d-no-player-start]: this map has no `PlayerStart`: a player who joins a game on it has no place to start
+             --> clean.t3d:2:19
+              |
+            2 | Begin Actor Class=LevelInfo Name=LevelInfo0
+              |                   ^^^^^^^^^
+              |
+
             info[t3d-untitled-level]: this `LevelInfo` sets no `Title`: server browsers and scoreboards show the map as "Untitled"
              --> clean.t3d:2:19
               |
@@ -64,7 +71,7 @@ fn clean_file() {
               |                   ^^^^^^^^^
               |
 
-            0 errors, 0 warnings, 1 info in 1 file checked
+            0 errors, 0 warnings, 2 info in 1 file checked
             references into packages (textures, classes, OBJ LOAD) were not checked: no game folder is set (--game-dir, or game-dir in unreal-ls.toml)
         "#]],
     );
@@ -74,6 +81,7 @@ fn clean_file() {
             exit: 0
             --- stdout
             {"version":1,"files":1,"diagnostics":[
+            {"file":"clean.t3d","line":2,"column":19,"end_line":2,"end_column":28,"severity":"info","code":"t3d-no-player-start","message":"this map has no `PlayerStart`: a player who joins a game on it has no place to start"},
             {"file":"clean.t3d","line":2,"column":19,"end_line":2,"end_column":28,"severity":"info","code":"t3d-untitled-level","message":"this `LevelInfo` sets no `Title`: server browsers and scoreboards show the map as \"Untitled\""}
             ]}
         "#]],
@@ -87,6 +95,13 @@ fn file_with_errors() {
         &expect![[r#"
             exit: 0
             --- stdout
+            info[t3d-no-player-start]: this map has no `PlayerStart`: a player who joins a game on it has no place to start
+             --> error.t3d:2:19
+              |
+            2 | Begin Actor Class=LevelInfo Name=LevelInfo0
+              |                   ^^^^^^^^^
+              |
+
             info[t3d-untitled-level]: this `LevelInfo` sets no `Title`: server browsers and scoreboards show the map as "Untitled"
              --> error.t3d:2:19
               |
@@ -108,7 +123,7 @@ fn file_with_errors() {
                |                                                   ^^^^^^^^^^^^^
                |
 
-            0 errors, 2 warnings, 1 info in 1 file checked
+            0 errors, 2 warnings, 2 info in 1 file checked
             references into packages (textures, classes, OBJ LOAD) were not checked: no game folder is set (--game-dir, or game-dir in unreal-ls.toml)
         "#]],
     );
@@ -118,6 +133,7 @@ fn file_with_errors() {
             exit: 0
             --- stdout
             {"version":1,"files":1,"diagnostics":[
+            {"file":"error.t3d","line":2,"column":19,"end_line":2,"end_column":28,"severity":"info","code":"t3d-no-player-start","message":"this map has no `PlayerStart`: a player who joins a game on it has no place to start"},
             {"file":"error.t3d","line":2,"column":19,"end_line":2,"end_column":28,"severity":"info","code":"t3d-untitled-level","message":"this `LevelInfo` sets no `Title`: server browsers and scoreboards show the map as \"Untitled\""},
             {"file":"error.t3d","line":10,"column":11,"end_line":10,"end_column":24,"severity":"warning","code":"t3d-too-few-vertices","message":"polygon has 2 vertices; a polygon needs at least 3"},
             {"file":"error.t3d","line":25,"column":51,"end_line":25,"end_column":64,"severity":"warning","code":"t3d-malformed-number","message":"malformed `Vertex` vector: found `+00000.00.000` where a number was expected (vectors are three numbers `X,Y,Z`, as in `+00128.000000,-00064.000000,+00000.000000`); UnrealEd reads it as 0"}
@@ -133,6 +149,13 @@ fn file_with_only_warnings() {
         &expect![[r#"
             exit: 0
             --- stdout
+            info[t3d-no-player-start]: this map has no `PlayerStart`: a player who joins a game on it has no place to start
+             --> warnings.t3d:2:19
+              |
+            2 | Begin Actor Class=LevelInfo Name=LevelInfo0
+              |                   ^^^^^^^^^
+              |
+
             info[t3d-untitled-level]: this `LevelInfo` sets no `Title`: server browsers and scoreboards show the map as "Untitled"
              --> warnings.t3d:2:19
               |
@@ -171,7 +194,7 @@ fn file_with_only_warnings() {
                |
                = help: Recompute the normal from the vertices
 
-            0 errors, 2 warnings, 1 info, 1 hint in 1 file checked
+            0 errors, 2 warnings, 2 info, 1 hint in 1 file checked
             references into packages (textures, classes, OBJ LOAD) were not checked: no game folder is set (--game-dir, or game-dir in unreal-ls.toml)
         "#]],
     );
@@ -181,6 +204,7 @@ fn file_with_only_warnings() {
             exit: 0
             --- stdout
             {"version":1,"files":1,"diagnostics":[
+            {"file":"warnings.t3d","line":2,"column":19,"end_line":2,"end_column":28,"severity":"info","code":"t3d-no-player-start","message":"this map has no `PlayerStart`: a player who joins a game on it has no place to start"},
             {"file":"warnings.t3d","line":2,"column":19,"end_line":2,"end_column":28,"severity":"info","code":"t3d-untitled-level","message":"this `LevelInfo` sets no `Title`: server browsers and scoreboards show the map as \"Untitled\""},
             {"file":"warnings.t3d","line":9,"column":30,"end_line":9,"end_column":34,"severity":"warning","code":"t3d-duplicate-actor-name","message":"actor name `lamp` is used twice in this map"},
             {"file":"warnings.t3d","line":16,"column":11,"end_line":16,"end_column":53,"severity":"warning","code":"t3d-non-planar-polygon","message":"polygon is not planar: vertex 4 is 2.000 units off the plane through vertex 1 (the engine allows less than 0.1); triangulate it or move the vertex"},
@@ -461,6 +485,13 @@ fn missing_path() {
         &expect![[r#"
             exit: 2
             --- stdout
+            info[t3d-no-player-start]: this map has no `PlayerStart`: a player who joins a game on it has no place to start
+             --> clean.t3d:2:19
+              |
+            2 | Begin Actor Class=LevelInfo Name=LevelInfo0
+              |                   ^^^^^^^^^
+              |
+
             info[t3d-untitled-level]: this `LevelInfo` sets no `Title`: server browsers and scoreboards show the map as "Untitled"
              --> clean.t3d:2:19
               |
@@ -468,7 +499,7 @@ fn missing_path() {
               |                   ^^^^^^^^^
               |
 
-            0 errors, 0 warnings, 1 info in 1 file checked
+            0 errors, 0 warnings, 2 info in 1 file checked
             references into packages (textures, classes, OBJ LOAD) were not checked: no game folder is set (--game-dir, or game-dir in unreal-ls.toml)
             --- stderr
             error: missing.t3d: no such file or directory
@@ -481,6 +512,7 @@ fn missing_path() {
             exit: 2
             --- stdout
             {"version":1,"files":1,"diagnostics":[
+            {"file":"warnings.t3d","line":2,"column":19,"end_line":2,"end_column":28,"severity":"info","code":"t3d-no-player-start","message":"this map has no `PlayerStart`: a player who joins a game on it has no place to start"},
             {"file":"warnings.t3d","line":2,"column":19,"end_line":2,"end_column":28,"severity":"info","code":"t3d-untitled-level","message":"this `LevelInfo` sets no `Title`: server browsers and scoreboards show the map as \"Untitled\""},
             {"file":"warnings.t3d","line":9,"column":30,"end_line":9,"end_column":34,"severity":"warning","code":"t3d-duplicate-actor-name","message":"actor name `lamp` is used twice in this map"},
             {"file":"warnings.t3d","line":16,"column":11,"end_line":16,"end_column":53,"severity":"warning","code":"t3d-non-planar-polygon","message":"polygon is not planar: vertex 4 is 2.000 units off the plane through vertex 1 (the engine allows less than 0.1); triangulate it or move the vertex"},
@@ -510,6 +542,7 @@ fn engine_flag() {
             exit: 0
             --- stdout
             {"version":1,"files":1,"diagnostics":[
+            {"file":"warnings.t3d","line":2,"column":19,"end_line":2,"end_column":28,"severity":"info","code":"t3d-no-player-start","message":"this map has no `PlayerStart`: a player who joins a game on it has no place to start"},
             {"file":"warnings.t3d","line":2,"column":19,"end_line":2,"end_column":28,"severity":"info","code":"t3d-untitled-level","message":"this `LevelInfo` sets no `Title`: server browsers and scoreboards show the map as \"Untitled\""},
             {"file":"warnings.t3d","line":9,"column":30,"end_line":9,"end_column":34,"severity":"warning","code":"t3d-duplicate-actor-name","message":"actor name `lamp` is used twice in this map"},
             {"file":"warnings.t3d","line":16,"column":11,"end_line":16,"end_column":53,"severity":"warning","code":"t3d-non-planar-polygon","message":"polygon is not planar: vertex 4 is 2.000 units off the plane through vertex 1 (the engine allows less than 0.1); triangulate it or move the vertex"},
