@@ -179,6 +179,34 @@ pub struct U3d {
     pub meshes: Vec<U3dMesh>,
     pub materials: Vec<U3dMaterial>,
     pub bones: Vec<U3dBone>,
+    /// [`U3d::first_frame_counterpart`] of each mesh, found once when the file is read:
+    /// asked of each mesh by a search over all of them, a file of 65,535 meshes took
+    /// minutes.
+    counterparts: Vec<Option<usize>>,
+}
+
+/// For each mesh, the mesh in the first frame with the same rank among the meshes of the
+/// same LOD, when it has the same vertex count (and is another mesh).
+fn counterparts(meshes: &[U3dMesh]) -> Vec<Option<usize>> {
+    use std::collections::HashMap;
+    let Some(first) = meshes.iter().map(|m| m.frame).min() else { return Vec::new() };
+    let mut in_first: HashMap<u32, Vec<usize>> = HashMap::new();
+    for (i, m) in meshes.iter().enumerate().filter(|(_, m)| m.frame == first) {
+        in_first.entry(m.lod.to_bits()).or_default().push(i);
+    }
+    let mut ranks: HashMap<(u16, u32), usize> = HashMap::new();
+    meshes
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let seen = ranks.entry((m.frame, m.lod.to_bits())).or_default();
+            let rank = *seen;
+            *seen += 1;
+            let index = *in_first.get(&m.lod.to_bits())?.get(rank)?;
+            let other = meshes.get(index)?;
+            (other.vertices == m.vertices && index != i).then_some(index)
+        })
+        .collect()
 }
 
 fn string(r: &mut Reader<'_>, field: &str) -> Result<String> {
@@ -234,17 +262,7 @@ impl U3d {
     /// `TextureCoordinateOwned` false), the mesh it reuses: the one in the first frame with
     /// the same rank among the meshes of the same LOD, when it has the same vertex count.
     pub fn first_frame_counterpart(&self, mesh: usize) -> Option<usize> {
-        let m = self.meshes.get(mesh)?;
-        let same = |o: &U3dMesh| o.lod.to_bits() == m.lod.to_bits();
-        let rank = self.meshes[..mesh].iter().filter(|o| o.frame == m.frame && same(o)).count();
-        let first = self.meshes.iter().map(|o| o.frame).min()?;
-        let (index, other) = self
-            .meshes
-            .iter()
-            .enumerate()
-            .filter(|(_, o)| o.frame == first && same(o))
-            .nth(rank)?;
-        (other.vertices == m.vertices && index != mesh).then_some(index)
+        *self.counterparts.get(mesh)?
     }
 
     /// A mesh's triangles and their materials, the first frame's when it reuses them
@@ -353,7 +371,14 @@ impl U3d {
                 r.remaining()
             )));
         }
-        Ok(Self { header, meshes: out_meshes, materials: out_materials, bones: out_bones })
+        let counterparts = counterparts(&out_meshes);
+        Ok(Self {
+            header,
+            meshes: out_meshes,
+            materials: out_materials,
+            bones: out_bones,
+            counterparts,
+        })
     }
 }
 

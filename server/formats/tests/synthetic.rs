@@ -732,3 +732,22 @@ fn a_cycle_of_outers_is_refused() {
     let error = unreal_formats::package::Package::parse(&bytes).err().unwrap().to_string();
     assert!(error.contains("the outers of object reference 2 to end, found a cycle"), "{error}");
 }
+
+/// Issue 43, item 6: a file of 65,535 frame meshes did not finish in 60 s: each mesh's
+/// first-frame counterpart was a search over all the meshes. They are found once now; every
+/// mesh of 32,767 frames (65,534 meshes) reuses its first-frame counterpart's triangles.
+#[test]
+fn u3d_of_sixty_five_thousand_meshes_reads_each_counterpart_once() {
+    let bytes = writers::u3d_with(&writers::U3dOptions {
+        reuse_first_frame: true,
+        ..writers::U3dOptions::new(32_767, 0)
+    });
+    let model = U3d::parse(&bytes).unwrap();
+    assert_eq!(model.meshes.len(), 65_534);
+    for i in 0..model.meshes.len() {
+        let expected = if i < 2 { None } else { Some(i % 2) };
+        assert_eq!(model.first_frame_counterpart(i), expected, "mesh {i}");
+        assert_eq!(model.triangles_of(i).0.len(), 2, "mesh {i}");
+        assert!(model.tex_coord_source(i).is_some(), "mesh {i}");
+    }
+}
