@@ -74,29 +74,10 @@ fn info_escapes_line_breaks_in_names_from_files() {
 
 #[test]
 fn info_csg_escapes_line_breaks_in_names_from_files() {
-    use writers::{box_faces, ue1_map_package, LevelPoly, MapBrush};
     let dir = unreal_test_support::ScratchDir::new("forged-csg");
     let texture: &'static str = Box::leak(payload("Wall").into_boxed_str());
     // The stored level is a room elsewhere than the brush: the differences name the texture.
-    let room: Vec<LevelPoly> = box_faces([128.0, 128.0, 64.0])
-        .into_iter()
-        .map(|mut f| {
-            f.reverse();
-            for v in &mut f {
-                v[0] += 1000.0;
-            }
-            LevelPoly { vertices: f, texture }
-        })
-        .collect();
-    let brush = MapBrush {
-        class: "Brush",
-        csg_oper: 2,
-        poly_flags: 0,
-        location: [0.0; 3],
-        half: [128.0, 128.0, 64.0],
-        texture,
-    };
-    std::fs::write(dir.join("Room.unr"), ue1_map_package(&[brush], &room)).unwrap();
+    std::fs::write(dir.join("Room.unr"), writers::carved_room_map(1000.0, texture)).unwrap();
     // A package without a level, whose error names an object.
     let name = payload("Evil");
     std::fs::write(dir.join("Evil.utx"), writers::object_package(&[("Texture", &name)])).unwrap();

@@ -193,15 +193,9 @@ fn info_on_the_corpus_texture_package() {
 /// the level model the engine would store), and on a package that is not a map.
 #[test]
 fn info_csg_builds_the_level_and_compares_with_the_stored_bsp() {
-    use unreal_test_support::writers::{box_faces, ue1_map_package, LevelPoly, MapBrush};
+    use unreal_test_support::writers::{carved_room, ue1_map_package, MapBrush};
     let dir = unreal_test_support::ScratchDir::new("cli-info-csg");
-    let room: Vec<LevelPoly> = box_faces([128.0, 128.0, 64.0])
-        .into_iter()
-        .map(|mut f| {
-            f.reverse();
-            LevelPoly { vertices: f, texture: "Wall" }
-        })
-        .collect();
+    let room = carved_room([128.0, 128.0, 64.0], 0.0, "Wall");
     let brush = |class, csg_oper, half, texture| MapBrush {
         class,
         csg_oper,
@@ -256,24 +250,9 @@ fn info_csg_builds_the_level_and_compares_with_the_stored_bsp() {
 #[test]
 fn info_csg_reads_compressed_maps() {
     use unreal_test_support::containers;
-    use unreal_test_support::writers::{box_faces, ue1_map_package, LevelPoly, MapBrush};
+    use unreal_test_support::writers::carved_room_map;
     let dir = unreal_test_support::ScratchDir::new("cli-info-csg-compressed");
-    let room: Vec<LevelPoly> = box_faces([128.0, 128.0, 64.0])
-        .into_iter()
-        .map(|mut f| {
-            f.reverse();
-            LevelPoly { vertices: f, texture: "Wall" }
-        })
-        .collect();
-    let brush = MapBrush {
-        class: "Brush",
-        csg_oper: 2,
-        poly_flags: 0,
-        location: [0.0; 3],
-        half: [128.0, 128.0, 64.0],
-        texture: "Wall",
-    };
-    let map = ue1_map_package(&[brush], &room);
+    let map = carved_room_map(0.0, "Wall");
     std::fs::write(dir.join("Room.unr.uz2"), containers::uz2(&map)).unwrap();
     std::fs::write(dir.join("Room.unr.uz"), containers::uz1("Room.unr", &map, false, 0x40000))
         .unwrap();

@@ -1450,6 +1450,32 @@ pub struct LevelPoly {
     pub texture: &'static str,
 }
 
+/// The level polygons of a room of half-size `h` carved out of the solid world (the box's
+/// faces turned inward), moved `shift` along X, all in `texture`: the stored BSP of a map
+/// whose one brush subtracts that room.
+pub fn carved_room(h: [f32; 3], shift: f32, texture: &'static str) -> Vec<LevelPoly> {
+    box_faces(h)
+        .into_iter()
+        .map(|mut f| {
+            f.reverse();
+            for v in &mut f {
+                v[0] += shift;
+            }
+            LevelPoly { vertices: f, texture }
+        })
+        .collect()
+}
+
+/// A built UE1 map of one brush subtracting a 256 x 256 x 128 room at the origin, in
+/// `texture`, whose stored level is that room moved `shift` along X (0: the level its
+/// brush builds).
+pub fn carved_room_map(shift: f32, texture: &'static str) -> Vec<u8> {
+    let half = [128.0, 128.0, 64.0];
+    let brush =
+        MapBrush { class: "Brush", csg_oper: 2, poly_flags: 0, location: [0.0; 3], half, texture };
+    ue1_map_package(&[brush], &carved_room(half, shift, texture))
+}
+
 /// The six faces of a box of half-size `h` around the origin, facing out: in the engine's
 /// vertex order, whose `FPoly::CalcNormal` normal points out.
 pub fn box_faces(h: [f32; 3]) -> Vec<Vec<[f32; 3]>> {
