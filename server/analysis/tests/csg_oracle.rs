@@ -13,10 +13,7 @@ fn maps() -> Vec<(String, Vec<u8>)> {
     let root =
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/packages/unr");
     let Ok(entries) = std::fs::read_dir(&root) else {
-        println!(
-            "skipping: no built maps at {} (the corpus is never part of the project)",
-            root.display()
-        );
+        unreal_test_support::corpus::absent(&format!("no built maps at {}", root.display()));
         return Vec::new();
     };
     let mut out: Vec<(String, Vec<u8>)> = entries

@@ -332,11 +332,11 @@ fn the_corpus_map_is_textured_from_its_package() {
     let map = corpus().join("t3d/ue1/blender_t3d_test_map.t3d");
     let utx = corpus().join("packages/utx");
     let (Ok(bytes), true) = (std::fs::read(&map), utx.is_dir()) else {
-        println!(
-            "skipping: {} or {} not present (the corpus is never part of the project)",
+        unreal_test_support::corpus::absent(&format!(
+            "{} or {} not present",
             map.display(),
             utx.display()
-        );
+        ));
         return;
     };
     let text = unreal_syntax::text::decode(&bytes).text;
@@ -377,10 +377,7 @@ fn the_corpus_map_is_textured_from_its_package() {
 fn built_maps() -> Option<Vec<PathBuf>> {
     let dir = corpus().join("packages/unr");
     let Ok(entries) = std::fs::read_dir(&dir) else {
-        println!(
-            "skipping: no built maps at {} (the corpus is never part of the project)",
-            dir.display()
-        );
+        unreal_test_support::corpus::absent(&format!("no built maps at {}", dir.display()));
         return None;
     };
     let mut maps: Vec<PathBuf> = entries
@@ -562,7 +559,7 @@ fn stored_and_built_levels_map_textures_alike() {
     let t3d = corpus().join("t3d/ue1/blender_t3d_test_map.t3d");
     let utx = corpus().join("packages/utx/blender_t3d_Checkers.utx");
     let (Ok(unr), Ok(t3d), true) = (std::fs::read(&unr), std::fs::read(&t3d), utx.is_file()) else {
-        println!("skipping: the corpus's blender_t3d test map is not present (never part of the project)");
+        unreal_test_support::corpus::absent("the corpus's blender_t3d test map is not present");
         return;
     };
     // The .unr imports its textures from the package `Checkers`: the corpus file under that

@@ -19,10 +19,10 @@ fn a_real_maps_dependencies_match_the_imports_of_its_built_map() {
     let unr = corpus.join("packages/unr/blender_t3d_test_map.unr");
     let utx = corpus.join("packages/utx/blender_t3d_Checkers.utx");
     if !(t3d.is_file() && unr.is_file() && utx.is_file()) {
-        println!(
-            "skipped: the corpus map, its .unr or the Checkers package is not under {}",
+        unreal_test_support::corpus::absent(&format!(
+            "the corpus map, its .unr or the Checkers package is not under {}",
             corpus.display()
-        );
+        ));
         return;
     }
     // A game folder holding the texture package the map was made with, under its own name.

@@ -562,7 +562,10 @@ fn fix_format_rewrites_the_layout_once() {
 fn corpus_in_every_format() {
     let corpus = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
     if !corpus.is_dir() {
-        println!("skipped: the shared corpus is not at {}", corpus.display());
+        unreal_test_support::corpus::absent(&format!(
+            "the shared corpus is not at {}",
+            corpus.display()
+        ));
         return;
     }
     let corpus = corpus.to_str().unwrap();

@@ -208,10 +208,7 @@ fn corpus() -> Option<PathBuf> {
     if dir.is_dir() {
         Some(dir)
     } else {
-        println!(
-            "skipping: corpus not found at {} (it is never part of the project)",
-            dir.display()
-        );
+        unreal_test_support::corpus::absent(&format!("corpus not found at {}", dir.display()));
         None
     }
 }
@@ -1088,10 +1085,7 @@ fn the_corpus_map_exports_textured() {
     let map = corpus.join("t3d/ue1/blender_t3d_test_map.t3d");
     let utx = corpus.join("packages/utx");
     if !map.is_file() || !utx.is_dir() {
-        println!(
-            "skipping: {} not present (the corpus is never part of the project)",
-            map.display()
-        );
+        unreal_test_support::corpus::absent(&format!("{} not present", map.display()));
         return;
     }
     let dir = fixture_dir("level-corpus");

@@ -161,7 +161,7 @@ fn info_on_the_corpus_texture_package() {
     let corpus =
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/packages/utx");
     if !corpus.is_dir() {
-        println!("skipping: corpus not found at {}", corpus.display());
+        unreal_test_support::corpus::absent(&format!("corpus not found at {}", corpus.display()));
         return;
     }
     run(

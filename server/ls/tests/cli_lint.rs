@@ -568,7 +568,9 @@ fn bundled_examples() {
 fn corpus_has_no_errors() {
     let relative = "../../../shared/corpus/t3d";
     if !manifest_dir().join(relative).is_dir() {
-        println!("skipped: the shared corpus is not at {relative} (relative to server/ls)");
+        unreal_test_support::corpus::absent(&format!(
+            "the shared corpus is not at {relative} (relative to server/ls)"
+        ));
         return;
     }
     let shown = run(&manifest_dir(), &["--format", "json", relative]);

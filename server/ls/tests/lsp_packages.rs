@@ -19,7 +19,7 @@ fn corpus_packages() -> Option<PathBuf> {
     if dir.is_dir() {
         Some(std::fs::canonicalize(dir).unwrap())
     } else {
-        println!("skipped: the corpus is not at {}", dir.display());
+        unreal_test_support::corpus::absent(&format!("the corpus is not at {}", dir.display()));
         None
     }
 }

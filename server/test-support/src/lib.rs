@@ -5,6 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::missing_panics_doc)]
 
 pub mod containers;
+pub mod corpus;
 mod rng;
 mod scratch;
 pub mod spec_files;

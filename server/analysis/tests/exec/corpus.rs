@@ -15,7 +15,7 @@ fn corpus() -> Option<PathBuf> {
     if dir.is_dir() {
         Some(dir)
     } else {
-        eprintln!("skipping: corpus folder {} is absent", dir.display());
+        unreal_test_support::corpus::absent(&format!("corpus folder {} is absent", dir.display()));
         None
     }
 }

@@ -82,7 +82,10 @@ fn hover_names_the_flags_of_every_flags_value() {
             .filter(|p| {
                 let exists = p.exists();
                 if !exists {
-                    println!("skipping {}: the corpus file is absent", p.display());
+                    unreal_test_support::corpus::absent(&format!(
+                        "{}: the corpus file is absent",
+                        p.display()
+                    ));
                 }
                 exists
             })
@@ -129,7 +132,10 @@ fn structure(parse: &Parse) -> String {
 fn every_corpus_file_gets_every_whole_document_feature() {
     let mut files = t3d_files(&corpus_dir());
     if files.is_empty() {
-        println!("skipping the corpus: {} is absent", corpus_dir().display());
+        unreal_test_support::corpus::absent(&format!(
+            "the corpus: {} is absent",
+            corpus_dir().display()
+        ));
     }
     files.extend(t3d_files(&examples_dir()));
     for path in files {

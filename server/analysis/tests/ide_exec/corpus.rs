@@ -33,7 +33,7 @@ fn uc_files(dir: &Path) -> Vec<PathBuf> {
 fn hover_documents_every_command_of_the_corpus() {
     let dir = corpus_dir();
     if !dir.is_dir() {
-        println!("skipped: no corpus at {}", dir.display());
+        unreal_test_support::corpus::absent(&format!("no corpus at {}", dir.display()));
         return;
     }
     let env = ExecEnv::real(&LintOptions::default());

@@ -10,10 +10,7 @@ pub fn corpus() -> Option<PathBuf> {
     if dir.is_dir() {
         Some(dir)
     } else {
-        println!(
-            "skipping: corpus not found at {} (it is never part of the project)",
-            dir.display()
-        );
+        unreal_test_support::corpus::absent(&format!("corpus not found at {}", dir.display()));
         None
     }
 }

@@ -13,7 +13,7 @@ pub fn corpus() -> Option<PathBuf> {
     if dir.is_dir() {
         Some(dir)
     } else {
-        println!("note: {} is absent; the corpus part of this test is skipped", dir.display());
+        unreal_test_support::corpus::absent(&format!("{} is absent", dir.display()));
         None
     }
 }

@@ -458,7 +458,10 @@ fn uc_files(dir: &Path, out: &mut Vec<PathBuf>) {
 fn corpus_directives() {
     let root = corpus_dir();
     if !root.is_dir() {
-        println!("skipping corpus_directives: shared corpus not found at {}", root.display());
+        unreal_test_support::corpus::absent(&format!(
+            "corpus_directives: shared corpus not found at {}",
+            root.display()
+        ));
         return;
     }
     let mut files = Vec::new();
