@@ -7,9 +7,7 @@
 /// Says that `what` (a sentence naming the absent files) is absent: a skip message, or a
 /// panic under `REQUIRE_CORPUS=1`. Every test that skips for want of corpus files calls it.
 pub fn absent(what: &str) {
-    if required() {
-        panic!("REQUIRE_CORPUS=1, but the corpus is not all there: {what}");
-    }
+    assert!(!required(), "REQUIRE_CORPUS=1, but the corpus is not all there: {what}");
     println!("skipping: {what} (the corpus is never part of the project; REQUIRE_CORPUS=1 makes this a failure)");
 }
 
