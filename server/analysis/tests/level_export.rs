@@ -768,7 +768,7 @@ fn a_build_past_its_bound_stops_naming_the_brush() {
     assert_eq!(level.stopped, None);
     assert_eq!(level.surfaces.len(), 150 * 6);
 
-    let level = csg::build_bounded(&rooms, false, 200);
+    let level = csg::build_bounded(&rooms, false, 200, &|| false);
     let stopped = level.stopped.expect("a bound of 200 nodes stops 150 rooms");
     assert!(stopped.nodes > 200 && stopped.limit == 200, "{stopped:?}");
     assert_eq!(stopped.polygons, 900);
@@ -782,4 +782,16 @@ fn a_build_past_its_bound_stops_naming_the_brush() {
     let message = stopped.to_string();
     assert!(message.contains(&format!("brush `Room{at}`")), "{message}");
     assert!(message.contains("past the bound of 200"), "{message}");
+    assert!(!stopped.cancelled);
+
+    // Asked to stop (the map changed meanwhile): the build ends at the next brush.
+    let asked = std::cell::Cell::new(0);
+    let level = csg::build_until(&rooms, false, &|| {
+        asked.set(asked.get() + 1);
+        asked.get() > 10
+    });
+    let stopped = level.stopped.expect("a build asked to stop stops");
+    assert!(stopped.cancelled);
+    assert_eq!(stopped.brush, "Room10");
+    assert!(stopped.to_string().contains("no longer wanted"), "{stopped}");
 }

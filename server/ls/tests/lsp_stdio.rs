@@ -820,6 +820,23 @@ fn a_hover_is_answered_while_four_3d_views_are_built() {
     }
     eprintln!("answers in order (id, time since the first request): {order:?}");
     assert_eq!(order[0].0, 300, "the hover waited behind a 3D view: {order:?}");
+
+    // A 3D view cancelled while it waits for its turn never starts: its answer is the
+    // cancellation, at once, while the view before it still builds.
+    let text = unreal_mapgen::generate_map(1 << 20, 50);
+    let changed = json!({
+        "textDocument": { "uri": maps[0], "version": 2 },
+        "contentChanges": [{ "text": text }],
+    });
+    server.notify("textDocument/didChange", &changed);
+    server.send(&json!({ "jsonrpc": "2.0", "id": 400, "method": "unrealLs/levelScene", "params": { "uri": maps[0] } }));
+    server.send(&json!({ "jsonrpc": "2.0", "id": 401, "method": "unrealLs/levelScene", "params": { "uri": maps[1] } }));
+    server.notify("$/cancelRequest", &json!({ "id": 401 }));
+    let first = server.wait_for(|m| m["id"].as_u64().is_some_and(|id| id >= 400));
+    assert_eq!(first["id"], 401, "{first}");
+    assert_eq!(first["error"]["code"], -32800, "{first}");
+    let built = server.wait_for(|m| m["id"] == 400);
+    assert!(built.get("error").is_none(), "{built}");
     server.request("shutdown", &Value::Null);
     server.notify("exit", &Value::Null);
     assert_eq!(server.wait_exit(), Some(0));

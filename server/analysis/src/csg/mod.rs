@@ -105,10 +105,19 @@ pub struct CsgStopped {
     pub nodes: usize,
     pub polygons: usize,
     pub limit: usize,
+    /// Stopped because the caller asked to, not for its size.
+    pub cancelled: bool,
 }
 
 impl std::fmt::Display for CsgStopped {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.cancelled {
+            return write!(
+                f,
+                "the level's build was stopped at brush `{}`: its answer was no longer wanted",
+                unreal_formats::printable::printable_line(&self.brush)
+            );
+        }
         write!(
             f,
             "the level's build stopped at brush `{}`: its cuts made {} BSP nodes from {} brush polygons, past the bound of {} (20,000 and 32 a polygon; built levels hold 1.6 to 2.5 a polygon): brushes nested in one another, or with faces wound both ways, split each other without end; see what overlaps near that brush",
@@ -157,12 +166,29 @@ pub fn oper_of(csg_oper: &str) -> Option<Oper> {
 /// Builds the level from brushes that take part, in the level's order (`root_outside`:
 /// false for a level, whose world starts solid).
 pub fn build(brushes: &[CsgBrush], root_outside: bool) -> BuiltLevel {
-    let polygons: usize = brushes.iter().map(|b| b.polys.len()).sum();
-    build_bounded(brushes, root_outside, NODES_ALWAYS_ALLOWED + NODES_PER_POLYGON * polygons)
+    build_until(brushes, root_outside, &|| false)
 }
 
-/// [`build`], stopping once the world holds more than `limit` nodes ([`CsgStopped`]).
-pub fn build_bounded(brushes: &[CsgBrush], root_outside: bool, limit: usize) -> BuiltLevel {
+/// [`build`], stopping between two brushes when `stop` says so (the map changed, the
+/// request was cancelled): [`CsgStopped::cancelled`].
+pub fn build_until(
+    brushes: &[CsgBrush],
+    root_outside: bool,
+    stop: &dyn Fn() -> bool,
+) -> BuiltLevel {
+    let polygons: usize = brushes.iter().map(|b| b.polys.len()).sum();
+    let limit = NODES_ALWAYS_ALLOWED + NODES_PER_POLYGON * polygons;
+    build_bounded(brushes, root_outside, limit, stop)
+}
+
+/// [`build`], stopping once the world holds more than `limit` nodes ([`CsgStopped`]), or
+/// between two brushes when `stop` says so.
+pub fn build_bounded(
+    brushes: &[CsgBrush],
+    root_outside: bool,
+    limit: usize,
+    stop: &dyn Fn() -> bool,
+) -> BuiltLevel {
     let mut world = Bsp::new(root_outside);
     let mut degenerate = 0;
     let mut inputs: Vec<(usize, BrushInput)> = Vec::new();
@@ -198,11 +224,13 @@ pub fn build_bounded(brushes: &[CsgBrush], root_outside: bool, limit: usize) -> 
     let polygons: usize = inputs.iter().map(|(_, i)| i.polys.len()).sum();
     let mut stopped = None;
     let too_big = |world: &Bsp, brush: usize| {
-        (world.nodes.len() > limit).then(|| CsgStopped {
+        let cancelled = stop();
+        (cancelled || world.nodes.len() > limit).then(|| CsgStopped {
             brush: brushes.get(brush).map(|b| b.name.clone()).unwrap_or_default(),
             nodes: world.nodes.len(),
             polygons,
             limit,
+            cancelled,
         })
     };
     for (b, input) in inputs.iter_mut().filter(|(_, i)| structural(i)) {

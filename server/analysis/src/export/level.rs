@@ -230,8 +230,20 @@ pub fn level_scene(
     generation: Option<Generation>,
     textures: &dyn LevelTextures,
 ) -> LevelScene {
+    level_scene_until(name, text, generation, textures, &|| false)
+}
+
+/// [`level_scene`], whose build stops between two brushes when `stop` says so (the
+/// scene's `stopped` then says it was cancelled).
+pub fn level_scene_until(
+    name: &str,
+    text: &str,
+    generation: Option<Generation>,
+    textures: &dyn LevelTextures,
+    stop: &dyn Fn() -> bool,
+) -> LevelScene {
     let brushes = csg::brushes_of_t3d(text, generation);
-    let level = csg::build(&brushes, false);
+    let level = csg::build_until(&brushes, false, stop);
     level_of(name, &level, actors_of(text), textures)
 }
 

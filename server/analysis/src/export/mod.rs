@@ -31,7 +31,9 @@ use unreal_formats::{Error, Result};
 use unreal_syntax::t3d::ast::LineKeyword;
 
 pub use gltf::{write_glb, write_level_glb, write_map_glb};
-pub use level::{level_scene, stored_level_scene, LevelScene, LevelTextures, NoTextures};
+pub use level::{
+    level_scene, level_scene_until, stored_level_scene, LevelScene, LevelTextures, NoTextures,
+};
 pub use map::{map_scene, MapScene};
 pub use materials::{
     material_image, material_texture, IndexedOnNeed, NoOtherPackages, OtherPackages,

@@ -119,6 +119,25 @@ pub async fn off_thread_expensive<T: Send + 'static>(
     .await
 }
 
+/// A flag set when this guard is dropped: held by a request's future, it tells the work the
+/// request started on a blocking thread that nobody waits for its answer any more (the
+/// protocol library drops the future of a cancelled request).
+#[derive(Default)]
+pub struct CancelOnDrop(std::sync::Arc<std::sync::atomic::AtomicBool>);
+
+impl CancelOnDrop {
+    /// The flag, for the work to read.
+    pub fn flag(&self) -> std::sync::Arc<std::sync::atomic::AtomicBool> {
+        std::sync::Arc::clone(&self.0)
+    }
+}
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
 /// The JSON-RPC internal error for a request that failed with `message`.
 pub fn internal_error(message: String) -> Error {
     Error { code: ErrorCode::InternalError, message: message.into(), data: None }

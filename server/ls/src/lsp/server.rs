@@ -121,15 +121,23 @@ impl Backend {
     ) -> Result<Value> {
         let handle = self.document_handle(&params.uri);
         let session = self.shared.session();
+        // Set when this request's future is dropped (the client cancelled it): the build,
+        // on its blocking thread, stops at the next brush.
+        let cancelled = super::guard::CancelOnDrop::default();
+        let flag = cancelled.flag();
         off_thread(features::level_scene::LEVEL_SCENE, move || {
-            let open = handle.map(|h| features::level_scene::OpenMap {
-                version: h.read(|snapshot| snapshot.version),
-                kept: Arc::clone(&h.level_scene),
-                text: Box::new(move || {
-                    h.read(|snapshot| (snapshot.version, snapshot.text().to_owned()))
-                }),
+            let open = handle.map(|h| {
+                let probe = h.clone();
+                features::level_scene::OpenMap {
+                    version: h.read(|snapshot| snapshot.version),
+                    kept: Arc::clone(&h.level_scene),
+                    current: Box::new(move || probe.read(|snapshot| snapshot.version)),
+                    text: Box::new(move || {
+                        h.read(|snapshot| (snapshot.version, snapshot.text().to_owned()))
+                    }),
+                }
             });
-            features::level_scene::level_scene(&session, &params, open)
+            features::level_scene::level_scene(&session, &params, open, &flag)
         })
         .await
     }

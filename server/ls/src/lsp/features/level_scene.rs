@@ -33,6 +33,9 @@ fn failed(message: String) -> Error {
 pub struct OpenMap {
     pub version: i32,
     pub text: Box<dyn FnOnce() -> (i32, String) + Send>,
+    /// The document's version at the moment it is asked: the build stops between two
+    /// brushes once it is not the version being built.
+    pub current: Box<dyn Fn() -> i32 + Send>,
     pub kept: Arc<Mutex<Option<KeptScene>>>,
 }
 
@@ -49,6 +52,7 @@ pub fn level_scene(
     session: &Arc<Session>,
     params: &LevelSceneParams,
     open: Option<OpenMap>,
+    cancelled: &std::sync::atomic::AtomicBool,
 ) -> Result<Value> {
     let path = crate::lsp::file_uri::file_path(&params.uri);
     let mut options = session.lint_options(path.as_deref());
@@ -57,6 +61,7 @@ pub fn level_scene(
     // folder) textures nothing, and its arrival changes no answer.
     let packages = options.packages.filter(|index| index.knows_packages());
     let mut keep = None;
+    let mut current: Option<Box<dyn Fn() -> i32 + Send>> = None;
     let text = if let Some(open) = open {
         if let Some(kept) = lock(&open.kept).as_ref() {
             if let Some(answer) = kept.answer_for(open.version, session, packages.as_ref()) {
@@ -67,6 +72,7 @@ pub fn level_scene(
         }
         let (version, text) = (open.text)();
         keep = Some((open.kept, version));
+        current = Some(open.current);
         text
     } else {
         let path = path.as_deref().ok_or_else(|| Error {
@@ -85,8 +91,25 @@ pub fn level_scene(
         Some(index) => index,
         None => &NoTextures,
     };
-    let scene = export::level_scene(&name, &text, None, textures);
+    let built = keep.as_ref().map(|(_, version)| *version);
+    let changed = || current.as_ref().zip(built).is_some_and(|(now, built)| now() != built);
+    let stop = || cancelled.load(std::sync::atomic::Ordering::Relaxed) || changed();
+    let scene = export::level_scene_until(&name, &text, None, textures, &stop);
     if let Some(stopped) = &scene.stopped {
+        if stopped.cancelled {
+            // The map changed (ContentModified) or the client stopped waiting
+            // (RequestCancelled): the editor asks again for what it now shows.
+            let (code, why) = if changed() {
+                (-32801, "the map changed while its level was built")
+            } else {
+                (-32800, "cancelled")
+            };
+            return Err(Error {
+                code: ErrorCode::ServerError(code),
+                message: format!("{name}: {why}").into(),
+                data: None,
+            });
+        }
         return Err(failed(format!("{name}: {stopped}")));
     }
     if scene.surfaces == 0 && scene.actors.is_empty() {
