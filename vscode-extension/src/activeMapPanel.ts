@@ -9,6 +9,10 @@ import * as vscode from "vscode";
 import { ServerManager } from "./server";
 import type { LanguageClient } from "vscode-languageclient/node";
 
+/** JSON-RPC codes of a request the server gave up (LSP 3.17): not failures to show. */
+const CONTENT_MODIFIED = -32801;
+const REQUEST_CANCELLED = -32800;
+
 export interface ActiveMapPanelOptions {
   viewType: string;
   /** The command that opens the panel (with a map's URI, or on the active editor). */
@@ -131,8 +135,12 @@ export abstract class ActiveMapPanel<FromWebview extends { type: string }> {
     return { client, current: () => mine === this.generation };
   }
 
-  /** Tells the page a request failed, unless a newer one overtook it. */
+  /** Tells the page a request failed, unless a newer one overtook it, or the server gave the
+   * request up because the map changed under it (ContentModified) or it was cancelled: the
+   * refresh that follows every edit asks again. */
   protected failed(current: () => boolean, error: unknown): void {
+    const code = typeof error === "object" && error !== null ? (error as { code?: unknown }).code : undefined;
+    if (code === CONTENT_MODIFIED || code === REQUEST_CANCELLED) return;
     if (current()) this.post({ type: "error", message: error instanceof Error ? error.message : String(error) });
   }
 
