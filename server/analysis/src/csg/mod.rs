@@ -176,9 +176,13 @@ pub fn build_until(
     root_outside: bool,
     stop: &dyn Fn() -> bool,
 ) -> BuiltLevel {
-    let polygons: usize = brushes.iter().map(|b| b.polys.len()).sum();
-    let limit = NODES_ALWAYS_ALLOWED + NODES_PER_POLYGON * polygons;
+    let limit = NODES_ALWAYS_ALLOWED + NODES_PER_POLYGON * polygon_count(brushes);
     build_bounded(brushes, root_outside, limit, stop)
+}
+
+/// The polygons the brushes give, degenerate ones too: what the size bound is counted from.
+fn polygon_count(brushes: &[CsgBrush]) -> usize {
+    brushes.iter().map(|b| b.polys.len()).sum()
 }
 
 /// [`build`], stopping once the world holds more than `limit` nodes ([`CsgStopped`]), or
@@ -221,7 +225,7 @@ pub fn build_bounded(
             || input.oper != Oper::Add
             || input.actor_flags & PF_PORTAL != 0
     };
-    let polygons: usize = inputs.iter().map(|(_, i)| i.polys.len()).sum();
+    let polygons = polygon_count(brushes);
     let mut stopped = None;
     let too_big = |world: &Bsp, brush: usize| {
         let cancelled = stop();

@@ -77,7 +77,15 @@ pub fn word_value<'t>(value: &Value, text: &'t str) -> Option<&'t str> {
 /// The value of the actor's property `key` (the last one written, as import keeps the last),
 /// with its span.
 pub fn property_word<'t>(block: &Block, text: &'t str, key: &str) -> Option<(Span, &'t str)> {
-    block.last_property(text, key).and_then(|p| Some((p.value.span(), word_value(&p.value, text)?)))
+    block.last_property(text, key).and_then(|p| line_word(p, text))
+}
+
+/// A property line's value span and word ([`word_value`]).
+fn line_word<'t>(
+    property: &unreal_syntax::t3d::Property,
+    text: &'t str,
+) -> Option<(Span, &'t str)> {
+    Some((property.value.span(), word_value(&property.value, text)?))
 }
 
 /// Whether a (local) teleporter URL names a place in this level: one without `/` or `#`
@@ -221,8 +229,7 @@ impl<'b> ActorLines<'b> {
 
     /// The word of the slot's line, as [`property_word`] reads it.
     fn word<'t>(&self, slot: LinkSlot, text: &'t str) -> Option<(Span, &'t str)> {
-        let property = self.found[slot as usize]?;
-        Some((property.value.span(), word_value(&property.value, text)?))
+        line_word(self.found[slot as usize]?, text)
     }
 }
 
