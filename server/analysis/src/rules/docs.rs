@@ -196,11 +196,106 @@ info."#,
 const RETIRED_INTRO: &str = r"Rules removed because the engine's own source shows that what they found is no defect. A
 configuration that names one is still accepted and changes nothing.";
 
+/// One example in a rule's documentation: a fenced code block (```` ```t3d ````, or
+/// ```` ```t3d fixed ```` for the corrected version) and the setup that stands before it.
+///
+/// A setup is an HTML comment, `<!-- example ... -->`, which Markdown viewers do not show and
+/// [`for_people`] removes: it says what the example is linted with (the game, a class index,
+/// the files around an `#exec` line) and holds for every example after it. The test that
+/// runs the examples (`tests/rules/doc_examples.rs`, `tests/exec/doc_examples.rs`) lints
+/// each one: the example shows the rule, the fixed one does not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DocExample<'d> {
+    /// The block's language (`t3d`, `unrealscript`).
+    pub language: &'d str,
+    /// The block is the corrected version (```` ```t3d fixed ````).
+    pub fixed: bool,
+    /// The text of the last setup comment before the block, without `<!-- example` and
+    /// `-->` (empty when there is none).
+    pub setup: &'d str,
+    /// The block's lines, each with its line break.
+    pub code: &'d str,
+}
+
+/// The fenced code blocks of `docs`, in order, each with its setup.
+pub fn examples(docs: &str) -> Vec<DocExample<'_>> {
+    let mut found = Vec::new();
+    let mut setup = "";
+    let mut rest = docs;
+    loop {
+        let setup_at = rest.find("<!-- example");
+        let fence_at = rest.find("```");
+        match (setup_at, fence_at) {
+            (Some(s), f) if f.is_none_or(|f| s < f) => {
+                let body = &rest[s + "<!-- example".len()..];
+                let Some(end) = body.find("-->") else { break };
+                setup = body[..end].trim();
+                rest = &body[end + 3..];
+            }
+            (_, Some(f)) => {
+                let after = &rest[f + 3..];
+                let Some(info_end) = after.find('\n') else { break };
+                let mut info = after[..info_end].split_whitespace();
+                let language = info.next().unwrap_or_default();
+                let fixed = info.next() == Some("fixed");
+                let body = &after[info_end + 1..];
+                let Some(close) = find_closing_fence(body) else { break };
+                found.push(DocExample { language, fixed, setup, code: &body[..close] });
+                rest = &body[close..];
+                rest = rest.get(3..).unwrap_or_default();
+            }
+            _ => break,
+        }
+    }
+    found
+}
+
+/// Where the fence closing a code block stands in `body` (a line of its own starting with
+/// ```` ``` ````).
+fn find_closing_fence(body: &str) -> Option<usize> {
+    let mut at = 0;
+    for line in body.split_inclusive('\n') {
+        if line.trim_start().starts_with("```") {
+            return Some(at + (line.len() - line.trim_start().len()));
+        }
+        at += line.len();
+    }
+    None
+}
+
+/// `docs` as people read it: the examples' setup comments removed, and a fixed example's
+/// fence marked with its language alone.
+pub fn for_people(docs: &str) -> String {
+    let mut out = String::with_capacity(docs.len());
+    let mut rest = docs;
+    while let Some(start) = rest.find("<!-- example") {
+        let Some(end) = rest[start..].find("-->") else { break };
+        out.push_str(&rest[..start]);
+        rest = &rest[start + end + 3..];
+        // The comment stands on lines of its own: its line break goes with it.
+        rest = rest.strip_prefix('\n').unwrap_or(rest);
+    }
+    out.push_str(rest);
+    let mut people = String::with_capacity(out.len());
+    for line in out.split_inclusive('\n') {
+        let fence = line.trim_end();
+        match fence.strip_suffix(" fixed") {
+            Some(plain) if plain.trim_start().starts_with("```") => {
+                people.push_str(plain);
+                people.push_str(&line[fence.len()..]);
+            }
+            _ => people.push_str(line),
+        }
+    }
+    people
+}
+
 impl RuleMeta {
     /// The rule's section of `docs/rules.md` below its heading (Markdown): the default
     /// severity, its documentation, and whether it offers a fix.
     pub fn help(&self) -> String {
-        let mut help = format!("Severity: {}. {}", self.severity.as_str(), self.docs.trim());
+        let docs = for_people(self.docs);
+        let mut help = format!("Severity: {}. {}", self.severity.as_str(), docs.trim());
         match self.fix {
             Fixability::None => {}
             Fixability::Unsafe => help
@@ -214,7 +309,8 @@ impl RuleMeta {
 
     /// The first paragraph of the documentation, on one line: what the rule finds.
     pub fn description(&self) -> String {
-        let first = self.docs.trim().split("\n\n").next().unwrap_or_default();
+        let docs = for_people(self.docs);
+        let first = docs.trim().split("\n\n").next().unwrap_or_default();
         first.split_whitespace().collect::<Vec<_>>().join(" ")
     }
 }
@@ -256,8 +352,34 @@ pub fn markdown() -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::SECTIONS;
+    use super::{examples, for_people, DocExample, SECTIONS};
     use crate::rules::all_rules;
+
+    const DOCS: &str = "What it finds.\n\n<!-- example game=ut2004 -->\n```t3d\nBegin Map\nEnd Map\n```\n\nFix: it is fixed\n\n```t3d fixed\nBegin Map\n```\n";
+
+    #[test]
+    fn examples_are_read_with_their_setup() {
+        assert_eq!(
+            examples(DOCS),
+            [
+                DocExample {
+                    language: "t3d",
+                    fixed: false,
+                    setup: "game=ut2004",
+                    code: "Begin Map\nEnd Map\n"
+                },
+                DocExample { language: "t3d", fixed: true, setup: "game=ut2004", code: "Begin Map\n" },
+            ]
+        );
+    }
+
+    #[test]
+    fn people_see_no_setup_and_plain_fences() {
+        assert_eq!(
+            for_people(DOCS),
+            "What it finds.\n\n```t3d\nBegin Map\nEnd Map\n```\n\nFix: it is fixed\n\n```t3d\nBegin Map\n```\n"
+        );
+    }
 
     /// Every registered rule is documented in exactly one section, and only those.
     #[test]
