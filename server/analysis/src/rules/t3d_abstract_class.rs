@@ -45,12 +45,18 @@ follows it with `check(Actor)` (UT v400 `Editor/Src/UnEdFact.cpp:457-458`, UT200
 flags a subclass inherits (`CLASS_Inherit`, UT2004 `Core/Inc/UnObjBas.h:120`); a compiled
 class stores its own flags (`UClass::Serialize`, UT2004 `Core/Src/UnClass.cpp`).
 
+<!-- example index=compiled game=ut2004 -->
 ```t3d
 Begin Actor Class=Pickup Name=Pickup0
 End Actor
 ```
 
-Fix: place a concrete subclass (`Health`, `Armor`), or remove the actor."#;
+Fix: place a concrete subclass (`Health`, `Armor`), or remove the actor.
+
+```t3d fixed
+Begin Actor Class=MiniHealthPack Name=MiniHealthPack0
+End Actor
+```"#;
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
     let Some(index) = ctx.classes else { return };

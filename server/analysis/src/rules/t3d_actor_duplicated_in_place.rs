@@ -47,7 +47,16 @@ Begin Actor Class=HealthPack Name=HealthPack1
 End Actor
 ```
 
-Fix: delete one of them (or move it where it was meant to go)."#;
+Fix: delete one of them (or move it where it was meant to go).
+
+```t3d fixed
+Begin Actor Class=HealthPack Name=HealthPack0
+    Location=(X=128.000000,Y=64.000000,Z=32.000000)
+End Actor
+Begin Actor Class=HealthPack Name=HealthPack1
+    Location=(X=256.000000,Y=64.000000,Z=32.000000)
+End Actor
+```"#;
 
 fn report(parts: &[(&MapFacts, i64)], out: &mut Vec<Diagnostic>) {
     let mut all: Vec<(&Placed, i64)> = parts

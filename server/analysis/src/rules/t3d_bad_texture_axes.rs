@@ -31,12 +31,37 @@ coordinate constant or tied to the other. When both axes are zero (or both lines
 the engine makes its own and nothing is wrong: no finding.
 
 ```t3d
+Begin PolyList
+   Begin Polygon
+      Origin   +00000.000000,+00000.000000,+00000.000000
+      Normal   +00000.000000,+00000.000000,-00001.000000
       TextureU +00001.000000,+00000.000000,+00000.000000
       TextureV +00002.000000,+00000.000000,+00000.000000
+      Vertex   +00000.000000,+00000.000000,+00000.000000
+      Vertex   +00000.000000,+00128.000000,+00000.000000
+      Vertex   +00128.000000,+00128.000000,+00000.000000
+      Vertex   +00128.000000,+00000.000000,+00000.000000
+   End Polygon
+End PolyList
 ```
 
 Fix: give the axes independent directions in the polygon's plane (for a floor,
-`TextureU +1,0,0` and `TextureV 0,+1,0`), or reset the texture alignment in UnrealEd.";
+`TextureU +1,0,0` and `TextureV 0,+1,0`), or reset the texture alignment in UnrealEd.
+
+```t3d fixed
+Begin PolyList
+   Begin Polygon
+      Origin   +00000.000000,+00000.000000,+00000.000000
+      Normal   +00000.000000,+00000.000000,-00001.000000
+      TextureU +00001.000000,+00000.000000,+00000.000000
+      TextureV +00000.000000,+00001.000000,+00000.000000
+      Vertex   +00000.000000,+00000.000000,+00000.000000
+      Vertex   +00000.000000,+00128.000000,+00000.000000
+      Vertex   +00128.000000,+00128.000000,+00000.000000
+      Vertex   +00128.000000,+00000.000000,+00000.000000
+   End Polygon
+End PolyList
+```";
 
 /// Below this length an axis is zero; below this sine of the angle between them they are
 /// parallel.

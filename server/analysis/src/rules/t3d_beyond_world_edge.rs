@@ -113,7 +113,26 @@ End Actor
 ```
 
 Fix: move the map (select all, move) or the brush back inside the edge; in UE1, align the
-texture (which sets the origin anew) or move the origin near the surface."#;
+texture (which sets the origin anew) or move the origin near the surface.
+
+```t3d fixed
+Begin Actor Class=Brush Name=Brush12
+    CsgOper=CSG_Subtract
+    Location=(X=0.000000,Y=0.000000,Z=0.000000)
+    Begin Brush Name=Model13
+       Begin PolyList
+          Begin Polygon
+             Origin   +00128.000000,-00128.000000,-00128.000000
+             Vertex   +00128.000000,-00128.000000,-00128.000000
+             Vertex   +00128.000000,+00128.000000,-00128.000000
+             Vertex   +00128.000000,+00128.000000,+00128.000000
+             Vertex   +00128.000000,-00128.000000,+00128.000000
+          End Polygon
+       End PolyList
+    End Brush
+    Brush=Model'myLevel.Model13'
+End Actor
+```"#;
 
 /// UE1's world box: `bspBuildBounds` filters a cube of ±32,768 (UT v400
 /// `Editor/Src/UnVisi.cpp:2058-2096`; Unreal v1.200 the same).

@@ -26,12 +26,26 @@ that sum's squared length is below `THRESH_ZERO_NORM_SQUARED` (0.0001,
 engine's, so every polygon it reports is one the engine drops.
 
 ```t3d
+Begin PolyList
+   Begin Polygon
       Vertex   +00000.000000,+00000.000000,+00000.000000
       Vertex   +00064.000000,+00000.000000,+00000.000000
       Vertex   +00128.000000,+00000.000000,+00000.000000
+   End Polygon
+End PolyList
 ```
 
-Fix: move a vertex off the line, or delete the polygon.";
+Fix: move a vertex off the line, or delete the polygon.
+
+```t3d fixed
+Begin PolyList
+   Begin Polygon
+      Vertex   +00000.000000,+00000.000000,+00000.000000
+      Vertex   +00064.000000,+00000.000000,+00000.000000
+      Vertex   +00128.000000,+00128.000000,+00000.000000
+   End Polygon
+End PolyList
+```";
 
 /// Twice the area below which a polygon has none: far below any brush UnrealEd's grid makes.
 const MIN_DOUBLE_AREA: f64 = 1e-3;

@@ -28,7 +28,29 @@ references by name may then point at the wrong actor. One finding per name, at i
 use, says how many times it is used ("used 3 times"); labels mark the first use and every
 other one.
 
-Fix: rename one of the actors (and its references)."#;
+```t3d
+Begin Map
+Begin Actor Class=Light Name=Light0
+    Location=(X=0.000000,Y=0.000000,Z=64.000000)
+End Actor
+Begin Actor Class=Light Name=Light0
+    Location=(X=256.000000,Y=0.000000,Z=64.000000)
+End Actor
+End Map
+```
+
+Fix: rename one of the actors (and its references).
+
+```t3d fixed
+Begin Map
+Begin Actor Class=Light Name=Light0
+    Location=(X=0.000000,Y=0.000000,Z=64.000000)
+End Actor
+Begin Actor Class=Light Name=Light1
+    Location=(X=256.000000,Y=0.000000,Z=64.000000)
+End Actor
+End Map
+```"#;
 
 /// The actor names of part of a document (one segment of an incremental document, or the
 /// whole tree), in source order: what the rule compares across the map.

@@ -40,7 +40,13 @@ Begin Actor Class=LevelInfo Name=LevelInfo1
 End Actor
 ```
 
-Fix: keep one `LevelInfo`, with the properties you want."#;
+Fix: keep one `LevelInfo`, with the properties you want.
+
+```t3d fixed
+Begin Actor Class=LevelInfo Name=LevelInfo0
+    Title="Deck"
+End Actor
+```"#;
 
 /// The `LevelInfo` actors of a part: the span of each one's `Class=` value.
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -43,7 +43,11 @@ always as zero.
       Vertex   +00128.000000,+0O128.000000,+00000.000000
 ```
 
-Fix: write the number (`+00128.000000`); vectors are three numbers separated by commas.";
+Fix: write the number (`+00128.000000`); vectors are three numbers separated by commas.
+
+```t3d fixed
+      Vertex   +00128.000000,+00128.000000,+00000.000000
+```";
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
     for error in &ctx.parse.errors {

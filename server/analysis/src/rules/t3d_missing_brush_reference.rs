@@ -46,7 +46,16 @@ End Actor
 ```
 
 Fix: add `Brush=Model'MyLevel.Model13'` (the name of the actor's `Begin Brush`) after the
-brush block.";
+brush block.
+
+```t3d fixed
+Begin Actor Class=Brush Name=Brush12
+    CsgOper=CSG_Subtract
+    Begin Brush Name=Model13
+    End Brush
+    Brush=Model'MyLevel.Model13'
+End Actor
+```";
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
     let text = ctx.text;

@@ -34,6 +34,7 @@ UE1 maps are not judged: the UE1 renderer's source is not public.
 
 Engine basis: UT2004 `Engine/Src/UnErrorChecking.cpp:97-103` (`AActor::CheckForErrors`).
 
+<!-- example index=classes engine=ue2 -->
 ```t3d
 Begin Actor Class=StaticMeshActor Name=StaticMeshActor9
     StaticMesh=None
@@ -41,7 +42,14 @@ Begin Actor Class=StaticMeshActor Name=StaticMeshActor9
 End Actor
 ```
 
-Fix: choose the static mesh (or mesh, or texture) the actor should show, or delete it."#;
+Fix: choose the static mesh (or mesh, or texture) the actor should show, or delete it.
+
+```t3d fixed
+Begin Actor Class=StaticMeshActor Name=StaticMeshActor9
+    StaticMesh=StaticMesh'MyMod.Crate'
+    Location=(X=128.000000,Y=0.000000,Z=0.000000)
+End Actor
+```"#;
 
 /// The resources a draw type may need.
 const RESOURCES: [&str; 3] = ["StaticMesh", "Mesh", "Texture"];

@@ -26,6 +26,7 @@ UE1's `NavigationPoint` script does not clamp the value.
 Engine basis: UT2004 `Engine/Classes/NavigationPoint.uc:73-77` (the clamp) and
 `Engine/Src/UnErrorChecking.cpp:246-247` (the map check).
 
+<!-- example engine=ue2 -->
 ```t3d
 Begin Actor Class=PathNode Name=PathNode12
     ExtraCost=-200
@@ -33,7 +34,12 @@ End Actor
 ```
 
 Fix: raise the cost of the other paths instead (a positive `ExtraCost` on them), or remove
-the negative value."#;
+the negative value.
+
+```t3d fixed
+Begin Actor Class=PathNode Name=PathNode12
+End Actor
+```"#;
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
     if ctx.generation != Some(Generation::Ue2) {

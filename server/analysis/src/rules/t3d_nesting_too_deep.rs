@@ -28,12 +28,19 @@ engine only recurses into nested `Begin Object` sub-objects (`ImportProperties`,
 flat lines. Not found in the available sources: any engine limit on nesting depth.
 
 ```t3d
-Begin Object
- Begin Object
-  ... 70 levels ...
+Begin Map
+Begin Object Class=Node Name=Node0
+... (the line above 64 more times)
 ```
 
-Fix: the file is generated wrongly; regenerate it.";
+Fix: the file is generated wrongly; regenerate it.
+
+```t3d fixed
+Begin Map
+Begin Object Class=Node Name=Node0
+End Object
+End Map
+```";
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
     for error in ctx.parse.errors.iter().filter(|e| e.kind == SyntaxErrorKind::TooDeep) {

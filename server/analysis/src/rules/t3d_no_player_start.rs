@@ -48,7 +48,19 @@ End Actor
 End Map
 ```
 
-Fix: place a `PlayerStart` (one per player the map is made for)."#;
+Fix: place a `PlayerStart` (one per player the map is made for).
+
+```t3d fixed
+Begin Map
+Begin Actor Class=LevelInfo Name=LevelInfo0
+    Title="Arena"
+End Actor
+Begin Actor Class=Light Name=Light0
+End Actor
+Begin Actor Class=PlayerStart Name=PlayerStart0
+End Actor
+End Map
+```"#;
 
 fn report(parts: &[(&MapFacts, i64)], out: &mut Vec<Diagnostic>) {
     let mut level_info = None;

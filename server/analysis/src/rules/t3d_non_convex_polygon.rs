@@ -37,7 +37,33 @@ hundredths of a unit) stays within the engine's tolerance. A polygon off its pla
 by `t3d-non-planar-polygon` instead; one within 0.1 of it is judged here. A polygon of more
 than 16 vertices (import keeps 16, see `t3d-too-many-vertices`) is judged whole.
 
-Fix: split the polygon into convex pieces (UnrealEd's "Triangulate" or by hand)."#;
+```t3d
+Begin PolyList
+   Begin Polygon
+      Vertex   +00000.000000,+00000.000000,+00000.000000
+      Vertex   +00128.000000,+00000.000000,+00000.000000
+      Vertex   +00032.000000,+00032.000000,+00000.000000
+      Vertex   +00000.000000,+00128.000000,+00000.000000
+   End Polygon
+End PolyList
+```
+
+Fix: split the polygon into convex pieces (UnrealEd's "Triangulate" or by hand).
+
+```t3d fixed
+Begin PolyList
+   Begin Polygon
+      Vertex   +00000.000000,+00000.000000,+00000.000000
+      Vertex   +00128.000000,+00000.000000,+00000.000000
+      Vertex   +00032.000000,+00032.000000,+00000.000000
+   End Polygon
+   Begin Polygon
+      Vertex   +00000.000000,+00000.000000,+00000.000000
+      Vertex   +00032.000000,+00032.000000,+00000.000000
+      Vertex   +00000.000000,+00128.000000,+00000.000000
+   End Polygon
+End PolyList
+```"#;
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
     for polygon in ctx.polygons.iter().filter(|p| p.has_geometry() && p.vertices.len() > 3) {

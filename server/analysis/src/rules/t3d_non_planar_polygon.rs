@@ -33,7 +33,33 @@ not on its own surface's plane. Distances are measured from that plane, not from
 a polygon whose vertices all lie within 0.1 of the engine's plane is quiet, even when a
 best-fit plane would leave one farther.
 
-Fix: triangulate the polygon, or move the vertex onto the plane.";
+```t3d
+Begin PolyList
+   Begin Polygon
+      Vertex   +00000.000000,+00000.000000,+00000.000000
+      Vertex   +00128.000000,+00000.000000,+00000.000000
+      Vertex   +00128.000000,+00128.000000,+00000.000000
+      Vertex   +00000.000000,+00128.000000,+00008.000000
+   End Polygon
+End PolyList
+```
+
+Fix: triangulate the polygon, or move the vertex onto the plane.
+
+```t3d fixed
+Begin PolyList
+   Begin Polygon
+      Vertex   +00000.000000,+00000.000000,+00000.000000
+      Vertex   +00128.000000,+00000.000000,+00000.000000
+      Vertex   +00128.000000,+00128.000000,+00000.000000
+   End Polygon
+   Begin Polygon
+      Vertex   +00000.000000,+00000.000000,+00000.000000
+      Vertex   +00128.000000,+00128.000000,+00000.000000
+      Vertex   +00000.000000,+00128.000000,+00008.000000
+   End Polygon
+End PolyList
+```";
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
     for polygon in ctx.polygons.iter().filter(|p| p.has_geometry() && p.vertices.len() > 3) {

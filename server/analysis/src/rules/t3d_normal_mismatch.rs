@@ -34,15 +34,30 @@ normal. "The vertex winding is reversed" means the stored normal is the reverse 
 vertices' (the engine follows the vertices).
 
 ```t3d
+Begin PolyList
+   Begin Polygon
       Normal   +00000.000000,+00000.000000,+00001.000000
       Vertex   +00000.000000,+00000.000000,+00000.000000
       Vertex   +00000.000000,+00128.000000,+00000.000000
       Vertex   +00128.000000,+00128.000000,+00000.000000
+   End Polygon
+End PolyList
 ```
 
 Fix: replace the `Normal` with the computed one
 (`+00000.000000,+00000.000000,-00001.000000` here), or reverse the vertex order if the
-stored normal was the intended facing (the engine uses the vertices' winding)."#;
+stored normal was the intended facing (the engine uses the vertices' winding).
+
+```t3d fixed
+Begin PolyList
+   Begin Polygon
+      Normal   +00000.000000,+00000.000000,-00001.000000
+      Vertex   +00000.000000,+00000.000000,+00000.000000
+      Vertex   +00000.000000,+00128.000000,+00000.000000
+      Vertex   +00128.000000,+00128.000000,+00000.000000
+   End Polygon
+End PolyList
+```"#;
 
 /// Largest per-component difference accepted: the file prints six decimals, and real
 /// exports agree to about 1e-5.

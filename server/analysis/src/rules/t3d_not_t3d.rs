@@ -29,7 +29,16 @@ if the text starts with anything else it returns the level unchanged. Brush impo
 file without any `Begin` gives neither anything to import. The engine is stricter than this rule:
 other text before `Begin Map` also makes map import return empty-handed.
 
-Fix: export the map or brush again, or rename the file if it is not T3D.";
+```text
+This file was saved from the clipboard as plain text.
+```
+
+Fix: export the map or brush again, or rename the file if it is not T3D.
+
+```t3d fixed
+Begin Map
+End Map
+```";
 
 /// What a binary file named `.t3d` is told.
 pub const BINARY_MESSAGE: &str = "the file is binary, not T3D text: expected a T3D export starting with `Begin Map`, `Begin Actor` or `Begin PolyList`";

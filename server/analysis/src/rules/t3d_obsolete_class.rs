@@ -30,13 +30,22 @@ actor is not judged (`t3d-unreadable-class` says so once per map). UE1 has no `b
 Engine basis: UT2004 `Engine/Classes/Actor.uc:612` (the flag) and `:1431-1436`, and
 `Engine/Src/UnErrorChecking.cpp:56-59` (the map check).
 
+Here `OldSpawner`'s defaults set `bObsolete=True`, and `RevivedSpawner`, derived from it,
+sets it back to `False`:
+
+<!-- example index=classes engine=ue2 -->
 ```t3d
-Begin Actor Class=xCTFBase Name=xCTFBase0
+Begin Actor Class=OldSpawner Name=OldSpawner0
 End Actor
 ```
 
 Fix: replace the actor with the class that took its place (the class's comments or the
-game's documentation name it), or remove it."#;
+game's documentation name it), or remove it.
+
+```t3d fixed
+Begin Actor Class=RevivedSpawner Name=RevivedSpawner0
+End Actor
+```"#;
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
     if ctx.generation != Some(Generation::Ue2) || ctx.classes.is_none() {

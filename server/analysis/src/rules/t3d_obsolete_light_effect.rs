@@ -35,6 +35,7 @@ judged. UE1 maps are not: UE1 draws these effects.
 Engine basis: UT2004 `Engine/Src/UnErrorChecking.cpp:105-108` (the map check) and
 `Engine/Src/UnRenderLight.cpp:99-115` and `:150-225` (the effects the renderer draws).
 
+<!-- example engine=ue2 -->
 ```t3d
 Begin Actor Class=Light Name=Light12
     LightEffect=LE_FireWaver
@@ -42,7 +43,13 @@ End Actor
 ```
 
 Fix: remove the line, or animate the light with UE2's own means (`LightType=LT_Flicker`,
-`LT_Pulse`, an emitter or a material)."#;
+`LT_Pulse`, an emitter or a material).
+
+```t3d fixed
+Begin Actor Class=Light Name=Light12
+    LightType=LT_Flicker
+End Actor
+```"#;
 
 /// UE1's light effects that UE2's renderer draws as a plain light (`EngineClasses.h`'s
 /// `ELightEffect`: `LE_TorchWaver = 1`, `LE_FireWaver = 2`, `LE_WateryShimmer = 3`,

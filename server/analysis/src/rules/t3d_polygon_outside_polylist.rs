@@ -34,7 +34,14 @@ list is never built. Brush import reads polygons with or without a surrounding `
       ...
 ```
 
-Fix: wrap the polygons in `Begin PolyList` ... `End PolyList`."#;
+Fix: wrap the polygons in `Begin PolyList` ... `End PolyList`.
+
+```t3d fixed
+   Begin Brush Name=Brush
+      Begin PolyList
+         Begin Polygon
+         ...
+```"#;
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
     for polygon in &ctx.polygons {

@@ -31,6 +31,7 @@ of maps whose brushes had both flags off, fixed then).
 
 Engine basis: UT2004 `Engine/Src/UnErrorChecking.cpp:61-64` (`AActor::CheckForErrors`).
 
+<!-- example index=classes engine=ue2 -->
 ```t3d
 Begin Actor Class=StaticMeshActor Name=StaticMeshActor4
     StaticMesh=StaticMesh'Pipes.Elbow'
@@ -39,7 +40,13 @@ End Actor
 ```
 
 Fix: remove the line (and use a class that is not static for an actor that must move or be
-deleted, such as a `Mover` or a `KActor`)."#;
+deleted, such as a `Mover` or a `KActor`).
+
+```t3d fixed
+Begin Actor Class=StaticMeshActor Name=StaticMeshActor4
+    StaticMesh=StaticMesh'Pipes.Elbow'
+End Actor
+```"#;
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
     if ctx.generation != Some(Generation::Ue2) || ctx.classes.is_none() {

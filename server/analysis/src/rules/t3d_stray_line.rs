@@ -40,7 +40,12 @@ End Map
 StrayKey=1         // warning: ignored
 ```
 
-Fix: move the line into the block it belongs to, or delete it.";
+Fix: move the line into the block it belongs to, or delete it.
+
+```t3d fixed
+Begin Map
+End Map
+```";
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
     if ctx.blocks.is_empty() {

@@ -31,7 +31,15 @@ UnFPoly.cpp:71-92) and then refuses fewer than three with a log line "Not enough
    End Polygon
 ```
 
-Fix: add the missing vertices or delete the polygon."#;
+Fix: add the missing vertices or delete the polygon.
+
+```t3d fixed
+   Begin Polygon
+      Vertex   +00000.000000,+00000.000000,+00000.000000
+      Vertex   +00000.000000,+00128.000000,+00000.000000
+      Vertex   +00128.000000,+00128.000000,+00000.000000
+   End Polygon
+```"#;
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
     for polygon in ctx.polygons.iter().filter(|p| !p.malformed && p.vertices.len() < 3) {

@@ -50,7 +50,20 @@ End Actor
 End Map
 ```
 
-Fix: give the target the `Tag` the `Event` names, or correct the `Event`.";
+Fix: give the target the `Tag` the `Event` names, or correct the `Event`.
+
+```t3d fixed
+Begin Map
+Begin Actor Class=LevelInfo Name=LevelInfo0
+End Actor
+Begin Actor Class=Trigger Name=Trigger0
+    Event=Door1
+End Actor
+Begin Actor Class=Mover Name=Mover0
+    Tag=Door1
+End Actor
+End Map
+```";
 
 pub struct Summarizer;
 

@@ -57,7 +57,16 @@ Begin Actor Class=Brush Name=Brush
 End Actor
 ```
 
-Fix: add the missing `End Brush` before `End Actor` (or correct the misspelt kind)."#;
+Fix: add the missing `End Brush` before `End Actor` (or correct the misspelt kind).
+
+```t3d fixed
+Begin Actor Class=Brush Name=Brush
+   Begin Brush Name=Brush
+      Begin PolyList
+      End PolyList
+   End Brush
+End Actor
+```"#;
 
 /// After this many findings the rest of a file's mismatches are one summary finding: 100,000
 /// actors without `End Actor` are one cause repeated, not 100,000 things to read. The rule

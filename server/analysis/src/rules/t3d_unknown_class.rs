@@ -24,11 +24,18 @@ engine's classes (a class `Actor`, from `Engine.u`): without them no class name 
 judged. A class declared in the game folder's sources (`<Package>/Classes/*.uc`, the folders
 UCC compiles from) is known before its package is compiled.
 
+<!-- example index=indexed -->
 ```t3d
 Begin Actor Class=Ligth Name=Light0
+End Actor
 ```
 
-Fix: the class's name (`Light`), or index the package that declares it.";
+Fix: the class's name (`Light`), or index the package that declares it.
+
+```t3d fixed
+Begin Actor Class=Light Name=Light0
+End Actor
+```";
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
     let Some(index) = ctx.packages else { return };

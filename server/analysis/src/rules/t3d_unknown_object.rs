@@ -31,11 +31,20 @@ not indexed, or the package has no object at that path. The property stays `None
 Without the `Engine` package in the index, a bare name or a package the index does not have
 cannot be checked: an info that says so, not a warning.
 
+<!-- example index=indexed -->
 ```t3d
-AmbientSound=Sound'AmbModern.Looping.comp1x'
+Begin Actor Class=AmbientSound Name=AmbientSound0
+    AmbientSound=Sound'AmbModern.Looping.comp1x'
+End Actor
 ```
 
-Fix: the object's full path as the package holds it, groups included.";
+Fix: the object's full path as the package holds it, groups included.
+
+```t3d fixed
+Begin Actor Class=AmbientSound Name=AmbientSound0
+    AmbientSound=Sound'AmbModern.Looping.comp1'
+End Actor
+```";
 
 /// How many nearest names a finding offers.
 const SUGGESTIONS: usize = 3;

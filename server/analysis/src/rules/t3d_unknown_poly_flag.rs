@@ -36,11 +36,30 @@ tagged unnecessary. Licensee engines (SWAT 4, Tribes: Vengeance, XIII) use bits 
 unused, and their maps are full of them: for any other game it is an info that says it is
 checked only against a stock game.
 
+<!-- example game=ut99 -->
 ```t3d
+Begin PolyList
    Begin Polygon Flags=536870912
+      Vertex   +00000.000000,+00000.000000,+00000.000000
+      Vertex   +00000.000000,+00128.000000,+00000.000000
+      Vertex   +00128.000000,+00128.000000,+00000.000000
+      Vertex   +00128.000000,+00000.000000,+00000.000000
+   End Polygon
+End PolyList
 ```
 
-Fix: clear the bit; it usually means flags were copied between games."#;
+Fix: clear the bit; it usually means flags were copied between games.
+
+```t3d fixed
+Begin PolyList
+   Begin Polygon Flags=0
+      Vertex   +00000.000000,+00000.000000,+00000.000000
+      Vertex   +00000.000000,+00128.000000,+00000.000000
+      Vertex   +00128.000000,+00128.000000,+00000.000000
+      Vertex   +00128.000000,+00000.000000,+00000.000000
+   End Polygon
+End PolyList
+```"#;
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
     for &(block, _) in &ctx.blocks {

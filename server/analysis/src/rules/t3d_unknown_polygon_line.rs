@@ -37,7 +37,12 @@ is checked only against a stock game.
       Vertx    +00000.000000,+00000.000000,+00000.000000
 ```
 
-Fix: correct the keyword (`Vertex`) or remove the line."#;
+Fix: correct the keyword (`Vertex`) or remove the line.
+
+```t3d fixed
+   Begin Polygon
+      Vertex   +00000.000000,+00000.000000,+00000.000000
+```"#;
 
 const POLYGON_LINES: [LineKeyword; 6] = [
     LineKeyword::Origin,

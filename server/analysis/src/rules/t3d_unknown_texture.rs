@@ -30,12 +30,31 @@ a package the index does not have cannot be checked: the engine's and UnrealEd's
 (`Engine.DefaultTexture`, `Editor.Bkgnd`) live there. The finding is then an info that says
 so, never a warning; a `Package.Name` inside an indexed package is always checked.
 
+<!-- example index=indexed -->
 ```t3d
-Begin Polygon Texture=checkers_bsae Flags=0
+Begin PolyList
+   Begin Polygon Texture=checkers_bsae Flags=0
+      Vertex   +00000.000000,+00000.000000,+00000.000000
+      Vertex   +00000.000000,+00128.000000,+00000.000000
+      Vertex   +00128.000000,+00128.000000,+00000.000000
+      Vertex   +00128.000000,+00000.000000,+00000.000000
+   End Polygon
+End PolyList
 ```
 
 Fix: the texture's name as the package spells it (`checkers_base`), or add the package that
-holds it to the game directory or `package-paths`.";
+holds it to the game directory or `package-paths`.
+
+```t3d fixed
+Begin PolyList
+   Begin Polygon Texture=checkers_base Flags=0
+      Vertex   +00000.000000,+00000.000000,+00000.000000
+      Vertex   +00000.000000,+00128.000000,+00000.000000
+      Vertex   +00128.000000,+00128.000000,+00000.000000
+      Vertex   +00128.000000,+00000.000000,+00000.000000
+   End Polygon
+End PolyList
+```";
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
     let Some(index) = ctx.packages else { return };

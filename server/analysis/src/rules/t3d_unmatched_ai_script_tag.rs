@@ -33,6 +33,7 @@ Pawns have no `AIScriptTag`; the check runs on UE2 maps that are whole (with a
 Engine basis: UT2004 `Engine/Classes/Pawn.uc:1924-1934` (`foreach AllActors(class'AIScript',
 A, AIScriptTag)`), `Engine/Src/UnErrorChecking.cpp:208-231` (the map check).
 
+<!-- example engine=ue2 -->
 ```t3d
 Begin Map
 Begin Actor Class=LevelInfo Name=LevelInfo0
@@ -43,7 +44,20 @@ End Actor
 End Map
 ```
 
-Fix: give the `ScriptedSequence` the `Tag` the `AIScriptTag` names, or correct it."#;
+Fix: give the `ScriptedSequence` the `Tag` the `AIScriptTag` names, or correct it.
+
+```t3d fixed
+Begin Map
+Begin Actor Class=LevelInfo Name=LevelInfo0
+End Actor
+Begin Actor Class=SkaarjPupae Name=SkaarjPupae0
+    AIScriptTag=Ambush1
+End Actor
+Begin Actor Class=ScriptedSequence Name=ScriptedSequence0
+    Tag=Ambush1
+End Actor
+End Map
+```"#;
 
 pub struct Summarizer;
 

@@ -51,7 +51,20 @@ End Actor
 End Map
 ```
 
-Fix: give the actor to attach the `Tag` the `AttachTag` names, or correct the `AttachTag`."#;
+Fix: give the actor to attach the `Tag` the `AttachTag` names, or correct the `AttachTag`.
+
+```t3d fixed
+Begin Map
+Begin Actor Class=LevelInfo Name=LevelInfo0
+End Actor
+Begin Actor Class=AttachMover Name=AttachMover0
+    AttachTag=Platform
+End Actor
+Begin Actor Class=Decoration Name=Decoration0
+    Tag=Platform
+End Actor
+End Map
+```"#;
 
 /// The UE1 classes whose own `AttachTag` attaches actors (by `Tag` only).
 fn attaches_in_ue1(class: &str) -> bool {

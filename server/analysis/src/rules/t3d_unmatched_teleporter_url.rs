@@ -48,7 +48,20 @@ End Actor
 End Map
 ```
 
-Fix: give the destination teleporter the `Tag` the `URL` names, or correct the `URL`."#;
+Fix: give the destination teleporter the `Tag` the `URL` names, or correct the `URL`.
+
+```t3d fixed
+Begin Map
+Begin Actor Class=LevelInfo Name=LevelInfo0
+End Actor
+Begin Actor Class=Teleporter Name=Teleporter0
+    URL="RoofExit"
+End Actor
+Begin Actor Class=Teleporter Name=Teleporter1
+    Tag=RoofExit
+End Actor
+End Map
+```"#;
 
 /// The classes whose `Touch` is `Teleporter`'s own.
 fn teleports_by_tag(class: &str) -> bool {

@@ -32,13 +32,22 @@ Only a class that is indexed and read is told apart from one that is not: a clas
 package defines is `t3d-unknown-class`'s, and a bare name two packages define is not judged
 by any of them (the engine takes whichever it loaded first).
 
+<!-- example index=compiled game=ut2004 -->
 ```t3d
-Begin Actor Class=MyOddPackage.Spawner Name=Spawner0
+Begin Actor Class=MyMod.BrokenChild Name=BrokenChild0
 End Actor
 ```
 
 Fix: nothing in the map; the checks resume once the package can be read (a package of
-another game build than the one the index holds, rebuilt for it).";
+another game build than the one the index holds, rebuilt for it).
+
+Once the class can be read (here a class of the same package the reader knows), the actor
+is checked again and nothing is said:
+
+```t3d fixed
+Begin Actor Class=MyMod.Fine Name=Fine0
+End Actor
+```";
 
 /// One class that cannot be read, over every part: its first actor and how many there are.
 struct Met<'a> {

@@ -40,7 +40,15 @@ End Actor
 ```
 
 Fix: point the reference at the brush the actor contains (`Model'MyLevel.Brush1'` style
-names are whatever `Begin Brush Name=` says), or add the brush block.";
+names are whatever `Begin Brush Name=` says), or add the brush block.
+
+```t3d fixed
+Begin Actor Class=Brush Name=Brush1
+   Begin Brush Name=Model99
+   End Brush
+   Brush=Model'MyLevel.Model99'
+End Actor
+```";
 
 /// The brushes part of a document defines and the `Brush=Model'...'` references it makes
 /// (one segment of an incremental document, or the whole tree).

@@ -30,7 +30,14 @@ Begin Actor Class=LevelInfo Name=LevelInfo0
 End Actor
 ```
 
-Fix: set `Title` in the level's properties (Level Properties, `LevelInfo`)."#;
+Fix: set `Title` in the level's properties (Level Properties, `LevelInfo`).
+
+```t3d fixed
+Begin Actor Class=LevelInfo Name=LevelInfo0
+    Title="Deck"
+    Author="Anonymous"
+End Actor
+```"#;
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
     for block in ctx.actors() {

@@ -32,6 +32,7 @@ Engine basis: UT2004 `Engine/Src/UnErrorChecking.cpp:12-20` (the map check),
 `Engine/Src/UnNavigationPoint.cpp:1254-1257` (`AJumpDest::SetupForcedPath`) and `:1273`
 (`AJumpPad::addReachSpecs`).
 
+<!-- example engine=ue2 -->
 ```t3d
 Begin Actor Class=PhysicsVolume Name=PhysicsVolume3
     Gravity=(X=0.000000,Y=0.000000,Z=0.000000)
@@ -41,7 +42,16 @@ Begin Actor Class=PhysicsVolume Name=PhysicsVolume3
 End Actor
 ```
 
-Fix: give `Gravity` a small negative `Z` (`Z=-1`)."#;
+Fix: give `Gravity` a small negative `Z` (`Z=-1`).
+
+```t3d fixed
+Begin Actor Class=PhysicsVolume Name=PhysicsVolume3
+    Gravity=(X=0.000000,Y=0.000000,Z=-1.000000)
+    Begin Brush Name=Model12
+    End Brush
+    Brush=Model'myLevel.Model12'
+End Actor
+```"#;
 
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
     if ctx.generation != Some(Generation::Ue2) {

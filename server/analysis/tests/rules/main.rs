@@ -4,6 +4,7 @@
 //! shows it firing, and the fixtures together show where each rule stays silent.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test helpers may panic on broken fixtures
 
+mod doc_examples;
 mod engine_polygons;
 
 use std::fmt::Write;
