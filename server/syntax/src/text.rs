@@ -118,30 +118,10 @@ pub fn line_end_with_break(text: &str, offset: usize) -> usize {
         .map_or(text.len(), |i| offset + i + 1)
 }
 
-/// Levenshtein distance between two names, for "did you mean" suggestions (rule codes, keys,
-/// package objects). Over bytes when both are ASCII (the usual case, and the fast one over
-/// thousands of candidates), over characters otherwise.
+/// Levenshtein distance between two names, in characters, for "did you mean" suggestions
+/// (rule codes, keys, package objects).
 pub fn edit_distance(a: &str, b: &str) -> usize {
-    if a.is_ascii() && b.is_ascii() {
-        levenshtein(a.as_bytes(), b.as_bytes())
-    } else {
-        let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
-        levenshtein(&a, &b)
-    }
-}
-
-fn levenshtein<T: PartialEq>(a: &[T], b: &[T]) -> usize {
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    let mut current = vec![0; b.len() + 1];
-    for (i, ca) in a.iter().enumerate() {
-        current[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let substitution = previous[j] + usize::from(ca != cb);
-            current[j + 1] = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
-        }
-        std::mem::swap(&mut previous, &mut current);
-    }
-    previous[b.len()]
+    strsim::levenshtein(a, b)
 }
 
 /// The bytes of identifiers and numbers: ASCII letters, digits and `_`, as a table (the T3D
