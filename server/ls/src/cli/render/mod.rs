@@ -21,7 +21,7 @@ use unreal_syntax::Span;
 pub enum OutputFormat {
     /// Code frames for people, with a summary line.
     Human,
-    /// One JSON document (the stable contract in the README).
+    /// One JSON document (the stable contract in docs/cli.md).
     Json,
     /// SARIF 2.1.0, for GitHub code scanning and SARIF viewers.
     Sarif,
