@@ -649,7 +649,7 @@ pub struct KeptScene {
     version: i32,
     session: Weak<Session>,
     packages: Option<Weak<PackageIndex>>,
-    answer: serde_json::Value,
+    answer: super::ext::LevelSceneResult,
 }
 
 impl KeptScene {
@@ -657,7 +657,7 @@ impl KeptScene {
         version: i32,
         session: &Arc<Session>,
         packages: Option<&Arc<PackageIndex>>,
-        answer: serde_json::Value,
+        answer: super::ext::LevelSceneResult,
     ) -> Self {
         Self {
             version,
@@ -673,7 +673,7 @@ impl KeptScene {
         version: i32,
         session: &Arc<Session>,
         packages: Option<&Arc<PackageIndex>>,
-    ) -> Option<&serde_json::Value> {
+    ) -> Option<&super::ext::LevelSceneResult> {
         self.answers(version, session, packages).then_some(&self.answer)
     }
 

@@ -119,26 +119,15 @@ async fn say_game_directory_missing(shared: &Shared, workspace: &Workspace) {
     if workspace.notice_by_client.load(Ordering::SeqCst) {
         shared
             .client
-            .send_notification::<GameDirectoryMissing>(GameDirectoryMissingParams {
-                message: GAME_DIRECTORY_MISSING.to_owned(),
-            })
+            .send_notification::<super::ext::GameDirectoryMissing>(
+                super::ext::GameDirectoryMissingParams {
+                    message: GAME_DIRECTORY_MISSING.to_owned(),
+                },
+            )
             .await;
     } else {
         shared.client.show_message(MessageType::INFO, GAME_DIRECTORY_MISSING).await;
     }
-}
-
-/// `unrealLs/gameDirectoryMissing` (docs/protocol.md).
-enum GameDirectoryMissing {}
-
-#[derive(serde::Serialize, serde::Deserialize)]
-struct GameDirectoryMissingParams {
-    message: String,
-}
-
-impl tower_lsp_server::ls_types::notification::Notification for GameDirectoryMissing {
-    type Params = GameDirectoryMissingParams;
-    const METHOD: &'static str = "unrealLs/gameDirectoryMissing";
 }
 
 /// Builds the index for `roots`, reporting progress, then stores it and checks every open

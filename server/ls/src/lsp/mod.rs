@@ -23,6 +23,7 @@
 
 pub mod direct;
 pub mod documents;
+pub mod ext;
 pub mod features;
 pub mod file_uri;
 pub mod framing;
@@ -45,6 +46,7 @@ pub mod workspace_problems;
 use std::process::ExitCode;
 use std::time::Duration;
 
+use tower_lsp_server::ls_types::request::Request as _;
 use tower_lsp_server::{ClientSocket, LspService, Server};
 
 pub use options::{Analyzer, ServerOptions};
@@ -69,11 +71,11 @@ pub struct LspArgs {
 /// are served with [`serve_framed`], as the binary is).
 pub fn service(options: ServerOptions) -> (Service, ClientSocket) {
     let (service, socket) = LspService::build(|client| Backend::new(client, options))
-        .custom_method(features::preview::PACKAGE_TREE, Backend::package_tree)
-        .custom_method(features::preview::OBJECT_PREVIEW, Backend::object_preview)
-        .custom_method(features::preview::MAP_PREVIEW, Backend::map_preview)
-        .custom_method(features::level_scene::LEVEL_SCENE, Backend::level_scene)
-        .custom_method(features::workspace_symbol::FIND_ASSETS, Backend::find_assets)
+        .custom_method(ext::PackageTree::METHOD, Backend::package_tree)
+        .custom_method(ext::ObjectPreview::METHOD, Backend::object_preview)
+        .custom_method(ext::MapPreview::METHOD, Backend::map_preview)
+        .custom_method(ext::LevelScene::METHOD, Backend::level_scene)
+        .custom_method(ext::FindAssets::METHOD, Backend::find_assets)
         .finish();
     (guard::CatchPanics::new(service), socket)
 }

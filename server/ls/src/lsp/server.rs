@@ -29,12 +29,14 @@ use tower_lsp_server::ls_types::{
 use tower_lsp_server::{Client, LanguageServer};
 
 use super::documents::{DocumentHandle, DocumentSnapshot, EditProblem, Session};
+use super::ext::{self, FindAssets, LevelScene, MapPreview, ObjectPreview, PackageTree};
 use super::features;
 use super::options::ServerOptions;
 use super::position::PositionEncoding;
 use super::scheduler::Scheduler;
 use super::settings::Settings;
 use super::shared::Shared;
+use tower_lsp_server::ls_types::request::Request as _;
 
 /// How much of a document a request reads, which decides whether it runs on the document
 /// (under its lock) or on a copy.
@@ -93,10 +95,10 @@ impl Backend {
     /// `unrealLs/findAssets`.
     pub async fn find_assets(
         &self,
-        params: features::workspace_symbol::FindAssetsParams,
-    ) -> Result<Value> {
+        params: ext::FindAssetsParams,
+    ) -> Result<ext::FindAssetsResult> {
         let index = self.package_index();
-        off_thread(features::workspace_symbol::FIND_ASSETS, move || {
+        off_thread(FindAssets::METHOD, move || {
             Ok(features::workspace_symbol::find_assets(index.as_ref(), &params))
         })
         .await
@@ -104,9 +106,12 @@ impl Backend {
 
     /// `unrealLs/mapPreview`: the overview picture of a T3D map, from the open document's
     /// text when it is open (so it follows edits), else from the file.
-    pub async fn map_preview(&self, params: features::preview::MapPreviewParams) -> Result<Value> {
+    pub async fn map_preview(
+        &self,
+        params: ext::MapPreviewParams,
+    ) -> Result<ext::MapPreviewResult> {
         let handle = self.document_handle(&params.uri);
-        off_thread(features::preview::MAP_PREVIEW, move || {
+        off_thread(MapPreview::METHOD, move || {
             let open = handle.map(|h| h.read(|snapshot| snapshot.text().to_owned()));
             features::preview::map_preview(&params, open)
         })
@@ -117,15 +122,15 @@ impl Backend {
     /// document's text when it is open, textured from the packages its checks use.
     pub async fn level_scene(
         &self,
-        params: features::level_scene::LevelSceneParams,
-    ) -> Result<Value> {
+        params: ext::LevelSceneParams,
+    ) -> Result<ext::LevelSceneResult> {
         let handle = self.document_handle(&params.uri);
         let session = self.shared.session();
         // Set when this request's future is dropped (the client cancelled it): the build,
         // on its blocking thread, stops at the next brush.
         let cancelled = super::guard::CancelOnDrop::default();
         let flag = cancelled.flag();
-        off_thread(features::level_scene::LEVEL_SCENE, move || {
+        off_thread(LevelScene::METHOD, move || {
             let open = handle.map(|h| {
                 let probe = h.clone();
                 features::level_scene::OpenMap {
@@ -145,23 +150,20 @@ impl Backend {
     /// `unrealLs/packageTree`.
     pub async fn package_tree(
         &self,
-        params: features::preview::PackageTreeParams,
-    ) -> Result<Value> {
-        off_thread(features::preview::PACKAGE_TREE, move || {
-            features::preview::package_tree(&params)
-        })
-        .await
+        params: ext::PackageTreeParams,
+    ) -> Result<ext::PackageTreeResult> {
+        off_thread(PackageTree::METHOD, move || features::preview::package_tree(&params)).await
     }
 
     /// `unrealLs/objectPreview`.
     pub async fn object_preview(
         &self,
-        params: features::preview::ObjectPreviewParams,
-    ) -> Result<Value> {
+        params: ext::ObjectPreviewParams,
+    ) -> Result<ext::ObjectPreviewResult> {
         // A mesh whose materials are in the game's other packages is textured from them
         // (the workspace's package index, once built).
         let packages = self.package_index();
-        off_thread(features::preview::OBJECT_PREVIEW, move || {
+        off_thread(ObjectPreview::METHOD, move || {
             features::preview::object_preview(&params, packages.as_deref())
         })
         .await
@@ -797,10 +799,10 @@ impl LanguageServer for Backend {
 /// lists: the expensive ones) off the async threads, in one of the expensive lanes
 /// ([`super::guard::off_thread_expensive`]); a panic becomes an internal error naming the
 /// method.
-async fn off_thread(
+async fn off_thread<T: Send + 'static>(
     method: &'static str,
-    f: impl FnOnce() -> Result<Value> + Send + 'static,
-) -> Result<Value> {
+    f: impl FnOnce() -> Result<T> + Send + 'static,
+) -> Result<T> {
     super::guard::off_thread_expensive(f).await.unwrap_or_else(|reason| {
         Err(super::guard::internal_error(format!("{method} failed: internal error: {reason}")))
     })

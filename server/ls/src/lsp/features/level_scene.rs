@@ -6,22 +6,12 @@
 use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-use serde::Deserialize;
-use serde_json::{json, Value};
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
-use tower_lsp_server::ls_types::Uri;
 use unreal_analysis::export::{self, LevelTextures, NoTextures};
 use unreal_analysis::line_index::{ColumnUnit, LineIndex};
 
 use crate::lsp::documents::{KeptScene, Session};
-
-pub const LEVEL_SCENE: &str = "unrealLs/levelScene";
-
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct LevelSceneParams {
-    pub uri: Uri,
-}
+use crate::lsp::ext::{LevelSceneActor, LevelSceneMesh, LevelSceneParams, LevelSceneResult};
 
 fn failed(message: String) -> Error {
     // RequestFailed (LSP 3.17).
@@ -53,7 +43,7 @@ pub fn level_scene(
     params: &LevelSceneParams,
     open: Option<OpenMap>,
     cancelled: &std::sync::atomic::AtomicBool,
-) -> Result<Value> {
+) -> Result<LevelSceneResult> {
     let path = crate::lsp::file_uri::file_path(&params.uri);
     let mut options = session.lint_options(path.as_deref());
     session.packages_for_checks(&mut options);
@@ -66,7 +56,7 @@ pub fn level_scene(
         if let Some(kept) = lock(&open.kept).as_ref() {
             if let Some(answer) = kept.answer_for(open.version, session, packages.as_ref()) {
                 let mut answer = answer.clone();
-                answer["reused"] = Value::Bool(true);
+                answer.reused = true;
                 return Ok(answer);
             }
         }
@@ -122,7 +112,7 @@ pub fn level_scene(
     let line_of =
         |offset: Option<u32>| offset.map(|o| lines.line_col(&text, o, ColumnUnit::Utf16).line);
     // In the .glb's mesh order: the writer leaves out primitives without triangles.
-    let meshes: Vec<Value> = scene
+    let meshes = scene
         .primitives
         .iter()
         .filter(|p| !p.triangles.is_empty())
@@ -139,34 +129,34 @@ pub fn level_scene(
                 line.push(l);
             }
             let name = scene.materials.get(p.material).map_or("", |m| m.name.as_str());
-            json!({ "name": name, "firstTriangles": first, "lines": line })
+            LevelSceneMesh { name: name.to_owned(), first_triangles: first, lines: line }
         })
         .collect();
-    let actors: Vec<Value> = scene
+    let actors = scene
         .actors
         .iter()
-        .map(|a| {
-            json!({
-                "name": a.name, "class": a.class, "line": line_of(a.begin),
-                "position": a.position.map(|c| if c.is_finite() { c } else { 0.0 }),
-                "light": a.light.is_some(),
-            })
+        .map(|a| LevelSceneActor {
+            name: a.name.clone(),
+            class: a.class.clone(),
+            line: line_of(a.begin),
+            position: a.position.map(|c| if c.is_finite() { c } else { 0.0 }),
+            light: a.light.is_some(),
         })
         .collect();
     let textured = scene.materials.iter().filter(|m| m.image.is_some()).count();
-    let answer = json!({
-        "name": scene.name,
-        "glbBase64": unreal_analysis::preview::png::base64(&glb),
-        "brushes": scene.brushes,
-        "surfaces": scene.surfaces,
-        "leftOut": scene.left_out,
-        "materials": scene.materials.len(),
-        "textured": textured,
-        "meshes": meshes,
-        "actors": actors,
-        "notes": scene.notes,
-        "reused": false,
-    });
+    let answer = LevelSceneResult {
+        name: scene.name.clone(),
+        glb_base64: unreal_analysis::preview::png::base64(&glb),
+        brushes: scene.brushes,
+        surfaces: scene.surfaces,
+        left_out: scene.left_out,
+        materials: scene.materials.len(),
+        textured,
+        meshes,
+        actors,
+        notes: scene.notes.clone(),
+        reused: false,
+    };
     if let Some((kept, version)) = keep {
         *lock(&kept) = Some(KeptScene::new(version, session, packages.as_ref(), answer.clone()));
     }

@@ -4,7 +4,6 @@
 
 use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
 use serde_json::{json, Map, Value};
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::ls_types::{ServerCapabilities, Uri};
@@ -17,10 +16,11 @@ use unreal_formats::mapped::{read_regular, MappedFile};
 use unreal_formats::package::{ObjectRef, Package};
 
 use crate::lsp::documents::Session;
-
-pub const PACKAGE_TREE: &str = "unrealLs/packageTree";
-pub const OBJECT_PREVIEW: &str = "unrealLs/objectPreview";
-pub const MAP_PREVIEW: &str = "unrealLs/mapPreview";
+use crate::lsp::ext::{
+    Facts, MapActorMark, MapPreviewParams, MapPreviewResult, ObjectPreviewParams,
+    ObjectPreviewResult, PackageObject, PackageTreeParams, PackageTreeResult, PreviewKind,
+    UnrealLsExperimental,
+};
 
 /// Thumbnails are at most this big unless the client asks for smaller (`maxSize`).
 const DEFAULT_MAX_SIZE: u32 = 128;
@@ -33,46 +33,8 @@ pub fn register(caps: &mut ServerCapabilities, _session: &Session) {
         Some(Value::Object(map)) => map,
         _ => Map::new(),
     };
-    experimental.insert(
-        "unrealLs".to_owned(),
-        json!({
-            "packageTree": true, "objectPreview": true, "mapPreview": true, "findAssets": true,
-            "levelScene": true,
-        }),
-    );
+    experimental.insert("unrealLs".to_owned(), json!(UnrealLsExperimental::ALL));
     caps.experimental = Some(Value::Object(experimental));
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct PackageTreeParams {
-    pub uri: Uri,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ObjectPreviewParams {
-    pub uri: Uri,
-    /// `Group.Name`, or `Class'Group.Name'`.
-    pub object: Option<String>,
-    /// The object's index in the export table, as `unrealLs/packageTree` gave it: the one
-    /// unambiguous key (a path is shared by objects of different classes).
-    pub export: Option<usize>,
-    /// The object's class, when the client names the object by path.
-    pub class: Option<String>,
-    pub max_size: Option<u32>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct MapPreviewParams {
-    pub uri: Uri,
-    /// `top` (default), `side`, `front` or `iso`.
-    pub view: Option<String>,
-    pub max_size: Option<u32>,
-    /// `false`: the picture without the actors' symbols, which the client draws over it
-    /// from `actors` (default `true`).
-    pub actor_symbols: Option<bool>,
 }
 
 fn invalid(message: String) -> Error {
@@ -112,7 +74,7 @@ fn parse<'a>(path: &Path, bytes: &'a [u8]) -> Result<Package<'a>> {
 
 /// `answer` unless the file changed while it was read (a rebuild truncated it: the pages
 /// past its new end read as zeros), which is the error then.
-fn unless_changed(path: &Path, bytes: &MappedFile, answer: Result<Value>) -> Result<Value> {
+fn unless_changed<T>(path: &Path, bytes: &MappedFile, answer: Result<T>) -> Result<T> {
     if let Err(e) = bytes.check() {
         // Its decompressed copy may be of what the file never was.
         unreal_analysis::unpacked::forget(path, bytes);
@@ -121,37 +83,48 @@ fn unless_changed(path: &Path, bytes: &MappedFile, answer: Result<Value>) -> Res
     answer
 }
 
-pub fn package_tree(params: &PackageTreeParams) -> Result<Value> {
+pub fn package_tree(params: &PackageTreeParams) -> Result<PackageTreeResult> {
     let path = path_of(&params.uri)?;
     let bytes = open(&path)?;
     let answer = package_tree_of(&path, &bytes);
     unless_changed(&path, &bytes, answer)
 }
 
-fn package_tree_of(path: &Path, bytes: &[u8]) -> Result<Value> {
+fn package_tree_of(path: &Path, bytes: &[u8]) -> Result<PackageTreeResult> {
     let bytes = unpacked(path, bytes)?;
     let package = parse(path, &bytes)?;
-    let objects: Vec<Value> = package
+    let objects = package
         .objects()
-        .map(|o| json!({ "path": o.path, "class": o.class, "size": o.size, "export": o.export }))
+        .map(|o| PackageObject {
+            path: o.path,
+            class: o.class.to_owned(),
+            size: o.size,
+            export: o.export,
+        })
         .collect();
-    Ok(json!({
-        "header": {
-            "version": package.header.version,
-            "licensee": package.header.licensee,
-            "flags": package.header.flags,
-            "names": package.names.len(),
-            "imports": package.imports.len(),
-            "exports": package.exports.len(),
-        },
-        "objects": objects,
-    }))
+    let header = facts(json!({
+        "version": package.header.version,
+        "licensee": package.header.licensee,
+        "flags": package.header.flags,
+        "names": package.names.len(),
+        "imports": package.imports.len(),
+        "exports": package.exports.len(),
+    }));
+    Ok(PackageTreeResult { header, objects })
+}
+
+/// The facts of a JSON object (`json!({...})`); nothing for any other value.
+fn facts(object: Value) -> Facts {
+    match object {
+        Value::Object(map) => map,
+        _ => Facts::new(),
+    }
 }
 
 pub fn object_preview(
     params: &ObjectPreviewParams,
     packages: Option<&unreal_analysis::index::PackageIndex>,
-) -> Result<Value> {
+) -> Result<ObjectPreviewResult> {
     let path = path_of(&params.uri)?;
     let max = params.max_size.unwrap_or(DEFAULT_MAX_SIZE).clamp(1, LIMIT_MAX_SIZE);
     let bytes = open(&path)?;
@@ -169,7 +142,7 @@ fn object_preview_of(
     max: u32,
     bytes: &[u8],
     others: &dyn unreal_analysis::export::OtherPackages,
-) -> Result<Value> {
+) -> Result<ObjectPreviewResult> {
     let spec = match &params.object {
         Some(object) => Some(
             ObjectSpec::with_class(object, params.class.as_deref())
@@ -195,7 +168,7 @@ fn object_preview_of(
     let fail = |e: unreal_formats::Error| failed(format!("{} {object}: {e}", path.display()));
     if class == "Class" {
         if let Some(text) = class_source(&package, export) {
-            return Ok(json!({ "kind": "text", "text": text, "summary": { "class": class } }));
+            return Ok(text_preview(text, &class));
         }
     }
     if class == "Level" {
@@ -207,16 +180,16 @@ fn object_preview_of(
         ObjectPreview::Texture { width, height, format, mips, compressed, .. } => {
             let image = preview::texture_thumbnail(&package, export, max).map_err(fail)?;
             let png = preview::encode_png(&preview::thumbnail(&image, max));
-            let mut summary = json!({ "class": class, "width": width, "height": height,
-                "format": format, "mips": mips });
+            let mut summary = facts(json!({ "class": class, "width": width, "height": height,
+                "format": format, "mips": mips }));
             if let Some((format, count)) = compressed {
-                summary["compressed"] = json!(format!("{count} {format} mips"));
+                summary.insert("compressed".to_owned(), json!(format!("{count} {format} mips")));
             }
-            Ok(json!({ "kind": "texture", "pngBase64": base64_of(&png), "summary": summary }))
+            let mut answer = ObjectPreviewResult::new(PreviewKind::Texture, summary);
+            answer.png_base64 = Some(base64_of(&png));
+            Ok(answer)
         }
-        ObjectPreview::Text { text } => {
-            Ok(json!({ "kind": "text", "text": text, "summary": { "class": class } }))
-        }
+        ObjectPreview::Text { text } => Ok(text_preview(text, &class)),
         ObjectPreview::Mesh {
             class,
             vertices,
@@ -226,15 +199,14 @@ fn object_preview_of(
             materials,
             thumbnail_png,
         } => {
-            let mut answer = json!({ "kind": "summary", "summary": {
+            let mut summary = facts(json!({
                 "class": class, "vertices": vertices, "frames": frames, "faces": faces,
-                "sequences": sequences.join(", ") } });
+                "sequences": sequences.join(", ") }));
             if !materials.is_empty() {
-                answer["summary"]["materials"] = json!(materials.join(", "));
+                summary.insert("materials".to_owned(), json!(materials.join(", ")));
             }
-            if let Some(png) = thumbnail_png {
-                answer["pngBase64"] = json!(base64_of(&png));
-            }
+            let mut answer = ObjectPreviewResult::new(PreviewKind::Summary, summary);
+            answer.png_base64 = thumbnail_png.map(|png| base64_of(&png));
             Ok(answer)
         }
         ObjectPreview::Animation { bones, sequences } => {
@@ -242,14 +214,31 @@ fn object_preview_of(
                 .iter()
                 .map(|q| format!("{} ({} frames at {} fps)", q.name, q.frames, q.rate))
                 .collect();
-            Ok(json!({ "kind": "summary", "summary": {
-                "class": class, "bones": bones, "sequences": list.join(", ") } }))
+            Ok(ObjectPreviewResult::new(
+                PreviewKind::Summary,
+                facts(json!({ "class": class, "bones": bones, "sequences": list.join(", ") })),
+            ))
         }
-        ObjectPreview::Palette { colors, swatch_png } => Ok(json!({ "kind": "summary",
-            "pngBase64": base64_of(&swatch_png), "summary": { "class": class, "colors": colors } })),
-        other => Ok(json!({ "kind": "summary",
-            "summary": { "class": class, "description": other.summary() } })),
+        ObjectPreview::Palette { colors, swatch_png } => {
+            let mut answer = ObjectPreviewResult::new(
+                PreviewKind::Summary,
+                facts(json!({ "class": class, "colors": colors })),
+            );
+            answer.png_base64 = Some(base64_of(&swatch_png));
+            Ok(answer)
+        }
+        other => Ok(ObjectPreviewResult::new(
+            PreviewKind::Summary,
+            facts(json!({ "class": class, "description": other.summary() })),
+        )),
     }
+}
+
+/// A source shown as text, with its class.
+fn text_preview(text: String, class: &str) -> ObjectPreviewResult {
+    let mut answer = ObjectPreviewResult::new(PreviewKind::Text, facts(json!({ "class": class })));
+    answer.text = Some(text);
+    answer
 }
 
 /// A built map's `Level`: the level it stores drawn from above (as `unreal-ls render MAP.unr
@@ -260,20 +249,19 @@ fn level_preview(
     package: &Package<'_>,
     max: u32,
     others: &dyn unreal_analysis::export::OtherPackages,
-) -> Option<Value> {
+) -> Option<ObjectPreviewResult> {
     let file_name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
     let name = unreal_formats::package_name(&file_name);
     let scene = unreal_analysis::export::stored_level_scene(name, package, others).ok()?;
     let textured = scene.materials.iter().filter(|m| m.image.is_some()).count();
-    let mut answer = json!({ "kind": "summary", "summary": {
+    let summary = facts(json!({
         "class": "Level", "surfaces": scene.surfaces, "materials": scene.materials.len(),
-        "textured": textured, "actors": scene.actors.len() } });
+        "textured": textured, "actors": scene.actors.len() }));
     let picture = (max >= 64)
         .then(|| preview::map::render_level_scene(&scene, name, preview::map::View::Top, max))
         .flatten();
-    if let Some(picture) = picture {
-        answer["pngBase64"] = json!(base64_of(&picture.png));
-    }
+    let mut answer = ObjectPreviewResult::new(PreviewKind::Summary, summary);
+    answer.png_base64 = picture.map(|picture| base64_of(&picture.png));
     Some(answer)
 }
 
@@ -296,7 +284,7 @@ fn class_source(package: &Package<'_>, class: usize) -> Option<String> {
 
 /// A file that is one object (`.psk`, `.psa`, `_d.3d`, `.u3d`, an image): its summary, and a
 /// rendering for meshes.
-fn file_preview(path: &Path, bytes: &[u8], max: u32) -> Result<Value> {
+fn file_preview(path: &Path, bytes: &[u8], max: u32) -> Result<ObjectPreviewResult> {
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let lower = name.to_ascii_lowercase();
     let fail = |e: unreal_formats::Error| failed(format!("{}: {e}", path.display()));
@@ -336,10 +324,9 @@ fn file_preview(path: &Path, bytes: &[u8], max: u32) -> Result<Value> {
     if let Ok(Value::Object(outer)) = serde_json::to_value(&summary) {
         flatten(&outer, &mut flat);
     }
-    let mut answer = json!({ "kind": "summary", "summary": flat });
-    if let Some(uri) = render {
-        answer["pngBase64"] = json!(uri.trim_start_matches("data:image/png;base64,"));
-    }
+    let mut answer = ObjectPreviewResult::new(PreviewKind::Summary, flat);
+    answer.png_base64 =
+        render.map(|uri| uri.trim_start_matches("data:image/png;base64,").to_owned());
     Ok(answer)
 }
 
@@ -378,7 +365,7 @@ fn base64_of(png: &[u8]) -> String {
 
 /// The picture of a map and its actors' marks, each with the line (0-based) of its
 /// `Begin Actor`, for a click to reveal it.
-pub fn map_preview(params: &MapPreviewParams, open: Option<String>) -> Result<Value> {
+pub fn map_preview(params: &MapPreviewParams, open: Option<String>) -> Result<MapPreviewResult> {
     let view = match params.view.as_deref() {
         None => preview::map::View::Top,
         Some(word) => preview::map::View::parse(word)
@@ -404,26 +391,27 @@ pub fn map_preview(params: &MapPreviewParams, open: Option<String>) -> Result<Va
     let picture = preview::map::render_map(&name, &text, view, size, None, symbols)
         .ok_or_else(|| failed(format!("{name}: no brush or actor to draw")))?;
     let index = unreal_analysis::line_index::LineIndex::new(&text);
-    let actors: Vec<Value> = picture
+    let actors = picture
         .actors
         .iter()
-        .map(|a| {
-            let line = index
+        .map(|a| MapActorMark {
+            name: a.name.clone(),
+            class: a.class.clone(),
+            kind: format!("{:?}", a.kind),
+            line: index
                 .line_col(&text, a.begin_span.start, unreal_analysis::line_index::ColumnUnit::Utf16)
-                .line;
-            json!({
-                "name": a.name, "class": a.class, "kind": format!("{:?}", a.kind),
-                "line": line, "x": a.x, "y": a.y,
-            })
+                .line,
+            x: a.x,
+            y: a.y,
         })
         .collect();
-    Ok(json!({
-        "pngBase64": base64_of(&picture.png),
-        "width": picture.width,
-        "height": picture.height,
-        "unitsPerPixel": picture.units_per_pixel,
-        "brushes": picture.brushes,
-        "actors": actors,
-        "outside": picture.outside,
-    }))
+    Ok(MapPreviewResult {
+        png_base64: base64_of(&picture.png),
+        width: picture.width,
+        height: picture.height,
+        units_per_pixel: picture.units_per_pixel,
+        brushes: picture.brushes,
+        actors,
+        outside: picture.outside,
+    })
 }

@@ -6,8 +6,6 @@
 
 use std::sync::Arc;
 
-use serde::Deserialize;
-use serde_json::{json, Value};
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{
     Location, OneOf, Position, Range, ServerCapabilities, SymbolInformation, SymbolKind, Uri,
@@ -17,13 +15,11 @@ use unreal_analysis::index::{AssetHit, AssetKind, PackageIndex, DEFAULT_LIMIT};
 
 use super::document::{self, DocumentAnalysis};
 use crate::lsp::documents::{DocumentHandle, DocumentSnapshot, Session};
+use crate::lsp::ext::{FindAssetsParams, FindAssetsResult, FoundAsset};
 
 pub fn register(caps: &mut ServerCapabilities, _session: &Session) {
     caps.workspace_symbol_provider = Some(OneOf::Left(true));
 }
-
-/// The custom request's method.
-pub const FIND_ASSETS: &str = "unrealLs/findAssets";
 
 /// The most hits `unrealLs/findAssets` returns, whatever the client asks.
 const MAX_LIMIT: usize = 1000;
@@ -72,41 +68,37 @@ fn symbol_kind(kind: AssetKind) -> SymbolKind {
     }
 }
 
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct FindAssetsParams {
-    pub query: String,
-    pub limit: Option<usize>,
-}
-
 /// `unrealLs/findAssets`: the hits with their package file, path inside it, class and export
 /// index (what `unrealLs/objectPreview` takes); `indexed: false` while the index is being
 /// built or when there is no game folder.
-pub fn find_assets(index: Option<&Arc<PackageIndex>>, params: &FindAssetsParams) -> Value {
+pub fn find_assets(
+    index: Option<&Arc<PackageIndex>>,
+    params: &FindAssetsParams,
+) -> FindAssetsResult {
     let Some(index) = index else {
-        return json!({ "indexed": false, "assets": [] });
+        return FindAssetsResult { indexed: false, assets: Vec::new() };
     };
     let limit = params.limit.unwrap_or(DEFAULT_LIMIT).min(MAX_LIMIT);
-    let assets: Vec<Value> = index
+    let assets = index
         .find_assets(&params.query, limit)
         .iter()
-        .filter_map(|hit| asset_json(index, hit))
+        .filter_map(|hit| found_asset(index, hit))
         .collect();
-    json!({ "indexed": true, "assets": assets })
+    FindAssetsResult { indexed: true, assets }
 }
 
-fn asset_json(index: &PackageIndex, hit: &AssetHit) -> Option<Value> {
+fn found_asset(index: &PackageIndex, hit: &AssetHit) -> Option<FoundAsset> {
     let (package, object) = index.entry(hit.id)?;
     let uri = Uri::from_file_path(&package.path)?;
-    Some(json!({
-        "name": index.full_path(hit.id),
-        "package": package.name,
-        "path": &*object.path,
-        "class": &*object.class,
-        "kind": hit.kind.name(),
-        "uri": uri.as_str(),
-        "export": object.export,
-    }))
+    Some(FoundAsset {
+        name: index.full_path(hit.id),
+        package: package.name.clone(),
+        path: object.path.to_string(),
+        class: object.class.to_string(),
+        kind: hit.kind.name().to_owned(),
+        uri: uri.as_str().to_owned(),
+        export: object.export,
+    })
 }
 
 fn symbols_of(
