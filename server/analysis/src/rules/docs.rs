@@ -368,7 +368,12 @@ mod tests {
                     setup: "game=ut2004",
                     code: "Begin Map\nEnd Map\n"
                 },
-                DocExample { language: "t3d", fixed: true, setup: "game=ut2004", code: "Begin Map\n" },
+                DocExample {
+                    language: "t3d",
+                    fixed: true,
+                    setup: "game=ut2004",
+                    code: "Begin Map\n"
+                },
             ]
         );
     }

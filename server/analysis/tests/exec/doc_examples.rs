@@ -17,12 +17,12 @@ fn tree_source(example: &DocExample<'_>) -> String {
     let mut path = DEFAULT_PATH;
     let mut setup = String::new();
     for line in example.setup.lines() {
-        match line.trim().strip_prefix("//- ").and_then(|h| h.strip_suffix(" = example")) {
-            Some(at) => path = at.trim(),
-            None => {
-                setup.push_str(line.trim());
-                setup.push('\n');
-            }
+        let at = line.trim().strip_prefix("//- ").and_then(|h| h.strip_suffix(" = example"));
+        if let Some(at) = at {
+            path = at.trim();
+        } else {
+            setup.push_str(line.trim());
+            setup.push('\n');
         }
     }
     format!("{setup}//- {path}\n{}", example.code)

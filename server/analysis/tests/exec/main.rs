@@ -4,7 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test helpers may panic on broken fixtures
 
 mod commands;
-mod doc_examples;
 mod corpus;
+mod doc_examples;
 mod render;
 mod trees;
