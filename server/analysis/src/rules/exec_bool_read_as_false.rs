@@ -24,11 +24,18 @@ with a word that means "yes" to a person but not to the engine. `ParseUBOOL`
 (Core/Src/UnMisc.cpp:1102, UE1 and UE2) takes only `On`, `True` or `1` (any case) as true and
 anything else as false, so `MIPS=Yes` turns mipmaps off and `MLOD=2` makes a plain mesh.
 
+<!-- example
+//- /Game/MyMod/Textures/Skin.pcx = pcx 64x64
+-->
 ```unrealscript
 #exec TEXTURE IMPORT NAME=Skin FILE=Textures\Skin.pcx MIPS=Yes
 ```
 
-Fix: write `True`, `On` or `1` (the quick fix writes `True`)."#;
+Fix: write `True`, `On` or `1` (the quick fix writes `True`).
+
+```unrealscript fixed
+#exec TEXTURE IMPORT NAME=Skin FILE=Textures\Skin.pcx MIPS=True
+```"#;
 
 /// Words and numbers a person writes for "true" that `ParseUBOOL` reads as false.
 fn means_true(value: &str) -> bool {

@@ -37,10 +37,14 @@ texture). Lines are compared as the engine reads them: the first match of each k
 reads, numbers and switches by value, names ignoring case, paths by the file they reach; keys
 the engine ignores and the name's own key do not count.
 
+<!-- example
+//- /Game/MyMod/Models/Tap_green.pcx = pcx 64x64
+//- /Game/MyMod/Models/Tap_blue.pcx = pcx 64x64
+-->
 ```unrealscript
-#exec TEXTURE IMPORT NAME=JTapB FILE=Models\Tap_green.pcx GROUP=Skins FLAGS=2   // in GreenTapestry.uc
-#exec TEXTURE IMPORT NAME=JTapB FILE=Models\Tap_blue.pcx GROUP=Skins FLAGS=2    // in BlueTapestry.uc: warning
-#exec TEXTURE IMPORT NAME=JTapB FILE=MODELS\tap_green.PCX GROUP=Skins FLAGS=2   // same as the first: quiet
+#exec TEXTURE IMPORT NAME=JTapB FILE=Models\Tap_green.pcx GROUP=Skins FLAGS=2
+#exec TEXTURE IMPORT NAME=JTapB FILE=Models\Tap_green.pcx FLAGS=2 GROUP=Skins   // the same again: quiet
+#exec TEXTURE IMPORT NAME=JTapB FILE=Models\Tap_blue.pcx GROUP=Skins FLAGS=2    // another file: warning
 ```
 
 Under Unreal 227, whose editor source is not public, an import of the same file under the same
@@ -53,7 +57,12 @@ group, overwrites it (the handler looks the name up among the mesh's sequences, 
 `Editor/Src/UnEdSrv.cpp:1406-1413`, UT v400 `Editor/Src/UnEdSrv.cpp:435-441`): a warning on the
 later line, the first labelled. The message names what differs.
 
-Fix: give each distinct import its own name (and use that name where it is applied)."#;
+Fix: give each distinct import its own name (and use that name where it is applied).
+
+```unrealscript fixed
+#exec TEXTURE IMPORT NAME=JTapG FILE=Models\Tap_green.pcx GROUP=Skins FLAGS=2
+#exec TEXTURE IMPORT NAME=JTapB FILE=Models\Tap_blue.pcx GROUP=Skins FLAGS=2
+```"#;
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
     let Some(current) = ctx.table.current_file() else { return };

@@ -32,10 +32,28 @@ hint tagged unnecessary.
 
 ```unrealscript
 #exec STATICMESH SETPROJECTION MESH=MonitorAMesh AREAID=0
-#exec MESHMAP NEW MESHMAP=Skull MESH=Skull            // hint: does nothing, changes nothing
 ```
 
-Fix: remove the line (and do what it meant another way).";
+<!-- example
+//- /Game/MyMod/Models/Skull_d.3d = mesh-data verts=4 tris=2
+//- /Game/MyMod/Models/Skull_a.3d = mesh-anim verts=4 frames=1
+//- /Game/MyMod/Textures/SkullSkin.pcx = pcx 64x64
+//- /Game/MyMod/Classes/SkullSkins.uc
+#exec TEXTURE IMPORT NAME=SkullSkin FILE=Textures\SkullSkin.pcx
+#exec MESHMAP SETTEXTURE MESHMAP=Skull NUM=0 TEXTURE=SkullSkin
+-->
+```unrealscript
+#exec MESH IMPORT MESH=Skull ANIVFILE=Models\Skull_a.3d DATAFILE=Models\Skull_d.3d
+#exec MESHMAP NEW MESHMAP=Skull MESH=Skull            // hint: does nothing, changes nothing
+#exec MESHMAP SCALE MESHMAP=Skull X=0.1 Y=0.1 Z=0.2
+```
+
+Fix: remove the line (and do what it meant another way).
+
+```unrealscript fixed
+#exec MESH IMPORT MESH=Skull ANIVFILE=Models\Skull_a.3d DATAFILE=Models\Skull_d.3d
+#exec MESHMAP SCALE MESHMAP=Skull X=0.1 Y=0.1 Z=0.2
+```";
 
 /// Commands that old tools write everywhere and that never did anything the author relies on.
 fn is_boilerplate(command: &str, sub: Sub) -> bool {

@@ -52,14 +52,29 @@ that group: a warning naming the first such path (`Texture'MyPkg.Skins.Chrome'`)
 package's classes write one and the loaded file has no group of that name itself; a hint when
 nothing in the package does; an info when the package around the file is not known.
 
+<!-- example
+//- /Game/System/Core.u = package
+//- /Game/Textures/Metal.utx = package objects=Texture:Chrome
+//- /Game/MyMod/Models/Skull_d.3d = mesh-data verts=4 tris=2
+//- /Game/MyMod/Models/Skull_a.3d = mesh-anim verts=4 frames=1
+//- /Game/MyMod/Classes/SkullSkins.uc
+#exec MESHMAP SETTEXTURE MESHMAP=Skull NUM=0 TEXTURE=Chrome
+-->
 ```unrealscript
 #exec MESH IMPORT MESH=Skull ANIVFILE=Models\Skull_a.3d DATAFILE=Models\Skull_d.3d X=0 Y=0 Z=0   // hint
 #exec MESHMAP SCALE MESHMAP=Skull X=0.1 Y=0.1 Z=0.2 YAW=128                                    // warning
-#exec OBJ LOAD FILE=..\Textures\Metal.utx PACKAGE=MyPkg GROUP=Skins   // hint, unless code names MyPkg.Skins.X
+#exec OBJ LOAD FILE=..\Textures\Metal.utx PACKAGE=MyMod GROUP=Skins   // hint, unless code names MyMod.Skins.X
 ```
 
 Fix: remove the key, and set what it meant with the command that reads it
-(`MESH ORIGIN ... YAW=128`).";
+(`MESH ORIGIN ... YAW=128`).
+
+```unrealscript fixed
+#exec MESH IMPORT MESH=Skull ANIVFILE=Models\Skull_a.3d DATAFILE=Models\Skull_d.3d
+#exec MESH ORIGIN MESH=Skull YAW=128
+#exec MESHMAP SCALE MESHMAP=Skull X=0.1 Y=0.1 Z=0.2
+#exec OBJ LOAD FILE=..\Textures\Metal.utx PACKAGE=MyMod
+```";
 
 /// True when the ignored key's value could have changed nothing, had the engine read it.
 fn changes_nothing(

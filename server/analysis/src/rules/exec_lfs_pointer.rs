@@ -24,11 +24,26 @@ them, and the other rules go on; `unreal-ls info` and the previews say the same 
 file. UCC run in this checkout would import the pointer's text. One finding per package, on the
 first pointer path of its first class (in path order) that has one.
 
+<!-- example
+//- /Game/System/Core.u = package
+//- /Game/Textures/DH_GUI_Tex.utx
+version https://git-lfs.github.com/spec/v1
+oid sha256:5d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393
+size 1200000
+-->
 ```unrealscript
 #exec OBJ LOAD FILE=..\Textures\DH_GUI_Tex.utx
 ```
 
-Fix: fetch the LFS objects (`git lfs pull`), or lint a checkout that has them.";
+Fix: fetch the LFS objects (`git lfs pull`), or lint a checkout that has them.
+
+<!-- example
+//- /Game/System/Core.u = package
+//- /Game/Textures/DH_GUI_Tex.utx = package objects=Texture:Button
+-->
+```unrealscript fixed
+#exec OBJ LOAD FILE=..\Textures\DH_GUI_Tex.utx   // after git lfs pull
+```";
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
     let Some(env) = ctx.env else { return };

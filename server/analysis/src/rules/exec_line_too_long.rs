@@ -42,8 +42,15 @@ serves only commands that `SafeExec` does not take; single values are cut at 256
 characters (e.g. `FILE=`, UnEdSrv.cpp:500). No engine source shows a silent cut of a directive
 line at 512 characters.
 
+<!-- example
+//- options engine=ue1
+//- /Game/MyMod/Textures/Detail.pcx = pcx 64x64
+//- /Game/MyMod/Textures/Weapons/HeavyAssaultRifle/FirstPerson/HeavyAssaultRifleFirstPersonBlueTeamSkin.pcx = pcx 256x256
+-->
 ```unrealscript
-#exec TEXTURE IMPORT NAME=T FILE=Textures\T.pcx GROUP=Skins ... (300 characters, UE1)
+// UE1: the second command has 257 characters
+#exec TEXTURE IMPORT NAME=HeavyAssaultRifleDetail FILE=Textures\Detail.pcx
+#exec TEXTURE IMPORT NAME=HeavyAssaultRifleFirstPersonBlueTeamSkin FILE=Textures\Weapons\HeavyAssaultRifle\FirstPerson\HeavyAssaultRifleFirstPersonBlueTeamSkin.pcx GROUP=HeavyAssaultRifleFirstPersonTeamSkins MIPS=On FLAGS=2 LODSET=2 DETAIL=HeavyAssaultRifleDetail
 ```
 
 Under `game = "ut469"` or `"unreal227"` a UE1 command over the limit is an info: UT v469's
@@ -51,7 +58,12 @@ release notes say its editor takes commands longer than 256 characters, and neit
 compiler source is public.
 
 Fix: shorten the command: shorter names and groups, or split it (`TEXTURE IMPORT` first,
-then `MESHMAP SETTEXTURE` and the like on their own lines)."#;
+then `MESHMAP SETTEXTURE` and the like on their own lines).
+
+```unrealscript fixed
+#exec TEXTURE IMPORT NAME=RifleDetail FILE=Textures\Detail.pcx
+#exec TEXTURE IMPORT NAME=RifleBlue FILE=Textures\Weapons\HeavyAssaultRifle\FirstPerson\HeavyAssaultRifleFirstPersonBlueTeamSkin.pcx GROUP=RifleSkins MIPS=On FLAGS=2 LODSET=2 DETAIL=RifleDetail
+```"#;
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
     for line in &ctx.file.lines {

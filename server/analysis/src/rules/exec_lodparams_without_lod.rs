@@ -34,12 +34,26 @@ yes) and a false value makes `MESH IMPORT` create a plain `UMesh` instead of a `
 (`Engine/Inc/UnVertMesh.h:149`), so `LODPARAMS` applies its values (UnEdSrv.cpp:1302-1338):
 no finding for UE2.
 
+<!-- example
+//- options engine=ue1
+//- /Game/MyMod/Models/Skull_d.3d = mesh-data verts=4 tris=2 slots=1
+//- /Game/MyMod/Models/Skull_a.3d = mesh-anim verts=4 frames=30
+//- /Game/MyMod/Textures/SkullSkin.pcx = pcx 64x64
+//- /Game/MyMod/Classes/SkullSkins.uc
+#exec TEXTURE IMPORT NAME=SkullSkin FILE=Textures\SkullSkin.pcx
+#exec MESHMAP SETTEXTURE MESHMAP=Skull NUM=1 TEXTURE=SkullSkin
+-->
 ```unrealscript
 #exec MESH IMPORT MESH=Skull ANIVFILE=Models\Skull_a.3d DATAFILE=Models\Skull_d.3d MLOD=0
 #exec MESH LODPARAMS MESH=Skull STRENGTH=0.5
 ```
 
-Fix: drop `MLOD=0`, or the `LODPARAMS` line."#;
+Fix: drop `MLOD=0`, or the `LODPARAMS` line.
+
+```unrealscript fixed
+#exec MESH IMPORT MESH=Skull ANIVFILE=Models\Skull_a.3d DATAFILE=Models\Skull_d.3d
+#exec MESH LODPARAMS MESH=Skull STRENGTH=0.5
+```"#;
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
     if ctx.generation == Some(Generation::Ue2) {

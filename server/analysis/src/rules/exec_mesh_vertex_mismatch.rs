@@ -41,11 +41,24 @@ frame and then seeks `FrameSize - NumVertices x 4` bytes on, so:
 (an error: each file is read as the other), and the slot and frame checks stay quiet on that
 mesh.
 
+<!-- example
+//- /Game/MyMod/Models/Box_d.3d = mesh-data verts=6 tris=4
+//- /Game/MyMod/Models/Box_a.3d = mesh-anim verts=6 frames=10
+//- /Game/MyMod/Models/Other_a.3d = mesh-anim verts=5 frames=10
+//- /Game/MyMod/Textures/BoxSkin.pcx = pcx 64x64
+//- /Game/MyMod/Classes/BoxSkins.uc
+#exec TEXTURE IMPORT NAME=BoxSkin FILE=Textures\BoxSkin.pcx
+#exec MESHMAP SETTEXTURE MESHMAP=Box NUM=0 TEXTURE=BoxSkin
+-->
 ```unrealscript
 #exec MESH IMPORT MESH=Box ANIVFILE=Models\Other_a.3d DATAFILE=Models\Box_d.3d
 ```
 
-Fix: import the `_a.3d` exported with the `_d.3d`.";
+Fix: import the `_a.3d` exported with the `_d.3d`.
+
+```unrealscript fixed
+#exec MESH IMPORT MESH=Box ANIVFILE=Models\Box_a.3d DATAFILE=Models\Box_d.3d
+```";
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
     let Some(env) = ctx.env else { return };

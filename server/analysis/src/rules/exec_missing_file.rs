@@ -38,13 +38,22 @@ engine's package paths cannot be searched: an info saying so. A bare package nam
 (`FILE=XEffects.utx`, the usual way to load a game package) is checked only with a game
 directory.
 
+<!-- example
+//- /Game/MyMod/Textures/texture1.pcx = pcx 64x64
+//- /Game/MyMod/Textures/Metal.utx = package objects=Texture:Plate
+-->
 ```unrealscript
 #exec TEXTURE IMPORT NAME=Jtex1 FILE=texture1.pcx GROUP=Skins
-#exec OBJ LOAD FILE=Textures\Missing.utx PACKAGE=Mine   // Textures\ exists, Missing.utx does not
+#exec OBJ LOAD FILE=Textures\Metals.utx PACKAGE=MyMod   // Textures\ exists, Metals.utx does not
 ```
 
 Fix: ship the file, or point the path at the file that exists (relative to the folder above
-`Classes/`)."#;
+`Classes/`).
+
+```unrealscript fixed
+#exec TEXTURE IMPORT NAME=Jtex1 FILE=Textures\texture1.pcx GROUP=Skins
+#exec OBJ LOAD FILE=Textures\Metal.utx PACKAGE=MyMod
+```"#;
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
     let package = ctx.root().map(|r| ctx.show_dir(r));

@@ -21,11 +21,25 @@ pub static RULE: RuleMeta = RuleMeta {
 const DOCS: &str = r#"A key the command needs is missing (searched as the engine searches). The
 engine logs its warning ("Bad MESH SEQUENCE", "Missing file or name") and does nothing.
 
+<!-- example
+//- /Game/MyMod/Models/Skull_d.3d = mesh-data verts=4 tris=2 slots=1
+//- /Game/MyMod/Models/Skull_a.3d = mesh-anim verts=4 frames=30
+//- /Game/MyMod/Textures/SkullSkin.pcx = pcx 64x64
+//- /Game/MyMod/Classes/Skull.uc
+class Skull extends Actor;
+#exec MESH IMPORT MESH=Skull ANIVFILE=Models\Skull_a.3d DATAFILE=Models\Skull_d.3d
+#exec TEXTURE IMPORT NAME=SkullSkin FILE=Textures\SkullSkin.pcx
+#exec MESHMAP SETTEXTURE MESHMAP=Skull NUM=1 TEXTURE=SkullSkin
+-->
 ```unrealscript
 #exec MESH SEQUENCE MESH=Skull SEQ=All STARTFRAME=0
 ```
 
-Fix: add the key (`NUMFRAMES=`)."#;
+Fix: add the key (`NUMFRAMES=`).
+
+```unrealscript fixed
+#exec MESH SEQUENCE MESH=Skull SEQ=All STARTFRAME=0 NUMFRAMES=30
+```"#;
 
 /// Whether `key` is required for `generation` (unknown: required in every generation).
 fn required(spec_keys: &[KeySpec], key: &KeySpec, generation: Option<Generation>) -> bool {

@@ -25,12 +25,23 @@ alone: UE2 draws a mesh with the actor's `Skins[]` first, and UE1 classes set `S
 an info, and a class that sets `Skin=`, `Skins(n)=` or `MultiSkins(n)=` anywhere gets none.
 Where nothing supplies the slot, it draws with the default texture.
 
+<!-- example
+//- /Game/MyMod/Models/Skull_d.3d = mesh-data verts=4 tris=2 slots=1
+//- /Game/MyMod/Models/Skull_a.3d = mesh-anim verts=4 frames=30
+//- /Game/MyMod/Textures/SkullSkin.pcx = pcx 64x64
+-->
 ```unrealscript
 #exec MESH IMPORT MESH=Skull ANIVFILE=Models\Skull_a.3d DATAFILE=Models\Skull_d.3d
 ```
 
 Fix: add `#exec MESHMAP SETTEXTURE MESHMAP=Skull NUM=1 TEXTURE=...` for each slot listed, or set
-the skins in defaultproperties.";
+the skins in defaultproperties.
+
+```unrealscript fixed
+#exec MESH IMPORT MESH=Skull ANIVFILE=Models\Skull_a.3d DATAFILE=Models\Skull_d.3d
+#exec TEXTURE IMPORT NAME=SkullSkin FILE=Textures\SkullSkin.pcx
+#exec MESHMAP SETTEXTURE MESHMAP=Skull NUM=1 TEXTURE=SkullSkin
+```";
 
 /// True when the class's text sets a skin anywhere (`Skins(0)=`, `Skins[1] =`, `Skin=`,
 /// `MultiSkins(2)=`): it supplies materials itself.

@@ -28,12 +28,19 @@ keeps its mipmaps, is not masked. This holds in every build, a licensee's too (w
 unknown keys are only infos in `exec-unknown-key`, since its editor may read keys Epic's do
 not). Keys only the other generation reads are not suggested.
 
+<!-- example
+//- /Game/MyMod/Textures/Skin.pcx = pcx 64x64
+-->
 ```unrealscript
 #exec TEXTURE IMPORT NAME=Skin FILE=Textures\Skin.pcx GRUOP=Skins FLAG=2
 ```
 
 Fix: write the key it resembles ("Replace with `GROUP=`"); `lint --fix` does it where the line
-does not already have that key."#;
+does not already have that key.
+
+```unrealscript fixed
+#exec TEXTURE IMPORT NAME=Skin FILE=Textures\Skin.pcx GROUP=Skins FLAGS=2
+```"#;
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
     for (line, m) in ctx.commands() {

@@ -25,12 +25,28 @@ animation sequence in MESH NOTIFY"). Directives run in order, so a sequence that
 line defines is unknown too; this rule looks at the whole package and does not report that
 case.
 
+<!-- example
+//- /Game/MyMod/Models/Skull_d.3d = mesh-data verts=4 tris=2 slots=1
+//- /Game/MyMod/Models/Skull_a.3d = mesh-anim verts=4 frames=40
+//- /Game/MyMod/Textures/SkullSkin.pcx = pcx 64x64
+//- /Game/MyMod/Classes/Skull.uc
+class Skull extends Actor;
+#exec MESH IMPORT MESH=Skull ANIVFILE=Models\Skull_a.3d DATAFILE=Models\Skull_d.3d
+#exec TEXTURE IMPORT NAME=SkullSkin FILE=Textures\SkullSkin.pcx
+#exec MESHMAP SETTEXTURE MESHMAP=Skull NUM=1 TEXTURE=SkullSkin
+-->
 ```unrealscript
 #exec MESH SEQUENCE MESH=Skull SEQ=Spin STARTFRAME=0 NUMFRAMES=30
 #exec MESH NOTIFY MESH=Skull SEQ=Bounce TIME=0.5 FUNCTION=PlayBounce
 ```
 
-Fix: name a defined sequence, or define it."#;
+Fix: name a defined sequence, or define it.
+
+```unrealscript fixed
+#exec MESH SEQUENCE MESH=Skull SEQ=Spin STARTFRAME=0 NUMFRAMES=30
+#exec MESH SEQUENCE MESH=Skull SEQ=Bounce STARTFRAME=30 NUMFRAMES=10
+#exec MESH NOTIFY MESH=Skull SEQ=Bounce TIME=0.5 FUNCTION=PlayBounce
+```"#;
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
     for (line, _) in ctx.commands().filter(|(l, _)| l.is("MESH", Some("NOTIFY"))) {

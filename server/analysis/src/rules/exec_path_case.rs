@@ -27,11 +27,23 @@ Core/Src/UnUnix.cpp looks each missing path part up again ignoring case, `__FILE
 with the engine set to UE2 nothing is reported. For UE1, whose Linux ports' file reading no
 engine source here shows, and for tools on case-sensitive file systems, it is a hint.
 
+<!-- example
+//- /Game/MyMod/Models/Skull/Skull_d.3d = mesh-data verts=4 tris=2
+//- /Game/MyMod/Models/Skull/Skull_a.3d = mesh-anim verts=4 frames=1
+//- /Game/MyMod/Textures/SkullSkin.pcx = pcx 64x64
+//- /Game/MyMod/Classes/SkullSkins.uc
+#exec TEXTURE IMPORT NAME=SkullSkin FILE=Textures\SkullSkin.pcx
+#exec MESHMAP SETTEXTURE MESHMAP=Skull NUM=0 TEXTURE=SkullSkin
+-->
 ```unrealscript
 #exec MESH IMPORT MESH=Skull ANIVFILE=MODELS\Skull\Skull_a.3D DATAFILE=Models\Skull\Skull_d.3d
 ```
 
-Fix: write the path as spelt on disk (`Models\Skull\Skull_a.3d`).";
+Fix: write the path as spelt on disk (`Models\Skull\Skull_a.3d`).
+
+```unrealscript fixed
+#exec MESH IMPORT MESH=Skull ANIVFILE=Models\Skull\Skull_a.3d DATAFILE=Models\Skull\Skull_d.3d
+```";
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
     if ctx.generation == Some(unreal_engine::Generation::Ue2) {

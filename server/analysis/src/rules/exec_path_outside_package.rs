@@ -40,11 +40,19 @@ says only what could not be checked: a folder the game folder does not have here
 folder that is not in a game folder, or a `LOAD` whose package the engine may still find on
 its package paths (which only a game directory's index shows).
 
+<!-- example
+//- /Art/Rock.pcx = pcx 64x64
+//- /Game/MyMod/Textures/Rock.pcx = pcx 64x64
+-->
 ```unrealscript
 #exec TEXTURE IMPORT NAME=Rock FILE=..\..\Art\Rock.pcx
 ```
 
-Fix: copy the file into the package folder and point the path there.";
+Fix: copy the file into the package folder and point the path there.
+
+```unrealscript fixed
+#exec TEXTURE IMPORT NAME=Rock FILE=Textures\Rock.pcx
+```";
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
     for line in &ctx.file.lines {

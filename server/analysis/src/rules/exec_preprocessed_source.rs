@@ -43,7 +43,11 @@ class DXRFlags extends Flags;
 ```
 
 Fix: nothing to fix. To check the branches your build compiles, lint the preprocessor's
-output."#;
+output:
+
+```unrealscript fixed
+class DXRFlags extends Flags;
+```"#;
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
     let Some(evidence) = ctx.file.symbols.preprocessor.as_ref().filter(|e| e.conditional()) else {

@@ -28,11 +28,25 @@ frame data directly (UT2004 `Engine/Src/UnVertMesh.cpp:532-535`, `:944-948`); ar
 checked only in debug builds, so a release build reads past the last frame. The same code
 divides by `NumFrames`, so `NUMFRAMES=0` is an integer division by zero.
 
+<!-- example
+//- /Game/MyMod/Models/Skull_d.3d = mesh-data verts=4 tris=2 slots=1
+//- /Game/MyMod/Models/Skull_a.3d = mesh-anim verts=4 frames=30
+//- /Game/MyMod/Textures/SkullSkin.pcx = pcx 64x64
+//- /Game/MyMod/Classes/Skull.uc
+class Skull extends Actor;
+#exec MESH IMPORT MESH=Skull ANIVFILE=Models\Skull_a.3d DATAFILE=Models\Skull_d.3d
+#exec TEXTURE IMPORT NAME=SkullSkin FILE=Textures\SkullSkin.pcx
+#exec MESHMAP SETTEXTURE MESHMAP=Skull NUM=1 TEXTURE=SkullSkin
+-->
 ```unrealscript
 #exec MESH SEQUENCE MESH=Skull SEQ=All STARTFRAME=0 NUMFRAMES=31
 ```
 
-Fix: count the frames again (the message gives the file's frame count).";
+Fix: count the frames again (the message gives the file's frame count).
+
+```unrealscript fixed
+#exec MESH SEQUENCE MESH=Skull SEQ=All STARTFRAME=0 NUMFRAMES=30
+```";
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
     for (line, _) in ctx.commands().filter(|(l, _)| l.is("MESH", Some("SEQUENCE"))) {

@@ -47,11 +47,18 @@ Engine basis: `Parse(Stream, Match, Value)` returns the value after the first oc
 `NAME=` names the object that TEXTURE IMPORT creates (`UnEdSrv.cpp`); the class refers to
 objects by the names they were created under.
 
+<!-- example
+//- /Game/MyMod/Textures/A.pcx = pcx 64x64
+-->
 ```unrealscript
 #exec TEXTURE IMPORT NAME=Old FILE=Textures\A.pcx NAME=New
 ```
 
-Fix: write each key once, and keep key-like text out of values.";
+Fix: write each key once, and keep key-like text out of values.
+
+```unrealscript fixed
+#exec TEXTURE IMPORT NAME=New FILE=Textures\A.pcx
+```";
 
 /// A key's value as the engine reads it, for comparing repeats: numbers and switches by
 /// value, paths with either slash, everything else ignoring case.

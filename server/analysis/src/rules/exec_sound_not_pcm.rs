@@ -32,6 +32,9 @@ itself succeeds. When the game loads the sound, UT2004's OpenAL driver reads the
 `ALAudio/Src/ALAudioSubsystem.cpp:1606-1613`): it never plays. Not found in the available
 sources: UE1's audio drivers.
 
+<!-- example
+//- /Game/MyMod/Sounds/Hit.wav = wav format=2
+-->
 ```unrealscript
 #exec AUDIO IMPORT FILE=Sounds\Hit.wav NAME=Hit
 ```
@@ -40,7 +43,14 @@ Under `game = "ut2004"` (or `"ut2003"`) an `.mp3` is a warning for the same reas
 stores it as it is (`FileType` MP3), and the OpenAL driver drops it. Other games' drivers are
 not public (Deus Ex mods ship `.mp3` sounds that play), so it is not judged there.
 
-Fix: save the sound as 16-bit (or 8-bit) PCM WAV."#;
+Fix: save the sound as 16-bit (or 8-bit) PCM WAV.
+
+<!-- example
+//- /Game/MyMod/Sounds/Hit.wav = wav format=1
+-->
+```unrealscript fixed
+#exec AUDIO IMPORT FILE=Sounds\Hit.wav NAME=Hit   // saved again as 16-bit PCM
+```"#;
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
     let Some(env) = ctx.env else { return };

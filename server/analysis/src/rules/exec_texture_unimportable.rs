@@ -46,6 +46,11 @@ RLE-compressed BMP (1112-1116); UT2004 adds 16-bit BMP (2194), 32-bit TGA (2314-
 ("Import texture ... failed", an error in UT2004, `Editor/Src/UnEdSrv.cpp:712`). Not found in
 the available sources: the image types of OldUnreal's v469.
 
+<!-- example
+//- options engine=ue1 engine_build=226
+//- /Game/MyMod/Textures/Skin.bmp = bmp 64x64 bpp=24
+//- /Game/MyMod/Textures/Skin.pcx = pcx 64x64
+-->
 ```unrealscript
 #exec TEXTURE IMPORT NAME=Skin FILE=Textures\Skin.bmp   // 24-bit, with engine build 226
 ```
@@ -55,7 +60,11 @@ and 32-bit images; their importers are not public). A `.fx` file (a texture writ
 `Begin Object Class=IceTexture`) only Unreal 227 imports: an error for another game, an info
 when no game is set.
 
-Fix: convert the image to 8-bit palettized PCX or BMP with power-of-two sizes."#;
+Fix: convert the image to 8-bit palettized PCX or BMP with power-of-two sizes.
+
+```unrealscript fixed
+#exec TEXTURE IMPORT NAME=Skin FILE=Textures\Skin.pcx   // 8-bit, 64x64
+```"#;
 
 /// The first UE1 build (UT v400) that imports 24-bit BMP and three-plane PCX.
 const FIRST_24_BIT_BUILD: u32 = 400;

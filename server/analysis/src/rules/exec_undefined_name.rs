@@ -42,11 +42,24 @@ the packages `LOAD`ed and in the game's packages. It is an error only when every
 could hold it is known and readable: a game directory whose packages include `Engine`, and
 every `LOAD` read. Otherwise it is an info that says it cannot be checked, never a warning.
 
+<!-- example
+//- /Game/MyMod/Models/Skull_d.3d = mesh-data verts=4 tris=2 slots=1
+//- /Game/MyMod/Models/Skull_a.3d = mesh-anim verts=4 frames=30
+//- /Game/MyMod/Textures/SkullSkin.pcx = pcx 64x64
+//- /Game/MyMod/Classes/Skull.uc
+class Skull extends Actor;
+#exec MESH IMPORT MESH=Skull ANIVFILE=Models\Skull_a.3d DATAFILE=Models\Skull_d.3d
+-->
 ```unrealscript
 #exec MESHMAP SETTEXTURE MESHMAP=Skull NUM=1 TEXTURE=SkullSkin
 ```
 
-Fix: import the object first, correct the name, or `OBJ LOAD` the package that holds it."#;
+Fix: import the object first, correct the name, or `OBJ LOAD` the package that holds it.
+
+```unrealscript fixed
+#exec TEXTURE IMPORT NAME=SkullSkin FILE=Textures\SkullSkin.pcx
+#exec MESHMAP SETTEXTURE MESHMAP=Skull NUM=1 TEXTURE=SkullSkin
+```"#;
 
 fn kind_of(class: &str) -> Option<SymbolKind> {
     match class {

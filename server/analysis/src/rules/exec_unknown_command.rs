@@ -50,11 +50,18 @@ notes; Unreal 227: `MESH SOCKET`, `MESH COLLISION`, `OBJ COLLISIONBRUSH`, `OBJ S
 stock classes) are errors when the workspace targets another game, and an info when no game is
 set (`game = "ut469"` or `"unreal227"` in `unreal-ls.toml`, or `--game`).
 
+<!-- example
+//- /Game/MyMod/Textures/Skin.pcx = pcx 64x64
+-->
 ```unrealscript
 #exec TEXTUER IMPORT NAME=Skin FILE=Textures\Skin.pcx
 ```
 
-Fix: correct the command (`TEXTURE IMPORT`)."#;
+Fix: correct the command (`TEXTURE IMPORT`).
+
+```unrealscript fixed
+#exec TEXTURE IMPORT NAME=Skin FILE=Textures\Skin.pcx
+```"#;
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
     for line in ctx.file.lines.iter().filter(|l| l.directive.kind.runs_command()) {

@@ -34,6 +34,9 @@ with `ForceExec` (3021-3023); Unreal v1.200 (`Editor/Src/UnScrCom.cpp:2952-2969`
 `ForceExec` nor `include`; UT2003 v2107 has both (3616-3634). The word is read as an identifier
 after optional blanks, so `# exec` is a directive too.
 
+<!-- example
+//- /Game/MyMod/Textures/Skin.pcx = pcx 64x64
+-->
 ```unrealscript
 #exce TEXTURE IMPORT NAME=Skin FILE=Textures\Skin.pcx
 ```
@@ -47,7 +50,11 @@ Randomizer's `#ifdef`, `#compileif`, `#var(prefix)`): `exec-preprocessed-source`
 and its words are not raised here; a word within two edits of a UCC directive (`#exce`,
 `#ForceExe`) is a typo in any tree and stays an error.
 
-Fix: spell the directive (`#exec`)."#;
+Fix: spell the directive (`#exec`).
+
+```unrealscript fixed
+#exec TEXTURE IMPORT NAME=Skin FILE=Textures\Skin.pcx
+```"#;
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
     // The package's classes pass through a preprocessor of the project's own: its words are

@@ -25,8 +25,11 @@ silently. A key that ends in a real key after a non-alphanumeric character (`_SE
 as that key, and the message says so. A run of words without `=` is one finding: `TLOD 6`
 (a key written without its `=`) says so and offers `TLOD=6`.
 
+<!-- example
+//- /Game/MyMod/Textures/Skin.pcx = pcx 64x64
+-->
 ```unrealscript
-#exec MESH IMPORT MESH=Skull ANIVFILE=Models\Skull_a.3d DATFILE=Models\Skull_d.3d
+#exec TEXTURE IMPORT TEXNAME=Skin FILE=Textures\Skin.pcx GROUP=Skins
 ```
 
 Under a licensee's game (XIII, Deus Ex, `other`...) an unknown key is an info, since that
@@ -34,7 +37,11 @@ editor may read keys Epic's do not, and a key the package's classes write again 
 (Harry Potter 2's `COMPRESSION=` on every texture import) is said once, at its first use in the
 package. A key within an edit or two of a key the command reads is `exec-misspelt-key`'s.
 
-Fix: correct the key (`DATAFILE=`).";
+Fix: correct the key (`NAME=`).
+
+```unrealscript fixed
+#exec TEXTURE IMPORT NAME=Skin FILE=Textures\Skin.pcx GROUP=Skins
+```";
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
     for (line, m) in ctx.commands() {

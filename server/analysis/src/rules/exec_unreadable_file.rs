@@ -25,6 +25,10 @@ are unused. An `_a.3d` whose header reads but whose frames end early is a warnin
 error: the engine logs "Vertex error in mesh" at the first frame it cannot read whole, stops
 there and keeps the mesh with those frames wrong (UT2004 `Editor/Src/UnMeshEd.cpp:242-256`).
 
+<!-- example
+//- /Game/MyMod/Models/Box_d.3d = text an export cut short
+//- /Game/MyMod/Models/Box_a.3d = mesh-anim verts=6 frames=10
+-->
 ```unrealscript
 #exec MESH IMPORT MESH=Box ANIVFILE=Models\Box_a.3d DATAFILE=Models\Box_d.3d
 ```
@@ -34,7 +38,19 @@ as they are (UT v400 `Editor/Src/UnEdFact.cpp:894-903`, UT2004 `:1771-1780`), an
 refused with "Unrecognized sound format"; `.ogg` is accepted under `game = "ut469"` (469c and
 later import it) and not judged under `unreal227` or without a game.
 
-Fix: re-export the file."#;
+Fix: re-export the file.
+
+<!-- example
+//- /Game/MyMod/Models/Box_d.3d = mesh-data verts=6 tris=4
+//- /Game/MyMod/Models/Box_a.3d = mesh-anim verts=6 frames=10
+//- /Game/MyMod/Textures/BoxSkin.pcx = pcx 64x64
+//- /Game/MyMod/Classes/BoxSkins.uc
+#exec TEXTURE IMPORT NAME=BoxSkin FILE=Textures\BoxSkin.pcx
+#exec MESHMAP SETTEXTURE MESHMAP=Box NUM=0 TEXTURE=BoxSkin
+-->
+```unrealscript fixed
+#exec MESH IMPORT MESH=Box ANIVFILE=Models\Box_a.3d DATAFILE=Models\Box_d.3d   // Box_d.3d exported again
+```"#;
 
 fn expected(expect: Expect) -> &'static str {
     match expect {

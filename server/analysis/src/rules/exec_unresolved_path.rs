@@ -30,13 +30,34 @@ Engine basis: UCC compiles only `..\<Package>\Classes\*.uc` (UT2004
 (`Editor/Src/UnScrCom.cpp:6604-6607`). The engine does nothing with this file as it stands: the
 finding predicts what would happen after the move.
 
+<!-- example
+//- /Game/MyMod/Models/Skull/Skull.uc = example
+//- /Game/MyMod/Models/Skull/Skull_d.3d = mesh-data verts=4 tris=2
+//- /Game/MyMod/Models/Skull/Skull_a.3d = mesh-anim verts=4 frames=1
+//- /Game/MyMod/Classes/MyModGame.uc
+class MyModGame extends DeathMatchPlus;
+-->
 ```unrealscript
 // Models/Skull/Skull.uc
 #exec MESH IMPORT MESH=Skull ANIVFILE=MODELS\Skull_a.3d DATAFILE=MODELS\Skull_d.3d
 ```
 
 Fix: write the path from the folder above `Classes/`
-(`Models\Skull\Skull_a.3d`), and move the directives into a class under `Classes/`.";
+(`Models\Skull\Skull_a.3d`), and move the directives into a class under `Classes/`.
+
+<!-- example
+//- /Game/MyMod/Classes/Skull.uc = example
+//- /Game/MyMod/Models/Skull/Skull_d.3d = mesh-data verts=4 tris=2
+//- /Game/MyMod/Models/Skull/Skull_a.3d = mesh-anim verts=4 frames=1
+//- /Game/MyMod/Textures/SkullSkin.pcx = pcx 64x64
+//- /Game/MyMod/Classes/SkullSkins.uc
+#exec TEXTURE IMPORT NAME=SkullSkin FILE=Textures\SkullSkin.pcx
+#exec MESHMAP SETTEXTURE MESHMAP=Skull NUM=0 TEXTURE=SkullSkin
+-->
+```unrealscript fixed
+// Classes/Skull.uc
+#exec MESH IMPORT MESH=Skull ANIVFILE=Models\Skull\Skull_a.3d DATAFILE=Models\Skull\Skull_d.3d
+```";
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
     for line in &ctx.file.lines {

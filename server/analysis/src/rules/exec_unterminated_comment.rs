@@ -37,7 +37,13 @@ file, directives and defaultproperties included, is kept as C++ text and never c
 #exec AUDIO IMPORT FILE=Sounds\Hit.wav
 ```
 
-Fix: close the comment."#;
+Fix: close the comment.
+
+```unrealscript fixed
+/* disabled for now
+#exec AUDIO IMPORT FILE=Sounds\Hit.wav
+*/
+```"#;
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
     for error in &ctx.file.scan_errors {

@@ -32,11 +32,18 @@ or the first `//` or `/*`, with trailing blanks removed (`GetRawToken`,
 quoted value also contains them. When the unclosed value is the last thing on the line, the
 engine reads exactly the text after the quote.
 
+<!-- example
+//- /Game/MyMod/Sounds/Hit.wav = wav
+-->
 ```unrealscript
 #exec AUDIO IMPORT FILE="Sounds\Hit.wav NAME=Hit
 ```
 
-Fix: close the quote."#;
+Fix: close the quote.
+
+```unrealscript fixed
+#exec AUDIO IMPORT FILE="Sounds\Hit.wav" NAME=Hit
+```"#;
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
     for line in &ctx.file.lines {

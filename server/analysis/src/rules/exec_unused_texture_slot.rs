@@ -35,11 +35,24 @@ otherwise logs "Missing meshmap, texture, or num" (UT2004 `Editor/Src/UnEdSrv.cp
 v400 `Editor/Src/UnEdSrv.cpp:269-288`). A slot no triangle uses is never drawn; the line
 changes nothing that shows.
 
+<!-- example
+//- /Game/MyMod/Models/Skull_d.3d = mesh-data verts=4 tris=2 slots=1
+//- /Game/MyMod/Models/Skull_a.3d = mesh-anim verts=4 frames=30
+//- /Game/MyMod/Textures/SkullSkin.pcx = pcx 64x64
+//- /Game/MyMod/Classes/Skull.uc
+class Skull extends Actor;
+#exec MESH IMPORT MESH=Skull ANIVFILE=Models\Skull_a.3d DATAFILE=Models\Skull_d.3d
+#exec TEXTURE IMPORT NAME=SkullSkin FILE=Textures\SkullSkin.pcx
+-->
 ```unrealscript
 #exec MESHMAP SETTEXTURE MESHMAP=Skull NUM=0 TEXTURE=SkullSkin
 ```
 
-Fix: use the slot the triangles use (the message lists them)."#;
+Fix: use the slot the triangles use (the message lists them).
+
+```unrealscript fixed
+#exec MESHMAP SETTEXTURE MESHMAP=Skull NUM=1 TEXTURE=SkullSkin
+```"#;
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
     for (line, _) in ctx

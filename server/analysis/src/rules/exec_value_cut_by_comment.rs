@@ -30,12 +30,21 @@ stands after the marker), or in a path or name that goes on right after it. A nu
 word followed by a comment (`RATE=15//FIXME`, as Epic writes) is read as written and is not
 reported, nor is a value followed by `// ` and a blank.
 
+<!-- example
+//- /Game/MyMod/Sounds/Hit.wav = wav
+//- /Game/MyMod/Textures/Skin.pcx = pcx 64x64
+-->
 ```unrealscript
-#exec NEW TRUETYPEFONTFACTORY NAME=Big FONTNAME="http://x" HEIGHT=24
-#exec TEXTURE IMPORT NAME=Cut FILE=Textures//Skin.pcx
+#exec AUDIO IMPORT FILE="Sounds//Hit.wav" NAME=Hit
+#exec TEXTURE IMPORT NAME=Skin FILE=Textures//Skin.pcx
 ```
 
-Fix: avoid `//` and `/*` in values (write paths with one `\` or `/`)."#;
+Fix: avoid `//` and `/*` in values (write paths with one `\` or `/`).
+
+```unrealscript fixed
+#exec AUDIO IMPORT FILE="Sounds\Hit.wav" NAME=Hit
+#exec TEXTURE IMPORT NAME=Skin FILE=Textures/Skin.pcx
+```"#;
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
     for line in &ctx.file.lines {

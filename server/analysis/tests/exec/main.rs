@@ -5,5 +5,6 @@
 
 mod commands;
 mod corpus;
+mod doc_examples;
 mod render;
 mod trees;
