@@ -43,6 +43,7 @@ impl SheerAxis {
 
 /// `FScale`: a scale with a sheer along one axis pair.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[allow(clippy::struct_field_names)] // the engine's own names: `FScale.Scale`
 pub struct Scale {
     pub scale: [f64; 3],
     pub sheer_rate: f64,

@@ -3,13 +3,13 @@
 //! thin renderers of the same results.
 
 pub mod config;
-pub mod coords;
+mod coords;
 pub mod csg;
 pub mod deps;
 pub mod diagnostic;
 pub mod diff;
 pub mod document;
-pub mod engine;
+mod engine;
 pub mod exec;
 pub mod export;
 pub mod fs;
@@ -21,7 +21,7 @@ pub mod object_select;
 pub mod options;
 pub mod preview;
 pub mod rules;
-pub mod source_text;
+mod source_text;
 pub mod t3d;
 pub mod unpacked;
 pub mod workspace;

@@ -37,6 +37,34 @@ impl FileSettings {
     }
 }
 
+/// Where a game folder came from: the order in which it is decided, for a file's checks
+/// ([`Settings::for_file`]) and for the language server's package index alike.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameFolderSource {
+    /// Named by the user: a command-line flag, or the editor's setting.
+    Set,
+    /// The configuration's `game-dir`.
+    Configured,
+    /// The installation found around the file (or the workspace's folders).
+    Found,
+}
+
+/// The game folder, in the one order every command and the server follow: the one `set`,
+/// else the configuration's `game-dir`, else what `find` finds around the file or folders.
+pub fn game_folder(
+    set: Option<&Path>,
+    config: Option<&Config>,
+    find: impl FnOnce() -> Option<PathBuf>,
+) -> Option<(PathBuf, GameFolderSource)> {
+    if let Some(dir) = set {
+        return Some((dir.to_path_buf(), GameFolderSource::Set));
+    }
+    if let Some(dir) = config.and_then(|c| c.game_dir.clone()) {
+        return Some((dir, GameFolderSource::Configured));
+    }
+    find().map(|dir| (dir, GameFolderSource::Found))
+}
+
 /// Finds every file's settings, reading each configuration file and looking around each
 /// folder once. Shared by the threads of a lint run and by the language server's requests.
 pub struct Settings {
@@ -72,9 +100,10 @@ impl Settings {
     pub fn for_file(&self, overrides: &Overrides, file: Option<&Path>) -> FileSettings {
         let config = file.and_then(|f| self.config_for(f));
         let mut options = crate::config::resolve(overrides, config.as_deref());
-        if options.game_dir.is_none() {
-            options.game_dir = file.and_then(|f| self.game_folder_around(f.parent()?));
-        }
+        options.game_dir = game_folder(overrides.game_dir.as_deref(), config.as_deref(), || {
+            file.and_then(|f| self.game_folder_around(f.parent()?))
+        })
+        .map(|(dir, _)| dir);
         FileSettings { config, options }
     }
 

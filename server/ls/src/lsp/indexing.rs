@@ -14,6 +14,7 @@ use tower_lsp_server::ls_types::{FileChangeType, FileEvent, MessageType, NumberO
 use unreal_analysis::config::{self, Config};
 use unreal_analysis::index::game_folder::game_folder_of_workspace;
 use unreal_analysis::index::{IndexRoots, PackageIndex};
+use unreal_analysis::workspace::{game_folder, GameFolderSource};
 
 use super::documents::Session;
 use super::scheduler::Scheduler;
@@ -24,16 +25,16 @@ use super::workspace::Workspace;
 /// package paths, and the workspace folders as source paths (their `Classes/*.uc`), as each
 /// file's options name them ([`Session::lint_options`]), so that the files share this index.
 fn resolve(session: &Session, config: Option<&Config>) -> (IndexRoots, &'static str) {
-    let (game_dir, source) = if let Some(dir) = &session.settings.game_directory {
-        (Some(dir.clone()), "the unrealLs.gameDirectory setting")
-    } else if let Some(dir) = config.and_then(|c| c.game_dir.clone()) {
-        (Some(dir), "unreal-ls.toml")
-    } else if let Some(dir) = game_folder_of_workspace(&unreal_analysis::fs::RealFs, &session.roots)
-    {
-        (Some(dir), "found around the workspace")
-    } else {
-        (None, "")
+    let found = game_folder(session.settings.game_directory.as_deref(), config, || {
+        game_folder_of_workspace(&unreal_analysis::fs::RealFs, &session.roots)
+    });
+    let source = match found.as_ref().map(|(_, source)| source) {
+        Some(GameFolderSource::Set) => "the unrealLs.gameDirectory setting",
+        Some(GameFolderSource::Configured) => "unreal-ls.toml",
+        Some(GameFolderSource::Found) => "found around the workspace",
+        None => "",
     };
+    let game_dir = found.map(|(dir, _)| dir);
     let package_paths = config.map(|c| c.package_paths.clone()).unwrap_or_default();
     (IndexRoots { game_dir, package_paths, source_paths: session.roots.clone() }, source)
 }
