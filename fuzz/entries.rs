@@ -147,7 +147,7 @@ const CLASS_READERS: [(&[&str], ObjectRead); 15] = [
     // compared with the stored BSP (every brush's model and polygons read and placed).
     (&["Level"], |p, i| {
         if p.read_level(i).is_ok() {
-            drop(unreal_analysis::csg::package::check(p));
+            drop(unreal_assets::csg::package::check(p));
         }
     }),
     // UE2 skeletal meshes: skeleton and raw geometry, and the PSK they convert back to.

@@ -3,26 +3,22 @@
 //! thin renderers of the same results.
 
 pub mod config;
-mod coords;
-pub mod csg;
+pub mod coords;
 pub mod deps;
 pub mod diagnostic;
-pub mod diff;
 pub mod document;
 mod engine;
 pub mod exec;
-pub mod export;
 pub mod fs;
 pub mod ide;
 pub mod index;
 pub mod line_index;
 pub mod lint;
-pub mod object_select;
 pub mod options;
-pub mod preview;
 pub mod rules;
 mod source_text;
 pub mod t3d;
+pub mod thumbnail;
 pub mod unpacked;
 pub mod workspace;
 

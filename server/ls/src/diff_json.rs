@@ -2,7 +2,7 @@
 //! --format json` and the server's `unrealLs.diff` command.
 
 use serde_json::{json, Value};
-use unreal_analysis::diff::{ActorRef, MapDiff};
+use unreal_assets::diff::{ActorRef, MapDiff};
 
 fn actor_json(a: &ActorRef) -> Value {
     json!({ "class": a.class, "name": a.name, "line": a.line, "location": a.location })

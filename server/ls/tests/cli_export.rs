@@ -1069,10 +1069,10 @@ fn a_map_exports_its_built_level_and_brushes_on_request() {
         "#]],
     );
     let text = std::fs::read_to_string(&room).unwrap();
-    let scene = unreal_analysis::export::map_scene("Room", &text, None);
+    let scene = unreal_assets::export::map_scene("Room", &text, None);
     assert_eq!(
         std::fs::read(dir.join("brushes.glb")).unwrap(),
-        unreal_analysis::export::write_map_glb(&scene)
+        unreal_assets::export::write_map_glb(&scene)
     );
 }
 

@@ -459,11 +459,11 @@ async fn level_scene_follows_the_open_document() {
     client.open(MAP_URI, "t3d", 1, &room).await;
     let scene = client.request_ok("unrealLs/levelScene", json!({ "uri": MAP_URI })).await;
     let glb = base64_decode(scene["glbBase64"].as_str().unwrap());
-    let exported = unreal_analysis::export::write_level_glb(&unreal_analysis::export::level_scene(
+    let exported = unreal_assets::export::write_level_glb(&unreal_assets::export::level_scene(
         "Checkers",
         &room,
         None,
-        &unreal_analysis::export::NoTextures,
+        &unreal_assets::export::NoTextures,
     ));
     assert!(glb == exported, "the same .glb as the export");
     let document = glb_json(&glb);

@@ -1,5 +1,5 @@
 //! `unreal-ls diff OLD.t3d NEW.t3d`: what changed between two versions of a map, in map
-//! terms (see `unreal_analysis::diff`). `--format json` is a versioned contract
+//! terms (see `unreal_assets::diff`). `--format json` is a versioned contract
 //! (`docs/diff.md`); `--git` takes the arguments git gives an external diff driver (seven,
 //! or nine for a renamed file).
 //!
@@ -17,9 +17,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use unreal_analysis::deps::{map_needs, MapNeeds, PackageNeed};
-use unreal_analysis::diff::read::{read_map_text, show_number, MapActors};
-use unreal_analysis::diff::{diff, ActorDiff, ActorRef, MapDiff};
 use unreal_analysis::index::{IndexRoots, PackageIndex};
+use unreal_assets::diff::read::{read_map_text, show_number, MapActors};
+use unreal_assets::diff::{diff, ActorDiff, ActorRef, MapDiff};
 use unreal_ls::diff_json::to_json;
 
 use super::settings::{unused_help, SettingsArgs};
@@ -262,7 +262,7 @@ pub fn summary_line(result: &MapDiff) -> String {
                 && c.moved.is_none()
                 && c.turned.is_none()
                 && c.properties.is_empty()
-                && !c.brush.as_ref().is_some_and(unreal_analysis::diff::BrushChange::reshaped)
+                && !c.brush.as_ref().is_some_and(unreal_assets::diff::BrushChange::reshaped)
         })
         .count();
     if other > 0 {

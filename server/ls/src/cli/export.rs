@@ -9,13 +9,13 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use unreal_analysis::export::{
-    self, mesh_files, write_glb, write_obj, ExportKind, FrameSequence, Model,
-};
 use unreal_analysis::fs::RealFs;
 use unreal_analysis::lint::LintOptions;
-use unreal_analysis::object_select::{self, ObjectSpec, SelectError};
-use unreal_analysis::preview::{browser::palette_swatch, encode_png};
+use unreal_assets::export::{
+    self, mesh_files, write_glb, write_obj, ExportKind, FrameSequence, Model,
+};
+use unreal_assets::object_select::{self, ObjectSpec, SelectError};
+use unreal_assets::preview::{browser::palette_swatch, encode_png};
 use unreal_formats::decode::RgbaImage;
 use unreal_formats::mapped::read_regular;
 use unreal_formats::package::Package;
@@ -529,7 +529,7 @@ fn export_package(
     let package = Package::parse_named(&bytes, unreal_formats::package_name(name))
         .map_err(|e| e.to_string())?;
     let others = game_packages(options);
-    let is_map = unreal_analysis::csg::package::level_export(&package).is_ok();
+    let is_map = unreal_assets::csg::package::level_export(&package).is_ok();
     // A folder as the output (one that exists, or a path ending in a separator) still takes
     // the map's own objects, each as its own file (`--to glb`: its static meshes).
     let to_folder = args.output.is_dir()

@@ -9,7 +9,7 @@
 //! installation it stands in), as `deps` places a map's packages.
 //!
 //! `--csg` adds, for a built map, the level built from its brushes against the BSP it stores
-//! ([`unreal_analysis::csg`]).
+//! ([`unreal_assets::csg`]).
 //!
 //! A file that cannot be read is reported on stderr (and as an `error` entry in JSON); the
 //! other files are still summarised. Exit codes: 0 when every file was read whole, 1 when a
@@ -137,7 +137,7 @@ fn import_line(import: &ImportedPackage) -> String {
 /// holding a level.
 fn csg_check(
     package: Option<&Result<PackageFile, String>>,
-) -> Result<unreal_analysis::csg::package::CsgCheck, String> {
+) -> Result<unreal_assets::csg::package::CsgCheck, String> {
     let package = match package {
         Some(Ok(package)) => package,
         Some(Err(e)) => return Err(e.clone()),
@@ -148,7 +148,7 @@ fn csg_check(
         }
     };
     let parsed = package.parse()?;
-    let check = unreal_analysis::csg::package::check(&parsed).map_err(|e| e.to_string())?;
+    let check = unreal_assets::csg::package::check(&parsed).map_err(|e| e.to_string())?;
     package.file.check().map_err(|e| e.to_string())?;
     if let Some(stopped) = &check.level.stopped {
         return Err(stopped.to_string());
@@ -165,7 +165,7 @@ fn summarize_path(path: &Path) -> Result<Summary, String> {
         if let Some(kind @ (FormatKind::VertexMeshData | FormatKind::VertexMeshAnimation)) =
             detect(&bytes, name)
         {
-            let pair = unreal_analysis::export::mesh_files::vertex_mesh_pair(
+            let pair = unreal_assets::export::mesh_files::vertex_mesh_pair(
                 &unreal_analysis::fs::RealFs,
                 path,
             )?;

@@ -1,5 +1,5 @@
 //! `unreal-ls render MAP.t3d -o MAP.png [--view top|side|front|iso] [--size N] [--brushes]`:
-//! the map overview picture (see `unreal_analysis::preview::map`): brushes where the engine's
+//! the map overview picture (see `unreal_assets::preview::map`): brushes where the engine's
 //! CSG places them (the iso view: the level built from them, textured from the game folder,
 //! unless `--brushes`), actors as symbols by kind, a scale bar and the map's title. A built
 //! map (`.unr`, `.ut2`, also compressed) is drawn from the level it stores: its BSP surfaces,
@@ -11,8 +11,8 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use unreal_analysis::export;
-use unreal_analysis::preview::map::{
+use unreal_assets::export;
+use unreal_assets::preview::map::{
     render_level_scene, render_map_geometry, ActorSymbols, Geometry, MapPicture, View,
 };
 use unreal_formats::printable::printable_line;
@@ -194,7 +194,7 @@ fn stored_level_picture(
     let package_name = unreal_formats::package_name(&file_name).to_owned();
     let package = unreal_formats::package::Package::parse_named(bytes, &package_name)
         .map_err(|e| e.to_string())?;
-    if unreal_analysis::csg::package::level_export(&package).is_err() {
+    if unreal_assets::csg::package::level_export(&package).is_err() {
         return Err(
             "a package without a level: render draws maps (T3D, or a built .unr/.ut2)".to_owned()
         );

@@ -323,8 +323,8 @@ fn image_thumbnail(src: &ExecSource<'_>, path: &PathRef) -> Option<HoverImage> {
     }
     let extension = file.extension()?.to_string_lossy().into_owned();
     let image = unreal_formats::decode::image::decode_image(&bytes, &extension).ok()?;
-    let small = crate::preview::thumbnail(&image, HOVER_IMAGE_SIZE);
-    let png = crate::preview::encode_png(&small);
+    let small = crate::thumbnail::thumbnail(&image, HOVER_IMAGE_SIZE);
+    let png = crate::thumbnail::encode_png(&small);
     if png.is_empty() || png.len() > HOVER_IMAGE_MAX_PNG {
         return None;
     }

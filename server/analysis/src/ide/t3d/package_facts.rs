@@ -33,7 +33,7 @@ pub fn details(index: &PackageIndex, id: ObjectId) -> Vec<(String, String)> {
                         ));
                         out.push(("format".to_owned(), texture.format.name().to_owned()));
                         out.push(("mips".to_owned(), mips.len().to_string()));
-                        if let Ok(uri) = crate::preview::texture_thumbnail_data_uri(
+                        if let Ok(uri) = crate::thumbnail::texture_thumbnail_data_uri(
                             p,
                             export,
                             HOVER_THUMBNAIL_SIZE,

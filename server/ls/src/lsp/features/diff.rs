@@ -7,8 +7,8 @@ use std::str::FromStr;
 use serde_json::Value;
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::ls_types::{ExecuteCommandOptions, ServerCapabilities, Uri};
-use unreal_analysis::diff::diff;
-use unreal_analysis::diff::read::read_map_text;
+use unreal_assets::diff::diff;
+use unreal_assets::diff::read::read_map_text;
 
 use crate::lsp::documents::Session;
 

@@ -40,7 +40,7 @@ fn contents(
         (HoverFormats::Markdown { images: true }, Some(image)) => {
             let alt: String =
                 image.alt.chars().filter(|c| !matches!(c, '[' | ']' | '\\')).collect();
-            let uri = unreal_analysis::preview::png_data_uri(&image.png);
+            let uri = unreal_assets::preview::png_data_uri(&image.png);
             MarkupContent {
                 kind: MarkupKind::Markdown,
                 value: format!("{markdown}\n\n![{alt}]({uri})"),

@@ -7,8 +7,8 @@ use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
-use unreal_analysis::export::{self, LevelTextures, NoTextures};
 use unreal_analysis::line_index::{ColumnUnit, LineIndex};
+use unreal_assets::export::{self, LevelTextures, NoTextures};
 
 use crate::lsp::documents::{KeptScene, Session};
 use crate::lsp::ext::{LevelSceneActor, LevelSceneMesh, LevelSceneParams, LevelSceneResult};
@@ -146,7 +146,7 @@ pub fn level_scene(
     let textured = scene.materials.iter().filter(|m| m.image.is_some()).count();
     let answer = LevelSceneResult {
         name: scene.name.clone(),
-        glb_base64: unreal_analysis::preview::png::base64(&glb),
+        glb_base64: unreal_assets::preview::png::base64(&glb),
         brushes: scene.brushes,
         surfaces: scene.surfaces,
         left_out: scene.left_out,

@@ -7,11 +7,11 @@ use std::path::{Path, PathBuf};
 use serde_json::{json, Map, Value};
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::ls_types::{ServerCapabilities, Uri};
-use unreal_analysis::export::mesh_files;
 use unreal_analysis::fs::RealFs;
-use unreal_analysis::object_select::{self, ObjectSpec, SelectError};
-use unreal_analysis::preview::{self, ObjectPreview};
 use unreal_analysis::unpacked::PackageBytes;
+use unreal_assets::export::mesh_files;
+use unreal_assets::object_select::{self, ObjectSpec, SelectError};
+use unreal_assets::preview::{self, ObjectPreview};
 use unreal_formats::mapped::{read_regular, MappedFile};
 use unreal_formats::package::{ObjectRef, Package};
 
@@ -128,9 +128,9 @@ pub fn object_preview(
     let path = path_of(&params.uri)?;
     let max = params.max_size.unwrap_or(DEFAULT_MAX_SIZE).clamp(1, LIMIT_MAX_SIZE);
     let bytes = open(&path)?;
-    let others: &dyn unreal_analysis::export::OtherPackages = match packages {
+    let others: &dyn unreal_assets::export::OtherPackages = match packages {
         Some(index) => index,
-        None => &unreal_analysis::export::NoOtherPackages,
+        None => &unreal_assets::export::NoOtherPackages,
     };
     let answer = object_preview_of(params, &path, max, &bytes, others);
     unless_changed(&path, &bytes, answer)
@@ -141,7 +141,7 @@ fn object_preview_of(
     path: &Path,
     max: u32,
     bytes: &[u8],
-    others: &dyn unreal_analysis::export::OtherPackages,
+    others: &dyn unreal_assets::export::OtherPackages,
 ) -> Result<ObjectPreviewResult> {
     let spec = match &params.object {
         Some(object) => Some(
@@ -248,11 +248,11 @@ fn level_preview(
     path: &Path,
     package: &Package<'_>,
     max: u32,
-    others: &dyn unreal_analysis::export::OtherPackages,
+    others: &dyn unreal_assets::export::OtherPackages,
 ) -> Option<ObjectPreviewResult> {
     let file_name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
     let name = unreal_formats::package_name(&file_name);
-    let scene = unreal_analysis::export::stored_level_scene(name, package, others).ok()?;
+    let scene = unreal_assets::export::stored_level_scene(name, package, others).ok()?;
     let textured = scene.materials.iter().filter(|m| m.image.is_some()).count();
     let summary = facts(json!({
         "class": "Level", "surfaces": scene.surfaces, "materials": scene.materials.len(),
@@ -268,7 +268,7 @@ fn level_preview(
 /// Objects whose preview shows more than their class: what a shared path resolves to when
 /// only one of its objects is such.
 fn previewable(package: &Package<'_>, export: usize) -> bool {
-    unreal_analysis::export::export_kind(package, export).is_some()
+    unreal_assets::export::export_kind(package, export).is_some()
         || package.class_name(export).eq_ignore_ascii_case("SkeletalMesh")
         || package.class_name(export).eq_ignore_ascii_case("StaticMesh")
 }
@@ -279,7 +279,7 @@ fn class_source(package: &Package<'_>, class: usize) -> Option<String> {
     let text = (0..package.exports.len()).find(|&i| {
         package.export(i).is_some_and(|e| e.outer == outer) && package.class_name(i) == "TextBuffer"
     })?;
-    unreal_analysis::export::text_buffer_source(package, text).ok()
+    unreal_assets::export::text_buffer_source(package, text).ok()
 }
 
 /// A file that is one object (`.psk`, `.psa`, `_d.3d`, `.u3d`, an image): its summary, and a

@@ -1,15 +1,35 @@
-//! Thumbnail scaling and PNG `data:` URIs for hovers and previews (the PNG files themselves
-//! are written by [`crate::export::png`]).
+//! Thumbnails for hovers and previews: an image scaled down, encoded as PNG, as a `data:`
+//! URI. The lint and IDE core keeps these few functions (a texture's or an import image's
+//! thumbnail in a hover); everything else that draws or writes pictures is the asset
+//! pipeline's (`unreal-assets`).
 
+use unreal_formats::decode::texture::MipSource;
 use unreal_formats::decode::RgbaImage;
+use unreal_formats::package::Package;
 
-use crate::export::png::encode_png;
+/// Encodes RGBA pixels as a PNG file.
+pub fn encode_png(image: &RgbaImage) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut encoder = png::Encoder::new(&mut out, image.width, image.height);
+    encoder.set_color(png::ColorType::Rgba);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_compression(png::Compression::Best);
+    // Writing to a Vec fails only on a size mismatch, which RgbaImage rules out.
+    let written =
+        encoder.write_header().and_then(|mut w| w.write_image_data(&image.pixels).map(|()| w));
+    if written.is_err() {
+        return Vec::new();
+    }
+    drop(written);
+    out
+}
 
 /// The side of hover and browser thumbnails, in pixels.
 pub const THUMBNAIL_SIZE: u32 = 128;
 
 /// `image` scaled down (box filter over the covered pixels) so that neither side exceeds
 /// `max`, keeping its aspect ratio; smaller images are returned as they are.
+#[allow(clippy::many_single_char_names)] // pixel code names its sides and channels w, h, x, y
 pub fn thumbnail(image: &RgbaImage, max: u32) -> RgbaImage {
     let max = max.max(1);
     if image.width <= max && image.height <= max {
@@ -66,6 +86,29 @@ pub fn thumbnail_data_uri(image: &RgbaImage, max: u32) -> String {
 pub fn base64(bytes: &[u8]) -> String {
     use base64::Engine as _;
     base64::engine::general_purpose::STANDARD.encode(bytes)
+}
+
+/// A package texture's thumbnail (at most `max` pixels a side) as a PNG `data:` URI, for
+/// hovers in clients that render markdown images. It starts from the smallest stored mip
+/// that still covers `max`, so large textures cost little.
+pub fn texture_thumbnail_data_uri(
+    package: &Package<'_>,
+    export: usize,
+    max: u32,
+) -> unreal_formats::Result<String> {
+    Ok(thumbnail_data_uri(&texture_thumbnail(package, export, max)?, max))
+}
+
+/// The pixels behind [`texture_thumbnail_data_uri`].
+pub fn texture_thumbnail(
+    package: &Package<'_>,
+    export: usize,
+    max: u32,
+) -> unreal_formats::Result<RgbaImage> {
+    let texture = package.read_texture(export)?;
+    let (mips, _) = unreal_formats::decode::texture::select_mips(&texture, MipSource::Auto);
+    let level = mips.iter().rposition(|m| m.width.max(m.height) >= max).unwrap_or(0);
+    package.decode_texture(export, level, MipSource::Auto)
 }
 
 #[cfg(test)]

@@ -15,10 +15,10 @@ use unreal_syntax::t3d::{Block, BlockKind, T3dFile};
 
 use super::model::point_to_gltf;
 use crate::csg::{self, uv};
-use crate::index::{Lookup, ObjectKind, PackageIndex};
-use crate::t3d::placement::Placement;
-use crate::t3d::walk;
-use crate::Generation;
+use unreal_analysis::index::{Lookup, ObjectKind, PackageIndex};
+use unreal_analysis::t3d::placement::Placement;
+use unreal_analysis::t3d::walk;
+use unreal_analysis::Generation;
 
 pub const PF_INVISIBLE: u32 = 0x1;
 pub const PF_MASKED: u32 = 0x2;
@@ -516,8 +516,8 @@ fn actors_of(text: &str) -> Vec<LevelActor> {
             })
             .collect()
     };
-    if let Some(piece_bytes) = crate::t3d::in_pieces::piece_bytes_for(text) {
-        let pieces = crate::t3d::in_pieces::read_map_items(text, piece_bytes, |item| {
+    if let Some(piece_bytes) = unreal_analysis::t3d::in_pieces::piece_bytes_for(text) {
+        let pieces = unreal_analysis::t3d::in_pieces::read_map_items(text, piece_bytes, |item| {
             read(&T3dFile { items: vec![item] })
         });
         if let Some((items, rest)) = pieces {

@@ -9,9 +9,9 @@ use unreal_formats::package::{ObjectRef, Package, Property, PropertyValue, Resol
 use super::bsp::Oper;
 use super::compare::AreaPolygon;
 use super::{takes_part, BrushPoly, CsgBrush, V3};
-use crate::coords::{Scale, SheerAxis};
-use crate::t3d::placement::Placement;
-use crate::Generation;
+use unreal_analysis::coords::{Scale, SheerAxis};
+use unreal_analysis::t3d::placement::Placement;
+use unreal_analysis::Generation;
 
 /// What a built map holds.
 #[derive(Clone, Debug, Default)]

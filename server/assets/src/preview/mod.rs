@@ -11,7 +11,6 @@ pub mod png;
 pub mod render;
 
 use unreal_formats::decode::image::decode_image;
-use unreal_formats::decode::texture::MipSource;
 use unreal_formats::decode::RgbaImage;
 use unreal_formats::package::Package;
 use unreal_formats::Result;
@@ -25,25 +24,7 @@ pub use browser::{
 };
 pub use png::{png_data_uri, thumbnail, thumbnail_data_uri, THUMBNAIL_SIZE};
 pub use render::render_model;
-
-/// A package texture's thumbnail (at most `max` pixels a side) as a PNG `data:` URI, for
-/// hovers in clients that render markdown images. It starts from the smallest stored mip
-/// that still covers `max`, so large textures cost little.
-pub fn texture_thumbnail_data_uri(
-    package: &Package<'_>,
-    export: usize,
-    max: u32,
-) -> Result<String> {
-    Ok(thumbnail_data_uri(&texture_thumbnail(package, export, max)?, max))
-}
-
-/// The pixels behind [`texture_thumbnail_data_uri`].
-pub fn texture_thumbnail(package: &Package<'_>, export: usize, max: u32) -> Result<RgbaImage> {
-    let texture = package.read_texture(export)?;
-    let (mips, _) = unreal_formats::decode::texture::select_mips(&texture, MipSource::Auto);
-    let level = mips.iter().rposition(|m| m.width.max(m.height) >= max).unwrap_or(0);
-    package.decode_texture(export, level, MipSource::Auto)
-}
+pub use unreal_analysis::thumbnail::{texture_thumbnail, texture_thumbnail_data_uri};
 
 /// An import-source image (PCX, BMP, TGA, DDS, PNG) as a thumbnail `data:` URI.
 pub fn image_thumbnail_data_uri(bytes: &[u8], extension: &str, max: u32) -> Result<String> {

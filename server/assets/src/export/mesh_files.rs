@@ -11,7 +11,7 @@ use unreal_formats::decode::image::decode_image;
 use unreal_formats::decode::RgbaImage;
 
 use super::uc::{mesh_directives, MeshDirectives};
-use crate::fs::FileSystem;
+use unreal_analysis::fs::FileSystem;
 
 /// One file of a vertex mesh pair and the other one beside it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -194,7 +194,7 @@ fn read_bounded(fs: &dyn FileSystem, path: &Path) -> Result<Vec<u8>, String> {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
-    use crate::fs::MemoryFs;
+    use unreal_analysis::fs::MemoryFs;
 
     #[test]
     fn the_other_file_is_found_in_any_case() {

@@ -304,8 +304,8 @@ pub fn write_glb(model: &Model) -> Vec<u8> {
 /// brushes") so a whole role can be hidden at once. Each brush node's `extras` say what it
 /// is: `class`, `csgOper`, `polyFlags`.
 pub fn write_map_glb(scene: &super::map::MapScene) -> Vec<u8> {
-    use crate::t3d::brushes::BrushRole;
     use std::fmt::Write as _;
+    use unreal_analysis::t3d::brushes::BrushRole;
     let mut b = Builder::default();
     // Per brush: its position and index accessors and its material.
     let mut meshes: Vec<(usize, usize, u32)> = Vec::with_capacity(scene.brushes.len());

@@ -6,8 +6,8 @@ use unreal_test_support::writers;
 
 use std::fmt::Write as _;
 
-use unreal_analysis::export::{u3d_model, write_glb, write_obj, Model};
-use unreal_analysis::preview::{self, render_model};
+use unreal_assets::export::{u3d_model, write_glb, write_obj, Model};
+use unreal_assets::preview::{self, render_model};
 use writers::U3dOptions;
 
 fn round<const N: usize>(v: [f32; N]) -> [f32; N] {

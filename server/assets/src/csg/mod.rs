@@ -12,7 +12,7 @@
 //! Movers are not static; volumes (UE2) are not `Brush` actors (`IsStaticBrush`: 227's
 //! `Engine/Inc/UnActor.h` requires the class `Brush` itself, UT2004's excludes volumes).
 //!
-//! Inputs: a T3D map ([`brushes_of_t3d`], placed as [`crate::t3d::brushes::placed_brushes`]
+//! Inputs: a T3D map ([`brushes_of_t3d`], placed as [`unreal_analysis::t3d::brushes::placed_brushes`]
 //! places them) or a built `.unr` ([`package`]: its brush actors, models and polygons, with
 //! the level's own BSP to compare with, [`compare`]).
 
@@ -286,8 +286,11 @@ pub fn build_bounded(
 
 /// The brushes of a T3D map that take part in CSG, placed as the generation's CSG places them
 /// (`None`: detected from the text).
-pub fn brushes_of_t3d(text: &str, generation: Option<crate::Generation>) -> Vec<CsgBrush> {
-    let (placed, _) = crate::t3d::brushes::placed_brushes(text, generation);
+pub fn brushes_of_t3d(
+    text: &str,
+    generation: Option<unreal_analysis::Generation>,
+) -> Vec<CsgBrush> {
+    let (placed, _) = unreal_analysis::t3d::brushes::placed_brushes(text, generation);
     placed
         .into_iter()
         .filter(|b| takes_part(&b.class, &b.csg_oper, b.b_static, true))

@@ -5,7 +5,7 @@
 use unreal_engine::poly_flags::EDITOR_ONLY;
 use unreal_syntax::t3d::{Block, BlockKind, Item, LineKeyword, Parse, Value};
 
-use crate::line_index::LineIndex;
+use unreal_analysis::line_index::LineIndex;
 
 /// Properties that change without meaning on every export or edit: the actor's own name
 /// (already on its `Begin Actor` line), the selection, the brush model's object name
@@ -89,7 +89,7 @@ pub struct MapActors {
 /// map). A map of a few megabytes or more is read in pieces (`read_in_pieces`); a
 /// smaller one in one plain parse (the two maps of a comparison are read in parallel).
 pub fn read_map_text(text: &str) -> Result<MapActors, String> {
-    if let Some(piece_bytes) = crate::t3d::in_pieces::piece_bytes_for(text) {
+    if let Some(piece_bytes) = unreal_analysis::t3d::in_pieces::piece_bytes_for(text) {
         if let Some(read) = read_in_pieces(text, piece_bytes) {
             return Ok(read);
         }
@@ -102,19 +102,21 @@ pub fn read_map_text(text: &str) -> Result<MapActors, String> {
 }
 
 /// Reads a map that starts with `Begin Map` (or `Begin Level`) in pieces of about
-/// `piece_bytes` ([`crate::t3d::in_pieces`]): the same result as one parse; `None` when the
+/// `piece_bytes` ([`unreal_analysis::t3d::in_pieces`]): the same result as one parse; `None` when the
 /// map does not start with a map block or the pieces do not join (a broken file: then the
 /// plain parse reads it).
 fn read_in_pieces(text: &str, piece_bytes: usize) -> Option<MapActors> {
     let lines = LineIndex::new(text);
-    let line_of =
-        |offset: u32| lines.line_col(text, offset, crate::line_index::ColumnUnit::Utf8).line + 1;
+    let line_of = |offset: u32| {
+        lines.line_col(text, offset, unreal_analysis::line_index::ColumnUnit::Utf8).line + 1
+    };
     // The map's own actors; its other items are nothing the plain reading reads either.
-    let (actors, rest) = crate::t3d::in_pieces::read_map_items(text, piece_bytes, |item| {
-        let Item::Block(block) = item else { return None };
-        (block.kind == BlockKind::Actor)
-            .then(|| read_actor(text, &block, line_of(block.begin_span.start)))
-    })?;
+    let (actors, rest) =
+        unreal_analysis::t3d::in_pieces::read_map_items(text, piece_bytes, |item| {
+            let Item::Block(block) = item else { return None };
+            (block.kind == BlockKind::Actor)
+                .then(|| read_actor(text, &block, line_of(block.begin_span.start)))
+        })?;
     // What the pieces left: the errors, and actors outside the map (after `End Map`).
     let mut out = read_parsed(&rest, &line_of);
     out.actors = actors.into_iter().flatten().collect();
@@ -125,8 +127,9 @@ fn read_in_pieces(text: &str, piece_bytes: usize) -> Option<MapActors> {
 /// Reads the actors of a parsed map (`Begin Actor` blocks at the top or inside `Begin Map`).
 pub fn read_actors(text: &str, parse: &Parse) -> MapActors {
     let lines = LineIndex::new(text);
-    let line_of =
-        |offset: u32| lines.line_col(text, offset, crate::line_index::ColumnUnit::Utf8).line + 1;
+    let line_of = |offset: u32| {
+        lines.line_col(text, offset, unreal_analysis::line_index::ColumnUnit::Utf8).line + 1
+    };
     let mut out = read_parsed(parse, &line_of);
     out.actors = rest_actors(text, parse, &line_of);
     out

@@ -6,7 +6,7 @@
 use std::fmt::Write;
 use std::path::PathBuf;
 
-use unreal_analysis::csg::{build, compare, package};
+use unreal_assets::csg::{build, compare, package};
 use unreal_formats::Package;
 
 fn maps() -> Vec<(String, Vec<u8>)> {
@@ -81,7 +81,7 @@ fn built_maps_match_the_engines_bsp() {
         let map = package::read_built_map(&p).unwrap();
         // The export was made after one more brush was added and before the map was built
         // again: the brushes the .unr does not hold are left out (and named).
-        let (brushes, newer): (Vec<_>, Vec<_>) = unreal_analysis::csg::brushes_of_t3d(&text, None)
+        let (brushes, newer): (Vec<_>, Vec<_>) = unreal_assets::csg::brushes_of_t3d(&text, None)
             .into_iter()
             .partition(|b| map.brushes.iter().any(|m| m.name == b.name));
         let newer: Vec<&str> = newer.iter().map(|b| b.name.as_str()).collect();

@@ -7,8 +7,8 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use unreal_analysis::export::{self, uc::mesh_directives, write_glb, write_obj, Model};
-use unreal_analysis::preview::{self, encode_png, render_model, ObjectPreview};
+use unreal_assets::export::{self, uc::mesh_directives, write_glb, write_obj, Model};
+use unreal_assets::preview::{self, encode_png, render_model, ObjectPreview};
 use unreal_formats::decode::image::decode_image;
 use unreal_formats::package::Package;
 

@@ -14,7 +14,7 @@
 
 use unreal_formats::decode::mesh::{AnimatedMesh, MeshMaterial};
 
-use crate::coords::{rotated, scaled, transform_vector, Scale, UNIT};
+use unreal_analysis::coords::{rotated, scaled, transform_vector, Scale, UNIT};
 
 /// A vertex mesh's setup from its class's directives; [`MeshSetup::default`] changes nothing.
 #[derive(Clone, Copy, Debug, PartialEq)]

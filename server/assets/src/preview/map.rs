@@ -1,6 +1,6 @@
 //! The map overview picture (`unreal-ls render`, the language server's `unrealLs/mapPreview`):
 //! a plan of a T3D map as the engine builds it. Every brush is drawn where CSG places it
-//! ([`crate::t3d::brushes::placed_brushes`]): additive brushes blue, subtractive orange (in a
+//! ([`unreal_analysis::t3d::brushes::placed_brushes`]): additive brushes blue, subtractive orange (in a
 //! subtractive world those are the rooms), other brushes (movers, volumes) grey, semisolid and
 //! non-solid ones dashed, the builder brush red and dashed as UnrealEd shows it; actors are small symbols by kind (player starts, lights in their
 //! colour, pickups and weapons, movers, path nodes, triggers); a scale bar in Unreal units and
@@ -20,10 +20,10 @@ use unreal_syntax::t3d::{BlockKind, T3dFile, Value};
 use unreal_syntax::Span;
 
 use crate::export::{LevelScene, LevelTextures};
-use crate::t3d::actors::ClassKind;
-use crate::t3d::brushes::{placed_brushes, BrushRole, PlacedBrush};
-use crate::t3d::walk;
-use crate::Generation;
+use unreal_analysis::t3d::actors::ClassKind;
+use unreal_analysis::t3d::brushes::{placed_brushes, BrushRole, PlacedBrush};
+use unreal_analysis::t3d::walk;
+use unreal_analysis::Generation;
 
 /// Which way the map is looked at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -161,13 +161,13 @@ fn light_color(hue: f64, saturation: f64) -> [u8; 3] {
 /// The actors the picture marks, and the map's title, from one parse, or for a big map in
 /// pieces whose trees are dropped as they are read (the same result).
 fn actors(text: &str) -> (Vec<MapActor>, Option<String>) {
-    actors_in(text, crate::t3d::in_pieces::piece_bytes_for(text))
+    actors_in(text, unreal_analysis::t3d::in_pieces::piece_bytes_for(text))
 }
 
 /// [`actors`], in pieces of `piece_bytes` when set.
 fn actors_in(text: &str, piece_bytes: Option<usize>) -> (Vec<MapActor>, Option<String>) {
     if let Some(piece_bytes) = piece_bytes {
-        let read = crate::t3d::in_pieces::read_map_items(text, piece_bytes, |item| {
+        let read = unreal_analysis::t3d::in_pieces::read_map_items(text, piece_bytes, |item| {
             actors_of(text, &T3dFile { items: vec![item] })
         });
         if let Some((items, rest)) = read {

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use unreal_analysis::csg::{self, CsgBrush};
+use unreal_assets::csg::{self, CsgBrush};
 use unreal_formats::package::Package;
 
 fn inputs() -> Vec<(String, Vec<CsgBrush>, bool)> {

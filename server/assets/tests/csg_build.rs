@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use unreal_analysis::csg::{brushes_of_t3d, build, compare, package, polygon_area};
+use unreal_assets::csg::{brushes_of_t3d, build, compare, package, polygon_area};
 use unreal_test_support::writers::{box_faces, map_package, LevelPoly, MapBrush};
 
 /// A box brush: class, `CsgOper`, actor `PolyFlags`, centre, half size, texture.
@@ -207,8 +207,8 @@ fn package_map_against_its_level_model_at(version: u16) {
 /// stack of rooms (a deep, thin tree) is walked without recursion.
 #[test]
 fn hostile_brushes_build_without_panicking() {
-    use unreal_analysis::csg::bsp::Oper;
-    use unreal_analysis::csg::{BrushPoly, CsgBrush};
+    use unreal_assets::csg::bsp::Oper;
+    use unreal_assets::csg::{BrushPoly, CsgBrush};
     let poly = |vertices: Vec<[f64; 3]>| BrushPoly {
         vertices,
         texture: "T".into(),

@@ -8,8 +8,8 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use expect_test::expect;
-use unreal_analysis::export::{self, write_glb, write_obj};
-use unreal_analysis::preview::{self, encode_png, render_model, ObjectPreview};
+use unreal_assets::export::{self, write_glb, write_obj};
+use unreal_assets::preview::{self, encode_png, render_model, ObjectPreview};
 use unreal_formats::package::{ObjectRef, Package};
 use unreal_test_support::writers;
 

@@ -1,12 +1,12 @@
 //! A T3D map's brushes as they stand, before CSG (`export --brushes`, and OBJ): every brush
-//! actor's polygons placed in the world ([`crate::t3d::brushes`]), one part per brush grouped
+//! actor's polygons placed in the world ([`unreal_analysis::t3d::brushes`]), one part per brush grouped
 //! by what CSG does with it (additive, subtractive, other; the builder brush left out), so
 //! that a Blender user can select brushes by what they are. The level CSG builds from them is
 //! [`super::level`].
 
 use super::model::point_to_gltf;
-use crate::t3d::brushes::{placed_brushes, BrushRole};
-use crate::Generation;
+use unreal_analysis::t3d::brushes::{placed_brushes, BrushRole};
+use unreal_analysis::Generation;
 
 /// One brush of the map, in world coordinates (glTF axes).
 #[derive(Clone, Debug, PartialEq)]

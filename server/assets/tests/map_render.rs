@@ -7,8 +7,8 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use unreal_analysis::preview::map::{render_map, ActorSymbols, View};
 use unreal_analysis::t3d::actors::ClassKind;
+use unreal_assets::preview::map::{render_map, ActorSymbols, View};
 
 /// A cube brush of the given half size, as a polygon list.
 fn cube(half: i32) -> String {
@@ -147,8 +147,8 @@ fn level_golden_path() -> PathBuf {
 /// so the floor shows through it; outside the room is the background. Golden file as above.
 #[test]
 fn the_level_picture_fills_the_rooms_surfaces() {
-    use unreal_analysis::export::NoTextures;
-    use unreal_analysis::preview::map::{render_map_geometry, Geometry};
+    use unreal_assets::export::NoTextures;
+    use unreal_assets::preview::map::{render_map_geometry, Geometry};
     let picture = render_map_geometry(
         "Room",
         &fixture_map(),

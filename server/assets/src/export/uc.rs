@@ -5,7 +5,7 @@
 
 use super::model::FrameSequence;
 use super::pose::MeshSetup;
-use crate::exec::{atof, atoi, parse_bool, FileAnalysis, LineFacts};
+use unreal_analysis::exec::{atof, atoi, parse_bool, FileAnalysis, LineFacts};
 
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct MeshDirectives {

@@ -217,7 +217,7 @@ pub fn psk_model(
 pub fn t3d_brush_model(name: &str, text: &str) -> Result<Model> {
     let parse = unreal_syntax::t3d::parse(text);
     let mut polygons = Vec::new();
-    for (polygon, _) in crate::t3d::walk::polygons(&parse.file) {
+    for (polygon, _) in unreal_analysis::t3d::walk::polygons(&parse.file) {
         let points: Vec<[f32; 3]> =
             polygon.vectors(LineKeyword::Vertex).map(|v| v.value.map(|c| c as f32)).collect();
         if points.len() >= 3 {

@@ -11,8 +11,8 @@ use unreal_formats::package::{ObjectRef, Package, Resolved};
 use std::sync::{Arc, OnceLock};
 
 use super::{export_kind, ExportKind};
-use crate::fs::FileSystem;
-use crate::index::{IndexRoots, PackageIndex};
+use unreal_analysis::fs::FileSystem;
+use unreal_analysis::index::{IndexRoots, PackageIndex};
 
 /// The most materials followed from one to the texture under it: real chains are two or three
 /// long (a `FinalBlend` over a `TexPanner` over a `Texture`); a cycle ends here.

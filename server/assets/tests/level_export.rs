@@ -14,10 +14,10 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use unreal_analysis::csg::{self, package};
-use unreal_analysis::export::level::{self, Alpha, LevelScene, LevelTextures};
-use unreal_analysis::export::{write_level_glb, NoTextures};
 use unreal_analysis::index::{IndexRoots, PackageIndex};
+use unreal_assets::csg::{self, package};
+use unreal_assets::export::level::{self, Alpha, LevelScene, LevelTextures};
+use unreal_assets::export::{write_level_glb, NoTextures};
 use unreal_formats::decode::RgbaImage;
 use unreal_formats::Package;
 
@@ -516,7 +516,7 @@ fn the_stored_level_is_the_engines_bsp() {
         let scene = level::stored_level_scene(
             "map",
             &p,
-            &unreal_analysis::export::materials::NoOtherPackages,
+            &unreal_assets::export::materials::NoOtherPackages,
         )
         .unwrap();
         let built = package::read_built_map(&p).unwrap();
