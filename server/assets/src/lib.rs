@@ -9,4 +9,5 @@ pub mod csg;
 pub mod diff;
 pub mod export;
 pub mod object_select;
+pub mod package;
 pub mod preview;

@@ -15,6 +15,7 @@ use unreal_assets::export::{
     self, mesh_files, write_glb, write_obj, ExportKind, FrameSequence, Model,
 };
 use unreal_assets::object_select::{self, ObjectSpec, SelectError};
+use unreal_assets::package::PackageFile;
 use unreal_assets::preview::{browser::palette_swatch, encode_png};
 use unreal_formats::decode::RgbaImage;
 use unreal_formats::mapped::read_regular;
@@ -525,9 +526,8 @@ fn export_package(
     target: Option<Target>,
 ) -> Outcome {
     // A compressed package (`.uz`, `.uz2`) is decompressed first, bounded.
-    let bytes = unreal_formats::package_bytes(bytes).map_err(|e| e.to_string())?;
-    let package = Package::parse_named(&bytes, unreal_formats::package_name(name))
-        .map_err(|e| e.to_string())?;
+    let file = PackageFile::open_named(&args.file, name, bytes).map_err(|e| e.to_string())?;
+    let package = file.parse().map_err(|e| e.to_string())?;
     let others = game_packages(options);
     let is_map = unreal_assets::csg::package::level_export(&package).is_ok();
     // A folder as the output (one that exists, or a path ending in a separator) still takes

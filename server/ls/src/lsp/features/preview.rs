@@ -8,9 +8,9 @@ use serde_json::{json, Map, Value};
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::ls_types::{ServerCapabilities, Uri};
 use unreal_analysis::fs::RealFs;
-use unreal_analysis::unpacked::PackageBytes;
 use unreal_assets::export::mesh_files;
 use unreal_assets::object_select::{self, ObjectSpec, SelectError};
+use unreal_assets::package::PackageFile;
 use unreal_assets::preview::{self, ObjectPreview};
 use unreal_formats::mapped::{read_regular, MappedFile};
 use unreal_formats::package::{ObjectRef, Package};
@@ -55,21 +55,14 @@ fn open(path: &Path) -> Result<MappedFile> {
     MappedFile::open(path).map_err(|e| failed(format!("{}: cannot be read: {e}", path.display())))
 }
 
-fn package_name(path: &Path) -> String {
-    let name = path.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-    unreal_formats::package_name(&name).to_owned()
+/// The package in a file: a compressed one (`.uz`, `.uz2`) decompressed, bounded, once per
+/// version of the file for every preview ([`PackageFile`]).
+fn open_package<'a>(path: &'a Path, bytes: &'a [u8]) -> Result<PackageFile<'a>> {
+    PackageFile::open(path, bytes).map_err(|e| failed(format!("{}: {e}", e.path().display())))
 }
 
-/// A package's bytes: a compressed one (`.uz`, `.uz2`) decompressed, bounded, once per
-/// version of the file for every preview ([`unreal_analysis::unpacked`]).
-fn unpacked<'a>(path: &Path, bytes: &'a [u8]) -> Result<PackageBytes<'a>> {
-    unreal_analysis::unpacked::package_bytes(path, bytes)
-        .map_err(|e| failed(format!("{}: {e}", path.display())))
-}
-
-fn parse<'a>(path: &Path, bytes: &'a [u8]) -> Result<Package<'a>> {
-    Package::parse_named(bytes, &package_name(path))
-        .map_err(|e| failed(format!("{}: {e}", path.display())))
+fn parse<'a>(file: &'a PackageFile<'_>) -> Result<Package<'a>> {
+    file.parse().map_err(|e| failed(format!("{}: {e}", e.path().display())))
 }
 
 /// `answer` unless the file changed while it was read (a rebuild truncated it: the pages
@@ -91,8 +84,8 @@ pub fn package_tree(params: &PackageTreeParams) -> Result<PackageTreeResult> {
 }
 
 fn package_tree_of(path: &Path, bytes: &[u8]) -> Result<PackageTreeResult> {
-    let bytes = unpacked(path, bytes)?;
-    let package = parse(path, &bytes)?;
+    let file = open_package(path, bytes)?;
+    let package = parse(&file)?;
     let objects = package
         .objects()
         .map(|o| PackageObject {
@@ -150,11 +143,11 @@ fn object_preview_of(
         ),
         None => None,
     };
-    let bytes = match (params.export, &spec) {
+    let file = match (params.export, &spec) {
         (None, None) => return file_preview(path, bytes, max),
-        _ => unpacked(path, bytes)?,
+        _ => open_package(path, bytes)?,
     };
-    let package = parse(path, &bytes)?;
+    let package = parse(&file)?;
     let selected = match (params.export, &spec) {
         (Some(export), spec) => object_select::select_export(&package, export, spec.as_ref()),
         // A path that several objects share: the one with a preview of its own (a mesh
