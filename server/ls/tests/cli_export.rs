@@ -1111,6 +1111,72 @@ fn the_corpus_map_exports_textured() {
     assert_eq!(json["images"].as_array().unwrap().len(), 5);
 }
 
+/// `--textures`: every texture the map uses, as PNG in a folder per package, the rest listed
+/// (here `Bkgnd`, a texture of UnrealEd's own packages, which the corpus does not hold).
+#[test]
+fn the_corpus_maps_textures_export_as_png() {
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
+    let map = corpus.join("t3d/ue1/blender_t3d_test_map.t3d");
+    let utx = corpus.join("packages/utx");
+    if !map.is_file() || !utx.is_dir() {
+        unreal_test_support::corpus::absent(&format!("{} not present", map.display()));
+        return;
+    }
+    let dir = fixture_dir("map-textures");
+    std::fs::copy(&map, dir.join("test_map.t3d")).unwrap();
+    run(
+        &dir,
+        &["export", "test_map.t3d", "--textures", "-o", "textures"],
+        expect![[r#"
+            exit 2
+            --- stdout
+            --- stderr
+            error: --textures reads the map's textures from the game folder's packages: set --game-dir (or package paths in unreal-ls.toml)
+        "#]],
+    );
+    let utx = std::fs::canonicalize(utx).unwrap();
+    run(
+        &dir,
+        &[
+            "export",
+            "test_map.t3d",
+            "--textures",
+            "--package-path",
+            utx.to_str().unwrap(),
+            "-o",
+            "textures",
+        ],
+        expect![[r#"
+            exit 1
+            --- stdout
+            --- stderr
+            note: 5 textures written into textures (1 not found)
+            not found: Bkgnd: not found (the engine's packages are not indexed)
+            error: test_map.t3d: 1 of the map's textures could not be written
+        "#]],
+    );
+    let mut written: Vec<String> = std::fs::read_dir(dir.join("textures/blender_t3d_Checkers"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    written.sort();
+    assert_eq!(
+        written,
+        [
+            "checkers_abcd.png",
+            "checkers_base.png",
+            "checkers_circle.png",
+            "coordinates.png",
+            "rectangle_128x64.png"
+        ]
+    );
+    assert_eq!(png_size(&dir.join("textures/blender_t3d_Checkers/checkers_base.png")), (256, 256));
+    assert_eq!(
+        std::fs::read_to_string(dir.join("textures/not-found.txt")).unwrap(),
+        "Bkgnd: not found (the engine's packages are not indexed)\n"
+    );
+}
+
 /// A built map with `--to glb` writes the level it stores (its BSP): a mesh per material under
 /// "Level", its actors under "Actors"; without `--to glb` it still exports its objects.
 #[test]

@@ -74,6 +74,11 @@ pub struct ExportArgs {
     /// UnrealEd's CSG builds from them.
     #[arg(long)]
     pub brushes: bool,
+    /// A T3D map: write every texture it uses as PNG into the folder `-o`, one folder per
+    /// package (`OUT/Package/Group.Name.png`), found in the game folder and package paths;
+    /// those that cannot be found or read are listed (and make the exit status 1).
+    #[arg(long = "textures", conflicts_with_all = ["object", "brushes", "to"])]
+    pub map_textures: bool,
     /// Replace files that exist (without it, an existing file is an error and is left alone).
     /// A symbolic link at a destination is removed, never written through.
     #[arg(long)]
@@ -136,7 +141,9 @@ pub fn run(args: &ExportArgs) -> ExitCode {
             let stem = stem(&args.file);
             let glb = matches!(target, None | Some(Target::Glb));
             let map = unreal_analysis::t3d::brushes::has_brush_actors(&text);
-            if map && glb && !args.brushes {
+            if args.map_textures {
+                export_map_textures(args, &options, &text)
+            } else if map && glb && !args.brushes {
                 // A map: the level built from its brushes, textured from the game folder.
                 export_level(args, &options, &stem, &text)
             } else if map {
@@ -203,6 +210,79 @@ fn export_level(args: &ExportArgs, options: &LintOptions, stem: &str, text: &str
         scene.actors.len()
     );
     Ok(())
+}
+
+/// `--textures`: every texture a T3D map uses (a polygon's `Texture=`, an actor's texture
+/// reference) that the game folder and package paths hold, as PNG in `OUT/Package/`, as the
+/// map's dependencies find them ([`unreal_analysis::deps::map_needs`]); the rest listed on
+/// stderr with why, and in `OUT/not-found.txt`.
+fn export_map_textures(args: &ExportArgs, options: &LintOptions, text: &str) -> Outcome {
+    let packages = game_packages(options);
+    let Some(index) = packages.index() else {
+        return Err("usage: --textures reads the map's textures from the game folder's packages: \
+             set --game-dir (or package paths in unreal-ls.toml)"
+            .to_owned());
+    };
+    let parse = unreal_syntax::t3d::parse(text);
+    let needs = unreal_analysis::deps::map_needs(text, &parse, index);
+    let is_texture = |u: &unreal_analysis::deps::MapUse| match u.kind {
+        unreal_analysis::deps::UseKind::Texture => true,
+        unreal_analysis::deps::UseKind::Object => {
+            unreal_analysis::index::is_texture_class(&u.class)
+        }
+        unreal_analysis::deps::UseKind::Class => false,
+    };
+    let mut not_found: Vec<String> = Vec::new();
+    let mut written = 0usize;
+    for package in &needs.packages {
+        for texture in package.found.iter().filter(|u| is_texture(u)) {
+            let full = texture.found_as.clone().unwrap_or_else(|| texture.name.clone());
+            let inside = full.split_once('.').map_or(full.as_str(), |(_, rest)| rest);
+            let image = match export::LevelTextures::image(index, &full) {
+                Ok(image) => image,
+                Err(why) => {
+                    not_found.push(why);
+                    continue;
+                }
+            };
+            let folder = args.output.join(safe_file_name(&package.name));
+            let file = folder.join(format!("{}.png", safe_file_name(inside)));
+            std::fs::create_dir_all(&folder)
+                .map_err(|e| format!("{}: cannot create: {e}", folder.display()))?;
+            write(&file, &encode_png(&image))?;
+            written += 1;
+        }
+        for texture in package.missing.iter().filter(|u| is_texture(u)) {
+            not_found.push(format!("{}: package {} does not hold it", texture.name, package.name));
+        }
+    }
+    for texture in needs.not_found.iter().filter(|u| is_texture(u)) {
+        not_found.push(format!("{}: no indexed package holds it", texture.name));
+    }
+    for texture in needs.unchecked.iter().filter(|u| is_texture(u)) {
+        not_found.push(format!(
+            "{}: not found ({})",
+            texture.name,
+            needs.unchecked_reason.describe()
+        ));
+    }
+    eprintln!(
+        "note: {written} textures written into {} ({} not found)",
+        args.output.display(),
+        not_found.len()
+    );
+    if not_found.is_empty() {
+        return Ok(());
+    }
+    for why in &not_found {
+        eprintln!("not found: {}", super::printable_line(why));
+    }
+    std::fs::create_dir_all(&args.output)
+        .map_err(|e| format!("{}: cannot create: {e}", args.output.display()))?;
+    let mut list = not_found.join("\n");
+    list.push('\n');
+    write(&args.output.join("not-found.txt"), list.as_bytes())?;
+    Err(format!("{} of the map's textures could not be written", not_found.len()))
 }
 
 /// A built map's level as it stores it (its BSP), to glTF: textures from the map itself and
