@@ -10,9 +10,26 @@ vim.bo.commentstring = '// %s'
 
 vim.treesitter.language.register('t3d', 't3d')
 
+-- Where :UnrealMapPreview writes the picture of `buf`'s map in `view`: `MAP-view.png` in
+-- g:unreal_ls_preview_dir when set, else beside the map; a temporary file (gone when Neovim
+-- exits) only when neither is a folder it can write, and then it says so.
+local function preview_path(buf, view)
+  local name = vim.api.nvim_buf_get_name(buf)
+  local stem = name ~= '' and vim.fn.fnamemodify(name, ':t:r') or 'map'
+  local dir = vim.g.unreal_ls_preview_dir
+  if (dir == nil or dir == '') and name ~= '' then
+    dir = vim.fn.fnamemodify(name, ':p:h')
+  end
+  if dir and dir ~= '' and vim.fn.isdirectory(dir) == 1 and vim.fn.filewritable(dir) == 2 then
+    return vim.fs.joinpath(vim.fn.fnamemodify(dir, ':p'), stem .. '-' .. view .. '.png'), false
+  end
+  return vim.fn.tempname() .. '-' .. view .. '.png', true
+end
+
 -- :UnrealMapPreview [top|side|front|iso] asks the language server for the map's overview
--- picture (unrealLs/mapPreview, drawn from the buffer as it is now), writes it to a PNG and
--- says where; with ! it also opens it (vim.ui.open). The path stays in vim.b.unreal_map_preview.
+-- picture (unrealLs/mapPreview, drawn from the buffer as it is now), writes it to a PNG
+-- (beside the map, or in g:unreal_ls_preview_dir) and says where; with ! it also opens it
+-- (vim.ui.open). The path stays in vim.b.unreal_map_preview.
 vim.api.nvim_buf_create_user_command(0, 'UnrealMapPreview', function(opts)
   local buf = vim.api.nvim_get_current_buf()
   local view = opts.args ~= '' and opts.args or 'top'
@@ -34,12 +51,17 @@ vim.api.nvim_buf_create_user_command(0, 'UnrealMapPreview', function(opts)
       vim.notify('UnrealMapPreview: ' .. (err and err.message or 'no answer'), vim.log.levels.ERROR)
       return
     end
-    local path = vim.fn.tempname() .. '-' .. view .. '.png'
-    local file = assert(io.open(path, 'wb'))
+    local path, temporary = preview_path(buf, view)
+    local file, open_err = io.open(path, 'wb')
+    if not file then
+      vim.notify('UnrealMapPreview: cannot write ' .. path .. ': ' .. tostring(open_err), vim.log.levels.ERROR)
+      return
+    end
     file:write(vim.base64.decode(result.pngBase64))
     file:close()
     vim.b[buf].unreal_map_preview = path
-    vim.notify(string.format('Map overview (%s view, %dx%d, %d actors): %s', view, result.width, result.height, #result.actors, path))
+    local note = temporary and ' (a temporary file, gone when Neovim exits: set g:unreal_ls_preview_dir to keep it)' or ''
+    vim.notify(string.format('Map overview (%s view, %dx%d, %d actors): %s%s', view, result.width, result.height, #result.actors, path, note))
     if opts.bang then
       vim.ui.open(path)
     end

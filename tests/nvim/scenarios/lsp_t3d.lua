@@ -104,6 +104,8 @@ if picture then
   end
 end
 t.expect('UnrealMapPreview wrote a PNG', head == '\137PNG\r\n\26\n')
+-- Beside the map, not in Neovim's temporary folder (gone when Neovim exits).
+t.expect('UnrealMapPreview wrote it beside the map', picture == dir .. '/Defects-iso.png')
 
 -- :UnrealDeps asks the server what the map needs; without a game folder there is nothing to
 -- resolve against: the names the map uses are listed in the quickfix list, not checked, and

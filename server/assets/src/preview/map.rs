@@ -610,12 +610,33 @@ fn finish_picture(
         let stroke = Stroke { width: 2.0, ..Stroke::default() };
         pixmap.stroke_path(&path, &paint([20, 20, 20, 255]), &stroke, Transform::identity(), None);
     }
-    draw_label(&mut pixmap, &format!("{} uu", units as u64), bx, by - 20.0, 1.0);
-    draw_label(&mut pixmap, heading, 8.0, 8.0, if width >= 512 { 2.0 } else { 1.0 });
+    let fits = |scale: f32| (width as f32 - 16.0) / (8.0 * scale);
+    let bar_label = shortened(&format!("{} uu", units as u64), (width as f32 - bx - 4.0) / 8.0);
+    draw_label(&mut pixmap, &bar_label, bx, by - 20.0, 1.0);
+    // The heading at twice the size on a wide picture, when it fits; else as much of it as
+    // fits at the small size.
+    let heading_scale =
+        if width >= 512 && heading.chars().count() as f32 <= fits(2.0) { 2.0 } else { 1.0 };
+    draw_label(&mut pixmap, &shortened(heading, fits(heading_scale)), 8.0, 8.0, heading_scale);
     if !outside.is_empty() {
-        let note = outside_note(outside);
-        let x = (width as f32 - note.chars().count() as f32 * 8.0 - 10.0).max(bx + bar + 12.0);
-        draw_label(&mut pixmap, &note, x, by - 8.0, 1.0);
+        // Right of the scale bar when it fits there (naming fewer brushes if need be), else
+        // on a line of its own above the bar's label, shortened to the picture's width.
+        let room_beside = (width as f32 - 10.0 - (bx + bar + 12.0)) / 8.0;
+        let beside = (0..=OUTSIDE_NAMED)
+            .rev()
+            .map(|named| outside_note(outside, named))
+            .find(|note| note.chars().count() as f32 <= room_beside);
+        if let Some(note) = beside {
+            let x = width as f32 - note.chars().count() as f32 * 8.0 - 10.0;
+            draw_label(&mut pixmap, &note, x, by - 8.0, 1.0);
+        } else {
+            let note = (0..=OUTSIDE_NAMED)
+                .rev()
+                .map(|named| outside_note(outside, named))
+                .find(|note| note.chars().count() as f32 <= fits(1.0))
+                .unwrap_or_else(|| shortened(&outside_note(outside, 0), fits(1.0)));
+            draw_label(&mut pixmap, &note, 8.0, by - 34.0, 1.0);
+        }
     }
     let image = unreal_formats::decode::RgbaImage {
         width,
@@ -657,13 +678,29 @@ fn frame_radius(sorted: &[f64]) -> f64 {
     near
 }
 
-/// The picture's note on what lies outside it: how many, and the first names.
-fn outside_note(outside: &[String]) -> String {
-    const NAMED: usize = 3;
-    let names: Vec<&str> = outside.iter().take(NAMED).map(String::as_str).collect();
-    let more = outside.len().saturating_sub(NAMED);
+/// How many of the brushes and actors outside the picture its note names at most.
+const OUTSIDE_NAMED: usize = 3;
+
+/// The picture's note on what lies outside it: the first `named` names, and how many more
+/// (only the count when `named` is 0).
+fn outside_note(outside: &[String], named: usize) -> String {
+    if named == 0 {
+        return format!("{} outside the picture", outside.len());
+    }
+    let names: Vec<&str> = outside.iter().take(named).map(String::as_str).collect();
+    let more = outside.len().saturating_sub(named);
     let tail = if more > 0 { format!(" and {more} more") } else { String::new() };
     format!("outside the picture: {}{tail}", names.join(", "))
+}
+
+/// `text` cut to `room` characters of the label font, ending in `...` when cut.
+fn shortened(text: &str, room: f32) -> String {
+    let room = room.max(0.0) as usize;
+    if text.chars().count() <= room {
+        return text.to_owned();
+    }
+    let kept: String = text.chars().take(room.saturating_sub(3)).collect();
+    format!("{kept}...")
 }
 
 fn draw_brush(
@@ -824,6 +861,19 @@ fn draw_actor(pixmap: &mut Pixmap, actor: &MapActor, x: f32, y: f32) {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn labels_are_shortened_to_the_picture() {
+        assert_eq!(super::shortened("Deck 17 (iso view)", 30.0), "Deck 17 (iso view)");
+        assert_eq!(super::shortened("Deck 17 (iso view)", 10.0), "Deck 17...");
+        assert_eq!(super::shortened("Deck", 2.0), "...");
+        let outside: Vec<String> = (0..5).map(|i| format!("Brush{i}")).collect();
+        assert_eq!(
+            super::outside_note(&outside, 2),
+            "outside the picture: Brush0, Brush1 and 3 more"
+        );
+        assert_eq!(super::outside_note(&outside, 0), "5 outside the picture");
+    }
+
     use super::{actors_in, light_color, ClassKind};
 
     /// Read in pieces, a map gives the actors and the title one parse gives; the last
