@@ -39,6 +39,8 @@ enum Command {
     Find(cli::find::FindArgs),
     /// What T3D maps need: every package they use, where it was found or that it is missing.
     Deps(cli::deps::DepsArgs),
+    /// Mend T3D maps' textures: qualify bare names one package holds, replace lost ones.
+    FixTextures(cli::fix_textures::FixTexturesArgs),
     /// Draw a map's overview picture (PNG): a T3D map's brushes as placed, a built map's
     /// stored level, actors by kind.
     Render(cli::map_render::MapRenderArgs),
@@ -90,6 +92,7 @@ fn main() -> ExitCode {
         Command::Export(args) => cli::export::run(&args),
         Command::Find(args) => cli::find::run(&args),
         Command::Deps(args) => cli::deps::run(&args),
+        Command::FixTextures(args) => cli::fix_textures::run(&args),
         Command::Render(args) => cli::map_render::run(&args),
         Command::Diff(args) => cli::diff::run(&args),
         Command::Lsp(args) => lsp::run(&args),

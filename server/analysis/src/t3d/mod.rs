@@ -8,4 +8,5 @@ pub mod generation;
 pub mod geometry;
 pub mod in_pieces;
 pub mod placement;
+pub mod textures;
 pub mod walk;

@@ -7,6 +7,7 @@ pub mod diff;
 pub mod export;
 pub mod find;
 pub mod fix;
+pub mod fix_textures;
 pub mod info;
 pub mod input;
 pub mod lint;
