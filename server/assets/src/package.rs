@@ -36,13 +36,6 @@ impl AssetError {
             Self::Unpack { path, .. } | Self::Read { path, .. } => path,
         }
     }
-
-    /// The reader's error: the structure, the byte and what was expected there.
-    pub fn reader_error(&self) -> &unreal_formats::Error {
-        match self {
-            Self::Unpack { source, .. } | Self::Read { source, .. } => source,
-        }
-    }
 }
 
 /// A package file's bytes as its reader takes them, and its package name.

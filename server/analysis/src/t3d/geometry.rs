@@ -26,10 +26,6 @@ impl Vec3 {
         Self { x: v[0], y: v[1], z: v[2] }
     }
 
-    pub fn to_array(self) -> [f64; 3] {
-        [self.x, self.y, self.z]
-    }
-
     pub fn dot(self, o: Vec3) -> f64 {
         self.x * o.x + self.y * o.y + self.z * o.z
     }

@@ -11,7 +11,7 @@
 
 use std::collections::HashMap;
 
-use super::bsp::{cross, dot, sub};
+use super::bsp::{dot, sub};
 use super::{polygon_area, BuiltLevel, CsgBrush, V3};
 
 /// `THRESH_POINT_ON_PLANE`.
@@ -247,20 +247,4 @@ pub fn compare(engine: &[AreaPolygon], built: &[AreaPolygon]) -> Comparison {
     result.missing = sorted(missing);
     result.extra = sorted(extra);
     result
-}
-
-/// The normal of a polygon from its vertices (for polygons read without one).
-pub fn normal_of(v: &[V3]) -> V3 {
-    let mut n = [0.0; 3];
-    if let Some(&first) = v.first() {
-        for pair in v.get(1..).unwrap_or_default().windows(2) {
-            n = super::bsp::add(n, cross(sub(pair[0], first), sub(pair[1], first)));
-        }
-    }
-    let len = dot(n, n).sqrt();
-    if len > 0.0 {
-        n.map(|c| c / len)
-    } else {
-        n
-    }
 }

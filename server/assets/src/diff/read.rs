@@ -68,14 +68,7 @@ pub struct MapActor {
     pub brush: Option<Vec<Polygon>>,
 }
 
-impl MapActor {
-    /// UnrealEd's builder brush: it builds nothing, so its place in the CSG order is none.
-    pub fn is_builder(&self) -> bool {
-        // Some exports name the class with its package (Tribes: Vengeance writes `Engine.Brush`).
-        let class = self.class.rsplit('.').next().unwrap_or_default();
-        class.eq_ignore_ascii_case("Brush") && self.name.eq_ignore_ascii_case("Brush")
-    }
-}
+impl MapActor {}
 
 /// A map's actors in file order, and the syntax errors (line and message) that kept parts
 /// of it from being read.

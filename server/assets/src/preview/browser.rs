@@ -31,11 +31,7 @@ pub struct TreeNode {
     pub children: Vec<TreeNode>,
 }
 
-impl TreeNode {
-    pub fn is_group(&self) -> bool {
-        self.class == "Package"
-    }
-}
+impl TreeNode {}
 
 /// Every export placed under its outer (group, class or other object).
 pub fn package_tree(package: &Package<'_>) -> PackageTree {

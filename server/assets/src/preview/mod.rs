@@ -10,9 +10,7 @@ pub mod map;
 pub mod png;
 pub mod render;
 
-use unreal_formats::decode::image::decode_image;
 use unreal_formats::decode::RgbaImage;
-use unreal_formats::package::Package;
 use unreal_formats::Result;
 
 use crate::export::Model;
@@ -26,24 +24,9 @@ pub use png::{png_data_uri, thumbnail, thumbnail_data_uri, THUMBNAIL_SIZE};
 pub use render::render_model;
 pub use unreal_analysis::thumbnail::{texture_thumbnail, texture_thumbnail_data_uri};
 
-/// An import-source image (PCX, BMP, TGA, DDS, PNG) as a thumbnail `data:` URI.
-pub fn image_thumbnail_data_uri(bytes: &[u8], extension: &str, max: u32) -> Result<String> {
-    Ok(thumbnail_data_uri(&decode_image(bytes, extension)?, max))
-}
-
 /// A model (frame 0 or reference pose) rendered to a `size` x `size` PNG `data:` URI.
 pub fn model_thumbnail_data_uri(model: &Model, size: u32) -> String {
     png_data_uri(&encode_png(&render_model(model, size)))
-}
-
-/// A package `Mesh`/`LodMesh` rendered as a `data:` URI, textured with the package's own
-/// textures.
-pub fn package_mesh_thumbnail_data_uri(
-    package: &Package<'_>,
-    export: usize,
-    size: u32,
-) -> Result<String> {
-    Ok(model_thumbnail_data_uri(&crate::export::package_mesh_model(package, export)?, size))
 }
 
 /// A `_d.3d` + `_a.3d` pair rendered as a `data:` URI (textures by slot, when known), posed

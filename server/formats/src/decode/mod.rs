@@ -86,18 +86,4 @@ impl RgbaImage {
             p.copy_from_slice(&rgba);
         }
     }
-
-    /// Rows stored bottom-up (BMP, TGA) turned top-down.
-    pub fn flip_vertically(&mut self) {
-        let stride = self.width as usize * 4;
-        let h = self.height as usize;
-        for y in 0..h / 2 {
-            let (top, bottom) = self.pixels.split_at_mut((h - 1 - y) * stride);
-            if let (Some(a), Some(b)) =
-                (top.get_mut(y * stride..(y + 1) * stride), bottom.get_mut(..stride))
-            {
-                a.swap_with_slice(b);
-            }
-        }
-    }
 }

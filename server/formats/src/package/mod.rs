@@ -347,22 +347,6 @@ impl<'a> Package<'a> {
         cur.0 == 0
     }
 
-    /// The serialized bytes of an export.
-    pub fn export_data(&self, export: usize) -> Result<&'a [u8]> {
-        let e = self
-            .exports
-            .get(export)
-            .ok_or_else(|| Error::new("export table", 0, format!("an export numbered {export}")))?;
-        // Bounds were validated at parse time; `get` keeps this total anyway.
-        self.data.get(e.serial_offset..e.serial_offset + e.serial_size).ok_or_else(|| {
-            Error::new(
-                format!("export {export}"),
-                e.serial_offset,
-                format!("{} bytes of object data inside the file", e.serial_size),
-            )
-        })
-    }
-
     fn validate_refs(&self) -> Result<()> {
         // The entry's name is formatted only for an error (a package has thousands).
         let check = |r: ObjectRef, what: &str, structure: &dyn Fn() -> String| -> Result<()> {

@@ -301,10 +301,6 @@ impl<'a> Package<'a> {
         Ok(SoundData { header, format, data_offset, data, wav })
     }
 
-    pub fn read_music(&self, export: usize) -> Result<SoundData<'a>> {
-        self.read_sound(export)
-    }
-
     pub fn read_font(&self, export: usize) -> Result<Font> {
         self.labelled(export, || self.unlabelled_font(export))
     }

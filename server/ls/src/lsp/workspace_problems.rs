@@ -57,11 +57,6 @@ impl WorkspaceProblems {
     pub fn mark_shown(&self, uri: &Uri) {
         self.shown().insert(uri.clone());
     }
-
-    /// How many closed files have problems shown.
-    pub fn files_shown(&self) -> usize {
-        self.shown().len()
-    }
 }
 
 /// One file's outcome, sent from the checking thread.

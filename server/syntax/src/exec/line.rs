@@ -629,19 +629,6 @@ impl ExecLine {
         self.args.iter().position(|arg| arg.name_span().start == start)
     }
 
-    /// The key/bare tokens whose name equals `name` (without `=`), case-insensitively, in order.
-    pub fn args_named<'a>(
-        &'a self,
-        src: &'a str,
-        name: &'a str,
-    ) -> impl Iterator<Item = (usize, Arg)> + 'a {
-        self.args
-            .iter()
-            .copied()
-            .enumerate()
-            .filter(move |(_, arg)| arg.name_span().text(src).eq_ignore_ascii_case(name))
-    }
-
     /// The command-table entry for this line, through aliases.
     pub fn spec(&self, src: &str) -> Option<unreal_engine::exec::CommandMatch> {
         unreal_engine::exec::resolve_command(self.command_text(src)?, self.subcommand_text(src))
