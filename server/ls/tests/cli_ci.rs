@@ -528,6 +528,7 @@ fn fix_format_rewrites_the_layout_once() {
         10 |       Vertex   +00128.000000,+00000.000000,+00004.000000
            |       -------------------------------------------------- off the plane
            |
+           = help: Tessellate: 2 planar triangles with the polygon's texture, flags and mapping
 
         info[t3d-non-planar-polygon]: polygon is not planar: vertex 4 is 2.000 units off the plane through vertex 1 (the engine allows less than 0.1); triangulate it or move the vertex
           --> Maps/Imported/Import.t3d:6:10
@@ -540,6 +541,7 @@ fn fix_format_rewrites_the_layout_once() {
         14 |             Vertex   +00128.000000,+00000.000000,+00004.000000
            |             -------------------------------------------------- off the plane
            |
+           = help: Tessellate: 2 planar triangles with the polygon's texture, flags and mapping
 
         0 errors, 1 warning, 1 info in 2 files checked
         references into packages (textures, classes, OBJ LOAD) were not checked: no game folder is set (--game-dir, or game-dir in unreal-ls.toml)

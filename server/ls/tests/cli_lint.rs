@@ -185,6 +185,7 @@ fn file_with_only_warnings() {
             24 |              Vertex   +00128.000000,+00000.000000,+00004.000000
                |              -------------------------------------------------- off the plane
                |
+               = help: Tessellate: 2 planar triangles with the polygon's texture, flags and mapping
 
             note[t3d-normal-mismatch]: stored normal +00000.000000,+00000.000000,-00001.000000 differs from the normal of the vertices +00000.015621,-00000.015621,-00000.999756; import recomputes it
               --> warnings.t3d:18:23
