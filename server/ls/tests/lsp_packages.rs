@@ -1015,3 +1015,52 @@ async fn a_class_saved_in_the_workspace_is_known_at_once() {
         }
     }
 }
+
+/// A bare `Texture=` name one package of the game folder holds: the code actions write it out
+/// with its package, on the polygon at the cursor or on every polygon that names it; a name
+/// no package holds gets none.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bare_texture_names_are_qualified_by_a_code_action() {
+    let game = std::env::temp_dir().join(format!("unreal-ls-textures-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&game);
+    std::fs::create_dir_all(game.join("System")).unwrap();
+    std::fs::create_dir_all(game.join("Textures")).unwrap();
+    std::fs::write(game.join("Textures/Rocks.utx"), texture_package(&["Granite"])).unwrap();
+
+    let mut client = TestClient::new(ServerOptions::default());
+    client.initialize(json!({}), json!({ "gameDirectory": game.display().to_string() })).await;
+    indexed(&mut client).await;
+    // Two polygons name `Granite`: the map of `polygon` with a second brush appended.
+    let map = polygon("Granite").replace("End Map\r\n", "") + &polygon("Granite")[11..];
+    client.open(MAP_URI, "t3d", 1, &map).await;
+    client.diagnostics_for(MAP_URI, Some(1)).await;
+    let actions = client
+        .request_ok(
+            "textDocument/codeAction",
+            json!({
+                "textDocument": { "uri": MAP_URI },
+                "range": { "start": { "line": 5, "character": 12 }, "end": { "line": 5, "character": 12 } },
+                "context": { "diagnostics": [] },
+            }),
+        )
+        .await;
+    let titles: Vec<&str> = actions
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|a| a["title"].as_str())
+        .filter(|t| t.starts_with("Write"))
+        .collect();
+    expect_test::expect![[r#"["Write `Rocks.Granite` (the one package that holds `Granite`)","Write `Rocks.Granite` on all 2 polygons"]"#]]
+        .assert_eq(&json!(titles).to_string());
+    let every = actions
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["title"] == "Write `Rocks.Granite` on all 2 polygons")
+        .unwrap();
+    let edits = every["edit"]["changes"][MAP_URI].as_array().unwrap();
+    assert_eq!(edits.len(), 2);
+    assert!(edits.iter().all(|e| e["newText"] == "Rocks.Granite"));
+    let _ = std::fs::remove_dir_all(&game);
+}

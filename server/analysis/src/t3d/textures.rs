@@ -4,11 +4,10 @@
 //! UnrealEd exports, and what a brush copied as text loses), and names the user maps to
 //! others replaced everywhere. What cannot be decided (a bare name several packages hold, a
 //! name none holds) is said, with every candidate, and left as it is. `unreal-ls
-//! fix-textures` applies it; the edits are plain [`TextEdit`]s.
+//! fix-textures` and the editor's code actions apply it; the edits are plain [`TextEdit`]s.
 
 use std::collections::BTreeMap;
 
-use unreal_syntax::t3d::{BlockKind, Parse};
 use unreal_syntax::Span;
 
 use crate::index::{is_texture_class, Lookup, ObjectKind, PackageIndex};
@@ -66,12 +65,60 @@ impl std::fmt::Display for ReplacementError {
     }
 }
 
-/// The fixes of the map `parse` (of `text`) against `index`, with `replace`: pairs of a name
-/// as the map writes it (any case; a bare name also matches its qualified spelling's last
-/// part) and what to write instead, which must be a texture the index holds.
+/// Every polygon's `Texture=` value in `text` and its span, read from the `Begin Polygon`
+/// lines alone, as the parser reads their attributes (a key of any case, the value up to the
+/// next blank); quotes around a value are left out of the span. No tree is built: an editor
+/// asks on every move of the cursor, and a 10 MB map is scanned in milliseconds.
+pub fn polygon_textures(text: &str) -> Vec<(Span, &str)> {
+    let mut out = Vec::new();
+    let mut line_start = 0usize;
+    let bytes = text.as_bytes();
+    while line_start < bytes.len() {
+        let line_end =
+            memchr::memchr(b'\n', &bytes[line_start..]).map_or(bytes.len(), |i| line_start + i);
+        let line = &text[line_start..line_end];
+        let content = line.trim_start_matches([' ', '\t']);
+        let is_polygon =
+            content.get(..13).is_some_and(|head| head.eq_ignore_ascii_case("Begin Polygon"))
+                && content[13..].starts_with([' ', '\t', '\r']);
+        if is_polygon {
+            let offset = line_start + (line.len() - content.len());
+            for (at, word) in words(content) {
+                let Some((key, value)) = word.split_once('=') else { continue };
+                if !key.eq_ignore_ascii_case("Texture") {
+                    continue;
+                }
+                let value_at = offset + at + key.len() + 1;
+                let (value_at, value) = match value.strip_prefix('"') {
+                    Some(quoted) => (value_at + 1, quoted.split('"').next().unwrap_or_default()),
+                    None => (value_at, value),
+                };
+                out.push((Span::new(value_at as u32, (value_at + value.len()) as u32), value));
+                break;
+            }
+        }
+        line_start = line_end + 1;
+    }
+    out
+}
+
+/// The blank-separated words of a line and where each starts.
+fn words(line: &str) -> impl Iterator<Item = (usize, &str)> {
+    let line = line.trim_end_matches(['\r', ' ', '\t']);
+    line.split([' ', '\t'])
+        .scan(0usize, |at, word| {
+            let start = *at;
+            *at += word.len() + 1;
+            Some((start, word))
+        })
+        .filter(|(_, word)| !word.is_empty())
+}
+
+/// The fixes of the map `text` against `index`, with `replace`: pairs of a name as the map
+/// writes it (any case; a bare name also matches its qualified spelling's last part) and
+/// what to write instead, which must be a texture the index holds.
 pub fn texture_fixes(
     text: &str,
-    parse: &Parse,
     index: &PackageIndex,
     replace: &[(String, String)],
 ) -> Result<TextureFixes, ReplacementError> {
@@ -82,19 +129,14 @@ pub fn texture_fixes(
     }
     // Every polygon's texture value, grouped by name (case-insensitive), in order.
     let mut uses: BTreeMap<String, (String, Vec<Span>)> = BTreeMap::new();
-    for (block, _) in crate::t3d::walk::blocks(&parse.file) {
-        if block.kind != BlockKind::Polygon {
-            continue;
-        }
-        let Some((attribute, value)) = block.attribute(text, "Texture") else { continue };
-        let value = value.trim_matches('"');
+    for (span, value) in polygon_textures(text) {
         if value.is_empty() || value.eq_ignore_ascii_case("None") {
             continue;
         }
         uses.entry(value.to_ascii_lowercase())
             .or_insert_with(|| (value.to_owned(), Vec::new()))
             .1
-            .push(attribute.value);
+            .push(span);
     }
     let mut fixes = TextureFixes::default();
     for (name, spans) in uses.values() {
@@ -210,10 +252,27 @@ mod tests {
     }
 
     #[test]
+    fn polygon_textures_are_read_as_the_parser_reads_attributes() {
+        let text = "Begin PolyList\r\n\tbegin polygon Item=Side TEXTURE=Wall Flags=0\r\n   Begin Polygon Texture=\"Rock.Granite\"\n   Begin PolygonX Texture=No\n   Begin Polygon\nTexture=NotAnAttribute\n";
+        let parse = unreal_syntax::t3d::parse(text);
+        let parsed: Vec<&str> = crate::t3d::walk::blocks(&parse.file)
+            .into_iter()
+            .filter(|(b, _)| b.kind == unreal_syntax::t3d::BlockKind::Polygon)
+            .filter_map(|(b, _)| b.attribute_value(text, "Texture"))
+            .map(|v| v.trim_matches('"'))
+            .collect();
+        let scanned: Vec<&str> = polygon_textures(text).into_iter().map(|(_, v)| v).collect();
+        assert_eq!(scanned, ["Wall", "Rock.Granite"]);
+        assert_eq!(scanned, parsed);
+        for (span, value) in polygon_textures(text) {
+            assert_eq!(span.text(text), value);
+        }
+    }
+
+    #[test]
     fn a_bare_name_one_package_holds_is_qualified() {
         let text = map(&["Granite", "granite", "Plate", "Rock.Walls.Granite"]);
-        let parse = unreal_syntax::t3d::parse(&text);
-        let fixes = texture_fixes(&text, &parse, &index(), &[]).unwrap();
+        let fixes = texture_fixes(&text, &index(), &[]).unwrap();
         assert_eq!(
             fixed(&text, &fixes),
             map(&["Rock.Walls.Granite", "Rock.Walls.Granite", "Metal.Plate", "Rock.Walls.Granite"])
@@ -225,8 +284,7 @@ mod tests {
     #[test]
     fn several_candidates_or_none_are_left_and_said() {
         let text = map(&["Slate", "Marble", "Rock.Walls.Marble"]);
-        let parse = unreal_syntax::t3d::parse(&text);
-        let fixes = texture_fixes(&text, &parse, &index(), &[]).unwrap();
+        let fixes = texture_fixes(&text, &index(), &[]).unwrap();
         assert!(fixes.edits.is_empty());
         let said: Vec<(&str, Vec<String>)> =
             fixes.undecided.iter().map(|u| (u.name.as_str(), u.candidates.clone())).collect();
@@ -243,16 +301,15 @@ mod tests {
     #[test]
     fn a_replacement_applies_everywhere_and_must_exist() {
         let text = map(&["Marble", "OldPack.Marble", "Plate"]);
-        let parse = unreal_syntax::t3d::parse(&text);
         let replace = [("marble".to_owned(), "Rock.Walls.Slate".to_owned())];
-        let fixes = texture_fixes(&text, &parse, &index(), &replace).unwrap();
+        let fixes = texture_fixes(&text, &index(), &replace).unwrap();
         assert_eq!(
             fixed(&text, &fixes),
             map(&["Rock.Walls.Slate", "Rock.Walls.Slate", "Metal.Plate"])
         );
         let missing = [("Marble".to_owned(), "Rock.Marble".to_owned())];
         assert_eq!(
-            texture_fixes(&text, &parse, &index(), &missing),
+            texture_fixes(&text, &index(), &missing),
             Err(ReplacementError::NotFound { to: "Rock.Marble".to_owned() })
         );
     }

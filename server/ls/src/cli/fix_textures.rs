@@ -86,8 +86,7 @@ pub fn run(args: &FixTexturesArgs) -> ExitCode {
         let index = indexes
             .entry(roots.clone())
             .or_insert_with(|| Arc::new(PackageIndex::build_real(roots)));
-        let parse = unreal_syntax::t3d::parse(&text);
-        let fixes = match texture_fixes(&text, &parse, index, &args.replace) {
+        let fixes = match texture_fixes(&text, index, &args.replace) {
             Ok(fixes) => fixes,
             Err(e) => {
                 eprintln!("error: {shown}: {}", printable_line(&e.to_string()));

@@ -29,7 +29,10 @@ pub fn handle(
     let wanted = |kind: &CodeActionKind| {
         params.context.only.as_ref().is_none_or(|only| only.iter().any(|f| kind_includes(f, kind)))
     };
-    let polygon_actions = super::polygon_actions::actions(snapshot, params, wanted);
+    let mut polygon_actions = super::polygon_actions::actions(snapshot, params, wanted);
+    if wanted(&CodeActionKind::QUICKFIX) {
+        polygon_actions.extend(super::texture_actions::actions(snapshot, params));
+    }
     if !wanted(&CodeActionKind::QUICKFIX) {
         return Ok((!polygon_actions.is_empty()).then_some(polygon_actions));
     }

@@ -37,6 +37,7 @@ pub mod references;
 pub mod rename;
 pub mod selection_range;
 pub mod semantic_tokens;
+pub mod texture_actions;
 pub mod workspace_symbol;
 
 use tower_lsp_server::ls_types::{
