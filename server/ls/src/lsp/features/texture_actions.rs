@@ -29,15 +29,18 @@ pub fn actions(snapshot: &DocumentSnapshot, params: &CodeActionParams) -> Vec<Co
         return Vec::new();
     };
     let text = snapshot.text();
-    let Ok(fixes) = texture_fixes(text, index, &[]) else { return Vec::new() };
-    if fixes.edits.is_empty() {
-        return Vec::new();
-    }
-    // The lines the range touches.
+    // The lines the range touches: only when one of their polygons has a name to write out
+    // is the whole map read (the editor asks at every move of the cursor).
     let range = snapshot.span(params.range);
     let first = unreal_syntax::text::line_start(text, range.start as usize);
     let last = unreal_syntax::text::line_end_with_break(text, range.end as usize);
     let lines = Span::new(first as u32, last as u32);
+    let nothing_here =
+        texture_fixes(lines.text(text), index, &[]).map_or(true, |f| f.edits.is_empty());
+    if nothing_here {
+        return Vec::new();
+    }
+    let Ok(fixes) = texture_fixes(text, index, &[]) else { return Vec::new() };
     let here: Vec<&TextEdit> = fixes
         .edits
         .iter()
