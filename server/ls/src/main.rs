@@ -41,6 +41,8 @@ enum Command {
     Deps(cli::deps::DepsArgs),
     /// Mend T3D maps' textures: qualify bare names one package holds, replace lost ones.
     FixTextures(cli::fix_textures::FixTexturesArgs),
+    /// Put UCC's errors and warnings (UCC.log) on the lines of the classes they blame.
+    UccLog(cli::ucc_log::UccLogArgs),
     /// Draw a map's overview picture (PNG): a T3D map's brushes as placed, a built map's
     /// stored level, actors by kind.
     Render(cli::map_render::MapRenderArgs),
@@ -93,6 +95,7 @@ fn main() -> ExitCode {
         Command::Find(args) => cli::find::run(&args),
         Command::Deps(args) => cli::deps::run(&args),
         Command::FixTextures(args) => cli::fix_textures::run(&args),
+        Command::UccLog(args) => cli::ucc_log::run(&args),
         Command::Render(args) => cli::map_render::run(&args),
         Command::Diff(args) => cli::diff::run(&args),
         Command::Lsp(args) => lsp::run(&args),

@@ -16,6 +16,7 @@ pub mod output;
 pub mod render;
 pub mod rules;
 pub mod settings;
+pub mod ucc_log;
 
 /// No error-level finding.
 pub const EXIT_CLEAN: u8 = 0;
