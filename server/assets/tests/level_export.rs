@@ -411,6 +411,17 @@ fn exported_area_is_the_engines() {
             .map(|e| csg::polygon_area(&e.vertices))
             .sum();
         let written = scene.area();
+        // No triangle without area is written (the fans over points left on surface edges).
+        for primitive in &scene.primitives {
+            for t in &primitive.triangles {
+                let [a, b, c] = t.map(|i| primitive.positions[i as usize].map(f64::from));
+                let n = csg::bsp::cross(csg::bsp::sub(b, a), csg::bsp::sub(c, a));
+                assert!(
+                    csg::bsp::dot(n, n).sqrt() >= 1e-3,
+                    "a triangle without area: {a:?} {b:?} {c:?}"
+                );
+            }
+        }
         let off = 100.0 * (written - engine).abs() / engine;
         writeln!(
             report,

@@ -1198,7 +1198,7 @@ fn corpus_built_map_exports_its_stored_level() {
             note: Checkers.coordinates: its package Checkers is not in the game folder or package paths, or holds no image of it; its surfaces are drawn in a flat colour, mapped as a 256x256 texture
             note: Checkers.checkers_circle: its package Checkers is not in the game folder or package paths, or holds no image of it; its surfaces are drawn in a flat colour, mapped as a 256x256 texture
             note: Editor.Bkgnd: its package Editor is not in the game folder or package paths, or holds no image of it; its surfaces are drawn in a flat colour, mapped as a 256x256 texture
-            note: the level the map stores: 276 surfaces (0 invisible or portal left out), 686 triangles, 6 materials (0 textured), 16 actors
+            note: the level the map stores: 276 surfaces (0 invisible or portal left out), 655 triangles, 6 materials (0 textured), 16 actors
         "#]],
     );
     let json = glb_json(&dir.join("level.glb"));

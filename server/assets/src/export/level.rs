@@ -213,6 +213,10 @@ impl LevelTextures for PackageIndex {
 /// A texture's image and its size in texels.
 type SizedImage = (RgbaImage, [f64; 2]);
 
+/// Twice the area (in square units) below which a built surface's fan triangle is left out:
+/// far below any texel (a 0.01-unit sliver of a 1-unit edge), far above rounding.
+const MIN_TWICE_AREA: f64 = 1e-3;
+
 /// A colour of its own for each texture name, for textures without an image.
 fn flat_color(name: &str) -> [f32; 3] {
     let hash = name
@@ -331,6 +335,15 @@ pub fn level_of(
         let engine_order = csg::bsp::calc_normal(&surface.vertices)
             .is_none_or(|n| csg::bsp::dot(n, surface.normal) >= 0.0);
         for i in 1..surface.vertices.len().saturating_sub(1) as u32 {
+            // A fan over the points the CSG left on a surface's edges (where a neighbour's
+            // cut ended) has triangles without area: nothing to draw, and 2-7% of a real
+            // map's triangles.
+            let corner = |at: u32| surface.vertices.get(at as usize).copied().unwrap_or_default();
+            let (a, b, c) = (corner(0), corner(i), corner(i + 1));
+            let twice_area = csg::bsp::cross(csg::bsp::sub(b, a), csg::bsp::sub(c, a));
+            if csg::bsp::dot(twice_area, twice_area) < MIN_TWICE_AREA * MIN_TWICE_AREA {
+                continue;
+            }
             primitive.triangles.push(if engine_order {
                 [base, base + i + 1, base + i]
             } else {
