@@ -106,7 +106,10 @@ fn tessellate(text: &str, block: &Block, vertices: &[Vec3]) -> Option<Fix> {
     if vertex_lines.len() != vertices.len() || vertices.len() < 4 {
         return None;
     }
-    let line_break = if text.contains("\r\n") { "\r\n" } else { "\n" };
+    // The polygon's own line ends (what follows its `Begin` line), not the file's: the
+    // finding of an unchanged polygon stays the same whatever is edited elsewhere.
+    let after_begin = text.get(block.begin_span.end as usize..).unwrap_or_default();
+    let line_break = if after_begin.starts_with("\r\n") { "\r\n" } else { "\n" };
     let indent_of = |start: u32| {
         let line_start = unreal_syntax::text::line_start(text, start as usize);
         text.get(line_start..start as usize).unwrap_or_default()
