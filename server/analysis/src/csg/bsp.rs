@@ -292,6 +292,17 @@ pub struct Bsp {
     empties: Vec<usize>,
     /// The first node added since the last cleanup (the new ones are from here on).
     new_from: usize,
+    /// The cleanup under way: the empty nodes it has yet to visit and those it visited.
+    pass: Option<CleanupPass>,
+}
+
+/// One cleanup's work list ([`Bsp::cleanup`]).
+#[derive(Clone, Debug, Default)]
+struct CleanupPass {
+    /// (depth, node): the deepest first.
+    heap: std::collections::BinaryHeap<(usize, usize)>,
+    queued: rustc_hash::FxHashSet<usize>,
+    done: rustc_hash::FxHashSet<usize>,
 }
 
 /// `FCoplanarInfo`.
@@ -563,6 +574,7 @@ impl Bsp {
         if let Some(n) = self.nodes.get_mut(parent) {
             n.coplanar = Some(index);
             self.set_parent(Some(index), parent);
+            self.note_link_change(parent, false);
         }
     }
 
@@ -613,10 +625,17 @@ impl Bsp {
     /// one child.
     ///
     /// The engine walks the whole tree, each node after its children; only empty nodes change,
-    /// so this visits the empty nodes still in the tree, the deepest first (a node after all of
-    /// its descendants, as in the walk; nodes of which neither lies below the other touch
+    /// so this visits the empty nodes that could change, the deepest first (a node after all
+    /// of its descendants, as in the walk; nodes of which neither lies below the other touch
     /// different links, so their order between them does not matter), and the new ones for
     /// their flags: the same tree, without a walk of it for every brush.
+    ///
+    /// An empty node that stays (two children, no coplanar) stays until one of its links
+    /// changes, so it is not visited again until then: the link changes note it
+    /// ([`Bsp::note_link_change`]), for this pass when the walk would still reach it (the
+    /// parent of a node just dropped), else for the next. Visiting every kept empty node at
+    /// every brush made a grid of rooms, whose shared walls leave thousands of them, cost
+    /// brushes x empty nodes x depth.
     pub fn cleanup(&mut self) {
         if self.nodes.is_empty() {
             self.empties.clear();
@@ -629,29 +648,50 @@ impl Bsp {
         let mut candidates = std::mem::take(&mut self.empties);
         candidates.sort_unstable();
         candidates.dedup();
-        let mut order: Vec<(usize, usize)> = candidates
-            .into_iter()
-            .filter(|&i| self.nodes.get(i).is_some_and(|n| n.vertices.is_empty()))
-            .filter_map(|i| Some((self.depth(i)?, i)))
-            .collect();
-        order.sort_unstable_by(|a, b| b.cmp(a));
-        for &(_, i) in &order {
+        let mut pass = CleanupPass::default();
+        for i in candidates {
+            if self.nodes.get(i).is_some_and(|n| n.vertices.is_empty()) {
+                if let Some(depth) = self.depth(i) {
+                    pass.queued.insert(i);
+                    pass.heap.push((depth, i));
+                }
+            }
+        }
+        self.pass = Some(pass);
+        while let Some((_, i)) = self.pass.as_mut().and_then(|p| p.heap.pop()) {
+            if let Some(pass) = self.pass.as_mut() {
+                pass.queued.remove(&i);
+                pass.done.insert(i);
+            }
             let parent = if i == 0 { None } else { self.parent.get(i).copied().flatten() };
             self.cleanup_node(i, parent);
             if self.nodes.is_empty() {
+                self.empties.clear();
                 break;
             }
         }
-        // The empty nodes still in the tree wait for the next cleanup.
-        let left: Vec<usize> = order
-            .into_iter()
-            .map(|(_, i)| i)
-            .filter(|&i| {
-                self.nodes.get(i).is_some_and(|n| n.vertices.is_empty()) && self.depth(i).is_some()
-            })
-            .collect();
-        self.empties = left;
+        self.pass = None;
         self.new_from = self.nodes.len();
+    }
+
+    /// A node's links changed: an empty one may now go. During a cleanup, a node the walk
+    /// has yet to reach (an ancestor of the node being cleaned up, `walk_passed` false) is
+    /// visited in this pass; one the walk passed already waits for the next cleanup, as in the
+    /// engine's walk.
+    fn note_link_change(&mut self, node: usize, walk_passed: bool) {
+        if !self.nodes.get(node).is_some_and(|n| n.vertices.is_empty()) {
+            return;
+        }
+        let depth = self.depth(node);
+        match (self.pass.as_mut(), depth) {
+            (Some(pass), Some(depth)) if !walk_passed && !pass.done.contains(&node) => {
+                if pass.queued.insert(node) {
+                    pass.heap.push((depth, node));
+                }
+            }
+            (_, Some(_)) => self.empties.push(node),
+            (_, None) => {}
+        }
     }
 
     /// `CleanupNodes` for one node whose children are done.
@@ -681,9 +721,13 @@ impl Bsp {
                             if let Some(old) = self.nodes.get_mut(plane) {
                                 old.vertices.clear();
                             }
+                            self.note_link_change(0, true);
                         }
                     }
-                    Some(parent) => self.relink(parent, node, Some(plane)),
+                    Some(parent) => {
+                        self.relink(parent, node, Some(plane));
+                        self.note_link_change(plane, true);
+                    }
                 }
             } else if n.front.is_none() || n.back.is_none() {
                 let replacement = n.front.or(n.back);
@@ -697,6 +741,7 @@ impl Bsp {
                             if let Some(rn) = self.nodes.get(r).cloned() {
                                 self.nodes[0] = rn;
                                 self.adopt_at_root();
+                                self.note_link_change(0, true);
                             }
                         }
                     },
@@ -718,6 +763,7 @@ impl Bsp {
                 return;
             }
             self.set_parent(new, parent);
+            self.note_link_change(parent, false);
         }
     }
 
