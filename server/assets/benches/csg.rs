@@ -1,6 +1,10 @@
 //! Building the level from its brushes (`csg::build`, issue 32 item 5): generated maps of
 //! DM-Deck17's size (576 brushes) and larger, the corpus's T3D map and its built maps (`.unr`,
-//! the brushes they store) when present. The brushes are read once; only the CSG is measured.
+//! the brushes they store) when present, and the brush lists of issue 43 item 3 that made the
+//! cost grow faster than the map (`unreal_mapgen::csg`): grids of 1,000 to 8,000 rooms, with
+//! walls between them and opening into one another, cubes nested in one another, and nested
+//! cubes with faces wound both ways (the last two stop at the build's bounds). The brushes
+//! are read once; only the CSG is measured.
 
 use std::path::Path;
 
@@ -16,6 +20,18 @@ fn inputs() -> Vec<(String, Vec<CsgBrush>, bool)> {
         let brushes = csg::brushes_of_t3d(&text, None);
         inputs.push((format!("generated-{mb}mb-{}-brushes", brushes.len()), brushes, false));
     }
+    for rooms in [1000, 2000, 4000, 8000] {
+        for (name, wall) in [("grid", 64.0), ("open-grid", 0.0)] {
+            let text = unreal_mapgen::csg::room_grid(rooms, wall);
+            inputs.push((format!("{name}-{rooms}-rooms"), csg::brushes_of_t3d(&text, None), false));
+        }
+    }
+    for cubes in [300, 3000] {
+        let text = unreal_mapgen::csg::nested_cubes(cubes);
+        inputs.push((format!("nested-{cubes}-cubes"), csg::brushes_of_t3d(&text, None), false));
+    }
+    let text = unreal_mapgen::csg::nested_cubes_mixed_windings(150, 1);
+    inputs.push(("mixed-windings-150-cubes".to_owned(), csg::brushes_of_t3d(&text, None), false));
     let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
     let t3d = corpus.join("t3d/ue1/blender_t3d_test_map.t3d");
     match std::fs::read(&t3d) {

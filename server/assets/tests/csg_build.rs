@@ -258,3 +258,62 @@ fn hostile_brushes_build_without_panicking() {
     let area = level.area();
     assert!((area - (4.0 * 128.0 * 801.0 + 2.0 * 128.0 * 128.0)).abs() < 1.0, "{area}");
 }
+
+/// The build's work (BSP nodes visited, `BuiltLevel::work`: what its time grows with, the
+/// same on every machine) on grids of rooms, with walls between them and opening into one
+/// another (their sides on shared planes, the grid of issue 43 item 3, whose time grew 5.8x
+/// each time its rooms doubled): four times the rooms, at most 2.5 times the work per brush
+/// polygon. The world's tree, built as the engine builds it, grows as deep as the grid is
+/// wide, so each room's polygons go down about twice as far (2x); a build that walked the
+/// whole world for each room would do 4x.
+#[test]
+fn the_work_on_a_grid_grows_near_linearly_with_its_rooms() {
+    for wall in [64.0, 0.0] {
+        let per_polygon = |rooms: usize| {
+            let brushes = brushes_of_t3d(&unreal_mapgen::csg::room_grid(rooms, wall), None);
+            let level = build(&brushes, false);
+            assert_eq!(level.stopped, None);
+            level.work as f64 / (rooms * 6) as f64
+        };
+        let (small, large) = (per_polygon(250), per_polygon(1000));
+        assert!(
+            large / small < 2.5,
+            "walls {wall}: {small:.1} visits a polygon for 250 rooms, {large:.1} for 1,000"
+        );
+    }
+}
+
+/// Brush lists no level holds stop at the build's bounds, naming the brush they reached, with
+/// the work done bounded: cubes nested in one another (each goes down through all the ones
+/// before it: the work grows as their square), here against a bound of a million visits, and
+/// nested cubes with faces wound both ways (their cuts multiply the nodes) against the
+/// bounds every build has.
+#[test]
+fn crafted_brush_lists_stop_at_the_bounds_naming_the_brush() {
+    use unreal_analysis::csg::{build_limited, Limits};
+    let nested = brushes_of_t3d(&unreal_mapgen::csg::nested_cubes(300), None);
+    let limits = Limits { work: 1_000_000, ..Limits::for_brushes(&nested) };
+    let level = build_limited(&nested, false, limits, &|| false);
+    let stopped = level.stopped.expect("300 nested cubes pass a million visits");
+    assert!(!stopped.cancelled);
+    assert!(stopped.work > 1_000_000 && stopped.work_limit == 1_000_000, "{stopped:?}");
+    assert!(level.work < 2_000_000, "{} visits", level.work);
+    let at: usize = stopped.brush.trim_start_matches("Brush").parse().unwrap();
+    assert!(at > 0 && at < 300, "{stopped:?}");
+    let message = stopped.to_string();
+    assert!(message.contains(&format!("brush `Brush{at}`")), "{message}");
+    assert!(message.contains("past the bound of 1000000"), "{message}");
+    assert!(message.contains("nested in one another"), "{message}");
+    // Without the bound the same cubes build: the bound, not the build, stopped it.
+    let level = build(&nested, false);
+    assert_eq!(level.stopped, None);
+    assert_eq!(level.surfaces.len(), 300 * 6);
+
+    let mixed = brushes_of_t3d(&unreal_mapgen::csg::nested_cubes_mixed_windings(150, 1), None);
+    let limits = Limits::for_brushes(&mixed);
+    let level = build(&mixed, false);
+    let stopped = level.stopped.expect("150 nested cubes wound both ways pass the node bound");
+    assert!(stopped.nodes > limits.nodes && stopped.limit == limits.nodes, "{stopped:?}");
+    assert!(level.work <= limits.work, "{} visits", level.work);
+    assert!(stopped.to_string().contains(&format!("brush `{}`", stopped.brush)), "{stopped}");
+}

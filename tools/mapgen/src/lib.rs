@@ -706,3 +706,98 @@ pub fn parse_size(text: &str) -> Option<usize> {
     let bytes = number * factor;
     (0.0..1e12).contains(&bytes).then_some(bytes as usize)
 }
+
+/// Brush lists that stress the level's CSG (issue 43, item 3): what each costs the build is
+/// measured by `cargo bench -p unreal-analysis --bench csg` and recorded in
+/// `docs/performance.md`. Every map is a plain UE1 `Begin Map` of brush actors, vertices only
+/// (no texture axes), so that the size of the text follows the brushes.
+pub mod csg {
+    use super::{shapes, write_vector, Polygon, Rng, Vec3};
+    use std::fmt::Write as _;
+
+    /// One brush actor: `oper` is `CSG_Add` or `CSG_Subtract`; the polygons in the world.
+    fn brush(out: &mut String, index: usize, oper: &str, location: Vec3, polygons: &[Polygon]) {
+        let _ = write!(out, "Begin Actor Class=Brush Name=Brush{index}\r\n     CsgOper={oper}\r\n");
+        if location != Vec3::default() {
+            let _ = write!(
+                out,
+                "     Location=(X={:.6},Y={:.6},Z={:.6})\r\n",
+                location.x, location.y, location.z
+            );
+        }
+        let _ = write!(out, "    Begin Brush Name=Model{index}\r\n       Begin PolyList\r\n");
+        for polygon in polygons {
+            out.push_str("          Begin Polygon Texture=Wall\r\n");
+            for &vertex in &polygon.vertices {
+                out.push_str("             Vertex   ");
+                write_vector(out, vertex);
+                out.push_str("\r\n");
+            }
+            out.push_str("          End Polygon\r\n");
+        }
+        let _ = write!(
+            out,
+            "       End PolyList\r\n    End Brush\r\n     Brush=Model'MyLevel.Model{index}'\r\nEnd Actor\r\n"
+        );
+    }
+
+    fn map(brushes: impl FnOnce(&mut String)) -> String {
+        let mut out = String::from("Begin Map\r\n");
+        brushes(&mut out);
+        out.push_str("End Map\r\n");
+        out
+    }
+
+    /// `n` rooms of 256 x 256 x 128 units subtracted from the solid world, on a square grid
+    /// (rows of `ceil(sqrt(n))`, filled row by row) with `wall` units of solid between
+    /// neighbours. With walls each room keeps its six faces; with none (`wall` 0) the rooms
+    /// open into one another, their sides on the same planes, and the level is one hall of
+    /// floors and ceilings.
+    pub fn room_grid(n: usize, wall: f64) -> String {
+        let columns = (1..=n.max(1)).find(|c| c * c >= n).unwrap_or(1);
+        let room = shapes::cube(Vec3::new(256.0, 256.0, 128.0));
+        let step = 256.0 + wall;
+        map(|out| {
+            for i in 0..n {
+                let (row, column) = (i / columns, i % columns);
+                let at = Vec3::new(column as f64 * step, row as f64 * step, 0.0);
+                brush(out, i, "CSG_Subtract", at, &room);
+            }
+        })
+    }
+
+    /// `k` cubes around one centre, each 32 units smaller than the one before, subtracted and
+    /// added in turn (a room, a block in it, a room in the block, ...): every cube lies inside
+    /// all the ones before it, and each leaves its six faces in the level.
+    pub fn nested_cubes(k: usize) -> String {
+        map(|out| {
+            for i in 0..k {
+                let size = 32.0 * (k - i) as f64;
+                let oper = if i % 2 == 0 { "CSG_Subtract" } else { "CSG_Add" };
+                brush(out, i, oper, Vec3::default(), &shapes::cube(Vec3::new(size, size, size)));
+            }
+        })
+    }
+
+    /// `k` cubes around one centre, each 32 units larger than the one before, subtracted and
+    /// added in turn, every face wound one way or the other at random (`seed`): no real
+    /// brush, but what a broken exporter or a hand edit can make. Each cube encloses the ones
+    /// before it, and its faces that point into it cut what they enclose over and over: the
+    /// world's nodes grow far faster than the brushes.
+    pub fn nested_cubes_mixed_windings(k: usize, seed: u64) -> String {
+        let mut rng = Rng::new(seed);
+        map(|out| {
+            for i in 0..k {
+                let size = 32.0 * (i + 1) as f64;
+                let oper = if i % 2 == 0 { "CSG_Subtract" } else { "CSG_Add" };
+                let mut cube = shapes::cube(Vec3::new(size, size, size));
+                for face in &mut cube {
+                    if rng.chance(50) {
+                        face.vertices.reverse();
+                    }
+                }
+                brush(out, i, oper, Vec3::default(), &cube);
+            }
+        })
+    }
+}

@@ -278,6 +278,67 @@ pub struct Node {
     pub coplanar: Option<usize>,
 }
 
+/// An axis-aligned box: what a node's subtree holds, for [`Bsp::all_outside_in`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Bounds {
+    pub min: V3,
+    pub max: V3,
+}
+
+impl Bounds {
+    /// Holds nothing: the union's identity.
+    pub const EMPTY: Bounds = Bounds { min: [f64::INFINITY; 3], max: [f64::NEG_INFINITY; 3] };
+    /// Holds everything: what a point that is not a number gets, so that nothing about it is
+    /// ever concluded from a box.
+    const ALL: Bounds = Bounds { min: [f64::NEG_INFINITY; 3], max: [f64::INFINITY; 3] };
+
+    pub fn of(points: &[V3]) -> Bounds {
+        let mut b = Bounds::EMPTY;
+        for p in points {
+            if p.iter().any(|c| c.is_nan()) {
+                return Bounds::ALL;
+            }
+            for (i, &c) in p.iter().enumerate() {
+                b.min[i] = b.min[i].min(c);
+                b.max[i] = b.max[i].max(c);
+            }
+        }
+        b
+    }
+
+    fn union(self, o: Bounds) -> Bounds {
+        let mut b = self;
+        for i in 0..3 {
+            b.min[i] = b.min[i].min(o.min[i]);
+            b.max[i] = b.max[i].max(o.max[i]);
+        }
+        b
+    }
+
+    fn contains(&self, o: &Bounds) -> bool {
+        (0..3).all(|i| self.min[i] <= o.min[i] && self.max[i] >= o.max[i])
+    }
+
+    fn is_empty(&self) -> bool {
+        (0..3).any(|i| self.min[i] > self.max[i])
+    }
+
+    /// The least and the greatest distance of the box's points from a plane, and how far the
+    /// computed distance of a point in the box may stray from the exact one.
+    fn distances(&self, base: V3, normal: V3) -> (f64, f64, f64) {
+        let centre = scale(add(self.min, self.max), 0.5);
+        let half = scale(sub(self.max, self.min), 0.5);
+        let d = dot(sub(centre, base), normal);
+        let r = half[0] * normal[0].abs() + half[1] * normal[1].abs() + half[2] * normal[2].abs();
+        // Rounding in a distance grows with the coordinates; a millionth of a unit per
+        // thousand units is far above it and far below the 0.25 that classifies.
+        let magnitude = (0..3)
+            .map(|i| self.min[i].abs().max(self.max[i].abs()).max(base[i].abs()))
+            .fold(1.0, f64::max);
+        (d - r, d + r, magnitude * 1e-9)
+    }
+}
+
 /// A BSP (`UModel`): nodes from the root at 0, surfaces, and whether space outside every node
 /// is empty (`RootOutside`: false for a level, whose world starts solid; true for a brush).
 #[derive(Clone, Debug, Default)]
@@ -288,10 +349,28 @@ pub struct Bsp {
     /// Each node's parent (the node whose front, back or coplanar link holds it), kept as the
     /// links change: what lets [`Bsp::cleanup`] visit only the empty nodes, not the tree.
     parent: Vec<Option<usize>>,
+    /// Each node's subtree (the node, its front, back and coplanar subtrees) lies in this box;
+    /// boxes grow as nodes are added and never shrink (a removed node's box still holds what
+    /// took its place).
+    bounds: Vec<Bounds>,
     /// Nodes that became empty (or stayed empty through a cleanup): the cleanup's work.
     empties: Vec<usize>,
     /// The first node added since the last cleanup (the new ones are from here on).
     new_from: usize,
+    /// The cleanup under way: the empty nodes it has yet to visit and those it visited.
+    pass: Option<CleanupPass>,
+    /// Nodes visited so far (filters, walks, boxes, cleanups): what the build's time grows
+    /// with, counted so that a bound on it does not depend on the machine ([`Bsp::steps`]).
+    steps: std::cell::Cell<usize>,
+}
+
+/// One cleanup's work list ([`Bsp::cleanup`]).
+#[derive(Clone, Debug, Default)]
+struct CleanupPass {
+    /// (depth, node): the deepest first.
+    heap: std::collections::BinaryHeap<(usize, usize)>,
+    queued: rustc_hash::FxHashSet<usize>,
+    done: rustc_hash::FxHashSet<usize>,
 }
 
 /// `FCoplanarInfo`.
@@ -324,6 +403,15 @@ impl Bsp {
     /// An empty tree (`root_outside`: whether space outside every node is empty).
     pub fn new(root_outside: bool) -> Bsp {
         Bsp { root_outside, ..Bsp::default() }
+    }
+
+    /// Nodes visited so far in this tree by filters, walks, boxes and cleanups.
+    pub fn steps(&self) -> usize {
+        self.steps.get()
+    }
+
+    fn step(&self, n: usize) {
+        self.steps.set(self.steps.get().saturating_add(n));
     }
 
     fn is_csg(&self, node: usize) -> bool {
@@ -365,6 +453,7 @@ impl Bsp {
                 tasks.push(Task { node, poly: other, info, outside });
             }
             let Some(n) = self.nodes.get(node) else { return };
+            self.step(1);
             let (base, normal) = self.split_plane(node);
             let mut front = false;
             match split_with_plane(&poly, base, normal, true) {
@@ -519,6 +608,8 @@ impl Bsp {
             self.empties.push(index);
         }
         self.parent.push(None);
+        let bounds = Bounds::of(&p.vertices);
+        self.bounds.push(bounds);
         self.nodes.push(Node {
             normal: poly.normal,
             dist: dot(poly.normal, poly.base),
@@ -553,7 +644,32 @@ impl Bsp {
             }
             Place::Plane(parent) => self.link_coplanar(parent, index),
         }
+        if let Some(parent) = self.parent.get(index).copied().flatten() {
+            self.grow_bounds(parent, bounds);
+        }
         index
+    }
+
+    /// `node`'s subtree gained what lies in `b`: its box and its ancestors' take it in, up to
+    /// the first that holds it already.
+    fn grow_bounds(&mut self, mut node: usize, b: Bounds) {
+        if b.is_empty() {
+            return;
+        }
+        // A parent link that loops (it never should) cannot hold the walk up: each step
+        // goes to a node whose box did not hold `b` and does after the step.
+        loop {
+            self.step(1);
+            let Some(slot) = self.bounds.get_mut(node) else { return };
+            if slot.contains(&b) {
+                return;
+            }
+            *slot = slot.union(b);
+            match self.parent.get(node).copied().flatten() {
+                Some(p) if node != 0 => node = p,
+                _ => return,
+            }
+        }
     }
 
     fn link_coplanar(&mut self, mut parent: usize, index: usize) {
@@ -563,6 +679,7 @@ impl Bsp {
         if let Some(n) = self.nodes.get_mut(parent) {
             n.coplanar = Some(index);
             self.set_parent(Some(index), parent);
+            self.note_link_change(parent, false);
         }
     }
 
@@ -587,6 +704,7 @@ impl Bsp {
     fn depth(&self, mut node: usize) -> Option<usize> {
         let mut depth = 0;
         while node != 0 {
+            self.step(1);
             let parent = (*self.parent.get(node)?)?;
             let n = self.nodes.get(parent)?;
             if n.front != Some(node) && n.back != Some(node) && n.coplanar != Some(node) {
@@ -613,10 +731,17 @@ impl Bsp {
     /// one child.
     ///
     /// The engine walks the whole tree, each node after its children; only empty nodes change,
-    /// so this visits the empty nodes still in the tree, the deepest first (a node after all of
-    /// its descendants, as in the walk; nodes of which neither lies below the other touch
+    /// so this visits the empty nodes that could change, the deepest first (a node after all
+    /// of its descendants, as in the walk; nodes of which neither lies below the other touch
     /// different links, so their order between them does not matter), and the new ones for
     /// their flags: the same tree, without a walk of it for every brush.
+    ///
+    /// An empty node that stays (two children, no coplanar) stays until one of its links
+    /// changes, so it is not visited again until then: the link changes note it
+    /// ([`Bsp::note_link_change`]), for this pass when the walk would still reach it (the
+    /// parent of a node just dropped), else for the next. Visiting every kept empty node at
+    /// every brush made a grid of rooms, whose shared walls leave thousands of them, cost
+    /// brushes x empty nodes x depth.
     pub fn cleanup(&mut self) {
         if self.nodes.is_empty() {
             self.empties.clear();
@@ -629,29 +754,50 @@ impl Bsp {
         let mut candidates = std::mem::take(&mut self.empties);
         candidates.sort_unstable();
         candidates.dedup();
-        let mut order: Vec<(usize, usize)> = candidates
-            .into_iter()
-            .filter(|&i| self.nodes.get(i).is_some_and(|n| n.vertices.is_empty()))
-            .filter_map(|i| Some((self.depth(i)?, i)))
-            .collect();
-        order.sort_unstable_by(|a, b| b.cmp(a));
-        for &(_, i) in &order {
+        let mut pass = CleanupPass::default();
+        for i in candidates {
+            if self.nodes.get(i).is_some_and(|n| n.vertices.is_empty()) {
+                if let Some(depth) = self.depth(i) {
+                    pass.queued.insert(i);
+                    pass.heap.push((depth, i));
+                }
+            }
+        }
+        self.pass = Some(pass);
+        while let Some((_, i)) = self.pass.as_mut().and_then(|p| p.heap.pop()) {
+            if let Some(pass) = self.pass.as_mut() {
+                pass.queued.remove(&i);
+                pass.done.insert(i);
+            }
             let parent = if i == 0 { None } else { self.parent.get(i).copied().flatten() };
             self.cleanup_node(i, parent);
             if self.nodes.is_empty() {
+                self.empties.clear();
                 break;
             }
         }
-        // The empty nodes still in the tree wait for the next cleanup.
-        let left: Vec<usize> = order
-            .into_iter()
-            .map(|(_, i)| i)
-            .filter(|&i| {
-                self.nodes.get(i).is_some_and(|n| n.vertices.is_empty()) && self.depth(i).is_some()
-            })
-            .collect();
-        self.empties = left;
+        self.pass = None;
         self.new_from = self.nodes.len();
+    }
+
+    /// A node's links changed: an empty one may now go. During a cleanup, a node the walk
+    /// has yet to reach (an ancestor of the node being cleaned up, `walk_passed` false) is
+    /// visited in this pass; one the walk passed already waits for the next cleanup, as in the
+    /// engine's walk.
+    fn note_link_change(&mut self, node: usize, walk_passed: bool) {
+        if !self.nodes.get(node).is_some_and(|n| n.vertices.is_empty()) {
+            return;
+        }
+        let depth = self.depth(node);
+        match (self.pass.as_mut(), depth) {
+            (Some(pass), Some(depth)) if !walk_passed && !pass.done.contains(&node) => {
+                if pass.queued.insert(node) {
+                    pass.heap.push((depth, node));
+                }
+            }
+            (_, Some(_)) => self.empties.push(node),
+            (_, None) => {}
+        }
     }
 
     /// `CleanupNodes` for one node whose children are done.
@@ -673,6 +819,12 @@ impl Bsp {
                     self.set_parent(n.front, plane);
                     self.set_parent(n.back, plane);
                 }
+                // The coplanar holds the node's children now: its box, theirs.
+                if let Some(b) = self.bounds.get(node).copied() {
+                    if let Some(slot) = self.bounds.get_mut(plane) {
+                        *slot = slot.union(b);
+                    }
+                }
                 match parent {
                     None => {
                         if let Some(p) = self.nodes.get(plane).cloned() {
@@ -681,9 +833,13 @@ impl Bsp {
                             if let Some(old) = self.nodes.get_mut(plane) {
                                 old.vertices.clear();
                             }
+                            self.note_link_change(0, true);
                         }
                     }
-                    Some(parent) => self.relink(parent, node, Some(plane)),
+                    Some(parent) => {
+                        self.relink(parent, node, Some(plane));
+                        self.note_link_change(plane, true);
+                    }
                 }
             } else if n.front.is_none() || n.back.is_none() {
                 let replacement = n.front.or(n.back);
@@ -692,11 +848,13 @@ impl Bsp {
                         None => {
                             self.nodes.clear();
                             self.parent.clear();
+                            self.bounds.clear();
                         }
                         Some(r) => {
                             if let Some(rn) = self.nodes.get(r).cloned() {
                                 self.nodes[0] = rn;
                                 self.adopt_at_root();
+                                self.note_link_change(0, true);
                             }
                         }
                     },
@@ -718,7 +876,52 @@ impl Bsp {
                 return;
             }
             self.set_parent(new, parent);
+            self.note_link_change(parent, false);
         }
+    }
+
+    /// Whether every polygon that lies in `b`, filtered through this tree, ends outside
+    /// (`Outside` or `CoplanarOutside`), whatever its shape. The box goes down every side of
+    /// a node that a polygon in it could reach: one side when all of the box lies farther than
+    /// the split threshold on that side (every vertex classifies the same), else both (a
+    /// polygon may go either way, be split, or lie on the plane and be filtered down both).
+    /// Whether a place is outside follows the filter's rule (the front of a CSG node is
+    /// outside, its back inside, a non-CSG node changes nothing), so the polygon's pieces end
+    /// only in leaves the box reaches, marked as the box found them. False when it cannot
+    /// tell.
+    pub fn all_outside_in(&self, b: &Bounds) -> bool {
+        if b.is_empty() {
+            return true;
+        }
+        if self.nodes.is_empty() {
+            return self.root_outside;
+        }
+        let t = THRESH_SPLIT_POLY_WITH_PLANE;
+        let mut stack = vec![(0, self.root_outside)];
+        while let Some((node, outside)) = stack.pop() {
+            self.step(1);
+            let Some(n) = self.nodes.get(node) else { continue };
+            let (base, normal) = self.split_plane(node);
+            let (lo, hi, slack) = b.distances(base, normal);
+            let csg = self.is_csg(node);
+            let front = (n.front, outside || csg);
+            let back = (n.back, outside && !csg);
+            let sides = if lo > t + slack {
+                [Some(front), None]
+            } else if hi < -t - slack {
+                [Some(back), None]
+            } else {
+                [Some(front), Some(back)]
+            };
+            for (child, outside) in sides.into_iter().flatten() {
+                match child {
+                    Some(c) => stack.push((c, outside)),
+                    None if !outside => return false,
+                    None => {}
+                }
+            }
+        }
+        true
     }
 
     /// The nodes reachable from the root (orphans of the cleanup left out), in tree order.
@@ -780,6 +983,7 @@ impl Bsp {
                 best_score = splits;
             }
         }
+        self.step(n);
         let mut split = polys.swap_remove(best);
         let surf_index = self.surfs.len();
         let mut surf = surfs.get(split.surf).cloned().unwrap_or(Surf {
@@ -838,7 +1042,9 @@ pub struct BrushInput {
 }
 
 /// `bspBrushCSG` for `CSG_Add` and `CSG_Subtract`. Returns how many pieces the world lost.
-pub fn brush_csg(world: &mut Bsp, brush: &BrushInput) -> usize {
+/// Once the world's [`Bsp::steps`] pass `budget` the brush is left part-way (the caller
+/// stops the build there): a brush cannot hold the build for long however deep the world.
+pub fn brush_csg(world: &mut Bsp, brush: &BrushInput, budget: usize) -> usize {
     let not_flags = if brush.oper == Oper::Add { 0 } else { PF_SEMISOLID | PF_NOT_SOLID };
     // The brush's polygons with the actor's flags, each with a world surface of its own.
     let mut polys = Vec::with_capacity(brush.polys.len());
@@ -863,6 +1069,9 @@ pub fn brush_csg(world: &mut Bsp, brush: &BrushInput) -> usize {
         polys.push(p);
     }
     for p in &polys {
+        if world.steps() > budget {
+            break;
+        }
         let mut ed = p.clone();
         ed.flags &= !PF_ED_CUT;
         for leaf in world.filter(ed) {
@@ -884,16 +1093,84 @@ pub fn brush_csg(world: &mut Bsp, brush: &BrushInput) -> usize {
         }
     }
     let mut discarded = 0;
-    if !world.nodes.is_empty() && brush.actor_flags & (PF_NOT_SOLID | PF_SEMISOLID) == 0 {
+    if !world.nodes.is_empty()
+        && brush.actor_flags & (PF_NOT_SOLID | PF_SEMISOLID) == 0
+        && world.steps() <= budget
+    {
         // The brush's own BSP (the polygons as they came, with their surfaces renumbered).
         let local: Vec<EdPoly> =
             polys.iter().enumerate().map(|(i, p)| EdPoly { surf: i, ..p.clone() }).collect();
         let brush_bsp = Bsp::build(local, &temp_surfs);
         let sphere = bounding_sphere(&polys);
-        discarded = filter_world_through_brush(world, &brush_bsp, brush.oper, sphere, 0);
+        let left = budget.saturating_sub(world.steps());
+        let outside = KeptOutside::new(&brush_bsp, &polys);
+        discarded = filter_world_through_brush(world, &outside, brush.oper, sphere, left);
+        world.step(brush_bsp.steps());
     }
     world.cleanup();
     discarded
+}
+
+/// Farther than any level reaches (150 times `WORLD_MAX`, 65,536), and near enough that the
+/// rounding of a distance stays a hundredth of a unit.
+const FAR: f64 = 1e7;
+
+/// Where a brush's BSP keeps every polygon outside, found once per brush: the six slabs of
+/// space beyond the brush's box (out to [`FAR`]), each checked with [`Bsp::all_outside_in`].
+/// A box that lies in a slab found so is decided by comparing its coordinates; any other by
+/// going down the brush's tree. A brush whose faces do not close (or face both ways) may
+/// keep inside what lies far beyond its box: its slabs are not found outside, and every box
+/// goes down its tree.
+struct KeptOutside<'a> {
+    brush: &'a Bsp,
+    /// The brush's box, a unit larger each way (beyond the split threshold).
+    inner: Bounds,
+    /// Whether the slab beyond `inner`'s low, then high, side on each axis is outside.
+    slabs: [[bool; 2]; 3],
+}
+
+impl<'a> KeptOutside<'a> {
+    fn new(brush: &'a Bsp, polys: &[EdPoly]) -> KeptOutside<'a> {
+        let mut inner = Bounds::EMPTY;
+        for p in polys {
+            inner = inner.union(Bounds::of(&p.vertices));
+        }
+        for i in 0..3 {
+            inner.min[i] -= 1.0;
+            inner.max[i] += 1.0;
+        }
+        let mut slabs = [[false; 2]; 3];
+        let finite = (0..3).all(|i| inner.min[i] > -FAR && inner.max[i] < FAR);
+        if finite {
+            for (axis, sides) in slabs.iter_mut().enumerate() {
+                for (high, side) in sides.iter_mut().enumerate() {
+                    let mut slab = Bounds { min: [-FAR; 3], max: [FAR; 3] };
+                    if high == 1 {
+                        slab.min[axis] = inner.max[axis];
+                    } else {
+                        slab.max[axis] = inner.min[axis];
+                    }
+                    *side = brush.all_outside_in(&slab);
+                }
+            }
+        }
+        KeptOutside { brush, inner, slabs }
+    }
+
+    /// [`Bsp::all_outside_in`] of the brush.
+    fn all_outside_in(&self, b: &Bounds) -> bool {
+        let near = (0..3).all(|i| b.min[i] >= -FAR && b.max[i] <= FAR);
+        if near {
+            for (axis, [low, high]) in self.slabs.iter().enumerate() {
+                if (*low && b.max[axis] <= self.inner.min[axis])
+                    || (*high && b.min[axis] >= self.inner.max[axis])
+                {
+                    return true;
+                }
+            }
+        }
+        self.brush.all_outside_in(b)
+    }
 }
 
 /// `FSphere(Points, Num)`: the box's centre and the largest distance from it.
@@ -918,30 +1195,50 @@ fn bounding_sphere(polys: &[EdPoly]) -> (V3, f64) {
 
 /// `FilterWorldThroughBrush`: every old world polygon near the brush, filtered through the
 /// brush's BSP; a polygon that loses a piece is replaced by its cut pieces that stay.
+///
+/// The engine's walk goes down the sides of each node that the brush's bounding sphere
+/// reaches, and filters the polygon of each node whose plane crosses the sphere: on a grid
+/// of rooms every floor crosses every room's sphere, so the whole world was filtered for each
+/// brush. A subtree whose box the brush's BSP keeps wholly outside ([`Bsp::all_outside_in`])
+/// would lose nothing, so it is not walked; nor is a polygon filtered whose own box it keeps
+/// outside. What is cut is what the engine's walk cuts.
 fn filter_world_through_brush(
     world: &mut Bsp,
-    brush: &Bsp,
+    outside: &KeptOutside,
     oper: Oper,
     sphere: (V3, f64),
-    start: usize,
+    budget: usize,
 ) -> usize {
     let mut discarded_total = 0;
+    let brush = outside.brush;
+    let start = world.steps();
     // Chains still to walk: a work list, not recursion, however deep the world.
-    let mut chains = vec![start];
+    let mut chains = vec![0];
     while let Some(first) = chains.pop() {
+        if (world.steps() - start).saturating_add(brush.steps()) > budget {
+            break;
+        }
         let mut node = Some(first);
         while let Some(i) = node {
             let Some(n) = world.nodes.get(i) else { break };
+            world.step(1);
             // New nodes (and what hangs below them) are this brush's own.
             if n.flags & NF_IS_NEW != 0 {
+                break;
+            }
+            // This node, its coplanars and what hangs below them lie in its box.
+            if world.bounds.get(i).is_some_and(|b| outside.all_outside_in(b)) {
                 break;
             }
             let d = dot(n.normal, sphere.0) - n.dist;
             let (do_front, do_back) = (d >= -sphere.1, d <= sphere.1);
             let (front, back) = (n.front, n.back);
-            if do_front && do_back && n.vertices.len() >= 3 {
-                let n = n.clone();
-                discarded_total += filter_world_polygon(world, brush, oper, i, &n);
+            if do_front
+                && do_back
+                && n.vertices.len() >= 3
+                && !outside.all_outside_in(&Bounds::of(&n.vertices))
+            {
+                discarded_total += filter_world_polygon(world, brush, oper, i);
             }
             if do_back {
                 chains.extend(back);
@@ -957,7 +1254,8 @@ fn filter_world_through_brush(
 
 /// One world polygon through the brush's BSP: when a piece of it goes, it is replaced by its
 /// cut pieces that stay. 1 when it lost a piece.
-fn filter_world_polygon(world: &mut Bsp, brush: &Bsp, oper: Oper, i: usize, n: &Node) -> usize {
+fn filter_world_polygon(world: &mut Bsp, brush: &Bsp, oper: Oper, i: usize) -> usize {
+    let Some(n) = world.nodes.get(i) else { return 0 };
     let surf = world.surfs.get(n.surf);
     let poly = EdPoly {
         vertices: n.vertices.clone(),

@@ -88,6 +88,9 @@ pub struct BuiltLevel {
     pub degenerate_polys: usize,
     /// Set when the build stopped before its end (the level so far is in `surfaces`).
     pub stopped: Option<CsgStopped>,
+    /// The BSP nodes the build visited (filters, walks, cleanups): what its time grows with,
+    /// the same on every machine.
+    pub work: usize,
 }
 
 /// The world's nodes a build may always reach, and how many more it may reach per brush
@@ -98,13 +101,47 @@ pub struct BuiltLevel {
 const NODES_ALWAYS_ALLOWED: usize = 20_000;
 const NODES_PER_POLYGON: usize = 32;
 
-/// Why a CSG build stopped: the brush whose cuts passed the size bound.
+/// The work ([`BuiltLevel::work`]) a build may always do, and how much more per brush
+/// polygon, before it stops. Built levels take 3 to 393 node visits a brush polygon (the
+/// corpus' and the other real maps of `docs/csg.md`: 1HH-TestBox-Large's nine large brushes
+/// the most, DM-Liandri 209; generated maps up to 110, grids of 8,000 rooms 412 and 559); a
+/// tree grows deep enough to pass this only when brushes lie nested in one another or lined
+/// up by the thousand, each filtered down through all the others (1,000 nested cubes take 32
+/// million visits, 5,381 a polygon). 20 million visits are about half a second.
+const WORK_ALWAYS_ALLOWED: usize = 20_000_000;
+const WORK_PER_POLYGON: usize = 2_048;
+
+/// How far a build may go ([`build_limited`]): the world's BSP nodes and the node visits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    pub nodes: usize,
+    pub work: usize,
+}
+
+impl Limits {
+    /// The bounds for these brushes: 20,000 nodes and 32 a brush polygon, 20 million
+    /// visits and 2,048 a brush polygon.
+    pub fn for_brushes(brushes: &[CsgBrush]) -> Limits {
+        let polygons = polygon_count(brushes);
+        Limits {
+            nodes: NODES_ALWAYS_ALLOWED.saturating_add(NODES_PER_POLYGON.saturating_mul(polygons)),
+            work: WORK_ALWAYS_ALLOWED.saturating_add(WORK_PER_POLYGON.saturating_mul(polygons)),
+        }
+    }
+}
+
+/// Why a CSG build stopped: the brush whose cuts passed the size bound or the work bound.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CsgStopped {
     pub brush: String,
     pub nodes: usize,
     pub polygons: usize,
+    /// The bound on nodes.
     pub limit: usize,
+    /// The node visits so far ([`BuiltLevel::work`]) and their bound: stopped for its work
+    /// when `work` passed `work_limit`.
+    pub work: usize,
+    pub work_limit: usize,
     /// Stopped because the caller asked to, not for its size.
     pub cancelled: bool,
 }
@@ -116,6 +153,16 @@ impl std::fmt::Display for CsgStopped {
                 f,
                 "the level's build was stopped at brush `{}`: its answer was no longer wanted",
                 unreal_formats::printable::printable_line(&self.brush)
+            );
+        }
+        if self.work > self.work_limit && self.nodes <= self.limit {
+            return write!(
+                f,
+                "the level's build stopped at brush `{}`: it had visited {} BSP nodes for {} brush polygons, past the bound of {} (20 million and 2,048 a polygon; built levels take 3 to 393 a polygon): each brush is filtered down through the ones it lies in, so brushes nested in one another or lined up by the thousand make a tree too deep to build; see what overlaps near that brush",
+                unreal_formats::printable::printable_line(&self.brush),
+                self.work,
+                self.polygons,
+                self.work_limit
             );
         }
         write!(
@@ -176,8 +223,7 @@ pub fn build_until(
     root_outside: bool,
     stop: &dyn Fn() -> bool,
 ) -> BuiltLevel {
-    let limit = NODES_ALWAYS_ALLOWED + NODES_PER_POLYGON * polygon_count(brushes);
-    build_bounded(brushes, root_outside, limit, stop)
+    build_limited(brushes, root_outside, Limits::for_brushes(brushes), stop)
 }
 
 /// The polygons the brushes give, degenerate ones too: what the size bound is counted from.
@@ -186,13 +232,28 @@ fn polygon_count(brushes: &[CsgBrush]) -> usize {
 }
 
 /// [`build`], stopping once the world holds more than `limit` nodes ([`CsgStopped`]), or
-/// between two brushes when `stop` says so.
+/// between two brushes when `stop` says so; the work bound is that of
+/// [`Limits::for_brushes`].
 pub fn build_bounded(
     brushes: &[CsgBrush],
     root_outside: bool,
     limit: usize,
     stop: &dyn Fn() -> bool,
 ) -> BuiltLevel {
+    let limits = Limits { nodes: limit, ..Limits::for_brushes(brushes) };
+    build_limited(brushes, root_outside, limits, stop)
+}
+
+/// [`build`], stopping once the world holds more than `limits.nodes` nodes or the build has
+/// visited more than `limits.work` ([`CsgStopped`]; a brush that passes the work bound is
+/// left part-way), or between two brushes when `stop` says so.
+pub fn build_limited(
+    brushes: &[CsgBrush],
+    root_outside: bool,
+    limits: Limits,
+    stop: &dyn Fn() -> bool,
+) -> BuiltLevel {
+    let Limits { nodes: limit, work: work_limit } = limits;
     let mut world = Bsp::new(root_outside);
     let mut degenerate = 0;
     let mut inputs: Vec<(usize, BrushInput)> = Vec::new();
@@ -229,11 +290,14 @@ pub fn build_bounded(
     let mut stopped = None;
     let too_big = |world: &Bsp, brush: usize| {
         let cancelled = stop();
-        (cancelled || world.nodes.len() > limit).then(|| CsgStopped {
+        let work = world.steps();
+        (cancelled || world.nodes.len() > limit || work > work_limit).then(|| CsgStopped {
             brush: brushes.get(brush).map(|b| b.name.clone()).unwrap_or_default(),
             nodes: world.nodes.len(),
             polygons,
             limit,
+            work,
+            work_limit,
             cancelled,
         })
     };
@@ -242,7 +306,7 @@ pub fn build_bounded(
         if input.actor_flags & PF_PORTAL != 0 {
             input.actor_flags = (input.actor_flags & !PF_SEMISOLID) | PF_NOT_SOLID;
         }
-        bsp::brush_csg(&mut world, input);
+        bsp::brush_csg(&mut world, input, work_limit);
         stopped = too_big(&world, *b);
         if stopped.is_some() {
             break;
@@ -250,7 +314,7 @@ pub fn build_bounded(
     }
     if stopped.is_none() {
         for (b, input) in inputs.iter().filter(|(_, i)| !structural(i)) {
-            bsp::brush_csg(&mut world, input);
+            bsp::brush_csg(&mut world, input, work_limit);
             stopped = too_big(&world, *b);
             if stopped.is_some() {
                 break;
@@ -281,7 +345,13 @@ pub fn build_bounded(
             })
         })
         .collect();
-    BuiltLevel { surfaces, brushes: inputs.len(), degenerate_polys: degenerate, stopped }
+    BuiltLevel {
+        surfaces,
+        brushes: inputs.len(),
+        degenerate_polys: degenerate,
+        stopped,
+        work: world.steps(),
+    }
 }
 
 /// The brushes of a T3D map that take part in CSG, placed as the generation's CSG places them
