@@ -290,7 +290,7 @@ fn the_work_on_a_grid_grows_near_linearly_with_its_rooms() {
 /// bounds every build has.
 #[test]
 fn crafted_brush_lists_stop_at_the_bounds_naming_the_brush() {
-    use unreal_analysis::csg::{build_limited, Limits};
+    use unreal_assets::csg::{build_limited, Limits};
     let nested = brushes_of_t3d(&unreal_mapgen::csg::nested_cubes(300), None);
     let limits = Limits { work: 1_000_000, ..Limits::for_brushes(&nested) };
     let level = build_limited(&nested, false, limits, &|| false);

@@ -708,7 +708,7 @@ pub fn parse_size(text: &str) -> Option<usize> {
 }
 
 /// Brush lists that stress the level's CSG (issue 43, item 3): what each costs the build is
-/// measured by `cargo bench -p unreal-analysis --bench csg` and recorded in
+/// measured by `cargo bench -p unreal-assets --bench csg` and recorded in
 /// `docs/performance.md`. Every map is a plain UE1 `Begin Map` of brush actors, vertices only
 /// (no texture axes), so that the size of the text follows the brushes.
 pub mod csg {
