@@ -1076,21 +1076,27 @@ fn a_map_exports_its_built_level_and_brushes_on_request() {
     );
 }
 
-/// The corpus's `blender_t3d` test map beside its texture package (named in `unreal-ls.toml`):
-/// five of its six textures embedded; the engine's `Bkgnd`, which no package there holds, is
-/// named in a note.
-#[test]
-fn the_corpus_map_exports_textured() {
+/// A fixture folder `name` holding the corpus's `blender_t3d` test map as `test_map.t3d`, and
+/// the corpus's texture packages' folder; `None`, saying so, without the corpus.
+fn corpus_map_in(name: &str) -> Option<(unreal_test_support::ScratchDir, PathBuf)> {
     let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
     let map = corpus.join("t3d/ue1/blender_t3d_test_map.t3d");
     let utx = corpus.join("packages/utx");
     if !map.is_file() || !utx.is_dir() {
         unreal_test_support::corpus::absent(&format!("{} not present", map.display()));
-        return;
+        return None;
     }
-    let dir = fixture_dir("level-corpus");
+    let dir = fixture_dir(name);
     std::fs::copy(&map, dir.join("test_map.t3d")).unwrap();
-    let utx = std::fs::canonicalize(utx).unwrap();
+    Some((dir, std::fs::canonicalize(utx).unwrap()))
+}
+
+/// The corpus's `blender_t3d` test map beside its texture package (named in `unreal-ls.toml`):
+/// five of its six textures embedded; the engine's `Bkgnd`, which no package there holds, is
+/// named in a note.
+#[test]
+fn the_corpus_map_exports_textured() {
+    let Some((dir, utx)) = corpus_map_in("level-corpus") else { return };
     std::fs::write(
         dir.join("unreal-ls.toml"),
         format!("package-paths = [{:?}]\n", utx.to_str().unwrap()),
@@ -1115,15 +1121,7 @@ fn the_corpus_map_exports_textured() {
 /// (here `Bkgnd`, a texture of UnrealEd's own packages, which the corpus does not hold).
 #[test]
 fn the_corpus_maps_textures_export_as_png() {
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
-    let map = corpus.join("t3d/ue1/blender_t3d_test_map.t3d");
-    let utx = corpus.join("packages/utx");
-    if !map.is_file() || !utx.is_dir() {
-        unreal_test_support::corpus::absent(&format!("{} not present", map.display()));
-        return;
-    }
-    let dir = fixture_dir("map-textures");
-    std::fs::copy(&map, dir.join("test_map.t3d")).unwrap();
+    let Some((dir, utx)) = corpus_map_in("map-textures") else { return };
     run(
         &dir,
         &["export", "test_map.t3d", "--textures", "-o", "textures"],
@@ -1134,7 +1132,6 @@ fn the_corpus_maps_textures_export_as_png() {
             error: --textures reads the map's textures from the game folder's packages: set --game-dir (or package paths in unreal-ls.toml)
         "#]],
     );
-    let utx = std::fs::canonicalize(utx).unwrap();
     run(
         &dir,
         &[

@@ -12,7 +12,7 @@
 //! starts with its event's name (`Error: `), on the console not. Messages without a context
 //! name their file only: a mesh whose file cannot be opened logs "Error opening file %s"
 //! (`Editor/Src/UnMeshEd.cpp:108-122`): that one is put on the `#exec` line of the package
-//! being built (the last `---- Package - Release ----` heading) that names the file.
+//! being built (the last `---- Package ----` heading) that names the file.
 //!
 //! Exit codes: 0 when the log holds no error, 1 when it does, 2 when it cannot be read.
 
@@ -80,13 +80,17 @@ pub fn read_log(text: &str) -> Vec<LogMessage> {
     out
 }
 
-/// `-----MyMod - Release-----` (UCC make's heading for each package): the package's name.
+/// UCC make's heading for each package, the package's name between dashes: `MyMod - Release`
+/// in UE2 (UT2004 `Editor/Src/UMakeCommandlet.cpp:53`), `MyMod` alone in UE1 (UT v400
+/// `Editor/Src/UMakeCommandlet.cpp:49`).
 fn heading(line: &str) -> Option<&str> {
     let inner = line.strip_prefix("--")?.trim_start_matches('-');
     let inner = inner.strip_suffix("--")?.trim_end_matches('-');
-    let (name, build) = inner.rsplit_once(" - ")?;
-    (matches!(build, "Release" | "Debug") && !name.is_empty() && !name.contains(' '))
-        .then_some(name)
+    let name = match inner.rsplit_once(" - ") {
+        Some((name, "Release" | "Debug")) => name,
+        _ => inner,
+    };
+    (!name.is_empty() && !name.contains(' ')).then_some(name)
 }
 
 /// The line without the event name `UCC.log` starts it with (`Error: `, `Log: `).
@@ -294,6 +298,17 @@ mod tests {
 
     /// A message as the test compares it: its place, severity and text.
     type Shown<'a> = (Option<(String, u32)>, Severity, &'a str);
+
+    #[test]
+    fn headings_name_the_package_in_both_generations() {
+        assert_eq!(
+            heading("--------------------MyMod - Release--------------------"),
+            Some("MyMod")
+        );
+        assert_eq!(heading("--------------------MyMod--------------------"), Some("MyMod"));
+        assert_eq!(heading("-------- Not a package --------"), None);
+        assert_eq!(heading("MyMod"), None);
+    }
 
     #[test]
     fn messages_are_read_with_their_place() {
