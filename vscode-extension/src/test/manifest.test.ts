@@ -83,3 +83,34 @@ test("the minimap shows no section header for Begin lines", () => {
     .filter((label) => label !== "");
   assert.deepEqual(labels, []);
 });
+
+test("the ucc problem matcher reads UCC's messages as UCC writes them", () => {
+  const matchers = manifest.contributes.problemMatchers;
+  const ucc = matchers.find((m: { name: string }) => m.name === "ucc");
+  assert.ok(ucc, "no ucc problem matcher");
+  const pattern = new RegExp(ucc.pattern.regexp);
+  const read = (line: string) => {
+    const m = pattern.exec(line);
+    return m && [m[ucc.pattern.file], m[ucc.pattern.line], m[ucc.pattern.severity], m[ucc.pattern.message]];
+  };
+  // UCC.log starts each line with its event's name; the console does not.
+  assert.deepEqual(read("Error: C:\\UT\\MyMod\\Classes\\MyGun.uc(27) : Error, Bad or missing expression in '='"), [
+    "C:\\UT\\MyMod\\Classes\\MyGun.uc",
+    "27",
+    "Error",
+    "Bad or missing expression in '='",
+  ]);
+  assert.deepEqual(read("C:\\UT\\MyMod\\Classes\\MyGun.uc(4) : ExecWarning, Import texture Skin from Textures\\Skin.pcx failed"), [
+    "C:\\UT\\MyMod\\Classes\\MyGun.uc",
+    "4",
+    "Warning",
+    "Import texture Skin from Textures\\Skin.pcx failed",
+  ]);
+  assert.deepEqual(read("C:\\UT\\MyMod\\Classes\\MyGun.uc(1) : defaultproperties : Warning, Unknown property"), [
+    "C:\\UT\\MyMod\\Classes\\MyGun.uc",
+    "1",
+    "Warning",
+    "Unknown property",
+  ]);
+  assert.equal(read("Log: Compiling MyGun"), null);
+});
