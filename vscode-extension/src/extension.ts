@@ -13,6 +13,7 @@ import {
   Previews,
 } from "./previews";
 import { registerFindAsset } from "./findAsset";
+import { registerPickTexture } from "./pickTexture";
 import { MapDependencies } from "./mapDeps";
 import { MapChanges } from "./mapDiff";
 import { Map3dView } from "./map3d";
@@ -43,6 +44,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     ...mapChanges.register(),
     ...mapDependencies.register(),
     registerFindAsset(server, previews),
+    registerPickTexture(server),
     vscode.commands.registerCommand("unrealLs.restartServer", () => server.restart()),
     vscode.commands.registerCommand("unrealLs.showOutput", () => output.show(true)),
     vscode.commands.registerCommand("unrealLs.showPackageContents", async (arg?: vscode.Uri) => {

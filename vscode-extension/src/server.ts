@@ -14,6 +14,7 @@ import {
   TransportKind,
 } from "vscode-languageclient/node";
 import { gameDirectoryMissing, GameDirectoryMissingFeature, GAME_DIRECTORY_MISSING } from "./gameFolder";
+import { PickTextureFeature } from "./pickTexture";
 import { leavesSemanticTokensFor } from "./coexistence";
 import { advertised, UnrealLsExperimental } from "./protocol";
 import { bundledBinaryName, Candidate, notFoundMessage, resolveServer, skippedMessage } from "./serverPath";
@@ -162,6 +163,7 @@ export class ServerManager implements vscode.Disposable {
     };
     const client = new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions);
     client.registerFeature(new GameDirectoryMissingFeature());
+    client.registerFeature(new PickTextureFeature());
     client.onNotification(GAME_DIRECTORY_MISSING, (params: { message?: string }) => {
       void gameDirectoryMissing(this.context, this.output, params.message ?? "no game folder found");
     });

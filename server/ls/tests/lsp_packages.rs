@@ -1064,3 +1064,67 @@ async fn bare_texture_names_are_qualified_by_a_code_action() {
     assert!(edits.iter().all(|e| e["newText"] == "Rocks.Granite"));
     let _ = std::fs::remove_dir_all(&game);
 }
+
+/// A texture no package holds: a client that lets the user pick one (it announces
+/// `experimental.unrealLs.pickTexture`) gets the action that runs its `unrealLs.pickTexture`
+/// command; `unrealLs.replaceTexture` then gives the edit of every polygon; a client without
+/// that capability gets no such action.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_missing_texture_is_replaced_by_one_the_user_picks() {
+    let game = std::env::temp_dir().join(format!("unreal-ls-pick-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&game);
+    std::fs::create_dir_all(game.join("System")).unwrap();
+    std::fs::create_dir_all(game.join("Textures")).unwrap();
+    std::fs::write(game.join("Textures/Rocks.utx"), texture_package(&["Granite"])).unwrap();
+    let map = polygon("Marble").replace("End Map\r\n", "") + &polygon("marble")[11..];
+    let at_cursor = json!({
+        "textDocument": { "uri": MAP_URI },
+        "range": { "start": { "line": 5, "character": 12 }, "end": { "line": 5, "character": 12 } },
+        "context": { "diagnostics": [] },
+    });
+    let picks = |actions: &Value| -> Vec<Value> {
+        actions
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|a| a["command"]["command"] == "unrealLs.pickTexture")
+            .cloned()
+            .collect()
+    };
+
+    let mut client = TestClient::new(ServerOptions::default());
+    let capabilities = json!({ "experimental": { "unrealLs": { "pickTexture": true } } });
+    client.initialize(capabilities, json!({ "gameDirectory": game.display().to_string() })).await;
+    indexed(&mut client).await;
+    client.open(MAP_URI, "t3d", 1, &map).await;
+    client.diagnostics_for(MAP_URI, Some(1)).await;
+    let actions = client.request_ok("textDocument/codeAction", at_cursor.clone()).await;
+    let found = picks(&actions);
+    assert_eq!(found.len(), 1, "{actions}");
+    assert_eq!(found[0]["command"]["arguments"], json!([MAP_URI, "Marble"]));
+    let edit = client
+        .request_ok(
+            "workspace/executeCommand",
+            json!({ "command": "unrealLs.replaceTexture", "arguments": [MAP_URI, "Marble", "Rocks.Granite"] }),
+        )
+        .await;
+    let edits = edit["changes"][MAP_URI].as_array().unwrap();
+    assert_eq!(edits.len(), 2, "{edit}");
+    assert!(edits.iter().all(|e| e["newText"] == "Rocks.Granite"));
+    let refused = client
+        .request(
+            "workspace/executeCommand",
+            json!({ "command": "unrealLs.replaceTexture", "arguments": [MAP_URI, "Marble", "Rocks.Nothing"] }),
+        )
+        .await;
+    assert!(refused["error"]["message"].as_str().unwrap().contains("Rocks.Nothing"), "{refused}");
+
+    let mut plain = TestClient::new(ServerOptions::default());
+    plain.initialize(json!({}), json!({ "gameDirectory": game.display().to_string() })).await;
+    indexed(&mut plain).await;
+    plain.open(MAP_URI, "t3d", 1, &map).await;
+    plain.diagnostics_for(MAP_URI, Some(1)).await;
+    let actions = plain.request_ok("textDocument/codeAction", at_cursor).await;
+    assert!(picks(&actions).is_empty(), "{actions}");
+    let _ = std::fs::remove_dir_all(&game);
+}

@@ -150,7 +150,8 @@ async fn initialize_advertises_capabilities() {
                 "executeCommandProvider": {
                   "commands": [
                     "unrealLs.diff",
-                    "unrealLs.mapDependencies"
+                    "unrealLs.mapDependencies",
+                    "unrealLs.replaceTexture"
                   ]
                 },
                 "experimental": {

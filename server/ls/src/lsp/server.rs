@@ -364,6 +364,12 @@ impl LanguageServer for Backend {
             .and_then(|e| e.pointer("/unrealLs/gameDirectoryMissing"))
             .and_then(serde_json::Value::as_bool);
         workspace.notice_by_client.store(notice == Some(true), Ordering::SeqCst);
+        let picks = capabilities
+            .experimental
+            .as_ref()
+            .and_then(|e| e.pointer("/unrealLs/pickTexture"))
+            .and_then(serde_json::Value::as_bool);
+        workspace.picks_textures.store(picks == Some(true), Ordering::SeqCst);
         // What `initialized` reads (the client's settings, `unreal-ls.toml`) decides the first
         // diagnostics: they wait for it.
         self.shared.settings_settled.send_replace(false);
@@ -564,6 +570,20 @@ impl LanguageServer for Backend {
                     None => features::diff::read_file(&uri)?,
                 };
                 features::deps::needs(&session, &uri, &text)
+            })
+            .await
+            .map(Some);
+        }
+        if params.command == features::texture_actions::REPLACE_COMMAND {
+            let (uri, old, new) = features::texture_actions::arguments(&params.arguments)?;
+            let Some(handle) = self.shared.handle(&uri) else {
+                return Err(tower_lsp_server::jsonrpc::Error::invalid_params(format!(
+                    "{}: not open",
+                    uri.as_str()
+                )));
+            };
+            return off_thread(features::texture_actions::REPLACE_COMMAND, move || {
+                handle.read(|snapshot| features::texture_actions::replace(snapshot, &old, &new))
             })
             .await
             .map(Some);

@@ -43,6 +43,10 @@ pub struct Workspace {
     /// the game folder (`experimental.unrealLs.gameDirectoryMissing` in its capabilities);
     /// other clients get a `window/showMessage`.
     pub notice_by_client: AtomicBool,
+    /// The client lets the user pick a texture for `unrealLs.pickTexture` code actions
+    /// (`experimental.unrealLs.pickTexture` in its capabilities): a missing texture then gets
+    /// the action that replaces it everywhere.
+    pub picks_textures: AtomicBool,
 }
 
 #[derive(Default)]
@@ -76,6 +80,7 @@ impl Default for Workspace {
             settings: Settings::new(Arc::new(RealFs), ConfigResolver::discover()),
             noted_missing: AtomicBool::default(),
             notice_by_client: AtomicBool::default(),
+            picks_textures: AtomicBool::default(),
         }
     }
 }

@@ -17,7 +17,11 @@ pub const DIFF_COMMAND: &str = "unrealLs.diff";
 
 pub fn register(caps: &mut ServerCapabilities, _session: &Session) {
     caps.execute_command_provider = Some(ExecuteCommandOptions {
-        commands: vec![DIFF_COMMAND.to_owned(), super::deps::DEPS_COMMAND.to_owned()],
+        commands: vec![
+            DIFF_COMMAND.to_owned(),
+            super::deps::DEPS_COMMAND.to_owned(),
+            super::texture_actions::REPLACE_COMMAND.to_owned(),
+        ],
         work_done_progress_options: tower_lsp_server::ls_types::WorkDoneProgressOptions::default(),
     });
 }
