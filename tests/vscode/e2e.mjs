@@ -1158,6 +1158,54 @@ async function main() {
       assert(coverage.share > 0.05 && coverage.colours > 64, `the real map's picture: ${JSON.stringify(coverage)}`);
       return { detail: `${status}; ${Math.round(coverage.share * 100)}% of the canvas drawn in ${coverage.colours} colours` };
     });
+    await check("quick fixes mend the map's textures: a bare name written out with its package, a missing one replaced by a picked texture", async () => {
+      if (finderOpen === undefined) return { skip: "the game-folder session did not open" };
+      const finder = finderOpen;
+      const page = finder.page;
+      await finder.openFile("Needs.t3d");
+      const shown = async () => (await page.locator(".editor-group-container.active .view-lines").innerText()).replace(/\u00a0/g, " ");
+      const quickFix = async (line, title) => {
+        await page.locator(".editor-group-container.active .monaco-editor .view-lines").first().click();
+        await finder.runCommand("Go to Line/Column...");
+        await page.keyboard.type(String(line));
+        await page.keyboard.press("Enter");
+        await page.locator(`.statusbar-item:has-text("Ln ${line},")`).first().waitFor({ timeout: 20_000 });
+        // The lightbulb's menu lists the actions of the cursor's line.
+        const action = page.locator(".action-widget .monaco-list-row", { hasText: title }).first();
+        await until(`the quick fix '${title}' on line ${line}`, 60_000, async () => {
+          await page.keyboard.press("Escape");
+          await page.keyboard.press("Control+.");
+          return action.waitFor({ timeout: 5_000 }).then(() => true, () => null);
+        });
+        await finder.shot(`10g-quick-fix-line-${line}`);
+        // The menu takes keys (a pointer guard lies over it): move the focus to the action.
+        const rows = page.locator(".action-widget .monaco-list-row.action");
+        const titles = await rows.evaluateAll((all) => all.map((row) => row.getAttribute("aria-label") ?? ""));
+        const focused = await rows.evaluateAll((all) => all.findIndex((row) => row.classList.contains("focused")));
+        const wanted = titles.findIndex((t) => t.includes(title));
+        for (let i = Math.max(focused, 0); i < wanted; i += 1) await page.keyboard.press("ArrowDown");
+        for (let i = Math.max(focused, 0); i > wanted; i -= 1) await page.keyboard.press("ArrowUp");
+        await page.keyboard.press("Enter");
+      };
+      // Line 5: `Texture=checkers_base`, which Checkers.utx alone holds.
+      await quickFix(5, "Write `Checkers.checkers_base`");
+      await until("the bare name written out", 20_000, async () => (await shown()).includes("Texture=Checkers.checkers_base"));
+      // Line 8: `Texture=Checkers.NoSuchMarble`, which no package holds: pick another.
+      await quickFix(8, "Replace `Checkers.NoSuchMarble` everywhere");
+      const input = page.locator(".quick-input-widget input");
+      await until("the texture pick", 10_000, async () => ((await input.getAttribute("placeholder")) ?? "").includes("A texture of the game folder"));
+      await input.fill("circle");
+      const row = page.locator(".quick-input-list .monaco-list-row", { hasText: "Checkers.checkers_circle" }).first();
+      await row.waitFor({ timeout: 20_000 });
+      await finder.shot("10h-pick-texture");
+      await row.click();
+      await until("the missing texture replaced", 20_000, async () => (await shown()).includes("Texture=Checkers.checkers_circle"));
+      const text = await shown();
+      assert(!text.includes("NoSuchMarble"), `the missing texture is still there: ${text}`);
+      // Leave the file as it was on disk.
+      for (let i = 0; i < 10; i += 1) await page.keyboard.press("Control+Z");
+      return { detail: "line 5 now Texture=Checkers.checkers_base (Write action), line 8 Texture=Checkers.checkers_circle (picked)" };
+    });
     await finderOpen?.close();
 
     // A fourth VS Code with Workspace Trust on and the folder not trusted.
