@@ -50,3 +50,44 @@ end, {
   complete = 'file',
   desc = 'unreal-ls: what changed between {file} and this map (actors, properties, brushes)',
 })
+
+-- :UnrealUccLog [{log}] puts UCC's errors and warnings on the class lines they blame:
+-- `unreal-ls ucc-log` on {log} (default: System/UCC.log under the current folder), its JSON
+-- read into the quickfix list (type E or W), which opens when anything was found. The
+-- classes are looked up under the current folder (the game's folder).
+vim.api.nvim_create_user_command('UnrealUccLog', function(opts)
+  local log = opts.args ~= '' and vim.fn.expand(opts.args) or 'System/UCC.log'
+  local ok, result = pcall(function()
+    return vim.system({ binary(0), 'ucc-log', log, '--root', vim.fn.getcwd(), '--format', 'json' }, { text = true }):wait()
+  end)
+  if not ok then
+    vim.notify('UnrealUccLog: cannot run unreal-ls: ' .. tostring(result), vim.log.levels.ERROR)
+    return
+  end
+  if result.code ~= 0 and result.code ~= 1 then
+    vim.notify('UnrealUccLog: ' .. vim.trim(result.stderr or ''), vim.log.levels.ERROR)
+    return
+  end
+  local decoded = vim.json.decode(result.stdout or '{}')
+  local items = {}
+  for _, d in ipairs(decoded.diagnostics or {}) do
+    table.insert(items, {
+      filename = d.file,
+      lnum = d.line,
+      col = d.column,
+      text = d.message,
+      type = d.severity == 'error' and 'E' or 'W',
+    })
+  end
+  vim.fn.setqflist({}, 'r', { title = 'UCC: ' .. log, items = items })
+  vim.g.unreal_ucc_log_items = #items
+  if #items > 0 then
+    vim.cmd('copen')
+  else
+    vim.notify('UnrealUccLog: no error or warning in ' .. log)
+  end
+end, {
+  nargs = '?',
+  complete = 'file',
+  desc = "unreal-ls: UCC's errors and warnings (UCC.log) in the quickfix list, on the lines they blame",
+})

@@ -75,5 +75,24 @@ local labels = lsp.completion_labels(buf, 6, 31)
 t.record('completion_keys', labels)
 t.expect_eq('completion of MESH SEQUENCE keys', labels, { 'SEQ=', 'STARTFRAME=', 'NUMFRAMES=', 'RATE=', 'GROUP=' })
 
+-- :UnrealUccLog reads a UCC.log written in the engine's wording into the quickfix list, each
+-- message on the class line it blames (the classes found under the current folder).
+local game = vim.fn.fnamemodify(root, ':h')
+vim.fn.mkdir(game .. '/System', 'p')
+vim.fn.writefile({
+  'Log: --------------------Skulls - Release--------------------',
+  'Error: C:\\UT\\Skulls\\Classes\\Skull.uc(4) : Error, Bad or missing expression',
+  'ExecWarning: C:\\UT\\Skulls\\Classes\\Skull.uc(5) : ExecWarning, Import texture JSkull1 from Textures\\Skull1.pcx failed',
+}, game .. '/System/UCC.log')
+vim.cmd('cd ' .. vim.fn.fnameescape(game))
+vim.cmd('UnrealUccLog')
+local quickfix = vim.fn.getqflist()
+local found = {}
+for _, item in ipairs(quickfix) do
+  table.insert(found, string.format('%s:%d:%s', vim.fn.fnamemodify(vim.fn.bufname(item.bufnr), ':t'), item.lnum, item.type))
+end
+t.record('ucc_log', found)
+t.expect_eq(':UnrealUccLog puts UCC\'s messages on their lines', found, { 'Skull.uc:4:E', 'Skull.uc:5:W' })
+
 lsp.stop()
 t.finish('lsp_uc')
