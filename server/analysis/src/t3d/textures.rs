@@ -244,11 +244,7 @@ mod tests {
     }
 
     fn fixed(text: &str, fixes: &TextureFixes) -> String {
-        let mut out = text.to_owned();
-        for edit in fixes.edits.iter().rev() {
-            out.replace_range(edit.span.start as usize..edit.span.end as usize, &edit.new_text);
-        }
-        out
+        crate::ide::t3d::formatting::apply_edits(text, &fixes.edits)
     }
 
     #[test]

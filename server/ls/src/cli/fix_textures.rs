@@ -16,9 +16,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
+use unreal_analysis::ide::t3d::formatting::apply_edits;
 use unreal_analysis::index::{IndexRoots, PackageIndex};
 use unreal_analysis::t3d::textures::{texture_fixes, TextureFixes};
-use unreal_analysis::{LineIndex, TextEdit};
+use unreal_analysis::LineIndex;
 
 use super::settings::{config_errors, unused_help, SettingsArgs};
 use super::{printable_line, EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE};
@@ -101,7 +102,7 @@ pub fn run(args: &FixTexturesArgs) -> ExitCode {
         if fixes.edits.is_empty() || args.dry_run {
             continue;
         }
-        let new_text = apply(&text, &fixes.edits);
+        let new_text = apply_edits(&text, &fixes.edits);
         let Some(new_bytes) = super::fix::encode(&new_text, decoded.encoding) else {
             eprintln!("error: {shown}: a new name has no byte in the file's encoding; not written");
             worst = worst.max(EXIT_FINDINGS);
@@ -116,20 +117,6 @@ pub fn run(args: &FixTexturesArgs) -> ExitCode {
         return code;
     }
     ExitCode::from(worst)
-}
-
-/// `edits` (sorted, apart) applied to `text`.
-fn apply(text: &str, edits: &[TextEdit]) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut at = 0usize;
-    for edit in edits {
-        let (start, end) = (edit.span.start as usize, edit.span.end as usize);
-        out.push_str(text.get(at..start).unwrap_or_default());
-        out.push_str(&edit.new_text);
-        at = end;
-    }
-    out.push_str(text.get(at..).unwrap_or_default());
-    out
 }
 
 /// What was changed and what was left, on stderr, one line each.

@@ -21,7 +21,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use unreal_analysis::fs::RealFs;
 use unreal_analysis::{Diagnostic, LineIndex, Severity, SourceText};
+use unreal_assets::export::mesh_files::find_ignoring_case;
 use unreal_syntax::Span;
 
 use super::render::{self, FileReport, OutputFormat, Report};
@@ -239,20 +241,9 @@ fn default_root(log: &Path) -> PathBuf {
     }
 }
 
-/// `relative` under `root`, each part matched without case (the log is Windows').
+/// The file `relative` under `root`, each part matched without case (the log is Windows').
 fn find_file(root: &Path, relative: &str) -> Option<PathBuf> {
-    let mut at = root.to_path_buf();
-    for part in relative.split('/') {
-        let exact = at.join(part);
-        at = if exact.exists() {
-            exact
-        } else {
-            std::fs::read_dir(&at).ok()?.flatten().map(|e| e.path()).find(|p| {
-                p.file_name().is_some_and(|n| n.to_string_lossy().eq_ignore_ascii_case(part))
-            })?
-        };
-    }
-    at.is_file().then_some(at)
+    find_ignoring_case(&RealFs, root, relative).filter(|path| path.is_file())
 }
 
 /// "Error opening file X": the `#exec` line of the package being built that names X.
@@ -260,10 +251,7 @@ fn opened_file_line(root: &Path, message: &LogMessage) -> Option<(String, PathBu
     let file = message.text.strip_prefix("Error opening file ")?;
     let name = file.rsplit(['\\', '/']).next()?.to_ascii_lowercase();
     let package = message.package.as_deref()?;
-    let classes = find_file(root, &format!("{package}/Classes")).or_else(|| {
-        let dir = root.join(package).join("Classes");
-        dir.is_dir().then_some(dir)
-    })?;
+    let classes = find_ignoring_case(&RealFs, root, &format!("{package}/Classes"))?;
     let mut entries: Vec<PathBuf> =
         std::fs::read_dir(&classes).ok()?.flatten().map(|e| e.path()).collect();
     entries.sort();

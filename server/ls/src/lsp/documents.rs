@@ -537,6 +537,18 @@ impl Session {
         options.packages = session.exec.packages_if_configured().cloned();
     }
 
+    /// The packages the checks of the file at `path` read ([`Self::lint_options`] and
+    /// [`Self::packages_for_checks`]), when they know any: an index of class sources alone
+    /// (no game folder) holds no texture or object to show or find.
+    pub fn packages_of(
+        &self,
+        path: Option<&std::path::Path>,
+    ) -> Option<Arc<unreal_analysis::index::PackageIndex>> {
+        let mut options = self.lint_options(path);
+        self.packages_for_checks(&mut options);
+        options.packages.filter(|index| index.knows_packages())
+    }
+
     /// The configuration that applies to the file at `path` as `lint` finds it (the nearest
     /// `unreal-ls.toml` in or above its folder); for a document that is no file, the
     /// workspace's.

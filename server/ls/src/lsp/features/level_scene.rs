@@ -45,11 +45,9 @@ pub fn level_scene(
     cancelled: &std::sync::atomic::AtomicBool,
 ) -> Result<LevelSceneResult> {
     let path = crate::lsp::file_uri::file_path(&params.uri);
-    let mut options = session.lint_options(path.as_deref());
-    session.packages_for_checks(&mut options);
     // Textures come from packages: an index of the workspace's class sources alone (no game
     // folder) textures nothing, and its arrival changes no answer.
-    let packages = options.packages.filter(|index| index.knows_packages());
+    let packages = session.packages_of(path.as_deref());
     let mut keep = None;
     let mut current: Option<Box<dyn Fn() -> i32 + Send>> = None;
     let text = if let Some(open) = open {

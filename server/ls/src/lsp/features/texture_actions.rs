@@ -51,13 +51,12 @@ pub fn arguments(arguments: &[Value]) -> Result<(Uri, String, String)> {
 /// (`new` must be a texture of the game folder's packages).
 pub fn replace(snapshot: &DocumentSnapshot, old: &str, new: &str) -> Result<Value> {
     let path = crate::lsp::file_uri::file_path(snapshot.uri);
-    let mut options = snapshot.session.lint_options(path.as_deref());
-    snapshot.session.packages_for_checks(&mut options);
-    let Some(index) = options.packages.as_deref().filter(|i| i.knows_packages()) else {
+    let Some(index) = snapshot.session.packages_of(path.as_deref()) else {
         return Err(invalid(
             "no game folder's packages are indexed to find the texture in".to_owned(),
         ));
     };
+    let index = index.as_ref();
     let text = snapshot.text();
     let fixes = texture_fixes(text, index, &[(old.to_owned(), new.to_owned())])
         .map_err(|e| invalid(e.to_string()))?;
@@ -81,11 +80,8 @@ pub fn actions(snapshot: &DocumentSnapshot, params: &CodeActionParams) -> Vec<Co
         return Vec::new();
     }
     let path = crate::lsp::file_uri::file_path(snapshot.uri);
-    let mut options = snapshot.session.lint_options(path.as_deref());
-    snapshot.session.packages_for_checks(&mut options);
-    let Some(index) = options.packages.as_deref().filter(|i| i.knows_packages()) else {
-        return Vec::new();
-    };
+    let Some(index) = snapshot.session.packages_of(path.as_deref()) else { return Vec::new() };
+    let index = index.as_ref();
     let text = snapshot.text();
     // The lines the range touches: only when one of their polygons has a name to write out
     // is the whole map read (the editor asks at every move of the cursor).
