@@ -7,6 +7,7 @@
 
 pub mod csg;
 pub mod diff;
+pub mod exec_lines;
 pub mod export;
 pub mod object_select;
 pub mod package;

@@ -89,6 +89,26 @@ impl DataFile {
         Ok(Self { polygons, vertices, triangles, unused_bytes: data.len() - expected })
     }
 
+    /// The file as `UEditorEngine::meshImport` reads it: the header's two counts (the rest of
+    /// the 48 bytes, which the engine skips, zero), then the triangles.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(DATA_HEADER_SIZE + TRIANGLE_SIZE * self.triangles.len());
+        out.extend_from_slice(&self.polygons.to_le_bytes());
+        out.extend_from_slice(&self.vertices.to_le_bytes());
+        out.resize(DATA_HEADER_SIZE, 0);
+        for t in &self.triangles {
+            for v in t.vertices {
+                out.extend_from_slice(&v.to_le_bytes());
+            }
+            out.extend_from_slice(&[t.kind, t.color]);
+            for uv in t.uv {
+                out.extend_from_slice(&uv);
+            }
+            out.extend_from_slice(&[t.texture, t.flags]);
+        }
+        out
+    }
+
     /// The distinct texture numbers the triangles use, ascending.
     pub fn texture_slots(&self) -> Vec<u8> {
         let mut slots: Vec<u8> = self.triangles.iter().map(|t| t.texture).collect();
@@ -135,6 +155,15 @@ impl<'a> AnivFile<'a> {
             body: data.get(ANIV_HEADER_SIZE..).unwrap_or_default(),
         })
     }
+}
+
+/// An animation file: the header, then `frame_data` (`frames` x `frame_size` bytes).
+pub fn aniv_bytes(frames: u16, frame_size: u16, frame_data: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(ANIV_HEADER_SIZE + frame_data.len());
+    out.extend_from_slice(&frames.to_le_bytes());
+    out.extend_from_slice(&frame_size.to_le_bytes());
+    out.extend_from_slice(frame_data);
+    out
 }
 
 /// A data file and its animation file read together.

@@ -563,3 +563,57 @@ fn png_rows_interlaced_or_not() {
     assert!(whole_stream(&tailed).is_err());
     assert!(decode_image(&plain, "png").unwrap() == decode_image(&tailed, "png").unwrap());
 }
+
+/// A triangle as a key that ignores how the vertices are numbered and where the corners
+/// start: its type and texture number, then per corner its UV and the vertex's place in every
+/// frame (bits of the floats), the corners rotated to start at the least.
+/// A corner: its UV and its vertex's place in every frame.
+type CornerKey = ([u8; 2], Vec<[u32; 3]>);
+
+fn triangle_keys(mesh: &VertexMesh<'_>) -> Vec<(u8, u8, Vec<CornerKey>)> {
+    let frames: Vec<Vec<[f32; 3]>> =
+        (0..usize::from(mesh.aniv.frames)).map(|f| mesh.frame(f).unwrap()).collect();
+    let mut keys: Vec<_> = mesh
+        .data
+        .triangles
+        .iter()
+        .map(|t| {
+            let corners: Vec<CornerKey> = (0..3)
+                .map(|c| {
+                    let v = usize::from(t.vertices[c]);
+                    (t.uv[c], frames.iter().map(|f| f[v].map(f32::to_bits)).collect())
+                })
+                .collect();
+            let first = (0..3).min_by_key(|&c| &corners[c]).unwrap();
+            let rotated = (0..3).map(|c| corners[(first + c) % 3].clone()).collect();
+            (t.kind, t.texture, rotated)
+        })
+        .collect();
+    keys.sort();
+    keys
+}
+
+/// The author's `Tags_d.3d`/`Tags_a.3d` (KillConfirmed's sources) and the `dogTag` LodMesh UCC
+/// built from them (`Ut99Mods_KillConfirmed.u`): the pair written back from the package holds
+/// the same triangles, each with the same type, texture number, UVs and vertex in every frame.
+#[test]
+fn corpus_lod_mesh_written_back_as_its_source_files() {
+    let Some(root) = common::corpus() else { return };
+    let package = std::fs::read(root.join("packages/u/Ut99Mods_KillConfirmed.u")).unwrap();
+    let package = Package::parse(&package).unwrap();
+    let export = package.objects().find(|o| o.path == "dogTag").unwrap().export;
+    let files = package.read_mesh_files(export).unwrap();
+    let (d, a) = (files.data.to_bytes(), files.aniv_bytes());
+    let written = VertexMesh::parse(&d, &a).unwrap();
+    let source_d =
+        std::fs::read(root.join("uc/Ut99Mods/KillConfirmed/Models/DogTags/Tags_d.3d")).unwrap();
+    let source_a =
+        std::fs::read(root.join("uc/Ut99Mods/KillConfirmed/Models/DogTags/Tags_a.3d")).unwrap();
+    let source = VertexMesh::parse(&source_d, &source_a).unwrap();
+    assert_eq!(
+        (written.aniv.frames, written.data.polygons),
+        (source.aniv.frames, source.data.polygons)
+    );
+    assert_eq!(written.data.vertices, source.data.vertices);
+    assert_eq!(triangle_keys(&written), triangle_keys(&source));
+}

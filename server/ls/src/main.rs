@@ -35,6 +35,8 @@ enum Command {
     Info(cli::info::InfoArgs),
     /// Export textures to PNG, `TextBuffers` to .uc, meshes and PSK to glTF, T3D to glTF or OBJ.
     Export(cli::export::ExportArgs),
+    /// Write the #exec block that imports a package's vertex mesh again (and, with -o, its files).
+    ExecLines(cli::exec_lines::ExecLinesArgs),
     /// Find any asset of the game folder (texture, mesh, sound, class...) by a fragment of its name.
     Find(cli::find::FindArgs),
     /// What T3D maps need: every package they use, where it was found or that it is missing.
@@ -92,6 +94,7 @@ fn main() -> ExitCode {
         Command::Rules(args) => cli::rules::run(&args),
         Command::Info(args) => cli::info::run(&args),
         Command::Export(args) => cli::export::run(&args),
+        Command::ExecLines(args) => cli::exec_lines::run(&args),
         Command::Find(args) => cli::find::run(&args),
         Command::Deps(args) => cli::deps::run(&args),
         Command::FixTextures(args) => cli::fix_textures::run(&args),

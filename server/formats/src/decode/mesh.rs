@@ -261,3 +261,237 @@ fn read_frames(r: &mut Reader<'_>, info: &MeshInfo) -> Result<Vec<[f32; 3]>> {
         .map(decode)
         .collect())
 }
+
+/// A UE1 `Mesh` or `LodMesh` written back as the `_d.3d` + `_a.3d` pair that
+/// `#exec MESH IMPORT` reads ([`Package::read_mesh_files`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct MeshFiles {
+    pub data: crate::vertex_mesh::DataFile,
+    pub frames: u16,
+    pub frame_size: u16,
+    /// `frames` x `frame_size` bytes: every frame's vertices as the package stores them.
+    pub frame_data: Vec<u8>,
+}
+
+impl MeshFiles {
+    /// The `_a.3d` file.
+    pub fn aniv_bytes(&self) -> Vec<u8> {
+        crate::vertex_mesh::aniv_bytes(self.frames, self.frame_size, &self.frame_data)
+    }
+}
+
+/// `PF_Masked`, `PF_Translucent`, `PF_Environment`, `PF_Modulated`, `PF_TwoSided`,
+/// `PF_NoSmooth`, `PF_Flat`, `PF_Unlit` (UT v400 `Engine/Inc/UnObj.h`).
+const PF_MASKED: u32 = 0x2;
+const PF_TRANSLUCENT: u32 = 0x4;
+const PF_ENVIRONMENT: u32 = 0x10;
+const PF_MODULATED: u32 = 0x40;
+const PF_TWO_SIDED: u32 = 0x100;
+const PF_NO_SMOOTH: u32 = 0x800;
+const PF_FLAT: u32 = 0x4000;
+const PF_UNLIT: u32 = 0x40_0000;
+
+/// James' triangle type for a triangle's poly flags: the inverse of the table in
+/// `UEditorEngine::meshImport` (UT v400 `Editor/Src/UnMeshEd.cpp`), which turns the type's
+/// low four bits into one of six flag sets and each of its four high bits into one flag.
+pub fn james_type(flags: u32) -> u8 {
+    let base = if flags & PF_INVISIBLE != 0 {
+        WEAPON_TRIANGLE
+    } else if flags & PF_MODULATED != 0 {
+        4
+    } else if flags & PF_TRANSLUCENT != 0 {
+        2
+    } else if flags & PF_MASKED != 0 {
+        3
+    } else {
+        // Two-sided (1) or normal (0).
+        u8::from(flags & PF_TWO_SIDED != 0)
+    };
+    let bit = |flag: u32, value: u8| if flags & flag != 0 { value } else { 0 };
+    base | bit(PF_UNLIT, 16) | bit(PF_FLAT, 32) | bit(PF_ENVIRONMENT, 64) | bit(PF_NO_SMOOTH, 128)
+}
+
+impl Package<'_> {
+    /// A UE1 `Mesh` or `LodMesh` as the `_d.3d` + `_a.3d` pair that imports it again: every
+    /// frame's vertices byte for byte as stored (through a LodMesh's `RemapAnimVerts`), and
+    /// every triangle with its vertices, UVs, texture number and James' type from its poly
+    /// flags. A LodMesh's triangles come from its faces and wedges; its weapon triangles
+    /// (`SpecialFaces`, on the special vertices that start each frame) are written as type 8,
+    /// texture 0 (the import keeps no texture number for them). Vertices the LOD build left
+    /// out (used by no triangle) are not in the package and so not in the files.
+    pub fn read_mesh_files(&self, export: usize) -> Result<MeshFiles> {
+        use crate::vertex_mesh::{DataFile, Triangle};
+        let info = self.read_mesh(export)?;
+        let structure = format!("{} {} (export {export})", info.class, self.export_path(export));
+        if info.skeletal.is_some() {
+            return Err(Error::new(
+                structure,
+                self.export(export).map_or(0, |e| e.serial_offset),
+                "a vertex Mesh or LodMesh (a skeletal mesh is imported from PSK and PSA files)",
+            ));
+        }
+        let mut r = Reader::new(self.data(), 0, structure);
+        let too_many = |what: &str, n: usize| {
+            r.error_at(
+                info.layout.verts_offset,
+                format!(
+                    "at most 65,535 {what} (the `_d.3d` header counts them in 16 bits), found {n}"
+                ),
+            )
+        };
+        let vertices =
+            u16::try_from(info.vertices).map_err(|_| too_many("vertices", info.vertices))?;
+        let frames = u16::try_from(info.frames).map_err(|_| too_many("frames", info.frames))?;
+        let frame_size = u16::try_from(info.vertices * info.bytes_per_vertex)
+            .map_err(|_| too_many("bytes a frame", info.vertices * info.bytes_per_vertex))?;
+        let frame_data = read_frame_bytes(&mut r, &info)?;
+        let mut triangles = Vec::new();
+        let uv3 = |uv: [u8; 6]| [[uv[0], uv[1]], [uv[2], uv[3]], [uv[4], uv[5]]];
+        if let Some(lod) = &info.lod {
+            r.seek("Materials", info.layout.materials_offset)?;
+            let mut materials = Vec::with_capacity(lod.materials);
+            for _ in 0..lod.materials {
+                let flags = r.u32("Material PolyFlags")?;
+                let texture = r.i32("Material TextureIndex")?;
+                materials.push((flags, u8::try_from(texture).unwrap_or(0)));
+            }
+            r.seek("Wedges", info.layout.wedges_offset)?;
+            let mut wedges = Vec::with_capacity(lod.wedges);
+            for _ in 0..lod.wedges {
+                let at = r.pos();
+                let v = usize::from(r.u16("Wedge iVertex")?) + info.layout.special_verts;
+                let uv = r.array::<2>("Wedge UV")?;
+                let v = u16::try_from(v).ok().filter(|&v| v < vertices).ok_or_else(|| {
+                    r.error_at(at, format!("a vertex index below {vertices}, found {v}"))
+                })?;
+                wedges.push((v, uv));
+            }
+            r.seek("Faces", info.layout.faces_offset)?;
+            for _ in 0..lod.faces {
+                let at = r.pos();
+                let w = [r.u16("Face iWedge")?, r.u16("Face iWedge")?, r.u16("Face iWedge")?];
+                let m = usize::from(r.u16("Face MaterialIndex")?);
+                let mut corners = [(0u16, [0u8; 2]); 3];
+                for (corner, &i) in corners.iter_mut().zip(&w) {
+                    *corner = wedges.get(usize::from(i)).copied().ok_or_else(|| {
+                        r.error_at(at, format!("wedge indices below {}, found {i}", wedges.len()))
+                    })?;
+                }
+                let (flags, texture) = materials.get(m).copied().ok_or_else(|| {
+                    r.error_at(at, format!("a material index below {}, found {m}", materials.len()))
+                })?;
+                triangles.push(Triangle {
+                    vertices: corners.map(|c| c.0),
+                    kind: james_type(flags),
+                    color: 0,
+                    uv: corners.map(|c| c.1),
+                    texture,
+                    flags: 0,
+                });
+            }
+            // SpecialFaces follow Materials: their wedge numbers are special vertex numbers.
+            let special_at = info.layout.materials_offset + lod.materials * 8;
+            r.seek("SpecialFaces", special_at)?;
+            r.compact_index("SpecialFaces count")?;
+            for _ in 0..lod.special_faces {
+                let at = r.pos();
+                let v = [
+                    r.u16("SpecialFace vertex")?,
+                    r.u16("SpecialFace vertex")?,
+                    r.u16("SpecialFace vertex")?,
+                ];
+                r.u16("SpecialFace MaterialIndex")?;
+                if let Some(bad) = v.iter().find(|&&v| usize::from(v) >= info.layout.special_verts)
+                {
+                    return Err(r.error_at(
+                        at,
+                        format!(
+                            "special vertex numbers below SpecialVerts {}, found {bad}",
+                            info.layout.special_verts
+                        ),
+                    ));
+                }
+                triangles.push(Triangle {
+                    vertices: v,
+                    kind: WEAPON_TRIANGLE,
+                    color: 0,
+                    uv: [[0; 2]; 3],
+                    texture: 0,
+                    flags: 0,
+                });
+            }
+        } else {
+            r.seek("Tris", info.layout.tris_offset)?;
+            for _ in 0..info.triangles {
+                let at = r.pos();
+                let v = [r.u16("Tri iVertex")?, r.u16("Tri iVertex")?, r.u16("Tri iVertex")?];
+                let uv = r.array::<6>("Tri UV")?;
+                let flags = r.u32("Tri PolyFlags")?;
+                let texture = r.i32("Tri TextureIndex")?;
+                if let Some(bad) = v.iter().find(|&&v| v >= vertices) {
+                    return Err(
+                        r.error_at(at, format!("a vertex index below {vertices}, found {bad}"))
+                    );
+                }
+                triangles.push(Triangle {
+                    vertices: v,
+                    kind: james_type(flags),
+                    color: 0,
+                    uv: uv3(uv),
+                    texture: u8::try_from(texture).unwrap_or(0),
+                    flags: 0,
+                });
+            }
+        }
+        let polygons = u16::try_from(triangles.len()).map_err(|_| {
+            r.error_at(
+                info.layout.tris_offset,
+                format!("at most 65,535 triangles, found {}", triangles.len()),
+            )
+        })?;
+        let data = DataFile { polygons, vertices, triangles, unused_bytes: 0 };
+        Ok(MeshFiles { data, frames, frame_size, frame_data })
+    }
+}
+
+/// Every frame's vertices as stored bytes, through `RemapAnimVerts` when the LodMesh has one.
+fn read_frame_bytes(r: &mut Reader<'_>, info: &MeshInfo) -> Result<Vec<u8>> {
+    let (n, frames, bpv) = (info.vertices, info.frames, info.bytes_per_vertex);
+    let stored_per_frame =
+        if info.layout.remap_anim_verts > 0 { info.layout.old_frame_verts } else { n };
+    r.seek("Verts", info.layout.verts_offset)?;
+    let bytes = r.bytes("Verts", stored_per_frame.saturating_mul(frames).saturating_mul(bpv))?;
+    if info.layout.remap_anim_verts == 0 {
+        return Ok(bytes.to_vec());
+    }
+    if info.layout.remap_anim_verts != n {
+        return Err(r.error_at(
+            info.layout.remap_offset,
+            format!(
+                "one RemapAnimVerts entry per frame vertex ({n}), found {}",
+                info.layout.remap_anim_verts
+            ),
+        ));
+    }
+    r.seek("RemapAnimVerts", info.layout.remap_offset)?;
+    let mut remap = Vec::with_capacity(n);
+    for _ in 0..n {
+        let at = r.pos();
+        let k = usize::from(r.u16("RemapAnimVerts entry")?);
+        if k >= stored_per_frame {
+            return Err(r.error_at(
+                at,
+                format!("a vertex below OldFrameVerts {stored_per_frame}, found {k}"),
+            ));
+        }
+        remap.push(k);
+    }
+    let mut out = Vec::with_capacity(n * frames * bpv);
+    for f in 0..frames {
+        for &k in &remap {
+            let i = (f * stored_per_frame + k) * bpv;
+            out.extend_from_slice(bytes.get(i..i + bpv).unwrap_or(&[0; 8][..bpv]));
+        }
+    }
+    Ok(out)
+}

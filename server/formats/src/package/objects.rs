@@ -460,20 +460,37 @@ impl<'a> Package<'a> {
             textures,
             lod: None,
             skeletal: None,
+            placement: None,
+            lod_params: None,
             layout: MeshLayout { verts_offset, tris_offset, ..MeshLayout::default() },
         };
-        if !info.class.eq_ignore_ascii_case("Mesh") {
-            r.skip(
-                "AND/OR flags, Scale, Origin, RotOrigin, CurPoly, CurVertex",
-                8 + 12 + 12 + 12 + 8,
-            )?;
+        // `UMesh::Serialize` goes on for every class; a plain Mesh's callers need only what
+        // is above, so what follows is optional for it.
+        let placement = |r: &mut Reader<'_>| -> Result<MeshPlacement> {
+            r.skip("AND/OR flags", 8)?;
+            let vector = |r: &mut Reader<'_>, field: &str| -> Result<[f32; 3]> {
+                Ok([r.f32(field)?, r.f32(field)?, r.f32(field)?])
+            };
+            let scale = vector(r, "Scale")?;
+            let origin = vector(r, "Origin")?;
+            let rot_origin = [r.i32("RotOrigin")?, r.i32("RotOrigin")?, r.i32("RotOrigin")?];
+            r.skip("CurPoly, CurVertex", 8)?;
+            let mut texture_lod = Vec::new();
             if v == 65 {
-                r.skip("TextureLOD", 4)?;
+                texture_lod.push(r.f32("TextureLOD")?);
             } else if v >= 66 {
                 let c = r.compact_index("TextureLOD count")?;
                 let c = r.check_count("TextureLOD count", i64::from(c), 4)?;
-                r.skip("TextureLOD", c * 4)?;
+                for _ in 0..c {
+                    texture_lod.push(r.f32("TextureLOD")?);
+                }
             }
+            Ok(MeshPlacement { scale, origin, rot_origin, texture_lod })
+        };
+        if info.class.eq_ignore_ascii_case("Mesh") {
+            info.placement = placement(&mut r).ok();
+        } else {
+            info.placement = Some(placement(&mut r)?);
             let word_array = |r: &mut Reader<'_>, field: &str| -> Result<usize> {
                 let c = r.compact_index(&format!("{field} count"))?;
                 let c = r.check_count(&format!("{field} count"), i64::from(c), 2)?;
@@ -501,19 +518,26 @@ impl<'a> Package<'a> {
             info.lod = Some(LodInfo { faces, wedges, materials, special_faces });
             // ModelVerts, SpecialVerts, then MeshScaleMax, LODHysteresis, LODStrength,
             // LODMinVerts, LODMorph, LODZDisplace (469 writes no LODHighlight).
-            let lod_tail = |r: &mut Reader<'_>, layout: &mut MeshLayout| -> Result<()> {
+            let lod_tail = |r: &mut Reader<'_>, layout: &mut MeshLayout| -> Result<LodParams> {
                 r.skip("ModelVerts", 4)?;
                 layout.special_verts = r.i32("SpecialVerts")?.max(0) as usize;
-                r.skip("LOD parameters", 6 * 4)?;
+                let params = LodParams {
+                    scale_max: r.f32("MeshScaleMax")?,
+                    hysteresis: r.f32("LODHysteresis")?,
+                    strength: r.f32("LODStrength")?,
+                    min_verts: r.i32("LODMinVerts")?,
+                    morph: r.f32("LODMorph")?,
+                    z_displace: r.f32("LODZDisplace")?,
+                };
                 let c = r.compact_index("RemapAnimVerts count")?;
                 layout.remap_anim_verts = r.check_count("RemapAnimVerts count", i64::from(c), 2)?;
                 layout.remap_offset = r.pos();
                 r.skip("RemapAnimVerts", layout.remap_anim_verts * 2)?;
                 layout.old_frame_verts = r.i32("OldFrameVerts")?.max(0) as usize;
-                Ok(())
+                Ok(params)
             };
             if info.class.eq_ignore_ascii_case("SkeletalMesh") {
-                lod_tail(&mut r, &mut info.layout)?;
+                info.lod_params = Some(lod_tail(&mut r, &mut info.layout)?);
                 let counted = |r: &mut Reader<'_>, field: &str, item: usize| -> Result<usize> {
                     let c = r.compact_index(&format!("{field} count"))?;
                     let c = r.check_count(&format!("{field} count"), i64::from(c), item)?;
@@ -537,8 +561,9 @@ impl<'a> Package<'a> {
                 // A LodMesh whose tail does not read keeps the counts above; geometry
                 // decoding then sees no special vertices and no remapping.
                 let mut layout = info.layout.clone();
-                if lod_tail(&mut r, &mut layout).is_ok() {
+                if let Ok(params) = lod_tail(&mut r, &mut layout) {
                     info.layout = layout;
+                    info.lod_params = Some(params);
                 }
             }
         }
@@ -602,12 +627,21 @@ impl<'a> Package<'a> {
             let frames = r.i32("AnimSeq NumFrames")?;
             let notify_count = r.compact_index("AnimSeq Notifys count")?;
             let notifies = r.check_count("AnimSeq Notifys count", i64::from(notify_count), 5)?;
+            let mut events = Vec::with_capacity(notifies);
             for _ in 0..notifies {
-                r.f32("AnimNotify Time")?;
-                self.name_at(r, "AnimNotify Function")?;
+                let time = r.f32("AnimNotify Time")?;
+                let function = self.name_at(r, "AnimNotify Function")?;
+                events.push(MeshNotify { time, function });
             }
             let rate = r.f32("AnimSeq Rate")?;
-            sequences.push(MeshSequence { name, group, start_frame, frames, rate, notifies });
+            sequences.push(MeshSequence {
+                name,
+                group,
+                start_frame,
+                frames,
+                rate,
+                notifies: events,
+            });
         }
         Ok(sequences)
     }
@@ -960,7 +994,39 @@ pub struct MeshSequence {
     pub start_frame: i32,
     pub frames: i32,
     pub rate: f32,
-    pub notifies: usize,
+    /// `#exec MESH NOTIFY` events: the function called at each time (0 to 1 along the
+    /// sequence).
+    pub notifies: Vec<MeshNotify>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct MeshNotify {
+    pub time: f32,
+    pub function: String,
+}
+
+/// What `#exec MESH ORIGIN` and `#exec MESHMAP SCALE` set on a UE1 mesh (`UMesh::Origin`,
+/// `RotOrigin`, `Scale`), and the texture LOD factors `MESHMAP SCALE` and `SETTEXTURE TLOD=`
+/// compute.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MeshPlacement {
+    pub scale: [f32; 3],
+    pub origin: [f32; 3],
+    /// Pitch, yaw and roll in the engine's units (65,536 a turn); `#exec MESH ORIGIN` takes
+    /// them divided by 256.
+    pub rot_origin: [i32; 3],
+    pub texture_lod: Vec<f32>,
+}
+
+/// A UE1 LodMesh's level-of-detail parameters (`#exec MESH LODPARAMS`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct LodParams {
+    pub scale_max: f32,
+    pub hysteresis: f32,
+    pub strength: f32,
+    pub min_verts: i32,
+    pub morph: f32,
+    pub z_displace: f32,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -986,6 +1052,11 @@ pub struct MeshInfo {
     pub textures: Vec<ObjectRef>,
     pub lod: Option<LodInfo>,
     pub skeletal: Option<SkeletalInfo>,
+    /// Origin, rotation and scale (`None` where the fields after the frames did not read).
+    pub placement: Option<MeshPlacement>,
+    /// LodMesh and SkeletalMesh: the LOD parameters (`None` for a plain Mesh, or where they
+    /// did not read).
+    pub lod_params: Option<LodParams>,
     /// Where the geometry arrays are, for [`crate::decode::mesh`].
     pub layout: MeshLayout,
 }

@@ -35,6 +35,23 @@ pub enum Target {
     Obj,
     /// Text (a TextBuffer's UnrealScript source).
     Txt,
+    /// The files `#exec MESH IMPORT` reads (a UE1 vertex mesh): `Models\NAME_d.3d`,
+    /// `Models\NAME_a.3d` and its textures under the `-o` folder, as `exec-lines` names them.
+    #[value(name = "3d")]
+    ThreeD,
+}
+
+impl Target {
+    /// The name `--to` takes.
+    fn name(self) -> &'static str {
+        match self {
+            Target::Png => "png",
+            Target::Glb => "glb",
+            Target::Obj => "obj",
+            Target::Txt => "txt",
+            Target::ThreeD => "3d",
+        }
+    }
 }
 
 #[derive(clap::Args)]
@@ -134,7 +151,7 @@ pub fn run(args: &ExportArgs) -> ExitCode {
                     .map_err(|e| e.to_string())
                     .and_then(|png| write(&args.output, &png))
             }
-            Some(t) => Err(format!("an image exports to png, not {t:?}").to_lowercase()),
+            Some(t) => Err(format!("an image exports to png, not {}", t.name())),
         },
         _ if is_t3d(&name, &bytes) => {
             let text = unreal_syntax::text::decode(&bytes).text;
@@ -407,10 +424,7 @@ fn write_model(model: &Model, target: Option<Target>, output: &Path) -> Outcome 
     match target {
         None | Some(Target::Glb) => write(output, &write_glb(model)),
         Some(Target::Obj) => write(output, write_obj(model).as_bytes()),
-        Some(t) => Err(format!(
-            "usage: a mesh exports to glb or obj, not {}",
-            format!("{t:?}").to_lowercase()
-        )),
+        Some(t) => Err(format!("usage: a mesh exports to glb or obj, not {}", t.name())),
     }
 }
 
@@ -522,7 +536,7 @@ fn target_fits(kind: ExportKind, target: Option<Target>) -> bool {
         (_, None) => true,
         (ExportKind::Image, Some(t)) => t == Target::Png,
         (ExportKind::Text, Some(t)) => t == Target::Txt,
-        (ExportKind::Model, Some(t)) => matches!(t, Target::Glb | Target::Obj),
+        (ExportKind::Model, Some(t)) => matches!(t, Target::Glb | Target::Obj | Target::ThreeD),
     }
 }
 
@@ -568,6 +582,23 @@ fn export_object(
             }
             _ => Err(wrong("png")),
         },
+        Some(ExportKind::Model) if target == Some(Target::ThreeD) => {
+            let vertex_mesh =
+                class.eq_ignore_ascii_case("Mesh") || class.eq_ignore_ascii_case("LodMesh");
+            if !vertex_mesh {
+                return Err(wrong("glb or obj (`--to 3d` writes UE1 vertex meshes)"));
+            }
+            let block = unreal_assets::exec_lines::mesh_block(package, export)
+                .map_err(|e| e.to_string())?;
+            let inputs = INPUTS.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
+            let inputs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
+            let force = FORCE.load(std::sync::atomic::Ordering::Relaxed);
+            super::exec_lines::write_files(&block, output, force, &inputs)?;
+            for file in &block.files {
+                eprintln!("wrote {}", output.join(file.path.replace('\\', "/")).display());
+            }
+            Ok(())
+        }
         Some(ExportKind::Model) => {
             let model = export::package_mesh_model_with(package, export, others)
                 .map_err(|e| e.to_string())?;
@@ -734,7 +765,7 @@ fn nothing_written(
     );
     let classes: Vec<String> = counts.iter().map(|(c, _)| c.clone()).collect();
     let why = match target {
-        Some(t) => format!("none of them exports to {}", format!("{t:?}").to_lowercase()),
+        Some(t) => format!("none of them exports to {}", t.name()),
         None if classes.len() == 1 => format!("{} has nothing to export", and(classes)),
         None if classes.is_empty() => String::new(),
         None => format!("{} have nothing to export", and(classes)),

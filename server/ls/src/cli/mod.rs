@@ -4,6 +4,7 @@
 pub mod baseline;
 pub mod deps;
 pub mod diff;
+pub mod exec_lines;
 pub mod export;
 pub mod find;
 pub mod fix;
