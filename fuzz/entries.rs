@@ -164,7 +164,12 @@ const CLASS_READERS: [(&[&str], ObjectRead); 15] = [
     (&["Sound", "Music"], |p, i| drop(p.read_sound(i))),
     (&["Font"], |p, i| drop(p.read_font(i))),
     (&["TextBuffer"], |p, i| drop(p.read_text_buffer(i))),
-    (&["Mesh", "LodMesh", "SkeletalMesh"], |p, i| drop(p.read_mesh(i))),
+    // UE1 meshes, and the `#exec` block with the `_d.3d`/`_a.3d` pair and textures they are
+    // written back as (`exec-lines`).
+    (&["Mesh", "LodMesh", "SkeletalMesh"], |p, i| {
+        drop(p.read_mesh(i));
+        drop(unreal_assets::exec_lines::mesh_block(p, i));
+    }),
     (&["Animation"], |p, i| drop(p.read_animation(i))),
     // A class is an export whose class reference is 0, which `class_name` calls `Class`.
     (&["Class"], |p, i| {

@@ -65,6 +65,7 @@ pub fn exercise_all_readers(bytes: &[u8], name: &str) {
             let _ = p.find(&o.path);
             let _ = p.decode_texture(i, 0, unreal_formats::decode::texture::MipSource::Auto);
             let _ = p.read_mesh_geometry(i);
+            let _ = p.read_mesh_files(i);
             let _ = p.read_skeletal_mesh_ue2(i);
             let _ = p.read_mesh_animation_ue2(i);
             if let Ok(mesh) = p.read_static_mesh_ue2(i) {
