@@ -71,24 +71,32 @@ pub enum BlockKind {
 impl BlockKind {
     /// Recognises a block name case-insensitively.
     pub fn from_name(name: &str) -> BlockKind {
-        const NAMES: [(&str, BlockKind); 11] = [
-            ("map", BlockKind::Map),
-            ("level", BlockKind::Level),
-            ("actor", BlockKind::Actor),
-            ("brush", BlockKind::Brush),
-            ("polylist", BlockKind::PolyList),
-            ("polygon", BlockKind::Polygon),
-            ("object", BlockKind::Object),
-            ("surface", BlockKind::Surface),
-            ("staticmesh", BlockKind::StaticMesh),
-            ("triangle", BlockKind::Triangle),
-            ("terrain", BlockKind::Terrain),
-        ];
-        for (n, kind) in NAMES {
-            if name.eq_ignore_ascii_case(n) {
-                return kind;
-            }
+        // Every `Begin` and `End` line asks: the name is folded once into a small buffer and
+        // matched, rather than compared with each name in turn.
+        let mut folded = [0u8; 10];
+        let Some(buffer) = folded.get_mut(..name.len()) else {
+            return Self::terrain_or_other(name);
+        };
+        for (to, from) in buffer.iter_mut().zip(name.bytes()) {
+            *to = from.to_ascii_lowercase();
         }
+        match &*buffer {
+            b"map" => BlockKind::Map,
+            b"level" => BlockKind::Level,
+            b"actor" => BlockKind::Actor,
+            b"brush" => BlockKind::Brush,
+            b"polylist" => BlockKind::PolyList,
+            b"polygon" => BlockKind::Polygon,
+            b"object" => BlockKind::Object,
+            b"surface" => BlockKind::Surface,
+            b"staticmesh" => BlockKind::StaticMesh,
+            b"triangle" => BlockKind::Triangle,
+            _ => Self::terrain_or_other(name),
+        }
+    }
+
+    /// `Terrain*` (`Terrain`, `TerrainInfo`, `TerrainLayer`, ...) or [`BlockKind::Other`].
+    fn terrain_or_other(name: &str) -> BlockKind {
         let is_terrain = name.len() >= 7
             && name.get(..7).is_some_and(|prefix| prefix.eq_ignore_ascii_case("terrain"));
         if is_terrain {
@@ -287,25 +295,28 @@ pub enum LineKeyword {
 
 impl LineKeyword {
     pub fn from_name(name: &str) -> LineKeyword {
-        const NAMES: [(&str, LineKeyword); 13] = [
-            ("vertex", LineKeyword::Vertex),
-            ("origin", LineKeyword::Origin),
-            ("normal", LineKeyword::Normal),
-            ("textureu", LineKeyword::TextureU),
-            ("texturev", LineKeyword::TextureV),
-            ("pan", LineKeyword::Pan),
-            ("prepivot", LineKeyword::PrePivot),
-            ("location", LineKeyword::Location),
-            ("rotation", LineKeyword::Rotation),
-            ("scale", LineKeyword::Scale),
-            ("postscale", LineKeyword::PostScale),
-            ("settings", LineKeyword::Settings),
-            ("base", LineKeyword::Base),
-        ];
-        NAMES
-            .iter()
-            .find(|(n, _)| name.eq_ignore_ascii_case(n))
-            .map_or(LineKeyword::Other, |(_, k)| *k)
+        // Every keyword line asks (polygons are most of a map): folded once, then matched.
+        let mut folded = [0u8; 9];
+        let Some(buffer) = folded.get_mut(..name.len()) else { return LineKeyword::Other };
+        for (to, from) in buffer.iter_mut().zip(name.bytes()) {
+            *to = from.to_ascii_lowercase();
+        }
+        match &*buffer {
+            b"vertex" => LineKeyword::Vertex,
+            b"origin" => LineKeyword::Origin,
+            b"normal" => LineKeyword::Normal,
+            b"textureu" => LineKeyword::TextureU,
+            b"texturev" => LineKeyword::TextureV,
+            b"pan" => LineKeyword::Pan,
+            b"prepivot" => LineKeyword::PrePivot,
+            b"location" => LineKeyword::Location,
+            b"rotation" => LineKeyword::Rotation,
+            b"scale" => LineKeyword::Scale,
+            b"postscale" => LineKeyword::PostScale,
+            b"settings" => LineKeyword::Settings,
+            b"base" => LineKeyword::Base,
+            _ => LineKeyword::Other,
+        }
     }
 
     /// The spelling UnrealEd writes.

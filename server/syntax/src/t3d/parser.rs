@@ -40,7 +40,14 @@ pub(crate) struct Parser<'t> {
     pub(super) overflow: usize,
     /// Only the block structure: see [`Parser::shallow`].
     shallow: bool,
+    /// The number of children the last closed block of each kind had: a block's children
+    /// are allocated for as many up front (neighbouring actors, brushes and polygons of a
+    /// map look alike), instead of growing four or five times over.
+    last_children: [u16; BLOCK_KINDS],
 }
+
+/// The number of [`BlockKind`]s.
+const BLOCK_KINDS: usize = BlockKind::Other as usize + 1;
 
 impl<'t> Parser<'t> {
     pub(crate) fn new(text: &'t str) -> Self {
@@ -51,6 +58,7 @@ impl<'t> Parser<'t> {
             top: Vec::new(),
             overflow: 0,
             shallow: false,
+            last_children: [0; BLOCK_KINDS],
         }
     }
 
@@ -233,8 +241,8 @@ impl<'t> Parser<'t> {
         let kind_len = ident_len(rest);
         let kind_start = content_start + kind_offset;
         let kind_span = Span::new(kind_start as u32, (kind_start + kind_len) as u32);
-        if self.overflow == 0 && BlockKind::from_name(kind_span.text(self.text)) == BlockKind::Actor
-        {
+        let kind = BlockKind::from_name(kind_span.text(self.text));
+        if self.overflow == 0 && kind == BlockKind::Actor {
             self.close_before_actor(span);
         }
         if self.stack.len() >= MAX_DEPTH || self.overflow > 0 {
@@ -268,17 +276,23 @@ impl<'t> Parser<'t> {
             self.attach(Item::Unknown(span));
             return;
         }
-        let kind = BlockKind::from_name(kind_span.text(self.text));
         // An outline keeps no block below the second level, so it reads those blocks'
         // attributes only for their errors.
         let keep = !(self.shallow && self.stack.len() >= 2);
         let attributes = self.attributes(&rest[kind_len..], kind_start + kind_len, keep);
         // A polygon holds its origin, normal, texture axes, pan and a few vertices: one
         // allocation up front instead of three growths (parsing a map is mostly polygons).
-        let children = if kind == BlockKind::Polygon && !self.shallow {
+        let children = if self.shallow {
+            Vec::new()
+        } else if kind == BlockKind::Polygon {
             Vec::with_capacity(10)
         } else {
-            Vec::new()
+            // Not the map or level: it holds everything, and grows in proportion anyway.
+            let guess = self.last_children[kind as usize];
+            match kind {
+                BlockKind::Map | BlockKind::Level => Vec::new(),
+                _ => Vec::with_capacity(usize::from(guess)),
+            }
         };
         self.stack.push(Block {
             kind,
@@ -314,20 +328,18 @@ impl<'t> Parser<'t> {
     fn attributes(&mut self, mut input: &str, mut offset: usize, keep: bool) -> Vec<Attribute> {
         let mut attributes = Vec::new();
         loop {
-            let trimmed = input.trim_start_matches([' ', '\t']);
-            offset += input.len() - trimmed.len();
-            input = trimmed;
+            let lead = values::blanks(input.as_bytes());
+            offset += lead;
+            input = &input[lead..];
             if input.is_empty() {
                 return attributes;
             }
-            let key_len = input.find(['=', ' ', '\t']).unwrap_or(input.len());
+            let key_len =
+                memchr::memchr3(b'=', b' ', b'\t', input.as_bytes()).unwrap_or(input.len());
             let key = Span::new(offset as u32, (offset + key_len) as u32);
             let (value, consumed) = if input[key_len..].starts_with('=') {
                 let after_eq = &input[key_len + 1..];
-                let value_len = match values::attribute_value(after_eq) {
-                    Ok((_, v)) => v.len(),
-                    Err(_) => 0,
-                };
+                let value_len = values::attribute_value(after_eq).1.len();
                 let value_start = offset + key_len + 1;
                 (
                     Span::new(value_start as u32, (value_start + value_len) as u32),
@@ -431,6 +443,9 @@ impl<'t> Parser<'t> {
             }
         }
         if let Some(mut block) = self.stack.pop() {
+            if let Some(last) = self.last_children.get_mut(block.kind as usize) {
+                *last = u16::try_from(block.children.len()).unwrap_or(u16::MAX).min(256);
+            }
             block.end = Some(end_line);
             block.span = Span::new(block.span.start, span.end);
             self.attach_block(block);
@@ -501,7 +516,7 @@ impl<'t> Parser<'t> {
         let keyword_span = Span::new(content_start as u32, (content_start + word_len) as u32);
         let keyword = LineKeyword::from_name(&content[..word_len]);
         let after_word = &content[word_len..];
-        let args_text = after_word.trim_start_matches([' ', '\t']);
+        let args_text = &after_word[values::blanks(after_word.as_bytes())..];
         let args_start = content_start + word_len + (after_word.len() - args_text.len());
 
         // Static mesh triangles write `Vertex <index> X,Y,Z U,V`: keep those as arguments.
@@ -587,18 +602,18 @@ impl<'t> Parser<'t> {
     fn args(mut input: &str, mut offset: usize) -> Vec<Arg> {
         let mut args = Vec::new();
         loop {
-            let trimmed = input.trim_start_matches([' ', '\t']);
-            offset += input.len() - trimmed.len();
-            input = trimmed;
+            let lead = values::blanks(input.as_bytes());
+            offset += lead;
+            input = &input[lead..];
             if input.is_empty() {
                 return args;
             }
-            let token_len = input.find([' ', '\t']).unwrap_or(input.len());
+            let token_len = memchr::memchr2(b' ', b'\t', input.as_bytes()).unwrap_or(input.len());
             let token = &input[..token_len];
-            let arg = match token.find('=') {
-                Some(eq) if eq > 0 && token[..eq].chars().all(values::is_ident_char) => {
+            let arg = match memchr::memchr(b'=', token.as_bytes()) {
+                Some(eq) if eq > 0 && values::ident_bytes(&token.as_bytes()[..eq]) == eq => {
                     let after_eq = &input[eq + 1..];
-                    let value_len = values::attribute_value(after_eq).map_or(0, |(_, v)| v.len());
+                    let value_len = values::attribute_value(after_eq).1.len();
                     let value_start = offset + eq + 1;
                     let arg = Arg {
                         key: Some(Span::new(offset as u32, (offset + eq) as u32)),

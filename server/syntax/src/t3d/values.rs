@@ -5,9 +5,7 @@
 //! document, so callers pass the slice together with its absolute start.
 
 use nom::branch::alt;
-use nom::bytes::complete::{tag, take_while, take_while1};
 use nom::character::complete::{char, digit1, space0};
-use nom::sequence::preceded;
 use nom::{IResult, Parser};
 
 use super::ast::{Field, Value};
@@ -17,6 +15,9 @@ use crate::Span;
 /// the limit keeps hostile input from exhausting the stack.
 const MAX_STRUCT_DEPTH: usize = 32;
 
+/// The characters of identifiers: what the byte table `IDENT_BYTES` the scanners use
+/// accepts (tests hold the two to each other).
+#[cfg(test)]
 pub(crate) fn is_ident_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_'
 }
@@ -27,7 +28,26 @@ pub(crate) fn blanks(bytes: &[u8]) -> usize {
 }
 
 pub(crate) fn ident(input: &str) -> IResult<&str, &str> {
-    take_while1(is_ident_char).parse(input)
+    // One table look-up a byte: every identifier character is ASCII (a byte of a longer
+    // character is none), so the length is a character boundary.
+    let len = ident_bytes(input.as_bytes());
+    if len == 0 {
+        return Err(nom::Err::Error(nom::error::Error::new(
+            input,
+            nom::error::ErrorKind::TakeWhile1,
+        )));
+    }
+    Ok((&input[len..], &input[..len]))
+}
+
+/// The length of the identifier ([`is_ident_char`]) at the start of `bytes`.
+pub(crate) fn ident_bytes(bytes: &[u8]) -> usize {
+    bytes.iter().take_while(|&&b| crate::text::IDENT_BYTES[usize::from(b)]).count()
+}
+
+/// The length of the text before the first space or tab (all of it when there is none).
+fn until_blank(bytes: &[u8]) -> usize {
+    memchr::memchr2(b' ', b'\t', bytes).unwrap_or(bytes.len())
 }
 
 /// A decimal number as UnrealEd writes and reads it: optional sign, digits with an optional
@@ -83,7 +103,11 @@ fn fast_number(token: &[u8]) -> Option<f64> {
 
 /// [`fast_number`] of the longest `[+-]digits[.digits]` at the start of `bytes`, and how many
 /// bytes it took; `None` when there is none or it is too long for the fast path.
+#[inline]
 fn fast_number_prefix(bytes: &[u8]) -> Option<(f64, usize)> {
+    if let Some(found) = unreal_ed_number(bytes) {
+        return Some(found);
+    }
     let (negative, start) = match bytes.first() {
         Some(b'-') => (true, 1),
         Some(b'+') => (false, 1),
@@ -113,6 +137,33 @@ fn fast_number_prefix(bytes: &[u8]) -> Option<(f64, usize)> {
     let fraction = point.map_or(0, |p| end - p - 1);
     let value = mantissa as f64 / *POW10.get(fraction)?;
     Some((if negative { -value } else { value }, end))
+}
+
+/// The shape UnrealEd writes every vertex, origin and axis in (`%+013.6f`: a sign, five
+/// digits, a point, six digits, as in `-00512.000000`), read without a loop; `None` for any
+/// other text, which [`fast_number_prefix`] then reads byte by byte (to the same value: the
+/// eleven digits as an integer, divided once by 10^6).
+fn unreal_ed_number(bytes: &[u8]) -> Option<(f64, usize)> {
+    let (number, rest) = bytes.split_first_chunk::<13>()?;
+    let negative = match number[0] {
+        b'-' => true,
+        b'+' => false,
+        _ => return None,
+    };
+    if number[6] != b'.' || rest.first().is_some_and(u8::is_ascii_digit) {
+        return None;
+    }
+    let mut mantissa: u64 = 0;
+    // The digits' places, one loop the compiler unrolls.
+    for place in [1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12] {
+        let value = number[place].wrapping_sub(b'0');
+        if value > 9 {
+            return None;
+        }
+        mantissa = mantissa * 10 + u64::from(value);
+    }
+    let value = mantissa as f64 / 1e6;
+    Some((if negative { -value } else { value }, 13))
 }
 
 /// Parses a whole token as a number; `None` when any of it is not part of the number.
@@ -232,15 +283,19 @@ pub(crate) fn vector(input: &str) -> Result<([f64; 3], usize), usize> {
 /// `None` when the closing quote is missing.
 fn quoted(input: &str) -> IResult<&str, &str> {
     let (after_open, _) = char('"').parse(input)?;
-    let mut escaped = false;
-    for (i, c) in after_open.char_indices() {
-        if escaped {
-            escaped = false;
-        } else if c == '\\' {
-            escaped = true;
-        } else if c == '"' {
-            let end = 1 + i + 1;
+    // Byte by byte: `\\` and `"` are ASCII and never part of a longer character.
+    let bytes = after_open.as_bytes();
+    let mut i = 0;
+    while let Some(found) = memchr::memchr2(b'\\', b'"', &bytes[i..]) {
+        let at = i + found;
+        if bytes[at] == b'"' {
+            let end = 1 + at + 1;
             return Ok((&input[end..], &input[..end]));
+        }
+        // An escape takes the byte after it, whatever it is.
+        i = at + 2;
+        if i >= bytes.len() {
+            break;
         }
     }
     Err(nom::Err::Error(nom::error::Error::new(input, nom::error::ErrorKind::Char)))
@@ -248,8 +303,12 @@ fn quoted(input: &str) -> IResult<&str, &str> {
 
 /// A token on a `Begin` line or in a keyword line's arguments: a quoted string or a run of
 /// characters up to whitespace.
-pub(crate) fn attribute_value(input: &str) -> IResult<&str, &str> {
-    alt((quoted, take_while(|c: char| c != ' ' && c != '\t'))).parse(input)
+pub(crate) fn attribute_value(input: &str) -> (&str, &str) {
+    if let Ok(done) = quoted(input) {
+        return done;
+    }
+    let len = until_blank(input.as_bytes());
+    (&input[len..], &input[..len])
 }
 
 /// `(3)` or `[3]` after a property name: returns the digits.
@@ -268,9 +327,11 @@ pub(crate) fn array_index(input: &str) -> IResult<&str, &str> {
 /// `Class'Package.Group.Name'`: returns (class, path).
 fn object_ref(input: &str) -> IResult<&str, (&str, &str)> {
     let (rest, class) = ident(input)?;
-    let (rest, path) =
-        preceded(tag("'"), take_while(|c: char| c != '\'' && c != '\n')).parse(rest)?;
-    let (rest, _) = tag("'").parse(rest)?;
+    let fail = || nom::Err::Error(nom::error::Error::new(rest, nom::error::ErrorKind::Tag));
+    let inside = rest.strip_prefix('\'').ok_or_else(fail)?;
+    let len = memchr::memchr2(b'\'', b'\n', inside.as_bytes()).unwrap_or(inside.len());
+    let (path, after) = inside.split_at(len);
+    let rest = after.strip_prefix('\'').ok_or_else(fail)?;
     Ok((rest, (class, path)))
 }
 
@@ -329,8 +390,12 @@ impl<'t> ValueParser<'t> {
         // A bare value's text: up to the end (inside a struct, up to `,` or `)`), without
         // trailing blanks.
         let bare = |input: &'t str| {
-            let stop = |c: char| if nested { c == ',' || c == ')' } else { false };
-            let len = input.find(stop).unwrap_or(input.len());
+            // `,` and `)` are ASCII: a byte search finds them at character boundaries.
+            let len = if nested {
+                memchr::memchr2(b',', b')', input.as_bytes()).unwrap_or(input.len())
+            } else {
+                input.len()
+            };
             input[..len].trim_end_matches([' ', '\t'])
         };
         // Numbers first, cheaply: most values of a map are numbers, and a token that reads
@@ -368,7 +433,9 @@ impl<'t> ValueParser<'t> {
         if let Some(value) = parse_number(token) {
             return (rest, Value::Number { span, value });
         }
-        if token.chars().all(|c| is_ident_char(c) || c == '.' || c == '-') {
+        // Byte by byte: every accepted character is ASCII, and no byte of a longer one is.
+        if token.bytes().all(|b| crate::text::IDENT_BYTES[usize::from(b)] || b == b'.' || b == b'-')
+        {
             return (rest, Value::Word { span });
         }
         (rest, Value::Raw { span })
@@ -468,6 +535,53 @@ fn skip_balanced(input: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// UnrealEd's shape read without a loop gives what the byte-by-byte reading gives (and
+    /// what `str::parse` gives), and nothing for look-alikes.
+    #[test]
+    fn unreal_ed_numbers_read_as_the_general_path_reads_them() {
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let value = (x % 200_000_000_000) as f64 / 1e6 - 100_000.0;
+            let text = format!("{value:+013.6}");
+            let general = text.parse::<f64>().unwrap();
+            match unreal_ed_number(text.as_bytes()) {
+                Some((read, used)) => {
+                    assert_eq!((read.to_bits(), used), (general.to_bits(), 13), "{text}");
+                }
+                None => assert!(text.len() != 13, "{text}"),
+            }
+            let (read, used) = fast_number_prefix(text.as_bytes()).unwrap();
+            assert_eq!((read.to_bits(), used), (general.to_bits(), text.len()), "{text}");
+        }
+        for other in
+            ["+00512.0000001", "00512.0000000", "+00512,000000", "+0051a.000000", "+00512.00000"]
+        {
+            assert_eq!(unreal_ed_number(other.as_bytes()), None, "{other}");
+        }
+        // A number that goes on is not cut at 13 bytes.
+        assert_eq!(fast_number_prefix(b"+00512.0000001"), Some((512.000_000_1, 14)));
+    }
+
+    /// The byte scanners stop where the character scanners they replace stopped, also
+    /// around characters longer than a byte.
+    #[test]
+    fn byte_scanners_stop_at_character_boundaries() {
+        assert_eq!(quoted(r#""a\"é" tail"#), Ok((" tail", r#""a\"é""#)));
+        assert_eq!(quoted(r#""a\\"b" tail"#), Ok((r#"b" tail"#, r#""a\\""#)));
+        assert_eq!(quoted(r#""\é\"x" y"#), Ok((" y", r#""\é\"x""#)));
+        assert!(quoted(r#""never closed \"#).is_err());
+        assert_eq!(attribute_value("Café=1 Next=2"), (" Next=2", "Café=1"));
+        assert_eq!(attribute_value("\"a b\" c"), (" c", "\"a b\""));
+        assert_eq!(object_ref("Texture'Pkg.Grp.Ü'rest"), Ok(("rest", ("Texture", "Pkg.Grp.Ü"))));
+        assert!(object_ref("Texture'never closed").is_err());
+        assert!(object_ref("Tex\u{e9}ture'x'").is_err_and(|_| true));
+        assert_eq!(ident("Name_1é"), Ok(("é", "Name_1")));
+        assert!(ident("éName").is_err());
+    }
 
     #[test]
     fn numbers() {
