@@ -165,6 +165,28 @@ impl LineIndex {
         PieceStarts(line_starts_in(text.as_bytes(), start, end).collect())
     }
 
+    /// [`Self::piece`] from the offsets after the piece's line feeds, found by a pass that
+    /// already read the piece (the parser's): those are all the starts unless the piece holds
+    /// a CR no LF follows (a line break of its own); then the piece is scanned as
+    /// [`Self::piece`] scans it.
+    pub fn piece_from_line_feeds(
+        text: &str,
+        start: usize,
+        end: usize,
+        feeds: Vec<u32>,
+    ) -> PieceStarts {
+        let bytes = text.as_bytes();
+        let Some(range) = bytes.get(start..end) else { return PieceStarts(Vec::new()) };
+        // Whether a line starts after a CR is read from the whole text, as `piece` reads it.
+        let lone_carriage_return =
+            memchr::memchr_iter(b'\r', range).any(|i| bytes.get(start + i + 1) != Some(&b'\n'));
+        if lone_carriage_return {
+            Self::piece(text, start, end)
+        } else {
+            PieceStarts(feeds)
+        }
+    }
+
     /// The index of a text from the starts of its pieces, which cover the text in order
     /// (each piece starting where the one before ends, the first at 0, the last at the end).
     pub fn from_pieces(pieces: Vec<PieceStarts>) -> Self {
@@ -222,6 +244,26 @@ fn saturate(value: usize) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The starts from a parser's line feeds are the scanned starts, wherever the piece is
+    /// cut and whatever the line ends (LF, CRLF, a lone CR, a CRLF cut in two).
+    #[test]
+    fn pieces_from_line_feeds_match_the_scan() {
+        for text in ["a\nb\r\nc\rd\n\r\n\n\re", "x\r\ny\r\n\r\nz", "\n\n", "no breaks", "\r\r\n"] {
+            let bytes = text.as_bytes();
+            for start in 0..=text.len() {
+                for end in start..=text.len() {
+                    let feeds: Vec<u32> =
+                        (start..end).filter(|&i| bytes[i] == b'\n').map(|i| i as u32 + 1).collect();
+                    assert_eq!(
+                        LineIndex::piece_from_line_feeds(text, start, end, feeds).0,
+                        LineIndex::piece(text, start, end).0,
+                        "{text:?} {start}..{end}"
+                    );
+                }
+            }
+        }
+    }
 
     #[test]
     fn round_trips_in_every_unit() {

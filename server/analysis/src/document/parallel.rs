@@ -242,10 +242,10 @@ impl T3dDocument {
         let read: Vec<(OutlinePiece<'_>, Vec<Checked>, PieceStarts)> = (0..plan.len())
             .into_par_iter()
             .map(|index| {
-                let mut piece = plan.parse_piece(text, index);
+                let (mut piece, feeds) = plan.parse_piece_indexed(text, index);
                 let checked = check_piece(text, frame, &mut piece, guess, options);
                 let (start, end) = plan.range(text, index);
-                (piece, checked, LineIndex::piece(text, start, end))
+                (piece, checked, LineIndex::piece_from_line_feeds(text, start, end, feeds))
             })
             .collect();
         let mut pieces = Vec::with_capacity(read.len());

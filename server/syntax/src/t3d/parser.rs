@@ -44,6 +44,9 @@ pub(crate) struct Parser<'t> {
     /// are allocated for as many up front (neighbouring actors, brushes and polygons of a
     /// map look alike), instead of growing four or five times over.
     last_children: [u16; BLOCK_KINDS],
+    /// When asked for ([`super::OutlinePlan::parse_piece_indexed`]): the offset after every
+    /// line feed the lines met, so that a caller indexing lines needs no second pass.
+    pub(super) line_feeds: Option<Vec<u32>>,
 }
 
 /// The number of [`BlockKind`]s.
@@ -59,6 +62,7 @@ impl<'t> Parser<'t> {
             overflow: 0,
             shallow: false,
             last_children: [0; BLOCK_KINDS],
+            line_feeds: None,
         }
     }
 
@@ -137,6 +141,11 @@ impl<'t> Parser<'t> {
             }
             self.line(line_start, content_end(bytes, line_start, line_end));
             line_start = line_end + 1;
+            if line_end < end {
+                if let Some(feeds) = &mut self.line_feeds {
+                    feeds.push(u32::try_from(line_start).unwrap_or(u32::MAX));
+                }
+            }
         }
     }
 

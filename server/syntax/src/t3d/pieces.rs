@@ -146,6 +146,13 @@ impl OutlinePlan {
     /// and checked with the others, and the join finds only the frame open.
     pub fn parse_piece<'t>(&self, text: &'t str, index: usize) -> OutlinePiece<'t> {
         let mut piece = self.read(text, index, Parser::new(text));
+        self.close_at_cut(text, index, &mut piece);
+        piece
+    }
+
+    /// Closes what is open at the end of piece `index` as the next piece's first line (a
+    /// `Begin Actor`) closes it.
+    fn close_at_cut(&self, text: &str, index: usize, piece: &mut OutlinePiece<'_>) {
         if let Some(&cut) = self.cuts.get(index) {
             let parser = &mut piece.parser;
             if parser.overflow == 0 {
@@ -154,7 +161,23 @@ impl OutlinePlan {
                 }
             }
         }
-        piece
+    }
+
+    /// [`Self::parse_piece`], with the offset after every line feed of the piece (each the
+    /// start of a line), collected by the same pass.
+    pub fn parse_piece_indexed<'t>(
+        &self,
+        text: &'t str,
+        index: usize,
+    ) -> (OutlinePiece<'t>, Vec<u32>) {
+        let (start, end) = self.range(text, index);
+        let mut parser = Parser::new(text);
+        // About 50 bytes a line in real maps.
+        parser.line_feeds = Some(Vec::with_capacity((end - start) / 40));
+        let mut piece = self.read(text, index, parser);
+        self.close_at_cut(text, index, &mut piece);
+        let feeds = piece.parser.line_feeds.take().unwrap_or_default();
+        (piece, feeds)
     }
 
     /// The block every piece after the first assumes open (the document's first block, when
