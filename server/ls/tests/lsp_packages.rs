@@ -372,7 +372,7 @@ async fn map_preview_follows_the_open_document() {
     let first =
         client.request_ok("unrealLs/mapPreview", json!({ "uri": MAP_URI, "maxSize": 128 })).await;
     assert!(first["pngBase64"].as_str().unwrap().starts_with("iVBORw0KGgo"));
-    expect_test::expect![[r#"[{"class":"PlayerStart","kind":"PlayerStart","line":14,"name":"PlayerStart0","x":38.400001525878906,"y":64.0}]"#]].assert_eq(&first["actors"].to_string());
+    expect_test::expect![[r#"[{"class":"PlayerStart","kind":"PlayerStart","line":14,"name":"PlayerStart0","x":38.4,"y":64.0}]"#]].assert_eq(&first["actors"].to_string());
 
     let light =
         "Begin Actor Class=Light Name=Light0\r\n   Location=(X=128.000000)\r\nEnd Actor\r\n";
@@ -386,7 +386,7 @@ async fn map_preview_follows_the_open_document() {
     let second = client
         .request_ok("unrealLs/mapPreview", json!({ "uri": MAP_URI, "view": "iso", "maxSize": 128 }))
         .await;
-    expect_test::expect![[r#"[{"class":"PlayerStart","kind":"PlayerStart","line":14,"name":"PlayerStart0","x":50.66666793823242,"y":33.760677337646484},{"class":"Light","kind":"Light","line":17,"name":"Light0","x":77.33333587646484,"y":49.15668487548828}]"#]].assert_eq(&second["actors"].to_string());
+    expect_test::expect![[r#"[{"class":"PlayerStart","kind":"PlayerStart","line":14,"name":"PlayerStart0","x":50.666668,"y":33.760677},{"class":"Light","kind":"Light","line":17,"name":"Light0","x":77.333336,"y":49.156685}]"#]].assert_eq(&second["actors"].to_string());
     let bad =
         client.request("unrealLs/mapPreview", json!({ "uri": MAP_URI, "view": "upside" })).await;
     assert_eq!(bad["error"]["code"], -32602, "{bad}");

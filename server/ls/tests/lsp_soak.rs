@@ -234,7 +234,6 @@ async fn ten_thousand_random_edits() {
         // A burst of edits handed over together, never crossing a checkpoint.
         let to_checkpoint = CHECK_EVERY - sent % CHECK_EVERY;
         let burst = (1 + rng.below(20)).min(to_checkpoint);
-        let mut handlers = Vec::with_capacity(burst);
         for _ in 0..burst {
             version += 1;
             let change = random_change(&mut model, &mut rng);
@@ -242,11 +241,9 @@ async fn ten_thousand_random_edits() {
                 "textDocument": { "uri": URI, "version": version },
                 "contentChanges": [change],
             });
-            handlers.push(client.notify_later("textDocument/didChange", params).await);
+            client.notify("textDocument/didChange", params).await;
         }
         sent += burst;
-        let responses = futures::future::join_all(handlers).await;
-        assert!(responses.iter().all(Option::is_none));
 
         // Hover at a random position (valid or not) and the outline, between bursts.
         if rng.below(4) == 0 {

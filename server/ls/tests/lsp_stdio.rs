@@ -315,14 +315,14 @@ fn survives_ten_thousand_fuzzed_frames() {
     assert_eq!(server.wait_exit(), Some(0));
 }
 
-/// The outline, the folding ranges and the formatting are written straight to the output
-/// over stdio (`lsp/direct.rs`), without the protocol library's JSON tree: their answers equal
-/// the library's own (the in-process service), for two generated maps (lines out of
-/// UnrealEd's layout for formatting to fix), for a document that is not open, and before
-/// `initialize` (the library's error). A map with more polygons than the outline shows has
-/// its outline and folds written in pieces from what its segments keep.
+/// The outline, the folding ranges and the formatting are written straight into their
+/// frames over stdio (`lsp/direct.rs`), without a JSON tree: their answers equal serde's JSON
+/// of what the features give on a fresh parse of the same text, for two generated maps (lines
+/// out of UnrealEd's layout for formatting to fix), for a document that is not open, and
+/// before `initialize` (the library's error). A map with more polygons than the outline shows
+/// has its outline and folds written in pieces from what its segments keep.
 #[test]
-fn whole_document_answers_over_stdio_equal_the_in_process_ones() {
+fn whole_document_answers_over_stdio_equal_those_of_a_fresh_parse() {
     let map = unreal_mapgen::generate_map(128 << 10, 11);
     let messy = unreal_mapgen::generate_map(16 << 10, 12).replacen("\r\n   ", "\r\n ", 40);
     // Formatting edits are written into the frame as they are made: positions in UTF-16
@@ -385,37 +385,20 @@ fn whole_document_answers_over_stdio_equal_the_in_process_ones() {
     server.notify("exit", &Value::Null);
     assert_eq!(server.wait_exit(), Some(0));
 
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
-    let in_process = runtime.block_on(async {
-        let mut client = lsp_client::TestClient::new(unreal_ls::lsp::ServerOptions::default());
-        client.initialize(json!({}), Value::Null).await;
-        let mut answers = Vec::new();
-        for (uri, text) in &documents {
-            client.open(uri, "t3d", 1, text).await;
-            for method in methods {
-                answers.push(client.request_ok(method, params(uri)).await);
-            }
-        }
-        answers
-    });
-    let big_in_process = runtime.block_on(async {
-        let mut client = lsp_client::TestClient::new(unreal_ls::lsp::ServerOptions::default());
-        client.initialize(json!({}), Value::Null).await;
-        let line_7 = big.match_indices('\n').nth(6).map_or(0, |(i, _)| i + 1);
-        let mut edited = big.clone();
-        edited.insert(line_7, '\u{e9}');
-        client.open(big_uri, "t3d", 1, &edited).await;
-        let mut answers = Vec::new();
-        for method in &methods[..2] {
-            answers.push(client.request_ok(method, params(big_uri)).await);
-        }
-        answers
-    });
-    assert!(big_over_stdio == big_in_process, "the big map's outline or folds differ");
+    let fresh: Vec<Value> = documents
+        .iter()
+        .flat_map(|(uri, text)| methods.map(|method| fresh_answer(uri, text, method)))
+        .collect();
+    let line_7 = big.match_indices('\n').nth(6).map_or(0, |(i, _)| i + 1);
+    let mut edited = big.clone();
+    edited.insert(line_7, '\u{e9}');
+    let big_fresh: Vec<Value> =
+        methods[..2].iter().map(|method| fresh_answer(big_uri, &edited, method)).collect();
+    assert!(big_over_stdio == big_fresh, "the big map's outline or folds differ");
     let polygons_shown = big_over_stdio[0].to_string().matches("\"kind\":8").count();
     assert_eq!(polygons_shown, 0, "the big map's outline shows its polygons");
-    assert_eq!(over_stdio.len(), in_process.len());
-    for (i, (stdio, expected)) in over_stdio.iter().zip(&in_process).enumerate() {
+    assert_eq!(over_stdio.len(), fresh.len());
+    for (i, (stdio, expected)) in over_stdio.iter().zip(&fresh).enumerate() {
         assert!(stdio == expected, "answer {i} differs over stdio");
     }
     assert!(over_stdio[0].as_array().is_some_and(|outline| outline.len() == 1));
@@ -426,11 +409,40 @@ fn whole_document_answers_over_stdio_equal_the_in_process_ones() {
     assert_eq!(over_stdio[11], Value::Null);
 }
 
-/// Over stdio a `didOpen` is read straight from its frame and the library gets a numbered
-/// marker in its place (`lsp/opening.rs`): the document opens in the order the messages
-/// came; a `didOpen` before `initialize` is dropped, as the library drops it; a marker sent by
-/// the client opens nothing; a `didOpen` the quick reading does not take (a member twice)
-/// still opens through the library.
+/// What the feature behind `method` answers on a document of `text` opened afresh (never
+/// analysed, so nothing kept: a whole parse), as serde writes it.
+fn fresh_answer(uri: &str, text: &str, method: &str) -> Value {
+    use unreal_ls::lsp::documents::{Document, Documents, Session};
+    use unreal_ls::lsp::features;
+    let uri: tower_lsp_server::ls_types::Uri = uri.parse().unwrap();
+    let mut documents = Documents::default();
+    documents.open(uri.clone(), Document::new(text.to_owned(), 1, "t3d".to_owned()));
+    let handle = documents.handle(&uri, &std::sync::Arc::new(Session::default())).unwrap();
+    let params = json!({ "textDocument": { "uri": uri.as_str() },
+        "options": { "tabSize": 3, "insertSpaces": true } });
+    let answer = handle.read_copy(|snapshot| match method {
+        "textDocument/documentSymbol" => {
+            let params = serde_json::from_value(params).unwrap();
+            serde_json::to_value(features::document_symbol::handle(snapshot, &params).unwrap())
+        }
+        "textDocument/foldingRange" => {
+            let params = serde_json::from_value(params).unwrap();
+            serde_json::to_value(features::folding_range::handle(snapshot, &params).unwrap())
+        }
+        _ => {
+            let params = serde_json::from_value(params).unwrap();
+            serde_json::to_value(features::formatting::full(snapshot, &params).unwrap())
+        }
+    });
+    answer.unwrap()
+}
+
+/// Over stdio a `didOpen` is read straight from its frame (`lsp/opening.rs`) and applied the
+/// moment it is read (`lsp/dispatch.rs`): the document opens in the order the messages came
+/// (open, close, open, change sent at once); a `didOpen` before `initialize` is dropped, as
+/// the library drops it; a notification under the name the library used to get in its place
+/// opens nothing; a `didOpen` the quick reading does not take (a member twice) is read by
+/// serde and opens all the same.
 #[test]
 fn did_open_is_taken_from_its_frame_in_order() {
     let symbols = |server: &mut StdioServer, uri: &str| {
@@ -464,7 +476,7 @@ fn did_open_is_taken_from_its_frame_in_order() {
     let outline = symbols(&mut server, uri);
     assert_eq!(outline[0]["children"][0]["name"], "L\u{e9}\u{1F600}x", "{outline}");
 
-    // A member twice: the library reads it (the last one wins), not the quick reading.
+    // A member twice: serde reads it (the last one wins), not the quick reading.
     let twice = format!(
         r#"{{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{{"textDocument":{{"uri":"file:///work/maps/B.t3d","languageId":"t3d","version":1,"text":"x","text":{}}}}}}}"#,
         serde_json::to_string(map).unwrap()

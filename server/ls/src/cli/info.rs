@@ -24,9 +24,11 @@ use std::sync::Arc;
 use unreal_analysis::deps::{package_imports, ImportedPackage};
 use unreal_analysis::index::{IndexRoots, PackageIndex};
 
+use unreal_assets::package::PackageFile;
 use unreal_formats::mapped::MappedFile;
 use unreal_formats::{detect, summarize, summarize_vertex_mesh, FormatKind, Summary};
 
+use super::input::Input;
 use super::settings::{config_errors, unused_help, SettingsArgs};
 use super::{EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE};
 
@@ -65,52 +67,28 @@ impl Indexes {
     }
 }
 
-/// A package file's bytes as a package reader reads them: a compressed one (`.uz`,
-/// `.uz2`) decompressed once (bounded), for every use `info` makes of it (its imports, its
-/// level built by `--csg`).
-struct PackageFile {
-    file: super::input::Input,
-    unpacked: Option<Vec<u8>>,
+/// The file `path` when it is a package or a compressed one (`.uz`, `.uz2`), read once for
+/// every use `info` makes of it (its imports, its level built by `--csg`); `None` for any
+/// other file.
+fn open_package_file(path: &Path) -> Option<Result<Input, String>> {
+    let file = match super::input::open(path) {
+        Ok(file) => file,
+        Err(e) => return Some(Err(e)),
+    };
+    let kind = detect(&file, &file.name);
+    matches!(kind, Some(FormatKind::Package | FormatKind::Compressed(_))).then_some(Ok(file))
 }
 
-impl PackageFile {
-    /// `None` for a file that is neither a package nor a compressed one.
-    fn open(path: &Path) -> Option<Result<Self, String>> {
-        let file = match super::input::open(path) {
-            Ok(file) => file,
-            Err(e) => return Some(Err(e)),
-        };
-        if !matches!(
-            detect(&file, &file.name),
-            Some(FormatKind::Package | FormatKind::Compressed(_))
-        ) {
-            return None;
-        }
-        let unpacked = match unreal_formats::package_bytes(&file) {
-            Ok(std::borrow::Cow::Borrowed(_)) => None,
-            Ok(std::borrow::Cow::Owned(bytes)) => Some(bytes),
-            Err(e) => return Some(Err(e.to_string())),
-        };
-        Some(Ok(Self { file, unpacked }))
-    }
-
-    fn bytes(&self) -> &[u8] {
-        self.unpacked.as_deref().unwrap_or(&self.file)
-    }
-
-    fn parse(&self) -> Result<unreal_formats::Package<'_>, String> {
-        unreal_formats::Package::parse_named(
-            self.bytes(),
-            unreal_formats::package_name(&self.file.name),
-        )
-        .map_err(|e| e.to_string())
-    }
+/// The package in `file` (the file `path` names): a compressed one decompressed, bounded, by
+/// the one package opener of the asset pipeline ([`PackageFile`]).
+fn open_package<'a>(path: &'a Path, file: &'a Input) -> Result<PackageFile<'a>, String> {
+    PackageFile::open_named(path, &file.name, file).map_err(|e| e.to_string())
 }
 
 /// The packages a package (or the one a `.uz`/`.uz2` holds) imports from, found in the
 /// index of `roots`; `None` for any other file, or without a game folder or package path.
 fn imports(
-    package: Option<&PackageFile>,
+    package: Option<&PackageFile<'_>>,
     roots: IndexRoots,
     indexes: &mut Indexes,
 ) -> Option<Vec<ImportedPackage>> {
@@ -134,22 +112,28 @@ fn import_line(import: &ImportedPackage) -> String {
 }
 
 /// `--csg`: the built level against the stored BSP, for a package (or a compressed one)
-/// holding a level.
+/// holding a level, read from `file` (the file `path` names).
 fn csg_check(
-    package: Option<&Result<PackageFile, String>>,
+    path: &Path,
+    file: Option<&Input>,
+    package: Option<&Result<PackageFile<'_>, String>>,
 ) -> Result<unreal_assets::csg::package::CsgCheck, String> {
-    let package = match package {
-        Some(Ok(package)) => package,
-        Some(Err(e)) => return Err(e.clone()),
-        None => {
+    let (file, package) = match (file, package) {
+        (Some(file), Some(Ok(package))) => (file, package),
+        (_, Some(Err(e))) => return Err(e.clone()),
+        _ => {
             return Err(
                 "a built map (a package holding a level), found another kind of file".to_owned()
             )
         }
     };
-    let parsed = package.parse()?;
+    let parsed = package.parse().map_err(|e| e.to_string())?;
     let check = unreal_assets::csg::package::check(&parsed).map_err(|e| e.to_string())?;
-    package.file.check().map_err(|e| e.to_string())?;
+    if let Err(e) = file.check() {
+        // Its decompressed copy may be of what the file never was.
+        unreal_analysis::unpacked::forget(path, file);
+        return Err(e.to_string());
+    }
     if let Some(stopped) = &check.level.stopped {
         return Err(stopped.to_string());
     }
@@ -218,8 +202,11 @@ pub fn run(args: &InfoArgs) -> ExitCode {
         match summarize_path(path) {
             Ok(summary) => {
                 // Read (and decompressed) once for the imports and the level.
-                let package =
-                    (args.csg || roots.knows_packages()).then(|| PackageFile::open(path)).flatten();
+                let file =
+                    (args.csg || roots.knows_packages()).then(|| open_package_file(path)).flatten();
+                let package = file.as_ref().map(|file| {
+                    file.as_ref().map_err(Clone::clone).and_then(|file| open_package(path, file))
+                });
                 let imports =
                     imports(package.as_ref().and_then(|p| p.as_ref().ok()), roots, &mut indexes);
                 for problem in summary.problems() {
@@ -230,8 +217,11 @@ pub fn run(args: &InfoArgs) -> ExitCode {
                     );
                     failed = true;
                 }
-                let csg = args.csg.then(|| csg_check(package.as_ref()));
+                let csg = args.csg.then(|| {
+                    csg_check(path, file.as_ref().and_then(|f| f.as_ref().ok()), package.as_ref())
+                });
                 drop(package);
+                drop(file);
                 if let Some(Err(message)) = &csg {
                     eprintln!(
                         "error: {}: csg: {}",

@@ -12,6 +12,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use unreal_assets::export;
+use unreal_assets::package::PackageFile;
 use unreal_assets::preview::map::{
     render_level_scene, render_map_geometry, ActorSymbols, Geometry, MapPicture, View,
 };
@@ -92,9 +93,8 @@ pub fn run(args: &MapRenderArgs) -> ExitCode {
         ViewArg::Front => View::Front,
         ViewArg::Iso => View::Iso,
     };
-    if let Some(package) = package_of(&args.file, &bytes) {
-        let picture = package.and_then(|bytes| stored_level_picture(args, &options, &bytes, view));
-        return match picture {
+    if is_package(&args.file, &bytes) {
+        return match stored_level_picture(args, &options, &bytes, view) {
             Ok(picture) => write_picture(args, &picture),
             Err(e) => {
                 eprintln!("error: {}: {}", args.file.display(), printable_line(&e));
@@ -169,31 +169,26 @@ fn write_picture(args: &MapRenderArgs, picture: &MapPicture) -> ExitCode {
     ExitCode::from(EXIT_CLEAN)
 }
 
-/// The package bytes of `file` (decompressed when it is a `.uz`/`.uz2`), when it is a package
-/// rather than T3D text: `Some(Err)` when its compression cannot be undone.
-fn package_of(file: &std::path::Path, bytes: &[u8]) -> Option<Result<Vec<u8>, String>> {
+/// Whether `file` is a package (or a compressed one, `.uz`/`.uz2`) rather than T3D text.
+fn is_package(file: &std::path::Path, bytes: &[u8]) -> bool {
     let is_package = bytes.starts_with(&unreal_formats::package::PACKAGE_SIGNATURE.to_le_bytes())
         || unreal_formats::uz::detect(bytes).is_some();
     let is_t3d = file.extension().is_some_and(|e| e.eq_ignore_ascii_case("t3d"));
-    (is_package && !is_t3d).then(|| {
-        unreal_formats::package_bytes(bytes)
-            .map(std::borrow::Cow::into_owned)
-            .map_err(|e| e.to_string())
-    })
+    is_package && !is_t3d
 }
 
-/// The picture of the level a built map (`.unr`, `.ut2`) stores, textured from the map's own
-/// package and the game folder and package paths of its settings.
+/// The picture of the level a built map (`.unr`, `.ut2`, compressed or not) stores, textured
+/// from the map's own package and the game folder and package paths of its settings.
 fn stored_level_picture(
     args: &MapRenderArgs,
     options: &unreal_analysis::lint::LintOptions,
     bytes: &[u8],
     view: View,
 ) -> Result<MapPicture, String> {
-    let file_name = args.file.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
-    let package_name = unreal_formats::package_name(&file_name).to_owned();
-    let package = unreal_formats::package::Package::parse_named(bytes, &package_name)
-        .map_err(|e| e.to_string())?;
+    // A compressed map is decompressed first, bounded, by the asset pipeline's one opener.
+    let file = PackageFile::open(&args.file, bytes).map_err(|e| e.to_string())?;
+    let package = file.parse().map_err(|e| e.to_string())?;
+    let package_name = file.name();
     if unreal_assets::csg::package::level_export(&package).is_err() {
         return Err(
             "a package without a level: render draws maps (T3D, or a built .unr/.ut2)".to_owned()
@@ -201,11 +196,11 @@ fn stored_level_picture(
     }
     let others = super::export::game_packages(options);
     let scene =
-        export::stored_level_scene(&package_name, &package, &others).map_err(|e| e.to_string())?;
+        export::stored_level_scene(package_name, &package, &others).map_err(|e| e.to_string())?;
     for note in &scene.notes {
         eprintln!("note: {}", printable_line(note));
     }
-    render_level_scene(&scene, &package_name, view, args.size).ok_or_else(|| {
+    render_level_scene(&scene, package_name, view, args.size).ok_or_else(|| {
         format!(
             "its stored level holds no BSP surface, and none of its {} actors is of a kind the picture marks (terrain and static meshes are not drawn)",
             scene.actors.len()

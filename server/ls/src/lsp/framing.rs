@@ -1,25 +1,25 @@
-//! A repairing layer between the client's byte stream and the protocol library.
+//! The client's byte stream cut into checked messages, before anything reads them.
 //!
-//! tower-lsp-server reads stdin through a `FramedRead`, and a `FramedRead` ends its stream
-//! after the first decoding error: one malformed message (bad JSON, an `id` of `1.5`, a batch
-//! array, invalid UTF-8) made the server answer an error and then stop reading, and the editor
-//! lost every feature until a restart. So the server never hands the library a frame it could
-//! fail on. [`Deframer`] splits the raw input into frames itself, checks each body the way the
-//! library will read it (UTF-8, JSON, one object, `"jsonrpc":"2.0"`, an `id` that is an
-//! integer or a string, a string `method`, the shape of a request, notification or response),
-//! passes on what is well formed and answers the rest itself: -32700 (parse error) or -32600
-//! (invalid request), with the message's `id` when it can be read and `null` otherwise, as
-//! JSON-RPC 2.0 says, plus a line on stderr. A `$/` request that carries an id, which the
-//! library would drop unanswered, gets -32601 (method not found). Garbage between frames is skipped up to the next
-//! `Content-Length` header and logged.
+//! A server that stops reading at the first malformed message loses the editor every feature
+//! until a restart: tower-lsp-server's own transport did (its `FramedRead` ends its stream
+//! after the first decoding error: bad JSON, an `id` of `1.5`, a batch array, invalid UTF-8).
+//! [`Deframer`] splits the raw input into frames itself, checks each body the way the server
+//! and the protocol library read it (UTF-8, JSON, one object, `"jsonrpc":"2.0"`, an `id` that
+//! is an integer or a string, a string `method`, the shape of a request, notification or
+//! response), passes on what is well formed and answers the rest itself: -32700 (parse
+//! error) or -32600 (invalid request), with the message's `id` when it can be read and `null`
+//! otherwise, as JSON-RPC 2.0 says, plus a line on stderr. A `$/` request that carries an id,
+//! which the library would drop unanswered, gets -32601 (method not found). Garbage between
+//! frames is skipped up to the next `Content-Length` header and logged.
 //!
 //! [`Deframer`] is a plain state machine over bytes (fuzzed by the `lsp_frames` target); the
-//! stdio plumbing around it is [`serve_stdio`].
+//! async plumbing around it is [`pump`], which hands each message to
+//! [`super::dispatch`], and [`write_frames`], the one writer of the output.
 
 use std::io;
 
 use serde_json::{json, Value};
-use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::sync::mpsc;
 use tower_lsp_server::jsonrpc::{Request, Response};
 
@@ -47,12 +47,12 @@ pub const MAX_SKIP: usize = 1 << 32;
 /// What one frame of input became.
 #[derive(Debug, PartialEq)]
 pub enum Frame {
-    /// A well-formed JSON-RPC message body, for the protocol library.
+    /// A well-formed JSON-RPC message body, for the server.
     Message(Vec<u8>),
     /// Input that cannot be served: the error response to send (a JSON body, when the input
     /// was a message at all) and what to log.
     Rejected { response: Option<Vec<u8>>, log: String },
-    /// A well-formed message the library will drop on its own (a notification whose
+    /// A well-formed message the server will drop (a notification whose
     /// parameters it cannot read): passed on, and logged.
     Logged { body: Vec<u8>, log: String },
 }
@@ -321,7 +321,7 @@ fn error_body(code: i64, id: &Value, message: &str) -> Vec<u8> {
         .into_bytes()
 }
 
-/// Checks one body the way the protocol library will read it.
+/// Checks one body the way the server and the protocol library will read it.
 fn check(body: Vec<u8>) -> Frame {
     // A document's opening, the one big message an editor sends, read without a JSON tree
     // (three of them below: 30 MB for a 10 MB map).
@@ -395,7 +395,7 @@ fn check(body: Vec<u8>) -> Frame {
     if let Err(err) = serde_json::from_value::<Request>(value.clone()) {
         return reject(-32600, &id, format!("not a request ({err})"));
     }
-    // A notification whose parameters the library cannot read is dropped there without a
+    // A notification whose parameters cannot be read is dropped without a
     // word (an edit with a negative position): pass it on, and say so.
     if !object.contains_key("id") {
         if let (Some(Value::String(method)), Some(params)) =
@@ -436,43 +436,35 @@ pub fn framed(body: &[u8]) -> Vec<u8> {
     out
 }
 
-/// Reads `input` through a [`Deframer`]: well-formed messages go on, framed anew, to
-/// `to_server` (each through `take`, which may put another body in its place: see
-/// [`super::opening`]); rejections are answered on `replies` and logged with `log`. Returns
-/// when the input ends or the server stops reading.
-pub async fn pump<R, W>(
+/// Reads `input` through a [`Deframer`]: each well-formed message is read with `read` (see
+/// [`super::dispatch::Incoming::read`]) and sent on `to_server`, in order; rejections are
+/// answered on `replies` and logged with `log`. Returns when the input ends or the server
+/// stops reading (`to_server` closed); a full `to_server` holds the reading back.
+pub async fn pump<R, T>(
     mut input: R,
-    mut to_server: W,
+    to_server: mpsc::Sender<T>,
     replies: mpsc::UnboundedSender<Outgoing>,
     log: impl Fn(&str),
-    take: impl Fn(Vec<u8>) -> Vec<u8>,
+    read: impl Fn(Vec<u8>) -> Option<T>,
 ) -> io::Result<()>
 where
     R: AsyncRead + Unpin,
-    W: AsyncWrite + Unpin,
 {
     let mut deframer = Deframer::new();
     let mut chunk = vec![0u8; 64 * 1024];
     loop {
-        let read = input.read(&mut chunk).await?;
-        let frames = if read == 0 {
+        let read_len = input.read(&mut chunk).await?;
+        let frames = if read_len == 0 {
             deframer.finish().into_iter().collect()
         } else {
-            deframer.push(chunk.get(..read).unwrap_or_default())
+            deframer.push(chunk.get(..read_len).unwrap_or_default())
         };
         for frame in frames {
-            match frame {
-                Frame::Message(body) => {
-                    let body = take(body);
-                    let header = format!("Content-Length: {}\r\n\r\n", body.len());
-                    to_server.write_all(header.as_bytes()).await?;
-                    to_server.write_all(&body).await?;
-                    to_server.flush().await?;
-                }
+            let body = match frame {
+                Frame::Message(body) => body,
                 Frame::Logged { body, log: line } => {
                     log(&line);
-                    to_server.write_all(&framed(&body)).await?;
-                    to_server.flush().await?;
+                    body
                 }
                 Frame::Rejected { response, log: line } => {
                     log(&line);
@@ -480,81 +472,18 @@ where
                         // The writer is gone only when the server is stopping.
                         let _ = replies.send(framed(&response).into());
                     }
+                    continue;
+                }
+            };
+            if let Some(message) = read(body) {
+                if to_server.send(message).await.is_err() {
+                    return Ok(());
                 }
             }
         }
-        if read == 0 || deframer.broken() {
-            return to_server.shutdown().await;
+        if read_len == 0 || deframer.broken() {
+            return Ok(());
         }
-    }
-}
-
-/// The protocol library's output, cut into whole frames so that the answers [`pump`] sends
-/// never land inside one of its messages.
-pub struct FrameSink {
-    buf: Vec<u8>,
-    out: mpsc::UnboundedSender<Outgoing>,
-}
-
-impl FrameSink {
-    pub fn new(out: mpsc::UnboundedSender<Outgoing>) -> Self {
-        Self { buf: Vec::new(), out }
-    }
-
-    fn forward_complete(&mut self) {
-        while let Some(end) = find(&self.buf, b"\r\n\r\n") {
-            let header =
-                String::from_utf8_lossy(self.buf.get(..end).unwrap_or_default()).into_owned();
-            let len = header.lines().find_map(|line| {
-                let (name, value) = line.split_once(':')?;
-                name.trim()
-                    .eq_ignore_ascii_case("content-length")
-                    .then(|| value.trim().parse::<usize>().ok())?
-            });
-            let Some(len) = len else {
-                // Not our library's framing: pass it on as it is.
-                let all = std::mem::take(&mut self.buf);
-                let _ = self.out.send(all.into());
-                return;
-            };
-            let total = end + 4 + len;
-            if self.buf.len() < total {
-                return;
-            }
-            let frame: Vec<u8> = self.buf.drain(..total).collect();
-            let _ = self.out.send(frame.into());
-        }
-    }
-}
-
-impl AsyncWrite for FrameSink {
-    fn poll_write(
-        self: std::pin::Pin<&mut Self>,
-        _: &mut std::task::Context<'_>,
-        data: &[u8],
-    ) -> std::task::Poll<io::Result<usize>> {
-        let this = self.get_mut();
-        this.buf.extend_from_slice(data);
-        this.forward_complete();
-        std::task::Poll::Ready(Ok(data.len()))
-    }
-
-    fn poll_flush(
-        self: std::pin::Pin<&mut Self>,
-        _: &mut std::task::Context<'_>,
-    ) -> std::task::Poll<io::Result<()>> {
-        std::task::Poll::Ready(Ok(()))
-    }
-
-    fn poll_shutdown(
-        self: std::pin::Pin<&mut Self>,
-        _: &mut std::task::Context<'_>,
-    ) -> std::task::Poll<io::Result<()>> {
-        let this = self.get_mut();
-        if !this.buf.is_empty() {
-            let _ = this.out.send(std::mem::take(&mut this.buf).into());
-        }
-        std::task::Poll::Ready(Ok(()))
     }
 }
 

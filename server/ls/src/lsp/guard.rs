@@ -1,11 +1,12 @@
-//! The last line of defence: a tower layer around the whole service that catches a panic in
-//! any handler (request or notification, ours or one added later without care). A request
-//! gets an internal-error response, a notification is dropped, both are logged to stderr,
-//! and the server keeps serving. Without it, a panic in a handler unwinds through
-//! tower-lsp-server's message loop and ends the process.
+//! The last line of defence: a tower layer around the protocol library's service (the
+//! lifecycle and the notifications it serves, [`super::dispatch`]) that catches a panic in
+//! any of its handlers. A request gets an internal-error response, a notification is dropped,
+//! both are logged to stderr, and the server keeps serving. Without it, a panic in a handler
+//! unwinds through the dispatcher's loop and ends the process. The server's own routes and
+//! document notifications are guarded the same way in [`super::dispatch`].
 //!
 //! Features that run analysis run it on a blocking thread through [`off_thread`], which turns
-//! a panic there into an error the caller reports (and tells the client); this layer catches
+//! a panic there into an error the caller reports (and tells the client); the guards catch
 //! what is left.
 
 use std::panic::AssertUnwindSafe;

@@ -1,7 +1,9 @@
 //! The language server. Only this module tree knows LSP types; every answer it gives is
 //! computed by a plain-data function of `unreal-analysis` and converted here.
 //!
-//! - [`server`]: the `LanguageServer` implementation, one thin method per LSP message;
+//! - [`dispatch`]: one road from the wire to a handler: document sync applied as it is read,
+//!   every request to its one typed handler, the lifecycle to the protocol library;
+//! - [`server`]: the handlers: the table of requests, document sync, the lifecycle;
 //! - [`options`]: how the server is put together (`ServerOptions`);
 //! - [`shared`]: what the handlers, the scheduler and the indexing share (client, documents,
 //!   session);
@@ -14,14 +16,18 @@
 //!   from disk in the background as `lint` checks them;
 //! - [`scheduler`]: coalesced diagnostics, computed off the async threads;
 //! - [`features`]: one file per LSP feature, each a plain function over a snapshot;
-//! - [`direct`]: big answers (outline, folding, formatting) serialized straight to the output;
-//! - [`framing`]: the JSON-RPC framing layer that answers or skips malformed messages;
+//! - [`direct`]: answers serialized straight into their frames (the outline, the folds and
+//!   the formatting of a big map written as they are made);
+//! - [`framing`]: the JSON-RPC framing layer that answers or skips malformed messages, and
+//!   the one writer of the output;
 //! - [`opening`]: `didOpen` read straight from its frame, with no JSON tree;
-//! - [`guard`]: turns a panic in any handler into an error response;
+//! - [`guard`]: turns a panic in the library's handlers into an error response, and runs
+//!   work off the async threads;
 //! - [`log`] and [`memory`]: the server's log and its memory reports.
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
 pub mod direct;
+pub mod dispatch;
 pub mod documents;
 pub mod ext;
 pub mod features;
@@ -44,20 +50,9 @@ pub mod workspace;
 pub mod workspace_problems;
 
 use std::process::ExitCode;
-use std::time::Duration;
-
-use tower_lsp_server::ls_types::request::Request as _;
-use tower_lsp_server::{ClientSocket, LspService, Server};
 
 pub use options::{Analyzer, ServerOptions};
 pub use server::Backend;
-
-/// The server as a tower service: [`Backend`] behind tower-lsp-server's protocol layer,
-/// behind the panic guard.
-pub type Service = guard::CatchPanics<LspService<Backend>>;
-
-/// How many requests the server takes on at once (see [`serve_framed`]).
-const REQUESTS_IN_FLIGHT: usize = 64;
 
 #[derive(clap::Args)]
 pub struct LspArgs {
@@ -66,86 +61,17 @@ pub struct LspArgs {
     pub stdio: bool,
 }
 
-/// Builds the server as a tower service: what [`run`] serves over stdio and what the
-/// one test that calls a handler itself calls directly (the protocol tests and the benchmarks
-/// are served with [`serve_framed`], as the binary is).
-pub fn service(options: ServerOptions) -> (Service, ClientSocket) {
-    let (service, socket) = LspService::build(|client| Backend::new(client, options))
-        .custom_method(ext::PackageTree::METHOD, Backend::package_tree)
-        .custom_method(ext::ObjectPreview::METHOD, Backend::object_preview)
-        .custom_method(ext::MapPreview::METHOD, Backend::map_preview)
-        .custom_method(ext::LevelScene::METHOD, Backend::level_scene)
-        .custom_method(ext::FindAssets::METHOD, Backend::find_assets)
-        .finish();
-    (guard::CatchPanics::new(service), socket)
-}
-
-/// How long the server may go on answering what it was asked once the client's input has
-/// ended (a script that pipes its requests in and reads the answers): then it stops anyway.
-const INPUT_ENDED_GRACE: Duration = Duration::from_secs(10);
-
 /// Serves the protocol over `input` and `output` until `exit` (or the end of the input):
-/// the client's bytes through the repairing framing layer, `didOpen` read straight from its
-/// frame, big answers written straight to the output. What `unreal-ls lsp` runs over stdio,
-/// and what the protocol tests run over in-memory pipes: one path for both. `true` when the
-/// client sent `shutdown` first.
+/// the client's bytes through the repairing framing layer, each message on its one road
+/// ([`dispatch`]), answers written straight into their frames. What `unreal-ls lsp` runs over
+/// stdio, and what the protocol tests run over in-memory pipes: one path for both. `true`
+/// when the client sent `shutdown` first.
 pub async fn serve_framed<R, W>(input: R, output: W, options: ServerOptions) -> bool
 where
     R: tokio::io::AsyncRead + Unpin + Send + 'static,
     W: std::io::Write + Send + 'static,
 {
-    let (service, socket) = service(options);
-    let shutdown = service.get_ref().inner().shutdown_flag();
-    let direct = service.get_ref().inner().direct();
-    // The client's bytes go through the repairing layer (framing.rs) before the protocol
-    // library sees them; its answers to malformed input and the library's own output
-    // share one writer, whole frames at a time.
-    let (frames_tx, frames_rx) = tokio::sync::mpsc::unbounded_channel();
-    let (written, all_written) = std::sync::mpsc::channel();
-    let writer = std::thread::Builder::new()
-        .name("unreal-ls-out".to_owned())
-        .spawn(move || framing::write_frames(output, frames_rx, &written));
-    if let Err(err) = writer {
-        log::stderr(&format!("cannot start the output thread: {err}"));
-        return false;
-    }
-    let (to_server, from_pump) = tokio::io::duplex(1 << 16);
-    let replies = frames_tx.clone();
-    // A `didOpen` is read straight from its frame (opening.rs); the library gets a marker.
-    let opens = std::sync::Arc::clone(&direct.opens);
-    let take = move |body| opens.take(body);
-    let shared = std::sync::Arc::clone(&direct.shared);
-    let mut pump = tokio::spawn(framing::pump(input, to_server, replies, log::stderr, take));
-    // Big answers skip the library's JSON tree and go to the writer as whole frames.
-    let _ = direct.shared.direct_out.set(frames_tx.clone());
-    let service = direct::DirectAnswers::new(service, direct, frames_tx.clone());
-    // Requests in flight at once: the library's default of four let four slow previews hold
-    // a hover back for their whole build. The expensive ones wait for a lane of their own
-    // (`guard::off_thread_expensive`), so the rest always find room here.
-    let serve = Server::new(from_pump, framing::FrameSink::new(frames_tx.clone()), socket)
-        .concurrency_level(REQUESTS_IN_FLIGHT)
-        .serve(service);
-    tokio::pin!(serve);
-    // The end of input ends the server (exit code 1 without `shutdown`, as after `exit`):
-    // requests to the client give up at once, answers in flight get `INPUT_ENDED_GRACE`.
-    let input_ended = async {
-        let _ = (&mut pump).await;
-        shared.input_ended.send_replace(true);
-        tokio::time::sleep(INPUT_ENDED_GRACE).await;
-    };
-    tokio::select! {
-        () = &mut serve => {}
-        () = input_ended => {
-            log::stderr("the input ended and the server did not finish in time: stopping");
-        }
-    }
-    // Everything the server wrote goes out before the process ends: the writer stops at
-    // the empty frame, after every frame queued before it.
-    pump.abort();
-    let _ = frames_tx.send(framing::Outgoing::Frame(Vec::new()));
-    let _ =
-        tokio::task::spawn_blocking(move || all_written.recv_timeout(Duration::from_secs(2))).await;
-    shutdown.load(std::sync::atomic::Ordering::SeqCst)
+    dispatch::serve(input, output, options, server::routes()).await
 }
 
 /// `unreal-ls lsp`: serves the protocol over stdin/stdout until `exit`. Exit code 0 when the

@@ -5,29 +5,21 @@
 //! copies of it, to check the message as the library will read it), the framed copy handed
 //! to the library, the library's read buffer (which keeps its size for the life of the
 //! server) and the library's own JSON tree of it: 49 MB at the peak for a 10 MB map, 46 MB
-//! after. Over stdio the input layer ([`super::framing::pump`]) gives every well-formed
-//! message to [`TakenOpens::take`] first: a `didOpen` is read there with no JSON tree (the
-//! text is unescaped within the message's own buffer, which becomes the document's `String`:
-//! no copy at all), its parameters wait in a queue, and the library gets a small marker
-//! notification in its place ([`MARKER`], numbered). [`super::direct::DirectAnswers`] meets
-//! the marker in the order the messages came and opens the document then, as the library's
-//! handler would have (both call `Shared::open_document`). The protocol tests open their
-//! documents this way too (they are served with [`super::serve_framed`]); why it exists:
-//! docs/performance.md, "`didOpen` without a JSON tree".
+//! after. Now [`super::dispatch::Incoming::read`] gives every well-formed message to
+//! [`read`] first: a `didOpen` is read there with no JSON tree, and [`Opened::params`]
+//! unescapes the text within the message's own buffer, which becomes the document's
+//! `String`: no copy at all. The dispatcher opens the document the moment the message is
+//! read, in the order the messages came, with the function every `didOpen` goes to
+//! (`Backend::did_open`); what this reading does not take (an unknown or repeated member, a
+//! text that is not a string) is read by serde like any other notification and opens through
+//! the same function. Why it exists: docs/performance.md, "`didOpen` without a JSON tree".
 
 use std::borrow::Cow;
-use std::collections::VecDeque;
 use std::ops::Range;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Mutex, PoisonError};
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use tower_lsp_server::ls_types::{DidOpenTextDocumentParams, TextDocumentItem, Uri};
-
-/// The notification the library gets in place of a `didOpen` taken here; never sent by a
-/// client (one that sends it only opens nothing: the number must match a taken `didOpen`).
-pub const MARKER: &str = "unrealLs/$taken/didOpen";
 
 /// A `didOpen` notification as the library reads it, with its text left in the body.
 #[derive(Deserialize)]
@@ -177,37 +169,6 @@ fn unescape_in_place(mut buf: Vec<u8>, string: Range<usize>) -> String {
         .unwrap_or_else(|err| String::from_utf8_lossy(err.as_bytes()).into_owned())
 }
 
-/// The `didOpen` notifications taken from the input, waiting for their markers.
-#[derive(Debug, Default)]
-pub struct TakenOpens {
-    next: AtomicU64,
-    waiting: Mutex<VecDeque<(u64, DidOpenTextDocumentParams)>>,
-}
-
-impl TakenOpens {
-    /// What goes to the library for the well-formed message `body`: the body itself, or, when
-    /// it is a `didOpen` taken here, its marker.
-    pub fn take(&self, body: Vec<u8>) -> Vec<u8> {
-        let Some(opened) = read(&body) else { return body };
-        let number = self.next.fetch_add(1, Ordering::Relaxed);
-        let params = opened.params(body);
-        self.lock().push_back((number, params));
-        format!(r#"{{"jsonrpc":"2.0","method":"{MARKER}","params":{{"n":{number}}}}}"#).into_bytes()
-    }
-
-    /// The `didOpen` of the marker with `params`, once.
-    pub fn claim(&self, params: Option<&serde_json::Value>) -> Option<DidOpenTextDocumentParams> {
-        let number = params?.get("n")?.as_u64()?;
-        let mut waiting = self.lock();
-        let at = waiting.iter().position(|(n, _)| *n == number)?;
-        waiting.remove(at).map(|(_, params)| params)
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, VecDeque<(u64, DidOpenTextDocumentParams)>> {
-        self.waiting.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -251,7 +212,6 @@ mod tests {
 
     #[test]
     fn only_plain_did_open_notifications_are_taken() {
-        let taken = TakenOpens::default();
         let not_taken = [
             // A request (an id), another method, another version, a text that is not a
             // string, an unknown member, a member twice, bad JSON.
@@ -264,15 +224,10 @@ mod tests {
             br#"{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///a","languageId":"t3d","version":1,"text":"x}}}"#.to_vec(),
         ];
         for body in not_taken {
-            assert_eq!(taken.take(body.clone()), body);
+            assert!(read(&body).is_none(), "{}", String::from_utf8_lossy(&body));
         }
-        let marker = taken.take(open("Begin Map"));
-        let marker: serde_json::Value = serde_json::from_slice(&marker).unwrap();
-        assert_eq!(marker["method"], MARKER);
-        // A marker with another number (a client that sends one) opens nothing.
-        assert!(taken.claim(Some(&json!({ "n": 7 }))).is_none());
-        let params = taken.claim(marker.get("params")).unwrap();
+        let body = open("Begin Map");
+        let params = read(&body).unwrap().params(body);
         assert_eq!(params.text_document.text, "Begin Map");
-        assert!(taken.claim(marker.get("params")).is_none(), "once");
     }
 }

@@ -156,17 +156,8 @@ async fn analyse_and_publish(shared: &Shared, uri: &Uri) {
         }
     };
     let Some(version) = published.version else { return };
-    // Served framed (the binary, the protocol tests) the notification is framed here, from the
-    // typed diagnostics; with the service called directly the library sends it.
-    let out = shared.direct_out.get();
-    let frame = out.map(|_| {
-        let diagnostics = published.items.iter().map(|item| &item.diagnostic);
-        super::direct::diagnostics_frame(uri, diagnostics, version)
-    });
-    let diagnostics = match frame {
-        Some(_) => Vec::new(),
-        None => published.items.iter().map(|item| item.diagnostic.clone()).collect(),
-    };
+    let diagnostics = published.items.iter().map(|item| &item.diagnostic);
+    let frame = super::direct::diagnostics_frame(uri, diagnostics, Some(version));
     // Checking the version and sending happen under the gate, so a `didClose` cannot clear
     // the diagnostics between the two and then see stale ones arrive after its clearing.
     let _gate = shared.publish_gate.lock().await;
@@ -179,9 +170,6 @@ async fn analyse_and_publish(shared: &Shared, uri: &Uri) {
         };
         document.published = Arc::new(published);
     }
-    match (out, frame) {
-        // The writer is gone only when the server is stopping.
-        (Some(out), Some(frame)) => drop(out.send(frame.into())),
-        _ => shared.client.publish_diagnostics(uri.clone(), diagnostics, Some(version)).await,
-    }
+    // The writer is gone only when the server is stopping.
+    let _ = shared.out.send(frame.into());
 }

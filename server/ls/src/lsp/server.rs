@@ -1,51 +1,189 @@
-//! The `LanguageServer` implementation: one thin method per LSP message. Notifications update
-//! the document store synchronously (before their first `.await`, so that tower-lsp-server,
-//! which starts handlers in arrival order, applies a burst of edits in order); requests take
-//! a snapshot and run their feature on a blocking thread behind a panic guard.
+//! The server's handlers: [`routes`], the table of every request the server answers (each
+//! one line naming its method's type, how it reads its document and its feature), the
+//! document notifications applied the moment they are read ([`Backend::did_open`],
+//! [`Backend::did_change`], [`Backend::did_close`]), and what the protocol library serves
+//! ([`Lifecycle`]: `initialize`, `initialized`, `shutdown`, settings and workspace changes).
+//! How a message reaches them: [`super::dispatch`].
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
+use futures::future::{BoxFuture, FutureExt};
 use serde_json::Value;
+use tokio::sync::mpsc::UnboundedSender;
 use tower_lsp_server::jsonrpc::Result;
+use tower_lsp_server::ls_types::request::{self as lsp, Request as _};
 use tower_lsp_server::ls_types::{
-    CodeActionParams, CodeActionResponse, ConfigurationItem, DidChangeConfigurationParams,
-    DidChangeTextDocumentParams, DidChangeWatchedFilesParams, DidChangeWorkspaceFoldersParams,
-    DidCloseTextDocumentParams, DidOpenTextDocumentParams, ExecuteCommandParams, InitializeParams,
-    InitializeResult, InitializedParams, MessageType, Registration, ServerInfo, Uri,
-    WorkspaceFolder,
-};
-use tower_lsp_server::ls_types::{
-    CompletionParams, CompletionResponse, DocumentFormattingParams, DocumentRangeFormattingParams,
-    DocumentSymbolParams, DocumentSymbolResponse, FoldingRange, FoldingRangeParams,
-    GotoDefinitionParams, GotoDefinitionResponse, Hover, HoverParams, InlayHint, InlayHintParams,
-    Location, PrepareRenameResponse, ReferenceParams, RenameParams, SelectionRange,
-    SelectionRangeParams, SemanticTokensDeltaParams, SemanticTokensFullDeltaResult,
-    SemanticTokensParams, SemanticTokensRangeParams, SemanticTokensRangeResult,
-    SemanticTokensResult, TextDocumentPositionParams, TextEdit, WorkspaceEdit,
-    WorkspaceSymbolParams, WorkspaceSymbolResponse,
+    ConfigurationItem, DidChangeConfigurationParams, DidChangeTextDocumentParams,
+    DidChangeWatchedFilesParams, DidChangeWorkspaceFoldersParams, DidCloseTextDocumentParams,
+    DidOpenTextDocumentParams, ExecuteCommandParams, InitializeParams, InitializeResult,
+    InitializedParams, MessageType, Registration, ServerInfo, Uri, WorkspaceFolder,
 };
 use tower_lsp_server::{Client, LanguageServer};
 
-use super::documents::{DocumentHandle, DocumentSnapshot, EditProblem, Session};
-use super::ext::{self, FindAssets, LevelScene, MapPreview, ObjectPreview, PackageTree};
+use super::direct::{self, Kept};
+use super::dispatch::{self, Reads, Routes, When};
+use super::documents::{DocumentHandle, EditProblem, Session};
+use super::ext;
 use super::features;
+use super::framing::Outgoing;
 use super::options::ServerOptions;
 use super::position::PositionEncoding;
 use super::scheduler::Scheduler;
 use super::settings::Settings;
 use super::shared::Shared;
-use tower_lsp_server::ls_types::request::Request as _;
 
-/// How much of a document a request reads, which decides whether it runs on the document
-/// (under its lock) or on a copy.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Reads {
-    /// The blocks at a cursor or in a range: parsed in microseconds, under the lock.
-    AtCursor,
-    /// The whole document (outline, folding, references...): on a copy.
-    Whole,
+/// Every request the server answers, each to its one handler: [`super::dispatch`] reads the
+/// parameters as the method's type says, runs the handler (a panic becomes an internal error
+/// naming the method) and writes the typed answer straight into the frame.
+pub(super) fn routes() -> Routes {
+    let mut routes = Routes::default();
+    routes
+        // At a cursor or in a range: the blocks there, parsed under the document's lock.
+        .on::<lsp::HoverRequest>()
+        .document(
+            Reads::AtCursor,
+            When::Now,
+            |p| &p.text_document_position_params.text_document.uri,
+            features::hover::handle,
+        )
+        .on::<lsp::SelectionRangeRequest>()
+        .document(
+            Reads::AtCursor,
+            When::Now,
+            |p| &p.text_document.uri,
+            features::selection_range::handle,
+        )
+        .on::<lsp::RangeFormatting>()
+        .document(Reads::AtCursor, When::Now, |p| &p.text_document.uri, features::formatting::range)
+        // Asked by the editor on its own when a document opens or changes: the squiggles go
+        // first.
+        .on::<lsp::CodeActionRequest>()
+        .document(
+            Reads::AtCursor,
+            When::AfterDiagnostics,
+            |p| &p.text_document.uri,
+            features::code_action::handle,
+        )
+        .on::<lsp::InlayHintRequest>()
+        .document(
+            Reads::AtCursor,
+            When::AfterDiagnostics,
+            |p| &p.text_document.uri,
+            features::inlay_hint::handle,
+        )
+        .on::<lsp::SemanticTokensRangeRequest>()
+        .document(
+            Reads::AtCursor,
+            When::AfterDiagnostics,
+            |p| &p.text_document.uri,
+            features::semantic_tokens::range,
+        )
+        .on::<lsp::SemanticTokensFullRequest>()
+        .document(
+            Reads::Whole,
+            When::AfterDiagnostics,
+            |p| &p.text_document.uri,
+            features::semantic_tokens::full,
+        )
+        .on::<lsp::SemanticTokensFullDeltaRequest>()
+        .document(
+            Reads::Whole,
+            When::AfterDiagnostics,
+            |p| &p.text_document.uri,
+            features::semantic_tokens::full_delta,
+        )
+        // The outline and the folds: written in pieces straight from what a big map's
+        // segments keep, else from a copy.
+        .on::<lsp::DocumentSymbolRequest>()
+        .document(
+            Reads::Kept(Kept::Symbols),
+            When::AfterDiagnostics,
+            |p| &p.text_document.uri,
+            features::document_symbol::handle,
+        )
+        .on::<lsp::FoldingRangeRequest>()
+        .document(
+            Reads::Kept(Kept::Folds),
+            When::AfterDiagnostics,
+            |p| &p.text_document.uri,
+            features::folding_range::handle,
+        )
+        // The whole document, on a copy.
+        .on::<lsp::Completion>()
+        .document(
+            Reads::Whole,
+            When::Now,
+            |p| &p.text_document_position.text_document.uri,
+            features::completion::handle,
+        )
+        .on::<lsp::GotoDefinition>()
+        .document(
+            Reads::Whole,
+            When::Now,
+            |p| &p.text_document_position_params.text_document.uri,
+            features::definition::handle,
+        )
+        .on::<lsp::References>()
+        .document(
+            Reads::Whole,
+            When::Now,
+            |p| &p.text_document_position.text_document.uri,
+            features::references::handle,
+        )
+        .on::<lsp::PrepareRenameRequest>()
+        .document(Reads::Whole, When::Now, |p| &p.text_document.uri, features::rename::prepare)
+        .on::<lsp::Rename>()
+        .document(
+            Reads::Whole,
+            When::Now,
+            |p| &p.text_document_position.text_document.uri,
+            features::rename::handle,
+        )
+        // The whole document's formatting: the text alone, its edits written into the frame
+        // as the formatter makes them.
+        .on::<lsp::Formatting>()
+        .document_framed(Reads::Text, When::Now, |p| &p.text_document.uri, direct::format_frame)
+        // Beyond one document: each in one of the expensive lanes.
+        .on::<lsp::WorkspaceSymbolRequest>()
+        .expensive(|backend, params| {
+            let session = backend.shared.session();
+            let documents = backend.shared.documents();
+            let handles: Vec<DocumentHandle> =
+                documents.uris().filter_map(|uri| documents.handle(uri, &session)).collect();
+            let index = session.workspace.package_objects();
+            move || features::workspace_symbol::handle(&handles, index.as_ref(), &params)
+        })
+        .on::<lsp::ExecuteCommand>()
+        .request(Backend::execute_command)
+        .on::<ext::FindAssets>()
+        .expensive(|backend, params| {
+            let index = backend.package_index();
+            move || Ok(features::workspace_symbol::find_assets(index.as_ref(), &params))
+        })
+        .on::<ext::PackageTree>()
+        .expensive(|_, params| move || features::preview::package_tree(&params))
+        // A mesh whose materials are in the game's other packages is textured from them (the
+        // workspace's package index, once built).
+        .on::<ext::ObjectPreview>()
+        .expensive(|backend, params| {
+            let packages = backend.package_index();
+            move || features::preview::object_preview(&params, packages.as_deref())
+        })
+        // The overview picture of a T3D map, from the open document's text when it is open
+        // (so it follows edits), else from the file.
+        .on::<ext::MapPreview>()
+        .expensive(|backend, params| {
+            let handle = backend.shared.handle(&params.uri);
+            move || {
+                let open = handle.map(|h| h.read(|snapshot| snapshot.text().to_owned()));
+                features::preview::map_preview(&params, open)
+            }
+        })
+        .on::<ext::LevelScene>()
+        .request(Backend::level_scene);
+    routes
 }
 
 /// What `#exec` lines read: classes, meshes, images, sounds and packages (compressed ones too:
@@ -58,19 +196,21 @@ const SETTINGS_SECTION: &str = "unrealLs";
 
 /// State shared by the protocol handlers and the diagnostics worker.
 pub struct Backend {
-    shared: Arc<Shared>,
+    pub(super) shared: Arc<Shared>,
     scheduler: Scheduler,
-    shutdown: Arc<AtomicBool>,
+    /// Set once the client sent `shutdown`.
+    shutdown: AtomicBool,
     /// Settings problems found during `initialize`, logged once the client listens.
     startup_problems: Mutex<Vec<String>>,
     /// The client registers file watchers on request (`workspace/didChangeWatchedFiles`).
     watches_files: AtomicBool,
-    /// Between `initialize` and `shutdown`: requests are served (see [`super::direct`]).
-    serving: Arc<AtomicBool>,
+    /// Between `initialize` and `shutdown`: requests are served, document notifications
+    /// applied ([`super::dispatch`]).
+    serving: AtomicBool,
 }
 
 impl Backend {
-    pub fn new(client: Client, options: ServerOptions) -> Self {
+    pub fn new(client: Client, options: ServerOptions, out: UnboundedSender<Outgoing>) -> Self {
         Self {
             shared: Arc::new(Shared {
                 client,
@@ -81,56 +221,206 @@ impl Backend {
                 diagnostics_sent: tokio::sync::Notify::new(),
                 input_ended: tokio::sync::watch::Sender::new(false),
                 settings_settled: tokio::sync::watch::Sender::new(true),
-                direct_out: std::sync::OnceLock::new(),
+                out,
             }),
             scheduler: Scheduler::default(),
-            shutdown: Arc::new(AtomicBool::new(false)),
+            shutdown: AtomicBool::new(false),
             startup_problems: Mutex::default(),
             watches_files: AtomicBool::new(false),
-            serving: Arc::new(AtomicBool::new(false)),
+            serving: AtomicBool::new(false),
         }
     }
 
-    /// The workspace's package index, once built.
-    /// `unrealLs/findAssets`.
-    pub async fn find_assets(
-        &self,
-        params: ext::FindAssetsParams,
-    ) -> Result<ext::FindAssetsResult> {
-        let index = self.package_index();
-        off_thread(FindAssets::METHOD, move || {
-            Ok(features::workspace_symbol::find_assets(index.as_ref(), &params))
-        })
-        .await
+    /// Between `initialize` and `shutdown`: requests are served, document notifications
+    /// applied.
+    pub fn serving(&self) -> bool {
+        self.serving.load(Ordering::SeqCst)
     }
 
-    /// `unrealLs/mapPreview`: the overview picture of a T3D map, from the open document's
-    /// text when it is open (so it follows edits), else from the file.
-    pub async fn map_preview(
-        &self,
-        params: ext::MapPreviewParams,
-    ) -> Result<ext::MapPreviewResult> {
-        let handle = self.document_handle(&params.uri);
-        off_thread(MapPreview::METHOD, move || {
-            let open = handle.map(|h| h.read(|snapshot| snapshot.text().to_owned()));
-            features::preview::map_preview(&params, open)
+    /// Whether the client sent `shutdown`; decides the exit code.
+    pub fn shutdown_requested(&self) -> bool {
+        self.shutdown.load(Ordering::SeqCst)
+    }
+
+    /// The client's input has ended: requests to the client give up at once.
+    pub(super) fn input_ended(&self) {
+        self.shared.input_ended.send_replace(true);
+    }
+
+    /// The workspace's index of package objects ([`super::workspace::Workspace::package_objects`]).
+    pub fn package_index(&self) -> Option<Arc<unreal_analysis::index::PackageIndex>> {
+        self.shared.session().workspace.package_objects()
+    }
+
+    /// `textDocument/didOpen`: the document joins the store and is queued for analysis.
+    /// Called the moment the message is read, however it was read (straight from its frame,
+    /// [`super::opening`], or by serde).
+    pub(super) fn did_open(&self, params: DidOpenTextDocumentParams) {
+        let uri = self.shared.open_document(params);
+        self.scheduler.changed(uri, std::time::Duration::ZERO);
+    }
+
+    /// `textDocument/didChange`: the edits applied now, under the document's lock, in the
+    /// order the messages came (the dispatcher calls this the moment the message is read,
+    /// before it looks at the next). What it returns logs what was odd about them.
+    pub(super) fn did_change(&self, params: DidChangeTextDocumentParams) -> BoxFuture<'static, ()> {
+        let uri = params.text_document.uri;
+        let encoding = self.shared.session().encoding;
+        let outcome = {
+            let mut documents = self.shared.documents();
+            documents.get_mut(&uri).map(|document| {
+                let version = params.text_document.version;
+                let mut content = document.content();
+                let problems: Vec<EditProblem> = params
+                    .content_changes
+                    .into_iter()
+                    .filter_map(|change| content.apply_change(change, encoding))
+                    .collect();
+                content.version = version;
+                drop(content);
+                let previous = std::mem::replace(&mut document.version, version);
+                (problems, previous)
+            })
+        };
+        let shared = Arc::clone(&self.shared);
+        let Some((problems, previous)) = outcome else {
+            return async move {
+                let message = format!("didChange for {}, which is not open; ignored", uri.as_str());
+                shared.log(MessageType::WARNING, &message).await;
+            }
+            .boxed();
+        };
+        self.scheduler.changed(uri.clone(), self.shared.options.debounce);
+        let version = params.text_document.version;
+        async move {
+            if version <= previous {
+                let message = format!(
+                    "didChange for {} went from version {previous} to {version}",
+                    uri.as_str(),
+                );
+                shared.log(MessageType::WARNING, &message).await;
+            }
+            for EditProblem::ReversedRange(range) in problems {
+                let message = format!(
+                    "didChange for {}: reversed range {range:?}, applied with its ends swapped",
+                    uri.as_str()
+                );
+                shared.log(MessageType::WARNING, &message).await;
+            }
+        }
+        .boxed()
+    }
+
+    /// `textDocument/didClose`: the document leaves the store now, in the order the messages
+    /// came. What it returns clears its diagnostics, or shows them as the workspace check
+    /// finds them on disk.
+    pub(super) fn did_close(&self, params: DidCloseTextDocumentParams) -> BoxFuture<'static, ()> {
+        let uri = params.text_document.uri;
+        self.shared.documents().close(&uri);
+        self.scheduler.closed(uri.clone());
+        // A closed file of the workspace shows its problems as they are on disk (the
+        // workspace check's); any other closed file's are no longer tracked: leave no stale
+        // squiggles behind (unless it was opened again meanwhile and has fresh ones).
+        let session = self.shared.session();
+        let path = super::file_uri::file_path(&uri);
+        if let Some(path) = path.filter(|p| {
+            session.settings.workspace_problems()
+                && super::workspace_problems::in_workspace(&session, p)
+        }) {
+            session.workspace.problems.mark_shown(&uri);
+            super::workspace_problems::check_files(&self.shared, vec![path]);
+            return futures::future::ready(()).boxed();
+        }
+        let shared = Arc::clone(&self.shared);
+        async move {
+            let _gate = shared.publish_gate.lock().await;
+            if shared.documents().get(&uri).is_none() {
+                let frame = direct::diagnostics_frame(&uri, std::iter::empty(), None);
+                // The writer is gone only when the server is stopping.
+                let _ = shared.out.send(frame.into());
+            }
+        }
+        .boxed()
+    }
+
+    /// `workspace/executeCommand`: the map comparison, a map's dependencies and the
+    /// replacement of a texture everywhere.
+    async fn execute_command(
+        self: Arc<Self>,
+        params: ExecuteCommandParams,
+    ) -> Result<Option<Value>> {
+        if params.command == features::deps::DEPS_COMMAND {
+            let uri = features::deps::argument(&params.arguments)?;
+            // An open map is read as the editor holds it.
+            let open = self.shared.handle(&uri).map(|h| h.read(|s| s.text().to_owned()));
+            let session = self.shared.session();
+            return dispatch::expensive(&self.shared, features::deps::DEPS_COMMAND, move || {
+                let text = match open {
+                    Some(text) => text,
+                    None => features::diff::read_file(&uri)?,
+                };
+                features::deps::needs(&session, &uri, &text)
+            })
+            .await
+            .map(Some);
+        }
+        if params.command == features::texture_actions::REPLACE_COMMAND {
+            let (uri, old, new) = features::texture_actions::arguments(&params.arguments)?;
+            let Some(handle) = self.shared.handle(&uri) else {
+                return Err(tower_lsp_server::jsonrpc::Error::invalid_params(format!(
+                    "{}: not open",
+                    uri.as_str()
+                )));
+            };
+            return dispatch::expensive(
+                &self.shared,
+                features::texture_actions::REPLACE_COMMAND,
+                move || {
+                    handle.read(|snapshot| features::texture_actions::replace(snapshot, &old, &new))
+                },
+            )
+            .await
+            .map(Some);
+        }
+        if params.command != features::diff::DIFF_COMMAND {
+            return Err(tower_lsp_server::jsonrpc::Error::invalid_params(format!(
+                "unknown command `{}`",
+                params.command
+            )));
+        }
+        let (old, new) = features::diff::arguments(&params.arguments)?;
+        // An open map is compared as the editor holds it.
+        let text_of = |uri: &Uri| self.shared.handle(uri).map(|h| h.read(|s| s.text().to_owned()));
+        let (old_text, new_text) = (text_of(&old), text_of(&new));
+        let command = params.command;
+        dispatch::expensive(&self.shared, &command, move || {
+            let old_text = match old_text {
+                Some(text) => text,
+                None => features::diff::read_file(&old)?,
+            };
+            let new_text = match new_text {
+                Some(text) => text,
+                None => features::diff::read_file(&new)?,
+            };
+            features::diff::compare((&old, &old_text), (&new, &new_text))
         })
         .await
+        .map(Some)
     }
 
     /// `unrealLs/levelScene`: a T3D map's built level for a 3D view, from the open
     /// document's text when it is open, textured from the packages its checks use.
-    pub async fn level_scene(
-        &self,
+    async fn level_scene(
+        self: Arc<Self>,
         params: ext::LevelSceneParams,
     ) -> Result<ext::LevelSceneResult> {
-        let handle = self.document_handle(&params.uri);
+        let handle = self.shared.handle(&params.uri);
         let session = self.shared.session();
         // Set when this request's future is dropped (the client cancelled it): the build,
         // on its blocking thread, stops at the next brush.
         let cancelled = super::guard::CancelOnDrop::default();
         let flag = cancelled.flag();
-        off_thread(LevelScene::METHOD, move || {
+        dispatch::expensive(&self.shared, ext::LevelScene::METHOD, move || {
             let open = handle.map(|h| {
                 let probe = h.clone();
                 features::level_scene::OpenMap {
@@ -147,161 +437,9 @@ impl Backend {
         .await
     }
 
-    /// `unrealLs/packageTree`.
-    pub async fn package_tree(
-        &self,
-        params: ext::PackageTreeParams,
-    ) -> Result<ext::PackageTreeResult> {
-        off_thread(PackageTree::METHOD, move || features::preview::package_tree(&params)).await
-    }
+    // What the protocol library serves, through [`Lifecycle`].
 
-    /// `unrealLs/objectPreview`.
-    pub async fn object_preview(
-        &self,
-        params: ext::ObjectPreviewParams,
-    ) -> Result<ext::ObjectPreviewResult> {
-        // A mesh whose materials are in the game's other packages is textured from them
-        // (the workspace's package index, once built).
-        let packages = self.package_index();
-        off_thread(ObjectPreview::METHOD, move || {
-            features::preview::object_preview(&params, packages.as_deref())
-        })
-        .await
-    }
-
-    /// The workspace's index of package objects ([`super::workspace::Workspace::package_objects`]).
-    pub fn package_index(&self) -> Option<Arc<unreal_analysis::index::PackageIndex>> {
-        self.shared.session().workspace.package_objects()
-    }
-
-    /// A handle on the open document `uri` (`None` when it is not open), to read on a
-    /// blocking thread.
-    pub fn document_handle(&self, uri: &Uri) -> Option<DocumentHandle> {
-        self.shared.handle(uri)
-    }
-
-    /// What the layer that writes big answers straight to the output needs
-    /// ([`super::direct::DirectAnswers`]).
-    pub fn direct(&self) -> super::direct::Direct {
-        super::direct::Direct {
-            shared: Arc::clone(&self.shared),
-            serving: Arc::clone(&self.serving),
-            opens: Arc::default(),
-            analyse: Arc::new(self.scheduler.requeue_handle()),
-        }
-    }
-
-    /// Set once the client sent `shutdown`; decides the exit code.
-    pub fn shutdown_flag(&self) -> Arc<AtomicBool> {
-        Arc::clone(&self.shutdown)
-    }
-
-    /// Runs a request's feature on the document as it is now (its current text and blocks,
-    /// read under the content's lock), on a blocking thread. No open document: no answer. A
-    /// panic becomes an error response and a log entry; the server stays up.
-    pub async fn with_document<T, F>(
-        &self,
-        method: &'static str,
-        uri: &Uri,
-        feature: F,
-    ) -> Result<Option<T>>
-    where
-        T: Send + 'static,
-        F: FnOnce(&DocumentSnapshot<'_>) -> Result<Option<T>> + Send + 'static,
-    {
-        self.with_document_reading(method, uri, Reads::AtCursor, feature).await
-    }
-
-    /// [`Self::with_document`] for a feature that reads as much as `reads` says: one that
-    /// parses the whole document runs on a copy ([`DocumentHandle::read_copy`]).
-    pub async fn with_document_reading<T, F>(
-        &self,
-        method: &'static str,
-        uri: &Uri,
-        reads: Reads,
-        feature: F,
-    ) -> Result<Option<T>>
-    where
-        T: Send + 'static,
-        F: FnOnce(&DocumentSnapshot<'_>) -> Result<Option<T>> + Send + 'static,
-    {
-        let Some(handle) = self.shared.handle(uri) else {
-            return Ok(None);
-        };
-        let run = move || match reads {
-            Reads::AtCursor => handle.read(feature),
-            Reads::Whole => handle.read_copy(feature),
-        };
-        match super::guard::off_thread(run).await {
-            Ok(answer) => answer,
-            Err(reason) => {
-                let message =
-                    format!("{method} on {} failed: internal error: {reason}", uri.as_str());
-                self.shared.log(MessageType::ERROR, &message).await;
-                Err(super::guard::internal_error(message))
-            }
-        }
-    }
-
-    /// Replaces the settings and re-analyses every open document with them. `null` says
-    /// nothing (a client without an `unrealLs` section answers so) and keeps the settings
-    /// as they are, those from `initializationOptions` included.
-    async fn apply_settings(&self, value: &Value) {
-        if value.is_null() {
-            return;
-        }
-        let (settings, problems) = Settings::from_json(value);
-        for problem in problems {
-            self.shared.log(MessageType::WARNING, &problem).await;
-        }
-        self.shared.update_session(|session| session.settings = settings);
-        // Checks every open document again, with the game directory the settings name.
-        super::indexing::update(&self.shared, &self.scheduler).await;
-    }
-
-    /// Asks the client to report changes to the files `#exec` lines import and to classes
-    /// (`workspace/didChangeWatchedFiles`), which the `.uc` checks cache.
-    async fn watch_package_files(&self) {
-        let watchers = serde_json::json!({ "watchers": [
-            { "globPattern": WATCHED_FILES },
-            { "globPattern": "**/unreal-ls.toml" },
-        ] });
-        let registration = Registration {
-            id: "unreal-ls-watched-files".to_owned(),
-            method: "workspace/didChangeWatchedFiles".to_owned(),
-            register_options: Some(watchers),
-        };
-        if let Err(err) =
-            self.shared.ask_client(self.shared.client.register_capability(vec![registration])).await
-        {
-            let message = format!("cannot watch package files: {}", err.message);
-            self.shared.log(MessageType::WARNING, &message).await;
-        }
-    }
-
-    /// Asks the client for the `unrealLs` section (`workspace/configuration`).
-    async fn pull_settings(&self) {
-        let item =
-            ConfigurationItem { scope_uri: None, section: Some(SETTINGS_SECTION.to_owned()) };
-        match self.shared.ask_client(self.shared.client.configuration(vec![item])).await {
-            Ok(values) => {
-                let value = values.into_iter().next().unwrap_or(Value::Null);
-                self.apply_settings(&value).await;
-            }
-            Err(err) => {
-                let message = format!("workspace/configuration failed: {}", err.message);
-                self.shared.log(MessageType::WARNING, &message).await;
-            }
-        }
-    }
-}
-
-fn folder_paths(folders: &[WorkspaceFolder]) -> Vec<PathBuf> {
-    folders.iter().filter_map(|f| super::file_uri::file_path(&f.uri)).collect()
-}
-
-impl LanguageServer for Backend {
-    async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
+    fn initialize(&self, params: &InitializeParams) -> InitializeResult {
         let capabilities = &params.capabilities;
         let encoding = PositionEncoding::negotiate(
             capabilities.general.as_ref().and_then(|g| g.position_encodings.as_deref()),
@@ -375,17 +513,17 @@ impl LanguageServer for Backend {
         self.shared.settings_settled.send_replace(false);
         self.scheduler.start(Arc::clone(&self.shared));
         self.serving.store(true, Ordering::SeqCst);
-        Ok(InitializeResult {
+        InitializeResult {
             capabilities: features::capabilities(&self.shared.session()),
             server_info: Some(ServerInfo {
                 name: "unreal-ls".to_owned(),
                 version: Some(env!("CARGO_PKG_VERSION").to_owned()),
             }),
             offset_encoding: None,
-        })
+        }
     }
 
-    async fn initialized(&self, _: InitializedParams) {
+    async fn initialized(&self) {
         let problems = std::mem::take(
             &mut *self.startup_problems.lock().unwrap_or_else(PoisonError::into_inner),
         );
@@ -448,83 +586,9 @@ impl LanguageServer for Backend {
         }
     }
 
-    async fn shutdown(&self) -> Result<()> {
+    fn shutdown(&self) {
         self.serving.store(false, Ordering::SeqCst);
         self.shutdown.store(true, Ordering::SeqCst);
-        Ok(())
-    }
-
-    async fn did_open(&self, params: DidOpenTextDocumentParams) {
-        let uri = self.shared.open_document(params);
-        self.scheduler.changed(uri, std::time::Duration::ZERO);
-    }
-
-    async fn did_change(&self, params: DidChangeTextDocumentParams) {
-        let uri = params.text_document.uri;
-        let encoding = self.shared.session().encoding;
-        // Everything up to the first `.await` runs when tower-lsp-server first polls this
-        // handler, which it does in arrival order: the edit lands before any later message
-        // is looked at.
-        let outcome = {
-            let mut documents = self.shared.documents();
-            documents.get_mut(&uri).map(|document| {
-                let version = params.text_document.version;
-                let mut content = document.content();
-                let problems: Vec<EditProblem> = params
-                    .content_changes
-                    .into_iter()
-                    .filter_map(|change| content.apply_change(change, encoding))
-                    .collect();
-                content.version = version;
-                drop(content);
-                let previous = std::mem::replace(&mut document.version, version);
-                (problems, previous)
-            })
-        };
-        let Some((problems, previous)) = outcome else {
-            let message = format!("didChange for {}, which is not open; ignored", uri.as_str());
-            self.shared.log(MessageType::WARNING, &message).await;
-            return;
-        };
-        self.scheduler.changed(uri.clone(), self.shared.options.debounce);
-        if params.text_document.version <= previous {
-            let message = format!(
-                "didChange for {} went from version {previous} to {}",
-                uri.as_str(),
-                params.text_document.version
-            );
-            self.shared.log(MessageType::WARNING, &message).await;
-        }
-        for EditProblem::ReversedRange(range) in problems {
-            let message = format!(
-                "didChange for {}: reversed range {range:?}, applied with its ends swapped",
-                uri.as_str()
-            );
-            self.shared.log(MessageType::WARNING, &message).await;
-        }
-    }
-
-    async fn did_close(&self, params: DidCloseTextDocumentParams) {
-        let uri = params.text_document.uri;
-        self.shared.documents().close(&uri);
-        self.scheduler.closed(uri.clone());
-        // A closed file of the workspace shows its problems as they are on disk (the
-        // workspace check's); any other closed file's are no longer tracked: leave no stale
-        // squiggles behind (unless it was opened again meanwhile and has fresh ones).
-        let session = self.shared.session();
-        let path = super::file_uri::file_path(&uri);
-        if let Some(path) = path.filter(|p| {
-            session.settings.workspace_problems()
-                && super::workspace_problems::in_workspace(&session, p)
-        }) {
-            session.workspace.problems.mark_shown(&uri);
-            super::workspace_problems::check_files(&self.shared, vec![path]);
-            return;
-        }
-        let _gate = self.shared.publish_gate.lock().await;
-        if self.shared.documents().get(&uri).is_none() {
-            self.shared.client.publish_diagnostics(uri, Vec::new(), None).await;
-        }
     }
 
     async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
@@ -548,282 +612,91 @@ impl LanguageServer for Backend {
         super::indexing::update(&self.shared, &self.scheduler).await;
     }
 
-    async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
-        let uri = params.text_document.uri.clone();
-        // Asked by the editor on its own: the squiggles go first.
-        self.shared.after_diagnostics(&uri).await;
-        self.with_document("textDocument/codeAction", &uri, move |snapshot| {
-            features::code_action::handle(snapshot, &params)
-        })
-        .await
-    }
-
-    async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<Value>> {
-        if params.command == features::deps::DEPS_COMMAND {
-            let uri = features::deps::argument(&params.arguments)?;
-            // An open map is read as the editor holds it.
-            let open = self.shared.handle(&uri).map(|h| h.read(|s| s.text().to_owned()));
-            let session = self.shared.session();
-            return off_thread(features::deps::DEPS_COMMAND, move || {
-                let text = match open {
-                    Some(text) => text,
-                    None => features::diff::read_file(&uri)?,
-                };
-                features::deps::needs(&session, &uri, &text)
-            })
-            .await
-            .map(Some);
+    /// Replaces the settings and re-analyses every open document with them. `null` says
+    /// nothing (a client without an `unrealLs` section answers so) and keeps the settings
+    /// as they are, those from `initializationOptions` included.
+    async fn apply_settings(&self, value: &Value) {
+        if value.is_null() {
+            return;
         }
-        if params.command == features::texture_actions::REPLACE_COMMAND {
-            let (uri, old, new) = features::texture_actions::arguments(&params.arguments)?;
-            let Some(handle) = self.shared.handle(&uri) else {
-                return Err(tower_lsp_server::jsonrpc::Error::invalid_params(format!(
-                    "{}: not open",
-                    uri.as_str()
-                )));
-            };
-            return off_thread(features::texture_actions::REPLACE_COMMAND, move || {
-                handle.read(|snapshot| features::texture_actions::replace(snapshot, &old, &new))
-            })
-            .await
-            .map(Some);
+        let (settings, problems) = Settings::from_json(value);
+        for problem in problems {
+            self.shared.log(MessageType::WARNING, &problem).await;
         }
-        if params.command != features::diff::DIFF_COMMAND {
-            return Err(tower_lsp_server::jsonrpc::Error::invalid_params(format!(
-                "unknown command `{}`",
-                params.command
-            )));
-        }
-        let (old, new) = features::diff::arguments(&params.arguments)?;
-        // An open map is compared as the editor holds it.
-        let text_of = |uri: &Uri| self.shared.handle(uri).map(|h| h.read(|s| s.text().to_owned()));
-        let (old_text, new_text) = (text_of(&old), text_of(&new));
-        let answer = super::guard::off_thread_expensive(move || {
-            let old_text = match old_text {
-                Some(text) => text,
-                None => features::diff::read_file(&old)?,
-            };
-            let new_text = match new_text {
-                Some(text) => text,
-                None => features::diff::read_file(&new)?,
-            };
-            features::diff::compare((&old, &old_text), (&new, &new_text))
-        })
-        .await;
-        match answer {
-            Ok(result) => result.map(Some),
-            Err(reason) => {
-                let message = format!("{} failed: internal error: {reason}", params.command);
-                self.shared.log(MessageType::ERROR, &message).await;
-                Err(super::guard::internal_error(message))
-            }
-        }
+        self.shared.update_session(|session| session.settings = settings);
+        // Checks every open document again, with the game directory the settings name.
+        super::indexing::update(&self.shared, &self.scheduler).await;
     }
 
-    async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
-        let uri = params.text_document_position_params.text_document.uri.clone();
-        self.with_document("textDocument/hover", &uri, move |snapshot| {
-            features::hover::handle(snapshot, &params)
-        })
-        .await
-    }
-
-    async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
-        let uri = params.text_document_position.text_document.uri.clone();
-        self.with_document_reading("textDocument/completion", &uri, Reads::Whole, move |snapshot| {
-            features::completion::handle(snapshot, &params)
-        })
-        .await
-    }
-
-    async fn goto_definition(
-        &self,
-        params: GotoDefinitionParams,
-    ) -> Result<Option<GotoDefinitionResponse>> {
-        let uri = params.text_document_position_params.text_document.uri.clone();
-        self.with_document_reading("textDocument/definition", &uri, Reads::Whole, move |snapshot| {
-            features::definition::handle(snapshot, &params)
-        })
-        .await
-    }
-
-    async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
-        let uri = params.text_document_position.text_document.uri.clone();
-        self.with_document_reading("textDocument/references", &uri, Reads::Whole, move |snapshot| {
-            features::references::handle(snapshot, &params)
-        })
-        .await
-    }
-
-    async fn prepare_rename(
-        &self,
-        params: TextDocumentPositionParams,
-    ) -> Result<Option<PrepareRenameResponse>> {
-        let uri = params.text_document.uri.clone();
-        self.with_document_reading(
-            "textDocument/prepareRename",
-            &uri,
-            Reads::Whole,
-            move |snapshot| features::rename::prepare(snapshot, &params),
-        )
-        .await
-    }
-
-    async fn rename(&self, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
-        let uri = params.text_document_position.text_document.uri.clone();
-        self.with_document_reading("textDocument/rename", &uri, Reads::Whole, move |snapshot| {
-            features::rename::handle(snapshot, &params)
-        })
-        .await
-    }
-
-    async fn document_symbol(
-        &self,
-        params: DocumentSymbolParams,
-    ) -> Result<Option<DocumentSymbolResponse>> {
-        let uri = params.text_document.uri.clone();
-        // Asked by the editor on its own: the squiggles go first.
-        self.shared.after_diagnostics(&uri).await;
-        self.with_document_reading(
-            "textDocument/documentSymbol",
-            &uri,
-            Reads::Whole,
-            move |snapshot| features::document_symbol::handle(snapshot, &params),
-        )
-        .await
-    }
-
-    async fn folding_range(&self, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
-        let uri = params.text_document.uri.clone();
-        // Asked by the editor on its own: the squiggles go first.
-        self.shared.after_diagnostics(&uri).await;
-        self.with_document_reading(
-            "textDocument/foldingRange",
-            &uri,
-            Reads::Whole,
-            move |snapshot| features::folding_range::handle(snapshot, &params),
-        )
-        .await
-    }
-
-    async fn selection_range(
-        &self,
-        params: SelectionRangeParams,
-    ) -> Result<Option<Vec<SelectionRange>>> {
-        let uri = params.text_document.uri.clone();
-        self.with_document("textDocument/selectionRange", &uri, move |snapshot| {
-            features::selection_range::handle(snapshot, &params)
-        })
-        .await
-    }
-
-    async fn semantic_tokens_full(
-        &self,
-        params: SemanticTokensParams,
-    ) -> Result<Option<SemanticTokensResult>> {
-        let uri = params.text_document.uri.clone();
-        // Asked by the editor on its own: the squiggles go first.
-        self.shared.after_diagnostics(&uri).await;
-        self.with_document_reading(
-            "textDocument/semanticTokens/full",
-            &uri,
-            Reads::Whole,
-            move |snapshot| features::semantic_tokens::full(snapshot, &params),
-        )
-        .await
-    }
-
-    async fn semantic_tokens_full_delta(
-        &self,
-        params: SemanticTokensDeltaParams,
-    ) -> Result<Option<SemanticTokensFullDeltaResult>> {
-        let uri = params.text_document.uri.clone();
-        // Asked by the editor on its own: the squiggles go first.
-        self.shared.after_diagnostics(&uri).await;
-        let method = "textDocument/semanticTokens/full/delta";
-        self.with_document_reading(method, &uri, Reads::Whole, move |snapshot| {
-            features::semantic_tokens::full_delta(snapshot, &params)
-        })
-        .await
-    }
-
-    async fn semantic_tokens_range(
-        &self,
-        params: SemanticTokensRangeParams,
-    ) -> Result<Option<SemanticTokensRangeResult>> {
-        let uri = params.text_document.uri.clone();
-        // Asked by the editor on its own: the squiggles go first.
-        self.shared.after_diagnostics(&uri).await;
-        self.with_document("textDocument/semanticTokens/range", &uri, move |snapshot| {
-            features::semantic_tokens::range(snapshot, &params)
-        })
-        .await
-    }
-
-    async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
-        let uri = params.text_document.uri.clone();
-        // Asked by the editor on its own: the squiggles go first.
-        self.shared.after_diagnostics(&uri).await;
-        self.with_document("textDocument/inlayHint", &uri, move |snapshot| {
-            features::inlay_hint::handle(snapshot, &params)
-        })
-        .await
-    }
-
-    async fn formatting(&self, params: DocumentFormattingParams) -> Result<Option<Vec<TextEdit>>> {
-        let uri = params.text_document.uri.clone();
-        self.with_document_reading("textDocument/formatting", &uri, Reads::Whole, move |snapshot| {
-            features::formatting::full(snapshot, &params)
-        })
-        .await
-    }
-
-    async fn range_formatting(
-        &self,
-        params: DocumentRangeFormattingParams,
-    ) -> Result<Option<Vec<TextEdit>>> {
-        let uri = params.text_document.uri.clone();
-        self.with_document("textDocument/rangeFormatting", &uri, move |snapshot| {
-            features::formatting::range(snapshot, &params)
-        })
-        .await
-    }
-
-    async fn symbol(
-        &self,
-        params: WorkspaceSymbolParams,
-    ) -> Result<Option<WorkspaceSymbolResponse>> {
-        let (handles, index): (Vec<DocumentHandle>, _) = {
-            let session = self.shared.session();
-            let documents = self.shared.documents();
-            let uris: Vec<Uri> = documents.uris().cloned().collect();
-            let handles = uris.iter().filter_map(|uri| documents.handle(uri, &session)).collect();
-            (handles, session.workspace.package_objects())
+    /// Asks the client to report changes to the files `#exec` lines import and to classes
+    /// (`workspace/didChangeWatchedFiles`), which the `.uc` checks cache.
+    async fn watch_package_files(&self) {
+        let watchers = serde_json::json!({ "watchers": [
+            { "globPattern": WATCHED_FILES },
+            { "globPattern": "**/unreal-ls.toml" },
+        ] });
+        let registration = Registration {
+            id: "unreal-ls-watched-files".to_owned(),
+            method: "workspace/didChangeWatchedFiles".to_owned(),
+            register_options: Some(watchers),
         };
-        match super::guard::off_thread_expensive(move || {
-            features::workspace_symbol::handle(&handles, index.as_ref(), &params)
-        })
-        .await
+        if let Err(err) =
+            self.shared.ask_client(self.shared.client.register_capability(vec![registration])).await
         {
-            Ok(answer) => answer,
-            Err(reason) => {
-                let message = format!("workspace/symbol failed: internal error: {reason}");
-                self.shared.log(MessageType::ERROR, &message).await;
-                Err(super::guard::internal_error(message))
+            let message = format!("cannot watch package files: {}", err.message);
+            self.shared.log(MessageType::WARNING, &message).await;
+        }
+    }
+
+    /// Asks the client for the `unrealLs` section (`workspace/configuration`).
+    async fn pull_settings(&self) {
+        let item =
+            ConfigurationItem { scope_uri: None, section: Some(SETTINGS_SECTION.to_owned()) };
+        match self.shared.ask_client(self.shared.client.configuration(vec![item])).await {
+            Ok(values) => {
+                let value = values.into_iter().next().unwrap_or(Value::Null);
+                self.apply_settings(&value).await;
+            }
+            Err(err) => {
+                let message = format!("workspace/configuration failed: {}", err.message);
+                self.shared.log(MessageType::WARNING, &message).await;
             }
         }
     }
 }
 
-/// Answers one of the server's own requests (previews, 3D scenes, asset searches, dependency
-/// lists: the expensive ones) off the async threads, in one of the expensive lanes
-/// ([`super::guard::off_thread_expensive`]); a panic becomes an internal error naming the
-/// method.
-async fn off_thread<T: Send + 'static>(
-    method: &'static str,
-    f: impl FnOnce() -> Result<T> + Send + 'static,
-) -> Result<T> {
-    super::guard::off_thread_expensive(f).await.unwrap_or_else(|reason| {
-        Err(super::guard::internal_error(format!("{method} failed: internal error: {reason}")))
-    })
+fn folder_paths(folders: &[WorkspaceFolder]) -> Vec<PathBuf> {
+    folders.iter().filter_map(|f| super::file_uri::file_path(&f.uri)).collect()
+}
+
+/// What the protocol library serves of the server: the lifecycle (`initialize`,
+/// `initialized`, `shutdown`; `exit` is the library's own) and the notifications that are not
+/// document sync. Requests and document sync never reach it ([`super::dispatch`]).
+pub struct Lifecycle(pub(super) Arc<Backend>);
+
+impl LanguageServer for Lifecycle {
+    async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
+        Ok(self.0.initialize(&params))
+    }
+
+    async fn initialized(&self, _: InitializedParams) {
+        self.0.initialized().await;
+    }
+
+    async fn shutdown(&self) -> Result<()> {
+        self.0.shutdown();
+        Ok(())
+    }
+
+    async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
+        self.0.did_change_configuration(params).await;
+    }
+
+    async fn did_change_workspace_folders(&self, params: DidChangeWorkspaceFoldersParams) {
+        self.0.did_change_workspace_folders(params).await;
+    }
+
+    async fn did_change_watched_files(&self, params: DidChangeWatchedFilesParams) {
+        self.0.did_change_watched_files(params).await;
+    }
 }

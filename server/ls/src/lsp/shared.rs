@@ -18,12 +18,9 @@ pub struct Shared {
     /// Held while deciding to publish and publishing, so that publishes and the clearing on
     /// `didClose` never interleave.
     pub publish_gate: tokio::sync::Mutex<()>,
-    /// Over stdio, the writer of whole frames: published diagnostics are serialized straight
-    /// into a frame for it ([`super::direct`]) instead of going through the protocol
-    /// library's JSON tree. Unset when the service is called directly (the one test that
-    /// calls a handler itself), where the library sends them.
-    pub direct_out:
-        std::sync::OnceLock<tokio::sync::mpsc::UnboundedSender<super::framing::Outgoing>>,
+    /// The writer of whole frames (the output thread): answers and published diagnostics
+    /// are serialized straight into a frame for it ([`super::direct`]).
+    pub out: tokio::sync::mpsc::UnboundedSender<super::framing::Outgoing>,
     /// Woken whenever a document's diagnostics were published or its analysis ended without
     /// publishing: what [`Shared::after_diagnostics`] waits for.
     pub diagnostics_sent: tokio::sync::Notify,
@@ -78,8 +75,7 @@ impl Shared {
     }
 
     /// `didOpen`: the document joins the store (its first analysis is for the caller to
-    /// ask). The library's `didOpen` handler and a `didOpen` read straight from its frame
-    /// ([`super::opening`]) both come here.
+    /// ask).
     pub(crate) fn open_document(&self, params: DidOpenTextDocumentParams) -> Uri {
         let item = params.text_document;
         let document = Document::new(item.text, item.version, item.language_id);

@@ -3,8 +3,7 @@
 //! exactly as `unreal-ls lsp` does ([`unreal_ls::lsp::serve_framed`]: the framing layer,
 //! `didOpen` read from its frame, big answers written straight out), over in-memory pipes
 //! instead of stdin and stdout: every message is a `Content-Length` frame both ways, so the
-//! tests run the editor's path. [`TestClient::in_process`] calls the tower service directly,
-//! for the one test that calls a handler itself ([`TestClient::backend`]).
+//! tests run the editor's path.
 //! Requests the server makes of the client are answered here: `workspace/configuration` with
 //! [`TestClient::set_configuration`]'s value, anything else with `null`.
 #![allow(dead_code)] // the tests and the benchmark each use a different part
@@ -16,15 +15,11 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use futures::future::BoxFuture;
-use futures::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use tokio::io::AsyncWriteExt;
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 use tokio::sync::oneshot;
-use tower::{Service, ServiceExt};
-use tower_lsp_server::jsonrpc::{Request, Response};
-use unreal_ls::lsp::{Backend, ServerOptions};
+use unreal_ls::lsp::ServerOptions;
 
 /// Long enough for any honest wait on a loaded machine; only a hang reaches it.
 pub const HANG_GUARD: Duration = Duration::from_secs(90);
@@ -38,11 +33,10 @@ pub struct TestClient {
     configuration: Arc<Mutex<Value>>,
 }
 
-enum Transport {
-    /// Frames over pipes, as an editor talks to `unreal-ls lsp`.
-    Framed { frames: UnboundedSender<Vec<u8>>, pending: Pending },
-    /// The tower service called directly.
-    InProcess(unreal_ls::lsp::Service),
+/// Frames over pipes, as an editor talks to `unreal-ls lsp`.
+struct Transport {
+    frames: UnboundedSender<Vec<u8>>,
+    pending: Pending,
 }
 
 /// Responses awaited, by request id.
@@ -153,53 +147,11 @@ impl TestClient {
             }
         });
         Self {
-            transport: Transport::Framed { frames, pending },
+            transport: Transport { frames, pending },
             next_id: 0,
             from_server,
             received: Vec::new(),
             configuration,
-        }
-    }
-
-    /// The server as a tower service called directly, for a test that calls a handler
-    /// itself ([`Self::backend`]). Must run inside a tokio runtime.
-    pub fn in_process(options: ServerOptions) -> Self {
-        let (service, socket) = unreal_ls::lsp::service(options);
-        let (mut requests, mut responses) = socket.split();
-        let (tx, from_server) = unbounded_channel();
-        let configuration = Arc::new(Mutex::new(Value::Null));
-        let answer_with = Arc::clone(&configuration);
-        tokio::spawn(async move {
-            while let Some(request) = requests.next().await {
-                let message = serde_json::to_value(&request).unwrap();
-                let (method, id, _) = request.into_parts();
-                if let Some(id) = id {
-                    let result = if method == "workspace/configuration" {
-                        json!([answer_with.lock().unwrap().clone()])
-                    } else {
-                        Value::Null
-                    };
-                    let _ = responses.send(Response::from_ok(id, result)).await;
-                }
-                if tx.send(message).is_err() {
-                    break;
-                }
-            }
-        });
-        Self {
-            transport: Transport::InProcess(service),
-            next_id: 0,
-            from_server,
-            received: Vec::new(),
-            configuration,
-        }
-    }
-
-    /// The server's handlers, for [`Self::in_process`] clients only.
-    pub fn backend(&self) -> &Backend {
-        match &self.transport {
-            Transport::InProcess(service) => service.get_ref().inner(),
-            Transport::Framed { .. } => panic!("backend() needs TestClient::in_process"),
         }
     }
 
@@ -208,32 +160,19 @@ impl TestClient {
         *self.configuration.lock().unwrap() = value;
     }
 
-    fn parse(message: &Value) -> Request {
-        message.to_string().parse().expect("a valid JSON-RPC message")
-    }
-
     /// Sends a request and returns the whole JSON-RPC response (`result` or `error`).
     pub async fn request(&mut self, method: &str, params: Value) -> Value {
         self.next_id += 1;
         let id = self.next_id;
         let message = json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params });
-        match &mut self.transport {
-            Transport::Framed { frames, pending } => {
-                let (sender, answer) = oneshot::channel();
-                pending.lock().unwrap().insert(id, sender);
-                frames.send(frame(&message)).expect("the client's writer runs");
-                tokio::time::timeout(HANG_GUARD, answer)
-                    .await
-                    .unwrap_or_else(|_| panic!("no answer to {method} from the server"))
-                    .expect("the server has not exited")
-            }
-            Transport::InProcess(service) => {
-                let service = service.ready().await.expect("the server has not exited");
-                let response =
-                    service.call(Self::parse(&message)).await.expect("the server has not exited");
-                serde_json::to_value(response.expect("a response to a request")).unwrap()
-            }
-        }
+        let Transport { frames, pending } = &mut self.transport;
+        let (sender, answer) = oneshot::channel();
+        pending.lock().unwrap().insert(id, sender);
+        frames.send(frame(&message)).expect("the client's writer runs");
+        tokio::time::timeout(HANG_GUARD, answer)
+            .await
+            .unwrap_or_else(|_| panic!("no answer to {method} from the server"))
+            .expect("the server has not exited")
     }
 
     /// Sends a request and returns its `result`, failing on an error response.
@@ -243,32 +182,11 @@ impl TestClient {
         response["result"].clone()
     }
 
+    /// Sends a notification: its frame is written (the server reads frames in order).
+    #[allow(clippy::unused_async)] // awaited in line with the requests it is sent among
     pub async fn notify(&mut self, method: &str, params: Value) {
-        let response = self.notify_later(method, params).await.await;
-        assert!(response.is_none(), "a notification got a response: {response:?}");
-    }
-
-    /// Hands a notification to the server. In process, returns its handler without driving
-    /// it (the burst tests and the benchmark hand over many before awaiting any, as
-    /// tower-lsp-server does with messages that arrive together); over frames, the frame is
-    /// written and the future is done (the server reads frames in order).
-    pub async fn notify_later(
-        &mut self,
-        method: &str,
-        params: Value,
-    ) -> BoxFuture<'static, Option<Response>> {
         let message = json!({ "jsonrpc": "2.0", "method": method, "params": params });
-        match &mut self.transport {
-            Transport::Framed { frames, .. } => {
-                frames.send(frame(&message)).expect("the client's writer runs");
-                Box::pin(async { None })
-            }
-            Transport::InProcess(service) => {
-                let service = service.ready().await.expect("the server has not exited");
-                let future = service.call(Self::parse(&message));
-                Box::pin(async move { future.await.expect("the server has not exited") })
-            }
-        }
+        self.transport.frames.send(frame(&message)).expect("the client's writer runs");
     }
 
     /// `initialize` with the given client capabilities and options, then `initialized`.

@@ -2,17 +2,18 @@
 //! LSP positions to byte offsets, calls one method of the document's
 //! [`unreal_analysis::ide::Analysis`] ([`document::DocumentAnalysis`] makes it, for a map or a
 //! class alike), and converts the answer back. It never touches locks, the client or async
-//! code; `server.rs` runs it on a blocking thread with a panic guard
-//! (`Backend::with_document`).
+//! code; the dispatcher runs it on a blocking thread with a panic guard
+//! (`dispatch::On::document`).
 //!
 //! Adding a feature (hover, say):
 //! 1. `Analysis::hover` in `unreal-analysis` (`ide/analysis.rs`), answering for both languages;
 //! 2. `features/hover.rs` with `pub fn register(caps: &mut ServerCapabilities, session: &Session)`
-//!    (set `hover_provider`) and `pub fn handle(snapshot: &DocumentSnapshot, params: HoverParams)
+//!    (set `hover_provider`) and `pub fn handle(snapshot: &DocumentSnapshot, params: &HoverParams)
 //!    -> jsonrpc::Result<Option<Hover>>`;
 //! 3. a `pub mod hover;` line and a `hover::register` call in [`capabilities`] below;
-//! 4. in `server.rs`, the trait method: `self.with_document("textDocument/hover", &uri, move
-//!    |snapshot| features::hover::handle(snapshot, params)).await`.
+//! 4. in `server.rs`, its line in `routes`: `.on::<lsp::HoverRequest>().document(Reads::AtCursor,
+//!    When::Now, |p| &p.text_document_position_params.text_document.uri,
+//!    features::hover::handle)`.
 //!
 //! [`DocumentSnapshot`]: super::documents::DocumentSnapshot
 
