@@ -55,7 +55,8 @@ pub fn mesh_block(package: &Package<'_>, export: usize) -> Result<ExecBlock> {
         package.export(export).map(|e| package.name(e.object_name).to_owned()).unwrap_or_default();
     let mut lines = Vec::new();
     let mut files = Vec::new();
-    let (aniv, data) = (format!("Models\\{name}_a.3d"), format!("Models\\{name}_d.3d"));
+    let file_name = file_part(&name);
+    let (aniv, data) = (format!("Models\\{file_name}_a.3d"), format!("Models\\{file_name}_d.3d"));
     let lod = info.class.eq_ignore_ascii_case("LodMesh");
     lines.push(format!(
         "#exec MESH IMPORT MESH={name} ANIVFILE={aniv} DATAFILE={data}{}",
@@ -110,18 +111,31 @@ pub fn mesh_block(package: &Package<'_>, export: usize) -> Result<ExecBlock> {
         let [x, y, z] = placement.scale.map(number);
         lines.push(format!("#exec MESHMAP SCALE MESHMAP={name} X={x} Y={y} Z={z}"));
     }
+    // A texture in several slots is imported once.
+    let mut imported: Vec<usize> = Vec::new();
     for (slot, texture) in info.textures.iter().enumerate() {
         let texture_name = match texture.resolve() {
             Resolved::None => continue,
             Resolved::Import(_) => package.ref_path(*texture),
             Resolved::Export(t) => {
-                let (line, file) = texture_import(package, t)?;
-                lines.push(line);
-                files.push(file);
-                package
+                let own_name = package
                     .export(t)
                     .map(|e| package.name(e.object_name).to_owned())
-                    .unwrap_or_default()
+                    .unwrap_or_default();
+                if !imported.contains(&t) {
+                    imported.push(t);
+                    match texture_import(package, t) {
+                        Ok((line, file)) => {
+                            lines.push(line);
+                            files.push(file);
+                        }
+                        // A texture made in the package rather than imported (a
+                        // ScriptedTexture, a fractal texture), or one that does not read:
+                        // said, and the rest of the block written.
+                        Err(why) => lines.push(format!("// {own_name}: not written ({why})")),
+                    }
+                }
+                own_name
             }
         };
         lines.push(format!(
@@ -134,7 +148,21 @@ pub fn mesh_block(package: &Package<'_>, export: usize) -> Result<ExecBlock> {
 /// The `TEXTURE IMPORT` line of a texture of the package and its file: an 8-bit BMP with the
 /// texture's palette for P8 (every build imports it, and the indices stay as they are), else
 /// a PNG of its first mip (UT v469's editor imports PNG; older builds take BMP and PCX only).
-fn texture_import(package: &Package<'_>, export: usize) -> Result<(String, BlockFile)> {
+fn texture_import(
+    package: &Package<'_>,
+    export: usize,
+) -> std::result::Result<(String, BlockFile), String> {
+    let class = package.class_name(export);
+    if !class.eq_ignore_ascii_case("Texture") {
+        return Err(format!(
+            "a {class}, made in the package rather than imported from an image: create it as the package's source does"
+        ));
+    }
+    texture_import_of(package, export).map_err(|e| e.to_string())
+}
+
+/// [`texture_import`] of a `Texture`.
+fn texture_import_of(package: &Package<'_>, export: usize) -> Result<(String, BlockFile)> {
     let texture = package.read_texture(export)?;
     let name = package.export(export).map(|e| package.name(e.object_name)).unwrap_or_default();
     let path = package.export_path(export);
@@ -159,7 +187,13 @@ fn texture_import(package: &Package<'_>, export: usize) -> Result<(String, Block
         (crate::export::texture_png(package, export, 0)?, "png")
     };
     let (bytes, extension) = bytes_and_extension;
-    let file = format!("Textures\\{name}.{extension}");
+    // A folder per group, as authors lay their textures out (`Textures\\Skins\\X.bmp`):
+    // textures of one name in two groups do not meet.
+    let folders: String = group
+        .as_deref()
+        .map(|g| g.split('.').map(|part| format!("{}\\", file_part(part))).collect())
+        .unwrap_or_default();
+    let file = format!("Textures\\{folders}{}.{extension}", file_part(name));
     let mut line = format!("#exec TEXTURE IMPORT NAME={name} FILE={file}");
     if let Some(group) = group {
         let _ = write!(line, " GROUP={group}");
@@ -218,6 +252,21 @@ fn texture_poly_flags(properties: &[unreal_formats::package::Property]) -> u32 {
         .fold(0, |flags, (bit, _)| flags | 1 << bit)
 }
 
+/// A name from the package as a part of a file's path: letters, digits, `_` and `-` kept,
+/// anything else `_` (a name is any text in a package: `..` or a separator must not lead a
+/// file out of the folder it is written to).
+fn file_part(name: &str) -> String {
+    let part: String = name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' })
+        .collect();
+    if part.is_empty() {
+        "_".to_owned()
+    } else {
+        part
+    }
+}
+
 /// A float as the shortest text that reads back to the same 32-bit value (Rust's `Display`,
 /// which never writes an exponent).
 fn number(value: f32) -> String {
@@ -274,6 +323,15 @@ mod tests {
         }
         assert_eq!(number(0.2), "0.2");
         assert_eq!(number(-0.0), "0");
+    }
+
+    #[test]
+    fn names_from_a_package_stay_inside_the_folder() {
+        assert_eq!(file_part(".."), "__");
+        assert_eq!(file_part("a/b\\c"), "a_b_c");
+        assert_eq!(file_part(""), "_");
+        assert_eq!(file_part("Skin_01-b"), "Skin_01-b");
+        assert_eq!(file_part("caf\u{e9}"), "caf_");
     }
 
     #[test]

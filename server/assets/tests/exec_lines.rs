@@ -12,7 +12,8 @@ use unreal_test_support::writers::{self, write_props, Obj, PackageWriter, Prop};
 
 /// A UE1 (v69) package with a plain `Mesh` named `Gem`: 4 vertices in 2 frames, three
 /// triangles (translucent, unlit and two-sided, a weapon triangle), a sequence with a
-/// notification, scale, origin and rotation, and a P8 texture `Skins.Shine` in slot 1.
+/// notification, scale, origin and rotation, a P8 texture `Skins.Shine` in slots 1 and 2 and
+/// a `ScriptedTexture` in slot 3.
 fn gem_package() -> Vec<u8> {
     let mut w = PackageWriter::new(69, 0);
     let mesh = w.engine_class("Mesh");
@@ -68,12 +69,15 @@ fn gem_package() -> Vec<u8> {
             o.u32(4).u32(2).u8(2).u8(1);
         }),
     );
-    w.export(mesh, 0, "Gem", 0, Box::new(move |o, w| write_gem(o, w, shine)));
+    let scripted = w.engine_class("ScriptedTexture");
+    let screen =
+        w.export(scripted, skins, "Screen", 0, Box::new(|o, w| write_props(o, &[], w.none())));
+    w.export(mesh, 0, "Gem", 0, Box::new(move |o, w| write_gem(o, w, shine, screen)));
     w.finish()
 }
 
 /// `UMesh::Serialize` of v69, field by field.
-fn write_gem(o: &mut Obj, w: &PackageWriter, shine: i32) {
+fn write_gem(o: &mut Obj, w: &PackageWriter, shine: i32, screen: i32) {
     let n = |s: &str| w.names.iter().position(|x| x == s).unwrap() as i32;
     write_props(o, &[], w.none());
     o.bytes(&[0; 25]).bytes(&[0; 16]); // UPrimitive bounds
@@ -110,7 +114,8 @@ fn write_gem(o: &mut Obj, w: &PackageWriter, shine: i32) {
     o.lazy(4, &[0; 32]); // Connects
     o.bytes(&[0; 25]).bytes(&[0; 16]);
     o.lazy(0, &[]); // VertLinks
-    o.index(2).index(0).index(shine); // Textures
+                    // Textures: slot 1 and 2 the same texture, slot 3 one made in the package.
+    o.index(4).index(0).index(shine).index(shine).index(screen);
     o.index(0).index(0); // BoundingBoxes, BoundingSpheres
     o.i32(4).i32(2); // FrameVerts, AnimFrames
     o.u32(0).u32(0); // AND/OR flags
@@ -133,12 +138,15 @@ fn plain_mesh_block_and_files() {
         #exec MESH SEQUENCE MESH=Gem SEQ=Sparkle STARTFRAME=0 NUMFRAMES=2 RATE=12.5 GROUP=Glint
         #exec MESH NOTIFY MESH=Gem SEQ=Sparkle TIME=0.5 FUNCTION=OnGlint
         #exec MESHMAP SCALE MESHMAP=Gem X=0.25 Y=0.5 Z=2
-        #exec TEXTURE IMPORT NAME=Shine FILE=Textures\Shine.bmp GROUP=Skins FLAGS=258 MIPS=OFF
+        #exec TEXTURE IMPORT NAME=Shine FILE=Textures\Skins\Shine.bmp GROUP=Skins FLAGS=258 MIPS=OFF
         #exec MESHMAP SETTEXTURE MESHMAP=Gem NUM=1 TEXTURE=Shine
+        #exec MESHMAP SETTEXTURE MESHMAP=Gem NUM=2 TEXTURE=Shine
+        // Screen: not written (a ScriptedTexture, made in the package rather than imported from an image: create it as the package's source does)
+        #exec MESHMAP SETTEXTURE MESHMAP=Gem NUM=3 TEXTURE=Screen
     "#]]
     .assert_eq(&(block.lines.join("\n") + "\n"));
     let paths: Vec<&str> = block.files.iter().map(|f| f.path.as_str()).collect();
-    assert_eq!(paths, ["Models\\Gem_d.3d", "Models\\Gem_a.3d", "Textures\\Shine.bmp"]);
+    assert_eq!(paths, ["Models\\Gem_d.3d", "Models\\Gem_a.3d", "Textures\\Skins\\Shine.bmp"]);
     let mesh = VertexMesh::parse(&block.files[0].bytes, &block.files[1].bytes).unwrap();
     assert_eq!((mesh.data.vertices, mesh.aniv.frames, mesh.aniv.frame_size), (4, 2, 16));
     let kinds: Vec<(u8, u8, [u16; 3])> =
@@ -187,7 +195,7 @@ fn corpus_lod_mesh_block_says_what_its_author_wrote() {
         #exec MESH LODPARAMS MESH=dogTag STRENGTH=0 MINVERTS=10 MORPH=0.3 HYSTERESIS=0 ZDISP=0
         #exec MESH ORIGIN MESH=dogTag X=0 Y=0 Z=0 YAW=0 PITCH=0 ROLL=0
         #exec MESHMAP SCALE MESHMAP=dogTag X=0.2 Y=0.2 Z=0.4
-        #exec TEXTURE IMPORT NAME=DogTags FILE=Textures\DogTags.bmp GROUP=DogTags FLAGS=2 MIPS=OFF
+        #exec TEXTURE IMPORT NAME=DogTags FILE=Textures\DogTags\DogTags.bmp GROUP=DogTags FLAGS=2 MIPS=OFF
         #exec MESHMAP SETTEXTURE MESHMAP=dogTag NUM=1 TEXTURE=DogTags
     "#]]
     .assert_eq(&(block.lines.join("\n") + "\n"));

@@ -49,7 +49,7 @@ fn corpus_lod_mesh_lines_and_files() {
             #exec MESH LODPARAMS MESH=dogTag STRENGTH=0 MINVERTS=10 MORPH=0.3 HYSTERESIS=0 ZDISP=0
             #exec MESH ORIGIN MESH=dogTag X=0 Y=0 Z=0 YAW=0 PITCH=0 ROLL=0
             #exec MESHMAP SCALE MESHMAP=dogTag X=0.2 Y=0.2 Z=0.4
-            #exec TEXTURE IMPORT NAME=DogTags FILE=Textures\DogTags.bmp GROUP=DogTags FLAGS=2 MIPS=OFF
+            #exec TEXTURE IMPORT NAME=DogTags FILE=Textures\DogTags\DogTags.bmp GROUP=DogTags FLAGS=2 MIPS=OFF
             #exec MESHMAP SETTEXTURE MESHMAP=dogTag NUM=1 TEXTURE=DogTags
             --- stderr
             wrote 3 files under out
@@ -72,7 +72,7 @@ fn corpus_lod_mesh_lines_and_files() {
             #exec MESH LODPARAMS MESH=dogTag STRENGTH=0 MINVERTS=10 MORPH=0.3 HYSTERESIS=0 ZDISP=0
             #exec MESH ORIGIN MESH=dogTag X=0 Y=0 Z=0 YAW=0 PITCH=0 ROLL=0
             #exec MESHMAP SCALE MESHMAP=dogTag X=0.2 Y=0.2 Z=0.4
-            #exec TEXTURE IMPORT NAME=DogTags FILE=Textures\DogTags.bmp GROUP=DogTags FLAGS=2 MIPS=OFF
+            #exec TEXTURE IMPORT NAME=DogTags FILE=Textures\DogTags\DogTags.bmp GROUP=DogTags FLAGS=2 MIPS=OFF
             #exec MESHMAP SETTEXTURE MESHMAP=dogTag NUM=1 TEXTURE=DogTags
             --- stderr
             error: out/Models/dogTag_d.3d: it exists; pass --force to replace it
@@ -88,10 +88,10 @@ fn corpus_lod_mesh_lines_and_files() {
             --- stderr
             wrote export/Models/dogTag_d.3d
             wrote export/Models/dogTag_a.3d
-            wrote export/Textures/DogTags.bmp
+            wrote export/Textures/DogTags/DogTags.bmp
         "#]],
     );
-    for file in ["Models/dogTag_d.3d", "Models/dogTag_a.3d", "Textures/DogTags.bmp"] {
+    for file in ["Models/dogTag_d.3d", "Models/dogTag_a.3d", "Textures/DogTags/DogTags.bmp"] {
         let by_export = std::fs::read(dir.join("export").join(file)).unwrap();
         assert_eq!(by_export, std::fs::read(dir.join("out").join(file)).unwrap(), "{file}");
     }
