@@ -191,7 +191,13 @@ fn texture_import_of(package: &Package<'_>, export: usize) -> Result<(String, Bl
     // textures of one name in two groups do not meet.
     let folders: String = group
         .as_deref()
-        .map(|g| g.split('.').map(|part| format!("{}\\", file_part(part))).collect())
+        .map(|g| {
+            g.split('.').fold(String::new(), |mut folders, part| {
+                folders.push_str(&file_part(part));
+                folders.push('\\');
+                folders
+            })
+        })
         .unwrap_or_default();
     let file = format!("Textures\\{folders}{}.{extension}", file_part(name));
     let mut line = format!("#exec TEXTURE IMPORT NAME={name} FILE={file}");
