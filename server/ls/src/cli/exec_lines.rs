@@ -99,6 +99,12 @@ fn block_of(
     exec_lines::mesh_block(&package, export).map_err(|e| (EXIT_FINDINGS, e.to_string()))
 }
 
+/// Where a file the lines name (`Models\\X_d.3d`) is written under `dir`, with this
+/// system's separators.
+pub fn path_under(dir: &Path, relative: &str) -> PathBuf {
+    relative.split('\\').fold(dir.to_path_buf(), |path, part| path.join(part))
+}
+
 /// Writes the files of `block` under `dir`, each through the one safe writer (an existing
 /// file only with `force`, an input never).
 pub fn write_files(
@@ -108,7 +114,7 @@ pub fn write_files(
     inputs: &[&Path],
 ) -> Result<(), String> {
     for file in &block.files {
-        let path = file.path.split('\\').fold(dir.to_path_buf(), |path, part| path.join(part));
+        let path = path_under(dir, &file.path);
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent)
                 .map_err(|e| format!("{}: cannot create the folder: {e}", parent.display()))?;

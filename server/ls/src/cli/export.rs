@@ -595,7 +595,7 @@ fn export_object(
             let force = FORCE.load(std::sync::atomic::Ordering::Relaxed);
             super::exec_lines::write_files(&block, output, force, &inputs)?;
             for file in &block.files {
-                eprintln!("wrote {}", output.join(file.path.replace('\\', "/")).display());
+                eprintln!("wrote {}", super::exec_lines::path_under(output, &file.path).display());
             }
             Ok(())
         }
