@@ -2,7 +2,7 @@
 //! `unrealLs/packageTree` and `unrealLs/objectPreview` requests on a corpus texture package,
 //! `$/progress` while the index builds, hover on a `Texture=` that names a package texture
 //! (with its thumbnail) and go to definition into its package, the reference rules with an index, and `didChangeWatchedFiles`
-//! re-reading a changed package.
+//! re-reading a changed package; `unrealLs/execLines` on the corpus' LodMesh.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::pedantic)]
 
 mod lsp_client;
@@ -72,7 +72,7 @@ async fn preview_requests_on_a_texture_package() {
         init["capabilities"]["experimental"]["unrealLs"],
         json!({
             "packageTree": true, "objectPreview": true, "mapPreview": true, "findAssets": true,
-            "levelScene": true,
+            "levelScene": true, "execLines": true,
         })
     );
 
@@ -1127,4 +1127,77 @@ async fn a_missing_texture_is_replaced_by_one_the_user_picks() {
     let actions = plain.request_ok("textDocument/codeAction", at_cursor).await;
     assert!(picks(&actions).is_empty(), "{actions}");
     let _ = std::fs::remove_dir_all(&game);
+}
+
+/// `unrealLs/execLines` on the corpus' LodMesh `dogTag` (KillConfirmed, export 220): the lines
+/// `unreal-ls exec-lines` prints, by export index and by name, and its files, the pair reading
+/// back as the author's mesh; a texture, an export that is not there and a file that is not
+/// there are precise errors, and the server still answers after them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn exec_lines_of_a_corpus_vertex_mesh() {
+    let Some(dir) = corpus_packages() else { return };
+    let u = file_uri(&dir.join("u/Ut99Mods_KillConfirmed.u"));
+    let mut client = TestClient::new(ServerOptions::default());
+    client.initialize(json!({}), Value::Null).await;
+    let by_export =
+        client.request_ok("unrealLs/execLines", json!({ "uri": u, "export": 220 })).await;
+    expect_test::expect![[r#"
+        #exec MESH IMPORT MESH=dogTag ANIVFILE=Models\dogTag_a.3d DATAFILE=Models\dogTag_d.3d
+        // LODSTYLE, LODFRAME and LODNOTEX steer the LOD build and are not stored in the package: add the ones first used
+        #exec MESH LODPARAMS MESH=dogTag STRENGTH=0 MINVERTS=10 MORPH=0.3 HYSTERESIS=0 ZDISP=0
+        #exec MESH ORIGIN MESH=dogTag X=0 Y=0 Z=0 YAW=0 PITCH=0 ROLL=0
+        #exec MESHMAP SCALE MESHMAP=dogTag X=0.2 Y=0.2 Z=0.4
+        #exec TEXTURE IMPORT NAME=DogTags FILE=Textures\DogTags.bmp GROUP=DogTags FLAGS=2 MIPS=OFF
+        #exec MESHMAP SETTEXTURE MESHMAP=dogTag NUM=1 TEXTURE=DogTags
+    "#]]
+    .assert_eq(
+        &by_export["lines"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| format!("{}\n", l.as_str().unwrap()))
+            .collect::<String>(),
+    );
+    let by_name = client
+        .request_ok("unrealLs/execLines", json!({ "uri": u, "object": "LodMesh'DOGTAG'" }))
+        .await;
+    assert_eq!(by_name, by_export);
+    let files = by_export["files"].as_array().unwrap();
+    let paths: Vec<&str> = files.iter().map(|f| f["path"].as_str().unwrap()).collect();
+    assert_eq!(
+        paths,
+        ["Models\\dogTag_d.3d", "Models\\dogTag_a.3d", "Textures\\DogTags.bmp"],
+        "{by_export}"
+    );
+    let d = base64_decode(files[0]["data"].as_str().unwrap());
+    let a = base64_decode(files[1]["data"].as_str().unwrap());
+    let mesh = unreal_formats::vertex_mesh::VertexMesh::parse(&d, &a).unwrap();
+    assert_eq!((mesh.data.polygons, mesh.data.vertices, mesh.aniv.frames), (250, 123, 30));
+    let bmp = base64_decode(files[2]["data"].as_str().unwrap());
+    assert_eq!(bmp.get(..2), Some(&b"BM"[..]));
+
+    let texture = client
+        .request("unrealLs/execLines", json!({ "uri": u, "object": "DogTags.DogTags" }))
+        .await;
+    assert_eq!(texture["error"]["code"], -32602, "{texture}");
+    let message = texture["error"]["message"].as_str().unwrap();
+    assert!(
+        message.ends_with(
+            "Ut99Mods_KillConfirmed.u: Texture'DogTags.DogTags' is a Texture: the #exec block is \
+             written for a vertex mesh (Mesh or LodMesh)"
+        ),
+        "{message}"
+    );
+    let beyond = client.request("unrealLs/execLines", json!({ "uri": u, "export": 99999 })).await;
+    assert_eq!(beyond["error"]["code"], -32602, "{beyond}");
+    let unnamed = client.request("unrealLs/execLines", json!({ "uri": u })).await;
+    assert_eq!(unnamed["error"]["code"], -32602, "{unnamed}");
+    let missing = client
+        .request("unrealLs/execLines", json!({ "uri": "file:///no/such/Mod.u", "object": "M" }))
+        .await;
+    assert_eq!(missing["error"]["code"], -32803, "{missing}");
+    assert!(missing["error"]["message"].as_str().unwrap().contains("/no/such/Mod.u"));
+    // Still answering.
+    let again = client.request_ok("unrealLs/execLines", json!({ "uri": u, "export": 220 })).await;
+    assert_eq!(again, by_export);
 }

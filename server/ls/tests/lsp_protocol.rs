@@ -156,6 +156,7 @@ async fn initialize_advertises_capabilities() {
                 },
                 "experimental": {
                   "unrealLs": {
+                    "execLines": true,
                     "findAssets": true,
                     "levelScene": true,
                     "mapPreview": true,

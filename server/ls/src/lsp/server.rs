@@ -171,6 +171,8 @@ pub(super) fn routes() -> Routes {
             let packages = backend.package_index();
             move || features::preview::object_preview(&params, packages.as_deref())
         })
+        .on::<ext::ExecLines>()
+        .expensive(|_, params| move || features::preview::exec_lines(&params))
         // The overview picture of a T3D map, from the open document's text when it is open
         // (so it follows edits), else from the file.
         .on::<ext::MapPreview>()
