@@ -138,6 +138,7 @@ async fn initialize_advertises_capabilities() {
                   ]
                 },
                 "completionProvider": {
+                  "resolveProvider": true,
                   "triggerCharacters": [
                     " ",
                     "="

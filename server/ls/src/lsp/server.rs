@@ -118,6 +118,18 @@ pub(super) fn routes() -> Routes {
             |p| &p.text_document_position.text_document.uri,
             features::completion::handle,
         )
+        // A mesh block's other lines: the package is read off the async threads, in an
+        // expensive lane; other items come back at once.
+        .on::<lsp::ResolveCompletionItem>()
+        .request(|backend: Arc<Backend>, item| async move {
+            if !features::exec_blocks::is_block_item(item.data.as_ref()) {
+                return Ok(item);
+            }
+            dispatch::expensive(&backend.shared, lsp::ResolveCompletionItem::METHOD, move || {
+                Ok(features::completion::resolve(item))
+            })
+            .await
+        })
         .on::<lsp::GotoDefinition>()
         .document(
             Reads::Whole,
