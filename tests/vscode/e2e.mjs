@@ -14,7 +14,8 @@
 //     line, following an edit, and the big map's level timed; the Map Changes tree of two
 //     versions of a map (a click reveals the actor); package previews with texture thumbnails,
 //     a TextBuffer opened as a document, a mesh preview and the glTF export command, a corpus
-//     vertex mesh in the 3D mesh view (textured, a sequence played);
+//     vertex mesh in the 3D mesh view (textured, a sequence played), Copy #exec Lines on a
+//     corpus package's LodMesh (its row's context menu and its detail's button);
 //  2. beside a stand-in UnrealScript extension (tests/vscode/stub-unrealscript): its grammar
 //     stays, #exec lines are still coloured, the server attaches;
 //  3. with a mock server (tests/vscode/mock-server, via UNREAL_LS_PATH) that answers the
@@ -934,6 +935,64 @@ async function main() {
         fromPackage = `; from KillConfirmed.u's preview: ${packaged}, sequences ${JSON.stringify(listed)}`;
       }
       return { detail: `${status}; sequences ${JSON.stringify(sequences)}; ${played.name} playing at ${played.time.toFixed(2)} s; ${Math.round(coverage.share * 100)}% of the canvas drawn in ${coverage.colours} colours${fromPackage}` };
+    });
+
+    await check("Copy #exec Lines on a corpus package's vertex mesh: from its row's context menu and its detail, to the clipboard", async () => {
+      if (!fs.existsSync(corpusMeshU)) return { skip: `corpus file ${corpusMeshU} is absent` };
+      if (!capabilities.experimental?.unrealLs?.execLines) return { skip: "the server does not answer unrealLs/execLines" };
+      const copied = path.join(workspace, "KillConfirmed", "System", "KillConfirmed.u");
+      if (!fs.existsSync(copied)) {
+        fs.mkdirSync(path.dirname(copied), { recursive: true });
+        fs.copyFileSync(corpusMeshU, copied);
+      }
+      // The extension host writes the clipboard through the page's (code-server's browser side).
+      await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: new URL(page.url()).origin });
+      const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
+      await page.evaluate(() => navigator.clipboard.writeText("(nothing copied)"));
+      await openFile("KillConfirmed.u");
+      const preview = await frameWith(page, "the preview of KillConfirmed.u", 'li.object[data-path="dogTag"]');
+      const row = preview.locator('li.object[data-path="dogTag"]').first();
+      // The row's context menu (the package preview may render again once the server runs:
+      // ask until its entry is there).
+      const entry = page.locator(".context-view .action-item", { hasText: "Copy #exec Lines" }).first();
+      await until("Copy #exec Lines in the row's context menu", 60_000, async () => {
+        await row.click({ button: "right", timeout: 2_000 }).catch(() => undefined);
+        if (await entry.isVisible().catch(() => false)) return true;
+        await page.keyboard.press("Escape");
+        return false;
+      });
+      await shot("06f-exec-lines-menu");
+      await entry.click();
+      const fromMenu = await until("the lines on the clipboard", 30_000, async () => {
+        const text = await clipboard().catch(() => "");
+        return text.startsWith("#exec MESH IMPORT MESH=dogTag") ? text : null;
+      });
+      // The detail's button: the same lines, and the status bar says what was copied.
+      await page.evaluate(() => navigator.clipboard.writeText("(nothing copied)"));
+      await until("the mesh's detail with its #exec buttons", 60_000, async () => {
+        await row.click({ timeout: 2_000 }).catch(() => undefined);
+        return (await preview.locator("#copyExec").count()) > 0;
+      });
+      await preview.locator("#copyExec").click();
+      const fromButton = await until("the lines on the clipboard again", 30_000, async () => {
+        const text = await clipboard().catch(() => "");
+        return text.startsWith("#exec MESH IMPORT MESH=dogTag") ? text : null;
+      });
+      let bar = "";
+      const status = await until("the status bar message", 15_000, async () => {
+        // textContent: an item the bar has no room for is in the page, not drawn.
+        bar = await page.locator(".statusbar").first().evaluate((node) => node.textContent).catch((error) => String(error));
+        return /Copied \d+ #exec lines for dogTag/.test(bar) ? bar.match(/Copied \d+ #exec lines for dogTag[^)]*\)/)?.[0] ?? bar : null;
+      }).catch(async (error) => {
+        await shot("06g-exec-lines-copied");
+        throw new Error(`${error.message}; the status bar holds: ${bar}`);
+      });
+      await shot("06g-exec-lines-copied");
+      assert(fromButton === fromMenu, `the menu and the button copied different text:\n${fromMenu}\n---\n${fromButton}`);
+      const expected = spawnSync(bundled, ["exec-lines", copied, "--object", "dogTag"], { encoding: "utf8" }).stdout;
+      assert(fromMenu.replace(/\r\n/g, "\n") === expected, `copied:\n${fromMenu}\nunreal-ls exec-lines printed:\n${expected}`);
+      assert(/are not written/.test(status), `status: ${status}`);
+      return { detail: `${fromMenu.split("\n").filter(Boolean).length} lines, the same as unreal-ls exec-lines; ${status}` };
     });
 
     await close();

@@ -14,6 +14,8 @@
   const thumbCache = new Map();
   /** Keys asked for and not answered yet. */
   const requested = new Set();
+  /** The package shown (its URI), for the context menu of its rows. */
+  let packageUri = "";
 
   function thumbImage(path, png) {
     return el("img", { class: "thumb", alt: path, src: `data:image/png;base64,${png}` });
@@ -95,6 +97,20 @@
           el("span", { class: "detail" }, [leaf.detail || ""]),
         ],
       );
+      if (leaf.execLines) {
+        // The row's context menu (package.json, webview/context) offers the #exec commands,
+        // which get these fields.
+        row.setAttribute(
+          "data-vscode-context",
+          JSON.stringify({
+            unrealLsVertexMesh: true,
+            unrealLsPackage: packageUri,
+            unrealLsPath: leaf.path,
+            unrealLsExport: leaf.export,
+            preventDefaultContextMenuItems: true,
+          }),
+        );
+      }
       row.addEventListener("click", () => vscode.postMessage({ type: "open", key: leaf.key }));
       list.append(row);
     }
@@ -102,6 +118,7 @@
   }
 
   function renderPackage(message) {
+    packageUri = message.uri;
     thumbs.clear();
     thumbCache.clear();
     requested.clear();
@@ -159,6 +176,13 @@
       const show = el("button", { id: "show3d", title: "Show the mesh textured, with its sequences, in a 3D panel" }, ["Show in 3D"]);
       show.addEventListener("click", () => vscode.postMessage({ type: "show3d", key: message.key }));
       parts.push(show);
+    }
+    if (message.execLines) {
+      const copy = el("button", { id: "copyExec", title: "The #exec lines that import this mesh again, to the clipboard" }, ["Copy #exec Lines"]);
+      copy.addEventListener("click", () => vscode.postMessage({ type: "execLines", key: message.key, action: "copy" }));
+      const write = el("button", { id: "exportExec", title: "Write the mesh's _d.3d and _a.3d and its textures under a package folder, where those lines find them" }, ["Export for #exec..."]);
+      write.addEventListener("click", () => vscode.postMessage({ type: "execLines", key: message.key, action: "export" }));
+      parts.push(copy, write);
     }
     if (message.pngBase64) parts.push(el("img", { class: "render", alt: message.title, src: `data:image/png;base64,${message.pngBase64}` }));
     if (Object.keys(message.summary || {}).length > 0) parts.push(summaryTable(message.summary));

@@ -12,6 +12,7 @@ import {
   PACKAGE_VIEW_TYPE,
   Previews,
 } from "./previews";
+import { registerExecLines } from "./execLines";
 import { registerFindAsset } from "./findAsset";
 import { registerPickTexture } from "./pickTexture";
 import { MapDependencies } from "./mapDeps";
@@ -45,6 +46,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     ...mapDependencies.register(),
     registerFindAsset(server, previews),
     registerPickTexture(server),
+    ...registerExecLines(server, previews),
     vscode.commands.registerCommand("unrealLs.restartServer", () => server.restart()),
     vscode.commands.registerCommand("unrealLs.showOutput", () => output.show(true)),
     vscode.commands.registerCommand("unrealLs.showPackageContents", async (arg?: vscode.Uri) => {

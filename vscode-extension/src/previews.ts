@@ -7,6 +7,7 @@
 
 import * as path from "node:path";
 import * as vscode from "vscode";
+import { isVertexMeshClass } from "./execBlock";
 import { exportToBuffer, FileView, hasExport, runInfo } from "./info";
 import {
   OBJECT_PREVIEW,
@@ -55,9 +56,22 @@ type ToWebview =
   | {
       type: "package";
       file: string;
+      /** The package's URI, which a row's context menu hands to its commands. */
+      uri: string;
       source: string;
       header: Record<string, string | number>;
-      objects: { key: string; path: string; class: string; size: number; detail?: string; thumbnail: boolean }[];
+      objects: {
+        key: string;
+        path: string;
+        class: string;
+        size: number;
+        export?: number;
+        detail?: string;
+        thumbnail: boolean;
+        /** A vertex mesh whose #exec block the server writes: its row's context menu offers the
+         * #exec commands. */
+        execLines?: boolean;
+      }[];
       problems: string[];
       note?: string;
     }
@@ -82,6 +96,8 @@ type ToWebview =
       note?: string;
       /** A mesh: the detail offers "Show in 3D" (unrealLs.showMesh3D). */
       mesh?: boolean;
+      /** A vertex mesh: the detail offers "Copy #exec Lines" and "Export for #exec...". */
+      execLines?: boolean;
     };
 
 type FromWebview =
@@ -89,7 +105,8 @@ type FromWebview =
   | { type: "reload" }
   | { type: "thumbnails"; keys: string[] }
   | { type: "open"; key: string }
-  | { type: "show3d"; key: string };
+  | { type: "show3d"; key: string }
+  | { type: "execLines"; key: string; action: "copy" | "export" };
 
 /** The classes "Show Mesh in 3D" can show (what `unreal-ls export --to glb` writes as a mesh). */
 const MESH_CLASSES = new Set(["Mesh", "LodMesh", "SkeletalMesh", "StaticMesh"]);
@@ -191,6 +208,18 @@ export class Previews implements vscode.CustomReadonlyEditorProvider<PreviewDocu
         case "open":
           await this.openObject(document.uri, message.key, post);
           break;
+        case "execLines": {
+          const object = this.objectOf(document.uri, message.key);
+          if (object !== undefined) {
+            const command = message.action === "copy" ? "unrealLs.copyExecLines" : "unrealLs.exportMeshForExec";
+            await vscode.commands.executeCommand(command, {
+              uri: document.uri.toString(),
+              object: objectReference(object),
+              export: object.export,
+            });
+          }
+          break;
+        }
         case "show3d": {
           const object = this.objectOf(document.uri, message.key);
           if (object !== undefined) {
@@ -245,6 +274,7 @@ export class Previews implements vscode.CustomReadonlyEditorProvider<PreviewDocu
         summary: result.summary ?? {},
         pngBase64: result.pngBase64,
         mesh: MESH_CLASSES.has(object.class),
+        execLines: this.offersExecLines(object.class),
       });
     } else {
       showObjectPanel(this.context, packageUri, title, result);
@@ -312,6 +342,12 @@ export class Previews implements vscode.CustomReadonlyEditorProvider<PreviewDocu
     return undefined;
   }
 
+  /** Whether the #exec commands apply to an object of `className` (a vertex mesh, and a server
+   * that answers `unrealLs/execLines`). */
+  private offersExecLines(className: string): boolean {
+    return this.server.features.execLines === true && isVertexMeshClass(className);
+  }
+
   private canExport(): boolean {
     const binary = this.server.serverBinary;
     return binary !== undefined && hasExport(binary);
@@ -358,9 +394,14 @@ export class Previews implements vscode.CustomReadonlyEditorProvider<PreviewDocu
         return {
           type: "package",
           file,
+          uri: uri.toString(),
           source: `server (${PACKAGE_TREE})`,
           header: tree.header ?? {},
-          objects: entries.map((object) => ({ ...object, thumbnail: hasThumbnail(object.class, serverThumbnails, thumbnails) })),
+          objects: entries.map((object) => ({
+            ...object,
+            thumbnail: hasThumbnail(object.class, serverThumbnails, thumbnails),
+            execLines: this.offersExecLines(object.class),
+          })),
           problems: [],
         };
       } catch (error) {
@@ -377,6 +418,7 @@ export class Previews implements vscode.CustomReadonlyEditorProvider<PreviewDocu
     return {
       type: "package",
       file,
+      uri: uri.toString(),
       source: thumbnails && !serverThumbnails ? "unreal-ls info --json and export" : "unreal-ls info --json",
       header: view.tree.header ?? {},
       objects: entries.map((object) => ({

@@ -65,6 +65,32 @@ export interface ObjectPreviewResult {
 
 export const OBJECT_PREVIEW = "unrealLs/objectPreview";
 
+/** `unrealLs/execLines` (docs/protocol.md): the `#exec` block that imports a package's UE1
+ * vertex mesh (Mesh or LodMesh) again, and the files its lines name. */
+export const EXEC_LINES = "unrealLs/execLines";
+
+export interface ExecLinesParams {
+  /** The package, as a `file:` URI. */
+  uri: string;
+  /** The mesh's `path` (or `Class'Path'`). */
+  object?: string;
+  /** The mesh's `export` index from `unrealLs/packageTree`. */
+  export?: number;
+}
+
+export interface ExecLinesFile {
+  /** Under the package's folder, with the backslashes the lines use (`Models\X_d.3d`). */
+  path: string;
+  /** The file's bytes, base64. */
+  data: string;
+}
+
+export interface ExecLinesResult {
+  /** The lines for a class, each starting with `#exec` (or `//` for a note). */
+  lines: string[];
+  files: ExecLinesFile[];
+}
+
 export interface ExportGltfParams {
   uri: string;
   object?: string;
@@ -191,6 +217,7 @@ export interface UnrealLsExperimental {
   exportGltf?: boolean;
   findAssets?: boolean;
   levelScene?: boolean;
+  execLines?: boolean;
 }
 
 export function advertised(experimental: unknown): UnrealLsExperimental {
@@ -205,6 +232,7 @@ export function advertised(experimental: unknown): UnrealLsExperimental {
     exportGltf: flags.exportGltf === true,
     findAssets: flags.findAssets === true,
     levelScene: flags.levelScene === true,
+    execLines: flags.execLines === true,
   };
 }
 

@@ -47,6 +47,47 @@ pub struct BlockFile {
     pub bytes: Vec<u8>,
 }
 
+/// Whether `class` (without its package) is a UE1 vertex mesh, whose block [`mesh_block`]
+/// writes: `Mesh` or `LodMesh`.
+pub fn is_vertex_mesh_class(class: &str) -> bool {
+    class.eq_ignore_ascii_case("Mesh") || class.eq_ignore_ascii_case("LodMesh")
+}
+
+/// Why the export at `export` has no block: it is not a vertex mesh (said with its class, and
+/// for a skeletal mesh why it is not written back); `None` for a vertex mesh.
+pub fn not_a_vertex_mesh(package: &Package<'_>, export: usize) -> Option<String> {
+    let class = package.class_name(export);
+    if is_vertex_mesh_class(class) {
+        return None;
+    }
+    Some(format!(
+        "{} is a {class}: the #exec block is written for a vertex mesh (Mesh or LodMesh){}",
+        package.object_reference(export),
+        if class.eq_ignore_ascii_case("SkeletalMesh") {
+            "; a skeletal mesh is imported from PSK and PSA files, which are not written back"
+        } else {
+            ""
+        }
+    ))
+}
+
+/// The block's first line, `MESH IMPORT`, which the mesh's name and class alone decide: the
+/// language server offers it before reading the mesh. `lod`: a `LodMesh` (else `MLOD=0`).
+pub fn import_line(name: &str, lod: bool) -> String {
+    let (aniv, data) = mesh_file_paths(name);
+    format!(
+        "#exec MESH IMPORT MESH={name} ANIVFILE={aniv} DATAFILE={data}{}",
+        if lod { "" } else { " MLOD=0" }
+    )
+}
+
+/// The `_a.3d` and `_d.3d` files of a mesh, as its lines name them (the name made safe as a
+/// file name: [`file_part`]).
+fn mesh_file_paths(name: &str) -> (String, String) {
+    let file_name = file_part(name);
+    (format!("Models\\{file_name}_a.3d"), format!("Models\\{file_name}_d.3d"))
+}
+
 /// The `#exec` block of the UE1 `Mesh` or `LodMesh` at `export` and the files it names.
 pub fn mesh_block(package: &Package<'_>, export: usize) -> Result<ExecBlock> {
     let info = package.read_mesh(export)?;
@@ -55,13 +96,9 @@ pub fn mesh_block(package: &Package<'_>, export: usize) -> Result<ExecBlock> {
         package.export(export).map(|e| package.name(e.object_name).to_owned()).unwrap_or_default();
     let mut lines = Vec::new();
     let mut files = Vec::new();
-    let file_name = file_part(&name);
-    let (aniv, data) = (format!("Models\\{file_name}_a.3d"), format!("Models\\{file_name}_d.3d"));
+    let (aniv, data) = mesh_file_paths(&name);
     let lod = info.class.eq_ignore_ascii_case("LodMesh");
-    lines.push(format!(
-        "#exec MESH IMPORT MESH={name} ANIVFILE={aniv} DATAFILE={data}{}",
-        if lod { "" } else { " MLOD=0" }
-    ));
+    lines.push(import_line(&name, lod));
     files.push(BlockFile { path: data, bytes: mesh_files.data.to_bytes() });
     files.push(BlockFile { path: aniv, bytes: mesh_files.aniv_bytes() });
     if let (true, Some(p)) = (lod, &info.lod_params) {

@@ -109,7 +109,7 @@ fn corpus_skeletal_mesh_and_missing_objects_are_said() {
             exit 2
             --- stdout
             --- stderr
-            error: C4.u: SkeletalMesh'C4' is a SkeletalMesh: exec-lines writes the block of a vertex mesh (Mesh or LodMesh); a skeletal mesh is imported from PSK and PSA files, which are not written back
+            error: C4.u: SkeletalMesh'C4' is a SkeletalMesh: the #exec block is written for a vertex mesh (Mesh or LodMesh); a skeletal mesh is imported from PSK and PSA files, which are not written back
         "#]],
     );
     run(

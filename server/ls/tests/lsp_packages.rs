@@ -2,7 +2,7 @@
 //! `unrealLs/packageTree` and `unrealLs/objectPreview` requests on a corpus texture package,
 //! `$/progress` while the index builds, hover on a `Texture=` that names a package texture
 //! (with its thumbnail) and go to definition into its package, the reference rules with an index, and `didChangeWatchedFiles`
-//! re-reading a changed package.
+//! re-reading a changed package; `unrealLs/execLines` on the corpus' LodMesh.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::pedantic)]
 
 mod lsp_client;
@@ -72,7 +72,7 @@ async fn preview_requests_on_a_texture_package() {
         init["capabilities"]["experimental"]["unrealLs"],
         json!({
             "packageTree": true, "objectPreview": true, "mapPreview": true, "findAssets": true,
-            "levelScene": true,
+            "levelScene": true, "execLines": true,
         })
     );
 
@@ -1127,4 +1127,231 @@ async fn a_missing_texture_is_replaced_by_one_the_user_picks() {
     let actions = plain.request_ok("textDocument/codeAction", at_cursor).await;
     assert!(picks(&actions).is_empty(), "{actions}");
     let _ = std::fs::remove_dir_all(&game);
+}
+
+/// `unrealLs/execLines` on the corpus' LodMesh `dogTag` (KillConfirmed, export 220): the lines
+/// `unreal-ls exec-lines` prints, by export index and by name, and its files, the pair reading
+/// back as the author's mesh; a texture, an export that is not there and a file that is not
+/// there are precise errors, and the server still answers after them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn exec_lines_of_a_corpus_vertex_mesh() {
+    let Some(dir) = corpus_packages() else { return };
+    let u = file_uri(&dir.join("u/Ut99Mods_KillConfirmed.u"));
+    let mut client = TestClient::new(ServerOptions::default());
+    client.initialize(json!({}), Value::Null).await;
+    let by_export =
+        client.request_ok("unrealLs/execLines", json!({ "uri": u, "export": 220 })).await;
+    expect_test::expect![[r#"
+        #exec MESH IMPORT MESH=dogTag ANIVFILE=Models\dogTag_a.3d DATAFILE=Models\dogTag_d.3d
+        // LODSTYLE, LODFRAME and LODNOTEX steer the LOD build and are not stored in the package: add the ones first used
+        #exec MESH LODPARAMS MESH=dogTag STRENGTH=0 MINVERTS=10 MORPH=0.3 HYSTERESIS=0 ZDISP=0
+        #exec MESH ORIGIN MESH=dogTag X=0 Y=0 Z=0 YAW=0 PITCH=0 ROLL=0
+        #exec MESHMAP SCALE MESHMAP=dogTag X=0.2 Y=0.2 Z=0.4
+        #exec TEXTURE IMPORT NAME=DogTags FILE=Textures\DogTags\DogTags.bmp GROUP=DogTags FLAGS=2 MIPS=OFF
+        #exec MESHMAP SETTEXTURE MESHMAP=dogTag NUM=1 TEXTURE=DogTags
+    "#]]
+    .assert_eq(
+        &by_export["lines"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| format!("{}\n", l.as_str().unwrap()))
+            .collect::<String>(),
+    );
+    let by_name = client
+        .request_ok("unrealLs/execLines", json!({ "uri": u, "object": "LodMesh'DOGTAG'" }))
+        .await;
+    assert_eq!(by_name, by_export);
+    let files = by_export["files"].as_array().unwrap();
+    let paths: Vec<&str> = files.iter().map(|f| f["path"].as_str().unwrap()).collect();
+    assert_eq!(
+        paths,
+        ["Models\\dogTag_d.3d", "Models\\dogTag_a.3d", "Textures\\DogTags\\DogTags.bmp"],
+        "{by_export}"
+    );
+    let d = base64_decode(files[0]["data"].as_str().unwrap());
+    let a = base64_decode(files[1]["data"].as_str().unwrap());
+    let mesh = unreal_formats::vertex_mesh::VertexMesh::parse(&d, &a).unwrap();
+    assert_eq!((mesh.data.polygons, mesh.data.vertices, mesh.aniv.frames), (250, 123, 30));
+    let bmp = base64_decode(files[2]["data"].as_str().unwrap());
+    assert_eq!(bmp.get(..2), Some(&b"BM"[..]));
+
+    let texture = client
+        .request("unrealLs/execLines", json!({ "uri": u, "object": "DogTags.DogTags" }))
+        .await;
+    assert_eq!(texture["error"]["code"], -32602, "{texture}");
+    let message = texture["error"]["message"].as_str().unwrap();
+    assert!(
+        message.ends_with(
+            "Ut99Mods_KillConfirmed.u: Texture'DogTags.DogTags' is a Texture: the #exec block is \
+             written for a vertex mesh (Mesh or LodMesh)"
+        ),
+        "{message}"
+    );
+    let beyond = client.request("unrealLs/execLines", json!({ "uri": u, "export": 99999 })).await;
+    assert_eq!(beyond["error"]["code"], -32602, "{beyond}");
+    let unnamed = client.request("unrealLs/execLines", json!({ "uri": u })).await;
+    assert_eq!(unnamed["error"]["code"], -32602, "{unnamed}");
+    let missing = client
+        .request("unrealLs/execLines", json!({ "uri": "file:///no/such/Mod.u", "object": "M" }))
+        .await;
+    assert_eq!(missing["error"]["code"], -32803, "{missing}");
+    assert!(missing["error"]["message"].as_str().unwrap().contains("/no/such/Mod.u"));
+    // Still answering.
+    let again = client.request_ok("unrealLs/execLines", json!({ "uri": u, "export": 220 })).await;
+    assert_eq!(again, by_export);
+}
+
+/// The text after `edits` (LSP `TextEdit`s on an ASCII text, any line endings).
+fn apply_edits(text: &str, edits: &[&Value]) -> String {
+    let mut starts = vec![0];
+    for (i, c) in text.char_indices() {
+        if c == '\n' || (c == '\r' && !text[i + 1..].starts_with('\n')) {
+            starts.push(i + 1);
+        }
+    }
+    let offset = |p: &Value| {
+        starts[p["line"].as_u64().unwrap() as usize] + p["character"].as_u64().unwrap() as usize
+    };
+    let mut spans: Vec<(usize, usize, &str)> = edits
+        .iter()
+        .map(|e| {
+            (
+                offset(&e["range"]["start"]),
+                offset(&e["range"]["end"]),
+                e["newText"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    spans.sort_by_key(|s| std::cmp::Reverse(s.0));
+    let mut out = text.to_owned();
+    for (start, end, new) in spans {
+        out.replace_range(start..end, new);
+    }
+    out
+}
+
+/// Completion of a whole `#exec` block on a class's `#exec` line, from a game folder holding
+/// the corpus' KillConfirmed.u (its LodMesh `dogTag`) and a package of 60 more meshes known by
+/// their export table alone: one item per vertex mesh, at most 50 (`isIncomplete`), narrowed
+/// by the name typed after `MESH IMPORT`; an item writes `MESH IMPORT`, and resolving it reads
+/// the mesh for the other lines, inserted below with the line's indentation and the
+/// document's line endings (or after the last line, when the document ends there). A mesh
+/// that cannot be read says why, with no edit.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_exec_line_completes_the_block_of_a_package_mesh() {
+    let Some(dir) = corpus_packages() else { return };
+    let game = unreal_test_support::ScratchDir::new("exec-blocks");
+    std::fs::create_dir_all(game.join("System")).unwrap();
+    std::fs::copy(dir.join("u/Ut99Mods_KillConfirmed.u"), game.join("System/KillConfirmed.u"))
+        .unwrap();
+    let names: Vec<String> = (0..60).map(|i| format!("Gem{i:02}")).collect();
+    let mut objects: Vec<(&str, &str)> = names.iter().map(|n| ("LodMesh", n.as_str())).collect();
+    objects.push(("Mesh", "Rock"));
+    objects.push(("SkeletalMesh", "Dogfish"));
+    std::fs::write(game.join("System/Gems.u"), writers::object_package(&objects)).unwrap();
+    let mut client = TestClient::new(ServerOptions::default());
+    client.initialize(json!({}), json!({ "gameDirectory": game.display().to_string() })).await;
+    indexed(&mut client).await;
+    let uri = file_uri(&game.join("MyMod/Classes/Tags.uc"));
+    let text = "class Tags extends Actor;\r\n\r\n  #exec \r\nvar int X;\r\n";
+    client.open(&uri, "unrealscript", 1, text).await;
+    let complete = |line: u32, character: u32| json!({ "textDocument": { "uri": uri }, "position": { "line": line, "character": character } });
+
+    let list = client.request_ok("textDocument/completion", complete(2, 8)).await;
+    assert_eq!(list["isIncomplete"], true, "{list}");
+    let items = list["items"].as_array().unwrap();
+    let blocks: Vec<&Value> =
+        items.iter().filter(|i| i["label"].as_str().unwrap().starts_with("MESH IMPORT ")).collect();
+    assert_eq!(blocks.len(), 50);
+    // The core's command words come first.
+    assert!(items[0]["label"].as_str().unwrap().chars().all(|c| c.is_ascii_uppercase()));
+    let dog = blocks.iter().find(|i| i["label"] == "MESH IMPORT dogTag").expect("dogTag listed");
+    assert_eq!(dog["detail"], "KillConfirmed");
+    expect_test::expect![[r#"{"newText":"MESH IMPORT MESH=dogTag ANIVFILE=Models\\dogTag_a.3d DATAFILE=Models\\dogTag_d.3d","range":{"end":{"character":8,"line":2},"start":{"character":8,"line":2}}}"#]]
+        .assert_eq(&dog["textEdit"].to_string());
+    assert!(dog.get("additionalTextEdits").is_none());
+
+    let resolved = client.request_ok("completionItem/resolve", (*dog).clone()).await;
+    let mut edits = vec![&resolved["textEdit"]];
+    let additional = resolved["additionalTextEdits"].as_array().unwrap();
+    edits.extend(additional);
+    expect_test::expect![[r#"
+        class Tags extends Actor;
+
+          #exec MESH IMPORT MESH=dogTag ANIVFILE=Models\dogTag_a.3d DATAFILE=Models\dogTag_d.3d
+          // LODSTYLE, LODFRAME and LODNOTEX steer the LOD build and are not stored in the package: add the ones first used
+          #exec MESH LODPARAMS MESH=dogTag STRENGTH=0 MINVERTS=10 MORPH=0.3 HYSTERESIS=0 ZDISP=0
+          #exec MESH ORIGIN MESH=dogTag X=0 Y=0 Z=0 YAW=0 PITCH=0 ROLL=0
+          #exec MESHMAP SCALE MESHMAP=dogTag X=0.2 Y=0.2 Z=0.4
+          #exec TEXTURE IMPORT NAME=DogTags FILE=Textures\DogTags\DogTags.bmp GROUP=DogTags FLAGS=2 MIPS=OFF
+          #exec MESHMAP SETTEXTURE MESHMAP=dogTag NUM=1 TEXTURE=DogTags
+        var int X;
+    "#]]
+    .assert_eq(&apply_edits(text, &edits).replace("\r\n", "\n"));
+    // Every line break is the document's CRLF.
+    assert!(!apply_edits(text, &edits).replace("\r\n", "").contains('\n'));
+    let documentation = resolved["documentation"]["value"].as_str().unwrap();
+    assert!(documentation.contains("#exec MESH ORIGIN MESH=dogTag"), "{documentation}");
+
+    // Typing the name narrows the list; the skeletal mesh is never offered.
+    let typed = "class Tags extends Actor;\n#exec MESH IMPORT dog";
+    client
+        .notify(
+            "textDocument/didChange",
+            json!({ "textDocument": { "uri": uri, "version": 2 }, "contentChanges": [{ "text": typed }] }),
+        )
+        .await;
+    let narrowed = client.request_ok("textDocument/completion", complete(1, 21)).await;
+    // (After the core's keys of `MESH IMPORT`.)
+    let blocks: Vec<&Value> = narrowed
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| i["label"].as_str().unwrap().starts_with("MESH IMPORT "))
+        .collect();
+    let labels: Vec<&str> = blocks.iter().map(|i| i["label"].as_str().unwrap()).collect();
+    assert_eq!(labels, ["MESH IMPORT dogTag"]);
+    let item = blocks[0];
+    assert_eq!(item["textEdit"]["range"]["start"], json!({ "line": 1, "character": 6 }));
+    // The document's last line: the other lines go after it, each after an LF.
+    let resolved = client.request_ok("completionItem/resolve", item.clone()).await;
+    let edits: Vec<&Value> = std::iter::once(&resolved["textEdit"])
+        .chain(resolved["additionalTextEdits"].as_array().unwrap())
+        .collect();
+    let written = apply_edits(typed, &edits);
+    assert!(
+        written.ends_with(
+            "\n#exec MESHMAP SCALE MESHMAP=dogTag X=0.2 Y=0.2 Z=0.4\n#exec TEXTURE IMPORT NAME=DogTags FILE=Textures\\DogTags\\DogTags.bmp GROUP=DogTags FLAGS=2 MIPS=OFF\n#exec MESHMAP SETTEXTURE MESHMAP=dogTag NUM=1 TEXTURE=DogTags"
+        ),
+        "{written}"
+    );
+
+    // A plain Mesh writes MLOD=0; one whose data cannot be read says why, with no edit.
+    let rock = "#exec MESH IMPORT Ro";
+    client
+        .notify(
+            "textDocument/didChange",
+            json!({ "textDocument": { "uri": uri, "version": 3 }, "contentChanges": [{ "text": rock }] }),
+        )
+        .await;
+    let list = client.request_ok("textDocument/completion", complete(0, 20)).await;
+    let item = list.as_array().unwrap().iter().find(|i| i["label"] == "MESH IMPORT Rock").unwrap();
+    assert!(item["textEdit"]["newText"].as_str().unwrap().ends_with(" MLOD=0"), "{item}");
+    let resolved = client.request_ok("completionItem/resolve", item.clone()).await;
+    assert!(resolved.get("additionalTextEdits").is_none(), "{resolved}");
+    let why = resolved["documentation"]["value"].as_str().unwrap();
+    assert!(why.contains("Gems.u"), "{why}");
+
+    // Not a command word: no blocks.
+    let other = "#exec TEXTURE ";
+    client
+        .notify(
+            "textDocument/didChange",
+            json!({ "textDocument": { "uri": uri, "version": 4 }, "contentChanges": [{ "text": other }] }),
+        )
+        .await;
+    let list = client.request_ok("textDocument/completion", complete(0, 14)).await;
+    let items = list.as_array().or_else(|| list["items"].as_array()).unwrap();
+    assert!(items.iter().all(|i| !i["label"].as_str().unwrap().starts_with("MESH IMPORT")));
 }

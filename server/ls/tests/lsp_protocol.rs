@@ -138,6 +138,7 @@ async fn initialize_advertises_capabilities() {
                   ]
                 },
                 "completionProvider": {
+                  "resolveProvider": true,
                   "triggerCharacters": [
                     " ",
                     "="
@@ -156,6 +157,7 @@ async fn initialize_advertises_capabilities() {
                 },
                 "experimental": {
                   "unrealLs": {
+                    "execLines": true,
                     "findAssets": true,
                     "levelScene": true,
                     "mapPreview": true,

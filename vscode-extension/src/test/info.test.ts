@@ -79,8 +79,10 @@ test("advertised: only explicit true flags under experimental.unrealLs count", (
     exportGltf: false,
     findAssets: false,
     levelScene: false,
+    execLines: false,
   });
   assert.equal(advertised({ unrealLs: { findAssets: true } }).findAssets, true);
+  assert.equal(advertised({ unrealLs: { execLines: true } }).execLines, true);
 });
 
 test("markAt: the nearest actor mark within the radius, else none", () => {

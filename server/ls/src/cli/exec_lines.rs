@@ -73,28 +73,13 @@ fn block_of(
         PackageFile::open_named(path, name, bytes).map_err(|e| (EXIT_FINDINGS, e.to_string()))?;
     let package = file.parse().map_err(|e| (EXIT_FINDINGS, e.to_string()))?;
     let spec = ObjectSpec::parse(object);
-    let is_vertex_mesh = |i: usize| {
-        let class = package.class_name(i);
-        class.eq_ignore_ascii_case("Mesh") || class.eq_ignore_ascii_case("LodMesh")
-    };
+    let is_vertex_mesh = |i: usize| exec_lines::is_vertex_mesh_class(package.class_name(i));
     let export = object_select::select(&package, &spec, is_vertex_mesh).map_err(|e| match e {
         SelectError::Ambiguous { .. } => (EXIT_USAGE, format!("{e} (name it as Class'Path')")),
         SelectError::NotFound { .. } => (EXIT_FINDINGS, e.to_string()),
     })?;
-    if !is_vertex_mesh(export) {
-        let class = package.class_name(export);
-        return Err((
-            EXIT_USAGE,
-            format!(
-                "{} is a {class}: exec-lines writes the block of a vertex mesh (Mesh or LodMesh){}",
-                package.object_reference(export),
-                if class.eq_ignore_ascii_case("SkeletalMesh") {
-                    "; a skeletal mesh is imported from PSK and PSA files, which are not written back"
-                } else {
-                    ""
-                }
-            ),
-        ));
+    if let Some(message) = exec_lines::not_a_vertex_mesh(&package, export) {
+        return Err((EXIT_USAGE, message));
     }
     exec_lines::mesh_block(&package, export).map_err(|e| (EXIT_FINDINGS, e.to_string()))
 }

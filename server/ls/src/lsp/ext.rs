@@ -124,6 +124,52 @@ impl ObjectPreviewResult {
     }
 }
 
+/// `unrealLs/execLines`: the `#exec` block that imports a package's UE1 vertex mesh again,
+/// and the files its lines name (`unreal-ls exec-lines`).
+pub enum ExecLines {}
+
+impl Request for ExecLines {
+    type Params = ExecLinesParams;
+    type Result = ExecLinesResult;
+    const METHOD: &'static str = "unrealLs/execLines";
+}
+
+/// The mesh, named as `unrealLs/objectPreview` names an object of a package.
+#[derive(Debug, Deserialize, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct ExecLinesParams {
+    /// The package, as a `file:` URI.
+    #[cfg_attr(test, schemars(with = "String"))]
+    pub uri: Uri,
+    /// `Group.Name`, or `Class'Group.Name'`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub object: Option<String>,
+    /// The mesh's index in the export table, as `unrealLs/packageTree` gave it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub export: Option<usize>,
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct ExecLinesResult {
+    /// The lines for a class, each starting with `#exec` (or `//` for a note).
+    pub lines: Vec<String>,
+    /// The files the lines name, to be written under the package's folder.
+    pub files: Vec<ExecLinesFile>,
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct ExecLinesFile {
+    /// Under the package's folder, with the backslashes the lines use (`Models\X_d.3d`).
+    pub path: String,
+    /// The file's bytes, base64.
+    pub data: String,
+}
+
 /// `unrealLs/mapPreview`: the overview picture of a T3D map.
 pub enum MapPreview {}
 
@@ -320,6 +366,7 @@ pub struct UnrealLsExperimental {
     pub map_preview: bool,
     pub find_assets: bool,
     pub level_scene: bool,
+    pub exec_lines: bool,
 }
 
 impl UnrealLsExperimental {
@@ -330,6 +377,7 @@ impl UnrealLsExperimental {
         map_preview: true,
         find_assets: true,
         level_scene: true,
+        exec_lines: true,
     };
 }
 
@@ -388,10 +436,11 @@ mod tests {
             }};
         }
         let mut all = of!(Sent: PackageTreeParams, ObjectPreviewParams, MapPreviewParams,
-            LevelSceneParams, FindAssetsParams);
+            LevelSceneParams, FindAssetsParams, ExecLinesParams);
         all.extend(of!(Answered: PackageTreeResult, PackageObject, ObjectPreviewResult,
             MapPreviewResult, MapActorMark, LevelSceneResult, LevelSceneMesh, LevelSceneActor,
-            FindAssetsResult, FoundAsset, UnrealLsExperimental, GameDirectoryMissingParams));
+            FindAssetsResult, FoundAsset, ExecLinesResult, ExecLinesFile, UnrealLsExperimental,
+            GameDirectoryMissingParams));
         all
     }
 
@@ -537,6 +586,7 @@ mod tests {
                 &["LevelSceneParams", "LevelSceneResult", "LevelSceneMesh", "LevelSceneActor"],
             ),
             (FindAssets::METHOD, &["FindAssetsParams", "FindAssetsResult", "FoundAsset"]),
+            (ExecLines::METHOD, &["ExecLinesParams", "ExecLinesResult", "ExecLinesFile"]),
         ];
         let mut problems = Vec::new();
         for (method, names) in requests {
@@ -578,7 +628,7 @@ mod tests {
     fn the_announced_flags_are_every_request() {
         let announced = serde_json::to_value(UnrealLsExperimental::ALL).unwrap_or_default();
         let flags = announced.as_object().map(serde_json::Map::len).unwrap_or_default();
-        assert_eq!(flags, 5);
+        assert_eq!(flags, 6);
         assert!(announced.as_object().into_iter().flatten().all(|(_, v)| v == &Value::Bool(true)));
     }
 }

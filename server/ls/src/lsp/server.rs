@@ -118,6 +118,18 @@ pub(super) fn routes() -> Routes {
             |p| &p.text_document_position.text_document.uri,
             features::completion::handle,
         )
+        // A mesh block's other lines: the package is read off the async threads, in an
+        // expensive lane; other items come back at once.
+        .on::<lsp::ResolveCompletionItem>()
+        .request(|backend: Arc<Backend>, item| async move {
+            if !features::exec_blocks::is_block_item(item.data.as_ref()) {
+                return Ok(item);
+            }
+            dispatch::expensive(&backend.shared, lsp::ResolveCompletionItem::METHOD, move || {
+                Ok(features::completion::resolve(item))
+            })
+            .await
+        })
         .on::<lsp::GotoDefinition>()
         .document(
             Reads::Whole,
@@ -171,6 +183,8 @@ pub(super) fn routes() -> Routes {
             let packages = backend.package_index();
             move || features::preview::object_preview(&params, packages.as_deref())
         })
+        .on::<ext::ExecLines>()
+        .expensive(|_, params| move || features::preview::exec_lines(&params))
         // The overview picture of a T3D map, from the open document's text when it is open
         // (so it follows edits), else from the file.
         .on::<ext::MapPreview>()

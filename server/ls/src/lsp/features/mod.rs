@@ -26,6 +26,7 @@ pub mod diff;
 pub mod document;
 pub mod document_symbol;
 pub mod exec;
+pub mod exec_blocks;
 pub mod folding_range;
 pub mod formatting;
 pub mod hover;

@@ -1,6 +1,7 @@
 //! The preview requests of `docs/protocol.md`: `unrealLs/packageTree` (every export of a
 //! package) and `unrealLs/objectPreview` (a texture as PNG, a TextBuffer's source, a summary
-//! with a rendered thumbnail for meshes). Files are read when asked (mapped), never kept.
+//! with a rendered thumbnail for meshes) and `unrealLs/execLines` (the `#exec` block of a
+//! vertex mesh and its files). Files are read when asked (mapped), never kept.
 
 use std::path::{Path, PathBuf};
 
@@ -8,6 +9,8 @@ use serde_json::{json, Map, Value};
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::ls_types::{ServerCapabilities, Uri};
 use unreal_analysis::fs::RealFs;
+use unreal_analysis::thumbnail;
+use unreal_assets::exec_lines;
 use unreal_assets::export::mesh_files;
 use unreal_assets::object_select::{self, ObjectSpec, SelectError};
 use unreal_assets::package::PackageFile;
@@ -17,9 +20,9 @@ use unreal_formats::package::{ObjectRef, Package};
 
 use crate::lsp::documents::Session;
 use crate::lsp::ext::{
-    Facts, MapActorMark, MapPreviewParams, MapPreviewResult, ObjectPreviewParams,
-    ObjectPreviewResult, PackageObject, PackageTreeParams, PackageTreeResult, PreviewKind,
-    UnrealLsExperimental,
+    ExecLinesFile, ExecLinesParams, ExecLinesResult, Facts, MapActorMark, MapPreviewParams,
+    MapPreviewResult, ObjectPreviewParams, ObjectPreviewResult, PackageObject, PackageTreeParams,
+    PackageTreeResult, PreviewKind, UnrealLsExperimental,
 };
 
 /// Thumbnails are at most this big unless the client asks for smaller (`maxSize`).
@@ -227,6 +230,54 @@ fn object_preview_of(
     }
 }
 
+/// `unrealLs/execLines`: the `#exec` block of a package's vertex mesh and the files it names,
+/// as `unreal-ls exec-lines` prints and writes them. The mesh is chosen as
+/// `unrealLs/objectPreview` chooses an object (a path several objects share is the vertex
+/// mesh among them); anything but a `Mesh` or `LodMesh` is `InvalidParams`, saying what it is.
+pub fn exec_lines(params: &ExecLinesParams) -> Result<ExecLinesResult> {
+    let path = path_of(&params.uri)?;
+    let bytes = open(&path)?;
+    let answer = exec_lines_of(params, &path, &bytes);
+    unless_changed(&path, &bytes, answer)
+}
+
+fn exec_lines_of(params: &ExecLinesParams, path: &Path, bytes: &[u8]) -> Result<ExecLinesResult> {
+    let spec = match &params.object {
+        Some(object) => Some(
+            ObjectSpec::with_class(object, None)
+                .map_err(|e| invalid(format!("{}: {e}", path.display())))?,
+        ),
+        None => None,
+    };
+    let file = open_package(path, bytes)?;
+    let package = parse(&file)?;
+    let is_vertex_mesh = |i: usize| exec_lines::is_vertex_mesh_class(package.class_name(i));
+    let selected = match (params.export, &spec) {
+        (Some(export), spec) => object_select::select_export(&package, export, spec.as_ref()),
+        (None, Some(spec)) => object_select::select(&package, spec, is_vertex_mesh),
+        (None, None) => {
+            return Err(invalid(format!(
+                "{}: name the mesh by `object` or `export`",
+                path.display()
+            )))
+        }
+    };
+    let export = selected.map_err(|e| invalid(format!("{}: {e}", path.display())))?;
+    if let Some(message) = exec_lines::not_a_vertex_mesh(&package, export) {
+        return Err(invalid(format!("{}: {message}", path.display())));
+    }
+    let object = package.object_reference(export);
+    let block = exec_lines::mesh_block(&package, export)
+        .map_err(|e| failed(format!("{} {object}: {e}", path.display())))?;
+    let files = block
+        .files
+        .iter()
+        .map(|f| ExecLinesFile { path: f.path.clone(), data: thumbnail::base64(&f.bytes) })
+        .collect();
+    Ok(ExecLinesResult { lines: block.lines, files })
+}
+
+/// A source shown as text, with its class.
 /// A source shown as text, with its class.
 fn text_preview(text: String, class: &str) -> ObjectPreviewResult {
     let mut answer = ObjectPreviewResult::new(PreviewKind::Text, facts(json!({ "class": class })));
