@@ -8,7 +8,8 @@
 //     there): the server starts from the bundled binary; the T3D grammar colours a map; first-
 //     line detection; the #exec grammar colours a .uc; the Problems panel lists what the server
 //     finds (checked against `unreal-ls lint`), a map never opened included; hovers (the Flags= one SKIPPED while the server
-//     advertises no hoverProvider); the map overview beside a map, a click on an actor's mark
+//     advertises no hoverProvider); the tessellate quick fix on a non-planar polygon; the map
+//     overview beside a map, a click on an actor's mark
 //     revealing its line; the 3D map view (WebGL on SwiftShader) drawing the built level, a click
 //     on a surface revealing its `Begin Polygon` line and one on an actor its `Begin Actor`
 //     line, following an edit, and the big map's level timed; the Map Changes tree of two
@@ -596,6 +597,78 @@ async function main() {
       // 264 = 0x100 TwoSided | 0x8 NotSolid
       assert(/TwoSided/i.test(text) && /NotSolid/i.test(text), `hover text lacks TwoSided and NotSolid: ${JSON.stringify(text)}`);
       return { detail: text.slice(0, 160) };
+    });
+
+    await check("the tessellate quick fix replaces a non-planar polygon with planar triangles", async () => {
+      // A brush's polygon list whose quad has its fourth vertex 2.5 units off the plane of the
+      // first three (t3d-non-planar-polygon on its `Begin Polygon`, line 2): written for this
+      // check and removed after it.
+      const file = path.join(workspace, "NonPlanar.t3d");
+      fs.writeFileSync(file, [
+        "Begin PolyList",
+        "   Begin Polygon",
+        "      Origin   +00000.000000,+00000.000000,+00000.000000",
+        "      Normal   +00000.019524,-00000.019524,-00000.999619",
+        "      TextureU +00000.999809,+00000.000381,+00000.019520",
+        "      TextureV +00000.000000,-00000.999809,+00000.019528",
+        "      Vertex   +00000.000000,+00000.000000,+00000.000000",
+        "      Vertex   +00000.000000,+00128.000000,+00000.000000",
+        "      Vertex   +00128.000000,+00128.000000,+00000.000000",
+        "      Vertex   +00128.000000,+00000.000000,+00005.000000",
+        "   End Polygon",
+        "End PolyList",
+        "",
+      ].join("\r\n"));
+      try {
+      await openFile("NonPlanar.t3d");
+      const shown = async () => (await page.locator(".editor-group-container.active .view-lines").innerText()).replace(/\u00a0/g, " ");
+      // Into the editor, then to the line (Go to Line's box takes `:2`).
+      await until("the cursor on line 2", 60_000, async () => {
+        await page.keyboard.press("Escape");
+        await page.locator(".editor-group-container.active .monaco-editor .view-lines").first().click();
+        await page.keyboard.press("Control+G");
+        await page.locator(".quick-input-widget input").first().waitFor({ timeout: 5_000 }).catch(() => {});
+        await page.keyboard.type("2");
+        await page.keyboard.press("Enter");
+        return page.locator('.statusbar-item:has-text("Ln 2,")').first().waitFor({ timeout: 5_000 }).then(() => true, () => null);
+      }).catch(async (e) => {
+        await shot("05a-go-to-line-failed");
+        throw e;
+      });
+      const title = "Tessellate:";
+      const action = page.locator(".action-widget .monaco-list-row", { hasText: title }).first();
+      await until("the tessellate quick fix on line 2", 60_000, async () => {
+        await page.keyboard.press("Escape");
+        await page.keyboard.press("Control+.");
+        return action.waitFor({ timeout: 5_000 }).then(() => true, () => null);
+      });
+      const label = (await action.getAttribute("aria-label")) ?? (await action.innerText());
+      const visibleBefore = ((await shown()).match(/Begin Polygon/g) ?? []).length;
+      await shot("05b-tessellate-quick-fix");
+      // The menu takes keys: move the focus to the action, then Enter.
+      const rows = page.locator(".action-widget .monaco-list-row.action");
+      const titles = await rows.evaluateAll((all) => all.map((row) => row.getAttribute("aria-label") ?? ""));
+      const focused = await rows.evaluateAll((all) => all.findIndex((row) => row.classList.contains("focused")));
+      const wanted = titles.findIndex((t) => t.includes(title));
+      for (let i = Math.max(focused, 0); i < wanted; i += 1) await page.keyboard.press("ArrowDown");
+      for (let i = Math.max(focused, 0); i > wanted; i -= 1) await page.keyboard.press("ArrowUp");
+      await page.keyboard.press("Enter");
+      // The lines around the cursor show both triangles where the quad was.
+      const text = await until("the polygon tessellated", 20_000, async () => {
+        const visible = await shown();
+        return (visible.match(/Begin Polygon/g) ?? []).length > visibleBefore ? visible : null;
+      });
+      const polygonsAfter = (text.match(/Begin Polygon/g) ?? []).length;
+      await shot("05c-tessellated");
+      for (let i = 0; i < 3; i += 1) await page.keyboard.press("Control+Z");
+      return { detail: `${label.trim().slice(0, 90)}; Begin Polygon lines ${visibleBefore} -> ${polygonsAfter}` };
+      } finally {
+        // The editor closed without saving, the file gone: the checks after this one see
+        // the workspace they expect.
+        await runCommand("View: Revert and Close Editor").catch(() => {});
+        fs.rmSync(file, { force: true });
+        await openFile("Defects.t3d").catch(() => {});
+      }
     });
 
     await check("the map overview draws the open map and a click on an actor reveals its line", async () => {
