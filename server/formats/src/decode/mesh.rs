@@ -209,56 +209,18 @@ impl Package<'_> {
 
 /// Every frame's vertices, through `RemapAnimVerts` when the LodMesh has one.
 fn read_frames(r: &mut Reader<'_>, info: &MeshInfo) -> Result<Vec<[f32; 3]>> {
-    let (n, frames, bpv) = (info.vertices, info.frames, info.bytes_per_vertex);
-    let stored_per_frame =
-        if info.layout.remap_anim_verts > 0 { info.layout.old_frame_verts } else { n };
-    let stored = stored_per_frame.saturating_mul(frames);
-    // The stored array was validated against FrameVerts x AnimFrames by read_mesh.
-    if stored != n * frames {
-        return Err(r.error_at(
-            info.layout.verts_offset,
-            format!("OldFrameVerts x AnimFrames to equal the stored vertices, found {stored_per_frame} x {frames}"),
-        ));
-    }
-    r.seek("Verts", info.layout.verts_offset)?;
-    let bytes = r.bytes("Verts", stored * bpv)?;
-    let decode = |i: usize| -> [f32; 3] {
-        let Some(c) = bytes.get(i * bpv..(i + 1) * bpv) else { return [0.0; 3] };
-        if bpv == 8 {
-            let v = |k: usize| f32::from(i16::from_le_bytes([c[k], c[k + 1]]));
-            [v(0), v(2), v(4)]
-        } else {
-            unpack_vertex(u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        }
-    };
-    if info.layout.remap_anim_verts == 0 {
-        return Ok((0..stored).map(decode).collect());
-    }
-    if info.layout.remap_anim_verts != n {
-        return Err(r.error_at(
-            info.layout.remap_offset,
-            format!(
-                "one RemapAnimVerts entry per frame vertex ({n}), found {}",
-                info.layout.remap_anim_verts
-            ),
-        ));
-    }
-    r.seek("RemapAnimVerts", info.layout.remap_offset)?;
-    let mut remap = Vec::with_capacity(n);
-    for _ in 0..n {
-        let at = r.pos();
-        let k = usize::from(r.u16("RemapAnimVerts entry")?);
-        if k >= stored_per_frame {
-            return Err(r.error_at(
-                at,
-                format!("a vertex below OldFrameVerts {stored_per_frame}, found {k}"),
-            ));
-        }
-        remap.push(k);
-    }
-    Ok((0..frames)
-        .flat_map(|f| remap.iter().map(move |&k| f * stored_per_frame + k))
-        .map(decode)
+    let bpv = info.bytes_per_vertex;
+    let bytes = read_frame_bytes(r, info)?;
+    Ok(bytes
+        .chunks_exact(bpv)
+        .map(|c| {
+            if bpv == 8 {
+                let v = |k: usize| f32::from(i16::from_le_bytes([c[k], c[k + 1]]));
+                [v(0), v(2), v(4)]
+            } else {
+                unpack_vertex(u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            }
+        })
         .collect())
 }
 
@@ -454,13 +416,22 @@ impl Package<'_> {
     }
 }
 
-/// Every frame's vertices as stored bytes, through `RemapAnimVerts` when the LodMesh has one.
+/// Every frame's vertices as stored bytes (`FrameVerts` a frame, each `bytes_per_vertex`
+/// long), through `RemapAnimVerts` when the LodMesh has one.
 fn read_frame_bytes(r: &mut Reader<'_>, info: &MeshInfo) -> Result<Vec<u8>> {
     let (n, frames, bpv) = (info.vertices, info.frames, info.bytes_per_vertex);
     let stored_per_frame =
         if info.layout.remap_anim_verts > 0 { info.layout.old_frame_verts } else { n };
+    let stored = stored_per_frame.saturating_mul(frames);
+    // The stored array was validated against FrameVerts x AnimFrames by read_mesh.
+    if stored != n * frames {
+        return Err(r.error_at(
+            info.layout.verts_offset,
+            format!("OldFrameVerts x AnimFrames to equal the stored vertices, found {stored_per_frame} x {frames}"),
+        ));
+    }
     r.seek("Verts", info.layout.verts_offset)?;
-    let bytes = r.bytes("Verts", stored_per_frame.saturating_mul(frames).saturating_mul(bpv))?;
+    let bytes = r.bytes("Verts", stored.saturating_mul(bpv))?;
     if info.layout.remap_anim_verts == 0 {
         return Ok(bytes.to_vec());
     }
