@@ -6,7 +6,7 @@
 //! in UT v400's `Editor/Src/UnEdSrv.cpp`, `meshImport` in `UnMeshEd.cpp`), read back from the
 //! object:
 //! - `MESH IMPORT` names the `_d.3d`/`_a.3d` pair written from the mesh
-//!   ([`Package::read_mesh_files`]); `MLOD=0` for a plain `Mesh` (the default builds a
+//!   ([`Package::mesh_files`]); `MLOD=0` for a plain `Mesh` (the default builds a
 //!   LodMesh). Its `X=`/`Y=`/`Z=` are read by no build and not written.
 //! - `MESH LODPARAMS` (LodMesh): `STRENGTH`, `MINVERTS`, `MORPH`, `HYSTERESIS`, `ZDISP`
 //!   as stored. `LODSTYLE`, `LODFRAME` and `LODNOTEX` steer the LOD build and are not stored:
@@ -91,7 +91,7 @@ fn mesh_file_paths(name: &str) -> (String, String) {
 /// The `#exec` block of the UE1 `Mesh` or `LodMesh` at `export` and the files it names.
 pub fn mesh_block(package: &Package<'_>, export: usize) -> Result<ExecBlock> {
     let info = package.read_mesh(export)?;
-    let mesh_files = package.read_mesh_files(export)?;
+    let mesh_files = package.mesh_files(export, &info)?;
     let name =
         package.export(export).map(|e| package.name(e.object_name).to_owned()).unwrap_or_default();
     let mut lines = Vec::new();

@@ -520,30 +520,10 @@ impl Bsp {
                     let (front_outside, back_outside) =
                         if self.is_csg(node) { (true, false) } else { (outside, outside) };
                     // The back piece waits; the front one goes on first, as in the engine.
-                    match n.back {
-                        None => {
-                            let place = Place::Back(node);
-                            Self::filter_leaf(back_poly, info, back_outside, place, tasks, out);
-                        }
-                        Some(b) => tasks.push(Task {
-                            node: b,
-                            poly: back_poly,
-                            info,
-                            outside: back_outside,
-                        }),
-                    }
-                    match n.front {
-                        None => {
-                            let place = Place::Front(node);
-                            Self::filter_leaf(front_poly, info, front_outside, place, tasks, out);
-                        }
-                        Some(f) => tasks.push(Task {
-                            node: f,
-                            poly: front_poly,
-                            info,
-                            outside: front_outside,
-                        }),
-                    }
+                    let back = (n.back, Place::Back(node));
+                    Self::descend(back, back_poly, info, back_outside, tasks, out);
+                    let front = (n.front, Place::Front(node));
+                    Self::descend(front, front_poly, info, front_outside, tasks, out);
                     return;
                 }
             }
@@ -561,6 +541,22 @@ impl Bsp {
     }
 
     /// `FilterLeaf`.
+    /// Sends a piece of a split polygon to the node's child on one side (a task, taken up
+    /// after those already waiting) or, where the node has none there, into the leaf `place`.
+    fn descend(
+        (child, place): (Option<usize>, Place),
+        poly: EdPoly,
+        info: Coplanar,
+        outside: bool,
+        tasks: &mut Vec<Task>,
+        out: &mut Vec<Leaf>,
+    ) {
+        match child {
+            None => Self::filter_leaf(poly, info, outside, place, tasks, out),
+            Some(node) => tasks.push(Task { node, poly, info, outside }),
+        }
+    }
+
     fn filter_leaf(
         poly: EdPoly,
         mut info: Coplanar,

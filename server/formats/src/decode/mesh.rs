@@ -282,8 +282,14 @@ impl Package<'_> {
     /// texture 0 (the import keeps no texture number for them). Vertices the LOD build left
     /// out (used by no triangle) are not in the package and so not in the files.
     pub fn read_mesh_files(&self, export: usize) -> Result<MeshFiles> {
-        use crate::vertex_mesh::{DataFile, Triangle};
         let info = self.read_mesh(export)?;
+        self.mesh_files(export, &info)
+    }
+
+    /// [`Self::read_mesh_files`] of a mesh whose [`MeshInfo`] the caller has already read
+    /// (the `#exec` block reads its sequences and placement too).
+    pub fn mesh_files(&self, export: usize, info: &MeshInfo) -> Result<MeshFiles> {
+        use crate::vertex_mesh::{DataFile, Triangle};
         let structure = format!("{} {} (export {export})", info.class, self.export_path(export));
         if info.skeletal.is_some() {
             return Err(Error::new(
@@ -306,7 +312,7 @@ impl Package<'_> {
         let frames = u16::try_from(info.frames).map_err(|_| too_many("frames", info.frames))?;
         let frame_size = u16::try_from(info.vertices * info.bytes_per_vertex)
             .map_err(|_| too_many("bytes a frame", info.vertices * info.bytes_per_vertex))?;
-        let frame_data = read_frame_bytes(&mut r, &info)?;
+        let frame_data = read_frame_bytes(&mut r, info)?;
         let mut triangles = Vec::new();
         let uv3 = |uv: [u8; 6]| [[uv[0], uv[1]], [uv[2], uv[3]], [uv[4], uv[5]]];
         if let Some(lod) = &info.lod {

@@ -583,9 +583,7 @@ fn export_object(
             _ => Err(wrong("png")),
         },
         Some(ExportKind::Model) if target == Some(Target::ThreeD) => {
-            let vertex_mesh =
-                class.eq_ignore_ascii_case("Mesh") || class.eq_ignore_ascii_case("LodMesh");
-            if !vertex_mesh {
+            if !unreal_assets::exec_lines::is_vertex_mesh_class(&class) {
                 return Err(wrong("glb or obj (`--to 3d` writes UE1 vertex meshes)"));
             }
             let block = unreal_assets::exec_lines::mesh_block(package, export)

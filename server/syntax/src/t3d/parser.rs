@@ -291,17 +291,13 @@ impl<'t> Parser<'t> {
         let attributes = self.attributes(&rest[kind_len..], kind_start + kind_len, keep);
         // A polygon holds its origin, normal, texture axes, pan and a few vertices: one
         // allocation up front instead of three growths (parsing a map is mostly polygons).
-        let children = if self.shallow {
-            Vec::new()
-        } else if kind == BlockKind::Polygon {
-            Vec::with_capacity(10)
-        } else {
-            // Not the map or level: it holds everything, and grows in proportion anyway.
-            let guess = self.last_children[kind as usize];
-            match kind {
-                BlockKind::Map | BlockKind::Level => Vec::new(),
-                _ => Vec::with_capacity(usize::from(guess)),
-            }
+        // Other blocks get as many as the last of their kind had, except the map or level,
+        // which holds everything.
+        let children = match kind {
+            _ if self.shallow => Vec::new(),
+            BlockKind::Polygon => Vec::with_capacity(10),
+            BlockKind::Map | BlockKind::Level => Vec::new(),
+            _ => Vec::with_capacity(usize::from(self.last_children[kind as usize])),
         };
         self.stack.push(Block {
             kind,
