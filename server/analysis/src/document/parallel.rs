@@ -21,9 +21,10 @@ use unreal_syntax::Span;
 use super::diagnostics::{segment_facts, SegmentFacts};
 use super::outline::SegmentOutline;
 use super::{is_frame, on_lines, split_errors, Segment, T3dDocument};
-use crate::line_index::PieceStarts;
 use crate::options::LintOptions;
+use crate::rules;
 use crate::t3d::generation::{self, Markers};
+use crate::t3d::in_pieces::{mismatches, read_pieces_bounded, TooBroken};
 use crate::{Diagnostic, Generation, LineIndex, SourceText};
 
 /// What [`T3dDocument::check_once`] gives back.
@@ -63,6 +64,16 @@ pub(super) fn outline(text: &str) -> t3d::Parse {
     let plan = t3d::OutlinePlan::new(text, rayon::current_num_threads().max(1) * 2);
     let pieces = (0..plan.len()).into_par_iter().map(|i| plan.piece(text, i)).collect();
     plan.join(text, pieces)
+}
+
+/// How [`T3dDocument::lay_out_checked`] ended.
+enum LaidOut {
+    /// The document is laid out from its pieces, every segment's facts computed.
+    Joined,
+    /// Nothing changed: the document is laid out the usual way.
+    NotJoined,
+    /// Reading stopped on too many `Begin`/`End` mismatches: these are the findings.
+    Stopped(Vec<Diagnostic>),
 }
 
 /// What a one-time check computed for one segment of a piece, while its tree was at hand.
@@ -212,11 +223,19 @@ impl T3dDocument {
         if damaged(&document) {
             return CheckedOnce { text: document.into_text(), diagnostics: Vec::new(), line_index };
         }
-        if !laid_out {
-            document.relayout();
-        }
-        let diagnostics =
-            if damaged(&document) { Vec::new() } else { document.take_diagnostics(options) };
+        let diagnostics = match laid_out {
+            LaidOut::Stopped(diagnostics) => diagnostics,
+            LaidOut::Joined | LaidOut::NotJoined => {
+                if matches!(laid_out, LaidOut::NotJoined) {
+                    document.relayout();
+                }
+                if damaged(&document) {
+                    Vec::new()
+                } else {
+                    document.take_diagnostics(options)
+                }
+            }
+        };
         // Freeing the segments (a few allocations each) is left to another core: the caller
         // goes on to render the findings meanwhile.
         let segments = std::mem::take(&mut document.segments);
@@ -226,28 +245,48 @@ impl T3dDocument {
 
     /// Lays the document out from a parse of its pieces with every segment's facts
     /// computed (for the generation the text suggests, as [`Self::diagnostics`] guesses
-    /// first); `false`, with nothing changed, for a small text or where the pieces do not
-    /// join. The text's line index comes along whenever the pieces were read (whether or not
-    /// they joined): each piece's lines are indexed by the core that parsed them, while they
-    /// are still in its cache, instead of in a pass over the whole text afterwards.
-    fn lay_out_checked(&mut self, options: &LintOptions) -> (bool, Option<LineIndex>) {
+    /// first); [`LaidOut::NotJoined`], with nothing changed, for a small text or where the
+    /// pieces do not join. The text's line index comes along whenever the pieces were read
+    /// (whether or not they joined): each piece's lines are indexed by the core that parsed
+    /// them, while they are still in its cache, instead of in a pass over the whole text
+    /// afterwards.
+    ///
+    /// Once the pieces read, in order, hold more than
+    /// [`MAX_MISMATCHES`](crate::t3d::in_pieces::MAX_MISMATCHES) `Begin`/`End` mismatches,
+    /// the pieces after are not read ([`LaidOut::Stopped`]): a
+    /// file made of them costs about 1 KB for each (its segment, error and summaries), and
+    /// what they say is in the first hundred.
+    fn lay_out_checked(&mut self, options: &LintOptions) -> (LaidOut, Option<LineIndex>) {
         let shared = Arc::clone(&self.text);
         let text = shared.as_str();
         if !(PARALLEL_FROM..PIECES_UP_TO).contains(&text.len()) {
-            return (false, None);
+            return (LaidOut::NotJoined, None);
         }
         let guess = options.engine.fixed().or_else(|| generation::scan(text).generation());
         let plan = t3d::OutlinePlan::new(text, text.len() / RUN_BYTES + 1);
-        let Some(frame) = plan.frame() else { return (false, None) };
-        let read: Vec<(OutlinePiece<'_>, Vec<Checked>, PieceStarts)> = (0..plan.len())
-            .into_par_iter()
-            .map(|index| {
+        let Some(frame) = plan.frame() else { return (LaidOut::NotJoined, None) };
+        let (read, stopped) = read_pieces_bounded(
+            plan.len(),
+            |index| {
                 let (mut piece, feeds) = plan.parse_piece_indexed(text, index);
                 let checked = check_piece(text, frame, &mut piece, guess, options);
                 let (start, end) = plan.range(text, index);
                 (piece, checked, LineIndex::piece_from_line_feeds(text, start, end, feeds))
-            })
-            .collect();
+            },
+            |(piece, checked, _)| {
+                mismatches(checked.iter().flat_map(|c| &c.errors).chain(piece.errors()))
+            },
+        );
+        if stopped {
+            let errors = read.iter().flat_map(|(piece, checked, _)| {
+                checked.iter().flat_map(|c| &c.errors).chain(piece.errors())
+            });
+            let errors: Vec<&SyntaxError> = errors.filter(|e| e.kind.is_mismatch()).collect();
+            let first = errors.iter().map(|e| e.span).min_by_key(|s| s.start).unwrap_or_default();
+            let stop = TooBroken { first, stopped_at: plan.range(text, read.len()).0 };
+            let diagnostics = rules::t3d_unbalanced_block::stopped(text, errors, &stop);
+            return (LaidOut::Stopped(diagnostics), None);
+        }
         let mut pieces = Vec::with_capacity(read.len());
         let mut checked = Vec::with_capacity(read.len());
         let mut starts = Vec::with_capacity(read.len());
@@ -261,7 +300,8 @@ impl T3dDocument {
             || self.join_checked(text, &plan, pieces, checked, guess, options),
             || LineIndex::from_pieces(starts),
         );
-        (joined, Some(line_index))
+        let laid_out = if joined { LaidOut::Joined } else { LaidOut::NotJoined };
+        (laid_out, Some(line_index))
     }
 
     /// The rest of [`Self::lay_out_checked`]: joins the pieces and lays the document out from
@@ -413,7 +453,7 @@ mod tests {
         let options = LintOptions::default();
         let mut pieces = T3dDocument::unlaid(text.clone(), false);
         let (joined, line_index) = pieces.lay_out_checked(&options);
-        assert!(joined, "the pieces of a generated map join");
+        assert!(matches!(joined, LaidOut::Joined), "the pieces of a generated map join");
         assert_eq!(line_index, Some(LineIndex::new(&text)), "the index built in pieces");
         assert!(pieces.segments.len() > 100);
         let mut usual = T3dDocument::for_checking(text.clone());
@@ -446,7 +486,7 @@ mod tests {
         let halved = format!("{}End Map\r\n{}", &text[..at], &text[at..]);
         let mut pieces = T3dDocument::unlaid(halved.clone(), false);
         let (joined, line_index) = pieces.lay_out_checked(&options);
-        assert!(!joined);
+        assert!(matches!(joined, LaidOut::NotJoined));
         // The pieces were read: their index is the text's, joined or not.
         assert_eq!(line_index, Some(LineIndex::new(&halved)));
         let once = T3dDocument::check_once(halved.clone(), &options);
@@ -461,15 +501,15 @@ mod tests {
     fn actors_without_end_are_read_in_pieces() {
         use std::fmt::Write;
         let mut text = String::from("Begin Map\r\n");
-        for i in 0..20_000 {
+        for i in 0..8_000 {
             let _ = write!(text, "Begin Actor Class=Light Name=Light{i}\r\n   bHidden=True\r\n");
         }
         text.push_str("End Map\r\n");
         let options = LintOptions::default();
         let mut pieces = T3dDocument::unlaid(text.clone(), false);
         let (joined, _) = pieces.lay_out_checked(&options);
-        assert!(joined, "the pieces join");
-        assert_eq!(pieces.segments.len(), 20_000);
+        assert!(matches!(joined, LaidOut::Joined), "the pieces join");
+        assert_eq!(pieces.segments.len(), 8_000);
         let found = pieces.diagnostics(&options);
         let expected = T3dDocument::for_checking(text.clone()).diagnostics(&options);
         assert_eq!(found, expected);
@@ -477,7 +517,45 @@ mod tests {
             found.iter().filter(|d| d.code == "t3d-unbalanced-block").collect();
         assert_eq!(unbalanced.len(), 101);
         let last = unbalanced.last().map(|d| d.message.as_str()).unwrap_or_default();
-        assert!(last.starts_with("19900 more `Begin`/`End` mismatches"), "{last}");
+        assert!(last.starts_with("7900 more `Begin`/`End` mismatches"), "{last}");
         assert_eq!(T3dDocument::check_once(text, &options).diagnostics, expected);
+    }
+
+    /// A map made of actors that lost their `End Actor` is read only until more than
+    /// `MAX_MISMATCHES` mismatches are found: the first hundred are listed, then one finding
+    /// on the line where reading stopped, and nothing else was run. The same with the `End`
+    /// lines all at the end (400,000 nested actors closed at last).
+    #[test]
+    fn a_map_of_mismatches_stops_the_reading() {
+        use std::fmt::Write;
+        let options = LintOptions::default();
+        let mut unclosed = String::from("Begin Map\r\n");
+        for i in 0..100_000 {
+            let _ = write!(unclosed, "Begin Actor Class=Light Name=Light{i}\r\n");
+        }
+        let mut nested = unclosed.clone();
+        nested.push_str(&"End Actor\r\n".repeat(100_000));
+        for text in [unclosed, nested] {
+            let found = T3dDocument::check_once(text.clone(), &options).diagnostics;
+            assert_eq!(found.len(), 101);
+            assert!(found.iter().all(|d| d.code == "t3d-unbalanced-block"));
+            let last = found.last().map(|d| d.message.as_str()).unwrap_or_default();
+            assert!(
+                last.starts_with("reading stopped on this line: more than 10000 `Begin`/`End` lines do not pair up ("),
+                "{last}"
+            );
+            let stop = found.last().map_or(0, |d| d.span.start as usize);
+            let line = crate::t3d::in_pieces::line_of(&text, stop);
+            assert!((10_000..90_000).contains(&line), "stopped on line {line}");
+            assert!(text[stop..].starts_with("Begin Actor"));
+            // Where reading stops is the text's, not the machine's: one core stops there too.
+            let one_core = rayon::ThreadPoolBuilder::new().num_threads(1).build();
+            let alone = one_core.map(|pool| {
+                pool.install(|| T3dDocument::check_once(text.clone(), &options).diagnostics)
+            });
+            if let Ok(alone) = alone {
+                assert_eq!(alone, found);
+            }
+        }
     }
 }

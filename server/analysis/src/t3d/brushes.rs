@@ -56,7 +56,7 @@ fn brush_actors_in(text: &str, piece_bytes: Option<usize>) -> bool {
         let read = crate::t3d::in_pieces::read_map_items(text, piece_bytes, |item| {
             holds(&T3dFile { items: vec![item] })
         });
-        if let Some((items, rest)) = read {
+        if let Some((items, rest)) = read.joined() {
             return items.into_iter().any(|held| held) || holds(&rest.file);
         }
     }
@@ -310,7 +310,8 @@ fn unplaced_in_pieces(text: &str, piece_bytes: usize) -> Option<(Vec<UnplacedBru
     };
     let (read, rest) = crate::t3d::in_pieces::read_map_items(text, piece_bytes, |item| {
         read_items(&T3dFile { items: vec![item] })
-    })?;
+    })
+    .joined()?;
     let (mut brushes, mut markers) = (Vec::new(), Markers::default());
     // The map's items, then what the pieces left (the map block itself, anything after it).
     for (item_brushes, item_markers) in read.into_iter().chain([read_items(&rest.file)]) {

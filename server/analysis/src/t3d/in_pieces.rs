@@ -4,8 +4,11 @@
 //! times its text). The pieces are joined as one parse of the whole text would read them;
 //! where they do not join (a broken file), `None`, and the caller parses the plain way.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 use rayon::prelude::*;
-use unreal_syntax::t3d::{Item, OutlinePiece, OutlinePlan, Parse};
+use unreal_syntax::t3d::{Item, OutlinePlan, Parse, SyntaxError};
+use unreal_syntax::Span;
 
 /// From this size a map is read in pieces: its whole tree takes several times the text (two
 /// 200 MB maps compared held 1.55 GB, a glTF export of one 900 MB, most of it the trees).
@@ -19,21 +22,123 @@ pub fn piece_bytes_for(text: &str) -> Option<usize> {
     (text.len() >= PIECES_FROM).then_some(PIECE_BYTES)
 }
 
+/// More `Begin`/`End` lines that do not pair up than this, and a map read in pieces stops
+/// reading at the next piece. No map UnrealEd writes has one; a file made of them (400,000
+/// actors without `End Actor` in 16 MB) would cost about 1 KB for every one of them, twenty
+/// times its text, to be told what its first hundred already say.
+pub const MAX_MISMATCHES: usize = 10_000;
+
+/// Reads pieces `0..count` with `read` on every core, up to the first piece at whose end the
+/// pieces from the first hold more than [`MAX_MISMATCHES`] `Begin`/`End` mismatches
+/// (`mismatches_of` each piece): the pieces up to that one, in order, and whether any was
+/// left unread. A piece is not started once the pieces read anywhere hold more than that
+/// many; a piece before the stop that was not started then is read afterwards, so where
+/// reading stops depends on the text only (the plan, the counts), never on the number of
+/// cores or on which piece finished first.
+pub(crate) fn read_pieces_bounded<R: Send>(
+    count: usize,
+    read: impl Fn(usize) -> R + Sync,
+    mismatches_of: impl Fn(&R) -> usize + Sync,
+) -> (Vec<R>, bool) {
+    let found_anywhere = AtomicUsize::new(0);
+    let read_first: Vec<Option<R>> = (0..count)
+        .into_par_iter()
+        .map(|index| {
+            if found_anywhere.load(Ordering::Relaxed) > MAX_MISMATCHES {
+                return None;
+            }
+            let piece = read(index);
+            found_anywhere.fetch_add(mismatches_of(&piece), Ordering::Relaxed);
+            Some(piece)
+        })
+        .collect();
+    let mut out = Vec::with_capacity(count);
+    let mut found = 0;
+    for (index, piece) in read_first.into_iter().enumerate() {
+        let piece = piece.unwrap_or_else(|| read(index));
+        found += mismatches_of(&piece);
+        out.push(piece);
+        if found > MAX_MISMATCHES {
+            let stopped = out.len() < count;
+            return (out, stopped);
+        }
+    }
+    (out, false)
+}
+
+/// How many of `errors` are `Begin`/`End` mismatches.
+pub(crate) fn mismatches<'a>(errors: impl IntoIterator<Item = &'a SyntaxError>) -> usize {
+    errors.into_iter().filter(|e| e.kind.is_mismatch()).count()
+}
+
+/// A map read in pieces that stopped: more than [`MAX_MISMATCHES`] of its `Begin`/`End`
+/// lines do not pair up before `stopped_at`, the start of the first piece left unread.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TooBroken {
+    /// Where the first mismatch stands.
+    pub first: Span,
+    /// The byte offset where reading stopped (the start of a `Begin Actor` line).
+    pub stopped_at: usize,
+}
+
+impl TooBroken {
+    /// What a command that needs the whole map says instead of reading it.
+    pub fn message(&self, text: &str) -> String {
+        format!(
+            "more than {MAX_MISMATCHES} `Begin`/`End` lines do not pair up (the first on line {}), \
+             so reading stopped on line {}: correct them (`unreal-ls lint` lists them) and try again",
+            line_of(text, self.first.start as usize),
+            line_of(text, self.stopped_at),
+        )
+    }
+}
+
+/// The 1-based line holding byte `offset` of `text`.
+pub(crate) fn line_of(text: &str, offset: usize) -> usize {
+    let before = text.as_bytes().get(..offset.min(text.len())).unwrap_or_default();
+    memchr::memchr_iter(b'\n', before).count() + 1
+}
+
+/// What [`read_map_items`] read.
+#[derive(Debug)]
+pub enum PiecesRead<T> {
+    /// Every item, read in order, and the rest of the parse.
+    Joined(Vec<T>, Parse),
+    /// The text does not start with a map or level, or its pieces do not join: a parse of
+    /// the whole text reads it.
+    NotJoined,
+    /// Reading stopped on a file whose `Begin`/`End` lines stop pairing up.
+    TooBroken(TooBroken),
+}
+
+impl<T> PiecesRead<T> {
+    /// The items and the rest of the parse, when every piece was read and joined.
+    pub fn joined(self) -> Option<(Vec<T>, Parse)> {
+        match self {
+            Self::Joined(items, rest) => Some((items, rest)),
+            Self::NotJoined | Self::TooBroken(_) => None,
+        }
+    }
+}
+
 /// Reads `text` in pieces of about `piece_bytes`: `read` gets each item of the map (or
 /// level) that starts the text, in order, once the item is parsed; the results come back in
 /// that order, with the rest of the parse (the map block without those items, anything
-/// outside it, and every syntax error). `None` when the text does not start with a map or
-/// level, or when its pieces do not join.
+/// outside it, and every syntax error). [`PiecesRead::NotJoined`] when the text does not
+/// start with a map or level, or when its pieces do not join; [`PiecesRead::TooBroken`] when
+/// more than [`MAX_MISMATCHES`] `Begin`/`End` mismatches stopped the reading.
 pub fn read_map_items<T: Send>(
     text: &str,
     piece_bytes: usize,
     read: impl Fn(Item) -> T + Sync,
-) -> Option<(Vec<T>, Parse)> {
+) -> PiecesRead<T> {
     let plan = OutlinePlan::new(text, text.len() / piece_bytes.max(1) + 1);
-    plan.frame()?;
-    let read: Vec<(OutlinePiece<'_>, Vec<T>)> = (0..plan.len())
-        .into_par_iter()
-        .map(|index| {
+    if plan.frame().is_none() {
+        return PiecesRead::NotJoined;
+    }
+    let (read, stopped) = read_pieces_bounded(
+        plan.len(),
+        |index| {
             let mut piece = plan.parse_piece(text, index);
             let mut results = Vec::new();
             for child in piece.frame_children().into_iter().flatten() {
@@ -42,9 +147,23 @@ pub fn read_map_items<T: Send>(
                 results.push(read(std::mem::replace(child, shell)));
             }
             (piece, results)
-        })
-        .collect();
+        },
+        |(piece, _)| mismatches(piece.errors()),
+    );
+    if stopped {
+        let first = read
+            .iter()
+            .flat_map(|(piece, _)| piece.errors())
+            .filter(|e| e.kind.is_mismatch())
+            .map(|e| e.span)
+            .min_by_key(|span| span.start)
+            .unwrap_or_default();
+        let stopped_at = plan.range(text, read.len()).0;
+        return PiecesRead::TooBroken(TooBroken { first, stopped_at });
+    }
     let (pieces, results): (Vec<_>, Vec<_>) = read.into_iter().unzip();
-    let rest = plan.join_parsed(text, pieces)?;
-    Some((results.into_iter().flatten().collect(), rest))
+    match plan.join_parsed(text, pieces) {
+        Some(rest) => PiecesRead::Joined(results.into_iter().flatten().collect(), rest),
+        None => PiecesRead::NotJoined,
+    }
 }

@@ -6,6 +6,7 @@ use unreal_engine::poly_flags::EDITOR_ONLY;
 use unreal_syntax::t3d::{Block, BlockKind, Item, LineKeyword, Parse, Value};
 
 use unreal_analysis::line_index::LineIndex;
+use unreal_analysis::t3d::in_pieces::PiecesRead;
 
 /// Properties that change without meaning on every export or edit: the actor's own name
 /// (already on its `Begin Actor` line), the selection, the brush model's object name
@@ -83,7 +84,7 @@ pub struct MapActors {
 /// smaller one in one plain parse (the two maps of a comparison are read in parallel).
 pub fn read_map_text(text: &str) -> Result<MapActors, String> {
     if let Some(piece_bytes) = unreal_analysis::t3d::in_pieces::piece_bytes_for(text) {
-        if let Some(read) = read_in_pieces(text, piece_bytes) {
+        if let Some(read) = read_in_pieces(text, piece_bytes)? {
             return Ok(read);
         }
     }
@@ -97,24 +98,30 @@ pub fn read_map_text(text: &str) -> Result<MapActors, String> {
 /// Reads a map that starts with `Begin Map` (or `Begin Level`) in pieces of about
 /// `piece_bytes` ([`unreal_analysis::t3d::in_pieces`]): the same result as one parse; `None` when the
 /// map does not start with a map block or the pieces do not join (a broken file: then the
-/// plain parse reads it).
-fn read_in_pieces(text: &str, piece_bytes: usize) -> Option<MapActors> {
+/// plain parse reads it); `Err` when so many of its `Begin`/`End` lines do not pair up that
+/// reading stopped ([`unreal_analysis::t3d::in_pieces::MAX_MISMATCHES`]): such a file is not a
+/// map to compare, and reading it whole would cost about 1 KB a mismatch.
+fn read_in_pieces(text: &str, piece_bytes: usize) -> Result<Option<MapActors>, String> {
     let lines = LineIndex::new(text);
     let line_of = |offset: u32| {
         lines.line_col(text, offset, unreal_analysis::line_index::ColumnUnit::Utf8).line + 1
     };
     // The map's own actors; its other items are nothing the plain reading reads either.
-    let (actors, rest) =
-        unreal_analysis::t3d::in_pieces::read_map_items(text, piece_bytes, |item| {
-            let Item::Block(block) = item else { return None };
-            (block.kind == BlockKind::Actor)
-                .then(|| read_actor(text, &block, line_of(block.begin_span.start)))
-        })?;
+    let read = unreal_analysis::t3d::in_pieces::read_map_items(text, piece_bytes, |item| {
+        let Item::Block(block) = item else { return None };
+        (block.kind == BlockKind::Actor)
+            .then(|| read_actor(text, &block, line_of(block.begin_span.start)))
+    });
+    let (actors, rest) = match read {
+        PiecesRead::Joined(actors, rest) => (actors, rest),
+        PiecesRead::NotJoined => return Ok(None),
+        PiecesRead::TooBroken(stop) => return Err(stop.message(text)),
+    };
     // What the pieces left: the errors, and actors outside the map (after `End Map`).
     let mut out = read_parsed(&rest, &line_of);
     out.actors = actors.into_iter().flatten().collect();
     out.actors.extend(rest_actors(text, &rest, &line_of));
-    Some(out)
+    Ok(Some(out))
 }
 
 /// Reads the actors of a parsed map (`Begin Actor` blocks at the top or inside `Begin Map`).
@@ -329,7 +336,7 @@ mod tests {
         let mut read_so = 0;
         for (name, text) in &maps {
             for piece_bytes in [512, 4096, 65_536] {
-                if let Some(pieces) = read_in_pieces(text, piece_bytes) {
+                if let Ok(Some(pieces)) = read_in_pieces(text, piece_bytes) {
                     read_so += 1;
                     let plain = plain(text);
                     assert_eq!(pieces.actors, plain.actors, "{name}, pieces of {piece_bytes}");
@@ -353,5 +360,32 @@ mod tests {
             (*line, last.as_str()),
             (101, "901 more lines that could not be read from here on are not listed")
         );
+    }
+
+    /// A big map made of actors never closed (400,000 in 16 MB) is not read to its end: the
+    /// reading in pieces stops once more than `MAX_MISMATCHES` `Begin`/`End` lines do not
+    /// pair up, and the comparison says so instead of reading each of them (about 1 KB
+    /// apiece).
+    #[test]
+    fn a_map_of_mismatches_stops_the_reading() {
+        use std::fmt::Write;
+        let mut text = String::from("Begin Map\n");
+        for i in 0..400_000 {
+            let _ = writeln!(text, "Begin Actor Class=Light Name=Light{i}");
+        }
+        let Err(message) = read_map_text(&text) else { panic!("read to its end") };
+        let stopped: usize = message
+            .split("stopped on line ")
+            .nth(1)
+            .and_then(|rest| rest.split(':').next())
+            .and_then(|line| line.parse().ok())
+            .unwrap_or(0);
+        assert!(
+            message.starts_with(
+                "more than 10000 `Begin`/`End` lines do not pair up (the first on line 2)"
+            ),
+            "{message}"
+        );
+        assert!((10_000..200_000).contains(&stopped), "{message}");
     }
 }

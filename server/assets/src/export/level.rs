@@ -533,7 +533,8 @@ fn actors_of(text: &str) -> Vec<LevelActor> {
         let pieces = unreal_analysis::t3d::in_pieces::read_map_items(text, piece_bytes, |item| {
             read(&T3dFile { items: vec![item] })
         });
-        if let Some((items, rest)) = pieces {
+        // A map too broken to read in pieces is read whole, as before the limit.
+        if let Some((items, rest)) = pieces.joined() {
             let mut out: Vec<LevelActor> = items.into_iter().flatten().collect();
             out.extend(read(&rest.file));
             return out;

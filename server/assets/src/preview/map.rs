@@ -170,7 +170,7 @@ fn actors_in(text: &str, piece_bytes: Option<usize>) -> (Vec<MapActor>, Option<S
         let read = unreal_analysis::t3d::in_pieces::read_map_items(text, piece_bytes, |item| {
             actors_of(text, &T3dFile { items: vec![item] })
         });
-        if let Some((items, rest)) = read {
+        if let Some((items, rest)) = read.joined() {
             let (mut out, mut title) = (Vec::new(), None);
             for (actors, level_title) in items.into_iter().chain([actors_of(text, &rest.file)]) {
                 out.extend(actors);

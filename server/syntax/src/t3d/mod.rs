@@ -39,6 +39,17 @@ pub enum SyntaxErrorKind {
     TooDeep,
 }
 
+impl SyntaxErrorKind {
+    /// A `Begin` and `End` that do not pair up (what `t3d-unbalanced-block` reports, and what
+    /// a reader in pieces counts to stop on a file made of them).
+    pub fn is_mismatch(self) -> bool {
+        matches!(
+            self,
+            Self::UnclosedBlock | Self::MismatchedEnd | Self::UnmatchedEnd | Self::MissingBlockKind
+        )
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct SyntaxError {
     pub kind: SyntaxErrorKind,

@@ -55,6 +55,11 @@ impl OutlinePiece<'_> {
         std::mem::take(&mut self.parser.errors)
     }
 
+    /// The syntax errors the piece holds (all it met, or those given back by its owner).
+    pub fn errors(&self) -> &[super::SyntaxError] {
+        &self.parser.errors
+    }
+
     /// Gives back errors taken by [`Self::take_sorted_errors`] that the join must report.
     pub fn give_back_errors(&mut self, errors: Vec<super::SyntaxError>) {
         self.parser.errors.extend(errors);
