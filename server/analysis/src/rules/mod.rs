@@ -185,6 +185,12 @@ pub fn summarized_rules() -> impl Iterator<Item = &'static dyn summary::Summariz
     T3D_RULES.iter().filter_map(|rule| rule.summarized)
 }
 
+/// How many rules [`summarized_rules`] gives.
+pub fn summarized_rule_count() -> usize {
+    static COUNT: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *COUNT.get_or_init(|| summarized_rules().count())
+}
+
 macro_rules! t3d_rules {
     (@summarized $module:ident) => { None };
     (@summarized $module:ident summarized) => { Some(&$module::Summarizer) };

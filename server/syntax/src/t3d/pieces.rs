@@ -222,8 +222,21 @@ impl OutlinePlan {
         if pieces.len() != self.len() {
             return None;
         }
+        // The frame's children of every piece go into the first piece's frame: room for all
+        // of them at once instead of doubling it piece by piece (400,000 actors: 25 MB of
+        // growth for 6 MB of items).
+        let children = |piece: &OutlinePiece<'_>| match piece.parser.stack.first() {
+            Some(frame) => frame.children.len(),
+            None => {
+                piece.parser.top.iter().filter_map(Item::as_block).map(|b| b.children.len()).sum()
+            }
+        };
+        let more: usize = pieces.iter().skip(1).map(children).sum();
         let mut pieces = pieces.into_iter();
         let mut joined = pieces.next()?.parser;
+        if let Some(frame) = joined.stack.first_mut() {
+            frame.children.reserve_exact(more);
+        }
         for (&cut, piece) in self.cuts.iter().zip(pieces) {
             if !(self.reaches_open(&mut joined, text, cut)
                 && self.append(&mut joined, piece.parser))
