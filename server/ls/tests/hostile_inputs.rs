@@ -493,21 +493,44 @@ fn a_huge_value_is_quoted_in_part() {
 }
 
 /// 100,000 actors, none closed: one cause, so the output is the first hundred mismatches and
-/// a line saying how many more, not 100,000 code frames.
+/// one line saying where reading stopped (past 10,000 mismatches nothing more is read, and
+/// no other rule runs), not 100,000 code frames; `diff`, `export` and `render` refuse the
+/// file, naming the first mismatch and the line where reading stopped.
 #[test]
 fn a_hundred_thousand_unclosed_actors_are_not_a_hundred_thousand_findings() {
     let dir = TempDir::new("hostile-unclosed");
     let text =
         format!("Begin Map\r\n{}End Map\r\n", "Begin Actor Class=Light Name=L\r\n".repeat(100_000));
-    std::fs::write(dir.path().join("Unclosed.t3d"), text).unwrap();
+    let map = dir.path().join("Unclosed.t3d");
+    std::fs::write(&map, text).unwrap();
     let output = run_limited(1024, &[OsStr::new("lint"), dir.path().as_os_str()]);
     let out = String::from_utf8_lossy(&output.stdout);
     assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let tail = &out[out.len().saturating_sub(700)..];
     assert!(
-        out.contains("99900 more `Begin`/`End` mismatches"),
-        "{}",
-        &out[out.len().saturating_sub(500)..]
+        out.contains(
+            "reading stopped on this line: more than 10000 `Begin`/`End` lines do not pair up ("
+        ),
+        "{tail}"
     );
-    assert!(out.contains("actor name `L` is used 100000 times"));
+    assert!(!out.contains("actor name `L` is used"), "{tail}");
     assert!(out.len() < 100_000, "{} bytes of output", out.len());
+    let png = dir.path().join("Unclosed.png");
+    let glb = dir.path().join("Unclosed.glb");
+    for (args, code) in [
+        (vec![OsStr::new("diff"), map.as_os_str(), map.as_os_str()], 2),
+        (vec![OsStr::new("export"), map.as_os_str(), OsStr::new("-o"), glb.as_os_str()], 1),
+        (vec![OsStr::new("render"), map.as_os_str(), OsStr::new("-o"), png.as_os_str()], 1),
+    ] {
+        let output = run_limited(1024, &args);
+        let err = stderr(&output);
+        assert_eq!(output.status.code(), Some(code), "{args:?}: {err}");
+        assert!(
+            err.contains(
+                "more than 10000 `Begin`/`End` lines do not pair up (the first on line 2), so reading stopped on line "
+            ),
+            "{args:?}: {err}"
+        );
+    }
+    assert!(!png.exists() && !glb.exists());
 }

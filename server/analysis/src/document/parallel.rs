@@ -70,11 +70,40 @@ pub(super) fn outline(text: &str) -> t3d::Parse {
 enum LaidOut {
     /// The document is laid out from its pieces, every segment's facts computed.
     Joined,
+    /// Laid out from an outline whose mismatches were counted (a map of
+    /// [`PIECES_UP_TO`] or more): its segments are read in runs when the diagnostics are
+    /// asked for.
+    Outlined,
     /// Nothing changed: the document is laid out the usual way.
     NotJoined,
     /// Reading stopped on too many `Begin`/`End` mismatches: these are the findings.
     Stopped(Vec<Diagnostic>),
 }
+
+/// [`outline`] for a one-time check of a map too big to read in pieces ([`PIECES_UP_TO`]):
+/// pieces of about [`OUTLINE_PIECE_BYTES`], read until more than
+/// [`MAX_MISMATCHES`](crate::t3d::in_pieces::MAX_MISMATCHES) `Begin`/`End` mismatches are
+/// counted ([`read_pieces_bounded`]); then `Err` with the findings that say so, as
+/// [`T3dDocument::lay_out_checked`] gives them for a smaller map. An outline's errors are
+/// those of the `Begin`/`End` lines, so the mismatches are all there.
+fn outline_bounded(text: &str) -> Result<t3d::Parse, Vec<Diagnostic>> {
+    let pieces = (text.len() / OUTLINE_PIECE_BYTES + 1).max(rayon::current_num_threads() * 2);
+    let plan = t3d::OutlinePlan::new(text, pieces);
+    let (read, stopped) =
+        read_pieces_bounded(plan.len(), |i| plan.piece(text, i), |p| mismatches(p.errors()));
+    if stopped {
+        let errors: Vec<&SyntaxError> =
+            read.iter().flat_map(OutlinePiece::errors).filter(|e| e.kind.is_mismatch()).collect();
+        let first = errors.iter().map(|e| e.span).min_by_key(|s| s.start).unwrap_or_default();
+        let stop = TooBroken { first, stopped_at: plan.range(text, read.len()).0 };
+        return Err(rules::t3d_unbalanced_block::stopped(text, errors, &stop));
+    }
+    Ok(plan.join(text, read))
+}
+
+/// About this many bytes a piece of [`outline_bounded`]: what a piece holds before the
+/// mismatches are counted stays a few megabytes whatever the map.
+const OUTLINE_PIECE_BYTES: usize = 4 << 20;
 
 /// What a one-time check computed for one segment of a piece, while its tree was at hand.
 struct Checked {
@@ -225,7 +254,7 @@ impl T3dDocument {
         }
         let diagnostics = match laid_out {
             LaidOut::Stopped(diagnostics) => diagnostics,
-            LaidOut::Joined | LaidOut::NotJoined => {
+            LaidOut::Joined | LaidOut::Outlined | LaidOut::NotJoined => {
                 if matches!(laid_out, LaidOut::NotJoined) {
                     document.relayout();
                 }
@@ -246,7 +275,8 @@ impl T3dDocument {
     /// Lays the document out from a parse of its pieces with every segment's facts
     /// computed (for the generation the text suggests, as [`Self::diagnostics`] guesses
     /// first); [`LaidOut::NotJoined`], with nothing changed, for a small text or where the
-    /// pieces do not join. The text's line index comes along whenever the pieces were read
+    /// pieces do not join; [`LaidOut::Outlined`] from an outline for a text of
+    /// [`PIECES_UP_TO`] or more ([`outline_bounded`]). The text's line index comes along whenever the pieces were read
     /// (whether or not they joined): each piece's lines are indexed by the core that parsed
     /// them, while they are still in its cache, instead of in a pass over the whole text
     /// afterwards.
@@ -259,7 +289,18 @@ impl T3dDocument {
     fn lay_out_checked(&mut self, options: &LintOptions) -> (LaidOut, Option<LineIndex>) {
         let shared = Arc::clone(&self.text);
         let text = shared.as_str();
-        if !(PARALLEL_FROM..PIECES_UP_TO).contains(&text.len()) {
+        if text.len() >= PIECES_UP_TO {
+            // Too big to wait for the join: outlined, then read in runs that are checked and
+            // applied a few at a time (`fill_in_parallel`).
+            return match outline_bounded(text) {
+                Ok(outline) => {
+                    self.layout(outline, false);
+                    (LaidOut::Outlined, None)
+                }
+                Err(diagnostics) => (LaidOut::Stopped(diagnostics), None),
+            };
+        }
+        if text.len() < PARALLEL_FROM {
             return (LaidOut::NotJoined, None);
         }
         let guess = options.engine.fixed().or_else(|| generation::scan(text).generation());
@@ -557,5 +598,25 @@ mod tests {
                 assert_eq!(alone, found);
             }
         }
+    }
+
+    /// A map too big to be read in pieces is outlined in pieces that stop the same way: the
+    /// outline of a valid map is the plain one, and one made of actors never closed gives the
+    /// first hundred mismatches and the stop.
+    #[test]
+    fn a_big_map_is_outlined_until_too_many_mismatches() {
+        let text = unreal_mapgen::generate_map(1_000_000, 5);
+        let Ok(outline) = outline_bounded(&text) else { panic!("a generated map was stopped") };
+        assert_eq!(outline, t3d::outline(&text));
+        let mut unclosed = String::from("Begin Map\n");
+        for i in 0..200_000 {
+            unclosed.push_str("Begin Actor Class=Light Name=L");
+            unclosed.push_str(&i.to_string());
+            unclosed.push('\n');
+        }
+        let Err(found) = outline_bounded(&unclosed) else { panic!("read to its end") };
+        assert_eq!(found.len(), 101);
+        let last = found.last().map(|d| d.message.as_str()).unwrap_or_default();
+        assert!(last.starts_with("reading stopped on this line: more than 10000"), "{last}");
     }
 }

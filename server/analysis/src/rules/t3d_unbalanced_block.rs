@@ -37,9 +37,9 @@ a `Begin Actor` closes whatever is still open inside the map: an actor whose `En
 lost or misspelt is reported with a label on the next actor's `Begin` line, and the actors
 after it are read as they stand (not as children of the broken one). The first 100 mismatches
 are listed and the rest counted. A file whose mismatches pass 10,000 (no map UnrealEd writes
-has one: a file of actors that never close) is read only that far, in `lint` of a map from
-256 KB and in `diff`: one more finding on the line where reading stopped says that the rest
-of the file and the other rules were not checked, and `diff` refuses to compare it. Each
+has one: a file of actors that never close) is read only that far by `lint` (a map of
+256 KB or more): one more finding on the line where reading stopped says that the rest of the
+file and the other rules were not checked; `diff`, `export` and `render` refuse it. Each
 mismatch would otherwise cost about 1 KB, twenty times the text of a one-line actor.
 
 Engine basis: the importers pair nothing; each reads lines until its own `End` and ignores the

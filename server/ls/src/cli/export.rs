@@ -157,8 +157,14 @@ pub fn run(args: &ExportArgs) -> ExitCode {
             let text = unreal_syntax::text::decode(&bytes).text;
             let stem = stem(&args.file);
             let glb = matches!(target, None | Some(Target::Glb));
-            let map = unreal_analysis::t3d::brushes::has_brush_actors(&text);
-            if args.map_textures {
+            // Refused, as `diff` and `render` refuse it: a file made of mismatched blocks
+            // would be read whole (about 1 KB a mismatch) to export nothing.
+            let too_broken = unreal_analysis::t3d::in_pieces::too_broken(&text);
+            let map = too_broken.is_none()
+                && unreal_analysis::t3d::brushes::has_brush_actors(&text);
+            if let Some(stop) = too_broken {
+                Err(stop.message(&text))
+            } else if args.map_textures {
                 export_map_textures(args, &options, &text)
             } else if map && glb && !args.brushes {
                 // A map: the level built from its brushes, textured from the game folder.

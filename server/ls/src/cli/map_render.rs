@@ -103,6 +103,12 @@ pub fn run(args: &MapRenderArgs) -> ExitCode {
         };
     }
     let text = unreal_syntax::text::decode(&bytes).text;
+    // A file made of mismatched blocks would be read whole (about 1 KB a mismatch) for a
+    // picture of nothing: refused, as `diff` refuses it.
+    if let Some(stop) = unreal_analysis::t3d::in_pieces::too_broken(&text) {
+        eprintln!("error: {}: {}", args.file.display(), stop.message(&text));
+        return ExitCode::from(EXIT_FINDINGS);
+    }
     let generation = options.engine.fixed();
     let level = view == View::Iso
         && !args.brushes
