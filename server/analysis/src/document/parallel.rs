@@ -24,7 +24,7 @@ use super::{is_frame, on_lines, split_errors, Segment, T3dDocument};
 use crate::options::LintOptions;
 use crate::rules;
 use crate::t3d::generation::{self, Markers};
-use crate::t3d::in_pieces::{mismatches, read_pieces_bounded, TooBroken};
+use crate::t3d::in_pieces::{mismatches, read_pieces_bounded};
 use crate::{Diagnostic, Generation, LineIndex, SourceText};
 
 /// What [`T3dDocument::check_once`] gives back.
@@ -92,11 +92,9 @@ fn outline_bounded(text: &str) -> Result<t3d::Parse, Vec<Diagnostic>> {
     let (read, stopped) =
         read_pieces_bounded(plan.len(), |i| plan.piece(text, i), |p| mismatches(p.errors()));
     if stopped {
-        let errors: Vec<&SyntaxError> =
-            read.iter().flat_map(OutlinePiece::errors).filter(|e| e.kind.is_mismatch()).collect();
-        let first = errors.iter().map(|e| e.span).min_by_key(|s| s.start).unwrap_or_default();
-        let stop = TooBroken { first, stopped_at: plan.range(text, read.len()).0 };
-        return Err(rules::t3d_unbalanced_block::stopped(text, errors, &stop));
+        let errors = read.iter().flat_map(OutlinePiece::errors);
+        let stopped_at = plan.range(text, read.len()).0;
+        return Err(rules::t3d_unbalanced_block::stopped(text, errors, stopped_at));
     }
     Ok(plan.join(text, read))
 }
@@ -322,10 +320,8 @@ impl T3dDocument {
             let errors = read.iter().flat_map(|(piece, checked, _)| {
                 checked.iter().flat_map(|c| &c.errors).chain(piece.errors())
             });
-            let errors: Vec<&SyntaxError> = errors.filter(|e| e.kind.is_mismatch()).collect();
-            let first = errors.iter().map(|e| e.span).min_by_key(|s| s.start).unwrap_or_default();
-            let stop = TooBroken { first, stopped_at: plan.range(text, read.len()).0 };
-            let diagnostics = rules::t3d_unbalanced_block::stopped(text, errors, &stop);
+            let stopped_at = plan.range(text, read.len()).0;
+            let diagnostics = rules::t3d_unbalanced_block::stopped(text, errors, stopped_at);
             return (LaidOut::Stopped(diagnostics), None);
         }
         let mut pieces = Vec::with_capacity(read.len());

@@ -12,7 +12,7 @@ use unreal_syntax::t3d::{SyntaxError, SyntaxErrorKind};
 use unreal_syntax::Span;
 
 use super::{RuleMeta, Scope, T3dContext};
-use crate::t3d::in_pieces::{TooBroken, MAX_MISMATCHES};
+use crate::t3d::in_pieces::MAX_MISMATCHES;
 use crate::{Diagnostic, Severity};
 
 pub static RULE: RuleMeta = RuleMeta {
@@ -101,14 +101,17 @@ pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// The findings of a map whose reading in pieces stopped ([`TooBroken`]): the first of the
-/// `mismatches` read before the stop, as [`check`] lists them, then one on the line where
-/// reading stopped, saying why and what was left unchecked.
-pub(crate) fn stopped(
+/// The findings of a map whose reading in pieces stopped at byte `stopped_at`
+/// (`in_pieces::read_pieces_bounded`): the first mismatches among the `errors` of the pieces
+/// read, as [`check`] lists them, then one on the line where reading stopped, saying why and
+/// what was left unchecked.
+pub(crate) fn stopped<'a>(
     text: &str,
-    mut mismatches: Vec<&SyntaxError>,
-    stop: &TooBroken,
+    errors: impl IntoIterator<Item = &'a SyntaxError>,
+    stopped_at: usize,
 ) -> Vec<Diagnostic> {
+    let mut mismatches: Vec<&SyntaxError> =
+        errors.into_iter().filter(|e| e.kind.is_mismatch()).collect();
     mismatches.sort_by_key(|e| (e.span.start, e.span.end));
     let mut out: Vec<Diagnostic> =
         mismatches.iter().take(MAX_FINDINGS).map(|error| finding(text, error)).collect();
@@ -118,9 +121,9 @@ pub(crate) fn stopped(
     } else {
         String::new()
     };
-    let line = text.get(stop.stopped_at..).unwrap_or_default();
+    let line = text.get(stopped_at..).unwrap_or_default();
     let line_len = line.find(['\r', '\n']).unwrap_or(line.len());
-    let span = Span::new(stop.stopped_at as u32, (stop.stopped_at + line_len) as u32);
+    let span = Span::new(stopped_at as u32, (stopped_at + line_len) as u32);
     out.push(RULE.diagnostic(
         span,
         format!(

@@ -82,6 +82,17 @@ pub struct TooBroken {
 }
 
 impl TooBroken {
+    /// Reading stopped at byte `stopped_at`, after pieces holding `errors`.
+    fn after<'a>(errors: impl IntoIterator<Item = &'a SyntaxError>, stopped_at: usize) -> Self {
+        let first = errors
+            .into_iter()
+            .filter(|e| e.kind.is_mismatch())
+            .map(|e| e.span)
+            .min_by_key(|span| span.start)
+            .unwrap_or_default();
+        Self { first, stopped_at }
+    }
+
     /// What a command that needs the whole map says instead of reading it.
     pub fn message(&self, text: &str) -> String {
         format!(
@@ -115,14 +126,7 @@ pub fn too_broken(text: &str) -> Option<TooBroken> {
     let (read, stopped) =
         read_pieces_bounded(plan.len(), |i| plan.piece(text, i), |p| mismatches(p.errors()));
     stopped.then(|| {
-        let first = read
-            .iter()
-            .flat_map(OutlinePiece::errors)
-            .filter(|e| e.kind.is_mismatch())
-            .map(|e| e.span)
-            .min_by_key(|span| span.start)
-            .unwrap_or_default();
-        TooBroken { first, stopped_at: plan.range(text, read.len()).0 }
+        TooBroken::after(read.iter().flat_map(OutlinePiece::errors), plan.range(text, read.len()).0)
     })
 }
 
@@ -178,15 +182,8 @@ pub fn read_map_items<T: Send>(
         |(piece, _)| mismatches(piece.errors()),
     );
     if stopped {
-        let first = read
-            .iter()
-            .flat_map(|(piece, _)| piece.errors())
-            .filter(|e| e.kind.is_mismatch())
-            .map(|e| e.span)
-            .min_by_key(|span| span.start)
-            .unwrap_or_default();
-        let stopped_at = plan.range(text, read.len()).0;
-        return PiecesRead::TooBroken(TooBroken { first, stopped_at });
+        let errors = read.iter().flat_map(|(piece, _)| piece.errors());
+        return PiecesRead::TooBroken(TooBroken::after(errors, plan.range(text, read.len()).0));
     }
     let (pieces, results): (Vec<_>, Vec<_>) = read.into_iter().unzip();
     match plan.join_parsed(text, pieces) {
