@@ -327,14 +327,15 @@ fn t3d_nested_10000_blocks_deep() {
     .assert_eq(&report);
 }
 
-/// 20,000 actors none of which is closed: each ends where the next `Begin Actor` starts, so
-/// the editor's document, which re-parses an edited actor with its neighbours, must not let
-/// every edit or request reach across all of them (that would make opening and each edit
-/// quadratic: hours here). The result equals a fresh lint after the edits.
+/// 9,000 actors none of which is closed (below the 10,000 mismatches where reading stops):
+/// each ends where the next `Begin Actor` starts, so the editor's document, which re-parses
+/// an edited actor with its neighbours, must not let every edit or request reach across all
+/// of them (that would make opening and each edit quadratic: hours here). The result equals
+/// a fresh lint after the edits.
 #[test]
-fn t3d_map_of_20000_actors_never_closed() {
+fn t3d_map_of_9000_actors_never_closed() {
     let mut text = String::from("Begin Map\r\n");
-    for i in 0..20_000 {
+    for i in 0..9_000 {
         let _ = write!(text, "Begin Actor Class=Light Name=L{i}\r\n   LightHue={}\r\n", i % 256);
     }
     text.push_str("End Map\r\n");
@@ -367,6 +368,48 @@ fn t3d_map_of_20000_actors_never_closed() {
         findings(&text, &opened),
         findings(doc.text(), &fresh)
     ));
+}
+
+/// 100,000 actors none of which is closed, opened in the editor: reading stops past 10,000
+/// mismatches, as in `lint` (the same findings), the features read no tree and answer
+/// nothing, an edit outlines it again, and once the text reads as a map it is checked as one.
+#[test]
+fn an_editor_document_of_mismatches_stops_until_it_reads_as_a_map() {
+    let mut text = String::from("Begin Map\r\n");
+    for i in 0..100_000 {
+        let _ = write!(text, "Begin Actor Class=Light Name=L{i}\r\n");
+    }
+    text.push_str("End Map\r\n");
+    let options = LintOptions::default();
+    let mut doc = unreal_analysis::document::T3dDocument::new(text.as_str());
+    assert!(doc.is_stopped());
+    let opened = doc.diagnostics(&options);
+    let last = |found: &[unreal_analysis::Diagnostic]| {
+        found.last().map(|d| d.message.clone()).unwrap_or_default()
+    };
+    let linted = unreal_analysis::document::T3dDocument::check_once(text.clone(), &options);
+    assert_eq!(
+        (opened.len(), last(&opened)),
+        (linted.diagnostics.len(), last(&linted.diagnostics))
+    );
+    assert_eq!(opened, linted.diagnostics);
+    let last = opened.last().map(|d| d.message.as_str()).unwrap_or_default();
+    assert!(last.starts_with("reading stopped on this line: more than 10000"), "{last}");
+    let analysis = unreal_analysis::ide::Analysis::map(
+        &doc,
+        unreal_analysis::EngineSetting::Auto,
+        &unreal_analysis::ide::t3d::NoPackages,
+    );
+    assert!(analysis.hover(20).is_none());
+    assert!(analysis.document_symbols(1000).is_empty());
+    // Typing in it outlines it again (still stopped); replacing it with a map reads it.
+    doc.apply_edit(unreal_syntax::Span::empty_at(12), "x");
+    assert!(doc.is_stopped());
+    let len = doc.text().len() as u32;
+    let map = "Begin Map\r\nBegin Actor Class=Light Name=L\r\nEnd Actor\r\nEnd Map\r\n";
+    doc.apply_edit(unreal_syntax::Span::new(0, len), map);
+    assert!(!doc.is_stopped());
+    assert_eq!(doc.diagnostics(&options), lint_text(FileKind::T3d, map, &options));
 }
 
 #[test]

@@ -60,6 +60,9 @@ impl T3dDocument {
     }
 
     fn findings(&mut self, options: &LintOptions, take: bool) -> Vec<Diagnostic> {
+        if let Some(stopped) = &mut self.stopped {
+            return if take { std::mem::take(stopped) } else { stopped.clone() };
+        }
         // Segments never parsed in full (a document just opened) are parsed once and checked
         // at once with the generation the text suggests, many at a time in parallel; if
         // their markers then show another generation, their facts are computed again below.

@@ -174,6 +174,11 @@ pub struct T3dDocument {
     /// document); a one-time check (`unreal-ls lint`) keeps none, they cost about half as
     /// much again as the rest of what a segment keeps.
     keep_outlines: bool,
+    /// The findings of a text whose outline stopped on too many `Begin`/`End` mismatches
+    /// (`in_pieces::MAX_MISMATCHES`): the document then has no frame and no segments, its
+    /// features read no tree, and each edit outlines it again (reading stops early, so that
+    /// is cheap) until it reads as a map.
+    stopped: Option<Vec<Diagnostic>>,
 }
 
 impl T3dDocument {
@@ -206,6 +211,7 @@ impl T3dDocument {
             frame_cache: None,
             cross: cross::CrossFindings::default(),
             keep_outlines,
+            stopped: None,
         }
     }
 
@@ -345,6 +351,8 @@ impl T3dDocument {
             frame_cache: None,
             cross: cross::CrossFindings::default(),
             keep_outlines: self.keep_outlines,
+            // A stopped document's copy is stopped too: its features read no tree.
+            stopped: self.stopped.clone(),
         }
     }
 
@@ -475,8 +483,9 @@ impl T3dDocument {
         while !self.text.is_char_boundary(end) {
             end += 1;
         }
-        // What to re-parse is decided on the old text.
-        let plan = self.plan(start, end);
+        // What to re-parse is decided on the old text (a stopped document has nothing to
+        // re-parse in part: it is outlined again).
+        let plan = if self.is_stopped() { None } else { self.plan(start, end) };
         // In place unless a snapshot holds the text (then it is copied once, here).
         Arc::make_mut(&mut self.text).to_mut().replace_range(start..end, new_text);
         let delta = new_text.len() as i64 - (end - start) as i64;
@@ -492,7 +501,19 @@ impl T3dDocument {
     /// and splits it into frame and segments, forgetting every cached diagnostic. Each
     /// segment is parsed in full later, one at a time.
     fn relayout(&mut self) {
-        self.layout(parallel::outline(&self.text), false);
+        match parallel::outline(&self.text) {
+            Ok(outline) => self.layout(outline, false),
+            Err(findings) => {
+                self.layout(Parse::default(), false);
+                self.stopped = Some(findings);
+            }
+        }
+    }
+
+    /// Whether the text's outline stopped on too many `Begin`/`End` mismatches: no feature
+    /// reads its tree, and its diagnostics are those of the stop.
+    pub fn is_stopped(&self) -> bool {
+        self.stopped.is_some()
     }
 
     /// Splits a parse of the whole text into frame and segments: `complete` for a full
@@ -503,6 +524,7 @@ impl T3dDocument {
         let mut items = file.items;
         let framed = matches!(items.as_slice(), [Item::Block(block)] if is_frame(block));
         self.frame = None;
+        self.stopped = None;
         if framed {
             if let Some(Item::Block(mut block)) = items.pop() {
                 items = std::mem::take(&mut block.children);

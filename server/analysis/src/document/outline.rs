@@ -282,4 +282,8 @@ impl crate::ide::MapDocument for T3dDocument {
     fn folding_kept(&self) -> Option<Vec<FoldingRange>> {
         self.folding_ranges()
     }
+
+    fn is_stopped(&self) -> bool {
+        T3dDocument::is_stopped(self)
+    }
 }

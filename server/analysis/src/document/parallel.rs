@@ -55,15 +55,13 @@ const PIECES_UP_TO: usize = 64 << 20;
 
 /// The outline of `text` ([`t3d::outline`]): for a big document, in pieces cut at
 /// `Begin Actor` lines, read on every core and joined (the same result wherever the cuts
-/// fall; see [`t3d::OutlinePlan`]).
-pub(super) fn outline(text: &str) -> t3d::Parse {
+/// fall; see [`t3d::OutlinePlan`]); `Err` with the findings that say where reading stopped
+/// when its `Begin`/`End` mismatches pass the limit ([`outline_bounded`]).
+pub(super) fn outline(text: &str) -> Result<t3d::Parse, Vec<Diagnostic>> {
     if text.len() < PARALLEL_FROM {
-        return t3d::outline(text);
+        return Ok(t3d::outline(text));
     }
-    // Two pieces a core: one slow piece leaves the others something to take.
-    let plan = t3d::OutlinePlan::new(text, rayon::current_num_threads().max(1) * 2);
-    let pieces = (0..plan.len()).into_par_iter().map(|i| plan.piece(text, i)).collect();
-    plan.join(text, pieces)
+    outline_bounded(text)
 }
 
 /// How [`T3dDocument::lay_out_checked`] ended.
@@ -72,7 +70,7 @@ enum LaidOut {
     Joined,
     /// Laid out from an outline whose mismatches were counted (a map of
     /// [`PIECES_UP_TO`] or more): its segments are read in runs when the diagnostics are
-    /// asked for.
+    /// asked for (or, past the limit, the document holds the findings of the stop).
     Outlined,
     /// Nothing changed: the document is laid out the usual way.
     NotJoined,
@@ -80,8 +78,10 @@ enum LaidOut {
     Stopped(Vec<Diagnostic>),
 }
 
-/// [`outline`] for a one-time check of a map too big to read in pieces ([`PIECES_UP_TO`]):
-/// pieces of about [`OUTLINE_PIECE_BYTES`], read until more than
+/// [`outline`] of a map of [`PARALLEL_FROM`] or more (a one-time check of a map too big to
+/// read in pieces, [`PIECES_UP_TO`], or an editor's document): pieces of about
+/// [`OUTLINE_PIECE_BYTES`] (at least two a core: one slow piece leaves the others something
+/// to take), read until more than
 /// [`MAX_MISMATCHES`](crate::t3d::in_pieces::MAX_MISMATCHES) `Begin`/`End` mismatches are
 /// counted ([`read_pieces_bounded`]); then `Err` with the findings that say so, as
 /// [`T3dDocument::lay_out_checked`] gives them for a smaller map. An outline's errors are
@@ -93,8 +93,9 @@ fn outline_bounded(text: &str) -> Result<t3d::Parse, Vec<Diagnostic>> {
         read_pieces_bounded(plan.len(), |i| plan.piece(text, i), |p| mismatches(p.errors()));
     if stopped {
         let errors = read.iter().flat_map(OutlinePiece::errors);
-        let stopped_at = plan.range(text, read.len()).0;
-        return Err(rules::t3d_unbalanced_block::stopped(text, errors, stopped_at));
+        if let Some(findings) = rules::t3d_unbalanced_block::stopped(text, errors) {
+            return Err(findings);
+        }
     }
     Ok(plan.join(text, read))
 }
@@ -274,7 +275,7 @@ impl T3dDocument {
     /// computed (for the generation the text suggests, as [`Self::diagnostics`] guesses
     /// first); [`LaidOut::NotJoined`], with nothing changed, for a small text or where the
     /// pieces do not join; [`LaidOut::Outlined`] from an outline for a text of
-    /// [`PIECES_UP_TO`] or more ([`outline_bounded`]). The text's line index comes along whenever the pieces were read
+    /// [`PIECES_UP_TO`] or more ([`T3dDocument::relayout`]). The text's line index comes along whenever the pieces were read
     /// (whether or not they joined): each piece's lines are indexed by the core that parsed
     /// them, while they are still in its cache, instead of in a pass over the whole text
     /// afterwards.
@@ -290,13 +291,8 @@ impl T3dDocument {
         if text.len() >= PIECES_UP_TO {
             // Too big to wait for the join: outlined, then read in runs that are checked and
             // applied a few at a time (`fill_in_parallel`).
-            return match outline_bounded(text) {
-                Ok(outline) => {
-                    self.layout(outline, false);
-                    (LaidOut::Outlined, None)
-                }
-                Err(diagnostics) => (LaidOut::Stopped(diagnostics), None),
-            };
+            self.relayout();
+            return (LaidOut::Outlined, None);
         }
         if text.len() < PARALLEL_FROM {
             return (LaidOut::NotJoined, None);
@@ -320,9 +316,9 @@ impl T3dDocument {
             let errors = read.iter().flat_map(|(piece, checked, _)| {
                 checked.iter().flat_map(|c| &c.errors).chain(piece.errors())
             });
-            let stopped_at = plan.range(text, read.len()).0;
-            let diagnostics = rules::t3d_unbalanced_block::stopped(text, errors, stopped_at);
-            return (LaidOut::Stopped(diagnostics), None);
+            if let Some(diagnostics) = rules::t3d_unbalanced_block::stopped(text, errors) {
+                return (LaidOut::Stopped(diagnostics), None);
+            }
         }
         let mut pieces = Vec::with_capacity(read.len());
         let mut checked = Vec::with_capacity(read.len());
@@ -582,8 +578,10 @@ mod tests {
                 "{last}"
             );
             let stop = found.last().map_or(0, |d| d.span.start as usize);
+            // The line of the 10,001st mismatch (the first is on line 2), whatever the pieces.
             let line = crate::t3d::in_pieces::line_of(&text, stop);
-            assert!((10_000..90_000).contains(&line), "stopped on line {line}");
+            assert_eq!(line, 10_002);
+            assert!(last.contains("(9900 more before this line are not listed)"), "{last}");
             assert!(text[stop..].starts_with("Begin Actor"));
             // Where reading stops is the text's, not the machine's: one core stops there too.
             let one_core = rayon::ThreadPoolBuilder::new().num_threads(1).build();

@@ -52,6 +52,11 @@ pub trait MapDocument {
     fn folding_kept(&self) -> Option<Vec<FoldingRange>> {
         None
     }
+    /// Whether reading the map stopped on too many `Begin`/`End` mismatches: its features
+    /// then read no tree and answer nothing (its diagnostics say why).
+    fn is_stopped(&self) -> bool {
+        false
+    }
 }
 
 /// A map given as text alone (a buffer, a test): every request parses what it reads.
@@ -128,6 +133,9 @@ impl<'a> Analysis<'a> {
     /// a class.
     fn with_map<T>(&self, part: Part, f: impl FnOnce(&Source<'_>) -> T) -> Option<T> {
         let Input::Map { document, generation } = &self.input else { return None };
+        if document.is_stopped() {
+            return None;
+        }
         let tree = match part {
             Part::Whole => document.parse_whole(),
             Part::Around(span) => document.parse_around(span),

@@ -12,7 +12,7 @@ use unreal_syntax::t3d::{SyntaxError, SyntaxErrorKind};
 use unreal_syntax::Span;
 
 use super::{RuleMeta, Scope, T3dContext};
-use crate::t3d::in_pieces::MAX_MISMATCHES;
+use crate::t3d::in_pieces::{TooBroken, MAX_MISMATCHES};
 use crate::{Diagnostic, Severity};
 
 pub static RULE: RuleMeta = RuleMeta {
@@ -37,10 +37,11 @@ a `Begin Actor` closes whatever is still open inside the map: an actor whose `En
 lost or misspelt is reported with a label on the next actor's `Begin` line, and the actors
 after it are read as they stand (not as children of the broken one). The first 100 mismatches
 are listed and the rest counted. A file whose mismatches pass 10,000 (no map UnrealEd writes
-has one: a file of actors that never close) is read only that far by `lint` (a map of
-256 KB or more): one more finding on the line where reading stopped says that the rest of the
-file and the other rules were not checked; `diff`, `export` and `render` refuse it. Each
-mismatch would otherwise cost about 1 KB, twenty times the text of a one-line actor.
+has one: a file of actors that never close) is read only that far, in `lint` and in the
+editor (a map of 256 KB or more): one more finding, on the line of the mismatch past 10,000,
+says that the rest of the file and the other rules were not checked, and the editor's
+features answer nothing until the file reads as a map; `diff`, `export` and `render` refuse
+it. Each mismatch would otherwise cost about 1 KB, twenty times the text of a one-line actor.
 
 Engine basis: the importers pair nothing; each reads lines until its own `End` and ignores the
 others. The map loop runs until `End Map` or the end of the text (UT2004
@@ -101,17 +102,19 @@ pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// The findings of a map whose reading in pieces stopped at byte `stopped_at`
-/// (`in_pieces::read_pieces_bounded`): the first mismatches among the `errors` of the pieces
-/// read, as [`check`] lists them, then one on the line where reading stopped, saying why and
-/// what was left unchecked.
+/// The findings of a map whose reading in pieces stopped (`in_pieces::read_pieces_bounded`),
+/// from the `errors` of the pieces read: the first mismatches, as [`check`] lists them, then
+/// one on the line of the mismatch past the limit (`in_pieces::TooBroken`), saying why and
+/// what was left unchecked; `None` when the errors hold no more than the limit.
 pub(crate) fn stopped<'a>(
     text: &str,
-    errors: impl IntoIterator<Item = &'a SyntaxError>,
-    stopped_at: usize,
-) -> Vec<Diagnostic> {
-    let mut mismatches: Vec<&SyntaxError> =
-        errors.into_iter().filter(|e| e.kind.is_mismatch()).collect();
+    errors: impl IntoIterator<Item = &'a SyntaxError> + Clone,
+) -> Option<Vec<Diagnostic>> {
+    let stop = TooBroken::after(text, errors.clone())?;
+    let mut mismatches: Vec<&SyntaxError> = errors
+        .into_iter()
+        .filter(|e| e.kind.is_mismatch() && (e.span.start as usize) < stop.stopped_at)
+        .collect();
     mismatches.sort_by_key(|e| (e.span.start, e.span.end));
     let mut out: Vec<Diagnostic> =
         mismatches.iter().take(MAX_FINDINGS).map(|error| finding(text, error)).collect();
@@ -121,16 +124,16 @@ pub(crate) fn stopped<'a>(
     } else {
         String::new()
     };
-    let line = text.get(stopped_at..).unwrap_or_default();
+    let line = text.get(stop.stopped_at..).unwrap_or_default();
     let line_len = line.find(['\r', '\n']).unwrap_or(line.len());
-    let span = Span::new(stopped_at as u32, (stopped_at + line_len) as u32);
+    let span = Span::new(stop.stopped_at as u32, (stop.stopped_at + line_len) as u32);
     out.push(RULE.diagnostic(
         span,
         format!(
             "reading stopped on this line: more than {MAX_MISMATCHES} `Begin`/`End` lines do not pair up{not_listed}, so the rest of the file is not read and no other rule was run; correct the ones above and check again"
         ),
     ));
-    out
+    Some(out)
 }
 
 fn finding(text: &str, error: &SyntaxError) -> Diagnostic {

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 use unreal_syntax::t3d::{Item, OutlinePiece, OutlinePlan, Parse, SyntaxError};
-use unreal_syntax::Span;
+use unreal_syntax::text::line_start;
 
 /// From this size a map is read in pieces: its whole tree takes several times the text (two
 /// 200 MB maps compared held 1.55 GB, a glTF export of one 900 MB, most of it the trees).
@@ -72,25 +72,32 @@ pub(crate) fn mismatches<'a>(errors: impl IntoIterator<Item = &'a SyntaxError>) 
 }
 
 /// A map read in pieces that stopped: more than [`MAX_MISMATCHES`] of its `Begin`/`End`
-/// lines do not pair up before `stopped_at`, the start of the first piece left unread.
+/// lines do not pair up.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TooBroken {
-    /// Where the first mismatch stands.
-    pub first: Span,
-    /// The byte offset where reading stopped (the start of a `Begin Actor` line).
+    /// Where the first mismatch starts (a byte offset).
+    pub first: usize,
+    /// The start of the line of the mismatch past the limit, where reading is said to stop:
+    /// the same line whatever the pieces were (every reader reads at least that far), so
+    /// `lint`, the editor and the other commands name the same one.
     pub stopped_at: usize,
 }
 
 impl TooBroken {
-    /// Reading stopped at byte `stopped_at`, after pieces holding `errors`.
-    fn after<'a>(errors: impl IntoIterator<Item = &'a SyntaxError>, stopped_at: usize) -> Self {
-        let first = errors
-            .into_iter()
-            .filter(|e| e.kind.is_mismatch())
-            .map(|e| e.span)
-            .min_by_key(|span| span.start)
-            .unwrap_or_default();
-        Self { first, stopped_at }
+    /// The stop of a reading whose pieces hold `errors` and more than [`MAX_MISMATCHES`]
+    /// mismatches; `None` when they hold fewer.
+    pub(crate) fn after<'a>(
+        text: &str,
+        errors: impl IntoIterator<Item = &'a SyntaxError>,
+    ) -> Option<Self> {
+        let mut starts: Vec<u32> =
+            errors.into_iter().filter(|e| e.kind.is_mismatch()).map(|e| e.span.start).collect();
+        if starts.len() <= MAX_MISMATCHES {
+            return None;
+        }
+        let (before, &mut past, _) = starts.select_nth_unstable(MAX_MISMATCHES);
+        let first = before.iter().copied().min().unwrap_or(past) as usize;
+        Some(Self { first, stopped_at: line_start(text, past as usize) })
     }
 
     /// What a command that needs the whole map says instead of reading it.
@@ -98,7 +105,7 @@ impl TooBroken {
         format!(
             "more than {MAX_MISMATCHES} `Begin`/`End` lines do not pair up (the first on line {}), \
              so reading stopped on line {}: correct them (`unreal-ls lint` lists them) and try again",
-            line_of(text, self.first.start as usize),
+            line_of(text, self.first),
             line_of(text, self.stopped_at),
         )
     }
@@ -125,9 +132,10 @@ pub fn too_broken(text: &str) -> Option<TooBroken> {
     plan.frame()?;
     let (read, stopped) =
         read_pieces_bounded(plan.len(), |i| plan.piece(text, i), |p| mismatches(p.errors()));
-    stopped.then(|| {
-        TooBroken::after(read.iter().flat_map(OutlinePiece::errors), plan.range(text, read.len()).0)
-    })
+    if !stopped {
+        return None;
+    }
+    TooBroken::after(text, read.iter().flat_map(OutlinePiece::errors))
 }
 
 /// What [`read_map_items`] read.
@@ -183,7 +191,9 @@ pub fn read_map_items<T: Send>(
     );
     if stopped {
         let errors = read.iter().flat_map(|(piece, _)| piece.errors());
-        return PiecesRead::TooBroken(TooBroken::after(errors, plan.range(text, read.len()).0));
+        if let Some(stop) = TooBroken::after(text, errors) {
+            return PiecesRead::TooBroken(stop);
+        }
     }
     let (pieces, results): (Vec<_>, Vec<_>) = read.into_iter().unzip();
     match plan.join_parsed(text, pieces) {
