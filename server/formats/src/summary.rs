@@ -284,6 +284,14 @@ pub fn package_summary(package: &Package<'_>) -> PackageSummary {
                         if m.lods == 1 { "" } else { "s" },
                     )
                 })),
+                "TerrainInfo" if package.is_ue2() => Some(package.read_terrain_ue2(o.export).map(|t| {
+                    format!(
+                        "terrain of {} by {} vertices, {} triangles",
+                        t.heightmap_x,
+                        t.heightmap_y,
+                        t.triangles().len()
+                    )
+                })),
                 "StaticMesh" if package.is_ue2() => {
                     Some(package.read_static_mesh_ue2(o.export).map(|m| {
                         format!(

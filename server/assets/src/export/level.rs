@@ -456,7 +456,61 @@ pub fn stored_level_scene(
             }
         })
         .collect();
-    Ok(level_of(name, &stored.level, actors, &textures))
+    let mut scene = level_of(name, &stored.level, actors, &textures);
+    add_terrains(&mut scene, package);
+    Ok(scene)
+}
+
+/// The terrains a built UE2 map stores (each `TerrainInfo` export), as the engine last built
+/// them ([`unreal_formats::decode::ue2_terrain`]): one primitive each, in a flat colour (its
+/// layers' textures are not read yet, which a note says), or a note naming a terrain that
+/// could not be read.
+fn add_terrains(scene: &mut LevelScene, package: &unreal_formats::package::Package<'_>) {
+    for export in 0..package.exports.len() {
+        if !package.class_name(export).eq_ignore_ascii_case("TerrainInfo") {
+            continue;
+        }
+        let name = package.export_path(export);
+        let terrain = match package.read_terrain_ue2(export) {
+            Ok(terrain) => terrain,
+            Err(e) => {
+                scene.notes.push(format!("{e}; the terrain {name} is left out"));
+                continue;
+            }
+        };
+        let triangles = terrain.triangles();
+        if triangles.is_empty() {
+            continue;
+        }
+        scene.notes.push(format!(
+            "the terrain {name} ({} by {} vertices, {} triangles) is drawn in a flat colour: its layers' textures are not read",
+            terrain.heightmap_x,
+            terrain.heightmap_y,
+            triangles.len()
+        ));
+        scene.materials.push(LevelMaterial {
+            name: format!("{name} (terrain)"),
+            texture: name.clone(),
+            image: None,
+            color: flat_color(&name),
+            alpha: Alpha::Opaque,
+            double_sided: false,
+        });
+        let (w, h) = (terrain.heightmap_x.max(2) - 1, terrain.heightmap_y.max(2) - 1);
+        let uvs = (0..terrain.heightmap_y)
+            .flat_map(|y| (0..terrain.heightmap_x).map(move |x| (x, y)))
+            .map(|(x, y)| [x as f32 / w as f32, y as f32 / h as f32])
+            .collect();
+        scene.primitives.push(LevelPrimitive {
+            material: scene.materials.len() - 1,
+            positions: terrain.vertices.iter().map(|&v| point_to_gltf(v)).collect(),
+            uvs,
+            // The engine's order (`UnTerrain.cpp`) turns clockwise seen from above in
+            // Unreal's axes, which is counter-clockwise in glTF's mirrored ones: kept.
+            triangles,
+            origins: vec![SurfaceTriangles { first_triangle: 0, source: None }],
+        });
+    }
 }
 
 /// The engine's light colour: `LightHue` and `LightSaturation` (0..255; a saturation of 255

@@ -28,6 +28,7 @@ pub mod skeletal;
 pub mod texture;
 pub mod ue2_mesh;
 pub mod ue2_static_mesh;
+pub mod ue2_terrain;
 
 use crate::error::{Error, Result};
 

@@ -68,6 +68,7 @@ pub fn exercise_all_readers(bytes: &[u8], name: &str) {
             let _ = p.read_mesh_files(i);
             let _ = p.read_skeletal_mesh_ue2(i);
             let _ = p.read_mesh_animation_ue2(i);
+            let _ = p.read_terrain_ue2(i).map(|t| t.triangles());
             if let Ok(mesh) = p.read_static_mesh_ue2(i) {
                 for section in &mesh.sections {
                     let _ = mesh.section_triangles(section);

@@ -208,7 +208,7 @@ fn stored_level_picture(
     }
     render_level_scene(&scene, package_name, view, args.size).ok_or_else(|| {
         format!(
-            "its stored level holds no BSP surface, and none of its {} actors is of a kind the picture marks (terrain and static meshes are not drawn)",
+            "its stored level holds no BSP surface, and none of its {} actors is of a kind the picture marks (static meshes are not drawn)",
             scene.actors.len()
         )
     })
