@@ -488,29 +488,44 @@ fn add_terrains(scene: &mut LevelScene, package: &unreal_formats::package::Packa
             terrain.heightmap_y,
             triangles.len()
         ));
-        scene.materials.push(LevelMaterial {
-            name: format!("{name} (terrain)"),
-            texture: name.clone(),
-            image: None,
-            color: flat_color(&name),
-            alpha: Alpha::Opaque,
-            double_sided: false,
-        });
-        let (w, h) = (terrain.heightmap_x.max(2) - 1, terrain.heightmap_y.max(2) - 1);
-        let uvs = (0..terrain.heightmap_y)
-            .flat_map(|y| (0..terrain.heightmap_x).map(move |x| (x, y)))
-            .map(|(x, y)| [x as f32 / w as f32, y as f32 / h as f32])
-            .collect();
-        scene.primitives.push(LevelPrimitive {
-            material: scene.materials.len() - 1,
-            positions: terrain.vertices.iter().map(|&v| point_to_gltf(v)).collect(),
-            uvs,
-            // The engine's order (`UnTerrain.cpp`) turns clockwise seen from above in
-            // Unreal's axes, which is counter-clockwise in glTF's mirrored ones: kept.
-            triangles,
-            origins: vec![SurfaceTriangles { first_triangle: 0, source: None }],
-        });
+        let (material, mut primitive) = terrain_primitive(&name, &terrain, triangles);
+        scene.materials.push(material);
+        primitive.material = scene.materials.len() - 1;
+        scene.primitives.push(primitive);
     }
+}
+
+/// A terrain's material (a flat colour of its own) and its triangles in glTF axes, with
+/// `triangles` in the engine's order ([`unreal_formats::decode::ue2_terrain::TerrainUe2::triangles`]);
+/// the primitive's material is left for the caller to set.
+fn terrain_primitive(
+    name: &str,
+    terrain: &unreal_formats::decode::ue2_terrain::TerrainUe2,
+    triangles: Vec<[u32; 3]>,
+) -> (LevelMaterial, LevelPrimitive) {
+    let material = LevelMaterial {
+        name: format!("{name} (terrain)"),
+        texture: name.to_owned(),
+        image: None,
+        color: flat_color(name),
+        alpha: Alpha::Opaque,
+        double_sided: false,
+    };
+    let (w, h) = (terrain.heightmap_x.max(2) - 1, terrain.heightmap_y.max(2) - 1);
+    let uvs = (0..terrain.heightmap_y)
+        .flat_map(|y| (0..terrain.heightmap_x).map(move |x| (x, y)))
+        .map(|(x, y)| [x as f32 / w as f32, y as f32 / h as f32])
+        .collect();
+    let primitive = LevelPrimitive {
+        material: 0,
+        positions: terrain.vertices.iter().map(|&v| point_to_gltf(v)).collect(),
+        uvs,
+        // The engine's order (`UnTerrain.cpp`) turns clockwise seen from above in Unreal's
+        // axes, which is counter-clockwise in glTF's mirrored ones: kept.
+        triangles,
+        origins: vec![SurfaceTriangles { first_triangle: 0, source: None }],
+    };
+    (material, primitive)
 }
 
 /// The engine's light colour: `LightHue` and `LightSaturation` (0..255; a saturation of 255
@@ -595,4 +610,43 @@ fn actors_of(text: &str) -> Vec<LevelActor> {
         }
     }
     read(&unreal_syntax::t3d::parse(text).file)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use unreal_formats::decode::ue2_terrain::TerrainUe2;
+
+    /// A terrain that rises along Unreal's X (2 by 2 quads, every quad drawn, the first one
+    /// turned): in glTF every triangle faces up (its normal has a positive Y, the glTF up),
+    /// whichever way its quad is split, and the points are Unreal's in glTF axes.
+    #[test]
+    fn a_terrain_faces_up_in_gltf() {
+        let vertices = (0..9u8)
+            .map(|i| {
+                let (x, y) = (f32::from(i % 3), f32::from(i / 3));
+                [x * 64.0, y * 64.0, x * 8.0]
+            })
+            .collect();
+        // 3 by 3 vertices hold no whole bitmap word: no quad would be drawn, so this terrain
+        // says every quad is drawn through a word of its own.
+        let terrain = TerrainUe2 {
+            heightmap_x: 3,
+            heightmap_y: 3,
+            vertices,
+            quad_visible: vec![u32::MAX],
+            edge_turned: vec![0b1],
+        };
+        let triangles = terrain.triangles();
+        assert_eq!(triangles.len(), 8);
+        let (material, primitive) = terrain_primitive("TerrainInfo0", &terrain, triangles);
+        assert_eq!(material.name, "TerrainInfo0 (terrain)");
+        assert_eq!(primitive.positions[4], point_to_gltf([64.0, 64.0, 8.0]));
+        assert_eq!(primitive.uvs[4], [0.5, 0.5]);
+        for t in &primitive.triangles {
+            let [a, b, c] = t.map(|i| primitive.positions[i as usize].map(f64::from));
+            let normal = csg::bsp::cross(csg::bsp::sub(b, a), csg::bsp::sub(c, a));
+            assert!(normal[1] > 0.0, "{t:?} faces {normal:?}");
+        }
+    }
 }
