@@ -621,6 +621,7 @@ mod tests {
     /// turned): in glTF every triangle faces up (its normal has a positive Y, the glTF up),
     /// whichever way its quad is split, and the points are Unreal's in glTF axes.
     #[test]
+    #[allow(clippy::float_cmp)] // exact: the points are copied, not computed
     fn a_terrain_faces_up_in_gltf() {
         let vertices = (0..9u8)
             .map(|i| {
