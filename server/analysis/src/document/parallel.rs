@@ -275,10 +275,10 @@ impl T3dDocument {
     /// computed (for the generation the text suggests, as [`Self::diagnostics`] guesses
     /// first); [`LaidOut::NotJoined`], with nothing changed, for a small text or where the
     /// pieces do not join; [`LaidOut::Outlined`] from an outline for a text of
-    /// [`PIECES_UP_TO`] or more ([`T3dDocument::relayout`]). The text's line index comes along whenever the pieces were read
-    /// (whether or not they joined): each piece's lines are indexed by the core that parsed
-    /// them, while they are still in its cache, instead of in a pass over the whole text
-    /// afterwards.
+    /// [`PIECES_UP_TO`] or more ([`T3dDocument::relayout`]). The text's line index comes
+    /// along whenever the pieces were read (whether or not they joined): each piece's lines
+    /// are indexed by the core that parsed them, while they are still in its cache, instead
+    /// of in a pass over the whole text afterwards.
     ///
     /// Once the pieces read, in order, hold more than
     /// [`MAX_MISMATCHES`](crate::t3d::in_pieces::MAX_MISMATCHES) `Begin`/`End` mismatches,

@@ -496,8 +496,8 @@ fn add_terrains(scene: &mut LevelScene, package: &unreal_formats::package::Packa
 }
 
 /// A terrain's material (a flat colour of its own) and its triangles in glTF axes, with
-/// `triangles` in the engine's order ([`unreal_formats::decode::ue2_terrain::TerrainUe2::triangles`]);
-/// the primitive's material is left for the caller to set.
+/// `triangles` in the engine's order (`TerrainUe2::triangles`); the primitive's material is
+/// left for the caller to set.
 fn terrain_primitive(
     name: &str,
     terrain: &unreal_formats::decode::ue2_terrain::TerrainUe2,
