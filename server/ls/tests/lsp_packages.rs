@@ -392,6 +392,28 @@ async fn map_preview_follows_the_open_document() {
     assert_eq!(bad["error"]["code"], -32602, "{bad}");
 }
 
+/// A map made of mismatched blocks (100,000 actors never closed) is not read whole for a
+/// picture or a 3D view: both requests fail at once naming the first mismatch's line and the
+/// line where reading stops, as `render` and `export` do.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_map_of_mismatches_has_no_picture_or_3d_view() {
+    let text =
+        format!("Begin Map\r\n{}End Map\r\n", "Begin Actor Class=Light Name=L\r\n".repeat(100_000));
+    let mut client = TestClient::new(ServerOptions::default());
+    client.initialize(json!({}), Value::Null).await;
+    client.open(MAP_URI, "t3d", 1, &text).await;
+    for method in ["unrealLs/mapPreview", "unrealLs/levelScene"] {
+        let answer = client.request(method, json!({ "uri": MAP_URI, "maxSize": 128 })).await;
+        let message = answer["error"]["message"].as_str().unwrap_or_default();
+        assert!(
+            message.contains(
+                "more than 10000 `Begin`/`End` lines do not pair up (the first on line 2), so reading stopped on line 10002"
+            ),
+            "{method}: {answer}"
+        );
+    }
+}
+
 /// A built map's `Level` object previews as the level the map stores, drawn from above within
 /// `maxSize`, with its counts; below 64 pixels, the counts alone.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -75,6 +75,10 @@ pub fn level_scene(
         .as_deref()
         .and_then(Path::file_stem)
         .map_or_else(|| "map".to_owned(), |s| s.to_string_lossy().into_owned());
+    // Refused as `unreal-ls export` refuses it: a file made of mismatched blocks.
+    if let Some(stop) = unreal_analysis::t3d::in_pieces::too_broken(&text) {
+        return Err(failed(format!("{name}: {}", stop.message(&text))));
+    }
     let textures: &dyn LevelTextures = match packages.as_deref() {
         Some(index) => index,
         None => &NoTextures,

@@ -427,6 +427,11 @@ pub fn map_preview(params: &MapPreviewParams, open: Option<String>) -> Result<Ma
         .as_deref()
         .and_then(Path::file_stem)
         .map_or_else(|| "map".to_owned(), |s| s.to_string_lossy().into_owned());
+    // A file made of mismatched blocks is refused as `unreal-ls render` refuses it: it would
+    // be read whole (about 1 KB a mismatch) for a picture of nothing.
+    if let Some(stop) = unreal_analysis::t3d::in_pieces::too_broken(&text) {
+        return Err(failed(format!("{name}: {}", stop.message(&text))));
+    }
     let size = params.max_size.unwrap_or(LIMIT_MAX_SIZE).clamp(64, 4096);
     let symbols = match params.actor_symbols {
         Some(false) => preview::map::ActorSymbols::Left,
