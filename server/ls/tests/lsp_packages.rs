@@ -181,13 +181,7 @@ async fn indexing_reports_progress_then_hover_shows_the_texture() {
 
     // A misspelt texture: the nearest names, and the unsafe fix as a code action.
     let text = polygon("checkers_bsae");
-    client
-        .notify(
-            "textDocument/didChange",
-            json!({ "textDocument": { "uri": MAP_URI, "version": 2 },
-                    "contentChanges": [{ "text": text }] }),
-        )
-        .await;
+    client.replace(MAP_URI, 2, &text).await;
     let diagnostics = client.diagnostics_for(MAP_URI, Some(2)).await;
     expect_test::expect![[r#"["t3d-unknown-texture texture `checkers_bsae` is in none of the indexed packages; cannot check: `Engine` and `Editor` not indexed (the engine's and UnrealEd's own objects live there); did you mean `checkers_base`, `checkers_abcd`?"]"#]]
         .assert_eq(&json!(codes(&diagnostics)).to_string());
@@ -376,13 +370,7 @@ async fn map_preview_follows_the_open_document() {
 
     let light =
         "Begin Actor Class=Light Name=Light0\r\n   Location=(X=128.000000)\r\nEnd Actor\r\n";
-    client
-        .notify(
-            "textDocument/didChange",
-            json!({ "textDocument": { "uri": MAP_URI, "version": 2 },
-                    "contentChanges": [{ "text": room(light) }] }),
-        )
-        .await;
+    client.replace(MAP_URI, 2, &room(light)).await;
     let second = client
         .request_ok("unrealLs/mapPreview", json!({ "uri": MAP_URI, "view": "iso", "maxSize": 128 }))
         .await;
@@ -511,13 +499,7 @@ async fn level_scene_follows_the_open_document() {
     let start = room.find("         Begin Polygon").unwrap();
     let end = room.find("End Polygon\r\n").unwrap() + "End Polygon\r\n".len();
     let edited = format!("{}{}", &room[..start], &room[end..]);
-    client
-        .notify(
-            "textDocument/didChange",
-            json!({ "textDocument": { "uri": MAP_URI, "version": 2 },
-                    "contentChanges": [{ "text": edited }] }),
-        )
-        .await;
+    client.replace(MAP_URI, 2, &edited).await;
     let second = client.request_ok("unrealLs/levelScene", json!({ "uri": MAP_URI })).await;
     assert_eq!(second["surfaces"], 5, "{}", second["meshes"]);
     assert_eq!(second["reused"], false, "a new version is built again");
@@ -528,13 +510,7 @@ async fn level_scene_follows_the_open_document() {
                Begin Brush Name=Model1\r\n      Begin PolyList\r\n         Begin Polygon\r\n            \
                Vertex   +00000.000000,+00000.000000,+00000.000000\r\n";
     for (version, text) in [(3, ""), (4, cut)] {
-        client
-            .notify(
-                "textDocument/didChange",
-                json!({ "textDocument": { "uri": MAP_URI, "version": version },
-                        "contentChanges": [{ "text": text }] }),
-            )
-            .await;
+        client.replace(MAP_URI, version, text).await;
         let nothing = client.request("unrealLs/levelScene", json!({ "uri": MAP_URI })).await;
         assert_eq!(nothing["error"]["code"], -32803, "{nothing}");
         expect_test::expect!["Checkers: nothing to show: no brush that adds to or subtracts from the level, and no actor"]
@@ -542,13 +518,7 @@ async fn level_scene_follows_the_open_document() {
     }
     let bad = client.request("unrealLs/levelScene", json!({ "uri": "untitled:Untitled-1" })).await;
     assert_eq!(bad["error"]["code"], -32602, "{bad}");
-    client
-        .notify(
-            "textDocument/didChange",
-            json!({ "textDocument": { "uri": MAP_URI, "version": 5 },
-                    "contentChanges": [{ "text": room }] }),
-        )
-        .await;
+    client.replace(MAP_URI, 5, &room).await;
     let again = client.request_ok("unrealLs/levelScene", json!({ "uri": MAP_URI })).await;
     assert_eq!(again["surfaces"], 6, "the server still answers");
 
@@ -1318,12 +1288,7 @@ async fn an_exec_line_completes_the_block_of_a_package_mesh() {
 
     // Typing the name narrows the list; the skeletal mesh is never offered.
     let typed = "class Tags extends Actor;\n#exec MESH IMPORT dog";
-    client
-        .notify(
-            "textDocument/didChange",
-            json!({ "textDocument": { "uri": uri, "version": 2 }, "contentChanges": [{ "text": typed }] }),
-        )
-        .await;
+    client.replace(&uri, 2, typed).await;
     let narrowed = client.request_ok("textDocument/completion", complete(1, 21)).await;
     // (After the core's keys of `MESH IMPORT`.)
     let blocks: Vec<&Value> = narrowed
@@ -1351,12 +1316,7 @@ async fn an_exec_line_completes_the_block_of_a_package_mesh() {
 
     // A plain Mesh writes MLOD=0; one whose data cannot be read says why, with no edit.
     let rock = "#exec MESH IMPORT Ro";
-    client
-        .notify(
-            "textDocument/didChange",
-            json!({ "textDocument": { "uri": uri, "version": 3 }, "contentChanges": [{ "text": rock }] }),
-        )
-        .await;
+    client.replace(&uri, 3, rock).await;
     let list = client.request_ok("textDocument/completion", complete(0, 20)).await;
     let item = list.as_array().unwrap().iter().find(|i| i["label"] == "MESH IMPORT Rock").unwrap();
     assert!(item["textEdit"]["newText"].as_str().unwrap().ends_with(" MLOD=0"), "{item}");
@@ -1367,12 +1327,7 @@ async fn an_exec_line_completes_the_block_of_a_package_mesh() {
 
     // Not a command word: no blocks.
     let other = "#exec TEXTURE ";
-    client
-        .notify(
-            "textDocument/didChange",
-            json!({ "textDocument": { "uri": uri, "version": 4 }, "contentChanges": [{ "text": other }] }),
-        )
-        .await;
+    client.replace(&uri, 4, other).await;
     let list = client.request_ok("textDocument/completion", complete(0, 14)).await;
     let items = list.as_array().or_else(|| list["items"].as_array()).unwrap();
     assert!(items.iter().all(|i| !i["label"].as_str().unwrap().starts_with("MESH IMPORT")));

@@ -224,6 +224,13 @@ impl TestClient {
         self.notify("textDocument/didOpen", params).await;
     }
 
+    /// Replaces the whole text of the open document `uri` (a `didChange` without a range).
+    pub async fn replace(&mut self, uri: &str, version: i32, text: &str) {
+        let params = json!({ "textDocument": { "uri": uri, "version": version },
+                             "contentChanges": [{ "text": text }] });
+        self.notify("textDocument/didChange", params).await;
+    }
+
     /// The next notification with this method, keeping the others in [`Self::received`].
     pub async fn next_notification(&mut self, method: &str) -> Value {
         loop {
