@@ -103,6 +103,18 @@ async function until(what, timeoutMs, probe) {
 }
 
 /** The first frame of `page` (a webview's) that holds an element matching `selector`. */
+/** Chooses the action whose title holds `title` in the open code action menu: the menu
+ * takes keys (a pointer guard lies over it), so the focus moves to the action, then Enter. */
+async function chooseCodeAction(page, title) {
+  const rows = page.locator(".action-widget .monaco-list-row.action");
+  const titles = await rows.evaluateAll((all) => all.map((row) => row.getAttribute("aria-label") ?? ""));
+  const focused = await rows.evaluateAll((all) => all.findIndex((row) => row.classList.contains("focused")));
+  const wanted = titles.findIndex((t) => t.includes(title));
+  for (let i = Math.max(focused, 0); i < wanted; i += 1) await page.keyboard.press("ArrowDown");
+  for (let i = Math.max(focused, 0); i > wanted; i -= 1) await page.keyboard.press("ArrowUp");
+  await page.keyboard.press("Enter");
+}
+
 function frameWith(page, what, selector, timeoutMs = 60_000) {
   return until(what, timeoutMs, async () => {
     for (const candidate of page.frames()) {
@@ -645,14 +657,7 @@ async function main() {
       const label = (await action.getAttribute("aria-label")) ?? (await action.innerText());
       const visibleBefore = ((await shown()).match(/Begin Polygon/g) ?? []).length;
       await shot("05b-tessellate-quick-fix");
-      // The menu takes keys: move the focus to the action, then Enter.
-      const rows = page.locator(".action-widget .monaco-list-row.action");
-      const titles = await rows.evaluateAll((all) => all.map((row) => row.getAttribute("aria-label") ?? ""));
-      const focused = await rows.evaluateAll((all) => all.findIndex((row) => row.classList.contains("focused")));
-      const wanted = titles.findIndex((t) => t.includes(title));
-      for (let i = Math.max(focused, 0); i < wanted; i += 1) await page.keyboard.press("ArrowDown");
-      for (let i = Math.max(focused, 0); i > wanted; i -= 1) await page.keyboard.press("ArrowUp");
-      await page.keyboard.press("Enter");
+      await chooseCodeAction(page, title);
       // The lines around the cursor show both triangles where the quad was.
       const text = await until("the polygon tessellated", 20_000, async () => {
         const visible = await shown();
@@ -1310,14 +1315,7 @@ async function main() {
           return action.waitFor({ timeout: 5_000 }).then(() => true, () => null);
         });
         await finder.shot(`10g-quick-fix-line-${line}`);
-        // The menu takes keys (a pointer guard lies over it): move the focus to the action.
-        const rows = page.locator(".action-widget .monaco-list-row.action");
-        const titles = await rows.evaluateAll((all) => all.map((row) => row.getAttribute("aria-label") ?? ""));
-        const focused = await rows.evaluateAll((all) => all.findIndex((row) => row.classList.contains("focused")));
-        const wanted = titles.findIndex((t) => t.includes(title));
-        for (let i = Math.max(focused, 0); i < wanted; i += 1) await page.keyboard.press("ArrowDown");
-        for (let i = Math.max(focused, 0); i > wanted; i -= 1) await page.keyboard.press("ArrowUp");
-        await page.keyboard.press("Enter");
+        await chooseCodeAction(page, title);
       };
       // Line 5: `Texture=checkers_base`, which Checkers.utx alone holds.
       await quickFix(5, "Write `Checkers.checkers_base`");
