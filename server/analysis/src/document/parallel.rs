@@ -24,7 +24,7 @@ use super::{is_frame, on_lines, split_errors, Segment, T3dDocument};
 use crate::options::LintOptions;
 use crate::rules;
 use crate::t3d::generation::{self, Markers};
-use crate::t3d::in_pieces::{mismatches, read_pieces_bounded};
+use crate::t3d::in_pieces::{mismatches, read_outline_bounded, read_pieces_bounded};
 use crate::{Diagnostic, Generation, LineIndex, SourceText};
 
 /// What [`T3dDocument::check_once`] gives back.
@@ -80,17 +80,13 @@ enum LaidOut {
 
 /// [`outline`] of a map of [`PARALLEL_FROM`] or more (a one-time check of a map too big to
 /// read in pieces, [`PIECES_UP_TO`], or an editor's document): pieces of about
-/// [`OUTLINE_PIECE_BYTES`] (at least two a core: one slow piece leaves the others something
-/// to take), read until more than
+/// [`OUTLINE_PIECE_BYTES`] ([`read_outline_bounded`]), read until more than
 /// [`MAX_MISMATCHES`](crate::t3d::in_pieces::MAX_MISMATCHES) `Begin`/`End` mismatches are
 /// counted ([`read_pieces_bounded`]); then `Err` with the findings that say so, as
 /// [`T3dDocument::lay_out_checked`] gives them for a smaller map. An outline's errors are
 /// those of the `Begin`/`End` lines, so the mismatches are all there.
 fn outline_bounded(text: &str) -> Result<t3d::Parse, Vec<Diagnostic>> {
-    let pieces = (text.len() / OUTLINE_PIECE_BYTES + 1).max(rayon::current_num_threads() * 2);
-    let plan = t3d::OutlinePlan::new(text, pieces);
-    let (read, stopped) =
-        read_pieces_bounded(plan.len(), |i| plan.piece(text, i), |p| mismatches(p.errors()));
+    let (plan, read, stopped) = read_outline_bounded(text, OUTLINE_PIECE_BYTES);
     if stopped {
         let errors = read.iter().flat_map(OutlinePiece::errors);
         if let Some(findings) = rules::t3d_unbalanced_block::stopped(text, errors) {

@@ -66,6 +66,20 @@ pub(crate) fn read_pieces_bounded<R: Send>(
     (out, false)
 }
 
+/// The outline of `text` in pieces of about `piece_bytes` (at least two a core: one slow
+/// piece leaves the others something to take), read as [`read_pieces_bounded`] reads: the
+/// plan, the pieces read, and whether any was left unread.
+pub(crate) fn read_outline_bounded(
+    text: &str,
+    piece_bytes: usize,
+) -> (OutlinePlan, Vec<OutlinePiece<'_>>, bool) {
+    let pieces = (text.len() / piece_bytes.max(1) + 1).max(rayon::current_num_threads() * 2);
+    let plan = OutlinePlan::new(text, pieces);
+    let (read, stopped) =
+        read_pieces_bounded(plan.len(), |i| plan.piece(text, i), |p| mismatches(p.errors()));
+    (plan, read, stopped)
+}
+
 /// How many of `errors` are `Begin`/`End` mismatches.
 pub(crate) fn mismatches<'a>(errors: impl IntoIterator<Item = &'a SyntaxError>) -> usize {
     errors.into_iter().filter(|e| e.kind.is_mismatch()).count()
@@ -127,12 +141,8 @@ pub fn too_broken(text: &str) -> Option<TooBroken> {
         // 256 KB holds too few lines to cost much whatever they are.
         return None;
     }
-    let pieces = (text.len() / (1 << 20) + 1).max(rayon::current_num_threads() * 2);
-    let plan = OutlinePlan::new(text, pieces);
-    plan.frame()?;
-    let (read, stopped) =
-        read_pieces_bounded(plan.len(), |i| plan.piece(text, i), |p| mismatches(p.errors()));
-    if !stopped {
+    let (plan, read, stopped) = read_outline_bounded(text, 1 << 20);
+    if plan.frame().is_none() || !stopped {
         return None;
     }
     TooBroken::after(text, read.iter().flat_map(OutlinePiece::errors))
