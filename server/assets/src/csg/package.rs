@@ -316,6 +316,79 @@ pub struct StoredActor {
     /// `LightHue`, `LightSaturation`, `LightBrightness`, `LightRadius` where stored (absent
     /// ones are at the class's default).
     pub light_properties: [Option<f64>; 4],
+    /// What places and draws its mesh, where stored.
+    pub drawing: StoredDrawing,
+}
+
+/// The properties of a built map's actor that say how it is drawn (`None`: not stored, at the
+/// class's default).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StoredDrawing {
+    /// `DrawType` (`EDrawType`: 8 is `DT_StaticMesh`).
+    pub draw_type: Option<u8>,
+    /// `StaticMesh`, an object of the map or an import.
+    pub static_mesh: Option<ObjectRef>,
+    pub rotation: Option<[i32; 3]>,
+    pub draw_scale: Option<f64>,
+    pub draw_scale_3d: Option<V3>,
+    pub pre_pivot: Option<V3>,
+    /// `Skins`, by section (a null reference where a section keeps the mesh's material).
+    pub skins: Vec<ObjectRef>,
+    /// `CollisionRadius` and `CollisionHeight`.
+    pub collision: [Option<f64>; 2],
+    /// `bHidden`.
+    pub hidden: Option<bool>,
+}
+
+impl StoredDrawing {
+    fn read(props: &[Property]) -> Self {
+        let float = |name: &str| match property(props, name) {
+            Some(PropertyValue::Float(f)) => Some(f64::from(*f)),
+            _ => None,
+        };
+        Self {
+            draw_type: int_of(property(props, "DrawType")).and_then(|n| u8::try_from(n).ok()),
+            static_mesh: match property(props, "StaticMesh") {
+                Some(PropertyValue::Object(r)) => Some(*r),
+                _ => None,
+            },
+            rotation: rotator_of(property(props, "Rotation")),
+            draw_scale: float("DrawScale"),
+            draw_scale_3d: vector_of(property(props, "DrawScale3D")),
+            pre_pivot: vector_of(property(props, "PrePivot")),
+            skins: match property(props, "Skins") {
+                Some(PropertyValue::Raw { bytes, .. }) => object_array(bytes),
+                _ => Vec::new(),
+            },
+            collision: [float("CollisionRadius"), float("CollisionHeight")],
+            hidden: match property(props, "bHidden") {
+                Some(PropertyValue::Bool(hidden)) => Some(*hidden),
+                _ => None,
+            },
+        }
+    }
+}
+
+/// A dynamic array of object references as a property stores it: a compact count, then each
+/// reference as a compact index. Empty when the bytes are not exactly that.
+fn object_array(bytes: &[u8]) -> Vec<ObjectRef> {
+    let mut r = unreal_formats::reader::Reader::new(bytes, 0, "an array of objects");
+    let Ok(count) = r.compact_index("count") else { return Vec::new() };
+    let Ok(count) = usize::try_from(count) else { return Vec::new() };
+    // Each element takes at least a byte.
+    if count > r.remaining() {
+        return Vec::new();
+    }
+    let mut out = Vec::with_capacity(count);
+    for _ in 0..count {
+        let Ok(index) = r.compact_index("element") else { return Vec::new() };
+        out.push(ObjectRef(index));
+    }
+    if r.is_at_end() {
+        out
+    } else {
+        Vec::new()
+    }
 }
 
 /// Reads the level a built map stores (see [`StoredLevel`]); an actor whose properties
@@ -340,6 +413,7 @@ pub fn read_stored_level(p: &Package<'_>) -> Result<StoredLevel, unreal_formats:
                 number("LightBrightness"),
                 number("LightRadius"),
             ],
+            drawing: StoredDrawing::read(props),
         });
     }
     let model = export_of(level.model).ok_or_else(|| {

@@ -397,14 +397,16 @@ pub fn write_map_glb(scene: &super::map::MapScene) -> Vec<u8> {
 }
 
 /// A map's built level as a `.glb` ([`super::level::LevelScene`]): one mesh per material
-/// (named by its texture) under a node "Level", the textures embedded as PNG, and the map's
-/// other actors as named empty nodes under "Actors" (`extras.class`), lights among them with a
+/// (named by its texture) under a node "Level", the textures embedded as PNG; the static meshes
+/// the level places as one mesh each, referenced by one node per actor under "Static meshes"
+/// (in [`super::level::LevelScene::placed`]'s order, `extras.class`); and the map's other
+/// actors as named empty nodes under "Actors" (`extras.class`), lights among them with a
 /// `KHR_lights_punctual` point light.
 pub fn write_level_glb(scene: &super::level::LevelScene) -> Vec<u8> {
     use super::level::Alpha;
     let mut b = Builder::default();
     let mut textures = Textures::default();
-    let materials: Vec<Value> = scene
+    let mut materials: Vec<Value> = scene
         .materials
         .iter()
         .map(|m| {
@@ -449,6 +451,25 @@ pub fn write_level_glb(scene: &super::level::LevelScene) -> Vec<u8> {
         nodes[0]["children"] = json!(level_children);
     }
     let mut roots = vec![0];
+    if !scene.placed.is_empty() {
+        let first_mesh = meshes.len();
+        write_level_meshes(&mut b, &mut textures, &scene.meshes, &mut materials, &mut meshes);
+        let group = nodes.len();
+        nodes.push(json!({ "name": "Static meshes" }));
+        let mut children = Vec::with_capacity(scene.placed.len());
+        for placed in &scene.placed {
+            let matrix = placed.matrix.map(|c| if c.is_finite() { c } else { 0.0 });
+            children.push(nodes.len());
+            nodes.push(json!({
+                "name": placed.name,
+                "mesh": first_mesh + placed.mesh,
+                "matrix": matrix,
+                "extras": { "class": placed.class },
+            }));
+        }
+        nodes[group]["children"] = json!(children);
+        roots.push(group);
+    }
     let mut lights = Vec::new();
     if !scene.actors.is_empty() {
         let actors_node = nodes.len();
@@ -483,8 +504,69 @@ pub fn write_level_glb(scene: &super::level::LevelScene) -> Vec<u8> {
     glb(&root, &b.bin)
 }
 
-/// Joint nodes (children listed under their parents), and the skin with inverse bind
-/// matrices computed from the bones' rest transforms.
+/// The static meshes of a level ([`super::level::LevelMesh`]) as glTF meshes, in their order:
+/// one primitive per material with triangles, their materials added to `materials` (a texture
+/// met before, in this mesh or another, is embedded once).
+fn write_level_meshes(
+    b: &mut Builder,
+    textures: &mut Textures,
+    level_meshes: &[super::level::LevelMesh],
+    materials: &mut Vec<Value>,
+    meshes: &mut Vec<Value>,
+) {
+    use std::hash::{Hash as _, Hasher as _};
+    let mut embedded: std::collections::HashMap<(u32, u32, u64), usize> =
+        std::collections::HashMap::new();
+    for mesh in level_meshes {
+        let model = &mesh.model;
+        let position = b.floats(&finite(&model.positions), Some(ARRAY_BUFFER), true);
+        let texcoord = model
+            .uvs
+            .as_ref()
+            .filter(|uvs| uvs.len() == model.positions.len())
+            .map(|uvs| b.floats(&finite(uvs), Some(ARRAY_BUFFER), false));
+        let first_material = materials.len();
+        for m in &model.materials {
+            let mut pbr = json!({ "metallicFactor": 0.0, "roughnessFactor": 1.0 });
+            match &m.texture {
+                Some(image) if texcoord.is_some() => {
+                    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+                    image.pixels.hash(&mut hasher);
+                    let key = (image.width, image.height, hasher.finish());
+                    let index = *embedded.entry(key).or_insert_with(|| textures.embed(b, image));
+                    pbr["baseColorTexture"] = json!({ "index": index });
+                }
+                _ => {
+                    let [r, g, bl] = if mesh.is_box {
+                        [0.55, 0.55, 0.6]
+                    } else {
+                        super::level::flat_color(&m.name)
+                    };
+                    pbr["baseColorFactor"] = json!([r, g, bl, 1.0]);
+                }
+            }
+            materials.push(json!({ "name": m.name, "doubleSided": m.double_sided, "pbrMetallicRoughness": pbr }));
+        }
+        let primitives: Vec<Value> = model
+            .primitives
+            .iter()
+            .filter(|p| !p.triangles.is_empty())
+            .map(|p| {
+                let indices: Vec<u8> =
+                    p.triangles.iter().flatten().flat_map(|i| i.to_le_bytes()).collect();
+                let view = b.view(&indices, Some(ELEMENT_ARRAY_BUFFER));
+                let idx = b.accessor(view, UNSIGNED_INT, p.triangles.len() * 3, "SCALAR", None);
+                let mut attributes = json!({ "POSITION": position });
+                if let Some(texcoord) = texcoord {
+                    attributes["TEXCOORD_0"] = json!(texcoord);
+                }
+                json!({ "attributes": attributes, "indices": idx, "material": first_material + p.material.min(model.materials.len().saturating_sub(1)), "mode": 4 })
+            })
+            .collect();
+        meshes.push(json!({ "name": mesh.name, "primitives": primitives }));
+    }
+}
+
 /// The images and textures a document embeds: one PNG each, sampled as Unreal samples them.
 #[derive(Default)]
 struct Textures {
@@ -538,6 +620,8 @@ fn document(
     root
 }
 
+/// Joint nodes (children listed under their parents), and the skin with inverse bind
+/// matrices computed from the bones' rest transforms.
 fn write_skeleton(
     b: &mut Builder,
     skin: &Skin,

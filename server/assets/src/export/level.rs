@@ -14,6 +14,7 @@ use unreal_formats::package::ObjectRef;
 use unreal_syntax::t3d::{Block, BlockKind, T3dFile};
 
 use super::model::point_to_gltf;
+use super::static_meshes::{self, ActorTransform, Decision, MeshActor, MeshActors, MeshFacts};
 use crate::csg::{self, uv};
 use unreal_analysis::index::{Lookup, ObjectKind, PackageIndex};
 use unreal_analysis::t3d::placement::Placement;
@@ -111,6 +112,32 @@ pub struct LevelActor {
     pub begin: Option<u32>,
 }
 
+/// A static mesh as the level draws it: its model in its own space (glTF axes), with the
+/// materials its actors' skins give it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LevelMesh {
+    /// The mesh's path, with its skins when they differ from its own materials.
+    pub name: String,
+    pub model: super::Model,
+    /// The box drawn in place of meshes that cannot be read.
+    pub is_box: bool,
+}
+
+/// An actor drawing a static mesh (or the box in its place).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlacedMesh {
+    pub name: String,
+    pub class: String,
+    /// Into [`LevelScene::meshes`].
+    pub mesh: usize,
+    /// Its transform, glTF axes, column-major ([`ActorTransform::gltf_matrix`]).
+    pub matrix: [f32; 16],
+    /// Its `Location`, glTF axes.
+    pub position: [f32; 3],
+    /// Its `Begin Actor`, as a byte offset into the T3D text.
+    pub begin: Option<u32>,
+}
+
 /// The built level of a map, for glTF.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct LevelScene {
@@ -123,7 +150,12 @@ pub struct LevelScene {
     pub left_out: usize,
     /// Brushes built.
     pub brushes: usize,
-    /// For the user: textures not found, drawn in a flat colour.
+    /// The static meshes the level places, each once per set of skins ([`static_meshes`]),
+    /// and the box drawn where one cannot be read.
+    pub meshes: Vec<LevelMesh>,
+    /// The actors that place them, in the map's order.
+    pub placed: Vec<PlacedMesh>,
+    /// For the user: textures not found, drawn in a flat colour; static meshes drawn as boxes.
     pub notes: Vec<String>,
     /// Set when the CSG build stopped before its end ([`csg::CsgStopped`]): the scene holds
     /// the level only as far as it got.
@@ -147,10 +179,25 @@ impl LevelScene {
     }
 }
 
-/// Where a level's textures come from: the image of the texture a polygon's `Texture=` names,
-/// or why there is none (a sentence naming the package or name not found).
+/// Where a level's textures and static meshes come from: the image of the texture a polygon's
+/// `Texture=` names, or why there is none (a sentence naming the package or name not found).
 pub trait LevelTextures {
     fn image(&self, texture: &str) -> Result<RgbaImage, String>;
+
+    /// The static mesh at `path` as a model, its sections drawn with `skins` where set
+    /// ([`static_meshes`]); or why it cannot be read, in a sentence that names its package
+    /// when the package is what is missing (every mesh of it then gives the same sentence).
+    fn static_mesh(&self, path: &str, skins: &[Option<String>]) -> Result<super::Model, String> {
+        let _ = skins;
+        Err(no_packages_for(path))
+    }
+
+    /// The default value of `property` for actors of `class`, as T3D text (`Some("")` for the
+    /// engine's zero); `None` when not known. Without packages, what is known of stock
+    /// classes ([`static_meshes::known_default`]).
+    fn class_default(&self, class: &str, property: &str) -> Option<String> {
+        static_meshes::known_default(class, property)
+    }
 
     /// The image as a surface draws it: on a masked surface (`PF_Masked`), a P8 texture's
     /// palette index 0 is transparent even when the texture is not masked itself.
@@ -158,6 +205,12 @@ pub trait LevelTextures {
         let _ = on_masked_surface;
         self.image(texture)
     }
+}
+
+/// Why a static mesh cannot be read without packages: the same sentence for every mesh.
+fn no_packages_for(path: &str) -> String {
+    let _ = path;
+    "no game folder or package path is set to read static meshes from".to_owned()
 }
 
 /// No game folder: every texture is a flat colour.
@@ -208,6 +261,55 @@ impl LevelTextures for PackageIndex {
             format!("{texture}: {} holds it, but no image could be read from it", package.name)
         })
     }
+
+    /// From the class's source or compiled defaults, up its parents; what is known of stock
+    /// classes when the index cannot tell.
+    fn class_default(&self, class: &str, property: &str) -> Option<String> {
+        use unreal_analysis::index::DefaultValue;
+        match self.default_of(class, property) {
+            DefaultValue::Set(value, _) => Some(value),
+            DefaultValue::EngineZero => Some(String::new()),
+            DefaultValue::Unknown(_) => static_meshes::known_default(class, property),
+        }
+    }
+
+    /// As the engine loads it: `Package.Group.Name` in that package of the game folder or
+    /// package paths; a map's own (`myLevel`) meshes live in its built package only.
+    fn static_mesh(&self, path: &str, skins: &[Option<String>]) -> Result<super::Model, String> {
+        let owner = path.split('.').next().unwrap_or(path);
+        if owner.eq_ignore_ascii_case("myLevel") {
+            return Err(
+                "the map's own static meshes (myLevel) are stored in its built package, not in its T3D text"
+                    .to_owned(),
+            );
+        }
+        let Some(id) = self.find_of_class(path, Some("StaticMesh")) else {
+            return Err(if self.package(owner).is_none() {
+                format!(
+                    "the static mesh package {owner} is not in the game folder or package paths"
+                )
+            } else {
+                format!("{path}: {owner} holds no static mesh of that name")
+            });
+        };
+        let Some((package, _)) = self.entry(id) else { return Err(format!("{path}: not found")) };
+        let full = self.full_path(id);
+        self.with_package(package, |p| -> Result<super::Model, String> {
+            let export = p.find(&full).ok_or_else(|| format!("{path}: not found"))?;
+            let mesh = p.read_static_mesh_ue2(export).map_err(|e| format!("{path}: {e}"))?;
+            let textures = mesh
+                .materials
+                .iter()
+                .enumerate()
+                .map(|(i, m)| match skins.get(i).and_then(Option::as_deref) {
+                    Some(skin) => self.image(skin).ok(),
+                    None => super::materials::material_image(p, m.material, self),
+                })
+                .collect::<Vec<_>>();
+            Ok(super::Model::from_static_mesh(path, &mesh, &textures))
+        })
+        .map_err(|e| format!("{path}: {e}"))?
+    }
 }
 
 /// A texture's image and its size in texels.
@@ -218,7 +320,7 @@ type SizedImage = (RgbaImage, [f64; 2]);
 const MIN_TWICE_AREA: f64 = 1e-3;
 
 /// A colour of its own for each texture name, for textures without an image.
-fn flat_color(name: &str) -> [f32; 3] {
+pub(crate) fn flat_color(name: &str) -> [f32; 3] {
     let hash = name
         .to_ascii_lowercase()
         .bytes()
@@ -248,7 +350,20 @@ pub fn level_scene_until(
 ) -> LevelScene {
     let brushes = csg::brushes_of_t3d(text, generation);
     let level = csg::build_until(&brushes, false, stop);
-    level_of(name, &level, actors_of(text), textures)
+    let (actors, meshes) =
+        split_actors(actors_of(text), &|class, property| textures.class_default(class, property));
+    let mut scene = level_of(name, &level, actors, textures);
+    add_static_meshes(
+        &mut scene,
+        meshes,
+        |actor| {
+            let skins: Vec<Option<String>> =
+                actor.skins.iter().map(|s| s.as_ref().map(|s| s.to_ascii_lowercase())).collect();
+            (actor.static_mesh.to_ascii_lowercase(), skins)
+        },
+        |actor| textures.static_mesh(&actor.static_mesh, &actor.skins),
+    );
+    scene
 }
 
 /// The glTF-ready level of a level already built (from a T3D map or a built map's brushes),
@@ -440,7 +555,7 @@ pub fn stored_level_scene(
             let short = a.class.rsplit('.').next().unwrap_or(&a.class).to_ascii_lowercase();
             let is_light = short == "light" || short.ends_with("light");
             let [hue, saturation, brightness, radius] = a.light_properties;
-            LevelActor {
+            let point = LevelActor {
                 name: a.name.clone(),
                 class: a.class.clone(),
                 position: point_to_gltf(a.location.map(|c| c as f32)),
@@ -453,12 +568,116 @@ pub fn stored_level_scene(
                     )
                 }),
                 begin: None,
-            }
+            };
+            (point, stored_mesh_facts(package, a))
         })
         .collect();
+    let (actors, meshes) = split_actors(actors, &static_meshes::known_default);
     let mut scene = level_of(name, &stored.level, actors, &textures);
+    // The actors' mesh and skins, as the map refers to them, by actor name.
+    let references: HashMap<String, (ObjectRef, Vec<ObjectRef>)> = stored
+        .actors
+        .iter()
+        .filter_map(|a| Some((a.name.clone(), (a.drawing.static_mesh?, a.drawing.skins.clone()))))
+        .collect();
+    let reference = |actor: &MeshActor| {
+        references.get(&actor.name).cloned().unwrap_or((ObjectRef(0), Vec::new()))
+    };
+    add_static_meshes(
+        &mut scene,
+        meshes,
+        |actor| {
+            let (mesh, skins) = reference(actor);
+            (mesh.0, skins.iter().map(|s| s.0).collect::<Vec<_>>())
+        },
+        |actor| {
+            let (mesh, skins) = reference(actor);
+            stored_static_mesh(package, mesh, &skins, others)
+        },
+    );
     add_terrains(&mut scene, package);
     Ok(scene)
+}
+
+/// What a built map's actor stores about drawing a static mesh (see [`static_meshes`]).
+fn stored_mesh_facts(
+    package: &unreal_formats::package::Package<'_>,
+    actor: &csg::package::StoredActor,
+) -> MeshFacts {
+    let drawing = &actor.drawing;
+    let path = |r: ObjectRef| if r.0 == 0 { "None".to_owned() } else { package.ref_path(r) };
+    MeshFacts {
+        name: actor.name.clone(),
+        class: actor.class.clone(),
+        transform: ActorTransform {
+            location: actor.location,
+            rotation: drawing.rotation.unwrap_or_default(),
+            draw_scale: drawing.draw_scale.unwrap_or(1.0),
+            draw_scale_3d: drawing.draw_scale_3d.unwrap_or([1.0; 3]),
+            pre_pivot: drawing.pre_pivot.unwrap_or_default(),
+        },
+        draw_type: drawing.draw_type.map(|t| t.to_string()),
+        static_mesh: drawing.static_mesh.map(path),
+        skins: drawing.skins.iter().map(|&s| (s.0 != 0).then(|| path(s))).collect(),
+        collision: drawing.collision,
+        hidden: drawing.hidden,
+        begin: None,
+    }
+}
+
+/// The static mesh `mesh` of a built map as a model: the map's own (`myLevel`) or, for an
+/// import, read from the package of `others` that holds it; its sections drawn with the
+/// actor's `skins` (references of the map) where set.
+fn stored_static_mesh(
+    package: &unreal_formats::package::Package<'_>,
+    mesh: ObjectRef,
+    skins: &[ObjectRef],
+    others: &dyn super::OtherPackages,
+) -> Result<super::Model, String> {
+    let path = package.ref_path(mesh);
+    let skin_images: Vec<Option<RgbaImage>> = skins
+        .iter()
+        .map(|&s| {
+            (s.0 != 0).then(|| super::materials::material_image(package, s, others)).flatten()
+        })
+        .collect();
+    let skinned = |i: usize| skins.get(i).is_some_and(|s| s.0 != 0);
+    let model_of = |p: &unreal_formats::package::Package<'_>, export: usize| {
+        let read = p.read_static_mesh_ue2(export).map_err(|e| format!("{path}: {e}"))?;
+        let textures: Vec<Option<RgbaImage>> = read
+            .materials
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                if skinned(i) {
+                    skin_images.get(i).cloned().flatten()
+                } else {
+                    super::materials::material_image(p, m.material, others)
+                }
+            })
+            .collect();
+        Ok(super::Model::from_static_mesh(&path, &read, &textures))
+    };
+    match mesh.resolve() {
+        unreal_formats::package::Resolved::Export(i) => model_of(package, i),
+        unreal_formats::package::Resolved::Import(_) => {
+            let owner = path.split('.').next().unwrap_or(&path).to_owned();
+            let mut found = None;
+            let known = others.visit_package(&owner, &mut |other| {
+                found = Some(match other.find(&path) {
+                    Some(export) => model_of(other, export),
+                    None => Err(format!("{path}: {owner} holds no static mesh of that name")),
+                });
+            });
+            if !known {
+                return Err(format!(
+                    "the static mesh package {owner} is not in the game folder or package paths"
+                ));
+            }
+            found.unwrap_or_else(|| Err(format!("{path}: cannot be read")))
+        }
+        unreal_formats::package::Resolved::None => Err("no static mesh".to_owned()),
+    }
 }
 
 /// The terrains a built UE2 map stores (each `TerrainInfo` export), as the engine last built
@@ -576,9 +795,10 @@ fn light_with(hue: f64, saturation: f64, brightness: f64, radius: f64) -> LevelL
 }
 
 /// Every actor of the map but brushes, in file order: its name, class and location; lights
-/// (class `Light` or a class ending in `Light`, with light properties) with their light.
-fn actors_of(text: &str) -> Vec<LevelActor> {
-    let read = |file: &T3dFile| -> Vec<LevelActor> {
+/// (class `Light` or a class ending in `Light`, with light properties) with their light; and
+/// what it stores about drawing a static mesh ([`split_actors`] decides).
+fn actors_of(text: &str) -> Vec<(LevelActor, MeshFacts)> {
+    let read = |file: &T3dFile| -> Vec<(LevelActor, MeshFacts)> {
         walk::blocks(file)
             .into_iter()
             .filter(|(b, _)| b.kind == BlockKind::Actor)
@@ -588,13 +808,14 @@ fn actors_of(text: &str) -> Vec<LevelActor> {
                 let short = class.rsplit('.').next().unwrap_or(&class).to_ascii_lowercase();
                 let is_light = short == "light" || short.ends_with("light");
                 let location = Placement::of_actor(text, actor).location;
-                LevelActor {
+                let point = LevelActor {
                     name: actor.attribute_value(text, "Name").unwrap_or_default().to_owned(),
                     position: point_to_gltf(location.map(|c| c as f32)),
                     light: is_light.then(|| light_of(text, actor)),
                     begin: Some(actor.begin_span.start),
                     class,
-                }
+                };
+                (point, static_meshes::t3d_mesh_facts(text, actor))
             })
             .collect()
     };
@@ -604,12 +825,162 @@ fn actors_of(text: &str) -> Vec<LevelActor> {
         });
         // A map too broken to read in pieces is read whole, as before the limit.
         if let Some((items, rest)) = pieces.joined() {
-            let mut out: Vec<LevelActor> = items.into_iter().flatten().collect();
+            let mut out: Vec<(LevelActor, MeshFacts)> = items.into_iter().flatten().collect();
             out.extend(read(&rest.file));
             return out;
         }
     }
     read(&unreal_syntax::t3d::parse(text).file)
+}
+
+/// The actors that stay points and those that draw a static mesh, each actor's class's
+/// defaults asked once per class and property ([`LevelTextures::class_default`]).
+fn split_actors(
+    actors: Vec<(LevelActor, MeshFacts)>,
+    defaults: &dyn Fn(&str, &str) -> Option<String>,
+) -> (Vec<LevelActor>, MeshActors) {
+    let asked: std::cell::RefCell<HashMap<(String, String), Option<String>>> =
+        std::cell::RefCell::default();
+    let cached = |class: &str, property: &str| {
+        let key = (class.to_ascii_lowercase(), property.to_owned());
+        if let Some(known) = asked.borrow().get(&key) {
+            return known.clone();
+        }
+        let value = defaults(class, property);
+        asked.borrow_mut().insert(key, value.clone());
+        value
+    };
+    let mut points = Vec::new();
+    let mut meshes = MeshActors::default();
+    for (point, facts) in actors {
+        match facts.decide(&cached) {
+            Decision::Drawn(drawn) => {
+                meshes.drawn.push(*drawn);
+                continue;
+            }
+            Decision::Hidden => meshes.hidden += 1,
+            Decision::Undecided => meshes.undecided += 1,
+            Decision::NotDrawn => {}
+        }
+        points.push(point);
+    }
+    (points, meshes)
+}
+
+/// Adds the static meshes `found` draws to `scene`: each distinct mesh (by `key`: its path and
+/// skins) read once by `read`, one [`PlacedMesh`] per actor; where a mesh cannot be read, a box
+/// of the actor's collision size ([`static_meshes::box_transform`]) and one note per reason,
+/// with how many actors it holds. Hidden and undecided actors are counted in a note each.
+fn add_static_meshes<K: std::hash::Hash + Eq>(
+    scene: &mut LevelScene,
+    found: MeshActors,
+    key: impl Fn(&MeshActor) -> K,
+    read: impl Fn(&MeshActor) -> Result<super::Model, String>,
+) {
+    let mut read_before: HashMap<K, Result<usize, String>> = HashMap::new();
+    let mut box_mesh: Option<usize> = None;
+    // Each reason a mesh cannot be read, with its actors and meshes, in the order met.
+    let mut unread: Vec<(String, usize, usize)> = Vec::new();
+    let mut not_placed = 0;
+    for actor in found.drawn {
+        if !actor.transform.is_finite() {
+            not_placed += 1;
+            continue;
+        }
+        let mut first_time = false;
+        let outcome = read_before
+            .entry(key(&actor))
+            .or_insert_with(|| {
+                first_time = true;
+                read(&actor).map(|model| {
+                    scene.meshes.push(LevelMesh { name: model.name.clone(), model, is_box: false });
+                    scene.meshes.len() - 1
+                })
+            })
+            .clone();
+        let (mesh, transform) = match outcome {
+            Ok(mesh) => (mesh, actor.transform),
+            Err(why) => {
+                match unread.iter_mut().find(|(w, _, _)| *w == why) {
+                    Some(entry) => {
+                        entry.1 += 1;
+                        entry.2 += usize::from(first_time);
+                    }
+                    None => unread.push((why, 1, 1)),
+                }
+                let mesh = *box_mesh.get_or_insert_with(|| {
+                    scene.meshes.push(LevelMesh {
+                        name: "Static mesh not read".to_owned(),
+                        model: unread_box_model(),
+                        is_box: true,
+                    });
+                    scene.meshes.len() - 1
+                });
+                (mesh, static_meshes::box_transform(&actor))
+            }
+        };
+        scene.placed.push(PlacedMesh {
+            name: actor.name,
+            class: actor.class,
+            mesh,
+            matrix: transform.gltf_matrix(),
+            position: point_to_gltf(actor.transform.location.map(|c| c as f32)),
+            begin: actor.begin,
+        });
+    }
+    let counted = |n: usize, one: &str, many: &str| {
+        if n == 1 {
+            format!("1 {one}")
+        } else {
+            format!("{n} {many}")
+        }
+    };
+    for (why, actors, meshes) in unread {
+        scene.notes.push(format!(
+            "{why}: {} not read, drawn as boxes of their actors' collision size ({})",
+            counted(meshes, "static mesh", "static meshes"),
+            counted(actors, "actor", "actors")
+        ));
+    }
+    if not_placed > 0 {
+        scene.notes.push(format!(
+            "{} a location or scale that is not a finite number: not drawn",
+            counted(not_placed, "static mesh actor has", "static mesh actors have")
+        ));
+    }
+    if found.hidden > 0 {
+        scene.notes.push(format!(
+            "{} hidden in the game (bHidden=True): shown as points, as the engine does not draw them",
+            counted(found.hidden, "static mesh actor is", "static mesh actors are")
+        ));
+    }
+    if found.undecided > 0 {
+        scene.notes.push(format!(
+            "{} a StaticMesh, but neither they nor a class known here say DrawType=DT_StaticMesh (it may come from their class's defaults): shown as points",
+            counted(found.undecided, "actor names", "actors name")
+        ));
+    }
+}
+
+/// The box drawn where a static mesh cannot be read: the unit cube, in a flat grey.
+fn unread_box_model() -> super::Model {
+    let (positions, triangles) = static_meshes::unit_cube();
+    super::Model {
+        name: "Static mesh not read".to_owned(),
+        positions,
+        uvs: None,
+        primitives: vec![super::model::Primitive { material: 0, triangles }],
+        materials: vec![super::model::Material {
+            name: "Static mesh not read".to_owned(),
+            texture: None,
+            double_sided: false,
+        }],
+        morph_targets: Vec::new(),
+        morph_animations: Vec::new(),
+        skin: None,
+        skeletal_animations: Vec::new(),
+        notes: Vec::new(),
+    }
 }
 
 #[cfg(test)]

@@ -22,39 +22,44 @@ const MAX_MATERIAL_CHAIN: usize = 16;
 /// package over a texture in a second is two).
 const MAX_PACKAGE_HOPS: usize = 4;
 
-/// The packages beside the one being read, by name: where a material that another package
-/// holds is read.
+/// The packages beside the one being read, by name: where a material or a static mesh that
+/// another package holds is read.
 pub trait OtherPackages {
-    /// `read` run on the package named `name` (any case); `None` when no such package is
+    /// Runs `visit` on the package named `name` (any case); `false` when no such package is
     /// known or it cannot be read.
-    fn read_package(
-        &self,
-        name: &str,
-        read: &mut dyn FnMut(&Package<'_>) -> Option<RgbaImage>,
-    ) -> Option<RgbaImage>;
+    fn visit_package(&self, name: &str, visit: &mut dyn FnMut(&Package<'_>)) -> bool;
+}
+
+/// What `read` makes of the package named `name` among `others`; `None` when there is no such
+/// package or `read` finds nothing in it.
+pub fn read_other<T>(
+    others: &dyn OtherPackages,
+    name: &str,
+    read: impl FnOnce(&Package<'_>) -> Option<T>,
+) -> Option<T> {
+    let mut read = Some(read);
+    let mut out = None;
+    others.visit_package(name, &mut |package| {
+        if let Some(read) = read.take() {
+            out = read(package);
+        }
+    });
+    out
 }
 
 /// No other package: materials outside the package stay untextured.
 pub struct NoOtherPackages;
 
 impl OtherPackages for NoOtherPackages {
-    fn read_package(
-        &self,
-        _name: &str,
-        _read: &mut dyn FnMut(&Package<'_>) -> Option<RgbaImage>,
-    ) -> Option<RgbaImage> {
-        None
+    fn visit_package(&self, _name: &str, _visit: &mut dyn FnMut(&Package<'_>)) -> bool {
+        false
     }
 }
 
 impl OtherPackages for PackageIndex {
-    fn read_package(
-        &self,
-        name: &str,
-        read: &mut dyn FnMut(&Package<'_>) -> Option<RgbaImage>,
-    ) -> Option<RgbaImage> {
-        let package = self.package(name)?;
-        self.with_package(package, |p| read(p)).ok().flatten()
+    fn visit_package(&self, name: &str, visit: &mut dyn FnMut(&Package<'_>)) -> bool {
+        let Some(package) = self.package(name) else { return false };
+        self.with_package(package, |p| visit(p)).is_ok()
     }
 }
 
@@ -87,12 +92,8 @@ impl IndexedOnNeed {
 }
 
 impl OtherPackages for IndexedOnNeed {
-    fn read_package(
-        &self,
-        name: &str,
-        read: &mut dyn FnMut(&Package<'_>) -> Option<RgbaImage>,
-    ) -> Option<RgbaImage> {
-        self.index()?.read_package(name, read)
+    fn visit_package(&self, name: &str, visit: &mut dyn FnMut(&Package<'_>)) -> bool {
+        self.index().is_some_and(|index| index.visit_package(name, visit))
     }
 }
 
@@ -178,7 +179,7 @@ fn image_within(
             // `Package.Group.Name`: the outermost name is the package that holds it.
             let path = package.ref_path(import);
             let owner = path.split('.').next()?.to_owned();
-            others.read_package(&owner, &mut |other| {
+            read_other(others, &owner, |other| {
                 let export = other.find(&path)?;
                 let material = ObjectRef(i32::try_from(export).ok()? + 1);
                 image_within(other, material, others, hops - 1, masked)

@@ -16,6 +16,7 @@ pub mod model;
 pub mod obj;
 pub mod png;
 pub mod pose;
+pub mod static_meshes;
 pub mod u3d;
 pub mod uc;
 

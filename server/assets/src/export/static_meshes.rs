@@ -1,0 +1,547 @@
+//! The static meshes a UE2 level places (issue 45): which actors draw one, where the engine
+//! puts it, and what each one looks like.
+//!
+//! - **Which actors.** The engine draws an actor's `StaticMesh` when its `DrawType` is
+//!   `DT_StaticMesh` (8) and the mesh is set. Maps store only what differs from the class's
+//!   defaults, so the draw type comes from the actor's own `DrawType`, else from what is known
+//!   of its class: `StaticMeshActor`'s defaults say `DT_StaticMesh` (UT2004
+//!   `Engine/Classes/StaticMeshActor.uc`). An actor of another class that names a mesh but
+//!   not its draw type is not guessed at: a note counts them.
+//! - **Where.** `AActor::LocalToWorld` (UT2004 `Engine/Inc/AActor.h`): a mesh point `V`
+//!   becomes `Location + Σ (V - PrePivot)ₖ · DrawScale · DrawScale3Dₖ · axisₖ`, the axes of
+//!   the rotation matrix of `Rotation` with the engine's sine table ([`ActorTransform`]).
+//! - **Looks.** Section `i` is drawn with the actor's `Skins(i)` when set, else the mesh's
+//!   `Materials(i)` (`UStaticMesh::GetSkin`, `Engine/Inc/UnStaticMesh.h`).
+//! - **Hidden** actors (`bHidden=True`) are not drawn by the engine; they are left out and
+//!   counted.
+//!
+//! One glTF mesh per mesh and skins, one node per actor: a map of 800 actors over 100 meshes
+//! holds 100 meshes' vertices.
+
+use unreal_syntax::t3d::{Block, Value};
+
+use super::model::point_to_gltf;
+use unreal_analysis::coords::{cos_tab, sin_tab};
+
+/// `EDrawType::DT_StaticMesh` (UT2004 `Engine/Classes/Actor.uc`).
+pub const DT_STATIC_MESH: u8 = 8;
+
+/// The collision size of an actor whose class's defaults are not known (`Actor`'s: 22 by 22).
+const ACTOR_COLLISION: [f64; 2] = [22.0, 22.0];
+
+/// How the engine places an actor's mesh (`AActor::LocalToWorld`); the class defaults
+/// (scale 1, no rotation, no pivot) where the actor stores nothing.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ActorTransform {
+    pub location: [f64; 3],
+    /// Pitch, yaw, roll in rotator units (65536 to a turn).
+    pub rotation: [i32; 3],
+    pub draw_scale: f64,
+    pub draw_scale_3d: [f64; 3],
+    pub pre_pivot: [f64; 3],
+}
+
+impl Default for ActorTransform {
+    fn default() -> Self {
+        Self {
+            location: [0.0; 3],
+            rotation: [0; 3],
+            draw_scale: 1.0,
+            draw_scale_3d: [1.0; 3],
+            pre_pivot: [0.0; 3],
+        }
+    }
+}
+
+impl ActorTransform {
+    /// The rotation matrix's rows (`FRotationMatrix`, as `LocalToWorld` expands it): where
+    /// the mesh's X, Y and Z axes point in the world.
+    fn axes(&self) -> [[f64; 3]; 3] {
+        let [pitch, yaw, roll] = self.rotation;
+        let (sp, cp) = (sin_tab(pitch), cos_tab(pitch));
+        let (sy, cy) = (sin_tab(yaw), cos_tab(yaw));
+        let (sr, cr) = (sin_tab(roll), cos_tab(roll));
+        [
+            [cp * cy, cp * sy, sp],
+            [cy * sp * sr - cr * sy, cr * cy + sp * sr * sy, -cp * sr],
+            [-(cr * cy * sp + sr * sy), cy * sr - cr * sp * sy, cp * cr],
+        ]
+    }
+
+    /// A mesh direction (no pivot, no location) in the world: scaled, then rotated.
+    fn linear(&self, v: [f64; 3], axes: &[[f64; 3]; 3]) -> [f64; 3] {
+        let mut out = [0.0; 3];
+        for (k, axis) in axes.iter().enumerate() {
+            let along = v[k] * self.draw_scale * self.draw_scale_3d[k];
+            for (o, a) in out.iter_mut().zip(axis) {
+                *o += along * a;
+            }
+        }
+        out
+    }
+
+    /// Where the mesh point `v` (the mesh's own axes) stands in the world.
+    pub fn point(&self, v: [f64; 3]) -> [f64; 3] {
+        let axes = self.axes();
+        let pivoted = [0, 1, 2].map(|k| v[k] - self.pre_pivot[k]);
+        let moved = self.linear(pivoted, &axes);
+        [0, 1, 2].map(|k| moved[k] + self.location[k])
+    }
+
+    /// The transform in glTF's axes ([`point_to_gltf`]), as a glTF node's column-major
+    /// `matrix`: it takes a mesh point already in glTF axes to the world point in glTF axes.
+    /// A mirroring scale gives a negative determinant, which glTF readers honour by turning
+    /// the triangles' winding.
+    pub fn gltf_matrix(&self) -> [f32; 16] {
+        let axes = self.axes();
+        // glTF (a, b, c) is Unreal (c, -a, b).
+        let to_unreal = |g: [f64; 3]| [g[2], -g[0], g[1]];
+        let to_gltf = |u: [f64; 3]| [-u[1], u[2], u[0]];
+        let mut m = [0f32; 16];
+        for (column, unit) in [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]].iter().enumerate()
+        {
+            let image = to_gltf(self.linear(to_unreal(*unit), &axes));
+            for row in 0..3 {
+                m[column * 4 + row] = image[row] as f32;
+            }
+        }
+        let origin = to_gltf(self.point([0.0; 3]));
+        for row in 0..3 {
+            m[12 + row] = origin[row] as f32;
+        }
+        m[15] = 1.0;
+        m
+    }
+
+    /// Whether every number is finite (a hostile map's `1e999` is not placed).
+    pub fn is_finite(&self) -> bool {
+        self.location
+            .iter()
+            .chain(&self.draw_scale_3d)
+            .chain(&self.pre_pivot)
+            .all(|c| c.is_finite())
+            && self.draw_scale.is_finite()
+    }
+}
+
+/// An actor that draws a static mesh, as its map stores it and its class's defaults complete.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MeshActor {
+    pub name: String,
+    pub class: String,
+    pub transform: ActorTransform,
+    /// The mesh's path as the map names it (`Package.Group.Name`, or `myLevel.Name`).
+    pub static_mesh: String,
+    /// `Skins(i)`: the material path set for section `i` (`None` where unset or `None`).
+    pub skins: Vec<Option<String>>,
+    /// `CollisionRadius` and `CollisionHeight` (the class's defaults where unset): the size
+    /// of the box drawn in place of a mesh that cannot be read.
+    pub collision: [f64; 2],
+    /// Its `Begin Actor`, as a byte offset into the T3D text (`None` for a built map's).
+    pub begin: Option<u32>,
+}
+
+/// What an actor stores about how it is drawn, before its class's defaults fill the rest
+/// in: values as T3D text (`DT_StaticMesh`, `True`), `None` where the actor stores nothing.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MeshFacts {
+    pub name: String,
+    pub class: String,
+    pub transform: ActorTransform,
+    pub draw_type: Option<String>,
+    pub static_mesh: Option<String>,
+    pub skins: Vec<Option<String>>,
+    pub collision: [Option<f64>; 2],
+    pub hidden: Option<bool>,
+    pub begin: Option<u32>,
+}
+
+/// Whether an actor draws a static mesh ([`MeshFacts::decide`]).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Decision {
+    Drawn(Box<MeshActor>),
+    /// It would, but it is hidden in the game (`bHidden`).
+    Hidden,
+    /// It names a mesh, but its draw type is not known (neither it nor its class's known
+    /// defaults say).
+    Undecided,
+    NotDrawn,
+}
+
+/// What the actors of a level say about static meshes.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MeshActors {
+    pub drawn: Vec<MeshActor>,
+    /// Static mesh actors hidden in the game (`bHidden=True`), left out.
+    pub hidden: usize,
+    /// Actors naming a `StaticMesh` whose draw type is not known here (neither the actor nor
+    /// its class's known defaults say `DT_StaticMesh`): left as points.
+    pub undecided: usize,
+}
+
+/// What is known here of a class's defaults without its package or source: the stock
+/// `StaticMeshActor`'s (UT2004 `Engine/Classes/StaticMeshActor.uc`: `DrawType=DT_StaticMesh`,
+/// a 1 by 1 collision cylinder). `None` for anything else.
+pub fn known_default(class: &str, property: &str) -> Option<String> {
+    let short = class.rsplit('.').next().unwrap_or(class);
+    if !short.eq_ignore_ascii_case("StaticMeshActor") {
+        return None;
+    }
+    let value = match property.to_ascii_lowercase().as_str() {
+        "drawtype" => "DT_StaticMesh",
+        "collisionradius" | "collisionheight" => "1.000000",
+        _ => return None,
+    };
+    Some(value.to_owned())
+}
+
+/// `EDrawType` as T3D text or as its number.
+fn is_static_mesh_draw_type(value: &str) -> bool {
+    let value = value.trim();
+    value.eq_ignore_ascii_case("DT_StaticMesh") || value.parse::<u8>() == Ok(DT_STATIC_MESH)
+}
+
+/// An object path as T3D writes it (`StaticMesh'A.B'`) or bare; `None` for `None` and empty.
+fn path_of(value: &str) -> Option<String> {
+    let value = value.trim();
+    let path = match (value.find('\''), value.rfind('\'')) {
+        (Some(a), Some(b)) if b > a => &value[a + 1..b],
+        _ => value,
+    };
+    (!path.is_empty() && !path.eq_ignore_ascii_case("None")).then(|| path.to_owned())
+}
+
+impl MeshFacts {
+    /// Whether the actor draws its static mesh, `defaults` giving a class's default value of a
+    /// property as T3D text (`Some("")` for the engine's zero, `None` when not known).
+    pub fn decide(self, defaults: &dyn Fn(&str, &str) -> Option<String>) -> Decision {
+        let default = |property: &str| defaults(&self.class, property);
+        let mesh = match &self.static_mesh {
+            Some(written) => path_of(written),
+            None => default("StaticMesh").as_deref().and_then(path_of),
+        };
+        let Some(mesh) = mesh else { return Decision::NotDrawn };
+        let draws = match self.draw_type.clone().or_else(|| default("DrawType")) {
+            Some(kind) => is_static_mesh_draw_type(&kind),
+            // A mesh the actor names, drawn or not by a class not known here.
+            None => return Decision::Undecided,
+        };
+        if !draws {
+            return Decision::NotDrawn;
+        }
+        let hidden = self.hidden.unwrap_or_else(|| {
+            default("bHidden").is_some_and(|v| v.trim().eq_ignore_ascii_case("True"))
+        });
+        if hidden {
+            return Decision::Hidden;
+        }
+        let number = |property: &str| {
+            default(property).and_then(|v| v.trim().parse::<f64>().ok()).filter(|n| n.is_finite())
+        };
+        let collision = [
+            self.collision[0].or_else(|| number("CollisionRadius")).unwrap_or(ACTOR_COLLISION[0]),
+            self.collision[1].or_else(|| number("CollisionHeight")).unwrap_or(ACTOR_COLLISION[1]),
+        ];
+        Decision::Drawn(Box::new(MeshActor {
+            name: self.name,
+            class: self.class,
+            transform: self.transform,
+            static_mesh: mesh,
+            skins: self.skins,
+            collision,
+            begin: self.begin,
+        }))
+    }
+}
+
+/// What the T3D actor `actor` stores about how it is drawn.
+pub fn t3d_mesh_facts(text: &str, actor: &Block) -> MeshFacts {
+    let value_text = |key: &str| actor.last_property(text, key).map(|p| p.value.span().text(text));
+    let number = |key: &str| {
+        value_text(key).and_then(|v| v.trim().parse::<f64>().ok()).filter(|n| n.is_finite())
+    };
+    let vector = |key: &str, default: [f64; 3]| {
+        actor.last_property(text, key).map_or(default, |p| {
+            let mut out = default;
+            for (i, name) in ["X", "Y", "Z"].into_iter().enumerate() {
+                if let Some(n) = p.value.field(text, name).and_then(|f| f.value.as_number()) {
+                    out[i] = n;
+                }
+            }
+            out
+        })
+    };
+    let rotation = actor.last_property(text, "Rotation").map_or([0; 3], |p| {
+        ["Pitch", "Yaw", "Roll"].map(|name| {
+            p.value
+                .field(text, name)
+                .and_then(|f| f.value.as_number())
+                .filter(|n| n.is_finite())
+                .map_or(0, |n| n as i32)
+        })
+    });
+    let mut skins: Vec<Option<String>> = Vec::new();
+    for property in actor.properties() {
+        let Some((_, index)) = property.index else { continue };
+        if !property.key.text(text).eq_ignore_ascii_case("Skins") || index > 255 {
+            continue;
+        }
+        let slot = index as usize;
+        if skins.len() <= slot {
+            skins.resize(slot + 1, None);
+        }
+        skins[slot] =
+            object_path(text, &property.value).filter(|p| !p.eq_ignore_ascii_case("None"));
+    }
+    MeshFacts {
+        name: actor.attribute_value(text, "Name").unwrap_or_default().to_owned(),
+        class: actor.attribute_value(text, "Class").unwrap_or_default().to_owned(),
+        transform: ActorTransform {
+            location: vector("Location", [0.0; 3]),
+            rotation,
+            draw_scale: number("DrawScale").unwrap_or(1.0),
+            draw_scale_3d: vector("DrawScale3D", [1.0; 3]),
+            pre_pivot: vector("PrePivot", [0.0; 3]),
+        },
+        draw_type: value_text("DrawType").map(str::to_owned),
+        static_mesh: actor.last_property(text, "StaticMesh").map(|p| {
+            object_path(text, &p.value).unwrap_or_else(|| p.value.span().text(text).to_owned())
+        }),
+        skins,
+        collision: [number("CollisionRadius"), number("CollisionHeight")],
+        hidden: value_text("bHidden").map(|v| v.trim().eq_ignore_ascii_case("True")),
+        begin: Some(actor.begin_span.start),
+    }
+}
+
+/// The path of an object reference value (`StaticMesh'Pkg.Group.Name'`), or of a bare word.
+fn object_path(text: &str, value: &Value) -> Option<String> {
+    match value {
+        Value::ObjectRef { path, .. } => Some(path.text(text).to_owned()),
+        Value::Word { span } => Some(span.text(text).to_owned()),
+        _ => None,
+    }
+}
+
+/// The box drawn where a mesh cannot be read: the actor's collision cylinder as a box, at
+/// least 16 units each way from its location (a `StaticMeshActor`'s 1-unit cylinder would not
+/// show), as a transform of the unit cube from -1 to 1.
+pub fn box_transform(actor: &MeshActor) -> ActorTransform {
+    let [radius, height] =
+        actor.collision.map(|c| if c.is_finite() { c.abs().max(16.0) } else { 16.0 });
+    ActorTransform {
+        location: actor.transform.location,
+        draw_scale_3d: [radius, radius, height],
+        ..ActorTransform::default()
+    }
+}
+
+/// The unit cube from -1 to 1 (Unreal axes), as six quads facing out: glTF positions and
+/// counter-clockwise triangles.
+pub fn unit_cube() -> (Vec<[f32; 3]>, Vec<[u32; 3]>) {
+    let mut positions = Vec::new();
+    let mut triangles = Vec::new();
+    for axis in 0..3 {
+        for sign in [-1.0f32, 1.0] {
+            let (u, v) = ((axis + 1) % 3, (axis + 2) % 3);
+            let base = positions.len() as u32;
+            for (a, b) in [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)] {
+                let mut p = [0.0f32; 3];
+                p[axis] = sign;
+                p[u] = a;
+                p[v] = b;
+                positions.push(point_to_gltf(p));
+            }
+            // Unreal's (u, v, axis) are right-handed in index order; glTF's axes mirror them,
+            // so the outward face of the + side turns the other way there.
+            if sign > 0.0 {
+                triangles.push([base, base + 2, base + 1]);
+                triangles.push([base, base + 3, base + 2]);
+            } else {
+                triangles.push([base, base + 1, base + 2]);
+                triangles.push([base, base + 2, base + 3]);
+            }
+        }
+    }
+    (positions, triangles)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: [f64; 3], b: [f64; 3]) -> bool {
+        a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-6)
+    }
+
+    /// `LocalToWorld` as the engine composes it in the branch it keeps for reference
+    /// (`#if 0`): `FTranslationMatrix(-PrePivot) * FScaleMatrix(DrawScale3D * DrawScale) *
+    /// FRotationMatrix(Rotation) * FTranslationMatrix(Location)`, with `FRotationMatrix` built
+    /// as yaw, then pitch, then roll (`Core/Inc/UnMath.h`), in row-vector order.
+    fn composed(t: &ActorTransform, v: [f64; 3]) -> [f64; 3] {
+        let [pitch, yaw, roll] = t.rotation;
+        let (sp, cp) = (sin_tab(pitch), cos_tab(pitch));
+        let (sy, cy) = (sin_tab(yaw), cos_tab(yaw));
+        let (sr, cr) = (sin_tab(roll), cos_tab(roll));
+        let p = [0, 1, 2].map(|k| (v[k] - t.pre_pivot[k]) * t.draw_scale * t.draw_scale_3d[k]);
+        // `v * Roll * Pitch * Yaw`, each matrix as the `#if 0` branch of `FRotationMatrix`
+        // writes its rows: `out[j] = sum of v[i] * M[i][j]`.
+        let rolled = [p[0], p[1] * cr + p[2] * sr, -p[1] * sr + p[2] * cr];
+        let pitched = [rolled[0] * cp - rolled[2] * sp, rolled[1], rolled[0] * sp + rolled[2] * cp];
+        let yawed =
+            [pitched[0] * cy - pitched[1] * sy, pitched[0] * sy + pitched[1] * cy, pitched[2]];
+        [0, 1, 2].map(|k| yawed[k] + t.location[k])
+    }
+
+    #[test]
+    fn the_expanded_local_to_world_is_the_composed_one() {
+        let transforms = [
+            ActorTransform::default(),
+            ActorTransform { rotation: [0, 16384, 0], ..ActorTransform::default() },
+            ActorTransform { rotation: [16384, 0, 0], ..ActorTransform::default() },
+            ActorTransform { rotation: [0, 0, 16384], ..ActorTransform::default() },
+            ActorTransform {
+                location: [100.0, -250.0, 32.0],
+                rotation: [1820, -9000, 40000],
+                draw_scale: 1.5,
+                draw_scale_3d: [2.0, 0.5, -1.0],
+                pre_pivot: [8.0, 16.0, -4.0],
+            },
+        ];
+        for t in &transforms {
+            for v in [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [12.0, -7.0, 3.5]] {
+                assert!(close(t.point(v), composed(t, v)), "{t:?} {v:?}");
+            }
+        }
+    }
+
+    /// A yaw of a quarter turn takes the mesh's forward (X) to the world's right (Y), as the
+    /// engine's yaw turns actors; pitch lifts X to Z.
+    #[test]
+    fn yaw_and_pitch_turn_the_engine_way() {
+        let yaw = ActorTransform { rotation: [0, 16384, 0], ..ActorTransform::default() };
+        assert!(close(yaw.point([1.0, 0.0, 0.0]), [0.0, 1.0, 0.0]));
+        let pitch = ActorTransform { rotation: [16384, 0, 0], ..ActorTransform::default() };
+        assert!(close(pitch.point([1.0, 0.0, 0.0]), [0.0, 0.0, 1.0]));
+    }
+
+    /// The glTF matrix moves a glTF-axes mesh point to the glTF-axes world point.
+    #[test]
+    fn the_gltf_matrix_places_as_the_engine_does() {
+        let t = ActorTransform {
+            location: [100.0, -250.0, 32.0],
+            rotation: [1820, -9000, 40000],
+            draw_scale: 1.5,
+            draw_scale_3d: [2.0, 0.5, 1.0],
+            pre_pivot: [8.0, 16.0, -4.0],
+        };
+        let m = t.gltf_matrix();
+        for v in [[12.0f32, -7.0, 3.5], [0.0, 0.0, 0.0], [-64.0, 32.0, 128.0]] {
+            let g = point_to_gltf(v).map(f64::from);
+            let placed: [f64; 3] = [0, 1, 2].map(|row| {
+                (0..3).map(|c| f64::from(m[c * 4 + row]) * g[c]).sum::<f64>()
+                    + f64::from(m[12 + row])
+            });
+            let engine = t.point(v.map(f64::from));
+            let expected = point_to_gltf(engine.map(|c| c as f32)).map(f64::from);
+            assert!(placed.iter().zip(expected).all(|(a, b)| (a - b).abs() < 1e-3), "{v:?}");
+        }
+    }
+
+    #[test]
+    fn the_unit_cube_faces_out_in_gltf() {
+        let (positions, triangles) = unit_cube();
+        assert_eq!((positions.len(), triangles.len()), (24, 12));
+        for t in &triangles {
+            let [a, b, c] = t.map(|i| positions[i as usize].map(f64::from));
+            let n = unreal_analysis::coords::dot(
+                cross(
+                    [b[0] - a[0], b[1] - a[1], b[2] - a[2]],
+                    [c[0] - a[0], c[1] - a[1], c[2] - a[2]],
+                ),
+                [a[0] + b[0] + c[0], a[1] + b[1] + c[1], a[2] + b[2] + c[2]],
+            );
+            assert!(n > 0.0, "{t:?}");
+        }
+    }
+
+    fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
+        [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+    }
+
+    fn decided(text: &str) -> Decision {
+        let parse = unreal_syntax::t3d::parse(text);
+        let actor = parse.file.items[0].as_block().unwrap();
+        t3d_mesh_facts(text, actor).decide(&known_default)
+    }
+
+    #[test]
+    #[allow(clippy::float_cmp)] // exact: the numbers are read, not computed
+    fn which_t3d_actors_draw_a_static_mesh() {
+        let Decision::Drawn(drawn) = decided(
+            "Begin Actor Class=StaticMeshActor Name=StaticMeshActor12\n\
+             StaticMesh=StaticMesh'Deck17.Pipes.Elbow'\n\
+             Location=(X=10,Y=20,Z=30)\n\
+             Rotation=(Yaw=16384)\n\
+             DrawScale=2\n\
+             DrawScale3D=(Z=0.5)\n\
+             Skins(1)=Texture'Deck17.Rust'\n\
+             End Actor\n",
+        ) else {
+            panic!("not drawn")
+        };
+        assert_eq!(drawn.static_mesh, "Deck17.Pipes.Elbow");
+        assert_eq!(drawn.transform.location, [10.0, 20.0, 30.0]);
+        assert_eq!(drawn.transform.rotation, [0, 16384, 0]);
+        assert_eq!(drawn.transform.draw_scale_3d, [1.0, 1.0, 0.5]);
+        assert_eq!(drawn.skins, vec![None, Some("Deck17.Rust".to_owned())]);
+        assert_eq!(drawn.collision, [1.0, 1.0]);
+        // Another class that says so itself.
+        assert!(matches!(
+            decided("Begin Actor Class=Mover Name=Mover0\nDrawType=DT_StaticMesh\nStaticMesh=StaticMesh'A.B'\nEnd Actor\n"),
+            Decision::Drawn(_)
+        ));
+        // A mesh named, the draw type unknown: undecided.
+        assert_eq!(
+            decided(
+                "Begin Actor Class=xPickUpBase Name=P0\nStaticMesh=StaticMesh'A.B'\nEnd Actor\n"
+            ),
+            Decision::Undecided
+        );
+        assert_eq!(
+            decided("Begin Actor Class=StaticMeshActor Name=S0\nStaticMesh=StaticMesh'A.B'\nbHidden=True\nEnd Actor\n"),
+            Decision::Hidden
+        );
+        // No mesh, or drawn another way, or none.
+        for text in [
+            "Begin Actor Class=StaticMeshActor Name=S0\nEnd Actor\n",
+            "Begin Actor Class=StaticMeshActor Name=S0\nDrawType=DT_Sprite\nStaticMesh=StaticMesh'A.B'\nEnd Actor\n",
+            "Begin Actor Class=StaticMeshActor Name=S0\nStaticMesh=None\nEnd Actor\n",
+            "Begin Actor Class=Light Name=L0\nEnd Actor\n",
+        ] {
+            assert_eq!(decided(text), Decision::NotDrawn, "{text}");
+        }
+    }
+
+    /// A class's defaults decide what the actor leaves out: its mesh, its draw type, and
+    /// that it is hidden.
+    #[test]
+    fn class_defaults_fill_in_what_the_actor_leaves_out() {
+        let parse = |text: &str| {
+            let parse = unreal_syntax::t3d::parse(text);
+            t3d_mesh_facts(text, parse.file.items[0].as_block().unwrap())
+        };
+        let base = parse("Begin Actor Class=xWeaponBase Name=xWeaponBase0\nEnd Actor\n");
+        let weapon_base = |class: &str, property: &str| -> Option<String> {
+            (class == "xWeaponBase").then(|| match property {
+                "DrawType" => "DT_StaticMesh".to_owned(),
+                "StaticMesh" => "StaticMesh'XGame_rc.WeaponChargerMesh'".to_owned(),
+                _ => String::new(),
+            })
+        };
+        let Decision::Drawn(drawn) = base.clone().decide(&weapon_base) else { panic!() };
+        assert_eq!(drawn.static_mesh, "XGame_rc.WeaponChargerMesh");
+        // The engine's zero for a draw type no class sets is DT_None.
+        assert_eq!(base.decide(&|_: &str, _: &str| Some(String::new())), Decision::NotDrawn);
+    }
+}

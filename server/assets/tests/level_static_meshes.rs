@@ -1,0 +1,215 @@
+//! The static meshes a level places (issue 45): which actors draw one, where (the engine's
+//! `AActor::LocalToWorld`), with which materials, one glTF mesh per mesh and skins referenced by
+//! one node per actor, and boxes with notes where a mesh cannot be read. T3D maps read their
+//! meshes from the packages of a folder; built maps from their own package and the others.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::float_cmp)]
+
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+use serde_json::Value;
+use unreal_analysis::index::{IndexRoots, PackageIndex};
+use unreal_assets::export::level::{self, LevelScene};
+use unreal_assets::export::model::point_to_gltf;
+use unreal_assets::export::static_meshes::ActorTransform;
+use unreal_assets::export::write_level_glb;
+use unreal_test_support::writers;
+use unreal_test_support::ScratchDir;
+
+/// Two crates of `Props.usx` (one turned a quarter, one scaled and pivoted), a third with its
+/// first section's skin changed, a mover drawn with the crate, a mesh of a package the folder
+/// lacks, a hidden crate, and two pickup bases whose draw type (and, for the second, mesh)
+/// come from their class's defaults.
+const MAP: &str = "Begin Map
+Begin Actor Class=StaticMeshActor Name=StaticMeshActor0
+    StaticMesh=StaticMesh'Props.Meshes.Crate'
+    Location=(X=512.000000,Y=-256.000000,Z=32.000000)
+    Rotation=(Yaw=16384)
+End Actor
+Begin Actor Class=StaticMeshActor Name=StaticMeshActor1
+    StaticMesh=StaticMesh'Props.Meshes.Crate'
+    Location=(X=-100.000000,Y=40.000000,Z=0.000000)
+    Rotation=(Pitch=2048,Yaw=-9000,Roll=700)
+    DrawScale=1.500000
+    DrawScale3D=(X=2.000000,Z=0.500000)
+    PrePivot=(X=32.000000,Y=32.000000)
+End Actor
+Begin Actor Class=StaticMeshActor Name=StaticMeshActor2
+    StaticMesh=StaticMesh'Props.Meshes.Crate'
+    Skins(0)=Texture'Props.Wood'
+    Location=(X=0.000000,Y=600.000000,Z=0.000000)
+End Actor
+Begin Actor Class=Mover Name=Mover0
+    DrawType=DT_StaticMesh
+    StaticMesh=StaticMesh'Props.Meshes.Crate'
+    Location=(X=0.000000,Y=0.000000,Z=300.000000)
+End Actor
+Begin Actor Class=StaticMeshActor Name=StaticMeshActor3
+    StaticMesh=StaticMesh'Rocks.Big.Boulder'
+    Location=(X=1000.000000,Y=1000.000000,Z=0.000000)
+End Actor
+Begin Actor Class=StaticMeshActor Name=StaticMeshActor4
+    StaticMesh=StaticMesh'Props.Meshes.Crate'
+    bHidden=True
+End Actor
+Begin Actor Class=xPickUpBase Name=xPickUpBase0
+    StaticMesh=StaticMesh'Props.Meshes.Crate'
+End Actor
+Begin Actor Class=xPickUpBase Name=xPickUpBase1
+End Actor
+End Map
+";
+
+/// A folder holding `Props.usx` (UT2004's layout: version 128, licensee 29) and the source of
+/// `xPickUpBase`, whose defaults draw the crate.
+fn props_folder() -> (ScratchDir, PackageIndex) {
+    let dir = ScratchDir::new("level-static-meshes");
+    std::fs::write(dir.join("Props.usx"), writers::ue2_static_package(128, 29)).unwrap();
+    let classes = dir.join("XGame").join("Classes");
+    std::fs::create_dir_all(&classes).unwrap();
+    std::fs::write(
+        classes.join("xPickUpBase.uc"),
+        "class xPickUpBase extends Actor placeable;\n\ndefaultproperties\n{\n    DrawType=DT_StaticMesh\n    StaticMesh=StaticMesh'Props.Meshes.Crate'\n}\n",
+    )
+    .unwrap();
+    let index = PackageIndex::build(
+        Arc::new(unreal_analysis::fs::RealFs),
+        IndexRoots {
+            game_dir: None,
+            package_paths: vec![dir.to_path_buf()],
+            ..IndexRoots::default()
+        },
+        &mut |_| {},
+    );
+    (dir, index)
+}
+
+/// The glTF document of a `.glb`'s JSON chunk.
+fn json_of(glb: &[u8]) -> Value {
+    let length = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    serde_json::from_slice(&glb[20..20 + length]).unwrap()
+}
+
+/// Where a placed mesh's matrix puts the glTF point `g`.
+fn apply(matrix: &[f32; 16], g: [f32; 3]) -> [f64; 3] {
+    [0, 1, 2].map(|row| {
+        (0..3).map(|c| f64::from(matrix[c * 4 + row]) * f64::from(g[c])).sum::<f64>()
+            + f64::from(matrix[12 + row])
+    })
+}
+
+fn describe(scene: &LevelScene) -> String {
+    let mut out = String::new();
+    for m in &scene.meshes {
+        let textured = m.model.materials.iter().filter(|m| m.texture.is_some()).count();
+        writeln!(
+            out,
+            "mesh {}: {} vertices, {} materials ({textured} textured){}",
+            m.name,
+            m.model.positions.len(),
+            m.model.materials.len(),
+            if m.is_box { ", the box" } else { "" }
+        )
+        .unwrap();
+    }
+    for p in &scene.placed {
+        writeln!(out, "placed {} ({}) with mesh {}", p.name, p.class, p.mesh).unwrap();
+    }
+    for a in &scene.actors {
+        writeln!(out, "point {} ({})", a.name, a.class).unwrap();
+    }
+    for n in &scene.notes {
+        writeln!(out, "note: {n}").unwrap();
+    }
+    out
+}
+
+#[test]
+fn a_t3d_maps_static_meshes_are_placed_from_the_packages() {
+    let (_dir, index) = props_folder();
+    let scene = level::level_scene("Crates", MAP, None, &index);
+    expect_test::expect![[r"
+        mesh Props.Meshes.Crate: 7 vertices, 2 materials (2 textured)
+        mesh Props.Meshes.Crate: 7 vertices, 2 materials (2 textured)
+        mesh Static mesh not read: 24 vertices, 1 materials (0 textured), the box
+        placed StaticMeshActor0 (StaticMeshActor) with mesh 0
+        placed StaticMeshActor1 (StaticMeshActor) with mesh 0
+        placed StaticMeshActor2 (StaticMeshActor) with mesh 1
+        placed Mover0 (Mover) with mesh 0
+        placed StaticMeshActor3 (StaticMeshActor) with mesh 2
+        placed xPickUpBase0 (xPickUpBase) with mesh 0
+        placed xPickUpBase1 (xPickUpBase) with mesh 0
+        point StaticMeshActor4 (StaticMeshActor)
+        note: the static mesh package Rocks is not in the game folder or package paths: 1 static mesh not read, drawn as boxes of their actors' collision size (1 actor)
+        note: 1 static mesh actor is hidden in the game (bHidden=True): shown as points, as the engine does not draw them
+    "]]
+    .assert_eq(&describe(&scene));
+
+    // Each crate's vertices stand where the engine's LocalToWorld puts them.
+    let transforms = [
+        ActorTransform {
+            location: [512.0, -256.0, 32.0],
+            rotation: [0, 16384, 0],
+            ..ActorTransform::default()
+        },
+        ActorTransform {
+            location: [-100.0, 40.0, 0.0],
+            rotation: [2048, -9000, 700],
+            draw_scale: 1.5,
+            draw_scale_3d: [2.0, 1.0, 0.5],
+            pre_pivot: [32.0, 32.0, 0.0],
+        },
+    ];
+    for (placed, transform) in scene.placed.iter().zip(&transforms) {
+        let model = &scene.meshes[placed.mesh].model;
+        for (g, p) in model.positions.iter().zip(writers::STATIC_MESH_POSITIONS) {
+            let world = transform.point(p.map(f64::from));
+            let expected = point_to_gltf(world.map(|c| c as f32));
+            let got = apply(&placed.matrix, *g);
+            assert!(
+                got.iter().zip(expected).all(|(a, b)| (a - f64::from(b)).abs() < 1e-3),
+                "{}: {p:?} at {got:?}, the engine's {world:?}",
+                placed.name
+            );
+        }
+    }
+    // The box stands at its actor, 16 units each way (a static mesh actor's 1-unit cylinder).
+    let boxed = &scene.placed[4];
+    let corner = apply(&boxed.matrix, point_to_gltf([1.0, 1.0, 1.0]));
+    let expected = point_to_gltf([1016.0, 1016.0, 16.0]);
+    assert!(
+        corner.iter().zip(expected).all(|(a, b)| (a - f64::from(b)).abs() < 1e-3),
+        "{corner:?}"
+    );
+
+    // One glTF mesh per mesh, one node per actor, in the scene's order.
+    let gltf = json_of(&write_level_glb(&scene));
+    let nodes = gltf["nodes"].as_array().unwrap();
+    let group = nodes.iter().find(|n| n["name"] == "Static meshes").unwrap();
+    let children: Vec<usize> = group["children"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_u64().unwrap() as usize)
+        .collect();
+    assert_eq!(children.len(), 7);
+    let meshes_used: Vec<u64> =
+        children.iter().map(|&c| nodes[c]["mesh"].as_u64().unwrap()).collect();
+    let first = meshes_used[0];
+    assert_eq!(meshes_used, vec![first, first, first + 1, first, first + 2, first, first]);
+    assert_eq!(nodes[children[3]]["extras"]["class"], "Mover");
+    assert_eq!(gltf["meshes"].as_array().unwrap().len(), first as usize + 3);
+}
+
+/// Without a game folder every mesh is a box, and one note says why for all of them.
+#[test]
+fn without_packages_every_static_mesh_is_a_box_with_one_note() {
+    let scene = level::level_scene("Crates", MAP, None, &unreal_assets::export::NoTextures);
+    assert_eq!(scene.meshes.len(), 1);
+    assert!(scene.meshes[0].is_box);
+    assert_eq!(scene.placed.len(), 5);
+    assert_eq!(
+        scene.notes[0],
+        "no game folder or package path is set to read static meshes from: 3 static meshes not read, drawn as boxes of their actors' collision size (5 actors)"
+    );
+}
