@@ -751,9 +751,16 @@ async function main() {
       await frame.locator("canvas").click({ position: light });
       await page.locator('.statusbar-item:has-text("Ln 76,")').first().waitFor({ timeout: 20_000 });
       await shot("05c5-map-3d-actor-reveal");
+      // The static mesh actor (line 81), drawn as a box: its package is not in the workspace.
+      assert(/1 static meshes/.test(status), `the status does not count the static mesh: ${status}`);
+      const crate = await frame.evaluate(() => window.unrealLsMap3d.placedPoint("StaticMeshActor0"));
+      assert(crate, "the box of StaticMeshActor0 is not on the canvas");
+      await frame.locator("canvas").click({ position: crate });
+      await page.locator('.statusbar-item:has-text("Ln 81,")').first().waitFor({ timeout: 20_000 });
+      await shot("05c5b-map-3d-static-mesh-reveal");
       // An edit rebuilds the level: the ceiling polygon (lines 60-69) removed leaves five surfaces.
       const before = Number(/(\d+) surfaces/.exec(status)?.[1]);
-      await page.locator('.statusbar-item:has-text("Ln 76,")').first().waitFor({ timeout: 5_000 });
+      await page.locator('.statusbar-item:has-text("Ln 81,")').first().waitFor({ timeout: 5_000 });
       await runCommand("Go to Line/Column...");
       await page.keyboard.type("60");
       await page.keyboard.press("Enter");
@@ -776,7 +783,7 @@ async function main() {
       await page.locator(".tab", { hasText: "Map in 3D" }).locator(".codicon-close").first().click();
       await page.locator(".tab", { hasText: "Map in 3D" }).first().waitFor({ state: "detached", timeout: 10_000 });
       return {
-        detail: `${status}; ${Math.round(coverage.share * 100)}% of ${coverage.width}x${coverage.height} pixels drawn, ${coverage.colours} colours; click on the floor revealed line 50 (${selected.trim()}), on Light0 line 76; after deleting the ceiling: ${rebuilt}`,
+        detail: `${status}; ${Math.round(coverage.share * 100)}% of ${coverage.width}x${coverage.height} pixels drawn, ${coverage.colours} colours; click on the floor revealed line 50 (${selected.trim()}), on Light0 line 76, on the static mesh's box line 81; after deleting the ceiling: ${rebuilt}`,
       };
     });
 

@@ -190,7 +190,10 @@ export interface LevelSceneResult {
   textured: number;
   meshes: LevelSceneMesh[];
   actors: LevelSceneActor[];
-  /** Textures drawn in a flat colour, and why. */
+  /** The actors drawn as a static mesh (or a box in place of one that cannot be read), in the
+   * order of the children of the `.glb`'s node "Static meshes". */
+  placed: LevelSceneActor[];
+  /** Textures drawn in a flat colour, static meshes drawn as boxes, and why. */
   notes: string[];
   /** Answered from the answer the server kept for this document version (not built again). */
   reused?: boolean;

@@ -1,10 +1,11 @@
 // The 3D map view's webview (src/map3d.ts), bundled with three.js into dist/map3d.js by
 // scripts/build.mjs: nothing is loaded from the network. It shows the level that
 // `unrealLs/levelScene` builds (the `.glb` of `unreal-ls export MAP --to glb`) with actors as
-// small markers, under a fly camera: drag to look, W A S D to move, Q and E (or Space and C)
-// down and up, Shift to go faster, the wheel to change the speed, F (or the Frame button) to
-// frame the whole level. A click on a surface sends its polygon's `Begin Polygon` line, a
-// click on a marker its actor's `Begin Actor` line; the extension reveals it.
+// small markers and its static meshes in place, under a fly camera: drag to look, W A S D to
+// move, Q and E (or Space and C) down and up, Shift to go faster, the wheel to change the
+// speed, F (or the Frame button) to frame the whole level. A click on a surface sends its
+// polygon's `Begin Polygon` line, a click on a marker or a static mesh its actor's
+// `Begin Actor` line; the extension reveals it.
 //
 // `window.unrealLsMap3d` is a small hook for the end-to-end test and for tools: where on the
 // canvas a surface of a given line or an actor shows, and how much of the picture is not
@@ -114,8 +115,23 @@ async function show(message) {
     nextPick.push(object);
   });
   nextLevel.add(root);
+  // The static meshes: the k-th child of "Static meshes" is `placed[k]`'s actor.
+  const placedGroup = gltf.scene.getObjectByName("Static meshes");
+  if (placedGroup && placedGroup !== root) {
+    placedGroup.children.forEach((child, k) => {
+      const actor = message.placed?.[k];
+      child.traverse((object) => {
+        if (!object.isMesh) return;
+        object.material = Array.isArray(object.material) ? object.material.map(lambertOf) : lambertOf(object.material);
+        object.userData = { actor, placed: true };
+        if (actor) nextPick.push(object);
+      });
+    });
+    nextLevel.add(placedGroup);
+  }
   // The glTF's actor nodes are empty; the markers below stand for them. The level's surfaces
-  // decide the frame (actors only when there are none): maps park actors far outside.
+  // and static meshes decide the frame (actors only when there are none): maps park actors
+  // far outside.
   const box = new THREE.Box3().setFromObject(nextLevel);
   if (box.isEmpty()) for (const actor of message.actors) box.expandByPoint(new THREE.Vector3(...actor.position));
   const markerSize = Math.min(64, Math.max(8, box.getSize(new THREE.Vector3()).length() / 80));
@@ -266,6 +282,18 @@ window.unrealLsMap3d = {
           if (hit && hit.kind === "surface" && hit.line === line) return at;
         }
       }
+    }
+    return undefined;
+  },
+  /** A canvas point where the static mesh of the actor `name` is what a click hits. */
+  placedPoint(name) {
+    for (const object of pickMeshes) {
+      if (!object.userData.placed || object.userData.actor?.name !== name) continue;
+      const box = new THREE.Box3().setFromObject(object);
+      const at = toCanvas(box.getCenter(new THREE.Vector3()));
+      if (!at) continue;
+      const hit = pick(at.x, at.y);
+      if (hit && hit.kind === "actor" && hit.name === name) return at;
     }
     return undefined;
   },

@@ -477,15 +477,24 @@ async fn level_scene_follows_the_open_document() {
     ));
     assert!(glb == exported, "the same .glb as the export");
     let document = glb_json(&glb);
+    // The level's meshes, then the static meshes' (here the one box of a crate whose package
+    // is not there), which the answer leaves to `placed`.
     assert_eq!(
         document["meshes"].as_array().unwrap().len(),
-        scene["meshes"].as_array().unwrap().len()
+        scene["meshes"].as_array().unwrap().len() + 1
+    );
+    let nodes = document["nodes"].as_array().unwrap();
+    let placed_group = nodes.iter().find(|n| n["name"] == "Static meshes").unwrap();
+    assert_eq!(
+        placed_group["children"].as_array().unwrap().len(),
+        scene["placed"].as_array().unwrap().len()
     );
     let mut summary = scene.clone();
     summary["glbBase64"] = json!(glb.len());
     // The cube's six polygons (lines 10, 20, ... 60, 0-based 9..59), two triangles each; the
-    // PlayerStart and the Light at their `Begin Actor` lines, in glTF axes (-Y, Z, X).
-    expect_test::expect![[r#"{"actors":[{"class":"LevelInfo","light":false,"line":1,"name":"LevelInfo0","position":[0.0,0.0,0.0]},{"class":"PlayerStart","light":false,"line":72,"name":"PlayerStart0","position":[-256.0,-200.0,384.0]},{"class":"Light","light":true,"line":75,"name":"Light0","position":[-256.0,128.0,640.0]}],"brushes":1,"glbBase64":2172,"leftOut":0,"materials":1,"meshes":[{"firstTriangles":[0,2,4,6,8,10],"lines":[9,19,29,39,49,59],"name":"None"}],"name":"Checkers","notes":[],"reused":false,"surfaces":6,"textured":0}"#]]
+    // PlayerStart and the Light at their `Begin Actor` lines, in glTF axes (-Y, Z, X); the
+    // static mesh actor placed (as a box, with the note saying why) at its line.
+    expect_test::expect![[r#"{"actors":[{"class":"LevelInfo","light":false,"line":1,"name":"LevelInfo0","position":[0.0,0.0,0.0]},{"class":"PlayerStart","light":false,"line":72,"name":"PlayerStart0","position":[-256.0,-200.0,384.0]},{"class":"Light","light":true,"line":75,"name":"Light0","position":[-256.0,128.0,640.0]}],"brushes":1,"glbBase64":3412,"leftOut":0,"materials":1,"meshes":[{"firstTriangles":[0,2,4,6,8,10],"lines":[9,19,29,39,49,59],"name":"None"}],"name":"Checkers","notes":["no game folder or package path is set to read static meshes from: 1 static mesh not read, drawn as boxes of their actors' collision size (1 actor)"],"placed":[{"class":"StaticMeshActor","light":false,"line":80,"name":"StaticMeshActor0","position":[-128.0,-240.0,384.0]}],"reused":false,"surfaces":6,"textured":0}"#]]
         .assert_eq(&summary.to_string());
 
     // Asked again on the same version: the answer kept with the document, not built again.

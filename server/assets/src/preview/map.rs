@@ -381,6 +381,8 @@ pub fn render_map_geometry(
 
     let mut surfaces = None;
     let mut stopped = None;
+    // Actors drawn as a shape (a static mesh, or the box in its place) need no symbol.
+    let mut shaped: std::collections::HashSet<u32> = std::collections::HashSet::new();
     match geometry {
         Geometry::Brushes => {
             // Subtractive first, then the rest over it, as the eye reads a plan: rooms, then
@@ -398,10 +400,13 @@ pub fn render_map_geometry(
             draw_level(&mut pixmap, &scene, view, &to_pixel);
             surfaces = Some(scene.surfaces);
             stopped = scene.stopped.map(|s| s.to_string());
+            shaped.extend(scene.placed.iter().filter_map(|p| p.begin));
         }
     }
 
-    let marks = mark_actors(&mut pixmap, &map_actors, &to_pixel, symbols);
+    let marks = mark_actors(&mut pixmap, &map_actors, &to_pixel, symbols, &|actor| {
+        shaped.contains(&actor.begin_span.start)
+    });
 
     let heading = format!("{} ({} view)", title.as_deref().unwrap_or(name), view.name());
     let png = finish_picture(pixmap, units_per_pixel, &heading, &outside);
@@ -461,14 +466,17 @@ pub fn render_level_scene(
             })
         })
     };
+    let placed: Vec<[f64; 3]> = scene.placed.iter().map(|p| world(p.position)).collect();
     let frame = Frame::on(view, max_size, || {
-        triangles().chain(map_actors.iter().map(|a| (a.location, [a.location; 3].into_iter())))
+        triangles()
+            .chain(map_actors.iter().map(|a| (a.location, [a.location; 3].into_iter())))
+            .chain(placed.iter().map(|&p| (p, [p; 3].into_iter())))
     })?;
     let mut pixmap = Pixmap::new(frame.width, frame.height)?;
     pixmap.fill(Color::WHITE);
     let to_pixel = |p: [f64; 3]| frame.to_pixel(view, p);
     draw_level(&mut pixmap, scene, view, &to_pixel);
-    let marks = mark_actors(&mut pixmap, &map_actors, &to_pixel, ActorSymbols::Drawn);
+    let marks = mark_actors(&mut pixmap, &map_actors, &to_pixel, ActorSymbols::Drawn, &|_| false);
     let (width, height) = (frame.width as f32, frame.height as f32);
     let on_picture = |(x, y): (f32, f32)| (0.0..=width).contains(&x) && (0.0..=height).contains(&y);
     let outside: Vec<String> = map_actors
@@ -490,12 +498,14 @@ pub fn render_level_scene(
     })
 }
 
-/// The marks of the actors that land on the picture, their symbols drawn when `symbols` says.
+/// The marks of the actors that land on the picture, their symbols drawn when `symbols` says
+/// and the actor is not drawn as a shape already (`shaped`).
 fn mark_actors(
     pixmap: &mut Pixmap,
     actors: &[MapActor],
     to_pixel: &impl Fn([f64; 3]) -> (f32, f32),
     symbols: ActorSymbols,
+    shaped: &dyn Fn(&MapActor) -> bool,
 ) -> Vec<ActorMark> {
     let (width, height) = (pixmap.width() as f32, pixmap.height() as f32);
     let mut marks = Vec::new();
@@ -504,7 +514,7 @@ fn mark_actors(
         if !(0.0..=width).contains(&x) || !(0.0..=height).contains(&y) {
             continue;
         }
-        if symbols == ActorSymbols::Drawn {
+        if symbols == ActorSymbols::Drawn && !shaped(actor) {
             draw_actor(pixmap, actor, x, y);
         }
         marks.push(ActorMark {
@@ -758,10 +768,54 @@ fn draw_level(
     let towards = view.towards_viewer();
     // glTF axes back to the world's (the inverse of `point_to_gltf`).
     let world = |g: [f32; 3]| [f64::from(g[2]), -f64::from(g[0]), f64::from(g[1])];
+    let mut draw = |corners: [[f64; 3]; 3], uv: [[f32; 2]; 3], look: &Look<'_>| {
+        let [a, b, c] = corners;
+        // glTF's counter-clockwise front in mirrored axes: the world normal is (c-a)x(b-a).
+        let n = cross(sub(c, a), sub(b, a));
+        let length = dot(n, n).sqrt();
+        if length.is_nan() || length <= 1e-9 {
+            return;
+        }
+        let n = n.map(|x| x / length);
+        let facing = dot(n, towards);
+        if facing <= 0.0 && !look.double_sided {
+            return;
+        }
+        let n = if facing < 0.0 { n.map(|x| -x) } else { n };
+        let shade = (0.45 + 0.55 * dot(n, LEVEL_LIGHT).max(0.0)) as f32;
+        let screen = [a, b, c].map(|p| {
+            let (x, y) = to_pixel(p);
+            [x, y, dot(p, towards) as f32]
+        });
+        super::render::fill_triangle(&mut image, &mut depth, screen, |bary| {
+            let base = match look.texture {
+                Some(t) => {
+                    let u = bary[0] * uv[0][0] + bary[1] * uv[1][0] + bary[2] * uv[2][0];
+                    let v = bary[0] * uv[0][1] + bary[1] * uv[1][1] + bary[2] * uv[2][1];
+                    let texel = super::render::sample(t, u, v);
+                    if look.cut_out && texel[3] < 128 {
+                        return None;
+                    }
+                    [texel[0], texel[1], texel[2]]
+                }
+                None => look.flat,
+            };
+            Some([
+                (f32::from(base[0]) * shade) as u8,
+                (f32::from(base[1]) * shade) as u8,
+                (f32::from(base[2]) * shade) as u8,
+                255,
+            ])
+        });
+    };
     for primitive in &scene.primitives {
         let Some(material) = scene.materials.get(primitive.material) else { continue };
-        let texture = material.image.as_ref();
-        let cut_out = material.alpha == crate::export::level::Alpha::Mask;
+        let look = Look {
+            texture: material.image.as_ref(),
+            cut_out: material.alpha == crate::export::level::Alpha::Mask,
+            double_sided: material.double_sided,
+            flat: material.color.map(|c| (c * 255.0) as u8),
+        };
         for tri in &primitive.triangles {
             let Some(corners) = tri
                 .iter()
@@ -770,46 +824,60 @@ fn draw_level(
             else {
                 continue;
             };
-            let [a, b, c] = [corners[0], corners[1], corners[2]];
-            // glTF's counter-clockwise front in mirrored axes: the world normal is (c-a)x(b-a).
-            let n = cross(sub(c, a), sub(b, a));
-            let length = dot(n, n).sqrt();
-            if length.is_nan() || length <= 1e-9 {
-                continue;
-            }
-            let n = n.map(|x| x / length);
-            let facing = dot(n, towards);
-            if facing <= 0.0 && !material.double_sided {
-                continue;
-            }
-            let n = if facing < 0.0 { n.map(|x| -x) } else { n };
-            let shade = (0.45 + 0.55 * dot(n, LEVEL_LIGHT).max(0.0)) as f32;
             let uv = tri.map(|i| primitive.uvs.get(i as usize).copied().unwrap_or_default());
-            let screen = [a, b, c].map(|p| {
-                let (x, y) = to_pixel(p);
-                [x, y, dot(p, towards) as f32]
-            });
-            let flat = material.color.map(|c| (c * 255.0) as u8);
-            super::render::fill_triangle(&mut image, &mut depth, screen, |bary| {
-                let base = match texture {
-                    Some(t) => {
-                        let u = bary[0] * uv[0][0] + bary[1] * uv[1][0] + bary[2] * uv[2][0];
-                        let v = bary[0] * uv[0][1] + bary[1] * uv[1][1] + bary[2] * uv[2][1];
-                        let texel = super::render::sample(t, u, v);
-                        if cut_out && texel[3] < 128 {
-                            return None;
-                        }
-                        [texel[0], texel[1], texel[2]]
-                    }
-                    None => flat,
+            draw([corners[0], corners[1], corners[2]], uv, &look);
+        }
+    }
+    // The static meshes, each actor's copy moved by its matrix (glTF axes).
+    for placed in &scene.placed {
+        let Some(mesh) = scene.meshes.get(placed.mesh) else { continue };
+        let model = &mesh.model;
+        let m = placed.matrix.map(f64::from);
+        let moved: Vec<[f64; 3]> = model
+            .positions
+            .iter()
+            .map(|p| {
+                let g = p.map(f64::from);
+                let at = [0, 1, 2]
+                    .map(|row| (0..3).map(|c| m[c * 4 + row] * g[c]).sum::<f64>() + m[12 + row]);
+                world(at.map(|c| c as f32))
+            })
+            .collect();
+        // A mirroring scale turns the triangles' winding.
+        let mirrored = {
+            let column = |c: usize| [m[c * 4], m[c * 4 + 1], m[c * 4 + 2]];
+            dot(cross(column(0), column(1)), column(2)) < 0.0
+        };
+        for primitive in &model.primitives {
+            let material = model.materials.get(primitive.material);
+            let look = Look {
+                texture: material.and_then(|m| m.texture.as_ref()),
+                cut_out: false,
+                double_sided: material.is_some_and(|m| m.double_sided),
+                flat: if mesh.is_box {
+                    [140, 140, 153]
+                } else {
+                    crate::export::level::flat_color(material.map_or("", |m| m.name.as_str()))
+                        .map(|c| (c * 255.0) as u8)
+                },
+            };
+            for tri in &primitive.triangles {
+                let tri = if mirrored { [tri[0], tri[2], tri[1]] } else { *tri };
+                let Some(corners) =
+                    tri.iter().map(|&i| moved.get(i as usize).copied()).collect::<Option<Vec<_>>>()
+                else {
+                    continue;
                 };
-                Some([
-                    (f32::from(base[0]) * shade) as u8,
-                    (f32::from(base[1]) * shade) as u8,
-                    (f32::from(base[2]) * shade) as u8,
-                    255,
-                ])
-            });
+                let uv = tri.map(|i| {
+                    model
+                        .uvs
+                        .as_ref()
+                        .and_then(|uvs| uvs.get(i as usize))
+                        .copied()
+                        .unwrap_or_default()
+                });
+                draw([corners[0], corners[1], corners[2]], uv, &look);
+            }
         }
     }
     // Opaque pixels are the same premultiplied; the rest stay the background.
@@ -818,6 +886,15 @@ fn draw_level(
             out.copy_from_slice(drawn);
         }
     }
+}
+
+/// How a triangle of the level is filled: its texture (or flat colour), cut out where the
+/// texture is transparent, drawn from behind too.
+struct Look<'i> {
+    texture: Option<&'i unreal_formats::decode::RgbaImage>,
+    cut_out: bool,
+    double_sided: bool,
+    flat: [u8; 3],
 }
 
 fn draw_actor(pixmap: &mut Pixmap, actor: &MapActor, x: f32, y: f32) {

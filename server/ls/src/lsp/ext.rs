@@ -286,7 +286,10 @@ pub struct LevelSceneResult {
     pub textured: usize,
     pub meshes: Vec<LevelSceneMesh>,
     pub actors: Vec<LevelSceneActor>,
-    /// Textures drawn in a flat colour, and why.
+    /// The actors drawn as a static mesh (or as the box in place of one that cannot be read),
+    /// in the order of the children of the `.glb`'s node "Static meshes".
+    pub placed: Vec<LevelSceneActor>,
+    /// Textures drawn in a flat colour, static meshes drawn as boxes, and why.
     pub notes: Vec<String>,
     /// Answered from the answer kept for this version of the document.
     pub reused: bool,

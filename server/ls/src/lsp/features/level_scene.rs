@@ -145,6 +145,17 @@ pub fn level_scene(
             light: a.light.is_some(),
         })
         .collect();
+    let placed = scene
+        .placed
+        .iter()
+        .map(|p| LevelSceneActor {
+            name: p.name.clone(),
+            class: p.class.clone(),
+            line: line_of(p.begin),
+            position: p.position.map(|c| if c.is_finite() { c } else { 0.0 }),
+            light: false,
+        })
+        .collect();
     let textured = scene.materials.iter().filter(|m| m.image.is_some()).count();
     let answer = LevelSceneResult {
         name: scene.name.clone(),
@@ -156,6 +167,7 @@ pub fn level_scene(
         textured,
         meshes,
         actors,
+        placed,
         notes: scene.notes.clone(),
         reused: false,
     };
