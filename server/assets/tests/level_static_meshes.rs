@@ -213,3 +213,94 @@ fn without_packages_every_static_mesh_is_a_box_with_one_note() {
         "no game folder or package path is set to read static meshes from: 3 static meshes not read, drawn as boxes of their actors' collision size (5 actors)"
     );
 }
+
+/// A built map (UT2004's layout) whose actors place its own mesh `Trim` and `Props.usx`'s
+/// crate: the map's mesh read from the map, the crate from the folder's package, the one of a
+/// package the folder lacks a box with its note; each where the engine puts it.
+#[test]
+fn a_built_maps_static_meshes_are_placed_from_the_map_and_the_packages() {
+    use writers::{carved_room, MapBrush, MeshActorSpec};
+    let (_dir, index) = props_folder();
+    let half = [512.0, 512.0, 256.0];
+    let brush = MapBrush {
+        class: "Brush",
+        csg_oper: 2,
+        poly_flags: 0,
+        location: [0.0; 3],
+        half,
+        texture: "Wall",
+    };
+    let spec = |class, mesh, location, rotation| MeshActorSpec {
+        class,
+        mesh,
+        location,
+        rotation,
+        draw_scale: None,
+        draw_scale_3d: None,
+        draw_type: None,
+    };
+    let actors = [
+        spec("StaticMeshActor", None, [100.0, 50.0, -256.0], [0, 16384, 0]),
+        MeshActorSpec {
+            draw_scale: Some(2.0),
+            draw_scale_3d: Some([1.0, 1.0, 0.5]),
+            ..spec(
+                "StaticMeshActor",
+                Some("Props.Meshes.Crate"),
+                [-200.0, 0.0, -256.0],
+                [0, 0, 4000],
+            )
+        },
+        MeshActorSpec { draw_type: Some(8), ..spec("Mover", None, [0.0, 300.0, 0.0], [0; 3]) },
+        spec("StaticMeshActor", Some("Rocks.Big.Boulder"), [300.0, 300.0, -256.0], [0; 3]),
+        spec("xPickUpBase", Some("Props.Meshes.Crate"), [0.0; 3], [0; 3]),
+    ];
+    let bytes =
+        writers::ue2_map_with_static_meshes(&[brush], &carved_room(half, 0.0, "Wall"), &actors);
+    let package = unreal_formats::Package::parse(&bytes).unwrap();
+    let scene = level::stored_level_scene("Built", &package, &index).unwrap();
+    expect_test::expect![[r"
+        mesh Trim: 7 vertices, 2 materials (0 textured)
+        mesh Props.Meshes.Crate: 7 vertices, 2 materials (2 textured)
+        mesh Static mesh not read: 24 vertices, 1 materials (0 textured), the box
+        placed StaticMeshActor0 (StaticMeshActor) with mesh 0
+        placed StaticMeshActor1 (StaticMeshActor) with mesh 1
+        placed Mover2 (Mover) with mesh 0
+        placed StaticMeshActor3 (StaticMeshActor) with mesh 2
+        point xPickUpBase4 (xPickUpBase)
+        note: Tex.Wall: its package Tex is not in the game folder or package paths, or holds no image of it; its surfaces are drawn in a flat colour, mapped as a 256x256 texture
+        note: the static mesh package Rocks is not in the game folder or package paths: 1 static mesh not read, drawn as boxes of their actors' collision size (1 actor)
+        note: 1 actor names a StaticMesh, but neither they nor a class known here say DrawType=DT_StaticMesh (it may come from their class's defaults): shown as points
+    "]]
+    .assert_eq(&describe(&scene));
+    let transforms = [
+        ActorTransform {
+            location: [100.0, 50.0, -256.0],
+            rotation: [0, 16384, 0],
+            ..ActorTransform::default()
+        },
+        ActorTransform {
+            location: [-200.0, 0.0, -256.0],
+            rotation: [0, 0, 4000],
+            draw_scale: 2.0,
+            draw_scale_3d: [1.0, 1.0, 0.5],
+            pre_pivot: [0.0; 3],
+        },
+        ActorTransform { location: [0.0, 300.0, 0.0], ..ActorTransform::default() },
+    ];
+    for (placed, transform) in scene.placed.iter().zip(&transforms) {
+        let model = &scene.meshes[placed.mesh].model;
+        assert_eq!(model.positions.len(), writers::STATIC_MESH_POSITIONS.len());
+        for (g, p) in model.positions.iter().zip(writers::STATIC_MESH_POSITIONS) {
+            let world = transform.point(p.map(f64::from));
+            let expected = point_to_gltf(world.map(|c| c as f32));
+            let got = apply(&placed.matrix, *g);
+            assert!(
+                got.iter().zip(expected).all(|(a, b)| (a - f64::from(b)).abs() < 1e-3),
+                "{}: {p:?} at {got:?}, the engine's {world:?}",
+                placed.name
+            );
+        }
+    }
+    assert!(write_level_glb(&scene).starts_with(b"glTF"));
+}

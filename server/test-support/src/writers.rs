@@ -1531,6 +1531,138 @@ pub fn ue1_map_package(brushes: &[MapBrush], level: &[LevelPoly]) -> Vec<u8> {
 /// `RootOutside` false. From version 92 a model's render data after `Linked` is left out.
 pub fn map_package(version: u16, brushes: &[MapBrush], level: &[LevelPoly]) -> Vec<u8> {
     let mut w = PackageWriter::new(version, 0);
+    map_into(&mut w, brushes, level, Vec::new());
+    w.finish()
+}
+
+/// A static mesh actor of [`ue2_map_with_static_meshes`].
+#[derive(Debug, Clone)]
+pub struct MeshActorSpec {
+    pub class: &'static str,
+    /// `None`: the map's own mesh `Trim` (a [`ue2_static_mesh`] in the map, untextured);
+    /// `Some("Package.Group.Name")`: an import of that `StaticMesh`.
+    pub mesh: Option<&'static str>,
+    pub location: [f32; 3],
+    pub rotation: [i32; 3],
+    pub draw_scale: Option<f32>,
+    pub draw_scale_3d: Option<[f32; 3]>,
+    /// `DrawType`, when the actor stores one.
+    pub draw_type: Option<u8>,
+}
+
+/// A built UT2004 map (version 128, licensee 29) of [`map_package`]'s brushes and level, with
+/// the map's own static mesh `Trim` and `actors` placing it or imported meshes: each actor's
+/// `StaticMesh`, `Location`, `Rotation`, `DrawScale`, `DrawScale3D` and `DrawType` written as
+/// properties where given.
+pub fn ue2_map_with_static_meshes(
+    brushes: &[MapBrush],
+    level: &[LevelPoly],
+    actors: &[MeshActorSpec],
+) -> Vec<u8> {
+    let mut w = PackageWriter::new(128, 29);
+    let mesh_class = w.engine_class("StaticMesh");
+    let [materials, material, enable] =
+        ["Materials", "Material", "EnableCollision"].map(|n| w.name(n));
+    let own = w.export(
+        mesh_class,
+        0,
+        "Trim",
+        0,
+        Box::new(move |o, w| {
+            let list = Prop {
+                name: materials,
+                type_id: 9,
+                struct_name: None,
+                array_index: 0,
+                bool_value: false,
+                value: ue2_static_mesh_materials(29, &[0, 0], material, enable, w.none()),
+            };
+            write_props(o, &[list], w.none());
+            ue2_static_mesh(o, 29, &[]);
+        }),
+    );
+    let [static_mesh, location, rotation, draw_scale, draw_scale_3d, draw_type, vector, rotator] =
+        [
+            "StaticMesh",
+            "Location",
+            "Rotation",
+            "DrawScale",
+            "DrawScale3D",
+            "DrawType",
+            "Vector",
+            "Rotator",
+        ]
+        .map(|n| w.name(n));
+    let mut placed = Vec::new();
+    for (k, a) in actors.iter().enumerate() {
+        let mesh = match a.mesh {
+            None => own,
+            Some(path) => {
+                let parts: Vec<&str> = path.split('.').collect();
+                let mut outer = 0;
+                for (i, part) in parts.iter().enumerate() {
+                    outer = if i + 1 == parts.len() {
+                        w.import("Engine", "StaticMesh", outer, part)
+                    } else {
+                        w.import("Core", "Package", outer, part)
+                    };
+                }
+                outer
+            }
+        };
+        let class = w.engine_class(a.class);
+        let a = a.clone();
+        placed.push(w.export(
+            class,
+            0,
+            &format!("{}{k}", a.class),
+            0,
+            Box::new(move |o, w| {
+                let floats =
+                    |v: &[f32]| v.iter().flat_map(|c| c.to_le_bytes()).collect::<Vec<u8>>();
+                let prop =
+                    |name: usize, type_id: u8, struct_name: Option<usize>, value: Vec<u8>| Prop {
+                        name,
+                        type_id,
+                        struct_name,
+                        array_index: 0,
+                        bool_value: false,
+                        value,
+                    };
+                let mut props = vec![
+                    prop(static_mesh, 5, None, compact(mesh)),
+                    prop(location, 10, Some(vector), floats(&a.location)),
+                ];
+                if a.rotation != [0; 3] {
+                    let bytes = a.rotation.iter().flat_map(|c| c.to_le_bytes()).collect();
+                    props.push(prop(rotation, 10, Some(rotator), bytes));
+                }
+                if let Some(scale) = a.draw_scale {
+                    props.push(prop(draw_scale, 4, None, scale.to_le_bytes().to_vec()));
+                }
+                if let Some(scale) = a.draw_scale_3d {
+                    props.push(prop(draw_scale_3d, 10, Some(vector), floats(&scale)));
+                }
+                if let Some(kind) = a.draw_type {
+                    props.push(prop(draw_type, 1, None, vec![kind]));
+                }
+                write_props(o, &props, w.none());
+            }),
+        ));
+    }
+    map_into(&mut w, brushes, level, placed);
+    w.finish()
+}
+
+/// The map of [`map_package`] written into `w`: its brushes, their models, the level's model
+/// and the `Level`, whose actors are the brushes and then `more_actors`.
+fn map_into(
+    w: &mut PackageWriter,
+    brushes: &[MapBrush],
+    level: &[LevelPoly],
+    more_actors: Vec<i32>,
+) {
+    let version = w.version;
     let level_class = w.engine_class("Level");
     let model_class = w.engine_class("Model");
     let polys_class = w.engine_class("Polys");
@@ -1634,6 +1766,7 @@ pub fn map_package(version: u16, brushes: &[MapBrush], level: &[LevelPoly]) -> V
         );
         actors.push(actor);
     }
+    actors.extend(more_actors);
     let level_polys: Vec<(Vec<[f32; 3]>, i32)> =
         level.iter().map(|p| (p.vertices.clone(), texture_ref(p.texture))).collect();
     let level_model = w.export(model_class, 0, "Model1", 0, model_body(version, level_polys, 0));
@@ -1654,7 +1787,6 @@ pub fn map_package(version: u16, brushes: &[MapBrush], level: &[LevelPoly]) -> V
             o.index(level_model);
         }),
     );
-    w.finish()
 }
 
 /// What ends an `FPoly` or an `FBspSurf` by version: 16-bit pans before 78, a light map scale
