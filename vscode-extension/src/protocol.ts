@@ -191,7 +191,7 @@ export interface LevelSceneResult {
   meshes: LevelSceneMesh[];
   actors: LevelSceneActor[];
   /** The actors drawn as a static mesh (or a box in place of one that cannot be read), in the
-   * order of the children of the `.glb`'s node "Static meshes". */
+   * order of the children of the `.glb`'s node "StaticMeshes". */
   placed: LevelSceneActor[];
   /** Textures drawn in a flat colour, static meshes drawn as boxes, and why. */
   notes: string[];

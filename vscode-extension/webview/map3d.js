@@ -115,8 +115,8 @@ async function show(message) {
     nextPick.push(object);
   });
   nextLevel.add(root);
-  // The static meshes: the k-th child of "Static meshes" is `placed[k]`'s actor.
-  const placedGroup = gltf.scene.getObjectByName("Static meshes");
+  // The static meshes: the k-th child of "StaticMeshes" is `placed[k]`'s actor.
+  const placedGroup = gltf.scene.getObjectByName("StaticMeshes");
   if (placedGroup && placedGroup !== root) {
     placedGroup.children.forEach((child, k) => {
       const actor = message.placed?.[k];

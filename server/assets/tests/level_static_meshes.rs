@@ -185,7 +185,7 @@ fn a_t3d_maps_static_meshes_are_placed_from_the_packages() {
     // One glTF mesh per mesh, one node per actor, in the scene's order.
     let gltf = json_of(&write_level_glb(&scene));
     let nodes = gltf["nodes"].as_array().unwrap();
-    let group = nodes.iter().find(|n| n["name"] == "Static meshes").unwrap();
+    let group = nodes.iter().find(|n| n["name"] == "StaticMeshes").unwrap();
     let children: Vec<usize> = group["children"]
         .as_array()
         .unwrap()

@@ -156,7 +156,7 @@ fn the_level_picture_fills_the_rooms_surfaces() {
         256,
         None,
         ActorSymbols::Left,
-        Geometry::Level(&NoTextures),
+        Geometry::Level(&NoTextures, unreal_assets::export::LevelParts::default()),
     )
     .unwrap();
     // The room: six faces, the builder brush not built.

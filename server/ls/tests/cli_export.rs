@@ -1269,3 +1269,121 @@ fn corpus_built_map_renders_its_stored_level() {
     );
     assert!(!dir.join("checkers.png").exists());
 }
+
+/// A UE2 map's static meshes (issue 45): placed from the packages of `--package-path`, one
+/// glTF mesh per mesh and one node per actor under "StaticMeshes"; a mesh of a package not
+/// there is a box, with a note; `--leave-out` drops a part (and `render` draws the rest).
+#[test]
+fn a_maps_static_meshes_export_and_leave_out_on_request() {
+    let dir = fixture_dir("static-meshes");
+    std::fs::create_dir_all(dir.join("Packages")).unwrap();
+    std::fs::write(
+        dir.join("Packages/Props.usx"),
+        unreal_test_support::writers::ue2_static_package(128, 29),
+    )
+    .unwrap();
+    let actor = |k: usize, mesh: &str, x: i32| {
+        format!(
+            "Begin Actor Class=StaticMeshActor Name=StaticMeshActor{k}\r\n    StaticMesh=StaticMesh'{mesh}'\r\n    Location=(X={x}.000000,Y=0.000000,Z=0.000000)\r\n    Rotation=(Yaw=8192)\r\nEnd Actor\r\n"
+        )
+    };
+    // The example room's brushes and actors, and the three static mesh actors.
+    let room = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/clean/Room.t3d"),
+    )
+    .unwrap();
+    let end = room.rfind("End Map").unwrap();
+    let map = format!(
+        "{}{}{}{}{}",
+        &room[..end],
+        actor(0, "Props.Meshes.Crate", 0),
+        actor(1, "Props.Meshes.Crate", 256),
+        actor(2, "Rocks.Big.Boulder", 512),
+        &room[end..]
+    );
+    std::fs::write(dir.join("Crates.t3d"), map).unwrap();
+    run(
+        &dir,
+        &["export", "Crates.t3d", "-o", "crates.glb", "--package-path", "Packages"],
+        expect![[r#"
+            exit 0
+            --- stdout
+            --- stderr
+            note: GenFloor.Floor.Flr06: its package GenFloor is not in the game folder or package paths; its surfaces are drawn in a flat colour, mapped as a 256x256 texture
+            note: Ancient.Wall.Awall3: its package Ancient is not in the game folder or package paths; its surfaces are drawn in a flat colour, mapped as a 256x256 texture
+            note: the static mesh package Rocks is not in the game folder or package paths: 1 static mesh not read, drawn as boxes of their actors' collision size (1 actor)
+            note: the level built from 2 brushes: 13 surfaces (0 invisible or portal left out), 2 materials (0 textured), 3 static meshes placed (1 read, 1 placed as boxes), 2 actors
+        "#]],
+    );
+    let json = glb_json(&dir.join("crates.glb"));
+    let nodes = json["nodes"].as_array().unwrap();
+    let group = nodes.iter().find(|n| n["name"] == "StaticMeshes").unwrap();
+    let placed: Vec<(String, u64)> = group["children"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            let node = &nodes[c.as_u64().unwrap() as usize];
+            (node["name"].as_str().unwrap().to_owned(), node["mesh"].as_u64().unwrap())
+        })
+        .collect();
+    // The two crates share one mesh; the boulder is the box.
+    assert_eq!(placed[0].1, placed[1].1);
+    assert_ne!(placed[0].1, placed[2].1);
+    assert_eq!(placed.len(), 3);
+    run(
+        &dir,
+        &[
+            "export",
+            "Crates.t3d",
+            "-o",
+            "bare.glb",
+            "--package-path",
+            "Packages",
+            "--leave-out",
+            "static-meshes,actors",
+        ],
+        expect![[r#"
+            exit 0
+            --- stdout
+            --- stderr
+            note: GenFloor.Floor.Flr06: its package GenFloor is not in the game folder or package paths; its surfaces are drawn in a flat colour, mapped as a 256x256 texture
+            note: Ancient.Wall.Awall3: its package Ancient is not in the game folder or package paths; its surfaces are drawn in a flat colour, mapped as a 256x256 texture
+            note: the level built from 2 brushes: 13 surfaces (0 invisible or portal left out), 2 materials (0 textured), 0 actors
+        "#]],
+    );
+    let bare = glb_json(&dir.join("bare.glb"));
+    assert!(bare["nodes"].as_array().unwrap().iter().all(|n| n["name"] != "StaticMeshes"));
+    run(
+        &dir,
+        &[
+            "render",
+            "Crates.t3d",
+            "--view",
+            "iso",
+            "-o",
+            "crates.png",
+            "--package-path",
+            "Packages",
+        ],
+        expect![[r#"
+            exit 0
+            --- stdout
+            crates.png: 1024x883 pixels, 2 brushes (13 surfaces built), 1 actors, 1.2 units a pixel
+            --- stderr
+        "#]],
+    );
+    run(
+        &dir,
+        &["export", "Crates.t3d", "-o", "x.glb", "--leave-out", "everything"],
+        expect![[r#"
+            exit 2
+            --- stdout
+            --- stderr
+            error: invalid value 'everything' for '--leave-out <LEAVE_OUT>'
+              [possible values: static-meshes, actors, terrain]
+
+            For more information, try '--help'.
+        "#]],
+    );
+}

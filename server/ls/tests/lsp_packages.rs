@@ -484,7 +484,7 @@ async fn level_scene_follows_the_open_document() {
         scene["meshes"].as_array().unwrap().len() + 1
     );
     let nodes = document["nodes"].as_array().unwrap();
-    let placed_group = nodes.iter().find(|n| n["name"] == "Static meshes").unwrap();
+    let placed_group = nodes.iter().find(|n| n["name"] == "StaticMeshes").unwrap();
     assert_eq!(
         placed_group["children"].as_array().unwrap().len(),
         scene["placed"].as_array().unwrap().len()

@@ -398,7 +398,7 @@ pub fn write_map_glb(scene: &super::map::MapScene) -> Vec<u8> {
 
 /// A map's built level as a `.glb` ([`super::level::LevelScene`]): one mesh per material
 /// (named by its texture) under a node "Level", the textures embedded as PNG; the static meshes
-/// the level places as one mesh each, referenced by one node per actor under "Static meshes"
+/// the level places as one mesh each, referenced by one node per actor under "StaticMeshes"
 /// (in [`super::level::LevelScene::placed`]'s order, `extras.class`); and the map's other
 /// actors as named empty nodes under "Actors" (`extras.class`), lights among them with a
 /// `KHR_lights_punctual` point light.
@@ -455,7 +455,7 @@ pub fn write_level_glb(scene: &super::level::LevelScene) -> Vec<u8> {
         let first_mesh = meshes.len();
         write_level_meshes(&mut b, &mut textures, &scene.meshes, &mut materials, &mut meshes);
         let group = nodes.len();
-        nodes.push(json!({ "name": "Static meshes" }));
+        nodes.push(json!({ "name": "StaticMeshes" }));
         let mut children = Vec::with_capacity(scene.placed.len());
         for placed in &scene.placed {
             let matrix = placed.matrix.map(|c| if c.is_finite() { c } else { 0.0 });

@@ -163,6 +163,25 @@ pub struct LevelScene {
 }
 
 impl LevelScene {
+    /// How many static meshes it places, and how many of them were read, for a summary line:
+    /// `, 800 static meshes placed (120 read, 650 placed as boxes)`, or nothing when it places
+    /// none.
+    pub fn static_mesh_summary(&self) -> String {
+        if self.placed.is_empty() {
+            return String::new();
+        }
+        let boxes = self
+            .placed
+            .iter()
+            .filter(|p| self.meshes.get(p.mesh).is_some_and(|m| m.is_box))
+            .count();
+        let distinct = self.meshes.iter().filter(|m| !m.is_box).count();
+        format!(
+            ", {} static meshes placed ({distinct} read, {boxes} placed as boxes)",
+            self.placed.len()
+        )
+    }
+
     /// The area of the triangles written, in square units.
     pub fn area(&self) -> f64 {
         let mut area = 0.0;
@@ -339,6 +358,35 @@ pub fn level_scene(
     level_scene_until(name, text, generation, textures, &|| false)
 }
 
+/// The parts of a level besides its BSP that a scene holds: all of them unless a user leaves
+/// some out (`unreal-ls export --leave-out`, `render --leave-out`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LevelParts {
+    /// The static meshes placed ([`static_meshes`]); without them, their actors are left out
+    /// too.
+    pub static_meshes: bool,
+    /// The other actors, as points.
+    pub actors: bool,
+    /// A built map's terrains.
+    pub terrain: bool,
+}
+
+impl Default for LevelParts {
+    fn default() -> Self {
+        Self { static_meshes: true, actors: true, terrain: true }
+    }
+}
+
+impl LevelParts {
+    /// What of the actors these parts keep.
+    fn keep(self, actors: Vec<LevelActor>, meshes: MeshActors) -> (Vec<LevelActor>, MeshActors) {
+        (
+            if self.actors { actors } else { Vec::new() },
+            if self.static_meshes { meshes } else { MeshActors::default() },
+        )
+    }
+}
+
 /// [`level_scene`], whose build stops between two brushes when `stop` says so (the
 /// scene's `stopped` then says it was cancelled).
 pub fn level_scene_until(
@@ -348,10 +396,26 @@ pub fn level_scene_until(
     textures: &dyn LevelTextures,
     stop: &dyn Fn() -> bool,
 ) -> LevelScene {
+    level_scene_of_parts(name, text, generation, textures, LevelParts::default(), stop)
+}
+
+/// [`level_scene_until`] with only `parts` besides the BSP.
+pub fn level_scene_of_parts(
+    name: &str,
+    text: &str,
+    generation: Option<Generation>,
+    textures: &dyn LevelTextures,
+    parts: LevelParts,
+    stop: &dyn Fn() -> bool,
+) -> LevelScene {
     let brushes = csg::brushes_of_t3d(text, generation);
     let level = csg::build_until(&brushes, false, stop);
-    let (actors, meshes) =
-        split_actors(actors_of(text), &|class, property| textures.class_default(class, property));
+    let (actors, meshes) = if parts.static_meshes || parts.actors {
+        split_actors(actors_of(text), &|class, property| textures.class_default(class, property))
+    } else {
+        (Vec::new(), MeshActors::default())
+    };
+    let (actors, meshes) = parts.keep(actors, meshes);
     let mut scene = level_of(name, &level, actors, textures);
     add_static_meshes(
         &mut scene,
@@ -539,6 +603,16 @@ pub fn stored_level_scene(
     package: &unreal_formats::package::Package<'_>,
     others: &dyn super::OtherPackages,
 ) -> Result<LevelScene, unreal_formats::Error> {
+    stored_level_scene_of_parts(name, package, others, LevelParts::default())
+}
+
+/// [`stored_level_scene`] with only `parts` besides the BSP.
+pub fn stored_level_scene_of_parts(
+    name: &str,
+    package: &unreal_formats::package::Package<'_>,
+    others: &dyn super::OtherPackages,
+    parts: LevelParts,
+) -> Result<LevelScene, unreal_formats::Error> {
     let stored = csg::package::read_stored_level(package)?;
     let by_path = stored
         .level
@@ -573,6 +647,7 @@ pub fn stored_level_scene(
         })
         .collect();
     let (actors, meshes) = split_actors(actors, &static_meshes::known_default);
+    let (actors, meshes) = parts.keep(actors, meshes);
     let mut scene = level_of(name, &stored.level, actors, &textures);
     // The actors' mesh and skins, as the map refers to them, by actor name.
     let references: HashMap<String, (ObjectRef, Vec<ObjectRef>)> = stored
@@ -595,7 +670,9 @@ pub fn stored_level_scene(
             stored_static_mesh(package, mesh, &skins, others)
         },
     );
-    add_terrains(&mut scene, package);
+    if parts.terrain {
+        add_terrains(&mut scene, package);
+    }
     Ok(scene)
 }
 

@@ -33,7 +33,8 @@ use unreal_syntax::t3d::ast::LineKeyword;
 
 pub use gltf::{write_glb, write_level_glb, write_map_glb};
 pub use level::{
-    level_scene, level_scene_until, stored_level_scene, LevelScene, LevelTextures, NoTextures,
+    level_scene, level_scene_of_parts, level_scene_until, stored_level_scene,
+    stored_level_scene_of_parts, LevelParts, LevelScene, LevelTextures, NoTextures,
 };
 pub use map::{map_scene, MapScene};
 pub use materials::{

@@ -302,7 +302,7 @@ pub enum Geometry<'t> {
     /// depth-tested, lit by their direction, textured where `textures` holds the texture.
     /// Surfaces facing away from the viewer are left out, so the view looks into the rooms
     /// through their ceilings and outer walls.
-    Level(&'t dyn LevelTextures),
+    Level(&'t dyn LevelTextures, crate::export::LevelParts),
 }
 
 /// Renders the map in `text` (named `name` when its `LevelInfo` has no `Title`) from `view`,
@@ -383,6 +383,7 @@ pub fn render_map_geometry(
     let mut stopped = None;
     // Actors drawn as a shape (a static mesh, or the box in its place) need no symbol.
     let mut shaped: std::collections::HashSet<u32> = std::collections::HashSet::new();
+    let mut leave_out_symbols = false;
     match geometry {
         Geometry::Brushes => {
             // Subtractive first, then the rest over it, as the eye reads a plan: rooms, then
@@ -395,8 +396,19 @@ pub fn render_map_geometry(
                 }
             }
         }
-        Geometry::Level(textures) => {
-            let scene = crate::export::level_scene(name, text, generation, textures);
+        Geometry::Level(textures, parts) => {
+            let scene = crate::export::level_scene_of_parts(
+                name,
+                text,
+                generation,
+                textures,
+                parts,
+                &|| false,
+            );
+            if !parts.actors {
+                // Marked (a click still finds them) but not drawn.
+                leave_out_symbols = true;
+            }
             draw_level(&mut pixmap, &scene, view, &to_pixel);
             surfaces = Some(scene.surfaces);
             stopped = scene.stopped.map(|s| s.to_string());
@@ -405,7 +417,7 @@ pub fn render_map_geometry(
     }
 
     let marks = mark_actors(&mut pixmap, &map_actors, &to_pixel, symbols, &|actor| {
-        shaped.contains(&actor.begin_span.start)
+        leave_out_symbols || shaped.contains(&actor.begin_span.start)
     });
 
     let heading = format!("{} ({} view)", title.as_deref().unwrap_or(name), view.name());

@@ -96,6 +96,9 @@ pub struct ExportArgs {
     /// those that cannot be found or read are listed (and make the exit status 1).
     #[arg(long = "textures", conflicts_with_all = ["object", "brushes", "to"])]
     pub map_textures: bool,
+    /// A map's level: parts to leave out of it, by name (`--leave-out static-meshes,actors`).
+    #[arg(long = "leave-out", value_enum, value_delimiter = ',')]
+    pub leave_out: Vec<super::map_render::LevelPartArg>,
     /// Replace files that exist (without it, an existing file is an error and is left alone).
     /// A symbolic link at a destination is removed, never written through.
     #[arg(long)]
@@ -215,7 +218,11 @@ fn export_level(args: &ExportArgs, options: &LintOptions, stem: &str, text: &str
         Some(index) => index,
         None => &export::NoTextures,
     };
-    let scene = export::level_scene(stem, text, options.engine.fixed(), textures);
+    let parts = super::map_render::level_parts(&args.leave_out);
+    let scene =
+        export::level_scene_of_parts(stem, text, options.engine.fixed(), textures, parts, &|| {
+            false
+        });
     if let Some(stopped) = &scene.stopped {
         return Err(stopped.to_string());
     }
@@ -225,11 +232,12 @@ fn export_level(args: &ExportArgs, options: &LintOptions, stem: &str, text: &str
     let textured = scene.materials.iter().filter(|m| m.image.is_some()).count();
     write(&args.output, &export::write_level_glb(&scene))?;
     eprintln!(
-        "note: the level built from {} brushes: {} surfaces ({} invisible or portal left out), {} materials ({textured} textured), {} actors",
+        "note: the level built from {} brushes: {} surfaces ({} invisible or portal left out), {} materials ({textured} textured){}, {} actors",
         scene.brushes,
         scene.surfaces,
         scene.left_out,
         scene.materials.len(),
+        scene.static_mesh_summary(),
         scene.actors.len()
     );
     Ok(())
@@ -316,7 +324,9 @@ fn export_stored_level(
     package: &Package<'_>,
     others: &export::IndexedOnNeed,
 ) -> Outcome {
-    let scene = export::stored_level_scene(stem, package, others).map_err(|e| e.to_string())?;
+    let parts = super::map_render::level_parts(&args.leave_out);
+    let scene = export::stored_level_scene_of_parts(stem, package, others, parts)
+        .map_err(|e| e.to_string())?;
     for note in &scene.notes {
         eprintln!("note: {}", super::printable_line(note));
     }
@@ -324,10 +334,11 @@ fn export_stored_level(
     let triangles: usize = scene.primitives.iter().map(|p| p.triangles.len()).sum();
     write(&args.output, &export::write_level_glb(&scene))?;
     eprintln!(
-        "note: the level the map stores: {} surfaces ({} invisible or portal left out), {triangles} triangles, {} materials ({textured} textured), {} actors",
+        "note: the level the map stores: {} surfaces ({} invisible or portal left out), {triangles} triangles, {} materials ({textured} textured){}, {} actors",
         scene.surfaces,
         scene.left_out,
         scene.materials.len(),
+        scene.static_mesh_summary(),
         scene.actors.len()
     );
     Ok(())

@@ -22,6 +22,27 @@ use super::settings::{unused_help, SettingsArgs};
 
 use super::{EXIT_CLEAN, EXIT_FINDINGS};
 
+/// A part of a map's level besides its BSP that `export` and `render` can leave out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum LevelPartArg {
+    /// The static meshes placed, with their actors (UE2).
+    StaticMeshes,
+    /// The other actors (lights, player starts...), drawn as points.
+    Actors,
+    /// A built map's terrains (UE2).
+    Terrain,
+}
+
+/// The parts of the level the listed ones leave.
+pub fn level_parts(leave_out: &[LevelPartArg]) -> export::LevelParts {
+    let kept = |part| !leave_out.contains(&part);
+    export::LevelParts {
+        static_meshes: kept(LevelPartArg::StaticMeshes),
+        actors: kept(LevelPartArg::Actors),
+        terrain: kept(LevelPartArg::Terrain),
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum ViewArg {
     /// From above (UnrealEd's top view).
@@ -62,6 +83,10 @@ pub struct MapRenderArgs {
     /// stores.
     #[arg(long)]
     pub brushes: bool,
+    /// Parts of the level to leave out of the iso view and a built map's picture, by name
+    /// (`--leave-out static-meshes,actors`).
+    #[arg(long = "leave-out", value_enum, value_delimiter = ',')]
+    pub leave_out: Vec<LevelPartArg>,
     // The engine places a T3D map's brushes; the game folder and package paths texture the
     // iso view and a built map.
     #[command(flatten)]
@@ -119,7 +144,11 @@ pub fn run(args: &MapRenderArgs) -> ExitCode {
             Some(index) => index,
             None => &export::NoTextures,
         };
-    let geometry = if level { Geometry::Level(textures) } else { Geometry::Brushes };
+    let geometry = if level {
+        Geometry::Level(textures, level_parts(&args.leave_out))
+    } else {
+        Geometry::Brushes
+    };
     let Some(picture) = render_map_geometry(
         &name,
         &text,
@@ -201,14 +230,19 @@ fn stored_level_picture(
         );
     }
     let others = super::export::game_packages(options);
-    let scene =
-        export::stored_level_scene(package_name, &package, &others).map_err(|e| e.to_string())?;
+    let scene = export::stored_level_scene_of_parts(
+        package_name,
+        &package,
+        &others,
+        level_parts(&args.leave_out),
+    )
+    .map_err(|e| e.to_string())?;
     for note in &scene.notes {
         eprintln!("note: {}", printable_line(note));
     }
     render_level_scene(&scene, package_name, view, args.size).ok_or_else(|| {
         format!(
-            "its stored level holds no BSP surface, and none of its {} actors is of a kind the picture marks (static meshes are not drawn)",
+            "its stored level holds no BSP surface, no static mesh, and none of its {} actors is of a kind the picture marks",
             scene.actors.len()
         )
     })
