@@ -524,10 +524,13 @@ fn the_stored_level_is_the_engines_bsp() {
     for path in &maps {
         let bytes = std::fs::read(path).unwrap();
         let p = Package::parse(&bytes).unwrap();
-        let scene = level::stored_level_scene(
+        // The BSP alone: the movers' brushes are drawn beside it, not part of it.
+        let bsp_only = level::LevelParts { movers: false, ..level::LevelParts::default() };
+        let scene = level::stored_level_scene_of_parts(
             "map",
             &p,
             &unreal_assets::export::materials::NoOtherPackages,
+            bsp_only,
         )
         .unwrap();
         let built = package::read_built_map(&p).unwrap();
@@ -805,4 +808,95 @@ fn a_build_past_its_bound_stops_naming_the_brush() {
     assert!(stopped.cancelled);
     assert_eq!(stopped.brush, "Room10");
     assert!(stopped.to_string().contains("no longer wanted"), "{stopped}");
+}
+
+/// Movers take no part in CSG; their brushes are drawn where the map stores them (issue 45
+/// item 3), after the level's surfaces: in a T3D map (a `Mover` and an `ElevatorMover`, each
+/// surface carrying its `Begin Polygon`), and in a built map (the mover's model placed by its
+/// `Location`); `movers: false` leaves them out.
+#[test]
+fn movers_are_drawn_where_the_map_stores_them() {
+    use unreal_test_support::writers::{carved_room, map_package, MapBrush};
+    let mover = |class: &str, name: &str, x: f64| {
+        let mut out = format!(
+            "Begin Actor Class={class} Name={name}\r\n   Location=(X={x:.6},Z=-64.000000)\r\n   Begin Brush Name=Model{name}\r\n      Begin PolyList\r\n"
+        );
+        for face in unreal_test_support::writers::box_faces([16.0, 16.0, 32.0]) {
+            out.push_str("         Begin Polygon Texture=Door\r\n");
+            for v in face {
+                out.push_str(&format!(
+                    "            Vertex   {:+013.6},{:+013.6},{:+013.6}\r\n",
+                    v[0], v[1], v[2]
+                ));
+            }
+            out.push_str("         End Polygon\r\n");
+        }
+        out.push_str("      End PolyList\r\n   End Brush\r\nEnd Actor\r\n");
+        out
+    };
+    let end = ROOM.rfind("End Map").unwrap();
+    let text = format!(
+        "{}{}{}{}",
+        &ROOM[..end],
+        mover("Mover", "Mover0", 1000.0),
+        mover("ElevatorMover", "ElevatorMover0", 1064.0),
+        &ROOM[end..]
+    );
+    let bare = level::level_scene("Room", ROOM, None, &NoTextures);
+    let scene = level::level_scene("Room", &text, None, &NoTextures);
+    assert_eq!(scene.movers, 2);
+    assert_eq!(scene.surfaces, bare.surfaces + 12);
+    let door = scene.materials.iter().position(|m| m.texture == "Door").unwrap();
+    let primitive = scene.primitives.iter().find(|p| p.material == door).unwrap();
+    assert_eq!(primitive.triangles.len(), 24);
+    // Each surface's run names a `Begin Polygon` of the movers.
+    for origin in &primitive.origins {
+        let at = origin.source.unwrap() as usize;
+        assert!(text[at..].starts_with("Begin Polygon Texture=Door"), "{}", &text[at..at + 30]);
+        assert!(at > end);
+    }
+    // The first mover's box stands at X 1000, Z -64.
+    let xs: Vec<f32> = primitive.positions.iter().map(|p| unreal(*p)[0]).collect();
+    assert!(xs.iter().all(|&x| (984.0..=1080.0).contains(&x)), "{xs:?}");
+    let without = level::level_scene_of_parts(
+        "Room",
+        &text,
+        None,
+        &NoTextures,
+        level::LevelParts { movers: false, ..level::LevelParts::default() },
+        &|| false,
+    );
+    assert_eq!((without.movers, without.surfaces), (0, bare.surfaces));
+
+    // A built map: the mover's model, placed by its Location.
+    let half = [256.0, 256.0, 128.0];
+    let room = MapBrush {
+        class: "Brush",
+        csg_oper: 2,
+        poly_flags: 0,
+        location: [0.0; 3],
+        half,
+        texture: "Wall",
+    };
+    let door = MapBrush {
+        class: "Mover",
+        csg_oper: 1,
+        poly_flags: 0,
+        location: [100.0, 0.0, 0.0],
+        half: [16.0; 3],
+        texture: "Door",
+    };
+    for version in [69, 128] {
+        let bytes =
+            map_package(version, &[room.clone(), door.clone()], &carved_room(half, 0.0, "Wall"));
+        let p = Package::parse(&bytes).unwrap();
+        let stored =
+            level::stored_level_scene("built", &p, &unreal_assets::export::NoOtherPackages)
+                .unwrap();
+        assert_eq!((stored.movers, stored.surfaces), (1, 12), "version {version}");
+        let door = stored.materials.iter().position(|m| m.texture.ends_with("Door")).unwrap();
+        let primitive = stored.primitives.iter().find(|p| p.material == door).unwrap();
+        let xs: Vec<f32> = primitive.positions.iter().map(|p| unreal(*p)[0]).collect();
+        assert!(xs.iter().all(|&x| x == 84.0 || x == 116.0), "version {version}: {xs:?}");
+    }
 }

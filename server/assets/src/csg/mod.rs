@@ -360,37 +360,67 @@ pub fn brushes_of_t3d(
     text: &str,
     generation: Option<unreal_analysis::Generation>,
 ) -> Vec<CsgBrush> {
+    level_brushes_of_t3d(text, generation).0
+}
+
+/// The brushes of a T3D map that take part in the level ([`brushes_of_t3d`]), and its movers:
+/// the brushes of actors whose class is a mover (`Mover`, `ElevatorMover`...: its name ends
+/// in `Mover`), placed where the map stores them (the editor leaves a mover at the key it
+/// last showed; the game starts it at `KeyNum`, which a saved map holds too), for drawing
+/// beside the level: movers take no part in CSG.
+pub fn level_brushes_of_t3d(
+    text: &str,
+    generation: Option<unreal_analysis::Generation>,
+) -> (Vec<CsgBrush>, Vec<CsgBrush>) {
     let (placed, _) = unreal_analysis::t3d::brushes::placed_brushes(text, generation);
-    placed
-        .into_iter()
-        .filter(|b| takes_part(&b.class, &b.csg_oper, b.b_static, true))
-        .filter_map(|b| {
-            let oper = oper_of(&b.csg_oper)?;
-            let polys = b
-                .polygons
-                .into_iter()
-                .zip(b.poly_attributes)
-                .map(|(vertices, a)| {
-                    // As the T3D import finishes a polygon: the base is the first vertex when
-                    // no `Origin` is given, and axes both zero are generated.
-                    let mut texture_u = a.texture_u.unwrap_or_default();
-                    let mut texture_v = a.texture_v.unwrap_or_default();
-                    let is_zero = |v: V3| v.iter().all(|c| *c == 0.0);
-                    if is_zero(texture_u) && is_zero(texture_v) {
-                        (texture_u, texture_v) =
-                            uv::generated_axes(&vertices).unwrap_or((texture_u, texture_v));
-                    }
-                    let base = a.origin.or_else(|| vertices.first().copied()).unwrap_or_default();
-                    BrushPoly {
-                        texture: a.texture,
-                        poly_flags: a.flags,
-                        mapping: Some(TextureMapping { base, texture_u, texture_v, pan: a.pan }),
-                        source: Some(a.begin_span.start),
-                        vertices,
-                    }
-                })
-                .collect();
-            Some(CsgBrush { name: b.name, oper, poly_flags: b.poly_flags as u32, polys })
-        })
-        .collect()
+    let mut brushes = Vec::new();
+    let mut movers = Vec::new();
+    for b in placed {
+        let is_mover = is_mover_class(&b.class);
+        let takes_part = takes_part(&b.class, &b.csg_oper, b.b_static, true);
+        if !is_mover && !takes_part {
+            continue;
+        }
+        let oper = if is_mover { Some(Oper::Add) } else { oper_of(&b.csg_oper) };
+        let Some(oper) = oper else { continue };
+        let polys = b
+            .polygons
+            .into_iter()
+            .zip(b.poly_attributes)
+            .map(|(vertices, a)| {
+                // As the T3D import finishes a polygon: the base is the first vertex when
+                // no `Origin` is given, and axes both zero are generated.
+                let mut texture_u = a.texture_u.unwrap_or_default();
+                let mut texture_v = a.texture_v.unwrap_or_default();
+                let is_zero = |v: V3| v.iter().all(|c| *c == 0.0);
+                if is_zero(texture_u) && is_zero(texture_v) {
+                    (texture_u, texture_v) =
+                        uv::generated_axes(&vertices).unwrap_or((texture_u, texture_v));
+                }
+                let base = a.origin.or_else(|| vertices.first().copied()).unwrap_or_default();
+                BrushPoly {
+                    texture: a.texture,
+                    poly_flags: a.flags,
+                    mapping: Some(TextureMapping { base, texture_u, texture_v, pan: a.pan }),
+                    source: Some(a.begin_span.start),
+                    vertices,
+                }
+            })
+            .collect();
+        let brush = CsgBrush { name: b.name, oper, poly_flags: b.poly_flags as u32, polys };
+        if is_mover {
+            movers.push(brush);
+        } else {
+            brushes.push(brush);
+        }
+    }
+    (brushes, movers)
+}
+
+/// Whether actors of `class` are movers: `Mover` and the stock kinds (`ElevatorMover`,
+/// `AssertMover`, `RotatingMover`...), whose names all end in `Mover`.
+pub fn is_mover_class(class: &str) -> bool {
+    let short = class.rsplit('.').next().unwrap_or(class);
+    short.len() >= 5
+        && short.get(short.len() - 5..).is_some_and(|end| end.eq_ignore_ascii_case("mover"))
 }

@@ -131,43 +131,7 @@ pub fn read_built_map(p: &Package<'_>) -> Result<BuiltMap, unreal_formats::Error
             continue;
         }
         let Some(oper) = super::oper_of(&csg_oper) else { continue };
-        let placement = Placement {
-            location: vector_of(property(props, "Location")).unwrap_or_default(),
-            rotation: rotator_of(property(props, "Rotation")).unwrap_or_default(),
-            pre_pivot: vector_of(property(props, "PrePivot")).unwrap_or_default(),
-            main_scale: scale_of(property(props, "MainScale")).unwrap_or_default(),
-            post_scale: scale_of(property(props, "PostScale")).unwrap_or_default(),
-        };
-        let generation = if p.is_ue2() { Generation::Ue2 } else { Generation::Ue1 };
-        let transform = placement.transform(Some(generation));
-        let brush_model = p.read_model(model)?;
-        let polys: Vec<Poly> = match export_of(brush_model.polys) {
-            Some(polys) => p.read_polys(polys)?,
-            None => Vec::new(),
-        };
-        let polys = polys
-            .iter()
-            .map(|poly| {
-                let mut vertices: Vec<V3> =
-                    poly.vertices.iter().map(|v| transform.point(v.map(f64::from))).collect();
-                if transform.mirrors {
-                    vertices.reverse();
-                }
-                let f = |v: [f32; 3]| v.map(f64::from);
-                BrushPoly {
-                    vertices,
-                    texture: p.ref_name(poly.texture).to_owned(),
-                    poly_flags: poly.poly_flags,
-                    mapping: Some(super::TextureMapping {
-                        base: transform.point(f(poly.base)),
-                        texture_u: transform.texture_axis(f(poly.texture_u)),
-                        texture_v: transform.texture_axis(f(poly.texture_v)),
-                        pan: [poly.pan_u, poly.pan_v],
-                    }),
-                    source: None,
-                }
-            })
-            .collect();
+        let polys = placed_polys(p, props, model)?;
         let poly_flags = int_of(property(props, "PolyFlags")).unwrap_or(0) as u32;
         map.brushes.push(CsgBrush { name, oper, poly_flags, polys });
     }
@@ -180,6 +144,52 @@ pub fn read_built_map(p: &Package<'_>) -> Result<BuiltMap, unreal_formats::Error
     map.surfs = model.surfs.len();
     map.engine = engine_polygons(p, &model);
     Ok(map)
+}
+
+/// The polygons of a brush actor's model `model`, placed in the world by its properties
+/// (`Location`, `Rotation`, `PrePivot`, `MainScale`, `PostScale`) as CSG places them.
+fn placed_polys(
+    p: &Package<'_>,
+    props: &[Property],
+    model: usize,
+) -> Result<Vec<BrushPoly>, unreal_formats::Error> {
+    let placement = Placement {
+        location: vector_of(property(props, "Location")).unwrap_or_default(),
+        rotation: rotator_of(property(props, "Rotation")).unwrap_or_default(),
+        pre_pivot: vector_of(property(props, "PrePivot")).unwrap_or_default(),
+        main_scale: scale_of(property(props, "MainScale")).unwrap_or_default(),
+        post_scale: scale_of(property(props, "PostScale")).unwrap_or_default(),
+    };
+    let generation = if p.is_ue2() { Generation::Ue2 } else { Generation::Ue1 };
+    let transform = placement.transform(Some(generation));
+    let brush_model = p.read_model(model)?;
+    let polys: Vec<Poly> = match export_of(brush_model.polys) {
+        Some(polys) => p.read_polys(polys)?,
+        None => Vec::new(),
+    };
+    Ok(polys
+        .iter()
+        .map(|poly| {
+            let mut vertices: Vec<V3> =
+                poly.vertices.iter().map(|v| transform.point(v.map(f64::from))).collect();
+            if transform.mirrors {
+                vertices.reverse();
+            }
+            let f = |v: [f32; 3]| v.map(f64::from);
+            BrushPoly {
+                vertices,
+                texture: p.ref_name(poly.texture).to_owned(),
+                poly_flags: poly.poly_flags,
+                mapping: Some(super::TextureMapping {
+                    base: transform.point(f(poly.base)),
+                    texture_u: transform.texture_axis(f(poly.texture_u)),
+                    texture_v: transform.texture_axis(f(poly.texture_v)),
+                    pan: [poly.pan_u, poly.pan_v],
+                }),
+                source: None,
+            }
+        })
+        .collect())
 }
 
 /// Every node of the level's model with a polygon, with its surface's plane and texture and
@@ -300,8 +310,13 @@ pub struct StoredLevel {
     /// texture as the package refers to it.
     pub level: super::BuiltLevel,
     pub textures: Vec<ObjectRef>,
-    /// Every actor of the level that holds no brush, in the level's order.
+    /// Every actor of the level that holds no brush, in the level's order, and the movers that
+    /// draw a static mesh.
     pub actors: Vec<StoredActor>,
+    /// The movers drawn with their brush, placed where the map stores them.
+    pub movers: Vec<CsgBrush>,
+    /// Movers whose brush could not be read, with why.
+    pub unread_movers: Vec<String>,
     pub nodes: usize,
     pub surfs: usize,
 }
@@ -399,8 +414,32 @@ pub fn read_stored_level(p: &Package<'_>) -> Result<StoredLevel, unreal_formats:
     for actor in level.actors.iter().filter_map(|&a| export_of(a)) {
         let Ok(header) = p.read_object_header(actor) else { continue };
         let props = &header.properties;
-        if matches!(property(props, "Brush"), Some(PropertyValue::Object(r)) if r.0 != 0) {
-            continue;
+        if let Some(PropertyValue::Object(brush)) = property(props, "Brush") {
+            if brush.0 != 0 {
+                let class = p.class_name(actor);
+                let drawing = StoredDrawing::read(props);
+                let draws_mesh =
+                    drawing.draw_type == Some(8) && drawing.static_mesh.is_some_and(|m| m.0 != 0);
+                if !super::is_mover_class(class) {
+                    continue;
+                }
+                if !draws_mesh {
+                    let name = p.export_name(actor).to_owned();
+                    match export_of(*brush).map(|model| placed_polys(p, props, model)) {
+                        Some(Ok(polys)) => stored.movers.push(CsgBrush {
+                            name,
+                            oper: super::Oper::Add,
+                            poly_flags: 0,
+                            polys,
+                        }),
+                        Some(Err(e)) => stored.unread_movers.push(format!("{name}: {e}")),
+                        None => stored
+                            .unread_movers
+                            .push(format!("{name}: its brush is not in the map")),
+                    }
+                    continue;
+                }
+            }
         }
         let number = |name: &str| int_of(property(props, name)).map(|n| n as f64);
         stored.actors.push(StoredActor {

@@ -398,7 +398,7 @@ pub fn write_map_glb(scene: &super::map::MapScene) -> Vec<u8> {
 
 /// A map's built level as a `.glb` ([`super::level::LevelScene`]): one mesh per material
 /// (named by its texture) under a node "Level", the textures embedded as PNG; the static meshes
-/// the level places as one mesh each, referenced by one node per actor under "StaticMeshes"
+/// the level places as one mesh each, referenced by one node per actor under `StaticMeshes`
 /// (in [`super::level::LevelScene::placed`]'s order, `extras.class`); and the map's other
 /// actors as named empty nodes under "Actors" (`extras.class`), lights among them with a
 /// `KHR_lights_punctual` point light.

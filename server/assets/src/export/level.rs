@@ -150,6 +150,9 @@ pub struct LevelScene {
     pub left_out: usize,
     /// Brushes built.
     pub brushes: usize,
+    /// Movers drawn with their brush, where the map stores them (their surfaces are among
+    /// the level's, after the built ones).
+    pub movers: usize,
     /// The static meshes the level places, each once per set of skins ([`static_meshes`]),
     /// and the box drawn where one cannot be read.
     pub meshes: Vec<LevelMesh>,
@@ -163,12 +166,18 @@ pub struct LevelScene {
 }
 
 impl LevelScene {
-    /// How many static meshes it places, and how many of them were read, for a summary line:
-    /// `, 800 static meshes placed (120 read, 650 placed as boxes)`, or nothing when it places
-    /// none.
-    pub fn static_mesh_summary(&self) -> String {
+    /// Its movers and the static meshes it places (how many of them were read), for a summary
+    /// line: `, 2 movers, 800 static meshes placed (120 read, 650 placed as boxes)`; nothing
+    /// for a level of neither.
+    pub fn placed_summary(&self) -> String {
+        use std::fmt::Write as _;
+        let mut out = String::new();
+        if self.movers > 0 {
+            let plural = if self.movers == 1 { "" } else { "s" };
+            let _ = write!(out, ", {} mover{plural}", self.movers);
+        }
         if self.placed.is_empty() {
-            return String::new();
+            return out;
         }
         let boxes = self
             .placed
@@ -176,10 +185,12 @@ impl LevelScene {
             .filter(|p| self.meshes.get(p.mesh).is_some_and(|m| m.is_box))
             .count();
         let distinct = self.meshes.iter().filter(|m| !m.is_box).count();
-        format!(
+        let _ = write!(
+            out,
             ", {} static meshes placed ({distinct} read, {boxes} placed as boxes)",
             self.placed.len()
-        )
+        );
+        out
     }
 
     /// The area of the triangles written, in square units.
@@ -361,6 +372,7 @@ pub fn level_scene(
 /// The parts of a level besides its BSP that a scene holds: all of them unless a user leaves
 /// some out (`unreal-ls export --leave-out`, `render --leave-out`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(clippy::struct_excessive_bools)] // one switch for each part a user may leave out
 pub struct LevelParts {
     /// The static meshes placed ([`static_meshes`]); without them, their actors are left out
     /// too.
@@ -369,11 +381,13 @@ pub struct LevelParts {
     pub actors: bool,
     /// A built map's terrains.
     pub terrain: bool,
+    /// The movers' brushes.
+    pub movers: bool,
 }
 
 impl Default for LevelParts {
     fn default() -> Self {
-        Self { static_meshes: true, actors: true, terrain: true }
+        Self { static_meshes: true, actors: true, terrain: true, movers: true }
     }
 }
 
@@ -408,8 +422,9 @@ pub fn level_scene_of_parts(
     parts: LevelParts,
     stop: &dyn Fn() -> bool,
 ) -> LevelScene {
-    let brushes = csg::brushes_of_t3d(text, generation);
-    let level = csg::build_until(&brushes, false, stop);
+    let (brushes, movers) = csg::level_brushes_of_t3d(text, generation);
+    let mut level = csg::build_until(&brushes, false, stop);
+    let movers = if parts.movers { add_movers(&mut level, movers) } else { 0 };
     let (actors, meshes) = if parts.static_meshes || parts.actors {
         split_actors(actors_of(text), &|class, property| textures.class_default(class, property))
     } else {
@@ -417,6 +432,7 @@ pub fn level_scene_of_parts(
     };
     let (actors, meshes) = parts.keep(actors, meshes);
     let mut scene = level_of(name, &level, actors, textures);
+    scene.movers = movers;
     add_static_meshes(
         &mut scene,
         meshes,
@@ -648,7 +664,15 @@ pub fn stored_level_scene_of_parts(
         .collect();
     let (actors, meshes) = split_actors(actors, &static_meshes::known_default);
     let (actors, meshes) = parts.keep(actors, meshes);
-    let mut scene = level_of(name, &stored.level, actors, &textures);
+    let mut level = stored.level.clone();
+    let movers = if parts.movers { add_movers(&mut level, stored.movers.clone()) } else { 0 };
+    let mut scene = level_of(name, &level, actors, &textures);
+    scene.movers = movers;
+    if parts.movers {
+        for why in &stored.unread_movers {
+            scene.notes.push(format!("the mover {why}; it is left out"));
+        }
+    }
     // The actors' mesh and skins, as the map refers to them, by actor name.
     let references: HashMap<String, (ObjectRef, Vec<ObjectRef>)> = stored
         .actors
@@ -1037,6 +1061,32 @@ fn add_static_meshes<K: std::hash::Hash + Eq>(
             counted(found.undecided, "actor names", "actors name")
         ));
     }
+}
+
+/// Adds the polygons of `movers` to the level's surfaces, as they stand (movers take no part
+/// in CSG: the engine draws each one's brush where it is); how many movers had any.
+fn add_movers(level: &mut csg::BuiltLevel, movers: Vec<csg::CsgBrush>) -> usize {
+    let mut drawn = 0;
+    for (k, mover) in movers.into_iter().enumerate() {
+        let before = level.surfaces.len();
+        for (j, poly) in mover.polys.into_iter().enumerate() {
+            let Some(normal) = csg::bsp::calc_normal(&poly.vertices) else { continue };
+            let Some(&base) = poly.vertices.first() else { continue };
+            level.surfaces.push(csg::Surface {
+                normal,
+                base,
+                texture: poly.texture,
+                poly_flags: poly.poly_flags,
+                mapping: poly.mapping,
+                brush: level.brushes + k,
+                brush_poly: j,
+                source: poly.source,
+                vertices: poly.vertices,
+            });
+        }
+        drawn += usize::from(level.surfaces.len() > before);
+    }
+    drawn
 }
 
 /// The box drawn where a static mesh cannot be read: the unit cube, in a flat grey.

@@ -237,7 +237,7 @@ fn export_level(args: &ExportArgs, options: &LintOptions, stem: &str, text: &str
         scene.surfaces,
         scene.left_out,
         scene.materials.len(),
-        scene.static_mesh_summary(),
+        scene.placed_summary(),
         scene.actors.len()
     );
     Ok(())
@@ -338,7 +338,7 @@ fn export_stored_level(
         scene.surfaces,
         scene.left_out,
         scene.materials.len(),
-        scene.static_mesh_summary(),
+        scene.placed_summary(),
         scene.actors.len()
     );
     Ok(())

@@ -31,6 +31,8 @@ pub enum LevelPartArg {
     Actors,
     /// A built map's terrains (UE2).
     Terrain,
+    /// The movers' brushes.
+    Movers,
 }
 
 /// The parts of the level the listed ones leave.
@@ -40,6 +42,7 @@ pub fn level_parts(leave_out: &[LevelPartArg]) -> export::LevelParts {
         static_meshes: kept(LevelPartArg::StaticMeshes),
         actors: kept(LevelPartArg::Actors),
         terrain: kept(LevelPartArg::Terrain),
+        movers: kept(LevelPartArg::Movers),
     }
 }
 

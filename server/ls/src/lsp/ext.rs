@@ -287,7 +287,7 @@ pub struct LevelSceneResult {
     pub meshes: Vec<LevelSceneMesh>,
     pub actors: Vec<LevelSceneActor>,
     /// The actors drawn as a static mesh (or as the box in place of one that cannot be read),
-    /// in the order of the children of the `.glb`'s node "StaticMeshes".
+    /// in the order of the children of the `.glb`'s node `StaticMeshes`.
     pub placed: Vec<LevelSceneActor>,
     /// Textures drawn in a flat colour, static meshes drawn as boxes, and why.
     pub notes: Vec<String>,
