@@ -824,10 +824,11 @@ fn movers_are_drawn_where_the_map_stores_them() {
         for face in unreal_test_support::writers::box_faces([16.0, 16.0, 32.0]) {
             out.push_str("         Begin Polygon Texture=Door\r\n");
             for v in face {
-                out.push_str(&format!(
+                let _ = write!(
+                    out,
                     "            Vertex   {:+013.6},{:+013.6},{:+013.6}\r\n",
                     v[0], v[1], v[2]
-                ));
+                );
             }
             out.push_str("         End Polygon\r\n");
         }
