@@ -131,7 +131,7 @@ fn a_t3d_maps_static_meshes_are_placed_from_the_packages() {
     expect_test::expect![[r"
         mesh Props.Meshes.Crate: 7 vertices, 2 materials (2 textured)
         mesh Props.Meshes.Crate: 7 vertices, 2 materials (2 textured)
-        mesh Static mesh not read: 24 vertices, 1 materials (0 textured), the box
+        mesh Mesh not read: 24 vertices, 1 materials (0 textured), the box
         placed StaticMeshActor0 (StaticMeshActor) with mesh 0
         placed StaticMeshActor1 (StaticMeshActor) with mesh 0
         placed StaticMeshActor2 (StaticMeshActor) with mesh 1
@@ -140,8 +140,8 @@ fn a_t3d_maps_static_meshes_are_placed_from_the_packages() {
         placed xPickUpBase0 (xPickUpBase) with mesh 0
         placed xPickUpBase1 (xPickUpBase) with mesh 0
         point StaticMeshActor4 (StaticMeshActor)
-        note: the static mesh package Rocks is not in the game folder or package paths: 1 static mesh not read, drawn as boxes of their actors' collision size (1 actor)
-        note: 1 static mesh actor is hidden in the game (bHidden=True): shown as points, as the engine does not draw them
+        note: the static mesh package Rocks is not in the game folder or package paths: 1 mesh not read, drawn as boxes of their actors' collision size (1 actor)
+        note: 1 mesh actor is hidden in the game (bHidden=True): shown as points, as the engine does not draw them
     "]]
     .assert_eq(&describe(&scene));
 
@@ -210,7 +210,7 @@ fn without_packages_every_static_mesh_is_a_box_with_one_note() {
     assert_eq!(scene.placed.len(), 5);
     assert_eq!(
         scene.notes[0],
-        "no game folder or package path is set to read static meshes from: 3 static meshes not read, drawn as boxes of their actors' collision size (5 actors)"
+        "no game folder or package path is set to read meshes from: 3 meshes not read, drawn as boxes of their actors' collision size (5 actors)"
     );
 }
 
@@ -262,15 +262,15 @@ fn a_built_maps_static_meshes_are_placed_from_the_map_and_the_packages() {
     expect_test::expect![[r"
         mesh Trim: 7 vertices, 2 materials (0 textured)
         mesh Props.Meshes.Crate: 7 vertices, 2 materials (2 textured)
-        mesh Static mesh not read: 24 vertices, 1 materials (0 textured), the box
+        mesh Mesh not read: 24 vertices, 1 materials (0 textured), the box
         placed StaticMeshActor0 (StaticMeshActor) with mesh 0
         placed StaticMeshActor1 (StaticMeshActor) with mesh 1
         placed Mover2 (Mover) with mesh 0
         placed StaticMeshActor3 (StaticMeshActor) with mesh 2
         point xPickUpBase4 (xPickUpBase)
         note: Tex.Wall: its package Tex is not in the game folder or package paths, or holds no image of it; its surfaces are drawn in a flat colour, mapped as a 256x256 texture
-        note: the static mesh package Rocks is not in the game folder or package paths: 1 static mesh not read, drawn as boxes of their actors' collision size (1 actor)
-        note: 1 actor names a StaticMesh, but neither they nor a class known here say DrawType=DT_StaticMesh (it may come from their class's defaults): shown as points
+        note: the static mesh package Rocks is not in the game folder or package paths: 1 mesh not read, drawn as boxes of their actors' collision size (1 actor)
+        note: 1 actor names a StaticMesh or Mesh, but neither they nor a class known here say how they are drawn (DrawType, which may come from their class's defaults): shown as points
     "]]
     .assert_eq(&describe(&scene));
     let transforms = [
@@ -303,4 +303,83 @@ fn a_built_maps_static_meshes_are_placed_from_the_map_and_the_packages() {
         }
     }
     assert!(write_level_glb(&scene).starts_with(b"glTF"));
+}
+
+/// A UE1 actor drawn with a mesh (`DT_Mesh`), posed in its first frame where the engine's
+/// `MeshToWorld` puts it: the corpus's `Ut99Mods_KillConfirmed.u`, whose compiled class
+/// `DogTagItemVisuals` names its `LodMesh` `dogTag` and draw type in its defaults, and a
+/// `Decoration` that names them itself, turned and scaled.
+#[test]
+fn a_ue1_actor_drawn_with_a_mesh_is_posed_from_its_package() {
+    let source = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/corpus/packages/u/Ut99Mods_KillConfirmed.u");
+    if !source.is_file() {
+        unreal_test_support::corpus::absent("the corpus's Ut99Mods_KillConfirmed.u is not present");
+        return;
+    }
+    let dir = ScratchDir::new("level-vertex-meshes");
+    std::fs::copy(&source, dir.join("Ut99Mods_KillConfirmed.u")).unwrap();
+    let index = PackageIndex::build(
+        Arc::new(unreal_analysis::fs::RealFs),
+        IndexRoots {
+            game_dir: None,
+            package_paths: vec![dir.to_path_buf()],
+            ..IndexRoots::default()
+        },
+        &mut |_| {},
+    );
+    let map = "Begin Map
+Begin Actor Class=DogTagItemVisuals Name=DogTagItemVisuals0
+   Location=(X=0.000000,Y=0.000000,Z=-100.000000)
+End Actor
+Begin Actor Class=Decoration Name=Decoration0
+   DrawType=DT_Mesh
+   Mesh=LodMesh'Ut99Mods_KillConfirmed.dogTag'
+   Location=(X=100.000000,Y=0.000000,Z=-100.000000)
+   Rotation=(Pitch=3000,Yaw=16384)
+   DrawScale=2.000000
+   PrePivot=(Z=4.000000)
+End Actor
+End Map
+";
+    let scene = level::level_scene("Tags", map, None, &index);
+    expect_test::expect![[r"
+        mesh Ut99Mods_KillConfirmed.dogTag: 123 vertices, 1 materials (1 textured)
+        placed DogTagItemVisuals0 (DogTagItemVisuals) with mesh 0
+        placed Decoration0 (Decoration) with mesh 0
+    "]]
+    .assert_eq(&describe(&scene));
+    let bytes = std::fs::read(dir.join("Ut99Mods_KillConfirmed.u")).unwrap();
+    let package = unreal_formats::Package::parse(&bytes).unwrap();
+    let info = package.read_mesh(package.find("dogTag").unwrap()).unwrap();
+    let placement = info.placement.unwrap();
+    let space = unreal_assets::export::static_meshes::VertexMeshSpace {
+        scale: placement.scale.map(f64::from),
+        origin: placement.origin.map(f64::from),
+        rot_origin: placement.rot_origin,
+    };
+    let transforms = [
+        ActorTransform { location: [0.0, 0.0, -100.0], ..ActorTransform::default() },
+        ActorTransform {
+            location: [100.0, 0.0, -100.0],
+            rotation: [3000, 16384, 0],
+            draw_scale: 2.0,
+            pre_pivot: [0.0, 0.0, 4.0],
+            ..ActorTransform::default()
+        },
+    ];
+    let unreal = |g: [f32; 3]| [f64::from(g[2]), -f64::from(g[0]), f64::from(g[1])];
+    for (placed, transform) in scene.placed.iter().zip(&transforms) {
+        let model = &scene.meshes[placed.mesh].model;
+        for &g in &model.positions {
+            let world = transform.vertex_mesh_point(&space, unreal(g));
+            let expected = point_to_gltf(world.map(|c| c as f32));
+            let got = apply(&placed.matrix, g);
+            assert!(
+                got.iter().zip(expected).all(|(a, b)| (a - f64::from(b)).abs() < 1e-3),
+                "{}: {g:?} at {got:?}, the engine's {world:?}",
+                placed.name
+            );
+        }
+    }
 }

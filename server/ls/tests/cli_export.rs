@@ -1311,8 +1311,8 @@ fn a_maps_static_meshes_export_and_leave_out_on_request() {
             --- stderr
             note: GenFloor.Floor.Flr06: its package GenFloor is not in the game folder or package paths; its surfaces are drawn in a flat colour, mapped as a 256x256 texture
             note: Ancient.Wall.Awall3: its package Ancient is not in the game folder or package paths; its surfaces are drawn in a flat colour, mapped as a 256x256 texture
-            note: the static mesh package Rocks is not in the game folder or package paths: 1 static mesh not read, drawn as boxes of their actors' collision size (1 actor)
-            note: the level built from 2 brushes: 13 surfaces (0 invisible or portal left out), 2 materials (0 textured), 3 static meshes placed (1 read, 1 placed as boxes), 2 actors
+            note: the static mesh package Rocks is not in the game folder or package paths: 1 mesh not read, drawn as boxes of their actors' collision size (1 actor)
+            note: the level built from 2 brushes: 13 surfaces (0 invisible or portal left out), 2 materials (0 textured), 3 meshes placed (1 read, 1 placed as boxes), 2 actors
         "#]],
     );
     let json = glb_json(&dir.join("crates.glb"));
@@ -1381,7 +1381,7 @@ fn a_maps_static_meshes_export_and_leave_out_on_request() {
             --- stdout
             --- stderr
             error: invalid value 'everything' for '--leave-out <LEAVE_OUT>'
-              [possible values: static-meshes, actors, terrain]
+              [possible values: static-meshes, actors, terrain, movers]
 
             For more information, try '--help'.
         "#]],

@@ -343,6 +343,8 @@ pub struct StoredDrawing {
     pub draw_type: Option<u8>,
     /// `StaticMesh`, an object of the map or an import.
     pub static_mesh: Option<ObjectRef>,
+    /// `Mesh` (drawn with `DT_Mesh`).
+    pub mesh: Option<ObjectRef>,
     pub rotation: Option<[i32; 3]>,
     pub draw_scale: Option<f64>,
     pub draw_scale_3d: Option<V3>,
@@ -364,6 +366,10 @@ impl StoredDrawing {
         Self {
             draw_type: int_of(property(props, "DrawType")).and_then(|n| u8::try_from(n).ok()),
             static_mesh: match property(props, "StaticMesh") {
+                Some(PropertyValue::Object(r)) => Some(*r),
+                _ => None,
+            },
+            mesh: match property(props, "Mesh") {
                 Some(PropertyValue::Object(r)) => Some(*r),
                 _ => None,
             },

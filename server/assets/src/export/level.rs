@@ -14,7 +14,9 @@ use unreal_formats::package::ObjectRef;
 use unreal_syntax::t3d::{Block, BlockKind, T3dFile};
 
 use super::model::point_to_gltf;
-use super::static_meshes::{self, ActorTransform, Decision, MeshActor, MeshActors, MeshFacts};
+use super::static_meshes::{
+    self, ActorTransform, Decision, MeshActor, MeshActors, MeshFacts, MeshKind, VertexMeshSpace,
+};
 use crate::csg::{self, uv};
 use unreal_analysis::index::{Lookup, ObjectKind, PackageIndex};
 use unreal_analysis::t3d::placement::Placement;
@@ -121,6 +123,9 @@ pub struct LevelMesh {
     pub model: super::Model,
     /// The box drawn in place of meshes that cannot be read.
     pub is_box: bool,
+    /// A vertex mesh's own space (its model holds the first frame as stored); `None` for a
+    /// static mesh.
+    pub space: Option<VertexMeshSpace>,
 }
 
 /// An actor drawing a static mesh (or the box in its place).
@@ -187,7 +192,7 @@ impl LevelScene {
         let distinct = self.meshes.iter().filter(|m| !m.is_box).count();
         let _ = write!(
             out,
-            ", {} static meshes placed ({distinct} read, {boxes} placed as boxes)",
+            ", {} meshes placed ({distinct} read, {boxes} placed as boxes)",
             self.placed.len()
         );
         out
@@ -222,6 +227,12 @@ pub trait LevelTextures {
         Err(no_packages_for(path))
     }
 
+    /// The vertex mesh (`Mesh`, `LodMesh`) at `path` in its first frame, with its own space;
+    /// or why it cannot be read, as [`Self::static_mesh`] says it.
+    fn vertex_mesh(&self, path: &str) -> Result<(super::Model, VertexMeshSpace), String> {
+        Err(no_packages_for(path))
+    }
+
     /// The default value of `property` for actors of `class`, as T3D text (`Some("")` for the
     /// engine's zero); `None` when not known. Without packages, what is known of stock
     /// classes ([`static_meshes::known_default`]).
@@ -240,7 +251,35 @@ pub trait LevelTextures {
 /// Why a static mesh cannot be read without packages: the same sentence for every mesh.
 fn no_packages_for(path: &str) -> String {
     let _ = path;
-    "no game folder or package path is set to read static meshes from".to_owned()
+    "no game folder or package path is set to read meshes from".to_owned()
+}
+
+/// The vertex mesh at `export` of `p` (named `path` in messages) in its first frame, with its
+/// own space (`Scale`, `Origin`, `RotOrigin`); its textures from `p` and `others`.
+fn vertex_mesh_of(
+    p: &unreal_formats::package::Package<'_>,
+    export: usize,
+    path: &str,
+    others: &dyn super::OtherPackages,
+) -> Result<(super::Model, VertexMeshSpace), String> {
+    let info = p.read_mesh(export).map_err(|e| format!("{path}: {e}"))?;
+    if info.skeletal.is_some() {
+        return Err(format!("{path}: a skeletal mesh, which the level does not place yet"));
+    }
+    let placement =
+        info.placement.ok_or_else(|| format!("{path}: its scale and origin could not be read"))?;
+    let mut model =
+        super::package_mesh_model_with(p, export, others).map_err(|e| format!("{path}: {e}"))?;
+    // The first frame is the model's positions; the animation is not the level's.
+    model.morph_targets.clear();
+    model.morph_animations.clear();
+    path.clone_into(&mut model.name);
+    let space = VertexMeshSpace {
+        scale: placement.scale.map(f64::from),
+        origin: placement.origin.map(f64::from),
+        rot_origin: placement.rot_origin,
+    };
+    Ok((model, space))
 }
 
 /// No game folder: every texture is a flat colour.
@@ -301,6 +340,34 @@ impl LevelTextures for PackageIndex {
             DefaultValue::EngineZero => Some(String::new()),
             DefaultValue::Unknown(_) => static_meshes::known_default(class, property),
         }
+    }
+
+    /// As [`Self::static_mesh`] finds a static mesh.
+    fn vertex_mesh(&self, path: &str) -> Result<(super::Model, VertexMeshSpace), String> {
+        let owner = path.split('.').next().unwrap_or(path);
+        if owner.eq_ignore_ascii_case("myLevel") {
+            return Err(
+                "the map's own meshes (myLevel) are stored in its built package, not in its T3D text"
+                    .to_owned(),
+            );
+        }
+        let id = ["LodMesh", "Mesh", "SkeletalMesh"]
+            .into_iter()
+            .find_map(|class| self.find_of_class(path, Some(class)))
+            .ok_or_else(|| {
+                if self.package(owner).is_none() {
+                    format!("the mesh package {owner} is not in the game folder or package paths")
+                } else {
+                    format!("{path}: {owner} holds no mesh of that name")
+                }
+            })?;
+        let Some((package, _)) = self.entry(id) else { return Err(format!("{path}: not found")) };
+        let full = self.full_path(id);
+        self.with_package(package, |p| {
+            let export = p.find(&full).ok_or_else(|| format!("{path}: not found"))?;
+            vertex_mesh_of(p, export, path, self)
+        })
+        .map_err(|e| format!("{path}: {e}"))?
     }
 
     /// As the engine loads it: `Package.Group.Name` in that package of the game folder or
@@ -439,9 +506,12 @@ pub fn level_scene_of_parts(
         |actor| {
             let skins: Vec<Option<String>> =
                 actor.skins.iter().map(|s| s.as_ref().map(|s| s.to_ascii_lowercase())).collect();
-            (actor.static_mesh.to_ascii_lowercase(), skins)
+            (actor.kind, actor.mesh.to_ascii_lowercase(), skins)
         },
-        |actor| textures.static_mesh(&actor.static_mesh, &actor.skins),
+        |actor| match actor.kind {
+            MeshKind::Static => textures.static_mesh(&actor.mesh, &actor.skins).map(|m| (m, None)),
+            MeshKind::Vertex => textures.vertex_mesh(&actor.mesh).map(|(m, s)| (m, Some(s))),
+        },
     );
     scene
 }
@@ -673,25 +743,41 @@ pub fn stored_level_scene_of_parts(
             scene.notes.push(format!("the mover {why}; it is left out"));
         }
     }
-    // The actors' mesh and skins, as the map refers to them, by actor name.
-    let references: HashMap<String, (ObjectRef, Vec<ObjectRef>)> = stored
-        .actors
-        .iter()
-        .filter_map(|a| Some((a.name.clone(), (a.drawing.static_mesh?, a.drawing.skins.clone()))))
-        .collect();
-    let reference = |actor: &MeshActor| {
-        references.get(&actor.name).cloned().unwrap_or((ObjectRef(0), Vec::new()))
+    // The mesh an actor draws, as the map refers to it (its class's default only by path),
+    // and its skins, by actor name.
+    let by_name: HashMap<&str, &csg::package::StoredActor> =
+        stored.actors.iter().map(|a| (a.name.as_str(), a)).collect();
+    let reference = |actor: &MeshActor| -> (Option<ObjectRef>, Vec<ObjectRef>) {
+        let Some(stored) = by_name.get(actor.name.as_str()) else { return (None, Vec::new()) };
+        let written = match actor.kind {
+            MeshKind::Static => stored.drawing.static_mesh,
+            MeshKind::Vertex => stored.drawing.mesh,
+        };
+        (written.filter(|r| r.0 != 0), stored.drawing.skins.clone())
     };
     add_static_meshes(
         &mut scene,
         meshes,
         |actor| {
             let (mesh, skins) = reference(actor);
-            (mesh.0, skins.iter().map(|s| s.0).collect::<Vec<_>>())
+            let mesh = mesh.map_or_else(|| actor.mesh.to_ascii_lowercase(), |r| r.0.to_string());
+            (actor.kind, mesh, skins.iter().map(|s| s.0).collect::<Vec<_>>())
         },
         |actor| {
-            let (mesh, skins) = reference(actor);
-            stored_static_mesh(package, mesh, &skins, others)
+            let (Some(mesh), skins) = reference(actor) else {
+                return Err(format!(
+                    "{}: a mesh its class's defaults name, which the level does not read from a built map yet",
+                    actor.mesh
+                ));
+            };
+            match actor.kind {
+                MeshKind::Static => {
+                    stored_static_mesh(package, mesh, &skins, others).map(|m| (m, None))
+                }
+                MeshKind::Vertex => {
+                    stored_vertex_mesh(package, mesh, others).map(|(m, s)| (m, Some(s)))
+                }
+            }
         },
     );
     if parts.terrain {
@@ -719,10 +805,41 @@ fn stored_mesh_facts(
         },
         draw_type: drawing.draw_type.map(|t| t.to_string()),
         static_mesh: drawing.static_mesh.map(path),
+        vertex_mesh: drawing.mesh.map(path),
         skins: drawing.skins.iter().map(|&s| (s.0 != 0).then(|| path(s))).collect(),
         collision: drawing.collision,
         hidden: drawing.hidden,
         begin: None,
+    }
+}
+
+/// The vertex mesh `mesh` of a built map in its first frame, with its own space: the map's
+/// own or, for an import, read from the package of `others` that holds it.
+fn stored_vertex_mesh(
+    package: &unreal_formats::package::Package<'_>,
+    mesh: ObjectRef,
+    others: &dyn super::OtherPackages,
+) -> Result<(super::Model, VertexMeshSpace), String> {
+    let path = package.ref_path(mesh);
+    match mesh.resolve() {
+        unreal_formats::package::Resolved::Export(i) => vertex_mesh_of(package, i, &path, others),
+        unreal_formats::package::Resolved::Import(_) => {
+            let owner = path.split('.').next().unwrap_or(&path).to_owned();
+            let mut found = None;
+            let known = others.visit_package(&owner, &mut |other| {
+                found = Some(match other.find(&path) {
+                    Some(export) => vertex_mesh_of(other, export, &path, others),
+                    None => Err(format!("{path}: {owner} holds no mesh of that name")),
+                });
+            });
+            if !known {
+                return Err(format!(
+                    "the mesh package {owner} is not in the game folder or package paths"
+                ));
+            }
+            found.unwrap_or_else(|| Err(format!("{path}: cannot be read")))
+        }
+        unreal_formats::package::Resolved::None => Err("no mesh".to_owned()),
     }
 }
 
@@ -976,7 +1093,7 @@ fn add_static_meshes<K: std::hash::Hash + Eq>(
     scene: &mut LevelScene,
     found: MeshActors,
     key: impl Fn(&MeshActor) -> K,
-    read: impl Fn(&MeshActor) -> Result<super::Model, String>,
+    read: impl Fn(&MeshActor) -> Result<(super::Model, Option<VertexMeshSpace>), String>,
 ) {
     let mut read_before: HashMap<K, Result<usize, String>> = HashMap::new();
     let mut box_mesh: Option<usize> = None;
@@ -993,14 +1110,22 @@ fn add_static_meshes<K: std::hash::Hash + Eq>(
             .entry(key(&actor))
             .or_insert_with(|| {
                 first_time = true;
-                read(&actor).map(|model| {
-                    scene.meshes.push(LevelMesh { name: model.name.clone(), model, is_box: false });
+                read(&actor).map(|(model, space)| {
+                    let name = model.name.clone();
+                    scene.meshes.push(LevelMesh { name, model, is_box: false, space });
                     scene.meshes.len() - 1
                 })
             })
             .clone();
-        let (mesh, transform) = match outcome {
-            Ok(mesh) => (mesh, actor.transform),
+        let (mesh, matrix) = match outcome {
+            Ok(mesh) => {
+                let space = scene.meshes.get(mesh).and_then(|m| m.space);
+                let matrix = match space {
+                    Some(space) => actor.transform.vertex_mesh_gltf_matrix(&space),
+                    None => actor.transform.gltf_matrix(),
+                };
+                (mesh, matrix)
+            }
             Err(why) => {
                 match unread.iter_mut().find(|(w, _, _)| *w == why) {
                     Some(entry) => {
@@ -1011,20 +1136,21 @@ fn add_static_meshes<K: std::hash::Hash + Eq>(
                 }
                 let mesh = *box_mesh.get_or_insert_with(|| {
                     scene.meshes.push(LevelMesh {
-                        name: "Static mesh not read".to_owned(),
+                        name: "Mesh not read".to_owned(),
                         model: unread_box_model(),
                         is_box: true,
+                        space: None,
                     });
                     scene.meshes.len() - 1
                 });
-                (mesh, static_meshes::box_transform(&actor))
+                (mesh, static_meshes::box_transform(&actor).gltf_matrix())
             }
         };
         scene.placed.push(PlacedMesh {
             name: actor.name,
             class: actor.class,
             mesh,
-            matrix: transform.gltf_matrix(),
+            matrix,
             position: point_to_gltf(actor.transform.location.map(|c| c as f32)),
             begin: actor.begin,
         });
@@ -1039,25 +1165,25 @@ fn add_static_meshes<K: std::hash::Hash + Eq>(
     for (why, actors, meshes) in unread {
         scene.notes.push(format!(
             "{why}: {} not read, drawn as boxes of their actors' collision size ({})",
-            counted(meshes, "static mesh", "static meshes"),
+            counted(meshes, "mesh", "meshes"),
             counted(actors, "actor", "actors")
         ));
     }
     if not_placed > 0 {
         scene.notes.push(format!(
             "{} a location or scale that is not a finite number: not drawn",
-            counted(not_placed, "static mesh actor has", "static mesh actors have")
+            counted(not_placed, "mesh actor has", "mesh actors have")
         ));
     }
     if found.hidden > 0 {
         scene.notes.push(format!(
             "{} hidden in the game (bHidden=True): shown as points, as the engine does not draw them",
-            counted(found.hidden, "static mesh actor is", "static mesh actors are")
+            counted(found.hidden, "mesh actor is", "mesh actors are")
         ));
     }
     if found.undecided > 0 {
         scene.notes.push(format!(
-            "{} a StaticMesh, but neither they nor a class known here say DrawType=DT_StaticMesh (it may come from their class's defaults): shown as points",
+            "{} a StaticMesh or Mesh, but neither they nor a class known here say how they are drawn (DrawType, which may come from their class's defaults): shown as points",
             counted(found.undecided, "actor names", "actors name")
         ));
     }
@@ -1093,12 +1219,12 @@ fn add_movers(level: &mut csg::BuiltLevel, movers: Vec<csg::CsgBrush>) -> usize 
 fn unread_box_model() -> super::Model {
     let (positions, triangles) = static_meshes::unit_cube();
     super::Model {
-        name: "Static mesh not read".to_owned(),
+        name: "Mesh not read".to_owned(),
         positions,
         uvs: None,
         primitives: vec![super::model::Primitive { material: 0, triangles }],
         materials: vec![super::model::Material {
-            name: "Static mesh not read".to_owned(),
+            name: "Mesh not read".to_owned(),
             texture: None,
             double_sided: false,
         }],

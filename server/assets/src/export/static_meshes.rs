@@ -53,64 +53,91 @@ impl Default for ActorTransform {
     }
 }
 
-impl ActorTransform {
-    /// The rotation matrix's rows (`FRotationMatrix`, as `LocalToWorld` expands it): where
-    /// the mesh's X, Y and Z axes point in the world.
-    fn axes(&self) -> [[f64; 3]; 3] {
-        let [pitch, yaw, roll] = self.rotation;
-        let (sp, cp) = (sin_tab(pitch), cos_tab(pitch));
-        let (sy, cy) = (sin_tab(yaw), cos_tab(yaw));
-        let (sr, cr) = (sin_tab(roll), cos_tab(roll));
-        [
-            [cp * cy, cp * sy, sp],
-            [cy * sp * sr - cr * sy, cr * cy + sp * sr * sy, -cp * sr],
-            [-(cr * cy * sp + sr * sy), cy * sr - cr * sp * sy, cp * cr],
-        ]
-    }
+/// The rows of `FRotationMatrix(rotation)` (as `AActor::LocalToWorld` expands it): where a
+/// mesh's X, Y and Z axes point once turned by roll, then pitch, then yaw.
+fn rotation_rows([pitch, yaw, roll]: [i32; 3]) -> [[f64; 3]; 3] {
+    let (sp, cp) = (sin_tab(pitch), cos_tab(pitch));
+    let (sy, cy) = (sin_tab(yaw), cos_tab(yaw));
+    let (sr, cr) = (sin_tab(roll), cos_tab(roll));
+    [
+        [cp * cy, cp * sy, sp],
+        [cy * sp * sr - cr * sy, cr * cy + sp * sr * sy, -cp * sr],
+        [-(cr * cy * sp + sr * sy), cy * sr - cr * sp * sy, cp * cr],
+    ]
+}
 
-    /// A mesh direction (no pivot, no location) in the world: scaled, then rotated.
-    fn linear(&self, v: [f64; 3], axes: &[[f64; 3]; 3]) -> [f64; 3] {
-        let mut out = [0.0; 3];
-        for (k, axis) in axes.iter().enumerate() {
-            let along = v[k] * self.draw_scale * self.draw_scale_3d[k];
-            for (o, a) in out.iter_mut().zip(axis) {
-                *o += along * a;
-            }
-        }
-        out
-    }
+/// `v` as a row vector times the rows `m`.
+fn times(v: [f64; 3], m: &[[f64; 3]; 3]) -> [f64; 3] {
+    [0, 1, 2].map(|j| v[0] * m[0][j] + v[1] * m[1][j] + v[2] * m[2][j])
+}
 
-    /// Where the mesh point `v` (the mesh's own axes) stands in the world.
-    pub fn point(&self, v: [f64; 3]) -> [f64; 3] {
-        let axes = self.axes();
-        let pivoted = [0, 1, 2].map(|k| v[k] - self.pre_pivot[k]);
-        let moved = self.linear(pivoted, &axes);
-        [0, 1, 2].map(|k| moved[k] + self.location[k])
-    }
+/// How a UE1 `Mesh`/`LodMesh` sits in its own space (`#exec MESH ORIGIN`, `MESHMAP SCALE`):
+/// its `Scale`, `Origin` and `RotOrigin`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct VertexMeshSpace {
+    pub scale: [f64; 3],
+    pub origin: [f64; 3],
+    pub rot_origin: [i32; 3],
+}
 
-    /// The transform in glTF's axes ([`point_to_gltf`]), as a glTF node's column-major
-    /// `matrix`: it takes a mesh point already in glTF axes to the world point in glTF axes.
-    /// A mirroring scale gives a negative determinant, which glTF readers honour by turning
-    /// the triangles' winding.
-    pub fn gltf_matrix(&self) -> [f32; 16] {
-        let axes = self.axes();
-        // glTF (a, b, c) is Unreal (c, -a, b).
-        let to_unreal = |g: [f64; 3]| [g[2], -g[0], g[1]];
-        let to_gltf = |u: [f64; 3]| [-u[1], u[2], u[0]];
-        let mut m = [0f32; 16];
-        for (column, unit) in [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]].iter().enumerate()
-        {
-            let image = to_gltf(self.linear(to_unreal(*unit), &axes));
-            for row in 0..3 {
-                m[column * 4 + row] = image[row] as f32;
-            }
-        }
-        let origin = to_gltf(self.point([0.0; 3]));
+/// The column-major glTF `matrix` of an affine map of Unreal points: it takes a point in glTF
+/// axes ([`point_to_gltf`]) to the mapped point in glTF axes. A mirroring map gives a negative
+/// determinant, which glTF readers honour by turning the triangles' winding.
+fn gltf_matrix_of(point: impl Fn([f64; 3]) -> [f64; 3]) -> [f32; 16] {
+    // glTF (a, b, c) is Unreal (c, -a, b).
+    let to_unreal = |g: [f64; 3]| [g[2], -g[0], g[1]];
+    let to_gltf = |u: [f64; 3]| [-u[1], u[2], u[0]];
+    let origin = to_gltf(point([0.0; 3]));
+    let mut m = [0f32; 16];
+    for (column, unit) in [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]].iter().enumerate() {
+        let image = to_gltf(point(to_unreal(*unit)));
         for row in 0..3 {
-            m[12 + row] = origin[row] as f32;
+            m[column * 4 + row] = (image[row] - origin[row]) as f32;
         }
-        m[15] = 1.0;
-        m
+    }
+    for row in 0..3 {
+        m[12 + row] = origin[row] as f32;
+    }
+    m[15] = 1.0;
+    m
+}
+
+impl ActorTransform {
+    /// The scale along each of the mesh's axes: `DrawScale * DrawScale3D`.
+    fn scale(&self) -> [f64; 3] {
+        self.draw_scale_3d.map(|s| s * self.draw_scale)
+    }
+
+    /// Where the static mesh point `v` (the mesh's own axes) stands in the world
+    /// (`AActor::LocalToWorld`).
+    pub fn point(&self, v: [f64; 3]) -> [f64; 3] {
+        let scale = self.scale();
+        let scaled = [0, 1, 2].map(|k| (v[k] - self.pre_pivot[k]) * scale[k]);
+        let turned = times(scaled, &rotation_rows(self.rotation));
+        [0, 1, 2].map(|k| turned[k] + self.location[k])
+    }
+
+    /// [`Self::point`] as a glTF node's `matrix`.
+    pub fn gltf_matrix(&self) -> [f32; 16] {
+        gltf_matrix_of(|v| self.point(v))
+    }
+
+    /// Where the point `v` of a vertex mesh's frame (as stored, in `mesh`'s space) stands in
+    /// the world: UE2's `UVertMeshInstance::MeshToWorld` (`Engine/Src/UnVertMesh.cpp`), which
+    /// UE1's `UMesh::GetFrame` composes alike (`Location + PrePivot`, `Rotation`, `RotOrigin`,
+    /// `Scale * DrawScale`): `(V - Origin) · Scale · DrawScale · DrawScale3D`, turned by
+    /// `RotOrigin`, then by `Rotation`, plus `Location + PrePivot`.
+    pub fn vertex_mesh_point(&self, mesh: &VertexMeshSpace, v: [f64; 3]) -> [f64; 3] {
+        let scale = self.scale();
+        let scaled = [0, 1, 2].map(|k| (v[k] - mesh.origin[k]) * mesh.scale[k] * scale[k]);
+        let turned =
+            times(times(scaled, &rotation_rows(mesh.rot_origin)), &rotation_rows(self.rotation));
+        [0, 1, 2].map(|k| turned[k] + self.location[k] + self.pre_pivot[k])
+    }
+
+    /// [`Self::vertex_mesh_point`] as a glTF node's `matrix`.
+    pub fn vertex_mesh_gltf_matrix(&self, mesh: &VertexMeshSpace) -> [f32; 16] {
+        gltf_matrix_of(|v| self.vertex_mesh_point(mesh, v))
     }
 
     /// Whether every number is finite (a hostile map's `1e999` is not placed).
@@ -124,14 +151,24 @@ impl ActorTransform {
     }
 }
 
-/// An actor that draws a static mesh, as its map stores it and its class's defaults complete.
+/// What an actor is drawn with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MeshKind {
+    /// `DT_StaticMesh`: its `StaticMesh`.
+    Static,
+    /// `DT_Mesh`: its `Mesh` (a UE1 `Mesh` or `LodMesh`), posed in its first frame.
+    Vertex,
+}
+
+/// An actor that draws a mesh, as its map stores it and its class's defaults complete.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MeshActor {
     pub name: String,
     pub class: String,
     pub transform: ActorTransform,
+    pub kind: MeshKind,
     /// The mesh's path as the map names it (`Package.Group.Name`, or `myLevel.Name`).
-    pub static_mesh: String,
+    pub mesh: String,
     /// `Skins(i)`: the material path set for section `i` (`None` where unset or `None`).
     pub skins: Vec<Option<String>>,
     /// `CollisionRadius` and `CollisionHeight` (the class's defaults where unset): the size
@@ -150,6 +187,8 @@ pub struct MeshFacts {
     pub transform: ActorTransform,
     pub draw_type: Option<String>,
     pub static_mesh: Option<String>,
+    /// `Mesh`, drawn when the draw type is `DT_Mesh`.
+    pub vertex_mesh: Option<String>,
     pub skins: Vec<Option<String>>,
     pub collision: [Option<f64>; 2],
     pub hidden: Option<bool>,
@@ -195,10 +234,20 @@ pub fn known_default(class: &str, property: &str) -> Option<String> {
     Some(value.to_owned())
 }
 
-/// `EDrawType` as T3D text or as its number.
-fn is_static_mesh_draw_type(value: &str) -> bool {
+/// `EDrawType::DT_Mesh`.
+pub const DT_MESH: u8 = 2;
+
+/// What an `EDrawType` (as T3D text or as its number) draws a mesh with, if anything.
+fn mesh_kind_of_draw_type(value: &str) -> Option<MeshKind> {
     let value = value.trim();
-    value.eq_ignore_ascii_case("DT_StaticMesh") || value.parse::<u8>() == Ok(DT_STATIC_MESH)
+    let number = value.parse::<u8>().ok();
+    if value.eq_ignore_ascii_case("DT_StaticMesh") || number == Some(DT_STATIC_MESH) {
+        Some(MeshKind::Static)
+    } else if value.eq_ignore_ascii_case("DT_Mesh") || number == Some(DT_MESH) {
+        Some(MeshKind::Vertex)
+    } else {
+        None
+    }
 }
 
 /// An object path as T3D writes it (`StaticMesh'A.B'`) or bare; `None` for `None` and empty.
@@ -216,19 +265,26 @@ impl MeshFacts {
     /// property as T3D text (`Some("")` for the engine's zero, `None` when not known).
     pub fn decide(self, defaults: &dyn Fn(&str, &str) -> Option<String>) -> Decision {
         let default = |property: &str| defaults(&self.class, property);
-        let mesh = match &self.static_mesh {
+        let written_or_default = |written: &Option<String>, property: &str| match written {
             Some(written) => path_of(written),
-            None => default("StaticMesh").as_deref().and_then(path_of),
+            None => default(property).as_deref().and_then(path_of),
         };
-        let Some(mesh) = mesh else { return Decision::NotDrawn };
-        let draws = match self.draw_type.clone().or_else(|| default("DrawType")) {
-            Some(kind) => is_static_mesh_draw_type(&kind),
+        let kind = match self.draw_type.clone().or_else(|| default("DrawType")) {
+            Some(draw_type) => mesh_kind_of_draw_type(&draw_type),
             // A mesh the actor names, drawn or not by a class not known here.
-            None => return Decision::Undecided,
+            None if self.static_mesh.as_deref().and_then(path_of).is_some()
+                || self.vertex_mesh.as_deref().and_then(path_of).is_some() =>
+            {
+                return Decision::Undecided
+            }
+            None => None,
         };
-        if !draws {
-            return Decision::NotDrawn;
-        }
+        let mesh = match kind {
+            Some(MeshKind::Static) => written_or_default(&self.static_mesh, "StaticMesh"),
+            Some(MeshKind::Vertex) => written_or_default(&self.vertex_mesh, "Mesh"),
+            None => None,
+        };
+        let (Some(kind), Some(mesh)) = (kind, mesh) else { return Decision::NotDrawn };
         let hidden = self.hidden.unwrap_or_else(|| {
             default("bHidden").is_some_and(|v| v.trim().eq_ignore_ascii_case("True"))
         });
@@ -246,7 +302,8 @@ impl MeshFacts {
             name: self.name,
             class: self.class,
             transform: self.transform,
-            static_mesh: mesh,
+            kind,
+            mesh,
             skins: self.skins,
             collision,
             begin: self.begin,
@@ -304,6 +361,9 @@ pub fn t3d_mesh_facts(text: &str, actor: &Block) -> MeshFacts {
             pre_pivot: vector("PrePivot", [0.0; 3]),
         },
         draw_type: value_text("DrawType").map(str::to_owned),
+        vertex_mesh: actor.last_property(text, "Mesh").map(|p| {
+            object_path(text, &p.value).unwrap_or_else(|| p.value.span().text(text).to_owned())
+        }),
         static_mesh: actor.last_property(text, "StaticMesh").map(|p| {
             object_path(text, &p.value).unwrap_or_else(|| p.value.span().text(text).to_owned())
         }),
@@ -448,6 +508,85 @@ mod tests {
         }
     }
 
+    /// A vertex mesh's point by a hand count: `Origin` (10, 0, 0) and `Scale` (2, 1, 1), turned
+    /// a quarter by `RotOrigin`'s yaw, at `Location` (100, 0, 0) with `PrePivot` (0, 0, 5).
+    #[test]
+    fn a_vertex_mesh_point_by_hand() {
+        let mesh = VertexMeshSpace {
+            scale: [2.0, 1.0, 1.0],
+            origin: [10.0, 0.0, 0.0],
+            rot_origin: [0, 16384, 0],
+        };
+        let actor = ActorTransform {
+            location: [100.0, 0.0, 0.0],
+            pre_pivot: [0.0, 0.0, 5.0],
+            ..ActorTransform::default()
+        };
+        assert!(close(actor.vertex_mesh_point(&mesh, [10.0, 0.0, 0.0]), [100.0, 0.0, 5.0]));
+        // One unit along X past the origin: 2 units, turned to Y.
+        assert!(close(actor.vertex_mesh_point(&mesh, [11.0, 0.0, 0.0]), [100.0, 2.0, 5.0]));
+    }
+
+    /// `UVertMeshInstance::MeshToWorld` composed as the engine writes it: the scale matrix of
+    /// `DrawScale3D * DrawScale * Scale`, times the rotation matrices of `RotOrigin` and then
+    /// `Rotation`, times the translation to `Location + PrePivot`; then each column's
+    /// translation less `Origin` dotted with that column.
+    #[test]
+    fn the_vertex_mesh_point_is_the_engines_mesh_to_world() {
+        type M = [[f64; 4]; 4];
+        let mul = |a: &M, b: &M| -> M {
+            let mut out = [[0.0; 4]; 4];
+            for r in 0..4 {
+                for c in 0..4 {
+                    out[r][c] = (0..4).map(|k| a[r][k] * b[k][c]).sum();
+                }
+            }
+            out
+        };
+        let rotation = |r: [i32; 3]| -> M {
+            let rows = rotation_rows(r);
+            let mut m = [[0.0; 4]; 4];
+            for i in 0..3 {
+                m[i][..3].copy_from_slice(&rows[i]);
+            }
+            m[3][3] = 1.0;
+            m
+        };
+        let mesh = VertexMeshSpace {
+            scale: [0.5, 1.5, 2.0],
+            origin: [3.0, -7.0, 12.0],
+            rot_origin: [0, -16384, 3000],
+        };
+        let actor = ActorTransform {
+            location: [40.0, 50.0, 60.0],
+            rotation: [1000, 20000, -500],
+            draw_scale: 1.25,
+            draw_scale_3d: [1.0, 2.0, 0.5],
+            pre_pivot: [1.0, 2.0, 3.0],
+        };
+        let s = actor.scale();
+        let mut scale: M = [[0.0; 4]; 4];
+        for k in 0..3 {
+            scale[k][k] = s[k] * mesh.scale[k];
+        }
+        scale[3][3] = 1.0;
+        let [x, y, z] = [0, 1, 2].map(|k| actor.location[k] + actor.pre_pivot[k]);
+        let translation: M =
+            [[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], [x, y, z, 1.0]];
+        let mut m = mul(
+            &mul(&mul(&scale, &rotation(mesh.rot_origin)), &rotation(actor.rotation)),
+            &translation,
+        );
+        let columns = [0, 1, 2].map(|k| [m[0][k], m[1][k], m[2][k]]);
+        for (k, axis) in columns.into_iter().enumerate() {
+            m[3][k] -= mesh.origin.iter().zip(axis).map(|(o, a)| o * a).sum::<f64>();
+        }
+        for v in [[0.0, 0.0, 0.0], [1.0, 2.0, 3.0], [-20.0, 5.0, 9.0]] {
+            let engine = [0, 1, 2].map(|c| (0..3).map(|r| v[r] * m[r][c]).sum::<f64>() + m[3][c]);
+            assert!(close(actor.vertex_mesh_point(&mesh, v), engine), "{v:?}");
+        }
+    }
+
     #[test]
     fn the_unit_cube_faces_out_in_gltf() {
         let (positions, triangles) = unit_cube();
@@ -490,7 +629,7 @@ mod tests {
         ) else {
             panic!("not drawn")
         };
-        assert_eq!(drawn.static_mesh, "Deck17.Pipes.Elbow");
+        assert_eq!(drawn.mesh, "Deck17.Pipes.Elbow");
         assert_eq!(drawn.transform.location, [10.0, 20.0, 30.0]);
         assert_eq!(drawn.transform.rotation, [0, 16384, 0]);
         assert_eq!(drawn.transform.draw_scale_3d, [1.0, 1.0, 0.5]);
@@ -540,7 +679,7 @@ mod tests {
             })
         };
         let Decision::Drawn(drawn) = base.clone().decide(&weapon_base) else { panic!() };
-        assert_eq!(drawn.static_mesh, "XGame_rc.WeaponChargerMesh");
+        assert_eq!(drawn.mesh, "XGame_rc.WeaponChargerMesh");
         // The engine's zero for a draw type no class sets is DT_None.
         assert_eq!(base.decide(&|_: &str, _: &str| Some(String::new())), Decision::NotDrawn);
     }
