@@ -144,10 +144,14 @@ const CLASS_READERS: [(&[&str], ObjectRead); 16] = [
     }),
     (&["Polys"], |p, i| drop(p.read_polys(i))),
     // A map's level: its actors and model, then the level built from its brushes by CSG and
-    // compared with the stored BSP (every brush's model and polygons read and placed).
+    // compared with the stored BSP (every brush's model and polygons read and placed), and
+    // the level as export writes it: its movers, static meshes and meshed actors read and
+    // placed, its terrains.
     (&["Level"], |p, i| {
         if p.read_level(i).is_ok() {
             drop(unreal_assets::csg::package::check(p));
+            let others = unreal_assets::export::NoOtherPackages;
+            drop(unreal_assets::export::stored_level_scene("fuzz", p, &others));
         }
     }),
     // UE2 skeletal meshes: skeleton and raw geometry, and the PSK they convert back to.

@@ -752,7 +752,7 @@ async function main() {
       await page.locator('.statusbar-item:has-text("Ln 76,")').first().waitFor({ timeout: 20_000 });
       await shot("05c5-map-3d-actor-reveal");
       // The static mesh actor (line 81), drawn as a box: its package is not in the workspace.
-      assert(/1 static meshes/.test(status), `the status does not count the static mesh: ${status}`);
+      assert(/1 mesh placed/.test(status), `the status does not count the static mesh: ${status}`);
       const crate = await frame.evaluate(() => window.unrealLsMap3d.placedPoint("StaticMeshActor0"));
       assert(crate, "the box of StaticMeshActor0 is not on the canvas");
       await frame.locator("canvas").click({ position: crate });

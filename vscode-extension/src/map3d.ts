@@ -54,7 +54,7 @@ export class Map3dView extends ActiveMapPanel<FromWebview> {
         actors: result.actors,
         placed: result.placed,
         serverMs,
-        status: `${path.basename(document.uri.fsPath)}: ${result.brushes} brushes, ${result.surfaces} surfaces, ${result.materials} materials (${result.textured} textured), ${result.placed.length} static meshes, ${result.actors.length} actors, ${(glb.byteLength / 1_048_576).toFixed(1)} MB${notes}`,
+        status: `${path.basename(document.uri.fsPath)}: ${result.brushes} brushes, ${result.surfaces} surfaces, ${result.materials} materials (${result.textured} textured), ${result.placed.length} ${result.placed.length === 1 ? "mesh" : "meshes"} placed, ${result.actors.length} actors, ${(glb.byteLength / 1_048_576).toFixed(1)} MB${notes}`,
       });
     } catch (error) {
       this.failed(request.current, error);

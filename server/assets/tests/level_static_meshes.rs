@@ -383,3 +383,54 @@ End Map
         }
     }
 }
+
+/// A built map with static meshes, cut short anywhere and with bytes changed: the level is
+/// read or refused, never a panic.
+#[test]
+fn a_damaged_built_map_with_meshes_is_read_or_refused() {
+    use writers::{carved_room, MapBrush, MeshActorSpec};
+    let half = [512.0, 512.0, 256.0];
+    let brush = MapBrush {
+        class: "Brush",
+        csg_oper: 2,
+        poly_flags: 0,
+        location: [0.0; 3],
+        half,
+        texture: "Wall",
+    };
+    let spec = |mesh| MeshActorSpec {
+        class: "StaticMeshActor",
+        mesh,
+        location: [10.0, 20.0, 30.0],
+        rotation: [0, 4096, 0],
+        draw_scale: Some(1.5),
+        draw_scale_3d: Some([1.0, -1.0, 2.0]),
+        draw_type: None,
+    };
+    let bytes = writers::ue2_map_with_static_meshes(
+        &[brush],
+        &carved_room(half, 0.0, "Wall"),
+        &[spec(None), spec(Some("Props.Meshes.Crate"))],
+    );
+    let others = unreal_assets::export::NoOtherPackages;
+    let mut rng = unreal_test_support::Rng::new(45);
+    let mut damaged = Vec::new();
+    for cut in (0..bytes.len()).step_by(7) {
+        damaged.push(bytes[..cut].to_vec());
+    }
+    for _ in 0..400 {
+        let mut copy = bytes.clone();
+        for _ in 0..=rng.below(4) {
+            let at = rng.below(copy.len());
+            copy[at] = (rng.next_u64() & 0xff) as u8;
+        }
+        damaged.push(copy);
+    }
+    for data in &damaged {
+        if let Ok(p) = unreal_formats::Package::parse(data) {
+            if let Ok(scene) = level::stored_level_scene("damaged", &p, &others) {
+                drop(write_level_glb(&scene));
+            }
+        }
+    }
+}

@@ -1146,6 +1146,12 @@ fn add_static_meshes<K: std::hash::Hash + Eq>(
                 (mesh, static_meshes::box_transform(&actor).gltf_matrix())
             }
         };
+        // A scale that overflows (1e30 times 1e10) or is zero places nothing the engine would
+        // draw, and no glTF reader could take the matrix apart.
+        if !static_meshes::is_placeable(&matrix) {
+            not_placed += 1;
+            continue;
+        }
         scene.placed.push(PlacedMesh {
             name: actor.name,
             class: actor.class,
@@ -1171,7 +1177,7 @@ fn add_static_meshes<K: std::hash::Hash + Eq>(
     }
     if not_placed > 0 {
         scene.notes.push(format!(
-            "{} a location or scale that is not a finite number: not drawn",
+            "{} a location or scale out of range (not a finite number, or a zero scale): not drawn",
             counted(not_placed, "mesh actor has", "mesh actors have")
         ));
     }

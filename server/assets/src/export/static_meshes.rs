@@ -160,6 +160,20 @@ pub enum MeshKind {
     Vertex,
 }
 
+/// Whether a glTF `matrix` places anything: every entry finite and its 3 by 3 part neither
+/// flat nor too small or large to invert in `f32`.
+pub fn is_placeable(matrix: &[f32; 16]) -> bool {
+    if !matrix.iter().all(|c| c.is_finite()) {
+        return false;
+    }
+    let m = matrix.map(f64::from);
+    let column = |c: usize| [m[c * 4], m[c * 4 + 1], m[c * 4 + 2]];
+    let [a, b, c] = [column(0), column(1), column(2)];
+    let cross = [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+    let determinant = (cross[0] * c[0] + cross[1] * c[1] + cross[2] * c[2]).abs();
+    determinant.is_finite() && (1e-18..=1e36).contains(&determinant)
+}
+
 /// An actor that draws a mesh, as its map stores it and its class's defaults complete.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MeshActor {
@@ -585,6 +599,22 @@ mod tests {
             let engine = [0, 1, 2].map(|c| (0..3).map(|r| v[r] * m[r][c]).sum::<f64>() + m[3][c]);
             assert!(close(actor.vertex_mesh_point(&mesh, v), engine), "{v:?}");
         }
+    }
+
+    /// An overflowing or zero scale places nothing; a mirroring one does.
+    #[test]
+    fn only_matrices_a_reader_can_take_apart_are_placed() {
+        let with = |draw_scale: f64, draw_scale_3d: [f64; 3]| {
+            is_placeable(
+                &ActorTransform { draw_scale, draw_scale_3d, ..ActorTransform::default() }
+                    .gltf_matrix(),
+            )
+        };
+        assert!(with(1.0, [1.0; 3]));
+        assert!(with(0.5, [2.0, -7.0, 3.0]));
+        assert!(!with(1e10, [1e30, 1.0, 1.0]));
+        assert!(!with(0.0, [1.0; 3]));
+        assert!(!with(1.0, [1.0, 0.0, 1.0]));
     }
 
     #[test]
