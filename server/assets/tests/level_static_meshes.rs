@@ -308,7 +308,10 @@ fn a_built_maps_static_meshes_are_placed_from_the_map_and_the_packages() {
 /// A UE1 actor drawn with a mesh (`DT_Mesh`), posed in its first frame where the engine's
 /// `MeshToWorld` puts it: the corpus's `Ut99Mods_KillConfirmed.u`, whose compiled class
 /// `DogTagItemVisuals` names its `LodMesh` `dogTag` and draw type in its defaults, and a
-/// `Decoration` that names them itself, turned and scaled.
+/// `Decoration` that names them itself, turned and scaled. The mesh's one texture slot is 1
+/// (`MESHMAP SETTEXTURE NUM=1`): an actor's `Skin` leaves it as it is (`UMesh::GetTexture`
+/// gives a slot past 0 the mesh's own texture), its `MultiSkins(1)` replaces it (here by a
+/// texture no package holds: untextured).
 #[test]
 fn a_ue1_actor_drawn_with_a_mesh_is_posed_from_its_package() {
     let source = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -340,13 +343,25 @@ Begin Actor Class=Decoration Name=Decoration0
    DrawScale=2.000000
    PrePivot=(Z=4.000000)
 End Actor
+Begin Actor Class=DogTagItemVisuals Name=DogTagItemVisuals1
+   Skin=Texture'Nowhere.Tags.Gold'
+   Location=(X=0.000000,Y=100.000000,Z=-100.000000)
+End Actor
+Begin Actor Class=DogTagItemVisuals Name=DogTagItemVisuals2
+   MultiSkins(1)=Texture'Nowhere.Tags.Gold'
+   Location=(X=0.000000,Y=200.000000,Z=-100.000000)
+End Actor
 End Map
 ";
     let scene = level::level_scene("Tags", map, None, &index);
     expect_test::expect![[r"
         mesh Ut99Mods_KillConfirmed.dogTag: 123 vertices, 1 materials (1 textured)
+        mesh Ut99Mods_KillConfirmed.dogTag: 123 vertices, 1 materials (1 textured)
+        mesh Ut99Mods_KillConfirmed.dogTag: 123 vertices, 1 materials (0 textured)
         placed DogTagItemVisuals0 (DogTagItemVisuals) with mesh 0
         placed Decoration0 (Decoration) with mesh 0
+        placed DogTagItemVisuals1 (DogTagItemVisuals) with mesh 1
+        placed DogTagItemVisuals2 (DogTagItemVisuals) with mesh 2
     "]]
     .assert_eq(&describe(&scene));
     let bytes = std::fs::read(dir.join("Ut99Mods_KillConfirmed.u")).unwrap();

@@ -227,9 +227,17 @@ pub trait LevelTextures {
         Err(no_packages_for(path))
     }
 
-    /// The vertex mesh (`Mesh`, `LodMesh`) at `path` in its first frame, with its own space;
-    /// or why it cannot be read, as [`Self::static_mesh`] says it.
-    fn vertex_mesh(&self, path: &str) -> Result<(super::Model, VertexMeshSpace), String> {
+    /// The vertex mesh (`Mesh`, `LodMesh`) at `path` in its first frame, with its own space,
+    /// its texture slots drawn with the actor's `MultiSkins` and `Skin` where the engine would
+    /// ([`static_meshes::vertex_mesh_texture`]); or why it cannot be read, as
+    /// [`Self::static_mesh`] says it.
+    fn vertex_mesh(
+        &self,
+        path: &str,
+        multi_skins: &[Option<String>],
+        skin: Option<&str>,
+    ) -> Result<(super::Model, VertexMeshSpace), String> {
+        let _ = (multi_skins, skin);
         Err(no_packages_for(path))
     }
 
@@ -255,12 +263,16 @@ fn no_packages_for(path: &str) -> String {
 }
 
 /// The vertex mesh at `export` of `p` (named `path` in messages) in its first frame, with its
-/// own space (`Scale`, `Origin`, `RotOrigin`); its textures from `p` and `others`.
+/// own space (`Scale`, `Origin`, `RotOrigin`); each texture slot drawn as
+/// [`static_meshes::vertex_mesh_texture`] chooses: the actor's `multi_skins` or `skin` through
+/// `skin_image`, else the mesh's own texture from `p` and `others`.
 fn vertex_mesh_of(
     p: &unreal_formats::package::Package<'_>,
     export: usize,
     path: &str,
     others: &dyn super::OtherPackages,
+    skins: (&[Option<String>], Option<&str>),
+    skin_image: &dyn Fn(&str) -> Option<RgbaImage>,
 ) -> Result<(super::Model, VertexMeshSpace), String> {
     let info = p.read_mesh(export).map_err(|e| format!("{path}: {e}"))?;
     if info.skeletal.is_some() {
@@ -268,12 +280,23 @@ fn vertex_mesh_of(
     }
     let placement =
         info.placement.ok_or_else(|| format!("{path}: its scale and origin could not be read"))?;
-    let mut model =
-        super::package_mesh_model_with(p, export, others).map_err(|e| format!("{path}: {e}"))?;
+    let mesh = p.read_mesh_geometry(export).map_err(|e| format!("{path}: {e}"))?;
+    let (multi_skins, skin) = skins;
+    let textures: Vec<Option<RgbaImage>> = mesh
+        .materials
+        .iter()
+        .map(|m| {
+            let own = m.texture.filter(|t| t.0 != 0);
+            match static_meshes::vertex_mesh_texture(m.slot, multi_skins, skin, own.is_some()) {
+                Some(texture) => skin_image(texture),
+                None => own.and_then(|t| super::materials::material_image(p, t, others)),
+            }
+        })
+        .collect();
     // The first frame is the model's positions; the animation is not the level's.
+    let mut model = super::Model::from_animated_mesh(path, &mesh, &[], &textures);
     model.morph_targets.clear();
     model.morph_animations.clear();
-    path.clone_into(&mut model.name);
     let space = VertexMeshSpace {
         scale: placement.scale.map(f64::from),
         origin: placement.origin.map(f64::from),
@@ -343,7 +366,12 @@ impl LevelTextures for PackageIndex {
     }
 
     /// As [`Self::static_mesh`] finds a static mesh.
-    fn vertex_mesh(&self, path: &str) -> Result<(super::Model, VertexMeshSpace), String> {
+    fn vertex_mesh(
+        &self,
+        path: &str,
+        multi_skins: &[Option<String>],
+        skin: Option<&str>,
+    ) -> Result<(super::Model, VertexMeshSpace), String> {
         let owner = path.split('.').next().unwrap_or(path);
         if owner.eq_ignore_ascii_case("myLevel") {
             return Err(
@@ -365,7 +393,9 @@ impl LevelTextures for PackageIndex {
         let full = self.full_path(id);
         self.with_package(package, |p| {
             let export = p.find(&full).ok_or_else(|| format!("{path}: not found"))?;
-            vertex_mesh_of(p, export, path, self)
+            vertex_mesh_of(p, export, path, self, (multi_skins, skin), &|texture| {
+                self.image(texture).ok()
+            })
         })
         .map_err(|e| format!("{path}: {e}"))?
     }
@@ -506,11 +536,14 @@ pub fn level_scene_of_parts(
         |actor| {
             let skins: Vec<Option<String>> =
                 actor.skins.iter().map(|s| s.as_ref().map(|s| s.to_ascii_lowercase())).collect();
-            (actor.kind, actor.mesh.to_ascii_lowercase(), skins)
+            let skin = actor.skin.as_ref().map(|s| s.to_ascii_lowercase());
+            (actor.kind, actor.mesh.to_ascii_lowercase(), skins, skin)
         },
         |actor| match actor.kind {
             MeshKind::Static => textures.static_mesh(&actor.mesh, &actor.skins).map(|m| (m, None)),
-            MeshKind::Vertex => textures.vertex_mesh(&actor.mesh).map(|(m, s)| (m, Some(s))),
+            MeshKind::Vertex => textures
+                .vertex_mesh(&actor.mesh, &actor.skins, actor.skin.as_deref())
+                .map(|(m, s)| (m, Some(s))),
         },
     );
     scene
@@ -807,6 +840,9 @@ fn stored_mesh_facts(
         static_mesh: drawing.static_mesh.map(path),
         vertex_mesh: drawing.mesh.map(path),
         skins: drawing.skins.iter().map(|&s| (s.0 != 0).then(|| path(s))).collect(),
+        // A built map's `MultiSkins` and `Skin` are not read yet: its meshes wear their own.
+        multi_skins: Vec::new(),
+        skin: None,
         collision: drawing.collision,
         hidden: drawing.hidden,
         begin: None,
@@ -822,13 +858,17 @@ fn stored_vertex_mesh(
 ) -> Result<(super::Model, VertexMeshSpace), String> {
     let path = package.ref_path(mesh);
     match mesh.resolve() {
-        unreal_formats::package::Resolved::Export(i) => vertex_mesh_of(package, i, &path, others),
+        unreal_formats::package::Resolved::Export(i) => {
+            vertex_mesh_of(package, i, &path, others, (&[], None), &|_| None)
+        }
         unreal_formats::package::Resolved::Import(_) => {
             let owner = path.split('.').next().unwrap_or(&path).to_owned();
             let mut found = None;
             let known = others.visit_package(&owner, &mut |other| {
                 found = Some(match other.find(&path) {
-                    Some(export) => vertex_mesh_of(other, export, &path, others),
+                    Some(export) => {
+                        vertex_mesh_of(other, export, &path, others, (&[], None), &|_| None)
+                    }
                     None => Err(format!("{path}: {owner} holds no mesh of that name")),
                 });
             });

@@ -183,13 +183,35 @@ pub struct MeshActor {
     pub kind: MeshKind,
     /// The mesh's path as the map names it (`Package.Group.Name`, or `myLevel.Name`).
     pub mesh: String,
-    /// `Skins(i)`: the material path set for section `i` (`None` where unset or `None`).
+    /// A static mesh's `Skins(i)`, the material path set for section `i`; a vertex mesh's
+    /// `MultiSkins(i)`, the texture for texture slot `i` (`None` where unset or `None`).
     pub skins: Vec<Option<String>>,
+    /// A vertex mesh's `Skin` (see [`vertex_mesh_texture`]).
+    pub skin: Option<String>,
     /// `CollisionRadius` and `CollisionHeight` (the class's defaults where unset): the size
     /// of the box drawn in place of a mesh that cannot be read.
     pub collision: [f64; 2],
     /// Its `Begin Actor`, as a byte offset into the T3D text (`None` for a built map's).
     pub begin: Option<u32>,
+}
+
+/// Which texture slot `slot` of a vertex mesh is drawn with, as UE1's `UMesh::GetTexture`
+/// (UT v432 `Engine/Inc/UnMesh.h`) chooses it: the actor's `MultiSkins(slot)` when set; else
+/// the mesh's own texture for any slot but 0 that has one; else the actor's `Skin` when set;
+/// else the mesh's own. `Some(path)` names the actor's texture; `None` is the mesh's own.
+pub fn vertex_mesh_texture<'a>(
+    slot: usize,
+    multi_skins: &'a [Option<String>],
+    skin: Option<&'a str>,
+    mesh_has_texture: bool,
+) -> Option<&'a str> {
+    if let Some(multi) = multi_skins.get(slot).and_then(Option::as_deref) {
+        return Some(multi);
+    }
+    if slot != 0 && mesh_has_texture {
+        return None;
+    }
+    skin
 }
 
 /// What an actor stores about how it is drawn, before its class's defaults fill the rest
@@ -203,7 +225,11 @@ pub struct MeshFacts {
     pub static_mesh: Option<String>,
     /// `Mesh`, drawn when the draw type is `DT_Mesh`.
     pub vertex_mesh: Option<String>,
+    /// `Skins(i)` (UE2 static meshes).
     pub skins: Vec<Option<String>>,
+    /// `MultiSkins(i)` and `Skin` (UE1 vertex meshes).
+    pub multi_skins: Vec<Option<String>>,
+    pub skin: Option<String>,
     pub collision: [Option<f64>; 2],
     pub hidden: Option<bool>,
     pub begin: Option<u32>,
@@ -308,17 +334,36 @@ impl MeshFacts {
         let number = |property: &str| {
             default(property).and_then(|v| v.trim().parse::<f64>().ok()).filter(|n| n.is_finite())
         };
+        // `MultiSkins` has 8 slots (UT v432 `Actor.uc`); the actor's own, else its class's.
+        let multi_skins: Vec<Option<String>> = if kind == MeshKind::Vertex {
+            (0..8)
+                .map(|slot| match self.multi_skins.get(slot) {
+                    Some(Some(own)) => path_of(own),
+                    _ => default(&format!("MultiSkins({slot})")).as_deref().and_then(path_of),
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         let collision = [
             self.collision[0].or_else(|| number("CollisionRadius")).unwrap_or(ACTOR_COLLISION[0]),
             self.collision[1].or_else(|| number("CollisionHeight")).unwrap_or(ACTOR_COLLISION[1]),
         ];
+        let skin = match kind {
+            MeshKind::Static => None,
+            MeshKind::Vertex => written_or_default(&self.skin, "Skin"),
+        };
         Decision::Drawn(Box::new(MeshActor {
             name: self.name,
             class: self.class,
             transform: self.transform,
             kind,
             mesh,
-            skins: self.skins,
+            skins: match kind {
+                MeshKind::Static => self.skins,
+                MeshKind::Vertex => multi_skins,
+            },
+            skin,
             collision,
             begin: self.begin,
         }))
@@ -352,17 +397,25 @@ pub fn t3d_mesh_facts(text: &str, actor: &Block) -> MeshFacts {
         })
     });
     let mut skins: Vec<Option<String>> = Vec::new();
+    let mut multi_skins: Vec<Option<String>> = Vec::new();
     for property in actor.properties() {
         let Some((_, index)) = property.index else { continue };
-        if !property.key.text(text).eq_ignore_ascii_case("Skins") || index > 255 {
+        let key = property.key.text(text);
+        let list = if key.eq_ignore_ascii_case("Skins") {
+            &mut skins
+        } else if key.eq_ignore_ascii_case("MultiSkins") {
+            &mut multi_skins
+        } else {
+            continue;
+        };
+        if index > 255 {
             continue;
         }
         let slot = index as usize;
-        if skins.len() <= slot {
-            skins.resize(slot + 1, None);
+        if list.len() <= slot {
+            list.resize(slot + 1, None);
         }
-        skins[slot] =
-            object_path(text, &property.value).filter(|p| !p.eq_ignore_ascii_case("None"));
+        list[slot] = object_path(text, &property.value).filter(|p| !p.eq_ignore_ascii_case("None"));
     }
     MeshFacts {
         name: actor.attribute_value(text, "Name").unwrap_or_default().to_owned(),
@@ -382,6 +435,10 @@ pub fn t3d_mesh_facts(text: &str, actor: &Block) -> MeshFacts {
             object_path(text, &p.value).unwrap_or_else(|| p.value.span().text(text).to_owned())
         }),
         skins,
+        multi_skins,
+        skin: actor.last_property(text, "Skin").map(|p| {
+            object_path(text, &p.value).unwrap_or_else(|| p.value.span().text(text).to_owned())
+        }),
         collision: [number("CollisionRadius"), number("CollisionHeight")],
         hidden: value_text("bHidden").map(|v| v.trim().eq_ignore_ascii_case("True")),
         begin: Some(actor.begin_span.start),
@@ -599,6 +656,18 @@ mod tests {
             let engine = [0, 1, 2].map(|c| (0..3).map(|r| v[r] * m[r][c]).sum::<f64>() + m[3][c]);
             assert!(close(actor.vertex_mesh_point(&mesh, v), engine), "{v:?}");
         }
+    }
+
+    /// `UMesh::GetTexture`: `MultiSkins` first, then the mesh's own texture for slots past 0,
+    /// then `Skin`, then the mesh's own.
+    #[test]
+    fn a_vertex_mesh_slot_is_skinned_as_the_engine_skins_it() {
+        let multi = vec![None, Some("A.Multi1".to_owned())];
+        assert_eq!(vertex_mesh_texture(1, &multi, Some("A.Skin"), true), Some("A.Multi1"));
+        assert_eq!(vertex_mesh_texture(0, &multi, Some("A.Skin"), true), Some("A.Skin"));
+        assert_eq!(vertex_mesh_texture(2, &multi, Some("A.Skin"), true), None);
+        assert_eq!(vertex_mesh_texture(2, &multi, Some("A.Skin"), false), Some("A.Skin"));
+        assert_eq!(vertex_mesh_texture(0, &[], None, true), None);
     }
 
     /// An overflowing or zero scale places nothing; a mirroring one does.
