@@ -449,3 +449,68 @@ fn a_damaged_built_map_with_meshes_is_read_or_refused() {
         }
     }
 }
+
+/// A built UE1 map whose `Decoration` draws the corpus's dog tag (`DT_Mesh`, an import of
+/// `Ut99Mods_KillConfirmed.dogTag`): read from the package folder, placed as `MeshToWorld`
+/// places it, and its `MultiSkins(1)` (a texture no package holds) worn on the mesh's slot 1.
+#[test]
+fn a_built_ue1_maps_meshed_actor_is_posed_from_the_packages() {
+    use writers::{carved_room, MapBrush};
+    let source = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/corpus/packages/u/Ut99Mods_KillConfirmed.u");
+    if !source.is_file() {
+        unreal_test_support::corpus::absent("the corpus's Ut99Mods_KillConfirmed.u is not present");
+        return;
+    }
+    let dir = ScratchDir::new("level-built-vertex-meshes");
+    std::fs::copy(&source, dir.join("Ut99Mods_KillConfirmed.u")).unwrap();
+    let index = PackageIndex::build(
+        Arc::new(unreal_analysis::fs::RealFs),
+        IndexRoots {
+            game_dir: None,
+            package_paths: vec![dir.to_path_buf()],
+            ..IndexRoots::default()
+        },
+        &mut |_| {},
+    );
+    let half = [256.0, 256.0, 128.0];
+    let room = MapBrush {
+        class: "Brush",
+        csg_oper: 2,
+        poly_flags: 0,
+        location: [0.0; 3],
+        half,
+        texture: "Wall",
+    };
+    let level = carved_room(half, 0.0, "Wall");
+    let mut worn = Vec::new();
+    for multi in [None, Some("Nowhere.Tags.Gold")] {
+        let bytes = writers::ue1_map_with_meshed_actor(
+            &[room.clone()],
+            &level,
+            "Ut99Mods_KillConfirmed.dogTag",
+            [10.0, 20.0, -100.0],
+            multi,
+            None,
+        );
+        let package = unreal_formats::Package::parse(&bytes).unwrap();
+        let scene = level::stored_level_scene("built", &package, &index).unwrap();
+        assert_eq!(scene.placed.len(), 1, "{:?}", scene.notes);
+        let placed = &scene.placed[0];
+        let mesh = &scene.meshes[placed.mesh];
+        assert!(!mesh.is_box, "{:?}", scene.notes);
+        worn.push(mesh.model.materials.iter().filter(|m| m.texture.is_some()).count());
+        let space = mesh.space.unwrap();
+        let transform =
+            ActorTransform { location: [10.0, 20.0, -100.0], ..ActorTransform::default() };
+        let unreal = |g: [f32; 3]| [f64::from(g[2]), -f64::from(g[0]), f64::from(g[1])];
+        for &g in &mesh.model.positions {
+            let world = transform.vertex_mesh_point(&space, unreal(g));
+            let expected = point_to_gltf(world.map(|c| c as f32));
+            let got = apply(&placed.matrix, g);
+            assert!(got.iter().zip(expected).all(|(a, b)| (a - f64::from(b)).abs() < 1e-3));
+        }
+    }
+    // The mesh's own texture, then the missing MultiSkins(1) in its place.
+    assert_eq!(worn, vec![1, 0]);
+}

@@ -1654,6 +1654,69 @@ pub fn ue2_map_with_static_meshes(
     w.finish()
 }
 
+/// A built UE1 map (version 69) of [`map_package`]'s brushes and level with one `Decoration`
+/// at `location` drawn with a mesh (`DrawType` 2): its `Mesh` an import of the `LodMesh` at
+/// `mesh` (`Package.Name`), and, where given, its `MultiSkins(1)` and `Skin` imports of the
+/// textures at those paths.
+pub fn ue1_map_with_meshed_actor(
+    brushes: &[MapBrush],
+    level: &[LevelPoly],
+    mesh: &str,
+    location: [f32; 3],
+    multi_skin_1: Option<&str>,
+    skin: Option<&str>,
+) -> Vec<u8> {
+    let mut w = PackageWriter::new(69, 0);
+    let import = |w: &mut PackageWriter, class_package: &str, class: &str, path: &str| {
+        let parts: Vec<&str> = path.split('.').collect();
+        let mut outer = 0;
+        for (i, part) in parts.iter().enumerate() {
+            outer = if i + 1 == parts.len() {
+                w.import(class_package, class, outer, part)
+            } else {
+                w.import("Core", "Package", outer, part)
+            };
+        }
+        outer
+    };
+    let mesh_ref = import(&mut w, "Engine", "LodMesh", mesh);
+    let multi = multi_skin_1.map(|t| import(&mut w, "Engine", "Texture", t));
+    let skin_ref = skin.map(|t| import(&mut w, "Engine", "Texture", t));
+    let class = w.engine_class("Decoration");
+    let [draw_type, mesh_name, location_name, vector, multi_skins, skin_name] =
+        ["DrawType", "Mesh", "Location", "Vector", "MultiSkins", "Skin"].map(|n| w.name(n));
+    let actor = w.export(
+        class,
+        0,
+        "Decoration0",
+        0,
+        Box::new(move |o, w| {
+            let prop = |name: usize, type_id: u8, struct_name: Option<usize>, value: Vec<u8>| {
+                Prop { name, type_id, struct_name, array_index: 0, bool_value: false, value }
+            };
+            let mut props = vec![
+                prop(draw_type, 1, None, vec![2]),
+                prop(mesh_name, 5, None, compact(mesh_ref)),
+                prop(
+                    location_name,
+                    10,
+                    Some(vector),
+                    location.iter().flat_map(|c| c.to_le_bytes()).collect(),
+                ),
+            ];
+            if let Some(r) = multi {
+                props.push(Prop { array_index: 1, ..prop(multi_skins, 5, None, compact(r)) });
+            }
+            if let Some(r) = skin_ref {
+                props.push(prop(skin_name, 5, None, compact(r)));
+            }
+            write_props(o, &props, w.none());
+        }),
+    );
+    map_into(&mut w, brushes, level, vec![actor]);
+    w.finish()
+}
+
 /// The map of [`map_package`] written into `w`: its brushes, their models, the level's model
 /// and the `Level`, whose actors are the brushes and then `more_actors`.
 fn map_into(

@@ -351,6 +351,9 @@ pub struct StoredDrawing {
     pub pre_pivot: Option<V3>,
     /// `Skins`, by section (a null reference where a section keeps the mesh's material).
     pub skins: Vec<ObjectRef>,
+    /// UE1's `MultiSkins`, by texture slot (null where unset), and `Skin`.
+    pub multi_skins: Vec<ObjectRef>,
+    pub skin: Option<ObjectRef>,
     /// `CollisionRadius` and `CollisionHeight`.
     pub collision: [Option<f64>; 2],
     /// `bHidden`.
@@ -380,6 +383,28 @@ impl StoredDrawing {
             skins: match property(props, "Skins") {
                 Some(PropertyValue::Raw { bytes, .. }) => object_array(bytes),
                 _ => Vec::new(),
+            },
+            multi_skins: {
+                let mut slots = Vec::new();
+                for p in props.iter().filter(|p| p.name.eq_ignore_ascii_case("MultiSkins")) {
+                    let (PropertyValue::Object(r), Ok(slot)) =
+                        (&p.value, usize::try_from(p.array_index))
+                    else {
+                        continue;
+                    };
+                    // `MultiSkins` has 8 slots (UT v432 `Actor.uc`).
+                    if slot < 8 {
+                        if slots.len() <= slot {
+                            slots.resize(slot + 1, ObjectRef(0));
+                        }
+                        slots[slot] = *r;
+                    }
+                }
+                slots
+            },
+            skin: match property(props, "Skin") {
+                Some(PropertyValue::Object(r)) => Some(*r),
+                _ => None,
             },
             collision: [float("CollisionRadius"), float("CollisionHeight")],
             hidden: match property(props, "bHidden") {

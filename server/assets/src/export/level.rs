@@ -794,7 +794,9 @@ pub fn stored_level_scene_of_parts(
         |actor| {
             let (mesh, skins) = reference(actor);
             let mesh = mesh.map_or_else(|| actor.mesh.to_ascii_lowercase(), |r| r.0.to_string());
-            (actor.kind, mesh, skins.iter().map(|s| s.0).collect::<Vec<_>>())
+            // A vertex mesh's `MultiSkins` and `Skin` (by path) make another model too.
+            let worn = (actor.skins.clone(), actor.skin.clone());
+            (actor.kind, mesh, skins.iter().map(|s| s.0).collect::<Vec<_>>(), worn)
         },
         |actor| {
             let (Some(mesh), skins) = reference(actor) else {
@@ -808,7 +810,18 @@ pub fn stored_level_scene_of_parts(
                     stored_static_mesh(package, mesh, &skins, others).map(|m| (m, None))
                 }
                 MeshKind::Vertex => {
-                    stored_vertex_mesh(package, mesh, others).map(|(m, s)| (m, Some(s)))
+                    // The actor's skins, by the paths `MeshActor` names them with.
+                    let worn: Vec<ObjectRef> =
+                        by_name.get(actor.name.as_str()).map_or_else(Vec::new, |a| {
+                            a.drawing.multi_skins.iter().copied().chain(a.drawing.skin).collect()
+                        });
+                    let skin_image = |texture: &str| {
+                        let r = worn.iter().find(|r| package.ref_path(**r) == texture)?;
+                        super::materials::material_image(package, *r, others)
+                    };
+                    let skins = (actor.skins.as_slice(), actor.skin.as_deref());
+                    stored_vertex_mesh(package, mesh, others, skins, &skin_image)
+                        .map(|(m, s)| (m, Some(s)))
                 }
             }
         },
@@ -840,9 +853,8 @@ fn stored_mesh_facts(
         static_mesh: drawing.static_mesh.map(path),
         vertex_mesh: drawing.mesh.map(path),
         skins: drawing.skins.iter().map(|&s| (s.0 != 0).then(|| path(s))).collect(),
-        // A built map's `MultiSkins` and `Skin` are not read yet: its meshes wear their own.
-        multi_skins: Vec::new(),
-        skin: None,
+        multi_skins: drawing.multi_skins.iter().map(|&s| (s.0 != 0).then(|| path(s))).collect(),
+        skin: drawing.skin.map(path),
         collision: drawing.collision,
         hidden: drawing.hidden,
         begin: None,
@@ -855,20 +867,20 @@ fn stored_vertex_mesh(
     package: &unreal_formats::package::Package<'_>,
     mesh: ObjectRef,
     others: &dyn super::OtherPackages,
+    skins: (&[Option<String>], Option<&str>),
+    skin_image: &dyn Fn(&str) -> Option<RgbaImage>,
 ) -> Result<(super::Model, VertexMeshSpace), String> {
     let path = package.ref_path(mesh);
     match mesh.resolve() {
         unreal_formats::package::Resolved::Export(i) => {
-            vertex_mesh_of(package, i, &path, others, (&[], None), &|_| None)
+            vertex_mesh_of(package, i, &path, others, skins, skin_image)
         }
         unreal_formats::package::Resolved::Import(_) => {
             let owner = path.split('.').next().unwrap_or(&path).to_owned();
             let mut found = None;
             let known = others.visit_package(&owner, &mut |other| {
                 found = Some(match other.find(&path) {
-                    Some(export) => {
-                        vertex_mesh_of(other, export, &path, others, (&[], None), &|_| None)
-                    }
+                    Some(export) => vertex_mesh_of(other, export, &path, others, skins, skin_image),
                     None => Err(format!("{path}: {owner} holds no mesh of that name")),
                 });
             });
