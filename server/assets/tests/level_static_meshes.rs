@@ -486,7 +486,7 @@ fn a_built_ue1_maps_meshed_actor_is_posed_from_the_packages() {
     let mut worn = Vec::new();
     for multi in [None, Some("Nowhere.Tags.Gold")] {
         let bytes = writers::ue1_map_with_meshed_actor(
-            &[room.clone()],
+            std::slice::from_ref(&room),
             &level,
             "Ut99Mods_KillConfirmed.dogTag",
             [10.0, 20.0, -100.0],
