@@ -514,3 +514,64 @@ fn a_built_ue1_maps_meshed_actor_is_posed_from_the_packages() {
     // The mesh's own texture, then the missing MultiSkins(1) in its place.
     assert_eq!(worn, vec![1, 0]);
 }
+
+/// A UE2 actor drawn with a skeletal mesh (`DT_Mesh`, `Mesh=SkeletalMesh'Weapons.Rifle'`), in
+/// its reference pose, placed as `USkeletalMeshInstance::MeshToWorld` places it.
+#[test]
+fn a_ue2_actor_drawn_with_a_skeletal_mesh_is_posed_in_its_reference_pose() {
+    let dir = ScratchDir::new("level-skeletal-meshes");
+    let bytes = writers::ue2_skeletal_package(128, 29, "Rifle");
+    std::fs::write(dir.join("Weapons.ukx"), &bytes).unwrap();
+    let index = PackageIndex::build(
+        Arc::new(unreal_analysis::fs::RealFs),
+        IndexRoots {
+            game_dir: None,
+            package_paths: vec![dir.to_path_buf()],
+            ..IndexRoots::default()
+        },
+        &mut |_| {},
+    );
+    let map = "Begin Map
+Begin Actor Class=xPawn Name=xPawn0
+   DrawType=DT_Mesh
+   Mesh=SkeletalMesh'Weapons.Rifle'
+   Location=(X=50.000000,Y=-20.000000,Z=10.000000)
+   Rotation=(Yaw=-16384,Roll=2000)
+   DrawScale=1.500000
+End Actor
+End Map
+";
+    let scene = level::level_scene("Rifle", map, None, &index);
+    assert_eq!(scene.placed.len(), 1, "{:?}", scene.notes);
+    let placed = &scene.placed[0];
+    let mesh = &scene.meshes[placed.mesh];
+    assert!(!mesh.is_box, "{:?}", scene.notes);
+    let package = unreal_formats::Package::parse(&bytes).unwrap();
+    let export = (0..package.exports.len())
+        .find(|&i| package.class_name(i).eq_ignore_ascii_case("SkeletalMesh"))
+        .unwrap();
+    let skeletal = package.read_skeletal_mesh_ue2(export).unwrap();
+    let space = unreal_assets::export::static_meshes::VertexMeshSpace {
+        scale: skeletal.scale.map(f64::from),
+        origin: skeletal.origin.map(f64::from),
+        rot_origin: skeletal.rot_origin,
+    };
+    assert_eq!(mesh.space, Some(space));
+    let transform = ActorTransform {
+        location: [50.0, -20.0, 10.0],
+        rotation: [0, -16384, 2000],
+        draw_scale: 1.5,
+        ..ActorTransform::default()
+    };
+    let unreal = |g: [f32; 3]| [f64::from(g[2]), -f64::from(g[0]), f64::from(g[1])];
+    assert!(!mesh.model.positions.is_empty());
+    for &g in &mesh.model.positions {
+        let world = transform.vertex_mesh_point(&space, unreal(g));
+        let expected = point_to_gltf(world.map(|c| c as f32));
+        let got = apply(&placed.matrix, g);
+        assert!(got.iter().zip(expected).all(|(a, b)| (a - f64::from(b)).abs() < 1e-3));
+    }
+    // Its points are the mesh's reference pose, as the skeletal export writes them.
+    let exported = unreal_assets::export::package_mesh_model(&package, export).unwrap();
+    assert_eq!(mesh.model.positions, exported.positions);
+}

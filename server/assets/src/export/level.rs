@@ -234,10 +234,9 @@ pub trait LevelTextures {
     fn vertex_mesh(
         &self,
         path: &str,
-        multi_skins: &[Option<String>],
-        skin: Option<&str>,
+        actor: &MeshActor,
     ) -> Result<(super::Model, VertexMeshSpace), String> {
-        let _ = (multi_skins, skin);
+        let _ = actor;
         Err(no_packages_for(path))
     }
 
@@ -271,23 +270,32 @@ fn vertex_mesh_of(
     export: usize,
     path: &str,
     others: &dyn super::OtherPackages,
-    skins: (&[Option<String>], Option<&str>),
+    worn: &ActorSkins<'_>,
     skin_image: &dyn Fn(&str) -> Option<RgbaImage>,
 ) -> Result<(super::Model, VertexMeshSpace), String> {
+    // UE2's meshes have a reader of their own; UE1's `read_mesh` refuses them.
+    if p.is_ue2() && p.class_name(export).eq_ignore_ascii_case("SkeletalMesh") {
+        return skeletal_mesh_of(p, export, path, others, worn, skin_image);
+    }
     let info = p.read_mesh(export).map_err(|e| format!("{path}: {e}"))?;
     if info.skeletal.is_some() {
-        return Err(format!("{path}: a skeletal mesh, which the level does not place yet"));
+        return skeletal_mesh_of(p, export, path, others, worn, skin_image);
     }
     let placement =
         info.placement.ok_or_else(|| format!("{path}: its scale and origin could not be read"))?;
     let mesh = p.read_mesh_geometry(export).map_err(|e| format!("{path}: {e}"))?;
-    let (multi_skins, skin) = skins;
     let textures: Vec<Option<RgbaImage>> = mesh
         .materials
         .iter()
         .map(|m| {
             let own = m.texture.filter(|t| t.0 != 0);
-            match static_meshes::vertex_mesh_texture(m.slot, multi_skins, skin, own.is_some()) {
+            let chosen = static_meshes::vertex_mesh_texture(
+                m.slot,
+                worn.multi_skins,
+                worn.skin,
+                own.is_some(),
+            );
+            match chosen {
                 Some(texture) => skin_image(texture),
                 None => own.and_then(|t| super::materials::material_image(p, t, others)),
             }
@@ -303,6 +311,71 @@ fn vertex_mesh_of(
         rot_origin: placement.rot_origin,
     };
     Ok((model, space))
+}
+
+/// A UE2 `SkeletalMesh` in its reference pose, placed as `USkeletalMeshInstance::MeshToWorld`
+/// places it (UT2004 `Engine/Src/UnSkeletalMesh.cpp`: the same composition as a vertex mesh's),
+/// material `i` drawn with the actor's `Skins(i)` where set (`AActor::GetSkin`).
+fn skeletal_mesh_of(
+    p: &unreal_formats::package::Package<'_>,
+    export: usize,
+    path: &str,
+    others: &dyn super::OtherPackages,
+    worn: &ActorSkins<'_>,
+    skin_image: &dyn Fn(&str) -> Option<RgbaImage>,
+) -> Result<(super::Model, VertexMeshSpace), String> {
+    if !p.is_ue2() {
+        return Err(format!("{path}: a UE1 skeletal mesh, which the level does not place yet"));
+    }
+    let mesh = p.read_skeletal_mesh_ue2(export).map_err(|e| format!("{path}: {e}"))?;
+    let textures: Vec<Option<RgbaImage>> = mesh
+        .materials
+        .iter()
+        .enumerate()
+        .map(|(i, &m)| match worn.skins.get(i).and_then(Option::as_deref) {
+            Some(texture) => skin_image(texture),
+            None => super::materials::material_image(p, m, others),
+        })
+        .collect();
+    let mut model = super::Model::from_psk(path, &mesh.to_psk(), None, &textures);
+    // The reference pose is the model's positions; its bones are not the level's.
+    model.skin = None;
+    model.skeletal_animations.clear();
+    let space = VertexMeshSpace {
+        scale: mesh.scale.map(f64::from),
+        origin: mesh.origin.map(f64::from),
+        rot_origin: mesh.rot_origin,
+    };
+    Ok((model, space))
+}
+
+/// The export at `path` in `p` whose class is one of `classes` (a `.ukx` holds a
+/// `MeshAnimation` and a `SkeletalMesh` of one name): the first such, else `None`.
+fn export_of_class(
+    p: &unreal_formats::package::Package<'_>,
+    path: &str,
+    classes: &[&str],
+) -> Option<usize> {
+    p.find_all(path)
+        .into_iter()
+        .find(|&i| classes.iter().any(|c| p.class_name(i).eq_ignore_ascii_case(c)))
+}
+
+/// The classes a `Mesh=` may name.
+const VERTEX_MESH_CLASSES: &[&str] = &["LodMesh", "Mesh", "SkeletalMesh"];
+
+/// What an actor wears over its mesh's own materials: UE2's `Skins`, UE1's `MultiSkins` and
+/// `Skin`.
+struct ActorSkins<'a> {
+    skins: &'a [Option<String>],
+    multi_skins: &'a [Option<String>],
+    skin: Option<&'a str>,
+}
+
+impl<'a> ActorSkins<'a> {
+    fn of(actor: &'a MeshActor) -> Self {
+        Self { skins: &actor.skins, multi_skins: &actor.multi_skins, skin: actor.skin.as_deref() }
+    }
 }
 
 /// No game folder: every texture is a flat colour.
@@ -369,8 +442,7 @@ impl LevelTextures for PackageIndex {
     fn vertex_mesh(
         &self,
         path: &str,
-        multi_skins: &[Option<String>],
-        skin: Option<&str>,
+        actor: &MeshActor,
     ) -> Result<(super::Model, VertexMeshSpace), String> {
         let owner = path.split('.').next().unwrap_or(path);
         if owner.eq_ignore_ascii_case("myLevel") {
@@ -379,8 +451,8 @@ impl LevelTextures for PackageIndex {
                     .to_owned(),
             );
         }
-        let id = ["LodMesh", "Mesh", "SkeletalMesh"]
-            .into_iter()
+        let id = VERTEX_MESH_CLASSES
+            .iter()
             .find_map(|class| self.find_of_class(path, Some(class)))
             .ok_or_else(|| {
                 if self.package(owner).is_none() {
@@ -392,8 +464,9 @@ impl LevelTextures for PackageIndex {
         let Some((package, _)) = self.entry(id) else { return Err(format!("{path}: not found")) };
         let full = self.full_path(id);
         self.with_package(package, |p| {
-            let export = p.find(&full).ok_or_else(|| format!("{path}: not found"))?;
-            vertex_mesh_of(p, export, path, self, (multi_skins, skin), &|texture| {
+            let export = export_of_class(p, &full, VERTEX_MESH_CLASSES)
+                .ok_or_else(|| format!("{path}: not found"))?;
+            vertex_mesh_of(p, export, path, self, &ActorSkins::of(actor), &|texture| {
                 self.image(texture).ok()
             })
         })
@@ -422,7 +495,8 @@ impl LevelTextures for PackageIndex {
         let Some((package, _)) = self.entry(id) else { return Err(format!("{path}: not found")) };
         let full = self.full_path(id);
         self.with_package(package, |p| -> Result<super::Model, String> {
-            let export = p.find(&full).ok_or_else(|| format!("{path}: not found"))?;
+            let export = export_of_class(p, &full, &["StaticMesh"])
+                .ok_or_else(|| format!("{path}: not found"))?;
             let mesh = p.read_static_mesh_ue2(export).map_err(|e| format!("{path}: {e}"))?;
             let textures = mesh
                 .materials
@@ -536,14 +610,15 @@ pub fn level_scene_of_parts(
         |actor| {
             let skins: Vec<Option<String>> =
                 actor.skins.iter().map(|s| s.as_ref().map(|s| s.to_ascii_lowercase())).collect();
+            let lower = |list: &[Option<String>]| -> Vec<Option<String>> {
+                list.iter().map(|s| s.as_ref().map(|s| s.to_ascii_lowercase())).collect()
+            };
             let skin = actor.skin.as_ref().map(|s| s.to_ascii_lowercase());
-            (actor.kind, actor.mesh.to_ascii_lowercase(), skins, skin)
+            (actor.kind, actor.mesh.to_ascii_lowercase(), skins, lower(&actor.multi_skins), skin)
         },
         |actor| match actor.kind {
             MeshKind::Static => textures.static_mesh(&actor.mesh, &actor.skins).map(|m| (m, None)),
-            MeshKind::Vertex => textures
-                .vertex_mesh(&actor.mesh, &actor.skins, actor.skin.as_deref())
-                .map(|(m, s)| (m, Some(s))),
+            MeshKind::Vertex => textures.vertex_mesh(&actor.mesh, actor).map(|(m, s)| (m, Some(s))),
         },
     );
     scene
@@ -795,7 +870,7 @@ pub fn stored_level_scene_of_parts(
             let (mesh, skins) = reference(actor);
             let mesh = mesh.map_or_else(|| actor.mesh.to_ascii_lowercase(), |r| r.0.to_string());
             // A vertex mesh's `MultiSkins` and `Skin` (by path) make another model too.
-            let worn = (actor.skins.clone(), actor.skin.clone());
+            let worn = (actor.multi_skins.clone(), actor.skin.clone());
             (actor.kind, mesh, skins.iter().map(|s| s.0).collect::<Vec<_>>(), worn)
         },
         |actor| {
@@ -819,8 +894,7 @@ pub fn stored_level_scene_of_parts(
                         let r = worn.iter().find(|r| package.ref_path(**r) == texture)?;
                         super::materials::material_image(package, *r, others)
                     };
-                    let skins = (actor.skins.as_slice(), actor.skin.as_deref());
-                    stored_vertex_mesh(package, mesh, others, skins, &skin_image)
+                    stored_vertex_mesh(package, mesh, others, &ActorSkins::of(actor), &skin_image)
                         .map(|(m, s)| (m, Some(s)))
                 }
             }
@@ -867,20 +941,20 @@ fn stored_vertex_mesh(
     package: &unreal_formats::package::Package<'_>,
     mesh: ObjectRef,
     others: &dyn super::OtherPackages,
-    skins: (&[Option<String>], Option<&str>),
+    worn: &ActorSkins<'_>,
     skin_image: &dyn Fn(&str) -> Option<RgbaImage>,
 ) -> Result<(super::Model, VertexMeshSpace), String> {
     let path = package.ref_path(mesh);
     match mesh.resolve() {
         unreal_formats::package::Resolved::Export(i) => {
-            vertex_mesh_of(package, i, &path, others, skins, skin_image)
+            vertex_mesh_of(package, i, &path, others, worn, skin_image)
         }
         unreal_formats::package::Resolved::Import(_) => {
             let owner = path.split('.').next().unwrap_or(&path).to_owned();
             let mut found = None;
             let known = others.visit_package(&owner, &mut |other| {
-                found = Some(match other.find(&path) {
-                    Some(export) => vertex_mesh_of(other, export, &path, others, skins, skin_image),
+                found = Some(match export_of_class(other, &path, VERTEX_MESH_CLASSES) {
+                    Some(export) => vertex_mesh_of(other, export, &path, others, worn, skin_image),
                     None => Err(format!("{path}: {owner} holds no mesh of that name")),
                 });
             });
@@ -934,7 +1008,7 @@ fn stored_static_mesh(
             let owner = path.split('.').next().unwrap_or(&path).to_owned();
             let mut found = None;
             let known = others.visit_package(&owner, &mut |other| {
-                found = Some(match other.find(&path) {
+                found = Some(match export_of_class(other, &path, &["StaticMesh"]) {
                     Some(export) => model_of(other, export),
                     None => Err(format!("{path}: {owner} holds no static mesh of that name")),
                 });

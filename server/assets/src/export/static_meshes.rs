@@ -183,10 +183,11 @@ pub struct MeshActor {
     pub kind: MeshKind,
     /// The mesh's path as the map names it (`Package.Group.Name`, or `myLevel.Name`).
     pub mesh: String,
-    /// A static mesh's `Skins(i)`, the material path set for section `i`; a vertex mesh's
-    /// `MultiSkins(i)`, the texture for texture slot `i` (`None` where unset or `None`).
+    /// UE2's `Skins(i)`: the material for section (or skeletal material) `i`.
     pub skins: Vec<Option<String>>,
-    /// A vertex mesh's `Skin` (see [`vertex_mesh_texture`]).
+    /// UE1's `MultiSkins(i)` (the texture for texture slot `i`) and `Skin` (see
+    /// [`vertex_mesh_texture`]); empty for a static mesh. `None` where unset or `None`.
+    pub multi_skins: Vec<Option<String>>,
     pub skin: Option<String>,
     /// `CollisionRadius` and `CollisionHeight` (the class's defaults where unset): the size
     /// of the box drawn in place of a mesh that cannot be read.
@@ -359,10 +360,8 @@ impl MeshFacts {
             transform: self.transform,
             kind,
             mesh,
-            skins: match kind {
-                MeshKind::Static => self.skins,
-                MeshKind::Vertex => multi_skins,
-            },
+            skins: self.skins,
+            multi_skins,
             skin,
             collision,
             begin: self.begin,
