@@ -9,11 +9,22 @@ use unreal_formats::package::Package;
 
 /// Encodes RGBA pixels as a PNG file.
 pub fn encode_png(image: &RgbaImage) -> Vec<u8> {
+    encode_png_with(image, png::Compression::Best)
+}
+
+/// [`encode_png`] compressed fast: for the many textures a level's glTF embeds, where the
+/// best compression cost 160 times the time for files a third smaller (a 512 by 512 texture:
+/// 320 ms against 2 ms, 300 KB against 510 KB).
+pub fn encode_png_fast(image: &RgbaImage) -> Vec<u8> {
+    encode_png_with(image, png::Compression::Fast)
+}
+
+fn encode_png_with(image: &RgbaImage, compression: png::Compression) -> Vec<u8> {
     let mut out = Vec::new();
     let mut encoder = png::Encoder::new(&mut out, image.width, image.height);
     encoder.set_color(png::ColorType::Rgba);
     encoder.set_depth(png::BitDepth::Eight);
-    encoder.set_compression(png::Compression::Best);
+    encoder.set_compression(compression);
     // Writing to a Vec fails only on a size mismatch, which RgbaImage rules out.
     let written =
         encoder.write_header().and_then(|mut w| w.write_image_data(&image.pixels).map(|()| w));

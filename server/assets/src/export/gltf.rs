@@ -6,7 +6,7 @@
 use serde_json::{json, Value};
 
 use super::model::{Model, Skin};
-use super::png::encode_png;
+use super::png::{encode_png, encode_png_fast};
 
 const ARRAY_BUFFER: u32 = 34962;
 const ELEMENT_ARRAY_BUFFER: u32 = 34963;
@@ -405,7 +405,7 @@ pub fn write_map_glb(scene: &super::map::MapScene) -> Vec<u8> {
 pub fn write_level_glb(scene: &super::level::LevelScene) -> Vec<u8> {
     use super::level::Alpha;
     let mut b = Builder::default();
-    let mut textures = Textures::default();
+    let mut textures = Textures { fast: true, ..Textures::default() };
     let mut materials: Vec<Value> = scene
         .materials
         .iter()
@@ -572,12 +572,16 @@ fn write_level_meshes(
 struct Textures {
     images: Vec<Value>,
     textures: Vec<Value>,
+    /// Compressed fast ([`encode_png_fast`]): a level embeds every texture of a map, which
+    /// the best compression took seconds over.
+    fast: bool,
 }
 
 impl Textures {
     /// Embeds `image` as a PNG in the binary chunk; its texture's index.
     fn embed(&mut self, b: &mut Builder, image: &unreal_formats::decode::RgbaImage) -> usize {
-        let view = b.view(&encode_png(image), None);
+        let png = if self.fast { encode_png_fast(image) } else { encode_png(image) };
+        let view = b.view(&png, None);
         self.images.push(json!({ "bufferView": view, "mimeType": "image/png" }));
         self.textures.push(json!({ "source": self.images.len() - 1, "sampler": 0 }));
         self.textures.len() - 1
