@@ -571,7 +571,8 @@ fn write_level_meshes(
 #[derive(Default)]
 struct Textures {
     images: Vec<Value>,
-    textures: Vec<Value>,
+    /// glTF's `textures`: an image with its sampler.
+    samplers_of_images: Vec<Value>,
     /// Compressed fast ([`encode_png_fast`]): a level embeds every texture of a map, which
     /// the best compression took seconds over.
     fast: bool,
@@ -583,8 +584,8 @@ impl Textures {
         let png = if self.fast { encode_png_fast(image) } else { encode_png(image) };
         let view = b.view(&png, None);
         self.images.push(json!({ "bufferView": view, "mimeType": "image/png" }));
-        self.textures.push(json!({ "source": self.images.len() - 1, "sampler": 0 }));
-        self.textures.len() - 1
+        self.samplers_of_images.push(json!({ "source": self.images.len() - 1, "sampler": 0 }));
+        self.samplers_of_images.len() - 1
     }
 }
 
@@ -616,7 +617,7 @@ fn document(
     }
     if !textures.images.is_empty() {
         root["images"] = Value::Array(textures.images);
-        root["textures"] = Value::Array(textures.textures);
+        root["textures"] = Value::Array(textures.samplers_of_images);
         // Unreal textures are sampled nearest-neighbour in software renderers and wrap.
         root["samplers"] =
             json!([{ "magFilter": 9728, "minFilter": 9986, "wrapS": 10497, "wrapT": 10497 }]);
