@@ -72,7 +72,13 @@ fn props_folder() -> (ScratchDir, PackageIndex) {
         "class xPickUpBase extends Actor placeable;\n\ndefaultproperties\n{\n    DrawType=DT_StaticMesh\n    StaticMesh=StaticMesh'Props.Meshes.Crate'\n}\n",
     )
     .unwrap();
-    let index = PackageIndex::build(
+    let index = index_of(&dir);
+    (dir, index)
+}
+
+/// The package index of the folder `dir` (its packages, and its packages' class sources).
+fn index_of(dir: &std::path::Path) -> PackageIndex {
+    PackageIndex::build(
         Arc::new(unreal_analysis::fs::RealFs),
         IndexRoots {
             game_dir: None,
@@ -80,8 +86,28 @@ fn props_folder() -> (ScratchDir, PackageIndex) {
             ..IndexRoots::default()
         },
         &mut |_| {},
-    );
-    (dir, index)
+    )
+}
+
+/// Checks that each of `points` (a mesh's model positions, glTF axes) lands, through `placed`'s
+/// matrix, where `engine` (a point in the mesh's own Unreal axes to the world) puts it.
+fn assert_placed(
+    placed: &level::PlacedMesh,
+    points: &[[f32; 3]],
+    engine: impl Fn([f64; 3]) -> [f64; 3],
+) {
+    let unreal = |g: [f32; 3]| [f64::from(g[2]), -f64::from(g[0]), f64::from(g[1])];
+    assert!(!points.is_empty(), "{}: no points", placed.name);
+    for &g in points {
+        let world = engine(unreal(g));
+        let expected = point_to_gltf(world.map(|c| c as f32));
+        let got = apply(&placed.matrix, g);
+        assert!(
+            got.iter().zip(expected).all(|(a, b)| (a - f64::from(b)).abs() < 1e-3),
+            "{}: {g:?} at {got:?}, the engine's {world:?}",
+            placed.name
+        );
+    }
 }
 
 /// The glTF document of a `.glb`'s JSON chunk.
@@ -162,16 +188,9 @@ fn a_t3d_maps_static_meshes_are_placed_from_the_packages() {
     ];
     for (placed, transform) in scene.placed.iter().zip(&transforms) {
         let model = &scene.meshes[placed.mesh].model;
-        for (g, p) in model.positions.iter().zip(writers::STATIC_MESH_POSITIONS) {
-            let world = transform.point(p.map(f64::from));
-            let expected = point_to_gltf(world.map(|c| c as f32));
-            let got = apply(&placed.matrix, *g);
-            assert!(
-                got.iter().zip(expected).all(|(a, b)| (a - f64::from(b)).abs() < 1e-3),
-                "{}: {p:?} at {got:?}, the engine's {world:?}",
-                placed.name
-            );
-        }
+        // The mesh's points as the writer wrote them, each where the engine puts it.
+        assert_eq!(model.positions, writers::STATIC_MESH_POSITIONS.map(point_to_gltf));
+        assert_placed(placed, &model.positions, |p| transform.point(p));
     }
     // The box stands at its actor, 16 units each way (a static mesh actor's 1-unit cylinder).
     let boxed = &scene.placed[4];
@@ -291,16 +310,9 @@ fn a_built_maps_static_meshes_are_placed_from_the_map_and_the_packages() {
     for (placed, transform) in scene.placed.iter().zip(&transforms) {
         let model = &scene.meshes[placed.mesh].model;
         assert_eq!(model.positions.len(), writers::STATIC_MESH_POSITIONS.len());
-        for (g, p) in model.positions.iter().zip(writers::STATIC_MESH_POSITIONS) {
-            let world = transform.point(p.map(f64::from));
-            let expected = point_to_gltf(world.map(|c| c as f32));
-            let got = apply(&placed.matrix, *g);
-            assert!(
-                got.iter().zip(expected).all(|(a, b)| (a - f64::from(b)).abs() < 1e-3),
-                "{}: {p:?} at {got:?}, the engine's {world:?}",
-                placed.name
-            );
-        }
+        // The mesh's points as the writer wrote them, each where the engine puts it.
+        assert_eq!(model.positions, writers::STATIC_MESH_POSITIONS.map(point_to_gltf));
+        assert_placed(placed, &model.positions, |p| transform.point(p));
     }
     assert!(write_level_glb(&scene).starts_with(b"glTF"));
 }
@@ -322,15 +334,7 @@ fn a_ue1_actor_drawn_with_a_mesh_is_posed_from_its_package() {
     }
     let dir = ScratchDir::new("level-vertex-meshes");
     std::fs::copy(&source, dir.join("Ut99Mods_KillConfirmed.u")).unwrap();
-    let index = PackageIndex::build(
-        Arc::new(unreal_analysis::fs::RealFs),
-        IndexRoots {
-            game_dir: None,
-            package_paths: vec![dir.to_path_buf()],
-            ..IndexRoots::default()
-        },
-        &mut |_| {},
-    );
+    let index = index_of(&dir);
     let map = "Begin Map
 Begin Actor Class=DogTagItemVisuals Name=DogTagItemVisuals0
    Location=(X=0.000000,Y=0.000000,Z=-100.000000)
@@ -368,11 +372,11 @@ End Map
     let package = unreal_formats::Package::parse(&bytes).unwrap();
     let info = package.read_mesh(package.find("dogTag").unwrap()).unwrap();
     let placement = info.placement.unwrap();
-    let space = unreal_assets::export::static_meshes::VertexMeshSpace {
-        scale: placement.scale.map(f64::from),
-        origin: placement.origin.map(f64::from),
-        rot_origin: placement.rot_origin,
-    };
+    let space = unreal_assets::export::static_meshes::VertexMeshSpace::new(
+        placement.scale,
+        placement.origin,
+        placement.rot_origin,
+    );
     let transforms = [
         ActorTransform { location: [0.0, 0.0, -100.0], ..ActorTransform::default() },
         ActorTransform {
@@ -383,19 +387,9 @@ End Map
             ..ActorTransform::default()
         },
     ];
-    let unreal = |g: [f32; 3]| [f64::from(g[2]), -f64::from(g[0]), f64::from(g[1])];
     for (placed, transform) in scene.placed.iter().zip(&transforms) {
         let model = &scene.meshes[placed.mesh].model;
-        for &g in &model.positions {
-            let world = transform.vertex_mesh_point(&space, unreal(g));
-            let expected = point_to_gltf(world.map(|c| c as f32));
-            let got = apply(&placed.matrix, g);
-            assert!(
-                got.iter().zip(expected).all(|(a, b)| (a - f64::from(b)).abs() < 1e-3),
-                "{}: {g:?} at {got:?}, the engine's {world:?}",
-                placed.name
-            );
-        }
+        assert_placed(placed, &model.positions, |p| transform.vertex_mesh_point(&space, p));
     }
 }
 
@@ -464,15 +458,7 @@ fn a_built_ue1_maps_meshed_actor_is_posed_from_the_packages() {
     }
     let dir = ScratchDir::new("level-built-vertex-meshes");
     std::fs::copy(&source, dir.join("Ut99Mods_KillConfirmed.u")).unwrap();
-    let index = PackageIndex::build(
-        Arc::new(unreal_analysis::fs::RealFs),
-        IndexRoots {
-            game_dir: None,
-            package_paths: vec![dir.to_path_buf()],
-            ..IndexRoots::default()
-        },
-        &mut |_| {},
-    );
+    let index = index_of(&dir);
     let half = [256.0, 256.0, 128.0];
     let room = MapBrush {
         class: "Brush",
@@ -503,13 +489,7 @@ fn a_built_ue1_maps_meshed_actor_is_posed_from_the_packages() {
         let space = mesh.space.unwrap();
         let transform =
             ActorTransform { location: [10.0, 20.0, -100.0], ..ActorTransform::default() };
-        let unreal = |g: [f32; 3]| [f64::from(g[2]), -f64::from(g[0]), f64::from(g[1])];
-        for &g in &mesh.model.positions {
-            let world = transform.vertex_mesh_point(&space, unreal(g));
-            let expected = point_to_gltf(world.map(|c| c as f32));
-            let got = apply(&placed.matrix, g);
-            assert!(got.iter().zip(expected).all(|(a, b)| (a - f64::from(b)).abs() < 1e-3));
-        }
+        assert_placed(placed, &mesh.model.positions, |p| transform.vertex_mesh_point(&space, p));
     }
     // The mesh's own texture, then the missing MultiSkins(1) in its place.
     assert_eq!(worn, vec![1, 0]);
@@ -522,15 +502,7 @@ fn a_ue2_actor_drawn_with_a_skeletal_mesh_is_posed_in_its_reference_pose() {
     let dir = ScratchDir::new("level-skeletal-meshes");
     let bytes = writers::ue2_skeletal_package(128, 29, "Rifle");
     std::fs::write(dir.join("Weapons.ukx"), &bytes).unwrap();
-    let index = PackageIndex::build(
-        Arc::new(unreal_analysis::fs::RealFs),
-        IndexRoots {
-            game_dir: None,
-            package_paths: vec![dir.to_path_buf()],
-            ..IndexRoots::default()
-        },
-        &mut |_| {},
-    );
+    let index = index_of(&dir);
     let map = "Begin Map
 Begin Actor Class=xPawn Name=xPawn0
    DrawType=DT_Mesh
@@ -551,11 +523,11 @@ End Map
         .find(|&i| package.class_name(i).eq_ignore_ascii_case("SkeletalMesh"))
         .unwrap();
     let skeletal = package.read_skeletal_mesh_ue2(export).unwrap();
-    let space = unreal_assets::export::static_meshes::VertexMeshSpace {
-        scale: skeletal.scale.map(f64::from),
-        origin: skeletal.origin.map(f64::from),
-        rot_origin: skeletal.rot_origin,
-    };
+    let space = unreal_assets::export::static_meshes::VertexMeshSpace::new(
+        skeletal.scale,
+        skeletal.origin,
+        skeletal.rot_origin,
+    );
     assert_eq!(mesh.space, Some(space));
     let transform = ActorTransform {
         location: [50.0, -20.0, 10.0],
@@ -563,14 +535,7 @@ End Map
         draw_scale: 1.5,
         ..ActorTransform::default()
     };
-    let unreal = |g: [f32; 3]| [f64::from(g[2]), -f64::from(g[0]), f64::from(g[1])];
-    assert!(!mesh.model.positions.is_empty());
-    for &g in &mesh.model.positions {
-        let world = transform.vertex_mesh_point(&space, unreal(g));
-        let expected = point_to_gltf(world.map(|c| c as f32));
-        let got = apply(&placed.matrix, g);
-        assert!(got.iter().zip(expected).all(|(a, b)| (a - f64::from(b)).abs() < 1e-3));
-    }
+    assert_placed(placed, &mesh.model.positions, |p| transform.vertex_mesh_point(&space, p));
     // Its points are the mesh's reference pose, as the skeletal export writes them.
     let exported = unreal_assets::export::package_mesh_model(&package, export).unwrap();
     assert_eq!(mesh.model.positions, exported.positions);

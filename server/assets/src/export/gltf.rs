@@ -123,6 +123,13 @@ impl Builder {
     }
 
     /// Float vectors of `N` components, with their bounds when `bounds` is set.
+    /// Triangles as an index accessor (`UNSIGNED_INT` scalars, three a triangle).
+    fn triangles(&mut self, triangles: &[[u32; 3]]) -> usize {
+        let indices: Vec<u8> = triangles.iter().flatten().flat_map(|i| i.to_le_bytes()).collect();
+        let view = self.view(&indices, Some(ELEMENT_ARRAY_BUFFER));
+        self.accessor(view, UNSIGNED_INT, triangles.len() * 3, "SCALAR", None)
+    }
+
     fn floats<const N: usize>(
         &mut self,
         data: &[[f32; N]],
@@ -208,10 +215,7 @@ pub fn write_glb(model: &Model) -> Vec<u8> {
         .iter()
         .filter(|p| !p.triangles.is_empty())
         .map(|p| {
-            let indices: Vec<u8> =
-                p.triangles.iter().flatten().flat_map(|i| i.to_le_bytes()).collect();
-            let view = b.view(&indices, Some(ELEMENT_ARRAY_BUFFER));
-            let idx = b.accessor(view, UNSIGNED_INT, p.triangles.len() * 3, "SCALAR", None);
+            let idx = b.triangles(&p.triangles);
             let mut attributes = json!({ "POSITION": position });
             if let Some(t) = texcoord {
                 attributes["TEXCOORD_0"] = json!(t);
@@ -312,10 +316,7 @@ pub fn write_map_glb(scene: &super::map::MapScene) -> Vec<u8> {
     let mut groups: Vec<(BrushRole, Vec<usize>)> = Vec::new();
     for (node, brush) in scene.brushes.iter().enumerate() {
         let position = b.floats(&finite(&brush.positions), Some(ARRAY_BUFFER), true);
-        let indices: Vec<u8> =
-            brush.triangles.iter().flatten().flat_map(|i| i.to_le_bytes()).collect();
-        let view = b.view(&indices, Some(ELEMENT_ARRAY_BUFFER));
-        let idx = b.accessor(view, UNSIGNED_INT, brush.triangles.len() * 3, "SCALAR", None);
+        let idx = b.triangles(&brush.triangles);
         let material = match brush.role {
             BrushRole::Additive => 0,
             BrushRole::Subtractive => 1,
@@ -436,9 +437,7 @@ pub fn write_level_glb(scene: &super::level::LevelScene) -> Vec<u8> {
     for p in scene.primitives.iter().filter(|p| !p.triangles.is_empty()) {
         let position = b.floats(&finite(&p.positions), Some(ARRAY_BUFFER), true);
         let texcoord = b.floats(&finite(&p.uvs), Some(ARRAY_BUFFER), false);
-        let indices: Vec<u8> = p.triangles.iter().flatten().flat_map(|i| i.to_le_bytes()).collect();
-        let view = b.view(&indices, Some(ELEMENT_ARRAY_BUFFER));
-        let idx = b.accessor(view, UNSIGNED_INT, p.triangles.len() * 3, "SCALAR", None);
+        let idx = b.triangles(&p.triangles);
         let name = scene.materials.get(p.material).map_or("", |m| m.name.as_str());
         meshes.push(json!({
             "name": name,
@@ -552,10 +551,7 @@ fn write_level_meshes(
             .iter()
             .filter(|p| !p.triangles.is_empty())
             .map(|p| {
-                let indices: Vec<u8> =
-                    p.triangles.iter().flatten().flat_map(|i| i.to_le_bytes()).collect();
-                let view = b.view(&indices, Some(ELEMENT_ARRAY_BUFFER));
-                let idx = b.accessor(view, UNSIGNED_INT, p.triangles.len() * 3, "SCALAR", None);
+                let idx = b.triangles(&p.triangles);
                 let mut attributes = json!({ "POSITION": position });
                 if let Some(texcoord) = texcoord {
                     attributes["TEXCOORD_0"] = json!(texcoord);

@@ -305,12 +305,7 @@ fn vertex_mesh_of(
     let mut model = super::Model::from_animated_mesh(path, &mesh, &[], &textures);
     model.morph_targets.clear();
     model.morph_animations.clear();
-    let space = VertexMeshSpace {
-        scale: placement.scale.map(f64::from),
-        origin: placement.origin.map(f64::from),
-        rot_origin: placement.rot_origin,
-    };
-    Ok((model, space))
+    Ok((model, VertexMeshSpace::new(placement.scale, placement.origin, placement.rot_origin)))
 }
 
 /// A UE2 `SkeletalMesh` in its reference pose, placed as `USkeletalMeshInstance::MeshToWorld`
@@ -341,12 +336,7 @@ fn skeletal_mesh_of(
     // The reference pose is the model's positions; its bones are not the level's.
     model.skin = None;
     model.skeletal_animations.clear();
-    let space = VertexMeshSpace {
-        scale: mesh.scale.map(f64::from),
-        origin: mesh.origin.map(f64::from),
-        rot_origin: mesh.rot_origin,
-    };
-    Ok((model, space))
+    Ok((model, VertexMeshSpace::new(mesh.scale, mesh.origin, mesh.rot_origin)))
 }
 
 /// The export at `path` in `p` whose class is one of `classes` (a `.ukx` holds a
@@ -444,59 +434,17 @@ impl LevelTextures for PackageIndex {
         path: &str,
         actor: &MeshActor,
     ) -> Result<(super::Model, VertexMeshSpace), String> {
-        let owner = path.split('.').next().unwrap_or(path);
-        if owner.eq_ignore_ascii_case("myLevel") {
-            return Err(
-                "the map's own meshes (myLevel) are stored in its built package, not in its T3D text"
-                    .to_owned(),
-            );
-        }
-        let id = VERTEX_MESH_CLASSES
-            .iter()
-            .find_map(|class| self.find_of_class(path, Some(class)))
-            .ok_or_else(|| {
-                if self.package(owner).is_none() {
-                    format!("the mesh package {owner} is not in the game folder or package paths")
-                } else {
-                    format!("{path}: {owner} holds no mesh of that name")
-                }
-            })?;
-        let Some((package, _)) = self.entry(id) else { return Err(format!("{path}: not found")) };
-        let full = self.full_path(id);
-        self.with_package(package, |p| {
-            let export = export_of_class(p, &full, VERTEX_MESH_CLASSES)
-                .ok_or_else(|| format!("{path}: not found"))?;
+        in_index(self, path, VERTEX_MESH_CLASSES, "mesh", |p, export| {
             vertex_mesh_of(p, export, path, self, &ActorSkins::of(actor), &|texture| {
                 self.image(texture).ok()
             })
         })
-        .map_err(|e| format!("{path}: {e}"))?
     }
 
     /// As the engine loads it: `Package.Group.Name` in that package of the game folder or
     /// package paths; a map's own (`myLevel`) meshes live in its built package only.
     fn static_mesh(&self, path: &str, skins: &[Option<String>]) -> Result<super::Model, String> {
-        let owner = path.split('.').next().unwrap_or(path);
-        if owner.eq_ignore_ascii_case("myLevel") {
-            return Err(
-                "the map's own static meshes (myLevel) are stored in its built package, not in its T3D text"
-                    .to_owned(),
-            );
-        }
-        let Some(id) = self.find_of_class(path, Some("StaticMesh")) else {
-            return Err(if self.package(owner).is_none() {
-                format!(
-                    "the static mesh package {owner} is not in the game folder or package paths"
-                )
-            } else {
-                format!("{path}: {owner} holds no static mesh of that name")
-            });
-        };
-        let Some((package, _)) = self.entry(id) else { return Err(format!("{path}: not found")) };
-        let full = self.full_path(id);
-        self.with_package(package, |p| -> Result<super::Model, String> {
-            let export = export_of_class(p, &full, &["StaticMesh"])
-                .ok_or_else(|| format!("{path}: not found"))?;
+        in_index(self, path, &["StaticMesh"], "static mesh", |p, export| {
             let mesh = p.read_static_mesh_ue2(export).map_err(|e| format!("{path}: {e}"))?;
             let textures = mesh
                 .materials
@@ -509,8 +457,44 @@ impl LevelTextures for PackageIndex {
                 .collect::<Vec<_>>();
             Ok(super::Model::from_static_mesh(path, &mesh, &textures))
         })
-        .map_err(|e| format!("{path}: {e}"))?
     }
+}
+
+/// `read` run on the object at `path` (`Package.Group.Name`, of one of `classes`) in its
+/// package of the index, as the engine loads it by its path; the errors name a `what` (`static
+/// mesh`) whose package is missing, or a map's own (`myLevel`) object, which only its built
+/// package holds.
+fn in_index<T>(
+    index: &PackageIndex,
+    path: &str,
+    classes: &[&str],
+    what: &str,
+    read: impl FnOnce(&unreal_formats::package::Package<'_>, usize) -> Result<T, String>,
+) -> Result<T, String> {
+    let owner = path.split('.').next().unwrap_or(path);
+    if owner.eq_ignore_ascii_case("myLevel") {
+        return Err(format!(
+            "the map's own {what}es (myLevel) are stored in its built package, not in its T3D text"
+        ));
+    }
+    let id = classes.iter().find_map(|class| index.find_of_class(path, Some(class))).ok_or_else(
+        || {
+            if index.package(owner).is_none() {
+                format!("the {what} package {owner} is not in the game folder or package paths")
+            } else {
+                format!("{path}: {owner} holds no {what} of that name")
+            }
+        },
+    )?;
+    let Some((package, _)) = index.entry(id) else { return Err(format!("{path}: not found")) };
+    let full = index.full_path(id);
+    index
+        .with_package(package, |p| {
+            let export =
+                export_of_class(p, &full, classes).ok_or_else(|| format!("{path}: not found"))?;
+            read(p, export)
+        })
+        .map_err(|e| format!("{path}: {e}"))?
 }
 
 /// A texture's image and its size in texels.
@@ -945,28 +929,9 @@ fn stored_vertex_mesh(
     skin_image: &dyn Fn(&str) -> Option<RgbaImage>,
 ) -> Result<(super::Model, VertexMeshSpace), String> {
     let path = package.ref_path(mesh);
-    match mesh.resolve() {
-        unreal_formats::package::Resolved::Export(i) => {
-            vertex_mesh_of(package, i, &path, others, worn, skin_image)
-        }
-        unreal_formats::package::Resolved::Import(_) => {
-            let owner = path.split('.').next().unwrap_or(&path).to_owned();
-            let mut found = None;
-            let known = others.visit_package(&owner, &mut |other| {
-                found = Some(match export_of_class(other, &path, VERTEX_MESH_CLASSES) {
-                    Some(export) => vertex_mesh_of(other, export, &path, others, worn, skin_image),
-                    None => Err(format!("{path}: {owner} holds no mesh of that name")),
-                });
-            });
-            if !known {
-                return Err(format!(
-                    "the mesh package {owner} is not in the game folder or package paths"
-                ));
-            }
-            found.unwrap_or_else(|| Err(format!("{path}: cannot be read")))
-        }
-        unreal_formats::package::Resolved::None => Err("no mesh".to_owned()),
-    }
+    in_map_or_others(package, mesh, others, VERTEX_MESH_CLASSES, "mesh", |p, export| {
+        vertex_mesh_of(p, export, &path, others, worn, skin_image)
+    })
 }
 
 /// The static mesh `mesh` of a built map as a model: the map's own (`myLevel`) or, for an
@@ -986,7 +951,7 @@ fn stored_static_mesh(
         })
         .collect();
     let skinned = |i: usize| skins.get(i).is_some_and(|s| s.0 != 0);
-    let model_of = |p: &unreal_formats::package::Package<'_>, export: usize| {
+    in_map_or_others(package, mesh, others, &["StaticMesh"], "static mesh", |p, export| {
         let read = p.read_static_mesh_ue2(export).map_err(|e| format!("{path}: {e}"))?;
         let textures: Vec<Option<RgbaImage>> = read
             .materials
@@ -1001,26 +966,41 @@ fn stored_static_mesh(
             })
             .collect();
         Ok(super::Model::from_static_mesh(&path, &read, &textures))
-    };
-    match mesh.resolve() {
-        unreal_formats::package::Resolved::Export(i) => model_of(package, i),
+    })
+}
+
+/// `read` run on the object `object` of a built map (`package`): an object of the map itself,
+/// or for an import, the object at its path (of one of `classes`) in the package of `others`
+/// that holds it, as the engine loads it; the errors name a `what` (`static mesh`) whose
+/// package is missing.
+fn in_map_or_others<T>(
+    package: &unreal_formats::package::Package<'_>,
+    object: ObjectRef,
+    others: &dyn super::OtherPackages,
+    classes: &[&str],
+    what: &str,
+    read: impl Fn(&unreal_formats::package::Package<'_>, usize) -> Result<T, String>,
+) -> Result<T, String> {
+    let path = package.ref_path(object);
+    match object.resolve() {
+        unreal_formats::package::Resolved::Export(i) => read(package, i),
         unreal_formats::package::Resolved::Import(_) => {
             let owner = path.split('.').next().unwrap_or(&path).to_owned();
             let mut found = None;
             let known = others.visit_package(&owner, &mut |other| {
-                found = Some(match export_of_class(other, &path, &["StaticMesh"]) {
-                    Some(export) => model_of(other, export),
-                    None => Err(format!("{path}: {owner} holds no static mesh of that name")),
+                found = Some(match export_of_class(other, &path, classes) {
+                    Some(export) => read(other, export),
+                    None => Err(format!("{path}: {owner} holds no {what} of that name")),
                 });
             });
             if !known {
                 return Err(format!(
-                    "the static mesh package {owner} is not in the game folder or package paths"
+                    "the {what} package {owner} is not in the game folder or package paths"
                 ));
             }
             found.unwrap_or_else(|| Err(format!("{path}: cannot be read")))
         }
-        unreal_formats::package::Resolved::None => Err("no static mesh".to_owned()),
+        unreal_formats::package::Resolved::None => Err(format!("no {what}")),
     }
 }
 

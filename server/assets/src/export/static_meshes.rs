@@ -80,6 +80,13 @@ pub struct VertexMeshSpace {
     pub rot_origin: [i32; 3],
 }
 
+impl VertexMeshSpace {
+    /// The space a mesh stores (`Scale`, `Origin`, `RotOrigin`, as the packages keep them).
+    pub fn new(scale: [f32; 3], origin: [f32; 3], rot_origin: [i32; 3]) -> Self {
+        Self { scale: scale.map(f64::from), origin: origin.map(f64::from), rot_origin }
+    }
+}
+
 /// The column-major glTF `matrix` of an affine map of Unreal points: it takes a point in glTF
 /// axes ([`point_to_gltf`]) to the mapped point in glTF axes. A mirroring map gives a negative
 /// determinant, which glTF readers honour by turning the triangles' winding.
