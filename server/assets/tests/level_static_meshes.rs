@@ -89,6 +89,22 @@ fn index_of(dir: &std::path::Path) -> PackageIndex {
     )
 }
 
+/// A folder holding a copy of the corpus's `Ut99Mods_KillConfirmed.u` (a UT99 mod's package
+/// with a `LodMesh` and the compiled classes that draw it), and its index; `None`, saying so,
+/// without the corpus.
+fn kill_confirmed_folder() -> Option<(ScratchDir, PackageIndex)> {
+    let source = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/corpus/packages/u/Ut99Mods_KillConfirmed.u");
+    if !source.is_file() {
+        unreal_test_support::corpus::absent("the corpus's Ut99Mods_KillConfirmed.u is not present");
+        return None;
+    }
+    let dir = ScratchDir::new("level-kill-confirmed");
+    std::fs::copy(&source, dir.join("Ut99Mods_KillConfirmed.u")).unwrap();
+    let index = index_of(&dir);
+    Some((dir, index))
+}
+
 /// Checks that each of `points` (a mesh's model positions, glTF axes) lands, through `placed`'s
 /// matrix, where `engine` (a point in the mesh's own Unreal axes to the world) puts it.
 fn assert_placed(
@@ -326,15 +342,7 @@ fn a_built_maps_static_meshes_are_placed_from_the_map_and_the_packages() {
 /// texture no package holds: untextured).
 #[test]
 fn a_ue1_actor_drawn_with_a_mesh_is_posed_from_its_package() {
-    let source = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/corpus/packages/u/Ut99Mods_KillConfirmed.u");
-    if !source.is_file() {
-        unreal_test_support::corpus::absent("the corpus's Ut99Mods_KillConfirmed.u is not present");
-        return;
-    }
-    let dir = ScratchDir::new("level-vertex-meshes");
-    std::fs::copy(&source, dir.join("Ut99Mods_KillConfirmed.u")).unwrap();
-    let index = index_of(&dir);
+    let Some((dir, index)) = kill_confirmed_folder() else { return };
     let map = "Begin Map
 Begin Actor Class=DogTagItemVisuals Name=DogTagItemVisuals0
    Location=(X=0.000000,Y=0.000000,Z=-100.000000)
@@ -450,15 +458,8 @@ fn a_damaged_built_map_with_meshes_is_read_or_refused() {
 #[test]
 fn a_built_ue1_maps_meshed_actor_is_posed_from_the_packages() {
     use writers::{carved_room, MapBrush};
-    let source = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/corpus/packages/u/Ut99Mods_KillConfirmed.u");
-    if !source.is_file() {
-        unreal_test_support::corpus::absent("the corpus's Ut99Mods_KillConfirmed.u is not present");
-        return;
-    }
-    let dir = ScratchDir::new("level-built-vertex-meshes");
-    std::fs::copy(&source, dir.join("Ut99Mods_KillConfirmed.u")).unwrap();
-    let index = index_of(&dir);
+    // The folder lives as long as the test.
+    let Some((_dir, index)) = kill_confirmed_folder() else { return };
     let half = [256.0, 256.0, 128.0];
     let room = MapBrush {
         class: "Brush",
