@@ -85,6 +85,8 @@ function lambertOf(material) {
     alphaTest: material.alphaTest,
     side: material.side,
     depthWrite: material.depthWrite,
+    // A terrain's layers, blended by their alpha maps, are its vertices' colours.
+    vertexColors: material.vertexColors,
   });
   lambert.name = material.name;
   return lambert;

@@ -439,9 +439,15 @@ pub fn write_level_glb(scene: &super::level::LevelScene) -> Vec<u8> {
         let texcoord = b.floats(&finite(&p.uvs), Some(ARRAY_BUFFER), false);
         let idx = b.triangles(&p.triangles);
         let name = scene.materials.get(p.material).map_or("", |m| m.name.as_str());
+        let mut attributes = json!({ "POSITION": position, "TEXCOORD_0": texcoord });
+        if !p.colors.is_empty() && p.colors.len() == p.positions.len() {
+            let clamped: Vec<[f32; 3]> =
+                finite(&p.colors).iter().map(|c| c.map(|v| v.clamp(0.0, 1.0))).collect();
+            attributes["COLOR_0"] = json!(b.floats(&clamped, Some(ARRAY_BUFFER), false));
+        }
         meshes.push(json!({
             "name": name,
-            "primitives": [{ "attributes": { "POSITION": position, "TEXCOORD_0": texcoord }, "indices": idx, "material": p.material, "mode": 4 }],
+            "primitives": [{ "attributes": attributes, "indices": idx, "material": p.material, "mode": 4 }],
         }));
         level_children.push(nodes.len());
         nodes.push(json!({ "name": name, "mesh": meshes.len() - 1 }));

@@ -78,6 +78,9 @@ pub struct LevelPrimitive {
     /// Which surface each triangle belongs to, in runs (in triangle order): what a view of the
     /// level needs to tell which polygon of the map a click hit.
     pub origins: Vec<SurfaceTriangles>,
+    /// A colour per position (linear RGB, 0..1), multiplied with the material's; empty when
+    /// the primitive has none (a terrain's layers blended by their alpha maps).
+    pub colors: Vec<[f32; 3]>,
 }
 
 /// One built surface's triangles in a [`LevelPrimitive`]: from `first_triangle` up to the
@@ -673,6 +676,7 @@ pub fn level_of(
                 uvs: Vec::new(),
                 triangles: Vec::new(),
                 origins: Vec::new(),
+                colors: Vec::new(),
             });
             scene.primitives.len() - 1
         });
@@ -885,7 +889,7 @@ pub fn stored_level_scene_of_parts(
         },
     );
     if parts.terrain {
-        add_terrains(&mut scene, package);
+        add_terrains(&mut scene, package, others);
     }
     Ok(scene)
 }
@@ -1008,7 +1012,11 @@ fn in_map_or_others<T>(
 /// them ([`unreal_formats::decode::ue2_terrain`]): one primitive each, in a flat colour (its
 /// layers' textures are not read yet, which a note says), or a note naming a terrain that
 /// could not be read.
-fn add_terrains(scene: &mut LevelScene, package: &unreal_formats::package::Package<'_>) {
+fn add_terrains(
+    scene: &mut LevelScene,
+    package: &unreal_formats::package::Package<'_>,
+    others: &dyn super::OtherPackages,
+) {
     for export in 0..package.exports.len() {
         if !package.class_name(export).eq_ignore_ascii_case("TerrainInfo") {
             continue;
@@ -1025,17 +1033,145 @@ fn add_terrains(scene: &mut LevelScene, package: &unreal_formats::package::Packa
         if triangles.is_empty() {
             continue;
         }
-        scene.notes.push(format!(
-            "the terrain {name} ({} by {} vertices, {} triangles) is drawn in a flat colour: its layers' textures are not read",
-            terrain.heightmap_x,
-            terrain.heightmap_y,
-            triangles.len()
-        ));
-        let (material, mut primitive) = terrain_primitive(&name, &terrain, triangles);
+        let (mut material, mut primitive) = terrain_primitive(&name, &terrain, triangles);
+        let layers = terrain_layers(package, export, others);
+        let drawn = layers.iter().filter(|l| l.alpha.is_some()).count();
+        if drawn > 0 {
+            primitive.colors = terrain_colors(&terrain, &layers);
+            // The vertex colours are the terrain's colour.
+            material.color = [1.0; 3];
+        }
+        let with_images = layers.iter().filter(|l| l.alpha.is_some() && l.from_image).count();
+        scene.notes.push(if drawn > 0 {
+            format!(
+                "the terrain {name} ({} by {} vertices, {} triangles) is drawn in its {drawn} layers' colours blended by their alpha maps ({with_images} the average of its texture, the others a colour of their own: their packages are not in the game folder or package paths); the textures themselves are not mapped yet",
+                terrain.heightmap_x,
+                terrain.heightmap_y,
+                primitive.triangles.len()
+            )
+        } else {
+            format!(
+                "the terrain {name} ({} by {} vertices, {} triangles) is drawn in a flat colour: none of its layers has a texture and an alpha map the map holds",
+                terrain.heightmap_x,
+                terrain.heightmap_y,
+                primitive.triangles.len()
+            )
+        });
         scene.materials.push(material);
         primitive.material = scene.materials.len() - 1;
         scene.primitives.push(primitive);
     }
+}
+
+/// One layer of a terrain (`TerrainInfo.Layers[i]`, `Engine/Classes/TerrainInfo.uc`), as far
+/// as its colours go.
+struct TerrainLayerColors {
+    /// Its texture's average colour (linear), or a colour of its own when the texture cannot be
+    /// read (`from_image` false).
+    color: [f32; 3],
+    from_image: bool,
+    /// Its alpha map, as the engine reads it (`ATerrainInfo::GetLayerAlpha`: an `L8` texel, a
+    /// `P8` texel's palette red, an `RGBA8` texel's alpha): width, height and one byte a texel;
+    /// `None` when the layer is not drawn (the engine draws a layer with both a texture and an
+    /// alpha map) or its alpha map is not the map's own.
+    alpha: Option<(usize, usize, Vec<u8>)>,
+}
+
+/// The layers of the `TerrainInfo` at `export`, in order (the engine draws them in order, each
+/// over the ones before where its alpha map lets it).
+fn terrain_layers(
+    package: &unreal_formats::package::Package<'_>,
+    export: usize,
+    others: &dyn super::OtherPackages,
+) -> Vec<TerrainLayerColors> {
+    use unreal_formats::package::properties::PropertyValue;
+    use unreal_formats::package::TextureFormat;
+    let Ok(header) = package.read_object_header(export) else { return Vec::new() };
+    let mut layers: Vec<(u32, ObjectRef, ObjectRef)> = Vec::new();
+    for property in header.properties.iter().filter(|p| p.name.eq_ignore_ascii_case("Layers")) {
+        let Ok(fields) = package.read_struct_fields(property) else { continue };
+        let object = |name: &str| {
+            fields.iter().find(|f| f.name.eq_ignore_ascii_case(name)).and_then(|f| match f.value {
+                PropertyValue::Object(r) => Some(r),
+                _ => None,
+            })
+        };
+        let (Some(texture), Some(alpha)) = (object("Texture"), object("AlphaMap")) else {
+            continue;
+        };
+        layers.push((property.array_index, texture, alpha));
+    }
+    layers.sort_by_key(|(index, _, _)| *index);
+    layers
+        .into_iter()
+        .filter(|(_, texture, alpha)| texture.0 != 0 && alpha.0 != 0)
+        .map(|(_, texture, alpha)| {
+            let image = super::materials::material_image(package, texture, others);
+            let color = image.as_ref().map_or_else(
+                || flat_color(&package.ref_path(texture)),
+                |image| {
+                    let mut sum = [0u64; 3];
+                    for texel in image.pixels.chunks_exact(4) {
+                        for (s, &c) in sum.iter_mut().zip(texel) {
+                            *s += u64::from(c);
+                        }
+                    }
+                    let count = (image.pixels.len() / 4).max(1) as f32;
+                    sum.map(|s| srgb_to_linear(s as f32 / count / 255.0))
+                },
+            );
+            let alpha = match alpha.resolve() {
+                unreal_formats::package::Resolved::Export(i) => {
+                    let format = package.read_texture(i).ok().map(|t| t.format);
+                    package
+                        .decode_texture(i, 0, unreal_formats::decode::texture::MipSource::Auto)
+                        .ok()
+                        .map(|image| {
+                            let channel = if format == Some(TextureFormat::Rgba8) { 3 } else { 0 };
+                            let bytes = image.pixels.chunks_exact(4).map(|t| t[channel]).collect();
+                            (image.width as usize, image.height as usize, bytes)
+                        })
+                }
+                _ => None,
+            };
+            TerrainLayerColors { color, from_image: image.is_some(), alpha }
+        })
+        .collect()
+}
+
+/// The sRGB value `c` (0..1) as linear light, as glTF's colours are.
+fn srgb_to_linear(c: f32) -> f32 {
+    if c <= 0.04045 {
+        c / 12.92
+    } else {
+        ((c + 0.055) / 1.055).powf(2.4)
+    }
+}
+
+/// Each terrain vertex's colour: the layers in order, each blended over the ones before by its
+/// alpha at the vertex (`GetLayerAlpha(x, y)`: the texel at `x * USize / HeightmapX`,
+/// `y * VSize / HeightmapY`), over a neutral grey.
+fn terrain_colors(
+    terrain: &unreal_formats::decode::ue2_terrain::TerrainUe2,
+    layers: &[TerrainLayerColors],
+) -> Vec<[f32; 3]> {
+    let (hx, hy) = (terrain.heightmap_x.max(1) as usize, terrain.heightmap_y.max(1) as usize);
+    let mut colors = Vec::with_capacity(hx * hy);
+    for y in 0..terrain.heightmap_y as usize {
+        for x in 0..terrain.heightmap_x as usize {
+            let mut color = [0.5f32; 3];
+            for layer in layers {
+                let Some((w, h, alpha)) = &layer.alpha else { continue };
+                let (ax, ay) = (x * w / hx, y * h / hy);
+                let a = f32::from(alpha.get(ax + ay * w).copied().unwrap_or(0)) / 255.0;
+                for (c, l) in color.iter_mut().zip(layer.color) {
+                    *c += (l - *c) * a;
+                }
+            }
+            colors.push(color);
+        }
+    }
+    colors
 }
 
 /// A terrain's material (a flat colour of its own) and its triangles in glTF axes, with
@@ -1067,6 +1203,7 @@ fn terrain_primitive(
         // axes, which is counter-clockwise in glTF's mirrored ones: kept.
         triangles,
         origins: vec![SurfaceTriangles { first_triangle: 0, source: None }],
+        colors: Vec::new(),
     };
     (material, primitive)
 }
@@ -1352,6 +1489,61 @@ fn unread_box_model() -> super::Model {
 mod tests {
     use super::*;
     use unreal_formats::decode::ue2_terrain::TerrainUe2;
+
+    /// A terrain's vertex colours: each layer blended over the ones before by its alpha at the
+    /// vertex, the alpha map sampled as `GetLayerAlpha` samples it (`x * USize / HeightmapX`):
+    /// a 2 by 2 alpha map over 4 by 4 vertices covers each quarter with one texel.
+    #[test]
+    #[allow(clippy::float_cmp)] // exact: blends of 0, 1 and halves
+    fn a_terrains_layers_blend_by_their_alpha_maps() {
+        let terrain = TerrainUe2 {
+            heightmap_x: 4,
+            heightmap_y: 4,
+            vertices: vec![[0.0; 3]; 16],
+            quad_visible: Vec::new(),
+            edge_turned: Vec::new(),
+        };
+        let layers = [
+            TerrainLayerColors {
+                color: [1.0, 0.0, 0.0],
+                from_image: false,
+                alpha: Some((1, 1, vec![255])),
+            },
+            // The second layer over the first on the right half (texel x 1), half over the
+            // bottom left quarter, not at all on the top left.
+            TerrainLayerColors {
+                color: [0.0, 0.0, 1.0],
+                from_image: false,
+                alpha: Some((2, 2, vec![0, 255, 128, 255])),
+            },
+            // A layer the engine does not draw (no alpha map of the map's own) changes nothing.
+            TerrainLayerColors { color: [0.0, 1.0, 0.0], from_image: false, alpha: None },
+        ];
+        let colors = terrain_colors(&terrain, &layers);
+        assert_eq!(colors.len(), 16);
+        assert_eq!(colors[0], [1.0, 0.0, 0.0]); // x 0, y 0
+        assert_eq!(colors[3], [0.0, 0.0, 1.0]); // x 3, y 0
+        let half = 128.0 / 255.0;
+        assert_eq!(colors[8], [1.0 - half, 0.0, half]); // x 0, y 2
+        assert_eq!(colors[15], [0.0, 0.0, 1.0]);
+
+        // In glTF: a COLOR_0 per vertex, under a white material.
+        let (mut material, mut primitive) =
+            terrain_primitive("TerrainInfo0", &terrain, vec![[0, 4, 1], [1, 4, 5]]);
+        primitive.colors = colors;
+        material.color = [1.0; 3];
+        let scene = LevelScene {
+            materials: vec![material],
+            primitives: vec![primitive],
+            ..LevelScene::default()
+        };
+        let glb = super::super::gltf::write_level_glb(&scene);
+        let length = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+        let json: serde_json::Value = serde_json::from_slice(&glb[20..20 + length]).unwrap();
+        let attributes = &json["meshes"][0]["primitives"][0]["attributes"];
+        let colors = json["accessors"][attributes["COLOR_0"].as_u64().unwrap() as usize].clone();
+        assert_eq!((colors["count"].as_u64(), colors["type"].as_str()), (Some(16), Some("VEC3")));
+    }
 
     /// A terrain that rises along Unreal's X (2 by 2 quads, every quad drawn, the first one
     /// turned): in glTF every triangle faces up (its normal has a positive Y, the glTF up),

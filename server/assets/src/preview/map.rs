@@ -780,7 +780,10 @@ fn draw_level(
     let towards = view.towards_viewer();
     // glTF axes back to the world's (the inverse of `point_to_gltf`).
     let world = |g: [f32; 3]| [f64::from(g[2]), -f64::from(g[0]), f64::from(g[1])];
-    let mut draw = |corners: [[f64; 3]; 3], uv: [[f32; 2]; 3], look: &Look<'_>| {
+    let mut draw = |corners: [[f64; 3]; 3],
+                    uv: [[f32; 2]; 3],
+                    tint: Option<[[f32; 3]; 3]>,
+                    look: &Look<'_>| {
         let [a, b, c] = corners;
         // glTF's counter-clockwise front in mirrored axes: the world normal is (c-a)x(b-a).
         let n = cross(sub(c, a), sub(b, a));
@@ -812,6 +815,14 @@ fn draw_level(
                 }
                 None => look.flat,
             };
+            // A colour per corner (a terrain's layers), blended across the triangle.
+            let base = match tint {
+                Some(t) => [0, 1, 2].map(|k| {
+                    let c = bary[0] * t[0][k] + bary[1] * t[1][k] + bary[2] * t[2][k];
+                    (f32::from(base[k]) * linear_to_srgb(c)).clamp(0.0, 255.0) as u8
+                }),
+                None => base,
+            };
             Some([
                 (f32::from(base[0]) * shade) as u8,
                 (f32::from(base[1]) * shade) as u8,
@@ -837,7 +848,10 @@ fn draw_level(
                 continue;
             };
             let uv = tri.map(|i| primitive.uvs.get(i as usize).copied().unwrap_or_default());
-            draw([corners[0], corners[1], corners[2]], uv, &look);
+            let tint = (primitive.colors.len() == primitive.positions.len()).then(|| {
+                tri.map(|i| primitive.colors.get(i as usize).copied().unwrap_or([1.0; 3]))
+            });
+            draw([corners[0], corners[1], corners[2]], uv, tint, &look);
         }
     }
     // The static meshes, each actor's copy moved by its matrix (glTF axes).
@@ -888,7 +902,7 @@ fn draw_level(
                         .copied()
                         .unwrap_or_default()
                 });
-                draw([corners[0], corners[1], corners[2]], uv, &look);
+                draw([corners[0], corners[1], corners[2]], uv, None, &look);
             }
         }
     }
@@ -897,6 +911,16 @@ fn draw_level(
         if drawn[3] == 255 {
             out.copy_from_slice(drawn);
         }
+    }
+}
+
+/// A linear colour channel (0..1) as sRGB (0..1), as the picture's pixels are.
+fn linear_to_srgb(c: f32) -> f32 {
+    let c = c.clamp(0.0, 1.0);
+    if c <= 0.003_130_8 {
+        c * 12.92
+    } else {
+        1.055 * c.powf(1.0 / 2.4) - 0.055
     }
 }
 
