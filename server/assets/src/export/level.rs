@@ -14,7 +14,7 @@ use unreal_formats::package::ObjectRef;
 use unreal_syntax::t3d::{Block, BlockKind, T3dFile};
 
 use super::model::point_to_gltf;
-use super::static_meshes::{
+use super::placed_meshes::{
     self, ActorTransform, Decision, MeshActor, MeshActors, MeshFacts, MeshKind, VertexMeshSpace,
 };
 use crate::csg::{self, uv};
@@ -161,7 +161,7 @@ pub struct LevelScene {
     /// Movers drawn with their brush, where the map stores them (their surfaces are among
     /// the level's, after the built ones).
     pub movers: usize,
-    /// The static meshes the level places, each once per set of skins ([`static_meshes`]),
+    /// The static meshes the level places, each once per set of skins ([`placed_meshes`]),
     /// and the box drawn where one cannot be read.
     pub meshes: Vec<LevelMesh>,
     /// The actors that place them, in the map's order.
@@ -223,7 +223,7 @@ pub trait LevelTextures {
     fn image(&self, texture: &str) -> Result<RgbaImage, String>;
 
     /// The static mesh at `path` as a model, its sections drawn with `skins` where set
-    /// ([`static_meshes`]); or why it cannot be read, in a sentence that names its package
+    /// ([`placed_meshes`]); or why it cannot be read, in a sentence that names its package
     /// when the package is what is missing (every mesh of it then gives the same sentence).
     fn static_mesh(&self, path: &str, skins: &[Option<String>]) -> Result<super::Model, String> {
         let _ = skins;
@@ -232,7 +232,7 @@ pub trait LevelTextures {
 
     /// The vertex mesh (`Mesh`, `LodMesh`) at `path` in its first frame, with its own space,
     /// its texture slots drawn with the actor's `MultiSkins` and `Skin` where the engine would
-    /// ([`static_meshes::vertex_mesh_texture`]); or why it cannot be read, as
+    /// ([`placed_meshes::vertex_mesh_texture`]); or why it cannot be read, as
     /// [`Self::static_mesh`] says it.
     fn vertex_mesh(
         &self,
@@ -245,9 +245,9 @@ pub trait LevelTextures {
 
     /// The default value of `property` for actors of `class`, as T3D text (`Some("")` for the
     /// engine's zero); `None` when not known. Without packages, what is known of stock
-    /// classes ([`static_meshes::known_default`]).
+    /// classes ([`placed_meshes::known_default`]).
     fn class_default(&self, class: &str, property: &str) -> Option<String> {
-        static_meshes::known_default(class, property)
+        placed_meshes::known_default(class, property)
     }
 
     /// The image as a surface draws it: on a masked surface (`PF_Masked`), a P8 texture's
@@ -266,7 +266,7 @@ fn no_packages_for(path: &str) -> String {
 
 /// The vertex mesh at `export` of `p` (named `path` in messages) in its first frame, with its
 /// own space (`Scale`, `Origin`, `RotOrigin`); each texture slot drawn as
-/// [`static_meshes::vertex_mesh_texture`] chooses: the actor's `multi_skins` or `skin` through
+/// [`placed_meshes::vertex_mesh_texture`] chooses: the actor's `multi_skins` or `skin` through
 /// `skin_image`, else the mesh's own texture from `p` and `others`.
 fn vertex_mesh_of(
     p: &unreal_formats::package::Package<'_>,
@@ -292,7 +292,7 @@ fn vertex_mesh_of(
         .iter()
         .map(|m| {
             let own = m.texture.filter(|t| t.0 != 0);
-            let chosen = static_meshes::vertex_mesh_texture(
+            let chosen = placed_meshes::vertex_mesh_texture(
                 m.slot,
                 worn.multi_skins,
                 worn.skin,
@@ -427,7 +427,7 @@ impl LevelTextures for PackageIndex {
         match self.default_of(class, property) {
             DefaultValue::Set(value, _) => Some(value),
             DefaultValue::EngineZero => Some(String::new()),
-            DefaultValue::Unknown(_) => static_meshes::known_default(class, property),
+            DefaultValue::Unknown(_) => placed_meshes::known_default(class, property),
         }
     }
 
@@ -532,10 +532,10 @@ pub fn level_scene(
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(clippy::struct_excessive_bools)] // one switch for each part a user may leave out
 pub struct LevelParts {
-    /// The static meshes placed ([`static_meshes`]); without them, their actors are left out
+    /// The static meshes placed ([`placed_meshes`]); without them, their actors are left out
     /// too.
     pub static_meshes: bool,
-    /// The other actors, as points.
+    /// The other actors: those drawn with a mesh (`DT_Mesh`) and the rest, as points.
     pub actors: bool,
     /// A built map's terrains.
     pub terrain: bool,
@@ -550,12 +550,23 @@ impl Default for LevelParts {
 }
 
 impl LevelParts {
-    /// What of the actors these parts keep.
-    fn keep(self, actors: Vec<LevelActor>, meshes: MeshActors) -> (Vec<LevelActor>, MeshActors) {
-        (
-            if self.actors { actors } else { Vec::new() },
-            if self.static_meshes { meshes } else { MeshActors::default() },
-        )
+    /// What of the actors these parts keep: the static meshes with `static_meshes`; the other
+    /// actors, points and those drawn with a mesh (`DT_Mesh`), with `actors`. The notes' counts
+    /// go with the static meshes.
+    fn keep(
+        self,
+        actors: Vec<LevelActor>,
+        mut meshes: MeshActors,
+    ) -> (Vec<LevelActor>, MeshActors) {
+        meshes.drawn.retain(|m| match m.kind {
+            MeshKind::Static => self.static_meshes,
+            MeshKind::Vertex => self.actors,
+        });
+        if !self.static_meshes {
+            meshes.hidden = 0;
+            meshes.undecided = 0;
+        }
+        (if self.actors { actors } else { Vec::new() }, meshes)
     }
 }
 
@@ -591,7 +602,7 @@ pub fn level_scene_of_parts(
     let (actors, meshes) = parts.keep(actors, meshes);
     let mut scene = level_of(name, &level, actors, textures);
     scene.movers = movers;
-    add_static_meshes(
+    add_placed_meshes(
         &mut scene,
         meshes,
         |actor| {
@@ -828,7 +839,7 @@ pub fn stored_level_scene_of_parts(
             (point, stored_mesh_facts(package, a))
         })
         .collect();
-    let (actors, meshes) = split_actors(actors, &static_meshes::known_default);
+    let (actors, meshes) = split_actors(actors, &placed_meshes::known_default);
     let (actors, meshes) = parts.keep(actors, meshes);
     let mut level = stored.level.clone();
     let movers = if parts.movers { add_movers(&mut level, stored.movers.clone()) } else { 0 };
@@ -851,7 +862,7 @@ pub fn stored_level_scene_of_parts(
         };
         (written.filter(|r| r.0 != 0), stored.drawing.skins.clone())
     };
-    add_static_meshes(
+    add_placed_meshes(
         &mut scene,
         meshes,
         |actor| {
@@ -894,7 +905,7 @@ pub fn stored_level_scene_of_parts(
     Ok(scene)
 }
 
-/// What a built map's actor stores about drawing a static mesh (see [`static_meshes`]).
+/// What a built map's actor stores about drawing a static mesh (see [`placed_meshes`]).
 fn stored_mesh_facts(
     package: &unreal_formats::package::Package<'_>,
     actor: &csg::package::StoredActor,
@@ -1276,7 +1287,7 @@ fn actors_of(text: &str) -> Vec<(LevelActor, MeshFacts)> {
                     begin: Some(actor.begin_span.start),
                     class,
                 };
-                (point, static_meshes::t3d_mesh_facts(text, actor))
+                (point, placed_meshes::t3d_mesh_facts(text, actor))
             })
             .collect()
     };
@@ -1328,11 +1339,11 @@ fn split_actors(
     (points, meshes)
 }
 
-/// Adds the static meshes `found` draws to `scene`: each distinct mesh (by `key`: its path and
+/// Adds the meshes `found` draws to `scene`: each distinct mesh (by `key`: its path and
 /// skins) read once by `read`, one [`PlacedMesh`] per actor; where a mesh cannot be read, a box
-/// of the actor's collision size ([`static_meshes::box_transform`]) and one note per reason,
+/// of the actor's collision size ([`placed_meshes::box_transform`]) and one note per reason,
 /// with how many actors it holds. Hidden and undecided actors are counted in a note each.
-fn add_static_meshes<K: std::hash::Hash + Eq>(
+fn add_placed_meshes<K: std::hash::Hash + Eq>(
     scene: &mut LevelScene,
     found: MeshActors,
     key: impl Fn(&MeshActor) -> K,
@@ -1386,12 +1397,12 @@ fn add_static_meshes<K: std::hash::Hash + Eq>(
                     });
                     scene.meshes.len() - 1
                 });
-                (mesh, static_meshes::box_transform(&actor).gltf_matrix())
+                (mesh, placed_meshes::box_transform(&actor).gltf_matrix())
             }
         };
         // A scale that overflows (1e30 times 1e10) or is zero places nothing the engine would
         // draw, and no glTF reader could take the matrix apart.
-        if !static_meshes::is_placeable(&matrix) {
+        if !placed_meshes::is_placeable(&matrix) {
             not_placed += 1;
             continue;
         }
@@ -1466,7 +1477,7 @@ fn add_movers(level: &mut csg::BuiltLevel, movers: Vec<csg::CsgBrush>) -> usize 
 
 /// The box drawn where a static mesh cannot be read: the unit cube, in a flat grey.
 fn unread_box_model() -> super::Model {
-    let (positions, triangles) = static_meshes::unit_cube();
+    let (positions, triangles) = placed_meshes::unit_cube();
     super::Model {
         name: "Mesh not read".to_owned(),
         positions,

@@ -14,9 +14,9 @@ pub mod materials;
 pub mod mesh_files;
 pub mod model;
 pub mod obj;
+pub mod placed_meshes;
 pub mod png;
 pub mod pose;
-pub mod static_meshes;
 pub mod u3d;
 pub mod uc;
 

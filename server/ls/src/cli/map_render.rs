@@ -27,7 +27,8 @@ use super::{EXIT_CLEAN, EXIT_FINDINGS};
 pub enum LevelPartArg {
     /// The static meshes placed, with their actors (UE2).
     StaticMeshes,
-    /// The other actors (lights, player starts...), drawn as points.
+    /// The other actors: decorations and pickups drawn with their mesh, and the rest (lights,
+    /// player starts...) drawn as points.
     Actors,
     /// A built map's terrains (UE2).
     Terrain,

@@ -11,7 +11,7 @@ use serde_json::Value;
 use unreal_analysis::index::{IndexRoots, PackageIndex};
 use unreal_assets::export::level::{self, LevelScene};
 use unreal_assets::export::model::point_to_gltf;
-use unreal_assets::export::static_meshes::ActorTransform;
+use unreal_assets::export::placed_meshes::ActorTransform;
 use unreal_assets::export::write_level_glb;
 use unreal_test_support::writers;
 use unreal_test_support::ScratchDir;
@@ -376,11 +376,19 @@ End Map
         placed DogTagItemVisuals2 (DogTagItemVisuals) with mesh 2
     "]]
     .assert_eq(&describe(&scene));
+    // Actors drawn with a mesh go with the actors, not the static meshes, when parts are left
+    // out.
+    let without = |parts| {
+        level::level_scene_of_parts("Tags", map, None, &index, parts, &|| false).placed.len()
+    };
+    let all = level::LevelParts::default();
+    assert_eq!(without(level::LevelParts { static_meshes: false, ..all }), 4);
+    assert_eq!(without(level::LevelParts { actors: false, ..all }), 0);
     let bytes = std::fs::read(dir.join("Ut99Mods_KillConfirmed.u")).unwrap();
     let package = unreal_formats::Package::parse(&bytes).unwrap();
     let info = package.read_mesh(package.find("dogTag").unwrap()).unwrap();
     let placement = info.placement.unwrap();
-    let space = unreal_assets::export::static_meshes::VertexMeshSpace::new(
+    let space = unreal_assets::export::placed_meshes::VertexMeshSpace::new(
         placement.scale,
         placement.origin,
         placement.rot_origin,
@@ -524,7 +532,7 @@ End Map
         .find(|&i| package.class_name(i).eq_ignore_ascii_case("SkeletalMesh"))
         .unwrap();
     let skeletal = package.read_skeletal_mesh_ue2(export).unwrap();
-    let space = unreal_assets::export::static_meshes::VertexMeshSpace::new(
+    let space = unreal_assets::export::placed_meshes::VertexMeshSpace::new(
         skeletal.scale,
         skeletal.origin,
         skeletal.rot_origin,

@@ -1,22 +1,25 @@
-//! The static meshes a UE2 level places (issue 45): which actors draw one, where the engine
-//! puts it, and what each one looks like.
+//! The meshes a level places (issue 45): which actors draw one, where the engine puts it,
+//! and what each one wears.
 //!
 //! - **Which actors.** The engine draws an actor's `StaticMesh` when its `DrawType` is
-//!   `DT_StaticMesh` (8) and the mesh is set. Maps store only what differs from the class's
-//!   defaults, so the draw type comes from the actor's own `DrawType`, else from what is known
-//!   of its class: `StaticMeshActor`'s defaults say `DT_StaticMesh` (UT2004
-//!   `Engine/Classes/StaticMeshActor.uc`). An actor of another class that names a mesh but
-//!   not its draw type is not guessed at: a note counts them.
-//! - **Where.** `AActor::LocalToWorld` (UT2004 `Engine/Inc/AActor.h`): a mesh point `V`
-//!   becomes `Location + Σ (V - PrePivot)ₖ · DrawScale · DrawScale3Dₖ · axisₖ`, the axes of
-//!   the rotation matrix of `Rotation` with the engine's sine table ([`ActorTransform`]).
-//! - **Looks.** Section `i` is drawn with the actor's `Skins(i)` when set, else the mesh's
-//!   `Materials(i)` (`UStaticMesh::GetSkin`, `Engine/Inc/UnStaticMesh.h`).
-//! - **Hidden** actors (`bHidden=True`) are not drawn by the engine; they are left out and
-//!   counted.
+//!   `DT_StaticMesh` (8), its `Mesh` when it is `DT_Mesh` (2) (UT2004
+//!   `Engine/Classes/Actor.uc`). Maps store only what differs from the class's defaults, so the
+//!   draw type and the mesh come from the actor, else from its class's defaults (the package
+//!   index's, or what is known of `StaticMeshActor`: [`known_default`]). An actor that names a
+//!   mesh but whose draw type cannot be told is not guessed at: a note counts them
+//!   ([`MeshFacts::decide`]).
+//! - **Where.** A static mesh as `AActor::LocalToWorld` (`Engine/Inc/AActor.h`) places it
+//!   ([`ActorTransform::point`]); a vertex or skeletal mesh as `MeshToWorld`
+//!   (`Engine/Src/UnVertMesh.cpp`, `UnSkeletalMesh.cpp`) places it, in the mesh's own space
+//!   ([`ActorTransform::vertex_mesh_point`], [`VertexMeshSpace`]); the rotation with the
+//!   engine's sine table.
+//! - **Wears.** A static mesh's section `i` the actor's `Skins(i)`, else the mesh's
+//!   `Materials(i)` (`UStaticMesh::GetSkin`); a UE1 mesh's texture slot as `UMesh::GetTexture`
+//!   chooses ([`vertex_mesh_texture`]).
+//! - **Hidden** actors (`bHidden=True`) are not drawn by the engine; they stay points, counted.
 //!
-//! One glTF mesh per mesh and skins, one node per actor: a map of 800 actors over 100 meshes
-//! holds 100 meshes' vertices.
+//! One glTF mesh per mesh and what it wears, one node per actor: a map of 800 actors over 100
+//! meshes holds 100 meshes' vertices.
 
 use unreal_syntax::t3d::{Block, Value};
 
