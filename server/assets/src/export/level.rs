@@ -806,7 +806,7 @@ pub fn stored_level_scene_of_parts(
     others: &dyn super::OtherPackages,
     parts: LevelParts,
 ) -> Result<LevelScene, unreal_formats::Error> {
-    let stored = csg::package::read_stored_level(package)?;
+    let mut stored = csg::package::read_stored_level(package)?;
     let by_path = stored
         .level
         .surfaces
@@ -841,8 +841,10 @@ pub fn stored_level_scene_of_parts(
         .collect();
     let (actors, meshes) = split_actors(actors, &placed_meshes::known_default);
     let (actors, meshes) = parts.keep(actors, meshes);
-    let mut level = stored.level.clone();
-    let movers = if parts.movers { add_movers(&mut level, stored.movers.clone()) } else { 0 };
+    // The level is the scene's from here: taken, not copied, with the movers added to it.
+    let mut level = std::mem::take(&mut stored.level);
+    let movers = std::mem::take(&mut stored.movers);
+    let movers = if parts.movers { add_movers(&mut level, movers) } else { 0 };
     let mut scene = level_of(name, &level, actors, &textures);
     scene.movers = movers;
     if parts.movers {
@@ -1391,7 +1393,7 @@ fn add_placed_meshes<K: std::hash::Hash + Eq>(
                 let mesh = *box_mesh.get_or_insert_with(|| {
                     scene.meshes.push(LevelMesh {
                         name: "Mesh not read".to_owned(),
-                        model: unread_box_model(),
+                        model: placed_meshes::unread_box_model(),
                         is_box: true,
                         space: None,
                     });
@@ -1473,27 +1475,6 @@ fn add_movers(level: &mut csg::BuiltLevel, movers: Vec<csg::CsgBrush>) -> usize 
         drawn += usize::from(level.surfaces.len() > before);
     }
     drawn
-}
-
-/// The box drawn where a static mesh cannot be read: the unit cube, in a flat grey.
-fn unread_box_model() -> super::Model {
-    let (positions, triangles) = placed_meshes::unit_cube();
-    super::Model {
-        name: "Mesh not read".to_owned(),
-        positions,
-        uvs: None,
-        primitives: vec![super::model::Primitive { material: 0, triangles }],
-        materials: vec![super::model::Material {
-            name: "Mesh not read".to_owned(),
-            texture: None,
-            double_sided: false,
-        }],
-        morph_targets: Vec::new(),
-        morph_animations: Vec::new(),
-        skin: None,
-        skeletal_animations: Vec::new(),
-        notes: Vec::new(),
-    }
 }
 
 #[cfg(test)]

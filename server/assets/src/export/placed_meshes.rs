@@ -23,7 +23,6 @@
 
 use unreal_syntax::t3d::{Block, Value};
 
-use super::model::point_to_gltf;
 use unreal_analysis::coords::{cos_tab, sin_tab};
 
 /// `EDrawType::DT_StaticMesh` (UT2004 `Engine/Classes/Actor.uc`).
@@ -91,7 +90,7 @@ impl VertexMeshSpace {
 }
 
 /// The column-major glTF `matrix` of an affine map of Unreal points: it takes a point in glTF
-/// axes ([`point_to_gltf`]) to the mapped point in glTF axes. A mirroring map gives a negative
+/// axes ([`point_to_gltf`](super::model::point_to_gltf)) to the mapped point in glTF axes. A mirroring map gives a negative
 /// determinant, which glTF readers honour by turning the triangles' winding.
 fn gltf_matrix_of(point: impl Fn([f64; 3]) -> [f64; 3]) -> [f32; 16] {
     // glTF (a, b, c) is Unreal (c, -a, b).
@@ -476,38 +475,41 @@ pub fn box_transform(actor: &MeshActor) -> ActorTransform {
     }
 }
 
-/// The unit cube from -1 to 1 (Unreal axes), as six quads facing out: glTF positions and
-/// counter-clockwise triangles.
-pub fn unit_cube() -> (Vec<[f32; 3]>, Vec<[u32; 3]>) {
-    let mut positions = Vec::new();
-    let mut triangles = Vec::new();
+/// The box drawn where a mesh cannot be read: the unit cube from -1 to 1 (Unreal axes), its six
+/// faces facing out, as a model of one material (a flat grey where it is drawn).
+pub fn unread_box_model() -> super::Model {
+    let mut faces = Vec::new();
     for axis in 0..3 {
         for sign in [-1.0f32, 1.0] {
             let (u, v) = ((axis + 1) % 3, (axis + 2) % 3);
-            let base = positions.len() as u32;
-            for (a, b) in [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)] {
-                let mut p = [0.0f32; 3];
-                p[axis] = sign;
-                p[u] = a;
-                p[v] = b;
-                positions.push(point_to_gltf(p));
+            let mut face: Vec<[f32; 3]> = [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
+                .into_iter()
+                .map(|(a, b)| {
+                    let mut p = [0.0f32; 3];
+                    p[axis] = sign;
+                    p[u] = a;
+                    p[v] = b;
+                    p
+                })
+                .collect();
+            // Unreal's (u, v, axis) are right-handed in index order: the + side's loop faces
+            // out as the engine orders a polygon, the - side's the other way round.
+            if sign < 0.0 {
+                face.reverse();
             }
-            // Unreal's (u, v, axis) are right-handed in index order; glTF's axes mirror them,
-            // so the outward face of the + side turns the other way there.
-            if sign > 0.0 {
-                triangles.push([base, base + 2, base + 1]);
-                triangles.push([base, base + 3, base + 2]);
-            } else {
-                triangles.push([base, base + 1, base + 2]);
-                triangles.push([base, base + 2, base + 3]);
-            }
+            faces.push(face);
         }
     }
-    (positions, triangles)
+    let mut model = super::Model::from_polygons("Mesh not read", &faces);
+    for material in &mut model.materials {
+        "Mesh not read".clone_into(&mut material.name);
+    }
+    model
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::model::point_to_gltf;
     use super::*;
 
     fn close(a: [f64; 3], b: [f64; 3]) -> bool {
@@ -697,9 +699,11 @@ mod tests {
 
     #[test]
     fn the_unit_cube_faces_out_in_gltf() {
-        let (positions, triangles) = unit_cube();
-        assert_eq!((positions.len(), triangles.len()), (24, 12));
-        for t in &triangles {
+        let model = unread_box_model();
+        let (positions, triangles) = (&model.positions, &model.primitives[0].triangles);
+        assert_eq!((positions.len(), triangles.len(), model.materials.len()), (24, 12, 1));
+        assert_eq!(model.materials[0].name, "Mesh not read");
+        for t in triangles {
             let [a, b, c] = t.map(|i| positions[i as usize].map(f64::from));
             let n = unreal_analysis::coords::dot(
                 cross(
