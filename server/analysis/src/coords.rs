@@ -1,7 +1,8 @@
 //! The engine's coordinate-system algebra (`FCoords`, Core/Inc/UnMath.h), for the few places
 //! that must place things exactly as the engine does: brushes in a map
-//! ([`crate::t3d::placement`]) and a mesh's `MESH ORIGIN` / `MESHMAP SCALE` pose
-//! ([`crate::export::pose`]).
+//! ([`crate::t3d::placement`]), a mesh's `MESH ORIGIN` / `MESHMAP SCALE` pose
+//! (`export::pose`) and a terrain layer's texture coordinates (`export::terrain`, with
+//! [`Coords`], the whole `FCoords` with its origin).
 //!
 //! An [`Axes`] value is the three axes of an `FCoords` (its origin is handled by the callers).
 //! `Coords *= X` transforms each axis by `X` (dot products with `X`'s axes), and a vector is
@@ -145,4 +146,95 @@ pub fn scaled(coords: Axes, scale: &Scale) -> Axes {
     }
     transformed(coords, by)
         .map(|axis| [axis[0] * scale.scale[0], axis[1] * scale.scale[1], axis[2] * scale.scale[2]])
+}
+
+/// A whole `FCoords`: its origin and axes. `TransformPointBy` takes the origin off a point
+/// and then transforms it by the axes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Coords {
+    pub origin: [f64; 3],
+    pub axes: Axes,
+}
+
+impl Coords {
+    /// `GMath.UnitCoords`.
+    pub const UNIT: Coords = Coords { origin: [0.0; 3], axes: UNIT };
+
+    /// `FVector::TransformPointBy`.
+    pub fn transform_point(&self, p: [f64; 3]) -> [f64; 3] {
+        let [x, y, z] = self.origin;
+        transform_vector([p[0] - x, p[1] - y, p[2] - z], &self.axes)
+    }
+
+    /// `Coords *= TransformCoords`, in the engine's fast form: the origin is transformed as a
+    /// point, the axes as vectors (what it computes for any system, orthogonal or not).
+    pub fn times(self, by: &Coords) -> Coords {
+        Coords { origin: by.transform_point(self.origin), axes: transformed(self.axes, by.axes) }
+    }
+
+    /// `FCoords::Transpose`: the axes transposed, the origin `-Origin.TransformVectorBy(this)`.
+    pub fn transpose(&self) -> Coords {
+        let [x, y, z] = self.axes;
+        let origin = transform_vector(self.origin, &self.axes).map(|c| -c);
+        Coords { origin, axes: [[x[0], y[0], z[0]], [x[1], y[1], z[1]], [x[2], y[2], z[2]]] }
+    }
+
+    /// `Coords /= FRotator`: the inverse roll, then the inverse pitch, then the inverse yaw;
+    /// angles `[pitch, yaw, roll]` in rotator units.
+    pub fn unrotated(self, [pitch, yaw, roll]: [i32; 3]) -> Coords {
+        let (sy, cy) = (sin_tab(yaw), cos_tab(yaw));
+        let (sp, cp) = (sin_tab(pitch), cos_tab(pitch));
+        let (sr, cr) = (sin_tab(roll), cos_tab(roll));
+        let steps: [Axes; 3] = [
+            [[1.0, 0.0, 0.0], [0.0, cr, sr], [0.0, -sr, cr]],
+            [[cp, 0.0, -sp], [0.0, 1.0, 0.0], [sp, 0.0, cp]],
+            [[cy, -sy, 0.0], [sy, cy, 0.0], [0.0, 0.0, 1.0]],
+        ];
+        steps.iter().fold(self, |coords, &axes| coords.times(&Coords { origin: [0.0; 3], axes }))
+    }
+}
+
+#[cfg(test)]
+mod coords_tests {
+    use super::*;
+
+    fn close(a: [f64; 3], b: [f64; 3]) -> bool {
+        a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-9)
+    }
+
+    /// `UnitCoords / R` undoes `UnitCoords * R`: a point turned by one comes back by the other.
+    #[test]
+    fn unrotating_undoes_rotating() {
+        let rotation = [4096, 16384 + 1000, -2048];
+        let turned = Coords { origin: [0.0; 3], axes: rotated(UNIT, rotation) };
+        let back = Coords::UNIT.unrotated(rotation);
+        let p = [3.0, -7.0, 11.0];
+        assert!(close(back.transform_point(turned.transform_point(p)), p));
+    }
+
+    /// A yaw of a quarter turn undone from the unit system: its X axis is `(cos, sin, 0)`
+    /// (each step's rows taken as dot products with the unit axes), so a point on Y lands on X.
+    #[test]
+    fn a_quarter_yaw_undone_takes_y_to_x() {
+        let coords = Coords::UNIT.unrotated([0, 16384, 0]);
+        assert!(close(coords.axes[0], [0.0, 1.0, 0.0]));
+        assert!(close(coords.transform_point([0.0, 1.0, 0.0]), [1.0, 0.0, 0.0]));
+        assert!(close(coords.transform_point([1.0, 0.0, 0.0]), [0.0, -1.0, 0.0]));
+    }
+
+    /// `Transpose` of a translation and scale, then `*=`: the engine's own arithmetic, checked
+    /// by hand.
+    #[test]
+    fn transpose_and_times_follow_the_engine() {
+        let scale = Coords {
+            origin: [1.0, 2.0, 3.0],
+            axes: [[2.0, 0.0, 0.0], [0.0, 4.0, 0.0], [0.0, 0.0, 1.0]],
+        };
+        let t = scale.transpose();
+        assert!(close(t.origin, [-2.0, -8.0, -3.0]));
+        let c = Coords::UNIT.times(&t);
+        // The unit origin transformed as a point: (0 - (-2, -8, -3)) by the axes.
+        assert!(close(c.origin, [4.0, 32.0, 3.0]));
+        assert!(close(c.axes[0], [2.0, 0.0, 0.0]));
+    }
 }

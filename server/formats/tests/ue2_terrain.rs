@@ -23,7 +23,10 @@ fn native(o: &mut Obj, vertices: i32, vertex_colors: i32) {
     }
     o.i32(1).i32(1);
     o.index(0);
-    o.bytes(&[0; 96]);
+    // ToWorld and ToHeightmap: 24 floats, 1 to 24.
+    for i in 1..=24 {
+        o.f32(i as f32);
+    }
     o.i32(WIDTH).i32(HEIGHT);
     o.index(vertex_colors);
     o.bytes(&vec![0xff; vertex_colors as usize * 4]);
@@ -81,6 +84,11 @@ fn the_vertices_and_the_quads_the_bitmaps_draw() {
     assert_eq!((terrain.heightmap_x, terrain.heightmap_y), (8, 4));
     assert_eq!(terrain.vertices.len(), 32);
     assert_eq!(terrain.vertices[9], [100.0, 100.0, 2.0]);
+    // Each an origin, then the X, Y and Z axes.
+    assert_eq!(terrain.to_world.origin, [1.0, 2.0, 3.0]);
+    assert_eq!(terrain.to_world.axes[2], [10.0, 11.0, 12.0]);
+    assert_eq!(terrain.to_heightmap.origin, [13.0, 14.0, 15.0]);
+    assert_eq!(terrain.to_heightmap.axes[0], [16.0, 17.0, 18.0]);
     let triangles = terrain.triangles();
     // 7 by 3 quads, one hidden, two triangles each.
     assert_eq!(triangles.len(), 2 * (7 * 3 - 1));

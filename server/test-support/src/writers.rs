@@ -1396,6 +1396,17 @@ pub fn ue2_rgba8_texture(
     vsize_name: usize,
     pixel: [u8; 4],
 ) -> Body {
+    ue2_rgba8_texture_of(format, usize_name, vsize_name, [pixel; 4])
+}
+
+/// [`ue2_rgba8_texture`] with a pixel of its own for each of the four texels (rows top to
+/// bottom, each pixel as stored: B, G, R, A).
+pub fn ue2_rgba8_texture_of(
+    format: usize,
+    usize_name: usize,
+    vsize_name: usize,
+    pixels: [[u8; 4]; 4],
+) -> Body {
     Box::new(move |o, w| {
         let int = |name: usize, v: i32| Prop {
             name,
@@ -1415,9 +1426,154 @@ pub fn ue2_rgba8_texture(
         };
         write_props(o, &[format, int(usize_name, 2), int(vsize_name, 2)], w.none());
         o.index(1);
-        let pixels = pixel.repeat(4);
+        let pixels = pixels.concat();
         o.lazy(16, &pixels).i32(2).i32(2).u8(1).u8(1);
     })
+}
+
+/// One layer of [`ue2_map_with_terrain`]'s terrain: its texture (a solid 2x2 texture of the
+/// map's own, as stored: B, G, R, A), its alpha map (2x2, the alpha of each texel, rows top to
+/// bottom) and its `UScale`/`VScale` and `TextureMapAxis`.
+#[derive(Clone, Copy, Debug)]
+pub struct TerrainLayerSpec {
+    pub texture: [u8; 4],
+    pub alpha: [u8; 4],
+    pub scale: f32,
+    pub map_axis: u8,
+}
+
+/// A built UT2004 map (version 128, licensee 29) of [`map_package`]'s brushes and level and a
+/// `TerrainInfo` of `size` by `size` vertices, flat at height 0, laid out as
+/// `ATerrainInfo::CalcCoords` lays a terrain at the world's origin with a `TerrainScale` of 64
+/// (its stored `ToWorld` and `ToHeightmap` included), every quad drawn; its `Layers` are
+/// `layers`, each with a texture and an alpha map of the map's own (then
+/// no `Layers` entry after them, then `after_gap` when given, which the game never draws).
+pub fn ue2_map_with_terrain(
+    brushes: &[MapBrush],
+    level: &[LevelPoly],
+    size: u32,
+    layers: &[TerrainLayerSpec],
+    after_gap: Option<TerrainLayerSpec>,
+) -> Vec<u8> {
+    let mut w = PackageWriter::new(128, 29);
+    let texture_class = w.engine_class("Texture");
+    let terrain_class = w.engine_class("TerrainInfo");
+    let [format, usize_name, vsize_name] = ["Format", "USize", "VSize"].map(|n| w.name(n));
+    let [layers_name, terrain_layer, texture, alpha_map, u_scale, v_scale, map_axis] =
+        ["Layers", "TerrainLayer", "Texture", "AlphaMap", "UScale", "VScale", "TextureMapAxis"]
+            .map(|n| w.name(n));
+    let mut written = Vec::new();
+    let all: Vec<(u32, TerrainLayerSpec)> = layers
+        .iter()
+        .copied()
+        .enumerate()
+        .map(|(i, l)| (i as u32, l))
+        .chain(after_gap.map(|l| (layers.len() as u32 + 1, l)))
+        .collect();
+    for (i, layer) in &all {
+        let t = w.export(
+            texture_class,
+            0,
+            &format!("LayerTexture{i}"),
+            0,
+            ue2_rgba8_texture(format, usize_name, vsize_name, layer.texture),
+        );
+        let alphas = layer.alpha.map(|a| [0, 0, 0, a]);
+        let a = w.export(
+            texture_class,
+            0,
+            &format!("LayerAlpha{i}"),
+            0,
+            ue2_rgba8_texture_of(format, usize_name, vsize_name, alphas),
+        );
+        written.push((*i, *layer, t, a));
+    }
+    let size_i = size as i32;
+    let terrain = w.export(
+        terrain_class,
+        0,
+        "TerrainInfo0",
+        0,
+        Box::new(move |o, w| {
+            let none = w.none();
+            let props: Vec<Prop> = written
+                .iter()
+                .map(|&(i, layer, t, a)| {
+                    let mut fields = Obj { base: 0, version: 128, buf: Vec::new() };
+                    let object = |name, r: i32| Prop {
+                        name,
+                        type_id: 5,
+                        struct_name: None,
+                        array_index: 0,
+                        bool_value: false,
+                        value: compact(r),
+                    };
+                    let float = |name, v: f32| Prop {
+                        name,
+                        type_id: 4,
+                        struct_name: None,
+                        array_index: 0,
+                        bool_value: false,
+                        value: v.to_le_bytes().to_vec(),
+                    };
+                    let mut inner = vec![
+                        object(texture, t),
+                        object(alpha_map, a),
+                        float(u_scale, layer.scale),
+                        float(v_scale, layer.scale),
+                    ];
+                    if layer.map_axis != 0 {
+                        inner.push(Prop {
+                            name: map_axis,
+                            type_id: 1,
+                            struct_name: None,
+                            array_index: 0,
+                            bool_value: false,
+                            value: vec![layer.map_axis],
+                        });
+                    }
+                    write_props(&mut fields, &inner, none);
+                    Prop {
+                        name: layers_name,
+                        type_id: 10,
+                        struct_name: Some(terrain_layer),
+                        array_index: i,
+                        bool_value: false,
+                        value: fields.buf,
+                    }
+                })
+                .collect();
+            write_props(o, &props, none);
+            // `ATerrainInfo::Serialize`'s native part, version 128.
+            o.index(0);
+            o.index(size_i * size_i);
+            let half = (size_i / 2) as f32;
+            for y in 0..size_i {
+                for x in 0..size_i {
+                    o.f32((x as f32 - half) * 64.0).f32((y as f32 - half) * 64.0).f32(0.0);
+                }
+            }
+            o.i32(1).i32(1);
+            o.index(0);
+            // ToWorld, then ToHeightmap (its inverse), each an origin and three axes.
+            for v in [[half, half, 32767.0], [64.0, 0.0, 0.0], [0.0, 64.0, 0.0], [0.0, 0.0, 0.25]] {
+                o.f32(v[0]).f32(v[1]).f32(v[2]);
+            }
+            let back = [
+                [-half * 64.0, -half * 64.0, -32767.0 * 0.25],
+                [1.0 / 64.0, 0.0, 0.0],
+                [0.0, 1.0 / 64.0, 0.0],
+                [0.0, 0.0, 4.0],
+            ];
+            for v in back {
+                o.f32(v[0]).f32(v[1]).f32(v[2]);
+            }
+            o.i32(size_i).i32(size_i);
+            o.index(0);
+        }),
+    );
+    map_into(&mut w, brushes, level, vec![terrain]);
+    w.finish()
 }
 
 /// A vertex of a UE1 `_a.3d` frame packed as the engine stores it: X and Y in 11 signed bits

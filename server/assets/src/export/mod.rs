@@ -17,6 +17,7 @@ pub mod obj;
 pub mod placed_meshes;
 pub mod png;
 pub mod pose;
+pub mod terrain;
 pub mod u3d;
 pub mod uc;
 

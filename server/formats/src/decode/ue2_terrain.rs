@@ -37,6 +37,26 @@ pub struct TerrainUe2 {
     /// Whether each quad is split from its second corner to its fourth
     /// (`GetEdgeTurnBitmap`) rather than from its first to its third.
     pub edge_turned: Vec<u32>,
+    /// `ToWorld`: heightmap coordinates to the world (`ATerrainInfo::CalcCoords`), as stored.
+    pub to_world: StoredCoords,
+    /// `ToHeightmap`: its inverse, as stored; what a layer's texture coordinates start from
+    /// (`ATerrainInfo::CalcLayerTexCoords`).
+    pub to_heightmap: StoredCoords,
+}
+
+/// An `FCoords` as the engine serializes it: its origin, then its X, Y and Z axes.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct StoredCoords {
+    pub origin: [f32; 3],
+    pub axes: [[f32; 3]; 3],
+}
+
+impl StoredCoords {
+    fn read(r: &mut Reader<'_>, what: &str) -> Result<Self> {
+        let mut vector = || -> Result<[f32; 3]> { Ok([r.f32(what)?, r.f32(what)?, r.f32(what)?]) };
+        let origin = vector()?;
+        Ok(Self { origin, axes: [vector()?, vector()?, vector()?] })
+    }
 }
 
 impl TerrainUe2 {
@@ -131,7 +151,8 @@ impl Package<'_> {
             let n = r.check_count("old lighting count", i64::from(planes), 16)?;
             r.skip("old lighting", n * 16)?;
         }
-        r.skip("ToWorld, ToHeightmap", 2 * 4 * 12)?;
+        let to_world = StoredCoords::read(&mut r, "ToWorld")?;
+        let to_heightmap = StoredCoords::read(&mut r, "ToHeightmap")?;
         if version < 76 {
             let words = r.compact_index("old heightmap count")?;
             let n = r.check_count("old heightmap count", i64::from(words), 2)?;
@@ -190,6 +211,8 @@ impl Package<'_> {
             vertices,
             quad_visible: bitmap(visibility, hx, hy, u32::MAX),
             edge_turned: bitmap(turns, hx, hy, 0),
+            to_world,
+            to_heightmap,
         })
     }
 }
