@@ -619,6 +619,9 @@ pub fn level_scene_of_parts(
             MeshKind::Vertex => textures.vertex_mesh(&actor.mesh, actor).map(|(m, s)| (m, Some(s))),
         },
     );
+    if parts.terrain {
+        scene.notes.extend(super::terrain::t3d_terrain_notes(text));
+    }
     scene
 }
 

@@ -120,6 +120,63 @@ pub(super) fn add_terrains(
     }
 }
 
+/// What a T3D map's terrains get: a note each, since none is drawn. A `TerrainInfo` is built
+/// from its heightmap (`TerrainMap`), which on real maps is the map's own texture (UT2004's
+/// built maps keep it in a group of their own package); a T3D export holds no texture, so the
+/// terrain is in the built map only. A terrain without a `TerrainMap` draws nothing in the
+/// engine either (`ATerrainInfo::UpdateVertices` needs one) and gets no note, nor does one of
+/// `TerrainMap=None`.
+pub(super) fn t3d_terrain_notes(text: &str) -> Vec<String> {
+    let mut notes = Vec::new();
+    let mut current: Option<(String, Option<String>)> = None;
+    for line in text.lines().map(str::trim) {
+        let starts =
+            |word: &str| line.get(..word.len()).is_some_and(|w| w.eq_ignore_ascii_case(word));
+        if starts("Begin Actor") {
+            let attribute = |key: &str| {
+                line.split_whitespace().find_map(|w| {
+                    let (k, v) = w.split_once('=')?;
+                    k.eq_ignore_ascii_case(key).then(|| v.to_owned())
+                })
+            };
+            let class = attribute("Class").unwrap_or_default();
+            let short = class.rsplit('.').next().unwrap_or_default();
+            current = short
+                .eq_ignore_ascii_case("TerrainInfo")
+                .then(|| (attribute("Name").unwrap_or_else(|| "TerrainInfo".to_owned()), None));
+        } else if starts("End Actor") {
+            if let Some((name, Some(map))) = current.take() {
+                notes.extend(t3d_terrain_note(&name, &map));
+            }
+        } else if starts("TerrainMap=") {
+            if let Some((_, map)) = &mut current {
+                *map = Some(line["TerrainMap=".len()..].to_owned());
+            }
+        }
+    }
+    notes
+}
+
+/// `None` for `TerrainMap=None`, which draws nothing in the engine either.
+fn t3d_terrain_note(name: &str, value: &str) -> Option<String> {
+    // `Texture'Package.Group.Name'`, or the path alone.
+    let path = value.split_once('\'').map_or(value, |(_, rest)| rest.trim_end_matches('\'')).trim();
+    let own = !path.contains('.')
+        || path.split('.').next().is_some_and(|p| p.eq_ignore_ascii_case("myLevel"));
+    if path.eq_ignore_ascii_case("None") || path.is_empty() {
+        return None;
+    }
+    Some(if own {
+        format!(
+            "the terrain {name} is not drawn: its heightmap {path} is the map's own texture, which a T3D export does not hold; export the built map (.ut2) to see the terrain"
+        )
+    } else {
+        format!(
+            "the terrain {name} is not drawn: a T3D map's terrain is not built from its heightmap ({path}) yet; export the built map (.ut2) to see it"
+        )
+    })
+}
+
 /// An alpha map as the engine reads it (an `L8` texel, a `P8` texel's palette red, an `RGBA8`
 /// texel's alpha): width, height and one byte a texel.
 #[derive(Clone, Debug, PartialEq)]
@@ -731,6 +788,17 @@ mod tests {
         let right = pixel(31, 5);
         assert!(right[2] > 240 && right[0] < 20, "{right:?}");
         assert_eq!(pixel(0, 0)[3], 255);
+    }
+
+    /// A T3D map's terrains each get a note naming their heightmap and why they are not
+    /// drawn; an actor of another class, and a terrain without a heightmap of its own, none.
+    #[test]
+    fn a_t3d_maps_terrain_is_named_in_a_note() {
+        let text = "Begin Map\nBegin Actor Class=Engine.TerrainInfo Name=TerrainInfo0\n    TerrainMap=Texture'08i__canyoncrusadedeluxe256'\nEnd Actor\nBegin Actor Class=TerrainInfo Name=TerrainInfo1\n    TerrainMap=Texture'Heights.Valley'\nEnd Actor\nBegin Actor Class=Light Name=Light0\n    TerrainMap=Texture'Heights.Valley'\nEnd Actor\nBegin Actor Class=TerrainInfo Name=TerrainInfo2\nEnd Actor\nBegin Actor Class=TerrainInfo Name=TerrainInfo3\n    TerrainMap=None\nEnd Actor\nEnd Map\n";
+        let notes = t3d_terrain_notes(text);
+        assert_eq!(notes.len(), 2, "{notes:?}");
+        assert_eq!(notes[0], "the terrain TerrainInfo0 is not drawn: its heightmap 08i__canyoncrusadedeluxe256 is the map's own texture, which a T3D export does not hold; export the built map (.ut2) to see the terrain");
+        assert!(notes[1].contains("(Heights.Valley)"), "{}", notes[1]);
     }
 
     /// A terrain that rises along Unreal's X (2 by 2 quads, every quad drawn, the first one
