@@ -41,14 +41,32 @@ pub struct Difference {
     pub area: f64,
 }
 
+/// The engine's area built in place by the same brush with another texture.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Retextured {
+    pub source: String,
+    /// The texture the stored surfaces have.
+    pub stored: String,
+    /// The texture the brush's faces have now (what a build gives them).
+    pub built: String,
+    pub area: f64,
+}
+
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Comparison {
     pub engine_area: f64,
     pub built_area: f64,
     pub matched_area: f64,
-    /// The engine's area not built, largest first.
+    /// Of the engine's area not matched, what the same brush builds in place with another
+    /// texture: the stored surfaces have a texture their brush's faces no longer have. UnrealEd
+    /// changes both when a texture is applied (`polyUpdateMaster`), so the brush's faces were
+    /// changed after the level was last built, and a build gives the brush's.
+    pub retextured_area: f64,
+    /// The same, by brush and textures, largest first.
+    pub retextured: Vec<Retextured>,
+    /// The engine's area not built, largest first (the retextured area left out).
     pub missing: Vec<Difference>,
-    /// Built area the engine does not have, largest first.
+    /// Built area the engine does not have, largest first (the retextured area left out).
     pub extra: Vec<Difference>,
 }
 
@@ -64,14 +82,34 @@ impl Comparison {
 
     /// Built area the engine does not have, in percent of the engine's.
     pub fn extra_percent(&self) -> f64 {
-        let extra = (self.built_area - self.matched_area).max(0.0);
+        percent_of(self.built_area - self.matched_area, self.engine_area)
+    }
+
+    /// Matched area with the retextured area counted as matched: what the build gives where
+    /// the stored level is stale only in its textures.
+    pub fn in_place_percent(&self) -> f64 {
         if self.engine_area > 0.0 {
-            100.0 * extra / self.engine_area
-        } else if extra > 0.0 {
-            100.0
+            100.0 * (self.matched_area + self.retextured_area) / self.engine_area
         } else {
-            0.0
+            100.0
         }
+    }
+
+    /// [`Self::extra_percent`] with the retextured area counted as matched.
+    pub fn extra_in_place_percent(&self) -> f64 {
+        percent_of(self.built_area - self.matched_area - self.retextured_area, self.engine_area)
+    }
+}
+
+/// `area` (at least 0) in percent of `of`.
+pub fn percent_of(area: f64, of: f64) -> f64 {
+    let area = area.max(0.0);
+    if of > 0.0 {
+        100.0 * area / of
+    } else if area > 0.0 {
+        100.0
+    } else {
+        0.0
     }
 }
 
@@ -186,8 +224,10 @@ fn hull(mut p: Vec<[f64; 2]>) -> Vec<[f64; 2]> {
 /// Compares the engine's polygons with the built ones.
 pub fn compare(engine: &[AreaPolygon], built: &[AreaPolygon]) -> Comparison {
     let mut by_texture: HashMap<String, Vec<usize>> = HashMap::new();
+    let mut by_source: HashMap<&str, Vec<usize>> = HashMap::new();
     for (i, b) in built.iter().enumerate() {
         by_texture.entry(b.texture.to_ascii_lowercase()).or_default().push(i);
+        by_source.entry(b.source.as_str()).or_default().push(i);
     }
     let built_centroids: Vec<V3> = built.iter().map(|b| centroid(&b.vertices)).collect();
     let built_thickness: Vec<f64> = built
@@ -195,37 +235,64 @@ pub fn compare(engine: &[AreaPolygon], built: &[AreaPolygon]) -> Comparison {
         .zip(&built_centroids)
         .map(|(b, &c)| thickness(&b.vertices, c, b.normal))
         .collect();
+    // Whether built polygon `i` lies on engine polygon `e`'s plane, facing its way.
+    let on_plane = |e: &AreaPolygon, e_centroid: V3, i: usize| {
+        let b = &built[i];
+        if dot(b.normal, e.normal) < 0.999 {
+            return false;
+        }
+        let c = built_centroids[i];
+        let off_base = dot(sub(c, e.base), e.normal).abs();
+        // A polygon that is not quite planar (UE2 snaps baked vertices to the grid) is as
+        // thick as its vertices stray from their mean plane: the tolerance is on top.
+        let off_vertices = dot(sub(c, e_centroid), e.normal).abs()
+            - thickness(&e.vertices, e_centroid, e.normal)
+            - built_thickness[i];
+        off_base.min(off_vertices) < THRESH_POINT_ON_PLANE
+    };
     let mut built_matched = vec![0.0; built.len()];
     let mut result = Comparison::default();
     let mut missing: HashMap<(String, String), f64> = HashMap::new();
+    let mut retextured: HashMap<(String, String, String), f64> = HashMap::new();
     for e in engine {
         let area = polygon_area(&e.vertices);
         result.engine_area += area;
         let e_centroid = centroid(&e.vertices);
         let mut matched = 0.0;
         for &i in by_texture.get(&e.texture.to_ascii_lowercase()).into_iter().flatten() {
-            let b = &built[i];
-            if dot(b.normal, e.normal) < 0.999 {
-                continue;
+            if on_plane(e, e_centroid, i) {
+                let o = overlap(&e.vertices, &built[i].vertices, e.normal);
+                matched += o;
+                built_matched[i] += o;
             }
-            let c = built_centroids[i];
-            let off_base = dot(sub(c, e.base), e.normal).abs();
-            // A polygon that is not quite planar (UE2 snaps baked vertices to the grid) is as
-            // thick as its vertices stray from their mean plane: the tolerance is on top.
-            let off_vertices = dot(sub(c, e_centroid), e.normal).abs()
-                - thickness(&e.vertices, e_centroid, e.normal)
-                - built_thickness[i];
-            if off_base.min(off_vertices) >= THRESH_POINT_ON_PLANE {
-                continue;
-            }
-            let o = overlap(&e.vertices, &b.vertices, e.normal);
-            matched += o;
-            built_matched[i] += o;
         }
         let matched = matched.min(area);
         result.matched_area += matched;
-        if area - matched > 1e-3 {
-            *missing.entry((e.source.clone(), e.texture.clone())).or_default() += area - matched;
+        if area - matched <= 1e-3 {
+            continue;
+        }
+        // What is left: the same brush's faces in place with another texture?
+        let mut moved: Vec<(usize, f64)> = Vec::new();
+        for &i in by_source.get(e.source.as_str()).into_iter().flatten() {
+            if !built[i].texture.eq_ignore_ascii_case(&e.texture) && on_plane(e, e_centroid, i) {
+                let o = overlap(&e.vertices, &built[i].vertices, e.normal);
+                if o > 0.0 {
+                    moved.push((i, o));
+                }
+            }
+        }
+        let total: f64 = moved.iter().map(|(_, o)| o).sum();
+        let scale = if total > area - matched { (area - matched) / total } else { 1.0 };
+        let left = area - matched - total * scale;
+        for (i, o) in moved {
+            let o = o * scale;
+            built_matched[i] += o;
+            result.retextured_area += o;
+            let key = (e.source.clone(), e.texture.clone(), built[i].texture.clone());
+            *retextured.entry(key).or_default() += o;
+        }
+        if left > 1e-3 {
+            *missing.entry((e.source.clone(), e.texture.clone())).or_default() += left;
         }
     }
     let mut extra: HashMap<(String, String), f64> = HashMap::new();
@@ -246,5 +313,68 @@ pub fn compare(engine: &[AreaPolygon], built: &[AreaPolygon]) -> Comparison {
     };
     result.missing = sorted(missing);
     result.extra = sorted(extra);
+    let mut retextured: Vec<Retextured> = retextured
+        .into_iter()
+        .map(|((source, stored, built), area)| Retextured { source, stored, built, area })
+        .collect();
+    retextured.sort_by(|a, b| b.area.total_cmp(&a.area).then_with(|| a.source.cmp(&b.source)));
+    result.retextured = retextured;
     result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 100 by 100 square on the floor, facing up, from `source` in `texture`.
+    fn floor(source: &str, texture: &str, x: f64) -> AreaPolygon {
+        AreaPolygon {
+            vertices: vec![
+                [x, 0.0, 0.0],
+                [x + 100.0, 0.0, 0.0],
+                [x + 100.0, 100.0, 0.0],
+                [x, 100.0, 0.0],
+            ],
+            normal: [0.0, 0.0, 1.0],
+            base: [x, 0.0, 0.0],
+            texture: texture.to_owned(),
+            poly_flags: 0,
+            source: source.to_owned(),
+            mapping: None,
+        }
+    }
+
+    /// The stored surfaces of a brush in a texture its faces no longer have: built in place
+    /// with the brush's, counted apart (not missing, not extra) and named; another brush's
+    /// face there in another texture is not the same face, and stays missing and extra.
+    #[test]
+    fn a_brush_retextured_after_the_build_is_told_apart() {
+        let engine = [
+            floor("Brush1", "Old", 0.0),
+            floor("Brush1", "Same", 200.0),
+            floor("Brush2", "Rock", 400.0),
+        ];
+        let built = [
+            floor("Brush1", "New", 0.0),
+            floor("Brush1", "Same", 200.0),
+            floor("Brush3", "Sand", 400.0),
+        ];
+        let c = compare(&engine, &built);
+        assert!((c.matched_percent() - 100.0 / 3.0).abs() < 1e-9);
+        assert!((c.retextured_area - 10_000.0).abs() < 1e-6);
+        assert_eq!(
+            c.retextured,
+            vec![Retextured {
+                source: "Brush1".into(),
+                stored: "Old".into(),
+                built: "New".into(),
+                area: c.retextured_area
+            }]
+        );
+        assert!((c.in_place_percent() - 200.0 / 3.0).abs() < 1e-9);
+        assert!((c.extra_in_place_percent() - 100.0 / 3.0).abs() < 1e-9);
+        // Only Brush2's face is missing and only Brush3's extra.
+        assert_eq!(c.missing.iter().map(|d| d.source.as_str()).collect::<Vec<_>>(), ["Brush2"]);
+        assert_eq!(c.extra.iter().map(|d| d.source.as_str()).collect::<Vec<_>>(), ["Brush3"]);
+    }
 }

@@ -279,6 +279,25 @@ impl std::fmt::Display for CsgCheck {
             c.matched_percent(),
             c.extra_percent()
         )?;
+        if c.retextured_area >= 1.0 {
+            writeln!(
+                f,
+                "  {:.3}% built in place by the same brushes with another texture: the stored surfaces have textures their brushes' faces no longer have (the brushes were retextured after the level was last built; a build gives the brushes' own): {:.3}% matched, {:.3}% extra with it counted",
+                super::compare::percent_of(c.retextured_area, c.engine_area),
+                c.in_place_percent(),
+                c.extra_in_place_percent()
+            )?;
+            for r in c.retextured.iter().take(5).filter(|r| r.area >= 1.0) {
+                writeln!(
+                    f,
+                    "  retextured: {:.0} units² of {} (stored {}, the brush's {})",
+                    r.area,
+                    printable_line(&r.source),
+                    printable_line(&r.stored),
+                    printable_line(&r.built)
+                )?;
+            }
+        }
         for d in c.missing.iter().take(5).filter(|d| d.area >= 1.0) {
             writeln!(
                 f,

@@ -266,6 +266,9 @@ pub fn run(args: &InfoArgs) -> ExitCode {
                                     "built_area": c.built_area,
                                     "matched_percent": c.matched_percent(),
                                     "extra_percent": c.extra_percent(),
+                                    "retextured_area": c.retextured_area,
+                                    "in_place_percent": c.in_place_percent(),
+                                    "extra_in_place_percent": c.extra_in_place_percent(),
                                 }),
                             );
                         }
