@@ -41,6 +41,9 @@ use super::model::point_to_gltf;
 /// to fill and compress.
 const BAKED_MAX: u32 = 2048;
 
+/// The largest layer texture kept, a side (UT2004's are 256 to 1024).
+const LAYER_IMAGE_MAX: u32 = 2048;
+
 /// The most pixels a quad of the heightmap gets in the baked image.
 const BAKED_PER_QUAD_MAX: u32 = 16;
 
@@ -331,7 +334,14 @@ fn terrain_layers(
             *index as usize == *i && texture.0 != 0 && alpha.0 != 0
         })
         .map(|(i, (_, texture, alpha, placement))| {
-            let image = super::materials::material_image(package, texture, others);
+            // Kept halved down to `LAYER_IMAGE_MAX` a side: the bake reads a mip about a
+            // pixel's size anyway, and 32 layers of the largest textures would not fit.
+            let image = super::materials::material_image(package, texture, others).map(|mut i| {
+                while i.width.max(i.height) > LAYER_IMAGE_MAX {
+                    i = halved(&i);
+                }
+                i
+            });
             let color = image.as_ref().map_or_else(
                 || flat_color(&package.ref_path(texture)).map(linear_to_srgb),
                 average_color,
@@ -353,10 +363,19 @@ impl Default for AlphaMap {
     }
 }
 
+/// The most texels an alpha map is read with: 4096 by 4096 (16 MB kept a layer, 32 layers at
+/// most). The engine's are the heightmap's size or a few times it (512 by 512 at most here).
+const ALPHA_MAX_TEXELS: u64 = 4096 * 4096;
+
 /// The alpha map `alpha` when it is the map's own texture and can be decoded.
 fn alpha_map(package: &Package<'_>, alpha: ObjectRef) -> Option<AlphaMap> {
     let Resolved::Export(i) = alpha.resolve() else { return None };
-    let format = package.read_texture(i).ok().map(|t| t.format);
+    let texture = package.read_texture(i).ok();
+    if texture.as_ref().is_some_and(|t| u64::from(t.width) * u64::from(t.height) > ALPHA_MAX_TEXELS)
+    {
+        return None;
+    }
+    let format = texture.map(|t| t.format);
     let image =
         package.decode_texture(i, 0, unreal_formats::decode::texture::MipSource::Auto).ok()?;
     let channel = if format == Some(TextureFormat::Rgba8) { 3 } else { 0 };
