@@ -81,7 +81,7 @@ pub(super) fn add_terrains(
         let with_images = layers.iter().filter(|l| l.image.is_some()).count();
         let unread_alpha = layers.iter().skip(1).filter(|l| l.alpha.is_none()).count();
         let unread = if unread_alpha > 0 {
-            format!("; {unread_alpha} layers are left out: their alpha maps are not the map's own")
+            format!("; {unread_alpha} layers are left out: their alpha maps are not the map's own or cannot be read")
         } else {
             String::new()
         };
