@@ -438,19 +438,7 @@ fn a_damaged_built_map_with_meshes_is_read_or_refused() {
         &[spec(None), spec(Some("Props.Meshes.Crate"))],
     );
     let others = unreal_assets::export::NoOtherPackages;
-    let mut rng = unreal_test_support::Rng::new(45);
-    let mut damaged = Vec::new();
-    for cut in (0..bytes.len()).step_by(7) {
-        damaged.push(bytes[..cut].to_vec());
-    }
-    for _ in 0..400 {
-        let mut copy = bytes.clone();
-        for _ in 0..=rng.below(4) {
-            let at = rng.below(copy.len());
-            copy[at] = (rng.next_u64() & 0xff) as u8;
-        }
-        damaged.push(copy);
-    }
+    let damaged = unreal_test_support::damaged_copies(&bytes, 7, 400, 45);
     for data in &damaged {
         if let Ok(p) = unreal_formats::Package::parse(data) {
             if let Ok(scene) = level::stored_level_scene("damaged", &p, &others) {

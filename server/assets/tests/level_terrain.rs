@@ -90,19 +90,7 @@ fn a_terrain_left_out_is_not_read() {
 #[test]
 fn a_damaged_map_with_a_terrain_is_read_or_refused() {
     let bytes = built_map_with_terrain();
-    let mut rng = unreal_test_support::Rng::new(452);
-    let mut damaged = Vec::new();
-    for cut in (0..bytes.len()).step_by(5) {
-        damaged.push(bytes[..cut].to_vec());
-    }
-    for _ in 0..400 {
-        let mut copy = bytes.clone();
-        for _ in 0..=rng.below(4) {
-            let at = rng.below(copy.len());
-            copy[at] = (rng.next_u64() & 0xff) as u8;
-        }
-        damaged.push(copy);
-    }
+    let damaged = unreal_test_support::damaged_copies(&bytes, 5, 400, 452);
     for data in &damaged {
         if let Ok(p) = unreal_formats::Package::parse(data) {
             if let Ok(scene) = level::stored_level_scene("damaged", &p, &NoOtherPackages) {

@@ -11,5 +11,5 @@ mod scratch;
 pub mod spec_files;
 pub mod writers;
 
-pub use rng::Rng;
+pub use rng::{damaged_copies, Rng};
 pub use scratch::ScratchDir;

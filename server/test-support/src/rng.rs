@@ -29,3 +29,22 @@ impl Rng {
         &items[self.below(items.len())]
     }
 }
+
+/// Damaged copies of `bytes` for a robustness test: cut at every `cut_step`-th byte, then
+/// `changed` copies with one to four bytes set to random values (from `seed`).
+pub fn damaged_copies(bytes: &[u8], cut_step: usize, changed: usize, seed: u64) -> Vec<Vec<u8>> {
+    let mut rng = Rng::new(seed);
+    let mut damaged: Vec<Vec<u8>> =
+        (0..bytes.len()).step_by(cut_step.max(1)).map(|cut| bytes[..cut].to_vec()).collect();
+    for _ in 0..changed {
+        let mut copy = bytes.to_vec();
+        for _ in 0..=rng.below(4) {
+            let at = rng.below(copy.len());
+            if let Some(byte) = copy.get_mut(at) {
+                *byte = (rng.next_u64() & 0xff) as u8;
+            }
+        }
+        damaged.push(copy);
+    }
+    damaged
+}
