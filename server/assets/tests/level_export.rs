@@ -871,14 +871,7 @@ fn movers_are_drawn_where_the_map_stores_them() {
 
     // A built map: the mover's model, placed by its Location.
     let half = [256.0, 256.0, 128.0];
-    let room = MapBrush {
-        class: "Brush",
-        csg_oper: 2,
-        poly_flags: 0,
-        location: [0.0; 3],
-        half,
-        texture: "Wall",
-    };
+    let room = MapBrush::carved(half, "Wall");
     let door = MapBrush {
         class: "Mover",
         csg_oper: 1,

@@ -257,14 +257,7 @@ fn a_built_maps_static_meshes_are_placed_from_the_map_and_the_packages() {
     use writers::{carved_room, MapBrush, MeshActorSpec};
     let (_dir, index) = props_folder();
     let half = [512.0, 512.0, 256.0];
-    let brush = MapBrush {
-        class: "Brush",
-        csg_oper: 2,
-        poly_flags: 0,
-        location: [0.0; 3],
-        half,
-        texture: "Wall",
-    };
+    let brush = MapBrush::carved(half, "Wall");
     let spec = |class, mesh, location, rotation| MeshActorSpec {
         class,
         mesh,
@@ -415,14 +408,7 @@ End Map
 fn a_damaged_built_map_with_meshes_is_read_or_refused() {
     use writers::{carved_room, MapBrush, MeshActorSpec};
     let half = [512.0, 512.0, 256.0];
-    let brush = MapBrush {
-        class: "Brush",
-        csg_oper: 2,
-        poly_flags: 0,
-        location: [0.0; 3],
-        half,
-        texture: "Wall",
-    };
+    let brush = MapBrush::carved(half, "Wall");
     let spec = |mesh| MeshActorSpec {
         class: "StaticMeshActor",
         mesh,
@@ -457,14 +443,7 @@ fn a_built_ue1_maps_meshed_actor_is_posed_from_the_packages() {
     // The folder lives as long as the test.
     let Some((_dir, index)) = kill_confirmed_folder() else { return };
     let half = [256.0, 256.0, 128.0];
-    let room = MapBrush {
-        class: "Brush",
-        csg_oper: 2,
-        poly_flags: 0,
-        location: [0.0; 3],
-        half,
-        texture: "Wall",
-    };
+    let room = MapBrush::carved(half, "Wall");
     let level = carved_room(half, 0.0, "Wall");
     let mut worn = Vec::new();
     for multi in [None, Some("Nowhere.Tags.Gold")] {

@@ -10,14 +10,7 @@ use unreal_test_support::writers::{self, carved_room, MapBrush, TerrainLayerSpec
 
 fn built_map_with_terrain() -> Vec<u8> {
     let half = [256.0, 256.0, 128.0];
-    let brush = MapBrush {
-        class: "Brush",
-        csg_oper: 2,
-        poly_flags: 0,
-        location: [0.0; 3],
-        half,
-        texture: "Wall",
-    };
+    let brush = MapBrush::carved(half, "Wall");
     // Stored B, G, R, A: red, blue and green.
     let base =
         TerrainLayerSpec { texture: [0, 0, 255, 255], alpha: [0; 4], scale: 1.0, map_axis: 0 };

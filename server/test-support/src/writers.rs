@@ -1598,6 +1598,14 @@ pub struct MapBrush {
     pub texture: &'static str,
 }
 
+impl MapBrush {
+    /// The room of [`carved_room`]: a `Brush` subtracting a box of half-size `half` at the
+    /// world's origin, every face in `texture`.
+    pub fn carved(half: [f32; 3], texture: &'static str) -> MapBrush {
+        MapBrush { class: "Brush", csg_oper: 2, poly_flags: 0, location: [0.0; 3], half, texture }
+    }
+}
+
 /// One polygon of the level's own model in [`ue1_map_package`]: its vertices (convex, in the
 /// engine's order) and texture.
 #[derive(Debug, Clone)]
