@@ -112,6 +112,14 @@ pub struct Prop {
     pub value: Vec<u8>,
 }
 
+impl Prop {
+    /// A property that is not a struct, not an array element and not a bool: `name` (a name
+    /// index), its type and its value's bytes.
+    pub fn plain(name: usize, type_id: u8, value: Vec<u8>) -> Prop {
+        Prop { name, type_id, struct_name: None, array_index: 0, bool_value: false, value }
+    }
+}
+
 pub fn write_props(o: &mut Obj, props: &[Prop], none: usize) {
     for p in props {
         o.index(p.name as i32);
@@ -1044,14 +1052,7 @@ pub fn ue2_static_mesh_materials(
     let mut o = Obj { base: 0, version: 128, buf: compact(materials.len() as i32) };
     for &m in materials {
         if licensee >= 0x1c {
-            let object = Prop {
-                name: material_name,
-                type_id: 5,
-                struct_name: None,
-                array_index: 0,
-                bool_value: false,
-                value: compact(m),
-            };
+            let object = Prop::plain(material_name, 5, compact(m));
             let collide = Prop {
                 name: enable_collision_name,
                 type_id: 3,
@@ -1261,14 +1262,7 @@ pub fn ue2_static_package(version: u16, licensee: u16) -> Vec<u8> {
     // Export 1: the group; 2: the mesh; 3: Wood; 4: WoodShader; 5: WoodBlend.
     let group_class = w.import("Core", "Class", 0, "Package");
     let group = w.export(group_class, 0, "Meshes", 0, Box::new(|_, _| {}));
-    let object = |name: usize, v: i32| Prop {
-        name,
-        type_id: 5,
-        struct_name: None,
-        array_index: 0,
-        bool_value: false,
-        value: compact(v),
-    };
+    let object = |name: usize, v: i32| Prop::plain(name, 5, compact(v));
     w.export(
         mesh,
         group,
@@ -1276,14 +1270,11 @@ pub fn ue2_static_package(version: u16, licensee: u16) -> Vec<u8> {
         0,
         Box::new(move |o, w| {
             let list = if version >= 112 {
-                vec![Prop {
-                    name: materials,
-                    type_id: 9,
-                    struct_name: None,
-                    array_index: 0,
-                    bool_value: false,
-                    value: ue2_static_mesh_materials(licensee, &[3, 5], material, enable, w.none()),
-                }]
+                vec![Prop::plain(
+                    materials,
+                    9,
+                    ue2_static_mesh_materials(licensee, &[3, 5], material, enable, w.none()),
+                )]
             } else {
                 Vec::new()
             };
@@ -1408,22 +1399,8 @@ pub fn ue2_rgba8_texture_of(
     pixels: [[u8; 4]; 4],
 ) -> Body {
     Box::new(move |o, w| {
-        let int = |name: usize, v: i32| Prop {
-            name,
-            type_id: 2,
-            struct_name: None,
-            array_index: 0,
-            bool_value: false,
-            value: v.to_le_bytes().to_vec(),
-        };
-        let format = Prop {
-            name: format,
-            type_id: 1,
-            struct_name: None,
-            array_index: 0,
-            bool_value: false,
-            value: vec![5],
-        };
+        let int = |name: usize, v: i32| Prop::plain(name, 2, v.to_le_bytes().to_vec());
+        let format = Prop::plain(format, 1, vec![5]);
         write_props(o, &[format, int(usize_name, 2), int(vsize_name, 2)], w.none());
         o.index(1);
         let pixels = pixels.concat();
@@ -1500,22 +1477,8 @@ pub fn ue2_map_with_terrain(
                 .iter()
                 .map(|&(i, layer, t, a)| {
                     let mut fields = Obj { base: 0, version: 128, buf: Vec::new() };
-                    let object = |name, r: i32| Prop {
-                        name,
-                        type_id: 5,
-                        struct_name: None,
-                        array_index: 0,
-                        bool_value: false,
-                        value: compact(r),
-                    };
-                    let float = |name, v: f32| Prop {
-                        name,
-                        type_id: 4,
-                        struct_name: None,
-                        array_index: 0,
-                        bool_value: false,
-                        value: v.to_le_bytes().to_vec(),
-                    };
+                    let object = |name, r: i32| Prop::plain(name, 5, compact(r));
+                    let float = |name, v: f32| Prop::plain(name, 4, v.to_le_bytes().to_vec());
                     let mut inner = vec![
                         object(texture, t),
                         object(alpha_map, a),
@@ -1523,14 +1486,7 @@ pub fn ue2_map_with_terrain(
                         float(v_scale, layer.scale),
                     ];
                     if layer.map_axis != 0 {
-                        inner.push(Prop {
-                            name: map_axis,
-                            type_id: 1,
-                            struct_name: None,
-                            array_index: 0,
-                            bool_value: false,
-                            value: vec![layer.map_axis],
-                        });
+                        inner.push(Prop::plain(map_axis, 1, vec![layer.map_axis]));
                     }
                     write_props(&mut fields, &inner, none);
                     Prop {
@@ -1733,14 +1689,11 @@ pub fn ue2_map_with_static_meshes(
         "Trim",
         0,
         Box::new(move |o, w| {
-            let list = Prop {
-                name: materials,
-                type_id: 9,
-                struct_name: None,
-                array_index: 0,
-                bool_value: false,
-                value: ue2_static_mesh_materials(29, &[0, 0], material, enable, w.none()),
-            };
+            let list = Prop::plain(
+                materials,
+                9,
+                ue2_static_mesh_materials(29, &[0, 0], material, enable, w.none()),
+            );
             write_props(o, &[list], w.none());
             ue2_static_mesh(o, 29, &[]);
         }),
@@ -1954,23 +1907,9 @@ fn map_into(
                 for c in loc {
                     loc_bytes.extend_from_slice(&c.to_le_bytes());
                 }
-                let mut props = vec![Prop {
-                    name: csg_oper,
-                    type_id: 1,
-                    struct_name: None,
-                    array_index: 0,
-                    bool_value: false,
-                    value: vec![op],
-                }];
+                let mut props = vec![Prop::plain(csg_oper, 1, vec![op])];
                 if flags != 0 {
-                    props.push(Prop {
-                        name: poly_flags,
-                        type_id: 2,
-                        struct_name: None,
-                        array_index: 0,
-                        bool_value: false,
-                        value: flags.to_le_bytes().to_vec(),
-                    });
+                    props.push(Prop::plain(poly_flags, 2, flags.to_le_bytes().to_vec()));
                 }
                 props.push(Prop {
                     name: location,
@@ -1980,14 +1919,7 @@ fn map_into(
                     bool_value: false,
                     value: loc_bytes,
                 });
-                props.push(Prop {
-                    name: brush_name,
-                    type_id: 5,
-                    struct_name: None,
-                    array_index: 0,
-                    bool_value: false,
-                    value: compact(first + 1),
-                });
+                props.push(Prop::plain(brush_name, 5, compact(first + 1)));
                 write_props(o, &props, w.none());
             }),
         );
