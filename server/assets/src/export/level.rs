@@ -517,6 +517,25 @@ pub(crate) fn flat_color(name: &str) -> [f32; 3] {
     [channel(0), channel(8), channel(16)]
 }
 
+/// The sRGB value `c` (0..1) as linear light, as glTF's colours are.
+pub(crate) fn srgb_to_linear(c: f32) -> f32 {
+    if c <= 0.04045 {
+        c / 12.92
+    } else {
+        ((c + 0.055) / 1.055).powf(2.4)
+    }
+}
+
+/// A linear colour channel (0..1, clamped) as sRGB (0..1), as pictures' pixels are.
+pub(crate) fn linear_to_srgb(c: f32) -> f32 {
+    let c = c.clamp(0.0, 1.0);
+    if c <= 0.003_130_8 {
+        c * 12.92
+    } else {
+        1.055 * c.powf(1.0 / 2.4) - 0.055
+    }
+}
+
 /// The level of a map text (`generation`: `None` to detect it), textured from `textures`.
 pub fn level_scene(
     name: &str,

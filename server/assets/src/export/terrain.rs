@@ -33,7 +33,8 @@ use unreal_formats::package::properties::{Property, PropertyValue};
 use unreal_formats::package::{ObjectRef, Package, Resolved, TextureFormat};
 
 use super::level::{
-    flat_color, Alpha, LevelMaterial, LevelPrimitive, LevelScene, SurfaceTriangles,
+    flat_color, linear_to_srgb, srgb_to_linear, Alpha, LevelMaterial, LevelPrimitive, LevelScene,
+    SurfaceTriangles,
 };
 use super::model::point_to_gltf;
 
@@ -398,24 +399,6 @@ fn average_color(image: &RgbaImage) -> [f32; 3] {
     sum.map(|s| s as f32 / count / 255.0)
 }
 
-/// The sRGB value `c` (0..1) as linear light, as glTF's colours are.
-fn srgb_to_linear(c: f32) -> f32 {
-    if c <= 0.04045 {
-        c / 12.92
-    } else {
-        ((c + 0.055) / 1.055).powf(2.4)
-    }
-}
-
-/// The linear value `c` (0..1) as sRGB.
-fn linear_to_srgb(c: f32) -> f32 {
-    if c <= 0.003_130_8 {
-        c * 12.92
-    } else {
-        1.055 * c.powf(1.0 / 2.4) - 0.055
-    }
-}
-
 /// Filtered between the four texels around `(u, v)` (texture widths; texel centres at
 /// `(i + 0.5) / size`), wrapping at the edges as the engine's textures do; `texel` gives a
 /// texel's channels.
@@ -433,7 +416,13 @@ fn bilinear<const N: usize>(
     let wrap = |i: f64, n: usize| (i.rem_euclid(n as f64) as usize).min(n - 1);
     let (x0, y0) = (wrap(fx, w), wrap(fy, h));
     let (x1, y1) = (wrap(fx + 1.0, w), wrap(fy + 1.0, h));
-    let [a, b, c, d] = [texel(x0, y0), texel(x1, y0), texel(x0, y1), texel(x1, y1)];
+    between([texel(x0, y0), texel(x1, y0), texel(x0, y1), texel(x1, y1)], tx, ty)
+}
+
+/// Between four corners (top left, top right, bottom left, bottom right), `tx` of the way
+/// across and `ty` down.
+fn between<const N: usize>(corners: [[f64; N]; 4], tx: f64, ty: f64) -> [f64; N] {
+    let [a, b, c, d] = corners;
     std::array::from_fn(|k| {
         let top = a[k] + (b[k] - a[k]) * tx;
         let bottom = c[k] + (d[k] - c[k]) * tx;
@@ -472,12 +461,7 @@ fn world_at(terrain: &TerrainUe2, x: f64, y: f64) -> [f64; 3] {
     let vertex = |x: usize, y: usize| {
         terrain.vertices.get(x + y * w).copied().unwrap_or_default().map(f64::from)
     };
-    let [a, b, c, d] = [vertex(x0, y0), vertex(x1, y0), vertex(x0, y1), vertex(x1, y1)];
-    std::array::from_fn(|k| {
-        let top = a[k] + (b[k] - a[k]) * tx;
-        let bottom = c[k] + (d[k] - c[k]) * tx;
-        top + (bottom - top) * ty
-    })
+    between([vertex(x0, y0), vertex(x1, y0), vertex(x0, y1), vertex(x1, y1)], tx, ty)
 }
 
 /// A layer's texture ready to be sampled: the mip whose texels are about the size of a baked

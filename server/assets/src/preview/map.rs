@@ -819,7 +819,8 @@ fn draw_level(
             let base = match tint {
                 Some(t) => [0, 1, 2].map(|k| {
                     let c = bary[0] * t[0][k] + bary[1] * t[1][k] + bary[2] * t[2][k];
-                    (f32::from(base[k]) * linear_to_srgb(c)).clamp(0.0, 255.0) as u8
+                    (f32::from(base[k]) * crate::export::level::linear_to_srgb(c)).clamp(0.0, 255.0)
+                        as u8
                 }),
                 None => base,
             };
@@ -911,16 +912,6 @@ fn draw_level(
         if drawn[3] == 255 {
             out.copy_from_slice(drawn);
         }
-    }
-}
-
-/// A linear colour channel (0..1) as sRGB (0..1), as the picture's pixels are.
-fn linear_to_srgb(c: f32) -> f32 {
-    let c = c.clamp(0.0, 1.0);
-    if c <= 0.003_130_8 {
-        c * 12.92
-    } else {
-        1.055 * c.powf(1.0 / 2.4) - 0.055
     }
 }
 
