@@ -337,11 +337,10 @@ fn terrain_layers(
         .map(|(i, (_, texture, alpha, placement))| {
             // Kept halved down to `LAYER_IMAGE_MAX` a side: the bake reads a mip about a
             // pixel's size anyway, and 32 layers of the largest textures would not fit.
-            let image = super::materials::material_image(package, texture, others).map(|mut i| {
-                while i.width.max(i.height) > LAYER_IMAGE_MAX {
-                    i = halved(&i);
-                }
-                i
+            let image = super::materials::material_image(package, texture, others).map(|i| {
+                let side = i.width.max(i.height);
+                let times = (0..32).find(|&k| side >> k <= LAYER_IMAGE_MAX).unwrap_or(32);
+                halved(&i, times)
             });
             let color = image.as_ref().map_or_else(
                 || flat_color(&package.ref_path(texture)).map(linear_to_srgb),
@@ -430,24 +429,11 @@ fn between<const N: usize>(corners: [[f64; N]; 4], tx: f64, ty: f64) -> [f64; N]
     })
 }
 
-/// An image halved each way (each texel the average of four), as a mip below it.
-fn halved(image: &RgbaImage) -> RgbaImage {
-    let (w, h) = (image.width as usize, image.height as usize);
-    let (nw, nh) = ((w / 2).max(1), (h / 2).max(1));
-    let mut pixels = vec![0u8; nw * nh * 4];
-    for y in 0..nh {
-        for x in 0..nw {
-            for k in 0..4 {
-                let mut sum = 0u32;
-                for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
-                    let (sx, sy) = ((2 * x + dx).min(w - 1), (2 * y + dy).min(h - 1));
-                    sum += u32::from(image.pixels[(sx + sy * w) * 4 + k]);
-                }
-                pixels[(x + y * nw) * 4 + k] = ((sum + 2) / 4) as u8;
-            }
-        }
-    }
-    RgbaImage { width: nw as u32, height: nh as u32, pixels }
+/// `image` halved `times` times (a box filter, as the project's thumbnails are made), as the
+/// mip that many levels below it; at least one pixel a side.
+fn halved(image: &RgbaImage, times: u32) -> RgbaImage {
+    let side = image.width.max(image.height);
+    unreal_analysis::thumbnail::thumbnail(image, side.checked_shr(times).unwrap_or(0).max(1))
 }
 
 /// The world position at heightmap coordinates `(x, y)` (vertex units), between the four
@@ -482,13 +468,11 @@ fn sampled_image(
             ((d[0] - o[0]) * f64::from(image.width), (d[1] - o[1]) * f64::from(image.height));
         (du * du + dv * dv).sqrt()
     };
-    let mut footprint = span(dx).max(span(dy));
-    let mut image = image.clone();
-    while footprint >= 2.0 && (image.width > 1 || image.height > 1) {
-        image = halved(&image);
-        footprint /= 2.0;
-    }
-    image
+    // Halved while a pixel still spans two texels or more (a footprint that is not a number
+    // halves nothing).
+    let footprint = span(dx).max(span(dy));
+    let times = if footprint >= 2.0 { footprint.log2().floor().min(32.0) as u32 } else { 0 };
+    halved(image, times)
 }
 
 /// The terrain's layers baked into one image over the heightmap (row `y` of quads at the top
