@@ -254,7 +254,7 @@ fn without_packages_every_static_mesh_is_a_box_with_one_note() {
 /// package the folder lacks a box with its note; each where the engine puts it.
 #[test]
 fn a_built_maps_static_meshes_are_placed_from_the_map_and_the_packages() {
-    use writers::{carved_room, MapBrush, MeshActorSpec};
+    use writers::{carved_room, MapBrush, MeshActorSpec, SpecMesh};
     let (_dir, index) = props_folder();
     let half = [512.0, 512.0, 256.0];
     let brush = MapBrush::carved(half, "Wall");
@@ -268,20 +268,32 @@ fn a_built_maps_static_meshes_are_placed_from_the_map_and_the_packages() {
         draw_type: None,
     };
     let actors = [
-        spec("StaticMeshActor", None, [100.0, 50.0, -256.0], [0, 16384, 0]),
+        spec("StaticMeshActor", SpecMesh::Own, [100.0, 50.0, -256.0], [0, 16384, 0]),
         MeshActorSpec {
             draw_scale: Some(2.0),
             draw_scale_3d: Some([1.0, 1.0, 0.5]),
             ..spec(
                 "StaticMeshActor",
-                Some("Props.Meshes.Crate"),
+                SpecMesh::Import("Props.Meshes.Crate"),
                 [-200.0, 0.0, -256.0],
                 [0, 0, 4000],
             )
         },
-        MeshActorSpec { draw_type: Some(8), ..spec("Mover", None, [0.0, 300.0, 0.0], [0; 3]) },
-        spec("StaticMeshActor", Some("Rocks.Big.Boulder"), [300.0, 300.0, -256.0], [0; 3]),
-        spec("xPickUpBase", Some("Props.Meshes.Crate"), [0.0; 3], [0; 3]),
+        MeshActorSpec {
+            draw_type: Some(8),
+            ..spec("Mover", SpecMesh::Own, [0.0, 300.0, 0.0], [0; 3])
+        },
+        spec(
+            "StaticMeshActor",
+            SpecMesh::Import("Rocks.Big.Boulder"),
+            [300.0, 300.0, -256.0],
+            [0; 3],
+        ),
+        // Its class's source draws the crate: the actor stores neither mesh nor draw type, as
+        // a built map stores only what differs from the class's defaults.
+        spec("xPickUpBase", SpecMesh::ClassDefault, [0.0, -300.0, -256.0], [0; 3]),
+        // A class no source or package here defines: its draw type is not known.
+        spec("xWeaponBase", SpecMesh::Import("Props.Meshes.Crate"), [0.0; 3], [0; 3]),
     ];
     let bytes =
         writers::ue2_map_with_static_meshes(&[brush], &carved_room(half, 0.0, "Wall"), &actors);
@@ -295,7 +307,8 @@ fn a_built_maps_static_meshes_are_placed_from_the_map_and_the_packages() {
         placed StaticMeshActor1 (StaticMeshActor) with mesh 1
         placed Mover2 (Mover) with mesh 0
         placed StaticMeshActor3 (StaticMeshActor) with mesh 2
-        point xPickUpBase4 (xPickUpBase)
+        placed xPickUpBase4 (xPickUpBase) with mesh 1
+        point xWeaponBase5 (xWeaponBase)
         note: Tex.Wall: its package Tex is not in the game folder or package paths, or holds no image of it; its surfaces are drawn in a flat colour, mapped as a 256x256 texture
         note: the static mesh package Rocks is not in the game folder or package paths: 1 mesh not read, drawn as boxes of their actors' collision size (1 actor)
         note: 1 actor names a StaticMesh or Mesh, but neither they nor a class known here say how they are drawn (DrawType, which may come from their class's defaults): shown as points
@@ -323,6 +336,11 @@ fn a_built_maps_static_meshes_are_placed_from_the_map_and_the_packages() {
         assert_eq!(model.positions, writers::STATIC_MESH_POSITIONS.map(point_to_gltf));
         assert_placed(placed, &model.positions, |p| transform.point(p));
     }
+    // The crate of the class's defaults, an instance of the crate the package holds.
+    let base = scene.placed.iter().find(|p| p.name == "xPickUpBase4").unwrap();
+    assert_eq!(base.mesh, scene.placed[1].mesh);
+    let at = ActorTransform { location: [0.0, -300.0, -256.0], ..ActorTransform::default() };
+    assert_placed(base, &scene.meshes[base.mesh].model.positions, |p| at.point(p));
     assert!(write_level_glb(&scene).starts_with(b"glTF"));
 }
 
@@ -406,7 +424,7 @@ End Map
 /// read or refused, never a panic.
 #[test]
 fn a_damaged_built_map_with_meshes_is_read_or_refused() {
-    use writers::{carved_room, MapBrush, MeshActorSpec};
+    use writers::{carved_room, MapBrush, MeshActorSpec, SpecMesh};
     let half = [512.0, 512.0, 256.0];
     let brush = MapBrush::carved(half, "Wall");
     let spec = |mesh| MeshActorSpec {
@@ -421,7 +439,7 @@ fn a_damaged_built_map_with_meshes_is_read_or_refused() {
     let bytes = writers::ue2_map_with_static_meshes(
         &[brush],
         &carved_room(half, 0.0, "Wall"),
-        &[spec(None), spec(Some("Props.Meshes.Crate"))],
+        &[spec(SpecMesh::Own), spec(SpecMesh::Import("Props.Meshes.Crate"))],
     );
     let others = unreal_assets::export::NoOtherPackages;
     let damaged = unreal_test_support::damaged_copies(&bytes, 7, 400, 45);

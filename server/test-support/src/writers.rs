@@ -1655,13 +1655,22 @@ pub fn map_package(version: u16, brushes: &[MapBrush], level: &[LevelPoly]) -> V
     w.finish()
 }
 
+/// The `StaticMesh` a [`MeshActorSpec`] stores.
+#[derive(Debug, Clone, Copy)]
+pub enum SpecMesh {
+    /// The map's own mesh `Trim` (a [`ue2_static_mesh`] in the map, untextured).
+    Own,
+    /// An import of the `StaticMesh` at this path (`Package.Group.Name`).
+    Import(&'static str),
+    /// None written: the actor's class's default is its mesh.
+    ClassDefault,
+}
+
 /// A static mesh actor of [`ue2_map_with_static_meshes`].
 #[derive(Debug, Clone)]
 pub struct MeshActorSpec {
     pub class: &'static str,
-    /// `None`: the map's own mesh `Trim` (a [`ue2_static_mesh`] in the map, untextured);
-    /// `Some("Package.Group.Name")`: an import of that `StaticMesh`.
-    pub mesh: Option<&'static str>,
+    pub mesh: SpecMesh,
     pub location: [f32; 3],
     pub rotation: [i32; 3],
     pub draw_scale: Option<f32>,
@@ -1672,7 +1681,7 @@ pub struct MeshActorSpec {
 
 /// A built UT2004 map (version 128, licensee 29) of [`map_package`]'s brushes and level, with
 /// the map's own static mesh `Trim` and `actors` placing it or imported meshes: each actor's
-/// `StaticMesh`, `Location`, `Rotation`, `DrawScale`, `DrawScale3D` and `DrawType` written as
+/// `StaticMesh` (unless its class's default is meant), `Location`, `Rotation`, `DrawScale`, `DrawScale3D` and `DrawType` written as
 /// properties where given.
 pub fn ue2_map_with_static_meshes(
     brushes: &[MapBrush],
@@ -1713,8 +1722,8 @@ pub fn ue2_map_with_static_meshes(
     let mut placed = Vec::new();
     for (k, a) in actors.iter().enumerate() {
         let mesh = match a.mesh {
-            None => own,
-            Some(path) => {
+            SpecMesh::Own | SpecMesh::ClassDefault => own,
+            SpecMesh::Import(path) => {
                 let parts: Vec<&str> = path.split('.').collect();
                 let mut outer = 0;
                 for (i, part) in parts.iter().enumerate() {
@@ -1746,10 +1755,10 @@ pub fn ue2_map_with_static_meshes(
                         bool_value: false,
                         value,
                     };
-                let mut props = vec![
-                    prop(static_mesh, 5, None, compact(mesh)),
-                    prop(location, 10, Some(vector), floats(&a.location)),
-                ];
+                let mut props = vec![prop(location, 10, Some(vector), floats(&a.location))];
+                if !matches!(a.mesh, SpecMesh::ClassDefault) {
+                    props.push(prop(static_mesh, 5, None, compact(mesh)));
+                }
                 if a.rotation != [0; 3] {
                     let bytes = a.rotation.iter().flat_map(|c| c.to_le_bytes()).collect();
                     props.push(prop(rotation, 10, Some(rotator), bytes));

@@ -423,12 +423,7 @@ impl LevelTextures for PackageIndex {
     /// From the class's source or compiled defaults, up its parents; what is known of stock
     /// classes when the index cannot tell.
     fn class_default(&self, class: &str, property: &str) -> Option<String> {
-        use unreal_analysis::index::DefaultValue;
-        match self.default_of(class, property) {
-            DefaultValue::Set(value, _) => Some(value),
-            DefaultValue::EngineZero => Some(String::new()),
-            DefaultValue::Unknown(_) => placed_meshes::known_default(class, property),
-        }
+        super::OtherPackages::class_default(self, class, property)
     }
 
     /// As [`Self::static_mesh`] finds a static mesh.
@@ -861,7 +856,8 @@ pub fn stored_level_scene_of_parts(
             (point, stored_mesh_facts(package, a))
         })
         .collect();
-    let (actors, meshes) = split_actors(actors, &placed_meshes::known_default);
+    let (actors, meshes) =
+        split_actors(actors, &|class, property| others.class_default(class, property));
     let (actors, meshes) = parts.keep(actors, meshes);
     // The level is the scene's from here: taken, not copied, with the movers added to it.
     let mut level = std::mem::take(&mut stored.level);
@@ -891,18 +887,17 @@ pub fn stored_level_scene_of_parts(
         meshes,
         |actor| {
             let (mesh, skins) = reference(actor);
-            let mesh = mesh.map_or_else(|| actor.mesh.to_ascii_lowercase(), |r| r.0.to_string());
+            // By path: a class's default and the same mesh the map refers to are one mesh.
+            let mesh = mesh.map_or_else(|| actor.mesh.clone(), |r| package.ref_path(r));
+            let mesh = mesh.to_ascii_lowercase();
             // A vertex mesh's `MultiSkins` and `Skin` (by path) make another model too.
             let worn = (actor.multi_skins.clone(), actor.skin.clone());
             (actor.kind, mesh, skins.iter().map(|s| s.0).collect::<Vec<_>>(), worn)
         },
         |actor| {
-            let (Some(mesh), skins) = reference(actor) else {
-                return Err(format!(
-                    "{}: a mesh its class's defaults name, which the level does not read from a built map yet",
-                    actor.mesh
-                ));
-            };
+            // A mesh the map does not refer to is its class's default, found by its path.
+            let (mesh, skins) = reference(actor);
+            let mesh = mesh.map_or(StoredMesh::Path(&actor.mesh), StoredMesh::Object);
             match actor.kind {
                 MeshKind::Static => {
                     stored_static_mesh(package, mesh, &skins, others).map(|m| (m, None))
@@ -962,12 +957,12 @@ fn stored_mesh_facts(
 /// own or, for an import, read from the package of `others` that holds it.
 fn stored_vertex_mesh(
     package: &unreal_formats::package::Package<'_>,
-    mesh: ObjectRef,
+    mesh: StoredMesh<'_>,
     others: &dyn super::OtherPackages,
     worn: &ActorSkins<'_>,
     skin_image: &dyn Fn(&str) -> Option<RgbaImage>,
 ) -> Result<(super::Model, VertexMeshSpace), String> {
-    let path = package.ref_path(mesh);
+    let path = mesh.path(package);
     in_map_or_others(package, mesh, others, VERTEX_MESH_CLASSES, "mesh", |p, export| {
         vertex_mesh_of(p, export, &path, others, worn, skin_image)
     })
@@ -978,11 +973,11 @@ fn stored_vertex_mesh(
 /// actor's `skins` (references of the map) where set.
 fn stored_static_mesh(
     package: &unreal_formats::package::Package<'_>,
-    mesh: ObjectRef,
+    mesh: StoredMesh<'_>,
     skins: &[ObjectRef],
     others: &dyn super::OtherPackages,
 ) -> Result<super::Model, String> {
-    let path = package.ref_path(mesh);
+    let path = mesh.path(package);
     let skin_images: Vec<Option<RgbaImage>> = skins
         .iter()
         .map(|&s| {
@@ -1008,39 +1003,58 @@ fn stored_static_mesh(
     })
 }
 
+/// The mesh a built map's actor draws: an object the map refers to (its own or an import),
+/// or only a path, where the mesh is the actor's class's default and the map does not list
+/// it (a `HealthCharger`'s, a pickup's).
+#[derive(Clone, Copy, Debug)]
+enum StoredMesh<'a> {
+    Object(ObjectRef),
+    Path(&'a str),
+}
+
+impl StoredMesh<'_> {
+    fn path(self, package: &unreal_formats::package::Package<'_>) -> String {
+        match self {
+            StoredMesh::Object(r) => package.ref_path(r),
+            StoredMesh::Path(path) => path.to_owned(),
+        }
+    }
+}
+
 /// `read` run on the object `object` of a built map (`package`): an object of the map itself,
-/// or for an import, the object at its path (of one of `classes`) in the package of `others`
-/// that holds it, as the engine loads it; the errors name a `what` (`static mesh`) whose
-/// package is missing.
+/// or for an import or a path, the object at its path (of one of `classes`) in the package of
+/// `others` that holds it, as the engine loads it; the errors name a `what` (`static mesh`)
+/// whose package is missing.
 fn in_map_or_others<T>(
     package: &unreal_formats::package::Package<'_>,
-    object: ObjectRef,
+    object: StoredMesh<'_>,
     others: &dyn super::OtherPackages,
     classes: &[&str],
     what: &str,
     read: impl Fn(&unreal_formats::package::Package<'_>, usize) -> Result<T, String>,
 ) -> Result<T, String> {
-    let path = package.ref_path(object);
-    match object.resolve() {
-        unreal_formats::package::Resolved::Export(i) => read(package, i),
-        unreal_formats::package::Resolved::Import(_) => {
-            let owner = path.split('.').next().unwrap_or(&path).to_owned();
-            let mut found = None;
-            let known = others.visit_package(&owner, &mut |other| {
-                found = Some(match export_of_class(other, &path, classes) {
-                    Some(export) => read(other, export),
-                    None => Err(format!("{path}: {owner} holds no {what} of that name")),
-                });
-            });
-            if !known {
-                return Err(format!(
-                    "the {what} package {owner} is not in the game folder or package paths"
-                ));
-            }
-            found.unwrap_or_else(|| Err(format!("{path}: cannot be read")))
+    let path = object.path(package);
+    if let StoredMesh::Object(r) = object {
+        match r.resolve() {
+            unreal_formats::package::Resolved::Export(i) => return read(package, i),
+            unreal_formats::package::Resolved::Import(_) => {}
+            unreal_formats::package::Resolved::None => return Err(format!("no {what}")),
         }
-        unreal_formats::package::Resolved::None => Err(format!("no {what}")),
     }
+    let owner = path.split('.').next().unwrap_or(&path).to_owned();
+    let mut found = None;
+    let known = others.visit_package(&owner, &mut |other| {
+        found = Some(match export_of_class(other, &path, classes) {
+            Some(export) => read(other, export),
+            None => Err(format!("{path}: {owner} holds no {what} of that name")),
+        });
+    });
+    if !known {
+        return Err(format!(
+            "the {what} package {owner} is not in the game folder or package paths"
+        ));
+    }
+    found.unwrap_or_else(|| Err(format!("{path}: cannot be read")))
 }
 
 /// The engine's light colour: `LightHue` and `LightSaturation` (0..255; a saturation of 255

@@ -28,6 +28,15 @@ pub trait OtherPackages {
     /// Runs `visit` on the package named `name` (any case); `false` when no such package is
     /// known or it cannot be read.
     fn visit_package(&self, name: &str, visit: &mut dyn FnMut(&Package<'_>)) -> bool;
+
+    /// The default value of `property` for actors of `class`, as T3D text (`Some("")` for
+    /// the engine's zero), from the class's source or compiled defaults up its parents; what
+    /// is known of stock classes ([`super::placed_meshes::known_default`]) where no class
+    /// is read. A built map stores of each actor only what differs from its class's
+    /// defaults, so its draw type and mesh are often there.
+    fn class_default(&self, class: &str, property: &str) -> Option<String> {
+        super::placed_meshes::known_default(class, property)
+    }
 }
 
 /// What `read` makes of the package named `name` among `others`; `None` when there is no such
@@ -61,6 +70,15 @@ impl OtherPackages for PackageIndex {
         let Some(package) = self.package(name) else { return false };
         self.with_package(package, |p| visit(p)).is_ok()
     }
+
+    fn class_default(&self, class: &str, property: &str) -> Option<String> {
+        use unreal_analysis::index::DefaultValue;
+        match self.default_of(class, property) {
+            DefaultValue::Set(value, _) => Some(value),
+            DefaultValue::EngineZero => Some(String::new()),
+            DefaultValue::Unknown(_) => super::placed_meshes::known_default(class, property),
+        }
+    }
 }
 
 /// The packages of a game folder and package paths, indexed (tables only) when a material
@@ -85,15 +103,28 @@ impl IndexedOnNeed {
         if !self.roots.knows_packages() {
             return None;
         }
-        Some(self.index.get_or_init(|| {
+        Some(self.built())
+    }
+
+    fn built(&self) -> &PackageIndex {
+        self.index.get_or_init(|| {
             PackageIndex::build(Arc::clone(&self.fs), self.roots.clone(), &mut |_| {})
-        }))
+        })
     }
 }
 
 impl OtherPackages for IndexedOnNeed {
     fn visit_package(&self, name: &str, visit: &mut dyn FnMut(&Package<'_>)) -> bool {
         self.index().is_some_and(|index| index.visit_package(name, visit))
+    }
+
+    /// Class sources count here without packages (a mod's `Classes/*.uc`).
+    fn class_default(&self, class: &str, property: &str) -> Option<String> {
+        if self.roots.reads_anything() {
+            self.built().class_default(class, property)
+        } else {
+            super::placed_meshes::known_default(class, property)
+        }
     }
 }
 
