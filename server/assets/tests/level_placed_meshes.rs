@@ -398,12 +398,45 @@ End Map
     let bytes = std::fs::read(dir.join("Ut99Mods_KillConfirmed.u")).unwrap();
     let package = unreal_formats::Package::parse(&bytes).unwrap();
     let info = package.read_mesh(package.find("dogTag").unwrap()).unwrap();
-    let placement = info.placement.unwrap();
+    let placement = info.placement.clone().unwrap();
     let space = unreal_assets::export::placed_meshes::VertexMeshSpace::new(
         placement.scale,
         placement.origin,
         placement.rot_origin,
+        info.raw_per_unit(),
     );
+    // The size the engine draws it at, from what the package stores: the box the editor drew
+    // around the first frame's raw vertices, less `Origin`, times `Scale` (the mesh is not
+    // turned), at the first actor's `Location`. The dog tag is 51.6 units long, not the 6.45
+    // that the decoded eighths would make it.
+    let [low, high] = info.first_frame_box.unwrap().map(|corner| {
+        [0, 1, 2].map(|k| {
+            let at = [0.0, 0.0, -100.0][k];
+            at + (f64::from(corner[k]) - f64::from(placement.origin[k]))
+                * f64::from(placement.scale[k])
+        })
+    });
+    let first = &scene.placed[0];
+    let world: Vec<[f64; 3]> = scene.meshes[first.mesh]
+        .model
+        .positions
+        .iter()
+        .map(|&g| {
+            let p = apply(&first.matrix, g);
+            [p[2], -p[0], p[1]]
+        })
+        .collect();
+    for k in 0..3 {
+        let min = world.iter().map(|p| p[k]).fold(f64::MAX, f64::min);
+        let max = world.iter().map(|p| p[k]).fold(f64::MIN, f64::max);
+        assert!(
+            (min - low[k]).abs() < 1e-3 && (max - high[k]).abs() < 1e-3,
+            "axis {k}: {min}..{max}, the engine's {}..{}",
+            low[k],
+            high[k]
+        );
+    }
+    assert!((high[0] - low[0] - 51.6).abs() < 1e-3);
     let transforms = [
         ActorTransform { location: [0.0, 0.0, -100.0], ..ActorTransform::default() },
         ActorTransform {
@@ -521,6 +554,7 @@ End Map
         skeletal.scale,
         skeletal.origin,
         skeletal.rot_origin,
+        [1.0; 3],
     );
     assert_eq!(mesh.space, Some(space));
     let transform = ActorTransform {
@@ -530,7 +564,13 @@ End Map
         ..ActorTransform::default()
     };
     assert_placed(placed, &mesh.model.positions, |p| transform.vertex_mesh_point(&space, p));
-    // Its points are the mesh's reference pose, as the skeletal export writes them.
+    // Its points are the mesh's raw points, in the engine's axes as the game draws them (one
+    // per wedge); the package export writes the PSK the mesh came from, their mirror image.
+    let wedge_points: Vec<[f32; 3]> =
+        skeletal.wedges.iter().map(|w| point_to_gltf(skeletal.points[w.point as usize])).collect();
+    assert_eq!(mesh.model.positions, wedge_points);
+    assert!(skeletal.points.iter().any(|p| p[1] != 0.0));
     let exported = unreal_assets::export::package_mesh_model(&package, export).unwrap();
-    assert_eq!(mesh.model.positions, exported.positions);
+    let mirrored: Vec<[f32; 3]> = exported.positions.iter().map(|g| [-g[0], g[1], g[2]]).collect();
+    assert_eq!(mesh.model.positions, mirrored);
 }

@@ -284,6 +284,7 @@ fn vertex_mesh_of(
     if info.skeletal.is_some() {
         return skeletal_mesh_of(p, export, path, others, worn, skin_image);
     }
+    let raw_per_unit = info.raw_per_unit();
     let placement =
         info.placement.ok_or_else(|| format!("{path}: its scale and origin could not be read"))?;
     let mesh = p.read_mesh_geometry(export).map_err(|e| format!("{path}: {e}"))?;
@@ -308,7 +309,9 @@ fn vertex_mesh_of(
     let mut model = super::Model::from_animated_mesh(path, &mesh, &[], &textures);
     model.morph_targets.clear();
     model.morph_animations.clear();
-    Ok((model, VertexMeshSpace::new(placement.scale, placement.origin, placement.rot_origin)))
+    let space =
+        VertexMeshSpace::new(placement.scale, placement.origin, placement.rot_origin, raw_per_unit);
+    Ok((model, space))
 }
 
 /// A UE2 `SkeletalMesh` in its reference pose, placed as `USkeletalMeshInstance::MeshToWorld`
@@ -335,11 +338,12 @@ fn skeletal_mesh_of(
             None => super::materials::material_image(p, m, others),
         })
         .collect();
-    let mut model = super::Model::from_psk(path, &mesh.to_psk(), None, &textures);
+    // In the engine's axes: the PSK the mesh came from is its mirror image.
+    let mut model = super::Model::from_psk(path, &mesh.engine_psk(), None, &textures);
     // The reference pose is the model's positions; its bones are not the level's.
     model.skin = None;
     model.skeletal_animations.clear();
-    Ok((model, VertexMeshSpace::new(mesh.scale, mesh.origin, mesh.rot_origin)))
+    Ok((model, VertexMeshSpace::new(mesh.scale, mesh.origin, mesh.rot_origin, [1.0; 3])))
 }
 
 /// The export at `path` in `p` whose class is one of `classes` (a `.ukx` holds a

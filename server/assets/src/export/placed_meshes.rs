@@ -73,19 +73,36 @@ fn times(v: [f64; 3], m: &[[f64; 3]; 3]) -> [f64; 3] {
     [0, 1, 2].map(|j| v[0] * m[0][j] + v[1] * m[1][j] + v[2] * m[2][j])
 }
 
-/// How a UE1 `Mesh`/`LodMesh` sits in its own space (`#exec MESH ORIGIN`, `MESHMAP SCALE`):
-/// its `Scale`, `Origin` and `RotOrigin`.
+/// How a vertex or skeletal mesh sits in its own space (`#exec MESH ORIGIN`, `MESHMAP
+/// SCALE`): its `Scale`, `Origin` and `RotOrigin`, which apply to the engine's mesh units, and
+/// how many of those make one unit of the model's positions.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct VertexMeshSpace {
     pub scale: [f64; 3],
     pub origin: [f64; 3],
     pub rot_origin: [i32; 3],
+    /// The engine's mesh units per unit of the model: `[8, 8, 4]` for packed vertices
+    /// (`FMeshVert`'s raw integers, decoded in eighths and quarters:
+    /// `unreal_formats::package::MeshInfo::raw_per_unit`), `[1, 1, 1]` where the model holds
+    /// the engine's own numbers (Deus Ex's vertices, skeletal meshes).
+    pub raw_per_unit: [f64; 3],
 }
 
 impl VertexMeshSpace {
-    /// The space a mesh stores (`Scale`, `Origin`, `RotOrigin`, as the packages keep them).
-    pub fn new(scale: [f32; 3], origin: [f32; 3], rot_origin: [i32; 3]) -> Self {
-        Self { scale: scale.map(f64::from), origin: origin.map(f64::from), rot_origin }
+    /// The space a mesh stores (`Scale`, `Origin`, `RotOrigin`, as the packages keep them),
+    /// over a model whose positions are the engine's mesh units divided by `raw_per_unit`.
+    pub fn new(
+        scale: [f32; 3],
+        origin: [f32; 3],
+        rot_origin: [i32; 3],
+        raw_per_unit: [f32; 3],
+    ) -> Self {
+        Self {
+            scale: scale.map(f64::from),
+            origin: origin.map(f64::from),
+            rot_origin,
+            raw_per_unit: raw_per_unit.map(f64::from),
+        }
     }
 }
 
@@ -131,14 +148,16 @@ impl ActorTransform {
         gltf_matrix_of(|v| self.point(v))
     }
 
-    /// Where the point `v` of a vertex mesh's frame (as stored, in `mesh`'s space) stands in
-    /// the world: UE2's `UVertMeshInstance::MeshToWorld` (`Engine/Src/UnVertMesh.cpp`), which
-    /// UE1's `UMesh::GetFrame` composes alike (`Location + PrePivot`, `Rotation`, `RotOrigin`,
-    /// `Scale * DrawScale`): `(V - Origin) · Scale · DrawScale · DrawScale3D`, turned by
-    /// `RotOrigin`, then by `Rotation`, plus `Location + PrePivot`.
+    /// Where the point `v` of a vertex mesh's model (a frame's position, in `mesh`'s space)
+    /// stands in the world: UE2's `UVertMeshInstance::MeshToWorld`
+    /// (`Engine/Src/UnVertMesh.cpp`), which UE1's `UMesh::GetFrame` composes alike
+    /// (`Location + PrePivot`, `Rotation`, `RotOrigin`, `Scale * DrawScale`): the engine's
+    /// vertex `V` (`v` times `raw_per_unit`), `(V - Origin) · Scale · DrawScale ·
+    /// DrawScale3D`, turned by `RotOrigin`, then by `Rotation`, plus `Location + PrePivot`.
     pub fn vertex_mesh_point(&self, mesh: &VertexMeshSpace, v: [f64; 3]) -> [f64; 3] {
         let scale = self.scale();
-        let scaled = [0, 1, 2].map(|k| (v[k] - mesh.origin[k]) * mesh.scale[k] * scale[k]);
+        let scaled = [0, 1, 2]
+            .map(|k| (v[k] * mesh.raw_per_unit[k] - mesh.origin[k]) * mesh.scale[k] * scale[k]);
         let turned =
             times(times(scaled, &rotation_rows(mesh.rot_origin)), &rotation_rows(self.rotation));
         [0, 1, 2].map(|k| turned[k] + self.location[k] + self.pre_pivot[k])
@@ -598,6 +617,7 @@ mod tests {
             scale: [2.0, 1.0, 1.0],
             origin: [10.0, 0.0, 0.0],
             rot_origin: [0, 16384, 0],
+            raw_per_unit: [1.0; 3],
         };
         let actor = ActorTransform {
             location: [100.0, 0.0, 0.0],
@@ -638,6 +658,7 @@ mod tests {
             scale: [0.5, 1.5, 2.0],
             origin: [3.0, -7.0, 12.0],
             rot_origin: [0, -16384, 3000],
+            raw_per_unit: [8.0, 8.0, 4.0],
         };
         let actor = ActorTransform {
             location: [40.0, 50.0, 60.0],
@@ -663,9 +684,11 @@ mod tests {
         for (k, axis) in columns.into_iter().enumerate() {
             m[3][k] -= mesh.origin.iter().zip(axis).map(|(o, a)| o * a).sum::<f64>();
         }
-        for v in [[0.0, 0.0, 0.0], [1.0, 2.0, 3.0], [-20.0, 5.0, 9.0]] {
+        // `v` is the engine's vertex (`FMeshVert`'s raw integers); the model holds it decoded.
+        for v in [[0.0, 0.0, 0.0], [8.0, 16.0, 12.0], [-160.0, 40.0, 36.0]] {
             let engine = [0, 1, 2].map(|c| (0..3).map(|r| v[r] * m[r][c]).sum::<f64>() + m[3][c]);
-            assert!(close(actor.vertex_mesh_point(&mesh, v), engine), "{v:?}");
+            let decoded = [0, 1, 2].map(|k| v[k] / mesh.raw_per_unit[k]);
+            assert!(close(actor.vertex_mesh_point(&mesh, decoded), engine), "{v:?}");
         }
     }
 

@@ -52,17 +52,32 @@ pub struct SkeletalMeshUe2 {
 impl SkeletalMeshUe2 {
     /// The mesh as the PSK it was imported from: the editor's import flipped Y of points and
     /// bone positions, negated a bone rotation's Y and W, and swapped a face's last two
-    /// wedges (UnMeshEd.cpp); this undoes it, so the mesh exports as its PSK does.
+    /// wedges (UnMeshEd.cpp, "from Max/Maya/etc space into Unreal space"); this undoes it, so
+    /// the mesh exports as its PSK does.
     pub fn to_psk(&self) -> Psk {
+        let mut psk = self.engine_psk();
+        for p in &mut psk.points {
+            p[1] = -p[1];
+        }
+        for f in &mut psk.faces {
+            f.wedges.swap(1, 2);
+        }
+        for b in &mut psk.bones {
+            b.rotation[1] = -b.rotation[1];
+            b.rotation[3] = -b.rotation[3];
+            b.position[1] = -b.position[1];
+        }
+        psk
+    }
+
+    /// The mesh in PSK's shape but in the engine's own axes, as the game draws it: the arrays
+    /// as the import left them. A level places this one; [`Self::to_psk`] is its mirror image.
+    pub fn engine_psk(&self) -> Psk {
         Psk {
             version: 0,
-            points: self.points.iter().map(|p| [p[0], -p[1], p[2]]).collect(),
+            points: self.points.clone(),
             wedges: self.wedges.clone(),
-            faces: self
-                .faces
-                .iter()
-                .map(|f| psk::Face { wedges: [f.wedges[0], f.wedges[2], f.wedges[1]], ..f.clone() })
-                .collect(),
+            faces: self.faces.clone(),
             materials: self
                 .material_names
                 .iter()
@@ -73,15 +88,7 @@ impl SkeletalMeshUe2 {
                     poly_flags: 0,
                 })
                 .collect(),
-            bones: self
-                .bones
-                .iter()
-                .map(|b| psk::Bone {
-                    rotation: [b.rotation[0], -b.rotation[1], b.rotation[2], -b.rotation[3]],
-                    position: [b.position[0], -b.position[1], b.position[2]],
-                    ..b.clone()
-                })
-                .collect(),
+            bones: self.bones.clone(),
             weights: self.influences.clone(),
             ..Psk::default()
         }

@@ -434,7 +434,17 @@ impl<'a> Package<'a> {
         }
         let c = r.compact_index("BoundingBoxes count")?;
         let c = r.check_count("BoundingBoxes count", i64::from(c), 25)?;
-        r.skip("BoundingBoxes", c * 25)?;
+        // The first frame's box (`MeshBuildBounds`: around its raw vertices), then the rest.
+        let first_frame_box = if c > 0 {
+            let mut corner = || -> Result<[f32; 3]> {
+                Ok([r.f32("BoundingBoxes")?, r.f32("BoundingBoxes")?, r.f32("BoundingBoxes")?])
+            };
+            let found = [corner()?, corner()?];
+            r.skip("BoundingBoxes", c * 25 - 24)?;
+            Some(found)
+        } else {
+            None
+        };
         let sphere = if v > 61 { 16 } else { 12 };
         let c = r.compact_index("BoundingSpheres count")?;
         let c = r.check_count("BoundingSpheres count", i64::from(c), sphere)?;
@@ -456,6 +466,7 @@ impl<'a> Package<'a> {
             vertices: frame_verts as usize,
             frames: anim_frames as usize,
             bytes_per_vertex,
+            first_frame_box,
             sequences,
             textures,
             lod: None,
@@ -1048,6 +1059,10 @@ pub struct MeshInfo {
     pub frames: usize,
     /// 4, or 8 for Deus Ex.
     pub bytes_per_vertex: usize,
+    /// `BoundingBoxes(0)` (min, max): the box the editor drew around the first frame's
+    /// vertices as the engine holds them (`MeshBuildBounds`; `FMeshVert`'s raw integers, the
+    /// decoded positions times [`MeshInfo::raw_per_unit`]). `None` without frames.
+    pub first_frame_box: Option<[[f32; 3]; 2]>,
     pub sequences: Vec<MeshSequence>,
     pub textures: Vec<ObjectRef>,
     pub lod: Option<LodInfo>,
@@ -1059,6 +1074,21 @@ pub struct MeshInfo {
     pub lod_params: Option<LodParams>,
     /// Where the geometry arrays are, for [`crate::decode::mesh`].
     pub layout: MeshLayout,
+}
+
+impl MeshInfo {
+    /// How many of the engine's mesh units make one unit of a decoded position: the packed
+    /// vertices (`FMeshVert`, X:11 Y:11 Z:10) decode in eighths and quarters of their raw
+    /// integers, as the `.3d` exporters wrote them ([`crate::vertex_mesh::unpack_vertex`]),
+    /// while the engine scales and places the raw integers; Deus Ex's 16-bit vertices decode
+    /// as they are.
+    pub fn raw_per_unit(&self) -> [f32; 3] {
+        if self.bytes_per_vertex == 8 {
+            [1.0; 3]
+        } else {
+            [8.0, 8.0, 4.0]
+        }
+    }
 }
 
 /// Absolute file offsets of a mesh's arrays (counts are in [`MeshInfo`] and [`LodInfo`]),
