@@ -132,7 +132,7 @@ pub fn package(data: &[u8]) {
 /// The package readers that refuse other classes, with the classes each reads (as in
 /// `package::objects`: given an export of another class, a reader returns at once).
 type ObjectRead = fn(&Package<'_>, usize);
-const CLASS_READERS: [(&[&str], ObjectRead); 16] = [
+const CLASS_READERS: [(&[&str], ObjectRead); 17] = [
     (&["Palette"], |p, i| drop(p.read_palette(i))),
     // Built maps' BSP: a model's node polygons drawn from its checked indices.
     (&["Model"], |p, i| {
@@ -165,6 +165,8 @@ const CLASS_READERS: [(&[&str], ObjectRead); 16] = [
         }
     }),
     (&["MeshAnimation"], |p, i| drop(p.read_mesh_animation_ue2(i))),
+    // UE2 vertex meshes, as the package export turns them into a model.
+    (&["VertMesh"], |p, i| drop(unreal_assets::export::package_mesh_model(p, i))),
     // UE2 terrain: its vertices and the triangles its bitmaps draw.
     (&["TerrainInfo"], |p, i| drop(p.read_terrain_ue2(i).map(|t| t.triangles()))),
     (&["Sound", "Music"], |p, i| drop(p.read_sound(i))),

@@ -574,3 +574,75 @@ End Map
     let mirrored: Vec<[f32; 3]> = exported.positions.iter().map(|g| [-g[0], g[1], g[2]]).collect();
     assert_eq!(mesh.model.positions, mirrored);
 }
+
+/// A UE2 actor drawn with a vertex mesh (`DT_Mesh`, `Mesh=VertMesh'Flags.Banner'`: UT2004's
+/// CTF banners and flags are such meshes), in its first frame, placed as
+/// `UVertMeshInstance::MeshToWorld` places the engine's raw vertex integers; its material 0
+/// the mesh's own texture, or the actor's `Skins(0)` where set.
+#[test]
+fn a_ue2_actor_drawn_with_a_vertex_mesh_is_posed_in_its_first_frame() {
+    let dir = ScratchDir::new("level-vert-meshes");
+    let bytes = writers::ue2_vert_mesh_package(128, 29, "Banner");
+    std::fs::write(dir.join("Flags.ukx"), &bytes).unwrap();
+    let index = index_of(&dir);
+    let map = "Begin Map
+Begin Actor Class=Decoration Name=Decoration0
+   DrawType=DT_Mesh
+   Mesh=VertMesh'Flags.Banner'
+   Location=(X=50.000000,Y=-20.000000,Z=10.000000)
+   Rotation=(Yaw=-16384,Roll=2000)
+   DrawScale=1.500000
+End Actor
+Begin Actor Class=Decoration Name=Decoration1
+   DrawType=DT_Mesh
+   Mesh=VertMesh'Flags.Banner'
+   Skins(0)=Texture'Nowhere.Cloth'
+   Location=(X=500.000000,Y=0.000000,Z=0.000000)
+End Actor
+End Map
+";
+    let scene = level::level_scene("Banners", map, None, &index);
+    expect_test::expect![[r"
+        mesh Flags.Banner: 4 vertices, 1 materials (1 textured)
+        mesh Flags.Banner: 4 vertices, 1 materials (0 textured)
+        placed Decoration0 (Decoration) with mesh 0
+        placed Decoration1 (Decoration) with mesh 1
+    "]]
+    .assert_eq(&describe(&scene));
+    let placed = &scene.placed[0];
+    let mesh = &scene.meshes[placed.mesh];
+    let (scale, origin, rot_origin) = writers::VERT_MESH_SPACE;
+    // The engine's own numbers: its raw integers through `MeshToWorld`.
+    let raw = unreal_assets::export::placed_meshes::VertexMeshSpace::new(
+        scale, origin, rot_origin, [1.0; 3],
+    );
+    let transform = ActorTransform {
+        location: [50.0, -20.0, 10.0],
+        rotation: [0, -16384, 2000],
+        draw_scale: 1.5,
+        ..ActorTransform::default()
+    };
+    let engine: Vec<[f64; 3]> = writers::VERT_MESH_FRAMES[0]
+        .iter()
+        .map(|p| transform.vertex_mesh_point(&raw, p.map(f64::from)))
+        .collect();
+    let world: Vec<[f64; 3]> = mesh
+        .model
+        .positions
+        .iter()
+        .map(|&g| {
+            let p = apply(&placed.matrix, g);
+            [p[2], -p[0], p[1]]
+        })
+        .collect();
+    // Every corner the model draws is one of the engine's, and every one of those is drawn.
+    let near = |a: &[f64; 3], b: &[f64; 3]| a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-3);
+    assert!(world.iter().all(|w| engine.iter().any(|e| near(w, e))), "{world:?} {engine:?}");
+    assert!(engine.iter().all(|e| world.iter().any(|w| near(w, e))), "{world:?} {engine:?}");
+    // The package export keeps both frames as morph targets and the sequence.
+    let package = unreal_formats::Package::parse(&bytes).unwrap();
+    let exported = unreal_assets::export::package_mesh_model(&package, 0).unwrap();
+    assert_eq!(exported.morph_targets.len(), 2);
+    assert_eq!(exported.morph_animations[0].name, "Wave");
+    assert!(write_level_glb(&scene).starts_with(b"glTF"));
+}

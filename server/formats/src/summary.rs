@@ -284,6 +284,20 @@ pub fn package_summary(package: &Package<'_>) -> PackageSummary {
                         if m.lods == 1 { "" } else { "s" },
                     )
                 })),
+                "VertMesh" if package.is_ue2() => Some(package.read_vert_mesh_ue2(o.export).map(|m| {
+                    let plural = |n: usize| if n == 1 { "" } else { "s" };
+                    let (faces, frames) = (m.mesh.faces.len(), m.mesh.frames);
+                    let sequences = m.mesh.sequences.len();
+                    format!(
+                        "{faces} face{}, {} vertices, {frames} frame{}, {} material{}, {sequences} sequence{}",
+                        plural(faces),
+                        m.mesh.vertices_per_frame,
+                        plural(frames),
+                        m.materials.len(),
+                        plural(m.materials.len()),
+                        plural(sequences),
+                    )
+                })),
                 "TerrainInfo" if package.is_ue2() => Some(package.read_terrain_ue2(o.export).map(|t| {
                     format!(
                         "terrain of {} by {} vertices, {} triangles",

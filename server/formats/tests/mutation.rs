@@ -62,6 +62,7 @@ fn synthetic_files_survive_mutation() {
         ),
         ("beep.wav".into(), writers::wav(8000, 16, 2, 50)),
         ("Weapons.ukx".into(), writers::ue2_skeletal_package(126, 29, "AssaultRifle_1st")),
+        ("Flags.ukx".into(), writers::ue2_vert_mesh_package(128, 29, "Banner")),
         ("Crates.usx".into(), writers::ue2_static_package(128, 29)),
         ("Crates-v125.usx".into(), writers::ue2_static_package(125, 29)),
         (

@@ -50,6 +50,8 @@ fn synthetic_seeds(target: &str) -> Vec<Vec<u8>> {
                 // A UT2004 .usx: a StaticMesh skinned by a texture and a FinalBlend over a
                 // Shader over it.
                 writers::ue2_static_package(128, 29),
+                // A UT2004 .ukx with a VertMesh (a banner's two frames) and its texture.
+                writers::ue2_vert_mesh_package(128, 29, "Banner"),
             ]
         }
         "vertex_mesh" => {

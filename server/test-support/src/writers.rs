@@ -923,6 +923,113 @@ pub fn ue2_skeletal_mesh(o: &mut Obj, materials: &[i32], bones: &[usize]) {
     }
 }
 
+/// The raw vertex integers (`FMeshVert`: X and Y in 11 bits, Z in 10) of
+/// [`ue2_vert_mesh`]'s two frames: a quad 512 by 256 on the ground, then lifted 100.
+pub const VERT_MESH_FRAMES: [[[i32; 3]; 4]; 2] = [
+    [[0, 0, 0], [512, 0, 0], [512, 256, 0], [0, 256, 0]],
+    [[0, 0, 100], [512, 0, 100], [512, 256, 100], [0, 256, 100]],
+];
+
+/// [`ue2_vert_mesh`]'s `Scale`, `Origin` and `RotOrigin` (a quarter turn of yaw).
+pub const VERT_MESH_SPACE: ([f32; 3], [f32; 3], [i32; 3]) =
+    ([0.25, 0.25, 0.5], [256.0, 128.0, 0.0], [0, 16384, 0]);
+
+/// A UE2 `VertMesh` body (after its properties), laid out as `UVertMesh::Serialize` writes it
+/// (UT2004 `Engine/Src/UnVertMesh.cpp` over `ULodMesh::Serialize`): [`VERT_MESH_FRAMES`] in
+/// `Verts`, `materials` (object references) as its `Materials`, [`VERT_MESH_SPACE`], two
+/// faces of the quad on material 0 and a third on an invisible material (a weapon
+/// placeholder), the wedges' coordinates as floats, one sequence `sequence` over both frames
+/// at 10 a second, and a box and a sphere per frame.
+pub fn ue2_vert_mesh(o: &mut Obj, materials: &[i32], sequence: usize) {
+    let v = o.version;
+    o.bytes(&[0; 25]).bytes(&[0; 16]); // BoundingBox, BoundingSphere
+    o.i32(4).i32(4); // InternalVersion, ModelVerts
+    o.index(8);
+    for frame in VERT_MESH_FRAMES {
+        for [x, y, z] in frame {
+            o.u32((x as u32 & 0x7ff) | ((y as u32 & 0x7ff) << 11) | ((z as u32 & 0x3ff) << 22));
+        }
+    }
+    o.index(materials.len() as i32);
+    for &m in materials {
+        o.index(m);
+    }
+    let (scale, origin, rot_origin) = VERT_MESH_SPACE;
+    for f in scale.into_iter().chain(origin) {
+        o.f32(f);
+    }
+    for r in rot_origin {
+        o.i32(r);
+    }
+    o.index(0); // FaceLevel
+    o.index(3);
+    for (wedges, material) in [([0u16, 1, 2], 0u16), ([0, 2, 3], 0), ([0, 1, 3], 1)] {
+        for w in wedges {
+            o.u16(w);
+        }
+        o.u16(material);
+    }
+    o.index(0); // CollapseWedgeThus
+    o.index(4);
+    for (vertex, [u, v]) in
+        [(0u16, [0.0f32, 0.0]), (1, [1.0, 0.0]), (2, [1.0, 0.5]), (3, [0.0, 0.5])]
+    {
+        o.u16(vertex).f32(u).f32(v);
+    }
+    o.index(2).u32(0).i32(0).u32(0x1).i32(0); // MeshMaterials: visible, then PF_Invisible
+    o.bytes(&[0; 24]); // MeshScaleMax, LOD parameters
+    o.i32(0).index(0).bytes(&[0; 52]); // bImpostorPresent, ImpostorProps
+    o.f32(0.0); // SkinTesselationFactor
+    o.index(0).i32(0); // VertexStream: Vertices, Revision
+    o.index(0).index(0); // AnimVerts, FrameKeys
+    o.index(1);
+    if v >= 115 {
+        o.f32(0.0); // Bookmark
+    }
+    o.index(sequence as i32).index(0).i32(0).i32(2).index(0).f32(10.0);
+    o.index(0); // AnimNormals
+    o.i32(4).i32(2); // FrameVerts, AnimFrames
+    o.index(2);
+    for frame in VERT_MESH_FRAMES {
+        let low = [0, 1, 2].map(|k| frame.iter().map(|p| p[k]).min().unwrap_or(0));
+        let high = [0, 1, 2].map(|k| frame.iter().map(|p| p[k]).max().unwrap_or(0));
+        for c in low.into_iter().chain(high) {
+            o.f32(c as f32);
+        }
+        o.u8(1);
+    }
+    o.index(2).bytes(&[0; 32]); // BoundingSpheres
+}
+
+/// A UT2004-style `.ukx` (version 128, licensee 29) holding a `VertMesh` named `name`
+/// ([`ue2_vert_mesh`]) whose material 0 is the package's texture `Skin` (red).
+pub fn ue2_vert_mesh_package(version: u16, licensee: u16, name: &str) -> Vec<u8> {
+    let mut w = PackageWriter::new(version, licensee);
+    let mesh = w.engine_class("VertMesh");
+    let texture = w.engine_class("Texture");
+    let [format, usize_name, vsize_name, sequence] =
+        ["Format", "USize", "VSize", "Wave"].map(|n| w.name(n));
+    // The texture is export 2: the mesh names it as its material 0.
+    w.export(
+        mesh,
+        0,
+        name,
+        0,
+        Box::new(move |o, w| {
+            write_props(o, &[], w.none());
+            ue2_vert_mesh(o, &[2], sequence);
+        }),
+    );
+    w.export(
+        texture,
+        0,
+        "Skin",
+        0,
+        ue2_rgba8_texture(format, usize_name, vsize_name, [255, 0, 0, 255]),
+    );
+    w.finish()
+}
+
 /// A UT2004-style `.ukx` (version 126, licensee 29): a `SkeletalMesh` and a `MeshAnimation`
 /// both named `name` (as `Weapons.ukx` pairs them), the mesh skinned by a texture `Skin` of
 /// the package.

@@ -276,9 +276,12 @@ fn vertex_mesh_of(
     worn: &ActorSkins<'_>,
     skin_image: &dyn Fn(&str) -> Option<RgbaImage>,
 ) -> Result<(super::Model, VertexMeshSpace), String> {
-    // UE2's meshes have a reader of their own; UE1's `read_mesh` refuses them.
+    // UE2's meshes have readers of their own; UE1's `read_mesh` refuses them.
     if p.is_ue2() && p.class_name(export).eq_ignore_ascii_case("SkeletalMesh") {
         return skeletal_mesh_of(p, export, path, others, worn, skin_image);
+    }
+    if p.is_ue2() && p.class_name(export).eq_ignore_ascii_case("VertMesh") {
+        return ue2_vertex_mesh_of(p, export, path, others, worn, skin_image);
     }
     let info = p.read_mesh(export).map_err(|e| format!("{path}: {e}"))?;
     if info.skeletal.is_some() {
@@ -311,6 +314,35 @@ fn vertex_mesh_of(
     model.morph_animations.clear();
     let space =
         VertexMeshSpace::new(placement.scale, placement.origin, placement.rot_origin, raw_per_unit);
+    Ok((model, space))
+}
+
+/// A UE2 `VertMesh` in its first frame, placed as `UVertMeshInstance::MeshToWorld` places it
+/// (on the raw vertex integers, eight and four times the decoded positions), material `i`
+/// drawn with the actor's `Skins(i)` where set (`AActor::GetSkin`), else the mesh's own.
+fn ue2_vertex_mesh_of(
+    p: &unreal_formats::package::Package<'_>,
+    export: usize,
+    path: &str,
+    others: &dyn super::OtherPackages,
+    worn: &ActorSkins<'_>,
+    skin_image: &dyn Fn(&str) -> Option<RgbaImage>,
+) -> Result<(super::Model, VertexMeshSpace), String> {
+    let read = p.read_vert_mesh_ue2(export).map_err(|e| format!("{path}: {e}"))?;
+    let textures: Vec<Option<RgbaImage>> = read
+        .mesh
+        .materials
+        .iter()
+        .map(|m| match worn.skins.get(m.slot).and_then(Option::as_deref) {
+            Some(texture) => skin_image(texture),
+            None => m.texture.and_then(|t| super::materials::material_image(p, t, others)),
+        })
+        .collect();
+    // The first frame is the model's positions; the animation is not the level's.
+    let mut model = super::Model::from_animated_mesh(path, &read.mesh, &[], &textures);
+    model.morph_targets.clear();
+    model.morph_animations.clear();
+    let space = VertexMeshSpace::new(read.scale, read.origin, read.rot_origin, [8.0, 8.0, 4.0]);
     Ok((model, space))
 }
 
@@ -359,7 +391,7 @@ fn export_of_class(
 }
 
 /// The classes a `Mesh=` may name.
-const VERTEX_MESH_CLASSES: &[&str] = &["LodMesh", "Mesh", "SkeletalMesh"];
+const VERTEX_MESH_CLASSES: &[&str] = &["LodMesh", "Mesh", "VertMesh", "SkeletalMesh"];
 
 /// What an actor wears over its mesh's own materials: UE2's `Skins`, UE1's `MultiSkins` and
 /// `Skin`.
@@ -907,10 +939,12 @@ pub fn stored_level_scene_of_parts(
                     stored_static_mesh(package, mesh, &skins, others).map(|m| (m, None))
                 }
                 MeshKind::Vertex => {
-                    // The actor's skins, by the paths `MeshActor` names them with.
+                    // The actor's skins (UE1's `MultiSkins` and `Skin`, UE2's `Skins`), by the
+                    // paths `MeshActor` names them with.
                     let worn: Vec<ObjectRef> =
                         by_name.get(actor.name.as_str()).map_or_else(Vec::new, |a| {
-                            a.drawing.multi_skins.iter().copied().chain(a.drawing.skin).collect()
+                            let d = &a.drawing;
+                            d.multi_skins.iter().chain(&d.skins).copied().chain(d.skin).collect()
                         });
                     let skin_image = |texture: &str| {
                         let r = worn.iter().find(|r| package.ref_path(**r) == texture)?;

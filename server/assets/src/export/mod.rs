@@ -70,7 +70,7 @@ pub fn export_kind(package: &Package<'_>, export: usize) -> Option<ExportKind> {
         Some(ExportKind::Image)
     } else if is("Mesh")
         || is("LodMesh")
-        || (package.is_ue2() && (is("SkeletalMesh") || is("StaticMesh")))
+        || (package.is_ue2() && (is("SkeletalMesh") || is("StaticMesh") || is("VertMesh")))
     {
         Some(ExportKind::Model)
     } else if package.texture_class_is_imageless(class) {
@@ -130,7 +130,7 @@ fn animated_model(
     Model::from_animated_mesh(name, mesh, sequences, &textures)
 }
 
-/// A package mesh (`Mesh`, `LodMesh`, UE2 `SkeletalMesh` and `StaticMesh`) as a model with
+/// A package mesh (`Mesh`, `LodMesh`, UE2 `VertMesh`, `SkeletalMesh` and `StaticMesh`) as a model with
 /// its own sequences and the textures under its materials that are inside the same package.
 pub fn package_mesh_model(package: &Package<'_>, export: usize) -> Result<Model> {
     package_mesh_model_with(package, export, &NoOtherPackages)

@@ -116,10 +116,6 @@ pub struct FrameSequence {
 }
 
 /// UV bytes (0..=255 across the texture) to glTF's 0..1.
-fn uv(b: [u8; 2]) -> [f32; 2] {
-    [f32::from(b[0]) / 256.0, f32::from(b[1]) / 256.0]
-}
-
 fn reversed(t: [u32; 3]) -> [u32; 3] {
     [t[0], t[2], t[1]]
 }
@@ -164,7 +160,8 @@ impl Model {
         sequences: &[FrameSequence],
         textures: &[Option<RgbaImage>],
     ) -> Self {
-        let mut corners: Vec<(u32, [u8; 2])> = Vec::new();
+        // A corner is a vertex with its coordinates (by their bits: equal floats, one corner).
+        let mut corners: Vec<(u32, [f32; 2])> = Vec::new();
         let mut lookup = std::collections::HashMap::new();
         let mut primitives: Vec<Primitive> = (0..mesh.materials.len())
             .map(|material| Primitive { material, triangles: Vec::new() })
@@ -172,9 +169,10 @@ impl Model {
         for face in &mesh.faces {
             let mut tri = [0u32; 3];
             for (k, slot) in tri.iter_mut().enumerate() {
-                let key = (face.vertices[k], face.uvs[k]);
+                let corner = (face.vertices[k], face.uvs[k]);
+                let key = (corner.0, corner.1.map(f32::to_bits));
                 *slot = *lookup.entry(key).or_insert_with(|| {
-                    corners.push(key);
+                    corners.push(corner);
                     (corners.len() - 1) as u32
                 });
             }
@@ -235,7 +233,7 @@ impl Model {
         let mut model = Self {
             name: name.to_owned(),
             positions,
-            uvs: Some(corners.iter().map(|&(_, t)| uv(t)).collect()),
+            uvs: Some(corners.iter().map(|&(_, t)| t).collect()),
             primitives,
             materials,
             morph_targets,

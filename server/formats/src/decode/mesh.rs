@@ -27,12 +27,13 @@ pub struct AnimatedMesh {
     pub sequences: Vec<MeshSequence>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct MeshFace {
     /// Vertex indices into one frame.
     pub vertices: [u32; 3],
-    /// Texture coordinates per corner, 0..=255 across the texture.
-    pub uvs: [[u8; 2]; 3],
+    /// Texture coordinates per corner, in texture widths: UE1's bytes are 256ths (0..=255
+    /// across the texture), UE2's vertex meshes keep floats (the imported bytes over 255).
+    pub uvs: [[f32; 2]; 3],
     /// Index into [`AnimatedMesh::materials`].
     pub material: usize,
     /// Two-sided, translucent, masked or modulated (James' types 1 to 4, or the matching
@@ -57,6 +58,11 @@ pub struct MeshSequence {
     pub rate: f32,
 }
 
+/// A UE1 texture coordinate pair (bytes, 256ths of the texture) in texture widths.
+pub fn byte_uv(b: [u8; 2]) -> [f32; 2] {
+    [f32::from(b[0]) / 256.0, f32::from(b[1]) / 256.0]
+}
+
 impl AnimatedMesh {
     /// The positions of frame `frame`, `None` past the last.
     pub fn frame(&self, frame: usize) -> Option<&[[f32; 3]]> {
@@ -79,7 +85,7 @@ impl AnimatedMesh {
             .filter(|t| t.kind != WEAPON_TRIANGLE)
             .map(|t| MeshFace {
                 vertices: t.vertices.map(u32::from),
-                uvs: t.uv,
+                uvs: t.uv.map(byte_uv),
                 material: slots.iter().position(|&s| s == t.texture).unwrap_or(0),
                 two_sided: (1..=4).contains(&t.kind),
             })
@@ -89,9 +95,14 @@ impl AnimatedMesh {
 }
 
 impl Package<'_> {
-    /// The geometry of a UE1 `Mesh` or `LodMesh`: every frame's vertices, the faces (a
-    /// LodMesh's wedges resolved to vertices and UVs) and the texture slots.
+    /// The geometry of a UE1 `Mesh` or `LodMesh` (or a UE2 `VertMesh`): every frame's
+    /// vertices, the faces (a LodMesh's wedges resolved to vertices and UVs) and the texture
+    /// slots.
     pub fn read_mesh_geometry(&self, export: usize) -> Result<AnimatedMesh> {
+        // UE2's vertex meshes have a reader of their own.
+        if self.is_ue2() && self.class_name(export).eq_ignore_ascii_case("VertMesh") {
+            return Ok(self.read_vert_mesh_ue2(export)?.mesh);
+        }
         let info = self.read_mesh(export)?;
         if info.skeletal.is_some() {
             return Err(Error::new(
@@ -173,7 +184,7 @@ impl Package<'_> {
                 let material = material_index(&mut mesh, slot);
                 mesh.faces.push(MeshFace {
                     vertices: [c[0].0, c[1].0, c[2].0],
-                    uvs: [c[0].1, c[1].1, c[2].1],
+                    uvs: [c[0].1, c[1].1, c[2].1].map(byte_uv),
                     material,
                     two_sided: flags & 0x100 != 0,
                 });
@@ -197,7 +208,7 @@ impl Package<'_> {
                 let material = material_index(&mut mesh, slot);
                 mesh.faces.push(MeshFace {
                     vertices,
-                    uvs: [[uv[0], uv[1]], [uv[2], uv[3]], [uv[4], uv[5]]],
+                    uvs: [[uv[0], uv[1]], [uv[2], uv[3]], [uv[4], uv[5]]].map(byte_uv),
                     material,
                     two_sided: flags & 0x100 != 0,
                 });

@@ -29,6 +29,7 @@ pub mod texture;
 pub mod ue2_mesh;
 pub mod ue2_static_mesh;
 pub mod ue2_terrain;
+pub mod ue2_vert_mesh;
 
 use crate::error::{Error, Result};
 

@@ -154,54 +154,11 @@ impl Package<'_> {
         let ObjectReader { reader: mut r, .. } = self.object_reader(export, &["SkeletalMesh"])?;
         self.check_epic_ue2(&r, "SkeletalMesh")?;
         let version = self.header.version;
-        // UPrimitive: BoundingBox (min, max, IsValid byte), BoundingSphere.
-        r.skip("BoundingBox", 25)?;
-        r.skip("BoundingSphere", 16)?;
-        // ULodMesh.
-        let iv_at = r.pos();
-        let internal_version = r.i32("InternalVersion")?;
-        if !(2..=4).contains(&internal_version) {
-            return Err(r.error_at(
-                iv_at,
-                format!(
-                    "a SkeletalMesh InternalVersion from 2 to 4 (older meshes keep only legacy sections, newer ones are not known), found {internal_version}"
-                ),
-            ));
-        }
-        r.skip("ModelVerts", 4)?;
-        skip_array(&mut r, "Verts", 4)?;
-        let c = r.compact_index("Materials count")?;
-        let n = r.check_count("Materials count", i64::from(c), 1)?;
-        let mut materials = Vec::with_capacity(n);
-        for _ in 0..n {
-            materials.push(ObjectRef(r.compact_index("Materials entry")?));
-        }
+        let lod = Self::lod_mesh_ue2(&mut r, "SkeletalMesh")?;
+        let LodMeshUe2 { internal_version, materials, scale, origin, rot_origin, .. } = lod;
         let vector = |r: &mut Reader<'_>, field: &str| -> Result<[f32; 3]> {
             Ok([r.f32(field)?, r.f32(field)?, r.f32(field)?])
         };
-        let scale = vector(&mut r, "Scale")?;
-        let origin = vector(&mut r, "Origin")?;
-        let rot_origin = [r.i32("RotOrigin")?, r.i32("RotOrigin")?, r.i32("RotOrigin")?];
-        skip_array(&mut r, "FaceLevel", 2)?;
-        skip_array(&mut r, "Faces", 8)?;
-        skip_array(&mut r, "CollapseWedgeThus", 2)?;
-        skip_array(&mut r, "Wedges", 10)?;
-        skip_array(&mut r, "MeshMaterials", 8)?;
-        r.skip(
-            "MeshScaleMax, LODHysteresis, LODStrength, LODMinVerts, LODMorph, LODZDisplace",
-            24,
-        )?;
-        if internal_version >= 3 {
-            r.skip("bImpostorPresent", 4)?;
-            r.compact_index("ImpostorProps Material")?;
-            r.skip(
-                "ImpostorProps location, rotation, scale, colour, modes",
-                12 + 12 + 12 + 4 + 12,
-            )?;
-        }
-        if internal_version >= 4 {
-            r.skip("SkinTesselationFactor", 4)?;
-        }
         // USkeletalMesh.
         skip_array(&mut r, "Points", 12)?;
         let c = r.compact_index("RefSkeleton count")?;
@@ -373,6 +330,152 @@ impl Package<'_> {
     }
 }
 
+/// What `ULodMesh::Serialize` stores (UT2004 `Engine/Src/UnLodMesh.cpp`) after
+/// `UPrimitive`'s bounds: the part a `VertMesh` and a `SkeletalMesh` share.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct LodMeshUe2 {
+    pub internal_version: i32,
+    /// Vertices per frame (`ModelVerts`).
+    pub model_verts: i32,
+    /// `Verts`: every frame's packed vertices (`FMeshVert`), frame after frame.
+    pub verts: Vec<u32>,
+    pub materials: Vec<ObjectRef>,
+    pub scale: [f32; 3],
+    pub origin: [f32; 3],
+    pub rot_origin: [i32; 3],
+    /// `Faces`: three wedges and a `MeshMaterials` index each.
+    pub faces: Vec<([u16; 3], u16)>,
+    /// `Wedges`: a vertex and its texture coordinates.
+    pub wedges: Vec<(u16, [f32; 2])>,
+    /// `MeshMaterials`: poly flags and a `Materials` index each.
+    pub mesh_materials: Vec<(u32, i32)>,
+}
+
+impl Package<'_> {
+    /// `UPrimitive`'s bounds, then `ULodMesh`'s fields, of a `class` object; the internal
+    /// versions 2 to 4 (older meshes keep only legacy sections).
+    pub(crate) fn lod_mesh_ue2(r: &mut Reader<'_>, class: &str) -> Result<LodMeshUe2> {
+        // UPrimitive: BoundingBox (min, max, IsValid byte), BoundingSphere.
+        r.skip("BoundingBox", 25)?;
+        r.skip("BoundingSphere", 16)?;
+        let iv_at = r.pos();
+        let internal_version = r.i32("InternalVersion")?;
+        if !(2..=4).contains(&internal_version) {
+            return Err(r.error_at(
+                iv_at,
+                format!(
+                    "a {class} InternalVersion from 2 to 4 (older meshes keep only legacy sections, newer ones are not known), found {internal_version}"
+                ),
+            ));
+        }
+        let model_verts = r.i32("ModelVerts")?;
+        let c = r.compact_index("Verts count")?;
+        let n = r.check_count("Verts count", i64::from(c), 4)?;
+        let mut verts = Vec::with_capacity(n);
+        for _ in 0..n {
+            verts.push(r.u32("Verts entry")?);
+        }
+        let c = r.compact_index("Materials count")?;
+        let n = r.check_count("Materials count", i64::from(c), 1)?;
+        let mut materials = Vec::with_capacity(n);
+        for _ in 0..n {
+            materials.push(ObjectRef(r.compact_index("Materials entry")?));
+        }
+        let vector = |r: &mut Reader<'_>, field: &str| -> Result<[f32; 3]> {
+            Ok([r.f32(field)?, r.f32(field)?, r.f32(field)?])
+        };
+        let scale = vector(r, "Scale")?;
+        let origin = vector(r, "Origin")?;
+        let rot_origin = [r.i32("RotOrigin")?, r.i32("RotOrigin")?, r.i32("RotOrigin")?];
+        skip_array(r, "FaceLevel", 2)?;
+        let c = r.compact_index("Faces count")?;
+        let n = r.check_count("Faces count", i64::from(c), 8)?;
+        let mut faces = Vec::with_capacity(n);
+        for _ in 0..n {
+            let wedges = [r.u16("Face iWedge")?, r.u16("Face iWedge")?, r.u16("Face iWedge")?];
+            faces.push((wedges, r.u16("Face MeshMaterialIndex")?));
+        }
+        skip_array(r, "CollapseWedgeThus", 2)?;
+        let c = r.compact_index("Wedges count")?;
+        let n = r.check_count("Wedges count", i64::from(c), 10)?;
+        let mut wedges = Vec::with_capacity(n);
+        for _ in 0..n {
+            let vertex = r.u16("Wedge iVertex")?;
+            wedges.push((vertex, [r.f32("Wedge U")?, r.f32("Wedge V")?]));
+        }
+        let c = r.compact_index("MeshMaterials count")?;
+        let n = r.check_count("MeshMaterials count", i64::from(c), 8)?;
+        let mut mesh_materials = Vec::with_capacity(n);
+        for _ in 0..n {
+            mesh_materials.push((r.u32("MeshMaterial PolyFlags")?, r.i32("MeshMaterial Index")?));
+        }
+        r.skip(
+            "MeshScaleMax, LODHysteresis, LODStrength, LODMinVerts, LODMorph, LODZDisplace",
+            24,
+        )?;
+        if internal_version >= 3 {
+            r.skip("bImpostorPresent", 4)?;
+            r.compact_index("ImpostorProps Material")?;
+            r.skip(
+                "ImpostorProps location, rotation, scale, colour, modes",
+                12 + 12 + 12 + 4 + 12,
+            )?;
+        }
+        if internal_version >= 4 {
+            r.skip("SkinTesselationFactor", 4)?;
+        }
+        Ok(LodMeshUe2 {
+            internal_version,
+            model_verts,
+            verts,
+            materials,
+            scale,
+            origin,
+            rot_origin,
+            faces,
+            wedges,
+            mesh_materials,
+        })
+    }
+
+    /// `AnimSeqs`: UE2's `FMeshAnimSeq`s (UT2004 `Engine/Src/UnMesh.cpp`: the `Bookmark` from
+    /// package version 115, a notify's object from 112).
+    pub(crate) fn anim_seqs_ue2(&self, r: &mut Reader<'_>) -> Result<Vec<AnimationSequence>> {
+        let version = self.header.version;
+        let c = r.compact_index("AnimSeqs count")?;
+        let min = if version >= 115 { 4 } else { 0 } + 1 + 1 + 8 + 1 + 4;
+        let n = r.check_count("AnimSeqs count", i64::from(c), min)?;
+        let mut sequences = Vec::with_capacity(n);
+        for _ in 0..n {
+            if version >= 115 {
+                r.skip("AnimSeq Bookmark", 4)?;
+            }
+            let name = self.name_at(r, "AnimSeq Name")?;
+            let c = r.compact_index("AnimSeq Groups count")?;
+            let g = r.check_count("AnimSeq Groups count", i64::from(c), 1)?;
+            let mut groups = Vec::with_capacity(g);
+            for _ in 0..g {
+                groups.push(self.name_at(r, "AnimSeq Group")?);
+            }
+            let start_frame = r.i32("AnimSeq StartFrame")?;
+            let frames = r.i32("AnimSeq NumFrames")?;
+            let c = r.compact_index("AnimSeq Notifys count")?;
+            let item = if version >= 112 { 6 } else { 5 };
+            let notifies = r.check_count("AnimSeq Notifys count", i64::from(c), item)?;
+            for _ in 0..notifies {
+                r.skip("AnimNotify Time", 4)?;
+                self.name_at(r, "AnimNotify Function")?;
+                if version >= 112 {
+                    r.compact_index("AnimNotify NotifyObject")?;
+                }
+            }
+            let rate = r.f32("AnimSeq Rate")?;
+            sequences.push(AnimationSequence { name, groups, start_frame, frames, rate, notifies });
+        }
+        Ok(sequences)
+    }
+}
+
 /// A bone of a `MeshAnimation`'s reference skeleton (`FNamedBone`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AnimationBone {
@@ -459,36 +562,7 @@ impl Package<'_> {
             }
             keys += skip_analog_track(&mut r)?;
         }
-        let c = r.compact_index("AnimSeqs count")?;
-        let min = if version >= 115 { 4 } else { 0 } + 1 + 1 + 8 + 1 + 4;
-        let n = r.check_count("AnimSeqs count", i64::from(c), min)?;
-        let mut sequences = Vec::with_capacity(n);
-        for _ in 0..n {
-            if version >= 115 {
-                r.skip("AnimSeq Bookmark", 4)?;
-            }
-            let name = self.name_at(&mut r, "AnimSeq Name")?;
-            let c = r.compact_index("AnimSeq Groups count")?;
-            let g = r.check_count("AnimSeq Groups count", i64::from(c), 1)?;
-            let mut groups = Vec::with_capacity(g);
-            for _ in 0..g {
-                groups.push(self.name_at(&mut r, "AnimSeq Group")?);
-            }
-            let start_frame = r.i32("AnimSeq StartFrame")?;
-            let frames = r.i32("AnimSeq NumFrames")?;
-            let c = r.compact_index("AnimSeq Notifys count")?;
-            let item = if version >= 112 { 6 } else { 5 };
-            let notifies = r.check_count("AnimSeq Notifys count", i64::from(c), item)?;
-            for _ in 0..notifies {
-                r.skip("AnimNotify Time", 4)?;
-                self.name_at(&mut r, "AnimNotify Function")?;
-                if version >= 112 {
-                    r.compact_index("AnimNotify NotifyObject")?;
-                }
-            }
-            let rate = r.f32("AnimSeq Rate")?;
-            sequences.push(AnimationSequence { name, groups, start_frame, frames, rate, notifies });
-        }
+        let sequences = self.anim_seqs_ue2(&mut r)?;
         if !r.is_at_end() {
             return Err(r.error(format!(
                 "the MeshAnimation to end after AnimSeqs (package version {version}), {} bytes remain",
