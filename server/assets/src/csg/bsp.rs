@@ -960,27 +960,10 @@ impl Bsp {
         surfs: &[Surf],
         lists: &mut Vec<(Place, Vec<EdPoly>)>,
     ) {
-        // FindBestSplit, BSP_Lame: every quarter's first polygon tried, fewest splits wins.
-        let n = polys.len();
-        let inc = (n / 4).max(1);
-        let mut best = 0;
-        let mut best_score = usize::MAX;
-        for i in (0..n).step_by(inc) {
-            let p = &polys[i];
-            let splits = (0..n)
-                .step_by(inc)
-                .filter(|&j| j != i)
-                .filter(|&j| {
-                    matches!(split_with_plane(&polys[j], p.base, p.normal, false), Split::Split(..))
-                })
-                .count();
-            if splits < best_score {
-                best = i;
-                best_score = splits;
-            }
-        }
-        self.step(n);
-        let mut split = polys.swap_remove(best);
+        let best = find_best_split_lame(&polys);
+        self.step(polys.len());
+        // The list keeps its order without the splitter, as the engine's loop skips it.
+        let mut split = polys.remove(best);
         let surf_index = self.surfs.len();
         let mut surf = surfs.get(split.surf).cloned().unwrap_or(Surf {
             base: split.base,
@@ -1005,20 +988,58 @@ impl Bsp {
                 Split::Front => fronts.push(p),
                 Split::Back => backs.push(p),
                 Split::Split(mut f, mut b) => {
-                    if f.vertices.len() >= VERTEX_THRESHOLD {
-                        fronts.push(f.split_in_half());
-                    }
-                    if b.vertices.len() >= VERTEX_THRESHOLD {
-                        backs.push(b.split_in_half());
-                    }
+                    // Each piece, then the second half of one with too many vertices.
+                    let front_half =
+                        (f.vertices.len() >= VERTEX_THRESHOLD).then(|| f.split_in_half());
+                    let back_half =
+                        (b.vertices.len() >= VERTEX_THRESHOLD).then(|| b.split_in_half());
                     fronts.push(f);
                     backs.push(b);
+                    fronts.extend(front_half);
+                    backs.extend(back_half);
                 }
             }
         }
         lists.push((Place::Back(ours), backs));
         lists.push((Place::Front(ours), fronts));
     }
+}
+
+/// `FindBestSplit` for `BSP_Lame` (balance 0; UT v400 `Editor/Src/UnBsp.cpp`): from every
+/// quarter of the list the first polygon that is not `PF_AddLast` (semisolid or non-solid,
+/// unless a zone portal; unless every polygon is), scored by the polygons of the same sample
+/// it splits (a portal's split counting 16); a portal splitter costs nothing; the first of
+/// the lowest score wins. The index of the splitter in `polys`.
+fn find_best_split_lame(polys: &[EdPoly]) -> usize {
+    let n = polys.len();
+    if n <= 1 {
+        return 0;
+    }
+    let inc = (n / 4).max(1);
+    let add_last = |p: &EdPoly| p.flags & (PF_SEMISOLID | PF_NOT_SOLID) != 0;
+    let all_add_last = polys.iter().all(add_last);
+    let mut best: Option<(usize, usize)> = None;
+    for i in (0..n).step_by(inc) {
+        // The first candidate at or after `i` within the sample step.
+        let Some(index) = (i..(i + inc).min(n)).find(|&k| {
+            let p = &polys[k];
+            all_add_last || !add_last(p) || p.flags & PF_PORTAL != 0
+        }) else {
+            continue;
+        };
+        let p = &polys[index];
+        let mut splits = 0;
+        for j in (0..n).step_by(inc).filter(|&j| j != index) {
+            if matches!(split_with_plane(&polys[j], p.base, p.normal, false), Split::Split(..)) {
+                splits += if polys[j].flags & PF_PORTAL == 0 { 1 } else { 16 };
+            }
+        }
+        let score = if p.flags & PF_PORTAL != 0 { 0 } else { splits };
+        if best.is_none_or(|(_, s)| score < s) {
+            best = Some((index, score));
+        }
+    }
+    best.map_or(0, |(index, _)| index)
 }
 
 /// `ECsgOper` for the two operations that build a level.
