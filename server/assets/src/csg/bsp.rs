@@ -383,12 +383,54 @@ struct Coplanar {
     processing_back: bool,
 }
 
-/// A piece of a polygon to filter from `node` down.
+/// A piece of a polygon to filter: from `node` down, or (`node` none) straight into the leaf
+/// `leaf`, where the engine's recursion calls `FilterLeaf` only once the pieces before it
+/// are done.
 struct Task {
-    node: usize,
+    node: Option<usize>,
+    leaf: Place,
     poly: EdPoly,
     info: Coplanar,
     outside: bool,
+}
+
+/// The pieces of one polygon on their way down a tree: `FilterEdPoly`'s recursion as a work
+/// list (not recursion, however deep the tree), in its order: a split's front piece and all
+/// that comes of it, then its back piece; the second half of a polygon with too many vertices
+/// before the first.
+struct Pieces {
+    tasks: Vec<Task>,
+    arrived: Vec<Leaf>,
+}
+
+impl Pieces {
+    fn new(bsp: &Bsp, poly: EdPoly) -> Pieces {
+        let mut pieces = Pieces { tasks: Vec::new(), arrived: Vec::new() };
+        if bsp.nodes.is_empty() {
+            let filter = if bsp.root_outside { Filter::Outside } else { Filter::Inside };
+            pieces.arrived.push(Leaf { poly, filter, place: Place::Root });
+        } else {
+            let outside = bsp.root_outside;
+            let task = Task { node: Some(0), leaf: Place::Root, poly, info: NOT_COPLANAR, outside };
+            pieces.tasks.push(task);
+        }
+        pieces
+    }
+
+    /// The next pieces to reach their leaves in `bsp` (which may have grown since the last
+    /// call); `None` once every piece has.
+    fn next(&mut self, bsp: &Bsp) -> Option<Vec<Leaf>> {
+        while self.arrived.is_empty() {
+            let t = self.tasks.pop()?;
+            if t.node.is_some() {
+                bsp.filter_ed_poly(t, &mut self.tasks, &mut self.arrived);
+            } else {
+                let (tasks, arrived) = (&mut self.tasks, &mut self.arrived);
+                Bsp::filter_leaf(t.poly, t.info, t.outside, t.leaf, tasks, arrived);
+            }
+        }
+        Some(std::mem::take(&mut self.arrived))
+    }
 }
 
 const NOT_COPLANAR: Coplanar = Coplanar {
@@ -426,31 +468,52 @@ impl Bsp {
         surf.map_or(([0.0; 3], [0.0, 0.0, 1.0]), |s| (s.base, s.normal))
     }
 
-    /// `BspFilterFPoly`: every piece of `poly` with where it ended.
+    /// `BspFilterFPoly`: every piece of `poly` with where it ended, in the engine's order.
     pub fn filter(&self, poly: EdPoly) -> Vec<Leaf> {
+        let mut pieces = Pieces::new(self, poly);
         let mut out = Vec::new();
-        if self.nodes.is_empty() {
-            let filter = if self.root_outside { Filter::Outside } else { Filter::Inside };
-            out.push(Leaf { poly, filter, place: Place::Root });
-        } else {
-            // Pieces still to filter: a work list, not recursion, however deep the tree.
-            let mut tasks =
-                vec![Task { node: 0, poly, info: NOT_COPLANAR, outside: self.root_outside }];
-            while let Some(t) = tasks.pop() {
-                self.filter_ed_poly(t, &mut tasks, &mut out);
-            }
+        while let Some(arrived) = pieces.next(self) {
+            out.extend(arrived);
         }
         out
+    }
+
+    /// `BspFilterFPoly` whose filter function adds pieces to this tree as they arrive, as
+    /// `AddBrushToWorldFunc` calls `bspAddNode` from inside the engine's filter: a piece that
+    /// comes later passes the nodes the earlier ones made. `add` says what to add for a piece
+    /// (the leaf, node flags and polygon), or nothing.
+    pub fn filter_adding(
+        &mut self,
+        poly: EdPoly,
+        mut add: impl FnMut(Leaf) -> Option<(Place, u8, EdPoly)>,
+    ) {
+        let mut pieces = Pieces::new(self, poly);
+        while let Some(arrived) = pieces.next(self) {
+            for leaf in arrived {
+                if let Some((place, flags, piece)) = add(leaf) {
+                    self.add_node(place, flags, &piece);
+                }
+            }
+        }
     }
 
     /// `FilterEdPoly`: one piece down the tree until it reaches a leaf; the pieces a split
     /// makes go to `tasks`.
     fn filter_ed_poly(&self, task: Task, tasks: &mut Vec<Task>, out: &mut Vec<Leaf>) {
-        let Task { mut node, mut poly, mut info, mut outside } = task;
+        let Task { node, mut poly, mut info, mut outside, .. } = task;
+        let Some(mut node) = node else { return };
         loop {
             if poly.vertices.len() >= VERTEX_THRESHOLD {
+                // The second half is filtered first; this one waits at this node.
                 let other = poly.split_in_half();
-                tasks.push(Task { node, poly: other, info, outside });
+                let first = std::mem::replace(&mut poly, other);
+                tasks.push(Task {
+                    node: Some(node),
+                    leaf: Place::Root,
+                    poly: first,
+                    info,
+                    outside,
+                });
             }
             let Some(n) = self.nodes.get(node) else { return };
             self.step(1);
@@ -519,11 +582,12 @@ impl Bsp {
                 Split::Split(front_poly, back_poly) => {
                     let (front_outside, back_outside) =
                         if self.is_csg(node) { (true, false) } else { (outside, outside) };
-                    // The back piece waits; the front one goes on first, as in the engine.
+                    // The back piece waits (even for its leaf) until the front one and all
+                    // that comes of it are done, as in the engine.
                     let back = (n.back, Place::Back(node));
-                    Self::descend(back, back_poly, info, back_outside, tasks, out);
+                    Self::descend(back, back_poly, info, back_outside, tasks);
                     let front = (n.front, Place::Front(node));
-                    Self::descend(front, front_poly, info, front_outside, tasks, out);
+                    Self::descend(front, front_poly, info, front_outside, tasks);
                     return;
                 }
             }
@@ -540,23 +604,19 @@ impl Bsp {
         }
     }
 
-    /// `FilterLeaf`.
-    /// Sends a piece of a split polygon to the node's child on one side (a task, taken up
-    /// after those already waiting) or, where the node has none there, into the leaf `place`.
+    /// Sends a piece of a split polygon to the node's child on one side or, where the node
+    /// has none there, into the leaf `place`: a task, taken up after the tasks pushed after it.
     fn descend(
         (child, place): (Option<usize>, Place),
         poly: EdPoly,
         info: Coplanar,
         outside: bool,
         tasks: &mut Vec<Task>,
-        out: &mut Vec<Leaf>,
     ) {
-        match child {
-            None => Self::filter_leaf(poly, info, outside, place, tasks, out),
-            Some(node) => tasks.push(Task { node, poly, info, outside }),
-        }
+        tasks.push(Task { node: child, leaf: place, poly, info, outside });
     }
 
+    /// `FilterLeaf`.
     fn filter_leaf(
         poly: EdPoly,
         mut info: Coplanar,
@@ -577,7 +637,7 @@ impl Bsp {
                 Some(back) => {
                     info.processing_back = true;
                     let outside = info.back_node_outside;
-                    tasks.push(Task { node: back, poly, info, outside });
+                    tasks.push(Task { node: Some(back), leaf: place, poly, info, outside });
                     return;
                 }
             }
@@ -1091,7 +1151,9 @@ pub fn brush_csg(world: &mut Bsp, brush: &BrushInput, budget: usize) -> usize {
         }
         let mut ed = p.clone();
         ed.flags &= !PF_ED_CUT;
-        for leaf in world.filter(ed) {
+        // `AddBrushToWorldFunc` and `SubtractBrushFromWorldFunc`: each kept piece is a node at
+        // once, which the pieces after it pass.
+        world.filter_adding(ed, |leaf| {
             let keep = match brush.oper {
                 Oper::Add => match leaf.filter {
                     Filter::Outside | Filter::CoplanarOutside => true,
@@ -1100,14 +1162,14 @@ pub fn brush_csg(world: &mut Bsp, brush: &BrushInput, budget: usize) -> usize {
                 },
                 Oper::Subtract => matches!(leaf.filter, Filter::Inside | Filter::CoplanarInside),
             };
-            if keep {
+            keep.then(|| {
                 let mut piece = leaf.poly;
                 if brush.oper == Oper::Subtract {
                     piece.reverse();
                 }
-                world.add_node(leaf.place, NF_IS_NEW, &piece);
-            }
-        }
+                (leaf.place, NF_IS_NEW, piece)
+            })
+        });
     }
     let mut discarded = 0;
     if !world.nodes.is_empty()
