@@ -93,14 +93,21 @@ fn index_of(dir: &std::path::Path) -> PackageIndex {
 /// with a `LodMesh` and the compiled classes that draw it), and its index; `None`, saying so,
 /// without the corpus.
 fn kill_confirmed_folder() -> Option<(ScratchDir, PackageIndex)> {
+    corpus_package_folder("Ut99Mods_KillConfirmed.u")
+}
+
+/// A folder holding a copy of the corpus's package `name` (under `packages/u`), and its
+/// index; `None`, saying so, without the corpus.
+fn corpus_package_folder(name: &str) -> Option<(ScratchDir, PackageIndex)> {
     let source = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/corpus/packages/u/Ut99Mods_KillConfirmed.u");
+        .join("../../../shared/corpus/packages/u")
+        .join(name);
     if !source.is_file() {
-        unreal_test_support::corpus::absent("the corpus's Ut99Mods_KillConfirmed.u is not present");
+        unreal_test_support::corpus::absent(&format!("the corpus's {name} is not present"));
         return None;
     }
-    let dir = ScratchDir::new("level-kill-confirmed");
-    std::fs::copy(&source, dir.join("Ut99Mods_KillConfirmed.u")).unwrap();
+    let dir = ScratchDir::new("level-corpus-package");
+    std::fs::copy(&source, dir.join(name)).unwrap();
     let index = index_of(&dir);
     Some((dir, index))
 }
@@ -644,5 +651,64 @@ End Map
     let exported = unreal_assets::export::package_mesh_model(&package, 0).unwrap();
     assert_eq!(exported.morph_targets.len(), 2);
     assert_eq!(exported.morph_animations[0].name, "Wave");
+    assert!(write_level_glb(&scene).starts_with(b"glTF"));
+}
+
+/// A UE1 actor drawn with a skeletal mesh (`DT_Mesh`): the corpus's `Ut99Mods_C4.u` (a UT99
+/// mod), whose `SkeletalMesh` `C4` is turned a quarter by its `RotOrigin` pitch. Drawn in its
+/// reference pose (its `Points`, in the engine's units) where `MeshToWorld` puts it.
+#[test]
+fn a_ue1_actor_drawn_with_a_skeletal_mesh_is_posed_in_its_reference_pose() {
+    let Some((dir, index)) = corpus_package_folder("Ut99Mods_C4.u") else { return };
+    let map = "Begin Map
+Begin Actor Class=Decoration Name=Decoration0
+   DrawType=DT_Mesh
+   Mesh=SkeletalMesh'Ut99Mods_C4.C4'
+   Location=(X=100.000000,Y=50.000000,Z=-20.000000)
+   Rotation=(Yaw=8192)
+   DrawScale=2.000000
+End Actor
+End Map
+";
+    let scene = level::level_scene("C4", map, None, &index);
+    assert_eq!(scene.placed.len(), 1, "{:?}", scene.notes);
+    let placed = &scene.placed[0];
+    let mesh = &scene.meshes[placed.mesh];
+    assert!(!mesh.is_box, "{:?}", scene.notes);
+    let bytes = std::fs::read(dir.join("Ut99Mods_C4.u")).unwrap();
+    let package = unreal_formats::Package::parse(&bytes).unwrap();
+    let export = package.find("C4").filter(|&i| package.class_name(i) == "SkeletalMesh").unwrap();
+    let info = package.read_mesh(export).unwrap();
+    let placement = info.placement.clone().unwrap();
+    assert_eq!((placement.rot_origin, info.raw_per_unit()), ([16384, 0, 0], [1.0; 3]));
+    let space = unreal_assets::export::placed_meshes::VertexMeshSpace::new(
+        placement.scale,
+        placement.origin,
+        placement.rot_origin,
+        [1.0; 3],
+    );
+    assert_eq!(mesh.space, Some(space));
+    let transform = ActorTransform {
+        location: [100.0, 50.0, -20.0],
+        rotation: [0, 8192, 0],
+        draw_scale: 2.0,
+        ..ActorTransform::default()
+    };
+    // Every point of the reference pose is drawn, where the engine puts it.
+    let points = package.read_mesh_geometry(export).unwrap().positions;
+    let engine: Vec<[f64; 3]> =
+        points.iter().map(|p| transform.vertex_mesh_point(&space, p.map(f64::from))).collect();
+    let world: Vec<[f64; 3]> = mesh
+        .model
+        .positions
+        .iter()
+        .map(|&g| {
+            let p = apply(&placed.matrix, g);
+            [p[2], -p[0], p[1]]
+        })
+        .collect();
+    let near = |a: &[f64; 3], b: &[f64; 3]| a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-2);
+    assert!(world.iter().all(|w| engine.iter().any(|e| near(w, e))));
+    assert!(engine.iter().all(|e| world.iter().any(|w| near(w, e))));
     assert!(write_level_glb(&scene).starts_with(b"glTF"));
 }

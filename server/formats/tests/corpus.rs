@@ -88,6 +88,24 @@ fn corpus_facts() {
     let c4 = read("packages/u/Ut99Mods_C4.u");
     let p = Package::parse(&c4).unwrap();
     assert_eq!((p.exports.len(), p.names.len(), p.imports.len()), (317, 437, 165));
+    // Its UE1 skeletal mesh in its reference pose: the points' box, doubled about its centre
+    // as the editor bounds a skeletal mesh ("Extend by 2 to compensate for the fact that the
+    // skeletal bounds reflect the reference pose only", `MeshBuildBounds`), is the box the
+    // package stores; the faces and their five texture slots.
+    let mesh = p.find("C4").filter(|&i| p.class_name(i) == "SkeletalMesh").unwrap();
+    let geometry = p.read_mesh_geometry(mesh).unwrap();
+    assert_eq!((geometry.frames, geometry.vertices_per_frame), (1, 444));
+    assert_eq!((geometry.faces.len(), geometry.materials.len()), (404, 5));
+    assert!(geometry.sequences.is_empty());
+    let stored = p.read_mesh(mesh).unwrap().first_frame_box.unwrap();
+    for k in 0..3 {
+        let low = geometry.positions.iter().map(|v| v[k]).fold(f32::MAX, f32::min);
+        let high = geometry.positions.iter().map(|v| v[k]).fold(f32::MIN, f32::max);
+        let mid = (low + high) / 2.0;
+        let doubled = [2.0 * low - mid, 2.0 * high - mid];
+        assert!((doubled[0] - stored[0][k]).abs() < 1e-3, "axis {k}: {doubled:?} {stored:?}");
+        assert!((doubled[1] - stored[1][k]).abs() < 1e-3, "axis {k}: {doubled:?} {stored:?}");
+    }
 
     let uc2 = read("packages/u/UELib_TestUC2/TestUC2.u");
     let p = Package::parse(&uc2).unwrap();

@@ -283,10 +283,8 @@ fn vertex_mesh_of(
     if p.is_ue2() && p.class_name(export).eq_ignore_ascii_case("VertMesh") {
         return ue2_vertex_mesh_of(p, export, path, others, worn, skin_image);
     }
+    // A UE1 skeletal mesh goes the same way, in its reference pose (its `Points`).
     let info = p.read_mesh(export).map_err(|e| format!("{path}: {e}"))?;
-    if info.skeletal.is_some() {
-        return skeletal_mesh_of(p, export, path, others, worn, skin_image);
-    }
     let raw_per_unit = info.raw_per_unit();
     let placement =
         info.placement.ok_or_else(|| format!("{path}: its scale and origin could not be read"))?;
@@ -357,9 +355,6 @@ fn skeletal_mesh_of(
     worn: &ActorSkins<'_>,
     skin_image: &dyn Fn(&str) -> Option<RgbaImage>,
 ) -> Result<(super::Model, VertexMeshSpace), String> {
-    if !p.is_ue2() {
-        return Err(format!("{path}: a UE1 skeletal mesh, which the level does not place yet"));
-    }
     let mesh = p.read_skeletal_mesh_ue2(export).map_err(|e| format!("{path}: {e}"))?;
     let textures: Vec<Option<RgbaImage>> = mesh
         .materials

@@ -95,33 +95,29 @@ impl AnimatedMesh {
 }
 
 impl Package<'_> {
-    /// The geometry of a UE1 `Mesh` or `LodMesh` (or a UE2 `VertMesh`): every frame's
-    /// vertices, the faces (a LodMesh's wedges resolved to vertices and UVs) and the texture
-    /// slots.
+    /// The geometry of a UE1 `Mesh`, `LodMesh` or `SkeletalMesh` (its reference pose as one
+    /// frame), or a UE2 `VertMesh`: every frame's vertices, the faces (a LodMesh's wedges
+    /// resolved to vertices and UVs) and the texture slots.
     pub fn read_mesh_geometry(&self, export: usize) -> Result<AnimatedMesh> {
         // UE2's vertex meshes have a reader of their own.
         if self.is_ue2() && self.class_name(export).eq_ignore_ascii_case("VertMesh") {
             return Ok(self.read_vert_mesh_ue2(export)?.mesh);
         }
         let info = self.read_mesh(export)?;
-        if info.skeletal.is_some() {
-            return Err(Error::new(
-                format!("SkeletalMesh {} (export {export})", self.export_path(export)),
-                self.export(export).map_or(0, |e| e.serial_offset),
-                "a vertex Mesh or LodMesh (skeletal meshes have no vertex frames)",
-            ));
-        }
         let structure = format!("{} {} (export {export})", info.class, self.export_path(export));
         let mut r = Reader::new(self.data(), 0, structure);
-        let positions = read_frames(&mut r, &info)?;
-        let frames = info.frames;
-        let mut mesh = AnimatedMesh {
-            vertices_per_frame: info.vertices,
-            frames,
-            positions,
-            faces: Vec::new(),
-            materials: Vec::new(),
-            sequences: info
+        // A UE1 skeletal mesh has no vertex frames: its reference pose (`Points`, floats in
+        // the engine's units, which its wedges index) is its one frame, and its sequences
+        // are its animation's, not frames of its own.
+        let (positions, vertices, frames, sequences) = if let Some(skeletal) = &info.skeletal {
+            r.seek("Points", info.layout.points_offset)?;
+            let mut points = Vec::with_capacity(skeletal.points);
+            for _ in 0..skeletal.points {
+                points.push([r.f32("Points")?, r.f32("Points")?, r.f32("Points")?]);
+            }
+            (points, skeletal.points, 1, Vec::new())
+        } else {
+            let sequences = info
                 .sequences
                 .iter()
                 .map(|s| MeshSequence {
@@ -130,7 +126,16 @@ impl Package<'_> {
                     frames: s.frames.max(0) as usize,
                     rate: s.rate,
                 })
-                .collect(),
+                .collect();
+            (read_frames(&mut r, &info)?, info.vertices, info.frames, sequences)
+        };
+        let mut mesh = AnimatedMesh {
+            vertices_per_frame: vertices,
+            frames,
+            positions,
+            faces: Vec::new(),
+            materials: Vec::new(),
+            sequences,
         };
         let texture = |slot: usize| info.textures.get(slot).copied().filter(|t| t.0 != 0);
         let material_index = |mesh: &mut AnimatedMesh, slot: usize| -> usize {
@@ -141,10 +146,8 @@ impl Package<'_> {
             mesh.materials.len() - 1
         };
         let vertex = |r: &Reader<'_>, v: usize, at: usize| -> Result<u32> {
-            if v >= info.vertices {
-                return Err(
-                    r.error_at(at, format!("a vertex index below {}, found {v}", info.vertices))
-                );
+            if v >= vertices {
+                return Err(r.error_at(at, format!("a vertex index below {vertices}, found {v}")));
             }
             Ok(v as u32)
         };

@@ -556,7 +556,10 @@ impl<'a> Package<'a> {
                     Ok(c)
                 };
                 let ext_wedges = counted(&mut r, "ExtWedges", 12)?;
-                let points = counted(&mut r, "Points", 12)?;
+                let c = r.compact_index("Points count")?;
+                let points = r.check_count("Points count", i64::from(c), 12)?;
+                info.layout.points_offset = r.pos();
+                r.skip("Points", points * 12)?;
                 let c = r.compact_index("RefSkeleton count")?;
                 let bones_n = r.check_count("RefSkeleton count", i64::from(c), 57)?;
                 let mut bones = Vec::with_capacity(bones_n);
@@ -1080,10 +1083,10 @@ impl MeshInfo {
     /// How many of the engine's mesh units make one unit of a decoded position: the packed
     /// vertices (`FMeshVert`, X:11 Y:11 Z:10) decode in eighths and quarters of their raw
     /// integers, as the `.3d` exporters wrote them ([`crate::vertex_mesh::unpack_vertex`]),
-    /// while the engine scales and places the raw integers; Deus Ex's 16-bit vertices decode
-    /// as they are.
+    /// while the engine scales and places the raw integers; Deus Ex's 16-bit vertices and a
+    /// skeletal mesh's float points decode as they are.
     pub fn raw_per_unit(&self) -> [f32; 3] {
-        if self.bytes_per_vertex == 8 {
+        if self.bytes_per_vertex == 8 || self.skeletal.is_some() {
             [1.0; 3]
         } else {
             [8.0, 8.0, 4.0]
@@ -1107,6 +1110,8 @@ pub struct MeshLayout {
     pub remap_anim_verts: usize,
     pub remap_offset: usize,
     pub old_frame_verts: usize,
+    /// SkeletalMesh (UE1): its reference pose's `Points` (floats, the engine's units).
+    pub points_offset: usize,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
