@@ -572,14 +572,14 @@ End Map
     };
     assert_placed(placed, &mesh.model.positions, |p| transform.vertex_mesh_point(&space, p));
     // Its points are the mesh's raw points, in the engine's axes as the game draws them (one
-    // per wedge); the package export writes the PSK the mesh came from, their mirror image.
+    // per wedge), not the mirror image the PSK it came from holds; the package export's are
+    // the same.
     let wedge_points: Vec<[f32; 3]> =
         skeletal.wedges.iter().map(|w| point_to_gltf(skeletal.points[w.point as usize])).collect();
     assert_eq!(mesh.model.positions, wedge_points);
     assert!(skeletal.points.iter().any(|p| p[1] != 0.0));
     let exported = unreal_assets::export::package_mesh_model(&package, export).unwrap();
-    let mirrored: Vec<[f32; 3]> = exported.positions.iter().map(|g| [-g[0], g[1], g[2]]).collect();
-    assert_eq!(mesh.model.positions, mirrored);
+    assert_eq!(mesh.model.positions, exported.positions);
 }
 
 /// A UE2 actor drawn with a vertex mesh (`DT_Mesh`, `Mesh=VertMesh'Flags.Banner'`: UT2004's

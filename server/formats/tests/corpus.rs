@@ -97,6 +97,12 @@ fn corpus_facts() {
     assert_eq!((geometry.frames, geometry.vertices_per_frame), (1, 444));
     assert_eq!((geometry.faces.len(), geometry.materials.len()), (404, 5));
     assert!(geometry.sequences.is_empty());
+    // UT v436's import kept the PSK's axes (UT2004's negates Y): the mod's own source PSK
+    // holds these very points.
+    let psk = unreal_formats::psk::Psk::parse(&read("uc/Ut99Mods/C4/Models/C4.psk")).unwrap();
+    assert_eq!(psk.points.len(), geometry.positions.len());
+    let near = |a: &[f32; 3], b: &[f32; 3]| a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-3);
+    assert!(psk.points.iter().all(|q| geometry.positions.iter().any(|p| near(p, q))));
     let stored = p.read_mesh(mesh).unwrap().first_frame_box.unwrap();
     for k in 0..3 {
         let low = geometry.positions.iter().map(|v| v[k]).fold(f32::MAX, f32::min);

@@ -170,7 +170,10 @@ pub fn package_mesh_model_with(
 
 /// A UE2 `SkeletalMesh` in its reference pose, skinned, with the skins of the package's own
 /// textures, followed through shaders and modifiers (materials in other packages are left
-/// untextured).
+/// untextured). In the engine's axes, as the game draws it: UT2004's import negated the Y of
+/// the PSK it came from, which the PSK export ([`SkeletalMeshUe2::to_psk`]) undoes.
+///
+/// [`SkeletalMeshUe2::to_psk`]: unreal_formats::decode::ue2_mesh::SkeletalMeshUe2::to_psk
 fn ue2_skeletal_model(
     package: &Package<'_>,
     export: usize,
@@ -179,7 +182,7 @@ fn ue2_skeletal_model(
     let mesh = package.read_skeletal_mesh_ue2(export)?;
     let textures: Vec<Option<RgbaImage>> =
         mesh.materials.iter().map(|&m| material_image(package, m, others)).collect();
-    Ok(Model::from_psk(package.export_name(export), &mesh.to_psk(), None, &textures))
+    Ok(Model::from_psk(package.export_name(export), &mesh.engine_psk(), None, &textures))
 }
 
 /// A UE2 `StaticMesh`: its sections as primitives, its first UV set, and the package's own
