@@ -133,6 +133,27 @@ fn assert_placed(
     }
 }
 
+/// Checks that `positions` (a model's, glTF axes) placed by `placed`'s matrix are the points
+/// `engine` (the engine's world points, Unreal axes): every point drawn is one of the
+/// engine's, and every one of those is drawn, within `tolerance`.
+fn assert_draws(
+    placed: &level::PlacedMesh,
+    positions: &[[f32; 3]],
+    engine: &[[f64; 3]],
+    tolerance: f64,
+) {
+    let world: Vec<[f64; 3]> = positions
+        .iter()
+        .map(|&g| {
+            let p = apply(&placed.matrix, g);
+            [p[2], -p[0], p[1]]
+        })
+        .collect();
+    let near = |a: &[f64; 3], b: &[f64; 3]| a.iter().zip(b).all(|(x, y)| (x - y).abs() < tolerance);
+    assert!(world.iter().all(|w| engine.iter().any(|e| near(w, e))), "{world:?} {engine:?}");
+    assert!(engine.iter().all(|e| world.iter().any(|w| near(w, e))), "{world:?} {engine:?}");
+}
+
 /// The glTF document of a `.glb`'s JSON chunk.
 fn json_of(glb: &[u8]) -> Value {
     let length = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
@@ -633,19 +654,7 @@ End Map
         .iter()
         .map(|p| transform.vertex_mesh_point(&raw, p.map(f64::from)))
         .collect();
-    let world: Vec<[f64; 3]> = mesh
-        .model
-        .positions
-        .iter()
-        .map(|&g| {
-            let p = apply(&placed.matrix, g);
-            [p[2], -p[0], p[1]]
-        })
-        .collect();
-    // Every corner the model draws is one of the engine's, and every one of those is drawn.
-    let near = |a: &[f64; 3], b: &[f64; 3]| a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-3);
-    assert!(world.iter().all(|w| engine.iter().any(|e| near(w, e))), "{world:?} {engine:?}");
-    assert!(engine.iter().all(|e| world.iter().any(|w| near(w, e))), "{world:?} {engine:?}");
+    assert_draws(placed, &mesh.model.positions, &engine, 1e-3);
     // The package export keeps both frames as morph targets and the sequence.
     let package = unreal_formats::Package::parse(&bytes).unwrap();
     let exported = unreal_assets::export::package_mesh_model(&package, 0).unwrap();
@@ -698,17 +707,6 @@ End Map
     let points = package.read_mesh_geometry(export).unwrap().positions;
     let engine: Vec<[f64; 3]> =
         points.iter().map(|p| transform.vertex_mesh_point(&space, p.map(f64::from))).collect();
-    let world: Vec<[f64; 3]> = mesh
-        .model
-        .positions
-        .iter()
-        .map(|&g| {
-            let p = apply(&placed.matrix, g);
-            [p[2], -p[0], p[1]]
-        })
-        .collect();
-    let near = |a: &[f64; 3], b: &[f64; 3]| a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-2);
-    assert!(world.iter().all(|w| engine.iter().any(|e| near(w, e))));
-    assert!(engine.iter().all(|e| world.iter().any(|w| near(w, e))));
+    assert_draws(placed, &mesh.model.positions, &engine, 1e-2);
     assert!(write_level_glb(&scene).starts_with(b"glTF"));
 }

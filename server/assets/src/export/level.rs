@@ -306,13 +306,9 @@ fn vertex_mesh_of(
             }
         })
         .collect();
-    // The first frame is the model's positions; the animation is not the level's.
-    let mut model = super::Model::from_animated_mesh(path, &mesh, &[], &textures);
-    model.morph_targets.clear();
-    model.morph_animations.clear();
     let space =
         VertexMeshSpace::new(placement.scale, placement.origin, placement.rot_origin, raw_per_unit);
-    Ok((model, space))
+    Ok((first_frame_model(path, &mesh, &textures), space))
 }
 
 /// A UE2 `VertMesh` in its first frame, placed as `UVertMeshInstance::MeshToWorld` places it
@@ -331,17 +327,14 @@ fn ue2_vertex_mesh_of(
         .mesh
         .materials
         .iter()
-        .map(|m| match worn.skins.get(m.slot).and_then(Option::as_deref) {
-            Some(texture) => skin_image(texture),
-            None => m.texture.and_then(|t| super::materials::material_image(p, t, others)),
+        .map(|m| {
+            worn.ue2_material(m.slot, skin_image, || {
+                m.texture.and_then(|t| super::materials::material_image(p, t, others))
+            })
         })
         .collect();
-    // The first frame is the model's positions; the animation is not the level's.
-    let mut model = super::Model::from_animated_mesh(path, &read.mesh, &[], &textures);
-    model.morph_targets.clear();
-    model.morph_animations.clear();
     let space = VertexMeshSpace::new(read.scale, read.origin, read.rot_origin, [8.0, 8.0, 4.0]);
-    Ok((model, space))
+    Ok((first_frame_model(path, &read.mesh, &textures), space))
 }
 
 /// A UE2 `SkeletalMesh` in its reference pose, placed as `USkeletalMeshInstance::MeshToWorld`
@@ -360,9 +353,8 @@ fn skeletal_mesh_of(
         .materials
         .iter()
         .enumerate()
-        .map(|(i, &m)| match worn.skins.get(i).and_then(Option::as_deref) {
-            Some(texture) => skin_image(texture),
-            None => super::materials::material_image(p, m, others),
+        .map(|(i, &m)| {
+            worn.ue2_material(i, skin_image, || super::materials::material_image(p, m, others))
         })
         .collect();
     // In the engine's axes: the PSK the mesh came from is its mirror image.
@@ -400,6 +392,33 @@ impl<'a> ActorSkins<'a> {
     fn of(actor: &'a MeshActor) -> Self {
         Self { skins: &actor.skins, multi_skins: &actor.multi_skins, skin: actor.skin.as_deref() }
     }
+
+    /// UE2's material `slot` of a mesh as the actor draws it (`AActor::GetSkin`): its
+    /// `Skins(slot)` through `skin_image` where set, else the mesh's own (`own`).
+    fn ue2_material(
+        &self,
+        slot: usize,
+        skin_image: &dyn Fn(&str) -> Option<RgbaImage>,
+        own: impl FnOnce() -> Option<RgbaImage>,
+    ) -> Option<RgbaImage> {
+        match self.skins.get(slot).and_then(Option::as_deref) {
+            Some(texture) => skin_image(texture),
+            None => own(),
+        }
+    }
+}
+
+/// A vertex mesh's first frame as a model: the frame is its positions, without the
+/// animation, which is not the level's.
+fn first_frame_model(
+    path: &str,
+    mesh: &unreal_formats::decode::mesh::AnimatedMesh,
+    textures: &[Option<RgbaImage>],
+) -> super::Model {
+    let mut model = super::Model::from_animated_mesh(path, mesh, &[], textures);
+    model.morph_targets.clear();
+    model.morph_animations.clear();
+    model
 }
 
 /// No game folder: every texture is a flat colour.
