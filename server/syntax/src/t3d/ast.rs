@@ -391,3 +391,40 @@ pub struct Arg {
     pub key: Option<Span>,
     pub value: Span,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::LineKeyword;
+
+    /// Every keyword in any case, and nothing else: its look-alikes of the same length and
+    /// first letter, longer and shorter words, words of other lengths.
+    #[test]
+    fn line_keywords_are_recognised_in_any_case_and_only_they() {
+        use LineKeyword::*;
+        let all = [
+            Origin, Normal, TextureU, TextureV, Vertex, Pan, PrePivot, Location, Rotation, Scale,
+            PostScale, Settings, Base,
+        ];
+        for keyword in all {
+            let name = keyword.canonical_name();
+            for spelling in [name.to_owned(), name.to_ascii_lowercase(), name.to_ascii_uppercase()]
+            {
+                assert_eq!(LineKeyword::from_name(&spelling), keyword, "{spelling}");
+            }
+            let mut changed = name.to_owned().into_bytes();
+            let last = changed.len() - 1;
+            changed[last] = b'#';
+            for other in [
+                String::from_utf8(changed).unwrap(),
+                format!("{name}s"),
+                name[..last].to_owned(),
+                format!("x{}", &name[1..]),
+            ] {
+                assert_eq!(LineKeyword::from_name(&other), Other, "{other}");
+            }
+        }
+        for other in ["", "Texture", "SmoothingMask", "Begin", "vértex"] {
+            assert_eq!(LineKeyword::from_name(other), Other, "{other}");
+        }
+    }
+}
