@@ -709,4 +709,12 @@ End Map
         points.iter().map(|p| transform.vertex_mesh_point(&space, p.map(f64::from))).collect();
     assert_draws(placed, &mesh.model.positions, &engine, 1e-2);
     assert!(write_level_glb(&scene).starts_with(b"glTF"));
+    // The package export writes the same reference pose, without frames to animate.
+    assert_eq!(
+        unreal_assets::export::export_kind(&package, export),
+        Some(unreal_assets::export::ExportKind::Model)
+    );
+    let exported = unreal_assets::export::package_mesh_model(&package, export).unwrap();
+    assert_eq!(exported.positions, mesh.model.positions);
+    assert_eq!((exported.triangle_count(), exported.morph_targets.len()), (404, 0));
 }

@@ -70,7 +70,8 @@ pub fn export_kind(package: &Package<'_>, export: usize) -> Option<ExportKind> {
         Some(ExportKind::Image)
     } else if is("Mesh")
         || is("LodMesh")
-        || (package.is_ue2() && (is("SkeletalMesh") || is("StaticMesh") || is("VertMesh")))
+        || is("SkeletalMesh")
+        || (package.is_ue2() && (is("StaticMesh") || is("VertMesh")))
     {
         Some(ExportKind::Model)
     } else if package.texture_class_is_imageless(class) {
@@ -130,7 +131,7 @@ fn animated_model(
     Model::from_animated_mesh(name, mesh, sequences, &textures)
 }
 
-/// A package mesh (`Mesh`, `LodMesh`, UE2 `VertMesh`, `SkeletalMesh` and `StaticMesh`) as a model with
+/// A package mesh (`Mesh`, `LodMesh`, `SkeletalMesh`, UE2 `VertMesh` and `StaticMesh`) as a model with
 /// its own sequences and the textures under its materials that are inside the same package.
 pub fn package_mesh_model(package: &Package<'_>, export: usize) -> Result<Model> {
     package_mesh_model_with(package, export, &NoOtherPackages)
@@ -165,7 +166,14 @@ pub fn package_mesh_model_with(
         .iter()
         .map(|m| m.texture.and_then(|t| material_image(package, t, others)))
         .collect();
-    Ok(Model::from_animated_mesh(package.export_name(export), &mesh, &sequences, &textures))
+    let mut model =
+        Model::from_animated_mesh(package.export_name(export), &mesh, &sequences, &textures);
+    if mesh.frames == 1 {
+        // One frame (a UE1 skeletal mesh's reference pose): nothing moves.
+        model.morph_targets.clear();
+        model.morph_animations.clear();
+    }
+    Ok(model)
 }
 
 /// A UE2 `SkeletalMesh` in its reference pose, skinned, with the skins of the package's own
