@@ -157,8 +157,32 @@ fn corpus_meshes_export_and_render() {
         let stem = psk.file_stem().unwrap().to_string_lossy().into_owned();
         let psa = find_ci(psk.parent().unwrap(), &format!("{stem}.psa"))
             .map(|p| std::fs::read(p).unwrap());
+        let bytes = std::fs::read(&psk).unwrap();
         let model =
-            export::psk_model(&stem, &std::fs::read(&psk).unwrap(), psa.as_deref(), &[]).unwrap();
+            export::psk_model(&stem, &bytes, psa.as_deref(), &[], export::PskAxes::AsWritten)
+                .unwrap();
+        // Read as UT2004's import reads it: the mirror image, the bones' keys with it.
+        let ue2 = export::psk_model(&stem, &bytes, psa.as_deref(), &[], export::PskAxes::Ue2Import)
+            .unwrap();
+        let mirrored: Vec<[f32; 3]> = model.positions.iter().map(|g| [-g[0], g[1], g[2]]).collect();
+        assert_eq!(ue2.positions, mirrored, "{stem}");
+        assert_eq!(ue2.triangle_count(), model.triangle_count());
+        // Each bone mirrored across the same plane: its position's first axis negated, its
+        // rotation's second and third (the same turn up to the quaternion's sign).
+        let (skin, ue2_skin) = (model.skin.as_ref().unwrap(), ue2.skin.as_ref().unwrap());
+        for (b, m) in skin.bones.iter().zip(&ue2_skin.bones) {
+            let t = b.translation;
+            assert_eq!(m.translation, [-t[0], t[1], t[2]], "{stem} {}", b.name);
+            let [x, y, z, w] = b.rotation;
+            let q = m.rotation;
+            let same =
+                |sign: f32| [x, -y, -z, w].iter().zip(q).all(|(a, b)| (sign * a - b).abs() < 1e-5);
+            assert!(same(1.0) || same(-1.0), "{stem} {}: {:?} {q:?}", b.name, b.rotation);
+        }
+        assert_eq!(
+            ue2.skeletal_animations.iter().map(|a| a.name.as_str()).collect::<Vec<_>>(),
+            model.skeletal_animations.iter().map(|a| a.name.as_str()).collect::<Vec<_>>()
+        );
         let glb = write_glb(&model);
         let covered = thumbnail(&model, &format!("psk_{stem}"));
         let rel = psk.strip_prefix(&root).unwrap().display().to_string();

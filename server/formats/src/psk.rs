@@ -138,6 +138,29 @@ pub struct Psk {
     pub unknown_chunks: Vec<String>,
 }
 
+impl Psk {
+    /// The mesh with its Y axis negated, as UT2004's import turns a PSK into the engine's axes
+    /// ("Y-flip quaternions and translations from Max/Maya/etc space into Unreal space",
+    /// `Editor/Src/UnMeshEd.cpp`): points and bone positions, a bone rotation's Y and W, and
+    /// each face's last two wedges swapped so that it faces the same way. Its own inverse:
+    /// what a UE2 `SkeletalMesh` stores, mirrored, is its PSK.
+    pub fn mirrored_y(&self) -> Psk {
+        let mut psk = self.clone();
+        for p in &mut psk.points {
+            p[1] = -p[1];
+        }
+        for f in &mut psk.faces {
+            f.wedges.swap(1, 2);
+        }
+        for b in &mut psk.bones {
+            b.rotation[1] = -b.rotation[1];
+            b.rotation[3] = -b.rotation[3];
+            b.position[1] = -b.position[1];
+        }
+        psk
+    }
+}
+
 fn vec3(r: &mut Reader<'_>, field: &str) -> Result<[f32; 3]> {
     Ok([r.f32(field)?, r.f32(field)?, r.f32(field)?])
 }

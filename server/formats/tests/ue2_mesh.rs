@@ -40,6 +40,8 @@ fn skeletal_mesh_reads_back_in_every_ut2004_version() {
         assert_eq!(psk.faces[0].wedges, [0, 2, 1]);
         assert_eq!(psk.bones[1].rotation, [0.0, -0.0, 0.0, -1.0]);
         assert_eq!(psk.bones[1].parent, 0);
+        // The mirror is its own inverse: the PSK mirrored again is what the mesh stores.
+        assert_eq!(psk.mirrored_y(), mesh.engine_psk());
     }
     let bytes = writers::ue2_skeletal_package(126, 29, "AssaultRifle_1st");
     let summary = summarize(&bytes, "Weapons.ukx").unwrap().to_string();

@@ -363,6 +363,7 @@ fn psa_bones_the_psk_lacks_are_named() {
             exit 0
             --- stdout
             --- stderr
+            note: Grunt_Preview_LOD0.psk read in its own axes, as UE1's import reads a PSK; UT2004's negates Y (--engine ue2, or a UE2 game in the settings, reads it so)
             note: 17 of the PSA's 89 bones are not in the PSK (`IK_Hands_Chest`, `IK_Chest_LeftHand`, `IK_Chest_RightHand`, `IK_Hands`, `IK_LeftHand`, `IK_RightHand`, `IK_Feet`, `IK_LeftFoot` and 9 more): their keys were left out
         "#]],
     );
@@ -373,6 +374,7 @@ fn psa_bones_the_psk_lacks_are_named() {
             exit 0
             --- stdout
             --- stderr
+            note: C4.psk read in its own axes, as UE1's import reads a PSK; UT2004's negates Y (--engine ue2, or a UE2 game in the settings, reads it so)
             note: the PSA's 89 bones match none of the PSK's (`Root`, `Hips`, `LeftUpLeg`, `LeftLeg`, `LeftFoot`, `LeftToeBase`, `LeftToeEnd`, `Spine` and 81 more): no animation was exported
         "#]],
     );
@@ -1386,4 +1388,41 @@ fn a_maps_static_meshes_export_and_leave_out_on_request() {
             For more information, try '--help'.
         "#]],
     );
+}
+
+/// A PSK exported for UE2 (`--engine ue2`) is read as UT2004's import reads it, its Y
+/// negated, without the note that an engine not known leaves: its bounds are the mirror of
+/// the bounds read as written (glTF's first axis is Unreal's Y negated).
+#[test]
+fn a_psk_for_ue2_is_read_in_ue2s_axes() {
+    let Some(root) = corpus() else { return };
+    let dir = fixture_dir("psk-ue2-axes");
+    let c4 = root.join("uc/Ut99Mods/C4/Models/C4.psk");
+    run(
+        &dir,
+        &["export", c4.to_str().unwrap(), "--engine", "ue2", "-o", "ue2.glb"],
+        expect![[r"
+            exit 0
+            --- stdout
+            --- stderr
+        "]],
+    );
+    run(
+        &dir,
+        &["export", c4.to_str().unwrap(), "--engine", "ue1", "-o", "ue1.glb"],
+        expect![[r"
+            exit 0
+            --- stdout
+            --- stderr
+        "]],
+    );
+    let bounds = |name: &str| {
+        let json = glb_json(&dir.join(name));
+        let position = json["meshes"][0]["primitives"][0]["attributes"]["POSITION"].as_u64();
+        let accessor = &json["accessors"][position.unwrap() as usize];
+        let axis = |key: &str| accessor[key][0].as_f64().unwrap();
+        (axis("min"), axis("max"))
+    };
+    let (ue1, ue2) = (bounds("ue1.glb"), bounds("ue2.glb"));
+    assert!((ue2.0 + ue1.1).abs() < 1e-4 && (ue2.1 + ue1.0).abs() < 1e-4, "{ue1:?} {ue2:?}");
 }

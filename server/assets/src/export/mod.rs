@@ -23,7 +23,7 @@ pub mod uc;
 
 use unreal_formats::decode::image::decode_image;
 use unreal_formats::decode::mesh::AnimatedMesh;
-use unreal_formats::decode::skeletal::psa_keys;
+use unreal_formats::decode::skeletal::{psa_keys, AnimKey};
 use unreal_formats::decode::texture::MipSource;
 use unreal_formats::decode::RgbaImage;
 use unreal_formats::package::Package;
@@ -206,14 +206,39 @@ fn ue2_static_model(
     Ok(Model::from_static_mesh(package.export_name(export), &mesh, &textures))
 }
 
-/// A PSK (and optionally its PSA) as a skinned model; `textures` by PSK material index.
+/// How an ActorX file's axes become the engine's, which differs by generation: UT v436's
+/// import kept them (the corpus's `C4.psk` holds the very points of the mesh built from it),
+/// UT2004's negates Y ([`Psk::mirrored_y`]). The file itself does not say which engine it was
+/// made for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PskAxes {
+    /// The file's axes are the engine's (UE1, and where the engine is not known).
+    AsWritten,
+    /// UE2's import: Y negated.
+    Ue2Import,
+}
+
+impl PskAxes {
+    /// The axes of the engine generation a file is for (`None`: not known).
+    pub fn of(generation: Option<unreal_analysis::Generation>) -> PskAxes {
+        if generation == Some(unreal_analysis::Generation::Ue2) {
+            PskAxes::Ue2Import
+        } else {
+            PskAxes::AsWritten
+        }
+    }
+}
+
+/// A PSK (and optionally its PSA) as a skinned model in the engine's axes as `axes` says;
+/// `textures` by PSK material index.
 pub fn psk_model(
     name: &str,
     psk_file: &[u8],
     psa_file: Option<&[u8]>,
     textures: &[Option<RgbaImage>],
+    axes: PskAxes,
 ) -> Result<Model> {
-    let psk = Psk::parse(psk_file)?;
+    let mut psk = Psk::parse(psk_file)?;
     let animation = match psa_file {
         Some(bytes) => {
             let psa = Psa::parse(bytes)?;
@@ -221,6 +246,13 @@ pub fn psk_model(
             Some((psa, keys))
         }
         None => None,
+    };
+    let animation = match axes {
+        PskAxes::AsWritten => animation,
+        PskAxes::Ue2Import => {
+            psk = psk.mirrored_y();
+            animation.map(|(psa, keys)| (psa, keys.iter().map(AnimKey::mirrored_y).collect()))
+        }
     };
     Ok(Model::from_psk(name, &psk, animation.as_ref().map(|(p, k)| (p, k.as_slice())), textures))
 }

@@ -49,13 +49,15 @@ pub fn vertex_mesh_thumbnail_data_uri(
     Ok(model_thumbnail_data_uri(&model, size))
 }
 
-/// A PSK's reference pose rendered as a `data:` URI (textures by material index).
+/// A PSK's reference pose in the engine's axes as `axes` says, rendered as a `data:` URI
+/// (textures by material index).
 pub fn psk_thumbnail_data_uri(
     psk_file: &[u8],
     textures: &[Option<RgbaImage>],
     size: u32,
+    axes: crate::export::PskAxes,
 ) -> Result<String> {
-    let model = crate::export::psk_model("psk", psk_file, None, textures)?;
+    let model = crate::export::psk_model("psk", psk_file, None, textures, axes)?;
     Ok(model_thumbnail_data_uri(&model, size))
 }
 

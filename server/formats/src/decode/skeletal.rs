@@ -13,6 +13,16 @@ pub struct AnimKey {
     pub time: f32,
 }
 
+impl AnimKey {
+    /// The key with its Y axis negated, as UT2004's import of a PSA turns it (the position's
+    /// Y, the rotation's Y and W; `Psk::mirrored_y`).
+    pub fn mirrored_y(&self) -> AnimKey {
+        let [x, y, z] = self.position;
+        let [qx, qy, qz, qw] = self.rotation;
+        AnimKey { position: [x, -y, z], rotation: [qx, -qy, qz, -qw], ..*self }
+    }
+}
+
 /// Every key of a PSA file, in file order. `psa` is the same file parsed, so the key count
 /// is already known to match the bones and sequences.
 pub fn psa_keys(data: &[u8], psa: &Psa) -> Result<Vec<AnimKey>> {

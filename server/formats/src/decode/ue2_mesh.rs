@@ -55,19 +55,7 @@ impl SkeletalMeshUe2 {
     /// wedges (UnMeshEd.cpp, "from Max/Maya/etc space into Unreal space"); this undoes it, so
     /// the mesh exports as its PSK does.
     pub fn to_psk(&self) -> Psk {
-        let mut psk = self.engine_psk();
-        for p in &mut psk.points {
-            p[1] = -p[1];
-        }
-        for f in &mut psk.faces {
-            f.wedges.swap(1, 2);
-        }
-        for b in &mut psk.bones {
-            b.rotation[1] = -b.rotation[1];
-            b.rotation[3] = -b.rotation[3];
-            b.position[1] = -b.position[1];
-        }
-        psk
+        self.engine_psk().mirrored_y()
     }
 
     /// The mesh in PSK's shape but in the engine's own axes, as the game draws it: the arrays

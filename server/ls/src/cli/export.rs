@@ -145,7 +145,7 @@ pub fn run(args: &ExportArgs) -> ExitCode {
         Some(kind @ (FormatKind::VertexMeshData | FormatKind::VertexMeshAnimation)) => {
             export_vertex_mesh(args, &bytes, kind, target)
         }
-        Some(FormatKind::Psk) => export_psk(args, &bytes, target),
+        Some(FormatKind::Psk) => export_psk(args, &options, &bytes, target),
         Some(FormatKind::U3d) => export_u3d(args, &bytes, target),
         Some(FormatKind::Image(_)) => match target {
             None | Some(Target::Png) => {
@@ -504,7 +504,14 @@ fn export_vertex_mesh(
     write_model(&model, target, &args.output)
 }
 
-fn export_psk(args: &ExportArgs, bytes: &[u8], target: Option<Target>) -> Outcome {
+/// A PSK (with its PSA) in the engine's axes of the file's settings: as written for UE1 or
+/// an engine not known (with a note saying so), Y negated for UE2, as UT2004's import does.
+fn export_psk(
+    args: &ExportArgs,
+    options: &LintOptions,
+    bytes: &[u8],
+    target: Option<Target>,
+) -> Outcome {
     let stem = stem(&args.file);
     let psa_path = args.psa.clone().or_else(|| {
         let dir =
@@ -517,8 +524,17 @@ fn export_psk(args: &ExportArgs, bytes: &[u8], target: Option<Target>) -> Outcom
     };
     let textures =
         args.textures.iter().map(|p| read_image(p).map(Some)).collect::<Result<Vec<_>, _>>()?;
-    let model =
-        export::psk_model(&stem, bytes, psa.as_deref(), &textures).map_err(|e| e.to_string())?;
+    let generation = options.engine.fixed();
+    if generation.is_none() {
+        let name = args.file.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+        eprintln!(
+            "note: {} read in its own axes, as UE1's import reads a PSK; UT2004's negates Y (--engine ue2, or a UE2 game in the settings, reads it so)",
+            super::printable_line(&name)
+        );
+    }
+    let axes = export::PskAxes::of(generation);
+    let model = export::psk_model(&stem, bytes, psa.as_deref(), &textures, axes)
+        .map_err(|e| e.to_string())?;
     write_model(&model, target, &args.output)
 }
 

@@ -181,7 +181,10 @@ pub(super) fn routes() -> Routes {
         .on::<ext::ObjectPreview>()
         .expensive(|backend, params| {
             let packages = backend.package_index();
-            move || features::preview::object_preview(&params, packages.as_deref())
+            // A PSK's axes follow the engine the file is for, resolved as `export` does.
+            let path = features::preview::path_of(&params.uri).ok();
+            let engine = backend.shared.session().engine(path.as_deref()).fixed();
+            move || features::preview::object_preview(&params, packages.as_deref(), engine)
         })
         .on::<ext::ExecLines>()
         .expensive(|_, params| move || features::preview::exec_lines(&params))

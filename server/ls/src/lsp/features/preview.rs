@@ -49,7 +49,7 @@ fn failed(message: String) -> Error {
     Error { code: ErrorCode::ServerError(-32803), message: message.into(), data: None }
 }
 
-fn path_of(uri: &Uri) -> Result<PathBuf> {
+pub(crate) fn path_of(uri: &Uri) -> Result<PathBuf> {
     crate::lsp::file_uri::file_path(uri)
         .ok_or_else(|| invalid(format!("{}: not a file: URI", uri.as_str())))
 }
@@ -117,9 +117,12 @@ fn facts(object: Value) -> Facts {
     }
 }
 
+/// `engine`: the generation the file is for (its settings, as `export` resolves them), which
+/// says how a PSK's axes are read.
 pub fn object_preview(
     params: &ObjectPreviewParams,
     packages: Option<&unreal_analysis::index::PackageIndex>,
+    engine: Option<unreal_analysis::Generation>,
 ) -> Result<ObjectPreviewResult> {
     let path = path_of(&params.uri)?;
     let max = params.max_size.unwrap_or(DEFAULT_MAX_SIZE).clamp(1, LIMIT_MAX_SIZE);
@@ -128,7 +131,7 @@ pub fn object_preview(
         Some(index) => index,
         None => &unreal_assets::export::NoOtherPackages,
     };
-    let answer = object_preview_of(params, &path, max, &bytes, others);
+    let answer = object_preview_of(params, &path, max, &bytes, others, engine);
     unless_changed(&path, &bytes, answer)
 }
 
@@ -138,6 +141,7 @@ fn object_preview_of(
     max: u32,
     bytes: &[u8],
     others: &dyn unreal_assets::export::OtherPackages,
+    engine: Option<unreal_analysis::Generation>,
 ) -> Result<ObjectPreviewResult> {
     let spec = match &params.object {
         Some(object) => Some(
@@ -147,7 +151,7 @@ fn object_preview_of(
         None => None,
     };
     let file = match (params.export, &spec) {
-        (None, None) => return file_preview(path, bytes, max),
+        (None, None) => return file_preview(path, bytes, max, engine),
         _ => open_package(path, bytes)?,
     };
     let package = parse(&file)?;
@@ -328,7 +332,12 @@ fn class_source(package: &Package<'_>, class: usize) -> Option<String> {
 
 /// A file that is one object (`.psk`, `.psa`, `_d.3d`, `.u3d`, an image): its summary, and a
 /// rendering for meshes.
-fn file_preview(path: &Path, bytes: &[u8], max: u32) -> Result<ObjectPreviewResult> {
+fn file_preview(
+    path: &Path,
+    bytes: &[u8],
+    max: u32,
+    engine: Option<unreal_analysis::Generation>,
+) -> Result<ObjectPreviewResult> {
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let lower = name.to_ascii_lowercase();
     let fail = |e: unreal_formats::Error| failed(format!("{}: {e}", path.display()));
@@ -358,7 +367,8 @@ fn file_preview(path: &Path, bytes: &[u8], max: u32) -> Result<ObjectPreviewResu
         let summary = unreal_formats::summarize(bytes, &name).map_err(fail)?;
         let extension = path.extension().map(|e| e.to_string_lossy().to_ascii_lowercase());
         let render = if matches!(extension.as_deref(), Some("psk" | "pskx")) {
-            preview::psk_thumbnail_data_uri(bytes, &[], max).ok()
+            let axes = unreal_assets::export::PskAxes::of(engine);
+            preview::psk_thumbnail_data_uri(bytes, &[], max, axes).ok()
         } else {
             None
         };
