@@ -58,6 +58,19 @@ pub struct MeshSequence {
     pub rate: f32,
 }
 
+impl MeshSequence {
+    /// A sequence as a package stores it (`StartFrame`, `NumFrames` as signed numbers: a
+    /// negative one counts as none).
+    pub fn stored(name: &str, start_frame: i32, frames: i32, rate: f32) -> Self {
+        Self {
+            name: name.to_owned(),
+            start_frame: start_frame.max(0) as usize,
+            frames: frames.max(0) as usize,
+            rate,
+        }
+    }
+}
+
 /// A UE1 texture coordinate pair (bytes, 256ths of the texture) in texture widths.
 pub fn byte_uv(b: [u8; 2]) -> [f32; 2] {
     [f32::from(b[0]) / 256.0, f32::from(b[1]) / 256.0]
@@ -120,12 +133,7 @@ impl Package<'_> {
             let sequences = info
                 .sequences
                 .iter()
-                .map(|s| MeshSequence {
-                    name: s.name.clone(),
-                    start_frame: s.start_frame.max(0) as usize,
-                    frames: s.frames.max(0) as usize,
-                    rate: s.rate,
-                })
+                .map(|s| MeshSequence::stored(&s.name, s.start_frame, s.frames, s.rate))
                 .collect();
             (read_frames(&mut r, &info)?, info.vertices, info.frames, sequences)
         };

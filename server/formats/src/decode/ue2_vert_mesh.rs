@@ -113,12 +113,7 @@ impl Package<'_> {
             materials: Vec::new(),
             sequences: sequences
                 .iter()
-                .map(|s| MeshSequence {
-                    name: s.name.clone(),
-                    start_frame: s.start_frame.max(0) as usize,
-                    frames: s.frames.max(0) as usize,
-                    rate: s.rate,
-                })
+                .map(|s| MeshSequence::stored(&s.name, s.start_frame, s.frames, s.rate))
                 .collect(),
         };
         for (k, &(wedges, mesh_material)) in lod.faces.iter().enumerate() {
