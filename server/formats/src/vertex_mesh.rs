@@ -233,6 +233,10 @@ impl<'a> VertexMesh<'a> {
     }
 }
 
+/// How many of the engine's raw units (`FMeshVert`'s integers, which it scales and places)
+/// make one unit of a position [`unpack_vertex`] decodes.
+pub const PACKED_RAW_PER_UNIT: [f32; 3] = [8.0, 8.0, 4.0];
+
 /// X:11, Y:11, Z:10 signed bits; X and Y in eighths of a unit, Z in quarters (as the
 /// exporters write them).
 pub fn unpack_vertex(v: u32) -> [f32; 3] {

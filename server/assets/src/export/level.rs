@@ -333,7 +333,8 @@ fn ue2_vertex_mesh_of(
             })
         })
         .collect();
-    let space = VertexMeshSpace::new(read.scale, read.origin, read.rot_origin, [8.0, 8.0, 4.0]);
+    let raw_per_unit = unreal_formats::vertex_mesh::PACKED_RAW_PER_UNIT;
+    let space = VertexMeshSpace::new(read.scale, read.origin, read.rot_origin, raw_per_unit);
     Ok((first_frame_model(path, &read.mesh, &textures), space))
 }
 

@@ -112,7 +112,11 @@ pub fn vertex_mesh_model(
     let vertex_mesh = VertexMesh::parse(data_file, aniv_file)?;
     let mut mesh = AnimatedMesh::from_vertex_mesh(&vertex_mesh);
     // Decoded positions are the packed integers over 8, 8 and 4 (Deus Ex's are as stored).
-    let raw_per_unit = if vertex_mesh.bytes_per_vertex == 8 { [1.0; 3] } else { [8.0, 8.0, 4.0] };
+    let raw_per_unit = if vertex_mesh.bytes_per_vertex == 8 {
+        [1.0; 3]
+    } else {
+        unreal_formats::vertex_mesh::PACKED_RAW_PER_UNIT.map(f64::from)
+    };
     setup.apply(&mut mesh, raw_per_unit);
     Ok(animated_model(name, &mesh, sequences, textures_by_slot))
 }

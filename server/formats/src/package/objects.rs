@@ -1089,7 +1089,7 @@ impl MeshInfo {
         if self.bytes_per_vertex == 8 || self.skeletal.is_some() {
             [1.0; 3]
         } else {
-            [8.0, 8.0, 4.0]
+            crate::vertex_mesh::PACKED_RAW_PER_UNIT
         }
     }
 }
