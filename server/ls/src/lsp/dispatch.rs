@@ -767,9 +767,13 @@ mod tests {
             send(message).await;
         }
         let mut answers = HashMap::new();
-        let mut logs = Vec::new();
+        let mut logs: Vec<String> = Vec::new();
         let mut bytes = Vec::new();
-        while !(2..=4).all(|id| answers.contains_key(&id)) {
+        // Every answer, and each panic's log line, which may come after the answers.
+        let logged = |logs: &[String], method: &str| logs.iter().any(|log| log.contains(method));
+        while !((2..=4).all(|id| answers.contains_key(&id))
+            && [PanicsOnThread::METHOD, PanicsAtOnce::METHOD].iter().all(|m| logged(&logs, m)))
+        {
             let piece = tokio::time::timeout(Duration::from_mins(1), output.recv()).await;
             bytes.extend(piece.unwrap().unwrap());
             while let Some(at) = bytes.windows(4).position(|w| w == b"\r\n\r\n") {
@@ -794,7 +798,7 @@ mod tests {
             assert_eq!(error["code"], -32603, "{error}");
             let message = error["message"].as_str().unwrap();
             assert!(message.contains(method) && message.contains("on purpose"), "{message}");
-            assert!(logs.iter().any(|log| log.contains(method)), "{logs:?}");
+            assert!(logged(&logs, method), "{logs:?}");
         }
         assert!(answers[&4]["result"].is_array(), "{}", answers[&4]);
     }
