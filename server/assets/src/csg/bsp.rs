@@ -383,15 +383,20 @@ struct Coplanar {
     processing_back: bool,
 }
 
-/// A piece of a polygon to filter: from `node` down, or (`node` none) straight into the leaf
-/// `leaf`, where the engine's recursion calls `FilterLeaf` only once the pieces before it
-/// are done.
+/// A piece of a polygon to filter, and where it is.
 struct Task {
-    node: Option<usize>,
-    leaf: Place,
+    at: At,
     poly: EdPoly,
     info: Coplanar,
     outside: bool,
+}
+
+/// Where a [`Task`]'s piece is: at a node, to go down from, or at a leaf it goes into, where
+/// the engine's recursion calls `FilterLeaf` only once the pieces before it are done.
+#[derive(Clone, Copy)]
+enum At {
+    Node(usize),
+    Leaf(Place),
 }
 
 /// The pieces of one polygon on their way down a tree: `FilterEdPoly`'s recursion as a work
@@ -411,7 +416,7 @@ impl Pieces {
             pieces.arrived.push(Leaf { poly, filter, place: Place::Root });
         } else {
             let outside = bsp.root_outside;
-            let task = Task { node: Some(0), leaf: Place::Root, poly, info: NOT_COPLANAR, outside };
+            let task = Task { at: At::Node(0), poly, info: NOT_COPLANAR, outside };
             pieces.tasks.push(task);
         }
         pieces
@@ -422,11 +427,12 @@ impl Pieces {
     fn next(&mut self, bsp: &Bsp) -> Option<Vec<Leaf>> {
         while self.arrived.is_empty() {
             let t = self.tasks.pop()?;
-            if t.node.is_some() {
-                bsp.filter_ed_poly(t, &mut self.tasks, &mut self.arrived);
-            } else {
-                let (tasks, arrived) = (&mut self.tasks, &mut self.arrived);
-                Bsp::filter_leaf(t.poly, t.info, t.outside, t.leaf, tasks, arrived);
+            let (tasks, arrived) = (&mut self.tasks, &mut self.arrived);
+            match t.at {
+                At::Node(node) => bsp.filter_ed_poly(node, t, tasks, arrived),
+                At::Leaf(place) => {
+                    Bsp::filter_leaf(t.poly, t.info, t.outside, place, tasks, arrived);
+                }
             }
         }
         Some(std::mem::take(&mut self.arrived))
@@ -499,21 +505,20 @@ impl Bsp {
 
     /// `FilterEdPoly`: one piece down the tree until it reaches a leaf; the pieces a split
     /// makes go to `tasks`.
-    fn filter_ed_poly(&self, task: Task, tasks: &mut Vec<Task>, out: &mut Vec<Leaf>) {
-        let Task { node, mut poly, mut info, mut outside, .. } = task;
-        let Some(mut node) = node else { return };
+    fn filter_ed_poly(
+        &self,
+        mut node: usize,
+        task: Task,
+        tasks: &mut Vec<Task>,
+        out: &mut Vec<Leaf>,
+    ) {
+        let Task { mut poly, mut info, mut outside, .. } = task;
         loop {
             if poly.vertices.len() >= VERTEX_THRESHOLD {
                 // The second half is filtered first; this one waits at this node.
                 let other = poly.split_in_half();
                 let first = std::mem::replace(&mut poly, other);
-                tasks.push(Task {
-                    node: Some(node),
-                    leaf: Place::Root,
-                    poly: first,
-                    info,
-                    outside,
-                });
+                tasks.push(Task { at: At::Node(node), poly: first, info, outside });
             }
             let Some(n) = self.nodes.get(node) else { return };
             self.step(1);
@@ -613,7 +618,8 @@ impl Bsp {
         outside: bool,
         tasks: &mut Vec<Task>,
     ) {
-        tasks.push(Task { node: child, leaf: place, poly, info, outside });
+        let at = child.map_or(At::Leaf(place), At::Node);
+        tasks.push(Task { at, poly, info, outside });
     }
 
     /// `FilterLeaf`.
@@ -637,7 +643,7 @@ impl Bsp {
                 Some(back) => {
                     info.processing_back = true;
                     let outside = info.back_node_outside;
-                    tasks.push(Task { node: Some(back), leaf: place, poly, info, outside });
+                    tasks.push(Task { at: At::Node(back), poly, info, outside });
                     return;
                 }
             }
