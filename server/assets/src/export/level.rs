@@ -416,10 +416,7 @@ fn first_frame_model(
     mesh: &unreal_formats::decode::mesh::AnimatedMesh,
     textures: &[Option<RgbaImage>],
 ) -> super::Model {
-    let mut model = super::Model::from_animated_mesh(path, mesh, &[], textures);
-    model.morph_targets.clear();
-    model.morph_animations.clear();
-    model
+    super::Model::from_animated_mesh(path, mesh, &[], textures).still()
 }
 
 /// No game folder: every texture is a flat colour.

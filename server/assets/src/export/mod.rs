@@ -170,14 +170,10 @@ pub fn package_mesh_model_with(
         .iter()
         .map(|m| m.texture.and_then(|t| material_image(package, t, others)))
         .collect();
-    let mut model =
+    let model =
         Model::from_animated_mesh(package.export_name(export), &mesh, &sequences, &textures);
-    if mesh.frames == 1 {
-        // One frame (a UE1 skeletal mesh's reference pose): nothing moves.
-        model.morph_targets.clear();
-        model.morph_animations.clear();
-    }
-    Ok(model)
+    // One frame (a UE1 skeletal mesh's reference pose): nothing moves.
+    Ok(if mesh.frames == 1 { model.still() } else { model })
 }
 
 /// A UE2 `SkeletalMesh` in its reference pose, skinned, with the skins of the package's own

@@ -146,6 +146,14 @@ impl Model {
         }
     }
 
+    /// The model without its morph targets and their animations: its positions (a vertex
+    /// mesh's first frame) standing still.
+    pub fn still(mut self) -> Self {
+        self.morph_targets.clear();
+        self.morph_animations.clear();
+        self
+    }
+
     pub fn triangle_count(&self) -> usize {
         self.primitives.iter().map(|p| p.triangles.len()).sum()
     }
