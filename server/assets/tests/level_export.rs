@@ -354,8 +354,8 @@ fn the_corpus_map_is_textured_from_its_package() {
     assert_eq!(
         textured,
         vec![
-            ("rectangle_128x64", Some((128, 64))),
             ("checkers_base", Some((256, 256))),
+            ("rectangle_128x64", Some((128, 64))),
             ("Bkgnd", None),
             ("coordinates", Some((256, 256))),
             ("checkers_circle", Some((256, 256))),

@@ -7,14 +7,21 @@
 //! filtered through a small BSP of the brush and kept or discarded by the same rules seen
 //! from the world, then `bspCleanup`.
 //!
-//! What is left out does not change which area is built: the point and vector tables (each
-//! node keeps its own vertices), `bspAddPoint`'s merging of near points, the repartition
-//! between the structural and the detail pass (`bspRepartition` rebuilds the same surfaces in
-//! a better-balanced tree), zones, bounds and `bspOptGeom`'s T-joint vertices.
+//! Between the structural and the detail pass the world's tree is built anew from its own
+//! polygons ([`Bsp::repartition`], `bspRepartition`): the same area, but other cells, and a
+//! detail brush's faces, once added, divide the whole cell they land in for the detail
+//! brushes after them (docs/csg.md, "Detail brushes").
 //!
-//! Polygons are filtered through an unchanged tree and their pieces added afterwards (the
-//! engine adds each piece as it reaches its leaf); pieces added so are new nodes, which never
-//! count as CSG (`IsCsg`), so later pieces of the same polygon are classified the same.
+//! What is left out: the point and vector tables (each node keeps its own vertices),
+//! `bspAddPoint`'s merging of near points, zones, bounds and `bspOptGeom`'s T-joint vertices.
+//! None of them changes which area a structural brush builds; the point merging moves
+//! vertices by fractions of a unit, which is enough to give the repartitioned tree other
+//! splitters than the engine's.
+//!
+//! A brush polygon's kept pieces are added as they reach their leaves, as the engine adds
+//! them from inside its filter; pieces added so are new nodes, which never count as CSG
+//! (`IsCsg`) until the brush is done, so later pieces of the same polygon are classified the
+//! same.
 //! Every walk of a tree uses a work list, not recursion: a deep tree cannot exhaust the
 //! stack.
 
@@ -30,6 +37,10 @@ pub const THRESH_POINTS_ARE_SAME: f64 = 0.002;
 /// `FPoly::MAX_VERTICES` (UE1 and UE2) and the count from which a polygon is halved.
 pub const MAX_VERTICES: usize = 16;
 const VERTEX_THRESHOLD: usize = MAX_VERTICES - 2;
+/// `FLOAT_NORMAL_THRESH`: two unit normals this near on every axis are the same direction.
+const FLOAT_NORMAL_THRESH: f64 = 0.0001;
+/// `SMALL_NUMBER`: a vector whose squared length is under this has no direction.
+const SMALL_NUMBER: f64 = 1e-8;
 
 pub const PF_NOT_SOLID: u32 = 0x0000_0008;
 pub const PF_SEMISOLID: u32 = 0x0000_0020;
@@ -60,6 +71,12 @@ pub fn dot(a: V3, b: V3) -> f64 {
 
 pub fn cross(a: V3, b: V3) -> V3 {
     [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+}
+
+/// `FVector::Normalize`: the unit vector, `None` when the vector is too short to have one.
+fn normalized(v: V3) -> Option<V3> {
+    let square = dot(v, v);
+    (square >= SMALL_NUMBER).then(|| scale(v, 1.0 / square.sqrt()))
 }
 
 /// `FPoly::CalcNormal`: the normalized sum of the fan's cross products; `None` when the
@@ -122,6 +139,58 @@ impl EdPoly {
         self.flags |= PF_ED_CUT;
         other.flags |= PF_ED_CUT;
         other
+    }
+
+    /// `FPoly::RemoveColinears`: drops a vertex too near the one before it, then each vertex
+    /// whose two edges run the same way; whether what is left is convex (`false` also when
+    /// fewer than three vertices are left, which empties it). As in the engine, an edge's
+    /// direction is worked out once, so the first vertex keeps the one it had with the last
+    /// vertex as it was first found.
+    fn remove_colinears(&mut self) -> bool {
+        let normal = self.normal;
+        let mut side: Vec<V3> = vec![[0.0; 3]; self.vertices.len()];
+        let mut i = 0;
+        while i < self.vertices.len() {
+            let n = self.vertices.len();
+            let j = if i == 0 { n - 1 } else { i - 1 };
+            match normalized(cross(sub(self.vertices[i], self.vertices[j]), normal)) {
+                Some(s) => {
+                    side[i] = s;
+                    i += 1;
+                }
+                None => {
+                    self.vertices.remove(i);
+                    if self.vertices.len() < 3 {
+                        self.vertices.clear();
+                        return false;
+                    }
+                }
+            }
+        }
+        side.truncate(self.vertices.len());
+        let mut i = 0;
+        while i < self.vertices.len() {
+            let n = self.vertices.len();
+            let j = (i + 1) % n;
+            let near = (0..3).all(|k| (side[i][k] - side[j][k]).abs() < FLOAT_NORMAL_THRESH);
+            if near {
+                self.vertices.remove(i);
+                side.remove(i);
+                if self.vertices.len() < 3 {
+                    self.vertices.clear();
+                    return false;
+                }
+            } else {
+                if matches!(
+                    split_with_plane(self, self.vertices[i], side[i], false),
+                    Split::Front | Split::Split(..)
+                ) {
+                    return false;
+                }
+                i += 1;
+            }
+        }
+        true
     }
 }
 
@@ -1009,46 +1078,108 @@ impl Bsp {
     /// surface per splitter shared by its coplanars.
     pub fn build(polys: Vec<EdPoly>, surfs: &[Surf]) -> Bsp {
         let mut bsp = Bsp { root_outside: true, ..Bsp::default() };
-        let mut lists = vec![(Place::Root, polys)];
-        while let Some((place, polys)) = lists.pop() {
-            if !polys.is_empty() {
-                bsp.split_poly_list(place, polys, surfs, &mut lists);
-            }
-        }
+        bsp.split_all(polys, Partition::BRUSH, surfs);
         bsp
     }
 
+    /// `bspRepartition(Model, 0, 0)`, which `csgRebuild` runs between the structural and the
+    /// detail pass: the tree's polygons taken back (`bspBuildFPolys`), each surface's pieces
+    /// merged where they make a convex polygon (`bspMergeCoplanars`), and the tree built anew
+    /// from them (`bspBuild(BSP_Good, 12)`, each polygon keeping its surface). The built area is
+    /// the same, but the detail brushes are filtered through the new tree: where a polygon
+    /// lies on a node's plane, which cell it lands in, and so whether it is kept, depends on
+    /// the tree's shape (UT v400 and UT2004 `Editor/Src/UnEdCsg.cpp`).
+    pub fn repartition(&mut self) {
+        let polys = self.ed_polys();
+        let polys = merge_coplanars(polys);
+        self.nodes.clear();
+        self.parent.clear();
+        self.bounds.clear();
+        self.empties.clear();
+        self.new_from = 0;
+        self.pass = None;
+        self.split_all(polys, Partition::REPARTITION, &[]);
+    }
+
+    /// `bspBuildFPolys` (`MakeEdPolys`): each reachable node's polygon, in the tree's order,
+    /// on its surface's plane, with its colinear vertices removed; those left with fewer
+    /// than three vertices are dropped.
+    fn ed_polys(&self) -> Vec<EdPoly> {
+        let transient = PF_ED_CUT | PF_ED_PROCESSED | PF_SELECTED | PF_MEMORIZED;
+        let mut polys = Vec::new();
+        for i in self.reachable() {
+            let Some(node) = self.nodes.get(i) else { continue };
+            if node.vertices.len() < 3 {
+                continue;
+            }
+            let Some(surf) = self.surfs.get(node.surf) else { continue };
+            let mut poly = EdPoly {
+                vertices: node.vertices.clone(),
+                normal: surf.normal,
+                base: surf.base,
+                flags: surf.flags & !transient,
+                surf: node.surf,
+            };
+            poly.remove_colinears();
+            if poly.vertices.len() >= 3 {
+                polys.push(poly);
+            }
+        }
+        polys
+    }
+
+    /// `SplitPolyList` from the root, a list at a time (front before back, as the engine's
+    /// recursion goes), with no recursion however deep the tree.
+    fn split_all(&mut self, polys: Vec<EdPoly>, how: Partition, surfs: &[Surf]) {
+        let mut lists = vec![(Place::Root, polys)];
+        while let Some((place, polys)) = lists.pop() {
+            if !polys.is_empty() {
+                self.split_poly_list(place, polys, how, surfs, &mut lists);
+            }
+        }
+    }
+
     /// `SplitPolyList`: one splitter and its coplanars; the front and back lists go to `lists`.
+    /// With [`Partition::new_surfaces`] the splitter gets a surface of its own (made from
+    /// `surfs`), shared by its coplanars; without, every polygon keeps its own.
     fn split_poly_list(
         &mut self,
         place: Place,
         mut polys: Vec<EdPoly>,
+        how: Partition,
         surfs: &[Surf],
         lists: &mut Vec<(Place, Vec<EdPoly>)>,
     ) {
-        let best = find_best_split_lame(&polys);
+        let best = find_best_split(&polys, how);
         self.step(polys.len());
         // The list keeps its order without the splitter, as the engine's loop skips it.
         let mut split = polys.remove(best);
-        let surf_index = self.surfs.len();
-        let mut surf = surfs.get(split.surf).cloned().unwrap_or(Surf {
-            base: split.base,
-            normal: split.normal,
-            flags: split.flags,
-            brush: 0,
-            brush_poly: 0,
-        });
-        surf.base = split.base;
-        surf.normal = split.normal;
-        surf.flags = split.flags;
-        self.surfs.push(surf);
-        split.surf = surf_index;
+        let surf_index = if how.new_surfaces {
+            let surf_index = self.surfs.len();
+            let mut surf = surfs.get(split.surf).cloned().unwrap_or(Surf {
+                base: split.base,
+                normal: split.normal,
+                flags: split.flags,
+                brush: 0,
+                brush_poly: 0,
+            });
+            surf.base = split.base;
+            surf.normal = split.normal;
+            surf.flags = split.flags;
+            self.surfs.push(surf);
+            split.surf = surf_index;
+            Some(surf_index)
+        } else {
+            None
+        };
         let ours = self.add_node(place, 0, &split);
         let (mut fronts, mut backs) = (Vec::new(), Vec::new());
         for mut p in polys {
             match split_with_plane(&p, split.base, split.normal, true) {
                 Split::Coplanar => {
-                    p.surf = surf_index;
+                    if let Some(surf_index) = surf_index {
+                        p.surf = surf_index;
+                    }
                     self.add_node(Place::Plane(ours), 0, &p);
                 }
                 Split::Front => fronts.push(p),
@@ -1071,20 +1202,38 @@ impl Bsp {
     }
 }
 
-/// `FindBestSplit` for `BSP_Lame` (balance 0; UT v400 `Editor/Src/UnBsp.cpp`): from every
-/// quarter of the list the first polygon that is not `PF_AddLast` (semisolid or non-solid,
-/// unless a zone portal; unless every polygon is), scored by the polygons of the same sample
-/// it splits (a portal's split counting 16); a portal splitter costs nothing; the first of
-/// the lowest score wins. The index of the splitter in `polys`.
-fn find_best_split_lame(polys: &[EdPoly]) -> usize {
+/// How `bspBuild` is asked to build: the share of the polygons `FindBestSplit` tries as
+/// splitters (`BSP_Lame`: a quarter; `BSP_Good`: a twentieth), how much it weighs balance
+/// against splits, and whether each splitter gets a surface of its own.
+#[derive(Clone, Copy)]
+struct Partition {
+    samples: usize,
+    balance: f64,
+    new_surfaces: bool,
+}
+
+impl Partition {
+    /// A brush's own BSP in `bspBrushCSG`: `bspBuild(BSP_Lame, 0, simple polygons)`.
+    const BRUSH: Partition = Partition { samples: 4, balance: 0.0, new_surfaces: true };
+    /// `bspRepartition`: `bspBuild(BSP_Good, 12)`, surfaces kept.
+    const REPARTITION: Partition = Partition { samples: 20, balance: 12.0, new_surfaces: false };
+}
+
+/// `FindBestSplit` (UT v400 `Editor/Src/UnBsp.cpp`): from every sample step of the list the
+/// first polygon that is not `PF_AddLast` (semisolid or non-solid, unless a zone portal;
+/// unless every polygon is), scored against the polygons of the same sample by the splits
+/// it makes (a portal's split counting 16) and, weighed by the balance, how unevenly it
+/// divides them; a portal splitter's splits cost nothing; the first of the lowest score
+/// wins. The index of the splitter in `polys`.
+fn find_best_split(polys: &[EdPoly], how: Partition) -> usize {
     let n = polys.len();
     if n <= 1 {
         return 0;
     }
-    let inc = (n / 4).max(1);
+    let inc = (n / how.samples).max(1);
     let add_last = |p: &EdPoly| p.flags & (PF_SEMISOLID | PF_NOT_SOLID) != 0;
     let all_add_last = polys.iter().all(add_last);
-    let mut best: Option<(usize, usize)> = None;
+    let mut best: Option<(usize, f64)> = None;
     for i in (0..n).step_by(inc) {
         // The first candidate at or after `i` within the sample step.
         let Some(index) = (i..(i + inc).min(n)).find(|&k| {
@@ -1094,18 +1243,112 @@ fn find_best_split_lame(polys: &[EdPoly]) -> usize {
             continue;
         };
         let p = &polys[index];
-        let mut splits = 0;
+        let (mut splits, mut front, mut back) = (0u32, 0i64, 0i64);
         for j in (0..n).step_by(inc).filter(|&j| j != index) {
-            if matches!(split_with_plane(&polys[j], p.base, p.normal, false), Split::Split(..)) {
-                splits += if polys[j].flags & PF_PORTAL == 0 { 1 } else { 16 };
+            match split_with_plane(&polys[j], p.base, p.normal, false) {
+                Split::Split(..) => splits += if polys[j].flags & PF_PORTAL == 0 { 1 } else { 16 },
+                Split::Front => front += 1,
+                Split::Back => back += 1,
+                Split::Coplanar => {}
             }
         }
-        let score = if p.flags & PF_PORTAL != 0 { 0 } else { splits };
+        let cut = (100.0 - how.balance) * f64::from(splits);
+        let mut score = cut + how.balance * (front - back).abs() as f64;
+        if p.flags & PF_PORTAL != 0 {
+            score -= cut;
+        }
         if best.is_none_or(|(_, s)| score < s) {
             best = Some((index, score));
         }
     }
     best.map_or(0, |(index, _)| index)
+}
+
+/// `bspMergeCoplanars(Model, 0, 0)`: the polygons of each surface (on its plane, facing its
+/// way) merged pairwise where two share an edge and make a convex polygon, until none
+/// merges; the emptied ones dropped, the order otherwise kept.
+fn merge_coplanars(mut polys: Vec<EdPoly>) -> Vec<EdPoly> {
+    let n = polys.len();
+    let mut processed = vec![false; n];
+    for i in 0..n {
+        if polys[i].vertices.is_empty() || processed[i] {
+            continue;
+        }
+        processed[i] = true;
+        let mut list = vec![i];
+        for j in i + 1..n {
+            let (a, b) = (&polys[i], &polys[j]);
+            if b.surf == a.surf {
+                let dist = dot(sub(b.base, a.base), a.normal);
+                if dist > -0.001 && dist < 0.001 && dot(b.normal, a.normal) > 0.9999 {
+                    processed[j] = true;
+                    list.push(j);
+                }
+            }
+        }
+        if list.len() > 1 {
+            merge_list(&mut polys, &list);
+        }
+    }
+    polys.retain(|p| !p.vertices.is_empty());
+    polys
+}
+
+/// `MergeCoplanars`: every pair of the list tried until a pass merges none.
+fn merge_list(polys: &mut [EdPoly], list: &[usize]) {
+    let mut again = true;
+    while again {
+        again = false;
+        for (k, &i) in list.iter().enumerate() {
+            if polys[i].vertices.is_empty() {
+                continue;
+            }
+            for &j in &list[k + 1..] {
+                if !polys[j].vertices.is_empty() && try_to_merge(polys, i, j) {
+                    again = true;
+                }
+            }
+        }
+    }
+}
+
+/// `TryToMerge`: when polygons `i` and `j` share an edge (two points the same, in opposite
+/// order) and together make a convex polygon of at most [`MAX_VERTICES`], `i` becomes that
+/// polygon and `j` is emptied.
+fn try_to_merge(polys: &mut [EdPoly], i: usize, j: usize) -> bool {
+    let (p1, p2) = (&polys[i].vertices, &polys[j].vertices);
+    let (n1, n2) = (p1.len(), p2.len());
+    if n1 + n2 > MAX_VERTICES || n1 == 0 || n2 == 0 {
+        return false;
+    }
+    let Some((start1, start2)) =
+        (0..n1).find_map(|a| (0..n2).find(|&b| points_are_same(p1[a], p2[b])).map(|b| (a, b)))
+    else {
+        return false;
+    };
+    // The shared edge runs one way in one polygon and the other way in the other.
+    let (end1, end2) = if points_are_same(p1[(start1 + 1) % n1], p2[(start2 + n2 - 1) % n2]) {
+        ((start1 + 1) % n1, start2)
+    } else if points_are_same(p1[(start1 + n1 - 1) % n1], p2[(start2 + 1) % n2]) {
+        (start1, (start2 + 1) % n2)
+    } else {
+        return false;
+    };
+    let mut merged = polys[i].clone();
+    merged.vertices = (0..n1).map(|k| p1[(end1 + k) % n1]).collect();
+    merged.vertices.extend((1..n2 - 1).map(|k| p2[(end2 + k) % n2]));
+    if merged.remove_colinears() && merged.vertices.len() <= MAX_VERTICES {
+        polys[i] = merged;
+        polys[j].vertices.clear();
+        true
+    } else {
+        false
+    }
+}
+
+/// `FPointsAreSame`: within [`THRESH_POINTS_ARE_SAME`] on every axis.
+fn points_are_same(p: V3, q: V3) -> bool {
+    (0..3).all(|k| (p[k] - q[k]).abs() < THRESH_POINTS_ARE_SAME)
 }
 
 /// `ECsgOper` for the two operations that build a level.
@@ -1367,4 +1610,127 @@ fn filter_world_polygon(world: &mut Bsp, brush: &Bsp, oper: Oper, i: usize) -> u
         }
     }
     1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn poly(vertices: &[V3], surf: usize) -> EdPoly {
+        let normal = calc_normal(vertices).unwrap_or([0.0, 0.0, 1.0]);
+        EdPoly { vertices: vertices.to_vec(), normal, base: vertices[0], flags: 0, surf }
+    }
+
+    fn area(polys: &[EdPoly]) -> f64 {
+        polys.iter().map(|p| crate::csg::polygon_area(&p.vertices)).sum()
+    }
+
+    #[test]
+    fn colinear_and_repeated_vertices_are_removed_and_convexity_told() {
+        // A square with a vertex halfway along one edge and one repeated.
+        let mut p = poly(
+            &[
+                [0.0, 0.0, 0.0],
+                [1.0, 0.0, 0.0],
+                [2.0, 0.0, 0.0],
+                [2.0, 2.0, 0.0],
+                [0.0, 2.0, 0.0],
+                [0.0, 2.0, 0.0],
+            ],
+            0,
+        );
+        assert!(p.remove_colinears());
+        assert_eq!(
+            p.vertices,
+            vec![[0.0, 0.0, 0.0], [2.0, 0.0, 0.0], [2.0, 2.0, 0.0], [0.0, 2.0, 0.0]]
+        );
+        // An L is not convex; a sliver collapses.
+        let mut l = poly(
+            &[
+                [0.0, 0.0, 0.0],
+                [2.0, 0.0, 0.0],
+                [2.0, 1.0, 0.0],
+                [1.0, 1.0, 0.0],
+                [1.0, 2.0, 0.0],
+                [0.0, 2.0, 0.0],
+            ],
+            0,
+        );
+        assert!(!l.remove_colinears());
+        assert_eq!(l.vertices.len(), 6);
+        let mut sliver = poly(&[[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [2.0, 0.0, 0.0]], 0);
+        sliver.normal = [0.0, 0.0, 1.0];
+        assert!(!sliver.remove_colinears());
+        assert!(sliver.vertices.is_empty());
+    }
+
+    #[test]
+    fn pieces_of_a_surface_merge_where_they_share_an_edge_and_stay_convex() {
+        let a = poly(&[[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [1.0, 1.0, 0.0], [0.0, 1.0, 0.0]], 0);
+        let b = poly(&[[1.0, 0.0, 0.0], [2.0, 0.0, 0.0], [2.0, 1.0, 0.0], [1.0, 1.0, 0.0]], 0);
+        // Above `a`: together with the rest an L, which stays two polygons.
+        let c = poly(&[[0.0, 1.0, 0.0], [1.0, 1.0, 0.0], [1.0, 2.0, 0.0], [0.0, 2.0, 0.0]], 0);
+        // Beside `b` but of another surface.
+        let d = poly(&[[2.0, 0.0, 0.0], [3.0, 0.0, 0.0], [3.0, 1.0, 0.0], [2.0, 1.0, 0.0]], 1);
+        let merged = merge_coplanars(vec![a, b, c, d]);
+        assert_eq!(merged.len(), 3, "{merged:?}");
+        assert_eq!(merged[0].vertices.len(), 4, "a and b make one rectangle: {:?}", merged[0]);
+        assert!((crate::csg::polygon_area(&merged[0].vertices) - 2.0).abs() < 1e-9);
+        assert_eq!((merged[1].surf, merged[2].surf), (0, 1));
+        assert!((area(&merged) - 4.0).abs() < 1e-9);
+    }
+
+    /// A room with a pillar: the world's tree built anew holds the same area and puts a
+    /// polygon in open air outside and one in the pillar inside, as before.
+    #[test]
+    fn a_repartitioned_world_keeps_its_area_and_what_is_inside() {
+        let cube = |lo: f64, hi: f64, z0: f64, z1: f64| -> Vec<EdPoly> {
+            let c = |x: f64, y: f64, z: f64| [x, y, z];
+            [
+                [c(lo, lo, z1), c(hi, lo, z1), c(hi, hi, z1), c(lo, hi, z1)],
+                [c(lo, hi, z0), c(hi, hi, z0), c(hi, lo, z0), c(lo, lo, z0)],
+                [c(lo, lo, z0), c(hi, lo, z0), c(hi, lo, z1), c(lo, lo, z1)],
+                [c(hi, hi, z0), c(lo, hi, z0), c(lo, hi, z1), c(hi, hi, z1)],
+                [c(lo, hi, z0), c(lo, lo, z0), c(lo, lo, z1), c(lo, hi, z1)],
+                [c(hi, lo, z0), c(hi, hi, z0), c(hi, hi, z1), c(hi, lo, z1)],
+            ]
+            .iter()
+            .enumerate()
+            .map(|(i, v)| poly(v, i))
+            .collect()
+        };
+        let input = |polys: Vec<EdPoly>, oper: Oper| {
+            let surfs = polys
+                .iter()
+                .enumerate()
+                .map(|(i, p)| Surf {
+                    base: p.base,
+                    normal: p.normal,
+                    flags: 0,
+                    brush: 0,
+                    brush_poly: i,
+                })
+                .collect();
+            BrushInput { polys, surfs, oper, actor_flags: 0 }
+        };
+        let mut world = Bsp::new(false);
+        brush_csg(&mut world, &input(cube(0.0, 512.0, 0.0, 256.0), Oper::Subtract), usize::MAX);
+        brush_csg(&mut world, &input(cube(192.0, 320.0, 0.0, 256.0), Oper::Add), usize::MAX);
+        let nodes_area = |w: &Bsp| -> f64 {
+            w.reachable().iter().map(|&i| crate::csg::polygon_area(&w.nodes[i].vertices)).sum()
+        };
+        let before = nodes_area(&world);
+        let probe = |w: &Bsp, z: f64, lo: f64, hi: f64| {
+            let p = poly(&[[lo, lo, z], [hi, lo, z], [hi, hi, z], [lo, hi, z]], 0);
+            w.filter(p).into_iter().map(|leaf| leaf.filter).collect::<Vec<_>>()
+        };
+        let air = probe(&world, 100.0, 16.0, 64.0);
+        let pillar = probe(&world, 100.0, 224.0, 288.0);
+        world.repartition();
+        assert!((nodes_area(&world) - before).abs() < 1e-6 * before);
+        assert_eq!(air, vec![Filter::Outside]);
+        assert_eq!(pillar, vec![Filter::Inside]);
+        assert_eq!(probe(&world, 100.0, 16.0, 64.0), air);
+        assert_eq!(probe(&world, 100.0, 224.0, 288.0), pillar);
+    }
 }

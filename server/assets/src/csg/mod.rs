@@ -27,6 +27,12 @@ use bsp::{
 
 pub type V3 = [f64; 3];
 
+/// Whether a brush is a detail brush, composed after the others: a semisolid addition that
+/// is not a zone portal (`csgRebuild`).
+pub fn is_detail(oper: Oper, actor_flags: u32) -> bool {
+    oper == Oper::Add && actor_flags & PF_SEMISOLID != 0 && actor_flags & PF_PORTAL == 0
+}
+
 /// A brush's polygon in the world, as the map gives it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BrushPoly {
@@ -281,11 +287,7 @@ pub fn build_limited(
         }
         inputs.push((b, input));
     }
-    let structural = |input: &BrushInput| {
-        input.actor_flags & PF_SEMISOLID == 0
-            || input.oper != Oper::Add
-            || input.actor_flags & PF_PORTAL != 0
-    };
+    let structural = |input: &BrushInput| !is_detail(input.oper, input.actor_flags);
     let polygons = polygon_count(brushes);
     let mut stopped = None;
     let too_big = |world: &Bsp, brush: usize| {
@@ -313,6 +315,8 @@ pub fn build_limited(
         }
     }
     if stopped.is_none() {
+        // The structural BSP is built anew before the detail brushes go through it.
+        world.repartition();
         for (b, input) in inputs.iter().filter(|(_, i)| !structural(i)) {
             bsp::brush_csg(&mut world, input, work_limit);
             stopped = too_big(&world, *b);

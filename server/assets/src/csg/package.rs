@@ -236,8 +236,35 @@ pub struct CsgCheck {
     pub map: BuiltMap,
     pub level: super::BuiltLevel,
     pub comparison: super::compare::Comparison,
+    /// Of the differences, the area on detail brushes ([`super::is_detail`]): the engine's
+    /// not built, and built but not stored. Which faces of a detail brush the engine keeps
+    /// depends on the cells of its own tree, which this build does not reproduce node for
+    /// node (docs/csg.md, "Detail brushes").
+    pub detail_missing_area: f64,
+    pub detail_extra_area: f64,
     /// Time to build the level (not to read the package or compare).
     pub build_time: std::time::Duration,
+}
+
+impl CsgCheck {
+    /// Matched area with the detail brushes' missing area counted as matched.
+    pub fn matched_outside_detail_percent(&self) -> f64 {
+        let c = &self.comparison;
+        if c.engine_area > 0.0 {
+            (100.0 * (c.matched_area + self.detail_missing_area) / c.engine_area).min(100.0)
+        } else {
+            100.0
+        }
+    }
+
+    /// Extra area without the detail brushes' extra area.
+    pub fn extra_outside_detail_percent(&self) -> f64 {
+        let c = &self.comparison;
+        super::compare::percent_of(
+            c.built_area - c.matched_area - self.detail_extra_area,
+            c.engine_area,
+        )
+    }
 }
 
 /// Reads a built map, builds its level from its brushes and compares with its own BSP.
@@ -248,7 +275,18 @@ pub fn check(p: &Package<'_>) -> Result<CsgCheck, unreal_formats::Error> {
     let build_time = start.elapsed();
     let built = super::compare::built_polygons(&level, &map.brushes);
     let comparison = super::compare::compare(&map.engine, &built);
-    Ok(CsgCheck { map, level, comparison, build_time })
+    let detail: std::collections::HashSet<&str> = map
+        .brushes
+        .iter()
+        .filter(|b| super::is_detail(b.oper, b.poly_flags))
+        .map(|b| b.name.as_str())
+        .collect();
+    let on_detail = |d: &[super::compare::Difference]| -> f64 {
+        d.iter().filter(|d| detail.contains(d.source.as_str())).map(|d| d.area).sum()
+    };
+    let detail_missing_area = on_detail(&comparison.missing);
+    let detail_extra_area = on_detail(&comparison.extra);
+    Ok(CsgCheck { map, level, comparison, detail_missing_area, detail_extra_area, build_time })
 }
 
 impl std::fmt::Display for CsgCheck {
@@ -297,6 +335,16 @@ impl std::fmt::Display for CsgCheck {
                     printable_line(&r.built)
                 )?;
             }
+        }
+        if self.detail_missing_area + self.detail_extra_area >= 1.0 {
+            writeln!(
+                f,
+                "  on detail (semisolid) brushes: {:.0} units² not built, {:.0} built and not stored; the engine keeps or drops their faces by the cells of its own BSP, which this build does not reproduce node for node (docs/csg.md, \"Detail brushes\"); elsewhere {:.3}% matched, {:.3}% extra",
+                self.detail_missing_area,
+                self.detail_extra_area,
+                self.matched_outside_detail_percent(),
+                self.extra_outside_detail_percent()
+            )?;
         }
         for d in c.missing.iter().take(5).filter(|d| d.area >= 1.0) {
             writeln!(

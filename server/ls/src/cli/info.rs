@@ -269,6 +269,10 @@ pub fn run(args: &InfoArgs) -> ExitCode {
                                     "retextured_area": c.retextured_area,
                                     "in_place_percent": c.in_place_percent(),
                                     "extra_in_place_percent": c.extra_in_place_percent(),
+                                    "detail_missing_area": check.detail_missing_area,
+                                    "detail_extra_area": check.detail_extra_area,
+                                    "matched_outside_detail_percent": check.matched_outside_detail_percent(),
+                                    "extra_outside_detail_percent": check.extra_outside_detail_percent(),
                                 }),
                             );
                         }
