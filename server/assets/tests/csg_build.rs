@@ -322,3 +322,91 @@ fn crafted_brush_lists_stop_at_the_bounds_naming_the_brush() {
     assert!(level.work <= limits.work, "{} visits", level.work);
     assert!(stopped.to_string().contains(&format!("brush `{}`", stopped.brush)), "{stopped}");
 }
+
+/// A built map whose stored level lacks the floor under a semisolid block: the block was solid
+/// when the level was last built (a semisolid addition never cuts the world), and `check`
+/// names it. With the floor under the block stored, as a build of the semisolid block leaves
+/// it, nothing is named.
+#[test]
+fn a_level_built_while_a_semisolid_brush_was_solid_names_the_brush() {
+    let room_half = [256.0, 256.0, 64.0];
+    let shift = |f: Vec<[f32; 3]>, dz: f32| -> Vec<[f32; 3]> {
+        f.into_iter().map(|v| [v[0], v[1], v[2] + dz]).collect()
+    };
+    let room_faces: Vec<Vec<[f32; 3]>> = box_faces(room_half)
+        .into_iter()
+        .map(|mut f| {
+            f.reverse();
+            shift(f, 64.0)
+        })
+        .collect();
+    // The room's floor (z = 0, facing up) and its part around the block's footprint, as four
+    // rectangles wound as the floor is.
+    let floor = room_faces[5].clone();
+    let rect = |x0: f32, x1: f32, y0: f32, y1: f32| -> Vec<[f32; 3]> {
+        floor
+            .iter()
+            .map(|v| [if v[0] < 0.0 { x0 } else { x1 }, if v[1] < 0.0 { y0 } else { y1 }, v[2]])
+            .collect()
+    };
+    let block_faces: Vec<LevelPoly> = box_faces([32.0, 32.0, 16.0])
+        .into_iter()
+        .take(5) // every face but the bottom, which lies on the floor facing it
+        .map(|f| LevelPoly { vertices: shift(f, 16.0), texture: "Crate" })
+        .collect();
+    let walls = || -> Vec<LevelPoly> {
+        room_faces[..5].iter().map(|f| LevelPoly { vertices: f.clone(), texture: "Wall" }).collect()
+    };
+    let brushes = [
+        MapBrush {
+            class: "Brush",
+            csg_oper: 2,
+            poly_flags: 0,
+            location: [0.0, 0.0, 64.0],
+            half: room_half,
+            texture: "Wall",
+        },
+        MapBrush {
+            class: "Brush",
+            csg_oper: 1,
+            poly_flags: 0x20,
+            location: [0.0, 0.0, 16.0],
+            half: [32.0, 32.0, 16.0],
+            texture: "Crate",
+        },
+    ];
+    let check_with = |level: Vec<LevelPoly>| {
+        let bytes = map_package(69, &brushes, &level);
+        let p = unreal_formats::Package::parse(&bytes).unwrap();
+        package::check(&p).unwrap()
+    };
+
+    let mut as_solid = walls();
+    as_solid.extend(
+        [
+            rect(-256.0, -32.0, -256.0, 256.0),
+            rect(32.0, 256.0, -256.0, 256.0),
+            rect(-32.0, 32.0, -256.0, -32.0),
+            rect(-32.0, 32.0, 32.0, 256.0),
+        ]
+        .into_iter()
+        .map(|vertices| LevelPoly { vertices, texture: "Wall" }),
+    );
+    as_solid.extend(block_faces.clone());
+    let stale = check_with(as_solid);
+    let c = &stale.comparison;
+    assert_eq!(format!("{:.3} {:.3}", c.matched_percent(), c.extra_percent()), "100.000 0.515");
+    let found = stale.stale_semisolid.as_ref().expect("the block is found");
+    assert_eq!(found.brushes, vec!["Brush1".to_owned()]);
+    let c = &found.comparison;
+    assert_eq!(format!("{:.3} {:.3}", c.matched_percent(), c.extra_percent()), "100.000 0.000");
+    assert!(stale.to_string().contains("1 semisolid brush was solid"), "{stale}");
+
+    let mut as_semisolid = walls();
+    as_semisolid.push(LevelPoly { vertices: floor.clone(), texture: "Wall" });
+    as_semisolid.extend(block_faces);
+    let kept = check_with(as_semisolid);
+    let c = &kept.comparison;
+    assert_eq!(format!("{:.3} {:.3}", c.matched_percent(), c.extra_percent()), "100.000 0.000");
+    assert!(kept.stale_semisolid.is_none());
+}

@@ -153,17 +153,14 @@ impl EdPoly {
         while i < self.vertices.len() {
             let n = self.vertices.len();
             let j = if i == 0 { n - 1 } else { i - 1 };
-            match normalized(cross(sub(self.vertices[i], self.vertices[j]), normal)) {
-                Some(s) => {
-                    side[i] = s;
-                    i += 1;
-                }
-                None => {
-                    self.vertices.remove(i);
-                    if self.vertices.len() < 3 {
-                        self.vertices.clear();
-                        return false;
-                    }
+            if let Some(s) = normalized(cross(sub(self.vertices[i], self.vertices[j]), normal)) {
+                side[i] = s;
+                i += 1;
+            } else {
+                self.vertices.remove(i);
+                if self.vertices.len() < 3 {
+                    self.vertices.clear();
+                    return false;
                 }
             }
         }

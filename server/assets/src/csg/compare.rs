@@ -68,6 +68,8 @@ pub struct Comparison {
     pub missing: Vec<Difference>,
     /// Built area the engine does not have, largest first (the retextured area left out).
     pub extra: Vec<Difference>,
+    /// The same by built polygon: its index in the built list and its area not matched.
+    pub unmatched_built: Vec<(usize, f64)>,
 }
 
 impl Comparison {
@@ -296,11 +298,12 @@ pub fn compare(engine: &[AreaPolygon], built: &[AreaPolygon]) -> Comparison {
         }
     }
     let mut extra: HashMap<(String, String), f64> = HashMap::new();
-    for (b, m) in built.iter().zip(&built_matched) {
+    for (i, (b, m)) in built.iter().zip(&built_matched).enumerate() {
         let area = polygon_area(&b.vertices);
         result.built_area += area;
         if area - m > 1e-3 {
             *extra.entry((b.source.clone(), b.texture.clone())).or_default() += area - m;
+            result.unmatched_built.push((i, area - m));
         }
     }
     let sorted = |m: HashMap<(String, String), f64>| {

@@ -242,6 +242,9 @@ pub struct CsgCheck {
     /// node (docs/csg.md, "Detail brushes").
     pub detail_missing_area: f64,
     pub detail_extra_area: f64,
+    /// Semisolid brushes the stored level reads as built while they were solid, when there are
+    /// any ([`find_stale_semisolid`]).
+    pub stale_semisolid: Option<StaleSemisolid>,
     /// Time to build the level (not to read the package or compare).
     pub build_time: std::time::Duration,
 }
@@ -249,22 +252,43 @@ pub struct CsgCheck {
 impl CsgCheck {
     /// Matched area with the detail brushes' missing area counted as matched.
     pub fn matched_outside_detail_percent(&self) -> f64 {
-        let c = &self.comparison;
-        if c.engine_area > 0.0 {
-            (100.0 * (c.matched_area + self.detail_missing_area) / c.engine_area).min(100.0)
-        } else {
-            100.0
-        }
+        outside_detail(&self.comparison, self.detail_missing_area, self.detail_extra_area).0
     }
 
     /// Extra area without the detail brushes' extra area.
     pub fn extra_outside_detail_percent(&self) -> f64 {
-        let c = &self.comparison;
-        super::compare::percent_of(
-            c.built_area - c.matched_area - self.detail_extra_area,
-            c.engine_area,
-        )
+        outside_detail(&self.comparison, self.detail_missing_area, self.detail_extra_area).1
     }
+}
+
+/// Matched and extra area in percent, with the difference on detail brushes left out.
+fn outside_detail(
+    c: &super::compare::Comparison,
+    detail_missing: f64,
+    detail_extra: f64,
+) -> (f64, f64) {
+    let matched = if c.engine_area > 0.0 {
+        (100.0 * (c.matched_area + detail_missing) / c.engine_area).min(100.0)
+    } else {
+        100.0
+    };
+    let extra =
+        super::compare::percent_of(c.built_area - c.matched_area - detail_extra, c.engine_area);
+    (matched, extra)
+}
+
+/// The area of the differences that lies on detail brushes: the engine's not built, built and
+/// not stored.
+fn on_detail(brushes: &[CsgBrush], c: &super::compare::Comparison) -> (f64, f64) {
+    let detail: std::collections::HashSet<&str> = brushes
+        .iter()
+        .filter(|b| super::is_detail(b.oper, b.poly_flags))
+        .map(|b| b.name.as_str())
+        .collect();
+    let sum = |d: &[super::compare::Difference]| -> f64 {
+        d.iter().filter(|d| detail.contains(d.source.as_str())).map(|d| d.area).sum()
+    };
+    (sum(&c.missing), sum(&c.extra))
 }
 
 /// Reads a built map, builds its level from its brushes and compares with its own BSP.
@@ -275,18 +299,128 @@ pub fn check(p: &Package<'_>) -> Result<CsgCheck, unreal_formats::Error> {
     let build_time = start.elapsed();
     let built = super::compare::built_polygons(&level, &map.brushes);
     let comparison = super::compare::compare(&map.engine, &built);
-    let detail: std::collections::HashSet<&str> = map
+    let (detail_missing_area, detail_extra_area) = on_detail(&map.brushes, &comparison);
+    let stale_semisolid = (comparison.extra_percent() > STALE_FROM_PERCENT)
+        .then(|| find_stale_semisolid(&map, &built, &comparison))
+        .flatten();
+    Ok(CsgCheck {
+        map,
+        level,
+        comparison,
+        detail_missing_area,
+        detail_extra_area,
+        stale_semisolid,
+        build_time,
+    })
+}
+
+/// Extra area above which [`find_stale_semisolid`] looks for its cause (the goal the oracle
+/// holds the build to).
+const STALE_FROM_PERCENT: f64 = 0.01;
+/// How many semisolid brushes [`find_stale_semisolid`] tries, those nearest the most extra
+/// area first: each try is a build of the level.
+const STALE_CANDIDATES: usize = 16;
+
+/// Semisolid brushes that were solid when the stored level was last built, and the comparison
+/// with them built solid.
+#[derive(Clone, Debug)]
+pub struct StaleSemisolid {
+    pub brushes: Vec<String>,
+    pub comparison: super::compare::Comparison,
+    /// [`CsgCheck::detail_missing_area`] and [`CsgCheck::detail_extra_area`] of that build.
+    pub detail_missing_area: f64,
+    pub detail_extra_area: f64,
+}
+
+impl StaleSemisolid {
+    /// [`CsgCheck::matched_outside_detail_percent`] of the build with the brushes solid.
+    pub fn matched_outside_detail_percent(&self) -> f64 {
+        outside_detail(&self.comparison, self.detail_missing_area, self.detail_extra_area).0
+    }
+
+    /// [`CsgCheck::extra_outside_detail_percent`] of the build with the brushes solid.
+    pub fn extra_outside_detail_percent(&self) -> f64 {
+        outside_detail(&self.comparison, self.detail_missing_area, self.detail_extra_area).1
+    }
+}
+
+/// The semisolid brushes the stored level reads as built while they were solid. A semisolid
+/// addition never cuts the world (`bspBrushCSG` filters the world only through a brush that is
+/// neither semisolid nor non-solid), so the world's faces inside it or under it stay; a stored
+/// level that lacks them there was built while the brush was solid, and the flag was set
+/// after that build (Deus Ex's `Texas_v5` lacks the street under `Brush3075`, which its later
+/// saves `Texas_v6` to `v10`, with the same brush and flags, have). Each semisolid brush near
+/// built area the stored level lacks is built solid in turn; it is kept so when that takes the
+/// built area the stored level lacks down by more than a hundred units² while taking at most
+/// a quarter as much of the area the two share, else put back.
+pub fn find_stale_semisolid(
+    map: &BuiltMap,
+    built: &[super::compare::AreaPolygon],
+    base: &super::compare::Comparison,
+) -> Option<StaleSemisolid> {
+    let bounds = |points: &mut dyn Iterator<Item = &V3>| {
+        let mut b = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
+        for p in points {
+            for ((lo, hi), &c) in b.0.iter_mut().zip(b.1.iter_mut()).zip(p) {
+                *lo = lo.min(c);
+                *hi = hi.max(c);
+            }
+        }
+        b
+    };
+    let meet = |a: &(V3, V3), b: &(V3, V3)| {
+        (0..3).all(|k| a.0[k] <= b.1[k] + 0.5 && b.0[k] <= a.1[k] + 0.5)
+    };
+    let extra: Vec<((V3, V3), f64)> = base
+        .unmatched_built
+        .iter()
+        .filter(|(_, area)| *area >= 1.0)
+        .filter_map(|&(i, area)| Some((bounds(&mut built.get(i)?.vertices.iter()), area)))
+        .collect();
+    let mut candidates: Vec<(usize, f64)> = map
         .brushes
         .iter()
-        .filter(|b| super::is_detail(b.oper, b.poly_flags))
-        .map(|b| b.name.as_str())
+        .enumerate()
+        .filter(|(_, b)| super::is_detail(b.oper, b.poly_flags))
+        .filter_map(|(i, b)| {
+            let own = bounds(&mut b.polys.iter().flat_map(|p| &p.vertices));
+            let near: f64 = extra.iter().filter(|(e, _)| meet(e, &own)).map(|(_, a)| a).sum();
+            (near >= 1.0).then_some((i, near))
+        })
         .collect();
-    let on_detail = |d: &[super::compare::Difference]| -> f64 {
-        d.iter().filter(|d| detail.contains(d.source.as_str())).map(|d| d.area).sum()
+    candidates.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    candidates.truncate(STALE_CANDIDATES);
+    let difference = |c: &super::compare::Comparison| {
+        (c.engine_area - c.matched_area) + (c.built_area - c.matched_area - c.retextured_area)
     };
-    let detail_missing_area = on_detail(&comparison.missing);
-    let detail_extra_area = on_detail(&comparison.extra);
-    Ok(CsgCheck { map, level, comparison, detail_missing_area, detail_extra_area, build_time })
+    let mut brushes = map.brushes.clone();
+    let mut best: Option<StaleSemisolid> = None;
+    for (i, _) in candidates {
+        let Some(brush) = brushes.get_mut(i) else { continue };
+        let semisolid = brush.poly_flags;
+        brush.poly_flags &= !super::bsp::PF_SEMISOLID;
+        let level = super::build(&brushes, map.root_outside);
+        let c =
+            super::compare::compare(&map.engine, &super::compare::built_polygons(&level, &brushes));
+        let before = best.as_ref().map_or_else(|| difference(base), |b| difference(&b.comparison));
+        let prev = best.as_ref().map_or(base, |b| &b.comparison);
+        let less_extra = (prev.built_area - prev.matched_area) - (c.built_area - c.matched_area);
+        let less_matched = prev.matched_area - c.matched_area;
+        if less_extra > 100.0 && less_matched <= 0.25 * less_extra && difference(&c) < before {
+            let mut names = best.map(|b| b.brushes).unwrap_or_default();
+            names.push(brushes[i].name.clone());
+            let (detail_missing_area, detail_extra_area) = on_detail(&brushes, &c);
+            best = Some(StaleSemisolid {
+                brushes: names,
+                comparison: c,
+                detail_missing_area,
+                detail_extra_area,
+            });
+        } else if let Some(brush) = brushes.get_mut(i) {
+            brush.poly_flags = semisolid;
+        }
+    }
+    best
 }
 
 impl std::fmt::Display for CsgCheck {
@@ -344,6 +478,22 @@ impl std::fmt::Display for CsgCheck {
                 self.detail_extra_area,
                 self.matched_outside_detail_percent(),
                 self.extra_outside_detail_percent()
+            )?;
+        }
+        if let Some(stale) = &self.stale_semisolid {
+            let names: Vec<String> =
+                stale.brushes.iter().map(|n| printable_line(n).into_owned()).collect();
+            writeln!(
+                f,
+                "  the stored level reads as built while {} semisolid brush{} solid (the flag set after the last build; a build gives what this one does): {}; with {} solid: {:.3}% matched, {:.3}% extra ({:.3}% and {:.3}% outside detail brushes)",
+                names.len(),
+                if names.len() == 1 { " was" } else { "es were" },
+                names.join(", "),
+                if names.len() == 1 { "it" } else { "them" },
+                stale.comparison.matched_percent(),
+                stale.comparison.extra_percent(),
+                stale.matched_outside_detail_percent(),
+                stale.extra_outside_detail_percent()
             )?;
         }
         for d in c.missing.iter().take(5).filter(|d| d.area >= 1.0) {

@@ -273,6 +273,13 @@ pub fn run(args: &InfoArgs) -> ExitCode {
                                     "detail_extra_area": check.detail_extra_area,
                                     "matched_outside_detail_percent": check.matched_outside_detail_percent(),
                                     "extra_outside_detail_percent": check.extra_outside_detail_percent(),
+                                    "stale_semisolid": check.stale_semisolid.as_ref().map(|s| serde_json::json!({
+                                        "brushes": s.brushes,
+                                        "matched_percent": s.comparison.matched_percent(),
+                                        "extra_percent": s.comparison.extra_percent(),
+                                        "matched_outside_detail_percent": s.matched_outside_detail_percent(),
+                                        "extra_outside_detail_percent": s.extra_outside_detail_percent(),
+                                    })),
                                 }),
                             );
                         }
