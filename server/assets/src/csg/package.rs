@@ -485,7 +485,7 @@ impl std::fmt::Display for CsgCheck {
                 stale.brushes.iter().map(|n| printable_line(n).into_owned()).collect();
             writeln!(
                 f,
-                "  the stored level reads as built while {} semisolid brush{} solid (the flag set after the last build; a build gives what this one does): {}; with {} solid: {:.3}% matched, {:.3}% extra ({:.3}% and {:.3}% outside detail brushes)",
+                "  the stored level reads as if built while {} semisolid brush{} solid (as if the flag was set after the last build; building the map now gives what this build does): {}; with {} solid: {:.3}% matched, {:.3}% extra ({:.3}% and {:.3}% outside detail brushes)",
                 names.len(),
                 if names.len() == 1 { " was" } else { "es were" },
                 names.join(", "),
