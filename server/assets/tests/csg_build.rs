@@ -215,6 +215,7 @@ fn hostile_brushes_build_without_panicking() {
         poly_flags: 0,
         mapping: None,
         source: None,
+        link: None,
     };
     let strange = CsgBrush {
         name: "Strange".into(),
@@ -409,4 +410,49 @@ fn a_level_built_while_a_semisolid_brush_was_solid_names_the_brush() {
     let c = &kept.comparison;
     assert_eq!(format!("{:.3} {:.3}", c.matched_percent(), c.extra_percent()), "100.000 0.000");
     assert!(kept.stale_semisolid.is_none());
+}
+
+/// Polygons of a brush linked to an earlier one (`iLink`, as `bspValidateBrush` links the
+/// coplanar faces of one texture) share its world surface, as `bspBrushCSG` gives them: a
+/// floor written as two halves comes back as one polygon once the tree is built anew (the
+/// pieces of one surface are merged there), and as two when each half has its own surface.
+#[test]
+fn linked_polygons_share_a_surface_and_merge_back() {
+    use unreal_assets::csg::bsp::Oper;
+    use unreal_assets::csg::{BrushPoly, CsgBrush};
+    let faces = box_faces([128.0, 128.0, 64.0]);
+    let poly = |vertices: Vec<[f64; 3]>, link: Option<usize>| BrushPoly {
+        vertices,
+        texture: "Floor".into(),
+        poly_flags: 0,
+        mapping: None,
+        source: None,
+        link,
+    };
+    let wide = |f: &[[f32; 3]]| f.iter().map(|v| v.map(f64::from)).collect::<Vec<_>>();
+    // The bottom face's half from `lo` to `hi` along X, wound as the face is.
+    let half = |lo: f64, hi: f64| {
+        faces[5]
+            .iter()
+            .map(|v| [if v[0] > 0.0 { hi } else { lo }, f64::from(v[1]), f64::from(v[2])])
+            .collect::<Vec<_>>()
+    };
+    let room = |link: Option<usize>| CsgBrush {
+        name: "Room".into(),
+        oper: Oper::Subtract,
+        poly_flags: 0,
+        polys: faces[..5]
+            .iter()
+            .map(|f| poly(wide(f), None))
+            .chain([poly(half(0.0, 128.0), None), poly(half(-128.0, 0.0), link)])
+            .collect(),
+    };
+    let floors = |link: Option<usize>| {
+        let level = build(&[room(link)], false);
+        let floor: Vec<_> = level.surfaces.iter().filter(|s| s.normal[2] > 0.9).collect();
+        let area: f64 = floor.iter().map(|s| polygon_area(&s.vertices)).sum();
+        (floor.len(), area.round(), floor.iter().map(|s| s.brush_poly).collect::<Vec<_>>())
+    };
+    assert_eq!(floors(None), (2, 65536.0, vec![5, 6]));
+    assert_eq!(floors(Some(5)), (1, 65536.0, vec![5]));
 }

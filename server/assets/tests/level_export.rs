@@ -772,6 +772,7 @@ fn a_build_past_its_bound_stops_naming_the_brush() {
                 poly_flags: 0,
                 mapping: None,
                 source: None,
+                link: None,
             })
             .collect();
         let oper = csg::oper_of("CSG_Subtract").unwrap();

@@ -102,6 +102,10 @@ pub struct PolyAttributes {
     pub texture_v: Option<[f64; 3]>,
     /// `Pan U= V=` (UE1; 0 when absent).
     pub pan: [i16; 2],
+    /// `Link=` on the `Begin Polygon` line (`iLink`): the brush's polygon whose surface this
+    /// one shares (the first of those on its plane with its texture, as `bspValidateBrush`
+    /// links them).
+    pub link: Option<usize>,
     /// The base UT2004's T3D import makes, which has no pans: the last `Origin` with each
     /// `Pan` line after it folded in along the axes read before that line (`None` without
     /// `Origin`: the first vertex). Once placed for UE2, it is [`Self::origin`] and the pans
@@ -223,6 +227,9 @@ impl UnplacedBrush {
                     texture_u: line(LineKeyword::TextureU),
                     texture_v: line(LineKeyword::TextureV),
                     pan,
+                    link: polygon
+                        .attribute_value(text, "Link")
+                        .and_then(|l| l.trim().parse::<usize>().ok()),
                     ue2_origin,
                     begin_span: polygon.begin_span,
                 }

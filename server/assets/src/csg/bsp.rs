@@ -1369,9 +1369,11 @@ pub struct BrushInput {
 /// stops the build there): a brush cannot hold the build for long however deep the world.
 pub fn brush_csg(world: &mut Bsp, brush: &BrushInput, budget: usize) -> usize {
     let not_flags = if brush.oper == Oper::Add { 0 } else { PF_SEMISOLID | PF_NOT_SOLID };
-    // The brush's polygons with the actor's flags, each with a world surface of its own.
+    // The brush's polygons with the actor's flags, each with the world surface of its own
+    // surface (linked polygons share one, made from the first of them).
     let mut polys = Vec::with_capacity(brush.polys.len());
     let mut temp_surfs = Vec::with_capacity(brush.polys.len());
+    let mut world_surf_of: Vec<Option<usize>> = vec![None; brush.surfs.len()];
     for p in &brush.polys {
         let mut p = p.clone();
         p.flags = (p.flags | brush.actor_flags) & !not_flags;
@@ -1386,9 +1388,16 @@ pub fn brush_csg(world: &mut Bsp, brush: &BrushInput, budget: usize) -> usize {
         surf.base = p.base;
         // A subtracted polygon's surface is made from its first piece, reversed.
         surf.normal = if brush.oper == Oper::Subtract { scale(p.normal, -1.0) } else { p.normal };
-        p.surf = world.surfs.len();
-        temp_surfs.push(surf.clone());
-        world.surfs.push(surf);
+        let shared = world_surf_of.get(p.surf).copied().flatten();
+        let index = shared.unwrap_or_else(|| {
+            world.surfs.push(surf.clone());
+            world.surfs.len() - 1
+        });
+        if let Some(slot) = world_surf_of.get_mut(p.surf) {
+            *slot = Some(index);
+        }
+        p.surf = index;
+        temp_surfs.push(surf);
         polys.push(p);
     }
     for p in &polys {

@@ -45,6 +45,9 @@ pub struct BrushPoly {
     /// Where its `Begin Polygon` starts in the T3D text (a byte offset); `None` for a built
     /// map's polygons, which have no text.
     pub source: Option<u32>,
+    /// `iLink`: an earlier polygon of the brush whose world surface this one shares
+    /// (`bspBrushCSG` gives a polygon a surface of its own only when it links to itself).
+    pub link: Option<usize>,
 }
 
 /// How a polygon's texture lies on it (`Base`, `TextureU`, `TextureV`, `PanU`, `PanV`), in
@@ -270,19 +273,33 @@ pub fn build_limited(
             oper: brush.oper,
             actor_flags: brush.poly_flags,
         };
+        // The surface each polygon got, for the ones linked to it.
+        let mut surf_of: Vec<Option<usize>> = Vec::with_capacity(brush.polys.len());
         for (i, p) in brush.polys.iter().enumerate() {
             let Some(normal) = calc_normal(&p.vertices) else {
                 degenerate += 1;
+                surf_of.push(None);
                 continue;
             };
             let base = p.vertices[0];
-            input.surfs.push(Surf { base, normal, flags: p.poly_flags, brush: b, brush_poly: i });
+            let linked = p.link.filter(|&l| l < i).and_then(|l| surf_of.get(l).copied().flatten());
+            let surf = linked.unwrap_or_else(|| {
+                input.surfs.push(Surf {
+                    base,
+                    normal,
+                    flags: p.poly_flags,
+                    brush: b,
+                    brush_poly: i,
+                });
+                input.surfs.len() - 1
+            });
+            surf_of.push(Some(surf));
             input.polys.push(EdPoly {
                 vertices: p.vertices.clone(),
                 normal,
                 base,
                 flags: p.poly_flags,
-                surf: input.surfs.len() - 1,
+                surf,
             });
         }
         inputs.push((b, input));
@@ -407,6 +424,7 @@ pub fn level_brushes_of_t3d(
                     poly_flags: a.flags,
                     mapping: Some(TextureMapping { base, texture_u, texture_v, pan: a.pan }),
                     source: Some(a.begin_span.start),
+                    link: a.link,
                     vertices,
                 }
             })

@@ -187,6 +187,7 @@ fn placed_polys(
                     pan: [poly.pan_u, poly.pan_v],
                 }),
                 source: None,
+                link: usize::try_from(poly.link).ok(),
             }
         })
         .collect())
@@ -351,8 +352,8 @@ impl StaleSemisolid {
 /// after that build (Deus Ex's `Texas_v5` lacks the street under `Brush3075`, which its later
 /// saves `Texas_v6` to `v10`, with the same brush and flags, have). Each semisolid brush near
 /// built area the stored level lacks is built solid in turn; it is kept so when that takes the
-/// built area the stored level lacks down by more than a hundred units² while taking at most
-/// a quarter as much of the area the two share, else put back.
+/// built area the stored level lacks outside detail brushes down by more than a hundred units²
+/// while taking at most a quarter as much of the area the two share there, else put back.
 pub fn find_stale_semisolid(
     map: &BuiltMap,
     built: &[super::compare::AreaPolygon],
@@ -390,11 +391,15 @@ pub fn find_stale_semisolid(
         .collect();
     candidates.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     candidates.truncate(STALE_CANDIDATES);
-    let difference = |c: &super::compare::Comparison| {
-        (c.engine_area - c.matched_area) + (c.built_area - c.matched_area - c.retextured_area)
+    // The extra and the matched area outside detail brushes: a semisolid brush built solid
+    // takes away world faces, which are not on detail brushes; what it changes on detail
+    // brushes is their cells (`Detail brushes` in docs/csg.md), not evidence.
+    let outside = |c: &super::compare::Comparison, on: (f64, f64)| {
+        (c.built_area - c.matched_area - on.1, c.matched_area + on.0)
     };
     let mut brushes = map.brushes.clone();
     let mut best: Option<StaleSemisolid> = None;
+    let mut now = outside(base, on_detail(&brushes, base));
     for (i, _) in candidates {
         let Some(brush) = brushes.get_mut(i) else { continue };
         let semisolid = brush.poly_flags;
@@ -402,19 +407,19 @@ pub fn find_stale_semisolid(
         let level = super::build(&brushes, map.root_outside);
         let c =
             super::compare::compare(&map.engine, &super::compare::built_polygons(&level, &brushes));
-        let before = best.as_ref().map_or_else(|| difference(base), |b| difference(&b.comparison));
-        let prev = best.as_ref().map_or(base, |b| &b.comparison);
-        let less_extra = (prev.built_area - prev.matched_area) - (c.built_area - c.matched_area);
-        let less_matched = prev.matched_area - c.matched_area;
-        if less_extra > 100.0 && less_matched <= 0.25 * less_extra && difference(&c) < before {
+        let on = on_detail(&brushes, &c);
+        let then = outside(&c, on);
+        let less_extra = now.0 - then.0;
+        let less_matched = now.1 - then.1;
+        if less_extra > 100.0 && less_matched <= 0.25 * less_extra {
+            now = then;
             let mut names = best.map(|b| b.brushes).unwrap_or_default();
             names.push(brushes[i].name.clone());
-            let (detail_missing_area, detail_extra_area) = on_detail(&brushes, &c);
             best = Some(StaleSemisolid {
                 brushes: names,
                 comparison: c,
-                detail_missing_area,
-                detail_extra_area,
+                detail_missing_area: on.0,
+                detail_extra_area: on.1,
             });
         } else if let Some(brush) = brushes.get_mut(i) {
             brush.poly_flags = semisolid;
