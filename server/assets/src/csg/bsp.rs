@@ -1075,7 +1075,7 @@ impl Bsp {
     /// surface per splitter shared by its coplanars.
     pub fn build(polys: Vec<EdPoly>, surfs: &[Surf]) -> Bsp {
         let mut bsp = Bsp { root_outside: true, ..Bsp::default() };
-        bsp.split_all(polys, Partition::BRUSH, surfs);
+        bsp.split_all(polys, Partition::BRUSH, surfs, usize::MAX);
         bsp
     }
 
@@ -1086,7 +1086,10 @@ impl Bsp {
     /// the same, but the detail brushes are filtered through the new tree: where a polygon
     /// lies on a node's plane, which cell it lands in, and so whether it is kept, depends on
     /// the tree's shape (UT v400 and UT2004 `Editor/Src/UnEdCsg.cpp`).
-    pub fn repartition(&mut self) {
+    ///
+    /// Once the tree's [`Bsp::steps`] pass `budget` the rest is left unbuilt (the caller stops
+    /// the build there): a world of polygons that split each other cannot hold it for long.
+    pub fn repartition(&mut self, budget: usize) {
         let polys = self.ed_polys();
         let polys = merge_coplanars(polys);
         self.nodes.clear();
@@ -1095,7 +1098,7 @@ impl Bsp {
         self.empties.clear();
         self.new_from = 0;
         self.pass = None;
-        self.split_all(polys, Partition::REPARTITION, &[]);
+        self.split_all(polys, Partition::REPARTITION, &[], budget);
     }
 
     /// `bspBuildFPolys` (`MakeEdPolys`): each reachable node's polygon, in the tree's order,
@@ -1127,9 +1130,12 @@ impl Bsp {
 
     /// `SplitPolyList` from the root, a list at a time (front before back, as the engine's
     /// recursion goes), with no recursion however deep the tree.
-    fn split_all(&mut self, polys: Vec<EdPoly>, how: Partition, surfs: &[Surf]) {
+    fn split_all(&mut self, polys: Vec<EdPoly>, how: Partition, surfs: &[Surf], budget: usize) {
         let mut lists = vec![(Place::Root, polys)];
         while let Some((place, polys)) = lists.pop() {
+            if self.steps() > budget {
+                return;
+            }
             if !polys.is_empty() {
                 self.split_poly_list(place, polys, how, surfs, &mut lists);
             }
@@ -1732,7 +1738,11 @@ mod tests {
         };
         let air = probe(&world, 100.0, 16.0, 64.0);
         let pillar = probe(&world, 100.0, 224.0, 288.0);
-        world.repartition();
+        // Past its budget the tree is left part-way.
+        let mut partial = world.clone();
+        partial.repartition(world.steps() + 1);
+        world.repartition(usize::MAX);
+        assert!(partial.nodes.len() < world.nodes.len(), "{}", partial.nodes.len());
         assert!((nodes_area(&world) - before).abs() < 1e-6 * before);
         assert_eq!(air, vec![Filter::Outside]);
         assert_eq!(pillar, vec![Filter::Inside]);

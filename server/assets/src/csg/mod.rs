@@ -333,7 +333,15 @@ pub fn build_limited(
     }
     if stopped.is_none() {
         // The structural BSP is built anew before the detail brushes go through it.
-        world.repartition();
+        // Past the bounds it stops part-way: the build stops at the first detail brush (or the
+        // last brush, without one).
+        world.repartition(work_limit);
+        let next = inputs.iter().find(|(_, i)| !structural(i)).or(inputs.last());
+        if let Some((at, _)) = next {
+            stopped = too_big(&world, *at);
+        }
+    }
+    if stopped.is_none() {
         for (b, input) in inputs.iter().filter(|(_, i)| !structural(i)) {
             bsp::brush_csg(&mut world, input, work_limit);
             stopped = too_big(&world, *b);
