@@ -149,17 +149,22 @@ fn package_map_against_its_level_model() {
     }
 }
 
-fn package_map_against_its_level_model_at(version: u16) {
-    let room: Vec<LevelPoly> = box_faces([128.0, 128.0, 64.0])
+/// The faces of a room of half-size `half` carved out of the world, looking in, raised by `dz`
+/// to where its brush stands.
+fn carved_faces(half: [f32; 3], dz: f32) -> Vec<Vec<[f32; 3]>> {
+    box_faces(half)
         .into_iter()
         .map(|mut f| {
-            // The room's faces look in, shifted to where the brush stands.
             f.reverse();
-            LevelPoly {
-                vertices: f.iter().map(|v| [v[0], v[1], v[2] + 64.0]).collect(),
-                texture: "Wall",
-            }
+            f.into_iter().map(|v| [v[0], v[1], v[2] + dz]).collect()
         })
+        .collect()
+}
+
+fn package_map_against_its_level_model_at(version: u16) {
+    let room: Vec<LevelPoly> = carved_faces([128.0, 128.0, 64.0], 64.0)
+        .into_iter()
+        .map(|vertices| LevelPoly { vertices, texture: "Wall" })
         .collect();
     let brushes = [
         MapBrush {
@@ -334,13 +339,7 @@ fn a_level_built_while_a_semisolid_brush_was_solid_names_the_brush() {
     let shift = |f: Vec<[f32; 3]>, dz: f32| -> Vec<[f32; 3]> {
         f.into_iter().map(|v| [v[0], v[1], v[2] + dz]).collect()
     };
-    let room_faces: Vec<Vec<[f32; 3]>> = box_faces(room_half)
-        .into_iter()
-        .map(|mut f| {
-            f.reverse();
-            shift(f, 64.0)
-        })
-        .collect();
+    let room_faces = carved_faces(room_half, 64.0);
     // The room's floor (z = 0, facing up) and its part around the block's footprint, as four
     // rectangles wound as the floor is.
     let floor = room_faces[5].clone();

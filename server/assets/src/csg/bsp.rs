@@ -372,7 +372,7 @@ impl Bounds {
         b
     }
 
-    fn union(self, o: Bounds) -> Bounds {
+    pub(crate) fn union(self, o: Bounds) -> Bounds {
         let mut b = self;
         for i in 0..3 {
             b.min[i] = b.min[i].min(o.min[i]);
@@ -383,6 +383,11 @@ impl Bounds {
 
     fn contains(&self, o: &Bounds) -> bool {
         (0..3).all(|i| self.min[i] <= o.min[i] && self.max[i] >= o.max[i])
+    }
+
+    /// Whether the two boxes overlap or lie within `margin` of each other on every axis.
+    pub(crate) fn meets(&self, o: &Bounds, margin: f64) -> bool {
+        (0..3).all(|i| self.min[i] <= o.max[i] + margin && o.min[i] <= self.max[i] + margin)
     }
 
     fn is_empty(&self) -> bool {
@@ -1696,20 +1701,18 @@ mod tests {
     /// polygon in open air outside and one in the pillar inside, as before.
     #[test]
     fn a_repartitioned_world_keeps_its_area_and_what_is_inside() {
+        // A box from `lo` to `hi` on X and Y and `z0` to `z1` on Z, its faces as a brush has them.
         let cube = |lo: f64, hi: f64, z0: f64, z1: f64| -> Vec<EdPoly> {
-            let c = |x: f64, y: f64, z: f64| [x, y, z];
-            [
-                [c(lo, lo, z1), c(hi, lo, z1), c(hi, hi, z1), c(lo, hi, z1)],
-                [c(lo, hi, z0), c(hi, hi, z0), c(hi, lo, z0), c(lo, lo, z0)],
-                [c(lo, lo, z0), c(hi, lo, z0), c(hi, lo, z1), c(lo, lo, z1)],
-                [c(hi, hi, z0), c(lo, hi, z0), c(lo, hi, z1), c(hi, hi, z1)],
-                [c(lo, hi, z0), c(lo, lo, z0), c(lo, lo, z1), c(lo, hi, z1)],
-                [c(hi, lo, z0), c(hi, hi, z0), c(hi, hi, z1), c(hi, lo, z1)],
-            ]
-            .iter()
-            .enumerate()
-            .map(|(i, v)| poly(v, i))
-            .collect()
+            let half = [(hi - lo) / 2.0, (hi - lo) / 2.0, (z1 - z0) / 2.0];
+            let centre = [f64::midpoint(lo, hi), f64::midpoint(lo, hi), f64::midpoint(z0, z1)];
+            unreal_test_support::writers::box_faces(half.map(|h| h as f32))
+                .iter()
+                .enumerate()
+                .map(|(i, f)| {
+                    let v: Vec<V3> = f.iter().map(|p| add(p.map(f64::from), centre)).collect();
+                    poly(&v, i)
+                })
+                .collect()
         };
         let input = |polys: Vec<EdPoly>, oper: Oper| {
             let surfs = polys

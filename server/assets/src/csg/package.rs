@@ -237,12 +237,8 @@ pub struct CsgCheck {
     pub map: BuiltMap,
     pub level: super::BuiltLevel,
     pub comparison: super::compare::Comparison,
-    /// Of the differences, the area on detail brushes ([`super::is_detail`]): the engine's
-    /// not built, and built but not stored. Which faces of a detail brush the engine keeps
-    /// depends on the cells of its own tree, which this build does not reproduce node for
-    /// node (docs/csg.md, "Detail brushes").
-    pub detail_missing_area: f64,
-    pub detail_extra_area: f64,
+    /// The part of the differences on detail brushes.
+    pub on_detail: OnDetail,
     /// Semisolid brushes the stored level reads as built while they were solid, when there are
     /// any ([`find_stale_semisolid`]).
     pub stale_semisolid: Option<StaleSemisolid>,
@@ -250,46 +246,49 @@ pub struct CsgCheck {
     pub build_time: std::time::Duration,
 }
 
-impl CsgCheck {
-    /// Matched area with the detail brushes' missing area counted as matched.
-    pub fn matched_outside_detail_percent(&self) -> f64 {
-        outside_detail(&self.comparison, self.detail_missing_area, self.detail_extra_area).0
-    }
-
-    /// Extra area without the detail brushes' extra area.
-    pub fn extra_outside_detail_percent(&self) -> f64 {
-        outside_detail(&self.comparison, self.detail_missing_area, self.detail_extra_area).1
-    }
+/// Of a comparison's differences, the area on detail brushes ([`super::is_detail`]): the
+/// engine's not built, and built but not stored. Which faces of a detail brush the engine
+/// keeps depends on the cells of its own tree, which this build does not reproduce node for
+/// node (docs/csg.md, "Detail brushes").
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct OnDetail {
+    pub missing_area: f64,
+    pub extra_area: f64,
 }
 
-/// Matched and extra area in percent, with the difference on detail brushes left out.
-fn outside_detail(
-    c: &super::compare::Comparison,
-    detail_missing: f64,
-    detail_extra: f64,
-) -> (f64, f64) {
-    let matched = if c.engine_area > 0.0 {
-        (100.0 * (c.matched_area + detail_missing) / c.engine_area).min(100.0)
-    } else {
-        100.0
-    };
-    let extra =
-        super::compare::percent_of(c.built_area - c.matched_area - detail_extra, c.engine_area);
-    (matched, extra)
-}
+impl OnDetail {
+    /// The differences of `c` on the detail brushes among `brushes`.
+    fn of(brushes: &[CsgBrush], c: &super::compare::Comparison) -> OnDetail {
+        let detail: std::collections::HashSet<&str> = brushes
+            .iter()
+            .filter(|b| super::is_detail(b.oper, b.poly_flags))
+            .map(|b| b.name.as_str())
+            .collect();
+        let sum = |d: &[super::compare::Difference]| -> f64 {
+            d.iter().filter(|d| detail.contains(d.source.as_str())).map(|d| d.area).sum()
+        };
+        OnDetail { missing_area: sum(&c.missing), extra_area: sum(&c.extra) }
+    }
 
-/// The area of the differences that lies on detail brushes: the engine's not built, built and
-/// not stored.
-fn on_detail(brushes: &[CsgBrush], c: &super::compare::Comparison) -> (f64, f64) {
-    let detail: std::collections::HashSet<&str> = brushes
-        .iter()
-        .filter(|b| super::is_detail(b.oper, b.poly_flags))
-        .map(|b| b.name.as_str())
-        .collect();
-    let sum = |d: &[super::compare::Difference]| -> f64 {
-        d.iter().filter(|d| detail.contains(d.source.as_str())).map(|d| d.area).sum()
-    };
-    (sum(&c.missing), sum(&c.extra))
+    /// The matched area of `c` with the detail brushes' missing area counted as matched, and
+    /// its extra area without theirs.
+    fn areas_outside(&self, c: &super::compare::Comparison) -> (f64, f64) {
+        (c.matched_area + self.missing_area, c.built_area - c.matched_area - self.extra_area)
+    }
+
+    /// [`Self::areas_outside`]'s matched area in percent of the engine's.
+    pub fn matched_outside_percent(&self, c: &super::compare::Comparison) -> f64 {
+        if c.engine_area > 0.0 {
+            (100.0 * self.areas_outside(c).0 / c.engine_area).min(100.0)
+        } else {
+            100.0
+        }
+    }
+
+    /// [`Self::areas_outside`]'s extra area in percent of the engine's.
+    pub fn extra_outside_percent(&self, c: &super::compare::Comparison) -> f64 {
+        super::compare::percent_of(self.areas_outside(c).1, c.engine_area)
+    }
 }
 
 /// Reads a built map, builds its level from its brushes and compares with its own BSP.
@@ -300,19 +299,11 @@ pub fn check(p: &Package<'_>) -> Result<CsgCheck, unreal_formats::Error> {
     let build_time = start.elapsed();
     let built = super::compare::built_polygons(&level, &map.brushes);
     let comparison = super::compare::compare(&map.engine, &built);
-    let (detail_missing_area, detail_extra_area) = on_detail(&map.brushes, &comparison);
+    let on_detail = OnDetail::of(&map.brushes, &comparison);
     let stale_semisolid = (comparison.extra_percent() > STALE_FROM_PERCENT)
-        .then(|| find_stale_semisolid(&map, &built, &comparison))
+        .then(|| find_stale_semisolid(&map, &built, &comparison, on_detail))
         .flatten();
-    Ok(CsgCheck {
-        map,
-        level,
-        comparison,
-        detail_missing_area,
-        detail_extra_area,
-        stale_semisolid,
-        build_time,
-    })
+    Ok(CsgCheck { map, level, comparison, on_detail, stale_semisolid, build_time })
 }
 
 /// Extra area above which [`find_stale_semisolid`] looks for its cause (the goal the oracle
@@ -328,21 +319,8 @@ const STALE_CANDIDATES: usize = 16;
 pub struct StaleSemisolid {
     pub brushes: Vec<String>,
     pub comparison: super::compare::Comparison,
-    /// [`CsgCheck::detail_missing_area`] and [`CsgCheck::detail_extra_area`] of that build.
-    pub detail_missing_area: f64,
-    pub detail_extra_area: f64,
-}
-
-impl StaleSemisolid {
-    /// [`CsgCheck::matched_outside_detail_percent`] of the build with the brushes solid.
-    pub fn matched_outside_detail_percent(&self) -> f64 {
-        outside_detail(&self.comparison, self.detail_missing_area, self.detail_extra_area).0
-    }
-
-    /// [`CsgCheck::extra_outside_detail_percent`] of the build with the brushes solid.
-    pub fn extra_outside_detail_percent(&self) -> f64 {
-        outside_detail(&self.comparison, self.detail_missing_area, self.detail_extra_area).1
-    }
+    /// The part of that comparison's differences on detail brushes.
+    pub on_detail: OnDetail,
 }
 
 /// The semisolid brushes the stored level reads as built while they were solid. A semisolid
@@ -358,25 +336,14 @@ pub fn find_stale_semisolid(
     map: &BuiltMap,
     built: &[super::compare::AreaPolygon],
     base: &super::compare::Comparison,
+    base_on_detail: OnDetail,
 ) -> Option<StaleSemisolid> {
-    let bounds = |points: &mut dyn Iterator<Item = &V3>| {
-        let mut b = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
-        for p in points {
-            for ((lo, hi), &c) in b.0.iter_mut().zip(b.1.iter_mut()).zip(p) {
-                *lo = lo.min(c);
-                *hi = hi.max(c);
-            }
-        }
-        b
-    };
-    let meet = |a: &(V3, V3), b: &(V3, V3)| {
-        (0..3).all(|k| a.0[k] <= b.1[k] + 0.5 && b.0[k] <= a.1[k] + 0.5)
-    };
-    let extra: Vec<((V3, V3), f64)> = base
+    use super::bsp::Bounds;
+    let extra: Vec<(Bounds, f64)> = base
         .unmatched_built
         .iter()
         .filter(|(_, area)| *area >= 1.0)
-        .filter_map(|&(i, area)| Some((bounds(&mut built.get(i)?.vertices.iter()), area)))
+        .filter_map(|&(i, area)| Some((Bounds::of(&built.get(i)?.vertices), area)))
         .collect();
     let mut candidates: Vec<(usize, f64)> = map
         .brushes
@@ -384,22 +351,19 @@ pub fn find_stale_semisolid(
         .enumerate()
         .filter(|(_, b)| super::is_detail(b.oper, b.poly_flags))
         .filter_map(|(i, b)| {
-            let own = bounds(&mut b.polys.iter().flat_map(|p| &p.vertices));
-            let near: f64 = extra.iter().filter(|(e, _)| meet(e, &own)).map(|(_, a)| a).sum();
+            let own = b.polys.iter().fold(Bounds::EMPTY, |o, p| o.union(Bounds::of(&p.vertices)));
+            let near: f64 = extra.iter().filter(|(e, _)| e.meets(&own, 0.5)).map(|(_, a)| a).sum();
             (near >= 1.0).then_some((i, near))
         })
         .collect();
     candidates.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     candidates.truncate(STALE_CANDIDATES);
-    // The extra and the matched area outside detail brushes: a semisolid brush built solid
-    // takes away world faces, which are not on detail brushes; what it changes on detail
-    // brushes is their cells (`Detail brushes` in docs/csg.md), not evidence.
-    let outside = |c: &super::compare::Comparison, on: (f64, f64)| {
-        (c.built_area - c.matched_area - on.1, c.matched_area + on.0)
-    };
+    // Judged outside detail brushes: a semisolid brush built solid takes away world faces,
+    // which are not on detail brushes; what it changes on detail brushes is their cells
+    // (`Detail brushes` in docs/csg.md), not evidence.
     let mut brushes = map.brushes.clone();
     let mut best: Option<StaleSemisolid> = None;
-    let mut now = outside(base, on_detail(&brushes, base));
+    let (mut matched, mut extra_left) = base_on_detail.areas_outside(base);
     for (i, _) in candidates {
         let Some(brush) = brushes.get_mut(i) else { continue };
         let semisolid = brush.poly_flags;
@@ -407,20 +371,15 @@ pub fn find_stale_semisolid(
         let level = super::build(&brushes, map.root_outside);
         let c =
             super::compare::compare(&map.engine, &super::compare::built_polygons(&level, &brushes));
-        let on = on_detail(&brushes, &c);
-        let then = outside(&c, on);
-        let less_extra = now.0 - then.0;
-        let less_matched = now.1 - then.1;
+        let on_detail = OnDetail::of(&brushes, &c);
+        let (then_matched, then_extra) = on_detail.areas_outside(&c);
+        let less_extra = extra_left - then_extra;
+        let less_matched = matched - then_matched;
         if less_extra > 100.0 && less_matched <= 0.25 * less_extra {
-            now = then;
+            (matched, extra_left) = (then_matched, then_extra);
             let mut names = best.map(|b| b.brushes).unwrap_or_default();
             names.push(brushes[i].name.clone());
-            best = Some(StaleSemisolid {
-                brushes: names,
-                comparison: c,
-                detail_missing_area: on.0,
-                detail_extra_area: on.1,
-            });
+            best = Some(StaleSemisolid { brushes: names, comparison: c, on_detail });
         } else if let Some(brush) = brushes.get_mut(i) {
             brush.poly_flags = semisolid;
         }
@@ -475,14 +434,15 @@ impl std::fmt::Display for CsgCheck {
                 )?;
             }
         }
-        if self.detail_missing_area + self.detail_extra_area >= 1.0 {
+        let on = &self.on_detail;
+        if on.missing_area + on.extra_area >= 1.0 {
             writeln!(
                 f,
                 "  on detail (semisolid) brushes: {:.0} units² not built, {:.0} built and not stored; the engine keeps or drops their faces by the cells of its own BSP, which this build does not reproduce node for node (docs/csg.md, \"Detail brushes\"); elsewhere {:.3}% matched, {:.3}% extra",
-                self.detail_missing_area,
-                self.detail_extra_area,
-                self.matched_outside_detail_percent(),
-                self.extra_outside_detail_percent()
+                on.missing_area,
+                on.extra_area,
+                on.matched_outside_percent(c),
+                on.extra_outside_percent(c)
             )?;
         }
         if let Some(stale) = &self.stale_semisolid {
@@ -497,8 +457,8 @@ impl std::fmt::Display for CsgCheck {
                 if names.len() == 1 { "it" } else { "them" },
                 stale.comparison.matched_percent(),
                 stale.comparison.extra_percent(),
-                stale.matched_outside_detail_percent(),
-                stale.extra_outside_detail_percent()
+                stale.on_detail.matched_outside_percent(&stale.comparison),
+                stale.on_detail.extra_outside_percent(&stale.comparison)
             )?;
         }
         for d in c.missing.iter().take(5).filter(|d| d.area >= 1.0) {
