@@ -331,8 +331,10 @@ fn crafted_brush_lists_stop_at_the_bounds_naming_the_brush() {
 
 /// A built map whose stored level lacks the floor under a semisolid block: the block was solid
 /// when the level was last built (a semisolid addition never cuts the world), and `check`
-/// names it. With the floor under the block stored, as a build of the semisolid block leaves
-/// it, nothing is named.
+/// names it, with the build that gives the stored level. Lacking only part of that floor, it
+/// is named without such a build; a gap that runs on beyond the block names nothing, and
+/// neither does the floor under the block stored, as a build of the semisolid block leaves
+/// it.
 #[test]
 fn a_level_built_while_a_semisolid_brush_was_solid_names_the_brush() {
     let room_half = [256.0, 256.0, 64.0];
@@ -397,10 +399,55 @@ fn a_level_built_while_a_semisolid_brush_was_solid_names_the_brush() {
     let c = &stale.comparison;
     assert_eq!(format!("{:.3} {:.3}", c.matched_percent(), c.extra_percent()), "100.000 0.515");
     let found = stale.stale_semisolid.as_ref().expect("the block is found");
-    assert_eq!(found.brushes, vec!["Brush1".to_owned()]);
-    let c = &found.comparison;
+    // The floor under the block's 64 by 64 footprint.
+    assert_eq!(found.lacking.len(), 1);
+    assert_eq!(found.lacking[0].brush, "Brush1");
+    assert!((found.lacking[0].area - 4096.0).abs() < 0.01, "{:?}", found.lacking);
+    assert_eq!(format!("{:.3}", found.extra_percent(c)), "0.000");
+    let solid = found.as_solid.as_ref().expect("built solid, the block gives the stored level");
+    assert_eq!(solid.brushes, vec!["Brush1".to_owned()]);
+    let c = &solid.comparison;
     assert_eq!(format!("{:.3} {:.3}", c.matched_percent(), c.extra_percent()), "100.000 0.000");
-    assert!(stale.to_string().contains("1 semisolid brush was solid"), "{stale}");
+    let said = stale.to_string();
+    assert!(
+        said.contains("inside 1 semisolid brush") && said.contains("Brush1 (4096 units²)"),
+        "{said}"
+    );
+    assert!(said.contains("built solid, Brush1 gives the stored level"), "{said}");
+
+    // Stored without the floor under the block's west half only (the block cut a world whose
+    // tree split the floor there): the gap lies inside the block, so it is named, but no build
+    // with the block solid gives that level.
+    let mut half_cut = walls();
+    half_cut.extend(
+        [
+            rect(-256.0, -32.0, -256.0, 256.0),
+            rect(0.0, 256.0, -256.0, 256.0),
+            rect(-32.0, 0.0, -256.0, -32.0),
+            rect(-32.0, 0.0, 32.0, 256.0),
+        ]
+        .into_iter()
+        .map(|vertices| LevelPoly { vertices, texture: "Wall" }),
+    );
+    half_cut.extend(block_faces.clone());
+    let partly = check_with(half_cut);
+    let found = partly.stale_semisolid.as_ref().expect("the block is found");
+    assert!((found.lacking_area - 2048.0).abs() < 0.01, "{:?}", found.lacking);
+    assert!(found.as_solid.is_none());
+    assert!(!partly.to_string().contains("built solid"), "{partly}");
+
+    // Stored without a strip of floor that runs through the block and on beyond it: the gap
+    // does not follow the block, and nothing is named.
+    let mut crossing = walls();
+    crossing.extend(
+        [rect(-256.0, -16.0, -256.0, 256.0), rect(16.0, 256.0, -256.0, 256.0)]
+            .into_iter()
+            .map(|vertices| LevelPoly { vertices, texture: "Wall" }),
+    );
+    crossing.extend(block_faces.clone());
+    let strip = check_with(crossing);
+    assert!(strip.comparison.extra_percent() > 0.01);
+    assert!(strip.stale_semisolid.is_none());
 
     let mut as_semisolid = walls();
     as_semisolid.push(LevelPoly { vertices: floor.clone(), texture: "Wall" });

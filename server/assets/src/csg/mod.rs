@@ -33,6 +33,28 @@ pub fn is_detail(oper: Oper, actor_flags: u32) -> bool {
     oper == Oper::Add && actor_flags & PF_SEMISOLID != 0 && actor_flags & PF_PORTAL == 0
 }
 
+/// The BSP `bspBrushCSG` builds of a brush to filter the world through (`bspBuild` with
+/// `BSP_Lame`, each polygon its own surface), of the brush as if solid: what it would take
+/// from the world. Polygons without area are left out, as the build leaves them out.
+pub fn solid_bsp_of(brush: &CsgBrush) -> Bsp {
+    let mut polys = Vec::with_capacity(brush.polys.len());
+    let mut surfs = Vec::with_capacity(brush.polys.len());
+    for (i, p) in brush.polys.iter().enumerate() {
+        let Some(normal) = calc_normal(&p.vertices) else { continue };
+        let base = p.vertices[0];
+        let flags = (p.poly_flags | brush.poly_flags) & !(PF_SEMISOLID | PF_NOT_SOLID);
+        surfs.push(Surf { base, normal, flags, brush: 0, brush_poly: i });
+        polys.push(EdPoly {
+            vertices: p.vertices.clone(),
+            normal,
+            base,
+            flags,
+            surf: surfs.len() - 1,
+        });
+    }
+    Bsp::build(polys, &surfs)
+}
+
 /// A brush's polygon in the world, as the map gives it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BrushPoly {

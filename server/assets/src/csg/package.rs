@@ -301,7 +301,7 @@ pub fn check(p: &Package<'_>) -> Result<CsgCheck, unreal_formats::Error> {
     let comparison = super::compare::compare(&map.engine, &built);
     let on_detail = OnDetail::of(&map.brushes, &comparison);
     let stale_semisolid = (comparison.extra_percent() > STALE_FROM_PERCENT)
-        .then(|| find_stale_semisolid(&map, &built, &comparison, on_detail))
+        .then(|| find_stale_semisolid(&map, &built, &comparison))
         .flatten();
     Ok(CsgCheck { map, level, comparison, on_detail, stale_semisolid, build_time })
 }
@@ -309,82 +309,221 @@ pub fn check(p: &Package<'_>) -> Result<CsgCheck, unreal_formats::Error> {
 /// Extra area above which [`find_stale_semisolid`] looks for its cause (the goal the oracle
 /// holds the build to).
 const STALE_FROM_PERCENT: f64 = 0.01;
-/// How many semisolid brushes [`find_stale_semisolid`] tries, those nearest the most extra
-/// area first: each try is a build of the level.
-const STALE_CANDIDATES: usize = 16;
+/// The oracle's goal (`csg_oracle.rs`, docs/csg.md): a build at least this much matched and
+/// at most this much extra gives the stored level.
+const GOAL_MATCHED_PERCENT: f64 = 99.99;
+const GOAL_EXTRA_PERCENT: f64 = 0.01;
 
-/// Semisolid brushes that were solid when the stored level was last built, and the comparison
-/// with them built solid.
+/// A stored level that lacks world faces inside semisolid brushes: built while they were
+/// solid ([`find_stale_semisolid`]).
 #[derive(Clone, Debug)]
 pub struct StaleSemisolid {
+    /// Each semisolid brush inside which the stored level lacks faces of other brushes that a
+    /// build of the brushes as they are makes, with that area (units²), most first.
+    pub lacking: Vec<Lacking>,
+    /// Their sum: area of the comparison's extra that no build of these brushes removes.
+    pub lacking_area: f64,
+    /// Those of the brushes that, built solid, give the stored level, with the comparison then:
+    /// `None` when none does (a level built while they were solid in another tree, or in
+    /// another order, has them cut the world elsewhere than a build now would).
+    pub as_solid: Option<AsSolid>,
+}
+
+/// A build with some semisolid brushes made solid, and its comparison with the stored level.
+#[derive(Clone, Debug)]
+pub struct AsSolid {
     pub brushes: Vec<String>,
     pub comparison: super::compare::Comparison,
     /// The part of that comparison's differences on detail brushes.
     pub on_detail: OnDetail,
 }
 
+/// A semisolid brush and the area of world faces inside it the stored level lacks.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Lacking {
+    pub brush: String,
+    pub area: f64,
+}
+
+impl StaleSemisolid {
+    /// `c`'s extra area in percent of the engine's, without the area lacking inside the
+    /// brushes.
+    pub fn extra_percent(&self, c: &super::compare::Comparison) -> f64 {
+        super::compare::percent_of(c.built_area - c.matched_area - self.lacking_area, c.engine_area)
+    }
+
+    /// The same, outside detail brushes (the lacking area is on other brushes' faces).
+    pub fn extra_outside_detail_percent(
+        &self,
+        c: &super::compare::Comparison,
+        on_detail: &OnDetail,
+    ) -> f64 {
+        super::compare::percent_of(on_detail.areas_outside(c).1 - self.lacking_area, c.engine_area)
+    }
+}
+
+/// World-face area lacking inside one semisolid brush from which it is named.
+const LACKING_FROM: f64 = 100.0;
+/// How much of the lacking area of the polygons the named brushes split may lie outside every
+/// semisolid brush, as a share of what lies inside them, for the gaps to be theirs: a gap
+/// that only crosses a brush is not its doing.
+const LACKING_OUTSIDE_SHARE: f64 = 0.25;
+
 /// The semisolid brushes the stored level reads as built while they were solid. A semisolid
-/// addition never cuts the world (`bspBrushCSG` filters the world only through a brush that is
-/// neither semisolid nor non-solid), so the world's faces inside it or under it stay; a stored
-/// level that lacks them there was built while the brush was solid, and the flag was set
-/// after that build (Deus Ex's `Texas_v5` lacks the street under `Brush3075`, which its later
-/// saves `Texas_v6` to `v10`, with the same brush and flags, have). Each semisolid brush near
-/// built area the stored level lacks is built solid in turn; it is kept so when that takes the
-/// built area the stored level lacks outside detail brushes down by more than a hundred units²
-/// while taking at most a quarter as much of the area the two share there, else put back.
+/// addition never takes anything from the world: `bspBrushCSG` filters the world only
+/// through a brush that is neither semisolid nor non-solid, and the detail pass of
+/// `csgRebuild`, which adds the semisolid brushes, takes no world face away (UT v400 and
+/// Unreal v1.200 `Editor/Src/UnBsp.cpp`, `UnEdCsg.cpp`). So the faces of other brushes that a
+/// build makes inside a semisolid brush are in any level built with it semisolid; a stored
+/// level that lacks them there was built while the brush cut the world (its flag set after
+/// that build). Deus Ex's `Texas_v5` lacks the street under `Brush3075`, which its later
+/// saves `Texas_v6` to `v10`, with the same brush and flags, have; `skins` lacks the floors
+/// and walls inside twelve.
+///
+/// The built polygons the stored level lacks (some of) are split by each semisolid brush's own
+/// tree (what it would take from the world built solid), and the pieces inside it compared
+/// with the stored level. A brush is named when at least a hundred units² lacking lie inside
+/// it, and the brushes named so when, of the polygons they split, at most a quarter as much
+/// is lacking outside every semisolid brush (the gaps follow the brushes). Then the level is
+/// built with them all solid: where that gives the stored level, it is said; where it does
+/// not, they cut a world other than this build's (other brushes since changed, or the
+/// incremental tree of the editor's immediate CSG), and only the gaps are said.
 pub fn find_stale_semisolid(
     map: &BuiltMap,
     built: &[super::compare::AreaPolygon],
     base: &super::compare::Comparison,
-    base_on_detail: OnDetail,
 ) -> Option<StaleSemisolid> {
-    use super::bsp::Bounds;
-    let extra: Vec<(Bounds, f64)> = base
+    let lacking = lacking_inside_semisolids(map, built, base);
+    if lacking.is_empty() {
+        return None;
+    }
+    let lacking_area = lacking.iter().map(|l| l.area).sum();
+    // Built solid all at once: shown when that gives the stored level (within the oracle's
+    // goal outside detail brushes, whose faces the engine keeps by the cells of its own tree).
+    let mut brushes = map.brushes.clone();
+    for b in &mut brushes {
+        if lacking.iter().any(|l| l.brush == b.name) {
+            b.poly_flags &= !super::bsp::PF_SEMISOLID;
+        }
+    }
+    let level = super::build(&brushes, map.root_outside);
+    let comparison =
+        super::compare::compare(&map.engine, &super::compare::built_polygons(&level, &brushes));
+    let on_detail = OnDetail::of(&brushes, &comparison);
+    let reproduced = on_detail.matched_outside_percent(&comparison) >= GOAL_MATCHED_PERCENT
+        && on_detail.extra_outside_percent(&comparison) <= GOAL_EXTRA_PERCENT;
+    let as_solid = reproduced.then(|| AsSolid {
+        brushes: lacking.iter().map(|l| l.brush.clone()).collect(),
+        comparison,
+        on_detail,
+    });
+    Some(StaleSemisolid { lacking, lacking_area, as_solid })
+}
+
+/// For each semisolid brush, the area of other brushes' built faces inside it that the stored
+/// level lacks, where that names it ([`find_stale_semisolid`]), most first. The built
+/// polygons are split by each brush's tree in the level's order, a piece inside one brush
+/// belonging to it and not looked at again.
+fn lacking_inside_semisolids(
+    map: &BuiltMap,
+    built: &[super::compare::AreaPolygon],
+    base: &super::compare::Comparison,
+) -> Vec<Lacking> {
+    use super::bsp::{Bounds, EdPoly, Filter};
+    use super::compare::{compare, AreaPolygon};
+    let detail: std::collections::HashSet<&str> = map
+        .brushes
+        .iter()
+        .filter(|b| super::is_detail(b.oper, b.poly_flags))
+        .map(|b| b.name.as_str())
+        .collect();
+    // The built polygons the stored level lacks (some of), of brushes other than detail ones,
+    // as pieces that remember their polygon.
+    let mut pool: Vec<(usize, AreaPolygon, Bounds)> = base
         .unmatched_built
         .iter()
         .filter(|(_, area)| *area >= 1.0)
-        .filter_map(|&(i, area)| Some((Bounds::of(&built.get(i)?.vertices), area)))
-        .collect();
-    let mut candidates: Vec<(usize, f64)> = map
-        .brushes
-        .iter()
+        .filter_map(|&(i, _)| built.get(i))
+        .filter(|b| !detail.contains(b.source.as_str()))
         .enumerate()
-        .filter(|(_, b)| super::is_detail(b.oper, b.poly_flags))
-        .filter_map(|(i, b)| {
-            let own = b.polys.iter().fold(Bounds::EMPTY, |o, p| o.union(Bounds::of(&p.vertices)));
-            let near: f64 = extra.iter().filter(|(e, _)| e.meets(&own, 0.5)).map(|(_, a)| a).sum();
-            (near >= 1.0).then_some((i, near))
-        })
+        .map(|(k, b)| (k, b.clone(), Bounds::of(&b.vertices)))
         .collect();
-    candidates.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-    candidates.truncate(STALE_CANDIDATES);
-    // Judged outside detail brushes: a semisolid brush built solid takes away world faces,
-    // which are not on detail brushes; what it changes on detail brushes is their cells
-    // (`Detail brushes` in docs/csg.md), not evidence.
-    let mut brushes = map.brushes.clone();
-    let mut best: Option<StaleSemisolid> = None;
-    let (mut matched, mut extra_left) = base_on_detail.areas_outside(base);
-    for (i, _) in candidates {
-        let Some(brush) = brushes.get_mut(i) else { continue };
-        let semisolid = brush.poly_flags;
-        brush.poly_flags &= !super::bsp::PF_SEMISOLID;
-        let level = super::build(&brushes, map.root_outside);
-        let c =
-            super::compare::compare(&map.engine, &super::compare::built_polygons(&level, &brushes));
-        let on_detail = OnDetail::of(&brushes, &c);
-        let (then_matched, then_extra) = on_detail.areas_outside(&c);
-        let less_extra = extra_left - then_extra;
-        let less_matched = matched - then_matched;
-        if less_extra > 100.0 && less_matched <= 0.25 * less_extra {
-            (matched, extra_left) = (then_matched, then_extra);
-            let mut names = best.map(|b| b.brushes).unwrap_or_default();
-            names.push(brushes[i].name.clone());
-            best = Some(StaleSemisolid { brushes: names, comparison: c, on_detail });
-        } else if let Some(brush) = brushes.get_mut(i) {
-            brush.poly_flags = semisolid;
+    if pool.is_empty() {
+        return Vec::new();
+    }
+    let engine_bounds: Vec<Bounds> = map.engine.iter().map(|e| Bounds::of(&e.vertices)).collect();
+    // The area of `pieces` the stored level lacks.
+    let lacking_in = |pieces: &[AreaPolygon]| -> f64 {
+        let reach = pieces.iter().fold(Bounds::EMPTY, |r, p| r.union(Bounds::of(&p.vertices)));
+        let near: Vec<AreaPolygon> = map
+            .engine
+            .iter()
+            .zip(&engine_bounds)
+            .filter(|(_, b)| b.meets(&reach, 1.0))
+            .map(|(e, _)| e.clone())
+            .collect();
+        let c = compare(&near, pieces);
+        c.built_area - c.matched_area - c.retextured_area
+    };
+    // Each semisolid brush's pieces, and the polygons it split.
+    let mut claimed: Vec<(&CsgBrush, Vec<AreaPolygon>, Vec<usize>)> = Vec::new();
+    for brush in map.brushes.iter().filter(|b| super::is_detail(b.oper, b.poly_flags)) {
+        let own = brush.polys.iter().fold(Bounds::EMPTY, |o, p| o.union(Bounds::of(&p.vertices)));
+        if !pool.iter().any(|(_, _, b)| b.meets(&own, 0.5)) {
+            continue;
+        }
+        // What the brush would take from the world built solid: the pieces its tree does not
+        // keep outside.
+        let tree = super::solid_bsp_of(brush);
+        let (mut inside, mut met) = (Vec::new(), Vec::new());
+        let mut rest = Vec::with_capacity(pool.len());
+        for (k, polygon, bounds) in pool {
+            if !bounds.meets(&own, 0.5) {
+                rest.push((k, polygon, bounds));
+                continue;
+            }
+            let poly = EdPoly {
+                vertices: polygon.vertices.clone(),
+                normal: polygon.normal,
+                base: polygon.base,
+                flags: 0,
+                surf: 0,
+            };
+            for leaf in tree.filter(poly) {
+                let piece = AreaPolygon { vertices: leaf.poly.vertices, ..polygon.clone() };
+                if matches!(leaf.filter, Filter::Outside | Filter::CoplanarOutside) {
+                    let bounds = Bounds::of(&piece.vertices);
+                    rest.push((k, piece, bounds));
+                } else {
+                    inside.push(piece);
+                    met.push(k);
+                }
+            }
+        }
+        pool = rest;
+        if !inside.is_empty() {
+            claimed.push((brush, inside, met));
         }
     }
-    best
+    let mut found = Vec::new();
+    let mut met_by_named = std::collections::HashSet::new();
+    for (brush, inside, met) in &claimed {
+        let area = lacking_in(inside);
+        if area >= LACKING_FROM {
+            found.push(Lacking { brush: brush.name.clone(), area });
+            met_by_named.extend(met.iter().copied());
+        }
+    }
+    // The gaps must follow the brushes: of the polygons they split, little may be lacking
+    // outside every semisolid brush.
+    let outside: Vec<AreaPolygon> =
+        pool.into_iter().filter(|(k, _, _)| met_by_named.contains(k)).map(|(_, p, _)| p).collect();
+    let inside_area: f64 = found.iter().map(|l| l.area).sum();
+    if found.is_empty() || lacking_in(&outside) > LACKING_OUTSIDE_SHARE * inside_area {
+        return Vec::new();
+    }
+    found.sort_by(|a, b| b.area.total_cmp(&a.area).then_with(|| a.brush.cmp(&b.brush)));
+    found
 }
 
 impl std::fmt::Display for CsgCheck {
@@ -446,20 +585,43 @@ impl std::fmt::Display for CsgCheck {
             )?;
         }
         if let Some(stale) = &self.stale_semisolid {
-            let names: Vec<String> =
-                stale.brushes.iter().map(|n| printable_line(n).into_owned()).collect();
+            const NAMED: usize = 5;
+            let mut names: Vec<String> = stale
+                .lacking
+                .iter()
+                .take(NAMED)
+                .map(|l| format!("{} ({:.0} units²)", printable_line(&l.brush), l.area))
+                .collect();
+            if stale.lacking.len() > NAMED {
+                names.push(format!("{} more", stale.lacking.len() - NAMED));
+            }
             writeln!(
                 f,
-                "  the stored level reads as if built while {} semisolid brush{} solid (as if the flag was set after the last build; building the map now gives what this build does): {}; with {} solid: {:.3}% matched, {:.3}% extra ({:.3}% and {:.3}% outside detail brushes)",
-                names.len(),
-                if names.len() == 1 { " was" } else { "es were" },
+                "  the stored level lacks {:.0} units² of other brushes' faces inside {} semisolid brush{}, which a build never takes from the world (a semisolid brush does not cut it): the level was last built while {} solid (the flag set after that build; building the map now gives what this build does): {}; without that area: {:.3}% matched, {:.3}% extra ({:.3}% and {:.3}% outside detail brushes)",
+                stale.lacking_area,
+                stale.lacking.len(),
+                if stale.lacking.len() == 1 { "" } else { "es" },
+                if stale.lacking.len() == 1 { "it was" } else { "they were" },
                 names.join(", "),
-                if names.len() == 1 { "it" } else { "them" },
-                stale.comparison.matched_percent(),
-                stale.comparison.extra_percent(),
-                stale.on_detail.matched_outside_percent(&stale.comparison),
-                stale.on_detail.extra_outside_percent(&stale.comparison)
+                c.matched_percent(),
+                stale.extra_percent(c),
+                on.matched_outside_percent(c),
+                stale.extra_outside_detail_percent(c, on)
             )?;
+            if let Some(solid) = &stale.as_solid {
+                let names: Vec<String> =
+                    solid.brushes.iter().map(|n| printable_line(n).into_owned()).collect();
+                writeln!(
+                    f,
+                    "  built solid, {} give{} the stored level: {:.3}% matched, {:.3}% extra ({:.3}% and {:.3}% outside detail brushes)",
+                    names.join(", "),
+                    if names.len() == 1 { "s" } else { "" },
+                    solid.comparison.matched_percent(),
+                    solid.comparison.extra_percent(),
+                    solid.on_detail.matched_outside_percent(&solid.comparison),
+                    solid.on_detail.extra_outside_percent(&solid.comparison)
+                )?;
+            }
         }
         for d in c.missing.iter().take(5).filter(|d| d.area >= 1.0) {
             writeln!(

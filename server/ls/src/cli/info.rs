@@ -274,11 +274,17 @@ pub fn run(args: &InfoArgs) -> ExitCode {
                                     "matched_outside_detail_percent": check.on_detail.matched_outside_percent(c),
                                     "extra_outside_detail_percent": check.on_detail.extra_outside_percent(c),
                                     "stale_semisolid": check.stale_semisolid.as_ref().map(|s| serde_json::json!({
-                                        "brushes": s.brushes,
-                                        "matched_percent": s.comparison.matched_percent(),
-                                        "extra_percent": s.comparison.extra_percent(),
-                                        "matched_outside_detail_percent": s.on_detail.matched_outside_percent(&s.comparison),
-                                        "extra_outside_detail_percent": s.on_detail.extra_outside_percent(&s.comparison),
+                                        "lacking": s.lacking.iter().map(|l| serde_json::json!({"brush": l.brush, "area": l.area})).collect::<Vec<_>>(),
+                                        "lacking_area": s.lacking_area,
+                                        "extra_percent": s.extra_percent(c),
+                                        "extra_outside_detail_percent": s.extra_outside_detail_percent(c, &check.on_detail),
+                                        "as_solid": s.as_solid.as_ref().map(|solid| serde_json::json!({
+                                            "brushes": solid.brushes,
+                                            "matched_percent": solid.comparison.matched_percent(),
+                                            "extra_percent": solid.comparison.extra_percent(),
+                                            "matched_outside_detail_percent": solid.on_detail.matched_outside_percent(&solid.comparison),
+                                            "extra_outside_detail_percent": solid.on_detail.extra_outside_percent(&solid.comparison),
+                                        })),
                                     })),
                                 }),
                             );
