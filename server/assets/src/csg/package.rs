@@ -300,9 +300,11 @@ pub fn check(p: &Package<'_>) -> Result<CsgCheck, unreal_formats::Error> {
     let built = super::compare::built_polygons(&level, &map.brushes);
     let comparison = super::compare::compare(&map.engine, &built);
     let on_detail = OnDetail::of(&map.brushes, &comparison);
-    let stale_semisolid = (comparison.extra_percent() > STALE_FROM_PERCENT)
-        .then(|| find_stale_semisolid(&map, &built, &comparison))
-        .flatten();
+    // A build stopped part-way is no level to judge the stored one by.
+    let stale_semisolid = (comparison.extra_percent() > STALE_FROM_PERCENT
+        && level.stopped.is_none())
+    .then(|| find_stale_semisolid(&map, &built, &comparison))
+    .flatten();
     Ok(CsgCheck { map, level, comparison, on_detail, stale_semisolid, build_time })
 }
 
