@@ -329,6 +329,51 @@ fn crafted_brush_lists_stop_at_the_bounds_naming_the_brush() {
     assert!(stopped.to_string().contains(&format!("brush `{}`", stopped.brush)), "{stopped}");
 }
 
+/// A brush of triangles that cross one another: its own tree (which `bspBrushCSG` builds to
+/// filter the world through) would make millions of nodes (2,000 such triangles: 15 million
+/// in 21 s). Built solid after a room, it stops the build at the work bound, naming it, with
+/// the work bounded; as a semisolid brush whose tree the stale-level search would build, the
+/// tree is refused past its budget and given within it.
+#[test]
+fn a_brush_whose_faces_cross_each_other_stops_at_the_bound() {
+    use unreal_assets::csg::bsp::Oper;
+    use unreal_assets::csg::{build_limited, solid_bsp_of, BrushPoly, CsgBrush, Limits};
+    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut coordinate = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % 51_200) as f64 / 100.0 - 256.0
+    };
+    let soup: Vec<BrushPoly> = (0..1_000)
+        .map(|_| BrushPoly {
+            vertices: (0..3).map(|_| [coordinate(), coordinate(), coordinate()]).collect(),
+            texture: "Soup".into(),
+            poly_flags: 0,
+            mapping: None,
+            source: None,
+            link: None,
+        })
+        .collect();
+    let room = brushes_of_t3d(
+        &t3d(&[Box3("Brush", "CSG_Subtract", 0, [0.0; 3], [512.0; 3], "Wall")]),
+        None,
+    );
+    let mut brushes = room.clone();
+    brushes.push(CsgBrush { name: "Soup".into(), oper: Oper::Add, poly_flags: 0, polys: soup });
+    let limits = Limits { work: 2_000_000, ..Limits::for_brushes(&brushes) };
+    let level = build_limited(&brushes, false, limits, &|| false);
+    let stopped = level.stopped.expect("the crossing triangles pass two million steps");
+    assert_eq!(stopped.brush, "Soup");
+    assert!(level.work < 4_000_000, "{} steps", level.work);
+
+    let semisolid = CsgBrush { poly_flags: 0x20, ..brushes.pop().unwrap() };
+    assert!(solid_bsp_of(&semisolid, 2_000_000).is_none());
+    let cube = &room[0];
+    let tree = solid_bsp_of(cube, 2_000_000).expect("a cube's tree is small");
+    assert_eq!(tree.nodes.len(), 6);
+}
+
 /// A built map whose stored level lacks the floor under a semisolid block: the block was solid
 /// when the level was last built (a semisolid addition never cuts the world), and `check`
 /// names it, with the build that gives the stored level. Lacking only part of that floor, it

@@ -35,8 +35,9 @@ pub fn is_detail(oper: Oper, actor_flags: u32) -> bool {
 
 /// The BSP `bspBrushCSG` builds of a brush to filter the world through (`bspBuild` with
 /// `BSP_Lame`, each polygon its own surface), of the brush as if solid: what it would take
-/// from the world. Polygons without area are left out, as the build leaves them out.
-pub fn solid_bsp_of(brush: &CsgBrush) -> Bsp {
+/// from the world. Polygons without area are left out, as the build leaves them out. `None`
+/// when building it takes more than `budget` steps ([`Bsp::build`]).
+pub fn solid_bsp_of(brush: &CsgBrush, budget: usize) -> Option<Bsp> {
     let mut polys = Vec::with_capacity(brush.polys.len());
     let mut surfs = Vec::with_capacity(brush.polys.len());
     for (i, p) in brush.polys.iter().enumerate() {
@@ -52,7 +53,8 @@ pub fn solid_bsp_of(brush: &CsgBrush) -> Bsp {
             surf: surfs.len() - 1,
         });
     }
-    Bsp::build(polys, &surfs)
+    let tree = Bsp::build(polys, &surfs, budget);
+    (tree.steps() <= budget).then_some(tree)
 }
 
 /// A brush's polygon in the world, as the map gives it.

@@ -467,8 +467,11 @@ fn lacking_inside_semisolids(
         let c = compare(&near, pieces);
         c.built_area - c.matched_area - c.retextured_area
     };
-    // Each semisolid brush's pieces, and the polygons it split.
+    // Each semisolid brush's pieces, and the polygons it split; the trees and the filtering
+    // within the bound of a build of these brushes (brushes whose faces cut each other make
+    // trees without end): past it, the brushes left are not looked at.
     let mut claimed: Vec<(&CsgBrush, Vec<AreaPolygon>, Vec<usize>)> = Vec::new();
+    let mut budget = super::Limits::for_brushes(&map.brushes).work;
     for brush in map.brushes.iter().filter(|b| super::is_detail(b.oper, b.poly_flags)) {
         let own = brush.polys.iter().fold(Bounds::EMPTY, |o, p| o.union(Bounds::of(&p.vertices)));
         if !pool.iter().any(|(_, _, b)| b.meets(&own, 0.5)) {
@@ -476,7 +479,7 @@ fn lacking_inside_semisolids(
         }
         // What the brush would take from the world built solid: the pieces its tree does not
         // keep outside.
-        let tree = super::solid_bsp_of(brush);
+        let Some(tree) = super::solid_bsp_of(brush, budget) else { break };
         let (mut inside, mut met) = (Vec::new(), Vec::new());
         let mut rest = Vec::with_capacity(pool.len());
         for (k, polygon, bounds) in pool {
@@ -503,6 +506,7 @@ fn lacking_inside_semisolids(
             }
         }
         pool = rest;
+        budget = budget.saturating_sub(tree.steps());
         if !inside.is_empty() {
             claimed.push((brush, inside, met));
         }
