@@ -603,7 +603,7 @@ impl std::fmt::Display for CsgCheck {
             }
             writeln!(
                 f,
-                "  the stored level lacks {:.0} units² of other brushes' faces inside {} semisolid brush{}, which a build never takes from the world (a semisolid brush does not cut it): the level was last built while {} solid (the flag set after that build; building the map now gives what this build does): {}; without that area: {:.3}% matched, {:.3}% extra ({:.3}% and {:.3}% outside detail brushes)",
+                "  the stored level lacks {:.0} units² of other brushes' faces inside {} semisolid brush{}; a semisolid brush never cuts the world, so the level was last built while {} solid (the flag set since; building the map now gives what this build does): {}; without that area: {:.3}% matched, {:.3}% extra ({:.3}% and {:.3}% outside detail brushes)",
                 stale.lacking_area,
                 stale.lacking.len(),
                 if stale.lacking.len() == 1 { "" } else { "es" },
