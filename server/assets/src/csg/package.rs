@@ -325,9 +325,9 @@ pub struct StaleSemisolid {
     pub lacking: Vec<Lacking>,
     /// Their sum: area of the comparison's extra that no build of these brushes removes.
     pub lacking_area: f64,
-    /// Those of the brushes that, built solid, give the stored level, with the comparison then:
-    /// `None` when none does (a level built while they were solid in another tree, or in
-    /// another order, has them cut the world elsewhere than a build now would).
+    /// The build with them all solid, when it gives the stored level (within the oracle's
+    /// goal outside detail brushes); `None` when it does not: the brushes then cut the world
+    /// through a tree whose cells differ from this build's (skins).
     pub as_solid: Option<AsSolid>,
 }
 
@@ -388,8 +388,8 @@ const LACKING_OUTSIDE_SHARE: f64 = 0.25;
 /// it, and the brushes named so when, of the polygons they split, at most a quarter as much
 /// is lacking outside every semisolid brush (the gaps follow the brushes). Then the level is
 /// built with them all solid: where that gives the stored level, it is said; where it does
-/// not, they cut a world other than this build's (other brushes since changed, or the
-/// incremental tree of the editor's immediate CSG), and only the gaps are said.
+/// not, they cut the world through a tree whose cells differ from this build's (which tree,
+/// the stored level does not say), and only the gaps are said.
 pub fn find_stale_semisolid(
     map: &BuiltMap,
     built: &[super::compare::AreaPolygon],
