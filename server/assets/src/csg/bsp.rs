@@ -1281,7 +1281,7 @@ fn merge_coplanars(mut polys: Vec<EdPoly>) -> Vec<EdPoly> {
     // The engine compares every polygon with every later one; only those of one surface can
     // merge, so each is compared with the later ones of its surface (the same lists, without
     // a pass over the whole world for every polygon: 96,000 polygons took seconds).
-    let mut of_surf: rustc_hash::FxHashMap<usize, Vec<usize>> = Default::default();
+    let mut of_surf = rustc_hash::FxHashMap::<usize, Vec<usize>>::default();
     for (i, p) in polys.iter().enumerate() {
         if !p.vertices.is_empty() {
             of_surf.entry(p.surf).or_default().push(i);
