@@ -338,13 +338,8 @@ fn crafted_brush_lists_stop_at_the_bounds_naming_the_brush() {
 fn a_brush_whose_faces_cross_each_other_stops_at_the_bound() {
     use unreal_assets::csg::bsp::Oper;
     use unreal_assets::csg::{build_limited, solid_bsp_of, BrushPoly, CsgBrush, Limits};
-    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
-    let mut coordinate = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed % 51_200) as f64 / 100.0 - 256.0
-    };
+    let mut rng = unreal_mapgen::Rng::new(1);
+    let mut coordinate = move || rng.unit() * 512.0 - 256.0;
     let soup: Vec<BrushPoly> = (0..1_000)
         .map(|_| BrushPoly {
             vertices: (0..3).map(|_| [coordinate(), coordinate(), coordinate()]).collect(),
