@@ -244,6 +244,81 @@ fn info_csg_builds_the_level_and_compares_with_the_stored_bsp() {
     .assert_eq(&text);
 }
 
+/// `--csg --json` on a built map whose stored level lacks the floor under a semisolid block
+/// (built while the block was solid): `stale_semisolid` names the block with the area it
+/// holds (its 64 by 64 footprint), the figures with that area set aside, and the build with
+/// it solid, which gives the stored level (the fields docs/cli.md lists).
+#[test]
+fn info_csg_json_names_a_semisolid_brush_the_stored_level_was_built_with_solid() {
+    use unreal_test_support::writers::{
+        box_faces, carved_room, ue1_map_package, LevelPoly, MapBrush,
+    };
+    let dir = unreal_test_support::ScratchDir::new("cli-info-csg-stale");
+    let room_half = [256.0, 256.0, 64.0];
+    let room = carved_room(room_half, 0.0, "Wall");
+    // The room's floor (z = -64, facing up, the sixth face) around the block's footprint.
+    let floor = room[5].vertices.clone();
+    let rect = |x0: f32, x1: f32, y0: f32, y1: f32| LevelPoly {
+        vertices: floor
+            .iter()
+            .map(|v| [if v[0] < 0.0 { x0 } else { x1 }, if v[1] < 0.0 { y0 } else { y1 }, v[2]])
+            .collect(),
+        texture: "Wall",
+    };
+    let mut level: Vec<LevelPoly> = room.into_iter().take(5).collect();
+    level.extend([
+        rect(-256.0, -32.0, -256.0, 256.0),
+        rect(32.0, 256.0, -256.0, 256.0),
+        rect(-32.0, 32.0, -256.0, -32.0),
+        rect(-32.0, 32.0, 32.0, 256.0),
+    ]);
+    // The block's faces but its bottom, which lies on the floor.
+    level.extend(box_faces([32.0, 32.0, 16.0]).into_iter().take(5).map(|f| LevelPoly {
+        vertices: f.into_iter().map(|v| [v[0], v[1], v[2] - 48.0]).collect(),
+        texture: "Crate",
+    }));
+    let brush = |csg_oper, poly_flags, location, half, texture| MapBrush {
+        class: "Brush",
+        csg_oper,
+        poly_flags,
+        location,
+        half,
+        texture,
+    };
+    let map = ue1_map_package(
+        &[
+            brush(2, 0, [0.0; 3], room_half, "Wall"),
+            brush(1, 0x20, [0.0, 0.0, -48.0], [32.0, 32.0, 16.0], "Crate"),
+        ],
+        &level,
+    );
+    std::fs::write(dir.join("Stale.unr"), map).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_unreal-ls"))
+        .args(["info", "--csg", "--json", "Stale.unr"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let csg = &json[0]["csg"];
+    assert!(csg["extra_percent"].as_f64().unwrap() > 0.01, "{csg}");
+    let stale = &csg["stale_semisolid"];
+    let lacking = stale["lacking"].as_array().unwrap();
+    assert_eq!(lacking.len(), 1, "{stale}");
+    assert_eq!(lacking[0]["brush"], "Brush1");
+    assert!((lacking[0]["area"].as_f64().unwrap() - 4096.0).abs() < 0.01, "{stale}");
+    assert!((stale["lacking_area"].as_f64().unwrap() - 4096.0).abs() < 0.01, "{stale}");
+    assert!(stale["extra_percent"].as_f64().unwrap() < 0.001, "{stale}");
+    assert!(stale["extra_outside_detail_percent"].as_f64().unwrap() < 0.001, "{stale}");
+    let solid = &stale["as_solid"];
+    assert_eq!(solid["brushes"], serde_json::json!(["Brush1"]));
+    assert!(solid["matched_percent"].as_f64().unwrap() > 99.999, "{solid}");
+    assert!(solid["extra_percent"].as_f64().unwrap() < 0.001, "{solid}");
+    for field in ["matched_outside_detail_percent", "extra_outside_detail_percent"] {
+        assert!(solid[field].is_f64(), "{field}: {solid}");
+    }
+}
+
 /// `--csg` reads a compressed map as `info` and `render` do (issue 43, item 7): the same
 /// level from `Room.unr`, `Room.unr.uz2` and `Room.unr.uz` (both UE1 signatures), and a file
 /// that is neither a package nor a compressed one is named as such.
