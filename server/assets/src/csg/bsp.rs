@@ -1386,30 +1386,61 @@ pub struct BrushInput {
     pub actor_flags: u32,
 }
 
+impl BrushInput {
+    /// The polygons as `bspBrushCSG` takes them: the actor's flags added (less semisolid and
+    /// non-solid for a subtraction), each with the surface `bspAddNode` makes of it (a
+    /// subtracted polygon's from its first piece, reversed), in the brush's order.
+    fn as_filtered(&self) -> Vec<(EdPoly, Surf)> {
+        let not_flags = if self.oper == Oper::Add { 0 } else { PF_SEMISOLID | PF_NOT_SOLID };
+        self.polys
+            .iter()
+            .map(|p| {
+                let mut p = p.clone();
+                p.flags = (p.flags | self.actor_flags) & !not_flags;
+                let mut surf = self.surfs.get(p.surf).cloned().unwrap_or(Surf {
+                    base: p.base,
+                    normal: p.normal,
+                    flags: 0,
+                    brush: 0,
+                    brush_poly: 0,
+                });
+                surf.flags = p.flags & !PF_ED_CUT;
+                surf.base = p.base;
+                surf.normal =
+                    if self.oper == Oper::Subtract { scale(p.normal, -1.0) } else { p.normal };
+                (p, surf)
+            })
+            .collect()
+    }
+
+    /// The brush's own BSP, which `bspBrushCSG` builds to filter the world through
+    /// (`bspBuild(TempModel, BSP_Lame)`); `None` when it takes more than `budget` steps
+    /// ([`Bsp::build`]).
+    pub fn own_tree(&self, budget: usize) -> Option<Bsp> {
+        let tree = own_tree_of(&self.as_filtered(), budget);
+        (tree.steps() <= budget).then_some(tree)
+    }
+}
+
+/// [`BrushInput::own_tree`] of polygons already taken as `bspBrushCSG` takes them (each with
+/// a surface of its own), left part-way past `budget`.
+fn own_tree_of(filtered: &[(EdPoly, Surf)], budget: usize) -> Bsp {
+    let local: Vec<EdPoly> =
+        filtered.iter().enumerate().map(|(i, (p, _))| EdPoly { surf: i, ..p.clone() }).collect();
+    let surfs: Vec<Surf> = filtered.iter().map(|(_, s)| s.clone()).collect();
+    Bsp::build(local, &surfs, budget)
+}
+
 /// `bspBrushCSG` for `CSG_Add` and `CSG_Subtract`. Returns how many pieces the world lost.
 /// Once the world's [`Bsp::steps`] pass `budget` the brush is left part-way (the caller
 /// stops the build there): a brush cannot hold the build for long however deep the world.
 pub fn brush_csg(world: &mut Bsp, brush: &BrushInput, budget: usize) -> usize {
-    let not_flags = if brush.oper == Oper::Add { 0 } else { PF_SEMISOLID | PF_NOT_SOLID };
-    // The brush's polygons with the actor's flags, each with the world surface of its own
-    // surface (linked polygons share one, made from the first of them).
-    let mut polys = Vec::with_capacity(brush.polys.len());
-    let mut temp_surfs = Vec::with_capacity(brush.polys.len());
+    let filtered = brush.as_filtered();
+    // Each polygon with the world surface of its own surface (linked polygons share one, made
+    // from the first of them).
     let mut world_surf_of: Vec<Option<usize>> = vec![None; brush.surfs.len()];
-    for p in &brush.polys {
-        let mut p = p.clone();
-        p.flags = (p.flags | brush.actor_flags) & !not_flags;
-        let mut surf = brush.surfs.get(p.surf).cloned().unwrap_or(Surf {
-            base: p.base,
-            normal: p.normal,
-            flags: 0,
-            brush: 0,
-            brush_poly: 0,
-        });
-        surf.flags = p.flags & !PF_ED_CUT;
-        surf.base = p.base;
-        // A subtracted polygon's surface is made from its first piece, reversed.
-        surf.normal = if brush.oper == Oper::Subtract { scale(p.normal, -1.0) } else { p.normal };
+    let mut polys = Vec::with_capacity(filtered.len());
+    for (p, surf) in &filtered {
         let shared = world_surf_of.get(p.surf).copied().flatten();
         let index = shared.unwrap_or_else(|| {
             world.surfs.push(surf.clone());
@@ -1418,9 +1449,7 @@ pub fn brush_csg(world: &mut Bsp, brush: &BrushInput, budget: usize) -> usize {
         if let Some(slot) = world_surf_of.get_mut(p.surf) {
             *slot = Some(index);
         }
-        p.surf = index;
-        temp_surfs.push(surf);
-        polys.push(p);
+        polys.push(EdPoly { surf: index, ..p.clone() });
     }
     for p in &polys {
         if world.steps() > budget {
@@ -1453,11 +1482,8 @@ pub fn brush_csg(world: &mut Bsp, brush: &BrushInput, budget: usize) -> usize {
         && brush.actor_flags & (PF_NOT_SOLID | PF_SEMISOLID) == 0
         && world.steps() <= budget
     {
-        // The brush's own BSP (the polygons as they came, with their surfaces renumbered).
-        let local: Vec<EdPoly> =
-            polys.iter().enumerate().map(|(i, p)| EdPoly { surf: i, ..p.clone() }).collect();
         let left = budget.saturating_sub(world.steps());
-        let brush_bsp = Bsp::build(local, &temp_surfs, left);
+        let brush_bsp = own_tree_of(&filtered, left);
         // A tree left part-way would cut the world wrong; its steps stop the build here.
         if brush_bsp.steps() <= left {
             let sphere = bounding_sphere(&polys);

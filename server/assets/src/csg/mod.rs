@@ -33,28 +33,50 @@ pub fn is_detail(oper: Oper, actor_flags: u32) -> bool {
     oper == Oper::Add && actor_flags & PF_SEMISOLID != 0 && actor_flags & PF_PORTAL == 0
 }
 
-/// The BSP `bspBrushCSG` builds of a brush to filter the world through (`bspBuild` with
-/// `BSP_Lame`, each polygon its own surface), of the brush as if solid: what it would take
-/// from the world. Polygons without area are left out, as the build leaves them out. `None`
-/// when building it takes more than `budget` steps ([`Bsp::build`]).
+/// The BSP `bspBrushCSG` builds of a brush to filter the world through
+/// ([`BrushInput::own_tree`]), of the brush as if solid: what it would take from the world.
+/// `None` when building it takes more than `budget` steps ([`Bsp::build`]).
 pub fn solid_bsp_of(brush: &CsgBrush, budget: usize) -> Option<Bsp> {
-    let mut polys = Vec::with_capacity(brush.polys.len());
-    let mut surfs = Vec::with_capacity(brush.polys.len());
+    let (mut input, _) = brush_input(0, brush);
+    input.actor_flags &= !(PF_SEMISOLID | PF_NOT_SOLID);
+    input.own_tree(budget)
+}
+
+/// Brush `b` of the build as [`bsp::brush_csg`] takes it: its polygons with their planes,
+/// each linked polygon sharing the surface of the one it links to, and how many polygons
+/// were left out for having no area.
+fn brush_input(b: usize, brush: &CsgBrush) -> (BrushInput, usize) {
+    let mut input = BrushInput {
+        polys: Vec::new(),
+        surfs: Vec::new(),
+        oper: brush.oper,
+        actor_flags: brush.poly_flags,
+    };
+    let mut degenerate = 0;
+    // The surface each polygon got, for the ones linked to it.
+    let mut surf_of: Vec<Option<usize>> = Vec::with_capacity(brush.polys.len());
     for (i, p) in brush.polys.iter().enumerate() {
-        let Some(normal) = calc_normal(&p.vertices) else { continue };
+        let Some(normal) = calc_normal(&p.vertices) else {
+            degenerate += 1;
+            surf_of.push(None);
+            continue;
+        };
         let base = p.vertices[0];
-        let flags = (p.poly_flags | brush.poly_flags) & !(PF_SEMISOLID | PF_NOT_SOLID);
-        surfs.push(Surf { base, normal, flags, brush: 0, brush_poly: i });
-        polys.push(EdPoly {
+        let linked = p.link.filter(|&l| l < i).and_then(|l| surf_of.get(l).copied().flatten());
+        let surf = linked.unwrap_or_else(|| {
+            input.surfs.push(Surf { base, normal, flags: p.poly_flags, brush: b, brush_poly: i });
+            input.surfs.len() - 1
+        });
+        surf_of.push(Some(surf));
+        input.polys.push(EdPoly {
             vertices: p.vertices.clone(),
             normal,
             base,
-            flags,
-            surf: surfs.len() - 1,
+            flags: p.poly_flags,
+            surf,
         });
     }
-    let tree = Bsp::build(polys, &surfs, budget);
-    (tree.steps() <= budget).then_some(tree)
+    (input, degenerate)
 }
 
 /// A brush's polygon in the world, as the map gives it.
@@ -291,41 +313,8 @@ pub fn build_limited(
     let mut degenerate = 0;
     let mut inputs: Vec<(usize, BrushInput)> = Vec::new();
     for (b, brush) in brushes.iter().enumerate() {
-        let mut input = BrushInput {
-            polys: Vec::new(),
-            surfs: Vec::new(),
-            oper: brush.oper,
-            actor_flags: brush.poly_flags,
-        };
-        // The surface each polygon got, for the ones linked to it.
-        let mut surf_of: Vec<Option<usize>> = Vec::with_capacity(brush.polys.len());
-        for (i, p) in brush.polys.iter().enumerate() {
-            let Some(normal) = calc_normal(&p.vertices) else {
-                degenerate += 1;
-                surf_of.push(None);
-                continue;
-            };
-            let base = p.vertices[0];
-            let linked = p.link.filter(|&l| l < i).and_then(|l| surf_of.get(l).copied().flatten());
-            let surf = linked.unwrap_or_else(|| {
-                input.surfs.push(Surf {
-                    base,
-                    normal,
-                    flags: p.poly_flags,
-                    brush: b,
-                    brush_poly: i,
-                });
-                input.surfs.len() - 1
-            });
-            surf_of.push(Some(surf));
-            input.polys.push(EdPoly {
-                vertices: p.vertices.clone(),
-                normal,
-                base,
-                flags: p.poly_flags,
-                surf,
-            });
-        }
+        let (input, left_out) = brush_input(b, brush);
+        degenerate += left_out;
         inputs.push((b, input));
     }
     let structural = |input: &BrushInput| !is_detail(input.oper, input.actor_flags);

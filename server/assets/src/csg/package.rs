@@ -259,11 +259,7 @@ pub struct OnDetail {
 impl OnDetail {
     /// The differences of `c` on the detail brushes among `brushes`.
     fn of(brushes: &[CsgBrush], c: &super::compare::Comparison) -> OnDetail {
-        let detail: std::collections::HashSet<&str> = brushes
-            .iter()
-            .filter(|b| super::is_detail(b.oper, b.poly_flags))
-            .map(|b| b.name.as_str())
-            .collect();
+        let detail = detail_names(brushes);
         let sum = |d: &[super::compare::Difference]| -> f64 {
             d.iter().filter(|d| detail.contains(d.source.as_str())).map(|d| d.area).sum()
         };
@@ -289,6 +285,15 @@ impl OnDetail {
     pub fn extra_outside_percent(&self, c: &super::compare::Comparison) -> f64 {
         super::compare::percent_of(self.areas_outside(c).1, c.engine_area)
     }
+}
+
+/// The names of the detail brushes ([`super::is_detail`]) among `brushes`.
+fn detail_names(brushes: &[CsgBrush]) -> std::collections::HashSet<&str> {
+    brushes
+        .iter()
+        .filter(|b| super::is_detail(b.oper, b.poly_flags))
+        .map(|b| b.name.as_str())
+        .collect()
 }
 
 /// Reads a built map, builds its level from its brushes and compares with its own BSP.
@@ -433,12 +438,7 @@ fn lacking_inside_semisolids(
 ) -> Vec<Lacking> {
     use super::bsp::{Bounds, EdPoly, Filter};
     use super::compare::{compare, AreaPolygon};
-    let detail: std::collections::HashSet<&str> = map
-        .brushes
-        .iter()
-        .filter(|b| super::is_detail(b.oper, b.poly_flags))
-        .map(|b| b.name.as_str())
-        .collect();
+    let detail = detail_names(&map.brushes);
     // The built polygons the stored level lacks (some of), of brushes other than detail ones,
     // as pieces that remember their polygon.
     let mut pool: Vec<(usize, AreaPolygon, Bounds)> = base
