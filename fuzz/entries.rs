@@ -17,7 +17,7 @@ use unreal_formats::{image, psk, summary, u3d, wav, Package};
 use unreal_syntax::{text, Span};
 
 /// The targets, by the name of their cargo-fuzz binary and their seed folder.
-pub const TARGETS: [&str; 10] = [
+pub const TARGETS: [&str; 11] = [
     "package",
     "containers",
     "vertex_mesh",
@@ -26,6 +26,7 @@ pub const TARGETS: [&str; 10] = [
     "image_wav",
     "t3d",
     "t3d_incremental",
+    "t3d_level",
     "exec",
     "lsp_frames",
 ];
@@ -34,7 +35,7 @@ pub const TARGETS: [&str; 10] = [
 /// builds the cargo-fuzz seed folders with the same table; `vertex_mesh` seeds are
 /// `_d.3d`/`_a.3d` pairs joined as [`vertex_mesh`] reads them, and `u3d` has no corpus file
 /// (the fuzzer starts from synthetic seeds).
-pub const SEED_EXTENSIONS: [(&str, &[&str]); 10] = [
+pub const SEED_EXTENSIONS: [(&str, &[&str]); 11] = [
     ("package", &["u", "utx", "uax", "umx", "unr", "usx", "ukx"]),
     ("containers", &["uz", "uz2", "umod", "ut2mod"]),
     ("vertex_mesh", &["3d"]),
@@ -43,6 +44,7 @@ pub const SEED_EXTENSIONS: [(&str, &[&str]); 10] = [
     ("image_wav", &["bmp", "pcx", "tga", "dds", "png", "wav"]),
     ("t3d", &["t3d"]),
     ("t3d_incremental", &["t3d"]),
+    ("t3d_level", &["t3d"]),
     ("exec", &["uc", "uci"]),
     ("lsp_frames", &[]),
 ];
@@ -58,6 +60,7 @@ pub fn run(target: &str, data: &[u8]) -> bool {
         "image_wav" => image_wav(data),
         "t3d" => t3d(data),
         "t3d_incremental" => t3d_incremental(data),
+        "t3d_level" => t3d_level(data),
         "exec" => exec(data),
         "lsp_frames" => lsp_frames(data),
         _ => return false,
@@ -272,6 +275,41 @@ fn options(selector: u8) -> LintOptions {
 pub fn t3d(data: &[u8]) {
     let decoded = text::decode(data);
     let _ = lint_text(FileKind::T3d, &decoded.text, &options(data.first().copied().unwrap_or(0)));
+}
+
+/// T3D as a level, the way `export`, `render`, `diff` and the editor's 3D view read a map:
+/// its brushes built by CSG (within the build's bounds), its movers, actors and static mesh
+/// actors placed, the glTF written and the iso picture drawn; the brushes alone as `export`
+/// writes a brush file; the map's actors as `diff` reads them, diffed with themselves.
+pub fn t3d_level(data: &[u8]) {
+    use unreal_assets::export::{self, LevelParts, NoTextures};
+    use unreal_assets::preview::map::{render_map_geometry, ActorSymbols, Geometry, View};
+    let decoded = text::decode(data);
+    let text = &decoded.text;
+    let generation = match data.first().copied().unwrap_or(0) % 3 {
+        0 => None,
+        1 => Some(unreal_analysis::Generation::Ue1),
+        _ => Some(unreal_analysis::Generation::Ue2),
+    };
+    let scene = export::level_scene("fuzz", text, generation, &NoTextures);
+    let _ = export::write_level_glb(&scene);
+    let _ = export::write_map_glb(&export::map_scene("fuzz", text, generation));
+    let _ = export::t3d_brush_model("fuzz", text).map(|m| export::write_glb(&m));
+    let geometry = Geometry::Level(&NoTextures, LevelParts::default());
+    let _ =
+        render_map_geometry("fuzz", text, View::Iso, 64, generation, ActorSymbols::Drawn, geometry);
+    let _ = render_map_geometry(
+        "fuzz",
+        text,
+        View::Top,
+        64,
+        generation,
+        ActorSymbols::Drawn,
+        Geometry::Brushes,
+    );
+    if let Ok(actors) = unreal_assets::diff::read::read_map_text(text) {
+        let _ = unreal_assets::diff::diff(&actors, &actors);
+    }
 }
 
 /// T3D, the incremental document with one edit, whose diagnostics must equal a fresh lint

@@ -25,7 +25,7 @@ const LARGE_SEED: usize = 8 * 1024;
 const MUTATIONS_PER_LARGE_SEED: usize = 4;
 
 fn is_text_target(target: &str) -> bool {
-    matches!(target, "t3d" | "t3d_incremental" | "exec")
+    matches!(target, "t3d" | "t3d_incremental" | "t3d_level" | "exec")
 }
 
 /// Our own seeds, so that every target has some even without the corpus.
@@ -95,6 +95,14 @@ fn synthetic_seeds(target: &str) -> Vec<Vec<u8>> {
         "t3d" | "t3d_incremental" => vec![
             b"Begin Map\r\nBegin Actor Class=Brush Name=Brush0\r\n   Begin Brush Name=Model0\r\n      Begin PolyList\r\n         Begin Polygon Flags=-2147483648 Texture=Pkg.G.T Link=1\r\n            Origin   +00000.000000,+00000.000000,+00000.000000\r\n            Normal   +00000.000000,+00000.000000,+00001.000000\r\n            Pan      U=1 V=-2\r\n            Vertex   +00000.000000,+00000.000000,+00000.000000\r\n            Vertex   +00128.000000,+00000.000000,+00000.000000\r\n            Vertex   +00128.000000,+00128.000000,+00000.000000\r\n         End Polygon\r\n      End PolyList\r\n   End Brush\r\n   Brush=Model'MyLevel.Model0'\r\n   Location=(X=1.5,Y=-2,Z=3)\r\nEnd Actor\r\nBegin Object Class=Foo Name=Bar\r\nEnd Object\r\nEnd Map\r\n".to_vec(),
         ],
+        // A level's parts besides its BSP: a subtracted room and an added block (CSG), a
+        // mover, a static mesh actor, an actor drawn with a mesh, a light and a terrain.
+        "t3d_level" => {
+            let mut seeds = synthetic_seeds("t3d");
+            seeds.push(unreal_mapgen::generate_map(6_000, 7).into_bytes());
+            seeds.push(LEVEL_PARTS.as_bytes().to_vec());
+            seeds
+        }
         "exec" => vec![
             b"class Foo extends Actor;\r\n#exec MESH IMPORT MESH=Foo ANIVFILE=MODELS\\Foo_a.3d DATAFILE=MODELS\\Foo_d.3d X=0 Y=0 Z=0 MLOD=0\r\n#exec MESH SEQUENCE MESH=Foo SEQ=All STARTFRAME=0 NUMFRAMES=2\r\n#exec MESHMAP SCALE MESHMAP=Foo X=0.1 Y=0.1 Z=0.2 YAW=64\r\n#exec TEXTURE IMPORT NAME=Skin FILE=\"Textures\\My Skin.pcx\" GROUP=Skins FLAGS=2 // note\r\n#exec AUDIO IMPORT FILE=Sounds\\a.wav NAME=A\r\n#forceexec OBJ LOAD FILE=..\\Textures\\X.utx PACKAGE=Foo\r\n#include Classes\\Other.uci\r\n#error stop\r\n".to_vec(),
         ],
@@ -114,6 +122,24 @@ fn synthetic_seeds(target: &str) -> Vec<Vec<u8>> {
         _ => Vec::new(),
     }
 }
+
+/// A UE2 map with one of each part of a level `export` and `render` place.
+const LEVEL_PARTS: &str = "Begin Map\r\n\
+Begin Actor Class=Brush Name=Brush0\r\n   CsgOper=CSG_Subtract\r\n   Begin Brush Name=Model1\r\n      Begin PolyList\r\n\
+         Begin Polygon Texture=Walls.Rock Flags=0\r\n            Origin   +00000.000000,+00000.000000,-00256.000000\r\n            Normal   +00000.000000,+00000.000000,+00001.000000\r\n            TextureU +00001.000000,+00000.000000,+00000.000000\r\n            TextureV +00000.000000,+00001.000000,+00000.000000\r\n\
+            Vertex   -00256.000000,-00256.000000,-00256.000000\r\n            Vertex   -00256.000000,+00256.000000,-00256.000000\r\n            Vertex   +00256.000000,+00256.000000,-00256.000000\r\n            Vertex   +00256.000000,-00256.000000,-00256.000000\r\n         End Polygon\r\n\
+         Begin Polygon Texture=Walls.Rock\r\n            Vertex   -00256.000000,-00256.000000,+00256.000000\r\n            Vertex   +00256.000000,-00256.000000,+00256.000000\r\n            Vertex   +00256.000000,+00256.000000,+00256.000000\r\n            Vertex   -00256.000000,+00256.000000,+00256.000000\r\n         End Polygon\r\n\
+         Begin Polygon Texture=Walls.Rock\r\n            Vertex   -00256.000000,-00256.000000,-00256.000000\r\n            Vertex   +00256.000000,-00256.000000,-00256.000000\r\n            Vertex   +00256.000000,-00256.000000,+00256.000000\r\n            Vertex   -00256.000000,-00256.000000,+00256.000000\r\n         End Polygon\r\n\
+      End PolyList\r\n   End Brush\r\n   Brush=Model'myLevel.Model1'\r\n   Location=(X=0,Y=0,Z=0)\r\nEnd Actor\r\n\
+Begin Actor Class=Brush Name=Brush1\r\n   CsgOper=CSG_Add\r\n   PolyFlags=32\r\n   Begin Brush Name=Model2\r\n      Begin PolyList\r\n\
+         Begin Polygon Texture=Walls.Trim\r\n            Vertex   -00032.000000,-00032.000000,-00032.000000\r\n            Vertex   +00032.000000,-00032.000000,-00032.000000\r\n            Vertex   +00000.000000,+00032.000000,+00032.000000\r\n         End Polygon\r\n\
+      End PolyList\r\n   End Brush\r\n   Brush=Model'myLevel.Model2'\r\n   Location=(X=64,Y=0,Z=-200)\r\n   Rotation=(Yaw=16384)\r\n   MainScale=(Scale=(X=2,Y=1,Z=1),SheerAxis=SHEER_ZX)\r\n   PrePivot=(X=8,Y=8,Z=8)\r\nEnd Actor\r\n\
+Begin Actor Class=Mover Name=Mover0\r\n   Begin Brush Name=Model3\r\n      Begin PolyList\r\n         Begin Polygon\r\n            Vertex   +00000.000000,+00000.000000,+00000.000000\r\n            Vertex   +00064.000000,+00000.000000,+00000.000000\r\n            Vertex   +00064.000000,+00064.000000,+00000.000000\r\n         End Polygon\r\n      End PolyList\r\n   End Brush\r\n   Brush=Model'myLevel.Model3'\r\n   KeyNum=1\r\n   KeyPos(1)=(Z=64)\r\n   Location=(X=-100,Y=0,Z=-240)\r\nEnd Actor\r\n\
+Begin Actor Class=StaticMeshActor Name=StaticMeshActor0\r\n   StaticMesh=StaticMesh'Crates.Meshes.Crate'\r\n   Skins(0)=Texture'Walls.Rock'\r\n   DrawScale=1.5\r\n   DrawScale3D=(X=1,Y=2,Z=0.5)\r\n   Location=(X=0,Y=100,Z=-230)\r\n   Rotation=(Pitch=100,Yaw=200,Roll=300)\r\nEnd Actor\r\n\
+Begin Actor Class=Decoration Name=Decoration0\r\n   DrawType=DT_Mesh\r\n   Mesh=LodMesh'UnrealShare.Chair'\r\n   MultiSkins(1)=Texture'Walls.Trim'\r\n   Location=(X=100,Y=-100,Z=-230)\r\nEnd Actor\r\n\
+Begin Actor Class=Light Name=Light0\r\n   LightBrightness=200\r\n   LightHue=30\r\n   Location=(X=0,Y=0,Z=100)\r\nEnd Actor\r\n\
+Begin Actor Class=TerrainInfo Name=TerrainInfo0\r\n   TerrainMap=Texture'Terrain.Height'\r\n   TerrainScale=(X=64,Y=64,Z=64)\r\n   Layers(0)=(Texture=Texture'Terrain.Grass',AlphaMap=Texture'Terrain.Alpha',UScale=1,VScale=1)\r\n   Location=(X=0,Y=0,Z=-1000)\r\nEnd Actor\r\n\
+End Map\r\n";
 
 /// A v69 package with one 8x8 texture of each `Format` byte in `formats`, its one mip 64
 /// bytes of varied values (one mip of a 16-byte block format; any layout for the others).
@@ -277,6 +303,7 @@ bounded_target!(u3d, 0xF0_0004);
 bounded_target!(image_wav, 0xF0_0005);
 bounded_target!(t3d, 0xF0_0006);
 bounded_target!(t3d_incremental, 0xF0_0008);
+bounded_target!(t3d_level, 0xF0_000A);
 bounded_target!(exec, 0xF0_0007);
 bounded_target!(lsp_frames, 0xF0_0009);
 
