@@ -168,7 +168,13 @@ fn build_package(version: u16, licensee: u16) -> Vec<u8> {
         RF_HAS_STACK,
         Box::new(move |o, w| {
             let n = |s: &str| w.names.iter().position(|x| x == s).unwrap();
-            o.index(class).index(0).bytes(&[0; 8]).u32(0).index(12); // state frame with Node
+            if version >= 55 {
+                o.index(class).index(0).bytes(&[0; 8]).u32(0).index(12); // state frame with Node
+            } else {
+                // Before 51 the frame names a class and a node number (no node, so no code
+                // offset), before 52 another class follows, before 55 no latent action.
+                o.index(class).i32(3).index(class).bytes(&[0; 8]);
+            }
             let vec3: Vec<u8> = [1.0f32, 2.0, 3.0].iter().flat_map(|f| f.to_le_bytes()).collect();
             let rot: Vec<u8> = [1i32, 2, 3].iter().flat_map(|f| f.to_le_bytes()).collect();
             let mut label = writers::compact(6);
@@ -328,7 +334,7 @@ fn describe_package(bytes: &[u8]) -> String {
 fn packages_of_every_version_read_back() {
     let mut out = String::new();
     for (version, licensee) in
-        [(61, 0), (62, 0), (63, 0), (64, 0), (66, 0), (68, 0), (69, 0), (128, 29)]
+        [(50, 0), (57, 0), (61, 0), (62, 0), (63, 0), (64, 0), (66, 0), (68, 0), (69, 0), (128, 29)]
     {
         writeln!(out, "== version {version}").unwrap();
         out.push_str(&describe_package(&build_package(version, licensee)));

@@ -156,6 +156,14 @@ pub fn write_props(o: &mut Obj, props: &[Prop], none: usize) {
         }
     }
     o.index(none as i32);
+    // Before version 57 an object's state name follows its properties, before 58 its group
+    // name (Unreal v200 `UObject::Serialize`): both `None` here.
+    if o.version < 57 {
+        o.index(none as i32);
+    }
+    if o.version < 58 {
+        o.index(none as i32);
+    }
 }
 
 pub type Body = Box<dyn Fn(&mut Obj, &PackageWriter)>;

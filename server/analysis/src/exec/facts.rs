@@ -50,6 +50,11 @@ pub enum FileFacts {
     LfsPointer {
         size: Option<u64>,
     },
+    /// A package (its signature read) of a version the package reader does not read
+    /// ([`unreal_formats::package::MIN_VERSION`] to `MAX_VERSION`): an engine may still load
+    /// it (Unreal v200 loads versions from 34, later engines ask before one older than 60),
+    /// so what it holds is not checked.
+    PackageVersion(u16),
     /// The file exists but is not what its name says (the reader's precise error).
     Unreadable(String),
     /// The file could not be opened.
@@ -67,6 +72,16 @@ pub enum Expect {
     Sound,
     Package,
     Any,
+}
+
+/// The version of a package whose signature is right but whose version the package reader
+/// does not read.
+fn unread_version(bytes: &[u8]) -> Option<u16> {
+    use unreal_formats::package::{MAX_VERSION, MIN_VERSION, PACKAGE_SIGNATURE};
+    let signature = u32::from_le_bytes(bytes.get(..4)?.try_into().ok()?);
+    let version = u16::from_le_bytes(bytes.get(4..6)?.try_into().ok()?);
+    (signature == PACKAGE_SIGNATURE && !(MIN_VERSION..=MAX_VERSION).contains(&version))
+        .then_some(version)
 }
 
 /// Reads `bytes` as the expected kind.
@@ -141,6 +156,9 @@ pub fn read(bytes: &[u8], file_name: &str, expect: Expect) -> FileFacts {
             Err(e) => fail(e),
         },
         Expect::Package => match unreal_formats::package_bytes(bytes) {
+            Ok(unpacked) if unread_version(&unpacked).is_some() => {
+                FileFacts::PackageVersion(unread_version(&unpacked).unwrap_or_default())
+            }
             Ok(unpacked) => match Package::parse(&unpacked) {
                 Ok(package) => FileFacts::Package {
                     objects: package.objects().map(|o| o.name.to_ascii_lowercase()).collect(),

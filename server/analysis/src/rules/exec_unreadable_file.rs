@@ -38,6 +38,12 @@ as they are (UT v400 `Editor/Src/UnEdFact.cpp:894-903`, UT2004 `:1771-1780`), an
 refused with "Unrecognized sound format"; `.ogg` is accepted under `game = "ut469"` (469c and
 later import it) and not judged under `unreal227` or without a game.
 
+A package is read from version 50 to 128. Unreal v200 loads every version from 34 without
+asking (its `Core/Inc/UnObjVer.h`: `PACKAGE_MIN_VERSION 34`; trees built with it carry
+pre-release texture packages of version 57), and later engines ask before loading one older
+than 60 (UT2004 `Core/Src/UnLinker.cpp:318-321`), so a package whose signature is right but
+whose version is outside what unreal-ls reads is an info: its contents are not checked.
+
 Fix: re-export the file.
 
 <!-- example
@@ -98,6 +104,21 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
                 continue;
             }
             let message = match &*env.facts(file, path.expect) {
+                FileFacts::PackageVersion(version) => {
+                    out.push(
+                        RULE.diagnostic(
+                            path.value.mark(),
+                            format!(
+                                "`{}` is a package of version {version}, which unreal-ls does not read (it reads {} to {}); an engine may still load it (Unreal v200 loads versions from 34, later engines ask before loading one older than 60), so what it holds is not checked",
+                                ctx.show(file),
+                                unreal_formats::package::MIN_VERSION,
+                                unreal_formats::package::MAX_VERSION,
+                            ),
+                        )
+                        .with_severity(Severity::Info),
+                    );
+                    continue;
+                }
                 FileFacts::Unreadable(error) => format!(
                     "`{}` is not a valid {}: {error}",
                     ctx.show(file),

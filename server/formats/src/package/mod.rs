@@ -15,8 +15,14 @@ pub use properties::{Property, PropertyValue};
 
 /// `C1 83 2A 9E` on disk.
 pub const PACKAGE_SIGNATURE: u32 = 0x9E2A_83C1;
-/// The oldest version this crate reads (Unreal 1 beta-era packages start here).
-pub const MIN_VERSION: u16 = 61;
+/// The oldest version this crate reads. Unreal v200 (Unreal's first release: its package
+/// version is 61) loads anything from 34 without asking, and its tables have had today's form
+/// since 50 (`Core/Src/UnLinker.h`: an export's and an import's `PackageIndex` from 50, the
+/// summary's `PackageFlags` from 34); pre-release packages of 57 to 60 ship in trees built
+/// with it. Later engines load 60 and newer without asking (UT v432, Unreal 227 and UT2004
+/// `Core/Inc/UnObjVer.h`: `PACKAGE_MIN_VERSION 60`) and ask before an older one (UT2004
+/// `Core/Src/UnLinker.cpp:318-321`).
+pub const MIN_VERSION: u16 = 50;
 /// The newest version this crate reads (UT2004 writes 128).
 pub const MAX_VERSION: u16 = 128;
 

@@ -81,11 +81,30 @@ impl<'a> Package<'a> {
             Error::new(self.object_label(export), e.serial_offset, "object data inside the file")
         })?;
         let mut r = Reader::new(data, e.serial_offset, "");
+        let version = self.header.version;
+        // Before version 51 the frame names the class and a node number instead of the
+        // nodes, before 52 a class follows, before 55 there is no latent action (Unreal v200
+        // `Core/Src/UnObj.cpp`, `UObject::Serialize`).
         let state_frame = if e.object_flags & RF_HAS_STACK != 0 {
-            let node = ObjectRef(r.compact_index("state frame Node")?);
-            let state_node = ObjectRef(r.compact_index("state frame StateNode")?);
+            let node = if version >= 51 {
+                ObjectRef(r.compact_index("state frame Node")?)
+            } else {
+                let class = r.compact_index("state frame class")?;
+                if class != 0 {
+                    r.i32("state frame node number")?;
+                }
+                ObjectRef(0)
+            };
+            let state_node = if version >= 51 {
+                ObjectRef(r.compact_index("state frame StateNode")?)
+            } else {
+                ObjectRef(0)
+            };
+            if version < 52 {
+                r.compact_index("state frame class")?;
+            }
             let probe_mask = r.u64("state frame ProbeMask")?;
-            let latent_action = r.u32("state frame LatentAction")?;
+            let latent_action = if version >= 55 { r.u32("state frame LatentAction")? } else { 0 };
             let offset =
                 if node.0 == 0 { None } else { Some(r.compact_index("state frame Offset")?) };
             Some(StateFrame { node, state_node, probe_mask, latent_action, offset })
@@ -93,6 +112,14 @@ impl<'a> Package<'a> {
             None
         };
         let properties = if e.class.0 == 0 { Vec::new() } else { read_properties(self, &mut r)? };
+        // Before version 57 the object's state follows its properties, before 58 its group
+        // (names the loader kept to fix old objects up; Unreal v200 `UObject::Serialize`).
+        if version < 57 {
+            self.name_at(&mut r, "the object's state (before version 57)")?;
+        }
+        if version < 58 {
+            self.name_at(&mut r, "the object's group (before version 58)")?;
+        }
         Ok(ObjectReader { header: ObjectHeader { state_frame, properties }, reader: r })
     }
 

@@ -342,6 +342,9 @@ fn facts_markdown(facts: &FileFacts) -> String {
             format!("Vertex mesh animation: {frames} frames of {frame_size} bytes")
         }
         FileFacts::Unreadable(e) => format!("The file cannot be read as expected: {e}"),
+        FileFacts::PackageVersion(version) => format!(
+            "A package of version {version}, which unreal-ls does not read: its contents are not checked"
+        ),
         FileFacts::Unopenable => "The file cannot be read.".to_owned(),
         FileFacts::LfsPointer { size } => format!(
             "A Git LFS pointer, not the file{}: fetch the LFS objects (`git lfs pull`).",
