@@ -6,7 +6,7 @@
 use unreal_syntax::t3d::LineKeyword;
 
 use super::{RuleMeta, T3dContext};
-use crate::t3d::geometry::EnginePolygon;
+use crate::t3d::geometry::{EnginePolygon, THRESH_CONVEX};
 use crate::{Diagnostic, Severity};
 
 pub static RULE: RuleMeta = RuleMeta {
@@ -19,8 +19,9 @@ pub static RULE: RuleMeta = RuleMeta {
 
 /// The rule's documentation: its `docs/rules.md` section after the `Severity:` lead.
 const DOCS: &str = r#"A vertex lies 0.25 units or more outside the line of one of the polygon's
-edges (the vertex and the edge are labelled). The BSP assumes convex polygons; such a polygon
-makes UnrealEd split or mis-render the surface.
+edges (the vertex and the edge are labelled), and the polygon is not within 0.25 of its convex
+hull. The BSP assumes convex polygons; such a polygon makes UnrealEd split or mis-render the
+surface.
 
 Engine basis: the engine's convexity test is `FPoly::RemoveColinears` (UT2004
 `Engine/Src/UnFPoly.cpp:487-542`; the editor calls it when it merges coplanar pieces and when
@@ -32,8 +33,18 @@ a long side is found through the far corner its edge's line misses, and a reflex
 a short edge through the vertex on the other side. Before that, points the same within
 `THRESH_POINTS_ARE_SAME` are merged (`FPoly::Fix`, UnFPoly.cpp:71-92), an edge too short to
 have a side plane drops its end, and a vertex whose two side planes agree within
-`FLOAT_NORMAL_THRESH` (0.0001) is dropped as colinear. The rounding exports carry (a few
-hundredths of a unit) stays within the engine's tolerance. A polygon off its plane is reported
+`FLOAT_NORMAL_THRESH` (0.0001) is dropped as colinear.
+
+The test extends each edge's line across the whole polygon, so a reflex turn of a few
+hundredths of a unit on a short edge reads as tenths of a unit at a far corner (real Deus Ex
+exports: strips whose vertices alternate 0.017 apart, notches of 0.07 read as 0.37). What
+follows from the test's answer is harmless: the editor only declines to merge coplanar pieces
+(UT v400 `Editor/Src/UnBsp.cpp:776-784`) and ignores it when it reads a node back (`:1609`).
+What matters is the shape: splitting counts a point within 0.25 of a plane as on it
+(`FPoly::SplitWithPlane`), and a surface is drawn as a fan from its first vertex, so a polygon
+that runs around its convex hull in the hull's order with no vertex 0.25 or more inside the
+hull is built and drawn as that hull, and is not reported. One that crosses itself, or dents
+0.25 or more, is. A polygon off its plane is reported
 by `t3d-non-planar-polygon` instead; one within 0.1 of it is judged here. A polygon of more
 than 16 vertices (import keeps 16, see `t3d-too-many-vertices`) is judged whole.
 
@@ -74,6 +85,11 @@ pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         }
         let Some(found) = engine.outside_edge() else { continue };
+        // Within the engine's tolerance of its convex hull (a reflex turn of hundredths of a
+        // unit, which the test's extended edge line magnifies): built and drawn as the hull.
+        if engine.departure_from_convex().is_some_and(|depth| depth < THRESH_CONVEX) {
+            continue;
+        }
         let (a, b) = (found.edge.0 + 1, found.edge.1 + 1);
         let mut diagnostic = RULE.diagnostic(
             polygon.block.begin_span,

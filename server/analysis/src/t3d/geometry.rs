@@ -246,6 +246,78 @@ impl EnginePolygon {
         None
     }
 
+    /// How far the polygon departs from a convex one: `Some(depth)` when it runs around its
+    /// convex hull in the hull's own order, `depth` being the farthest any vertex lies inside
+    /// the hull edge that bridges it (0 for a convex polygon); `None` when it does not (it
+    /// crosses itself, or winds around more than once). The engine's own test
+    /// ([`Self::outside_edge`]) extends each edge's line across the whole polygon, so a
+    /// reflex turn of a few hundredths of a unit on a short edge reads as tenths of a unit at
+    /// the far corner; what the engine then does with the polygon (split it by planes within
+    /// [`THRESH_CONVEX`], fan it from its first vertex when drawn) differs from what it does
+    /// with the convex hull only where the polygon lies farther than that from its hull.
+    pub fn departure_from_convex(&self) -> Option<f64> {
+        let n = self.points.len();
+        // A plane basis (u, v, normal) right-handed: the outline, whose normal is its own
+        // area vector, runs counter-clockwise in it.
+        let helper = if self.normal.x.abs() < 0.6 {
+            Vec3::new(1.0, 0.0, 0.0)
+        } else {
+            Vec3::new(0.0, 1.0, 0.0)
+        };
+        let across = helper.cross(self.normal).normalized()?;
+        let up = self.normal.cross(across);
+        let flat: Vec<(f64, f64)> =
+            self.points.iter().map(|p| (p.dot(across), p.dot(up))).collect();
+        let cross = |o: (f64, f64), a: (f64, f64), b: (f64, f64)| {
+            (a.0 - o.0) * (b.1 - o.1) - (a.1 - o.1) * (b.0 - o.0)
+        };
+        // The hull (monotone chain, counter-clockwise, points on its edges left out), as
+        // indices into the outline.
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by(|&a, &b| {
+            flat[a].0.total_cmp(&flat[b].0).then(flat[a].1.total_cmp(&flat[b].1))
+        });
+        let mut hull: Vec<usize> = Vec::with_capacity(2 * n);
+        for pass in 0..2 {
+            let floor = hull.len();
+            let run: Box<dyn Iterator<Item = &usize>> =
+                if pass == 0 { Box::new(order.iter()) } else { Box::new(order.iter().rev()) };
+            for &i in run {
+                while hull.len() >= floor + 2
+                    && cross(flat[hull[hull.len() - 2]], flat[hull[hull.len() - 1]], flat[i]) <= 0.0
+                {
+                    hull.pop();
+                }
+                hull.push(i);
+            }
+            hull.pop();
+        }
+        if hull.len() < 3 {
+            return None;
+        }
+        // The outline meets the hull's corners in the hull's order once around: its indices,
+        // read along the hull, rise except at one wrap.
+        let wraps = (0..hull.len()).filter(|&k| hull[(k + 1) % hull.len()] < hull[k]).count();
+        if wraps != 1 {
+            return None;
+        }
+        let mut depth: f64 = 0.0;
+        for k in 0..hull.len() {
+            let (from, to) = (hull[k], hull[(k + 1) % hull.len()]);
+            let (pa, pb) = (flat[from], flat[to]);
+            let length = (pb.0 - pa.0).hypot(pb.1 - pa.1);
+            if length <= 0.0 {
+                continue;
+            }
+            let mut inside = (from + 1) % n;
+            while inside != to {
+                depth = depth.max(cross(pa, pb, flat[inside]) / length);
+                inside = (inside + 1) % n;
+            }
+        }
+        Some(depth)
+    }
+
     /// An [`OutsideEdge`] of kept indices with its edge in written indices.
     fn rewrite_edge(&self, o: OutsideEdge) -> OutsideEdge {
         OutsideEdge { edge: (self.written[o.edge.0], self.written[o.edge.1]), ..o }
@@ -388,6 +460,38 @@ mod tests {
         assert!(polygon(&short).outside_edge().is_some());
         let reversed: Vec<_> = short.iter().rev().copied().collect();
         assert!(polygon(&reversed).outside_edge().is_some());
+    }
+
+    #[test]
+    fn the_departure_from_convex_is_the_deepest_notch_and_a_crossing_outline_has_none() {
+        let square = polygon(&[(0.0, 0.0), (0.0, 10.0), (10.0, 10.0), (10.0, 0.0)]);
+        assert_eq!(square.departure_from_convex(), Some(0.0));
+        // The dent of 0.2 the engine's test finds 0.4 outside an edge's line is 0.2 deep.
+        let dent =
+            polygon(&[(0.0, 0.0), (0.0, 128.0), (64.0, 127.8), (128.0, 128.0), (128.0, 0.0)]);
+        assert!((dent.departure_from_convex().unwrap() - 0.2).abs() < 1e-9);
+        // An L: the reflex corner lies 45 units inside the hull's diagonal.
+        let l = polygon(&[(0.0, 0.0), (128.0, 0.0), (32.0, 32.0), (0.0, 128.0)]);
+        let depth = l.departure_from_convex().unwrap();
+        assert!((depth - 64.0 / 2f64.sqrt()).abs() < 1e-9, "{depth}");
+        // Either way round, and from any first vertex.
+        let mut reversed = vec![(0.0, 128.0), (32.0, 32.0), (128.0, 0.0), (0.0, 0.0)];
+        assert!((polygon(&reversed).departure_from_convex().unwrap() - depth).abs() < 1e-9);
+        reversed.rotate_left(2);
+        assert!((polygon(&reversed).departure_from_convex().unwrap() - depth).abs() < 1e-9);
+        // A notch made of many small turns (a concave arc) is as deep as the arc below the
+        // chord between its ends.
+        let mut arc = vec![(0.0, 0.0), (100.0, 0.0)];
+        arc.extend((1..10).map(|i| {
+            let t = std::f64::consts::PI * f64::from(i) / 10.0;
+            (50.0 + 50.0 * t.cos(), 100.0 - 5.0 * t.sin())
+        }));
+        let arced = polygon(&arc);
+        let sag = 5.0 * (1.0 - (std::f64::consts::PI / 10.0).sin());
+        assert!((arced.departure_from_convex().unwrap() - sag).abs() < 1e-9);
+        // A bow tie crosses itself: it meets its hull's corners out of order.
+        let bow = polygon(&[(0.0, 0.0), (100.0, 60.0), (100.0, 0.0), (0.0, 50.0)]);
+        assert_eq!(bow.departure_from_convex(), None);
     }
 
     #[test]
