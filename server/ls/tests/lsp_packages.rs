@@ -108,7 +108,7 @@ async fn preview_requests_on_a_texture_package() {
         )
         .await;
     expect_test::expect![[
-        r#""package header at byte 4: expected a package version from 61 to 128, found 37""#
+        r#""package header at byte 4: expected a package version from 50 to 128, found 37""#
     ]]
     .assert_eq(
         &json!(malformed["error"]["message"].as_str().unwrap().rsplit(".umx: ").next().unwrap())

@@ -564,6 +564,14 @@ impl Package<'_> {
         self.labelled(export, || {
             let mut o = self.object_reader(export, &["Level"])?;
             let r = &mut o.reader;
+            // Before 61 a level has no travel lists, before 59 no URL (Unreal v200
+            // `Engine/Src/UnLevel.cpp`, `ULevelBase::Serialize`).
+            if self.version() < 61 {
+                return Err(r.error(format!(
+                    "a package from version 61 (a level of version {} is laid out otherwise, not read)",
+                    self.version()
+                )));
+            }
             let n = db_count(r, "Actors", 1)?;
             let mut actors = Vec::with_capacity(n);
             for i in 0..n {

@@ -99,6 +99,13 @@ impl Package<'_> {
     fn unlabelled_class_body(&self, export: usize) -> Result<ClassBody> {
         let mut r = self.object_reader(export, &["Class"])?.reader;
         let version = self.header.version;
+        // Before 57 a class keeps more (Unreal v200 `Core/Src/UnClass.cpp`, `UClass::Serialize`);
+        // the bodies of 57 to 60 are not known to match 61's either.
+        if version < 61 {
+            return Err(r.error(format!(
+                "a package from version 61 (a class body of version {version} is laid out otherwise, not read)"
+            )));
+        }
         // UField.
         let super_class = ObjectRef(r.compact_index("SuperField")?);
         let _next = r.compact_index("Next")?;
