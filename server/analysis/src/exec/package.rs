@@ -226,13 +226,30 @@ pub fn folders_exist(env: &ExecEnv, root: &Path, parts: &[&str]) -> bool {
 /// When the package folder stands in a game folder, the path is resolved there: found, or
 /// missing from a folder that exists (the engine cannot find it either). When the named folder
 /// does not exist here, or the package is not in a game folder, it cannot be checked.
-fn resolve_in_game(env: &ExecEnv, root: &Path, raw: &str) -> Resolution {
+fn resolve_in_game(env: &ExecEnv, read_root: &Path, root: &Path, raw: &str) -> Resolution {
     let outside = Resolution::OutsidePackage { link: None };
+    // A drive letter or a leading slash names no folder of the game.
+    let raw_trimmed = raw.trim();
+    if raw_trimmed.starts_with(['\\', '/']) || raw_trimmed.get(1..2) == Some(":") {
+        return outside;
+    }
     let (Some(parent), Some(package)) = (root.parent(), root.file_name()) else { return outside };
     // A package folder given relative to the current folder (`Pkg`) stands in `.`.
     let game = if parent.as_os_str().is_empty() { Path::new(".") } else { parent };
     let from_game = format!("{}\\{raw}", package.to_string_lossy());
     let Some(parts) = split_relative(&from_game) else { return outside };
+    // `..\Pkg\Textures\X.utx` from package `Pkg` climbs out and comes back: a path inside
+    // the package folder, checked like any other.
+    let own = package.to_string_lossy();
+    if parts.len() > 1 && parts[0].eq_ignore_ascii_case(&own) {
+        return match resolve_under(env, read_root, root, &parts[1..]) {
+            Lookup::Found { path, on_disk, case_differs } => {
+                Resolution::Found { path, on_disk, case_differs: case_differs || parts[0] != own }
+            }
+            Lookup::Missing => Resolution::Missing { beside: None },
+            Lookup::LeadsOut { link } => Resolution::OutsidePackage { link: Some(link) },
+        };
+    }
     if parts.is_empty() || !is_game_folder(env, game) {
         return outside;
     }
@@ -252,7 +269,7 @@ fn resolve_in_game(env: &ExecEnv, root: &Path, raw: &str) -> Resolution {
 pub fn resolve(env: &ExecEnv, location: &Location, raw: &str) -> Resolution {
     let Some(parts) = split_relative(raw) else {
         if let Location::Package { root, .. } = location {
-            return resolve_in_game(env, root, raw);
+            return resolve_in_game(env, location.read_root(), root, raw);
         }
         return Resolution::OutsidePackage { link: None };
     };

@@ -38,7 +38,9 @@ a game folder (the game directory, or a folder whose `System/` holds the engine'
 `Core.u`), such a path is checked like any other: a file missing from a folder that exists is `exec-missing-file`. This info then
 says only what could not be checked: a folder the game folder does not have here, a package
 folder that is not in a game folder, or a `LOAD` whose package the engine may still find on
-its package paths (which only a game directory's index shows).
+its package paths (which only a game directory's index shows). A path that climbs out and
+comes back into the package's own folder (`..\MyMod\Textures\X.pcx` in package `MyMod`)
+never leaves it, and is checked like any other.
 
 <!-- example
 //- /Art/Rock.pcx = pcx 64x64
