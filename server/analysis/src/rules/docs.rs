@@ -58,7 +58,8 @@ pub static SECTIONS: &[Section] = &[
         title: "T3D: geometry",
         intro: r"Vertices are checked as UnrealEd treats them: a polygon's normal is
 `normalize(sum over i>=2 of (V[i-1]-V[0]) x (V[i]-V[0]))` (every real map stores exactly that),
-and a point is on a plane within 0.1 unit (`THRESH_POINT_ON_PLANE`). Polygons with a
+and a point is on a plane within 0.25 unit, as the BSP's splits count it
+(`THRESH_SPLIT_POLY_WITH_PLANE`). Polygons with a
 malformed vector line are left to `t3d-malformed-number` and not judged further. On the
 builder (red) brush, a `Brush` actor with no `CsgOper` (`CSG_Active`), every geometry finding is
 a hint at most: it is the tool the mapper shapes the next brush with, and CSG never builds it

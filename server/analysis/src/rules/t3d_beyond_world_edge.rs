@@ -11,7 +11,7 @@ use super::actor_values::actor_value;
 use super::map_facts::bare_class;
 use super::{RuleMeta, T3dContext};
 use crate::t3d::actors::{csg_operation, holds_brush, imported_brush};
-use crate::t3d::geometry::{polygon_normal, Vec3, THRESH_CONVEX};
+use crate::t3d::geometry::{polygon_normal, Vec3, THRESH_SPLIT};
 use crate::t3d::placement::{Placement, Transform};
 use crate::{Diagnostic, Game, Generation, Severity};
 
@@ -145,7 +145,7 @@ const UE2_EDGE: f64 = 262_144.0;
 const UE1_INFINITE: f64 = 65_536.0;
 /// `THRESH_SPLIT_POLY_WITH_PLANE`: a point this close to a plane is on it when the box is
 /// split.
-const ON_EDGE: f64 = THRESH_CONVEX;
+const ON_EDGE: f64 = THRESH_SPLIT;
 /// How much UE2's collision octree grows an actor's box (UT2004 `Engine/Src/UnOctree.cpp:25`).
 const ACTORBOX_EPSILON: f64 = 4.2;
 

@@ -26,10 +26,17 @@ evidently says: `Flags=`, `Link=`, `Pan U= V=`, the vector of
 `X`/`Y`/`Z`/`Pitch`/`Yaw`/`Roll` inside property structs. UnrealEd reads the longest leading
 number (0 when none starts the text), which moves vertices; the message says what it reads.
 A slip that reads as meant (`+00128.0O0000` is read as 128, which is what it says) is not
-reported. Text after a vector's three numbers is never read: a hint, tagged unnecessary.
+reported, nor UnrealEd's own spelling of a vector component just below zero, `+000-0.000000`
+(read as the zero it says; Epic's DM-Deck16][ export holds it hundreds of times), nor its
+spelling of a float that is not a finite number, Microsoft's `1.#INF00`, `-1.#IND00`,
+`1.#QNAN0` (shipped UT2004 and Unreal II maps hold them in unused terrain layers' matrices):
+what the editor wrote, read back as the leading 1. Text after a vector's three numbers is never read: a hint, tagged unnecessary.
 `Flags=` may be written signed or unsigned (`-2147483648` and `2147483648` are the same bit).
 
-Engine basis: vectors are read by `GetFVECTOR` (UT2004 `Editor/Src/UnParams.cpp:25-49`): three
+Engine basis: vectors are read by `GetFVECTOR` (UT2004 `Editor/Src/UnParams.cpp:25-49`, UT
+v400 the same): first the old form, each of `X=`, `Y=`, `Z=` looked up anywhere in the line
+ignoring case and read by `appAtof` (`X=-00020.000000 Y=+00008.000000 Z=0`, as pre-release
+brushes write vectors: read, not reported); when the line names none of them, three
 `appAtof` calls on the text split at commas, a missing comma leaving the remaining components
 as they were. `appAtof` is the C library's `atof` (`Core/Src/UnAnsi.cpp:407-413`), which takes
 the longest leading number and gives 0 only when no number starts the field; `Link=` and `Pan

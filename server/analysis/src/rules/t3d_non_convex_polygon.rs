@@ -6,7 +6,7 @@
 use unreal_syntax::t3d::LineKeyword;
 
 use super::{RuleMeta, T3dContext};
-use crate::t3d::geometry::{EnginePolygon, THRESH_CONVEX};
+use crate::t3d::geometry::{EnginePolygon, THRESH_SPLIT};
 use crate::{Diagnostic, Severity};
 
 pub static RULE: RuleMeta = RuleMeta {
@@ -45,7 +45,7 @@ What matters is the shape: splitting counts a point within 0.25 of a plane as on
 that runs around its convex hull in the hull's order with no vertex 0.25 or more inside the
 hull is built and drawn as that hull, and is not reported. One that crosses itself, or dents
 0.25 or more, is. A polygon off its plane is reported
-by `t3d-non-planar-polygon` instead; one within 0.1 of it is judged here. A polygon of more
+by `t3d-non-planar-polygon` instead; one within 0.25 of it is judged here. A polygon of more
 than 16 vertices (import keeps 16, see `t3d-too-many-vertices`) is judged whole.
 
 ```t3d
@@ -87,7 +87,7 @@ pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
         let Some(found) = engine.outside_edge() else { continue };
         // Within the engine's tolerance of its convex hull (a reflex turn of hundredths of a
         // unit, which the test's extended edge line magnifies): built and drawn as the hull.
-        if engine.departure_from_convex().is_some_and(|depth| depth < THRESH_CONVEX) {
+        if engine.departure_from_convex().is_some_and(|depth| depth < THRESH_SPLIT) {
             continue;
         }
         let (a, b) = (found.edge.0 + 1, found.edge.1 + 1);

@@ -1,24 +1,25 @@
-//! `t3d-non-planar-polygon`: a vertex 0.1 unit or more off the plane the BSP gives the
-//! polygon (through its first vertex; UnrealEd's `THRESH_POINT_ON_PLANE`). The BSP treats
-//! the polygon as flat, which opens cracks and lighting seams.
+//! `t3d-non-planar-polygon`: a vertex 0.25 unit or more off the plane the BSP gives the
+//! polygon (through its first vertex), farther than the BSP's splits count as in the plane
+//! (`THRESH_SPLIT_POLY_WITH_PLANE`). The BSP treats the polygon as flat, which opens cracks
+//! and lighting seams.
 
 use unreal_syntax::t3d::{Block, Item, LineKeyword};
 
 use super::{Fixability, RuleMeta, T3dContext};
-use crate::t3d::geometry::{self, EnginePolygon, Vec3, THRESH_POINT_ON_PLANE};
+use crate::t3d::geometry::{self, EnginePolygon, Vec3, THRESH_SPLIT};
 use crate::{Diagnostic, Fix, Severity, TextEdit};
 
 pub static RULE: RuleMeta = RuleMeta {
     code: "t3d-non-planar-polygon",
     severity: Severity::Warning,
-    summary: "a polygon vertex 0.1 unit or more off the polygon's plane",
+    summary: "a polygon vertex 0.25 unit or more off the polygon's plane",
     docs: DOCS,
     fix: Fixability::Unsafe,
     ..RuleMeta::T3D_LOCAL
 };
 
 /// The rule's documentation: its `docs/rules.md` section after the `Severity:` lead.
-const DOCS: &str = r"A vertex lies 0.1 unit or more off the plane the BSP gives the polygon:
+const DOCS: &str = r"A vertex lies 0.25 unit or more off the plane the BSP gives the polygon:
 the plane through its first vertex with the computed normal. The BSP treats the polygon as
 flat, which opens cracks and lighting seams. The label marks the vertex farthest off.
 
@@ -27,12 +28,16 @@ Engine basis: import keeps the vertices as written, merging points the same with
 one normal from all of them (UnFPoly.cpp:421-437); no import step checks planarity. The BSP
 gives the surface and each node the plane through vertex 0 with that normal (UT2004
 `Editor/Src/UnBsp.cpp:231`, `:292`; UT v400 moves the polygon's base onto that plane before
-the CSG, `Editor/Src/UnBsp.cpp:1822-1824`, and builds the node's plane from it, `:289`). A
-point is on a plane only strictly within `THRESH_POINT_ON_PLANE`, 0.1 unit
-(`Core/Inc/UnMath.h:2101`; `FPoly::OnPlane`, UnFPoly.cpp:643-648): a vertex 0.1 or more off is
-not on its own surface's plane. Distances are measured from that plane, not from a best fit:
-a polygon whose vertices all lie within 0.1 of the engine's plane is quiet, even when a
-best-fit plane would leave one farther.
+the CSG, `Editor/Src/UnBsp.cpp:1822-1824`, and builds the node's plane from it, `:289`).
+Where that matters is the BSP's splits: each polygon is classified against a splitter's plane
+by `FPoly::SplitWithPlane`, which counts a point within `THRESH_SPLIT_POLY_WITH_PLANE`, 0.25
+unit (`Core/Inc/UnMath.h:2109`), as on the plane (UT2004 `Editor/Src/UnBsp.cpp:548`,
+`Engine/Src/UnFPoly.cpp:137-160`). A vertex nearer its plane than that leaves the polygon
+coplanar with its surface, drawn a fraction of a unit off its collision plane; one 0.25 or more
+off splits it against its own surface's plane. `THRESH_POINT_ON_PLANE` (0.1) belongs to
+`FPoly::OnPlane`, which nothing in the build calls. Distances are measured from that plane,
+not from a best fit: a polygon whose vertices all lie within 0.25 of the engine's plane is
+quiet, even when a best-fit plane would leave one farther.
 
 ```t3d
 Begin PolyList
@@ -76,7 +81,7 @@ pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
             polygon.block.begin_span,
             format!(
                 "polygon is not planar: vertex {} is {distance:.3} units off the plane through \
-                 vertex {first} (the engine allows less than {THRESH_POINT_ON_PLANE}); \
+                 vertex {first} (the BSP's splits take less than {THRESH_SPLIT} as in the plane); \
                  triangulate it or move the vertex",
                 index + 1
             ),

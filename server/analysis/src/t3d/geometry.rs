@@ -2,9 +2,6 @@
 
 use std::ops::{Add, Mul, Sub};
 
-/// UnrealEd's `THRESH_POINT_ON_PLANE`: a point within 0.1 unit of a plane is on it.
-pub const THRESH_POINT_ON_PLANE: f64 = 0.1;
-
 /// UE1 and UE2 `FPoly::MAX_VERTICES`.
 pub const MAX_VERTICES: usize = 16;
 
@@ -90,10 +87,10 @@ pub fn plane_distance(point: Vec3, origin: Vec3, normal: Vec3) -> f64 {
     (point - origin).dot(normal)
 }
 
-/// The engine's convexity tolerance: `THRESH_SPLIT_POLY_WITH_PLANE` (UT2004
-/// `Core/Inc/UnMath.h:2109`), the distance within which a point counts as on a splitting
-/// plane.
-pub const THRESH_CONVEX: f64 = 0.25;
+/// `THRESH_SPLIT_POLY_WITH_PLANE` (UT2004 `Core/Inc/UnMath.h:2109`): the distance within which
+/// the BSP counts a point as on a plane when it splits polygons (`FPoly::SplitWithPlane`,
+/// `SplitWithPlaneFast`), which is where a polygon's planarity and convexity matter.
+pub const THRESH_SPLIT: f64 = 0.25;
 
 /// `THRESH_POINTS_ARE_SAME` (UnMath.h:2103): two points within this, coordinate by
 /// coordinate, are one (`FPoly::Fix`).
@@ -163,11 +160,11 @@ impl EnginePolygon {
     }
 
     /// The vertex farthest from the plane the BSP gives the polygon, with its distance,
-    /// when that is [`THRESH_POINT_ON_PLANE`] or more: the plane through the first kept
-    /// vertex with the polygon's normal (UT2004 `Editor/Src/UnBsp.cpp:231`, `:292`; UT v400
-    /// moves the polygon's base onto that plane before the CSG, `Editor/Src/UnBsp.cpp:1822-1824`,
-    /// and builds the node's plane from it, `:289`). A point is on a plane only strictly
-    /// within the tolerance (`FPoly::OnPlane`, UnFPoly.cpp:643-648).
+    /// when that is [`THRESH_SPLIT`] or more: the plane through the first kept vertex with
+    /// the polygon's normal (UT2004 `Editor/Src/UnBsp.cpp:231`, `:292`; UT v400 moves the
+    /// polygon's base onto that plane before the CSG, `Editor/Src/UnBsp.cpp:1822-1824`, and
+    /// builds the node's plane from it, `:289`). Nearer than that, the BSP's splits count the
+    /// polygon as lying in its plane (`FPoly::SplitWithPlane` returns coplanar).
     pub fn off_plane(&self) -> Option<(usize, f64)> {
         let base = *self.points.first()?;
         let (index, distance) = self
@@ -176,7 +173,7 @@ impl EnginePolygon {
             .enumerate()
             .map(|(i, &v)| (i, plane_distance(v, base, self.normal).abs()))
             .max_by(|a, b| a.1.total_cmp(&b.1))?;
-        (distance >= THRESH_POINT_ON_PLANE).then(|| (self.written[index], distance))
+        (distance >= THRESH_SPLIT).then(|| (self.written[index], distance))
     }
 
     /// Where the polygon is not convex as `FPoly::RemoveColinears` judges it (UnFPoly.cpp:
@@ -184,7 +181,7 @@ impl EnginePolygon {
     /// with the normal `edge x Normal`, facing out; an edge too short for that normal drops
     /// its end vertex, and a vertex whose two side normals agree within
     /// `FLOAT_NORMAL_THRESH` is dropped as colinear. The polygon is not convex at the first
-    /// edge whose side plane has any vertex [`THRESH_CONVEX`] or more in front of it
+    /// edge whose side plane has any vertex [`THRESH_SPLIT`] or more in front of it
     /// (`FPoly::SplitWithPlane` returns front or split, UnFPoly.cpp:148-169): every vertex
     /// against every edge, on both sides of each vertex, not only a vertex's neighbours.
     /// The engine's polygons have at most 16 vertices; an outline too long for the pairwise
@@ -233,7 +230,7 @@ impl EnginePolygon {
                 .iter()
                 .map(|&(v, w)| (w, plane_distance(v, base, side[i])))
                 .max_by(|a, b| a.1.total_cmp(&b.1));
-            if let Some((vertex, distance)) = worst.filter(|w| w.1 >= THRESH_CONVEX) {
+            if let Some((vertex, distance)) = worst.filter(|w| w.1 >= THRESH_SPLIT) {
                 let previous = if i == 0 { points.len() - 1 } else { i - 1 };
                 return Some(OutsideEdge {
                     vertex,
@@ -253,10 +250,9 @@ impl EnginePolygon {
     /// ([`Self::outside_edge`]) extends each edge's line across the whole polygon, so a
     /// reflex turn of a few hundredths of a unit on a short edge reads as tenths of a unit at
     /// the far corner; what the engine then does with the polygon (split it by planes within
-    /// [`THRESH_CONVEX`], fan it from its first vertex when drawn) differs from what it does
+    /// [`THRESH_SPLIT`], fan it from its first vertex when drawn) differs from what it does
     /// with the convex hull only where the polygon lies farther than that from its hull.
     pub fn departure_from_convex(&self) -> Option<f64> {
-        let n = self.points.len();
         // A plane basis (u, v, normal) right-handed: the outline, whose normal is its own
         // area vector, runs counter-clockwise in it.
         let helper = if self.normal.x.abs() < 0.6 {
@@ -266,8 +262,29 @@ impl EnginePolygon {
         };
         let across = helper.cross(self.normal).normalized()?;
         let up = self.normal.cross(across);
-        let flat: Vec<(f64, f64)> =
-            self.points.iter().map(|p| (p.dot(across), p.dot(up))).collect();
+        // A vertex less than the split tolerance from the one kept before it, in the plane,
+        // is one point to the splits (a spur of a fraction of a unit, drawn as a sliver of
+        // no width): merged before the hull is taken.
+        let mut flat: Vec<(f64, f64)> = Vec::with_capacity(self.points.len());
+        for p in &self.points {
+            let point = (p.dot(across), p.dot(up));
+            let near = |q: &(f64, f64)| (point.0 - q.0).hypot(point.1 - q.1) < THRESH_SPLIT;
+            if !flat.last().is_some_and(near) {
+                flat.push(point);
+            }
+        }
+        while flat.len() > 1
+            && flat
+                .last()
+                .zip(flat.first())
+                .is_some_and(|(a, b)| (a.0 - b.0).hypot(a.1 - b.1) < THRESH_SPLIT)
+        {
+            flat.pop();
+        }
+        let n = flat.len();
+        if n < 3 {
+            return Some(0.0);
+        }
         let cross = |o: (f64, f64), a: (f64, f64), b: (f64, f64)| {
             (a.0 - o.0) * (b.1 - o.1) - (a.1 - o.1) * (b.0 - o.0)
         };
@@ -348,13 +365,13 @@ pub fn long_outline_outside_edge(vertices: &[Vec3], normal: Vec3) -> Option<Outs
         let (before, here, after) = (vertices[prev], vertices[i], vertices[next]);
         if let Some(side) = outward(before, here) {
             let distance = plane_distance(after, here, side);
-            if distance >= THRESH_CONVEX {
+            if distance >= THRESH_SPLIT {
                 return Some(OutsideEdge { vertex: next, edge: (prev, i), distance });
             }
         }
         if let Some(side) = outward(here, after) {
             let distance = plane_distance(before, after, side);
-            if distance >= THRESH_CONVEX {
+            if distance >= THRESH_SPLIT {
                 return Some(OutsideEdge { vertex: prev, edge: (i, next), distance });
             }
         }
@@ -372,7 +389,7 @@ pub fn long_outline_outside_edge(vertices: &[Vec3], normal: Vec3) -> Option<Outs
         let Some(side) = outward(a, b) else { continue };
         for (j, &p) in vertices.iter().enumerate() {
             let distance = plane_distance(p, b, side);
-            if distance >= THRESH_CONVEX {
+            if distance >= THRESH_SPLIT {
                 return Some(OutsideEdge { vertex: j, edge: (i, (i + 1) % n), distance });
             }
         }
@@ -489,6 +506,11 @@ mod tests {
         let arced = polygon(&arc);
         let sag = 5.0 * (1.0 - (std::f64::consts::PI / 10.0).sin());
         assert!((arced.departure_from_convex().unwrap() - sag).abs() < 1e-9);
+        // A spur of a fraction of a unit off a corner, as real Deus Ex exports hold: one point
+        // to the splits, within tolerance.
+        let spur =
+            polygon(&[(0.0, 0.0), (0.0, 100.0), (100.0, 100.0), (100.1, 100.15), (100.0, 0.0)]);
+        assert_eq!(spur.departure_from_convex(), Some(0.0));
         // A bow tie crosses itself: it meets its hull's corners out of order.
         let bow = polygon(&[(0.0, 0.0), (100.0, 60.0), (100.0, 0.0), (0.0, 50.0)]);
         assert_eq!(bow.departure_from_convex(), None);

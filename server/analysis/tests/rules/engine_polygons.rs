@@ -13,8 +13,9 @@
 //! - planarity: the BSP gives every node the plane through vertex 0 with that normal (UT2004
 //!   `Editor/Src/UnBsp.cpp:231`, `:292`; UT v400 moves `Base` onto that plane before the CSG,
 //!   `Editor/Src/UnBsp.cpp:1822-1824`, and builds the node plane from it, `:289`), and a point
-//!   is on a plane strictly within `THRESH_POINT_ON_PLANE`, 0.1 (`FPoly::OnPlane`,
-//!   UnFPoly.cpp:643-648);
+//!   counts as on it when the BSP's splits take it so, strictly within
+//!   `THRESH_SPLIT_POLY_WITH_PLANE`, 0.25 (`FPoly::SplitWithPlane`, UnFPoly.cpp:137-160, as
+//!   `Editor/Src/UnBsp.cpp:548` classifies every polygon against a splitter);
 //! - convexity: `FPoly::RemoveColinears` (UnFPoly.cpp:487-542): a side plane per edge, through
 //!   the edge's end with normal `edge x Normal` (normalised; an edge too short to normalise
 //!   drops its end vertex), a vertex whose two side normals agree within
@@ -40,7 +41,6 @@ type V = [f32; 3];
 const MAX_VERTICES: usize = 16;
 const THRESH_POINTS_ARE_SAME: f32 = 0.002;
 const THRESH_ZERO_NORM_SQUARED: f32 = 0.0001;
-const THRESH_POINT_ON_PLANE: f32 = 0.10;
 const THRESH_SPLIT_POLY_WITH_PLANE: f32 = 0.25;
 const FLOAT_NORMAL_THRESH: f32 = 0.0001;
 const SMALL_NUMBER: f32 = 1.0e-8;
@@ -147,8 +147,9 @@ fn remove_colinears(mut vertex: Vec<V>, normal: V) -> Convexity {
     Convexity::Convex
 }
 
-/// How far the polygon lies inside its convex hull, projected on its plane: the farthest any
-/// vertex lies inside the hull edge that bridges it, the hull found by gift wrapping; `None`
+/// How far the polygon lies inside its convex hull, projected on its plane (points nearer
+/// than 0.25 to the one before merged): the farthest any vertex lies inside the hull edge
+/// that bridges it, the hull found by gift wrapping; `None`
 /// when the outline meets the hull's corners out of the hull's order (it crosses itself).
 /// Not the engine's test: the rules' measure of whether what the engine builds and draws
 /// differs from the hull (it splits within 0.25 of a plane and draws a fan).
@@ -156,8 +157,26 @@ fn departure(vertices: &[V], normal: V) -> Option<f32> {
     let helper = if normal[0].abs() < 0.6 { [1.0, 0.0, 0.0] } else { [0.0, 1.0, 0.0] };
     let across = normalize(cross(helper, normal))?;
     let up = cross(normal, across);
-    let flat: Vec<(f32, f32)> = vertices.iter().map(|&p| (dot(p, across), dot(p, up))).collect();
+    // Points nearer in the plane than the split tolerance to the one kept before are one.
+    let mut flat: Vec<(f32, f32)> = Vec::new();
+    for &p in vertices {
+        let point = (dot(p, across), dot(p, up));
+        match flat.last() {
+            Some(q) if (point.0 - q.0).hypot(point.1 - q.1) < THRESH_SPLIT_POLY_WITH_PLANE => {}
+            _ => flat.push(point),
+        }
+    }
+    while flat.len() > 1 {
+        let (a, b) = (flat[flat.len() - 1], flat[0]);
+        if (a.0 - b.0).hypot(a.1 - b.1) >= THRESH_SPLIT_POLY_WITH_PLANE {
+            break;
+        }
+        flat.pop();
+    }
     let n = flat.len();
+    if n < 3 {
+        return Some(0.0);
+    }
     let turn = |o: (f32, f32), a: (f32, f32), b: (f32, f32)| {
         (a.0 - o.0) * (b.1 - o.1) - (a.1 - o.1) * (b.0 - o.0)
     };
@@ -223,7 +242,7 @@ fn engine_verdict(written: &[V]) -> Option<Verdict> {
     let base = vertices[0];
     let planar = vertices.iter().all(|&v| {
         let d = dot(sub(v, base), normal);
-        d > -THRESH_POINT_ON_PLANE && d < THRESH_POINT_ON_PLANE
+        d > -THRESH_SPLIT_POLY_WITH_PLANE && d < THRESH_SPLIT_POLY_WITH_PLANE
     });
     let departure = departure(&vertices, normal);
     let convexity = remove_colinears(vertices, normal);
@@ -455,9 +474,12 @@ fn the_engine_port_judges_plain_outlines() {
     };
     assert_eq!(engine_verdict(&dent(0.1)).unwrap().convexity, Convexity::Convex);
     assert_eq!(engine_verdict(&dent(0.2)).unwrap().convexity, Convexity::NotConvex);
-    // Off the plane through vertex 0 by 0.12: not on it.
-    let lifted = [[0.0, 0.0, 0.0], [0.0, 128.0, 0.0], [128.0, 128.0, 0.24], [128.0, 0.0, 0.0]];
-    assert!(!engine_verdict(&lifted).unwrap().planar);
+    // Off the plane through vertex 0 by 0.12: within the splits' 0.25, in the plane; by 0.3,
+    // not.
+    let lifted =
+        |z: f32| [[0.0, 0.0, 0.0], [0.0, 128.0, 0.0], [128.0, 128.0, z], [128.0, 0.0, 0.0]];
+    assert!(engine_verdict(&lifted(0.24)).unwrap().planar);
+    assert!(!engine_verdict(&lifted(0.6)).unwrap().planar);
     // Two points the same: dropped by `Fix`, the rest judged.
     let repeated = [[0.0, 0.0, 0.0], [0.0, 0.0, 0.001], [0.0, 128.0, 0.0], [128.0, 0.0, 0.0]];
     assert_eq!(fix(&repeated).len(), 3);
@@ -483,7 +505,7 @@ impl Lcg {
 /// Outlines near the engine's limits, written as UnrealEd writes them: convex polygons (and
 /// stars) of 4 to 16 vertices, 4 to 4,000 units across, turned every way, with a vertex added
 /// on an edge and pushed in by up to 0.6 units (the limit is 0.25 as measured from the far
-/// vertices), lifted off the plane by up to 0.3 (the limit is 0.1), set on the one before
+/// vertices), lifted off the plane by up to 0.6 (the limit is 0.25), set on the one before
 /// (merged by `Fix`) or slid along its edge (colinear), and written in either order.
 #[test]
 #[allow(clippy::many_single_char_names)] // points and coordinates, named as geometry names them
@@ -516,7 +538,7 @@ fn polygon_rules_agree_with_the_engine_on_generated_outlines() {
                 v[1] -= v[1] / len * depth;
                 points.insert(k + 1, v);
             }
-            1 => points[k][2] += rng.next() * 0.3 * if rng.next() < 0.5 { -1.0 } else { 1.0 },
+            1 => points[k][2] += rng.next() * 0.6 * if rng.next() < 0.5 { -1.0 } else { 1.0 },
             2 => {
                 let prev = points[(k + n - 1) % n];
                 points[k] = [prev[0] + 0.001, prev[1], prev[2]];

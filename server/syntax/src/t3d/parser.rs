@@ -317,10 +317,18 @@ impl<'t> Parser<'t> {
     /// pulling every later actor of the map into the open one: the damage stays between the
     /// broken actor and the next, which is also what lets an editor re-parse only there.
     pub(super) fn close_before_actor(&mut self, next: Span) {
+        // Unreal's pre-release editor (0.84) wrote a map's actors inside `Begin ActorList`;
+        // the released importer reads `Begin Actor` wherever it stands (`GetBEGIN` does not
+        // take `ActorList` for `Actor`), so such a list holds actors as a map does.
+        let text = self.text;
         let keep = self
             .stack
             .iter()
-            .rposition(|b| matches!(b.kind, BlockKind::Map | BlockKind::Level))
+            .rposition(|b| {
+                matches!(b.kind, BlockKind::Map | BlockKind::Level)
+                    || (b.kind == BlockKind::Other
+                        && b.kind_span.text(text).eq_ignore_ascii_case("ActorList"))
+            })
             .map_or(0, |i| i + 1);
         while self.stack.len() > keep {
             self.close_unclosed(
@@ -527,6 +535,11 @@ impl<'t> Parser<'t> {
         // Static mesh triangles write `Vertex <index> X,Y,Z U,V`: keep those as arguments.
         let in_triangle = self.stack.last().is_some_and(|b| b.kind == BlockKind::Triangle);
         if keyword.takes_vector() && !in_triangle {
+            if let Some(value) = values::keyed_vector(args_text) {
+                let end = args_text.trim_end_matches([' ', '\t']).len();
+                let value_span = Span::new(args_start as u32, (args_start + end) as u32);
+                return Item::Vector(VectorLine { span, keyword, value_span, value });
+            }
             match values::vector(args_text) {
                 Ok((value, used)) if used == args_text.len() => {
                     let value_span = Span::new(args_start as u32, (args_start + used) as u32);

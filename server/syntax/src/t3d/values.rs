@@ -245,6 +245,39 @@ pub(crate) fn engine_vector(input: &str) -> Option<[f64; 3]> {
     Some([x, y, z])
 }
 
+/// The old form of a vector, `X=1 Y=2 Z=3`, which `GetFVECTOR` tries before the commas
+/// (UT v400 and UT2004 `Editor/Src/UnParams.cpp:29-33`, "Support for old format"): each
+/// component from the first `X=`, `Y=`, `Z=` anywhere in the text (`Parse`, which looks the key
+/// up ignoring case, then `appAtof`), one missing left 0. `None` when the text names none of
+/// them, the commas' turn.
+pub(crate) fn keyed_vector(input: &str) -> Option<[f64; 3]> {
+    let bytes = input.as_bytes();
+    memchr::memchr(b'=', bytes)?;
+    let mut out = [0.0; 3];
+    let mut found = false;
+    for (slot, key) in out.iter_mut().zip([b'X', b'Y', b'Z']) {
+        let at = bytes.windows(2).position(|w| w[0].eq_ignore_ascii_case(&key) && w[1] == b'=');
+        if let Some(at) = at {
+            *slot = leading_number(&input[at + 2..]).0;
+            found = true;
+        }
+    }
+    found.then_some(out)
+}
+
+/// How Microsoft's C library prints a float that is not a finite number (`1.#INF00`,
+/// `-1.#IND00`, `1.#QNAN0`, `-1.#SNAN0`): UnrealEd writes these itself for infinities and NaNs
+/// (unused terrain layers' matrices in shipped UT2004 and Unreal II maps), and `atof` reads
+/// them back as the leading `1`. What the editor wrote, not a slip of the pen.
+pub(crate) fn msvc_non_finite(token: &str) -> bool {
+    let unsigned = token.strip_prefix(['+', '-']).unwrap_or(token);
+    let Some(rest) = unsigned.strip_prefix("1.#") else { return false };
+    let word_len = rest.bytes().take_while(u8::is_ascii_alphabetic).count();
+    let (word, digits) = rest.split_at(word_len);
+    ["INF", "IND", "QNAN", "SNAN"].iter().any(|w| w.eq_ignore_ascii_case(word))
+        && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
 /// `X,Y,Z` with optional spaces around the commas. Returns the three numbers and the
 /// length of text consumed, or the byte offset (within `input`) of the first bad component.
 pub(crate) fn vector(input: &str) -> Result<([f64; 3], usize), usize> {
@@ -273,10 +306,27 @@ pub(crate) fn vector(input: &str) -> Result<([f64; 3], usize), usize> {
             rest.iter().position(|b| matches!(b, b',' | b' ' | b'\t')).unwrap_or(rest.len());
         // The token ends at an ASCII byte (or the end), so it is whole characters.
         let token = input.get(at..at + token_len).ok_or(at)?;
-        *slot = parse_number(token).ok_or(at)?;
+        *slot = match parse_number(token) {
+            Some(value) => value,
+            None if unreal_ed_negative_zero(token) => 0.0,
+            None => return Err(at),
+        };
         at += token_len;
     }
     Ok((out, at))
+}
+
+/// UnrealEd's own spelling of a vector component just below zero: `+000-0.000000`, the
+/// padding's sign and zeros and then the negative zero they stand for (Epic's DM-Deck16][
+/// export holds it 559 times). `atof` reads the `+000` and stops: 0, which is what it says.
+fn unreal_ed_negative_zero(token: &str) -> bool {
+    let Some(padded) = token.strip_prefix(['+', '-']) else { return false };
+    let after_zeros = padded.trim_start_matches('0');
+    let Some(zero) = after_zeros.strip_prefix('-') else { return false };
+    after_zeros.len() < padded.len()
+        && zero.starts_with('0')
+        && zero.bytes().all(|b| b == b'0' || b == b'.')
+        && zero.bytes().filter(|&b| b == b'.').count() <= 1
 }
 
 /// A quoted string with `\"` and `\\` escapes; returns the text including both quotes, or
@@ -459,7 +509,9 @@ impl<'t> ValueParser<'t> {
                 (key, &value)
             {
                 let name = key.text_in(self);
-                if NUMERIC_FIELDS.iter().any(|n| n.eq_ignore_ascii_case(name)) {
+                if NUMERIC_FIELDS.iter().any(|n| n.eq_ignore_ascii_case(name))
+                    && !msvc_non_finite(span.text_in(self))
+                {
                     let integer = !["X", "Y", "Z"].iter().any(|n| n.eq_ignore_ascii_case(name));
                     self.bad_numbers.push(BadNumber { span: *span, integer });
                 }
@@ -753,7 +805,10 @@ mod tests {
                     .iter()
                     .position(|b| matches!(b, b',' | b' ' | b'\t'))
                     .unwrap_or(rest.len());
-                *slot = parse_number(input.get(at..at + len).ok_or(at)?).ok_or(at)?;
+                let token = input.get(at..at + len).ok_or(at)?;
+                *slot = parse_number(token)
+                    .or_else(|| unreal_ed_negative_zero(token).then_some(0.0))
+                    .ok_or(at)?;
                 at += len;
             }
             Ok((out, at))
@@ -781,6 +836,7 @@ mod tests {
             "0000000000000000000001",
             "9",
             "-0.000000",
+            "+000-0.000000",
             "+1,+2,+3",
             "1a",
             "\u{e9}",
@@ -806,5 +862,33 @@ mod tests {
         assert_eq!(vector("1, 2 ,3 tail"), Ok(([1.0, 2.0, 3.0], 7)));
         assert_eq!(vector("1,2"), Err(3));
         assert_eq!(vector("1,x,3"), Err(2));
+        // UnrealEd's spelling of a value just below zero reads as the zero it says; another
+        // number after the padding does not.
+        assert_eq!(vector("+00000.000000,+00001.000000,+000-0.000000"), Ok(([0.0, 1.0, 0.0], 41)));
+        assert_eq!(vector("+000-5.000000,0,0"), Err(0));
+        assert_eq!(vector("+0-0,0,0"), Ok(([0.0, 0.0, 0.0], 8)));
+        assert_eq!(vector("-0,+-0,0"), Err(3));
+    }
+
+    #[test]
+    fn msvc_spellings_of_non_finite_floats_are_known() {
+        for token in ["-1.#IND00", "1.#INF00", "1.#QNAN0", "-1.#SNAN0", "+1.#INF"] {
+            assert!(msvc_non_finite(token), "{token}");
+        }
+        for token in ["1.#IND00x", "2.#INF00", "1.#NAN", "#IND", "1.5", "-1.#"] {
+            assert!(!msvc_non_finite(token), "{token}");
+        }
+    }
+
+    #[test]
+    fn the_old_keyed_vector_form_is_read_as_get_fvector_reads_it() {
+        assert_eq!(
+            keyed_vector("X=-00000.000100 Y=-00020.000000 Z=+00040.000000"),
+            Some([-0.0001, -20.0, 40.0])
+        );
+        assert_eq!(keyed_vector("z=3 x=1"), Some([1.0, 0.0, 3.0]));
+        assert_eq!(keyed_vector("X=oops"), Some([0.0, 0.0, 0.0]));
+        assert_eq!(keyed_vector("1,2,3"), None);
+        assert_eq!(keyed_vector("A=1"), None);
     }
 }
