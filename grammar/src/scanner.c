@@ -8,7 +8,7 @@
  * An end line that closes no open block is left to the internal lexer, where `End` is a
  * reserved word, so it becomes a one-line error. Actors never nest, as in the semantic
  * parser: before a `Begin Actor` line, every block still open inside the innermost map (or
- * every open block, without one) is closed the same way. The token before a begin line is
+ * actor list, or every open block, without one) is closed the same way. The token before a begin line is
  * empty, so that the scanner can read the kind first; the grammar lexes `Begin` itself.
  *
  * Hand-written (not generated); the state is the stack, serialized into tree-sitter's buffer.
@@ -224,10 +224,23 @@ static bool scan_end(Scanner *scanner, TSLexer *lexer, const bool *valid_symbols
 }
 
 /* Whether a block is open inside the innermost map or level (or at all, without one). */
+/* FNV-1a of a lower-case name, as `read_word` hashes a block's kind word. */
+static uint32_t name_hash(const char *name) {
+  uint32_t hash = 2166136261u;
+  for (const char *c = name; *c; c++) hash = (hash ^ (uint32_t)(uint8_t)*c) * 16777619u;
+  return hash;
+}
+
+/* Whether blocks are open inside the innermost map, level or actor list (Unreal's pre-release
+   editor wrote a map's actors inside `Begin ActorList`, which the released importer reads as
+   it reads a map's). */
 static bool open_inside_map(const Scanner *scanner) {
+  const uint32_t actor_list = name_hash("actorlist");
   int keep = 0;
   for (int i = (int)scanner->depth - 1; i >= 0; i--) {
-    if (scanner->stack[i].kind == KIND_MAP || scanner->stack[i].kind == KIND_LEVEL) {
+    const Entry *entry = &scanner->stack[i];
+    if (entry->kind == KIND_MAP || entry->kind == KIND_LEVEL ||
+        (entry->kind == KIND_GENERIC && entry->hash == actor_list)) {
       keep = i + 1;
       break;
     }
