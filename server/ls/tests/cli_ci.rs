@@ -255,9 +255,9 @@ fn configuration_applies_per_file() {
             exit: 0
             --- stdout
             {"version":1,"files":2,"diagnostics":[
-            {"file":"project/Brushes/Cube.t3d","line":2,"column":4,"end_line":2,"end_column":46,"severity":"warning","code":"t3d-non-planar-polygon","message":"polygon is not planar: vertex 4 is 2.000 units off the plane through vertex 1 (the engine allows less than 0.1); triangulate it or move the vertex"},
+            {"file":"project/Brushes/Cube.t3d","line":2,"column":4,"end_line":2,"end_column":46,"severity":"warning","code":"t3d-non-planar-polygon","message":"polygon is not planar: vertex 4 is 2.000 units off the plane through vertex 1 (the BSP's splits take less than 0.25 as in the plane); triangulate it or move the vertex"},
             {"file":"project/Brushes/Cube.t3d","line":4,"column":16,"end_line":4,"end_column":57,"severity":"hint","code":"t3d-normal-mismatch","message":"stored normal +00000.000000,+00000.000000,+00001.000000 differs from the normal of the vertices +00000.015621,-00000.015621,-00000.999756; import recomputes it","tags":["unnecessary"]},
-            {"file":"warnings/Warn.t3d","line":6,"column":11,"end_line":6,"end_column":53,"severity":"warning","code":"t3d-non-planar-polygon","message":"polygon is not planar: vertex 4 is 2.000 units off the plane through vertex 1 (the engine allows less than 0.1); triangulate it or move the vertex"},
+            {"file":"warnings/Warn.t3d","line":6,"column":11,"end_line":6,"end_column":53,"severity":"warning","code":"t3d-non-planar-polygon","message":"polygon is not planar: vertex 4 is 2.000 units off the plane through vertex 1 (the BSP's splits take less than 0.25 as in the plane); triangulate it or move the vertex"},
             {"file":"warnings/Warn.t3d","line":8,"column":23,"end_line":8,"end_column":64,"severity":"hint","code":"t3d-normal-mismatch","message":"stored normal +00000.000000,+00000.000000,-00001.000000 differs from the normal of the vertices +00000.015621,-00000.015621,-00000.999756; import recomputes it","tags":["unnecessary"]}
             ]}
         "#]],
@@ -443,25 +443,25 @@ fn fix_writes_safe_fixes_in_the_file_own_encoding_and_is_idempotent() {
     expect![[r#"
         exit: 1
         --- stdout
-        ::warning file=Brushes/Cube.t3d,line=2,col=4,endLine=2,endColumn=46,title=t3d-non-planar-polygon::polygon is not planar: vertex 4 is 2.000 units off the plane through vertex 1 (the engine allows less than 0.1); triangulate it or move the vertex
+        ::warning file=Brushes/Cube.t3d,line=2,col=4,endLine=2,endColumn=46,title=t3d-non-planar-polygon::polygon is not planar: vertex 4 is 2.000 units off the plane through vertex 1 (the BSP's splits take less than 0.25 as in the plane); triangulate it or move the vertex
         ::notice file=Maps/Broken.t3d,line=1,col=1,endLine=1,endColumn=10,title=t3d-unbalanced-block::`Begin Map` is never closed; UnrealEd reads the map to the end of the text, so nothing is lost
         ::notice file=Maps/Broken.t3d,line=2,col=19,endLine=2,endColumn=28,title=t3d-no-player-start::this map has no `PlayerStart`: a player who joins a game on it has no place to start
         ::notice file=Maps/Broken.t3d,line=2,col=19,endLine=2,endColumn=28,title=t3d-untitled-level::this `LevelInfo` sets no `Title`: server browsers and scoreboards show the map as "Untitled"
         ::error file=Maps/Broken.t3d,line=8,col=30,endLine=8,endColumn=34,title=t3d-duplicate-actor-name::actor name `lamp` is used twice in this map
-        ::warning file=Maps/Broken.t3d,line=15,col=11,endLine=15,endColumn=53,title=t3d-non-planar-polygon::polygon is not planar: vertex 4 is 2.000 units off the plane through vertex 1 (the engine allows less than 0.1); triangulate it or move the vertex
+        ::warning file=Maps/Broken.t3d,line=15,col=11,endLine=15,endColumn=53,title=t3d-non-planar-polygon::polygon is not planar: vertex 4 is 2.000 units off the plane through vertex 1 (the BSP's splits take less than 0.25 as in the plane); triangulate it or move the vertex
         ::notice file=Maps/Broken.t3d,line=17,col=23,endLine=17,endColumn=64,title=t3d-normal-mismatch::stored normal +00000.000000,+00000.000000,-00001.000000 differs from the normal of the vertices +00000.015621,-00000.015621,-00000.999756; import recomputes it
         ::notice file=Maps/Broken.t3d,line=27,col=23,endLine=27,endColumn=64,title=t3d-normal-mismatch::stored normal +00000.000000,+00000.000000,+00001.000000 differs from the normal of the vertices +00000.000000,+00000.000000,-00001.000000 (the vertex winding is reversed); import recomputes it
         ::notice file=Maps/Deck.t3d,line=2,col=19,endLine=2,endColumn=28,title=t3d-no-player-start::this map has no `PlayerStart`: a player who joins a game on it has no place to start
         ::notice file=Maps/Deck.t3d,line=2,col=19,endLine=2,endColumn=28,title=t3d-untitled-level::this `LevelInfo` sets no `Title`: server browsers and scoreboards show the map as "Untitled"
         ::error file=Maps/Deck.t3d,line=8,col=30,endLine=8,endColumn=34,title=t3d-duplicate-actor-name::actor name `lamp` is used twice in this map
-        ::warning file=Maps/Deck.t3d,line=15,col=11,endLine=15,endColumn=53,title=t3d-non-planar-polygon::polygon is not planar: vertex 4 is 2.000 units off the plane through vertex 1 (the engine allows less than 0.1); triangulate it or move the vertex
-        ::notice file=Maps/Imported/Import.t3d,line=6,col=11,endLine=6,endColumn=53,title=t3d-non-planar-polygon::polygon is not planar: vertex 4 is 2.000 units off the plane through vertex 1 (the engine allows less than 0.1); triangulate it or move the vertex
+        ::warning file=Maps/Deck.t3d,line=15,col=11,endLine=15,endColumn=53,title=t3d-non-planar-polygon::polygon is not planar: vertex 4 is 2.000 units off the plane through vertex 1 (the BSP's splits take less than 0.25 as in the plane); triangulate it or move the vertex
+        ::notice file=Maps/Imported/Import.t3d,line=6,col=11,endLine=6,endColumn=53,title=t3d-non-planar-polygon::polygon is not planar: vertex 4 is 2.000 units off the plane through vertex 1 (the BSP's splits take less than 0.25 as in the plane); triangulate it or move the vertex
         ::notice file=Maps/Latin.t3d,line=2,col=19,endLine=2,endColumn=28,title=t3d-no-player-start::this map has no `PlayerStart`: a player who joins a game on it has no place to start
         ::notice file=Maps/Latin.t3d,line=2,col=19,endLine=2,endColumn=28,title=t3d-untitled-level::this `LevelInfo` sets no `Title`: server browsers and scoreboards show the map as "Untitled"
-        ::warning file=Maps/Latin.t3d,line=15,col=11,endLine=15,endColumn=53,title=t3d-non-planar-polygon::polygon is not planar: vertex 4 is 2.000 units off the plane through vertex 1 (the engine allows less than 0.1); triangulate it or move the vertex
+        ::warning file=Maps/Latin.t3d,line=15,col=11,endLine=15,endColumn=53,title=t3d-non-planar-polygon::polygon is not planar: vertex 4 is 2.000 units off the plane through vertex 1 (the BSP's splits take less than 0.25 as in the plane); triangulate it or move the vertex
         ::notice file=Maps/Wide.t3d,line=2,col=19,endLine=2,endColumn=28,title=t3d-no-player-start::this map has no `PlayerStart`: a player who joins a game on it has no place to start
         ::notice file=Maps/Wide.t3d,line=2,col=19,endLine=2,endColumn=28,title=t3d-untitled-level::this `LevelInfo` sets no `Title`: server browsers and scoreboards show the map as "Untitled"
-        ::warning file=Maps/Wide.t3d,line=15,col=11,endLine=15,endColumn=53,title=t3d-non-planar-polygon::polygon is not planar: vertex 4 is 2.000 units off the plane through vertex 1 (the engine allows less than 0.1); triangulate it or move the vertex
+        ::warning file=Maps/Wide.t3d,line=15,col=11,endLine=15,endColumn=53,title=t3d-non-planar-polygon::polygon is not planar: vertex 4 is 2.000 units off the plane through vertex 1 (the BSP's splits take less than 0.25 as in the plane); triangulate it or move the vertex
         --- stderr
         note: Maps/Broken.t3d: not fixed: the file has a syntax error (t3d-unbalanced-block)
         fixed 8 findings in 5 files
@@ -517,7 +517,7 @@ fn fix_format_rewrites_the_layout_once() {
     expect![[r#"
         exit: 0
         --- stdout
-        warning[t3d-non-planar-polygon]: polygon is not planar: vertex 4 is 2.000 units off the plane through vertex 1 (the engine allows less than 0.1); triangulate it or move the vertex
+        warning[t3d-non-planar-polygon]: polygon is not planar: vertex 4 is 2.000 units off the plane through vertex 1 (the BSP's splits take less than 0.25 as in the plane); triangulate it or move the vertex
           --> Brushes/Cube.t3d:2:4
            |
          2 |    Begin Polygon Texture=GenFloor.Floor.Flr06
@@ -530,7 +530,7 @@ fn fix_format_rewrites_the_layout_once() {
            |
            = help: Tessellate: 2 planar triangles with the polygon's texture, flags and mapping
 
-        info[t3d-non-planar-polygon]: polygon is not planar: vertex 4 is 2.000 units off the plane through vertex 1 (the engine allows less than 0.1); triangulate it or move the vertex
+        info[t3d-non-planar-polygon]: polygon is not planar: vertex 4 is 2.000 units off the plane through vertex 1 (the BSP's splits take less than 0.25 as in the plane); triangulate it or move the vertex
           --> Maps/Imported/Import.t3d:6:10
            |
          6 |          Begin Polygon Texture=GenFloor.Floor.Flr06

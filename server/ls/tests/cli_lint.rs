@@ -174,7 +174,7 @@ fn file_with_only_warnings() {
               |                              ^^^^
               |
 
-            warning[t3d-non-planar-polygon]: polygon is not planar: vertex 4 is 2.000 units off the plane through vertex 1 (the engine allows less than 0.1); triangulate it or move the vertex
+            warning[t3d-non-planar-polygon]: polygon is not planar: vertex 4 is 2.000 units off the plane through vertex 1 (the BSP's splits take less than 0.25 as in the plane); triangulate it or move the vertex
               --> warnings.t3d:16:11
                |
             16 |           Begin Polygon Texture=GenFloor.Floor.Flr06
@@ -208,7 +208,7 @@ fn file_with_only_warnings() {
             {"file":"warnings.t3d","line":2,"column":19,"end_line":2,"end_column":28,"severity":"info","code":"t3d-no-player-start","message":"this map has no `PlayerStart`: a player who joins a game on it has no place to start"},
             {"file":"warnings.t3d","line":2,"column":19,"end_line":2,"end_column":28,"severity":"info","code":"t3d-untitled-level","message":"this `LevelInfo` sets no `Title`: server browsers and scoreboards show the map as \"Untitled\""},
             {"file":"warnings.t3d","line":9,"column":30,"end_line":9,"end_column":34,"severity":"warning","code":"t3d-duplicate-actor-name","message":"actor name `lamp` is used twice in this map"},
-            {"file":"warnings.t3d","line":16,"column":11,"end_line":16,"end_column":53,"severity":"warning","code":"t3d-non-planar-polygon","message":"polygon is not planar: vertex 4 is 2.000 units off the plane through vertex 1 (the engine allows less than 0.1); triangulate it or move the vertex"},
+            {"file":"warnings.t3d","line":16,"column":11,"end_line":16,"end_column":53,"severity":"warning","code":"t3d-non-planar-polygon","message":"polygon is not planar: vertex 4 is 2.000 units off the plane through vertex 1 (the BSP's splits take less than 0.25 as in the plane); triangulate it or move the vertex"},
             {"file":"warnings.t3d","line":18,"column":23,"end_line":18,"end_column":64,"severity":"hint","code":"t3d-normal-mismatch","message":"stored normal +00000.000000,+00000.000000,-00001.000000 differs from the normal of the vertices +00000.015621,-00000.015621,-00000.999756; import recomputes it","tags":["unnecessary"]}
             ]}
         "#]],
@@ -516,7 +516,7 @@ fn missing_path() {
             {"file":"warnings.t3d","line":2,"column":19,"end_line":2,"end_column":28,"severity":"info","code":"t3d-no-player-start","message":"this map has no `PlayerStart`: a player who joins a game on it has no place to start"},
             {"file":"warnings.t3d","line":2,"column":19,"end_line":2,"end_column":28,"severity":"info","code":"t3d-untitled-level","message":"this `LevelInfo` sets no `Title`: server browsers and scoreboards show the map as \"Untitled\""},
             {"file":"warnings.t3d","line":9,"column":30,"end_line":9,"end_column":34,"severity":"warning","code":"t3d-duplicate-actor-name","message":"actor name `lamp` is used twice in this map"},
-            {"file":"warnings.t3d","line":16,"column":11,"end_line":16,"end_column":53,"severity":"warning","code":"t3d-non-planar-polygon","message":"polygon is not planar: vertex 4 is 2.000 units off the plane through vertex 1 (the engine allows less than 0.1); triangulate it or move the vertex"},
+            {"file":"warnings.t3d","line":16,"column":11,"end_line":16,"end_column":53,"severity":"warning","code":"t3d-non-planar-polygon","message":"polygon is not planar: vertex 4 is 2.000 units off the plane through vertex 1 (the BSP's splits take less than 0.25 as in the plane); triangulate it or move the vertex"},
             {"file":"warnings.t3d","line":18,"column":23,"end_line":18,"end_column":64,"severity":"hint","code":"t3d-normal-mismatch","message":"stored normal +00000.000000,+00000.000000,-00001.000000 differs from the normal of the vertices +00000.015621,-00000.015621,-00000.999756; import recomputes it","tags":["unnecessary"]}
             ]}
             --- stderr
@@ -546,7 +546,7 @@ fn engine_flag() {
             {"file":"warnings.t3d","line":2,"column":19,"end_line":2,"end_column":28,"severity":"info","code":"t3d-no-player-start","message":"this map has no `PlayerStart`: a player who joins a game on it has no place to start"},
             {"file":"warnings.t3d","line":2,"column":19,"end_line":2,"end_column":28,"severity":"info","code":"t3d-untitled-level","message":"this `LevelInfo` sets no `Title`: server browsers and scoreboards show the map as \"Untitled\""},
             {"file":"warnings.t3d","line":9,"column":30,"end_line":9,"end_column":34,"severity":"warning","code":"t3d-duplicate-actor-name","message":"actor name `lamp` is used twice in this map"},
-            {"file":"warnings.t3d","line":16,"column":11,"end_line":16,"end_column":53,"severity":"warning","code":"t3d-non-planar-polygon","message":"polygon is not planar: vertex 4 is 2.000 units off the plane through vertex 1 (the engine allows less than 0.1); triangulate it or move the vertex"},
+            {"file":"warnings.t3d","line":16,"column":11,"end_line":16,"end_column":53,"severity":"warning","code":"t3d-non-planar-polygon","message":"polygon is not planar: vertex 4 is 2.000 units off the plane through vertex 1 (the BSP's splits take less than 0.25 as in the plane); triangulate it or move the vertex"},
             {"file":"warnings.t3d","line":18,"column":23,"end_line":18,"end_column":64,"severity":"hint","code":"t3d-normal-mismatch","message":"stored normal +00000.000000,+00000.000000,-00001.000000 differs from the normal of the vertices +00000.015621,-00000.015621,-00000.999756; import recomputes it","tags":["unnecessary"]}
             ]}
         "#]],
