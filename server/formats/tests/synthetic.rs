@@ -757,3 +757,49 @@ fn u3d_of_sixty_five_thousand_meshes_reads_each_counterpart_once() {
         assert!(model.tex_coord_source(i).is_some(), "mesh {i}");
     }
 }
+
+/// An animated texture as the engine saves it (UE1's FireTexture, WetTexture...): its mips
+/// hold no pixels, which the engine makes when it loads it. The texture reads, says it
+/// stores none, and asking for its pixels is a precise error; a mip whose data has another
+/// size than its format needs is still refused.
+#[test]
+fn a_texture_whose_mips_hold_no_pixels_reads_and_says_so() {
+    let build = |bytes: usize| {
+        let mut w = PackageWriter::new(69, 0);
+        let class = w.engine_class("FireTexture");
+        for n in ["USize", "VSize"] {
+            w.name(n);
+        }
+        w.export(
+            class,
+            0,
+            "Flames",
+            0,
+            Box::new(move |o, w| {
+                let n = |s: &str| w.names.iter().position(|x| x == s).unwrap();
+                let props = [
+                    prop(n("USize"), 2, 64u32.to_le_bytes().to_vec()),
+                    prop(n("VSize"), 2, 64u32.to_le_bytes().to_vec()),
+                ];
+                write_props(o, &props, w.none());
+                o.index(1);
+                mip(o, 64, 64, bytes);
+            }),
+        );
+        w.finish()
+    };
+    let bytes = build(0);
+    let p = Package::parse(&bytes).unwrap();
+    let t = p.read_texture(0).unwrap();
+    assert_eq!((t.mips.len(), t.mips[0].width, t.mips[0].data.len()), (1, 64, 0));
+    assert!(p.texture_stores_no_pixels(0));
+    let err = p
+        .decode_texture(0, 0, unreal_formats::decode::texture::MipSource::Plain)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("Flames") && err.contains("does not store"), "{err}");
+    let short = build(100);
+    let p = Package::parse(&short).unwrap();
+    let err = p.read_texture(0).unwrap_err().to_string();
+    assert!(err.contains("4096 bytes of P8 data for 64x64, found 100"), "{err}");
+}

@@ -199,6 +199,17 @@ impl Package<'_> {
                 format!("mip level {level} of the {} stored", mips.len()),
             )
         })?;
+        if mip.data.is_empty() {
+            return Err(Error::new(
+                structure,
+                mip.data_offset,
+                format!(
+                    "mip level {level}'s pixels, which the package does not store (the engine \
+                     makes them when it loads the texture: an animated texture such as a \
+                     FireTexture or WetTexture)"
+                ),
+            ));
+        }
         let palette = if format == TextureFormat::P8 {
             Some(self.texture_palette(&texture, &structure, offset)?)
         } else {

@@ -195,6 +195,14 @@ impl<'a> Package<'a> {
         self.is_ue2() && class.eq_ignore_ascii_case("ScriptedTexture")
     }
 
+    /// True when texture `export` stores no pixels in any mip: the engine makes them when it
+    /// loads it (UE1's animated textures: `FireTexture`, `WetTexture`, `WaveTexture`, `IceTexture`).
+    pub fn texture_stores_no_pixels(&self, export: usize) -> bool {
+        self.read_texture(export).is_ok_and(|t| {
+            !t.mips.is_empty() && t.mips.iter().chain(&t.comp_mips).all(|m| m.data.is_empty())
+        })
+    }
+
     /// The name at `index`, or `""` when out of range (indices are validated at parse time
     /// for the tables; object data is checked by its readers).
     pub fn name(&self, index: usize) -> &str {

@@ -267,7 +267,11 @@ impl<'a> Package<'a> {
                 )));
             }
             let (width, height) = (width as u32, height as u32);
-            if let Some(expected) = format.data_size(width, height) {
+            // No pixels at all is how the engine saves a texture it makes when it loads
+            // (UE1's FireTexture, WetTexture, WaveTexture, IceTexture: `UTexture::Serialize`
+            // reads whatever the lazy array holds and checks no size; UE2 leaves some last
+            // mips empty the same way): kept, and said when its pixels are asked for.
+            if let Some(expected) = format.data_size(width, height).filter(|_| !data.is_empty()) {
                 if expected != data.len() as u64 {
                     return Err(Error::new(
                         r.structure(),
