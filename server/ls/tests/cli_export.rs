@@ -1314,7 +1314,7 @@ fn a_maps_static_meshes_export_and_leave_out_on_request() {
             note: GenFloor.Floor.Flr06: its package GenFloor is not in the game folder or package paths; its surfaces are drawn in a flat colour, mapped as a 256x256 texture
             note: Ancient.Wall.Awall3: its package Ancient is not in the game folder or package paths; its surfaces are drawn in a flat colour, mapped as a 256x256 texture
             note: the static mesh package Rocks is not in the game folder or package paths: 1 mesh not read, drawn as boxes of their actors' collision size (1 actor)
-            note: the level built from 2 brushes: 13 surfaces (0 invisible or portal left out), 2 materials (0 textured), 3 meshes placed (1 read, 1 placed as boxes), 2 actors
+            note: the level built from 2 brushes: 13 surfaces (0 invisible or portal left out), 2 materials (0 textured), 3 meshes placed (2 with 1 mesh read, 1 as boxes), 2 actors
         "#]],
     );
     let json = glb_json(&dir.join("crates.glb"));
@@ -1425,4 +1425,84 @@ fn a_psk_for_ue2_is_read_in_ue2s_axes() {
     };
     let (ue1, ue2) = (bounds("ue1.glb"), bounds("ue2.glb"));
     assert!((ue2.0 + ue1.1).abs() < 1e-4 && (ue2.1 + ue1.0).abs() < 1e-4, "{ue1:?} {ue2:?}");
+}
+
+/// A map of actors and no brush (a clipboard copy, a terrain or static meshes alone) exports
+/// as a level of those actors; a level without geometry writes no buffer and no BIN chunk
+/// (glTF allows neither empty), and its brushes alone are refused with the way out. A
+/// picture of actors the overview has no symbol for says so.
+#[test]
+fn a_map_of_actors_without_brushes_exports_its_actors() {
+    let dir = fixture_dir("actors-only");
+    std::fs::write(
+        dir.join("Lights.t3d"),
+        "Begin Map\r\nBegin Actor Class=Light Name=Light0\r\n    Location=(X=64.000000,Y=0.000000,Z=32.000000)\r\nEnd Actor\r\nEnd Map\r\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("Spawners.t3d"),
+        "Begin Map\r\nBegin Actor Class=OutfitSpawner Name=OutfitSpawner0\r\n    Location=(X=64.000000,Y=0.000000,Z=32.000000)\r\nEnd Actor\r\nEnd Map\r\n",
+    )
+    .unwrap();
+    run(
+        &dir,
+        &["export", "Lights.t3d", "-o", "lights.glb"],
+        expect![[r#"
+            exit 0
+            --- stdout
+            --- stderr
+            note: the level built from 0 brushes: 0 surfaces (0 invisible or portal left out), 0 materials (0 textured), 1 actors
+        "#]],
+    );
+    let glb = std::fs::read(dir.join("lights.glb")).unwrap();
+    let json_len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    assert_eq!(glb.len(), 20 + json_len, "no BIN chunk");
+    assert_eq!(u32::from_le_bytes(glb[8..12].try_into().unwrap()) as usize, glb.len());
+    let json = glb_json(&dir.join("lights.glb"));
+    assert!(json.get("buffers").is_none() && json.get("accessors").is_none(), "{json}");
+    assert_eq!(json["nodes"][2]["name"], "Light0", "{json}");
+    run(
+        &dir,
+        &["export", "Lights.t3d", "--to", "obj", "-o", "lights.obj"],
+        expect![[r#"
+            exit 1
+            --- stdout
+            --- stderr
+            error: Lights.t3d: the map holds actors but no brush: its level, with the actors, exports to glb (without --brushes)
+        "#]],
+    );
+    run(
+        &dir,
+        &["render", "Spawners.t3d", "-o", "spawners.png"],
+        expect![[r#"
+            exit 1
+            --- stdout
+            --- stderr
+            error: Spawners.t3d: no brush to draw, and none of its 1 actors is of a kind the picture draws (player starts, lights, pickups, movers, path nodes, triggers)
+        "#]],
+    );
+}
+
+/// A mesh without triangles (a PSK of its header alone; a UE2 skeletal mesh whose geometry
+/// only its LOD models hold) has nothing a glTF mesh could hold: refused, nothing written.
+#[test]
+fn a_mesh_without_triangles_is_refused() {
+    let dir = fixture_dir("no-triangles");
+    let mut header = b"ACTRHEAD".to_vec();
+    header.resize(20, 0);
+    header.extend_from_slice(&0x001e_83b9u32.to_le_bytes());
+    header.extend_from_slice(&[0; 8]);
+    std::fs::write(dir.join("Empty.psk"), header).unwrap();
+    run(
+        &dir,
+        &["export", "Empty.psk", "-o", "empty.glb"],
+        expect![[r#"
+            exit 1
+            --- stdout
+            --- stderr
+            note: Empty.psk read in its own axes, as UE1's import reads a PSK; UT2004's negates Y (--engine ue2, or a UE2 game in the settings, reads it so)
+            error: Empty.psk: Empty has no triangles to export (0 points, 0 triangles read)
+        "#]],
+    );
+    assert!(!dir.join("empty.glb").exists());
 }

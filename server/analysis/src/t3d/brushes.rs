@@ -45,13 +45,30 @@ pub fn has_brush_actors(text: &str) -> bool {
     brush_actors_in(text, crate::t3d::in_pieces::piece_bytes_for(text))
 }
 
+/// Whether the map holds any actor at all (a map of static meshes, a terrain or actors only
+/// has no brush): what a level export and a picture can show.
+pub fn has_actors(text: &str) -> bool {
+    blocks_in(text, crate::t3d::in_pieces::piece_bytes_for(text), &|block, _| {
+        block.kind == BlockKind::Actor
+    })
+}
+
 /// [`has_brush_actors`], in pieces of `piece_bytes` when set.
 fn brush_actors_in(text: &str, piece_bytes: Option<usize>) -> bool {
-    let holds = |file: &T3dFile| {
-        walk::blocks(file).into_iter().any(|(block, parent)| {
-            block.kind == BlockKind::Brush && parent.is_some_and(|p| p.kind == BlockKind::Actor)
-        })
-    };
+    blocks_in(text, piece_bytes, &|block, parent| {
+        block.kind == BlockKind::Brush && parent.is_some_and(|p| p.kind == BlockKind::Actor)
+    })
+}
+
+/// Whether any block of the map passes `test` (with its parent), read in pieces of
+/// `piece_bytes` when set.
+fn blocks_in(
+    text: &str,
+    piece_bytes: Option<usize>,
+    test: &(dyn Fn(&unreal_syntax::t3d::Block, Option<&unreal_syntax::t3d::Block>) -> bool + Sync),
+) -> bool {
+    let holds =
+        |file: &T3dFile| walk::blocks(file).into_iter().any(|(block, parent)| test(block, parent));
     if let Some(piece_bytes) = piece_bytes {
         let read = crate::t3d::in_pieces::read_map_items(text, piece_bytes, |item| {
             holds(&T3dFile { items: vec![item] })

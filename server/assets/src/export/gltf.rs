@@ -605,10 +605,14 @@ fn document(
     let mut root = json!({
         "asset": { "version": "2.0", "generator": concat!("unreal-ls ", env!("CARGO_PKG_VERSION")) },
         "scene": 0,
-        "buffers": [{ "byteLength": b.bin.len().next_multiple_of(4) }],
-        "bufferViews": b.views_json(),
-        "accessors": b.accessors_json(),
     });
+    // A level of point actors alone holds no geometry: glTF allows no empty array and no
+    // empty buffer, so they are left out (and the BIN chunk with them, [`glb_of_text`]).
+    if !b.bin.is_empty() {
+        root["buffers"] = json!([{ "byteLength": b.bin.len().next_multiple_of(4) }]);
+        root["bufferViews"] = b.views_json();
+        root["accessors"] = b.accessors_json();
+    }
     root["scenes"] = Value::Array(vec![scene]);
     root["nodes"] = Value::Array(nodes);
     if !meshes.is_empty() {
@@ -728,7 +732,9 @@ fn glb_of_text(mut text: Vec<u8>, bin: &[u8]) -> Vec<u8> {
         text.push(b' ');
     }
     let bin_len = bin.len().next_multiple_of(4);
-    let total = 12 + 8 + text.len() + 8 + bin_len;
+    // The BIN chunk is optional, and must not be empty when present.
+    let bin_chunk = if bin.is_empty() { 0 } else { 8 + bin_len };
+    let total = 12 + 8 + text.len() + bin_chunk;
     let mut out = Vec::with_capacity(total);
     out.extend_from_slice(b"glTF");
     out.extend_from_slice(&2u32.to_le_bytes());
@@ -737,9 +743,11 @@ fn glb_of_text(mut text: Vec<u8>, bin: &[u8]) -> Vec<u8> {
     out.extend_from_slice(b"JSON");
     out.extend_from_slice(&text);
     drop(text);
-    out.extend_from_slice(&(bin_len as u32).to_le_bytes());
-    out.extend_from_slice(b"BIN\0");
-    out.extend_from_slice(bin);
+    if !bin.is_empty() {
+        out.extend_from_slice(&(bin_len as u32).to_le_bytes());
+        out.extend_from_slice(b"BIN\0");
+        out.extend_from_slice(bin);
+    }
     out.resize(total, 0);
     out
 }

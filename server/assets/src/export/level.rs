@@ -175,7 +175,7 @@ pub struct LevelScene {
 
 impl LevelScene {
     /// Its movers and the static meshes it places (how many of them were read), for a summary
-    /// line: `, 2 movers, 800 static meshes placed (120 read, 650 placed as boxes)`; nothing
+    /// line: `, 2 movers, 800 meshes placed (150 with 40 meshes read, 650 as boxes)`; nothing
     /// for a level of neither.
     pub fn placed_summary(&self) -> String {
         use std::fmt::Write as _;
@@ -193,10 +193,14 @@ impl LevelScene {
             .filter(|p| self.meshes.get(p.mesh).is_some_and(|m| m.is_box))
             .count();
         let distinct = self.meshes.iter().filter(|m| !m.is_box).count();
+        let plural = if distinct == 1 { "" } else { "es" };
+        // Actors both ways, so that the two add up: those drawn with a mesh read (of so many
+        // distinct meshes), those drawn as boxes.
         let _ = write!(
             out,
-            ", {} meshes placed ({distinct} read, {boxes} placed as boxes)",
-            self.placed.len()
+            ", {} meshes placed ({} with {distinct} mesh{plural} read, {boxes} as boxes)",
+            self.placed.len(),
+            self.placed.len() - boxes
         );
         out
     }

@@ -165,13 +165,19 @@ pub fn run(args: &ExportArgs) -> ExitCode {
             let too_broken = unreal_analysis::t3d::in_pieces::too_broken(&text);
             let map = too_broken.is_none()
                 && unreal_analysis::t3d::brushes::has_brush_actors(&text);
+            // A map of actors and no brush (static meshes, a terrain, a clipboard copy of
+            // actors): a level of its actors.
+            let actors = map
+                || (too_broken.is_none() && unreal_analysis::t3d::brushes::has_actors(&text));
             if let Some(stop) = too_broken {
                 Err(stop.message(&text))
             } else if args.map_textures {
                 export_map_textures(args, &options, &text)
-            } else if map && glb && !args.brushes {
+            } else if actors && glb && !args.brushes {
                 // A map: the level built from its brushes, textured from the game folder.
                 export_level(args, &options, &stem, &text)
+            } else if actors && !map {
+                Err("the map holds actors but no brush: its level, with the actors, exports to glb (without --brushes)".to_owned())
             } else if map {
                 // A map's brushes, each placed as the engine's CSG places it.
                 let scene = export::map_scene(&stem, &text, options.engine.fixed());
@@ -438,6 +444,17 @@ fn write_model(model: &Model, target: Option<Target>, output: &Path) -> Outcome 
     for note in &model.notes {
         eprintln!("note: {}", super::printable_line(note));
     }
+    // A glTF mesh needs a primitive with vertices: a mesh without triangles (a UE2 skeletal
+    // mesh whose geometry only its LOD models hold, a PSK cut before its faces) has nothing
+    // to write.
+    if model.positions.is_empty() || model.primitives.iter().all(|p| p.triangles.is_empty()) {
+        return Err(format!(
+            "{} has no triangles to export ({} points, {} triangles read)",
+            model.name,
+            model.positions.len(),
+            model.primitives.iter().map(|p| p.triangles.len()).sum::<usize>()
+        ));
+    }
     match target {
         None | Some(Target::Glb) => write(output, &write_glb(model)),
         Some(Target::Obj) => write(output, write_obj(model).as_bytes()),
@@ -660,6 +677,12 @@ fn no_image(path: &str, class: &str) -> String {
     format!("{path} is a {class}, drawn by script at run time: it holds no image to export")
 }
 
+fn no_stored_pixels(path: &str, class: &str) -> String {
+    format!(
+        "{path} is a {class} whose pixels the package does not store (the engine makes them when it loads it): no image to export"
+    )
+}
+
 fn export_package(
     args: &ExportArgs,
     options: &LintOptions,
@@ -715,6 +738,15 @@ fn export_package(
         }
         if o.class.eq_ignore_ascii_case("Palette") {
             // Written with the textures that use it, not on its own.
+            continue;
+        }
+        if target.is_none_or(|t| t == Target::Png) && package.texture_stores_no_pixels(o.export) {
+            eprintln!(
+                "note: {}: {}",
+                args.file.display(),
+                super::printable_line(&no_stored_pixels(&o.path, o.class))
+            );
+            skipped += 1;
             continue;
         }
         let kind = export::export_kind(&package, o.export);

@@ -162,7 +162,26 @@ pub fn run(args: &MapRenderArgs) -> ExitCode {
         ActorSymbols::Drawn,
         geometry,
     ) else {
-        eprintln!("error: {}: no brush or actor to draw (is it a T3D map?)", args.file.display());
+        // Say what the text holds: actors of kinds the picture has no symbol for, or nothing
+        // a map holds at all.
+        let actors = text
+            .lines()
+            .filter(|l| {
+                let l = l.trim_start();
+                l.get(..11).is_some_and(|w| w.eq_ignore_ascii_case("begin actor"))
+            })
+            .count();
+        if actors > 0 {
+            eprintln!(
+                "error: {}: no brush to draw, and none of its {actors} actors is of a kind the picture draws (player starts, lights, pickups, movers, path nodes, triggers)",
+                args.file.display()
+            );
+        } else {
+            eprintln!(
+                "error: {}: no brush or actor to draw (is it a T3D map?)",
+                args.file.display()
+            );
+        }
         return ExitCode::from(EXIT_FINDINGS);
     };
     if let Some(stopped) = &picture.stopped {
