@@ -724,29 +724,25 @@ fn export_package(
     // What the package holds that nothing was written for, by class, for the message when
     // nothing at all was written.
     let mut passed_over: Vec<(String, usize)> = Vec::new();
+    let pictures = target.is_none_or(|t| t == Target::Png);
     for o in package.objects() {
-        if package.texture_class_is_imageless(o.class) {
-            if target.is_none_or(|t| t == Target::Png) {
-                eprintln!(
-                    "note: {}: {}",
-                    args.file.display(),
-                    super::printable_line(&no_image(&o.path, o.class))
-                );
-                skipped += 1;
-            }
-            continue;
-        }
-        if o.class.eq_ignore_ascii_case("Palette") {
-            // Written with the textures that use it, not on its own.
-            continue;
-        }
-        if target.is_none_or(|t| t == Target::Png) && package.texture_stores_no_pixels(o.export) {
-            eprintln!(
-                "note: {}: {}",
-                args.file.display(),
-                super::printable_line(&no_stored_pixels(&o.path, o.class))
-            );
+        // A texture with no image to write: drawn by script (UE2's `ScriptedTexture`), or
+        // made by the engine when it loads (UE1's animated textures store no pixels).
+        let imageless = package.texture_class_is_imageless(o.class);
+        let without_image = if imageless {
+            Some(no_image(&o.path, o.class))
+        } else if pictures && package.texture_stores_no_pixels(o.export) {
+            Some(no_stored_pixels(&o.path, o.class))
+        } else {
+            None
+        };
+        if let Some(why) = without_image.filter(|_| pictures) {
+            eprintln!("note: {}: {}", args.file.display(), super::printable_line(&why));
             skipped += 1;
+            continue;
+        }
+        if imageless || o.class.eq_ignore_ascii_case("Palette") {
+            // A palette is written with the textures that use it, not on its own.
             continue;
         }
         let kind = export::export_kind(&package, o.export);
