@@ -542,3 +542,15 @@ fn linked_polygons_share_a_surface_and_merge_back() {
     assert_eq!(floors(None), (2, 65536.0, vec![5, 6]));
     assert_eq!(floors(Some(5)), (1, 65536.0, vec![5]));
 }
+
+/// A built map with no brush and an empty stored BSP: nothing on either side to compare, said
+/// so rather than as a perfect match.
+#[test]
+fn an_empty_level_is_said_to_have_nothing_to_compare() {
+    let bytes = map_package(69, &[], &[]);
+    let p = unreal_formats::Package::parse(&bytes).unwrap();
+    let check = package::check(&p).unwrap();
+    let text = check.to_string();
+    assert!(text.contains("against the stored BSP: both are empty, nothing to compare"), "{text}");
+    assert!(!text.contains("matched"), "{text}");
+}

@@ -554,12 +554,17 @@ impl std::fmt::Display for CsgCheck {
             c.built_area,
             self.build_time.as_millis()
         )?;
-        writeln!(
-            f,
-            "against the stored BSP: {:.3}% matched, {:.3}% extra",
-            c.matched_percent(),
-            c.extra_percent()
-        )?;
+        if c.engine_area <= 0.0 && c.built_area <= 0.0 {
+            // Nothing on either side: a percentage of nothing would read as a perfect match.
+            writeln!(f, "against the stored BSP: both are empty, nothing to compare")?;
+        } else {
+            writeln!(
+                f,
+                "against the stored BSP: {:.3}% matched, {:.3}% extra",
+                c.matched_percent(),
+                c.extra_percent()
+            )?;
+        }
         if c.retextured_area >= 1.0 {
             writeln!(
                 f,
