@@ -74,16 +74,6 @@ pub enum Expect {
     Any,
 }
 
-/// The version of a package whose signature is right but whose version the package reader
-/// does not read.
-fn unread_version(bytes: &[u8]) -> Option<u16> {
-    use unreal_formats::package::{MAX_VERSION, MIN_VERSION, PACKAGE_SIGNATURE};
-    let signature = u32::from_le_bytes(bytes.get(..4)?.try_into().ok()?);
-    let version = u16::from_le_bytes(bytes.get(4..6)?.try_into().ok()?);
-    (signature == PACKAGE_SIGNATURE && !(MIN_VERSION..=MAX_VERSION).contains(&version))
-        .then_some(version)
-}
-
 /// Reads `bytes` as the expected kind.
 pub fn read(bytes: &[u8], file_name: &str, expect: Expect) -> FileFacts {
     let ext = file_name.rsplit_once('.').map_or("", |(_, e)| e);
@@ -156,14 +146,14 @@ pub fn read(bytes: &[u8], file_name: &str, expect: Expect) -> FileFacts {
             Err(e) => fail(e),
         },
         Expect::Package => match unreal_formats::package_bytes(bytes) {
-            Ok(unpacked) if unread_version(&unpacked).is_some() => {
-                FileFacts::PackageVersion(unread_version(&unpacked).unwrap_or_default())
-            }
-            Ok(unpacked) => match Package::parse(&unpacked) {
-                Ok(package) => FileFacts::Package {
-                    objects: package.objects().map(|o| o.name.to_ascii_lowercase()).collect(),
+            Ok(unpacked) => match unreal_formats::package::unread_version(&unpacked) {
+                Some(version) => FileFacts::PackageVersion(version),
+                None => match Package::parse(&unpacked) {
+                    Ok(package) => FileFacts::Package {
+                        objects: package.objects().map(|o| o.name.to_ascii_lowercase()).collect(),
+                    },
+                    Err(e) => fail(e),
                 },
-                Err(e) => fail(e),
             },
             Err(e) => fail(e),
         },

@@ -123,7 +123,7 @@ pub use super::resolution::Resolution;
 /// absolute or climbs above its start.
 pub fn split_relative(path: &str) -> Option<Vec<&str>> {
     let path = path.trim();
-    if path.starts_with(['\\', '/']) || path.get(1..2) == Some(":") {
+    if is_absolute(path) {
         return None;
     }
     let mut parts: Vec<&str> = Vec::new();
@@ -137,6 +137,24 @@ pub fn split_relative(path: &str) -> Option<Vec<&str>> {
         }
     }
     Some(parts)
+}
+
+/// A path from a drive letter or a leading slash: from no folder of the game or package.
+fn is_absolute(path: &str) -> bool {
+    let path = path.trim();
+    path.starts_with(['\\', '/']) || path.get(1..2) == Some(":")
+}
+
+/// What a lookup in the package folder resolves to: found, missing (the engine cannot find
+/// it either), or behind a link that leads out.
+fn in_package(lookup: Lookup) -> Resolution {
+    match lookup {
+        Lookup::Found { path, on_disk, case_differs } => {
+            Resolution::Found { path, on_disk, case_differs }
+        }
+        Lookup::Missing => Resolution::Missing { beside: None },
+        Lookup::LeadsOut { link } => Resolution::OutsidePackage { link: Some(link) },
+    }
 }
 
 /// Whether `path` climbs out of its start folder (for messages).
@@ -229,8 +247,7 @@ pub fn folders_exist(env: &ExecEnv, root: &Path, parts: &[&str]) -> bool {
 fn resolve_in_game(env: &ExecEnv, read_root: &Path, root: &Path, raw: &str) -> Resolution {
     let outside = Resolution::OutsidePackage { link: None };
     // A drive letter or a leading slash names no folder of the game.
-    let raw_trimmed = raw.trim();
-    if raw_trimmed.starts_with(['\\', '/']) || raw_trimmed.get(1..2) == Some(":") {
+    if is_absolute(raw) {
         return outside;
     }
     let (Some(parent), Some(package)) = (root.parent(), root.file_name()) else { return outside };
@@ -242,12 +259,11 @@ fn resolve_in_game(env: &ExecEnv, read_root: &Path, root: &Path, raw: &str) -> R
     // the package folder, checked like any other.
     let own = package.to_string_lossy();
     if parts.len() > 1 && parts[0].eq_ignore_ascii_case(&own) {
-        return match resolve_under(env, read_root, root, &parts[1..]) {
-            Lookup::Found { path, on_disk, case_differs } => {
+        return match in_package(resolve_under(env, read_root, root, &parts[1..])) {
+            Resolution::Found { path, on_disk, case_differs } => {
                 Resolution::Found { path, on_disk, case_differs: case_differs || parts[0] != own }
             }
-            Lookup::Missing => Resolution::Missing { beside: None },
-            Lookup::LeadsOut { link } => Resolution::OutsidePackage { link: Some(link) },
+            other => other,
         };
     }
     if parts.is_empty() || !is_game_folder(env, game) {
@@ -275,13 +291,7 @@ pub fn resolve(env: &ExecEnv, location: &Location, raw: &str) -> Resolution {
     };
     let read_root = location.read_root();
     match location {
-        Location::Package { root, .. } => match resolve_under(env, read_root, root, &parts) {
-            Lookup::Found { path, on_disk, case_differs } => {
-                Resolution::Found { path, on_disk, case_differs }
-            }
-            Lookup::Missing => Resolution::Missing { beside: None },
-            Lookup::LeadsOut { link } => Resolution::OutsidePackage { link: Some(link) },
-        },
+        Location::Package { root, .. } => in_package(resolve_under(env, read_root, root, &parts)),
         Location::Orphan { dir, candidates, .. } => {
             for root in candidates {
                 match resolve_under(env, read_root, root, &parts) {

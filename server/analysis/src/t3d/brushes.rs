@@ -45,39 +45,41 @@ pub fn has_brush_actors(text: &str) -> bool {
     brush_actors_in(text, crate::t3d::in_pieces::piece_bytes_for(text))
 }
 
-/// Whether the map holds any actor at all (a map of static meshes, a terrain or actors only
-/// has no brush): what a level export and a picture can show.
-pub fn has_actors(text: &str) -> bool {
-    blocks_in(text, crate::t3d::in_pieces::piece_bytes_for(text), &|block, _| {
+/// How many actors the map holds (a map of static meshes, a terrain or actors only has no
+/// brush): what a level export and a picture can show.
+pub fn actor_count(text: &str) -> usize {
+    blocks_counted(text, crate::t3d::in_pieces::piece_bytes_for(text), &|block, _| {
         block.kind == BlockKind::Actor
     })
 }
 
 /// [`has_brush_actors`], in pieces of `piece_bytes` when set.
 fn brush_actors_in(text: &str, piece_bytes: Option<usize>) -> bool {
-    blocks_in(text, piece_bytes, &|block, parent| {
+    let brush_of_actor = |block: &Block, parent: Option<&Block>| {
         block.kind == BlockKind::Brush && parent.is_some_and(|p| p.kind == BlockKind::Actor)
-    })
+    };
+    blocks_counted(text, piece_bytes, &brush_of_actor) > 0
 }
 
-/// Whether any block of the map passes `test` (with its parent), read in pieces of
+/// How many blocks of the map pass `test` (with their parent), read in pieces of
 /// `piece_bytes` when set.
-fn blocks_in(
+fn blocks_counted(
     text: &str,
     piece_bytes: Option<usize>,
-    test: &(dyn Fn(&unreal_syntax::t3d::Block, Option<&unreal_syntax::t3d::Block>) -> bool + Sync),
-) -> bool {
-    let holds =
-        |file: &T3dFile| walk::blocks(file).into_iter().any(|(block, parent)| test(block, parent));
+    test: &(dyn Fn(&Block, Option<&Block>) -> bool + Sync),
+) -> usize {
+    let count = |file: &T3dFile| {
+        walk::blocks(file).into_iter().filter(|&(block, parent)| test(block, parent)).count()
+    };
     if let Some(piece_bytes) = piece_bytes {
         let read = crate::t3d::in_pieces::read_map_items(text, piece_bytes, |item| {
-            holds(&T3dFile { items: vec![item] })
+            count(&T3dFile { items: vec![item] })
         });
         if let Some((items, rest)) = read.joined() {
-            return items.into_iter().any(|held| held) || holds(&rest.file);
+            return items.into_iter().sum::<usize>() + count(&rest.file);
         }
     }
-    holds(&unreal_syntax::t3d::parse(text).file)
+    count(&unreal_syntax::t3d::parse(text).file)
 }
 
 /// One brush of the map in the world, Unreal's axes: what the map picture and the glTF

@@ -265,20 +265,15 @@ impl EnginePolygon {
         // A vertex less than the split tolerance from the one kept before it, in the plane,
         // is one point to the splits (a spur of a fraction of a unit, drawn as a sliver of
         // no width): merged before the hull is taken.
+        let near = |a: (f64, f64), b: (f64, f64)| (a.0 - b.0).hypot(a.1 - b.1) < THRESH_SPLIT;
         let mut flat: Vec<(f64, f64)> = Vec::with_capacity(self.points.len());
         for p in &self.points {
             let point = (p.dot(across), p.dot(up));
-            let near = |q: &(f64, f64)| (point.0 - q.0).hypot(point.1 - q.1) < THRESH_SPLIT;
-            if !flat.last().is_some_and(near) {
+            if !flat.last().is_some_and(|&last| near(last, point)) {
                 flat.push(point);
             }
         }
-        while flat.len() > 1
-            && flat
-                .last()
-                .zip(flat.first())
-                .is_some_and(|(a, b)| (a.0 - b.0).hypot(a.1 - b.1) < THRESH_SPLIT)
-        {
+        while flat.len() > 1 && near(flat[flat.len() - 1], flat[0]) {
             flat.pop();
         }
         let n = flat.len();

@@ -442,6 +442,16 @@ impl<'a> Package<'a> {
     }
 }
 
+/// The version of a package whose signature is right but whose version this crate does not
+/// read ([`MIN_VERSION`] to [`MAX_VERSION`]): an engine may still load it, so a caller can say
+/// it is not checked rather than broken. `None` for any other bytes.
+pub fn unread_version(data: &[u8]) -> Option<u16> {
+    let signature = u32::from_le_bytes(data.get(..4)?.try_into().ok()?);
+    let version = u16::from_le_bytes(data.get(4..6)?.try_into().ok()?);
+    (signature == PACKAGE_SIGNATURE && !(MIN_VERSION..=MAX_VERSION).contains(&version))
+        .then_some(version)
+}
+
 fn read_header(data: &[u8]) -> Result<PackageHeader> {
     let mut r = Reader::new(data, 0, "package header");
     let signature = r.u32("signature")?;

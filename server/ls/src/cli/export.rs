@@ -168,7 +168,7 @@ pub fn run(args: &ExportArgs) -> ExitCode {
             // A map of actors and no brush (static meshes, a terrain, a clipboard copy of
             // actors): a level of its actors.
             let actors = map
-                || (too_broken.is_none() && unreal_analysis::t3d::brushes::has_actors(&text));
+                || (too_broken.is_none() && unreal_analysis::t3d::brushes::actor_count(&text) > 0);
             if let Some(stop) = too_broken {
                 Err(stop.message(&text))
             } else if args.map_textures {

@@ -164,13 +164,7 @@ pub fn run(args: &MapRenderArgs) -> ExitCode {
     ) else {
         // Say what the text holds: actors of kinds the picture has no symbol for, or nothing
         // a map holds at all.
-        let actors = text
-            .lines()
-            .filter(|l| {
-                let l = l.trim_start();
-                l.get(..11).is_some_and(|w| w.eq_ignore_ascii_case("begin actor"))
-            })
-            .count();
+        let actors = unreal_analysis::t3d::brushes::actor_count(&text);
         if actors > 0 {
             eprintln!(
                 "error: {}: no brush to draw, and none of its {actors} actors is of a kind the picture draws (player starts, lights, pickups, movers, path nodes, triggers)",
