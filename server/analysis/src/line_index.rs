@@ -20,6 +20,7 @@
 //! lands at the character's start.
 
 use rayon::prelude::*;
+use unreal_syntax::text::{is_line_start, line_starts_in as starts_after_breaks};
 use unreal_syntax::Span;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -165,26 +166,11 @@ impl LineIndex {
         PieceStarts(line_starts_in(text.as_bytes(), start, end).collect())
     }
 
-    /// [`Self::piece`] from the offsets after the piece's line feeds, found by a pass that
-    /// already read the piece (the parser's): those are all the starts unless the piece holds
-    /// a CR no LF follows (a line break of its own); then the piece is scanned as
-    /// [`Self::piece`] scans it.
-    pub fn piece_from_line_feeds(
-        text: &str,
-        start: usize,
-        end: usize,
-        feeds: Vec<u32>,
-    ) -> PieceStarts {
-        let bytes = text.as_bytes();
-        let Some(range) = bytes.get(start..end) else { return PieceStarts(Vec::new()) };
-        // Whether a line starts after a CR is read from the whole text, as `piece` reads it.
-        let lone_carriage_return =
-            memchr::memchr_iter(b'\r', range).any(|i| bytes.get(start + i + 1) != Some(&b'\n'));
-        if lone_carriage_return {
-            Self::piece(text, start, end)
-        } else {
-            PieceStarts(feeds)
-        }
+    /// [`Self::piece`] from the starts of the lines after the piece's line breaks, found by
+    /// a pass that already read the piece (the parser's, which ends lines where this index
+    /// does: `unreal_syntax::text::line_starts_in`).
+    pub fn piece_from_parsed_lines(starts: Vec<u32>) -> PieceStarts {
+        PieceStarts(starts)
     }
 
     /// The index of a text from the starts of its pieces, which cover the text in order
@@ -222,19 +208,7 @@ fn line_starts(bytes: &[u8], pieces: usize) -> Vec<u32> {
 
 /// The starts of the lines that begin after a line break found in `bytes[a..b]`.
 fn line_starts_in(bytes: &[u8], a: usize, b: usize) -> impl Iterator<Item = u32> + '_ {
-    memchr::memchr2_iter(b'\n', b'\r', bytes.get(a..b).unwrap_or_default())
-        .map(move |i| a + i)
-        .filter(|&i| is_line_start(bytes, i + 1))
-        .map(|i| saturate(i + 1))
-}
-
-/// Whether a line starts at byte `p`: after an LF, or after a CR that no LF follows.
-fn is_line_start(bytes: &[u8], p: usize) -> bool {
-    match p.checked_sub(1).and_then(|i| bytes.get(i)) {
-        Some(b'\n') => true,
-        Some(b'\r') => bytes.get(p) != Some(&b'\n'),
-        _ => false,
-    }
+    starts_after_breaks(bytes, a, b).map(saturate)
 }
 
 fn saturate(value: usize) -> u32 {
@@ -245,20 +219,30 @@ fn saturate(value: usize) -> u32 {
 mod tests {
     use super::*;
 
-    /// The starts from a parser's line feeds are the scanned starts, wherever the piece is
-    /// cut and whatever the line ends (LF, CRLF, a lone CR, a CRLF cut in two).
+    /// The line starts the T3D parser collects as it reads a piece are the scanned starts,
+    /// wherever the pieces are cut and whatever the line ends (LF, CRLF, a lone CR, CR CR LF,
+    /// the text's end in a break or not).
     #[test]
-    fn pieces_from_line_feeds_match_the_scan() {
-        for text in ["a\nb\r\nc\rd\n\r\n\n\re", "x\r\ny\r\n\r\nz", "\n\n", "no breaks", "\r\r\n"] {
-            let bytes = text.as_bytes();
-            for start in 0..=text.len() {
-                for end in start..=text.len() {
-                    let feeds: Vec<u32> =
-                        (start..end).filter(|&i| bytes[i] == b'\n').map(|i| i as u32 + 1).collect();
+    fn pieces_from_parsed_lines_match_the_scan() {
+        let map = |br: &str, last: &str| {
+            format!(
+                "Begin Map{br}Begin Actor Class=A Name=A0{br}\rEnd Actor{br}{br}\
+                 Begin Actor Class=B Name=B0\r\r\nLocation=(X=1){br}End Actor{br}End Map{last}"
+            )
+        };
+        for (br, last) in [("\n", "\n"), ("\r\n", ""), ("\r", "\r"), ("\r", "\r\n"), ("\n\r", "")] {
+            let text = map(br, last);
+            let every_line: Vec<usize> = (0..text.len()).collect();
+            for cuts in [&[][..], &every_line[..]] {
+                let plan = unreal_syntax::t3d::OutlinePlan::with_cuts(&text, cuts);
+                for index in 0..plan.len() {
+                    let (_, starts) = plan.parse_piece_indexed(&text, index);
+                    let (start, end) = plan.range(&text, index);
                     assert_eq!(
-                        LineIndex::piece_from_line_feeds(text, start, end, feeds).0,
-                        LineIndex::piece(text, start, end).0,
-                        "{text:?} {start}..{end}"
+                        LineIndex::piece_from_parsed_lines(starts).0,
+                        LineIndex::piece(&text, start, end).0,
+                        "{text:?} piece {index} of {}",
+                        plan.len()
                     );
                 }
             }

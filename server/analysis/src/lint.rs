@@ -30,7 +30,7 @@ pub fn detect_kind(path: &Path, head: &[u8]) -> Option<FileKind> {
         return None;
     }
     let decoded = text::decode(&head[..head.len().min(4096)]);
-    let first = decoded.text.lines().map(str::trim).find(|l| !l.is_empty())?;
+    let first = text::lines(&decoded.text).map(str::trim).find(|l| !l.is_empty())?;
     let mut words = first.split_ascii_whitespace();
     let begin = words.next()?;
     let kind = words.next()?;

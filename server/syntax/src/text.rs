@@ -99,23 +99,85 @@ pub fn looks_like_text(bytes: &[u8]) -> bool {
     !head.contains(&0)
 }
 
-/// The start of the line holding `offset` (clamped to the text): just after the line feed
-/// before it, or 0. Lines here are the parsers' lines, which a line feed ends (a CR before it
-/// belongs to the line's end), the lines that `t3d::parse_range` and the incremental
-/// document re-parse; the positions shown to people count a lone CR as a line break too
-/// (the analysis crate's line index).
-pub fn line_start(text: &str, offset: usize) -> usize {
-    let offset = offset.min(text.len());
-    memchr::memrchr(b'\n', text.as_bytes().get(..offset).unwrap_or_default()).map_or(0, |i| i + 1)
+/// Whether a line starts at byte `at`: after an LF, or after a CR that no LF follows. Lines
+/// end at LF, CRLF or a lone CR, as the engines read them (`ParseLine` in Core's UnMisc.cpp,
+/// UE1 and UE2, stops a line at CR or LF) and as the Language Server Protocol counts them.
+pub fn is_line_start(bytes: &[u8], at: usize) -> bool {
+    match at.checked_sub(1).and_then(|i| bytes.get(i)) {
+        Some(b'\n') => true,
+        Some(b'\r') => bytes.get(at) != Some(&b'\n'),
+        _ => false,
+    }
 }
 
-/// The offset just after the line feed that ends the line holding `offset` (clamped to the
-/// text), or the text's end when no line feed follows. At a line start that is the end of
-/// the line starting there; for the end of a span's last line, pass the span's last byte.
+/// The starts of the lines that begin after a line break found in `bytes[from..to]`, in
+/// order. Whether a CR at the range's end is a break of its own is read from the whole
+/// text (the byte after it).
+pub fn line_starts_in(bytes: &[u8], from: usize, to: usize) -> impl Iterator<Item = usize> + '_ {
+    // One searcher over the whole range: a search per (short) line costs its set-up every
+    // time.
+    memchr::memchr2_iter(b'\n', b'\r', bytes.get(from..to).unwrap_or_default())
+        .map(move |i| from + i + 1)
+        .filter(|&next| is_line_start(bytes, next))
+}
+
+/// The last line start in `from + 1..=to` (a start at `from` itself is not looked for), or
+/// `None`.
+pub fn last_line_start_in(bytes: &[u8], from: usize, to: usize) -> Option<usize> {
+    let to = to.min(bytes.len());
+    let mut end = to;
+    while end > from {
+        let found = from + memchr::memrchr2(b'\n', b'\r', bytes.get(from..end)?)?;
+        if is_line_start(bytes, found + 1) {
+            return Some(found + 1);
+        }
+        end = found;
+    }
+    None
+}
+
+/// The lines of a text without their breaks, ending where [`is_line_start`] says: what
+/// `str::lines` gives for LF and CRLF, with a lone CR a break too. No empty line follows a
+/// final break.
+pub fn lines(text: &str) -> impl Iterator<Item = &str> + '_ {
+    let bytes = text.as_bytes();
+    let mut start = 0;
+    let next_starts = line_starts_in(bytes, 0, bytes.len()).map(Some).chain([None]);
+    next_starts.map_while(move |next| {
+        let line_start = start;
+        let end = match next {
+            Some(next) => {
+                start = next;
+                // Less the break: LF, CRLF or CR.
+                if bytes[next - 1] == b'\n' && next - 1 > line_start && bytes[next - 2] == b'\r' {
+                    next - 2
+                } else {
+                    next - 1
+                }
+            }
+            None if line_start < bytes.len() => {
+                start = bytes.len();
+                bytes.len()
+            }
+            None => return None,
+        };
+        text.get(line_start..end)
+    })
+}
+
+/// The start of the line holding `offset` (clamped to the text): just after the line break
+/// before it, or 0. Inside a CRLF the line is the one the pair ends.
+pub fn line_start(text: &str, offset: usize) -> usize {
+    let offset = offset.min(text.len());
+    last_line_start_in(text.as_bytes(), 0, offset).unwrap_or(0)
+}
+
+/// The offset just after the line break that ends the line holding `offset` (clamped to the
+/// text), or the text's end when no break follows. At a line start that is the end of the
+/// line starting there; for the end of a span's last line, pass the span's last byte.
 pub fn line_end_with_break(text: &str, offset: usize) -> usize {
     let offset = offset.min(text.len());
-    memchr::memchr(b'\n', text.as_bytes().get(offset..).unwrap_or_default())
-        .map_or(text.len(), |i| offset + i + 1)
+    line_starts_in(text.as_bytes(), offset, text.len()).next().unwrap_or(text.len())
 }
 
 /// Levenshtein distance between two names, in characters, for "did you mean" suggestions
@@ -151,12 +213,21 @@ mod tests {
     use super::*;
 
     #[test]
-    fn parser_lines_end_at_a_line_feed() {
+    fn lines_end_at_lf_crlf_and_a_lone_cr() {
         let text = "ab\r\ncd\re\nf";
         let starts: Vec<usize> = (0..=text.len() + 1).map(|i| line_start(text, i)).collect();
-        assert_eq!(starts, [0, 0, 0, 0, 4, 4, 4, 4, 4, 9, 9, 9]);
+        assert_eq!(starts, [0, 0, 0, 0, 4, 4, 4, 7, 7, 9, 9, 9]);
         let ends: Vec<usize> = (0..=text.len() + 1).map(|i| line_end_with_break(text, i)).collect();
-        assert_eq!(ends, [4, 4, 4, 4, 9, 9, 9, 9, 9, 10, 10, 10]);
+        assert_eq!(ends, [4, 4, 4, 4, 7, 7, 7, 9, 9, 10, 10, 10]);
+        // Two lone CRs make an empty line between them; CR CR LF ends two lines.
+        let starts: Vec<usize> = line_starts_in(b"a\r\rb\r\r\nc", 0, 8).collect();
+        assert_eq!(starts, [2, 3, 5, 7]);
+        assert_eq!(last_line_start_in(b"a\r\rb\r\r\nc", 0, 6), Some(5));
+        assert_eq!(last_line_start_in(b"a\r\rb\r\r\nc", 3, 3), None);
+        let all: Vec<&str> = lines("a\r\rb\r\r\nc\nd\r\n").collect();
+        assert_eq!(all, ["a", "", "b", "", "c", "d"]);
+        assert_eq!(lines("x\r").collect::<Vec<_>>(), ["x"]);
+        assert_eq!(lines("").count(), 0);
         assert_eq!((line_start("", 3), line_end_with_break("", 3)), (0, 0));
     }
 

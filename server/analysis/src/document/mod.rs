@@ -32,7 +32,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 use unreal_syntax::t3d::{self, Block, BlockKind, FrameParse, Item, Parse, SyntaxError, T3dFile};
-use unreal_syntax::text::{line_end_with_break, line_start};
+use unreal_syntax::text::{last_line_start_in, line_end_with_break, line_start, line_starts_in};
 use unreal_syntax::Span;
 
 use self::diagnostics::{shift_diagnostic, CacheKey, SegmentFacts};
@@ -774,30 +774,29 @@ fn segments_lines(text: &str, segments: &[Segment]) -> Vec<(usize, usize)> {
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(segments.len());
     // The previous segment's start and line start (a later segment's line starts there
-    // unless a line break lies between the two starts), and the first line break at or after
-    // the previous segment's end (`None`: none to the end).
+    // unless a line break lies between the two starts), and the start of the first line
+    // after a break at or after the previous segment's end (`None`: no break to the end).
     let (mut previous_start, mut floor) = (0usize, 0usize);
     let mut searched_from = 0usize;
-    let mut next_break: Option<Option<usize>> = None;
+    let mut next_line: Option<Option<usize>> = None;
     for segment in segments {
         let span = segment.span();
         let (start, end) = (span.start as usize, span.end as usize);
         let start = start.min(bytes.len()).max(previous_start);
-        let line_start =
-            memchr::memrchr(b'\n', bytes.get(previous_start..start).unwrap_or_default())
-                .map_or(floor, |i| previous_start + i + 1);
+        let line_start = last_line_start_in(bytes, previous_start, start).unwrap_or(floor);
         (previous_start, floor) = (start, line_start);
         let end = end.min(bytes.len());
+        // The break found before still ends this segment's line if it lies after its end:
+        // a line starting past `end + 1` (a CRLF's LF at `end` at the latest).
         let known =
-            next_break.filter(|found| end >= searched_from && found.is_none_or(|at| at >= end));
+            next_line.filter(|found| end >= searched_from && found.is_none_or(|at| at > end));
         let found = known.unwrap_or_else(|| {
-            let found =
-                memchr::memchr(b'\n', bytes.get(end..).unwrap_or_default()).map(|i| end + i);
+            let found = line_starts_in(bytes, end, bytes.len()).next();
             searched_from = end;
-            next_break = Some(found);
+            next_line = Some(found);
             found
         });
-        out.push((line_start, found.map_or(bytes.len(), |at| at + 1)));
+        out.push((line_start, found.unwrap_or(bytes.len())));
     }
     out
 }

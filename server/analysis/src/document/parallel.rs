@@ -299,10 +299,9 @@ impl T3dDocument {
         let (read, stopped) = read_pieces_bounded(
             plan.len(),
             |index| {
-                let (mut piece, feeds) = plan.parse_piece_indexed(text, index);
+                let (mut piece, line_starts) = plan.parse_piece_indexed(text, index);
                 let checked = check_piece(text, frame, &mut piece, guess, options);
-                let (start, end) = plan.range(text, index);
-                (piece, checked, LineIndex::piece_from_line_feeds(text, start, end, feeds))
+                (piece, checked, LineIndex::piece_from_parsed_lines(line_starts))
             },
             |(piece, checked, _)| {
                 mismatches(checked.iter().flat_map(|c| &c.errors).chain(piece.errors()))

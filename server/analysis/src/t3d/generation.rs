@@ -120,14 +120,21 @@ fn scan_lines(text: &str) -> Markers {
     // Only what stands at the start of a line (after spaces or tabs) counts.
     let first_on_line = |at: usize| {
         bytes.get(..at).is_some_and(|before| {
-            before.iter().rev().take_while(|&&b| b != b'\n').all(|&b| b == b' ' || b == b'\t')
+            before
+                .iter()
+                .rev()
+                .take_while(|&&b| b != b'\n' && b != b'\r')
+                .all(|&b| b == b' ' || b == b'\t')
         })
     };
     for at in memmem::find_iter(bytes, b"Begin ") {
         if !first_on_line(at) {
             continue;
         }
-        let line = text.get(at + 6..).and_then(|rest| rest.lines().next()).unwrap_or("");
+        let line = text
+            .get(at + 6..)
+            .and_then(|rest| unreal_syntax::text::lines(rest).next())
+            .unwrap_or("");
         let mut words = line.split_ascii_whitespace();
         let kind = BlockKind::from_name(words.next().unwrap_or(""));
         markers.count_block(kind, |key| {

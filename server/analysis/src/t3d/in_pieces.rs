@@ -127,8 +127,7 @@ impl TooBroken {
 
 /// The 1-based line holding byte `offset` of `text`.
 pub(crate) fn line_of(text: &str, offset: usize) -> usize {
-    let before = text.as_bytes().get(..offset.min(text.len())).unwrap_or_default();
-    memchr::memchr_iter(b'\n', before).count() + 1
+    unreal_syntax::text::line_starts_in(text.as_bytes(), 0, offset.min(text.len())).count() + 1
 }
 
 /// Where reading `text` stops ([`read_pieces_bounded`]) when it is a map whose `Begin`/`End`

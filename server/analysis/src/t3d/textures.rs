@@ -8,6 +8,7 @@
 
 use std::collections::BTreeMap;
 
+use unreal_syntax::text::{is_line_start, line_end_with_break};
 use unreal_syntax::Span;
 
 use crate::index::{is_texture_class, Lookup, ObjectKind, PackageIndex};
@@ -74,8 +75,8 @@ pub fn polygon_textures(text: &str) -> Vec<(Span, &str)> {
     let mut line_start = 0usize;
     let bytes = text.as_bytes();
     while line_start < bytes.len() {
-        let line_end =
-            memchr::memchr(b'\n', &bytes[line_start..]).map_or(bytes.len(), |i| line_start + i);
+        let next = line_end_with_break(text, line_start);
+        let line_end = if is_line_start(bytes, next) { next - 1 } else { next };
         let line = &text[line_start..line_end];
         let content = line.trim_start_matches([' ', '\t']);
         let is_polygon =
@@ -97,7 +98,7 @@ pub fn polygon_textures(text: &str) -> Vec<(Span, &str)> {
                 break;
             }
         }
-        line_start = line_end + 1;
+        line_start = next;
     }
     out
 }

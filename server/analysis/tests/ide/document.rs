@@ -122,6 +122,9 @@ const SNIPPETS: &[&str] = &[
     "-",
     "\r\n",
     "\n",
+    // A lone CR ends a line as LF does (the engines' `ParseLine`).
+    "\r",
+    "End Polygon\r",
     "   LightHue=12\n",
     "Begin Polygon\n",
     "End Polygon\n",
@@ -168,8 +171,12 @@ fn random_edits_equal_a_full_parse() {
     let mut full = 0;
     for seed in 0..60u64 {
         let mut rng = Rng::new(seed);
-        let base =
-            if seed % 3 == 0 { unreal_mapgen::generate_map(6000, seed) } else { ROOM.to_owned() };
+        let base = match seed % 3 {
+            0 => unreal_mapgen::generate_map(6000, seed),
+            // A classic Mac export: lines end in a lone CR.
+            1 if seed % 2 == 1 => ROOM.replace('\n', "\r"),
+            _ => ROOM.to_owned(),
+        };
         let mut doc = T3dDocument::new(base);
         let options = LintOptions::default();
         let _ = doc.diagnostics(&options);

@@ -279,6 +279,29 @@ fn fixtures_match_their_snapshots() {
     assert!(missing.is_empty(), "rules never shown firing by a fixture: {missing:?}");
 }
 
+/// A lone CR ends a line as LF does (`ParseLine` in Core's UnMisc.cpp stops a line at either):
+/// every fixture with its line breaks turned to lone CRs (a classic Mac OS export) gives the
+/// findings it gives with LF, at the same places (one byte a break either way).
+#[test]
+fn lone_carriage_returns_end_lines_as_line_feeds_do() {
+    let mut paths: Vec<_> =
+        std::fs::read_dir(fixtures_dir()).unwrap().map(|e| e.unwrap().path()).collect();
+    paths.sort();
+    let mut findings = 0;
+    for path in paths.iter().filter(|p| p.extension().is_some_and(|e| e == "t3d")) {
+        let text = String::from_utf8_lossy(&std::fs::read(path).unwrap()).replace("\r\n", "\n");
+        let options = options_for(path);
+        let seen = |text: &str| -> Vec<_> {
+            let linted = lint_file(FileKind::T3d, text.as_bytes(), &options);
+            linted.diagnostics.iter().map(|d| (d.code, d.span, d.message.clone())).collect()
+        };
+        let with_lf = seen(&text);
+        assert_eq!(seen(&text.replace('\n', "\r")), with_lf, "{}", path.display());
+        findings += with_lf.len();
+    }
+    assert!(findings > 100, "only {findings} findings compared");
+}
+
 /// The rules that read class knowledge (abstract, parents, defaults): the only ones an index
 /// of class sources alone may change.
 const CLASS_RULES: &[&str] = &[

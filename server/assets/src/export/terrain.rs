@@ -133,7 +133,7 @@ pub(super) fn add_terrains(
 pub(super) fn t3d_terrain_notes(text: &str) -> Vec<String> {
     let mut notes = Vec::new();
     let mut current: Option<(String, Option<String>)> = None;
-    for line in text.lines().map(str::trim) {
+    for line in unreal_syntax::text::lines(text).map(str::trim) {
         let starts =
             |word: &str| line.get(..word.len()).is_some_and(|w| w.eq_ignore_ascii_case(word));
         if starts("Begin Actor") {

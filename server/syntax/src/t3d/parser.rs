@@ -44,9 +44,9 @@ pub(crate) struct Parser<'t> {
     /// are allocated for as many up front (neighbouring actors, brushes and polygons of a
     /// map look alike), instead of growing four or five times over.
     last_children: [u16; BLOCK_KINDS],
-    /// When asked for ([`super::OutlinePlan::parse_piece_indexed`]): the offset after every
-    /// line feed the lines met, so that a caller indexing lines needs no second pass.
-    pub(super) line_feeds: Option<Vec<u32>>,
+    /// When asked for ([`super::OutlinePlan::parse_piece_indexed`]): the start of every line
+    /// after a line break the lines met, so that a caller indexing lines needs no second pass.
+    pub(super) line_starts: Option<Vec<u32>>,
 }
 
 /// The number of [`BlockKind`]s.
@@ -62,7 +62,7 @@ impl<'t> Parser<'t> {
             overflow: 0,
             shallow: false,
             last_children: [0; BLOCK_KINDS],
-            line_feeds: None,
+            line_starts: None,
         }
     }
 
@@ -130,20 +130,23 @@ impl<'t> Parser<'t> {
 
     pub(super) fn lines(&mut self, start: usize, end: usize) {
         let bytes = self.text.as_bytes();
-        let Some(range) = bytes.get(start..end) else { return };
+        if bytes.get(start..end).is_none() {
+            return;
+        }
         let mut line_start = start;
-        // One searcher over the whole range: a search per (short) line costs its set-up
-        // every time.
-        let breaks = memchr::memchr_iter(b'\n', range).map(|i| start + i);
-        for line_end in breaks.chain((end > start).then_some(end)) {
+        // Lines end at LF, CRLF or a lone CR, as `ParseLine` reads them: a classic Mac
+        // export is all lone CRs.
+        let next_starts = crate::text::line_starts_in(bytes, start, end);
+        for next in next_starts.chain((end > start).then_some(end + 1)) {
             if line_start >= end {
                 break;
             }
+            let line_end = next - 1;
             self.line(line_start, content_end(bytes, line_start, line_end));
-            line_start = line_end + 1;
+            line_start = next;
             if line_end < end {
-                if let Some(feeds) = &mut self.line_feeds {
-                    feeds.push(u32::try_from(line_start).unwrap_or(u32::MAX));
+                if let Some(starts) = &mut self.line_starts {
+                    starts.push(u32::try_from(line_start).unwrap_or(u32::MAX));
                 }
             }
         }
@@ -654,8 +657,8 @@ impl<'t> Parser<'t> {
     }
 }
 
-/// The end of a line's content: `end` (its line feed, or the end of the text) less a CR
-/// just before it.
+/// The end of a line's content: `end` (its line break, or the end of the text) less a CR
+/// just before it (a CRLF's).
 pub(super) fn content_end(bytes: &[u8], start: usize, end: usize) -> usize {
     if end > start && bytes.get(end - 1) == Some(&b'\r') {
         end - 1

@@ -15,7 +15,7 @@
 use super::ast::{Block, BlockKind, Item};
 use super::parser::{content_end, is_actor_begin, line_content, Parser};
 use super::Parse;
-use crate::text::line_end_with_break;
+use crate::text::{is_line_start, line_end_with_break, line_start};
 
 /// Where a document is cut into pieces, and the state each piece after the first starts
 /// from.
@@ -93,7 +93,7 @@ impl OutlinePlan {
             .filter(|&at| {
                 at > 0
                     && at < text.len()
-                    && bytes.get(at - 1) == Some(&b'\n')
+                    && is_line_start(bytes, at)
                     && is_actor_begin(text, at, content_end_at(text, at))
             })
             .collect();
@@ -168,8 +168,8 @@ impl OutlinePlan {
         }
     }
 
-    /// [`Self::parse_piece`], with the offset after every line feed of the piece (each the
-    /// start of a line), collected by the same pass.
+    /// [`Self::parse_piece`], with the start of every line after a line break of the piece,
+    /// collected by the same pass.
     pub fn parse_piece_indexed<'t>(
         &self,
         text: &'t str,
@@ -178,11 +178,11 @@ impl OutlinePlan {
         let (start, end) = self.range(text, index);
         let mut parser = Parser::new(text);
         // About 50 bytes a line in real maps.
-        parser.line_feeds = Some(Vec::with_capacity((end - start) / 40));
+        parser.line_starts = Some(Vec::with_capacity((end - start) / 40));
         let mut piece = self.read(text, index, parser);
         self.close_at_cut(text, index, &mut piece);
-        let feeds = piece.parser.line_feeds.take().unwrap_or_default();
-        (piece, feeds)
+        let starts = piece.parser.line_starts.take().unwrap_or_default();
+        (piece, starts)
     }
 
     /// The block every piece after the first assumes open (the document's first block, when
@@ -314,10 +314,9 @@ impl OutlinePlan {
 
 /// The end of the content of the line starting at `start`, as [`Parser::lines`] reads it.
 fn content_end_at(text: &str, start: usize) -> usize {
-    let bytes = text.as_bytes();
-    let end = memchr::memchr(b'\n', bytes.get(start..).unwrap_or_default())
-        .map_or(text.len(), |i| start + i);
-    content_end(bytes, start, end)
+    let next = line_end_with_break(text, start);
+    let end = if is_line_start(text.as_bytes(), next) { next - 1 } else { next };
+    content_end(text.as_bytes(), start, end)
 }
 
 /// The start of a `Begin Actor` line that starts in `from..limit`: the first one spelled as
@@ -333,7 +332,7 @@ fn next_actor_line(text: &str, from: usize, limit: usize) -> Option<usize> {
         .and_then(|window| memchr::memmem::find(window, b"Begin Actor"))
         .map(|i| search + i)
     {
-        let start = line_start_at(bytes, found);
+        let start = line_start(text, found);
         let blanks_before = bytes.get(start..found).unwrap_or_default();
         if start >= from
             && blanks_before.iter().all(|&b| b == b' ' || b == b'\t')
@@ -344,7 +343,7 @@ fn next_actor_line(text: &str, from: usize, limit: usize) -> Option<usize> {
         search = found + 1;
     }
     // The first line start at or after `from`.
-    let mut at = if from == 0 || bytes.get(from - 1) == Some(&b'\n') {
+    let mut at = if from == 0 || is_line_start(bytes, from) {
         from
     } else {
         line_end_with_break(text, from)
@@ -356,11 +355,6 @@ fn next_actor_line(text: &str, from: usize, limit: usize) -> Option<usize> {
         at = line_end_with_break(text, at);
     }
     None
-}
-
-/// The start of the line holding byte `at` (lines end at LF, as [`Parser::lines`] reads them).
-fn line_start_at(bytes: &[u8], at: usize) -> usize {
-    memchr::memrchr(b'\n', bytes.get(..at).unwrap_or_default()).map_or(0, |i| i + 1)
 }
 
 /// The first block opened before `limit`, as the parser has it right after its `Begin` line.

@@ -18,6 +18,8 @@ use crate::t3d::geometry::{format_vector, Vec3};
 pub enum LineEnding {
     Crlf,
     Lf,
+    /// A lone CR (classic Mac OS): the engines end a line there too.
+    Cr,
 }
 
 impl LineEnding {
@@ -25,15 +27,17 @@ impl LineEnding {
         match self {
             LineEnding::Crlf => "\r\n",
             LineEnding::Lf => "\n",
+            LineEnding::Cr => "\r",
         }
     }
 
     /// The ending a document already uses (its first line break), CRLF when it has none.
     pub fn detect(text: &str) -> LineEnding {
-        match text.find('\n') {
-            Some(i) if i > 0 && text.as_bytes().get(i - 1) == Some(&b'\r') => LineEnding::Crlf,
+        let bytes = text.as_bytes();
+        match memchr::memchr2(b'\n', b'\r', bytes).map(|i| (bytes[i], bytes.get(i + 1))) {
+            Some((b'\r', Some(b'\n'))) | None => LineEnding::Crlf,
+            Some((b'\r', _)) => LineEnding::Cr,
             Some(_) => LineEnding::Lf,
-            None => LineEnding::Crlf,
         }
     }
 }
@@ -249,8 +253,7 @@ impl<'a, 's> LineMatcher<'a, 's> {
         if self.start >= bytes.len() {
             return None;
         }
-        let newline = bytes.get(self.start..).and_then(|b| b.iter().position(|&c| c == b'\n'));
-        let end = newline.map_or(bytes.len(), |i| self.start + i + 1);
+        let end = line_end_with_break(self.text, self.start);
         let full = self.text.get(self.start..end).unwrap_or("");
         Some((Span::from_range(self.start..end), full, full.trim_end_matches(['\n', '\r'])))
     }
