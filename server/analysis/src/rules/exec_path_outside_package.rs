@@ -14,6 +14,7 @@ use std::path::Path;
 
 use super::RuleMeta;
 use crate::exec::{package, ExecContext, Expect, Resolution};
+use crate::diagnostic::{Label, FLOOD_PLACES_LISTED};
 use crate::{Diagnostic, Severity};
 
 pub static RULE: RuleMeta = RuleMeta {
@@ -40,7 +41,9 @@ says only what could not be checked: a folder the game folder does not have here
 folder that is not in a game folder, or a `LOAD` whose package the engine may still find on
 its package paths (which only a game directory's index shows). A path that climbs out and
 comes back into the package's own folder (`..\MyMod\Textures\X.pcx` in package `MyMod`)
-never leaves it, and is checked like any other.
+never leaves it, and is checked like any other. Where the package folder is not in a game
+folder, every such path of a file has that one cause: the file gets one finding, at the first,
+with the others (a few of them listed) counted in it.
 
 <!-- example
 //- /Art/Rock.pcx = pcx 64x64
@@ -57,6 +60,10 @@ Fix: copy the file into the package folder and point the path there.
 ```";
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
+    // Every path that names a folder beside a package folder outside any game folder has
+    // the same cause, which one finding says: a source tree without its game folder would
+    // otherwise get one per line (564 in Black 9's scripts), none of them fixable there.
+    let mut beside: Option<(usize, usize)> = None;
     for line in &ctx.file.lines {
         for path in &line.paths {
             let Resolution::OutsidePackage { link } = &path.resolution else { continue };
@@ -72,9 +79,23 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
             };
             let raw = &path.value.text;
             let message = match (link, one_level_up(ctx, raw)) {
-                (None, Some(Up::NotGameFolder)) => format!(
-                    "`{raw}` names a folder beside the package folder, and the package folder is not in a game folder (no System/Core.u beside it); not checked"
-                ),
+                (None, Some(Up::NotGameFolder)) => {
+                    if let Some((at, more)) = &mut beside {
+                        *more += 1;
+                        if *more <= FLOOD_PLACES_LISTED {
+                            out[*at].labels.push(Label {
+                                file: None,
+                                span: path.value.mark(),
+                                message: format!("`{raw}`: not checked either"),
+                            });
+                        }
+                        continue;
+                    }
+                    beside = Some((out.len(), 0));
+                    format!(
+                        "`{raw}` names a folder beside the package folder, and the package folder is not in a game folder (no System/Core.u beside it); not checked"
+                    )
+                }
                 (None, Some(Up::NoFolder(folder))) => format!(
                     "`{raw}` names the game's folder `{folder}`, which this game folder does not have; not checked"
                 ),
@@ -85,6 +106,18 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
             };
             out.push(RULE.diagnostic(path.value.mark(), message));
         }
+    }
+    if let Some((at, more)) = beside.filter(|&(_, more)| more > 0) {
+        let listed = more.min(FLOOD_PLACES_LISTED);
+        let head = &mut out[at];
+        head.message = if listed == more {
+            format!("{} (nor are the {more} other such paths of this file, listed)", head.message)
+        } else {
+            format!(
+                "{} (nor are the {more} other such paths of this file: the first {listed} are listed)",
+                head.message
+            )
+        };
     }
 }
 
