@@ -479,9 +479,13 @@ fn polygons_of(brush: &Block) -> Vec<&Block> {
     out
 }
 
-/// `(X=270000,Y=0,Z=128)`, to a tenth of a unit.
+/// `(X=270000,Y=0,Z=128)`, to a tenth of a unit; a coordinate too big for that as the
+/// number it is (`1e30`), not a saturated integer.
 fn point_text(p: [f64; 3]) -> String {
     let c = |v: f64| {
+        if v.abs() >= HUGE {
+            return format!("{v:e}");
+        }
         let tenths = (v * 10.0).round() as i64;
         if tenths % 10 == 0 {
             format!("{}", tenths / 10)
@@ -492,8 +496,15 @@ fn point_text(p: [f64; 3]) -> String {
     format!("(X={},Y={},Z={})", c(p[0]), c(p[1]), c(p[2]))
 }
 
+/// Beyond this a coordinate or distance is shown as the number it is (`1e30`): whole units
+/// with separators would be digits nobody reads, and an integer would saturate.
+const HUGE: f64 = 1e12;
+
 /// A distance in whole units with thousands separated (`7,856`), at least `1`.
 fn units(d: f64) -> String {
+    if d >= HUGE {
+        return format!("{d:e}");
+    }
     let whole = d.ceil().max(1.0) as u64;
     let digits = whole.to_string();
     let mut out = String::new();
@@ -508,7 +519,7 @@ fn units(d: f64) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{covers_world, units, Vec3};
+    use super::{covers_world, point_text, units, Vec3};
 
     #[test]
     fn the_square_covers_the_world_only_from_an_origin_near_it() {
@@ -529,5 +540,8 @@ mod tests {
         assert_eq!(units(7_855.2), "7,856");
         assert_eq!(units(0.3), "1");
         assert_eq!(units(1_234_567.0), "1,234,567");
+        // A vertex at 1e30 (a broken export): the number, not a saturated integer.
+        assert_eq!(units(1e30 - 32_768.0), "1e30");
+        assert_eq!(point_text([1e30, -2.5, 0.0]), "(X=1e30,Y=-2.5,Z=0)");
     }
 }
