@@ -889,6 +889,13 @@ fn movers_are_drawn_where_the_map_stores_them() {
             level::stored_level_scene("built", &p, &unreal_assets::export::NoOtherPackages)
                 .unwrap();
         assert_eq!((stored.movers, stored.surfaces), (1, 12), "version {version}");
+        // The mover's faces are named by their texture's path as the surfaces are, and found
+        // in the map as theirs are (they read "not a texture of the map" by bare name).
+        let textures: Vec<&str> = stored.materials.iter().map(|m| m.texture.as_str()).collect();
+        assert!(textures.iter().all(|t| t.contains('.')), "version {version}: {textures:?}");
+        let lost: Vec<&String> =
+            stored.notes.iter().filter(|n| n.contains("not a texture of the map")).collect();
+        assert!(lost.is_empty(), "version {version}: {lost:?}");
         let door = stored.materials.iter().position(|m| m.texture.ends_with("Door")).unwrap();
         let primitive = stored.primitives.iter().find(|p| p.material == door).unwrap();
         let xs: Vec<f32> = primitive.positions.iter().map(|p| unreal(*p)[0]).collect();

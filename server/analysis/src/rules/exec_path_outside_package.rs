@@ -13,8 +13,8 @@
 use std::path::Path;
 
 use super::RuleMeta;
-use crate::exec::{package, ExecContext, Expect, Resolution};
 use crate::diagnostic::{Label, FLOOD_PLACES_LISTED};
+use crate::exec::{package, ExecContext, Expect, Resolution};
 use crate::{Diagnostic, Severity};
 
 pub static RULE: RuleMeta = RuleMeta {

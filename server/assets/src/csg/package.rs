@@ -131,7 +131,8 @@ pub fn read_built_map(p: &Package<'_>) -> Result<BuiltMap, unreal_formats::Error
             continue;
         }
         let Some(oper) = super::oper_of(&csg_oper) else { continue };
-        let polys = placed_polys(p, props, model)?;
+        // By bare name, as the stored level's surfaces are compared (`engine_polygons`).
+        let polys = placed_polys(p, props, model)?.into_iter().map(|(poly, _)| poly).collect();
         let poly_flags = int_of(property(props, "PolyFlags")).unwrap_or(0) as u32;
         map.brushes.push(CsgBrush { name, oper, poly_flags, polys });
     }
@@ -147,12 +148,13 @@ pub fn read_built_map(p: &Package<'_>) -> Result<BuiltMap, unreal_formats::Error
 }
 
 /// The polygons of a brush actor's model `model`, placed in the world by its properties
-/// (`Location`, `Rotation`, `PrePivot`, `MainScale`, `PostScale`) as CSG places them.
+/// (`Location`, `Rotation`, `PrePivot`, `MainScale`, `PostScale`) as CSG places them, each
+/// named by its texture's bare name, with the texture as the package refers to it.
 fn placed_polys(
     p: &Package<'_>,
     props: &[Property],
     model: usize,
-) -> Result<Vec<BrushPoly>, unreal_formats::Error> {
+) -> Result<Vec<(BrushPoly, ObjectRef)>, unreal_formats::Error> {
     let placement = Placement {
         location: vector_of(property(props, "Location")).unwrap_or_default(),
         rotation: rotator_of(property(props, "Rotation")).unwrap_or_default(),
@@ -176,7 +178,7 @@ fn placed_polys(
                 vertices.reverse();
             }
             let f = |v: [f32; 3]| v.map(f64::from);
-            BrushPoly {
+            let poly_out = BrushPoly {
                 vertices,
                 texture: p.ref_name(poly.texture).to_owned(),
                 poly_flags: poly.poly_flags,
@@ -188,7 +190,8 @@ fn placed_polys(
                 }),
                 source: None,
                 link: usize::try_from(poly.link).ok(),
-            }
+            };
+            (poly_out, poly.texture)
         })
         .collect())
 }
@@ -668,8 +671,11 @@ pub struct StoredLevel {
     /// Every actor of the level that holds no brush, in the level's order, and the movers that
     /// draw a static mesh.
     pub actors: Vec<StoredActor>,
-    /// The movers drawn with their brush, placed where the map stores them.
+    /// The movers drawn with their brush, placed where the map stores them, their faces named
+    /// by their texture's path as the surfaces are.
     pub movers: Vec<CsgBrush>,
+    /// The textures of the movers' faces as the package refers to them (for each path once).
+    pub mover_textures: Vec<ObjectRef>,
     /// Movers whose brush could not be read, with why.
     pub unread_movers: Vec<String>,
     pub nodes: usize,
@@ -812,12 +818,26 @@ pub fn read_stored_level(p: &Package<'_>) -> Result<StoredLevel, unreal_formats:
                 if !draws_mesh {
                     let name = p.export_name(actor).to_owned();
                     match export_of(*brush).map(|model| placed_polys(p, props, model)) {
-                        Some(Ok(polys)) => stored.movers.push(CsgBrush {
-                            name,
-                            oper: super::Oper::Add,
-                            poly_flags: 0,
-                            polys,
-                        }),
+                        Some(Ok(polys)) => {
+                            // Named by path as the surfaces are: a mover's face and a surface
+                            // of one texture are one material, found in one place.
+                            let polys = polys
+                                .into_iter()
+                                .map(|(mut poly, texture)| {
+                                    poly.texture = p.ref_path(texture);
+                                    if !stored.mover_textures.contains(&texture) {
+                                        stored.mover_textures.push(texture);
+                                    }
+                                    poly
+                                })
+                                .collect();
+                            stored.movers.push(CsgBrush {
+                                name,
+                                oper: super::Oper::Add,
+                                poly_flags: 0,
+                                polys,
+                            });
+                        }
                         Some(Err(e)) => stored.unread_movers.push(format!("{name}: {e}")),
                         None => stored
                             .unread_movers

@@ -882,6 +882,7 @@ pub fn stored_level_scene_of_parts(
         .iter()
         .zip(&stored.textures)
         .map(|(s, &r)| (s.texture.to_ascii_lowercase(), r))
+        .chain(stored.mover_textures.iter().map(|&r| (package.ref_path(r).to_ascii_lowercase(), r)))
         .collect();
     let textures = StoredTextures { package, by_path, others };
     let actors = stored
