@@ -184,6 +184,7 @@ impl T3dDocument {
                 (rule.check)(&context, &mut out);
             }
         }
+        rules::fold_shared_names(&mut out);
         out.sort_by(|a, b| {
             (a.span.start, a.span.end, a.code).cmp(&(b.span.start, b.span.end, b.code))
         });

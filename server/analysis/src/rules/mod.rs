@@ -82,6 +82,7 @@ pub(crate) mod t3d_untitled_level;
 pub(crate) mod t3d_zero_gravity;
 
 pub use context::{PolygonFacts, T3dContext};
+pub(crate) use t3d_actor_duplicated_in_place::fold_shared_names;
 
 use unreal_syntax::Span;
 
@@ -408,6 +409,7 @@ fn run_t3d_rules(context: &T3dContext<'_>) -> Vec<Diagnostic> {
         (rule.check)(context, &mut diagnostics);
     }
     soften_on_builder_brush(context, &mut diagnostics);
+    fold_shared_names(&mut diagnostics);
     diagnostics.sort_by(|a, b| {
         (a.span.start, a.span.end, a.code).cmp(&(b.span.start, b.span.end, b.code))
     });

@@ -6,6 +6,8 @@ use rustc_hash::FxHashMap;
 
 use super::map_facts::{self, MapFacts, Placed};
 use super::{RuleMeta, Scope, T3dContext};
+use unreal_syntax::Span;
+
 use crate::{Diagnostic, Severity};
 
 pub static RULE: RuleMeta = RuleMeta {
@@ -34,6 +36,10 @@ tools leave set references out, and two meshes may share a pivot). What UnrealEd
 zone and leaf (`Region`), its navigation links and weights, a pickup's `myMarker`,
 `OldLocation`, `ColLocation`, `bSelected`. UT2004's map check reports a looser form (same
 class, place, rotation, draw type and scale) as "X in same location as Y".
+
+A copy that bears its original's name too (the same block pasted twice) is one defect: UnrealEd's
+import renames the actor it read first and builds both. It gets this finding alone, which says
+so, and no `t3d-duplicate-actor-name` beside it (deleting the copy answers both).
 
 Engine basis: UT2004 `Engine/Src/UnErrorChecking.cpp:84-91` (`AActor::CheckForErrors`,
 `(A->Location - Location).SizeSquared() < 1`).
@@ -95,7 +101,7 @@ fn report(parts: &[(&MapFacts, i64)], out: &mut Vec<Diagnostic>) {
             let (original, original_delta) = run[j];
             let (copy, delta) = run[*first];
             let message = match rest.len() {
-                0 => "this actor is a copy of another at the same place (every line but its name is the same): both are built, one inside the other".to_owned(),
+                0 => format!("this actor is a copy of another at the same place {BUT_ITS_NAME}: both are built, one inside the other"),
                 more => format!(
                     "this actor and {more} more are copies of another at the same place (every line but the name is the same): all are built, one inside the other"
                 ),
@@ -112,6 +118,52 @@ fn report(parts: &[(&MapFacts, i64)], out: &mut Vec<Diagnostic>) {
     }
     found.sort_by_key(|d| d.span.start);
     out.extend(found);
+}
+
+/// What a single copy's message says of the two actors' lines.
+const BUT_ITS_NAME: &str = "(every line but its name is the same)";
+
+/// A copy in place that also bears its original's name is one defect, not two: UnrealEd's
+/// import renames the actor already read (`Found->Rename()`, UT v400 `Editor/Src/UnEdFact.cpp:450-455`)
+/// and builds both, one inside the other. Where `t3d-duplicate-actor-name` reports a name used by
+/// exactly those two (its second use the copy, its first the original), that finding is dropped
+/// and the copy's says the name is the same too; deleting the copy answers both. `diagnostics`
+/// are one document's findings in any order.
+pub(crate) fn fold_shared_names(diagnostics: &mut Vec<Diagnostic>) {
+    let name_code = super::t3d_duplicate_actor_name::RULE.code;
+    let copies: FxHashMap<(Span, Span), usize> = diagnostics
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| d.code == RULE.code && d.labels.len() == 1)
+        .filter_map(|(i, d)| Some(((d.span, d.labels.first()?.span), i)))
+        .collect();
+    if copies.is_empty() {
+        return;
+    }
+    let mut dropped = vec![false; diagnostics.len()];
+    let mut amended = Vec::new();
+    for (i, d) in diagnostics.iter().enumerate() {
+        let [first] = d.labels.as_slice() else { continue };
+        if d.code != name_code {
+            continue;
+        }
+        if let Some(&copy) = copies.get(&(d.span, first.span)) {
+            dropped[i] = true;
+            amended.push(copy);
+        }
+    }
+    for copy in amended {
+        let message = &mut diagnostics[copy].message;
+        *message = message.replace(
+            BUT_ITS_NAME,
+            "(every line is the same, its name too: UnrealEd's import renames the first)",
+        );
+    }
+    let mut index = 0;
+    diagnostics.retain(|_| {
+        index += 1;
+        !dropped[index - 1]
+    });
 }
 
 /// The 27 unit cells around and including `(x, y, z)`.

@@ -26,7 +26,8 @@ const DOCS: &str = r#"Two or more actors in one map (or level) share a `Name=` (
 case-insensitively, as the engine does). On import UnrealEd renames all but one, and
 references by name may then point at the wrong actor. One finding per name, at its second
 use, says how many times it is used ("used 3 times"); labels mark the first use and every
-other one.
+other one. Two actors identical in every line, their name included, at one place are reported by
+`t3d-actor-duplicated-in-place` alone: one was pasted twice, and deleting it answers both.
 
 ```t3d
 Begin Map
