@@ -155,6 +155,57 @@ pub fn bounded(message: String) -> String {
     )
 }
 
+/// Infos of one rule with one message in one file say one thing (what could not be checked,
+/// and why) of several places: a licensee's poly flag on 732 polygons of a Ravenshield map
+/// is one fact. The first in source order keeps its place, counts the others and lists the
+/// first [`FLOOD_PLACES_LISTED`] as related locations; the others are dropped. Infos with a
+/// fix are left alone (each place has its own edit). What `lint` prints and the editor shows
+/// alike; the order of what is kept does not change.
+pub fn group_repeated_infos(diagnostics: &mut Vec<Diagnostic>) {
+    let groupable = |d: &Diagnostic| d.severity == Severity::Info && d.fix.is_none();
+    let mut first: std::collections::HashMap<(&'static str, &str), usize> =
+        std::collections::HashMap::new();
+    // For each finding, the one it is grouped under (itself when first).
+    let mut under: Vec<usize> = (0..diagnostics.len()).collect();
+    let mut grouped = false;
+    for (i, d) in diagnostics.iter().enumerate().filter(|(_, d)| groupable(d)) {
+        let head = *first.entry((d.code, d.message.as_str())).or_insert(i);
+        under[i] = head;
+        grouped |= head != i;
+    }
+    if !grouped {
+        return;
+    }
+    let mut others: Vec<Vec<Span>> = vec![Vec::new(); diagnostics.len()];
+    for (i, &head) in under.iter().enumerate() {
+        if head != i {
+            others[head].push(diagnostics[i].span);
+        }
+    }
+    for (head, spans) in others.iter().enumerate().filter(|(_, s)| !s.is_empty()) {
+        let d = &mut diagnostics[head];
+        let listed = spans.len().min(FLOOD_PLACES_LISTED);
+        for &span in &spans[..listed] {
+            d.labels.push(Label { file: None, span, message: "the same here".to_owned() });
+        }
+        let more = spans.len();
+        let places = if more == 1 { "place" } else { "places" };
+        d.message = bounded(if listed == more {
+            format!("{} (the same at {more} more {places} of this file, listed)", d.message)
+        } else {
+            format!(
+                "{} (the same at {more} more places of this file: the first {listed} are listed)",
+                d.message
+            )
+        });
+    }
+    let mut index = 0;
+    diagnostics.retain(|_| {
+        index += 1;
+        under[index - 1] == index - 1
+    });
+}
+
 /// More infos or hints of one rule in one file than this, none with a fix, and the editor
 /// shows them as one ([`collapse_floods`]).
 pub const FLOOD_ABOVE: usize = 50;
@@ -226,8 +277,50 @@ pub fn collapse_floods(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
 
 #[cfg(test)]
 mod flood_tests {
-    use super::{collapse_floods, Diagnostic, FLOOD_ABOVE, FLOOD_PLACES_LISTED};
+    use super::{
+        collapse_floods, group_repeated_infos, Diagnostic, FLOOD_ABOVE, FLOOD_PLACES_LISTED,
+    };
     use unreal_syntax::Span;
+
+    /// Infos of one rule and one message are one finding at the first place, counting and
+    /// listing the others; another message, another rule, a warning and an info with a fix
+    /// stay as they are, in their order.
+    #[test]
+    fn repeated_infos_are_one_finding_at_the_first_place() {
+        let flag =
+            |at: u32| Diagnostic::info("t3d-unknown-poly-flag", Span::new(at, at + 1), "bit");
+        let mut found: Vec<Diagnostic> = (0..8).map(|i| flag(i * 10)).collect();
+        found.insert(2, Diagnostic::info("t3d-unknown-poly-flag", Span::new(15, 16), "other bit"));
+        found.insert(3, Diagnostic::info("t3d-unknown-object", Span::new(16, 17), "bit"));
+        found.insert(4, Diagnostic::warning("t3d-unknown-poly-flag", Span::new(17, 18), "bit"));
+        let mut fixed = flag(18);
+        fixed.fix = Some(super::Fix { title: "fix".into(), edits: Vec::new(), safe: true });
+        found.insert(5, fixed.clone());
+        group_repeated_infos(&mut found);
+        let seen: Vec<(u32, &str)> = found.iter().map(|d| (d.span.start, d.code)).collect();
+        assert_eq!(
+            seen,
+            [
+                (0, "t3d-unknown-poly-flag"),
+                (15, "t3d-unknown-poly-flag"),
+                (16, "t3d-unknown-object"),
+                (17, "t3d-unknown-poly-flag"),
+                (18, "t3d-unknown-poly-flag"),
+            ]
+        );
+        assert_eq!(
+            found[0].message,
+            "bit (the same at 7 more places of this file: the first 5 are listed)"
+        );
+        let listed: Vec<u32> = found[0].labels.iter().map(|l| l.span.start).collect();
+        assert_eq!(listed, [10, 20, 30, 40, 50]);
+        assert_eq!(found[4], fixed);
+        // Two: the other is listed.
+        let mut two = vec![flag(0), flag(10)];
+        group_repeated_infos(&mut two);
+        assert_eq!(two.len(), 1);
+        assert_eq!(two[0].message, "bit (the same at 1 more place of this file, listed)");
+    }
 
     fn info(at: u32) -> Diagnostic {
         Diagnostic::info("t3d-unknown-texture", Span::new(at, at + 1), format!("texture T{at}"))

@@ -184,10 +184,10 @@ impl T3dDocument {
                 (rule.check)(&context, &mut out);
             }
         }
-        rules::fold_shared_names(&mut out);
         out.sort_by(|a, b| {
             (a.span.start, a.span.end, a.code).cmp(&(b.span.start, b.span.end, b.code))
         });
+        rules::one_finding_per_defect(&mut out);
         out
     }
 

@@ -82,7 +82,7 @@ pub(crate) mod t3d_untitled_level;
 pub(crate) mod t3d_zero_gravity;
 
 pub use context::{PolygonFacts, T3dContext};
-pub(crate) use t3d_actor_duplicated_in_place::fold_shared_names;
+use t3d_actor_duplicated_in_place::fold_shared_names;
 
 use unreal_syntax::Span;
 
@@ -409,11 +409,21 @@ fn run_t3d_rules(context: &T3dContext<'_>) -> Vec<Diagnostic> {
         (rule.check)(context, &mut diagnostics);
     }
     soften_on_builder_brush(context, &mut diagnostics);
-    fold_shared_names(&mut diagnostics);
     diagnostics.sort_by(|a, b| {
         (a.span.start, a.span.end, a.code).cmp(&(b.span.start, b.span.end, b.code))
     });
+    one_finding_per_defect(&mut diagnostics);
     diagnostics
+}
+
+/// The last step of a document's findings, sorted by place, wherever they were computed (the
+/// whole tree, an incremental document's segments, a `.uc` file): one defect, one finding.
+/// A copy in place that bears its original's name is reported once ([`fold_shared_names`]),
+/// and the infos of one rule that say the same thing of several places are one finding
+/// ([`crate::diagnostic::group_repeated_infos`]).
+pub(crate) fn one_finding_per_defect(diagnostics: &mut Vec<Diagnostic>) {
+    fold_shared_names(diagnostics);
+    crate::diagnostic::group_repeated_infos(diagnostics);
 }
 
 /// Every `#exec` rule over a `.uc` file at `path` (on `env`'s file system), with its package
@@ -473,6 +483,7 @@ fn run_exec_rules(context: &crate::exec::ExecContext<'_>) -> Vec<Diagnostic> {
     diagnostics.sort_by(|a, b| {
         (a.span.start, a.span.end, a.code).cmp(&(b.span.start, b.span.end, b.code))
     });
+    crate::diagnostic::group_repeated_infos(&mut diagnostics);
     diagnostics
 }
 

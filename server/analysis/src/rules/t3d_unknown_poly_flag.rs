@@ -74,23 +74,21 @@ pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
         }
         let bits: Vec<String> = flags::bits(unknown).map(|b| format!("0x{b:08X}")).collect();
         let generation = ctx.generation.map_or("either engine generation", |g| g.name());
-        let message = format!(
-            "`Flags={value}` sets {} that {generation} does not define",
-            plural_bits(&bits)
-        );
+        let undefined = format!("{} that {generation} does not define", plural_bits(&bits));
         out.push(match ctx.game {
             Some(game) if game.is_stock() => RULE
                 .diagnostic(
                     attribute.value,
-                    format!("{message}; the engine keeps the bit and never reads it, so nothing changes"),
+                    format!("`Flags={value}` sets {undefined}; the engine keeps the bit and never reads it, so nothing changes"),
                 )
                 .unnecessary(),
+            // Said without the value: a licensee's bit on many polygons is one info.
             _ => RULE
                 .diagnostic(
                     attribute.value,
                     format!(
-                        "{message}; licensee engines use such bits, so this is checked only \
-                         against a stock game (set `game`, such as \"ut99\" or \"ut2004\")"
+                        "`Flags` sets {undefined}; licensee engines use such bits, so this is \
+                         checked only against a stock game (set `game`, such as \"ut99\" or \"ut2004\")"
                     ),
                 )
                 .with_severity(Severity::Info),
