@@ -91,6 +91,10 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
                     "file not found: `{}` (searched from the package folder {package}, ignoring case)",
                     path.value.text
                 ),
+                // The same for every path of such a file, so said once for all of them (one
+                // info at the first, counting the others): a source dump laid out without
+                // `Classes/` folders had 2,823 of these, one a path.
+                (Some(crate::exec::Location::Orphan { .. }), _) => "file not found: the path resolves from no package folder, and no file of that name is beside this file (it is outside Classes/, so UCC never compiles it)".to_owned(),
                 _ => format!(
                     "file not found: `{}` resolves from no package folder, and no file of that name is beside this file (it is outside Classes/, so UCC never compiles it)",
                     path.value.text

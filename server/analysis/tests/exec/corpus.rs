@@ -105,8 +105,12 @@ fn headhunter() {
     assert!(text.contains("#exec MESH LODPARAMS MESH=Skull"));
 
     // Outside Classes/: never compiled, its names do not clash with the package's.
-    let (_, _, skull) = find(&linted, "Ut99Mods/HeadHunter/Models/Skull/Skull.uc");
-    assert!(has(skull, "exec-missing-file", "`texture1.pcx`"));
+    let (_, skull_text, skull) = find(&linted, "Ut99Mods/HeadHunter/Models/Skull/Skull.uc");
+    // Said once for the file's paths (the same cause for each), at the first.
+    let missing: Vec<_> = skull.iter().filter(|d| d.code == "exec-missing-file").collect();
+    assert_eq!(missing.len(), 1, "{missing:#?}");
+    assert_eq!(missing[0].span.text(skull_text), "texture1.pcx");
+    assert!(missing[0].message.contains("outside Classes/"), "{missing:#?}");
     assert!(has(skull, "exec-duplicate-name", "`Jtex1`"));
     assert!(has(skull, "exec-ignored-key", "`PALETTE="));
     let unresolved: Vec<_> = skull.iter().filter(|d| d.code == "exec-unresolved-path").collect();
