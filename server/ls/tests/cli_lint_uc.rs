@@ -152,9 +152,13 @@ fn mod_tree_with_classes_models_and_a_map() {
     let whole_tree = run(&root, &[]);
     // One class named alone (from inside `Classes/`) still sees its package.
     let one_class = run(&root.join("BlasterMod/Classes"), &["Blaster.uc"]);
+    // And from inside the package folder (`Classes/Blaster.uc`: the package folder is `.`,
+    // named as the folder it is): the same findings, found in the same files.
+    let from_package = run(&root.join("BlasterMod"), &["Classes/Blaster.uc"]);
     let json = run(&root, &["--format", "json", "BlasterMod/Classes/BlasterSkins.uc"]);
     let _ = std::fs::remove_dir_all(&root);
     expect_file!["fixtures/lint_uc/tree.out"].assert_eq(&whole_tree);
     expect_file!["fixtures/lint_uc/one_class.out"].assert_eq(&one_class);
+    assert_eq!(from_package.replace("Classes/Blaster.uc", "Blaster.uc"), one_class);
     expect_file!["fixtures/lint_uc/json.out"].assert_eq(&json);
 }

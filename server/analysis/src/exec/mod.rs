@@ -672,7 +672,10 @@ impl ExecContext<'_> {
 
     /// A folder for messages: its name and a slash (`HeadHunter/`).
     pub fn show_dir(&self, dir: &Path) -> String {
-        dir.file_name().map_or_else(
+        // `.` (a package folder checked from inside) by the name it has.
+        let absolute = dir.file_name().is_none().then(|| self.env?.absolute(dir)).flatten();
+        let named = absolute.as_deref().unwrap_or(dir);
+        named.file_name().map_or_else(
             || dir.to_string_lossy().into_owned(),
             |n| format!("{}/", n.to_string_lossy()),
         )

@@ -54,8 +54,13 @@ impl Location {
             None
         };
         if let Some(root) = classes.and_then(Path::parent) {
+            // `Classes/X.uc` named from inside its package folder: the root is `.`, and the
+            // package is named as that folder is.
+            let root = if root.as_os_str().is_empty() { Path::new(".") } else { root };
+            let absolute = root.file_name().is_none().then(|| env.absolute(root)).flatten();
+            let named = absolute.as_deref().unwrap_or(root);
             let name =
-                root.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                named.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
             return Location::Package { root: root.to_path_buf(), name };
         }
         // Up from the file's folder to the nearest folder that has a `Classes/` (the mod the

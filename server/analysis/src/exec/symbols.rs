@@ -230,8 +230,17 @@ impl SymbolTable {
     /// `current` together with `others` (the package's files as read from disk; an entry for
     /// the same path is replaced by `current`).
     pub fn with_package(current: FileSymbols, others: &[Arc<FileSymbols>]) -> Self {
-        let mut files: Vec<Arc<FileSymbols>> =
-            others.iter().filter(|f| f.file.is_none() || f.file != current.file).cloned().collect();
+        // `Classes/X.uc` checked from inside its package folder is `./Classes/X.uc` as the
+        // package's files are listed from `.`: one file.
+        let without_dot = |p: &Path| -> PathBuf {
+            p.components().skip_while(|c| matches!(c, std::path::Component::CurDir)).collect()
+        };
+        let current_file = current.file.as_deref().map(without_dot);
+        let mut files: Vec<Arc<FileSymbols>> = others
+            .iter()
+            .filter(|f| f.file.is_none() || f.file.as_deref().map(without_dot) != current_file)
+            .cloned()
+            .collect();
         files.sort_by(|a, b| a.file.cmp(&b.file));
         let at = files.partition_point(|f| f.file < current.file);
         files.insert(at, Arc::new(current));
