@@ -45,6 +45,13 @@ pub fn verdicts(
         let name = arg.name_span().text(text);
         let verdict = match arg {
             Arg::Key { key, .. } if key.is_empty() => KeyVerdict::EmptyKey,
+            // A statement's `;` after the last value (`FILE="GameSounds.uax";`): `Parse` reads
+            // keys only, so it is never read and nothing is lost (UT2004
+            // `Core/Src/UnMisc.cpp:833-870`). An unquoted value takes it into the value
+            // (`NAME=Hit;`), which the value's own checks see.
+            Arg::Bare { .. } if !name.is_empty() && name.bytes().all(|b| b == b';') => {
+                KeyVerdict::Read
+            }
             _ => verdict(text, line, m, (generation, patch), index, arg, name),
         };
         out.push((arg, verdict));
