@@ -374,6 +374,12 @@ impl FileAnalysis {
             lines.push(facts);
         }
         let mut symbols = collect_symbols(text, path, package_name.as_deref(), &lines);
+        symbols.macro_calls = lines
+            .iter()
+            .filter(|l| matches!(l.directive.kind, DirectiveKind::Call | DirectiveKind::AlwaysCall))
+            .map(|l| l.directive.body_span.text(text).trim().to_owned())
+            .filter(|body| !body.is_empty())
+            .collect();
         symbols.preprocessor = preprocessor::Evidence::of(text, &preprocessed, &scan.errors);
         if let Some(env) = env.filter(|e| e.game.is_some_and(|g| !g.is_stock())) {
             symbols.licensee_keys = licensee_keys(text, &lines, env);

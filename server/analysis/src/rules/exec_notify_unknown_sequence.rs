@@ -23,7 +23,9 @@ not there, logs "Unknown sequence in MESH NOTIFY" and adds nothing (UT v400
 `Editor/Src/UnEdSrv.cpp:447-465`; UT2004 `Editor/Src/UnEdSrv.cpp:1420-1437`, "Unknown vertex
 animation sequence in MESH NOTIFY"). Directives run in order, so a sequence that only a later
 line defines is unknown too; this rule looks at the whole package and does not report that
-case.
+case. Nor does it judge a package whose classes `#call` a macro file: UCC runs each of its lines
+as a directive, so it may add `MESH SEQUENCE` lines, and macro files are not read here
+(`exec-undefined-name` says so at the call).
 
 <!-- example
 //- /Game/MyMod/Models/Skull_d.3d = mesh-data verts=4 tris=2 slots=1
@@ -64,6 +66,11 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
             .sequences(&mesh.text)
             .any(|s| s.definition.name.eq_ignore_ascii_case(&seq.text))
         {
+            continue;
+        }
+        // A macro file the package calls may add sequences (`MESH SEQUENCE` lines run as
+        // directives), and it is not read: nothing to say.
+        if ctx.table.macro_call().is_some() {
             continue;
         }
         let known: Vec<String> =

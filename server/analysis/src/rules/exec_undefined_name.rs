@@ -14,6 +14,7 @@
 //! info that says what could not be checked, never a warning.
 
 use unreal_engine::exec::KeyKind;
+use unreal_syntax::exec::DirectiveKind;
 
 use super::RuleMeta;
 use crate::exec::{ExecContext, FileFacts, Resolution, SymbolKind};
@@ -41,6 +42,11 @@ package of the tree (the folders beside the package folder that have a `Classes`
 the packages `LOAD`ed and in the game's packages. It is an error only when every package that
 could hold it is known and readable: a game directory whose packages include `Engine`, and
 every `LOAD` read. Otherwise it is an info that says it cannot be checked, never a warning.
+
+A package whose classes `#call` a macro file is not judged at all: UCC runs each line of that
+file as a directive of the package (UT v400 `Editor/Src/UnScrCom.cpp:2995-3018`; Unreal v200
+the same), so it may define any name, and macro files are not read here. Each `#call` gets one
+info that says so instead (a Klingon Honor Guard class named its mesh only in its macro).
 
 <!-- example
 //- /Game/MyMod/Models/Skull_d.3d = mesh-data verts=4 tris=2 slots=1
@@ -152,6 +158,30 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
         return;
     }
     let own = ctx.package_name();
+    // UCC runs each line of a `#call`ed macro file as a directive of the package; those files
+    // are not read here, so the names they define are unknown: said once a call, and no name
+    // of the package is judged missing.
+    for line in ctx
+        .file
+        .lines
+        .iter()
+        .filter(|l| matches!(l.directive.kind, DirectiveKind::Call | DirectiveKind::AlwaysCall))
+    {
+        let called = line.directive.body_span.text(ctx.text).trim();
+        if called.is_empty() {
+            continue;
+        }
+        out.push(
+            RULE.diagnostic(
+                line.directive.hash_span,
+                format!(
+                    "UCC runs each line of the macro file `{called}` as a directive of {}; it is not read here, so names no directive of the package defines are not checked",
+                    own.map_or_else(|| "this package".to_owned(), |p| format!("package `{p}`"))
+                ),
+            )
+            .with_severity(Severity::Info),
+        );
+    }
     let mut siblings: Option<Vec<std::path::PathBuf>> = None;
     for (line, m) in ctx.commands() {
         if m.spec.ignored.is_some() {
@@ -183,6 +213,10 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
             }
             let siblings = siblings.get_or_insert_with(|| ctx.sibling_packages());
             if in_tree(ctx, siblings, other_package, kind, name) {
+                continue;
+            }
+            // A macro file the package calls may define it (said once, at the `#call`).
+            if other_package.is_none() && ctx.table.macro_call().is_some() {
                 continue;
             }
             let severity = match elsewhere(ctx, other_package, name) {
