@@ -7,7 +7,7 @@ use unreal_syntax::t3d::Value;
 
 use super::{RuleMeta, T3dContext};
 use crate::t3d::actors::imported_brush;
-use crate::{Diagnostic, Severity};
+use crate::{Diagnostic, Generation, Severity};
 
 pub static RULE: RuleMeta = RuleMeta {
     code: "t3d-missing-brush-reference",
@@ -60,9 +60,22 @@ End Actor
 pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
     let text = ctx.text;
     for block in ctx.actors() {
+        // An actor without `Class=` is never made (`t3d-actor-without-class`): nothing to crash.
+        if !super::t3d_actor_without_class::has_class(block, text) {
+            continue;
+        }
         let Some((brush, model)) = imported_brush(block, text) else { continue };
         let reference = block.last_property(text, "Brush");
         let message = match reference.map(|p| &p.value) {
+            // `Brush = Model'...'`: UE2's import strips the blanks around `=` and reads it (UT2004
+            // `Editor/Src/UnEditor.cpp`, `ImportProperties`); UE1's reads the name `Brush ` and
+            // finds no such property (UT v400 `Editor/Src/UnEditor.cpp:735-760`).
+            None if spaced_property(block, text, "Brush") => match ctx.generation {
+                Some(Generation::Ue1) => format!(
+                    "this actor reads the brush `{model}`, but its `Brush = ...` line has a blank before `=`, which UE1's import reads as the name of no property: `Brush` stays `None` and UnrealEd's import crashes preparing it"
+                ),
+                _ => continue,
+            },
             None => format!(
                 "this actor reads the brush `{model}` but has no `Brush=Model'MyLevel.{model}'` line: UnrealEd's import crashes preparing it"
             ),
@@ -78,4 +91,15 @@ pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
                 .with_label(block.begin_span, "the actor whose `Brush` stays `None`"),
         );
     }
+}
+
+/// Whether the actor has a `Key = value` line: `key`, blanks, then `=` (no property in the
+/// tree, which reads a word and a blank as the start of a keyword line).
+fn spaced_property(block: &unreal_syntax::t3d::Block, text: &str, key: &str) -> bool {
+    block.children.iter().any(|item| {
+        let line = item.span().text(text);
+        line.get(..key.len()).is_some_and(|w| w.eq_ignore_ascii_case(key))
+            && line[key.len()..].starts_with([' ', '\t'])
+            && line[key.len()..].trim_start_matches([' ', '\t']).starts_with('=')
+    })
 }
