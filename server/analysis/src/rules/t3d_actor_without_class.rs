@@ -19,8 +19,9 @@ the `=`: `Class = Brush` is not it). UnrealEd's map import finds an actor's clas
 its `Begin Actor` line for the text `CLASS=`; when it finds none it makes no actor and goes on
 reading the following lines as lines of the map: the actor's properties are dropped, and a
 `Begin Brush` inside it becomes a brush of its own with none of the actor's settings (its CSG
-operation, location, flags). The other findings on such an actor are not reported: the engine
-never makes it. A converter that writes `Key = Value` gives every actor of the map this finding.
+operation, location, flags). What needs the actor (`t3d-missing-brush-reference`: no actor, no
+crash) is not reported on it; its brush's polygons are checked as any brush's, since the import
+reads them. A converter that writes `Key = Value` gives every actor of the map this finding.
 
 Engine basis: `ULevelFactory::FactoryCreateText`, `ParseObject<UClass>( Str, TEXT("CLASS="),
 TempClass, ANY_PACKAGE )`, with nothing done for the actor when it fails (UT v400
