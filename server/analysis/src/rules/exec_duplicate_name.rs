@@ -193,12 +193,28 @@ fn same_files(first: &str, later: &str) -> bool {
 
 /// A value for a message: a path by its last two parts (the folder and the file).
 fn shown(value: &str) -> String {
+    shown_parts(value, 2)
+}
+
+/// A path by its last `count` parts (the whole value when it has no more).
+fn shown_parts(value: &str, count: usize) -> String {
     let parts: Vec<&str> = value.split(['/', '\\']).filter(|p| !p.is_empty()).collect();
-    if parts.len() > 2 {
-        parts[parts.len() - 2..].join("/")
+    if parts.len() > count {
+        parts[parts.len() - count..].join("/")
     } else {
         value.to_owned()
     }
+}
+
+/// Two values that differ, by as many last parts as it takes to tell them apart: the same
+/// file name in two folders (`..\Textures\X.pcx` from the package folder and `Textures\X.pcx`)
+/// reads as two paths, not as one twice.
+fn shown_apart(earlier: &str, later: &str) -> (String, String) {
+    let most = earlier.split(['/', '\\']).count().max(later.split(['/', '\\']).count());
+    (2..=most.max(2))
+        .map(|count| (shown_parts(earlier, count), shown_parts(later, count)))
+        .find(|(a, b)| a != b)
+        .unwrap_or_else(|| (earlier.to_owned(), later.to_owned()))
 }
 
 /// What makes two import signatures differ, for the message: the keys whose values differ,
@@ -209,11 +225,8 @@ fn differences(first: &str, later: &str) -> String {
     for (key, value) in &b {
         match a.iter().find(|(k, _)| k == key) {
             Some((_, earlier)) if earlier != value => {
-                out.push(format!(
-                    "`{key}={}` there, `{key}={}` here",
-                    shown(earlier),
-                    shown(value)
-                ));
+                let (there, here) = shown_apart(earlier, value);
+                out.push(format!("`{key}={there}` there, `{key}={here}` here"));
             }
             Some(_) => {}
             None => out.push(format!("`{key}={}` only here", shown(value))),
@@ -248,6 +261,14 @@ mod tests {
         assert_eq!(
             differences("X GROUP=a b", "X GROUP=a c"),
             "`GROUP=a b` there, `GROUP=a c` here"
+        );
+        // One file name in two folders: shown by as many parts as tell them apart.
+        assert_eq!(
+            differences(
+                "TEXTURE IMPORT FILE=/game/textures/t.pcx",
+                "TEXTURE IMPORT FILE=/game/p/textures/t.pcx"
+            ),
+            "`FILE=/game/textures/t.pcx` there, `FILE=p/textures/t.pcx` here"
         );
     }
 }
