@@ -255,9 +255,9 @@ fn configuration_applies_per_file() {
             exit: 0
             --- stdout
             {"version":1,"files":2,"diagnostics":[
-            {"file":"project/Brushes/Cube.t3d","line":2,"column":4,"end_line":2,"end_column":46,"severity":"warning","code":"t3d-non-planar-polygon","message":"polygon is not planar: vertex 4 is 2.000 units off the plane through vertex 1 (the BSP's splits take less than 0.25 as in the plane); triangulate it or move the vertex"},
+            {"file":"project/Brushes/Cube.t3d","line":2,"column":4,"end_line":2,"end_column":46,"severity":"warning","code":"t3d-non-planar-polygon","message":"polygon is not planar: vertex 4 is 2.000 units off the plane through vertex 1 (the BSP's splits take less than 0.25 as in the plane); triangulate it or move the vertex","related":[{"line":10,"column":7,"end_line":10,"end_column":57,"message":"off the plane"}]},
             {"file":"project/Brushes/Cube.t3d","line":4,"column":16,"end_line":4,"end_column":57,"severity":"hint","code":"t3d-normal-mismatch","message":"stored normal +00000.000000,+00000.000000,+00001.000000 differs from the normal of the vertices +00000.015621,-00000.015621,-00000.999756; import recomputes it","tags":["unnecessary"]},
-            {"file":"warnings/Warn.t3d","line":6,"column":11,"end_line":6,"end_column":53,"severity":"warning","code":"t3d-non-planar-polygon","message":"polygon is not planar: vertex 4 is 2.000 units off the plane through vertex 1 (the BSP's splits take less than 0.25 as in the plane); triangulate it or move the vertex"},
+            {"file":"warnings/Warn.t3d","line":6,"column":11,"end_line":6,"end_column":53,"severity":"warning","code":"t3d-non-planar-polygon","message":"polygon is not planar: vertex 4 is 2.000 units off the plane through vertex 1 (the BSP's splits take less than 0.25 as in the plane); triangulate it or move the vertex","related":[{"line":14,"column":14,"end_line":14,"end_column":64,"message":"off the plane"}]},
             {"file":"warnings/Warn.t3d","line":8,"column":23,"end_line":8,"end_column":64,"severity":"hint","code":"t3d-normal-mismatch","message":"stored normal +00000.000000,+00000.000000,-00001.000000 differs from the normal of the vertices +00000.015621,-00000.015621,-00000.999756; import recomputes it","tags":["unnecessary"]}
             ]}
         "#]],

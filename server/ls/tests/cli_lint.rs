@@ -207,8 +207,8 @@ fn file_with_only_warnings() {
             {"version":1,"files":1,"diagnostics":[
             {"file":"warnings.t3d","line":2,"column":19,"end_line":2,"end_column":28,"severity":"info","code":"t3d-no-player-start","message":"this map has no `PlayerStart`: a player who joins a game on it has no place to start"},
             {"file":"warnings.t3d","line":2,"column":19,"end_line":2,"end_column":28,"severity":"info","code":"t3d-untitled-level","message":"this `LevelInfo` sets no `Title`: server browsers and scoreboards show the map as \"Untitled\""},
-            {"file":"warnings.t3d","line":9,"column":30,"end_line":9,"end_column":34,"severity":"warning","code":"t3d-duplicate-actor-name","message":"actor name `lamp` is used twice in this map"},
-            {"file":"warnings.t3d","line":16,"column":11,"end_line":16,"end_column":53,"severity":"warning","code":"t3d-non-planar-polygon","message":"polygon is not planar: vertex 4 is 2.000 units off the plane through vertex 1 (the BSP's splits take less than 0.25 as in the plane); triangulate it or move the vertex"},
+            {"file":"warnings.t3d","line":9,"column":30,"end_line":9,"end_column":34,"severity":"warning","code":"t3d-duplicate-actor-name","message":"actor name `lamp` is used twice in this map","related":[{"line":6,"column":30,"end_line":6,"end_column":34,"message":"first used here"}]},
+            {"file":"warnings.t3d","line":16,"column":11,"end_line":16,"end_column":53,"severity":"warning","code":"t3d-non-planar-polygon","message":"polygon is not planar: vertex 4 is 2.000 units off the plane through vertex 1 (the BSP's splits take less than 0.25 as in the plane); triangulate it or move the vertex","related":[{"line":24,"column":14,"end_line":24,"end_column":64,"message":"off the plane"}]},
             {"file":"warnings.t3d","line":18,"column":23,"end_line":18,"end_column":64,"severity":"hint","code":"t3d-normal-mismatch","message":"stored normal +00000.000000,+00000.000000,-00001.000000 differs from the normal of the vertices +00000.015621,-00000.015621,-00000.999756; import recomputes it","tags":["unnecessary"]}
             ]}
         "#]],
@@ -251,13 +251,13 @@ fn directory() {
     check(
         &["--format", "json", "dir/"],
         &expect![[r#"
-        exit: 0
-        --- stdout
-        {"version":1,"files":2,"diagnostics":[
-        {"file":"dir/clipboard.txt","line":6,"column":33,"end_line":6,"end_column":42,"severity":"warning","code":"t3d-duplicate-actor-name","message":"actor name `PathNode0` is used twice in this map"},
-        {"file":"dir/sub/Brush.T3D","line":2,"column":4,"end_line":2,"end_column":17,"severity":"warning","code":"t3d-degenerate-polygon","message":"polygon has no area: its 3 vertices are collinear or coincide"}
-        ]}
-    "#]],
+            exit: 0
+            --- stdout
+            {"version":1,"files":2,"diagnostics":[
+            {"file":"dir/clipboard.txt","line":6,"column":33,"end_line":6,"end_column":42,"severity":"warning","code":"t3d-duplicate-actor-name","message":"actor name `PathNode0` is used twice in this map","related":[{"line":2,"column":33,"end_line":2,"end_column":42,"message":"first used here"}]},
+            {"file":"dir/sub/Brush.T3D","line":2,"column":4,"end_line":2,"end_column":17,"severity":"warning","code":"t3d-degenerate-polygon","message":"polygon has no area: its 3 vertices are collinear or coincide"}
+            ]}
+        "#]],
     );
 }
 
@@ -378,9 +378,9 @@ fn binary_garbage_and_utf16() {
         --- stdout
         {"version":1,"files":2,"diagnostics":[
         {"file":"garbage.t3d","line":1,"column":1,"end_line":1,"end_column":1,"severity":"error","code":"t3d-not-t3d","message":"the file is binary, not T3D text: expected a T3D export starting with `Begin Map`, `Begin Actor` or `Begin PolyList`"},
-        {"file":"utf16.t3d","line":1,"column":1,"end_line":1,"end_column":10,"severity":"hint","code":"t3d-unbalanced-block","message":"`Begin Map` is never closed; UnrealEd reads the map to the end of the text, so nothing is lost"},
-        {"file":"utf16.t3d","line":5,"column":30,"end_line":5,"end_column":37,"severity":"warning","code":"t3d-duplicate-actor-name","message":"actor name `Lumière` is used twice in this map"},
-        {"file":"utf16.t3d","line":7,"column":1,"end_line":7,"end_column":8,"severity":"hint","code":"t3d-unbalanced-block","message":"`End Mop` does not match the open `Begin Map`: expected `End Map`; UnrealEd skips this line"}
+        {"file":"utf16.t3d","line":1,"column":1,"end_line":1,"end_column":10,"severity":"hint","code":"t3d-unbalanced-block","message":"`Begin Map` is never closed; UnrealEd reads the map to the end of the text, so nothing is lost","related":[{"line":8,"column":1,"end_line":8,"end_column":1,"message":"the file ends here"}]},
+        {"file":"utf16.t3d","line":5,"column":30,"end_line":5,"end_column":37,"severity":"warning","code":"t3d-duplicate-actor-name","message":"actor name `Lumière` is used twice in this map","related":[{"line":2,"column":30,"end_line":2,"end_column":37,"message":"first used here"}]},
+        {"file":"utf16.t3d","line":7,"column":1,"end_line":7,"end_column":8,"severity":"hint","code":"t3d-unbalanced-block","message":"`End Mop` does not match the open `Begin Map`: expected `End Map`; UnrealEd skips this line","related":[{"line":1,"column":1,"end_line":1,"end_column":10,"message":"the open block starts here"}]}
         ]}
     "#]].assert_eq(&run(&dir, &["--format", "json", "garbage.t3d", "utf16.t3d"]));
 }
@@ -424,9 +424,9 @@ fn big_files_report_the_same_in_every_encoding() {
         exit: 0
         --- stdout
         {"version":1,"files":1,"diagnostics":[
-        {"file":"MAP","line":1,"column":1,"end_line":1,"end_column":10,"severity":"hint","code":"t3d-unbalanced-block","message":"`Begin Map` is never closed; UnrealEd reads the map to the end of the text, so nothing is lost"},
-        {"file":"MAP","line":3602,"column":30,"end_line":3602,"end_column":38,"severity":"warning","code":"t3d-duplicate-actor-name","message":"actor name `Lumière7` is used twice in this map"},
-        {"file":"MAP","line":3604,"column":1,"end_line":3604,"end_column":8,"severity":"hint","code":"t3d-unbalanced-block","message":"`End Mop` does not match the open `Begin Map`: expected `End Map`; UnrealEd skips this line"}
+        {"file":"MAP","line":1,"column":1,"end_line":1,"end_column":10,"severity":"hint","code":"t3d-unbalanced-block","message":"`Begin Map` is never closed; UnrealEd reads the map to the end of the text, so nothing is lost","related":[{"line":3605,"column":1,"end_line":3605,"end_column":1,"message":"the file ends here"}]},
+        {"file":"MAP","line":3602,"column":30,"end_line":3602,"end_column":38,"severity":"warning","code":"t3d-duplicate-actor-name","message":"actor name `Lumière7` is used twice in this map","related":[{"line":23,"column":30,"end_line":23,"end_column":38,"message":"first used here"}]},
+        {"file":"MAP","line":3604,"column":1,"end_line":3604,"end_column":8,"severity":"hint","code":"t3d-unbalanced-block","message":"`End Mop` does not match the open `Begin Map`: expected `End Map`; UnrealEd skips this line","related":[{"line":1,"column":1,"end_line":1,"end_column":10,"message":"the open block starts here"}]}
         ]}
     "#]]
     .assert_eq(&outputs[0].1);
@@ -515,8 +515,8 @@ fn missing_path() {
             {"version":1,"files":1,"diagnostics":[
             {"file":"warnings.t3d","line":2,"column":19,"end_line":2,"end_column":28,"severity":"info","code":"t3d-no-player-start","message":"this map has no `PlayerStart`: a player who joins a game on it has no place to start"},
             {"file":"warnings.t3d","line":2,"column":19,"end_line":2,"end_column":28,"severity":"info","code":"t3d-untitled-level","message":"this `LevelInfo` sets no `Title`: server browsers and scoreboards show the map as \"Untitled\""},
-            {"file":"warnings.t3d","line":9,"column":30,"end_line":9,"end_column":34,"severity":"warning","code":"t3d-duplicate-actor-name","message":"actor name `lamp` is used twice in this map"},
-            {"file":"warnings.t3d","line":16,"column":11,"end_line":16,"end_column":53,"severity":"warning","code":"t3d-non-planar-polygon","message":"polygon is not planar: vertex 4 is 2.000 units off the plane through vertex 1 (the BSP's splits take less than 0.25 as in the plane); triangulate it or move the vertex"},
+            {"file":"warnings.t3d","line":9,"column":30,"end_line":9,"end_column":34,"severity":"warning","code":"t3d-duplicate-actor-name","message":"actor name `lamp` is used twice in this map","related":[{"line":6,"column":30,"end_line":6,"end_column":34,"message":"first used here"}]},
+            {"file":"warnings.t3d","line":16,"column":11,"end_line":16,"end_column":53,"severity":"warning","code":"t3d-non-planar-polygon","message":"polygon is not planar: vertex 4 is 2.000 units off the plane through vertex 1 (the BSP's splits take less than 0.25 as in the plane); triangulate it or move the vertex","related":[{"line":24,"column":14,"end_line":24,"end_column":64,"message":"off the plane"}]},
             {"file":"warnings.t3d","line":18,"column":23,"end_line":18,"end_column":64,"severity":"hint","code":"t3d-normal-mismatch","message":"stored normal +00000.000000,+00000.000000,-00001.000000 differs from the normal of the vertices +00000.015621,-00000.015621,-00000.999756; import recomputes it","tags":["unnecessary"]}
             ]}
             --- stderr
@@ -545,8 +545,8 @@ fn engine_flag() {
             {"version":1,"files":1,"diagnostics":[
             {"file":"warnings.t3d","line":2,"column":19,"end_line":2,"end_column":28,"severity":"info","code":"t3d-no-player-start","message":"this map has no `PlayerStart`: a player who joins a game on it has no place to start"},
             {"file":"warnings.t3d","line":2,"column":19,"end_line":2,"end_column":28,"severity":"info","code":"t3d-untitled-level","message":"this `LevelInfo` sets no `Title`: server browsers and scoreboards show the map as \"Untitled\""},
-            {"file":"warnings.t3d","line":9,"column":30,"end_line":9,"end_column":34,"severity":"warning","code":"t3d-duplicate-actor-name","message":"actor name `lamp` is used twice in this map"},
-            {"file":"warnings.t3d","line":16,"column":11,"end_line":16,"end_column":53,"severity":"warning","code":"t3d-non-planar-polygon","message":"polygon is not planar: vertex 4 is 2.000 units off the plane through vertex 1 (the BSP's splits take less than 0.25 as in the plane); triangulate it or move the vertex"},
+            {"file":"warnings.t3d","line":9,"column":30,"end_line":9,"end_column":34,"severity":"warning","code":"t3d-duplicate-actor-name","message":"actor name `lamp` is used twice in this map","related":[{"line":6,"column":30,"end_line":6,"end_column":34,"message":"first used here"}]},
+            {"file":"warnings.t3d","line":16,"column":11,"end_line":16,"end_column":53,"severity":"warning","code":"t3d-non-planar-polygon","message":"polygon is not planar: vertex 4 is 2.000 units off the plane through vertex 1 (the BSP's splits take less than 0.25 as in the plane); triangulate it or move the vertex","related":[{"line":24,"column":14,"end_line":24,"end_column":64,"message":"off the plane"}]},
             {"file":"warnings.t3d","line":18,"column":23,"end_line":18,"end_column":64,"severity":"hint","code":"t3d-normal-mismatch","message":"stored normal +00000.000000,+00000.000000,-00001.000000 differs from the normal of the vertices +00000.015621,-00000.015621,-00000.999756; import recomputes it","tags":["unnecessary"]}
             ]}
         "#]],

@@ -362,6 +362,7 @@ fn t3d_map_of_9000_actors_never_closed() {
 
         edits: {"Segments": 50}
         after: t3d-unbalanced-block x101, first at 2:1
+        t3d-actor-without-class x4, first at 352:1
     "#]]
     .assert_eq(&format!(
         "opened: {}\nedits: {outcomes:?}\nafter: {}",

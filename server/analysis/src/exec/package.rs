@@ -145,7 +145,7 @@ pub fn split_relative(path: &str) -> Option<Vec<&str>> {
 }
 
 /// A path from a drive letter or a leading slash: from no folder of the game or package.
-fn is_absolute(path: &str) -> bool {
+pub(crate) fn is_absolute(path: &str) -> bool {
     let path = path.trim();
     path.starts_with(['\\', '/']) || path.get(1..2) == Some(":")
 }

@@ -3,7 +3,9 @@
 //!
 //! `{"version":1,"files":N,"diagnostics":[{"file","line","column","end_line","end_column",
 //! "severity","code","message"}]}`, plus `"tags":["unnecessary"]` on a finding that marks a
-//! harmless no-op (added in the same version: absent otherwise).
+//! harmless no-op, and `"related"` on a finding with related places (each `{"line","column",
+//! "end_line","end_column","message"}` in the finding's file, or `{"file","message"}` for
+//! another file), both added in the same version and absent otherwise.
 //!
 //! Lines and columns are 1-based, columns count characters, and the end is exclusive (the
 //! position just after the last character of the span). One diagnostic per line, so the
@@ -31,6 +33,25 @@ struct JsonDiagnostic<'a> {
     message: &'a str,
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     tags: &'static [&'static str],
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    related: Vec<JsonRelated<'a>>,
+}
+
+/// A related place: in the finding's file with its range, or another file (whose text is not
+/// at hand) by its path alone.
+#[derive(Serialize)]
+struct JsonRelated<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    file: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    column: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    end_line: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    end_column: Option<u32>,
+    message: &'a str,
 }
 
 /// How many findings one task renders: enough that a task's set-up is noise.
@@ -55,6 +76,31 @@ pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
                 let mut buf = Vec::with_capacity(chunk.len() * 256);
                 for diagnostic in chunk {
                     let (start, end) = file.range(diagnostic.span);
+                    let related = diagnostic
+                        .labels
+                        .iter()
+                        .map(|label| match &label.file {
+                            None => {
+                                let (start, end) = file.range(label.span);
+                                JsonRelated {
+                                    file: None,
+                                    line: Some(start.line),
+                                    column: Some(start.column),
+                                    end_line: Some(end.line),
+                                    end_column: Some(end.column),
+                                    message: &label.message,
+                                }
+                            }
+                            Some(path) => JsonRelated {
+                                file: Some(path.to_string_lossy().replace('\\', "/")),
+                                line: None,
+                                column: None,
+                                end_line: None,
+                                end_column: None,
+                                message: &label.message,
+                            },
+                        })
+                        .collect();
                     let item = JsonDiagnostic {
                         file: &file.path,
                         line: start.line,
@@ -65,6 +111,7 @@ pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
                         code: diagnostic.code,
                         message: &diagnostic.message,
                         tags: if diagnostic.unnecessary { &["unnecessary"] } else { &[] },
+                        related,
                     };
                     buf.extend_from_slice(b",\n");
                     serde_json::to_writer(&mut buf, &item)?;

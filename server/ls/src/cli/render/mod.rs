@@ -347,15 +347,15 @@ mod tests {
         check(
             OutputFormat::Json,
             &expect![[r#"
-            {"version":1,"files":3,"diagnostics":[
-            {"file":"maps/Café.t3d","line":4,"column":1,"end_line":4,"end_column":1,"severity":"warning","code":"t3d-empty","message":"empty span"},
-            {"file":"maps/Café.t3d","line":1,"column":1,"end_line":67,"end_column":8,"severity":"info","code":"t3d-block","message":"a span over the whole file"},
-            {"file":"maps/Café.t3d","line":2,"column":33,"end_line":2,"end_column":34,"severity":"hint","code":"t3d-char","message":"inside é"},
-            {"file":"maps/Café.t3d","line":65,"column":25,"end_line":65,"end_column":34,"severity":"error","code":"t3d-duplicate-name","message":"duplicate actor name `Café`"},
-            {"file":"maps/Café.t3d","line":67,"column":1,"end_line":67,"end_column":8,"severity":"error","code":"t3d-unbalanced-block","message":"`End Mop` closes nothing"},
-            {"file":"maps/Café.t3d","line":3,"column":6,"end_line":3,"end_column":13,"severity":"warning","code":"t3d-unknown-model","message":"names no brush"}
-            ]}
-        "#]],
+                {"version":1,"files":3,"diagnostics":[
+                {"file":"maps/Café.t3d","line":4,"column":1,"end_line":4,"end_column":1,"severity":"warning","code":"t3d-empty","message":"empty span"},
+                {"file":"maps/Café.t3d","line":1,"column":1,"end_line":67,"end_column":8,"severity":"info","code":"t3d-block","message":"a span over the whole file","related":[{"line":3,"column":6,"end_line":3,"end_column":9,"message":"a label inside it"}]},
+                {"file":"maps/Café.t3d","line":2,"column":33,"end_line":2,"end_column":34,"severity":"hint","code":"t3d-char","message":"inside é"},
+                {"file":"maps/Café.t3d","line":65,"column":25,"end_line":65,"end_column":34,"severity":"error","code":"t3d-duplicate-name","message":"duplicate actor name `Café`","related":[{"line":2,"column":25,"end_line":2,"end_column":34,"message":"first defined here"}]},
+                {"file":"maps/Café.t3d","line":67,"column":1,"end_line":67,"end_column":8,"severity":"error","code":"t3d-unbalanced-block","message":"`End Mop` closes nothing","related":[{"line":1,"column":1,"end_line":1,"end_column":10,"message":"this `Begin Map` is never closed"},{"line":67,"column":8,"end_line":67,"end_column":8,"message":"past the end"}]},
+                {"file":"maps/Café.t3d","line":3,"column":6,"end_line":3,"end_column":13,"severity":"warning","code":"t3d-unknown-model","message":"names no brush","related":[{"file":"other/dir/Brushes.t3d","message":"the brush is defined there"}]}
+                ]}
+            "#]],
         );
     }
 
@@ -412,7 +412,7 @@ mod tests {
 
             1 error, 0 warnings in 1 file checked
             {"version":1,"files":1,"diagnostics":[
-            {"file":"a.t3d","line":3,"column":1,"end_line":3,"end_column":8,"severity":"error","code":"t3d-unbalanced-block","message":"m"}
+            {"file":"a.t3d","line":3,"column":1,"end_line":3,"end_column":8,"severity":"error","code":"t3d-unbalanced-block","message":"m","related":[{"line":1,"column":1,"end_line":1,"end_column":10,"message":"never closed"}]}
             ]}
         "#]].assert_eq(&String::from_utf8(out).unwrap());
     }
