@@ -21,7 +21,9 @@ reading the following lines as lines of the map: the actor's properties are drop
 `Begin Brush` inside it becomes a brush of its own with none of the actor's settings (its CSG
 operation, location, flags). What needs the actor (`t3d-missing-brush-reference`: no actor, no
 crash) is not reported on it; its brush's polygons are checked as any brush's, since the import
-reads them. A converter that writes `Key = Value` gives every actor of the map this finding.
+reads them. A converter that writes `Key = Value` gives every actor of the map this finding. An
+empty `Begin Actor` and `End Actor` with nothing between (XIII's exports write one) is a hint:
+skipped, it loses nothing.
 
 Engine basis: `ULevelFactory::FactoryCreateText`, `ParseObject<UClass>( Str, TEXT("CLASS="),
 TempClass, ANY_PACKAGE )`, with nothing done for the actor when it fails (UT v400
@@ -62,6 +64,19 @@ pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
             Some(true) => "`Class=` names no class: UnrealEd's import skips this actor (its lines are read as lines of the map, a `Begin Brush` in it as a brush of its own)",
             None => "this actor has no `Class=`: UnrealEd's import skips it (its lines are read as lines of the map, a `Begin Brush` in it as a brush of its own)",
         };
+        // `Begin Actor` and `End Actor` and nothing else (XIII's exports write one before the
+        // `LevelInfo`): skipped, and nothing is lost.
+        if block.attributes.is_empty() && block.children.is_empty() {
+            out.push(
+                RULE.diagnostic(
+                    block.begin_span,
+                    "an empty actor without `Class=`: UnrealEd's import skips it, and it holds nothing",
+                )
+                .with_severity(Severity::Hint)
+                .unnecessary(),
+            );
+            continue;
+        }
         out.push(RULE.diagnostic(block.begin_span, message));
     }
 }
