@@ -803,3 +803,38 @@ fn a_texture_whose_mips_hold_no_pixels_reads_and_says_so() {
     let err = p.read_texture(0).unwrap_err().to_string();
     assert!(err.contains("4096 bytes of P8 data for 64x64, found 100"), "{err}");
 }
+
+/// A texture of a package stripped for a game server: no mip level at all. It reads, stores
+/// no pixels, and asking for them says why.
+#[test]
+fn a_texture_without_mip_levels_reads_and_says_so() {
+    let mut w = PackageWriter::new(69, 0);
+    let class = w.engine_class("Texture");
+    for n in ["USize", "VSize"] {
+        w.name(n);
+    }
+    w.export(
+        class,
+        0,
+        "Stripped",
+        0,
+        Box::new(move |o, w| {
+            let n = |s: &str| w.names.iter().position(|x| x == s).unwrap();
+            let props = [
+                prop(n("USize"), 2, 64u32.to_le_bytes().to_vec()),
+                prop(n("VSize"), 2, 64u32.to_le_bytes().to_vec()),
+            ];
+            write_props(o, &props, w.none());
+            o.index(0);
+        }),
+    );
+    let bytes = w.finish();
+    let p = Package::parse(&bytes).unwrap();
+    assert!(p.read_texture(0).unwrap().mips.is_empty());
+    assert!(p.texture_stores_no_pixels(0));
+    let err = p
+        .decode_texture(0, 0, unreal_formats::decode::texture::MipSource::Plain)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("Stripped") && err.contains("stripped of its pixels"), "{err}");
+}

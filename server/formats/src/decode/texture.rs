@@ -193,10 +193,18 @@ impl Package<'_> {
         let (mips, format) = select_mips(&texture, source);
         let offset = self.export(export).map_or(0, |e| e.serial_offset);
         let mip = mips.get(level).ok_or_else(|| {
+            let stored = if texture.mips.is_empty() && texture.comp_mips.is_empty() {
+                // What a package stripped for a game server keeps of its textures.
+                " (the texture stores none: its package was stripped of its pixels, as a game \
+                 server's copy is)"
+                    .to_owned()
+            } else {
+                String::new()
+            };
             Error::new(
                 structure.clone(),
                 offset,
-                format!("mip level {level} of the {} stored", mips.len()),
+                format!("mip level {level} of the {} stored{stored}", mips.len()),
             )
         })?;
         if mip.data.is_empty() {

@@ -196,11 +196,19 @@ impl<'a> Package<'a> {
     }
 
     /// True when texture `export` stores no pixels in any mip: the engine makes them when it
-    /// loads it (UE1's animated textures: `FireTexture`, `WetTexture`, `WaveTexture`, `IceTexture`).
+    /// loads it (UE1's animated textures: `FireTexture`, `WetTexture`, `WaveTexture`, `IceTexture`),
+    /// or the package was stripped of them (a game server's copy: no mip level at all).
     pub fn texture_stores_no_pixels(&self, export: usize) -> bool {
-        self.read_texture(export).is_ok_and(|t| {
-            !t.mips.is_empty() && t.mips.iter().chain(&t.comp_mips).all(|m| m.data.is_empty())
-        })
+        // Only a texture's class (which every texture class name ends with) says anything:
+        // other objects read as a texture have no mips either.
+        let class = self.class_name(export);
+        let is_texture = class.len() >= 7
+            && class.get(class.len() - 7..).is_some_and(|e| e.eq_ignore_ascii_case("texture"));
+        // No mip level at all is no pixels too: a package stripped for a game server.
+        is_texture
+            && self
+                .read_texture(export)
+                .is_ok_and(|t| t.mips.iter().chain(&t.comp_mips).all(|m| m.data.is_empty()))
     }
 
     /// The name at `index`, or `""` when out of range (indices are validated at parse time

@@ -677,10 +677,16 @@ fn no_image(path: &str, class: &str) -> String {
     format!("{path} is a {class}, drawn by script at run time: it holds no image to export")
 }
 
-fn no_stored_pixels(path: &str, class: &str) -> String {
-    format!(
-        "{path} is a {class} whose pixels the package does not store (the engine makes them when it loads it): no image to export"
-    )
+fn no_stored_pixels(path: &str, class: &str, mips: usize) -> String {
+    if mips == 0 {
+        format!(
+            "{path} is a {class} with no mip level stored (its package was stripped of its pixels, as a game server's copy is): no image to export"
+        )
+    } else {
+        format!(
+            "{path} is a {class} whose pixels the package does not store (the engine makes them when it loads it): no image to export"
+        )
+    }
 }
 
 fn export_package(
@@ -719,7 +725,8 @@ fn export_package(
     // name of its own (`Name`, `Name-2` when two objects would share one).
     let mut failures = Vec::new();
     let mut written = 0;
-    let mut skipped = 0;
+    // Textures without an image (each with its note), by class.
+    let mut skipped: Vec<(String, usize)> = Vec::new();
     let mut taken: std::collections::HashSet<String> = std::collections::HashSet::new();
     // What the package holds that nothing was written for, by class, for the message when
     // nothing at all was written.
@@ -732,13 +739,17 @@ fn export_package(
         let without_image = if imageless {
             Some(no_image(&o.path, o.class))
         } else if pictures && package.texture_stores_no_pixels(o.export) {
-            Some(no_stored_pixels(&o.path, o.class))
+            let mips = package.read_texture(o.export).map_or(0, |t| t.mips.len());
+            Some(no_stored_pixels(&o.path, o.class, mips))
         } else {
             None
         };
         if let Some(why) = without_image.filter(|_| pictures) {
             eprintln!("note: {}: {}", args.file.display(), super::printable_line(&why));
-            skipped += 1;
+            match skipped.iter_mut().find(|(c, _)| c == o.class) {
+                Some((_, n)) => *n += 1,
+                None => skipped.push((o.class.to_owned(), 1)),
+            }
             continue;
         }
         if imageless || o.class.eq_ignore_ascii_case("Palette") {
@@ -777,10 +788,10 @@ fn export_package(
         eprintln!("error: {}: {}", args.file.display(), super::printable_line(f));
     }
     if failures.is_empty() && written == 0 {
-        return Err(nothing_written(&passed_over, skipped, target));
+        return Err(nothing_written(&passed_over, &skipped, target));
     }
     if failures.is_empty() {
-        let skipped = match skipped {
+        let skipped = match skipped.iter().map(|(_, n)| n).sum::<usize>() {
             0 => String::new(),
             n => format!(" ({n} without an image skipped)"),
         };
@@ -799,7 +810,7 @@ fn export_package(
 /// those classes export to (nothing, or not to the `--to` asked for).
 fn nothing_written(
     passed_over: &[(String, usize)],
-    skipped: usize,
+    skipped: &[(String, usize)],
     target: Option<Target>,
 ) -> String {
     let mut counts: Vec<(String, usize)> = passed_over.to_vec();
@@ -809,14 +820,12 @@ fn nothing_written(
         [one] => one.clone(),
         [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
     };
-    let total: usize = counts.iter().map(|c| c.1).sum::<usize>() + skipped;
+    let total: usize = counts.iter().chain(skipped).map(|c| c.1).sum::<usize>();
     if total == 0 {
         return "nothing to write: the package holds no objects".to_owned();
     }
     let mut holds: Vec<String> = counts.iter().map(|(class, n)| format!("{n} {class}")).collect();
-    if skipped > 0 {
-        holds.push(format!("{skipped} ScriptedTexture"));
-    }
+    holds.extend(skipped.iter().map(|(class, n)| format!("{n} {class}")));
     let mut message = format!(
         "nothing to write: the package holds {} object{}",
         and(holds),
@@ -833,8 +842,8 @@ fn nothing_written(
         message.push_str("; ");
         message.push_str(&why);
     }
-    if skipped > 0 {
-        message.push_str("; a ScriptedTexture is drawn by script at run time and holds no image");
+    if !skipped.is_empty() {
+        message.push_str("; the textures hold no image (each is said above)");
     }
     message.push_str(" (textures export to PNG, TextBuffers to .uc, meshes to glTF)");
     message
