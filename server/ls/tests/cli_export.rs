@@ -124,7 +124,7 @@ fn vertex_mesh_with_its_class() {
             exit 0
             --- stdout
             --- stderr
-            note: posed and textured as Classes/Tri.uc imports it (--uc names another class)
+            note: posed and textured as Classes/Tri.uc imports it (pass --uc to use another class)
         "#]],
     );
     assert_eq!(
@@ -138,7 +138,7 @@ fn vertex_mesh_with_its_class() {
             exit 0
             --- stdout
             --- stderr
-            note: posed and textured as Classes/Tri.uc imports it (--uc names another class)
+            note: posed and textured as Classes/Tri.uc imports it (pass --uc to use another class)
         "#]],
     );
     expect![[r#"
@@ -153,6 +153,35 @@ fn vertex_mesh_with_its_class() {
         f 1/1 3/3 2/2
     "#]]
     .assert_eq(&std::fs::read_to_string(dir.join("tri.obj")).unwrap());
+    // A pair named otherwise (Unreal's `titan_a.3d` and `titand.3d`): the files the class's
+    // `MESH IMPORT` reads, with `--uc` and without.
+    std::fs::copy(dir.join("Models/Tri_d.3d"), dir.join("Models/Oddd.3d")).unwrap();
+    std::fs::copy(dir.join("Models/Tri_a.3d"), dir.join("Models/Odd_a.3d")).unwrap();
+    std::fs::write(
+        dir.join("Classes/Odd.uc"),
+        "class Odd extends Actor;\r\n\
+#exec MESH IMPORT MESH=Odd ANIVFILE=MODELS\\Odd_a.3d DATAFILE=MODELS\\oddd.3D\r\n\
+#exec MESH SEQUENCE MESH=Odd SEQ=All STARTFRAME=0 NUMFRAMES=3\r\n",
+    )
+    .unwrap();
+    for (given, uc) in
+        [("Models/Oddd.3d", true), ("Models/Odd_a.3d", true), ("Models/Oddd.3d", false)]
+    {
+        let out = format!("out/odd-{}.glb", u8::from(uc));
+        let mut args = vec!["export", given, "-o", &out, "--force"];
+        if uc {
+            args.extend(["--uc", "Classes/Odd.uc"]);
+        }
+        let output = Command::new(env!("CARGO_BIN_EXE_unreal-ls"))
+            .current_dir(&dir)
+            .args(&args)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{given}: {}", String::from_utf8_lossy(&output.stderr));
+        let json = glb_json(&dir.join(&out));
+        assert_eq!(json["meshes"][0]["name"], "Odd", "{given}");
+        assert_eq!(json["meshes"][0]["primitives"][0]["targets"].as_array().unwrap().len(), 3);
+    }
     run(
         &dir,
         &["export", "Textures/Skin.bmp", "-o", "skin.png"],
@@ -187,7 +216,7 @@ fn usage_and_read_errors() {
             exit 2
             --- stdout
             --- stderr
-            note: posed and textured as Classes/Tri.uc imports it (--uc names another class)
+            note: posed and textured as Classes/Tri.uc imports it (pass --uc to use another class)
             error: a mesh exports to glb or obj, not png
         "#]],
     );

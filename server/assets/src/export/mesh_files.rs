@@ -45,6 +45,19 @@ pub fn vertex_mesh_pair(fs: &dyn FileSystem, path: &Path) -> Result<MeshPair, St
     Ok(MeshPair { data, animation, base: base.to_owned(), given_is_data })
 }
 
+/// The pair `path` belongs to as `class` (the class importing it) reads it, with the files
+/// its `MESH IMPORT` names, else by name beside it ([`vertex_mesh_pair`]).
+pub fn pair_read_by(
+    fs: &dyn FileSystem,
+    path: &Path,
+    class: Option<&ImportingClass>,
+) -> Result<MeshPair, String> {
+    if let Some(pair) = class.map(|c| c.pair_for(fs, path)).transpose()?.flatten() {
+        return Ok(pair);
+    }
+    vertex_mesh_pair(fs, path)
+}
+
 /// The folder a path lies in (`.` for a bare file name).
 pub fn folder_of(path: &Path) -> &Path {
     path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."))
@@ -139,6 +152,36 @@ pub fn class_importing(
 }
 
 impl ImportingClass {
+    /// The pair the class's `MESH IMPORT` reads when `given` is its `DATAFILE=` or
+    /// `ANIVFILE=` (by file name, any case): the other file found under the package folder as
+    /// UCC finds it, whatever the two are named (Unreal's `titan_a.3d` and `titand.3d`).
+    /// `Ok(None)` when the import names no such pair; an error when it names a file that is
+    /// not there.
+    pub fn pair_for(&self, fs: &dyn FileSystem, given: &Path) -> Result<Option<MeshPair>, String> {
+        let (Some(data), Some(aniv)) = (&self.directives.data_file, &self.directives.aniv_file)
+        else {
+            return Ok(None);
+        };
+        let name = given.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        let file_name = |p: &str| p.rsplit(['\\', '/']).next().unwrap_or(p).to_owned();
+        let given_is_data = file_name(data).eq_ignore_ascii_case(name);
+        if !given_is_data && !file_name(aniv).eq_ignore_ascii_case(name) {
+            return Ok(None);
+        }
+        let (key, partner) = if given_is_data { ("ANIVFILE", aniv) } else { ("DATAFILE", data) };
+        let found = find_ignoring_case(fs, &self.package_dir, partner).ok_or_else(|| {
+            format!(
+                "vertex mesh: {} imports it with `{key}={partner}`, which is not under {}",
+                self.class.display(),
+                self.package_dir.display()
+            )
+        })?;
+        let (data, animation) =
+            if given_is_data { (given.to_path_buf(), found) } else { (found, given.to_path_buf()) };
+        let base = name.get(..name.len().saturating_sub(5)).unwrap_or(name).to_owned();
+        Ok(Some(MeshPair { data, animation, base, given_is_data }))
+    }
+
     /// The images of the class's `MESHMAP SETTEXTURE` slots, by slot number, and a note for
     /// each one that could not be found or read.
     pub fn textures(&self, fs: &dyn FileSystem) -> (Vec<(usize, RgbaImage)>, Vec<String>) {

@@ -18,6 +18,10 @@ pub struct MeshDirectives {
     /// `MESH ORIGIN`, `MESHMAP SCALE` and `ZEROTEX=` (each line in order, as the engine runs
     /// them: a later line sets again what it names).
     pub setup: MeshSetup,
+    /// The import's `DATAFILE=` and `ANIVFILE=` as written (relative to the package folder):
+    /// the pair UCC reads, whatever the files are named (Unreal's `titand.3d`).
+    pub data_file: Option<String>,
+    pub aniv_file: Option<String>,
 }
 
 /// The directives of the mesh imported from a file named `mesh_file` (the `_d.3d` or `_a.3d`
@@ -30,18 +34,18 @@ pub fn mesh_directives(text: &str, mesh_file: &str) -> Option<MeshDirectives> {
     let wanted = base(mesh_file);
     let imports: Vec<&LineFacts> =
         analysis.lines.iter().filter(|l| l.is("MESH", Some("IMPORT"))).collect();
-    let mesh = imports
+    let import = imports
         .iter()
         .find(|l| {
             ["DATAFILE", "ANIVFILE"].iter().any(|k| value(l, k).is_some_and(|f| base(&f) == wanted))
         })
-        .and_then(|l| value(l, "MESH"))
         .or_else(|| {
             imports
                 .iter()
-                .filter_map(|l| value(l, "MESH"))
-                .find(|m| m.eq_ignore_ascii_case(mesh_file))
+                .find(|l| value(l, "MESH").is_some_and(|m| m.eq_ignore_ascii_case(mesh_file)))
         })?;
+    let mesh = value(import, "MESH")?;
+    let (data_file, aniv_file) = (value(import, "DATAFILE"), value(import, "ANIVFILE"));
     let is_mesh =
         |l: &LineFacts, key: &str| value(l, key).is_some_and(|m| m.eq_ignore_ascii_case(&mesh));
     let sequences = analysis
@@ -103,5 +107,5 @@ pub fn mesh_directives(text: &str, mesh_file: &str) -> Option<MeshDirectives> {
             }
         }
     }
-    Some(MeshDirectives { mesh, sequences, textures, setup })
+    Some(MeshDirectives { mesh, sequences, textures, setup, data_file, aniv_file })
 }

@@ -478,18 +478,19 @@ fn export_vertex_mesh(
     target: Option<Target>,
 ) -> Outcome {
     let name = file_name(&args.file);
-    let pair = mesh_files::vertex_mesh_pair(&RealFs, &args.file)?;
+    // The class that imports the mesh poses, names and textures it: the one named with
+    // `--uc`, else the one the server's preview finds (in the package folder above). The
+    // class named reads the pair its `MESH IMPORT` names; else the other file lies beside.
+    let class = match &args.uc {
+        Some(uc) => Some(mesh_files::class_importing(&RealFs, uc, &name)?),
+        None => mesh_files::importing_class(&RealFs, &args.file),
+    };
+    let pair = mesh_files::pair_read_by(&RealFs, &args.file, class.as_ref())?;
     let partner = if pair.given_is_data { &pair.animation } else { &pair.data };
     let other =
         read_regular(partner).map_err(|e| format!("cannot read {}: {e}", partner.display()))?;
     let (data, aniv) =
         if kind == FormatKind::VertexMeshData { (bytes, &other[..]) } else { (&other[..], bytes) };
-    // The class that imports the mesh poses, names and textures it: the one named with
-    // `--uc`, else the one the server's preview finds (in the package folder above).
-    let class = match &args.uc {
-        Some(uc) => Some(mesh_files::class_importing(&RealFs, uc, &name)?),
-        None => mesh_files::importing_class(&RealFs, &args.file),
-    };
     let mut sequences: Vec<FrameSequence> = Vec::new();
     let mut textures: Vec<(usize, RgbaImage)> = Vec::new();
     let mut mesh_name = pair.base.clone();
@@ -500,7 +501,7 @@ fn export_vertex_mesh(
             let cwd = std::env::current_dir().unwrap_or_default();
             let shown = class.class.strip_prefix(&cwd).unwrap_or(&class.class);
             eprintln!(
-                "note: posed and textured as {} imports it (--uc names another class)",
+                "note: posed and textured as {} imports it (pass --uc to use another class)",
                 super::printable_line(&shown.display().to_string().replace('\\', "/"))
             );
         }

@@ -149,10 +149,10 @@ fn summarize_path(path: &Path) -> Result<Summary, String> {
         if let Some(kind @ (FormatKind::VertexMeshData | FormatKind::VertexMeshAnimation)) =
             detect(&bytes, name)
         {
-            let pair = unreal_assets::export::mesh_files::vertex_mesh_pair(
-                &unreal_analysis::fs::RealFs,
-                path,
-            )?;
+            // The files the importing class's `MESH IMPORT` reads, else the pair by name.
+            let fs = &unreal_analysis::fs::RealFs;
+            let class = unreal_assets::export::mesh_files::importing_class(fs, path);
+            let pair = unreal_assets::export::mesh_files::pair_read_by(fs, path, class.as_ref())?;
             let partner = if pair.given_is_data { &pair.animation } else { &pair.data };
             let other = MappedFile::open(partner)
                 .map_err(|e| format!("cannot read {}: {e}", partner.display()))?;

@@ -343,7 +343,8 @@ fn file_preview(
     let fail = |e: unreal_formats::Error| failed(format!("{}: {e}", path.display()));
     let (summary, render) = if lower.ends_with("_d.3d") || lower.ends_with("_a.3d") {
         // Either file of the pair: read both, the data file first.
-        let pair = mesh_files::vertex_mesh_pair(&RealFs, path)
+        let class = mesh_files::importing_class(&RealFs, path);
+        let pair = mesh_files::pair_read_by(&RealFs, path, class.as_ref())
             .map_err(|e| failed(format!("{}: {e}", path.display())))?;
         let data_file = pair.given_is_data;
         let partner_path = if data_file { &pair.animation } else { &pair.data };
@@ -357,7 +358,7 @@ fn file_preview(
         let (data, aniv) = if data_file { (bytes, &partner[..]) } else { (&partner[..], bytes) };
         let summary = unreal_formats::summarize_vertex_mesh(data, aniv).map_err(fail)?;
         // Posed and textured as the class that imports it says, as `export` does.
-        let (setup, textures) = mesh_files::importing_class(&RealFs, path)
+        let (setup, textures) = class
             .map(|class| (class.directives.setup, class.textures(&RealFs).0))
             .unwrap_or_default();
         let render =
