@@ -80,6 +80,7 @@ into the level (UnrealEd's `csgRebuild` skips `Level->Brush()`).",
         intro: "",
         rules: &[
             &super::t3d_actor_without_class::RULE,
+            &super::t3d_blank_before_equals::RULE,
             &super::t3d_duplicate_actor_name::RULE,
             &super::t3d_duplicate_level_info::RULE,
             &super::t3d_unresolved_brush_model::RULE,

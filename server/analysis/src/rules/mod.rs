@@ -47,6 +47,7 @@ pub(crate) mod t3d_actor_duplicated_in_place;
 pub(crate) mod t3d_actor_without_class;
 pub(crate) mod t3d_bad_texture_axes;
 pub(crate) mod t3d_beyond_world_edge;
+pub(crate) mod t3d_blank_before_equals;
 pub(crate) mod t3d_degenerate_polygon;
 pub(crate) mod t3d_duplicate_actor_name;
 pub(crate) mod t3d_duplicate_level_info;
@@ -226,6 +227,7 @@ t3d_rules![
     t3d_bad_texture_axes,
     t3d_unknown_poly_flag,
     t3d_actor_without_class,
+    t3d_blank_before_equals,
     t3d_duplicate_actor_name summarized,
     t3d_duplicate_level_info summarized,
     t3d_unresolved_brush_model summarized,
