@@ -62,6 +62,13 @@ pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
             }
             let span = item.span();
             let Some((name, blanks)) = spaced_name(span.text(ctx.text)) else { continue };
+            // `Brush = Model'...'` on an actor that reads a brush: `t3d-missing-brush-reference`
+            // says what that costs (the import crashes).
+            if name.eq_ignore_ascii_case("Brush")
+                && crate::t3d::actors::imported_brush(block, ctx.text).is_some()
+            {
+                continue;
+            }
             let blanks = Span::new(span.start + blanks.start, span.start + blanks.end);
             let name_span = Span::new(span.start, span.start + name.len() as u32);
             let read_as = if name.ends_with([')', ']']) {
