@@ -36,6 +36,9 @@ Under a licensee's game (XIII, Deus Ex, `other`...) an unknown key is an info, s
 editor may read keys Epic's do not, and a key the package's classes write again and again
 (Harry Potter 2's `COMPRESSION=` on every texture import) is said once, at its first use in the
 package. A key within an edit or two of a key the command reads is `exec-misspelt-key`'s.
+`PACKAGE=` naming the class's own package on a command that reads none (`MESH IMPORT`, which
+puts the mesh in the class's package: UT v400 `Editor/Src/UnEdSrv.cpp:318-350`; decompilers
+write it on every import) changes nothing: a hint.
 
 Fix: correct the key (`NAME=`).
 
@@ -70,6 +73,40 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
                 KeyVerdict::Unknown { read_as: Some(key) } => format!(
                     "{command} has no key `{name}=`; the engine reads it as `{key}=` (a key matches after any character that is not a letter or digit)"
                 ),
+                // `PACKAGE=` naming the class's own package where the command reads no
+                // `PACKAGE=` (MESH IMPORT: a decompiler writes it on every import): the object
+                // goes into that package anyway, so nothing is lost.
+                KeyVerdict::Unknown { read_as: None }
+                    if name.eq_ignore_ascii_case("PACKAGE")
+                        && ctx.package_name().is_some_and(|own| {
+                            arg.value().is_some_and(|v| {
+                                v.content.text(ctx.text).eq_ignore_ascii_case(own)
+                            })
+                        }) =>
+                {
+                    out.push(
+                        RULE.diagnostic(
+                            arg.span(),
+                            format!(
+                                "{command} reads no `PACKAGE=`, and this one names the class's own package, where the object goes anyway: it changes nothing"
+                            ),
+                        )
+                        .with_severity(crate::Severity::Hint)
+                        .unnecessary()
+                        .with_fix(crate::Fix {
+                            title: format!("Remove `{}`", arg.span().text(ctx.text)),
+                            edits: vec![crate::TextEdit {
+                                span: unreal_syntax::Span::new(
+                                    arg.span().start.saturating_sub(1),
+                                    arg.span().end,
+                                ),
+                                new_text: String::new(),
+                            }],
+                            safe: false,
+                        }),
+                    );
+                    continue;
+                }
                 KeyVerdict::Unknown { read_as: None } => {
                     let keys = key_list.get_or_insert_with(|| {
                         // The keys the engine reads: one it ignores is no alternative.
