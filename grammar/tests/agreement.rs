@@ -35,7 +35,12 @@ fn nom_shapes(text: &str) -> Vec<BlockShape> {
                 out.push(BlockShape {
                     depth,
                     kind,
-                    name: block.attribute_value(text, "Name").map(str::to_owned),
+                    // The name the import reads: `Name=` written together (`Name = X` is a
+                    // key without a value here, and no name to UnrealEd).
+                    name: block
+                        .attribute_value(text, "Name")
+                        .filter(|n| !n.is_empty())
+                        .map(str::to_owned),
                     start: block.begin_span.start as usize,
                     end: block.end.map(|e| e.span.end as usize),
                 });
@@ -71,9 +76,15 @@ fn walk(node: tree_sitter::Node<'_>, text: &str, depth: usize, out: &mut Vec<Blo
                 other => other.trim_end_matches("_block").replace('_', ""),
             };
             let mut begin_cursor = begin.walk();
+            // The grammar (for editors) takes `Name = X` as a name too; UnrealEd's import
+            // reads `NAME=` written together, as the other parser does.
             let name = begin
                 .named_children(&mut begin_cursor)
                 .find(|c| c.kind() == "name_attribute")
+                .filter(|a| {
+                    a.child_by_field_name("key")
+                        .is_some_and(|k| text[k.end_byte()..].starts_with('='))
+                })
                 .and_then(|a| a.child_by_field_name("value"))
                 .map(|v| text[v.byte_range()].to_owned());
             let end = child

@@ -764,30 +764,7 @@ fn u3d_of_sixty_five_thousand_meshes_reads_each_counterpart_once() {
 /// size than its format needs is still refused.
 #[test]
 fn a_texture_whose_mips_hold_no_pixels_reads_and_says_so() {
-    let build = |bytes: usize| {
-        let mut w = PackageWriter::new(69, 0);
-        let class = w.engine_class("FireTexture");
-        for n in ["USize", "VSize"] {
-            w.name(n);
-        }
-        w.export(
-            class,
-            0,
-            "Flames",
-            0,
-            Box::new(move |o, w| {
-                let n = |s: &str| w.names.iter().position(|x| x == s).unwrap();
-                let props = [
-                    prop(n("USize"), 2, 64u32.to_le_bytes().to_vec()),
-                    prop(n("VSize"), 2, 64u32.to_le_bytes().to_vec()),
-                ];
-                write_props(o, &props, w.none());
-                o.index(1);
-                mip(o, 64, 64, bytes);
-            }),
-        );
-        w.finish()
-    };
+    let build = |bytes: usize| texture_package("FireTexture", "Flames", Some(bytes));
     let bytes = build(0);
     let p = Package::parse(&bytes).unwrap();
     let t = p.read_texture(0).unwrap();
@@ -808,27 +785,7 @@ fn a_texture_whose_mips_hold_no_pixels_reads_and_says_so() {
 /// no pixels, and asking for them says why.
 #[test]
 fn a_texture_without_mip_levels_reads_and_says_so() {
-    let mut w = PackageWriter::new(69, 0);
-    let class = w.engine_class("Texture");
-    for n in ["USize", "VSize"] {
-        w.name(n);
-    }
-    w.export(
-        class,
-        0,
-        "Stripped",
-        0,
-        Box::new(move |o, w| {
-            let n = |s: &str| w.names.iter().position(|x| x == s).unwrap();
-            let props = [
-                prop(n("USize"), 2, 64u32.to_le_bytes().to_vec()),
-                prop(n("VSize"), 2, 64u32.to_le_bytes().to_vec()),
-            ];
-            write_props(o, &props, w.none());
-            o.index(0);
-        }),
-    );
-    let bytes = w.finish();
+    let bytes = texture_package("Texture", "Stripped", None);
     let p = Package::parse(&bytes).unwrap();
     assert!(p.read_texture(0).unwrap().mips.is_empty());
     assert!(p.texture_stores_no_pixels(0));
@@ -837,4 +794,38 @@ fn a_texture_without_mip_levels_reads_and_says_so() {
         .unwrap_err()
         .to_string();
     assert!(err.contains("Stripped") && err.contains("stripped of its pixels"), "{err}");
+}
+
+/// A package holding one 64x64 texture of `class` named `name`: one P8 mip of `mip_bytes`
+/// bytes of pixels, or none at all.
+fn texture_package(class: &str, name: &str, mip_bytes: Option<usize>) -> Vec<u8> {
+    let mut w = PackageWriter::new(69, 0);
+    let class = w.engine_class(class);
+    for n in ["USize", "VSize"] {
+        w.name(n);
+    }
+    w.export(
+        class,
+        0,
+        name,
+        0,
+        Box::new(move |o, w| {
+            let n = |s: &str| w.names.iter().position(|x| x == s).unwrap();
+            let props = [
+                prop(n("USize"), 2, 64u32.to_le_bytes().to_vec()),
+                prop(n("VSize"), 2, 64u32.to_le_bytes().to_vec()),
+            ];
+            write_props(o, &props, w.none());
+            match mip_bytes {
+                Some(bytes) => {
+                    o.index(1);
+                    mip(o, 64, 64, bytes);
+                }
+                None => {
+                    o.index(0);
+                }
+            }
+        }),
+    );
+    w.finish()
 }
