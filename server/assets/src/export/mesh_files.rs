@@ -178,7 +178,16 @@ impl ImportingClass {
         })?;
         let (data, animation) =
             if given_is_data { (given.to_path_buf(), found) } else { (found, given.to_path_buf()) };
-        let base = name.get(..name.len().saturating_sub(5)).unwrap_or(name).to_owned();
+        // `Skull` of `Skull_d.3d`; a file named otherwise by its stem (`titand` of `titand.3d`).
+        let lower = name.to_ascii_lowercase();
+        let cut = if lower.ends_with("_d.3d") || lower.ends_with("_a.3d") {
+            5
+        } else if lower.ends_with(".3d") {
+            3
+        } else {
+            0
+        };
+        let base = name.get(..name.len() - cut).unwrap_or(name).to_owned();
         Ok(Some(MeshPair { data, animation, base, given_is_data }))
     }
 
