@@ -180,14 +180,11 @@ impl ImportingClass {
             if given_is_data { (given.to_path_buf(), found) } else { (found, given.to_path_buf()) };
         // `Skull` of `Skull_d.3d`; a file named otherwise by its stem (`titand` of `titand.3d`).
         let lower = name.to_ascii_lowercase();
-        let cut = if lower.ends_with("_d.3d") || lower.ends_with("_a.3d") {
-            5
-        } else if lower.ends_with(".3d") {
-            3
+        let base = if lower.ends_with("_d.3d") || lower.ends_with("_a.3d") {
+            name.get(..name.len() - 5).unwrap_or(name).to_owned()
         } else {
-            0
+            Path::new(name).file_stem().map_or(name, |s| s.to_str().unwrap_or(name)).to_owned()
         };
-        let base = name.get(..name.len() - cut).unwrap_or(name).to_owned();
         Ok(Some(MeshPair { data, animation, base, given_is_data }))
     }
 
