@@ -99,7 +99,7 @@ pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
 
 /// A property line's name (with its array index) and the offsets of the blanks between it and
 /// its `=`, when there are any: `Key = Value`, `Key(0) = Value`, `Key[0] =Value`.
-fn spaced_name(line: &str) -> Option<(&str, std::ops::Range<u32>)> {
+pub(crate) fn spaced_name(line: &str) -> Option<(&str, std::ops::Range<u32>)> {
     let bytes = line.as_bytes();
     let mut at = bytes.iter().take_while(|b| b.is_ascii_alphanumeric() || **b == b'_').count();
     if at == 0 {

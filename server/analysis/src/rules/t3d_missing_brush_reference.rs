@@ -93,13 +93,11 @@ pub fn check(ctx: &T3dContext<'_>, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// Whether the actor has a `Key = value` line: `key`, blanks, then `=` (no property in the
-/// tree, which reads a word and a blank as the start of a keyword line).
+/// Whether the actor has a `Key = value` line for `key` (no property in the tree, which reads
+/// a word and a blank as the start of a keyword line): as `t3d-blank-before-equals` reads them.
 fn spaced_property(block: &unreal_syntax::t3d::Block, text: &str, key: &str) -> bool {
     block.children.iter().any(|item| {
-        let line = item.span().text(text);
-        line.get(..key.len()).is_some_and(|w| w.eq_ignore_ascii_case(key))
-            && line[key.len()..].starts_with([' ', '\t'])
-            && line[key.len()..].trim_start_matches([' ', '\t']).starts_with('=')
+        super::t3d_blank_before_equals::spaced_name(item.span().text(text))
+            .is_some_and(|(name, _)| name.eq_ignore_ascii_case(key))
     })
 }
