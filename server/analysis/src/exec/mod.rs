@@ -377,8 +377,8 @@ impl FileAnalysis {
         symbols.macro_calls = lines
             .iter()
             .filter(|l| matches!(l.directive.kind, DirectiveKind::Call | DirectiveKind::AlwaysCall))
-            .map(|l| l.directive.body_span.text(text).trim().to_owned())
-            .filter(|body| !body.is_empty())
+            .map(|l| (l.directive.hash_span, l.directive.body_span.text(text).trim().to_owned()))
+            .filter(|(_, called)| !called.is_empty())
             .collect();
         symbols.preprocessor = preprocessor::Evidence::of(text, &preprocessed, &scan.errors);
         if let Some(env) = env.filter(|e| e.game.is_some_and(|g| !g.is_stock())) {

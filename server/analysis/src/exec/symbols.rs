@@ -149,11 +149,11 @@ pub struct FileSymbols {
     /// Under a licensee's game: the keys its lines write that Epic's handlers do not read
     /// (upper case, once per use), which that editor may read.
     pub licensee_keys: Vec<String>,
-    /// The macro files the class's `#call` and `#AlwaysCall` lines name, as written. UCC runs
-    /// each line of such a file as a directive of the package (UT v400
-    /// `Editor/Src/UnScrCom.cpp:2995-3018`, Unreal v200 the same): what they define is not
-    /// read here.
-    pub macro_calls: Vec<String>,
+    /// The macro files the class's `#call` and `#AlwaysCall` lines name, as written, each with
+    /// the span of its `#call`. UCC runs each line of such a file as a directive of the package
+    /// (UT v400 `Editor/Src/UnScrCom.cpp:2995-3018`, Unreal v200 the same): what they define
+    /// is not read here.
+    pub macro_calls: Vec<(Span, String)>,
 }
 
 impl FileSymbols {
@@ -256,7 +256,7 @@ impl SymbolTable {
     /// first: the package may define names no directive shows.
     pub fn macro_call(&self) -> Option<&str> {
         let current = self.files.get(self.current).into_iter();
-        current.chain(&self.files).find_map(|f| f.macro_calls.first()).map(String::as_str)
+        current.chain(&self.files).find_map(|f| f.macro_calls.first()).map(|(_, m)| m.as_str())
     }
 
     pub fn current_file(&self) -> Option<&FileSymbols> {

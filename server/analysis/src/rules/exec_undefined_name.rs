@@ -14,7 +14,6 @@
 //! info that says what could not be checked, never a warning.
 
 use unreal_engine::exec::KeyKind;
-use unreal_syntax::exec::DirectiveKind;
 
 use super::RuleMeta;
 use crate::exec::{ExecContext, FileFacts, Resolution, SymbolKind};
@@ -161,19 +160,10 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
     // UCC runs each line of a `#call`ed macro file as a directive of the package; those files
     // are not read here, so the names they define are unknown: said once a call, and no name
     // of the package is judged missing.
-    for line in ctx
-        .file
-        .lines
-        .iter()
-        .filter(|l| matches!(l.directive.kind, DirectiveKind::Call | DirectiveKind::AlwaysCall))
-    {
-        let called = line.directive.body_span.text(ctx.text).trim();
-        if called.is_empty() {
-            continue;
-        }
+    for (hash, called) in &ctx.file.symbols.macro_calls {
         out.push(
             RULE.diagnostic(
-                line.directive.hash_span,
+                *hash,
                 format!(
                     "UCC runs each line of the macro file `{called}` as a directive of {}; it is not read here, so names no directive of the package defines are not checked",
                     own.map_or_else(|| "this package".to_owned(), |p| format!("package `{p}`"))
