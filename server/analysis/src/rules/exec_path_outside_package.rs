@@ -13,7 +13,6 @@
 use std::path::Path;
 
 use super::RuleMeta;
-use crate::diagnostic::{Label, FLOOD_PLACES_LISTED};
 use crate::exec::{package, ExecContext, Expect, Resolution};
 use crate::{Diagnostic, Severity};
 
@@ -60,10 +59,6 @@ Fix: copy the file into the package folder and point the path there.
 ```";
 
 pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
-    // Every path that names a folder beside a package folder outside any game folder has
-    // the same cause, which one finding says: a source tree without its game folder would
-    // otherwise get one per line (564 in Black 9's scripts), none of them fixable there.
-    let mut beside: Option<(usize, usize)> = None;
     for line in &ctx.file.lines {
         for path in &line.paths {
             let Resolution::OutsidePackage { link } = &path.resolution else { continue };
@@ -71,9 +66,10 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
                 Some(link) => format!(" through the symbolic link `{}`", ctx.show(link)),
                 None => String::new(),
             };
-            // Without a link the message names no path: the paths of one file that leave the
-            // package folder share the cause and are one info (grouped by message; Nerf Arena
-            // Blast's classes import 851 files from `g:\NerfRes\...`).
+            // Where the cause is the same for every path of a file, the message names no path,
+            // and the file's such paths are one info (`group_repeated_infos`): Nerf Arena
+            // Blast's classes import 851 files from `g:\NerfRes\...`, Black 9's scripts name
+            // 564 folders beside package folders outside any game folder.
             let leaves = || {
                 match link {
                 Some(_) => format!(
@@ -86,23 +82,7 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
             };
             let raw = &path.value.text;
             let message = match (link, one_level_up(ctx, raw)) {
-                (None, Some(Up::NotGameFolder)) => {
-                    if let Some((at, more)) = &mut beside {
-                        *more += 1;
-                        if *more <= FLOOD_PLACES_LISTED {
-                            out[*at].labels.push(Label {
-                                file: None,
-                                span: path.value.mark(),
-                                message: format!("`{raw}`: not checked either"),
-                            });
-                        }
-                        continue;
-                    }
-                    beside = Some((out.len(), 0));
-                    format!(
-                        "`{raw}` names a folder beside the package folder, and the package folder is not in a game folder (no System/Core.u beside it); not checked"
-                    )
-                }
+                (None, Some(Up::NotGameFolder)) => "the path names a folder beside the package folder, and the package folder is not in a game folder (no System/Core.u beside it); not checked".to_owned(),
                 (None, Some(Up::NoFolder(folder))) => format!(
                     "`{raw}` names the game's folder `{folder}`, which this game folder does not have; not checked"
                 ),
@@ -113,18 +93,6 @@ pub fn check(ctx: &ExecContext<'_>, out: &mut Vec<Diagnostic>) {
             };
             out.push(RULE.diagnostic(path.value.mark(), message));
         }
-    }
-    if let Some((at, more)) = beside.filter(|&(_, more)| more > 0) {
-        let listed = more.min(FLOOD_PLACES_LISTED);
-        let head = &mut out[at];
-        head.message = if listed == more {
-            format!("{} (nor are the {more} other such paths of this file, listed)", head.message)
-        } else {
-            format!(
-                "{} (nor are the {more} other such paths of this file: the first {listed} are listed)",
-                head.message
-            )
-        };
     }
 }
 
