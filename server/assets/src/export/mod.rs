@@ -76,7 +76,7 @@ pub fn export_kind(package: &Package<'_>, export: usize) -> Option<ExportKind> {
         Some(ExportKind::Model)
     } else if package.texture_class_is_imageless(class) {
         None
-    } else if class.to_ascii_lowercase().ends_with("texture") {
+    } else if unreal_formats::package::is_texture_class_name(class) {
         Some(ExportKind::Image)
     } else {
         None

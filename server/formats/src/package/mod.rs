@@ -201,11 +201,8 @@ impl<'a> Package<'a> {
     pub fn texture_stores_no_pixels(&self, export: usize) -> bool {
         // Only a texture's class (which every texture class name ends with) says anything:
         // other objects read as a texture have no mips either.
-        let class = self.class_name(export);
-        let is_texture = class.len() >= 7
-            && class.get(class.len() - 7..).is_some_and(|e| e.eq_ignore_ascii_case("texture"));
         // No mip level at all is no pixels too: a package stripped for a game server.
-        is_texture
+        is_texture_class_name(self.class_name(export))
             && self
                 .read_texture(export)
                 .is_ok_and(|t| t.mips.iter().chain(&t.comp_mips).all(|m| m.data.is_empty()))
@@ -639,4 +636,11 @@ fn read_exports(data: &[u8], header: &PackageHeader, name_count: usize) -> Resul
         });
     }
     Ok(exports)
+}
+
+/// Whether objects of class `class` are textures with mips to read (`Texture`, `FireTexture`;
+/// not `ShadowBitmapMaterial`): every such class name ends with `Texture`.
+pub fn is_texture_class_name(class: &str) -> bool {
+    class.len() >= 7
+        && class.get(class.len() - 7..).is_some_and(|end| end.eq_ignore_ascii_case("texture"))
 }
