@@ -114,11 +114,38 @@ pub fn is_line_start(bytes: &[u8], at: usize) -> bool {
 /// order. Whether a CR at the range's end is a break of its own is read from the whole
 /// text (the byte after it).
 pub fn line_starts_in(bytes: &[u8], from: usize, to: usize) -> impl Iterator<Item = usize> + '_ {
-    // One searcher over the whole range: a search per (short) line costs its set-up every
-    // time.
-    memchr::memchr2_iter(b'\n', b'\r', bytes.get(from..to).unwrap_or_default())
-        .map(move |i| from + i + 1)
-        .filter(|&next| is_line_start(bytes, next))
+    // A range beyond the text holds no line (`at..to` then reads nothing).
+    let to = if to <= bytes.len() { to } else { 0 };
+    LineStarts { bytes, at: from, to }
+}
+
+/// [`line_starts_in`]: one search a line. A CRLF is taken whole where its CR is found (a
+/// search for the LF after it would cost its set-up once more on every line of a Windows
+/// export).
+struct LineStarts<'b> {
+    bytes: &'b [u8],
+    /// Where the next search starts.
+    at: usize,
+    to: usize,
+}
+
+impl Iterator for LineStarts<'_> {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        let found = self.at + memchr::memchr2(b'\n', b'\r', self.bytes.get(self.at..self.to)?)?;
+        let mut next = found + 1;
+        if self.bytes[found] == b'\r' && self.bytes.get(next) == Some(&b'\n') {
+            // The CR of a CRLF: the line starts after the LF, when the LF is in the range.
+            if next >= self.to {
+                self.at = self.to;
+                return None;
+            }
+            next += 1;
+        }
+        self.at = next;
+        Some(next)
+    }
 }
 
 /// The last line start in `from + 1..=to` (a start at `from` itself is not looked for), or
@@ -200,6 +227,37 @@ pub(crate) const IDENT_BYTES: [bool; 256] = {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
+    /// The line starts found one search a line are those of every break found on its own
+    /// and kept where [`is_line_start`] says, for every range of texts made of the bytes
+    /// that matter (CRs and LFs in every order, at the ends of ranges too).
+    #[test]
+    fn line_starts_one_search_a_line_are_every_break_filtered() {
+        fn reference(bytes: &[u8], from: usize, to: usize) -> Vec<usize> {
+            let Some(range) = bytes.get(from..to) else { return Vec::new() };
+            range
+                .iter()
+                .enumerate()
+                .filter(|(_, b)| matches!(b, b'\n' | b'\r'))
+                .map(|(i, _)| from + i + 1)
+                .filter(|&next| is_line_start(bytes, next))
+                .collect()
+        }
+        let alphabet = [b'a', b'\r', b'\n'];
+        for len in 0..=7usize {
+            for code in 0..3usize.pow(len as u32) {
+                let bytes: Vec<u8> =
+                    (0..len).map(|i| alphabet[code / 3usize.pow(i as u32) % 3]).collect();
+                for from in 0..=len + 1 {
+                    for to in 0..=len + 1 {
+                        let found: Vec<usize> = line_starts_in(&bytes, from, to).collect();
+                        assert_eq!(found, reference(&bytes, from, to), "{bytes:?} {from}..{to}");
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn edit_distance_over_bytes_and_characters() {

@@ -538,16 +538,21 @@ impl<'t> Parser<'t> {
         // Static mesh triangles write `Vertex <index> X,Y,Z U,V`: keep those as arguments.
         let in_triangle = self.stack.last().is_some_and(|b| b.kind == BlockKind::Triangle);
         if keyword.takes_vector() && !in_triangle {
+            let parsed = values::vector(args_text);
+            // Three numbers and nothing else hold no `=`: no old keyed form to look for (the
+            // engine tries that first), and the usual line is done.
+            if let Ok((value, used)) = parsed {
+                if used == args_text.len() {
+                    let value_span = Span::new(args_start as u32, (args_start + used) as u32);
+                    return Item::Vector(VectorLine { span, keyword, value_span, value });
+                }
+            }
             if let Some(value) = values::keyed_vector(args_text) {
                 let end = args_text.trim_end_matches([' ', '\t']).len();
                 let value_span = Span::new(args_start as u32, (args_start + end) as u32);
                 return Item::Vector(VectorLine { span, keyword, value_span, value });
             }
-            match values::vector(args_text) {
-                Ok((value, used)) if used == args_text.len() => {
-                    let value_span = Span::new(args_start as u32, (args_start + used) as u32);
-                    return Item::Vector(VectorLine { span, keyword, value_span, value });
-                }
+            match parsed {
                 Ok((value, used)) => {
                     // The engine reads the three numbers and never looks at the rest.
                     self.errors.push(SyntaxError {

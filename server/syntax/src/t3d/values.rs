@@ -24,7 +24,33 @@ pub(crate) fn is_ident_char(c: char) -> bool {
 
 /// The number of spaces and tabs at the start of `bytes`.
 pub(crate) fn blanks(bytes: &[u8]) -> usize {
-    bytes.iter().take_while(|b| matches!(b, b' ' | b'\t')).count()
+    let is_blank = |b: &&u8| matches!(b, b' ' | b'\t');
+    if !bytes.first().is_some_and(|b| is_blank(&b)) {
+        return 0;
+    }
+    // Spaces eight at a time: the lines of a map's polygons are indented 12 to 15 of them.
+    // Where a word holds something else, byte by byte from its first (tabs, mixed blanks).
+    let mut count = 0;
+    while let Some(chunk) = bytes.get(count..count + 8).and_then(|c| <[u8; 8]>::try_from(c).ok()) {
+        let other = !zero_bytes(u64::from_le_bytes(chunk) ^ u64::from_ne_bytes([b' '; 8]));
+        let other = other & HIGH_BITS;
+        if other != 0 {
+            // Little-endian: the lowest byte is the first.
+            count += (other.trailing_zeros() / 8) as usize;
+            break;
+        }
+        count += 8;
+    }
+    count + bytes[count..].iter().take_while(is_blank).count()
+}
+
+const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+
+/// The high bit of each byte of `word` that is zero, and no other bit (exact for every byte,
+/// unlike the shorter test for "some byte is zero").
+fn zero_bytes(word: u64) -> u64 {
+    const LOW_SEVEN: u64 = !HIGH_BITS;
+    !(((word & LOW_SEVEN) + LOW_SEVEN) | word | LOW_SEVEN)
 }
 
 pub(crate) fn ident(input: &str) -> IResult<&str, &str> {
@@ -153,17 +179,38 @@ fn unreal_ed_number(bytes: &[u8]) -> Option<(f64, usize)> {
     if number[6] != b'.' || rest.first().is_some_and(u8::is_ascii_digit) {
         return None;
     }
-    let mut mantissa: u64 = 0;
-    // The digits' places, one loop the compiler unrolls.
-    for place in [1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12] {
-        let value = number[place].wrapping_sub(b'0');
-        if value > 9 {
-            return None;
-        }
-        mantissa = mantissa * 10 + u64::from(value);
-    }
+    // Two words of eight digits each, read at once: `0ddddd00` (the sign, the point and the
+    // first decimal put to '0') is the whole part times 100, `00dddddd` (the fifth digit and
+    // the point put to '0') the decimals.
+    let word = |at: usize| u64::from_le_bytes(number[at..at + 8].try_into().unwrap_or_default());
+    const ZEROS: u64 = u64::from_ne_bytes([b'0'; 8]);
+    let whole = (word(0) & 0x0000_FFFF_FFFF_FF00) | (ZEROS & !0x0000_FFFF_FFFF_FF00);
+    let decimals = (word(5) & 0xFFFF_FFFF_FFFF_0000) | (ZEROS & 0xFFFF);
+    let (Some(whole), Some(decimals)) = (eight_digits(whole), eight_digits(decimals)) else {
+        return None;
+    };
+    let mantissa = whole * 10_000 + decimals;
     let value = mantissa as f64 / 1e6;
     Some((if negative { -value } else { value }, 13))
+}
+
+/// The number eight ASCII digits spell, the first byte (the lowest, read little-endian) the
+/// most significant; `None` when a byte is not a digit.
+fn eight_digits(word: u64) -> Option<u64> {
+    const ZEROS: u64 = u64::from_ne_bytes([b'0'; 8]);
+    // Each byte minus '0' is below 10 exactly when the byte is a digit: no byte borrows
+    // (all are at least '0') and adding 6 carries into no high nibble.
+    if (word & 0xF0F0_F0F0_F0F0_F0F0) != 0x3030_3030_3030_3030
+        || ((word.wrapping_add(0x0606_0606_0606_0606)) & 0xF0F0_F0F0_F0F0_F0F0)
+            != 0x3030_3030_3030_3030
+    {
+        return None;
+    }
+    let digits = word - ZEROS;
+    // Pairs, then quads, then the eight: 10, 100 and 10,000 times the more significant half.
+    let pairs = (digits * 10 + (digits >> 8)) & 0x00FF_00FF_00FF_00FF;
+    let quads = (pairs * 100 + (pairs >> 16)) & 0x0000_FFFF_0000_FFFF;
+    Some((quads.wrapping_mul(10_000) + (quads >> 32)) & 0xFFFF_FFFF)
 }
 
 /// Parses a whole token as a number; `None` when any of it is not part of the number.
@@ -614,8 +661,39 @@ mod tests {
         {
             assert_eq!(unreal_ed_number(other.as_bytes()), None, "{other}");
         }
+        // Any byte that is not a digit, in any digit's place, sends the number to the
+        // general path (which reads it as `str::parse` would, or refuses it).
+        for place in [1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12] {
+            for byte in (0..=255u8).filter(|b| !b.is_ascii_digit()) {
+                let mut text = *b"-01234.567890";
+                text[place] = byte;
+                assert_eq!(unreal_ed_number(&text), None, "{text:?}");
+            }
+        }
+        assert_eq!(unreal_ed_number(b"-99999.999999"), Some((-99_999.999_999, 13)));
+        assert_eq!(unreal_ed_number(b"+00000.000001"), Some((0.000_001, 13)));
         // A number that goes on is not cut at 13 bytes.
         assert_eq!(fast_number_prefix(b"+00512.0000001"), Some((512.000_000_1, 14)));
+    }
+
+    /// The blanks counted eight bytes at a time are those counted one at a time, wherever the
+    /// first other byte stands (every byte value tried there, after blanks of both kinds).
+    #[test]
+    fn blanks_in_words_equal_blanks_byte_by_byte() {
+        for lead in 0..20usize {
+            for other in 0..=255u8 {
+                for tail in [0usize, 1, 9] {
+                    let mut bytes: Vec<u8> =
+                        (0..lead).map(|i| if i % 3 == 1 { b'\t' } else { b' ' }).collect();
+                    bytes.push(other);
+                    bytes.extend(std::iter::repeat_n(b' ', tail));
+                    let expected = bytes.iter().take_while(|b| matches!(b, b' ' | b'\t')).count();
+                    assert_eq!(blanks(&bytes), expected, "{bytes:?}");
+                }
+            }
+            let only: Vec<u8> = vec![b' '; lead];
+            assert_eq!(blanks(&only), lead);
+        }
     }
 
     /// The byte scanners stop where the character scanners they replace stopped, also
