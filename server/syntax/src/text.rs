@@ -268,8 +268,6 @@ mod tests {
         assert_eq!(super::edit_distance("", "abc"), 3);
     }
 
-    use super::*;
-
     #[test]
     fn lines_end_at_lf_crlf_and_a_lone_cr() {
         let text = "ab\r\ncd\re\nf";

@@ -46,6 +46,9 @@ pub(crate) fn blanks(bytes: &[u8]) -> usize {
 
 const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
 
+/// Eight ASCII zeros.
+const ZEROS: u64 = u64::from_ne_bytes([b'0'; 8]);
+
 /// The high bit of each byte of `word` that is zero, and no other bit (exact for every byte,
 /// unlike the shorter test for "some byte is zero").
 fn zero_bytes(word: u64) -> u64 {
@@ -183,7 +186,6 @@ fn unreal_ed_number(bytes: &[u8]) -> Option<(f64, usize)> {
     // first decimal put to '0') is the whole part times 100, `00dddddd` (the fifth digit and
     // the point put to '0') the decimals.
     let word = |at: usize| u64::from_le_bytes(number[at..at + 8].try_into().unwrap_or_default());
-    const ZEROS: u64 = u64::from_ne_bytes([b'0'; 8]);
     let whole = (word(0) & 0x0000_FFFF_FFFF_FF00) | (ZEROS & !0x0000_FFFF_FFFF_FF00);
     let decimals = (word(5) & 0xFFFF_FFFF_FFFF_0000) | (ZEROS & 0xFFFF);
     let (Some(whole), Some(decimals)) = (eight_digits(whole), eight_digits(decimals)) else {
@@ -197,7 +199,6 @@ fn unreal_ed_number(bytes: &[u8]) -> Option<(f64, usize)> {
 /// The number eight ASCII digits spell, the first byte (the lowest, read little-endian) the
 /// most significant; `None` when a byte is not a digit.
 fn eight_digits(word: u64) -> Option<u64> {
-    const ZEROS: u64 = u64::from_ne_bytes([b'0'; 8]);
     // Each byte minus '0' is below 10 exactly when the byte is a digit: no byte borrows
     // (all are at least '0') and adding 6 carries into no high nibble.
     if (word & 0xF0F0_F0F0_F0F0_F0F0) != 0x3030_3030_3030_3030
