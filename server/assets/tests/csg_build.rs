@@ -543,6 +543,68 @@ fn linked_polygons_share_a_surface_and_merge_back() {
     assert_eq!(floors(Some(5)), (1, 65536.0, vec![5]));
 }
 
+/// Which surface a linked polygon's nodes get is decided as the brush is added
+/// (`bspBrushCSG`, UT v400, UT2004 and Unreal v1.200 `Editor/Src/UnBsp.cpp`): a polygon that
+/// links to itself takes the index the world's next surface will have, made only when a piece
+/// of it is kept; one linked to it takes that index. So a face linked to a face that lies
+/// wholly in solid (a pillar's bottom under the floor) gets the surface of the next face that
+/// keeps a piece: its texture (and plane), as stock UT99 DM-Pyramid stores a rock's face.
+#[test]
+fn a_face_linked_to_a_face_kept_nowhere_takes_the_next_kept_faces_surface() {
+    use unreal_assets::csg::bsp::Oper;
+    use unreal_assets::csg::{BrushPoly, CsgBrush};
+    let wide = |f: &[[f32; 3]], dz: f64| -> Vec<[f64; 3]> {
+        f.iter().map(|v| [f64::from(v[0]), f64::from(v[1]), f64::from(v[2]) + dz]).collect()
+    };
+    let poly = |vertices: Vec<[f64; 3]>, texture: &str, link: Option<usize>| BrushPoly {
+        vertices,
+        texture: texture.into(),
+        poly_flags: 0,
+        mapping: None,
+        source: None,
+        link,
+    };
+    let room = CsgBrush {
+        name: "Room".into(),
+        oper: Oper::Subtract,
+        poly_flags: 0,
+        polys: box_faces([256.0; 3]).iter().map(|f| poly(wide(f, 0.0), "Wall", None)).collect(),
+    };
+    // A pillar through the floor (z = -256): from -320 to -192. Its bottom first, its west
+    // side, top, north and south sides, then its east side, linked to the bottom. (The west
+    // side shares no edge with the east one: the pieces of one surface merge where they do.)
+    let pillar = |east_link: Option<usize>| {
+        let faces = box_faces([32.0, 32.0, 64.0]);
+        let at = |i: usize| wide(&faces[i], -256.0);
+        CsgBrush {
+            name: "Pillar".into(),
+            oper: Oper::Add,
+            poly_flags: 0,
+            polys: vec![
+                poly(at(5), "Bottom", None),
+                poly(at(1), "West", None),
+                poly(at(4), "Top", None),
+                poly(at(2), "Side", None),
+                poly(at(3), "Side", None),
+                poly(at(0), "Side", east_link),
+            ],
+        }
+    };
+    let textures = |east_link: Option<usize>| {
+        let level = build(&[room.clone(), pillar(east_link)], false);
+        let mut by: BTreeMap<String, f64> = BTreeMap::new();
+        for s in level.surfaces.iter().filter(|s| s.brush == 1) {
+            *by.entry(s.texture.clone()).or_default() += polygon_area(&s.vertices);
+        }
+        by.into_iter().map(|(t, a)| format!("{t} {a:.0}")).collect::<Vec<_>>()
+    };
+    // Each face its own: the top and the four sides' parts above the floor.
+    assert_eq!(textures(None), ["Side 12288", "Top 4096", "West 4096"]);
+    // Linked to the bottom, which keeps nothing: the east side is built in the surface the
+    // west side made at the index the bottom took.
+    assert_eq!(textures(Some(0)), ["Side 8192", "Top 4096", "West 8192"]);
+}
+
 /// A built map with no brush and an empty stored BSP: nothing on either side to compare, said
 /// so rather than as a perfect match.
 #[test]

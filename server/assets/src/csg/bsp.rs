@@ -1380,7 +1380,12 @@ pub enum Oper {
 /// One brush's polygons in the world, ready for [`brush_csg`]: each with its own surface.
 pub struct BrushInput {
     pub polys: Vec<EdPoly>,
+    /// Each polygon's own surface (its base, normal, flags and place in the brush):
+    /// `polys[k].surf` indexes this.
     pub surfs: Vec<Surf>,
+    /// Every polygon's `iLink` as the brush stores it, by its index in the brush (those left
+    /// out for having no area too): its own index where it links to itself or to none.
+    pub links: Vec<usize>,
     pub oper: Oper,
     /// The actor's `PolyFlags`.
     pub actor_flags: u32,
@@ -1436,30 +1441,55 @@ fn own_tree_of(filtered: &[(EdPoly, Surf)], budget: usize) -> Bsp {
 /// stops the build there): a brush cannot hold the build for long however deep the world.
 pub fn brush_csg(world: &mut Bsp, brush: &BrushInput, budget: usize) -> usize {
     let filtered = brush.as_filtered();
-    // Each polygon with the world surface of its own surface (linked polygons share one, made
-    // from the first of them).
-    let mut world_surf_of: Vec<Option<usize>> = vec![None; brush.surfs.len()];
+    // Which world surface each polygon's nodes get, as `bspBrushCSG` gives it (UT v400, UT2004
+    // and Unreal v1.200 `Editor/Src/UnBsp.cpp`): a polygon that links to itself takes the
+    // index the world's next surface will have, and `bspAddNode` makes a surface there only
+    // when a piece of it is kept; the index is written into the brush's own copy of the
+    // polygon's link. A polygon that links to another takes what that copy holds: the index
+    // the other took, made by the first polygon that kept a piece after it when the other kept
+    // none (a rock's top dropped against a ceiling leaves its linked faces the next face's
+    // texture: DM-Pyramid); where the other has not been reached (a link forward, or through
+    // a chain), the other's own link, read as a world surface's index.
+    let mut copied_links = brush.links.clone();
+    let mut passed = 0;
     let mut polys = Vec::with_capacity(filtered.len());
     for (p, surf) in &filtered {
-        let shared = world_surf_of.get(p.surf).copied().flatten();
-        let index = shared.unwrap_or_else(|| {
-            world.surfs.push(surf.clone());
-            world.surfs.len() - 1
-        });
-        if let Some(slot) = world_surf_of.get_mut(p.surf) {
-            *slot = Some(index);
-        }
-        polys.push(EdPoly { surf: index, ..p.clone() });
-    }
-    for p in &polys {
         if world.steps() > budget {
             break;
         }
-        let mut ed = p.clone();
+        let index = surf.brush_poly;
+        // Polygons without area were left out; the engine's loop passes them all the same, and
+        // one that links to itself takes the next index too (and makes nothing there).
+        for skipped in passed..index.min(copied_links.len()) {
+            if copied_links[skipped] == skipped {
+                copied_links[skipped] = world.surfs.len();
+            }
+        }
+        passed = passed.max(index + 1);
+        let link = brush.links.get(index).copied().unwrap_or(index);
+        let link_index = if link == index {
+            if let Some(slot) = copied_links.get_mut(index) {
+                *slot = world.surfs.len();
+            }
+            world.surfs.len()
+        } else {
+            copied_links.get(link).copied().unwrap_or(link)
+        };
+        // An index the world has: that surface. The next one: made from this polygon when a
+        // piece is kept. Beyond (the engine's `check` would stop the editor): this polygon's own.
+        let made = link_index >= world.surfs.len();
+        let surf_index = if made {
+            world.surfs.push(surf.clone());
+            world.surfs.len() - 1
+        } else {
+            link_index
+        };
+        let mut ed = EdPoly { surf: surf_index, ..p.clone() };
         ed.flags &= !PF_ED_CUT;
+        let mut kept = false;
         // `AddBrushToWorldFunc` and `SubtractBrushFromWorldFunc`: each kept piece is a node at
         // once, which the pieces after it pass.
-        world.filter_adding(ed, |leaf| {
+        world.filter_adding(ed.clone(), |leaf| {
             let keep = match brush.oper {
                 Oper::Add => match leaf.filter {
                     Filter::Outside | Filter::CoplanarOutside => true,
@@ -1468,6 +1498,7 @@ pub fn brush_csg(world: &mut Bsp, brush: &BrushInput, budget: usize) -> usize {
                 },
                 Oper::Subtract => matches!(leaf.filter, Filter::Inside | Filter::CoplanarInside),
             };
+            kept |= keep;
             keep.then(|| {
                 let mut piece = leaf.poly;
                 if brush.oper == Oper::Subtract {
@@ -1476,6 +1507,10 @@ pub fn brush_csg(world: &mut Bsp, brush: &BrushInput, budget: usize) -> usize {
                 (leaf.place, NF_IS_NEW, piece)
             })
         });
+        if made && !kept {
+            world.surfs.pop();
+        }
+        polys.push(ed);
     }
     let mut discarded = 0;
     if !world.nodes.is_empty()
@@ -1737,37 +1772,71 @@ mod tests {
         assert!((area(&merged) - 4.0).abs() < 1e-9);
     }
 
+    /// A box from `lo` to `hi` on X and Y and `z0` to `z1` on Z, its faces as a brush has them.
+    fn cube(lo: f64, hi: f64, z0: f64, z1: f64) -> Vec<EdPoly> {
+        let half = [(hi - lo) / 2.0, (hi - lo) / 2.0, (z1 - z0) / 2.0];
+        let centre = [f64::midpoint(lo, hi), f64::midpoint(lo, hi), f64::midpoint(z0, z1)];
+        unreal_test_support::writers::box_faces(half.map(|h| h as f32))
+            .iter()
+            .enumerate()
+            .map(|(i, f)| {
+                let v: Vec<V3> = f.iter().map(|p| add(p.map(f64::from), centre)).collect();
+                poly(&v, i)
+            })
+            .collect()
+    }
+
+    /// A brush of `polys`, each linked to itself.
+    fn input(polys: Vec<EdPoly>, oper: Oper) -> BrushInput {
+        let surfs = polys
+            .iter()
+            .enumerate()
+            .map(|(i, p)| Surf {
+                base: p.base,
+                normal: p.normal,
+                flags: 0,
+                brush: 0,
+                brush_poly: i,
+            })
+            .collect();
+        let links = (0..polys.len()).collect();
+        BrushInput { polys, surfs, links, oper, actor_flags: 0 }
+    }
+
+    /// The surface `bspBrushCSG` gives a polygon that links forward, or to one that links on
+    /// (UT v400 `Editor/Src/UnBsp.cpp`, `bspBrushCSG`): the brush's own copy of the other's
+    /// link, which holds a world surface's index only once that polygon has been reached, so
+    /// here the other's own index in the brush, read as a world surface's (the room's fourth).
+    #[test]
+    fn a_link_forward_or_on_reads_the_brush_index_as_a_world_surface() {
+        let mut world = Bsp::new(false);
+        brush_csg(&mut world, &input(cube(0.0, 512.0, 0.0, 256.0), Oper::Subtract), usize::MAX);
+        assert_eq!(world.surfs.len(), 6);
+        let nodes_before = world.nodes.len();
+        let mut pillar = input(cube(192.0, 320.0, 64.0, 192.0), Oper::Add);
+        // Its +X side links forward to its -Y side (3), and its -X side to the +X side.
+        pillar.links[0] = 3;
+        pillar.links[1] = 0;
+        let east = pillar.polys[0].normal;
+        let west = pillar.polys[1].normal;
+        brush_csg(&mut world, &pillar, usize::MAX);
+        let surf_of = |normal: V3| -> Vec<usize> {
+            world.nodes[nodes_before..]
+                .iter()
+                .filter(|n| !n.vertices.is_empty() && dot(n.normal, normal) > 0.999)
+                .map(|n| n.surf)
+                .collect()
+        };
+        assert_eq!(surf_of(east), [3]);
+        assert_eq!(surf_of(west), [3]);
+        // The four faces linked to themselves made one surface each.
+        assert_eq!(world.surfs.len(), 10);
+    }
+
     /// A room with a pillar: the world's tree built anew holds the same area and puts a
     /// polygon in open air outside and one in the pillar inside, as before.
     #[test]
     fn a_repartitioned_world_keeps_its_area_and_what_is_inside() {
-        // A box from `lo` to `hi` on X and Y and `z0` to `z1` on Z, its faces as a brush has them.
-        let cube = |lo: f64, hi: f64, z0: f64, z1: f64| -> Vec<EdPoly> {
-            let half = [(hi - lo) / 2.0, (hi - lo) / 2.0, (z1 - z0) / 2.0];
-            let centre = [f64::midpoint(lo, hi), f64::midpoint(lo, hi), f64::midpoint(z0, z1)];
-            unreal_test_support::writers::box_faces(half.map(|h| h as f32))
-                .iter()
-                .enumerate()
-                .map(|(i, f)| {
-                    let v: Vec<V3> = f.iter().map(|p| add(p.map(f64::from), centre)).collect();
-                    poly(&v, i)
-                })
-                .collect()
-        };
-        let input = |polys: Vec<EdPoly>, oper: Oper| {
-            let surfs = polys
-                .iter()
-                .enumerate()
-                .map(|(i, p)| Surf {
-                    base: p.base,
-                    normal: p.normal,
-                    flags: 0,
-                    brush: 0,
-                    brush_poly: i,
-                })
-                .collect();
-            BrushInput { polys, surfs, oper, actor_flags: 0 }
-        };
         let mut world = Bsp::new(false);
         brush_csg(&mut world, &input(cube(0.0, 512.0, 0.0, 256.0), Oper::Subtract), usize::MAX);
         brush_csg(&mut world, &input(cube(192.0, 320.0, 0.0, 256.0), Oper::Add), usize::MAX);

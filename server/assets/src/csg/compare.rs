@@ -41,32 +41,14 @@ pub struct Difference {
     pub area: f64,
 }
 
-/// The engine's area built in place by the same brush with another texture.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Retextured {
-    pub source: String,
-    /// The texture the stored surfaces have.
-    pub stored: String,
-    /// The texture the brush's faces have now (what a build gives them).
-    pub built: String,
-    pub area: f64,
-}
-
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Comparison {
     pub engine_area: f64,
     pub built_area: f64,
     pub matched_area: f64,
-    /// Of the engine's area not matched, what the same brush builds in place with another
-    /// texture: the stored surfaces have a texture their brush's faces no longer have. UnrealEd
-    /// changes both when a texture is applied (`polyUpdateMaster`), so the brush's faces were
-    /// changed after the level was last built, and a build gives the brush's.
-    pub retextured_area: f64,
-    /// The same, by brush and textures, largest first.
-    pub retextured: Vec<Retextured>,
-    /// The engine's area not built, largest first (the retextured area left out).
+    /// The engine's area not built, largest first.
     pub missing: Vec<Difference>,
-    /// Built area the engine does not have, largest first (the retextured area left out).
+    /// Built area the engine does not have, largest first.
     pub extra: Vec<Difference>,
     /// The same by built polygon: its index in the built list and its area not matched.
     pub unmatched_built: Vec<(usize, f64)>,
@@ -85,21 +67,6 @@ impl Comparison {
     /// Built area the engine does not have, in percent of the engine's.
     pub fn extra_percent(&self) -> f64 {
         percent_of(self.built_area - self.matched_area, self.engine_area)
-    }
-
-    /// Matched area with the retextured area counted as matched: what the build gives where
-    /// the stored level is stale only in its textures.
-    pub fn in_place_percent(&self) -> f64 {
-        if self.engine_area > 0.0 {
-            100.0 * (self.matched_area + self.retextured_area) / self.engine_area
-        } else {
-            100.0
-        }
-    }
-
-    /// [`Self::extra_percent`] with the retextured area counted as matched.
-    pub fn extra_in_place_percent(&self) -> f64 {
-        percent_of(self.built_area - self.matched_area - self.retextured_area, self.engine_area)
     }
 }
 
@@ -226,10 +193,8 @@ fn hull(mut p: Vec<[f64; 2]>) -> Vec<[f64; 2]> {
 /// Compares the engine's polygons with the built ones.
 pub fn compare(engine: &[AreaPolygon], built: &[AreaPolygon]) -> Comparison {
     let mut by_texture: HashMap<String, Vec<usize>> = HashMap::new();
-    let mut by_source: HashMap<&str, Vec<usize>> = HashMap::new();
     for (i, b) in built.iter().enumerate() {
         by_texture.entry(b.texture.to_ascii_lowercase()).or_default().push(i);
-        by_source.entry(b.source.as_str()).or_default().push(i);
     }
     let built_centroids: Vec<V3> = built.iter().map(|b| centroid(&b.vertices)).collect();
     let built_thickness: Vec<f64> = built
@@ -255,7 +220,6 @@ pub fn compare(engine: &[AreaPolygon], built: &[AreaPolygon]) -> Comparison {
     let mut built_matched = vec![0.0; built.len()];
     let mut result = Comparison::default();
     let mut missing: HashMap<(String, String), f64> = HashMap::new();
-    let mut retextured: HashMap<(String, String, String), f64> = HashMap::new();
     for e in engine {
         let area = polygon_area(&e.vertices);
         result.engine_area += area;
@@ -273,26 +237,7 @@ pub fn compare(engine: &[AreaPolygon], built: &[AreaPolygon]) -> Comparison {
         if area - matched <= 1e-3 {
             continue;
         }
-        // What is left: the same brush's faces in place with another texture?
-        let mut moved: Vec<(usize, f64)> = Vec::new();
-        for &i in by_source.get(e.source.as_str()).into_iter().flatten() {
-            if !built[i].texture.eq_ignore_ascii_case(&e.texture) && on_plane(e, e_centroid, i) {
-                let o = overlap(&e.vertices, &built[i].vertices, e.normal);
-                if o > 0.0 {
-                    moved.push((i, o));
-                }
-            }
-        }
-        let total: f64 = moved.iter().map(|(_, o)| o).sum();
-        let scale = if total > area - matched { (area - matched) / total } else { 1.0 };
-        let left = area - matched - total * scale;
-        for (i, o) in moved {
-            let o = o * scale;
-            built_matched[i] += o;
-            result.retextured_area += o;
-            let key = (e.source.clone(), e.texture.clone(), built[i].texture.clone());
-            *retextured.entry(key).or_default() += o;
-        }
+        let left = area - matched;
         if left > 1e-3 {
             *missing.entry((e.source.clone(), e.texture.clone())).or_default() += left;
         }
@@ -316,12 +261,6 @@ pub fn compare(engine: &[AreaPolygon], built: &[AreaPolygon]) -> Comparison {
     };
     result.missing = sorted(missing);
     result.extra = sorted(extra);
-    let mut retextured: Vec<Retextured> = retextured
-        .into_iter()
-        .map(|((source, stored, built), area)| Retextured { source, stored, built, area })
-        .collect();
-    retextured.sort_by(|a, b| b.area.total_cmp(&a.area).then_with(|| a.source.cmp(&b.source)));
-    result.retextured = retextured;
     result
 }
 
@@ -346,38 +285,20 @@ mod tests {
             mapping: None,
         }
     }
-
-    /// The stored surfaces of a brush in a texture its faces no longer have: built in place
-    /// with the brush's, counted apart (not missing, not extra) and named; another brush's
-    /// face there in another texture is not the same face, and stays missing and extra.
+    /// Area counts as matched only in the same texture: a face built in place in another
+    /// texture (what a linked face whose surface went to another face gives, when a build
+    /// does not follow `bspBrushCSG`'s surfaces) is missing on one side and extra on the other.
     #[test]
-    fn a_brush_retextured_after_the_build_is_told_apart() {
-        let engine = [
-            floor("Brush1", "Old", 0.0),
-            floor("Brush1", "Same", 200.0),
-            floor("Brush2", "Rock", 400.0),
-        ];
-        let built = [
-            floor("Brush1", "New", 0.0),
-            floor("Brush1", "Same", 200.0),
-            floor("Brush3", "Sand", 400.0),
-        ];
+    fn a_face_in_place_in_another_texture_is_missing_and_extra() {
+        let engine = [floor("Brush1", "Old", 0.0), floor("Brush1", "Same", 200.0)];
+        let built = [floor("Brush1", "New", 0.0), floor("Brush1", "Same", 200.0)];
         let c = compare(&engine, &built);
-        assert!((c.matched_percent() - 100.0 / 3.0).abs() < 1e-9);
-        assert!((c.retextured_area - 10_000.0).abs() < 1e-6);
-        assert_eq!(
-            c.retextured,
-            vec![Retextured {
-                source: "Brush1".into(),
-                stored: "Old".into(),
-                built: "New".into(),
-                area: c.retextured_area
-            }]
-        );
-        assert!((c.in_place_percent() - 200.0 / 3.0).abs() < 1e-9);
-        assert!((c.extra_in_place_percent() - 100.0 / 3.0).abs() < 1e-9);
-        // Only Brush2's face is missing and only Brush3's extra.
-        assert_eq!(c.missing.iter().map(|d| d.source.as_str()).collect::<Vec<_>>(), ["Brush2"]);
-        assert_eq!(c.extra.iter().map(|d| d.source.as_str()).collect::<Vec<_>>(), ["Brush3"]);
+        assert!((c.matched_percent() - 50.0).abs() < 1e-9);
+        assert!((c.extra_percent() - 50.0).abs() < 1e-9);
+        let named = |d: &[Difference]| -> Vec<String> {
+            d.iter().map(|d| format!("{} {} {:.0}", d.source, d.texture, d.area)).collect()
+        };
+        assert_eq!(named(&c.missing), ["Brush1 Old 10000"]);
+        assert_eq!(named(&c.extra), ["Brush1 New 10000"]);
     }
 }

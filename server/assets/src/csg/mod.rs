@@ -42,38 +42,34 @@ pub fn solid_bsp_of(brush: &CsgBrush, budget: usize) -> Option<Bsp> {
     input.own_tree(budget)
 }
 
-/// Brush `b` of the build as [`bsp::brush_csg`] takes it: its polygons with their planes,
-/// each linked polygon sharing the surface of the one it links to, and how many polygons
-/// were left out for having no area.
+/// Brush `b` of the build as [`bsp::brush_csg`] takes it: its polygons with their planes, each
+/// with a surface of its own, their links (which surface a linked polygon's nodes share is
+/// decided as the world is built), and how many polygons were left out for having no area.
 fn brush_input(b: usize, brush: &CsgBrush) -> (BrushInput, usize) {
     let mut input = BrushInput {
         polys: Vec::new(),
         surfs: Vec::new(),
+        // A link outside the brush is read as none (the engine's `check` refuses it).
+        links: (0..brush.polys.len())
+            .map(|i| brush.polys[i].link.filter(|&l| l < brush.polys.len()).unwrap_or(i))
+            .collect(),
         oper: brush.oper,
         actor_flags: brush.poly_flags,
     };
     let mut degenerate = 0;
-    // The surface each polygon got, for the ones linked to it.
-    let mut surf_of: Vec<Option<usize>> = Vec::with_capacity(brush.polys.len());
     for (i, p) in brush.polys.iter().enumerate() {
         let Some(normal) = calc_normal(&p.vertices) else {
             degenerate += 1;
-            surf_of.push(None);
             continue;
         };
         let base = p.vertices[0];
-        let linked = p.link.filter(|&l| l < i).and_then(|l| surf_of.get(l).copied().flatten());
-        let surf = linked.unwrap_or_else(|| {
-            input.surfs.push(Surf { base, normal, flags: p.poly_flags, brush: b, brush_poly: i });
-            input.surfs.len() - 1
-        });
-        surf_of.push(Some(surf));
+        input.surfs.push(Surf { base, normal, flags: p.poly_flags, brush: b, brush_poly: i });
         input.polys.push(EdPoly {
             vertices: p.vertices.clone(),
             normal,
             base,
             flags: p.poly_flags,
-            surf,
+            surf: input.surfs.len() - 1,
         });
     }
     (input, degenerate)

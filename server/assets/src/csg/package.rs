@@ -468,7 +468,7 @@ fn lacking_inside_semisolids(
             .map(|(e, _)| e.clone())
             .collect();
         let c = compare(&near, pieces);
-        c.built_area - c.matched_area - c.retextured_area
+        c.built_area - c.matched_area
     };
     // Each semisolid brush's pieces, and the polygons it split; the trees and the filtering
     // within the bound of a build of these brushes (brushes whose faces cut each other make
@@ -567,25 +567,6 @@ impl std::fmt::Display for CsgCheck {
                 c.matched_percent(),
                 c.extra_percent()
             )?;
-        }
-        if c.retextured_area >= 1.0 {
-            writeln!(
-                f,
-                "  {:.3}% built in place by the same brushes with another texture: the stored surfaces have textures their brushes' faces no longer have (the brushes were retextured after the level was last built; a build gives the brushes' own): {:.3}% matched, {:.3}% extra with it counted",
-                super::compare::percent_of(c.retextured_area, c.engine_area),
-                c.in_place_percent(),
-                c.extra_in_place_percent()
-            )?;
-            for r in c.retextured.iter().take(5).filter(|r| r.area >= 1.0) {
-                writeln!(
-                    f,
-                    "  retextured: {:.0} units² of {} (stored {}, the brush's {})",
-                    r.area,
-                    printable_line(&r.source),
-                    printable_line(&r.stored),
-                    printable_line(&r.built)
-                )?;
-            }
         }
         let on = &self.on_detail;
         if on.missing_area + on.extra_area >= 1.0 {
