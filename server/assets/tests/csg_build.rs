@@ -6,7 +6,9 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use unreal_assets::csg::{brushes_of_t3d, build, compare, package, polygon_area};
-use unreal_test_support::writers::{box_faces, map_package, LevelPoly, MapBrush};
+use unreal_test_support::writers::{
+    box_faces, carved_room, map_package, map_package_with_deleted, LevelPoly, MapBrush,
+};
 
 /// A box brush: class, `CsgOper`, actor `PolyFlags`, centre, half size, texture.
 struct Box3(&'static str, &'static str, u32, [f32; 3], [f32; 3], &'static str);
@@ -603,6 +605,41 @@ fn a_face_linked_to_a_face_kept_nowhere_takes_the_next_kept_faces_surface() {
     // Linked to the bottom, which keeps nothing: the east side is built in the surface the
     // west side made at the index the bottom took.
     assert_eq!(textures(Some(0)), ["Side 8192", "Top 4096", "West 8192"]);
+}
+
+/// A brush deleted after the last build: its actor stays in the file (the level's surfaces
+/// refer to it) but not among the level's actors. Its surfaces are named as a deleted
+/// brush's, the figures given without them, and the level built with it read back gives the
+/// stored one; a map whose brushes are all held says nothing of the kind.
+#[test]
+fn a_brush_deleted_since_the_last_build_is_named_and_read_back() {
+    let half = [128.0, 128.0, 64.0];
+    let brushes = [
+        MapBrush::carved(half, "Wall"),
+        MapBrush { location: [1024.0, 0.0, 0.0], ..MapBrush::carved(half, "Rock") },
+    ];
+    let level: Vec<(LevelPoly, usize)> = carved_room(half, 0.0, "Wall")
+        .into_iter()
+        .map(|p| (p, 0))
+        .chain(carved_room(half, 1024.0, "Rock").into_iter().map(|p| (p, 1)))
+        .collect();
+    let check_of = |deleted: &[usize]| {
+        let bytes = map_package_with_deleted(69, &brushes, &level, deleted);
+        let p = unreal_formats::Package::parse(&bytes).unwrap();
+        package::check(&p).unwrap()
+    };
+    let check = check_of(&[1]);
+    let text = check.to_string();
+    assert!(text.contains("against the stored BSP: 50.000% matched, 0.000% extra"), "{text}");
+    assert!(
+        text.contains("the stored level holds 262144 units² of 1 brush the map's level no longer has: Brush1 (262144 units²)"),
+        "{text}"
+    );
+    assert!(text.contains("without that area: 100.000% matched, 0.000% extra"), "{text}");
+    assert!(text.contains("it gives the stored level: 100.000% matched, 0.000% extra"), "{text}");
+    let whole = check_of(&[]);
+    assert!(whole.deleted.is_none(), "{whole}");
+    assert!(whole.to_string().contains("100.000% matched, 0.000% extra"), "{whole}");
 }
 
 /// A built map with no brush and an empty stored BSP: nothing on either side to compare, said

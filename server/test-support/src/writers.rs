@@ -1770,6 +1770,23 @@ pub fn map_package(version: u16, brushes: &[MapBrush], level: &[LevelPoly]) -> V
     w.finish()
 }
 
+/// [`map_package`] whose stored surfaces name the brush that made them (`level`'s second
+/// field: an index into `brushes`), and whose level leaves out the brushes `deleted` names:
+/// what UnrealEd saves after brushes were deleted since the last build (the actors stay in
+/// the file, the level's surfaces referring to them).
+pub fn map_package_with_deleted(
+    version: u16,
+    brushes: &[MapBrush],
+    level: &[(LevelPoly, usize)],
+    deleted: &[usize],
+) -> Vec<u8> {
+    let mut w = PackageWriter::new(version, 0);
+    let polys: Vec<LevelPoly> = level.iter().map(|(p, _)| p.clone()).collect();
+    let named: Vec<Option<usize>> = level.iter().map(|&(_, b)| Some(b)).collect();
+    map_into_naming(&mut w, brushes, &polys, Vec::new(), &named, deleted);
+    w.finish()
+}
+
 /// The `StaticMesh` a [`MeshActorSpec`] stores.
 #[derive(Debug, Clone, Copy)]
 pub enum SpecMesh {
@@ -1966,6 +1983,19 @@ fn map_into(
     level: &[LevelPoly],
     more_actors: Vec<i32>,
 ) {
+    map_into_naming(w, brushes, level, more_actors, &[], &[]);
+}
+
+/// [`map_into`], each level polygon's surface naming the brush `surface_brush` gives it (none
+/// where it gives none), the brushes `deleted` names left out of the level's actors.
+fn map_into_naming(
+    w: &mut PackageWriter,
+    brushes: &[MapBrush],
+    level: &[LevelPoly],
+    more_actors: Vec<i32>,
+    surface_brush: &[Option<usize>],
+    deleted: &[usize],
+) {
     let version = w.version;
     let level_class = w.engine_class("Level");
     let model_class = w.engine_class("Model");
@@ -2049,10 +2079,33 @@ fn map_into(
         );
         actors.push(actor);
     }
+    let brush_actors = actors.clone();
+    let mut actors: Vec<i32> = actors
+        .into_iter()
+        .enumerate()
+        .filter(|(k, _)| !deleted.contains(k))
+        .map(|(_, a)| a)
+        .collect();
     actors.extend(more_actors);
     let level_polys: Vec<(Vec<[f32; 3]>, i32)> =
         level.iter().map(|p| (p.vertices.clone(), texture_ref(p.texture))).collect();
-    let level_model = w.export(model_class, 0, "Model1", 0, model_body(version, level_polys, 0));
+    let surface_actors: Vec<i32> = (0..level.len())
+        .map(|i| {
+            surface_brush
+                .get(i)
+                .copied()
+                .flatten()
+                .and_then(|b| brush_actors.get(b).copied())
+                .unwrap_or(0)
+        })
+        .collect();
+    let level_model = w.export(
+        model_class,
+        0,
+        "Model1",
+        0,
+        model_body_naming(version, level_polys, 0, surface_actors),
+    );
     w.export(
         level_class,
         0,
@@ -2086,6 +2139,17 @@ fn poly_tail(o: &mut Obj, version: u16) {
 /// A `Model` of package `version`: one node and surface per polygon (each node's front the
 /// next node), the points, normals and the `Polys` reference.
 fn model_body(version: u16, polys: Vec<(Vec<[f32; 3]>, i32)>, polys_ref: i32) -> Body {
+    model_body_naming(version, polys, polys_ref, Vec::new())
+}
+
+/// [`model_body`] whose surface `i` names actor `actors[i]` (an object reference; none past
+/// the list's end).
+fn model_body_naming(
+    version: u16,
+    polys: Vec<(Vec<[f32; 3]>, i32)>,
+    polys_ref: i32,
+    actors: Vec<i32>,
+) -> Body {
     Box::new(move |o, w| {
         write_props(o, &[], w.none());
         o.bytes(&[0; 25]).bytes(&[0; 16]);
@@ -2143,7 +2207,7 @@ fn model_body(version: u16, polys: Vec<(Vec<[f32; 3]>, i32)>, polys_ref: i32) ->
             if version < 78 {
                 o.u16(0).u16(0);
             }
-            o.index(0);
+            o.index(actors.get(i).copied().unwrap_or(0));
             if version > 86 {
                 vec3(o, normals[i]);
                 o.f32(0.0);

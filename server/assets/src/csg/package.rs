@@ -26,6 +26,55 @@ pub struct BuiltMap {
     pub root_outside: bool,
     pub nodes: usize,
     pub surfs: usize,
+    /// Brushes the stored level's surfaces name that the level's actors do not hold: deleted
+    /// after the level was last built (UnrealEd saves an actor that something still refers
+    /// to), in the package's order, those that would take part read as a brush.
+    pub deleted: Vec<CsgBrush>,
+}
+
+/// What a level's actor is to CSG.
+enum ActorBrush {
+    /// A brush that takes part.
+    Takes(CsgBrush),
+    /// A brush actor that does not, with why (`Mover1: not static`).
+    LeftOut(String),
+    /// No brush.
+    None,
+}
+
+/// Actor export `actor` as CSG reads it.
+fn actor_brush(p: &Package<'_>, actor: usize) -> Result<ActorBrush, unreal_formats::Error> {
+    let header = p.read_object_header(actor)?;
+    let props = &header.properties;
+    let Some(model) = (match property(props, "Brush") {
+        Some(PropertyValue::Object(r)) => export_of(*r),
+        _ => None,
+    }) else {
+        return Ok(ActorBrush::None);
+    };
+    let class = p.class_name(actor);
+    let name = p.export_name(actor).to_owned();
+    let csg_oper = int_of(property(props, "CsgOper")).unwrap_or(0).to_string();
+    let b_static = match property(props, "bStatic") {
+        Some(PropertyValue::Bool(b)) => Some(*b),
+        // Absent: the class's default (true for Brush, false for Mover).
+        _ => None,
+    };
+    if !takes_part(class, &csg_oper, b_static, true) {
+        let why = if !class.eq_ignore_ascii_case("Brush") {
+            format!("class {class}")
+        } else if b_static == Some(false) {
+            "not static".to_owned()
+        } else {
+            format!("CsgOper {csg_oper}")
+        };
+        return Ok(ActorBrush::LeftOut(format!("{name}: {why}")));
+    }
+    let Some(oper) = super::oper_of(&csg_oper) else { return Ok(ActorBrush::None) };
+    // By bare name, as the stored level's surfaces are compared (`engine_polygons`).
+    let polys = placed_polys(p, props, model)?.into_iter().map(|(poly, _)| poly).collect();
+    let poly_flags = int_of(property(props, "PolyFlags")).unwrap_or(0) as u32;
+    Ok(ActorBrush::Takes(CsgBrush { name, oper, poly_flags, polys }))
 }
 
 fn export_of(r: ObjectRef) -> Option<usize> {
@@ -103,38 +152,11 @@ pub fn read_built_map(p: &Package<'_>) -> Result<BuiltMap, unreal_formats::Error
     let level = p.read_level(level_export(p)?)?;
     let mut map = BuiltMap::default();
     for actor in level.actors.iter().filter_map(|&a| export_of(a)) {
-        let header = p.read_object_header(actor)?;
-        let props = &header.properties;
-        let Some(model) = (match property(props, "Brush") {
-            Some(PropertyValue::Object(r)) => export_of(*r),
-            _ => None,
-        }) else {
-            continue;
-        };
-        let class = p.class_name(actor);
-        let name = p.export_name(actor).to_owned();
-        let csg_oper = int_of(property(props, "CsgOper")).unwrap_or(0).to_string();
-        let b_static = match property(props, "bStatic") {
-            Some(PropertyValue::Bool(b)) => Some(*b),
-            // Absent: the class's default (true for Brush, false for Mover).
-            _ => None,
-        };
-        if !takes_part(class, &csg_oper, b_static, true) {
-            let why = if !class.eq_ignore_ascii_case("Brush") {
-                format!("class {class}")
-            } else if b_static == Some(false) {
-                "not static".to_owned()
-            } else {
-                format!("CsgOper {csg_oper}")
-            };
-            map.left_out.push(format!("{name}: {why}"));
-            continue;
+        match actor_brush(p, actor)? {
+            ActorBrush::Takes(brush) => map.brushes.push(brush),
+            ActorBrush::LeftOut(why) => map.left_out.push(why),
+            ActorBrush::None => {}
         }
-        let Some(oper) = super::oper_of(&csg_oper) else { continue };
-        // By bare name, as the stored level's surfaces are compared (`engine_polygons`).
-        let polys = placed_polys(p, props, model)?.into_iter().map(|(poly, _)| poly).collect();
-        let poly_flags = int_of(property(props, "PolyFlags")).unwrap_or(0) as u32;
-        map.brushes.push(CsgBrush { name, oper, poly_flags, polys });
     }
     let model = export_of(level.model).ok_or_else(|| {
         unreal_formats::Error::new("Level", 0, "the level's Model to be an object of the map")
@@ -144,6 +166,22 @@ pub fn read_built_map(p: &Package<'_>) -> Result<BuiltMap, unreal_formats::Error
     map.nodes = model.nodes.len();
     map.surfs = model.surfs.len();
     map.engine = engine_polygons(p, &model);
+    let in_level: std::collections::HashSet<usize> =
+        level.actors.iter().filter_map(|&a| export_of(a)).collect();
+    let mut named: Vec<usize> = model
+        .surfs
+        .iter()
+        .filter_map(|s| export_of(s.actor))
+        .filter(|a| !in_level.contains(a))
+        .collect();
+    named.sort_unstable();
+    named.dedup();
+    for actor in named {
+        // One that cannot be read is only not rebuilt: its surfaces still say it is gone.
+        if let Ok(ActorBrush::Takes(brush)) = actor_brush(p, actor) {
+            map.deleted.push(brush);
+        }
+    }
     Ok(map)
 }
 
@@ -245,6 +283,9 @@ pub struct CsgCheck {
     /// Semisolid brushes the stored level reads as built while they were solid, when there are
     /// any ([`find_stale_semisolid`]).
     pub stale_semisolid: Option<StaleSemisolid>,
+    /// Stored surfaces of brushes the map no longer holds, when there are any
+    /// ([`find_deleted`]).
+    pub deleted: Option<Deleted>,
     /// Time to build the level (not to read the package or compare).
     pub build_time: std::time::Duration,
 }
@@ -313,7 +354,8 @@ pub fn check(p: &Package<'_>) -> Result<CsgCheck, unreal_formats::Error> {
         && level.stopped.is_none())
     .then(|| find_stale_semisolid(&map, &built, &comparison))
     .flatten();
-    Ok(CsgCheck { map, level, comparison, on_detail, stale_semisolid, build_time })
+    let deleted = find_deleted(&map, &comparison);
+    Ok(CsgCheck { map, level, comparison, on_detail, stale_semisolid, deleted, build_time })
 }
 
 /// Extra area above which [`find_stale_semisolid`] looks for its cause (the goal the oracle
@@ -336,12 +378,13 @@ pub struct StaleSemisolid {
     /// The build with them all solid, when it gives the stored level (within the oracle's
     /// goal outside detail brushes); `None` when it does not: the brushes then cut the world
     /// through a tree whose cells differ from this build's (skins).
-    pub as_solid: Option<AsSolid>,
+    pub as_solid: Option<Rebuilt>,
 }
 
-/// A build with some semisolid brushes made solid, and its comparison with the stored level.
+/// A build with some brushes changed (semisolid ones made solid, deleted ones read back), and
+/// its comparison with the stored level.
 #[derive(Clone, Debug)]
-pub struct AsSolid {
+pub struct Rebuilt {
     pub brushes: Vec<String>,
     pub comparison: super::compare::Comparison,
     /// The part of that comparison's differences on detail brushes.
@@ -416,18 +459,119 @@ pub fn find_stale_semisolid(
             b.poly_flags &= !super::bsp::PF_SEMISOLID;
         }
     }
-    let level = super::build(&brushes, map.root_outside);
-    let comparison =
-        super::compare::compare(&map.engine, &super::compare::built_polygons(&level, &brushes));
-    let on_detail = OnDetail::of(&brushes, &comparison);
-    let reproduced = on_detail.matched_outside_percent(&comparison) >= GOAL_MATCHED_PERCENT
-        && on_detail.extra_outside_percent(&comparison) <= GOAL_EXTRA_PERCENT;
-    let as_solid = reproduced.then(|| AsSolid {
-        brushes: lacking.iter().map(|l| l.brush.clone()).collect(),
-        comparison,
-        on_detail,
-    });
+    let names = lacking.iter().map(|l| l.brush.clone()).collect();
+    let rebuilt = Rebuilt::of(map, &brushes, names);
+    let as_solid = rebuilt.gives_stored_level().then_some(rebuilt);
     Some(StaleSemisolid { lacking, lacking_area, as_solid })
+}
+
+impl Rebuilt {
+    /// The level built from `brushes` (the map's, some changed: `names`), compared with the
+    /// map's stored level.
+    fn of(map: &BuiltMap, brushes: &[CsgBrush], names: Vec<String>) -> Rebuilt {
+        let level = super::build(brushes, map.root_outside);
+        let comparison =
+            super::compare::compare(&map.engine, &super::compare::built_polygons(&level, brushes));
+        let on_detail = OnDetail::of(brushes, &comparison);
+        Rebuilt { brushes: names, comparison, on_detail }
+    }
+
+    /// Within the oracle's goal outside detail brushes (whose faces the engine keeps by the
+    /// cells of its own tree).
+    pub fn gives_stored_level(&self) -> bool {
+        self.on_detail.matched_outside_percent(&self.comparison) >= GOAL_MATCHED_PERCENT
+            && self.on_detail.extra_outside_percent(&self.comparison) <= GOAL_EXTRA_PERCENT
+    }
+}
+
+/// Stored surfaces of brushes the map's level no longer holds ([`BuiltMap::deleted`]).
+#[derive(Clone, Debug)]
+pub struct Deleted {
+    /// Each brush with the area of its stored surfaces that no built face matches, most first.
+    pub brushes: Vec<Lacking>,
+    /// Their sum.
+    pub area: f64,
+    /// The build with the deleted brushes read back, each before the first brush numbered
+    /// after it or all after the others, whichever gives the closer level (where a brush stood
+    /// in the level's order is not stored), when they could be read.
+    pub rebuilt: Option<Rebuilt>,
+}
+
+impl Deleted {
+    /// `c`'s matched area in percent of the engine's without the deleted brushes' area.
+    pub fn matched_percent(&self, c: &super::compare::Comparison) -> f64 {
+        let engine = c.engine_area - self.area;
+        if engine > 0.0 {
+            (100.0 * c.matched_area / engine).min(100.0)
+        } else {
+            100.0
+        }
+    }
+
+    /// `c`'s extra area in percent of the engine's without the deleted brushes' area.
+    pub fn extra_percent(&self, c: &super::compare::Comparison) -> f64 {
+        super::compare::percent_of(c.built_area - c.matched_area, c.engine_area - self.area)
+    }
+}
+
+/// The stored level's surfaces of brushes the map's level does not hold, where there are any:
+/// UnrealEd saves an actor that something still refers to, and a level's surfaces refer to
+/// the brush that made them, so a brush deleted after the last build stays in the file with
+/// the surfaces it made. Building the map now leaves it out. (Jazz Jackrabbit 3D's `Surf`
+/// holds nothing but such surfaces; Deus Ex's `50_station7` one brush's.)
+pub fn find_deleted(map: &BuiltMap, c: &super::compare::Comparison) -> Option<Deleted> {
+    let held: std::collections::HashSet<&str> = map
+        .brushes
+        .iter()
+        .map(|b| b.name.as_str())
+        .chain(map.left_out.iter().map(|l| l.split(':').next().unwrap_or(l)))
+        .collect();
+    let mut brushes: Vec<Lacking> = Vec::new();
+    for d in c.missing.iter().filter(|d| !d.source.is_empty() && !held.contains(d.source.as_str()))
+    {
+        match brushes.iter_mut().find(|b| b.brush == d.source) {
+            Some(b) => b.area += d.area,
+            None => brushes.push(Lacking { brush: d.source.clone(), area: d.area }),
+        }
+    }
+    if brushes.is_empty() {
+        return None;
+    }
+    brushes.sort_by(|a, b| b.area.total_cmp(&a.area).then_with(|| a.brush.cmp(&b.brush)));
+    let area = brushes.iter().map(|b| b.area).sum();
+    let rebuilt = (!map.deleted.is_empty()).then(|| {
+        // Where each stood is not stored; UnrealEd numbers the brushes it makes in order
+        // (`Brush77` after `Brush76`), so each goes before the first brush numbered after it.
+        let number = |b: &CsgBrush| -> Option<u64> {
+            let digits = b.name.trim_start_matches(|c: char| !c.is_ascii_digit());
+            digits.parse().ok()
+        };
+        let mut numbered: Vec<CsgBrush> = map.brushes.clone();
+        for gone in &map.deleted {
+            let at = number(gone)
+                .and_then(|n| numbered.iter().position(|b| number(b).is_some_and(|m| m > n)))
+                .unwrap_or(numbered.len());
+            numbered.insert(at, gone.clone());
+        }
+        // Brushes are not always in the order of their numbers (a level's order changes with
+        // "to first", "to last" and copies): after all the others is tried too, and the closer
+        // of the two kept.
+        let last: Vec<CsgBrush> = map.brushes.iter().chain(&map.deleted).cloned().collect();
+        let names = || map.deleted.iter().map(|b| b.name.clone()).collect();
+        // Matched area less extra area.
+        let score = |r: &Rebuilt| 2.0 * r.comparison.matched_area - r.comparison.built_area;
+        let by_number = Rebuilt::of(map, &numbered, names());
+        if numbered.iter().map(|b| &b.name).eq(last.iter().map(|b| &b.name)) {
+            return by_number;
+        }
+        let after_all = Rebuilt::of(map, &last, names());
+        if score(&after_all) > score(&by_number) {
+            after_all
+        } else {
+            by_number
+        }
+    });
+    Some(Deleted { brushes, area, rebuilt })
 }
 
 /// For each semisolid brush, the area of other brushes' built faces inside it that the stored
@@ -578,6 +722,39 @@ impl std::fmt::Display for CsgCheck {
                 on.matched_outside_percent(c),
                 on.extra_outside_percent(c)
             )?;
+        }
+        if let Some(deleted) = &self.deleted {
+            let n = deleted.brushes.len();
+            let names: Vec<String> = deleted
+                .brushes
+                .iter()
+                .take(5)
+                .map(|b| format!("{} ({:.0} units²)", printable_line(&b.brush), b.area))
+                .chain((n > 5).then(|| format!("{} more", n - 5)))
+                .collect();
+            writeln!(
+                f,
+                "  the stored level holds {:.0} units² of {n} brush{} the map's level no longer has: {}; deleted since the level was last built (the file keeps an actor the level's surfaces refer to), so building the map now leaves {}; without that area: {:.3}% matched, {:.3}% extra",
+                deleted.area,
+                if n == 1 { "" } else { "es" },
+                names.join(", "),
+                if n == 1 { "it out" } else { "them out" },
+                deleted.matched_percent(c),
+                deleted.extra_percent(c)
+            )?;
+            if let Some(rebuilt) = &deleted.rebuilt {
+                let c = &rebuilt.comparison;
+                writeln!(
+                    f,
+                    "  built with {} read back (before the first brush numbered after, or after all the others, the closer of the two: the level's order does not keep a deleted brush's place), {}: {:.3}% matched, {:.3}% extra ({:.3}% and {:.3}% outside detail brushes)",
+                    if rebuilt.brushes.len() == 1 { "it" } else { "them" },
+                    if rebuilt.gives_stored_level() { "it gives the stored level" } else { "it reads" },
+                    c.matched_percent(),
+                    c.extra_percent(),
+                    rebuilt.on_detail.matched_outside_percent(c),
+                    rebuilt.on_detail.extra_outside_percent(c)
+                )?;
+            }
         }
         if let Some(stale) = &self.stale_semisolid {
             const NAMED: usize = 5;

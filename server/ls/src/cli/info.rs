@@ -270,6 +270,19 @@ pub fn run(args: &InfoArgs) -> ExitCode {
                                     "detail_extra_area": check.on_detail.extra_area,
                                     "matched_outside_detail_percent": check.on_detail.matched_outside_percent(c),
                                     "extra_outside_detail_percent": check.on_detail.extra_outside_percent(c),
+                                    "deleted": check.deleted.as_ref().map(|d| serde_json::json!({
+                                        "brushes": d.brushes.iter().map(|b| serde_json::json!({"brush": b.brush, "area": b.area})).collect::<Vec<_>>(),
+                                        "area": d.area,
+                                        "matched_percent": d.matched_percent(c),
+                                        "extra_percent": d.extra_percent(c),
+                                        "rebuilt": d.rebuilt.as_ref().map(|r| serde_json::json!({
+                                            "gives_stored_level": r.gives_stored_level(),
+                                            "matched_percent": r.comparison.matched_percent(),
+                                            "extra_percent": r.comparison.extra_percent(),
+                                            "matched_outside_detail_percent": r.on_detail.matched_outside_percent(&r.comparison),
+                                            "extra_outside_detail_percent": r.on_detail.extra_outside_percent(&r.comparison),
+                                        })),
+                                    })),
                                     "stale_semisolid": check.stale_semisolid.as_ref().map(|s| serde_json::json!({
                                         "lacking": s.lacking.iter().map(|l| serde_json::json!({"brush": l.brush, "area": l.area})).collect::<Vec<_>>(),
                                         "lacking_area": s.lacking_area,
