@@ -642,6 +642,35 @@ fn a_brush_deleted_since_the_last_build_is_named_and_read_back() {
     assert!(whole.to_string().contains("100.000% matched, 0.000% extra"), "{whole}");
 }
 
+/// A brush moved since the last build: its stored surfaces lie 40 units from where it builds
+/// them. Named with how far it moved, when the level built with it moved back is the stored
+/// one; a stored level that is not the brush's shape moved (a room of another size) names
+/// nothing.
+#[test]
+fn a_brush_moved_since_the_last_build_is_named_when_moving_it_back_gives_the_stored_level() {
+    let half = [128.0, 128.0, 64.0];
+    let brushes = [
+        MapBrush::carved(half, "Wall"),
+        MapBrush { location: [1024.0, 0.0, 0.0], ..MapBrush::carved(half, "Rock") },
+    ];
+    let check_of = |level: Vec<(LevelPoly, usize)>| {
+        let bytes = map_package_with_deleted(69, &brushes, &level, &[]);
+        let p = unreal_formats::Package::parse(&bytes).unwrap();
+        package::check(&p).unwrap()
+    };
+    let rock = |shift: f32, h: [f32; 3]| carved_room(h, shift, "Rock").into_iter().map(|p| (p, 1));
+    let wall = || carved_room(half, 0.0, "Wall").into_iter().map(|p| (p, 0));
+    let moved = check_of(wall().chain(rock(1064.0, half)).collect());
+    let text = moved.to_string();
+    assert!(
+        text.contains("a brush moved since the level was last built: Brush1 by (-40, 0, 0)"),
+        "{text}"
+    );
+    assert!(text.contains("it gives the stored level: 100.000% matched, 0.000% extra"), "{text}");
+    let other = check_of(wall().chain(rock(1024.0, [120.0, 128.0, 64.0])).collect());
+    assert!(other.moved.is_none(), "{other}");
+}
+
 /// A built map with no brush and an empty stored BSP: nothing on either side to compare, said
 /// so rather than as a perfect match.
 #[test]

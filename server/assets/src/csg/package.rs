@@ -286,6 +286,9 @@ pub struct CsgCheck {
     /// Stored surfaces of brushes the map no longer holds, when there are any
     /// ([`find_deleted`]).
     pub deleted: Option<Deleted>,
+    /// Brushes moved since the last build, when moving them back gives the stored level
+    /// ([`find_moved`]).
+    pub moved: Option<Moved>,
     /// Time to build the level (not to read the package or compare).
     pub build_time: std::time::Duration,
 }
@@ -355,7 +358,12 @@ pub fn check(p: &Package<'_>) -> Result<CsgCheck, unreal_formats::Error> {
     .then(|| find_stale_semisolid(&map, &built, &comparison))
     .flatten();
     let deleted = find_deleted(&map, &comparison);
-    Ok(CsgCheck { map, level, comparison, on_detail, stale_semisolid, deleted, build_time })
+    let moved = (level.stopped.is_none()
+        && (comparison.matched_percent() < GOAL_MATCHED_PERCENT
+            || comparison.extra_percent() > GOAL_EXTRA_PERCENT))
+        .then(|| find_moved(&map, &built, &comparison))
+        .flatten();
+    Ok(CsgCheck { map, level, comparison, on_detail, stale_semisolid, deleted, moved, build_time })
 }
 
 /// Extra area above which [`find_stale_semisolid`] looks for its cause (the goal the oracle
@@ -484,6 +492,95 @@ impl Rebuilt {
     }
 }
 
+/// Brushes whose stored surfaces lie elsewhere than the brushes build them, moved back to
+/// where those surfaces are ([`find_moved`]).
+#[derive(Clone, Debug)]
+pub struct Moved {
+    /// Each brush, how far it moved since the last build (where it is now less where the
+    /// stored level has it) and the area of its stored surfaces not built, most first.
+    pub brushes: Vec<MovedBrush>,
+    /// The build with them where the stored level has them: it gives the stored level.
+    pub rebuilt: Rebuilt,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct MovedBrush {
+    pub brush: String,
+    pub moved_by: V3,
+    pub area: f64,
+}
+
+/// A brush's stored surfaces not built, and its built faces not stored, from which it is
+/// looked at as moved (units² each).
+const MOVED_FROM: f64 = 1000.0;
+/// The most brushes looked at as moved.
+const MOVED_AT_MOST: usize = 8;
+
+/// Brushes moved since the level was last built: a brush whose stored surfaces are not built
+/// and whose built faces are not stored, both in bulk, is moved by the offset between the two
+/// (the middle of what the stored level has of it less the middle of what it builds), and the
+/// level built with every such brush moved so; they are named only when that build gives the
+/// stored level. Deus Ex's `50_OpheliaL2-v16` stores `Brush1831` 5 and 62 units from where
+/// it stands; `-v17`, saved with the brush where it is, stores it there.
+pub fn find_moved(
+    map: &BuiltMap,
+    built: &[AreaPolygon],
+    c: &super::compare::Comparison,
+) -> Option<Moved> {
+    fn by_source(d: &[super::compare::Difference]) -> std::collections::HashMap<&str, f64> {
+        let mut out: std::collections::HashMap<&str, f64> = std::collections::HashMap::new();
+        for d in d {
+            *out.entry(d.source.as_str()).or_default() += d.area;
+        }
+        out
+    }
+    let (missing, extra) = (by_source(&c.missing), by_source(&c.extra));
+    let mut candidates: Vec<(&str, f64)> = missing
+        .iter()
+        .filter(|(name, area)| {
+            **area >= MOVED_FROM && extra.get(*name).is_some_and(|e| *e >= MOVED_FROM)
+        })
+        .map(|(name, area)| (*name, *area))
+        .collect();
+    candidates.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+    candidates.truncate(MOVED_AT_MOST);
+    let middle = |polys: &mut dyn Iterator<Item = &AreaPolygon>| -> Option<V3> {
+        let bounds = polys
+            .fold(super::bsp::Bounds::EMPTY, |b, p| b.union(super::bsp::Bounds::of(&p.vertices)));
+        (bounds.min[0] <= bounds.max[0])
+            .then(|| std::array::from_fn(|k| f64::midpoint(bounds.min[k], bounds.max[k])))
+    };
+    let mut moved = Vec::new();
+    for (name, area) in candidates {
+        let stored = middle(&mut map.engine.iter().filter(|e| e.source == name));
+        let now = middle(&mut built.iter().filter(|b| b.source == name));
+        let (Some(stored), Some(now)) = (stored, now) else { continue };
+        let moved_by: V3 = std::array::from_fn(|k| now[k] - stored[k]);
+        if moved_by.iter().all(|d| d.abs() < 0.5) {
+            continue;
+        }
+        moved.push(MovedBrush { brush: name.to_owned(), moved_by, area });
+    }
+    if moved.is_empty() {
+        return None;
+    }
+    let mut brushes = map.brushes.clone();
+    for b in &mut brushes {
+        let Some(m) = moved.iter().find(|m| m.brush == b.name) else { continue };
+        let back = |v: V3| -> V3 { std::array::from_fn(|k| v[k] - m.moved_by[k]) };
+        for poly in &mut b.polys {
+            for v in &mut poly.vertices {
+                *v = back(*v);
+            }
+            if let Some(mapping) = &mut poly.mapping {
+                mapping.base = back(mapping.base);
+            }
+        }
+    }
+    let rebuilt = Rebuilt::of(map, &brushes, moved.iter().map(|m| m.brush.clone()).collect());
+    rebuilt.gives_stored_level().then_some(Moved { brushes: moved, rebuilt })
+}
+
 /// Stored surfaces of brushes the map's level no longer holds ([`BuiltMap::deleted`]).
 #[derive(Clone, Debug)]
 pub struct Deleted {
@@ -511,6 +608,48 @@ impl Deleted {
     /// `c`'s extra area in percent of the engine's without the deleted brushes' area.
     pub fn extra_percent(&self, c: &super::compare::Comparison) -> f64 {
         super::compare::percent_of(c.built_area - c.matched_area, c.engine_area - self.area)
+    }
+
+    /// The lines `info --csg` prints of them, `c` being the comparison they are part of.
+    fn write(
+        &self,
+        f: &mut std::fmt::Formatter<'_>,
+        c: &super::compare::Comparison,
+    ) -> std::fmt::Result {
+        use unreal_formats::printable::printable_line;
+        let deleted = self;
+        let n = deleted.brushes.len();
+        let names: Vec<String> = deleted
+            .brushes
+            .iter()
+            .take(5)
+            .map(|b| format!("{} ({:.0} units²)", printable_line(&b.brush), b.area))
+            .chain((n > 5).then(|| format!("{} more", n - 5)))
+            .collect();
+        writeln!(
+            f,
+            "  the stored level holds {:.0} units² of {n} brush{} the map's level no longer has: {}; deleted since the level was last built (the file keeps an actor the level's surfaces refer to), so building the map now leaves {}; without that area: {:.3}% matched, {:.3}% extra",
+            deleted.area,
+            if n == 1 { "" } else { "es" },
+            names.join(", "),
+            if n == 1 { "it out" } else { "them out" },
+            deleted.matched_percent(c),
+            deleted.extra_percent(c)
+        )?;
+        if let Some(rebuilt) = &deleted.rebuilt {
+            let c = &rebuilt.comparison;
+            writeln!(
+                f,
+                "  built with {} read back (before the first brush numbered after, or after all the others, the closer of the two: the level's order does not keep a deleted brush's place), {}: {:.3}% matched, {:.3}% extra ({:.3}% and {:.3}% outside detail brushes)",
+                if rebuilt.brushes.len() == 1 { "it" } else { "them" },
+                if rebuilt.gives_stored_level() { "it gives the stored level" } else { "it reads" },
+                c.matched_percent(),
+                c.extra_percent(),
+                rebuilt.on_detail.matched_outside_percent(c),
+                rebuilt.on_detail.extra_outside_percent(c)
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -679,6 +818,40 @@ fn lacking_inside_semisolids(
     found
 }
 
+impl Moved {
+    /// The line `info --csg` prints of them.
+    fn write(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use unreal_formats::printable::printable_line;
+        let moved = self;
+        let n = moved.brushes.len();
+        let names: Vec<String> = moved
+            .brushes
+            .iter()
+            .map(|m| {
+                let [dx, dy, dz] = m.moved_by.map(|d| (d * 10.0).round() / 10.0);
+                format!(
+                    "{} by ({dx}, {dy}, {dz}) ({:.0} units² of its stored surfaces not built)",
+                    printable_line(&m.brush),
+                    m.area
+                )
+            })
+            .collect();
+        let r = &moved.rebuilt;
+        writeln!(
+            f,
+            "  {} moved since the level was last built: {}; built where the stored level has {}, it gives the stored level: {:.3}% matched, {:.3}% extra ({:.3}% and {:.3}% outside detail brushes)",
+            if n == 1 { "a brush" } else { "brushes" },
+            names.join(", "),
+            if n == 1 { "it" } else { "them" },
+            r.comparison.matched_percent(),
+            r.comparison.extra_percent(),
+            r.on_detail.matched_outside_percent(&r.comparison),
+            r.on_detail.extra_outside_percent(&r.comparison)
+        )?;
+        Ok(())
+    }
+}
+
 impl std::fmt::Display for CsgCheck {
     /// The summary `unreal-ls info --csg` prints; names from the map one line's worth each.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -724,37 +897,10 @@ impl std::fmt::Display for CsgCheck {
             )?;
         }
         if let Some(deleted) = &self.deleted {
-            let n = deleted.brushes.len();
-            let names: Vec<String> = deleted
-                .brushes
-                .iter()
-                .take(5)
-                .map(|b| format!("{} ({:.0} units²)", printable_line(&b.brush), b.area))
-                .chain((n > 5).then(|| format!("{} more", n - 5)))
-                .collect();
-            writeln!(
-                f,
-                "  the stored level holds {:.0} units² of {n} brush{} the map's level no longer has: {}; deleted since the level was last built (the file keeps an actor the level's surfaces refer to), so building the map now leaves {}; without that area: {:.3}% matched, {:.3}% extra",
-                deleted.area,
-                if n == 1 { "" } else { "es" },
-                names.join(", "),
-                if n == 1 { "it out" } else { "them out" },
-                deleted.matched_percent(c),
-                deleted.extra_percent(c)
-            )?;
-            if let Some(rebuilt) = &deleted.rebuilt {
-                let c = &rebuilt.comparison;
-                writeln!(
-                    f,
-                    "  built with {} read back (before the first brush numbered after, or after all the others, the closer of the two: the level's order does not keep a deleted brush's place), {}: {:.3}% matched, {:.3}% extra ({:.3}% and {:.3}% outside detail brushes)",
-                    if rebuilt.brushes.len() == 1 { "it" } else { "them" },
-                    if rebuilt.gives_stored_level() { "it gives the stored level" } else { "it reads" },
-                    c.matched_percent(),
-                    c.extra_percent(),
-                    rebuilt.on_detail.matched_outside_percent(c),
-                    rebuilt.on_detail.extra_outside_percent(c)
-                )?;
-            }
+            deleted.write(f, c)?;
+        }
+        if let Some(moved) = &self.moved {
+            moved.write(f)?;
         }
         if let Some(stale) = &self.stale_semisolid {
             const NAMED: usize = 5;

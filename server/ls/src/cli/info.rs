@@ -283,6 +283,13 @@ pub fn run(args: &InfoArgs) -> ExitCode {
                                             "extra_outside_detail_percent": r.on_detail.extra_outside_percent(&r.comparison),
                                         })),
                                     })),
+                                    "moved": check.moved.as_ref().map(|m| serde_json::json!({
+                                        "brushes": m.brushes.iter().map(|b| serde_json::json!({"brush": b.brush, "moved_by": b.moved_by, "area": b.area})).collect::<Vec<_>>(),
+                                        "matched_percent": m.rebuilt.comparison.matched_percent(),
+                                        "extra_percent": m.rebuilt.comparison.extra_percent(),
+                                        "matched_outside_detail_percent": m.rebuilt.on_detail.matched_outside_percent(&m.rebuilt.comparison),
+                                        "extra_outside_detail_percent": m.rebuilt.on_detail.extra_outside_percent(&m.rebuilt.comparison),
+                                    })),
                                     "stale_semisolid": check.stale_semisolid.as_ref().map(|s| serde_json::json!({
                                         "lacking": s.lacking.iter().map(|l| serde_json::json!({"brush": l.brush, "area": l.area})).collect::<Vec<_>>(),
                                         "lacking_area": s.lacking_area,
