@@ -7,7 +7,7 @@ use std::fmt::Write;
 
 use unreal_assets::csg::{brushes_of_t3d, build, compare, package, polygon_area};
 use unreal_test_support::writers::{
-    box_faces, carved_room, map_package, map_package_with_deleted, LevelPoly, MapBrush,
+    box_faces, carved_room, map_package, map_package_naming, LevelPoly, MapBrush,
 };
 
 /// A box brush: class, `CsgOper`, actor `PolyFlags`, centre, half size, texture.
@@ -607,6 +607,29 @@ fn a_face_linked_to_a_face_kept_nowhere_takes_the_next_kept_faces_surface() {
     assert_eq!(textures(Some(0)), ["Side 8192", "Top 4096", "West 8192"]);
 }
 
+/// Two carved rooms, `Wall` at the origin and `Rock` 1024 units along X, as brushes.
+fn two_rooms() -> [MapBrush; 2] {
+    let half = [128.0, 128.0, 64.0];
+    [
+        MapBrush::carved(half, "Wall"),
+        MapBrush { location: [1024.0, 0.0, 0.0], ..MapBrush::carved(half, "Rock") },
+    ]
+}
+
+/// `info --csg`'s check of [`two_rooms`] whose stored level is `level` (each polygon naming
+/// the brush that made it) and whose level's actors leave out the brushes `deleted` names.
+fn two_rooms_check(level: &[(LevelPoly, usize)], deleted: &[usize]) -> package::CsgCheck {
+    let bytes = map_package_naming(69, &two_rooms(), level, deleted);
+    let p = unreal_formats::Package::parse(&bytes).unwrap();
+    package::check(&p).unwrap()
+}
+
+/// A room of half-size `half` moved `shift` along X, as [`two_rooms`]' brush `brush` stores it.
+fn stored_room(half: [f32; 3], shift: f32, brush: usize) -> Vec<(LevelPoly, usize)> {
+    let texture = if brush == 0 { "Wall" } else { "Rock" };
+    carved_room(half, shift, texture).into_iter().map(|p| (p, brush)).collect()
+}
+
 /// A brush deleted after the last build: its actor stays in the file (the level's surfaces
 /// refer to it) but not among the level's actors. Its surfaces are named as a deleted
 /// brush's, the figures given without them, and the level built with it read back gives the
@@ -614,21 +637,8 @@ fn a_face_linked_to_a_face_kept_nowhere_takes_the_next_kept_faces_surface() {
 #[test]
 fn a_brush_deleted_since_the_last_build_is_named_and_read_back() {
     let half = [128.0, 128.0, 64.0];
-    let brushes = [
-        MapBrush::carved(half, "Wall"),
-        MapBrush { location: [1024.0, 0.0, 0.0], ..MapBrush::carved(half, "Rock") },
-    ];
-    let level: Vec<(LevelPoly, usize)> = carved_room(half, 0.0, "Wall")
-        .into_iter()
-        .map(|p| (p, 0))
-        .chain(carved_room(half, 1024.0, "Rock").into_iter().map(|p| (p, 1)))
-        .collect();
-    let check_of = |deleted: &[usize]| {
-        let bytes = map_package_with_deleted(69, &brushes, &level, deleted);
-        let p = unreal_formats::Package::parse(&bytes).unwrap();
-        package::check(&p).unwrap()
-    };
-    let check = check_of(&[1]);
+    let level = [stored_room(half, 0.0, 0), stored_room(half, 1024.0, 1)].concat();
+    let check = two_rooms_check(&level, &[1]);
     let text = check.to_string();
     assert!(text.contains("against the stored BSP: 50.000% matched, 0.000% extra"), "{text}");
     assert!(
@@ -637,7 +647,7 @@ fn a_brush_deleted_since_the_last_build_is_named_and_read_back() {
     );
     assert!(text.contains("without that area: 100.000% matched, 0.000% extra"), "{text}");
     assert!(text.contains("it gives the stored level: 100.000% matched, 0.000% extra"), "{text}");
-    let whole = check_of(&[]);
+    let whole = two_rooms_check(&level, &[]);
     assert!(whole.deleted.is_none(), "{whole}");
     assert!(whole.to_string().contains("100.000% matched, 0.000% extra"), "{whole}");
 }
@@ -649,25 +659,19 @@ fn a_brush_deleted_since_the_last_build_is_named_and_read_back() {
 #[test]
 fn a_brush_moved_since_the_last_build_is_named_when_moving_it_back_gives_the_stored_level() {
     let half = [128.0, 128.0, 64.0];
-    let brushes = [
-        MapBrush::carved(half, "Wall"),
-        MapBrush { location: [1024.0, 0.0, 0.0], ..MapBrush::carved(half, "Rock") },
-    ];
-    let check_of = |level: Vec<(LevelPoly, usize)>| {
-        let bytes = map_package_with_deleted(69, &brushes, &level, &[]);
-        let p = unreal_formats::Package::parse(&bytes).unwrap();
-        package::check(&p).unwrap()
-    };
-    let rock = |shift: f32, h: [f32; 3]| carved_room(h, shift, "Rock").into_iter().map(|p| (p, 1));
-    let wall = || carved_room(half, 0.0, "Wall").into_iter().map(|p| (p, 0));
-    let moved = check_of(wall().chain(rock(1064.0, half)).collect());
+    let moved =
+        two_rooms_check(&[stored_room(half, 0.0, 0), stored_room(half, 1064.0, 1)].concat(), &[]);
     let text = moved.to_string();
     assert!(
         text.contains("a brush moved since the level was last built: Brush1 by (-40, 0, 0)"),
         "{text}"
     );
     assert!(text.contains("it gives the stored level: 100.000% matched, 0.000% extra"), "{text}");
-    let other = check_of(wall().chain(rock(1024.0, [120.0, 128.0, 64.0])).collect());
+    let narrower = [120.0, 128.0, 64.0];
+    let other = two_rooms_check(
+        &[stored_room(half, 0.0, 0), stored_room(narrower, 1024.0, 1)].concat(),
+        &[],
+    );
     assert!(other.moved.is_none(), "{other}");
 }
 

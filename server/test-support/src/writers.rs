@@ -1774,7 +1774,7 @@ pub fn map_package(version: u16, brushes: &[MapBrush], level: &[LevelPoly]) -> V
 /// field: an index into `brushes`), and whose level leaves out the brushes `deleted` names:
 /// what UnrealEd saves after brushes were deleted since the last build (the actors stay in
 /// the file, the level's surfaces referring to them).
-pub fn map_package_with_deleted(
+pub fn map_package_naming(
     version: u16,
     brushes: &[MapBrush],
     level: &[(LevelPoly, usize)],
