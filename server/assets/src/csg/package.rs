@@ -26,6 +26,10 @@ pub struct BuiltMap {
     pub root_outside: bool,
     pub nodes: usize,
     pub surfs: usize,
+    /// The UE1 brushes placed with a rotation, scale or sheer (UE2 stores its brushes'
+    /// polygons turned and scaled already): where one is found elsewhere than the stored level
+    /// has it, this build's placement is not ruled out as the cause.
+    pub turned: Vec<String>,
     /// Brushes the stored level's surfaces name that the level's actors do not hold: deleted
     /// after the level was last built (UnrealEd saves an actor that something still refers
     /// to), in the package's order, those that would take part read as a brush.
@@ -35,7 +39,8 @@ pub struct BuiltMap {
 /// What a level's actor is to CSG.
 enum ActorBrush {
     /// A brush that takes part.
-    Takes(CsgBrush),
+    /// A brush that takes part; whether UE1 turns, scales or sheers it.
+    Takes(CsgBrush, bool),
     /// A brush actor that does not, with why (`Mover1: not static`).
     LeftOut(String),
     /// No brush.
@@ -73,8 +78,19 @@ fn actor_brush(p: &Package<'_>, actor: usize) -> Result<ActorBrush, unreal_forma
     let Some(oper) = super::oper_of(&csg_oper) else { return Ok(ActorBrush::None) };
     // By bare name, as the stored level's surfaces are compared (`engine_polygons`).
     let polys = placed_polys(p, props, model)?.into_iter().map(|(poly, _)| poly).collect();
+    let plain = |scale: Option<Scale>| {
+        // Any scale or sheer at all, however slight, is a placement of its own.
+        scale.is_none_or(|s| {
+            s.scale.iter().all(|&c| (c - 1.0).abs() < f64::EPSILON)
+                && s.sheer_rate.abs() < f64::EPSILON
+        })
+    };
+    let turned = !p.is_ue2()
+        && (rotator_of(property(props, "Rotation")).is_some_and(|r| r != [0; 3])
+            || !plain(scale_of(property(props, "MainScale")))
+            || !plain(scale_of(property(props, "PostScale"))));
     let poly_flags = int_of(property(props, "PolyFlags")).unwrap_or(0) as u32;
-    Ok(ActorBrush::Takes(CsgBrush { name, oper, poly_flags, polys }))
+    Ok(ActorBrush::Takes(CsgBrush { name, oper, poly_flags, polys }, turned))
 }
 
 fn export_of(r: ObjectRef) -> Option<usize> {
@@ -153,7 +169,12 @@ pub fn read_built_map(p: &Package<'_>) -> Result<BuiltMap, unreal_formats::Error
     let mut map = BuiltMap::default();
     for actor in level.actors.iter().filter_map(|&a| export_of(a)) {
         match actor_brush(p, actor)? {
-            ActorBrush::Takes(brush) => map.brushes.push(brush),
+            ActorBrush::Takes(brush, turned) => {
+                if turned {
+                    map.turned.push(brush.name.clone());
+                }
+                map.brushes.push(brush);
+            }
             ActorBrush::LeftOut(why) => map.left_out.push(why),
             ActorBrush::None => {}
         }
@@ -178,7 +199,7 @@ pub fn read_built_map(p: &Package<'_>) -> Result<BuiltMap, unreal_formats::Error
     named.dedup();
     for actor in named {
         // One that cannot be read is only not rebuilt: its surfaces still say it is gone.
-        if let Ok(ActorBrush::Takes(brush)) = actor_brush(p, actor) {
+        if let Ok(ActorBrush::Takes(brush, _)) = actor_brush(p, actor) {
             map.deleted.push(brush);
         }
     }
@@ -508,6 +529,9 @@ pub struct MovedBrush {
     pub brush: String,
     pub moved_by: V3,
     pub area: f64,
+    /// Placed with a rotation, scale or sheer ([`BuiltMap::turned`]): moved, or placed by this
+    /// build otherwise than by the editor that built the level; the level does not tell.
+    pub turned: bool,
 }
 
 /// A brush's stored surfaces not built, and its built faces not stored, from which it is
@@ -517,10 +541,10 @@ const MOVED_FROM: f64 = 1000.0;
 const MOVED_AT_MOST: usize = 8;
 
 /// Brushes moved since the level was last built: a brush whose stored surfaces are not built
-/// and whose built faces are not stored, both in bulk, is moved by the offset between the two
-/// (the middle of what the stored level has of it less the middle of what it builds), and the
-/// level built with every such brush moved so; they are named only when that build gives the
-/// stored level. Deus Ex's `50_OpheliaL2-v16` stores `Brush1831` 5 and 62 units from where
+/// and whose built faces are not stored, both in bulk, is moved back by the offset between
+/// where the stored level has it and where it is ([`box_moved_by`]),
+/// and the level built with every such brush moved so; they are named only when that build
+/// gives the stored level. Deus Ex's `50_OpheliaL2-v16` stores `Brush1831` 5 and 62 units from where
 /// it stands; `-v17`, saved with the brush where it is, stores it there.
 pub fn find_moved(
     map: &BuiltMap,
@@ -544,22 +568,14 @@ pub fn find_moved(
         .collect();
     candidates.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(b.0)));
     candidates.truncate(MOVED_AT_MOST);
-    let middle = |polys: &mut dyn Iterator<Item = &AreaPolygon>| -> Option<V3> {
-        let bounds = polys
-            .fold(super::bsp::Bounds::EMPTY, |b, p| b.union(super::bsp::Bounds::of(&p.vertices)));
-        (bounds.min[0] <= bounds.max[0])
-            .then(|| std::array::from_fn(|k| f64::midpoint(bounds.min[k], bounds.max[k])))
-    };
     let mut moved = Vec::new();
     for (name, area) in candidates {
-        let stored = middle(&mut map.engine.iter().filter(|e| e.source == name));
-        let now = middle(&mut built.iter().filter(|b| b.source == name));
-        let (Some(stored), Some(now)) = (stored, now) else { continue };
-        let moved_by: V3 = std::array::from_fn(|k| now[k] - stored[k]);
-        if moved_by.iter().all(|d| d.abs() < 0.5) {
-            continue;
-        }
-        moved.push(MovedBrush { brush: name.to_owned(), moved_by, area });
+        let Some(brush) = map.brushes.iter().find(|b| b.name == name) else { continue };
+        let stored = map.engine.iter().filter(|e| e.source == name);
+        let built = built.iter().filter(|b| b.source == name);
+        let Some(moved_by) = box_moved_by(brush, stored, built) else { continue };
+        let turned = map.turned.iter().any(|t| t == name);
+        moved.push(MovedBrush { brush: name.to_owned(), moved_by, area, turned });
     }
     if moved.is_empty() {
         return None;
@@ -579,6 +595,36 @@ pub fn find_moved(
     }
     let rebuilt = Rebuilt::of(map, &brushes, moved.iter().map(|m| m.brush.clone()).collect());
     rebuilt.gives_stored_level().then_some(Moved { brushes: moved, rebuilt })
+}
+
+/// How far `brush` moved from where the stored level has it (`stored`: its surfaces there;
+/// `built`: its faces as built now): by the box of its stored surfaces against the box of its
+/// polygons, on each axis where the two boxes' low and high sides moved alike (nothing cut
+/// that side in either place), else by the middle of the stored surfaces' box against the
+/// middle of the built faces' box. `None` when that is no move.
+fn box_moved_by<'a>(
+    brush: &'a CsgBrush,
+    stored: impl Iterator<Item = &'a AreaPolygon>,
+    built: impl Iterator<Item = &'a AreaPolygon>,
+) -> Option<V3> {
+    use super::bsp::Bounds;
+    let of = |polys: &mut dyn Iterator<Item = &'a Vec<V3>>| {
+        let b = polys.fold(Bounds::EMPTY, |b, v| b.union(Bounds::of(v)));
+        (b.min[0] <= b.max[0]).then_some(b)
+    };
+    let stored = of(&mut stored.map(|e| &e.vertices))?;
+    let built = of(&mut built.map(|b| &b.vertices))?;
+    let whole = of(&mut brush.polys.iter().map(|p| &p.vertices))?;
+    let moved_by: V3 = std::array::from_fn(|k| {
+        let (low, high) = (whole.min[k] - stored.min[k], whole.max[k] - stored.max[k]);
+        if (low - high).abs() < 0.5 {
+            f64::midpoint(low, high)
+        } else {
+            f64::midpoint(built.min[k], built.max[k]) - f64::midpoint(stored.min[k], stored.max[k])
+        }
+    });
+    let moved_by = moved_by.map(|d| (d * 10.0).round() / 10.0 + 0.0);
+    moved_by.iter().any(|d| d.abs() >= 0.5).then_some(moved_by)
 }
 
 /// Stored surfaces of brushes the map's level no longer holds ([`BuiltMap::deleted`]).
@@ -828,19 +874,27 @@ impl Moved {
             .brushes
             .iter()
             .map(|m| {
-                let [dx, dy, dz] = m.moved_by.map(|d| (d * 10.0).round() / 10.0);
+                let [dx, dy, dz] = m.moved_by.map(|d| (d * 10.0).round() / 10.0 + 0.0);
                 format!(
-                    "{} by ({dx}, {dy}, {dz}) ({:.0} units² of its stored surfaces not built)",
+                    "{} by ({dx}, {dy}, {dz}){} ({:.0} units² of its stored surfaces not built)",
                     printable_line(&m.brush),
+                    if m.turned { ", turned or scaled" } else { "" },
                     m.area
                 )
             })
             .collect();
         let r = &moved.rebuilt;
+        // A brush placed with a rotation, scale or sheer may stand elsewhere because this build
+        // places it otherwise than the editor that built the level: not said to have moved.
+        let what = match (n, moved.brushes.iter().any(|m| m.turned)) {
+            (1, false) => "a brush moved since the level was last built",
+            (_, false) => "brushes moved since the level was last built",
+            (1, true) => "a brush stands elsewhere than the stored level has it (moved since the last build, or, turned or scaled, placed by this build otherwise than by the editor: the level does not tell)",
+            (_, true) => "brushes stand elsewhere than the stored level has them (moved since the last build, or, those turned or scaled, placed by this build otherwise than by the editor: the level does not tell)",
+        };
         writeln!(
             f,
-            "  {} moved since the level was last built: {}; built where the stored level has {}, it gives the stored level: {:.3}% matched, {:.3}% extra ({:.3}% and {:.3}% outside detail brushes)",
-            if n == 1 { "a brush" } else { "brushes" },
+            "  {what}: {}; built where the stored level has {}, it gives the stored level: {:.3}% matched, {:.3}% extra ({:.3}% and {:.3}% outside detail brushes)",
             names.join(", "),
             if n == 1 { "it" } else { "them" },
             r.comparison.matched_percent(),

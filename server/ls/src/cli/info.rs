@@ -284,7 +284,7 @@ pub fn run(args: &InfoArgs) -> ExitCode {
                                         })),
                                     })),
                                     "moved": check.moved.as_ref().map(|m| serde_json::json!({
-                                        "brushes": m.brushes.iter().map(|b| serde_json::json!({"brush": b.brush, "moved_by": b.moved_by, "area": b.area})).collect::<Vec<_>>(),
+                                        "brushes": m.brushes.iter().map(|b| serde_json::json!({"brush": b.brush, "moved_by": b.moved_by, "area": b.area, "turned": b.turned})).collect::<Vec<_>>(),
                                         "matched_percent": m.rebuilt.comparison.matched_percent(),
                                         "extra_percent": m.rebuilt.comparison.extra_percent(),
                                         "matched_outside_detail_percent": m.rebuilt.on_detail.matched_outside_percent(&m.rebuilt.comparison),
