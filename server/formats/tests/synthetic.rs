@@ -770,10 +770,7 @@ fn a_texture_whose_mips_hold_no_pixels_reads_and_says_so() {
     let t = p.read_texture(0).unwrap();
     assert_eq!((t.mips.len(), t.mips[0].width, t.mips[0].data.len()), (1, 64, 0));
     assert!(p.texture_stores_no_pixels(0));
-    let err = p
-        .decode_texture(0, 0, unreal_formats::decode::texture::MipSource::Plain)
-        .unwrap_err()
-        .to_string();
+    let err = plain_decode_error(&p);
     assert!(err.contains("Flames") && err.contains("does not store"), "{err}");
     let short = build(100);
     let p = Package::parse(&short).unwrap();
@@ -789,11 +786,15 @@ fn a_texture_without_mip_levels_reads_and_says_so() {
     let p = Package::parse(&bytes).unwrap();
     assert!(p.read_texture(0).unwrap().mips.is_empty());
     assert!(p.texture_stores_no_pixels(0));
-    let err = p
-        .decode_texture(0, 0, unreal_formats::decode::texture::MipSource::Plain)
-        .unwrap_err()
-        .to_string();
+    let err = plain_decode_error(&p);
     assert!(err.contains("Stripped") && err.contains("stripped of its pixels"), "{err}");
+}
+
+/// The error decoding the first texture of `p` (its first mip, as stored) gives.
+fn plain_decode_error(p: &Package<'_>) -> String {
+    p.decode_texture(0, 0, unreal_formats::decode::texture::MipSource::Plain)
+        .unwrap_err()
+        .to_string()
 }
 
 /// A package holding one 64x64 texture of `class` named `name`: one P8 mip of `mip_bytes`

@@ -372,6 +372,11 @@ impl Bounds {
         b
     }
 
+    /// The box of every polygon's points.
+    pub fn around<'a>(polygons: impl IntoIterator<Item = &'a [V3]>) -> Bounds {
+        polygons.into_iter().fold(Bounds::EMPTY, |b, p| b.union(Bounds::of(p)))
+    }
+
     pub(crate) fn union(self, o: Bounds) -> Bounds {
         let mut b = self;
         for i in 0..3 {

@@ -57,16 +57,21 @@ pub struct Comparison {
 impl Comparison {
     /// Matched area, in percent of the engine's.
     pub fn matched_percent(&self) -> f64 {
-        if self.engine_area > 0.0 {
-            100.0 * self.matched_area / self.engine_area
-        } else {
-            100.0
-        }
+        matched_percent_of(self.matched_area, self.engine_area)
     }
 
     /// Built area the engine does not have, in percent of the engine's.
     pub fn extra_percent(&self) -> f64 {
         percent_of(self.built_area - self.matched_area, self.engine_area)
+    }
+}
+
+/// Matched `area` in percent of `of` (at most 100; 100 of nothing: nothing is missing).
+pub fn matched_percent_of(area: f64, of: f64) -> f64 {
+    if of > 0.0 {
+        (100.0 * area / of).min(100.0)
+    } else {
+        100.0
     }
 }
 

@@ -342,11 +342,7 @@ impl OnDetail {
 
     /// [`Self::areas_outside`]'s matched area in percent of the engine's.
     pub fn matched_outside_percent(&self, c: &super::compare::Comparison) -> f64 {
-        if c.engine_area > 0.0 {
-            (100.0 * self.areas_outside(c).0 / c.engine_area).min(100.0)
-        } else {
-            100.0
-        }
+        super::compare::matched_percent_of(self.areas_outside(c).0, c.engine_area)
     }
 
     /// [`Self::areas_outside`]'s extra area in percent of the engine's.
@@ -551,14 +547,7 @@ pub fn find_moved(
     built: &[AreaPolygon],
     c: &super::compare::Comparison,
 ) -> Option<Moved> {
-    fn by_source(d: &[super::compare::Difference]) -> std::collections::HashMap<&str, f64> {
-        let mut out: std::collections::HashMap<&str, f64> = std::collections::HashMap::new();
-        for d in d {
-            *out.entry(d.source.as_str()).or_default() += d.area;
-        }
-        out
-    }
-    let (missing, extra) = (by_source(&c.missing), by_source(&c.extra));
+    let (missing, extra) = (area_by_source(&c.missing), area_by_source(&c.extra));
     let mut candidates: Vec<(&str, f64)> = missing
         .iter()
         .filter(|(name, area)| {
@@ -597,6 +586,15 @@ pub fn find_moved(
     rebuilt.gives_stored_level().then_some(Moved { brushes: moved, rebuilt })
 }
 
+/// The area of differences by the brush they are of.
+fn area_by_source(d: &[super::compare::Difference]) -> std::collections::HashMap<&str, f64> {
+    let mut out: std::collections::HashMap<&str, f64> = std::collections::HashMap::new();
+    for d in d {
+        *out.entry(d.source.as_str()).or_default() += d.area;
+    }
+    out
+}
+
 /// How far `brush` moved from where the stored level has it (`stored`: its surfaces there;
 /// `built`: its faces as built now): by the box of its stored surfaces against the box of its
 /// polygons, on each axis where the two boxes' low and high sides moved alike (nothing cut
@@ -608,13 +606,10 @@ fn box_moved_by<'a>(
     built: impl Iterator<Item = &'a AreaPolygon>,
 ) -> Option<V3> {
     use super::bsp::Bounds;
-    let of = |polys: &mut dyn Iterator<Item = &'a Vec<V3>>| {
-        let b = polys.fold(Bounds::EMPTY, |b, v| b.union(Bounds::of(v)));
-        (b.min[0] <= b.max[0]).then_some(b)
-    };
-    let stored = of(&mut stored.map(|e| &e.vertices))?;
-    let built = of(&mut built.map(|b| &b.vertices))?;
-    let whole = of(&mut brush.polys.iter().map(|p| &p.vertices))?;
+    let non_empty = |b: Bounds| (b.min[0] <= b.max[0]).then_some(b);
+    let stored = non_empty(Bounds::around(stored.map(|e| e.vertices.as_slice())))?;
+    let built = non_empty(Bounds::around(built.map(|b| b.vertices.as_slice())))?;
+    let whole = non_empty(Bounds::around(brush.polys.iter().map(|p| p.vertices.as_slice())))?;
     let moved_by: V3 = std::array::from_fn(|k| {
         let (low, high) = (whole.min[k] - stored.min[k], whole.max[k] - stored.max[k]);
         if (low - high).abs() < 0.5 {
@@ -643,12 +638,7 @@ pub struct Deleted {
 impl Deleted {
     /// `c`'s matched area in percent of the engine's without the deleted brushes' area.
     pub fn matched_percent(&self, c: &super::compare::Comparison) -> f64 {
-        let engine = c.engine_area - self.area;
-        if engine > 0.0 {
-            (100.0 * c.matched_area / engine).min(100.0)
-        } else {
-            100.0
-        }
+        super::compare::matched_percent_of(c.matched_area, c.engine_area - self.area)
     }
 
     /// `c`'s extra area in percent of the engine's without the deleted brushes' area.
@@ -711,14 +701,11 @@ pub fn find_deleted(map: &BuiltMap, c: &super::compare::Comparison) -> Option<De
         .map(|b| b.name.as_str())
         .chain(map.left_out.iter().map(|l| l.split(':').next().unwrap_or(l)))
         .collect();
-    let mut brushes: Vec<Lacking> = Vec::new();
-    for d in c.missing.iter().filter(|d| !d.source.is_empty() && !held.contains(d.source.as_str()))
-    {
-        match brushes.iter_mut().find(|b| b.brush == d.source) {
-            Some(b) => b.area += d.area,
-            None => brushes.push(Lacking { brush: d.source.clone(), area: d.area }),
-        }
-    }
+    let mut brushes: Vec<Lacking> = area_by_source(&c.missing)
+        .into_iter()
+        .filter(|(source, _)| !source.is_empty() && !held.contains(source))
+        .map(|(source, area)| Lacking { brush: source.to_owned(), area })
+        .collect();
     if brushes.is_empty() {
         return None;
     }
@@ -788,7 +775,7 @@ fn lacking_inside_semisolids(
     let engine_bounds: Vec<Bounds> = map.engine.iter().map(|e| Bounds::of(&e.vertices)).collect();
     // The area of `pieces` the stored level lacks.
     let lacking_in = |pieces: &[AreaPolygon]| -> f64 {
-        let reach = pieces.iter().fold(Bounds::EMPTY, |r, p| r.union(Bounds::of(&p.vertices)));
+        let reach = Bounds::around(pieces.iter().map(|p| p.vertices.as_slice()));
         let near: Vec<AreaPolygon> = map
             .engine
             .iter()
@@ -805,7 +792,7 @@ fn lacking_inside_semisolids(
     let mut claimed: Vec<(&CsgBrush, Vec<AreaPolygon>, Vec<usize>)> = Vec::new();
     let mut budget = super::Limits::for_brushes(&map.brushes).work;
     for brush in map.brushes.iter().filter(|b| super::is_detail(b.oper, b.poly_flags)) {
-        let own = brush.polys.iter().fold(Bounds::EMPTY, |o, p| o.union(Bounds::of(&p.vertices)));
+        let own = Bounds::around(brush.polys.iter().map(|p| p.vertices.as_slice()));
         if !pool.iter().any(|(_, _, b)| b.meets(&own, 0.5)) {
             continue;
         }
